@@ -1,0 +1,74 @@
+#pragma once
+// The outcome of one NVRTC compile: never an exception for bad source.
+
+#include "core/compile/ProgramOptions.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+namespace kernelpad {
+
+/// One message of the NVRTC program log.
+struct Diagnostic {
+    enum class Severity { Error, Warning, Remark, Note };
+    QString file;    ///< as NVRTC names it (the program name for the user's source)
+    int line = 0;    ///< 1-based; 0 when the message has no position
+    int column = 0;  ///< 1-based; 0 when NVRTC gives none
+    Severity severity = Severity::Error;
+    QString message;
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static Diagnostic fromJson(const QJsonObject& json);
+    friend bool operator==(const Diagnostic& a, const Diagnostic& b);
+};
+[[nodiscard]] QString severityName(Diagnostic::Severity s); ///< "error", "warning", ...
+
+/// One parameter of a kernel entry, read from the PTX.
+struct PtxParam {
+    QString name;     ///< PTX name, e.g. "_Z5saxpyfPKfPfi_param_0"
+    QString ptxType;  ///< ".f32", ".u64", ".b8" (arrays/structs)
+    int sizeBytes = 0;
+    int alignBytes = 0;
+    bool isPointer = false; ///< .u64 with .ptr or a .u64 the source declares a pointer
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static PtxParam fromJson(const QJsonObject& json);
+};
+
+/// A kernel entry of the compiled module.
+struct KernelInfo {
+    QString name;     ///< the name the user knows: "saxpy", "vector_add<float>"
+    QString lowered;  ///< the mangled entry name in the module
+    QVector<PtxParam> params;
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static KernelInfo fromJson(const QJsonObject& json);
+};
+
+/// Everything a compile produced: ok() or not, the log, diagnostics, PTX and CUBIN.
+struct CompileResult {
+    bool ok = false;
+    QString nvrtcVersion;   ///< "13.0"
+    QString arch;           ///< the arch compiled for
+    QStringList flags;      ///< the options NVRTC was given
+    QString log;            ///< the program log as NVRTC wrote it
+    QVector<Diagnostic> diagnostics;
+    QString ptx;
+    QByteArray cubin;
+    QVector<KernelInfo> kernels;
+    /// name expression -> lowered name (templates, as in cuda.core's name_expressions)
+    QVector<QPair<QString, QString>> loweredNames;
+    double compileMs = 0.0; ///< wall time NVRTC took
+    bool cacheHit = false;  ///< served from the compile cache, NVRTC not run
+    QString error;          ///< NVRTC could not be run at all (not a source error)
+
+    [[nodiscard]] const KernelInfo* findKernel(const QString& nameOrLowered) const;
+    [[nodiscard]] int errorCount() const;
+    /// Without cubin (sent separately when needed); includes ptx unless withPtx is false.
+    [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
+    static CompileResult fromJson(const QJsonObject& json);
+};
+
+} // namespace kernelpad

@@ -1,0 +1,100 @@
+#pragma once
+// What the user says about each kernel argument: scalars by value, buffers with their size,
+// initial contents, direction and verification, and the launch configuration.
+
+#include "core/launch/ValueType.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <array>
+#include <optional>
+
+namespace kernelpad {
+
+/// How a buffer is filled before the launch.
+struct InitSpec {
+    enum class Kind { Zeros, Ones, Constant, Iota, Uniform, Normal, File };
+    Kind kind = Kind::Zeros;
+    double value = 0.0;           ///< Constant: the value; Iota: the start
+    double step = 1.0;            ///< Iota: the increment
+    double low = 0.0, high = 1.0; ///< Uniform: [low, high)
+    double mean = 0.0, stddev = 1.0;
+    quint64 seed = 0;             ///< Uniform/Normal: same seed, same contents
+    QString path;                 ///< File: a .npy file, relative to the project
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static std::optional<InitSpec> fromJson(const QJsonObject& json, QString* error);
+};
+
+enum class Direction { In, Out, InOut };
+[[nodiscard]] QString directionName(Direction d); ///< "in", "out", "inout"
+[[nodiscard]] std::optional<Direction> directionFromName(const QString& name);
+
+/// How an output buffer is checked after the run.
+struct VerifySpec {
+    enum class Kind { None, Reference, Expression, File };
+    Kind kind = Kind::None;
+    QString referenceKernel; ///< Reference: a kernel (or name expression) in the same source
+    QString expression;      ///< Expression: muParser over inputs, scalars and i, e.g. "a*x+y"
+    QString path;            ///< File: expected values in a .npy file, relative to the project
+    double atol = 1e-6;
+    double rtol = 1e-5;
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static std::optional<VerifySpec> fromJson(const QJsonObject& json, QString* error);
+};
+
+/// A device buffer passed to the kernel as a pointer.
+struct BufferSpec {
+    ValueType elementType = ValueType::of(ScalarType::Float32);
+    /// Element count: an integer ("1024") or an expression over integer scalar arguments
+    /// ("n", "n*n", "rows*cols"); resolved by resolveCount().
+    QString count = QStringLiteral("1");
+    InitSpec init;
+    Direction direction = Direction::In;
+    VerifySpec verify;
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static std::optional<BufferSpec> fromJson(const QJsonObject& json, QString* error);
+};
+
+/// One kernel parameter as the user described it.
+struct ArgumentSpec {
+    enum class Kind { Scalar, Buffer };
+    QString name;
+    Kind kind = Kind::Scalar;
+    ValueType type = ValueType::of(ScalarType::Float32); ///< Scalar: its type
+    /// Scalar: the value as typed. Integers and floats as usual ("2.5", "-3", "0x10"),
+    /// bool "true"/"false"/"1"/"0", complex "re, im", struct field values separated by commas
+    /// in field order (array fields give each element).
+    QString value = QStringLiteral("0");
+    BufferSpec buffer; ///< Buffer: its description
+
+    [[nodiscard]] bool isBuffer() const { return kind == Kind::Buffer; }
+    [[nodiscard]] QJsonObject toJson() const;
+    static std::optional<ArgumentSpec> fromJson(const QJsonObject& json, QString* error);
+};
+
+/// Grid, block and dynamic shared memory of one launch.
+struct LaunchConfig {
+    std::array<int, 3> grid{1, 1, 1};
+    std::array<int, 3> block{1, 1, 1};
+    int sharedMemBytes = 0;
+
+    [[nodiscard]] qint64 threadsPerBlock() const { return qint64(block[0]) * block[1] * block[2]; }
+    [[nodiscard]] qint64 totalThreads() const
+    {
+        return threadsPerBlock() * qint64(grid[0]) * grid[1] * grid[2];
+    }
+    [[nodiscard]] QJsonObject toJson() const;
+    static std::optional<LaunchConfig> fromJson(const QJsonObject& json, QString* error);
+    friend bool operator==(const LaunchConfig& a, const LaunchConfig& b)
+    {
+        return a.grid == b.grid && a.block == b.block && a.sharedMemBytes == b.sharedMemBytes;
+    }
+};
+
+} // namespace kernelpad

@@ -1,0 +1,42 @@
+#pragma once
+// A .kpad project: everything needed to compile, run and verify one kernel (JSON on disk).
+
+#include "core/compile/ProgramOptions.h"
+#include "core/launch/ArgumentSpec.h"
+#include "core/run/Timing.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// A KernelPad project; a plain value the UI edits and the runner executes.
+struct Project {
+    static constexpr int kFormatVersion = 1;
+
+    QString name;
+    QString description;
+    QString source;
+    QString sourceName = QStringLiteral("kernel.cu"); ///< name NVRTC uses in diagnostics
+    ProgramOptions options;
+    QString kernel;                      ///< entry name or name expression ("vector_add<float>")
+    QVector<ArgumentSpec> arguments;     ///< in parameter order
+    LaunchConfig launch;
+    TimingSpec timing;
+
+    /// Name expressions to hand NVRTC: the kernel and reference kernels that contain '<'.
+    [[nodiscard]] QStringList nameExpressions() const;
+    [[nodiscard]] const ArgumentSpec* findArgument(const QString& name) const;
+
+    [[nodiscard]] QJsonObject toJson() const;
+    /// Fails with a message naming the field and why ("arguments[2].buffer.count: ...").
+    static std::optional<Project> fromJson(const QJsonObject& json, QString* error);
+    static std::optional<Project> load(const QString& path, QString* error);
+    [[nodiscard]] bool save(const QString& path, QString* error) const;
+    friend bool operator==(const Project& a, const Project& b);
+};
+
+} // namespace kernelpad

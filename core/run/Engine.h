@@ -1,0 +1,56 @@
+#pragma once
+// The one narrow interface between the UI (or the CLI) and the GPU: requests go in as
+// values, results come back as values through queued signals (DESIGN.md, Threading).
+
+#include "core/compile/CompileResult.h"
+#include "core/cuda/DeviceInfo.h"
+#include "core/run/RunTypes.h"
+
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+namespace kernelpad {
+
+/// Owns the compile worker and the GPU worker; every call returns at once.
+/// Results arrive as queued signals on the thread that owns the Engine.
+class Engine : public QObject {
+    Q_OBJECT
+public:
+    explicit Engine(QObject* parent = nullptr);
+    ~Engine() override;
+
+    /// Asks for the device list; answered by devicesChanged().
+    void refreshDevices();
+    /// Compiles the project's source (NVRTC on the compile worker); answered by compiled()
+    /// with the same id. With a driver, the kernel's resources follow in resourcesReady().
+    quint64 compile(const Project& project, const QString& projectDir, int device);
+    /// Runs the request on the GPU worker; progress through runProgress(), the end through
+    /// runFinished() with the same id. A newer request replaces a queued older one.
+    quint64 run(const RunRequest& request);
+    /// Stops the current run between repetitions (it ends with RunStatus::Cancelled).
+    void cancel();
+    [[nodiscard]] bool isRunning() const;
+
+signals:
+    /// `driverError` is empty when a driver was found, else why not ("libcuda.so.1 not
+    /// found: compile-only").
+    void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& driverError);
+    void compiled(quint64 id, const kernelpad::CompileResult& result);
+    void resourcesReady(quint64 id, const QString& kernel, const kernelpad::KernelResources& resources);
+    void runProgress(quint64 id, const QString& stage, int done, int total);
+    void runFinished(quint64 id, const kernelpad::RunResult& result);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace kernelpad
+
+Q_DECLARE_METATYPE(kernelpad::CompileResult)
+Q_DECLARE_METATYPE(kernelpad::RunResult)
+Q_DECLARE_METATYPE(kernelpad::KernelResources)
+Q_DECLARE_METATYPE(kernelpad::DeviceInfo)

@@ -1,0 +1,108 @@
+#pragma once
+// RunRequest -> Executor -> RunResult: plain, JSON-serialisable values (DESIGN.md, Data flow).
+
+#include "core/compile/CompileResult.h"
+#include "core/cuda/DeviceInfo.h"
+#include "core/launch/ArgumentSpec.h"
+#include "core/project/Project.h"
+#include "core/run/Timing.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// One request to compile, run and verify a project.
+struct RunRequest {
+    Project project;
+    QString projectDir;             ///< resolves relative paths (.npy files, include dirs)
+    int device = 0;
+    std::optional<int> repetitions; ///< overrides project.timing.repetitions
+    bool keepOutputs = true;        ///< copy output buffers into the result
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static std::optional<RunRequest> fromJson(const QJsonObject& json, QString* error);
+};
+
+/// Resources of the compiled kernel as the driver reports them.
+struct KernelResources {
+    int registers = 0;
+    int staticSharedBytes = 0;
+    int localBytes = 0;
+    int constBytes = 0;
+    int maxThreadsPerBlock = 0;
+    int ptxVersion = 0;
+    int binaryVersion = 0;
+    int occupancyBlocksPerSm = 0; ///< at the launch's block size and shared memory
+    double occupancy = 0;        ///< active warps / max warps per SM, 0..1
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static KernelResources fromJson(const QJsonObject& json);
+};
+
+/// One element that failed verification.
+struct Mismatch {
+    qint64 index = 0;
+    double got = 0;
+    double expected = 0;
+};
+
+/// The verification report of one output buffer.
+struct BufferVerification {
+    QString buffer;
+    QString method; ///< "reference kernel saxpy_ref", "expression a*x+y", "file out.npy"
+    bool passed = false;
+    qint64 checked = 0;  ///< elements (components for complex/struct) compared
+    double maxAbsError = 0;
+    double maxRelError = 0;
+    qint64 mismatches = 0;
+    qint64 nanCount = 0;  ///< NaN where the expected value is not NaN
+    qint64 unwritten = 0; ///< elements still holding the poison pattern
+    QVector<Mismatch> firstMismatches;
+    QString error;        ///< verification could not be done (bad expression, missing file)
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static BufferVerification fromJson(const QJsonObject& json);
+};
+
+/// An output buffer's contents after the run.
+struct OutputBuffer {
+    QString name;
+    ValueType type;
+    qint64 count = 0;
+    QByteArray data; ///< count * type.sizeBytes() bytes; not part of the JSON form
+};
+
+/// How a run ended; maps to kernelpad-cli's exit codes.
+enum class RunStatus { Ok, CompileError, VerificationFailed, CudaError, DriverUnavailable, BadInput, Cancelled, Timeout };
+[[nodiscard]] QString runStatusName(RunStatus s);
+[[nodiscard]] std::optional<RunStatus> runStatusFromName(const QString& name);
+
+/// Everything one run produced; `error` is a sentence a person can act on.
+struct RunResult {
+    RunStatus status = RunStatus::Ok;
+    QString error;
+    CompileResult compile;
+    DeviceInfo device;
+    QString kernelLowered;
+    LaunchConfig launch;
+    KernelResources resources;
+    TimingStats timing;
+    QVector<BufferVerification> verification;
+    QVector<OutputBuffer> outputs;
+    double totalMs = 0; ///< wall time of the whole request
+
+    [[nodiscard]] bool verified() const; ///< every verified buffer passed (true if none checked)
+    [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
+    static RunResult fromJson(const QJsonObject& json);
+};
+
+/// The byte every element of an output buffer is filled with before the launch; elements
+/// still made of it afterwards were never written.
+inline constexpr unsigned char kPoisonByte = 0xA5;
+
+} // namespace kernelpad

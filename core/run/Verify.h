@@ -1,0 +1,46 @@
+#pragma once
+// Verification maths on the host: compare an output with expected values, evaluate expected
+// values from a muParser expression.
+
+#include "core/launch/ArgumentSpec.h"
+#include "core/run/RunTypes.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// How many mismatches a report lists.
+inline constexpr int kMaxReportedMismatches = 16;
+
+/// Compares `count` elements of `got` with `expected` (both raw bytes of `type`):
+/// |got - expected| <= atol + rtol * |expected| per component; NaN in got where expected is not
+/// NaN is a mismatch counted in nanCount; elements of `got` whose bytes are all kPoisonByte
+/// are counted as unwritten (and as mismatches). Fills everything but buffer/method.
+[[nodiscard]] BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
+                                                const QByteArray& expected, qint64 count,
+                                                double atol, double rtol);
+
+/// One named array the expression may use: element i of an input buffer (as double).
+struct ExpressionInput {
+    ValueType type;
+    const QByteArray* data = nullptr;
+    qint64 count = 0;
+};
+
+/// Evaluates `expression` for i in [0, count): variables are the scalar arguments (by
+/// value), the buffers in `inputs` (element i; a buffer shorter than count is an error) and
+/// `i` itself. Returns doubles; the error names the unknown variable or the parse error.
+[[nodiscard]] std::optional<QVector<double>>
+evaluateExpression(const QString& expression, qint64 count,
+                   const QHash<QString, double>& scalars,
+                   const QHash<QString, ExpressionInput>& inputs, QString* error);
+
+/// Converts doubles to raw bytes of a scalar `type` (for comparing with compareBuffers).
+[[nodiscard]] QByteArray doublesToBytes(const ValueType& type, const QVector<double>& values);
+
+} // namespace kernelpad

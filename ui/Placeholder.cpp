@@ -1,0 +1,1 @@
+// replaced by the UI sources
