@@ -1,2 +1,50 @@
 // kernelpad-cli: compile, run and inspect KernelPad projects without a window.
-int main() { return 0; }
+
+#include "app/cli/CliCommands.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
+namespace {
+
+const char* const kUsage =
+    "Usage: kernelpad-cli COMMAND [options]\n"
+    "\n"
+    "Commands:\n"
+    "  compile FILE.kpad|FILE.cu [--arch sm_XY] [--kernel NAME] [--ptx] [--json]\n"
+    "      Compile with NVRTC (no GPU needed); show diagnostics, kernels and optionally PTX.\n"
+    "  run FILE.kpad [--device N] [--reps N] [--json]\n"
+    "      Compile, launch, time and verify the project's kernel.\n"
+    "  devices [--json]\n"
+    "      List the CUDA devices and their limits.\n"
+    "\n"
+    "Exit codes: 0 success, 1 compile error, 2 verification failed, 3 CUDA or driver error\n"
+    "(including no driver: compile-only), 4 bad input (file, arguments).\n";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("kernelpad-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(KERNELPAD_VERSION));
+    QStringList args = QCoreApplication::arguments().mid(1);
+    QTextStream err(stderr);
+    if (args.isEmpty() || args.first() == "--help" || args.first() == "-h" || args.first() == "help") {
+        QTextStream(stdout) << kUsage;
+        return args.isEmpty() ? kernelpad::cli::kExitBadInput : kernelpad::cli::kExitOk;
+    }
+    if (args.first() == "--version") {
+        QTextStream(stdout) << "kernelpad-cli " << KERNELPAD_VERSION << '\n';
+        return 0;
+    }
+    const QString command = args.takeFirst();
+    if (command == "compile")
+        return kernelpad::cli::runCompile(args);
+    if (command == "run")
+        return kernelpad::cli::runRun(args);
+    if (command == "devices")
+        return kernelpad::cli::runDevices(args);
+    err << "kernelpad-cli: unknown command '" << command << "'\n\n" << kUsage;
+    return kernelpad::cli::kExitBadInput;
+}

@@ -1,1 +1,162 @@
-int main() { return 0; }
+// The KernelPad desktop application.
+
+#include "core/project/Examples.h"
+#include "core/run/Engine.h"
+#include "ui/windows/MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+// Docs screenshots must not hang a script: give up (and save what is there) after this.
+constexpr int kScreenshotTimeoutMs = 60000;
+// Lets the last results lay out and paint before the window is grabbed.
+constexpr int kSettleMs = 300;
+
+/// Grabs the window to a file once it shows what was asked for: the compile (and the
+/// devices) for a plain screenshot, the run's results with --run.
+class ScreenshotTaker : public QObject {
+public:
+    ScreenshotTaker(kernelpad::MainWindow* window, kernelpad::Engine* engine, QString file, bool run)
+        : QObject(window)
+        , m_window(window)
+        , m_file(std::move(file))
+        , m_run(run)
+    {
+        connect(engine, &kernelpad::Engine::devicesChanged, this, [this] {
+            m_devices = true;
+            step();
+        });
+        connect(window, &kernelpad::MainWindow::compileShown, this, [this] {
+            m_compiled = true;
+            step();
+        });
+        connect(window, &kernelpad::MainWindow::runShown, this, [this] { finish(0); });
+        QTimer::singleShot(kScreenshotTimeoutMs, this, [this] {
+            std::fprintf(stderr, "kernelpad: screenshot timed out after %d s; saving anyway\n",
+                         kScreenshotTimeoutMs / 1000);
+            finish(2);
+        });
+    }
+
+private:
+    void step()
+    {
+        if (!m_devices || !m_compiled || m_started)
+            return;
+        m_started = true;
+        if (!m_run) {
+            finish(0);
+            return;
+        }
+        const QString reason = m_window->runBlockedReason();
+        if (!reason.isEmpty()) {
+            std::fprintf(stderr, "kernelpad: cannot run (%s); screenshot without a run\n",
+                         qPrintable(reason));
+            finish(0);
+            return;
+        }
+        m_window->run();
+    }
+
+    void finish(int code)
+    {
+        if (m_done)
+            return;
+        m_done = true;
+        QTimer::singleShot(kSettleMs, this, [this, code] {
+            const bool saved = m_window->grab().save(m_file);
+            if (!saved)
+                std::fprintf(stderr, "kernelpad: could not write %s\n", qPrintable(m_file));
+            QCoreApplication::exit(saved ? code : 1);
+        });
+    }
+
+    kernelpad::MainWindow* m_window;
+    QString m_file;
+    bool m_run;
+    bool m_devices = false;
+    bool m_compiled = false;
+    bool m_started = false;
+    bool m_done = false;
+};
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("KernelPad"));
+    QApplication::setOrganizationName(QStringLiteral("KernelPad"));
+    QApplication::setApplicationDisplayName(QStringLiteral("KernelPad"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("A desktop playground for CUDA kernels."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("project"),
+                                 QStringLiteral("A .kpad project to open (default: the SAXPY example)."));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save a picture of the window to FILE once it is ready, then quit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption runOption(QStringLiteral("run"),
+                                       QStringLiteral("Run the project once it has compiled."));
+    parser.addOption(screenshot);
+    parser.addOption(runOption);
+    parser.process(app);
+
+    kernelpad::Engine engine;
+    kernelpad::MainWindow window(&engine);
+    const bool scripted = parser.isSet(screenshot);
+    if (scripted) {
+        // A screenshot run must never stop at a dialog, nor pick up crash leftovers.
+        window.setPromptsEnabled(false);
+        new ScreenshotTaker(&window, &engine, parser.value(screenshot), parser.isSet(runOption));
+    }
+    window.show();
+
+    int restored = 0;
+    if (!scripted)
+        restored = window.restoreRecovery();
+
+    QString path = parser.positionalArguments().value(0);
+    if (path.isEmpty() && restored == 0) {
+        const QString saxpy = QDir(kernelpad::examplesDirectory()).filePath(QStringLiteral("saxpy.kpad"));
+        if (!kernelpad::examplesDirectory().isEmpty() && QFileInfo::exists(saxpy))
+            path = saxpy;
+    }
+    if (!path.isEmpty()) {
+        if (restored > 0) {
+            // Keep the restored work in this window; the requested file gets its own.
+            auto* other = new kernelpad::MainWindow(&engine);
+            other->setAttribute(Qt::WA_DeleteOnClose);
+            other->show();
+            other->openProject(path);
+        } else {
+            window.openProject(path);
+        }
+    } else if (scripted && parser.isSet(runOption)) {
+        window.run(); // nothing to open: the run reports why it cannot start
+    }
+    if (scripted && path.isEmpty())
+        window.compile();
+    if (!scripted && parser.isSet(runOption)) {
+        QObject::connect(&window, &kernelpad::MainWindow::compileShown, &window,
+                         [&window] {
+                             static bool once = false;
+                             if (!once && window.runBlockedReason().isEmpty()) {
+                                 once = true;
+                                 window.run();
+                             }
+                         });
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,230 @@
+#include "app/cli/CliCommands.h"
+
+#include "app/cli/CliFormat.h"
+#include "core/project/Project.h"
+#include "core/run/Engine.h"
+#include "core/run/Executor.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+
+#include <optional>
+
+namespace kernelpad::cli {
+namespace {
+
+/// Options of one subcommand: flags without values and options with one value.
+struct ParsedArgs {
+    QStringList positional;
+    QHash<QString, QString> values;
+    QSet<QString> flags;
+};
+
+std::optional<ParsedArgs> parseArgs(const QStringList& args, const QStringList& flagNames,
+                                    const QStringList& valueNames, QString* error)
+{
+    ParsedArgs parsed;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (!a.startsWith(QLatin1String("--"))) {
+            parsed.positional << a;
+            continue;
+        }
+        const QString name = a.mid(2);
+        if (flagNames.contains(name)) {
+            parsed.flags.insert(name);
+        } else if (valueNames.contains(name)) {
+            if (i + 1 >= args.size()) {
+                *error = QStringLiteral("option %1 needs a value").arg(a);
+                return std::nullopt;
+            }
+            parsed.values.insert(name, args[++i]);
+        } else {
+            *error = QStringLiteral("unknown option %1").arg(a);
+            return std::nullopt;
+        }
+    }
+    return parsed;
+}
+
+void printJson(const QJsonObject& object)
+{
+    QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Indented);
+}
+
+int badInput(const QString& message, bool json)
+{
+    if (json)
+        printJson(QJsonObject{{"error", message}, {"status", "bad-input"}});
+    else
+        QTextStream(stderr) << "kernelpad-cli: " << message << '\n';
+    return kExitBadInput;
+}
+
+std::optional<int> parsePositiveInt(const QString& text)
+{
+    bool ok = false;
+    const int v = text.toInt(&ok);
+    return ok && v >= 0 ? std::optional<int>(v) : std::nullopt;
+}
+
+int exitCodeFor(RunStatus status)
+{
+    switch (status) {
+    case RunStatus::Ok:
+        return kExitOk;
+    case RunStatus::CompileError:
+        return kExitCompileError;
+    case RunStatus::VerificationFailed:
+        return kExitVerificationFailed;
+    case RunStatus::BadInput:
+        return kExitBadInput;
+    case RunStatus::CudaError:
+    case RunStatus::DriverUnavailable:
+    case RunStatus::Cancelled:
+    case RunStatus::Timeout:
+        return kExitCudaError;
+    }
+    return kExitCudaError;
+}
+
+/// Runs `request` through the Engine's GPU worker and waits for the result.
+RunResult runThroughEngine(const RunRequest& request)
+{
+    Engine engine;
+    RunResult result;
+    QEventLoop loop;
+    QObject::connect(&engine, &Engine::runFinished, &loop, [&](quint64, const RunResult& r) {
+        result = r;
+        loop.quit();
+    });
+    engine.run(request);
+    loop.exec();
+    return result;
+}
+
+} // namespace
+
+int runCompile(const QStringList& args)
+{
+    QString error;
+    const std::optional<ParsedArgs> p = parseArgs(args, {"ptx", "json"}, {"arch", "kernel"}, &error);
+    const bool json = args.contains(QStringLiteral("--json"));
+    if (!p)
+        return badInput(error, json);
+    if (p->positional.size() != 1)
+        return badInput(QStringLiteral("compile takes one FILE.kpad or FILE.cu"), json);
+    const QString path = p->positional.first();
+    const QFileInfo info(path);
+    Project project;
+    if (path.endsWith(QLatin1String(".kpad"))) {
+        std::optional<Project> loaded = Project::load(path, &error);
+        if (!loaded)
+            return badInput(error, json);
+        project = *loaded;
+    } else {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return badInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()), json);
+        project.source = QString::fromUtf8(file.readAll());
+        project.sourceName = info.fileName();
+    }
+    if (p->values.contains("kernel"))
+        project.kernel = p->values.value("kernel");
+    const QString arch = p->values.value("arch", project.options.arch.value_or(QString::fromLatin1(kDefaultArch)));
+    const CompileResult result = compileProject(project, info.absolutePath(), arch, nullptr);
+    if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
+        bool lowered = false;
+        for (const auto& [expression, name] : result.loweredNames)
+            lowered = lowered || expression == project.kernel;
+        if (!lowered) {
+            QStringList names;
+            for (const KernelInfo& k : result.kernels)
+                names << k.name;
+            return badInput(QStringLiteral("kernel '%1' is not in the module; it has: %2")
+                                .arg(project.kernel, names.join(QStringLiteral(", "))),
+                            json);
+        }
+    }
+    if (json) {
+        printJson(result.toJson(p->flags.contains("ptx")));
+    } else {
+        QTextStream out(stdout);
+        printCompile(out, result, p->flags.contains("ptx"));
+    }
+    if (!result.error.isEmpty())
+        return kExitBadInput;
+    return result.ok ? kExitOk : kExitCompileError;
+}
+
+int runRun(const QStringList& args)
+{
+    QString error;
+    const std::optional<ParsedArgs> p = parseArgs(args, {"json"}, {"device", "reps"}, &error);
+    const bool json = args.contains(QStringLiteral("--json"));
+    if (!p)
+        return badInput(error, json);
+    if (p->positional.size() != 1 || !p->positional.first().endsWith(QLatin1String(".kpad")))
+        return badInput(QStringLiteral("run takes one FILE.kpad"), json);
+    const QString path = p->positional.first();
+    std::optional<Project> project = Project::load(path, &error);
+    if (!project)
+        return badInput(error, json);
+    RunRequest request;
+    request.project = *project;
+    request.projectDir = QFileInfo(path).absolutePath();
+    request.keepOutputs = false;
+    if (p->values.contains("device")) {
+        const std::optional<int> device = parsePositiveInt(p->values.value("device"));
+        if (!device)
+            return badInput(QStringLiteral("--device takes a device number (got '%1')").arg(p->values.value("device")), json);
+        request.device = *device;
+    }
+    if (p->values.contains("reps")) {
+        const std::optional<int> reps = parsePositiveInt(p->values.value("reps"));
+        if (!reps || *reps < 1)
+            return badInput(QStringLiteral("--reps takes a number of repetitions >= 1 (got '%1')").arg(p->values.value("reps")), json);
+        request.repetitions = *reps;
+    }
+    const RunResult result = runThroughEngine(request);
+    if (json) {
+        printJson(result.toJson(false));
+    } else {
+        QTextStream out(stdout);
+        printRun(out, result);
+    }
+    return exitCodeFor(result.status);
+}
+
+int runDevices(const QStringList& args)
+{
+    QString error;
+    const std::optional<ParsedArgs> p = parseArgs(args, {"json"}, {}, &error);
+    const bool json = args.contains(QStringLiteral("--json"));
+    if (!p)
+        return badInput(error, json);
+    if (!p->positional.isEmpty())
+        return badInput(QStringLiteral("devices takes no file"), json);
+    CompileCache unused;
+    ExecutionSession session(&unused);
+    const QVector<DeviceInfo> devices = session.devices(&error);
+    if (json) {
+        QJsonArray list;
+        for (const DeviceInfo& d : devices)
+            list.append(d.toJson());
+        printJson(QJsonObject{{"devices", list}, {"error", error.isEmpty() ? QJsonValue() : QJsonValue(error)}});
+    } else if (devices.isEmpty()) {
+        QTextStream(stderr) << "kernelpad-cli: " << error << '\n';
+    } else {
+        QTextStream out(stdout);
+        printDevices(out, devices);
+    }
+    return devices.isEmpty() ? kExitCudaError : kExitOk;
+}
+
+} // namespace kernelpad::cli

@@ -1,0 +1,21 @@
+#pragma once
+// The subcommands of kernelpad-cli; each returns the process exit code.
+
+#include <QStringList>
+
+namespace kernelpad::cli {
+
+/// Exit codes (README, "kernelpad-cli").
+enum ExitCode {
+    kExitOk = 0,
+    kExitCompileError = 1,
+    kExitVerificationFailed = 2,
+    kExitCudaError = 3,
+    kExitBadInput = 4,
+};
+
+int runCompile(const QStringList& args);
+int runRun(const QStringList& args);
+int runDevices(const QStringList& args);
+
+} // namespace kernelpad::cli

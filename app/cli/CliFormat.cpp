@@ -1,0 +1,134 @@
+#include "app/cli/CliFormat.h"
+
+#include "core/cuda/CudaError.h"
+
+namespace kernelpad::cli {
+namespace {
+
+void printTable(QTextStream& out, const QVector<QStringList>& rows)
+{
+    QVector<int> widths;
+    for (const QStringList& row : rows)
+        for (int c = 0; c < row.size(); ++c) {
+            if (widths.size() <= c)
+                widths.push_back(0);
+            widths[c] = std::max(widths[c], int(row[c].size()));
+        }
+    for (const QStringList& row : rows) {
+        QString line;
+        for (int c = 0; c < row.size(); ++c)
+            line += (c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c]);
+        out << "  " << line.trimmed() << '\n';
+    }
+}
+
+QString number(double v, int precision = 3) { return QString::number(v, 'g', precision); }
+
+} // namespace
+
+QString formatMs(double ms)
+{
+    if (ms < 1e-3)
+        return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
+    if (ms < 1.0)
+        return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
+    if (ms < 1000.0)
+        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
+    return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+}
+
+void printCompile(QTextStream& out, const CompileResult& r, bool withPtx)
+{
+    out << (r.ok ? "Compiled" : "Compilation failed") << " for " << r.arch << " with NVRTC "
+        << r.nvrtcVersion << " in " << formatMs(r.compileMs) << (r.cacheHit ? " (cache hit)" : "")
+        << '\n';
+    if (!r.error.isEmpty())
+        out << "error: " << r.error << '\n';
+    if (!r.diagnostics.isEmpty()) {
+        out << "\nDiagnostics:\n";
+        QVector<QStringList> rows{{"location", "severity", "message"}};
+        for (const Diagnostic& d : r.diagnostics) {
+            QString where = d.file;
+            if (d.line > 0)
+                where += QStringLiteral(":%1").arg(d.line) + (d.column > 0 ? QStringLiteral(":%1").arg(d.column) : QString());
+            rows.push_back({where.isEmpty() ? QStringLiteral("-") : where, severityName(d.severity), d.message});
+        }
+        printTable(out, rows);
+    }
+    if (!r.kernels.isEmpty()) {
+        out << "\nKernels:\n";
+        QVector<QStringList> rows{{"kernel", "lowered name", "parameters (PTX type:bytes)"}};
+        for (const KernelInfo& k : r.kernels) {
+            QStringList params;
+            for (const PtxParam& p : k.params)
+                params << QStringLiteral("%1:%2").arg(p.ptxType).arg(p.sizeBytes);
+            rows.push_back({k.name, k.lowered, params.join(QStringLiteral(", "))});
+        }
+        printTable(out, rows);
+    }
+    if (withPtx && !r.ptx.isEmpty())
+        out << "\nPTX:\n" << r.ptx << '\n';
+    else if (!r.ok && !r.log.isEmpty() && r.diagnostics.isEmpty())
+        out << "\nProgram log:\n" << r.log << '\n';
+}
+
+void printRun(QTextStream& out, const RunResult& r)
+{
+    if (r.device.ordinal >= 0)
+        out << "Device " << r.device.ordinal << ": " << r.device.name << " (" << r.device.arch() << ")\n";
+    printCompile(out, r.compile, false);
+    if (r.timing.reps() > 0) {
+        const TimingStats& t = r.timing;
+        out << "\nTiming (" << t.reps() << " repetitions, " << r.launch.grid[0] << "x" << r.launch.grid[1]
+            << "x" << r.launch.grid[2] << " blocks of " << r.launch.block[0] << "x" << r.launch.block[1]
+            << "x" << r.launch.block[2] << "):\n";
+        QVector<QStringList> rows{{"min", "median", "mean", "max", "stddev", "noise", "bandwidth"}};
+        rows.push_back({formatMs(t.minMs), formatMs(t.medianMs), formatMs(t.meanMs), formatMs(t.maxMs),
+                        formatMs(t.stddevMs), QStringLiteral("%1 %").arg(t.relNoise * 100, 0, 'f', 2),
+                        t.bandwidthGBs > 0 ? QStringLiteral("%1 GB/s").arg(t.bandwidthGBs, 0, 'f', 1) : QStringLiteral("-")});
+        printTable(out, rows);
+        if (t.gflops > 0)
+            out << "  " << QString::number(t.gflops, 'f', 1) << " GFLOP/s\n";
+        const KernelResources& k = r.resources;
+        out << "  registers " << k.registers << ", static shared " << formatBytes(k.staticSharedBytes)
+            << ", local " << formatBytes(k.localBytes) << ", occupancy "
+            << QString::number(k.occupancy * 100, 'f', 0) << " %\n";
+    }
+    if (!r.verification.isEmpty()) {
+        out << "\nVerification:\n";
+        QVector<QStringList> rows{{"buffer", "result", "method", "max abs err", "max rel err", "mismatches", "NaN", "unwritten"}};
+        for (const BufferVerification& v : r.verification)
+            rows.push_back({v.buffer, v.passed ? "PASS" : "FAIL", v.method, number(v.maxAbsError),
+                            number(v.maxRelError), QString::number(v.mismatches), QString::number(v.nanCount),
+                            QString::number(v.unwritten)});
+        printTable(out, rows);
+        for (const BufferVerification& v : r.verification) {
+            if (!v.error.isEmpty())
+                out << "  " << v.buffer << ": " << v.error << '\n';
+            if (!v.firstMismatches.isEmpty()) {
+                out << "  first mismatches in " << v.buffer << ":\n";
+                QVector<QStringList> mm{{"index", "got", "expected"}};
+                for (const Mismatch& m : v.firstMismatches)
+                    mm.push_back({QString::number(m.index), number(m.got, 9), number(m.expected, 9)});
+                printTable(out, mm);
+            }
+        }
+    }
+    if (!r.error.isEmpty())
+        out << "\nerror: " << r.error << '\n';
+    else
+        out << "\nOK in " << formatMs(r.totalMs) << '\n';
+}
+
+void printDevices(QTextStream& out, const QVector<DeviceInfo>& devices)
+{
+    for (const DeviceInfo& d : devices) {
+        out << "Device " << d.ordinal << '\n';
+        QVector<QStringList> rows;
+        for (const auto& [label, value] : d.describe())
+            rows.push_back({label, value});
+        printTable(out, rows);
+    }
+}
+
+} // namespace kernelpad::cli

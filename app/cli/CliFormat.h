@@ -1,0 +1,20 @@
+#pragma once
+// Human-readable output of kernelpad-cli: aligned tables, times with units.
+
+#include "core/compile/CompileResult.h"
+#include "core/cuda/DeviceInfo.h"
+#include "core/run/RunTypes.h"
+
+#include <QString>
+#include <QTextStream>
+#include <QVector>
+
+namespace kernelpad::cli {
+
+/// "80.6 µs", "1.25 ms", "2.10 s"
+[[nodiscard]] QString formatMs(double ms);
+void printCompile(QTextStream& out, const CompileResult& r, bool withPtx);
+void printRun(QTextStream& out, const RunResult& r);
+void printDevices(QTextStream& out, const QVector<DeviceInfo>& devices);
+
+} // namespace kernelpad::cli

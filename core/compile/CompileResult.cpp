@@ -1,0 +1,173 @@
+#include "core/compile/CompileResult.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace kernelpad {
+
+namespace {
+
+template <typename T> QJsonArray toJsonArray(const QVector<T>& values) {
+    QJsonArray array;
+    for (const T& value : values)
+        array.append(value.toJson());
+    return array;
+}
+
+template <typename T> QVector<T> fromJsonArray(const QJsonValue& value) {
+    QVector<T> values;
+    const QJsonArray array = value.toArray();
+    values.reserve(array.size());
+    for (const QJsonValue& element : array)
+        values.append(T::fromJson(element.toObject()));
+    return values;
+}
+
+QStringList toStringList(const QJsonValue& value) {
+    QStringList strings;
+    const QJsonArray array = value.toArray();
+    for (const QJsonValue& element : array)
+        strings << element.toString();
+    return strings;
+}
+
+} // namespace
+
+QString severityName(Diagnostic::Severity s) {
+    switch (s) {
+    case Diagnostic::Severity::Error:
+        return QStringLiteral("error");
+    case Diagnostic::Severity::Warning:
+        return QStringLiteral("warning");
+    case Diagnostic::Severity::Remark:
+        return QStringLiteral("remark");
+    case Diagnostic::Severity::Note:
+        return QStringLiteral("note");
+    }
+    return QStringLiteral("error");
+}
+
+QJsonObject Diagnostic::toJson() const {
+    return QJsonObject{{QStringLiteral("file"), file},
+                       {QStringLiteral("line"), line},
+                       {QStringLiteral("column"), column},
+                       {QStringLiteral("severity"), severityName(severity)},
+                       {QStringLiteral("message"), message}};
+}
+
+Diagnostic Diagnostic::fromJson(const QJsonObject& json) {
+    Diagnostic diagnostic;
+    diagnostic.file = json.value(QStringLiteral("file")).toString();
+    diagnostic.line = json.value(QStringLiteral("line")).toInt();
+    diagnostic.column = json.value(QStringLiteral("column")).toInt();
+    const QString severity = json.value(QStringLiteral("severity")).toString();
+    for (const auto s : {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note}) {
+        if (severityName(s) == severity)
+            diagnostic.severity = s;
+    }
+    diagnostic.message = json.value(QStringLiteral("message")).toString();
+    return diagnostic;
+}
+
+bool operator==(const Diagnostic& a, const Diagnostic& b) {
+    return a.file == b.file && a.line == b.line && a.column == b.column &&
+           a.severity == b.severity && a.message == b.message;
+}
+
+QJsonObject PtxParam::toJson() const {
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("ptxType"), ptxType},
+                       {QStringLiteral("sizeBytes"), sizeBytes},
+                       {QStringLiteral("alignBytes"), alignBytes},
+                       {QStringLiteral("isPointer"), isPointer}};
+}
+
+PtxParam PtxParam::fromJson(const QJsonObject& json) {
+    PtxParam param;
+    param.name = json.value(QStringLiteral("name")).toString();
+    param.ptxType = json.value(QStringLiteral("ptxType")).toString();
+    param.sizeBytes = json.value(QStringLiteral("sizeBytes")).toInt();
+    param.alignBytes = json.value(QStringLiteral("alignBytes")).toInt();
+    param.isPointer = json.value(QStringLiteral("isPointer")).toBool();
+    return param;
+}
+
+QJsonObject KernelInfo::toJson() const {
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("lowered"), lowered},
+                       {QStringLiteral("params"), toJsonArray(params)}};
+}
+
+KernelInfo KernelInfo::fromJson(const QJsonObject& json) {
+    KernelInfo kernel;
+    kernel.name = json.value(QStringLiteral("name")).toString();
+    kernel.lowered = json.value(QStringLiteral("lowered")).toString();
+    kernel.params = fromJsonArray<PtxParam>(json.value(QStringLiteral("params")));
+    return kernel;
+}
+
+const KernelInfo* CompileResult::findKernel(const QString& nameOrLowered) const {
+    // Names first: a user's "saxpy" must not be shadowed by an entry lowered to "saxpy" elsewhere.
+    const auto byName = std::find_if(kernels.cbegin(), kernels.cend(),
+                                     [&](const KernelInfo& k) { return k.name == nameOrLowered; });
+    if (byName != kernels.cend())
+        return &*byName;
+    const auto byLowered = std::find_if(kernels.cbegin(), kernels.cend(), [&](const KernelInfo& k) {
+        return k.lowered == nameOrLowered;
+    });
+    return byLowered != kernels.cend() ? &*byLowered : nullptr;
+}
+
+int CompileResult::errorCount() const {
+    return static_cast<int>(
+        std::count_if(diagnostics.cbegin(), diagnostics.cend(), [](const Diagnostic& d) {
+            return d.severity == Diagnostic::Severity::Error;
+        }));
+}
+
+QJsonObject CompileResult::toJson(bool withPtx) const {
+    QJsonArray lowered;
+    for (const auto& [expression, name] : loweredNames) {
+        lowered.append(QJsonObject{{QStringLiteral("expression"), expression},
+                                   {QStringLiteral("lowered"), name}});
+    }
+    QJsonObject json{{QStringLiteral("ok"), ok},
+                     {QStringLiteral("nvrtcVersion"), nvrtcVersion},
+                     {QStringLiteral("arch"), arch},
+                     {QStringLiteral("flags"), QJsonArray::fromStringList(flags)},
+                     {QStringLiteral("log"), log},
+                     {QStringLiteral("diagnostics"), toJsonArray(diagnostics)},
+                     {QStringLiteral("kernels"), toJsonArray(kernels)},
+                     {QStringLiteral("loweredNames"), lowered},
+                     {QStringLiteral("compileMs"), compileMs},
+                     {QStringLiteral("cacheHit"), cacheHit},
+                     {QStringLiteral("error"), error}};
+    if (withPtx)
+        json.insert(QStringLiteral("ptx"), ptx);
+    return json;
+}
+
+CompileResult CompileResult::fromJson(const QJsonObject& json) {
+    CompileResult result;
+    result.ok = json.value(QStringLiteral("ok")).toBool();
+    result.nvrtcVersion = json.value(QStringLiteral("nvrtcVersion")).toString();
+    result.arch = json.value(QStringLiteral("arch")).toString();
+    result.flags = toStringList(json.value(QStringLiteral("flags")));
+    result.log = json.value(QStringLiteral("log")).toString();
+    result.diagnostics = fromJsonArray<Diagnostic>(json.value(QStringLiteral("diagnostics")));
+    result.ptx = json.value(QStringLiteral("ptx")).toString();
+    result.kernels = fromJsonArray<KernelInfo>(json.value(QStringLiteral("kernels")));
+    const QJsonArray lowered = json.value(QStringLiteral("loweredNames")).toArray();
+    for (const QJsonValue& entry : lowered) {
+        const QJsonObject object = entry.toObject();
+        result.loweredNames.append({object.value(QStringLiteral("expression")).toString(),
+                                    object.value(QStringLiteral("lowered")).toString()});
+    }
+    result.compileMs = json.value(QStringLiteral("compileMs")).toDouble();
+    result.cacheHit = json.value(QStringLiteral("cacheHit")).toBool();
+    result.error = json.value(QStringLiteral("error")).toString();
+    return result;
+}
+
+} // namespace kernelpad

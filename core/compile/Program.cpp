@@ -1,0 +1,215 @@
+#include "core/compile/Program.h"
+
+#include "core/compile/Diagnostics.h"
+#include "core/compile/KernelNames.h"
+#include "core/compile/PtxParser.h"
+
+#include <QDir>
+#include <QRegularExpression>
+
+#include <nvrtc.h>
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kernelpad {
+
+namespace {
+
+/// Owns an nvrtcProgram: destroyed on every path out of compile().
+class NvrtcProgramHandle {
+public:
+    NvrtcProgramHandle() = default;
+    NvrtcProgramHandle(const NvrtcProgramHandle&) = delete;
+    NvrtcProgramHandle& operator=(const NvrtcProgramHandle&) = delete;
+    ~NvrtcProgramHandle() {
+        if (m_program)
+            nvrtcDestroyProgram(&m_program); // nothing useful to do with a failure here
+    }
+    [[nodiscard]] nvrtcProgram get() const { return m_program; }
+    [[nodiscard]] nvrtcProgram* out() { return &m_program; }
+
+private:
+    nvrtcProgram m_program = nullptr;
+};
+
+Diagnostic plainError(const QString& message) {
+    Diagnostic diagnostic;
+    diagnostic.severity = Diagnostic::Severity::Error;
+    diagnostic.message = message;
+    return diagnostic;
+}
+
+QString nvrtcErrorText(nvrtcResult result) {
+    return QString::fromUtf8(nvrtcGetErrorString(result));
+}
+
+QString programLog(nvrtcProgram program) {
+    size_t size = 0;
+    if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+        return {};
+    std::string log(size, '\0');
+    if (nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS)
+        return {};
+    return QString::fromUtf8(log.c_str()); // size includes the terminating NUL
+}
+
+QString programPtx(nvrtcProgram program) {
+    size_t size = 0;
+    if (nvrtcGetPTXSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+        return {};
+    std::string ptx(size, '\0');
+    if (nvrtcGetPTX(program, ptx.data()) != NVRTC_SUCCESS)
+        return {};
+    return QString::fromUtf8(ptx.c_str());
+}
+
+QByteArray programCubin(nvrtcProgram program) {
+    size_t size = 0;
+    // NVRTC gives no CUBIN for a virtual arch (compute_XY); that is not an error.
+    if (nvrtcGetCUBINSize(program, &size) != NVRTC_SUCCESS || size == 0)
+        return {};
+    QByteArray cubin(static_cast<qsizetype>(size), '\0');
+    if (nvrtcGetCUBIN(program, cubin.data()) != NVRTC_SUCCESS)
+        return {};
+    return cubin;
+}
+
+/// Names each PTX entry as the user knows it, and marks pointer parameters that the PTX does
+/// not mark (NVRTC 13 emits plain `.u64` for pointers) from the demangled signature.
+void nameKernels(CompileResult* result) {
+    for (KernelInfo& kernel : result->kernels) {
+        kernel.name.clear();
+        for (const auto& [expression, lowered] : std::as_const(result->loweredNames)) {
+            if (lowered == kernel.lowered) {
+                kernel.name = expression;
+                break;
+            }
+        }
+        if (kernel.name.isEmpty())
+            kernel.name = kernelDisplayName(kernel.lowered);
+
+        const bool mangled = !demangle(kernel.lowered).isEmpty();
+        const QStringList types = demangledParameterTypes(kernel.lowered);
+        for (qsizetype i = 0; i < kernel.params.size(); ++i) {
+            PtxParam& param = kernel.params[i];
+            if (mangled && types.size() == kernel.params.size())
+                param.isPointer = param.isPointer || isPointerType(types.at(i));
+            else if (!mangled) // extern "C": a 64-bit integer parameter is most likely a pointer
+                param.isPointer = param.isPointer || (param.ptxType == QLatin1String(".u64") ||
+                                                      param.ptxType == QLatin1String(".b64"));
+        }
+    }
+}
+
+bool isValidArch(const QString& arch) {
+    static const QRegularExpression re(QStringLiteral("^sm_\\d+[a-z]?$"));
+    return re.match(arch).hasMatch();
+}
+
+} // namespace
+
+Program::Program(QString source, QString name, ProgramOptions options, QString baseDir)
+    : m_source(std::move(source))
+    , m_name(std::move(name))
+    , m_options(std::move(options))
+    , m_baseDir(std::move(baseDir)) {}
+
+QString Program::nvrtcVersion() {
+    int major = 0;
+    int minor = 0;
+    if (::nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+        return {};
+    return QStringLiteral("%1.%2").arg(major).arg(minor);
+}
+
+CompileResult Program::compile(const QString& arch, const QStringList& nameExpressions) const {
+    CompileResult result;
+    result.nvrtcVersion = nvrtcVersion();
+    result.arch =
+        !arch.isEmpty() ? arch : m_options.arch.value_or(QString::fromLatin1(kDefaultArch));
+
+    QString invalid = m_options.validate();
+    if (invalid.isEmpty() && !isValidArch(result.arch))
+        invalid =
+            QStringLiteral("arch must look like sm_90 or sm_90a (got \"%1\")").arg(result.arch);
+    if (!invalid.isEmpty()) {
+        result.diagnostics.append(plainError(QStringLiteral("ProgramOptions: ") + invalid));
+        return result;
+    }
+
+    ProgramOptions options = m_options;
+    if (!m_baseDir.isEmpty()) {
+        const QDir base(m_baseDir);
+        for (QString& dir : options.includeDirs)
+            dir = QDir::cleanPath(base.absoluteFilePath(dir));
+    }
+    result.flags = options.toFlags(result.arch);
+
+    const auto started = std::chrono::steady_clock::now();
+    const QByteArray source = m_source.toUtf8();
+    const QByteArray name = (m_name.isEmpty() ? QStringLiteral("kernel.cu") : m_name).toUtf8();
+    NvrtcProgramHandle program;
+    const nvrtcResult created = nvrtcCreateProgram(program.out(), source.constData(),
+                                                   name.constData(), 0, nullptr, nullptr);
+    if (created != NVRTC_SUCCESS) {
+        result.error =
+            QStringLiteral("NVRTC could not create the program: ") + nvrtcErrorText(created);
+        return result;
+    }
+    for (const QString& expression : nameExpressions) {
+        const nvrtcResult added =
+            nvrtcAddNameExpression(program.get(), expression.toUtf8().constData());
+        if (added != NVRTC_SUCCESS) {
+            result.diagnostics.append(plainError(QStringLiteral("name expression \"%1\": %2")
+                                                     .arg(expression, nvrtcErrorText(added))));
+            return result;
+        }
+    }
+
+    std::vector<QByteArray> flagBytes;
+    std::vector<const char*> flagPointers;
+    flagBytes.reserve(result.flags.size());
+    for (const QString& flag : std::as_const(result.flags)) {
+        flagBytes.push_back(flag.toUtf8());
+        flagPointers.push_back(flagBytes.back().constData());
+    }
+    const nvrtcResult compiled = nvrtcCompileProgram(
+        program.get(), static_cast<int>(flagPointers.size()), flagPointers.data());
+    result.log = programLog(program.get());
+    result.diagnostics = parseNvrtcLog(result.log);
+
+    if (compiled == NVRTC_SUCCESS) {
+        result.ptx = programPtx(program.get());
+        result.cubin = programCubin(program.get());
+        for (const QString& expression : nameExpressions) {
+            const char* lowered = nullptr;
+            if (nvrtcGetLoweredName(program.get(), expression.toUtf8().constData(), &lowered) ==
+                    NVRTC_SUCCESS &&
+                lowered)
+                result.loweredNames.append({expression, QString::fromUtf8(lowered)});
+        }
+        result.kernels = parsePtxEntries(result.ptx);
+        nameKernels(&result);
+        result.ok = true;
+    } else {
+        if (compiled == NVRTC_ERROR_INVALID_OPTION) {
+            // NVRTC's message names the option but not the value the user gave.
+            for (Diagnostic& diagnostic : result.diagnostics) {
+                if (diagnostic.message.contains(QLatin1String("gpu-architecture")))
+                    diagnostic.message += QStringLiteral(" (arch \"%1\")").arg(result.arch);
+            }
+        }
+        if (result.errorCount() == 0) // a failure the log does not explain
+            result.diagnostics.append(
+                plainError(QStringLiteral("NVRTC: ") + nvrtcErrorText(compiled)));
+    }
+    result.compileMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    return result;
+}
+
+} // namespace kernelpad

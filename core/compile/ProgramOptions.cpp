@@ -1,0 +1,217 @@
+#include "core/compile/ProgramOptions.h"
+
+#include "core/compile/Toolkit.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+#include <QRegularExpression>
+
+#include <climits>
+#include <cmath>
+
+namespace kernelpad {
+
+namespace {
+
+// --maxrregcount limits: ptxas rejects fewer than 16 registers, and 255 is the hardware maximum
+// per thread (CUDA C++ Programming Guide, "Compute Capabilities", technical specifications).
+constexpr int kMinRegisters = 16;
+constexpr int kMaxRegisters = 255;
+
+const QStringList& cppStandards() {
+    static const QStringList standards{QStringLiteral("c++11"), QStringLiteral("c++14"),
+                                       QStringLiteral("c++17"), QStringLiteral("c++20")};
+    return standards;
+}
+
+bool isValidArch(const QString& arch) {
+    static const QRegularExpression re(QStringLiteral("^sm_\\d+[a-z]?$"));
+    return re.match(arch).hasMatch();
+}
+
+bool isValidDefine(const QString& define) {
+    // A macro name, optionally "=value" (the value is free text, as with nvcc -D).
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(=.*)?$"),
+                                       QRegularExpression::DotMatchesEverythingOption);
+    return re.match(define).hasMatch();
+}
+
+QString boolFlag(bool value) {
+    return value ? QStringLiteral("true") : QStringLiteral("false");
+}
+
+/// Reads a string list field; false (with *error set) when the field is not an array of strings.
+bool readStringList(const QJsonObject& json, const QString& key, QStringList* out, QString* error) {
+    const QJsonValue value = json.value(key);
+    if (value.isUndefined() || value.isNull())
+        return true;
+    if (!value.isArray()) {
+        *error = QStringLiteral("ProgramOptions: \"%1\" must be an array of strings").arg(key);
+        return false;
+    }
+    const QJsonArray array = value.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        if (!array.at(i).isString()) {
+            *error = QStringLiteral("ProgramOptions: \"%1\"[%2] must be a string").arg(key).arg(i);
+            return false;
+        }
+        out->append(array.at(i).toString());
+    }
+    return true;
+}
+
+bool readString(const QJsonObject& json, const QString& key, std::optional<QString>* out,
+                QString* error) {
+    const QJsonValue value = json.value(key);
+    if (value.isUndefined() || value.isNull())
+        return true;
+    if (!value.isString()) {
+        *error = QStringLiteral("ProgramOptions: \"%1\" must be a string").arg(key);
+        return false;
+    }
+    *out = value.toString();
+    return true;
+}
+
+bool readBool(const QJsonObject& json, const QString& key, std::optional<bool>* out,
+              QString* error) {
+    const QJsonValue value = json.value(key);
+    if (value.isUndefined() || value.isNull())
+        return true;
+    if (!value.isBool()) {
+        *error = QStringLiteral("ProgramOptions: \"%1\" must be true or false").arg(key);
+        return false;
+    }
+    *out = value.toBool();
+    return true;
+}
+
+bool readInt(const QJsonObject& json, const QString& key, std::optional<int>* out, QString* error) {
+    const QJsonValue value = json.value(key);
+    if (value.isUndefined() || value.isNull())
+        return true;
+    const double number = value.toDouble(std::nan(""));
+    // JSON has only doubles: accept whole numbers that fit an int, nothing else.
+    if (!value.isDouble() || std::floor(number) != number || number < INT_MIN || number > INT_MAX) {
+        *error = QStringLiteral("ProgramOptions: \"%1\" must be an integer").arg(key);
+        return false;
+    }
+    *out = static_cast<int>(number);
+    return true;
+}
+
+} // namespace
+
+QStringList ProgramOptions::toFlags(const QString& resolvedArch) const {
+    QStringList flags;
+    const QString effectiveArch =
+        !resolvedArch.isEmpty() ? resolvedArch : arch.value_or(QString::fromLatin1(kDefaultArch));
+    // -arch=sm_XY (not compute_XY) makes NVRTC emit a CUBIN for exactly that arch.
+    flags << QStringLiteral("-arch=") + effectiveArch;
+    if (cppStandard)
+        flags << QStringLiteral("-std=") + *cppStandard;
+    if (fastMath && *fastMath)
+        flags << QStringLiteral("--use_fast_math");
+    if (fmad)
+        flags << QStringLiteral("--fmad=") + boolFlag(*fmad);
+    if (lineInfo && *lineInfo)
+        flags << QStringLiteral("-lineinfo");
+    if (deviceDebug && *deviceDebug)
+        flags << QStringLiteral("-G");
+    if (maxRegisters)
+        flags << QStringLiteral("--maxrregcount=%1").arg(*maxRegisters);
+    for (const QString& define : defines)
+        flags << QStringLiteral("-D") + define;
+    for (const QString& dir : includeDirs)
+        flags << QStringLiteral("-I") + dir;
+    flags << extraFlags;
+    // After the user's dirs, so a user header can shadow a toolkit one on purpose.
+    for (const QString& dir : cudaToolkitIncludeDirs())
+        flags << QStringLiteral("-I") + dir;
+    return flags;
+}
+
+QString ProgramOptions::validate() const {
+    if (arch && !isValidArch(*arch))
+        return QStringLiteral("arch must look like sm_90 or sm_90a (got \"%1\")").arg(*arch);
+    if (cppStandard && !cppStandards().contains(*cppStandard)) {
+        return QStringLiteral("cppStandard must be one of %1 (got \"%2\")")
+            .arg(cppStandards().join(QStringLiteral(", ")), *cppStandard);
+    }
+    if (maxRegisters && (*maxRegisters < kMinRegisters || *maxRegisters > kMaxRegisters)) {
+        return QStringLiteral("maxRegisters must be between %1 and %2 (got %3)")
+            .arg(kMinRegisters)
+            .arg(kMaxRegisters)
+            .arg(*maxRegisters);
+    }
+    for (const QString& define : defines) {
+        if (!isValidDefine(define)) {
+            return QStringLiteral("defines: \"%1\" is not NAME or NAME=VALUE (NAME must be a C "
+                                  "identifier)")
+                .arg(define);
+        }
+    }
+    for (const QString& dir : includeDirs) {
+        if (dir.trimmed().isEmpty())
+            return QStringLiteral("includeDirs must not contain an empty directory");
+    }
+    return {};
+}
+
+QJsonObject ProgramOptions::toJson() const {
+    QJsonObject json;
+    if (arch)
+        json.insert(QStringLiteral("arch"), *arch);
+    if (cppStandard)
+        json.insert(QStringLiteral("cppStandard"), *cppStandard);
+    if (fastMath)
+        json.insert(QStringLiteral("fastMath"), *fastMath);
+    if (fmad)
+        json.insert(QStringLiteral("fmad"), *fmad);
+    if (lineInfo)
+        json.insert(QStringLiteral("lineInfo"), *lineInfo);
+    if (deviceDebug)
+        json.insert(QStringLiteral("deviceDebug"), *deviceDebug);
+    if (maxRegisters)
+        json.insert(QStringLiteral("maxRegisters"), *maxRegisters);
+    if (!defines.isEmpty())
+        json.insert(QStringLiteral("defines"), QJsonArray::fromStringList(defines));
+    if (!includeDirs.isEmpty())
+        json.insert(QStringLiteral("includeDirs"), QJsonArray::fromStringList(includeDirs));
+    if (!extraFlags.isEmpty())
+        json.insert(QStringLiteral("extraFlags"), QJsonArray::fromStringList(extraFlags));
+    return json;
+}
+
+std::optional<ProgramOptions> ProgramOptions::fromJson(const QJsonObject& json, QString* error) {
+    // Only types are checked here; validate() judges the values, so a project with a bad value
+    // still opens and the user can fix it.
+    ProgramOptions options;
+    QString message;
+    const bool ok =
+        readString(json, QStringLiteral("arch"), &options.arch, &message) &&
+        readString(json, QStringLiteral("cppStandard"), &options.cppStandard, &message) &&
+        readBool(json, QStringLiteral("fastMath"), &options.fastMath, &message) &&
+        readBool(json, QStringLiteral("fmad"), &options.fmad, &message) &&
+        readBool(json, QStringLiteral("lineInfo"), &options.lineInfo, &message) &&
+        readBool(json, QStringLiteral("deviceDebug"), &options.deviceDebug, &message) &&
+        readInt(json, QStringLiteral("maxRegisters"), &options.maxRegisters, &message) &&
+        readStringList(json, QStringLiteral("defines"), &options.defines, &message) &&
+        readStringList(json, QStringLiteral("includeDirs"), &options.includeDirs, &message) &&
+        readStringList(json, QStringLiteral("extraFlags"), &options.extraFlags, &message);
+    if (!ok) {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    }
+    return options;
+}
+
+bool operator==(const ProgramOptions& a, const ProgramOptions& b) {
+    return a.arch == b.arch && a.cppStandard == b.cppStandard && a.fastMath == b.fastMath &&
+           a.fmad == b.fmad && a.lineInfo == b.lineInfo && a.deviceDebug == b.deviceDebug &&
+           a.maxRegisters == b.maxRegisters && a.defines == b.defines &&
+           a.includeDirs == b.includeDirs && a.extraFlags == b.extraFlags;
+}
+
+} // namespace kernelpad

@@ -1,0 +1,173 @@
+#include "core/compile/PtxParser.h"
+
+#include <QHash>
+#include <QStringList>
+
+#include <climits>
+#include <optional>
+
+namespace kernelpad {
+
+namespace {
+
+// How far back from ".entry" to look for ".extern" (a declaration, not a kernel we can launch).
+constexpr qsizetype kLinkageLookback = 64;
+// Real modules hold a handful of entries; this bounds memory on hostile input.
+constexpr int kMaxEntries = 65536;
+
+/// The PTX with comments and string literals blanked out, so that ".entry" in a comment or in
+/// a `.file` path is not mistaken for a kernel. Same length as the input.
+QString withoutCommentsAndStrings(const QString& ptx) {
+    QString clean = ptx;
+    const qsizetype n = clean.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const QChar c = clean.at(i);
+        const QChar next = i + 1 < n ? clean.at(i + 1) : QChar();
+        if (c == u'/' && next == u'/') {
+            while (i < n && clean.at(i) != u'\n')
+                clean[i++] = u' ';
+        } else if (c == u'/' && next == u'*') {
+            clean[i++] = u' ';
+            clean[i++] = u' ';
+            while (i < n && !(clean.at(i) == u'*' && i + 1 < n && clean.at(i + 1) == u'/'))
+                clean[i++] = u' ';
+            for (int k = 0; k < 2 && i < n; ++k)
+                clean[i++] = u' ';
+        } else if (c == u'"') {
+            clean[i++] = u' ';
+            while (i < n && clean.at(i) != u'"' && clean.at(i) != u'\n')
+                clean[i++] = u' ';
+            if (i < n && clean.at(i) == u'"')
+                clean[i++] = u' ';
+        } else {
+            ++i;
+        }
+    }
+    return clean;
+}
+
+bool isIdentifierChar(QChar c) {
+    return c.isLetterOrNumber() || c == u'_' || c == u'$' || c == u'%';
+}
+
+qsizetype skipSpaces(const QString& text, qsizetype i) {
+    while (i < text.size() && text.at(i).isSpace())
+        ++i;
+    return i;
+}
+
+/// Parses "[N]" at `text` (after the name); returns N, 0 for "[]" or garbage, 1 without brackets.
+qint64 arrayLength(const QString& text) {
+    const qsizetype open = text.indexOf(u'[');
+    if (open < 0)
+        return 1;
+    const qsizetype close = text.indexOf(u']', open);
+    bool ok = false;
+    const qint64 length =
+        text.mid(open + 1, close < 0 ? -1 : close - open - 1).trimmed().toLongLong(&ok);
+    return ok && length > 0 ? length : 0;
+}
+
+/// One ".param ..." declaration of an entry's parameter list; nullopt if it is not one.
+std::optional<PtxParam> parseParam(const QString& declaration) {
+    const QStringList tokens = declaration.simplified().split(u' ', Qt::SkipEmptyParts);
+    if (tokens.isEmpty() || tokens.first() != QLatin1String(".param"))
+        return std::nullopt;
+    PtxParam param;
+    bool pointer = false;
+    int explicitAlign = 0;
+    int vectorWidth = 1;
+    QString rest; // the name and anything after it ("x[8]" or "x [8]")
+    for (qsizetype t = 1; t < tokens.size(); ++t) {
+        const QString& token = tokens.at(t);
+        if (token == QLatin1String(".align")) {
+            const int value = t + 1 < tokens.size() ? tokens.at(t + 1).toInt() : 0;
+            ++t;
+            // After .ptr, .align is the pointee's alignment, not the parameter's.
+            if (!pointer && value > 0)
+                explicitAlign = value;
+        } else if (token == QLatin1String(".ptr")) {
+            pointer = true;
+        } else if (token == QLatin1String(".v2") || token == QLatin1String(".v4")) {
+            vectorWidth = token.mid(2).toInt();
+        } else if (ptxTypeSizeBytes(token) > 0) {
+            param.ptxType = token;
+        } else if (!token.startsWith(u'.')) {
+            rest = tokens.mid(t).join(u' ');
+            break;
+        } // state spaces (.global, .shared, ...) say where a pointer points: nothing to keep
+    }
+    const qsizetype bracket = rest.indexOf(u'[');
+    param.name = (bracket < 0 ? rest : rest.left(bracket)).trimmed();
+    if (param.name.isEmpty())
+        return std::nullopt;
+    const qint64 elementBytes = qint64(ptxTypeSizeBytes(param.ptxType)) * vectorWidth;
+    const qint64 bytes = elementBytes * arrayLength(rest);
+    param.sizeBytes = bytes <= INT_MAX ? static_cast<int>(bytes) : 0;
+    param.alignBytes = explicitAlign > 0 ? explicitAlign : static_cast<int>(elementBytes);
+    param.isPointer = pointer;
+    return param;
+}
+
+} // namespace
+
+int ptxTypeSizeBytes(const QString& ptxType) {
+    static const QHash<QString, int> sizes{
+        {QStringLiteral(".b8"), 1},   {QStringLiteral(".u8"), 1},    {QStringLiteral(".s8"), 1},
+        {QStringLiteral(".pred"), 1}, {QStringLiteral(".b16"), 2},   {QStringLiteral(".u16"), 2},
+        {QStringLiteral(".s16"), 2},  {QStringLiteral(".f16"), 2},   {QStringLiteral(".bf16"), 2},
+        {QStringLiteral(".b32"), 4},  {QStringLiteral(".u32"), 4},   {QStringLiteral(".s32"), 4},
+        {QStringLiteral(".f32"), 4},  {QStringLiteral(".f16x2"), 4}, {QStringLiteral(".bf16x2"), 4},
+        {QStringLiteral(".tf32"), 4}, {QStringLiteral(".b64"), 8},   {QStringLiteral(".u64"), 8},
+        {QStringLiteral(".s64"), 8},  {QStringLiteral(".f64"), 8},   {QStringLiteral(".b128"), 16},
+    };
+    return sizes.value(ptxType, 0);
+}
+
+QVector<KernelInfo> parsePtxEntries(const QString& ptx) {
+    QVector<KernelInfo> kernels;
+    const QString text = withoutCommentsAndStrings(ptx);
+    const QLatin1String entryKeyword(".entry");
+    qsizetype from = 0;
+    while (from < text.size() && kernels.size() < kMaxEntries) {
+        const qsizetype at = text.indexOf(entryKeyword, from);
+        if (at < 0)
+            break;
+        from = at + entryKeyword.size(); // always advances: the loop ends
+        const bool startsWord = at == 0 || text.at(at - 1).isSpace();
+        const bool endsWord = from < text.size() && text.at(from).isSpace();
+        if (!startsWord || !endsWord)
+            continue;
+        const qsizetype lookback = qMin(at, kLinkageLookback);
+        const QString before = text.mid(at - lookback, lookback);
+        const qsizetype lineStart = before.lastIndexOf(u'\n');
+        if (before.mid(lineStart + 1).contains(QLatin1String(".extern")))
+            continue;
+
+        qsizetype i = skipSpaces(text, from);
+        const qsizetype nameStart = i;
+        while (i < text.size() && isIdentifierChar(text.at(i)))
+            ++i;
+        if (i == nameStart)
+            continue;
+        KernelInfo kernel;
+        kernel.lowered = text.mid(nameStart, i - nameStart);
+        i = skipSpaces(text, i);
+        if (i < text.size() && text.at(i) == u'(') {
+            qsizetype close = text.indexOf(u')', i + 1);
+            if (close < 0)
+                close = text.size(); // truncated PTX: keep what is there
+            const QStringList declarations = text.mid(i + 1, close - i - 1).split(u',');
+            for (const QString& declaration : declarations) {
+                if (auto param = parseParam(declaration))
+                    kernel.params.append(*param);
+            }
+            from = qMax(from, close);
+        }
+        kernels.append(kernel);
+    }
+    return kernels;
+}
+
+} // namespace kernelpad

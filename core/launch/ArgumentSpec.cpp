@@ -1,0 +1,513 @@
+#include "core/launch/ArgumentSpec.h"
+
+#include <QLocale>
+
+#include <cmath>
+#include <limits>
+
+namespace kernelpad {
+
+namespace {
+
+bool fail(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+/// Prefixes a nested object's error with the key it sits under ("init.low: ...").
+bool failNested(QString* error, const QString& key, const QString& inner)
+{
+    return fail(error, key + QLatin1Char('.') + inner);
+}
+
+QString jsonTypeName(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("a bool");
+    case QJsonValue::Double: return QStringLiteral("a number");
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+/// Reads an optional number; absent keys leave `out` unchanged.
+bool readNumber(const QJsonObject& json, const QString& key, double* out, QString* error)
+{
+    if (!json.contains(key))
+        return true;
+    const QJsonValue v = json.value(key);
+    if (!v.isDouble() || !std::isfinite(v.toDouble()))
+        return fail(error, QStringLiteral("%1: expected a number, got %2").arg(key, jsonTypeName(v)));
+    *out = v.toDouble();
+    return true;
+}
+
+bool readString(const QJsonObject& json, const QString& key, QString* out, bool required,
+                QString* error)
+{
+    if (!json.contains(key)) {
+        if (required)
+            return fail(error, QStringLiteral("%1: missing").arg(key));
+        return true;
+    }
+    const QJsonValue v = json.value(key);
+    if (!v.isString())
+        return fail(error, QStringLiteral("%1: expected a string, got %2").arg(key, jsonTypeName(v)));
+    *out = v.toString();
+    return true;
+}
+
+bool readObject(const QJsonObject& json, const QString& key, QJsonObject* out, bool required,
+                QString* error)
+{
+    if (!json.contains(key)) {
+        if (required)
+            return fail(error, QStringLiteral("%1: missing").arg(key));
+        return true;
+    }
+    const QJsonValue v = json.value(key);
+    if (!v.isObject())
+        return fail(error, QStringLiteral("%1: expected an object, got %2").arg(key, jsonTypeName(v)));
+    *out = v.toObject();
+    return true;
+}
+
+// Integers above 2^53 do not survive a JSON number (a double), so larger seeds are strings.
+constexpr double kMaxExactJsonInteger = 9007199254740992.0; // 2^53
+
+bool readSeed(const QJsonObject& json, quint64* out, QString* error)
+{
+    const QString key = QStringLiteral("seed");
+    if (!json.contains(key))
+        return true;
+    const QJsonValue v = json.value(key);
+    if (v.isDouble()) {
+        const double d = v.toDouble();
+        if (d < 0 || d > kMaxExactJsonInteger || d != std::floor(d))
+            return fail(error, QStringLiteral("seed: expected an integer from 0 to 2^53 (larger "
+                                              "seeds as a string of digits)"));
+        *out = quint64(d);
+        return true;
+    }
+    bool ok = false;
+    const quint64 seed = v.isString() ? v.toString().trimmed().toULongLong(&ok, 10) : 0;
+    if (!ok)
+        return fail(error, QStringLiteral("seed: expected a non-negative integer, got %1")
+                               .arg(jsonTypeName(v)));
+    *out = seed;
+    return true;
+}
+
+QJsonValue seedToJson(quint64 seed)
+{
+    if (double(seed) <= kMaxExactJsonInteger)
+        return double(seed);
+    return QString::number(seed);
+}
+
+template <typename Kind> struct KindName {
+    Kind kind;
+    const char* name;
+};
+
+const KindName<InitSpec::Kind> kInitKinds[] = {
+    {InitSpec::Kind::Zeros, "zeros"},     {InitSpec::Kind::Ones, "ones"},
+    {InitSpec::Kind::Constant, "constant"}, {InitSpec::Kind::Iota, "iota"},
+    {InitSpec::Kind::Uniform, "uniform"}, {InitSpec::Kind::Normal, "normal"},
+    {InitSpec::Kind::File, "file"},
+};
+
+const KindName<VerifySpec::Kind> kVerifyKinds[] = {
+    {VerifySpec::Kind::None, "none"},
+    {VerifySpec::Kind::Reference, "reference"},
+    {VerifySpec::Kind::Expression, "expression"},
+    {VerifySpec::Kind::File, "file"},
+};
+
+template <typename Kind, size_t N> QString kindName(const KindName<Kind> (&names)[N], Kind kind)
+{
+    for (const auto& entry : names) {
+        if (entry.kind == kind)
+            return QLatin1String(entry.name);
+    }
+    return QLatin1String(names[0].name);
+}
+
+template <typename Kind, size_t N>
+bool readKind(const QJsonObject& json, const KindName<Kind> (&names)[N], Kind* out, QString* error)
+{
+    QString text;
+    if (!readString(json, QStringLiteral("kind"), &text, true, error))
+        return false;
+    QStringList known;
+    for (const auto& entry : names) {
+        if (text == QLatin1String(entry.name)) {
+            *out = entry.kind;
+            return true;
+        }
+        known.append(QLatin1String(entry.name));
+    }
+    return fail(error, QStringLiteral("kind: unknown kind '%1' (expected one of: %2)")
+                           .arg(text, known.join(QStringLiteral(", "))));
+}
+
+/// A JSON value typed by hand as a number or bool, kept as the text the table shows.
+bool readValueText(const QJsonObject& json, const QString& key, QString* out, QString* error)
+{
+    if (!json.contains(key))
+        return true;
+    const QJsonValue v = json.value(key);
+    if (v.isString())
+        *out = v.toString();
+    else if (v.isDouble())
+        *out = QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
+    else if (v.isBool())
+        *out = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    else
+        return fail(error, QStringLiteral("%1: expected a string or a number, got %2")
+                               .arg(key, jsonTypeName(v)));
+    return true;
+}
+
+bool readDims(const QJsonObject& json, const QString& key, std::array<int, 3>* out, QString* error)
+{
+    if (!json.contains(key))
+        return true;
+    const QJsonValue v = json.value(key);
+    // A bare number is a 1-D size, as in cuda.core's LaunchConfig(grid=4, block=256).
+    const QJsonArray dims = v.isDouble() ? QJsonArray{v} : v.toArray();
+    if (!(v.isDouble() || v.isArray()) || dims.isEmpty() || dims.size() > 3)
+        return fail(error, QStringLiteral("%1: expected an array of 1 to 3 integers, got %2")
+                               .arg(key, jsonTypeName(v)));
+    std::array<int, 3> result{1, 1, 1};
+    for (int i = 0; i < dims.size(); ++i) {
+        const QJsonValue d = dims.at(i);
+        const double x = d.toDouble();
+        const QString where = QStringLiteral("%1[%2]").arg(key).arg(i);
+        if (!d.isDouble() || x != std::floor(x))
+            return fail(error, QStringLiteral("%1: expected an integer, got %2")
+                                   .arg(where, d.isDouble() ? QString::number(x) : jsonTypeName(d)));
+        if (x < 1)
+            return fail(error, QStringLiteral("%1 must be >= 1 (got %2)").arg(where).arg(x));
+        if (x > std::numeric_limits<int>::max())
+            return fail(error, QStringLiteral("%1 must be at most %2 (got %3)")
+                                   .arg(where)
+                                   .arg(std::numeric_limits<int>::max())
+                                   .arg(x, 0, 'f', 0));
+        result[size_t(i)] = int(x);
+    }
+    *out = result;
+    return true;
+}
+
+QJsonArray dimsToJson(const std::array<int, 3>& dims) { return {dims[0], dims[1], dims[2]}; }
+
+} // namespace
+
+QString directionName(Direction d)
+{
+    switch (d) {
+    case Direction::In: return QStringLiteral("in");
+    case Direction::Out: return QStringLiteral("out");
+    case Direction::InOut: return QStringLiteral("inout");
+    }
+    return QStringLiteral("in");
+}
+
+std::optional<Direction> directionFromName(const QString& name)
+{
+    for (const Direction d : {Direction::In, Direction::Out, Direction::InOut}) {
+        if (name == directionName(d))
+            return d;
+    }
+    return std::nullopt;
+}
+
+QJsonObject InitSpec::toJson() const
+{
+    QJsonObject json{{QStringLiteral("kind"), kindName(kInitKinds, kind)}};
+    switch (kind) {
+    case Kind::Zeros:
+    case Kind::Ones: break;
+    case Kind::Constant: json.insert(QStringLiteral("value"), value); break;
+    case Kind::Iota:
+        json.insert(QStringLiteral("start"), value);
+        json.insert(QStringLiteral("step"), step);
+        break;
+    case Kind::Uniform:
+        json.insert(QStringLiteral("low"), low);
+        json.insert(QStringLiteral("high"), high);
+        json.insert(QStringLiteral("seed"), seedToJson(seed));
+        break;
+    case Kind::Normal:
+        json.insert(QStringLiteral("mean"), mean);
+        json.insert(QStringLiteral("stddev"), stddev);
+        json.insert(QStringLiteral("seed"), seedToJson(seed));
+        break;
+    case Kind::File: json.insert(QStringLiteral("path"), path); break;
+    }
+    return json;
+}
+
+std::optional<InitSpec> InitSpec::fromJson(const QJsonObject& json, QString* error)
+{
+    InitSpec spec;
+    if (!readKind(json, kInitKinds, &spec.kind, error))
+        return std::nullopt;
+    // Iota's start is written as "start"; "value" is accepted as well since it is the field's
+    // name in the struct.
+    const bool ok = readNumber(json, QStringLiteral("value"), &spec.value, error) &&
+                    readNumber(json, QStringLiteral("start"), &spec.value, error) &&
+                    readNumber(json, QStringLiteral("step"), &spec.step, error) &&
+                    readNumber(json, QStringLiteral("low"), &spec.low, error) &&
+                    readNumber(json, QStringLiteral("high"), &spec.high, error) &&
+                    readNumber(json, QStringLiteral("mean"), &spec.mean, error) &&
+                    readNumber(json, QStringLiteral("stddev"), &spec.stddev, error) &&
+                    readSeed(json, &spec.seed, error) &&
+                    readString(json, QStringLiteral("path"), &spec.path,
+                               spec.kind == Kind::File, error);
+    if (!ok)
+        return std::nullopt;
+    if (spec.kind == Kind::Uniform && spec.low > spec.high) {
+        fail(error, QStringLiteral("low: %1 is above high (%2)").arg(spec.low).arg(spec.high));
+        return std::nullopt;
+    }
+    if (spec.kind == Kind::Normal && spec.stddev < 0) {
+        fail(error, QStringLiteral("stddev: must be >= 0 (got %1)").arg(spec.stddev));
+        return std::nullopt;
+    }
+    if (spec.kind == Kind::File && spec.path.trimmed().isEmpty()) {
+        fail(error, QStringLiteral("path: empty"));
+        return std::nullopt;
+    }
+    return spec;
+}
+
+QJsonObject VerifySpec::toJson() const
+{
+    QJsonObject json{{QStringLiteral("kind"), kindName(kVerifyKinds, kind)}};
+    switch (kind) {
+    case Kind::None: return json;
+    case Kind::Reference: json.insert(QStringLiteral("referenceKernel"), referenceKernel); break;
+    case Kind::Expression: json.insert(QStringLiteral("expression"), expression); break;
+    case Kind::File: json.insert(QStringLiteral("path"), path); break;
+    }
+    json.insert(QStringLiteral("atol"), atol);
+    json.insert(QStringLiteral("rtol"), rtol);
+    return json;
+}
+
+std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString* error)
+{
+    VerifySpec spec;
+    if (!readKind(json, kVerifyKinds, &spec.kind, error))
+        return std::nullopt;
+    const bool ok =
+        readString(json, QStringLiteral("referenceKernel"), &spec.referenceKernel,
+                   spec.kind == Kind::Reference, error) &&
+        readString(json, QStringLiteral("expression"), &spec.expression,
+                   spec.kind == Kind::Expression, error) &&
+        readString(json, QStringLiteral("path"), &spec.path, spec.kind == Kind::File, error) &&
+        readNumber(json, QStringLiteral("atol"), &spec.atol, error) &&
+        readNumber(json, QStringLiteral("rtol"), &spec.rtol, error);
+    if (!ok)
+        return std::nullopt;
+    const QString requiredText = spec.kind == Kind::Reference    ? spec.referenceKernel
+                                 : spec.kind == Kind::Expression ? spec.expression
+                                 : spec.kind == Kind::File       ? spec.path
+                                                                 : QStringLiteral("-");
+    if (requiredText.trimmed().isEmpty()) {
+        const char* key = spec.kind == Kind::Reference    ? "referenceKernel"
+                          : spec.kind == Kind::Expression ? "expression"
+                                                          : "path";
+        fail(error, QStringLiteral("%1: empty").arg(QLatin1String(key)));
+        return std::nullopt;
+    }
+    if (spec.atol < 0 || spec.rtol < 0) {
+        fail(error, spec.atol < 0 ? QStringLiteral("atol: must be >= 0 (got %1)").arg(spec.atol)
+                                  : QStringLiteral("rtol: must be >= 0 (got %1)").arg(spec.rtol));
+        return std::nullopt;
+    }
+    return spec;
+}
+
+QJsonObject BufferSpec::toJson() const
+{
+    return {
+        {QStringLiteral("type"), elementType.toJson()},
+        {QStringLiteral("count"), count},
+        {QStringLiteral("init"), init.toJson()},
+        {QStringLiteral("direction"), directionName(direction)},
+        {QStringLiteral("verify"), verify.toJson()},
+    };
+}
+
+std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString* error)
+{
+    BufferSpec spec;
+    QJsonObject typeJson, initJson, verifyJson;
+    QString inner;
+    if (!readObject(json, QStringLiteral("type"), &typeJson, true, error))
+        return std::nullopt;
+    const auto type = ValueType::fromJson(typeJson, &inner);
+    if (!type) {
+        failNested(error, QStringLiteral("type"), inner);
+        return std::nullopt;
+    }
+    spec.elementType = *type;
+
+    if (!json.contains(QStringLiteral("count"))) {
+        fail(error, QStringLiteral("count: missing"));
+        return std::nullopt;
+    }
+    const QJsonValue count = json.value(QStringLiteral("count"));
+    const double n = count.toDouble(-1);
+    if (count.isDouble() && n >= 0 && n == std::floor(n) && n <= kMaxExactJsonInteger) {
+        spec.count = QString::number(qint64(n));
+    } else if (count.isString() && !count.toString().trimmed().isEmpty()) {
+        spec.count = count.toString().trimmed();
+    } else {
+        fail(error, QStringLiteral("count: expected a non-negative integer or an expression "
+                                   "string, got %1")
+                        .arg(count.isDouble() ? QString::number(n) : jsonTypeName(count)));
+        return std::nullopt;
+    }
+
+    if (!readObject(json, QStringLiteral("init"), &initJson, false, error))
+        return std::nullopt;
+    if (json.contains(QStringLiteral("init"))) {
+        const auto init = InitSpec::fromJson(initJson, &inner);
+        if (!init) {
+            failNested(error, QStringLiteral("init"), inner);
+            return std::nullopt;
+        }
+        spec.init = *init;
+    }
+
+    QString direction = directionName(spec.direction);
+    if (!readString(json, QStringLiteral("direction"), &direction, false, error))
+        return std::nullopt;
+    const auto d = directionFromName(direction);
+    if (!d) {
+        fail(error, QStringLiteral("direction: unknown direction '%1' (expected in, out or inout)")
+                        .arg(direction));
+        return std::nullopt;
+    }
+    spec.direction = *d;
+
+    if (!readObject(json, QStringLiteral("verify"), &verifyJson, false, error))
+        return std::nullopt;
+    if (json.contains(QStringLiteral("verify"))) {
+        const auto verify = VerifySpec::fromJson(verifyJson, &inner);
+        if (!verify) {
+            failNested(error, QStringLiteral("verify"), inner);
+            return std::nullopt;
+        }
+        spec.verify = *verify;
+    }
+    return spec;
+}
+
+QJsonObject ArgumentSpec::toJson() const
+{
+    QJsonObject json{{QStringLiteral("name"), name}};
+    if (isBuffer()) {
+        json.insert(QStringLiteral("kind"), QStringLiteral("buffer"));
+        json.insert(QStringLiteral("buffer"), buffer.toJson());
+    } else {
+        json.insert(QStringLiteral("kind"), QStringLiteral("scalar"));
+        json.insert(QStringLiteral("type"), type.toJson());
+        json.insert(QStringLiteral("value"), value);
+    }
+    return json;
+}
+
+std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QString* error)
+{
+    ArgumentSpec spec;
+    if (!readString(json, QStringLiteral("name"), &spec.name, true, error))
+        return std::nullopt;
+    spec.name = spec.name.trimmed();
+    if (spec.name.isEmpty()) {
+        fail(error, QStringLiteral("name: empty"));
+        return std::nullopt;
+    }
+    QString kind;
+    if (!readString(json, QStringLiteral("kind"), &kind, true, error))
+        return std::nullopt;
+    QString inner;
+    if (kind == QLatin1String("buffer")) {
+        spec.kind = Kind::Buffer;
+        QJsonObject bufferJson;
+        if (!readObject(json, QStringLiteral("buffer"), &bufferJson, true, error))
+            return std::nullopt;
+        const auto buffer = BufferSpec::fromJson(bufferJson, &inner);
+        if (!buffer) {
+            failNested(error, QStringLiteral("buffer"), inner);
+            return std::nullopt;
+        }
+        spec.buffer = *buffer;
+        return spec;
+    }
+    if (kind != QLatin1String("scalar")) {
+        fail(error, QStringLiteral("kind: unknown kind '%1' (expected scalar or buffer)").arg(kind));
+        return std::nullopt;
+    }
+    spec.kind = Kind::Scalar;
+    QJsonObject typeJson;
+    if (!readObject(json, QStringLiteral("type"), &typeJson, true, error))
+        return std::nullopt;
+    const auto type = ValueType::fromJson(typeJson, &inner);
+    if (!type) {
+        failNested(error, QStringLiteral("type"), inner);
+        return std::nullopt;
+    }
+    spec.type = *type;
+    if (!readValueText(json, QStringLiteral("value"), &spec.value, error))
+        return std::nullopt;
+    return spec;
+}
+
+QJsonObject LaunchConfig::toJson() const
+{
+    return {
+        {QStringLiteral("grid"), dimsToJson(grid)},
+        {QStringLiteral("block"), dimsToJson(block)},
+        {QStringLiteral("sharedMemBytes"), sharedMemBytes},
+    };
+}
+
+std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QString* error)
+{
+    LaunchConfig config;
+    if (!readDims(json, QStringLiteral("grid"), &config.grid, error) ||
+        !readDims(json, QStringLiteral("block"), &config.block, error))
+        return std::nullopt;
+    double shared = 0;
+    if (!readNumber(json, QStringLiteral("sharedMemBytes"), &shared, error))
+        return std::nullopt;
+    if (shared != std::floor(shared)) {
+        fail(error, QStringLiteral("sharedMemBytes: expected an integer (got %1)").arg(shared));
+        return std::nullopt;
+    }
+    if (shared < 0) {
+        fail(error, QStringLiteral("sharedMemBytes must be >= 0 (got %1)").arg(shared));
+        return std::nullopt;
+    }
+    if (shared > std::numeric_limits<int>::max()) {
+        fail(error, QStringLiteral("sharedMemBytes must be at most %1 (got %2)")
+                        .arg(std::numeric_limits<int>::max())
+                        .arg(shared, 0, 'f', 0));
+        return std::nullopt;
+    }
+    config.sharedMemBytes = int(shared);
+    return config;
+}
+
+} // namespace kernelpad

@@ -1,0 +1,113 @@
+#include "core/launch/LaunchValidation.h"
+
+namespace kernelpad {
+
+namespace {
+
+// The limits of every device since compute capability 5.0 (CUDA C++ Programming Guide,
+// "Features and Technical Specifications", table of technical specifications).
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr std::array<int, 3> kMaxBlockDim{1024, 1024, 64};
+constexpr std::array<int, 3> kMaxGridDim{2147483647, 65535, 65535};
+constexpr int kDefaultSharedPerBlockBytes = 48 * 1024;
+
+const char* const kAxis[3] = {"x", "y", "z"};
+
+QString kib(qint64 bytes)
+{
+    return bytes % 1024 == 0 ? QStringLiteral("%1 KiB").arg(bytes / 1024)
+                             : QStringLiteral("%1 bytes").arg(bytes);
+}
+
+} // namespace
+
+LaunchLimits genericLaunchLimits()
+{
+    LaunchLimits limits;
+    limits.maxThreadsPerBlock = kMaxThreadsPerBlock;
+    limits.maxBlockDim = kMaxBlockDim;
+    limits.maxGridDim = kMaxGridDim;
+    limits.maxSharedPerBlockBytes = kDefaultSharedPerBlockBytes;
+    // The opt-in maximum differs per architecture (99 KiB to 227 KiB); unknown here.
+    limits.maxSharedPerBlockOptinBytes = 0;
+    return limits;
+}
+
+QString validateLaunch(const LaunchConfig& config, const LaunchLimits& limits)
+{
+    for (int i = 0; i < 3; ++i) {
+        if (config.block[size_t(i)] < 1)
+            return QStringLiteral("block.%1 must be >= 1 (got %2)")
+                .arg(QLatin1String(kAxis[i]))
+                .arg(config.block[size_t(i)]);
+        if (config.grid[size_t(i)] < 1)
+            return QStringLiteral("grid.%1 must be >= 1 (got %2)")
+                .arg(QLatin1String(kAxis[i]))
+                .arg(config.grid[size_t(i)]);
+    }
+    if (config.sharedMemBytes < 0)
+        return QStringLiteral("sharedMemBytes must be >= 0 (got %1)").arg(config.sharedMemBytes);
+
+    for (int i = 0; i < 3; ++i) {
+        const int limit = limits.maxBlockDim[size_t(i)];
+        if (limit > 0 && config.block[size_t(i)] > limit)
+            return QStringLiteral("block.%1 = %2 exceeds the device's limit of %3")
+                .arg(QLatin1String(kAxis[i]))
+                .arg(config.block[size_t(i)])
+                .arg(limit);
+    }
+    const qint64 threads = config.threadsPerBlock();
+    const QString blockText = QStringLiteral("block: %1 threads per block (%2 x %3 x %4)")
+                                  .arg(threads)
+                                  .arg(config.block[0])
+                                  .arg(config.block[1])
+                                  .arg(config.block[2]);
+    if (limits.maxThreadsPerBlock > 0 && threads > limits.maxThreadsPerBlock)
+        return QStringLiteral("%1 exceed the device's limit of %2")
+            .arg(blockText)
+            .arg(limits.maxThreadsPerBlock);
+    if (limits.kernelMaxThreadsPerBlock > 0 && threads > limits.kernelMaxThreadsPerBlock)
+        return QStringLiteral("%1, but the kernel '%2' allows at most %3 threads per block (its "
+                              "register use)")
+            .arg(blockText, limits.kernelName)
+            .arg(limits.kernelMaxThreadsPerBlock);
+
+    for (int i = 0; i < 3; ++i) {
+        const int limit = limits.maxGridDim[size_t(i)];
+        if (limit > 0 && config.grid[size_t(i)] > limit)
+            return QStringLiteral("grid.%1 = %2 exceeds the device's limit of %3")
+                .arg(QLatin1String(kAxis[i]))
+                .arg(config.grid[size_t(i)])
+                .arg(limit);
+    }
+
+    const qint64 shared = qint64(config.sharedMemBytes) + limits.kernelStaticSharedBytes;
+    const QString sharedText =
+        QStringLiteral("shared memory: %1 bytes per block (%2 dynamic + %3 static)")
+            .arg(shared)
+            .arg(config.sharedMemBytes)
+            .arg(limits.kernelStaticSharedBytes);
+    const int defaultLimit = limits.maxSharedPerBlockBytes;
+    const int optinLimit = limits.maxSharedPerBlockOptinBytes;
+    if (optinLimit > 0 && shared > optinLimit)
+        return QStringLiteral("%1 exceed the device's limit of %2 per block, even with opt-in")
+            .arg(sharedText, kib(optinLimit));
+    // Above the default, a launch needs the kernel's opt-in attribute
+    // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), which the executor sets when the
+    // device's opt-in limit allows it; without a known opt-in limit it cannot be promised.
+    if (optinLimit <= 0 && defaultLimit > 0 && shared > defaultLimit)
+        return QStringLiteral("%1 exceed the default limit of %2 per block; more needs the "
+                              "opt-in limit of a device that has one (e.g. 227 KiB on sm_90)")
+            .arg(sharedText, kib(defaultLimit));
+    return {};
+}
+
+qint64 gridToCover(qint64 elements, int blockX)
+{
+    if (elements <= 0 || blockX <= 0)
+        return 0;
+    // Written without elements + blockX - 1, which could overflow near the qint64 limit.
+    return elements / blockX + (elements % blockX != 0 ? 1 : 0);
+}
+
+} // namespace kernelpad

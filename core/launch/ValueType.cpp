@@ -1,0 +1,368 @@
+#include "core/launch/ValueType.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <algorithm>
+
+namespace kernelpad {
+
+namespace {
+
+// Sizes and alignments are those of the CUDA kernel types; float2 is declared
+// __align__(8) and double2 __align__(16) in vector_types.h, so the complex types are aligned
+// to their full size (unlike std::complex on the host).
+const QVector<ScalarTypeInfo>& table()
+{
+    static const QVector<ScalarTypeInfo> rows{
+        {ScalarType::Bool, "bool", "bool", {"bool"}, 1, 1, false, false, false},
+        {ScalarType::Int8,
+         "int8",
+         "signed char",
+         {"char", "signed char", "int8_t"},
+         1,
+         1,
+         false,
+         false,
+         true},
+        {ScalarType::Int16,
+         "int16",
+         "short",
+         {"short", "signed short", "int16_t", "short int", "signed short int"},
+         2,
+         2,
+         false,
+         false,
+         true},
+        {ScalarType::Int32,
+         "int32",
+         "int",
+         {"int", "signed int", "int32_t", "signed"},
+         4,
+         4,
+         false,
+         false,
+         true},
+        // "long" is 64-bit on Linux (LP64), the only host NVRTC-compiled code shares here.
+        {ScalarType::Int64,
+         "int64",
+         "long long",
+         {"long long", "signed long long", "int64_t", "long long int", "signed long long int",
+          "long", "signed long", "long int", "signed long int", "ptrdiff_t", "intptr_t"},
+         8,
+         8,
+         false,
+         false,
+         true},
+        {ScalarType::UInt8,
+         "uint8",
+         "unsigned char",
+         {"unsigned char", "uint8_t"},
+         1,
+         1,
+         false,
+         false,
+         false},
+        {ScalarType::UInt16,
+         "uint16",
+         "unsigned short",
+         {"unsigned short", "uint16_t", "unsigned short int"},
+         2,
+         2,
+         false,
+         false,
+         false},
+        {ScalarType::UInt32,
+         "uint32",
+         "unsigned int",
+         {"unsigned int", "uint32_t", "unsigned"},
+         4,
+         4,
+         false,
+         false,
+         false},
+        {ScalarType::UInt64,
+         "uint64",
+         "unsigned long long",
+         {"unsigned long long", "uint64_t", "unsigned long long int", "unsigned long",
+          "unsigned long int", "size_t", "uintptr_t"},
+         8,
+         8,
+         false,
+         false,
+         false},
+        {ScalarType::Float16, "float16", "half", {"half", "__half"}, 2, 2, true, false, true},
+        {ScalarType::Float32, "float32", "float", {"float"}, 4, 4, true, false, true},
+        {ScalarType::Float64, "float64", "double", {"double"}, 8, 8, true, false, true},
+        {ScalarType::Complex64,
+         "complex64",
+         "float2",
+         {"float2", "cuFloatComplex", "complex<float>", "std::complex<float>",
+          "cuda::std::complex<float>"},
+         8,
+         8,
+         true,
+         true,
+         true},
+        {ScalarType::Complex128,
+         "complex128",
+         "double2",
+         {"double2", "cuDoubleComplex", "complex<double>", "std::complex<double>",
+          "cuda::std::complex<double>"},
+         16,
+         16,
+         true,
+         true,
+         true},
+    };
+    return rows;
+}
+
+/// "unsigned   int" -> "unsigned int", "complex< float >" -> "complex<float>".
+QString normalizedSpelling(const QString& name)
+{
+    QString s = name.simplified();
+    static const QRegularExpression spaceAroundAngle(QStringLiteral("\\s*([<>])\\s*"));
+    s.replace(spaceAroundAngle, QStringLiteral("\\1"));
+    return s;
+}
+
+bool fail(QString* error, const QString& message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+
+// Bounds that keep every struct size well inside int (sizes are ints in the header).
+constexpr int kMaxArrayCount = 1 << 20;
+constexpr int kMaxFields = 4096;
+
+std::optional<StructField> fieldFromJson(const QJsonValue& value, const QString& where,
+                                         QString* error)
+{
+    if (!value.isObject()) {
+        fail(error, where + QStringLiteral(": expected an object"));
+        return std::nullopt;
+    }
+    const QJsonObject o = value.toObject();
+    StructField field;
+    const QJsonValue name = o.value(QStringLiteral("name"));
+    if (!name.isString() || name.toString().trimmed().isEmpty()) {
+        fail(error, where + QStringLiteral(".name: expected a non-empty string"));
+        return std::nullopt;
+    }
+    field.name = name.toString().trimmed();
+    const QJsonValue type = o.value(QStringLiteral("type"));
+    if (!type.isString()) {
+        fail(error, where + QStringLiteral(".type: expected a type name string"));
+        return std::nullopt;
+    }
+    const auto scalar = scalarTypeFromName(type.toString());
+    if (!scalar) {
+        fail(error, QStringLiteral("%1.type: unknown type '%2'").arg(where, type.toString()));
+        return std::nullopt;
+    }
+    field.type = *scalar;
+    if (o.contains(QStringLiteral("count"))) {
+        const QJsonValue count = o.value(QStringLiteral("count"));
+        const double c = count.toDouble(-1);
+        if (!count.isDouble() || c != double(qint64(c)) || c < 1 || c > kMaxArrayCount) {
+            fail(error, QStringLiteral("%1.count: expected an integer from 1 to %2")
+                            .arg(where)
+                            .arg(kMaxArrayCount));
+            return std::nullopt;
+        }
+        field.count = int(c);
+    }
+    return field;
+}
+
+} // namespace
+
+const ScalarTypeInfo& scalarTypeInfo(ScalarType type)
+{
+    const auto& rows = table();
+    const int index = int(type);
+    // The table is in enum order; an out-of-range enum value (from a bad cast) gets float32
+    // rather than undefined behaviour.
+    if (index < 0 || index >= rows.size())
+        return rows.at(int(ScalarType::Float32));
+    return rows.at(index);
+}
+
+const QVector<ScalarType>& allScalarTypes()
+{
+    static const QVector<ScalarType> types = [] {
+        QVector<ScalarType> out;
+        for (const auto& row : table())
+            out.append(row.type);
+        return out;
+    }();
+    return types;
+}
+
+std::optional<ScalarType> scalarTypeFromName(const QString& name)
+{
+    const QString spelling = normalizedSpelling(name);
+    if (spelling.isEmpty())
+        return std::nullopt;
+    for (const auto& row : table()) {
+        if (spelling == QLatin1String(row.numpyName) || row.kernelNames.contains(spelling))
+            return row.type;
+    }
+    return std::nullopt;
+}
+
+QVector<int> StructType::fieldOffsets() const
+{
+    QVector<int> offsets;
+    offsets.reserve(fields.size());
+    int offset = 0;
+    for (const auto& field : fields) {
+        const auto& info = scalarTypeInfo(field.type);
+        offset = (offset + info.alignBytes - 1) / info.alignBytes * info.alignBytes;
+        offsets.append(offset);
+        offset += info.sizeBytes * std::max(field.count, 0);
+    }
+    return offsets;
+}
+
+int StructType::alignBytes() const
+{
+    int align = 1;
+    for (const auto& field : fields)
+        align = std::max(align, scalarTypeInfo(field.type).alignBytes);
+    return align;
+}
+
+int StructType::sizeBytes() const
+{
+    // An empty struct has size 1 in C++ (which CUDA kernels are).
+    if (fields.isEmpty())
+        return 1;
+    const QVector<int> offsets = fieldOffsets();
+    const auto& last = fields.last();
+    const int end = offsets.last() + scalarTypeInfo(last.type).sizeBytes * std::max(last.count, 0);
+    const int align = alignBytes();
+    return (end + align - 1) / align * align;
+}
+
+int ValueType::sizeBytes() const
+{
+    return isStruct() ? structType.sizeBytes() : scalarTypeInfo(scalar).sizeBytes;
+}
+
+int ValueType::alignBytes() const
+{
+    return isStruct() ? structType.alignBytes() : scalarTypeInfo(scalar).alignBytes;
+}
+
+QString ValueType::displayName() const
+{
+    if (!isStruct())
+        return QLatin1String(scalarTypeInfo(scalar).numpyName);
+    return structType.name.isEmpty() ? QStringLiteral("struct") : structType.name;
+}
+
+QJsonObject ValueType::toJson() const
+{
+    if (!isStruct())
+        return {{QStringLiteral("scalar"), displayName()}};
+    QJsonArray fields;
+    for (const auto& field : structType.fields) {
+        fields.append(QJsonObject{
+            {QStringLiteral("name"), field.name},
+            {QStringLiteral("type"), QLatin1String(scalarTypeInfo(field.type).numpyName)},
+            {QStringLiteral("count"), field.count},
+        });
+    }
+    return {{QStringLiteral("struct"),
+             QJsonObject{{QStringLiteral("name"), structType.name},
+                         {QStringLiteral("fields"), fields}}}};
+}
+
+std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* error)
+{
+    if (json.contains(QStringLiteral("scalar"))) {
+        const QJsonValue v = json.value(QStringLiteral("scalar"));
+        if (!v.isString()) {
+            fail(error, QStringLiteral("scalar: expected a type name string"));
+            return std::nullopt;
+        }
+        const auto t = scalarTypeFromName(v.toString());
+        if (!t) {
+            fail(error, QStringLiteral("scalar: unknown type '%1'").arg(v.toString()));
+            return std::nullopt;
+        }
+        return ValueType::of(*t);
+    }
+    if (!json.contains(QStringLiteral("struct"))) {
+        fail(error, QStringLiteral("type: expected a 'scalar' or a 'struct' key"));
+        return std::nullopt;
+    }
+    const QJsonValue sv = json.value(QStringLiteral("struct"));
+    if (!sv.isObject()) {
+        fail(error, QStringLiteral("struct: expected an object"));
+        return std::nullopt;
+    }
+    const QJsonObject so = sv.toObject();
+    StructType st;
+    const QJsonValue name = so.value(QStringLiteral("name"));
+    if (!name.isString() || name.toString().trimmed().isEmpty()) {
+        fail(error, QStringLiteral("struct.name: expected a non-empty string"));
+        return std::nullopt;
+    }
+    st.name = name.toString().trimmed();
+    const QJsonValue fields = so.value(QStringLiteral("fields"));
+    if (!fields.isArray() || fields.toArray().isEmpty()) {
+        fail(error, QStringLiteral("struct.fields: expected a non-empty array"));
+        return std::nullopt;
+    }
+    const QJsonArray array = fields.toArray();
+    if (array.size() > kMaxFields) {
+        fail(error, QStringLiteral("struct.fields: more than %1 fields").arg(kMaxFields));
+        return std::nullopt;
+    }
+    QSet<QString> names;
+    qint64 totalBytes = 0;
+    for (int i = 0; i < array.size(); ++i) {
+        const QString where = QStringLiteral("struct.fields[%1]").arg(i);
+        const auto field = fieldFromJson(array.at(i), where, error);
+        if (!field)
+            return std::nullopt;
+        if (names.contains(field->name)) {
+            fail(error, QStringLiteral("%1.name: duplicate field name '%2'").arg(where, field->name));
+            return std::nullopt;
+        }
+        names.insert(field->name);
+        totalBytes += qint64(scalarTypeInfo(field->type).sizeBytes) * field->count;
+        st.fields.append(*field);
+    }
+    // Keeps sizeBytes() (an int) far from overflow; no kernel parameter is this large anyway.
+    if (totalBytes > kMaxArrayCount * qint64(16)) {
+        fail(error, QStringLiteral("struct: %1 bytes is too large").arg(totalBytes));
+        return std::nullopt;
+    }
+    return ValueType::ofStruct(std::move(st));
+}
+
+bool operator==(const StructField& a, const StructField& b)
+{
+    return a.name == b.name && a.type == b.type && a.count == b.count;
+}
+
+bool operator==(const StructType& a, const StructType& b)
+{
+    return a.name == b.name && a.fields == b.fields;
+}
+
+bool operator==(const ValueType& a, const ValueType& b)
+{
+    if (a.kind != b.kind)
+        return false;
+    return a.isStruct() ? a.structType == b.structType : a.scalar == b.scalar;
+}
+
+} // namespace kernelpad

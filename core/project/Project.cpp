@@ -1,0 +1,279 @@
+#include "core/project/Project.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QJsonValue>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include <cmath>
+
+namespace kernelpad {
+
+namespace {
+
+const QString kFormatMarker = QStringLiteral("kernelpad-project");
+/// A project is source text and a few settings; anything larger is not a project file, and
+/// reading it whole could exhaust memory.
+constexpr qint64 kMaxProjectBytes = qint64(64) << 20;
+
+/// Puts `path` in front of a nested message. Messages that already start with a field path
+/// ("buffer.count: ...", "grid[1] must be >= 1") are joined with a dot, others with a colon,
+/// so the result always reads "arguments[2].buffer.count: ...".
+QString withPath(const QString& path, const QString& inner) {
+    static const QRegularExpression fieldPath(
+        QStringLiteral(R"(^[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*(:| must ))"));
+    if (inner.startsWith(QLatin1Char('[')))
+        return path + inner;
+    if (fieldPath.match(inner).hasMatch())
+        return path + QLatin1Char('.') + inner;
+    return path + QStringLiteral(": ") + inner;
+}
+
+QString jsonTypeName(const QJsonValue& value) {
+    switch (value.type()) {
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("a boolean");
+    case QJsonValue::Double:
+        return QStringLiteral("a number");
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
+    }
+    return QStringLiteral("missing");
+}
+
+QString typeError(const QString& field, const char* wanted, const QJsonValue& got) {
+    return QStringLiteral("%1: must be %2 (got %3)")
+        .arg(field, QLatin1String(wanted), jsonTypeName(got));
+}
+
+/// 1-based line and column of a byte offset, for JSON parse errors.
+QString lineAndColumn(const QByteArray& bytes, qsizetype offset) {
+    offset = qBound(qsizetype(0), offset, bytes.size());
+    const QByteArray before = bytes.left(offset);
+    const qsizetype line = before.count('\n') + 1;
+    const qsizetype column = offset - (before.lastIndexOf('\n') + 1) + 1;
+    return QStringLiteral("line %1, column %2").arg(line).arg(column);
+}
+
+} // namespace
+
+QStringList Project::nameExpressions() const {
+    QStringList names;
+    const auto add = [&names](const QString& name) {
+        if (name.contains(QLatin1Char('<')) && !names.contains(name))
+            names.append(name);
+    };
+    add(kernel);
+    for (const ArgumentSpec& arg : arguments)
+        if (arg.isBuffer() && arg.buffer.verify.kind == VerifySpec::Kind::Reference)
+            add(arg.buffer.verify.referenceKernel);
+    return names;
+}
+
+const ArgumentSpec* Project::findArgument(const QString& name) const {
+    for (const ArgumentSpec& arg : arguments)
+        if (arg.name == name)
+            return &arg;
+    return nullptr;
+}
+
+QJsonObject Project::toJson() const {
+    QJsonArray args;
+    for (const ArgumentSpec& arg : arguments)
+        args.append(arg.toJson());
+    return QJsonObject{{QStringLiteral("format"), kFormatMarker},
+                       {QStringLiteral("version"), kFormatVersion},
+                       {QStringLiteral("name"), name},
+                       {QStringLiteral("description"), description},
+                       {QStringLiteral("sourceName"), sourceName},
+                       {QStringLiteral("source"), source},
+                       {QStringLiteral("options"), options.toJson()},
+                       {QStringLiteral("kernel"), kernel},
+                       {QStringLiteral("arguments"), args},
+                       {QStringLiteral("launch"), launch.toJson()},
+                       {QStringLiteral("timing"), timing.toJson()}};
+}
+
+std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error) {
+    const auto fail = [error](const QString& message) -> std::optional<Project> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+
+    const QJsonValue format = json.value(QStringLiteral("format"));
+    if (format.toString() != kFormatMarker)
+        return fail(format.isUndefined()
+                        ? QStringLiteral("format: missing; this is not a KernelPad project")
+                        : QStringLiteral("format: expected \"%1\", got %2; this is not a "
+                                         "KernelPad project")
+                              .arg(kFormatMarker,
+                                   format.isString()
+                                       ? QLatin1Char('"') + format.toString() + QLatin1Char('"')
+                                       : jsonTypeName(format)));
+    const QJsonValue version = json.value(QStringLiteral("version"));
+    const double versionNumber = version.toDouble(std::nan(""));
+    if (!version.isDouble() || versionNumber != std::floor(versionNumber))
+        return fail(typeError(QStringLiteral("version"), "an integer", version));
+    if (versionNumber > kFormatVersion)
+        return fail(QStringLiteral("version: made by a newer KernelPad: version %1, this build "
+                                   "reads up to %2")
+                        .arg(versionNumber)
+                        .arg(kFormatVersion));
+    if (versionNumber < 1)
+        return fail(QStringLiteral("version: must be >= 1 (got %1)").arg(versionNumber));
+
+    Project project;
+    // Optional strings keep their defaults when absent; present ones must be strings.
+    const auto readString = [&json](const char* key, QString* out, bool required,
+                                    QString* message) {
+        const QString field = QLatin1String(key);
+        const QJsonValue value = json.value(field);
+        if (value.isUndefined() && !required)
+            return true;
+        if (!value.isString()) {
+            *message = value.isUndefined() ? QStringLiteral("%1: missing").arg(field)
+                                           : typeError(field, "a string", value);
+            return false;
+        }
+        *out = value.toString();
+        return true;
+    };
+    QString message;
+    if (!readString("name", &project.name, false, &message) ||
+        !readString("description", &project.description, false, &message) ||
+        !readString("sourceName", &project.sourceName, false, &message) ||
+        !readString("source", &project.source, true, &message) ||
+        !readString("kernel", &project.kernel, true, &message))
+        return fail(message);
+    if (project.kernel.trimmed().isEmpty())
+        return fail(QStringLiteral("kernel: must name the kernel to launch"));
+    if (project.sourceName.trimmed().isEmpty())
+        return fail(QStringLiteral("sourceName: must not be empty"));
+
+    if (json.contains(QStringLiteral("options"))) {
+        const QJsonValue value = json.value(QStringLiteral("options"));
+        if (!value.isObject())
+            return fail(typeError(QStringLiteral("options"), "an object", value));
+        std::optional<ProgramOptions> options =
+            ProgramOptions::fromJson(value.toObject(), &message);
+        if (!options)
+            return fail(withPath(QStringLiteral("options"), message));
+        project.options = std::move(*options);
+    }
+
+    if (json.contains(QStringLiteral("arguments"))) {
+        const QJsonValue value = json.value(QStringLiteral("arguments"));
+        if (!value.isArray())
+            return fail(typeError(QStringLiteral("arguments"), "an array", value));
+        const QJsonArray args = value.toArray();
+        for (qsizetype i = 0; i < args.size(); ++i) {
+            const QString path = QStringLiteral("arguments[%1]").arg(i);
+            if (!args[i].isObject())
+                return fail(typeError(path, "an object", args[i]));
+            std::optional<ArgumentSpec> arg = ArgumentSpec::fromJson(args[i].toObject(), &message);
+            if (!arg)
+                return fail(withPath(path, message));
+            for (qsizetype j = 0; j < project.arguments.size(); ++j)
+                if (project.arguments[j].name == arg->name)
+                    return fail(QStringLiteral("%1.name: duplicate argument name '%2' (also "
+                                               "arguments[%3])")
+                                    .arg(path, arg->name)
+                                    .arg(j));
+            project.arguments.append(std::move(*arg));
+        }
+    }
+
+    if (json.contains(QStringLiteral("launch"))) {
+        const QJsonValue value = json.value(QStringLiteral("launch"));
+        if (!value.isObject())
+            return fail(typeError(QStringLiteral("launch"), "an object", value));
+        std::optional<LaunchConfig> launch = LaunchConfig::fromJson(value.toObject(), &message);
+        if (!launch)
+            return fail(withPath(QStringLiteral("launch"), message));
+        project.launch = *launch;
+    }
+
+    if (json.contains(QStringLiteral("timing"))) {
+        const QJsonValue value = json.value(QStringLiteral("timing"));
+        if (!value.isObject())
+            return fail(typeError(QStringLiteral("timing"), "an object", value));
+        std::optional<TimingSpec> timing = TimingSpec::fromJson(value.toObject(), &message);
+        if (!timing)
+            return fail(withPath(QStringLiteral("timing"), message));
+        project.timing = *timing;
+    }
+    return project;
+}
+
+std::optional<Project> Project::load(const QString& path, QString* error) {
+    const QString shown = QDir::toNativeSeparators(path);
+    const auto fail = [error](const QString& message) -> std::optional<Project> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    QFile file(path);
+    if (!file.exists())
+        return fail(QStringLiteral("cannot open project '%1': no such file").arg(shown));
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("cannot open project '%1': %2").arg(shown, file.errorString()));
+    // Read one byte past the limit: size() is unreliable for pipes and special files.
+    const QByteArray bytes = file.read(kMaxProjectBytes + 1);
+    if (bytes.size() > kMaxProjectBytes || file.size() > kMaxProjectBytes)
+        return fail(QStringLiteral("'%1' is larger than %2 MiB; it is not a project file")
+                        .arg(shown)
+                        .arg(kMaxProjectBytes >> 20));
+
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return fail(
+            QStringLiteral("'%1' is not valid JSON: %2 at %3")
+                .arg(shown, parseError.errorString(), lineAndColumn(bytes, parseError.offset)));
+    if (!document.isObject())
+        return fail(QStringLiteral("'%1': a project file must hold one JSON object").arg(shown));
+    QString message;
+    std::optional<Project> project = fromJson(document.object(), &message);
+    if (!project)
+        return fail(QStringLiteral("'%1': %2").arg(shown, message));
+    return project;
+}
+
+bool Project::save(const QString& path, QString* error) const {
+    // QSaveFile writes a temporary file and renames it: a crash never leaves half a project.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = QStringLiteral("cannot save project to '%1': %2")
+                         .arg(QDir::toNativeSeparators(path), file.errorString());
+        return false;
+    }
+    const QByteArray bytes = QJsonDocument(toJson()).toJson(QJsonDocument::Indented);
+    if (file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = QStringLiteral("cannot save project to '%1': %2")
+                         .arg(QDir::toNativeSeparators(path), file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    return true;
+}
+
+bool operator==(const Project& a, const Project& b) {
+    return a.toJson() == b.toJson();
+}
+
+} // namespace kernelpad

@@ -1,0 +1,178 @@
+#include "core/run/Engine.h"
+
+#include "core/run/EngineWorkers.h"
+
+#include <QMetaObject>
+#include <QPointer>
+#include <QThread>
+
+#include <mutex>
+#include <optional>
+
+namespace kernelpad {
+
+void CompileWorker::compile(quint64 id, const Project& project, const QString& projectDir,
+                            const QString& arch)
+{
+    emit compiled(id, compileProject(project, projectDir, arch, m_cache));
+}
+
+void GpuWorker::refreshDevices()
+{
+    QString error;
+    const QVector<DeviceInfo> devices = m_session.devices(&error);
+    emit devicesChanged(devices, error);
+}
+
+void GpuWorker::run(quint64 id, const RunRequest& request)
+{
+    const RunResult result = m_session.run(request, *m_cancel, [&](const QString& stage, int done, int total) {
+        emit runProgress(id, stage, done, total);
+    });
+    emit runFinished(id, result);
+}
+
+void GpuWorker::queryResources(quint64 id, const CompileResult& compiled, const QString& kernel,
+                               const LaunchConfig& launch, int device)
+{
+    QString error;
+    if (std::optional<KernelResources> r = m_session.kernelResources(compiled, kernel, launch, device, &error))
+        emit resourcesReady(id, kernel, *r);
+}
+
+struct Engine::Private {
+    CompileCache cache;
+    std::atomic_bool cancel{false};
+    QThread compileThread;
+    QThread gpuThread;
+    CompileWorker* compileWorker = nullptr; // lives on compileThread, deleted when it ends
+    GpuWorker* gpuWorker = nullptr;         // lives on gpuThread, deleted when it ends
+
+    // Touched only on the Engine's thread.
+    QVector<DeviceInfo> devices;
+    bool driverKnownMissing = false;
+    quint64 nextId = 1;
+    std::optional<QPair<quint64, RunRequest>> queuedRun; ///< replaced by newer requests
+    quint64 activeRun = 0;
+    struct PendingResources {
+        QString kernel;
+        LaunchConfig launch;
+        int device;
+    };
+    QHash<quint64, PendingResources> wantResources; ///< compile id -> what to query after it
+};
+
+Engine::Engine(QObject* parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>())
+{
+    qRegisterMetaType<kernelpad::CompileResult>();
+    qRegisterMetaType<kernelpad::RunResult>();
+    qRegisterMetaType<kernelpad::KernelResources>();
+    qRegisterMetaType<kernelpad::DeviceInfo>();
+    qRegisterMetaType<QVector<kernelpad::DeviceInfo>>();
+    qRegisterMetaType<kernelpad::Project>();
+    qRegisterMetaType<kernelpad::RunRequest>();
+    qRegisterMetaType<kernelpad::LaunchConfig>();
+
+    d->compileWorker = new CompileWorker(&d->cache);
+    d->compileWorker->moveToThread(&d->compileThread);
+    connect(&d->compileThread, &QThread::finished, d->compileWorker, &QObject::deleteLater);
+    d->gpuWorker = new GpuWorker(&d->cache, &d->cancel);
+    d->gpuWorker->moveToThread(&d->gpuThread);
+    connect(&d->gpuThread, &QThread::finished, d->gpuWorker, &QObject::deleteLater);
+
+    connect(d->compileWorker, &CompileWorker::compiled, this, [this](quint64 id, const CompileResult& r) {
+        emit compiled(id, r);
+        const auto want = d->wantResources.take(id);
+        if (r.ok && !d->driverKnownMissing && !want.kernel.isEmpty())
+            QMetaObject::invokeMethod(d->gpuWorker, "queryResources", Qt::QueuedConnection,
+                                      Q_ARG(quint64, id), Q_ARG(kernelpad::CompileResult, r),
+                                      Q_ARG(QString, want.kernel), Q_ARG(kernelpad::LaunchConfig, want.launch),
+                                      Q_ARG(int, want.device));
+    });
+    connect(d->gpuWorker, &GpuWorker::devicesChanged, this,
+            [this](const QVector<DeviceInfo>& devices, const QString& error) {
+                d->devices = devices;
+                d->driverKnownMissing = devices.isEmpty();
+                emit devicesChanged(devices, error);
+            });
+    connect(d->gpuWorker, &GpuWorker::resourcesReady, this, &Engine::resourcesReady);
+    connect(d->gpuWorker, &GpuWorker::runProgress, this, &Engine::runProgress);
+    connect(d->gpuWorker, &GpuWorker::runFinished, this, [this](quint64 id, const RunResult& r) {
+        d->activeRun = 0;
+        emit runFinished(id, r);
+        if (d->queuedRun) {
+            auto [nextId, request] = *d->queuedRun;
+            d->queuedRun.reset();
+            d->cancel = false;
+            d->activeRun = nextId;
+            QMetaObject::invokeMethod(d->gpuWorker, "run", Qt::QueuedConnection, Q_ARG(quint64, nextId),
+                                      Q_ARG(kernelpad::RunRequest, request));
+        }
+    });
+    d->compileThread.setObjectName(QStringLiteral("kernelpad-compile"));
+    d->gpuThread.setObjectName(QStringLiteral("kernelpad-gpu"));
+    d->compileThread.start();
+    d->gpuThread.start();
+}
+
+Engine::~Engine()
+{
+    d->cancel = true;
+    d->compileThread.quit();
+    d->gpuThread.quit();
+    d->compileThread.wait();
+    d->gpuThread.wait();
+}
+
+void Engine::refreshDevices()
+{
+    QMetaObject::invokeMethod(d->gpuWorker, &GpuWorker::refreshDevices, Qt::QueuedConnection);
+}
+
+quint64 Engine::compile(const Project& project, const QString& projectDir, int device)
+{
+    const quint64 id = d->nextId++;
+    QString arch = project.options.arch.value_or(QString());
+    if (arch.isEmpty() && device >= 0 && device < d->devices.size())
+        arch = d->devices[device].arch();
+    if (arch.isEmpty())
+        arch = QString::fromLatin1(kDefaultArch);
+    d->wantResources.insert(id, {project.kernel, project.launch, device});
+    QMetaObject::invokeMethod(d->compileWorker, "compile", Qt::QueuedConnection, Q_ARG(quint64, id),
+                              Q_ARG(kernelpad::Project, project), Q_ARG(QString, projectDir),
+                              Q_ARG(QString, arch));
+    return id;
+}
+
+quint64 Engine::run(const RunRequest& request)
+{
+    const quint64 id = d->nextId++;
+    if (d->activeRun != 0) {
+        // A newer request replaces a queued older one, which is answered as cancelled.
+        if (d->queuedRun) {
+            RunResult replaced;
+            replaced.status = RunStatus::Cancelled;
+            replaced.error = QStringLiteral("replaced by a newer run request");
+            emit runFinished(d->queuedRun->first, replaced);
+        }
+        d->queuedRun = qMakePair(id, request);
+        return id;
+    }
+    d->cancel = false;
+    d->activeRun = id;
+    QMetaObject::invokeMethod(d->gpuWorker, "run", Qt::QueuedConnection, Q_ARG(quint64, id),
+                              Q_ARG(kernelpad::RunRequest, request));
+    return id;
+}
+
+void Engine::cancel()
+{
+    d->queuedRun.reset();
+    d->cancel = true;
+}
+
+bool Engine::isRunning() const { return d->activeRun != 0; }
+
+} // namespace kernelpad

@@ -1,0 +1,414 @@
+#include "core/run/Executor.h"
+
+#include "core/compile/Program.h"
+#include "core/cuda/Context.h"
+#include "core/cuda/CudaError.h"
+#include "core/cuda/Device.h"
+#include "core/cuda/DriverApi.h"
+#include "core/cuda/Module.h"
+#include "core/launch/LaunchValidation.h"
+#include "core/launch/Packing.h"
+#include "core/run/ErrorText.h"
+#include "core/run/RunBuffers.h"
+#include "core/run/RunVerification.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kernelpad {
+namespace {
+
+/// Launches above the default 48 KiB of dynamic shared memory need an opt-in attribute
+/// (CUDA Programming Guide, "Shared Memory", compute capability 7.0+).
+constexpr int kDefaultDynamicSharedLimitBytes = 48 * 1024;
+/// Timed launches are queued in chunks of about this much GPU time, so Cancel and the time
+/// limit are checked often without adding host gaps between most launches.
+constexpr double kChunkTargetMs = 100.0;
+
+struct Failure {
+    RunStatus status;
+    QString message;
+};
+
+QString resolveKernelLowered(const CompileResult& compiled, const QString& name)
+{
+    for (const auto& [expression, lowered] : compiled.loweredNames)
+        if (expression == name)
+            return lowered;
+    if (const KernelInfo* k = compiled.findKernel(name))
+        return k->lowered;
+    return {};
+}
+
+QString kernelList(const CompileResult& compiled)
+{
+    QStringList names;
+    for (const KernelInfo& k : compiled.kernels)
+        names << k.name;
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+
+LaunchLimits limitsFor(const DeviceInfo& d, const Kernel& kernel)
+{
+    LaunchLimits l;
+    l.maxThreadsPerBlock = d.maxThreadsPerBlock;
+    l.maxBlockDim = d.maxBlockDim;
+    l.maxGridDim = d.maxGridDim;
+    l.maxSharedPerBlockBytes = d.sharedMemPerBlockBytes;
+    l.maxSharedPerBlockOptinBytes = d.sharedMemPerBlockOptinBytes;
+    l.kernelMaxThreadsPerBlock = kernel.attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    l.kernelStaticSharedBytes = kernel.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    l.kernelName = kernel.name();
+    return l;
+}
+
+KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchConfig& launch)
+{
+    KernelResources r;
+    r.registers = k.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    r.staticSharedBytes = k.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    r.localBytes = k.attribute(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    r.constBytes = k.attribute(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES);
+    r.maxThreadsPerBlock = k.attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    r.ptxVersion = k.attribute(CU_FUNC_ATTRIBUTE_PTX_VERSION);
+    r.binaryVersion = k.attribute(CU_FUNC_ATTRIBUTE_BINARY_VERSION);
+    const qint64 threads = launch.threadsPerBlock();
+    if (threads > 0 && threads <= r.maxThreadsPerBlock && d.warpSize > 0 && d.maxThreadsPerSm > 0) {
+        r.occupancyBlocksPerSm = k.maxActiveBlocksPerSm(int(threads), launch.sharedMemBytes);
+        const qint64 warpsPerBlock = (threads + d.warpSize - 1) / d.warpSize;
+        r.occupancy = double(r.occupancyBlocksPerSm * warpsPerBlock) / (d.maxThreadsPerSm / d.warpSize);
+    }
+    return r;
+}
+
+} // namespace
+
+CompileResult compileProject(const Project& project, const QString& projectDir,
+                             const QString& arch, CompileCache* cache)
+{
+    const Program program(project.source, project.sourceName, project.options, projectDir);
+    const QStringList expressions = project.nameExpressions();
+    QByteArray key;
+    if (cache) {
+        QStringList includeRoots = project.options.includeDirs;
+        includeRoots << QDir(projectDir).absolutePath();
+        key = CompileCache::key(project.source, project.sourceName,
+                                project.options.toFlags(arch) + includeRoots, expressions,
+                                Program::nvrtcVersion());
+        if (std::optional<CompileResult> hit = cache->find(key))
+            return *hit;
+    }
+    CompileResult result = program.compile(arch, expressions);
+    if (cache)
+        cache->insert(key, result);
+    return result;
+}
+
+/// The context, stream and the last module of the device this session uses.
+struct ExecutionSession::DeviceState {
+    explicit DeviceState(int ordinal)
+        : device(ordinal)
+        , info(device.info())
+        , context(device)
+    {
+    }
+    Device device;
+    DeviceInfo info;
+    Context context;
+    Stream stream;
+    QByteArray moduleCubin; ///< the CUBIN `module` was loaded from
+    std::optional<Module> module;
+
+    const Module& moduleFor(const QByteArray& cubin)
+    {
+        if (!module || cubin != moduleCubin) {
+            module.reset();
+            module.emplace(cubin);
+            moduleCubin = cubin;
+        }
+        return *module;
+    }
+};
+
+ExecutionSession::ExecutionSession(CompileCache* cache)
+    : m_cache(cache)
+{
+}
+
+ExecutionSession::~ExecutionSession()
+{
+    // After a sticky error the driver may crash in any call (GPU.md): leak the handles.
+    if (isPoisoned())
+        (void)m_state.release();
+}
+
+ExecutionSession::DeviceState& ExecutionSession::deviceState(int ordinal)
+{
+    if (!m_state || m_state->device.ordinal() != ordinal) {
+        m_state.reset();
+        m_state = std::make_unique<DeviceState>(ordinal);
+    }
+    m_state->context.makeCurrent();
+    return *m_state;
+}
+
+QVector<DeviceInfo> ExecutionSession::devices(QString* error)
+{
+    QString why;
+    if (!DriverApi::load(&why)) {
+        *error = why;
+        return {};
+    }
+    try {
+        QVector<DeviceInfo> list = Device::all();
+        if (list.isEmpty())
+            *error = QStringLiteral("the CUDA driver reports no devices");
+        return list;
+    } catch (const CudaError& e) {
+        *error = e.message();
+    }
+    return {};
+}
+
+std::optional<KernelResources> ExecutionSession::kernelResources(const CompileResult& compiled,
+                                                                 const QString& kernel,
+                                                                 const LaunchConfig& launch,
+                                                                 int device, QString* error)
+{
+    if (isPoisoned()) {
+        *error = m_poisonReason;
+        return std::nullopt;
+    }
+    try {
+        DriverApi::get();
+        const QString lowered = resolveKernelLowered(compiled, kernel);
+        if (lowered.isEmpty() || compiled.cubin.isEmpty()) {
+            *error = QStringLiteral("kernel '%1' is not in the module").arg(kernel);
+            return std::nullopt;
+        }
+        DeviceState& s = deviceState(device);
+        const Kernel k = s.moduleFor(compiled.cubin).kernel(lowered, kernel);
+        return resourcesOf(k, s.info, launch);
+    } catch (const CudaError& e) {
+        if (e.isSticky())
+            m_poisonReason = explainCudaError(e, kernel);
+        *error = e.message();
+    } catch (const DriverUnavailable& e) {
+        *error = QString::fromUtf8(e.what());
+    }
+    return std::nullopt;
+}
+
+RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_bool& cancel,
+                                const ProgressFn& progress)
+{
+    QElapsedTimer wall;
+    wall.start();
+    RunResult result;
+    result.launch = request.project.launch;
+    auto finish = [&](RunResult r) {
+        r.totalMs = double(wall.nsecsElapsed()) / 1e6;
+        return r;
+    };
+    const QString timingProblem = request.project.timing.validate();
+    if (!timingProblem.isEmpty()) {
+        result.status = RunStatus::BadInput;
+        result.error = QStringLiteral("timing: %1").arg(timingProblem);
+        return finish(std::move(result));
+    }
+    if (isPoisoned()) {
+        result.status = RunStatus::CudaError;
+        result.error = m_poisonReason;
+        return finish(std::move(result));
+    }
+    QString noDriver;
+    const bool haveDriver = DriverApi::load(&noDriver) != nullptr;
+    try {
+        QString arch = request.project.options.arch.value_or(QString());
+        if (haveDriver) {
+            DeviceState& s = deviceState(request.device);
+            result.device = s.info;
+            if (arch.isEmpty())
+                arch = s.info.arch();
+        }
+        if (arch.isEmpty())
+            arch = QString::fromLatin1(kDefaultArch);
+        if (progress)
+            progress(QStringLiteral("compiling"), 0, 1);
+        result.compile = compileProject(request.project, request.projectDir, arch, m_cache);
+        if (!result.compile.ok) {
+            result.status = RunStatus::CompileError;
+            result.error = !result.compile.error.isEmpty()
+                               ? result.compile.error
+                               : QStringLiteral("compilation failed with %1 error(s)").arg(result.compile.errorCount());
+            return finish(std::move(result));
+        }
+        if (!haveDriver) {
+            result.status = RunStatus::DriverUnavailable;
+            result.error = QStringLiteral("%1: compile-only. The source compiled; running needs an NVIDIA driver.").arg(noDriver);
+            return finish(std::move(result));
+        }
+        return finish(runOnDevice(request, std::move(result), cancel, progress));
+    } catch (const CudaError& e) {
+        result.status = RunStatus::CudaError;
+        result.error = explainCudaError(e, request.project.kernel);
+        if (e.isSticky())
+            m_poisonReason = result.error;
+    } catch (const DriverUnavailable& e) {
+        result.status = RunStatus::DriverUnavailable;
+        result.error = QString::fromUtf8(e.what());
+    } catch (const std::bad_alloc&) {
+        result.status = RunStatus::BadInput;
+        result.error = QStringLiteral("the host ran out of memory preparing the buffers; reduce their sizes");
+    }
+    return finish(std::move(result));
+}
+
+RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult result,
+                                        const std::atomic_bool& cancel, const ProgressFn& progress)
+{
+    const Project& project = request.project;
+    auto fail = [&](RunStatus status, const QString& message) {
+        result.status = status;
+        result.error = message;
+        return result;
+    };
+    auto cancelled = [&] { return cancel.load(std::memory_order_relaxed); };
+    QElapsedTimer watchdog;
+    watchdog.start();
+
+    DeviceState& s = deviceState(request.device);
+    const QString lowered = resolveKernelLowered(result.compile, project.kernel);
+    if (lowered.isEmpty())
+        return fail(RunStatus::BadInput, QStringLiteral("kernel '%1' is not in the compiled module; it has: %2")
+                                             .arg(project.kernel, kernelList(result.compile)));
+    result.kernelLowered = lowered;
+    if (progress)
+        progress(QStringLiteral("loading"), 0, 1);
+    const Kernel kernel = s.moduleFor(result.compile.cubin).kernel(lowered, project.kernel);
+
+    QString problem = checkAgainstParams(project.arguments, kernel.paramLayouts(), project.kernel);
+    if (!problem.isEmpty())
+        return fail(RunStatus::BadInput, problem);
+    problem = validateLaunch(project.launch, limitsFor(s.info, kernel));
+    if (!problem.isEmpty())
+        return fail(RunStatus::BadInput, problem);
+    result.resources = resourcesOf(kernel, s.info, project.launch);
+    if (project.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
+        kernel.allowDynamicSharedBytes(project.launch.sharedMemBytes);
+
+    if (progress)
+        progress(QStringLiteral("preparing buffers"), 0, 1);
+    std::optional<std::vector<RunBuffer>> prepared = prepareBuffers(project.arguments, request.projectDir, &problem);
+    if (!prepared)
+        return fail(RunStatus::BadInput, problem);
+    std::vector<RunBuffer>& buffers = *prepared;
+    qint64 totalBytes = 0;
+    for (const RunBuffer& b : buffers)
+        totalBytes += b.bytes;
+    size_t freeBytes = 0, totalDeviceBytes = 0;
+    check(DriverApi::get().cuMemGetInfo(&freeBytes, &totalDeviceBytes), "cuMemGetInfo");
+    if (totalBytes > qint64(freeBytes))
+        return fail(RunStatus::BadInput,
+                    QStringLiteral("the buffers need %1 but the GPU has %2 free of %3; reduce their sizes")
+                        .arg(formatBytes(totalBytes), formatBytes(qint64(freeBytes)), formatBytes(qint64(totalDeviceBytes))));
+    uploadBuffers(buffers, s.stream, QString());
+    std::optional<PackedArgs> packed =
+        PackedArgs::pack(project.arguments, bufferAddresses(buffers, project.arguments.size()), &problem);
+    if (!packed)
+        return fail(RunStatus::BadInput, problem);
+
+    // One launch whose outputs are verified; repetitions afterwards may change inout
+    // buffers again and again, so they are timed but never checked.
+    if (progress)
+        progress(QStringLiteral("verifying launch"), 0, 1);
+    kernel.launch(project.launch, s.stream, packed->kernelParams());
+    s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
+    QHash<QString, QByteArray> outputs;
+    for (const RunBuffer& b : buffers) {
+        if (b.direction == Direction::In)
+            continue;
+        QByteArray host(int(0), Qt::Uninitialized);
+        host.resize(qsizetype(b.bytes));
+        b.device.downloadAsync(host.data(), b.bytes, s.stream);
+        outputs.insert(b.name, host);
+    }
+    s.stream.synchronize(QStringLiteral("copying outputs of '%1'").arg(project.kernel));
+
+    if (progress)
+        progress(QStringLiteral("verifying"), 0, 1);
+    RunVerifier verifier(project, request.projectDir, result.compile, s.moduleFor(result.compile.cubin), s.stream);
+    result.verification = verifier.verify(buffers, outputs);
+    if (request.keepOutputs)
+        for (const RunBuffer& b : buffers)
+            if (outputs.contains(b.name))
+                result.outputs.push_back(OutputBuffer{b.name, b.type, b.count, outputs.value(b.name)});
+    outputs.clear();
+    if (cancelled())
+        return fail(RunStatus::Cancelled, QStringLiteral("cancelled before timing"));
+
+    const TimingSpec& timing = project.timing;
+    const int reps = request.repetitions.value_or(timing.repetitions);
+    if (progress)
+        progress(QStringLiteral("warming up"), 0, timing.warmupLaunches);
+    Event warmStart, warmStop;
+    warmStart.record(s.stream);
+    for (int i = 0; i < timing.warmupLaunches; ++i)
+        kernel.launch(project.launch, s.stream, packed->kernelParams());
+    warmStop.record(s.stream);
+    warmStop.synchronize();
+    const double perLaunchMs = timing.warmupLaunches > 0
+                                   ? warmStop.elapsedMsSince(warmStart) / timing.warmupLaunches
+                                   : kChunkTargetMs;
+    const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1, std::max(reps, 1));
+
+    std::vector<Event> starts(static_cast<size_t>(reps));
+    std::vector<Event> stops(static_cast<size_t>(reps));
+    QVector<double> times;
+    times.reserve(reps);
+    RunStatus stopped = RunStatus::Ok;
+    for (int done = 0; done < reps;) {
+        const int n = std::min(chunk, reps - done);
+        for (int i = done; i < done + n; ++i) {
+            starts[size_t(i)].record(s.stream);
+            kernel.launch(project.launch, s.stream, packed->kernelParams());
+            stops[size_t(i)].record(s.stream);
+        }
+        stops[size_t(done + n - 1)].synchronize();
+        for (int i = done; i < done + n; ++i)
+            times.push_back(stops[size_t(i)].elapsedMsSince(starts[size_t(i)]));
+        done += n;
+        if (progress)
+            progress(QStringLiteral("timing"), done, reps);
+        if (done < reps && cancelled()) {
+            stopped = RunStatus::Cancelled;
+            break;
+        }
+        if (done < reps && watchdog.elapsed() > timing.timeLimitMs) {
+            stopped = RunStatus::Timeout;
+            break;
+        }
+    }
+    const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));
+    result.timing = computeStats(times, bytes, timing.flopsPerLaunch.value_or(0.0));
+    if (stopped == RunStatus::Cancelled)
+        return fail(stopped, QStringLiteral("cancelled after %1 of %2 repetitions").arg(times.size()).arg(reps));
+    if (stopped == RunStatus::Timeout)
+        return fail(stopped, QStringLiteral("the run passed its time limit of %1 ms after %2 of %3 repetitions; "
+                                            "the statistics cover those")
+                                 .arg(timing.timeLimitMs).arg(times.size()).arg(reps));
+    if (!result.verified()) {
+        result.status = RunStatus::VerificationFailed;
+        QStringList failed;
+        for (const BufferVerification& v : result.verification)
+            if (!v.passed)
+                failed << v.buffer;
+        result.error = QStringLiteral("verification failed for %1").arg(failed.join(QStringLiteral(", ")));
+    }
+    return result;
+}
+
+} // namespace kernelpad

@@ -1,0 +1,245 @@
+#include "core/run/RunTypes.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace kernelpad {
+
+namespace {
+
+/// JSON has no NaN or infinity: they are written as null and read back as NaN.
+QJsonValue jsonDouble(double value) {
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+double readDouble(const QJsonObject& json, const QString& key) {
+    // null is how a NaN was written; a missing key is an older writer's default.
+    const QJsonValue value = json.value(key);
+    if (value.isNull())
+        return std::numeric_limits<double>::quiet_NaN();
+    return value.toDouble(0.0);
+}
+
+QJsonValue nullIfEmpty(const QString& text) {
+    return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
+}
+
+int readInt(const QJsonObject& json, const QString& key) {
+    return json.value(key).toInt();
+}
+
+qint64 readInt64(const QJsonObject& json, const QString& key) {
+    return qint64(json.value(key).toDouble());
+}
+
+constexpr std::array<std::pair<RunStatus, const char*>, 8> kStatusNames{{
+    {RunStatus::Ok, "ok"},
+    {RunStatus::CompileError, "compile-error"},
+    {RunStatus::VerificationFailed, "verification-failed"},
+    {RunStatus::CudaError, "cuda-error"},
+    {RunStatus::DriverUnavailable, "driver-unavailable"},
+    {RunStatus::BadInput, "bad-input"},
+    {RunStatus::Cancelled, "cancelled"},
+    {RunStatus::Timeout, "timeout"},
+}};
+
+} // namespace
+
+QString runStatusName(RunStatus s) {
+    for (const auto& [status, name] : kStatusNames)
+        if (status == s)
+            return QString::fromLatin1(name);
+    return QStringLiteral("unknown");
+}
+
+std::optional<RunStatus> runStatusFromName(const QString& name) {
+    for (const auto& [status, text] : kStatusNames)
+        if (name == QLatin1String(text))
+            return status;
+    return std::nullopt;
+}
+
+QJsonObject RunRequest::toJson() const {
+    QJsonObject json{{QStringLiteral("project"), project.toJson()},
+                     {QStringLiteral("projectDir"), projectDir},
+                     {QStringLiteral("device"), device},
+                     {QStringLiteral("keepOutputs"), keepOutputs}};
+    if (repetitions)
+        json.insert(QStringLiteral("repetitions"), *repetitions);
+    return json;
+}
+
+std::optional<RunRequest> RunRequest::fromJson(const QJsonObject& json, QString* error) {
+    const auto fail = [error](const QString& message) -> std::optional<RunRequest> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    const QJsonValue project = json.value(QStringLiteral("project"));
+    if (!project.isObject())
+        return fail(QStringLiteral("project: missing or not an object"));
+    QString projectError;
+    std::optional<Project> parsed = Project::fromJson(project.toObject(), &projectError);
+    if (!parsed)
+        return fail(QStringLiteral("project: %1").arg(projectError));
+
+    RunRequest request;
+    request.project = std::move(*parsed);
+    const QJsonValue dir = json.value(QStringLiteral("projectDir"));
+    if (!dir.isUndefined() && !dir.isString())
+        return fail(QStringLiteral("projectDir: must be a string"));
+    request.projectDir = dir.toString();
+
+    const QJsonValue device = json.value(QStringLiteral("device"));
+    if (!device.isUndefined()) {
+        if (!device.isDouble() || device.toDouble() != device.toInt() || device.toInt() < 0)
+            return fail(QStringLiteral("device: must be an ordinal >= 0"));
+        request.device = device.toInt();
+    }
+    const QJsonValue reps = json.value(QStringLiteral("repetitions"));
+    if (!reps.isUndefined() && !reps.isNull()) {
+        if (!reps.isDouble() || reps.toDouble() != reps.toInt() || reps.toInt() < 1)
+            return fail(QStringLiteral("repetitions: must be an integer >= 1"));
+        request.repetitions = reps.toInt();
+    }
+    const QJsonValue keep = json.value(QStringLiteral("keepOutputs"));
+    if (!keep.isUndefined()) {
+        if (!keep.isBool())
+            return fail(QStringLiteral("keepOutputs: must be true or false"));
+        request.keepOutputs = keep.toBool();
+    }
+    return request;
+}
+
+QJsonObject KernelResources::toJson() const {
+    return QJsonObject{{QStringLiteral("registers"), registers},
+                       {QStringLiteral("staticSharedBytes"), staticSharedBytes},
+                       {QStringLiteral("localBytes"), localBytes},
+                       {QStringLiteral("constBytes"), constBytes},
+                       {QStringLiteral("maxThreadsPerBlock"), maxThreadsPerBlock},
+                       {QStringLiteral("ptxVersion"), ptxVersion},
+                       {QStringLiteral("binaryVersion"), binaryVersion},
+                       {QStringLiteral("occupancyBlocksPerSm"), occupancyBlocksPerSm},
+                       {QStringLiteral("occupancy"), jsonDouble(occupancy)}};
+}
+
+KernelResources KernelResources::fromJson(const QJsonObject& json) {
+    KernelResources r;
+    r.registers = readInt(json, QStringLiteral("registers"));
+    r.staticSharedBytes = readInt(json, QStringLiteral("staticSharedBytes"));
+    r.localBytes = readInt(json, QStringLiteral("localBytes"));
+    r.constBytes = readInt(json, QStringLiteral("constBytes"));
+    r.maxThreadsPerBlock = readInt(json, QStringLiteral("maxThreadsPerBlock"));
+    r.ptxVersion = readInt(json, QStringLiteral("ptxVersion"));
+    r.binaryVersion = readInt(json, QStringLiteral("binaryVersion"));
+    r.occupancyBlocksPerSm = readInt(json, QStringLiteral("occupancyBlocksPerSm"));
+    r.occupancy = readDouble(json, QStringLiteral("occupancy"));
+    return r;
+}
+
+QJsonObject BufferVerification::toJson() const {
+    QJsonArray list;
+    for (const Mismatch& m : firstMismatches)
+        list.append(QJsonObject{{QStringLiteral("index"), double(m.index)},
+                                {QStringLiteral("got"), jsonDouble(m.got)},
+                                {QStringLiteral("expected"), jsonDouble(m.expected)}});
+    return QJsonObject{{QStringLiteral("buffer"), buffer},
+                       {QStringLiteral("method"), method},
+                       {QStringLiteral("passed"), passed},
+                       {QStringLiteral("checked"), double(checked)},
+                       {QStringLiteral("maxAbsError"), jsonDouble(maxAbsError)},
+                       {QStringLiteral("maxRelError"), jsonDouble(maxRelError)},
+                       {QStringLiteral("mismatches"), double(mismatches)},
+                       {QStringLiteral("nanCount"), double(nanCount)},
+                       {QStringLiteral("unwritten"), double(unwritten)},
+                       {QStringLiteral("firstMismatches"), list},
+                       {QStringLiteral("error"), nullIfEmpty(error)}};
+}
+
+BufferVerification BufferVerification::fromJson(const QJsonObject& json) {
+    BufferVerification v;
+    v.buffer = json.value(QStringLiteral("buffer")).toString();
+    v.method = json.value(QStringLiteral("method")).toString();
+    v.passed = json.value(QStringLiteral("passed")).toBool();
+    v.checked = readInt64(json, QStringLiteral("checked"));
+    v.maxAbsError = readDouble(json, QStringLiteral("maxAbsError"));
+    v.maxRelError = readDouble(json, QStringLiteral("maxRelError"));
+    v.mismatches = readInt64(json, QStringLiteral("mismatches"));
+    v.nanCount = readInt64(json, QStringLiteral("nanCount"));
+    v.unwritten = readInt64(json, QStringLiteral("unwritten"));
+    for (const QJsonValue& item : json.value(QStringLiteral("firstMismatches")).toArray()) {
+        const QJsonObject m = item.toObject();
+        v.firstMismatches.append(Mismatch{readInt64(m, QStringLiteral("index")),
+                                          readDouble(m, QStringLiteral("got")),
+                                          readDouble(m, QStringLiteral("expected"))});
+    }
+    v.error = json.value(QStringLiteral("error")).toString();
+    return v;
+}
+
+bool RunResult::verified() const {
+    return std::all_of(verification.cbegin(), verification.cend(),
+                       [](const BufferVerification& v) { return v.passed; });
+}
+
+QJsonObject RunResult::toJson(bool withPtx) const {
+    QJsonArray checks;
+    for (const BufferVerification& v : verification)
+        checks.append(v.toJson());
+    // Output contents travel separately (files or a binary channel): JSON would triple them.
+    QJsonArray outs;
+    for (const OutputBuffer& o : outputs)
+        outs.append(QJsonObject{{QStringLiteral("name"), o.name},
+                                {QStringLiteral("type"), o.type.toJson()},
+                                {QStringLiteral("count"), double(o.count)}});
+    return QJsonObject{{QStringLiteral("status"), runStatusName(status)},
+                       {QStringLiteral("error"), nullIfEmpty(error)},
+                       {QStringLiteral("compile"), compile.toJson(withPtx)},
+                       {QStringLiteral("device"), device.toJson()},
+                       {QStringLiteral("kernelLowered"), kernelLowered},
+                       {QStringLiteral("launch"), launch.toJson()},
+                       {QStringLiteral("resources"), resources.toJson()},
+                       {QStringLiteral("timing"), timing.toJson()},
+                       {QStringLiteral("verification"), checks},
+                       {QStringLiteral("outputs"), outs},
+                       {QStringLiteral("totalMs"), jsonDouble(totalMs)}};
+}
+
+RunResult RunResult::fromJson(const QJsonObject& json) {
+    RunResult r;
+    // An unknown status is not "ok": a newer runner's failure must not read as success.
+    r.status = runStatusFromName(json.value(QStringLiteral("status")).toString())
+                   .value_or(RunStatus::BadInput);
+    r.error = json.value(QStringLiteral("error")).toString();
+    if (r.error.isEmpty() && !runStatusFromName(json.value(QStringLiteral("status")).toString()))
+        r.error = QStringLiteral("unknown run status '%1'")
+                      .arg(json.value(QStringLiteral("status")).toString());
+    r.compile = CompileResult::fromJson(json.value(QStringLiteral("compile")).toObject());
+    r.device = DeviceInfo::fromJson(json.value(QStringLiteral("device")).toObject());
+    r.kernelLowered = json.value(QStringLiteral("kernelLowered")).toString();
+    if (auto launch =
+            LaunchConfig::fromJson(json.value(QStringLiteral("launch")).toObject(), nullptr))
+        r.launch = *launch;
+    r.resources = KernelResources::fromJson(json.value(QStringLiteral("resources")).toObject());
+    r.timing = TimingStats::fromJson(json.value(QStringLiteral("timing")).toObject());
+    for (const QJsonValue& item : json.value(QStringLiteral("verification")).toArray())
+        r.verification.append(BufferVerification::fromJson(item.toObject()));
+    for (const QJsonValue& item : json.value(QStringLiteral("outputs")).toArray()) {
+        const QJsonObject o = item.toObject();
+        OutputBuffer out;
+        out.name = o.value(QStringLiteral("name")).toString();
+        if (auto type = ValueType::fromJson(o.value(QStringLiteral("type")).toObject(), nullptr))
+            out.type = *type;
+        out.count = readInt64(o, QStringLiteral("count"));
+        r.outputs.append(out);
+    }
+    r.totalMs = readDouble(json, QStringLiteral("totalMs"));
+    return r;
+}
+
+} // namespace kernelpad

@@ -1,0 +1,209 @@
+#include "core/run/Timing.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace kernelpad {
+
+namespace {
+
+constexpr int kMaxRepetitions = 100000;
+/// Below this the watchdog would fire before a context is even created.
+constexpr int kMinTimeLimitMs = 100;
+
+/// JSON has no NaN or infinity: they are written as null and read back as NaN.
+QJsonValue jsonDouble(double value) {
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+
+double readDouble(const QJsonObject& json, const QString& key) {
+    // null is how a NaN was written; a missing key is an older writer's default.
+    const QJsonValue value = json.value(key);
+    if (value.isNull())
+        return std::numeric_limits<double>::quiet_NaN();
+    return value.toDouble(0.0);
+}
+
+/// Reads an optional integer field; false (with a message naming the field) when it is
+/// present but not an integer.
+bool readInteger(const QJsonObject& json, const QString& key, qint64* out, QString* error) {
+    const QJsonValue value = json.value(key);
+    if (value.isUndefined())
+        return true;
+    const double d = value.toDouble(std::numeric_limits<double>::quiet_NaN());
+    // 2^53: the largest range in which a JSON double still holds every integer exactly.
+    constexpr double kMaxExactInteger = 9007199254740992.0;
+    if (!value.isDouble() || d != std::floor(d) || std::abs(d) > kMaxExactInteger) {
+        if (error)
+            *error = QStringLiteral("%1: must be an integer").arg(key);
+        return false;
+    }
+    *out = qint64(d);
+    return true;
+}
+
+bool readInt(const QJsonObject& json, const QString& key, int* out, QString* error) {
+    qint64 value = *out;
+    if (!readInteger(json, key, &value, error))
+        return false;
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+        if (error)
+            *error = QStringLiteral("%1: %2 is out of range").arg(key).arg(value);
+        return false;
+    }
+    *out = int(value);
+    return true;
+}
+
+} // namespace
+
+QString TimingSpec::validate() const {
+    if (warmupLaunches < 0)
+        return QStringLiteral("warmupLaunches must be >= 0 (got %1)").arg(warmupLaunches);
+    if (repetitions < 1 || repetitions > kMaxRepetitions)
+        return QStringLiteral("repetitions must be between 1 and %1 (got %2)")
+            .arg(kMaxRepetitions)
+            .arg(repetitions);
+    if (timeLimitMs < kMinTimeLimitMs)
+        return QStringLiteral("timeLimitMs must be >= %1 (got %2)")
+            .arg(kMinTimeLimitMs)
+            .arg(timeLimitMs);
+    if (bytesOverride && *bytesOverride < 0)
+        return QStringLiteral("bytesOverride must be >= 0 (got %1)").arg(*bytesOverride);
+    if (flopsPerLaunch && !(*flopsPerLaunch >= 0 && std::isfinite(*flopsPerLaunch)))
+        return QStringLiteral("flopsPerLaunch must be a finite number >= 0 (got %1)")
+            .arg(*flopsPerLaunch);
+    return {};
+}
+
+QJsonObject TimingSpec::toJson() const {
+    QJsonObject json{{QStringLiteral("warmupLaunches"), warmupLaunches},
+                     {QStringLiteral("repetitions"), repetitions},
+                     {QStringLiteral("timeLimitMs"), timeLimitMs}};
+    if (bytesOverride)
+        json.insert(QStringLiteral("bytesOverride"), double(*bytesOverride));
+    if (flopsPerLaunch)
+        json.insert(QStringLiteral("flopsPerLaunch"), jsonDouble(*flopsPerLaunch));
+    return json;
+}
+
+std::optional<TimingSpec> TimingSpec::fromJson(const QJsonObject& json, QString* error) {
+    TimingSpec spec;
+    if (!readInt(json, QStringLiteral("warmupLaunches"), &spec.warmupLaunches, error) ||
+        !readInt(json, QStringLiteral("repetitions"), &spec.repetitions, error) ||
+        !readInt(json, QStringLiteral("timeLimitMs"), &spec.timeLimitMs, error))
+        return std::nullopt;
+    if (json.contains(QStringLiteral("bytesOverride"))) {
+        qint64 bytes = 0;
+        if (!readInteger(json, QStringLiteral("bytesOverride"), &bytes, error))
+            return std::nullopt;
+        spec.bytesOverride = bytes;
+    }
+    if (json.contains(QStringLiteral("flopsPerLaunch"))) {
+        const QJsonValue flops = json.value(QStringLiteral("flopsPerLaunch"));
+        if (!flops.isDouble()) {
+            if (error)
+                *error = QStringLiteral("flopsPerLaunch: must be a number");
+            return std::nullopt;
+        }
+        spec.flopsPerLaunch = flops.toDouble();
+    }
+    const QString invalid = spec.validate();
+    if (!invalid.isEmpty()) {
+        if (error)
+            *error = invalid;
+        return std::nullopt;
+    }
+    return spec;
+}
+
+bool operator==(const TimingSpec& a, const TimingSpec& b) {
+    return a.warmupLaunches == b.warmupLaunches && a.repetitions == b.repetitions &&
+           a.bytesOverride == b.bytesOverride && a.flopsPerLaunch == b.flopsPerLaunch &&
+           a.timeLimitMs == b.timeLimitMs;
+}
+
+QJsonObject TimingStats::toJson() const {
+    QJsonArray times;
+    for (double t : timesMs)
+        times.append(jsonDouble(t));
+    return QJsonObject{{QStringLiteral("reps"), reps()},
+                       {QStringLiteral("timesMs"), times},
+                       {QStringLiteral("minMs"), jsonDouble(minMs)},
+                       {QStringLiteral("medianMs"), jsonDouble(medianMs)},
+                       {QStringLiteral("meanMs"), jsonDouble(meanMs)},
+                       {QStringLiteral("maxMs"), jsonDouble(maxMs)},
+                       {QStringLiteral("stddevMs"), jsonDouble(stddevMs)},
+                       {QStringLiteral("relNoise"), jsonDouble(relNoise)},
+                       {QStringLiteral("bytesMoved"), double(bytesMoved)},
+                       {QStringLiteral("bandwidthGBs"), jsonDouble(bandwidthGBs)},
+                       {QStringLiteral("flopsPerLaunch"), jsonDouble(flopsPerLaunch)},
+                       {QStringLiteral("gflops"), jsonDouble(gflops)}};
+}
+
+TimingStats TimingStats::fromJson(const QJsonObject& json) {
+    TimingStats stats;
+    const QJsonArray times = json.value(QStringLiteral("timesMs")).toArray();
+    stats.timesMs.reserve(times.size());
+    for (const QJsonValue& t : times)
+        stats.timesMs.append(t.isDouble() ? t.toDouble()
+                                          : std::numeric_limits<double>::quiet_NaN());
+    stats.minMs = readDouble(json, QStringLiteral("minMs"));
+    stats.medianMs = readDouble(json, QStringLiteral("medianMs"));
+    stats.meanMs = readDouble(json, QStringLiteral("meanMs"));
+    stats.maxMs = readDouble(json, QStringLiteral("maxMs"));
+    stats.stddevMs = readDouble(json, QStringLiteral("stddevMs"));
+    stats.relNoise = readDouble(json, QStringLiteral("relNoise"));
+    stats.bytesMoved = qint64(json.value(QStringLiteral("bytesMoved")).toDouble());
+    stats.bandwidthGBs = readDouble(json, QStringLiteral("bandwidthGBs"));
+    stats.flopsPerLaunch = readDouble(json, QStringLiteral("flopsPerLaunch"));
+    stats.gflops = readDouble(json, QStringLiteral("gflops"));
+    return stats;
+}
+
+TimingStats computeStats(QVector<double> timesMs, qint64 bytesMoved, double flopsPerLaunch) {
+    // A repetition without a valid time (an event that failed) is missing, not zero.
+    timesMs.erase(
+        std::remove_if(timesMs.begin(), timesMs.end(), [](double t) { return !std::isfinite(t); }),
+        timesMs.end());
+
+    TimingStats stats;
+    stats.timesMs = timesMs;
+    stats.bytesMoved = bytesMoved;
+    stats.flopsPerLaunch = flopsPerLaunch;
+    const qsizetype n = timesMs.size();
+    if (n == 0)
+        return stats;
+
+    QVector<double> sorted = timesMs;
+    std::sort(sorted.begin(), sorted.end());
+    stats.minMs = sorted.front();
+    stats.maxMs = sorted.back();
+    stats.medianMs = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+
+    double sum = 0;
+    for (double t : sorted)
+        sum += t;
+    stats.meanMs = sum / double(n);
+    if (n >= 2) {
+        double squares = 0;
+        for (double t : sorted)
+            squares += (t - stats.meanMs) * (t - stats.meanMs);
+        stats.stddevMs = std::sqrt(squares / double(n - 1));
+    }
+    if (stats.meanMs > 0)
+        stats.relNoise = stats.stddevMs / stats.meanMs;
+
+    if (stats.medianMs > 0) {
+        const double medianSeconds = stats.medianMs * 1e-3;
+        stats.bandwidthGBs = double(bytesMoved) / medianSeconds / 1e9;
+        stats.gflops = flopsPerLaunch / medianSeconds / 1e9;
+    }
+    return stats;
+}
+
+} // namespace kernelpad

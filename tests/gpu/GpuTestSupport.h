@@ -1,0 +1,34 @@
+#pragma once
+// Shared by the gpu-labelled tests: skip with the reason when there is no driver.
+
+#include "core/cuda/DriverApi.h"
+#include "core/project/Project.h"
+
+#include <QTest>
+
+#define KERNELPAD_REQUIRE_DRIVER()                                                                 \
+    do {                                                                                           \
+        QString why_;                                                                              \
+        if (!kernelpad::DriverApi::load(&why_))                                                    \
+            QSKIP(qPrintable(QStringLiteral("needs a CUDA driver: %1").arg(why_)));                \
+    } while (false)
+
+namespace kernelpad::test {
+
+/// The examples folder: $KERNELPAD_EXAMPLES (set on the GPU machine, where the tree lives
+/// elsewhere), else the source tree's.
+inline QString examplesDir()
+{
+    return qEnvironmentVariable("KERNELPAD_EXAMPLES", QStringLiteral(KERNELPAD_EXAMPLES_DIR));
+}
+
+inline Project loadExample(const QString& file)
+{
+    QString error;
+    std::optional<Project> p = Project::load(examplesDir() + QLatin1Char('/') + file, &error);
+    if (!p)
+        qFatal("cannot load example %s: %s", qPrintable(file), qPrintable(error));
+    return *p;
+}
+
+} // namespace kernelpad::test

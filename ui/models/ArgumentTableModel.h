@@ -1,0 +1,87 @@
+#pragma once
+// The kernel-argument table: one row per parameter, in the style of Qt's addressbook example.
+
+#include "core/compile/CompileResult.h"
+#include "core/launch/ArgumentSpec.h"
+
+#include <QAbstractTableModel>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// "uniform 0 1 seed=42", "constant 2.5", "iota 0 1", "normal 0 1 seed=7", "file x.npy".
+[[nodiscard]] QString formatInitSpec(const InitSpec& init);
+/// Parses formatInitSpec()'s text; the error says what is expected.
+[[nodiscard]] std::optional<InitSpec> parseInitSpec(const QString& text, QString* error);
+/// "none", "reference saxpy_ref atol=1e-06 rtol=1e-05", "expression a*x+y ...", "file y.npy ...".
+[[nodiscard]] QString formatVerifySpec(const VerifySpec& verify);
+[[nodiscard]] std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error);
+
+/// Table model over the project's QVector<ArgumentSpec>; invalid cells are red with a tooltip.
+class ArgumentTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        NameColumn,
+        TypeColumn,
+        KindColumn,
+        ValueColumn, ///< scalar: the value; buffer: the element count
+        InitColumn,
+        DirectionColumn,
+        VerifyColumn,
+        ColumnCount
+    };
+    enum Role {
+        /// QStringList of the names the Type column accepts: scalar NumPy names, then structs.
+        TypeChoicesRole = Qt::UserRole + 1,
+        /// QString: why the cell is invalid, empty when it is fine.
+        ProblemRole,
+    };
+
+    explicit ArgumentTableModel(QObject* parent = nullptr);
+
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation,
+                                      int role = Qt::DisplayRole) const override;
+    [[nodiscard]] Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    bool insertRows(int row, int count, const QModelIndex& parent = {}) override;
+    bool removeRows(int row, int count, const QModelIndex& parent = {}) override;
+    bool moveRows(const QModelIndex& sourceParent, int sourceRow, int count,
+                  const QModelIndex& destinationParent, int destinationChild) override;
+
+    void setArguments(const QVector<ArgumentSpec>& arguments);
+    [[nodiscard]] QVector<ArgumentSpec> arguments() const { return m_arguments; }
+    /// Rebuilds the rows from the kernel's parameters in order, keeping every setting of a
+    /// row whose name matches an existing one; names and types come from the source.
+    void syncWithKernel(const KernelInfo& kernel, const QString& source);
+    /// Structs the Type column offers (set by syncWithKernel from the source).
+    void setStructTypes(const QVector<StructType>& structs);
+    [[nodiscard]] QVector<StructType> structTypes() const { return m_structs; }
+
+    /// Why the cell is invalid, empty when it is fine.
+    [[nodiscard]] QString cellProblem(int row, int column) const;
+    /// One message per invalid cell, naming the argument.
+    [[nodiscard]] QStringList problems() const;
+    [[nodiscard]] bool isValid() const { return problems().isEmpty(); }
+
+signals:
+    void changed();
+
+private:
+    [[nodiscard]] QVariant displayText(const ArgumentSpec& arg, int column) const;
+    [[nodiscard]] QVariant editText(const ArgumentSpec& arg, int column) const;
+    bool applyEdit(ArgumentSpec& arg, int column, const QString& text);
+    [[nodiscard]] std::optional<ValueType> typeFromName(const QString& name) const;
+    void emitRowChanged(int row);
+
+    QVector<ArgumentSpec> m_arguments;
+    QVector<StructType> m_structs;
+};
+
+} // namespace kernelpad

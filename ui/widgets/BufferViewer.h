@@ -1,0 +1,63 @@
+#pragma once
+// The output buffers of the last run as a lazy table and a heat map.
+
+#include "core/run/RunTypes.h"
+
+#include <QVector>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTabWidget;
+class QTableView;
+class QToolButton;
+
+namespace kernelpad {
+
+class BufferPageModel;
+class BufferTableModel;
+class HeatMapView;
+
+/// Pick an output buffer, read it as a table (1-D or rows of N) or look at it as a heat map.
+/// Child object names: bufferCombo, rowWidth, gotoIndex, bufferTable, heatMap. The table
+/// shows one page of BufferPageModel::kDefaultPageRows rows at a time (see BufferPageModel).
+class BufferViewer : public QWidget {
+    Q_OBJECT
+public:
+    explicit BufferViewer(QWidget* parent = nullptr);
+
+    void setOutputs(const QVector<OutputBuffer>& outputs);
+    void clear();
+
+    [[nodiscard]] BufferTableModel* model() const { return m_model; }
+    [[nodiscard]] HeatMapView* heatMap() const { return m_heatMap; }
+    [[nodiscard]] BufferPageModel* pageModel() const { return m_page; }
+    [[nodiscard]] QTableView* tableView() const { return m_table; }
+    /// Selects and scrolls to element `index` of the current buffer; false when out of range.
+    bool goToIndex(qint64 index);
+
+private:
+    void showBuffer(int comboIndex);
+    void applyRowWidth();
+    void onGoTo();
+    void showPage(qint64 page);
+    void updatePageLabel();
+
+    QVector<OutputBuffer> m_outputs; ///< implicitly shared bytes: no copies
+    BufferTableModel* m_model = nullptr;
+    BufferPageModel* m_page = nullptr;
+    QToolButton* m_prevPage = nullptr;
+    QToolButton* m_nextPage = nullptr;
+    QLabel* m_pageLabel = nullptr;
+    QComboBox* m_combo = nullptr;
+    QSpinBox* m_rowWidth = nullptr;
+    QLineEdit* m_goto = nullptr;
+    QLabel* m_info = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    QTableView* m_table = nullptr;
+    HeatMapView* m_heatMap = nullptr;
+};
+
+} // namespace kernelpad

@@ -1,0 +1,29 @@
+#pragma once
+// C++ highlighting with CUDA's keywords, built-ins and vector types as a second keyword set.
+
+#include "ui/Theme.h"
+
+#include <Qsci/qscilexercpp.h>
+
+namespace kernelpad {
+
+/// QsciLexerCPP whose keyword set 2 holds CUDA qualifiers, built-in variables, intrinsics
+/// and vector/half types, coloured apart from plain C++ keywords.
+class CudaLexer : public QsciLexerCPP {
+    Q_OBJECT
+public:
+    explicit CudaLexer(QObject* parent = nullptr);
+
+    [[nodiscard]] const char* language() const override;
+    /// Set 1: C++ keywords; set 2: CUDA keywords and built-ins; set 4: common library types.
+    [[nodiscard]] const char* keywords(int set) const override;
+    [[nodiscard]] QString description(int style) const override;
+
+    /// Colours every style (active and inactive code) from `theme`, with `font`.
+    void applyTheme(const Theme& theme, const QFont& font);
+
+    /// The CUDA words of keyword set 2, for tests and completion.
+    [[nodiscard]] static QStringList cudaKeywords();
+};
+
+} // namespace kernelpad

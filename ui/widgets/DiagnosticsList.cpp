@@ -1,0 +1,115 @@
+#include "ui/widgets/DiagnosticsList.h"
+
+#include "ui/Theme.h"
+
+#include <QHeaderView>
+#include <QPainter>
+
+namespace kernelpad {
+
+namespace {
+
+enum Column { SeverityColumn, LocationColumn, MessageColumn };
+
+QIcon severityIcon(Diagnostic::Severity s)
+{
+    const Theme theme = Theme::current();
+    const QColor colour = s == Diagnostic::Severity::Error     ? theme.errorColor
+                          : s == Diagnostic::Severity::Warning ? theme.warningColor
+                                                               : theme.noteColor;
+    constexpr int kSizePx = 12;
+    QPixmap pixmap(kSizePx, kSizePx);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    p.drawEllipse(QRectF(1, 1, kSizePx - 2, kSizePx - 2));
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+DiagnosticsList::DiagnosticsList(QWidget* parent)
+    : QTreeWidget(parent)
+{
+    setColumnCount(3);
+    setHeaderLabels({tr("Severity"), tr("Location"), tr("Message")});
+    setRootIsDecorated(false);
+    setUniformRowHeights(true);
+    setAlternatingRowColors(true);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setWordWrap(false);
+    header()->setStretchLastSection(true);
+    header()->setSectionResizeMode(SeverityColumn, QHeaderView::ResizeToContents);
+    header()->setSectionResizeMode(LocationColumn, QHeaderView::ResizeToContents);
+    connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const int index = item->data(SeverityColumn, Qt::UserRole).toInt();
+        if (index < 0 || index >= m_diagnostics.size())
+            return;
+        const Diagnostic& d = m_diagnostics.at(index);
+        emit diagnosticActivated(d);
+        if (d.file == m_sourceName && d.line > 0)
+            emit jumpRequested(d.line, d.column);
+    });
+}
+
+void DiagnosticsList::setDiagnostics(const QVector<Diagnostic>& diagnostics,
+                                     const QString& sourceName)
+{
+    clearDiagnostics();
+    m_diagnostics = diagnostics;
+    m_sourceName = sourceName;
+    for (int i = 0; i < diagnostics.size(); ++i) {
+        const Diagnostic& d = diagnostics.at(i);
+        QString location = d.file.isEmpty() ? tr("(no file)") : d.file;
+        if (d.line > 0)
+            location += QStringLiteral(":%1").arg(d.line);
+        if (d.column > 0)
+            location += QStringLiteral(":%1").arg(d.column);
+        auto* item = new QTreeWidgetItem(this);
+        item->setText(SeverityColumn, severityName(d.severity));
+        item->setIcon(SeverityColumn, severityIcon(d.severity));
+        item->setData(SeverityColumn, Qt::UserRole, i);
+        item->setText(LocationColumn, location);
+        // NVRTC messages may span lines (template instantiation context): keep them whole
+        // in the tooltip, first line in the row.
+        item->setText(MessageColumn, d.message.section(QLatin1Char('\n'), 0, 0));
+        item->setToolTip(MessageColumn, d.message);
+        if (d.file != sourceName) {
+            item->setToolTip(LocationColumn, tr("In a header, not in the editor's source"));
+            item->setForeground(LocationColumn, palette().brush(QPalette::Disabled, QPalette::Text));
+        }
+    }
+}
+
+void DiagnosticsList::clearDiagnostics()
+{
+    clear();
+    m_diagnostics.clear();
+}
+
+QString DiagnosticsList::summary() const
+{
+    int errors = 0, warnings = 0, others = 0;
+    for (const Diagnostic& d : m_diagnostics) {
+        if (d.severity == Diagnostic::Severity::Error)
+            ++errors;
+        else if (d.severity == Diagnostic::Severity::Warning)
+            ++warnings;
+        else
+            ++others;
+    }
+    if (errors + warnings + others == 0)
+        return tr("No problems");
+    QStringList parts;
+    if (errors)
+        parts << (errors == 1 ? tr("1 error") : tr("%1 errors").arg(errors));
+    if (warnings)
+        parts << (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    if (others)
+        parts << (others == 1 ? tr("1 note") : tr("%1 notes").arg(others));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace kernelpad

@@ -1,0 +1,62 @@
+#pragma once
+// Grid, block, dynamic shared memory and timing settings of a launch, checked live against
+// the device's and the kernel's limits.
+
+#include "core/launch/LaunchValidation.h"
+#include "core/run/Timing.h"
+
+#include <QWidget>
+
+#include <array>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace kernelpad {
+
+/// Edits a LaunchConfig and a TimingSpec. Child object names (for tests and styling):
+/// gridX/Y/Z, blockX/Y/Z, sharedBytes, coverCount, coverButton, totalThreads, problemLabel,
+/// warmup, repetitions, timeLimitMs.
+class LaunchPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LaunchPanel(QWidget* parent = nullptr);
+
+    void setConfig(const LaunchConfig& config);
+    [[nodiscard]] LaunchConfig config() const;
+    void setLimits(const LaunchLimits& limits);
+    /// The N of the "cover N elements" helper (e.g. the first buffer's element count).
+    void setCoverCount(qint64 elements);
+    /// Empty when the configuration can be launched, else why not.
+    [[nodiscard]] QString problem() const;
+    void setTiming(const TimingSpec& timing);
+    [[nodiscard]] TimingSpec timing() const;
+
+signals:
+    void changed();
+
+private:
+    void coverElements();
+    void updateSummary();
+    void onEdited();
+
+    LaunchLimits m_limits = genericLaunchLimits();
+    TimingSpec m_timing; ///< keeps the fields this panel does not show
+    bool m_updating = false;
+    std::array<QSpinBox*, 3> m_grid{};
+    std::array<QSpinBox*, 3> m_block{};
+    QSpinBox* m_shared = nullptr;
+    QLineEdit* m_coverCount = nullptr;
+    QPushButton* m_coverButton = nullptr;
+    QLabel* m_totalThreads = nullptr;
+    QLabel* m_problem = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QSpinBox* m_repetitions = nullptr;
+    QSpinBox* m_timeLimit = nullptr;
+    QLineEdit* m_bytesOverride = nullptr;
+    QLineEdit* m_flops = nullptr;
+};
+
+} // namespace kernelpad

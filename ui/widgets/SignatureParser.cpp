@@ -1,0 +1,482 @@
+#include "ui/widgets/SignatureParser.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+namespace kernelpad {
+
+namespace {
+
+/// Qualifiers and attributes that say nothing about the parameter's type for packing.
+const QSet<QString>& ignoredWords()
+{
+    static const QSet<QString> words{
+        QStringLiteral("__restrict__"),      QStringLiteral("__restrict"),
+        QStringLiteral("restrict"),          QStringLiteral("volatile"),
+        QStringLiteral("__grid_constant__"), QStringLiteral("struct"),
+        QStringLiteral("class"),             QStringLiteral("__align__"),
+    };
+    return words;
+}
+
+/// Kernel attributes that take a parenthesised argument between __global__ and the name.
+const QSet<QString>& attributeWords()
+{
+    static const QSet<QString> words{
+        QStringLiteral("__launch_bounds__"), QStringLiteral("__cluster_dims__"),
+        QStringLiteral("__maxnreg__"),       QStringLiteral("__declspec"),
+        QStringLiteral("__attribute__"),     QStringLiteral("alignas"),
+    };
+    return words;
+}
+
+bool isIdentChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
+
+/// Index just past the bracket matching text[open] ('(' or '{'), -1 when unbalanced.
+int matchBracket(const QString& text, int open)
+{
+    const QChar openChar = text.at(open);
+    const QChar closeChar = openChar == QLatin1Char('(') ? QLatin1Char(')') : QLatin1Char('}');
+    int depth = 0;
+    for (int i = open; i < text.size(); ++i) {
+        if (text.at(i) == openChar)
+            ++depth;
+        else if (text.at(i) == closeChar && --depth == 0)
+            return i + 1;
+    }
+    return -1;
+}
+
+/// Splits on commas that are not nested in (), <>, [] or {}.
+QStringList splitTopLevel(const QString& text)
+{
+    QStringList parts;
+    int depth = 0;
+    int start = 0;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (c == QLatin1Char('(') || c == QLatin1Char('<') || c == QLatin1Char('[') ||
+            c == QLatin1Char('{'))
+            ++depth;
+        else if (c == QLatin1Char(')') || c == QLatin1Char('>') || c == QLatin1Char(']') ||
+                 c == QLatin1Char('}'))
+            --depth;
+        else if (c == QLatin1Char(',') && depth == 0) {
+            parts << text.mid(start, i - start);
+            start = i + 1;
+        }
+    }
+    parts << text.mid(start);
+    return parts;
+}
+
+ParsedParam parseParam(QString text)
+{
+    ParsedParam param;
+    // A default argument says nothing about the type.
+    if (const int eq = text.indexOf(QLatin1Char('=')); eq >= 0)
+        text.truncate(eq);
+    // Arrays in a parameter list decay to pointers.
+    if (text.contains(QLatin1Char('['))) {
+        text.truncate(text.indexOf(QLatin1Char('[')));
+        text += QLatin1Char('*');
+    }
+    param.spelling = text.simplified();
+    const int star = text.indexOf(QLatin1Char('*'));
+    param.isPointer = star >= 0 || text.contains(QLatin1Char('&'));
+    text.replace(QLatin1Char('*'), QLatin1Char(' ')).replace(QLatin1Char('&'), QLatin1Char(' '));
+
+    static const QRegularExpression word(QStringLiteral("[A-Za-z_][A-Za-z0-9_:<>]*"));
+    QStringList words;
+    bool constBeforeStar = false;
+    for (auto it = word.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        const QString w = m.captured(0);
+        if (w == QLatin1String("const")) {
+            // `const float*` and `float const*` make the pointee read-only; `float* const`
+            // only fixes the pointer itself.
+            if (star < 0 || m.capturedStart() < star)
+                constBeforeStar = true;
+            continue;
+        }
+        if (!ignoredWords().contains(w))
+            words << w;
+    }
+    param.isConst = param.isPointer && constBeforeStar;
+    static const QSet<QString> typeOnlyWords{
+        QStringLiteral("unsigned"), QStringLiteral("signed"), QStringLiteral("int"),
+        QStringLiteral("long"),     QStringLiteral("short"),  QStringLiteral("char"),
+    };
+    // The last word is the name unless the declaration is only a type ("int", "float*").
+    if (words.size() >= 2 && !typeOnlyWords.contains(words.last()))
+        param.name = words.takeLast();
+    param.baseType = words.join(QLatin1Char(' '));
+    return param;
+}
+
+/// The kernel name without template arguments or namespace qualification.
+QString baseName(const QString& kernelName)
+{
+    QString name = kernelName.trimmed();
+    if (const int lt = name.indexOf(QLatin1Char('<')); lt >= 0)
+        name.truncate(lt);
+    if (const int colons = name.lastIndexOf(QLatin1String("::")); colons >= 0)
+        name = name.mid(colons + 2);
+    return name.trimmed();
+}
+
+} // namespace
+
+QString stripComments(const QString& source)
+{
+    QString out = source;
+    enum class State { Code, Line, Block, String, Char } state = State::Code;
+    for (int i = 0; i < out.size(); ++i) {
+        const QChar c = out.at(i);
+        const QChar next = i + 1 < out.size() ? out.at(i + 1) : QChar();
+        switch (state) {
+        case State::Code:
+            if (c == QLatin1Char('/') && next == QLatin1Char('/')) {
+                state = State::Line;
+                out[i] = QLatin1Char(' ');
+            } else if (c == QLatin1Char('/') && next == QLatin1Char('*')) {
+                state = State::Block;
+                out[i] = out[i + 1] = QLatin1Char(' ');
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                state = State::String;
+            } else if (c == QLatin1Char('\'')) {
+                state = State::Char;
+            }
+            break;
+        case State::Line:
+            if (c == QLatin1Char('\n'))
+                state = State::Code;
+            else
+                out[i] = QLatin1Char(' ');
+            break;
+        case State::Block:
+            if (c == QLatin1Char('*') && next == QLatin1Char('/')) {
+                out[i] = out[i + 1] = QLatin1Char(' ');
+                ++i;
+                state = State::Code;
+            } else if (c != QLatin1Char('\n')) {
+                out[i] = QLatin1Char(' ');
+            }
+            break;
+        case State::String:
+        case State::Char:
+            if (c == QLatin1Char('\\'))
+                ++i;
+            else if (c == (state == State::String ? QLatin1Char('"') : QLatin1Char('\'')))
+                state = State::Code;
+            break;
+        }
+    }
+    return out;
+}
+
+std::optional<ParsedSignature> parseKernelSignature(const QString& source,
+                                                    const QString& kernelName)
+{
+    const QString wanted = baseName(kernelName);
+    if (wanted.isEmpty())
+        return std::nullopt;
+    const QString text = stripComments(source);
+    static const QRegularExpression global(QStringLiteral("\\b__global__\\b"));
+    std::optional<ParsedSignature> declarationOnly;
+    for (auto it = global.globalMatch(text); it.hasNext();) {
+        int pos = it.next().capturedEnd();
+        // Walk to the first '(' that is not an attribute's: the word before it is the name.
+        QString name;
+        int open = -1;
+        while (pos < text.size()) {
+            const QChar c = text.at(pos);
+            if (c == QLatin1Char(';') || c == QLatin1Char('{'))
+                break;
+            if (isIdentChar(c)) {
+                const int start = pos;
+                while (pos < text.size() && isIdentChar(text.at(pos)))
+                    ++pos;
+                name = text.mid(start, pos - start);
+                continue;
+            }
+            if (c == QLatin1Char('(')) {
+                if (attributeWords().contains(name)) {
+                    pos = matchBracket(text, pos);
+                    if (pos < 0)
+                        break;
+                    name.clear();
+                    continue;
+                }
+                open = pos;
+                break;
+            }
+            ++pos;
+        }
+        if (open < 0 || name != wanted)
+            continue;
+        const int close = matchBracket(text, open);
+        if (close < 0)
+            return std::nullopt;
+        ParsedSignature signature;
+        signature.kernelName = name;
+        const QString list = text.mid(open + 1, close - open - 2).trimmed();
+        if (!list.isEmpty() && list != QLatin1String("void")) {
+            for (const QString& part : splitTopLevel(list))
+                signature.params << parseParam(part);
+        }
+        // Prefer the definition: a forward declaration may omit the parameter names.
+        int after = close;
+        while (after < text.size() && text.at(after).isSpace())
+            ++after;
+        if (after < text.size() && text.at(after) == QLatin1Char('{'))
+            return signature;
+        if (!declarationOnly)
+            declarationOnly = signature;
+    }
+    return declarationOnly;
+}
+
+QVector<StructType> parseStructs(const QString& source)
+{
+    const QString text = stripComments(source);
+    QVector<StructType> structs;
+    // struct Name { ... };  or  typedef struct [Tag] { ... } Name;
+    static const QRegularExpression head(
+        QStringLiteral("\\b(typedef\\s+)?struct\\s+(?:__align__\\s*\\(\\s*\\d+\\s*\\)\\s*|"
+                       "alignas\\s*\\(\\s*\\d+\\s*\\)\\s*)?(\\w+)?\\s*\\{"));
+    static const QRegularExpression field(
+        QStringLiteral("^((?:unsigned\\s+|signed\\s+)?(?:long\\s+long|long|short|\\w+)"
+                       "(?:\\s+int)?)\\s+(.+)$"));
+    static const QRegularExpression declarator(
+        QStringLiteral("^([A-Za-z_]\\w*)\\s*(?:\\[\\s*(\\d+)\\s*\\])?$"));
+    for (auto it = head.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        const int open = m.capturedEnd() - 1;
+        const int close = matchBracket(text, open);
+        if (close < 0)
+            continue;
+        QString name = m.captured(2);
+        if (!m.captured(1).isEmpty()) {
+            static const QRegularExpression alias(QStringLiteral("^\\s*(\\w+)\\s*;"));
+            const auto a = alias.match(text.mid(close));
+            if (a.hasMatch())
+                name = a.captured(1);
+        }
+        if (name.isEmpty())
+            continue;
+        const QString body = text.mid(open + 1, close - open - 2);
+        StructType type;
+        type.name = name;
+        bool simple = !body.contains(QLatin1Char('('));
+        const QStringList statements = body.split(QLatin1Char(';'));
+        for (int i = 0; simple && i < statements.size(); ++i) {
+            QString statement = statements.at(i).simplified();
+            statement.remove(QStringLiteral("const "));
+            if (statement.isEmpty())
+                continue;
+            const auto f = field.match(statement);
+            const auto scalar = f.hasMatch() ? scalarTypeFromName(f.captured(1).simplified())
+                                             : std::nullopt;
+            if (!scalar) {
+                simple = false;
+                break;
+            }
+            for (const QString& d : f.captured(2).split(QLatin1Char(','))) {
+                const auto dm = declarator.match(d.trimmed());
+                if (!dm.hasMatch()) {
+                    simple = false;
+                    break;
+                }
+                StructField sf;
+                sf.name = dm.captured(1);
+                sf.type = *scalar;
+                sf.count = dm.captured(2).isEmpty() ? 1 : dm.captured(2).toInt();
+                if (sf.count < 1) {
+                    simple = false;
+                    break;
+                }
+                type.fields << sf;
+            }
+        }
+        if (simple && !type.fields.isEmpty())
+            structs << type;
+    }
+    return structs;
+}
+
+} // namespace kernelpad
+
+namespace kernelpad {
+
+namespace {
+
+std::optional<ValueType> typeFromSpelling(const QString& spelling,
+                                          const QVector<StructType>& structs)
+{
+    for (const StructType& s : structs) {
+        if (s.name == spelling)
+            return ValueType::ofStruct(s);
+    }
+    if (const auto scalar = scalarTypeFromName(spelling))
+        return ValueType::of(*scalar);
+    return std::nullopt;
+}
+
+/// A by-value type of the PTX parameter's size when the source does not say which.
+ValueType typeFromPtx(const PtxParam& p, int index)
+{
+    const QString t = p.ptxType;
+    if (t == QLatin1String(".f32"))
+        return ValueType::of(ScalarType::Float32);
+    if (t == QLatin1String(".f64"))
+        return ValueType::of(ScalarType::Float64);
+    if (t == QLatin1String(".f16"))
+        return ValueType::of(ScalarType::Float16);
+    const bool isUnsigned = t.startsWith(QLatin1String(".u"));
+    switch (p.sizeBytes) {
+    case 1:
+        return ValueType::of(isUnsigned ? ScalarType::UInt8 : ScalarType::Int8);
+    case 2:
+        return ValueType::of(isUnsigned ? ScalarType::UInt16 : ScalarType::Int16);
+    case 4:
+        return ValueType::of(isUnsigned ? ScalarType::UInt32 : ScalarType::Int32);
+    case 8:
+        return ValueType::of(isUnsigned ? ScalarType::UInt64 : ScalarType::Int64);
+    default: {
+        // An aggregate the source does not describe: raw bytes, so at least the size packs.
+        StructType bytes;
+        bytes.name = QStringLiteral("param%1_bytes").arg(index);
+        bytes.fields << StructField{QStringLiteral("bytes"), ScalarType::UInt8,
+                                    std::max(1, p.sizeBytes)};
+        return ValueType::ofStruct(bytes);
+    }
+    }
+}
+
+/// A value every type accepts: zero, one zero per struct field component.
+QString zeroValue(const ValueType& type)
+{
+    if (!type.isStruct())
+        return scalarTypeInfo(type.scalar).isComplex ? QStringLiteral("0, 0") : QStringLiteral("0");
+    QStringList zeros;
+    for (const StructField& f : type.structType.fields) {
+        const int components = scalarTypeInfo(f.type).isComplex ? 2 : 1;
+        for (int i = 0; i < f.count * components; ++i)
+            zeros << QStringLiteral("0");
+    }
+    return zeros.join(QStringLiteral(", "));
+}
+
+bool isIntegerScalar(const ArgumentSpec& a)
+{
+    if (a.isBuffer() || a.type.isStruct())
+        return false;
+    const auto& info = scalarTypeInfo(a.type.scalar);
+    return !info.isFloat && a.type.scalar != ScalarType::Bool;
+}
+
+/// Defaults for a parameter nobody has described yet, chosen so a first Run works:
+/// integers (usually sizes) 1024, buffers sized by the first integer argument.
+ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst,
+                           const ValueType& type, int index)
+{
+    ArgumentSpec a;
+    a.name = name;
+    if (isPointer) {
+        a.kind = ArgumentSpec::Kind::Buffer;
+        a.buffer.elementType = type;
+        a.buffer.direction = isConst ? Direction::In : Direction::InOut;
+        a.buffer.count = QStringLiteral("1024");
+        if (!type.isStruct()) {
+            a.buffer.init.kind = InitSpec::Kind::Uniform;
+            a.buffer.init.seed = quint64(index + 1);
+        }
+    } else {
+        a.kind = ArgumentSpec::Kind::Scalar;
+        a.type = type;
+        a.value = zeroValue(type);
+        if (isIntegerScalar(a))
+            a.value = QStringLiteral("1024");
+        else if (!type.isStruct() && scalarTypeInfo(type.scalar).isFloat &&
+                 !scalarTypeInfo(type.scalar).isComplex)
+            a.value = QStringLiteral("1");
+    }
+    return a;
+}
+
+} // namespace
+
+QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString& source,
+                                         const QVector<ArgumentSpec>& previous,
+                                         QVector<StructType>* structsOut)
+{
+    const QVector<StructType> structs = parseStructs(source);
+    if (structsOut)
+        *structsOut = structs;
+    const auto signature = parseKernelSignature(source, kernel.name);
+    // The PTX is the truth about how many parameters there are; the source names them only
+    // when it agrees (a template or macro may hide parameters from this simple parser).
+    const bool useSource = signature && (kernel.params.isEmpty() ||
+                                         signature->params.size() == kernel.params.size());
+    const int count = useSource ? int(signature->params.size()) : int(kernel.params.size());
+
+    QVector<ArgumentSpec> result;
+    QString firstIntegerName;
+    for (int i = 0; i < count; ++i) {
+        const ParsedParam* sp = useSource ? &signature->params.at(i) : nullptr;
+        const PtxParam* pp = i < kernel.params.size() ? &kernel.params.at(i) : nullptr;
+        QString name = sp && !sp->name.isEmpty() ? sp->name : QStringLiteral("arg%1").arg(i);
+
+        bool isPointer = sp ? sp->isPointer : (pp && pp->isPointer);
+        const bool isConst = sp && sp->isConst;
+        std::optional<ValueType> type;
+        if (sp)
+            type = typeFromSpelling(sp->baseType, structs);
+        if (!type) {
+            if (isPointer)
+                type = ValueType::of(sp && sp->baseType == QLatin1String("void")
+                                         ? ScalarType::UInt8
+                                         : ScalarType::Float32);
+            else if (pp)
+                type = typeFromPtx(*pp, i);
+            else
+                type = ValueType::of(ScalarType::Int32);
+        }
+
+        auto old = std::find_if(previous.cbegin(), previous.cend(),
+                                [&](const ArgumentSpec& a) { return a.name == name; });
+        ArgumentSpec arg;
+        if (old != previous.cend()) {
+            arg = *old;
+            const bool sourceKnowsType = sp && typeFromSpelling(sp->baseType, structs);
+            if (sp && arg.isBuffer() != isPointer) {
+                // The source changed a pointer to a value or back: keep what still applies.
+                ArgumentSpec fresh = freshArgument(name, isPointer, isConst, *type, i);
+                if (isPointer)
+                    fresh.buffer.elementType = sourceKnowsType ? *type : arg.type;
+                arg = fresh;
+            } else if (sourceKnowsType) {
+                (arg.isBuffer() ? arg.buffer.elementType : arg.type) = *type;
+            }
+        } else {
+            arg = freshArgument(name, isPointer, isConst, *type, i);
+        }
+        if (firstIntegerName.isEmpty() && isIntegerScalar(arg))
+            firstIntegerName = arg.name;
+        result << arg;
+    }
+    // New buffers default to the size argument ("n") when there is one.
+    if (!firstIntegerName.isEmpty()) {
+        for (ArgumentSpec& a : result) {
+            const bool isNew = std::none_of(previous.cbegin(), previous.cend(),
+                                            [&](const ArgumentSpec& p) { return p.name == a.name; });
+            if (isNew && a.isBuffer())
+                a.buffer.count = firstIntegerName;
+        }
+    }
+    return result;
+}
+
+} // namespace kernelpad

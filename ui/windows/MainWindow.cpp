@@ -1,0 +1,541 @@
+#include "ui/windows/MainWindow.h"
+
+#include "core/run/Engine.h"
+#include "ui/ProjectDocument.h"
+#include "ui/RecentFiles.h"
+#include "ui/Theme.h"
+#include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/ArgumentTableView.h"
+#include "ui/widgets/BufferViewer.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/CompileOptionsPanel.h"
+#include "ui/widgets/DiagnosticsList.h"
+#include "ui/widgets/FindReplaceBar.h"
+#include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/PtxView.h"
+#include "ui/widgets/ResourcesPanel.h"
+#include "ui/widgets/TimingChartView.h"
+#include "ui/widgets/VerificationPanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace kernelpad {
+
+namespace {
+// Long enough that a burst of typing compiles once, short enough to feel live.
+constexpr int kCompileWhileTypingDelayMs = 700;
+const char kGeometryKey[] = "window/geometry";
+const char kStateKey[] = "window/state";
+const char kCompileWhileTypingKey[] = "build/compileWhileTyping";
+// Bump when the dock layout changes so stale saved states are not restored.
+constexpr int kLayoutVersion = 1;
+} // namespace
+
+MainWindow::MainWindow(Engine* engine, QWidget* parent)
+    : QMainWindow(parent)
+    , m_engine(engine)
+    , m_document(new ProjectDocument(this))
+    , m_recent(new RecentFiles(this))
+    , m_compileTimer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    createWidgets();
+    createDocks();
+    createActions();
+    createMenus();
+    createStatusBar();
+    connectEdits();
+    connectEngine();
+    restoreLayout();
+
+    m_compileTimer->setSingleShot(true);
+    m_compileTimer->setInterval(kCompileWhileTypingDelayMs);
+    connect(m_compileTimer, &QTimer::timeout, this, &MainWindow::compile);
+
+    m_document->setSnapshotProvider([this] { return currentProject(); });
+    connect(m_document, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ProjectDocument::autosaveFailed, this,
+            [this](const QString& error) { statusBar()->showMessage(error, 10000); });
+
+    Project blank;
+    blank.name = tr("Untitled");
+    loadProject(blank);
+    updateTitle();
+    updateRunState();
+    if (m_engine)
+        m_engine->refreshDevices();
+}
+
+MainWindow::~MainWindow() = default;
+
+CodeEditor* MainWindow::editor() const
+{
+    return m_editor;
+}
+
+ProjectDocument* MainWindow::document() const
+{
+    return m_document;
+}
+
+DiagnosticsList* MainWindow::diagnosticsList() const
+{
+    return m_diagnostics;
+}
+
+PtxView* MainWindow::ptxView() const
+{
+    return m_ptx;
+}
+
+QComboBox* MainWindow::kernelSelector() const
+{
+    return m_kernelSelector;
+}
+
+ArgumentTableView* MainWindow::argumentView() const
+{
+    return m_arguments;
+}
+
+LaunchPanel* MainWindow::launchPanel() const
+{
+    return m_launch;
+}
+
+CompileOptionsPanel* MainWindow::optionsPanel() const
+{
+    return m_options;
+}
+
+QTabWidget* MainWindow::resultTabs() const
+{
+    return m_tabs;
+}
+
+QPlainTextEdit* MainWindow::programLog() const
+{
+    return m_log;
+}
+
+QWidget* MainWindow::driverBanner() const
+{
+    return m_banner;
+}
+
+QAction* MainWindow::runAction() const
+{
+    return m_runAction;
+}
+
+QAction* MainWindow::compileAction() const
+{
+    return m_compileAction;
+}
+
+QAction* MainWindow::cancelAction() const
+{
+    return m_cancelAction;
+}
+
+void MainWindow::createWidgets()
+{
+    m_editor = new CodeEditor(this);
+    m_editor->setObjectName(QStringLiteral("editor"));
+    m_findBar = new FindReplaceBar(m_editor, this);
+
+    m_banner = new QFrame(this);
+    m_banner->setObjectName(QStringLiteral("driverBanner"));
+    m_bannerText = new QLabel(m_banner);
+    m_bannerText->setWordWrap(true);
+    m_bannerText->setTextFormat(Qt::PlainText);
+    auto* bannerDevices = new QPushButton(tr("Device Details…"), m_banner);
+    connect(bannerDevices, &QPushButton::clicked, this, &MainWindow::openDeviceDialog);
+    auto* bannerLayout = new QHBoxLayout(m_banner);
+    bannerLayout->setContentsMargins(10, 6, 10, 6);
+    bannerLayout->addWidget(m_bannerText, 1);
+    bannerLayout->addWidget(bannerDevices);
+    m_banner->hide();
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("resultTabs"));
+    m_tabs->setDocumentMode(true);
+    m_log = new QPlainTextEdit(this);
+    m_log->setReadOnly(true);
+    m_log->setFont(monospaceFont());
+    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_log->setPlaceholderText(tr("The NVRTC program log appears here after a compile."));
+    m_diagnostics = new DiagnosticsList(this);
+    m_ptx = new PtxView(this);
+    m_resources = new ResourcesPanel(this);
+    m_timing = new TimingChartView(this);
+    m_verification = new VerificationPanel(this);
+    m_buffers = new BufferViewer(this);
+    m_tabs->insertTab(LogTab, m_log, tr("Program Log"));
+    m_tabs->insertTab(DiagnosticsTab, m_diagnostics, tr("Diagnostics"));
+    m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
+    m_tabs->insertTab(ResourcesTab, m_resources, tr("Resources"));
+    m_tabs->insertTab(TimingTab, m_timing, tr("Timing"));
+    m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
+    m_tabs->insertTab(BuffersTab, m_buffers, tr("Buffers"));
+
+    auto* editorPane = new QWidget(this);
+    auto* editorLayout = new QVBoxLayout(editorPane);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->setSpacing(0);
+    editorLayout->addWidget(m_editor, 1);
+    editorLayout->addWidget(m_findBar);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("editorResultsSplitter"));
+    splitter->addWidget(editorPane);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(splitter, 1);
+    setCentralWidget(central);
+
+    connect(m_diagnostics, &DiagnosticsList::jumpRequested, this, [this](int line, int column) {
+        if (m_editor)
+            m_editor->goToLine(line, column);
+    });
+    applyTheme();
+}
+
+void MainWindow::createDocks()
+{
+    // Kernel selector and compile options.
+    auto* kernelPane = new QWidget(this);
+    m_kernelSelector = new QComboBox(kernelPane);
+    m_kernelSelector->setObjectName(QStringLiteral("kernelSelector"));
+    m_kernelSelector->setEditable(true);
+    m_kernelSelector->setInsertPolicy(QComboBox::NoInsert);
+    m_kernelSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kernelSelector->setMinimumContentsLength(18);
+    m_kernelSelector->setToolTip(
+        tr("The kernel to run: pick one of the compiled entries, or type a name expression "
+           "for a template instance, e.g. vector_add<float>"));
+    m_options = new CompileOptionsPanel(kernelPane);
+    auto* kernelRow = new QHBoxLayout;
+    kernelRow->addWidget(new QLabel(tr("Kernel:"), kernelPane));
+    kernelRow->addWidget(m_kernelSelector, 1);
+    auto* kernelLayout = new QVBoxLayout(kernelPane);
+    kernelLayout->setContentsMargins(6, 4, 6, 4);
+    kernelLayout->addLayout(kernelRow);
+    kernelLayout->addWidget(m_options);
+    kernelLayout->addStretch(1);
+
+    m_arguments = new ArgumentTableView(this);
+    m_launch = new LaunchPanel(this);
+
+    auto makeDock = [this](const QString& title, const QString& name, QWidget* content,
+                           bool scroll) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                          QDockWidget::DockWidgetClosable);
+        if (scroll) {
+            // Forms keep their natural height and scroll when the dock is short.
+            auto* area = new QScrollArea(dock);
+            area->setWidget(content);
+            area->setWidgetResizable(true);
+            area->setFrameShape(QFrame::NoFrame);
+            dock->setWidget(area);
+        } else {
+            dock->setWidget(content);
+        }
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+        return dock;
+    };
+    QDockWidget* kernelDock = makeDock(tr("Kernel && Compile Options"),
+                                       QStringLiteral("kernelDock"), kernelPane, true);
+    QDockWidget* argumentsDock =
+        makeDock(tr("Arguments"), QStringLiteral("argumentsDock"), m_arguments, false);
+    QDockWidget* launchDock =
+        makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launch, true);
+    splitDockWidget(kernelDock, argumentsDock, Qt::Vertical);
+    splitDockWidget(argumentsDock, launchDock, Qt::Vertical);
+    resizeDocks({kernelDock}, {560}, Qt::Horizontal);
+    resizeDocks({kernelDock, argumentsDock, launchDock}, {300, 280, 340}, Qt::Vertical);
+
+    m_viewMenu = new QMenu(tr("&View"), this);
+    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock})
+        m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::createActions()
+{
+    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* action = new QAction(text, this);
+        if (!key.isEmpty())
+            action->setShortcut(key);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = make(tr("&New"), QKeySequence::New, [this] { newProject(); });
+    m_openAction = make(tr("&Open…"), QKeySequence::Open, &MainWindow::openDialog);
+    m_saveAction = make(tr("&Save"), QKeySequence::Save, [this] { save(); });
+    m_saveAsAction = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
+    m_quitAction = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    m_compileAction = make(tr("&Compile"), QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
+    m_runAction = make(tr("&Run"), QKeySequence(), &MainWindow::run);
+    m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    m_cancelAction = make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
+    m_cancelAction->setEnabled(false);
+    m_deviceAction = make(tr("&Device…"), QKeySequence(), &MainWindow::openDeviceDialog);
+    m_compileWhileTypingAction = new QAction(tr("Compile While &Typing"), this);
+    m_compileWhileTypingAction->setCheckable(true);
+    m_compileWhileTypingAction->setChecked(
+        QSettings().value(QLatin1String(kCompileWhileTypingKey), true).toBool());
+    connect(m_compileWhileTypingAction, &QAction::toggled, this, [](bool on) {
+        QSettings().setValue(QLatin1String(kCompileWhileTypingKey), on);
+    });
+    m_compileAction->setToolTip(tr("Compile with NVRTC (Ctrl+B)"));
+    m_cancelAction->setToolTip(tr("Stop the run between repetitions (Shift+F5)"));
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolbar->addAction(m_newAction);
+    toolbar->addAction(m_openAction);
+    toolbar->addAction(m_saveAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_compileAction);
+    toolbar->addAction(m_runAction);
+    toolbar->addAction(m_cancelAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_deviceAction);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newAction);
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_examplesMenu = file->addMenu(tr("&Examples"));
+    file->addSeparator();
+    file->addAction(m_saveAction);
+    file->addAction(m_saveAsAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+    connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_recent->fillMenu(m_recentMenu); });
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openRecent);
+    m_recent->fillMenu(m_recentMenu);
+    fillExamplesMenu();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    auto editorAction = [this, edit](const QString& text, const QKeySequence& key, auto slot) {
+        QAction* a = edit->addAction(text);
+        a->setShortcut(key);
+        // Only while the editor has focus, so that Ctrl+C in a table copies the table.
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        m_editor->addAction(a);
+        connect(a, &QAction::triggered, m_editor, slot);
+        return a;
+    };
+    editorAction(tr("&Undo"), QKeySequence::Undo, &QsciScintilla::undo);
+    editorAction(tr("&Redo"), QKeySequence::Redo, &QsciScintilla::redo);
+    edit->addSeparator();
+    editorAction(tr("Cu&t"), QKeySequence::Cut, &QsciScintilla::cut);
+    editorAction(tr("&Copy"), QKeySequence::Copy, &QsciScintilla::copy);
+    editorAction(tr("&Paste"), QKeySequence::Paste, &QsciScintilla::paste);
+    edit->addSeparator();
+    edit->addAction(m_editor->toggleCommentAction());
+    edit->addSeparator();
+    QAction* find = edit->addAction(tr("&Find…"));
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, m_findBar, &FindReplaceBar::showFind);
+    QAction* replace = edit->addAction(tr("&Replace…"));
+    replace->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    connect(replace, &QAction::triggered, m_findBar, &FindReplaceBar::showReplace);
+    QAction* next = edit->addAction(tr("Find &Next"));
+    next->setShortcut(QKeySequence::FindNext);
+    connect(next, &QAction::triggered, m_findBar, &FindReplaceBar::findNext);
+    QAction* previous = edit->addAction(tr("Find Pre&vious"));
+    previous->setShortcut(QKeySequence::FindPrevious);
+    connect(previous, &QAction::triggered, m_findBar, &FindReplaceBar::findPrevious);
+
+    QMenu* build = menuBar()->addMenu(tr("&Build"));
+    build->addAction(m_compileAction);
+    build->addAction(m_compileWhileTypingAction);
+    build->addSeparator();
+    build->addAction(m_runAction);
+    build->addAction(m_cancelAction);
+
+    QMenu* device = menuBar()->addMenu(tr("&Device"));
+    device->addAction(m_deviceAction);
+    QAction* refresh = device->addAction(tr("&Refresh Devices"));
+    connect(refresh, &QAction::triggered, this, [this] {
+        if (m_engine)
+            m_engine->refreshDevices();
+    });
+
+    menuBar()->addMenu(m_viewMenu);
+    QAction* clearHistory = m_viewMenu->addAction(tr("Clear Timing &History"));
+    connect(clearHistory, &QAction::triggered, this, [this] {
+        if (m_timing)
+            m_timing->clearHistory();
+        m_lastRunProject.reset();
+    });
+}
+
+void MainWindow::createStatusBar()
+{
+    m_deviceLabel = new QLabel(this);
+    m_compileLabel = new QLabel(this);
+    m_runLabel = new QLabel(this);
+    m_reasonLabel = new QLabel(this);
+    m_reasonLabel->setObjectName(QStringLiteral("runBlockedLabel"));
+    m_progressLabel = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(160);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    m_progressLabel->hide();
+    statusBar()->addWidget(m_reasonLabel, 1);
+    statusBar()->addPermanentWidget(m_progressLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_runLabel);
+    statusBar()->addPermanentWidget(m_compileLabel);
+    statusBar()->addPermanentWidget(m_deviceLabel);
+    m_deviceLabel->setText(tr("Looking for CUDA devices…"));
+    applyTheme();
+}
+
+void MainWindow::connectEngine()
+{
+    if (!m_engine)
+        return;
+    connect(m_engine, &Engine::devicesChanged, this, &MainWindow::onDevicesChanged);
+    connect(m_engine, &Engine::compiled, this, &MainWindow::onCompiled);
+    connect(m_engine, &Engine::resourcesReady, this, &MainWindow::onResources);
+    connect(m_engine, &Engine::runProgress, this, &MainWindow::onRunProgress);
+    connect(m_engine, &Engine::runFinished, this, &MainWindow::onRunFinished);
+}
+
+void MainWindow::connectEdits()
+{
+    connect(m_editor, &QsciScintilla::textChanged, this, [this] {
+        onContentChanged();
+        if (!m_loading && m_compileWhileTypingAction && m_compileWhileTypingAction->isChecked())
+            m_compileTimer->start();
+    });
+    connect(m_options, &CompileOptionsPanel::changed, this, &MainWindow::onContentChanged);
+    connect(m_arguments, &ArgumentTableView::changed, this, [this] {
+        onContentChanged();
+        updateCoverCount();
+    });
+    connect(m_arguments->model(), &ArgumentTableModel::changed, this, &MainWindow::updateRunState);
+    connect(m_launch, &LaunchPanel::changed, this, &MainWindow::onContentChanged);
+    connect(m_kernelSelector, &QComboBox::currentTextChanged, this, [this] {
+        if (m_loading)
+            return;
+        onContentChanged();
+        syncArgumentsWithKernel();
+    });
+}
+
+void MainWindow::onContentChanged()
+{
+    if (m_loading)
+        return;
+    m_document->markChanged();
+    updateRunState();
+}
+
+void MainWindow::setCompileWhileTyping(bool on)
+{
+    m_compileWhileTypingAction->setChecked(on);
+    if (!on)
+        m_compileTimer->stop();
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = m_document->displayName();
+    if (m_document->isUntitled() && !m_untitledName.isEmpty())
+        name = m_untitledName;
+    setWindowTitle(tr("%1[*] — KernelPad").arg(name));
+    setWindowModified(m_document->isDirty());
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    if (settings.value(QStringLiteral("window/layoutVersion")).toInt() != kLayoutVersion)
+        return;
+    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kLayoutVersion);
+}
+
+void MainWindow::saveLayout()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/layoutVersion"), kLayoutVersion);
+    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    settings.setValue(QLatin1String(kStateKey), saveState(kLayoutVersion));
+}
+
+void MainWindow::applyTheme()
+{
+    const Theme theme = Theme::forPalette(palette());
+    m_banner->setStyleSheet(
+        QStringLiteral("#driverBanner { background: %1; border-bottom: 1px solid %2; }"
+                       "#driverBanner QLabel { color: %3; }")
+            .arg(theme.bannerPaper.name(), theme.warningColor.name(), theme.bannerText.name()));
+    if (m_reasonLabel)
+        m_reasonLabel->setStyleSheet(QStringLiteral("color: %1;").arg(theme.warningColor.name()));
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_banner)
+        applyTheme();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    if (m_engine && m_running)
+        m_engine->cancel();
+    // A clean close: the recovery file is no longer needed.
+    m_document->removeRecovery();
+    saveLayout();
+    event->accept();
+}
+
+} // namespace kernelpad

@@ -1,0 +1,224 @@
+#pragma once
+// KernelPad's main window: the editor in the centre, compile options, arguments and launch
+// settings in docks, results in tabs below; talks to the GPU only through the Engine.
+
+#include "core/compile/CompileResult.h"
+#include "core/cuda/DeviceInfo.h"
+#include "core/project/Project.h"
+#include "core/run/RunTypes.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <optional>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+class QTabWidget;
+class QTimer;
+class QToolButton;
+
+namespace kernelpad {
+
+class ArgumentTableView;
+class BufferViewer;
+class CodeEditor;
+class CompileOptionsPanel;
+class DiagnosticsList;
+class Engine;
+class FindReplaceBar;
+class LaunchPanel;
+class ProjectDocument;
+class PtxView;
+class RecentFiles;
+class ResourcesPanel;
+class TimingChartView;
+class VerificationPanel;
+
+/// One project per window. The Engine is owned by the caller (main.cpp or a test) and may
+/// be shared by several windows; each window only listens to the request ids it made.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    /// Answer to "save your changes?", asked before closing or replacing unsaved work.
+    enum class UnsavedChoice { Save, Discard, Cancel };
+    /// The tabs below the editor, in order.
+    enum ResultTab { LogTab, DiagnosticsTab, PtxTab, ResourcesTab, TimingTab, VerificationTab,
+                     BuffersTab };
+
+    explicit MainWindow(Engine* engine, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // --- projects (MainWindowActions.cpp) ---
+    /// Opens a .kpad file, asking first about unsaved work; errors name the field.
+    bool openProject(const QString& path);
+    /// Shows `project` as an unsaved (or `path`) document, replacing the current one.
+    void loadProject(const Project& project, const QString& path = QString());
+    bool newProject();
+    bool save();
+    bool saveAs(const QString& path);
+    /// The project as the editor and the panels describe it now.
+    [[nodiscard]] Project currentProject() const;
+    /// Offers to restore recovery files left by a crash: the newest comes back in this
+    /// window, others in new windows. Without prompts they are restored silently. Returns
+    /// how many were restored.
+    int restoreRecovery();
+    /// Asks about unsaved work; false when the user cancelled.
+    bool maybeSave();
+
+    // --- build and run (MainWindowRun.cpp) ---
+    void compile();
+    void run();
+    void cancel();
+    /// Empty when Run can start, else why not (also Run's tooltip and a status-bar label).
+    [[nodiscard]] QString runBlockedReason() const;
+    /// "source edited, block 256→128": how `after` differs from `before` for the timing note.
+    [[nodiscard]] static QString describeChanges(const std::optional<Project>& before,
+                                                 const Project& after);
+
+    // --- options for tests and scripted use ---
+    /// Off: no modal dialogs; errors go to lastError() and the status bar, the unsaved-work
+    /// question gets unsavedChoice(), recovery files are restored without asking.
+    void setPromptsEnabled(bool enabled) { m_promptsEnabled = enabled; }
+    void setUnsavedChoice(UnsavedChoice choice) { m_unsavedChoice = choice; }
+    [[nodiscard]] QString lastError() const { return m_lastError; }
+    /// Compile shortly after each edit (on by default; the Build menu toggles it).
+    void setCompileWhileTyping(bool on);
+
+    [[nodiscard]] CodeEditor* editor() const;
+    [[nodiscard]] ProjectDocument* document() const;
+    [[nodiscard]] DiagnosticsList* diagnosticsList() const;
+    [[nodiscard]] PtxView* ptxView() const;
+    [[nodiscard]] QComboBox* kernelSelector() const;
+    [[nodiscard]] ArgumentTableView* argumentView() const;
+    [[nodiscard]] LaunchPanel* launchPanel() const;
+    [[nodiscard]] CompileOptionsPanel* optionsPanel() const;
+    [[nodiscard]] QTabWidget* resultTabs() const;
+    [[nodiscard]] QPlainTextEdit* programLog() const;
+    [[nodiscard]] QWidget* driverBanner() const;
+    [[nodiscard]] QAction* runAction() const;
+    [[nodiscard]] QAction* compileAction() const;
+    [[nodiscard]] QAction* cancelAction() const;
+    [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
+
+signals:
+    /// A compile this window asked for has been shown (after the panels were updated).
+    void compileShown(const kernelpad::CompileResult& result);
+    /// A run this window asked for has ended and its results are shown.
+    void runShown(const kernelpad::RunResult& result);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    // MainWindow.cpp: construction
+    void createWidgets();
+    void createDocks();
+    void createActions();
+    void createMenus();
+    void createStatusBar();
+    void connectEngine();
+    void connectEdits();
+    void restoreLayout();
+    void saveLayout();
+    void updateTitle();
+    void applyTheme();
+
+    // MainWindowActions.cpp: files
+    void openDialog();
+    bool saveAsDialog();
+    void openRecent(const QString& path);
+    void fillExamplesMenu();
+    void openDeviceDialog();
+    void showError(const QString& title, const QString& message);
+    void onContentChanged();
+
+    // MainWindowRun.cpp: results
+    void onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError);
+    void onCompiled(quint64 id, const CompileResult& result);
+    void onResources(quint64 id, const QString& kernel, const KernelResources& resources);
+    void onRunProgress(quint64 id, const QString& stage, int done, int total);
+    void onRunFinished(quint64 id, const RunResult& result);
+    void showCompile(const CompileResult& result);
+    void fillKernelSelector(const CompileResult& result);
+    void syncArgumentsWithKernel();
+    void updateRunState();
+    void updateLaunchLimits();
+    void updateCoverCount();
+    void setRunning(bool running);
+    [[nodiscard]] const DeviceInfo* currentDevice() const;
+
+    QPointer<Engine> m_engine;
+    ProjectDocument* m_document = nullptr;
+    RecentFiles* m_recent = nullptr;
+
+    // Widgets are children of the window; QPointer guards the result slots all the same,
+    // since results arrive queued and a dock may be gone by then.
+    QPointer<CodeEditor> m_editor;
+    FindReplaceBar* m_findBar = nullptr;
+    QWidget* m_banner = nullptr;
+    QLabel* m_bannerText = nullptr;
+    QPointer<QComboBox> m_kernelSelector;
+    QPointer<CompileOptionsPanel> m_options;
+    QPointer<ArgumentTableView> m_arguments;
+    QPointer<LaunchPanel> m_launch;
+    QPointer<QTabWidget> m_tabs;
+    QPointer<QPlainTextEdit> m_log;
+    QPointer<DiagnosticsList> m_diagnostics;
+    QPointer<PtxView> m_ptx;
+    QPointer<ResourcesPanel> m_resources;
+    QPointer<TimingChartView> m_timing;
+    QPointer<VerificationPanel> m_verification;
+    QPointer<BufferViewer> m_buffers;
+
+    QLabel* m_deviceLabel = nullptr;
+    QLabel* m_compileLabel = nullptr;
+    QLabel* m_runLabel = nullptr;
+    QLabel* m_reasonLabel = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+
+    QAction* m_newAction = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_compileAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QAction* m_deviceAction = nullptr;
+    QAction* m_compileWhileTypingAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_examplesMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QTimer* m_compileTimer = nullptr;
+
+    QVector<DeviceInfo> m_devices;
+    QString m_driverError;
+    bool m_devicesKnown = false;
+    int m_deviceIndex = 0;
+
+    quint64 m_compileId = 0;
+    quint64 m_runId = 0;
+    bool m_running = false;
+    std::optional<CompileResult> m_lastCompile;
+    QString m_lastCompiledSource; ///< the source m_lastCompile was made from
+    std::optional<Project> m_lastRunProject;
+    Project m_runningProject;
+    std::optional<KernelResources> m_kernelResources;
+    QString m_resourcesKernel;
+
+    bool m_loading = false; ///< filling widgets from a project: not a user edit
+    bool m_promptsEnabled = true;
+    UnsavedChoice m_unsavedChoice = UnsavedChoice::Discard;
+    QString m_lastError;
+    QString m_untitledName; ///< the project's own name, shown while it has no file
+    Project m_baseProject;  ///< fields no widget edits (name, description, sourceName)
+};
+
+} // namespace kernelpad
