@@ -152,6 +152,8 @@ void TestNpy::fileRoundTrip()
     QVERIFY(!writeNpy(dir.filePath("bad.npy"), array, &error));
     QVERIFY2(error.contains("needs 24 bytes but the data has 23"), qPrintable(error));
     QVERIFY(!QFile::exists(dir.filePath("bad.npy")));
+    QVERIFY(!readNpy(dataPath("numpy_big_endian_i4.npy"), &error));
+    QVERIFY2(error.contains("'>i4' is big-endian"), qPrintable(error));
     QVERIFY(!readNpy(dir.filePath("absent.npy"), &error));
     QVERIFY2(error.contains("absent.npy"), qPrintable(error));
 }

@@ -1,0 +1,54 @@
+# Sourced by scripts/run and scripts/test: installs the Debian packages KernelPad needs
+# (only those missing), checks the CUDA toolkit, then configures and builds.
+# Quiet when everything is already there.
+
+KERNELPAD_PACKAGES=(
+    build-essential cmake ninja-build pkgconf ccache
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqscintilla2-qt6-dev libgl-dev
+    libmuparser-dev
+    xvfb xauth fonts-dejavu-core
+    clang libclang-rt-14-dev
+)
+
+kernelpad_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+kernelpad_build=${KERNELPAD_BUILD_DIR:-$kernelpad_root/build}
+
+kernelpad_install_packages() {
+    local missing=()
+    for p in "${KERNELPAD_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "KernelPad: installing missing Debian packages: ${missing[*]}"
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "KernelPad: please install as root: apt-get install ${missing[*]}" >&2; return 1; }
+        sudo=sudo
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+kernelpad_check_cuda() {
+    local cuda=${CUDA_HOME:-/usr/local/cuda}
+    if [ ! -f "$cuda/include/nvrtc.h" ] || [ ! -f "$cuda/include/cuda.h" ]; then
+        echo "KernelPad: the CUDA toolkit was not found in $cuda (set CUDA_HOME): it provides cuda.h and NVRTC." >&2
+        return 1
+    fi
+    export CUDAToolkit_ROOT=$cuda
+}
+
+kernelpad_build() {
+    local jobs
+    jobs=$(nproc)
+    if [ ! -f "$kernelpad_build/CMakeCache.txt" ]; then
+        cmake -S "$kernelpad_root" -B "$kernelpad_build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    fi
+    # Progress lines are hidden; warnings and errors show. With pipefail the build's own
+    # status decides the pipeline's.
+    set -o pipefail
+    cmake --build "$kernelpad_build" -j "$jobs" 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\] ' || true; }
+}
+
+kernelpad_install_packages
+kernelpad_check_cuda
