@@ -9,48 +9,51 @@ namespace kernelpad {
 
 namespace {
 
-bool fail(QString* error, const QString& message)
-{
+bool fail(QString* error, const QString& message) {
     if (error)
         *error = message;
     return false;
 }
 
 /// Prefixes a nested object's error with the key it sits under ("init.low: ...").
-bool failNested(QString* error, const QString& key, const QString& inner)
-{
+bool failNested(QString* error, const QString& key, const QString& inner) {
     return fail(error, key + QLatin1Char('.') + inner);
 }
 
-QString jsonTypeName(const QJsonValue& v)
-{
+QString jsonTypeName(const QJsonValue& v) {
     switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a bool");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("a bool");
+    case QJsonValue::Double:
+        return QStringLiteral("a number");
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
     }
     return QStringLiteral("nothing");
 }
 
 /// Reads an optional number; absent keys leave `out` unchanged.
-bool readNumber(const QJsonObject& json, const QString& key, double* out, QString* error)
-{
+bool readNumber(const QJsonObject& json, const QString& key, double* out, QString* error) {
     if (!json.contains(key))
         return true;
     const QJsonValue v = json.value(key);
     if (!v.isDouble() || !std::isfinite(v.toDouble()))
-        return fail(error, QStringLiteral("%1: expected a number, got %2").arg(key, jsonTypeName(v)));
+        return fail(error,
+                    QStringLiteral("%1: expected a number, got %2").arg(key, jsonTypeName(v)));
     *out = v.toDouble();
     return true;
 }
 
 bool readString(const QJsonObject& json, const QString& key, QString* out, bool required,
-                QString* error)
-{
+                QString* error) {
     if (!json.contains(key)) {
         if (required)
             return fail(error, QStringLiteral("%1: missing").arg(key));
@@ -58,14 +61,14 @@ bool readString(const QJsonObject& json, const QString& key, QString* out, bool 
     }
     const QJsonValue v = json.value(key);
     if (!v.isString())
-        return fail(error, QStringLiteral("%1: expected a string, got %2").arg(key, jsonTypeName(v)));
+        return fail(error,
+                    QStringLiteral("%1: expected a string, got %2").arg(key, jsonTypeName(v)));
     *out = v.toString();
     return true;
 }
 
 bool readObject(const QJsonObject& json, const QString& key, QJsonObject* out, bool required,
-                QString* error)
-{
+                QString* error) {
     if (!json.contains(key)) {
         if (required)
             return fail(error, QStringLiteral("%1: missing").arg(key));
@@ -73,7 +76,8 @@ bool readObject(const QJsonObject& json, const QString& key, QJsonObject* out, b
     }
     const QJsonValue v = json.value(key);
     if (!v.isObject())
-        return fail(error, QStringLiteral("%1: expected an object, got %2").arg(key, jsonTypeName(v)));
+        return fail(error,
+                    QStringLiteral("%1: expected an object, got %2").arg(key, jsonTypeName(v)));
     *out = v.toObject();
     return true;
 }
@@ -81,8 +85,7 @@ bool readObject(const QJsonObject& json, const QString& key, QJsonObject* out, b
 // Integers above 2^53 do not survive a JSON number (a double), so larger seeds are strings.
 constexpr double kMaxExactJsonInteger = 9007199254740992.0; // 2^53
 
-bool readSeed(const QJsonObject& json, quint64* out, QString* error)
-{
+bool readSeed(const QJsonObject& json, quint64* out, QString* error) {
     const QString key = QStringLiteral("seed");
     if (!json.contains(key))
         return true;
@@ -98,14 +101,14 @@ bool readSeed(const QJsonObject& json, quint64* out, QString* error)
     bool ok = false;
     const quint64 seed = v.isString() ? v.toString().trimmed().toULongLong(&ok, 10) : 0;
     if (!ok)
-        return fail(error, QStringLiteral("seed: expected a non-negative integer, got %1")
-                               .arg(jsonTypeName(v)));
+        return fail(
+            error,
+            QStringLiteral("seed: expected a non-negative integer, got %1").arg(jsonTypeName(v)));
     *out = seed;
     return true;
 }
 
-QJsonValue seedToJson(quint64 seed)
-{
+QJsonValue seedToJson(quint64 seed) {
     if (double(seed) <= kMaxExactJsonInteger)
         return double(seed);
     return QString::number(seed);
@@ -117,9 +120,9 @@ template <typename Kind> struct KindName {
 };
 
 const KindName<InitSpec::Kind> kInitKinds[] = {
-    {InitSpec::Kind::Zeros, "zeros"},     {InitSpec::Kind::Ones, "ones"},
+    {InitSpec::Kind::Zeros, "zeros"},       {InitSpec::Kind::Ones, "ones"},
     {InitSpec::Kind::Constant, "constant"}, {InitSpec::Kind::Iota, "iota"},
-    {InitSpec::Kind::Uniform, "uniform"}, {InitSpec::Kind::Normal, "normal"},
+    {InitSpec::Kind::Uniform, "uniform"},   {InitSpec::Kind::Normal, "normal"},
     {InitSpec::Kind::File, "file"},
 };
 
@@ -130,8 +133,7 @@ const KindName<VerifySpec::Kind> kVerifyKinds[] = {
     {VerifySpec::Kind::File, "file"},
 };
 
-template <typename Kind, size_t N> QString kindName(const KindName<Kind> (&names)[N], Kind kind)
-{
+template <typename Kind, size_t N> QString kindName(const KindName<Kind> (&names)[N], Kind kind) {
     for (const auto& entry : names) {
         if (entry.kind == kind)
             return QLatin1String(entry.name);
@@ -140,8 +142,8 @@ template <typename Kind, size_t N> QString kindName(const KindName<Kind> (&names
 }
 
 template <typename Kind, size_t N>
-bool readKind(const QJsonObject& json, const KindName<Kind> (&names)[N], Kind* out, QString* error)
-{
+bool readKind(const QJsonObject& json, const KindName<Kind> (&names)[N], Kind* out,
+              QString* error) {
     QString text;
     if (!readString(json, QStringLiteral("kind"), &text, true, error))
         return false;
@@ -158,8 +160,7 @@ bool readKind(const QJsonObject& json, const KindName<Kind> (&names)[N], Kind* o
 }
 
 /// A JSON value typed by hand as a number or bool, kept as the text the table shows.
-bool readValueText(const QJsonObject& json, const QString& key, QString* out, QString* error)
-{
+bool readValueText(const QJsonObject& json, const QString& key, QString* out, QString* error) {
     if (!json.contains(key))
         return true;
     const QJsonValue v = json.value(key);
@@ -170,13 +171,14 @@ bool readValueText(const QJsonObject& json, const QString& key, QString* out, QS
     else if (v.isBool())
         *out = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     else
-        return fail(error, QStringLiteral("%1: expected a string or a number, got %2")
-                               .arg(key, jsonTypeName(v)));
+        return fail(
+            error,
+            QStringLiteral("%1: expected a string or a number, got %2").arg(key, jsonTypeName(v)));
     return true;
 }
 
-bool readDims(const QJsonObject& json, const QString& key, std::array<int, 3>* out, QString* error)
-{
+bool readDims(const QJsonObject& json, const QString& key, std::array<int, 3>* out,
+              QString* error) {
     if (!json.contains(key))
         return true;
     const QJsonValue v = json.value(key);
@@ -191,8 +193,9 @@ bool readDims(const QJsonObject& json, const QString& key, std::array<int, 3>* o
         const double x = d.toDouble();
         const QString where = QStringLiteral("%1[%2]").arg(key).arg(i);
         if (!d.isDouble() || x != std::floor(x))
-            return fail(error, QStringLiteral("%1: expected an integer, got %2")
-                                   .arg(where, d.isDouble() ? QString::number(x) : jsonTypeName(d)));
+            return fail(error,
+                        QStringLiteral("%1: expected an integer, got %2")
+                            .arg(where, d.isDouble() ? QString::number(x) : jsonTypeName(d)));
         if (x < 1)
             return fail(error, QStringLiteral("%1 must be >= 1 (got %2)").arg(where).arg(x));
         if (x > std::numeric_limits<int>::max())
@@ -206,22 +209,25 @@ bool readDims(const QJsonObject& json, const QString& key, std::array<int, 3>* o
     return true;
 }
 
-QJsonArray dimsToJson(const std::array<int, 3>& dims) { return {dims[0], dims[1], dims[2]}; }
+QJsonArray dimsToJson(const std::array<int, 3>& dims) {
+    return {dims[0], dims[1], dims[2]};
+}
 
 } // namespace
 
-QString directionName(Direction d)
-{
+QString directionName(Direction d) {
     switch (d) {
-    case Direction::In: return QStringLiteral("in");
-    case Direction::Out: return QStringLiteral("out");
-    case Direction::InOut: return QStringLiteral("inout");
+    case Direction::In:
+        return QStringLiteral("in");
+    case Direction::Out:
+        return QStringLiteral("out");
+    case Direction::InOut:
+        return QStringLiteral("inout");
     }
     return QStringLiteral("in");
 }
 
-std::optional<Direction> directionFromName(const QString& name)
-{
+std::optional<Direction> directionFromName(const QString& name) {
     for (const Direction d : {Direction::In, Direction::Out, Direction::InOut}) {
         if (name == directionName(d))
             return d;
@@ -229,13 +235,15 @@ std::optional<Direction> directionFromName(const QString& name)
     return std::nullopt;
 }
 
-QJsonObject InitSpec::toJson() const
-{
+QJsonObject InitSpec::toJson() const {
     QJsonObject json{{QStringLiteral("kind"), kindName(kInitKinds, kind)}};
     switch (kind) {
     case Kind::Zeros:
-    case Kind::Ones: break;
-    case Kind::Constant: json.insert(QStringLiteral("value"), value); break;
+    case Kind::Ones:
+        break;
+    case Kind::Constant:
+        json.insert(QStringLiteral("value"), value);
+        break;
     case Kind::Iota:
         json.insert(QStringLiteral("start"), value);
         json.insert(QStringLiteral("step"), step);
@@ -250,28 +258,29 @@ QJsonObject InitSpec::toJson() const
         json.insert(QStringLiteral("stddev"), stddev);
         json.insert(QStringLiteral("seed"), seedToJson(seed));
         break;
-    case Kind::File: json.insert(QStringLiteral("path"), path); break;
+    case Kind::File:
+        json.insert(QStringLiteral("path"), path);
+        break;
     }
     return json;
 }
 
-std::optional<InitSpec> InitSpec::fromJson(const QJsonObject& json, QString* error)
-{
+std::optional<InitSpec> InitSpec::fromJson(const QJsonObject& json, QString* error) {
     InitSpec spec;
     if (!readKind(json, kInitKinds, &spec.kind, error))
         return std::nullopt;
     // Iota's start is written as "start"; "value" is accepted as well since it is the field's
     // name in the struct.
-    const bool ok = readNumber(json, QStringLiteral("value"), &spec.value, error) &&
-                    readNumber(json, QStringLiteral("start"), &spec.value, error) &&
-                    readNumber(json, QStringLiteral("step"), &spec.step, error) &&
-                    readNumber(json, QStringLiteral("low"), &spec.low, error) &&
-                    readNumber(json, QStringLiteral("high"), &spec.high, error) &&
-                    readNumber(json, QStringLiteral("mean"), &spec.mean, error) &&
-                    readNumber(json, QStringLiteral("stddev"), &spec.stddev, error) &&
-                    readSeed(json, &spec.seed, error) &&
-                    readString(json, QStringLiteral("path"), &spec.path,
-                               spec.kind == Kind::File, error);
+    const bool ok =
+        readNumber(json, QStringLiteral("value"), &spec.value, error) &&
+        readNumber(json, QStringLiteral("start"), &spec.value, error) &&
+        readNumber(json, QStringLiteral("step"), &spec.step, error) &&
+        readNumber(json, QStringLiteral("low"), &spec.low, error) &&
+        readNumber(json, QStringLiteral("high"), &spec.high, error) &&
+        readNumber(json, QStringLiteral("mean"), &spec.mean, error) &&
+        readNumber(json, QStringLiteral("stddev"), &spec.stddev, error) &&
+        readSeed(json, &spec.seed, error) &&
+        readString(json, QStringLiteral("path"), &spec.path, spec.kind == Kind::File, error);
     if (!ok)
         return std::nullopt;
     if (spec.kind == Kind::Uniform && spec.low > spec.high) {
@@ -289,22 +298,27 @@ std::optional<InitSpec> InitSpec::fromJson(const QJsonObject& json, QString* err
     return spec;
 }
 
-QJsonObject VerifySpec::toJson() const
-{
+QJsonObject VerifySpec::toJson() const {
     QJsonObject json{{QStringLiteral("kind"), kindName(kVerifyKinds, kind)}};
     switch (kind) {
-    case Kind::None: return json;
-    case Kind::Reference: json.insert(QStringLiteral("referenceKernel"), referenceKernel); break;
-    case Kind::Expression: json.insert(QStringLiteral("expression"), expression); break;
-    case Kind::File: json.insert(QStringLiteral("path"), path); break;
+    case Kind::None:
+        return json;
+    case Kind::Reference:
+        json.insert(QStringLiteral("referenceKernel"), referenceKernel);
+        break;
+    case Kind::Expression:
+        json.insert(QStringLiteral("expression"), expression);
+        break;
+    case Kind::File:
+        json.insert(QStringLiteral("path"), path);
+        break;
     }
     json.insert(QStringLiteral("atol"), atol);
     json.insert(QStringLiteral("rtol"), rtol);
     return json;
 }
 
-std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString* error)
-{
+std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString* error) {
     VerifySpec spec;
     if (!readKind(json, kVerifyKinds, &spec.kind, error))
         return std::nullopt;
@@ -337,8 +351,7 @@ std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString*
     return spec;
 }
 
-QJsonObject BufferSpec::toJson() const
-{
+QJsonObject BufferSpec::toJson() const {
     return {
         {QStringLiteral("type"), elementType.toJson()},
         {QStringLiteral("count"), count},
@@ -348,8 +361,7 @@ QJsonObject BufferSpec::toJson() const
     };
 }
 
-std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString* error)
-{
+std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString* error) {
     BufferSpec spec;
     QJsonObject typeJson, initJson, verifyJson;
     QString inner;
@@ -414,8 +426,7 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
     return spec;
 }
 
-QJsonObject ArgumentSpec::toJson() const
-{
+QJsonObject ArgumentSpec::toJson() const {
     QJsonObject json{{QStringLiteral("name"), name}};
     if (isBuffer()) {
         json.insert(QStringLiteral("kind"), QStringLiteral("buffer"));
@@ -428,8 +439,7 @@ QJsonObject ArgumentSpec::toJson() const
     return json;
 }
 
-std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QString* error)
-{
+std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QString* error) {
     ArgumentSpec spec;
     if (!readString(json, QStringLiteral("name"), &spec.name, true, error))
         return std::nullopt;
@@ -456,7 +466,8 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
         return spec;
     }
     if (kind != QLatin1String("scalar")) {
-        fail(error, QStringLiteral("kind: unknown kind '%1' (expected scalar or buffer)").arg(kind));
+        fail(error,
+             QStringLiteral("kind: unknown kind '%1' (expected scalar or buffer)").arg(kind));
         return std::nullopt;
     }
     spec.kind = Kind::Scalar;
@@ -474,8 +485,7 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
     return spec;
 }
 
-QJsonObject LaunchConfig::toJson() const
-{
+QJsonObject LaunchConfig::toJson() const {
     return {
         {QStringLiteral("grid"), dimsToJson(grid)},
         {QStringLiteral("block"), dimsToJson(block)},
@@ -483,8 +493,7 @@ QJsonObject LaunchConfig::toJson() const
     };
 }
 
-std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QString* error)
-{
+std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QString* error) {
     LaunchConfig config;
     if (!readDims(json, QStringLiteral("grid"), &config.grid, error) ||
         !readDims(json, QStringLiteral("block"), &config.block, error))

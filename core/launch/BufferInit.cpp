@@ -18,8 +18,7 @@ namespace kernelpad {
 
 namespace {
 
-bool fail(QString* error, const QString& message)
-{
+bool fail(QString* error, const QString& message) {
     if (error)
         *error = message;
     return false;
@@ -33,8 +32,7 @@ constexpr double kPi = 3.141592653589793238462643383279502884;
 /// uses can be checked against the arguments with a precise message.
 struct VariableCollector {
     std::deque<double> values; // a deque: addresses stay valid as it grows
-    static double* create(const char* /*name*/, void* self)
-    {
+    static double* create(const char* /*name*/, void* self) {
         auto* collector = static_cast<VariableCollector*>(self);
         collector->values.push_back(0.0);
         return &collector->values.back();
@@ -42,8 +40,7 @@ struct VariableCollector {
 };
 
 /// Why `name` cannot be used in a count, or empty when it can; sets `value`.
-QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, double* value)
-{
+QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, double* value) {
     for (const ArgumentSpec& arg : args) {
         if (arg.name != name)
             continue;
@@ -68,18 +65,17 @@ QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, do
 /// <random>'s distributions, whose output differs between standard libraries.
 class Random {
 public:
-    explicit Random(quint64 seed) : m_engine(seed) {}
+    explicit Random(quint64 seed)
+        : m_engine(seed) {}
     /// Uniform in [0, 1) with 53 random bits.
     double unit() { return double(m_engine() >> 11) * 0x1.0p-53; }
-    double uniform(double low, double high)
-    {
+    double uniform(double low, double high) {
         const double x = low + unit() * (high - low);
         // Rounding can land on `high`; keep the interval half-open.
         return (x >= high && high > low) ? std::nextafter(high, low) : x;
     }
     /// Box-Muller; both values of each pair are used.
-    double normal(double mean, double stddev)
-    {
+    double normal(double mean, double stddev) {
         if (m_hasSpare) {
             m_hasSpare = false;
             return mean + stddev * m_spare;
@@ -100,8 +96,7 @@ private:
     bool m_hasSpare = false;
 };
 
-QString initKindName(InitSpec::Kind kind)
-{
+QString initKindName(InitSpec::Kind kind) {
     InitSpec spec;
     spec.kind = kind;
     return spec.toJson().value(QStringLiteral("kind")).toString();
@@ -109,8 +104,7 @@ QString initKindName(InitSpec::Kind kind)
 
 /// Integer buffers take only exact values that fit, so "constant 2.5" on int32 is a message
 /// rather than a silent 2.
-bool checkIntegerValue(ScalarType type, double value, const QString& what, QString* error)
-{
+bool checkIntegerValue(ScalarType type, double value, const QString& what, QString* error) {
     if (!detail::isIntegerType(type) || type == ScalarType::Bool)
         return true;
     double lowest = 0, highest = 0;
@@ -131,13 +125,13 @@ bool checkIntegerValue(ScalarType type, double value, const QString& what, QStri
     return true;
 }
 
-bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, QString* error)
-{
+bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, QString* error) {
     const auto& info = scalarTypeInfo(type);
     const qint64 size = info.sizeBytes;
     const bool integer = detail::isIntegerType(type);
     switch (init.kind) {
-    case InitSpec::Kind::Zeros: return true; // the array starts zeroed
+    case InitSpec::Kind::Zeros:
+        return true; // the array starts zeroed
     case InitSpec::Kind::Ones:
         for (qint64 i = 0; i < count; ++i)
             detail::storeScalar(type, 1.0, 0.0, out + i * size);
@@ -200,14 +194,14 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
         }
         return true;
     }
-    case InitSpec::Kind::File: break; // handled by the caller
+    case InitSpec::Kind::File:
+        break; // handled by the caller
     }
     return true;
 }
 
 /// Struct elements: zeros, or every field element set to one (complex: 1 + 0i).
-void fillStructOnes(const StructType& st, qint64 count, char* out)
-{
+void fillStructOnes(const StructType& st, qint64 count, char* out) {
     const QVector<int> offsets = st.fieldOffsets();
     const qint64 size = st.sizeBytes();
     for (qint64 i = 0; i < count; ++i) {
@@ -222,8 +216,7 @@ void fillStructOnes(const StructType& st, qint64 count, char* out)
 }
 
 std::optional<QByteArray> contentsFromFile(const BufferSpec& spec, qint64 count,
-                                           const QString& baseDir, QString* error)
-{
+                                           const QString& baseDir, QString* error) {
     const QString path = QDir(baseDir).filePath(spec.init.path);
     QString inner;
     const auto array = readNpy(path, &inner);
@@ -250,8 +243,7 @@ std::optional<QByteArray> contentsFromFile(const BufferSpec& spec, qint64 count,
 } // namespace
 
 std::optional<qint64> resolveCount(const QString& countText, const QVector<ArgumentSpec>& args,
-                                   QString* error)
-{
+                                   QString* error) {
     const QString text = countText.trimmed();
     const QString what = QStringLiteral("count '%1'").arg(text);
     if (text.isEmpty()) {
@@ -322,8 +314,7 @@ std::optional<qint64> resolveCount(const QString& countText, const QVector<Argum
 }
 
 std::optional<QByteArray> makeBufferContents(const BufferSpec& spec, qint64 count,
-                                             const QString& baseDir, QString* error)
-{
+                                             const QString& baseDir, QString* error) {
     if (count < 0) {
         fail(error, QStringLiteral("negative element count %1").arg(count));
         return std::nullopt;
@@ -353,8 +344,8 @@ std::optional<QByteArray> makeBufferContents(const BufferSpec& spec, qint64 coun
         QByteArray bytes(qsizetype(count * elementBytes), '\0');
         if (spec.init.kind == InitSpec::Kind::Ones && isStruct)
             fillStructOnes(spec.elementType.structType, count, bytes.data());
-        else if (!isStruct && !fillScalar(spec.init, spec.elementType.scalar, count, bytes.data(),
-                                          error))
+        else if (!isStruct &&
+                 !fillScalar(spec.init, spec.elementType.scalar, count, bytes.data(), error))
             return std::nullopt;
         return bytes;
     } catch (const std::bad_alloc&) {
@@ -363,8 +354,7 @@ std::optional<QByteArray> makeBufferContents(const BufferSpec& spec, qint64 coun
     }
 }
 
-double elementAsDouble(const ValueType& type, const char* data, qint64 index)
-{
+double elementAsDouble(const ValueType& type, const char* data, qint64 index) {
     const char* element = data + index * type.sizeBytes();
     if (!type.isStruct())
         return detail::loadScalar(type.scalar, element);
@@ -374,8 +364,7 @@ double elementAsDouble(const ValueType& type, const char* data, qint64 index)
     return detail::loadScalar(st.fields.front().type, element + st.fieldOffsets().front());
 }
 
-QString elementToString(const ValueType& type, const char* data, qint64 index)
-{
+QString elementToString(const ValueType& type, const char* data, qint64 index) {
     const char* element = data + index * type.sizeBytes();
     if (!type.isStruct())
         return detail::formatScalar(type.scalar, element);

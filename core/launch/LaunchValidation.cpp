@@ -13,16 +13,14 @@ constexpr int kDefaultSharedPerBlockBytes = 48 * 1024;
 
 const char* const kAxis[3] = {"x", "y", "z"};
 
-QString kib(qint64 bytes)
-{
+QString kib(qint64 bytes) {
     return bytes % 1024 == 0 ? QStringLiteral("%1 KiB").arg(bytes / 1024)
                              : QStringLiteral("%1 bytes").arg(bytes);
 }
 
 } // namespace
 
-LaunchLimits genericLaunchLimits()
-{
+LaunchLimits genericLaunchLimits() {
     LaunchLimits limits;
     limits.maxThreadsPerBlock = kMaxThreadsPerBlock;
     limits.maxBlockDim = kMaxBlockDim;
@@ -33,8 +31,7 @@ LaunchLimits genericLaunchLimits()
     return limits;
 }
 
-QString validateLaunch(const LaunchConfig& config, const LaunchLimits& limits)
-{
+QString validateLaunch(const LaunchConfig& config, const LaunchLimits& limits) {
     for (int i = 0; i < 3; ++i) {
         if (config.block[size_t(i)] < 1)
             return QStringLiteral("block.%1 must be >= 1 (got %2)")
@@ -102,8 +99,7 @@ QString validateLaunch(const LaunchConfig& config, const LaunchLimits& limits)
     return {};
 }
 
-qint64 gridToCover(qint64 elements, int blockX)
-{
+qint64 gridToCover(qint64 elements, int blockX) {
     if (elements <= 0 || blockX <= 0)
         return 0;
     // Written without elements + blockX - 1, which could overflow near the qint64 limit.

@@ -20,8 +20,7 @@ constexpr int kAlignBytes = 64;
 constexpr int kMaxDims = 64;
 constexpr qint64 kMaxHeaderBytes = qint64(1) << 20;
 
-bool fail(QString* error, const QString& message)
-{
+bool fail(QString* error, const QString& message) {
     if (error)
         *error = message;
     return false;
@@ -33,25 +32,24 @@ struct DescrRow {
 };
 
 const DescrRow kDescrs[] = {
-    {"b1", ScalarType::Bool},       {"i1", ScalarType::Int8},       {"i2", ScalarType::Int16},
-    {"i4", ScalarType::Int32},      {"i8", ScalarType::Int64},      {"u1", ScalarType::UInt8},
-    {"u2", ScalarType::UInt16},     {"u4", ScalarType::UInt32},     {"u8", ScalarType::UInt64},
-    {"f2", ScalarType::Float16},    {"f4", ScalarType::Float32},    {"f8", ScalarType::Float64},
-    {"c8", ScalarType::Complex64},  {"c16", ScalarType::Complex128},
+    {"b1", ScalarType::Bool},      {"i1", ScalarType::Int8},        {"i2", ScalarType::Int16},
+    {"i4", ScalarType::Int32},     {"i8", ScalarType::Int64},       {"u1", ScalarType::UInt8},
+    {"u2", ScalarType::UInt16},    {"u4", ScalarType::UInt32},      {"u8", ScalarType::UInt64},
+    {"f2", ScalarType::Float16},   {"f4", ScalarType::Float32},     {"f8", ScalarType::Float64},
+    {"c8", ScalarType::Complex64}, {"c16", ScalarType::Complex128},
 };
 
 /// A reader for the small subset of Python literals NumPy writes in the header.
 class HeaderParser {
 public:
-    explicit HeaderParser(const QString& text) : m_text(text) {}
+    explicit HeaderParser(const QString& text)
+        : m_text(text) {}
 
-    void skipSpace()
-    {
+    void skipSpace() {
         while (m_pos < m_text.size() && m_text.at(m_pos).isSpace())
             ++m_pos;
     }
-    bool accept(QChar c)
-    {
+    bool accept(QChar c) {
         skipSpace();
         if (m_pos < m_text.size() && m_text.at(m_pos) == c) {
             ++m_pos;
@@ -59,13 +57,11 @@ public:
         }
         return false;
     }
-    bool atEnd()
-    {
+    bool atEnd() {
         skipSpace();
         return m_pos >= m_text.size();
     }
-    std::optional<QString> string()
-    {
+    std::optional<QString> string() {
         skipSpace();
         if (m_pos >= m_text.size())
             return std::nullopt;
@@ -79,8 +75,7 @@ public:
         m_pos = end + 1;
         return s;
     }
-    std::optional<bool> boolean()
-    {
+    std::optional<bool> boolean() {
         skipSpace();
         for (const bool value : {true, false}) {
             const QLatin1String word(value ? "True" : "False");
@@ -91,8 +86,7 @@ public:
         }
         return std::nullopt;
     }
-    std::optional<qint64> integer()
-    {
+    std::optional<qint64> integer() {
         skipSpace();
         qint64 value = 0;
         const qsizetype start = m_pos;
@@ -109,8 +103,7 @@ public:
         return m_pos > start ? std::optional<qint64>(value) : std::nullopt;
     }
     /// "()", "(16,)", "(2, 3)"; a dimension list of non-negative integers.
-    std::optional<QVector<qint64>> shape()
-    {
+    std::optional<QVector<qint64>> shape() {
         if (!accept(QLatin1Char('(')))
             return std::nullopt;
         QVector<qint64> dims;
@@ -133,8 +126,7 @@ private:
     qsizetype m_pos = 0;
 };
 
-std::optional<ScalarType> typeFromDescr(const QString& descr, QString* error)
-{
+std::optional<ScalarType> typeFromDescr(const QString& descr, QString* error) {
     if (descr.isEmpty()) {
         fail(error, QStringLiteral("empty dtype"));
         return std::nullopt;
@@ -146,10 +138,10 @@ std::optional<ScalarType> typeFromDescr(const QString& descr, QString* error)
                         .arg(descr, descr.mid(1)));
         return std::nullopt;
     }
-    const QString code = (order == QLatin1Char('<') || order == QLatin1Char('|') ||
-                          order == QLatin1Char('='))
-                             ? descr.mid(1)
-                             : descr;
+    const QString code =
+        (order == QLatin1Char('<') || order == QLatin1Char('|') || order == QLatin1Char('='))
+            ? descr.mid(1)
+            : descr;
     for (const auto& row : kDescrs) {
         if (code == QLatin1String(row.code))
             return row.type;
@@ -160,30 +152,27 @@ std::optional<ScalarType> typeFromDescr(const QString& descr, QString* error)
     return std::nullopt;
 }
 
-quint32 readLittleEndian(const char* p, int bytes)
-{
+quint32 readLittleEndian(const char* p, int bytes) {
     quint32 value = 0;
     for (int i = bytes - 1; i >= 0; --i)
         value = (value << 8) | quint8(p[i]);
     return value;
 }
 
-QString shapeText(const QVector<qint64>& shape)
-{
+QString shapeText(const QVector<qint64>& shape) {
     if (shape.isEmpty())
         return QStringLiteral("()");
     QStringList parts;
     for (const qint64 d : shape)
         parts.append(QString::number(d));
     // Python's tuple repr: a one-element tuple keeps its trailing comma.
-    return QStringLiteral("(%1%2)")
-        .arg(parts.join(QStringLiteral(", ")), shape.size() == 1 ? QStringLiteral(",") : QString());
+    return QStringLiteral("(%1%2)").arg(parts.join(QStringLiteral(", ")),
+                                        shape.size() == 1 ? QStringLiteral(",") : QString());
 }
 
 } // namespace
 
-qint64 NpyArray::elementCount() const
-{
+qint64 NpyArray::elementCount() const {
     for (const qint64 d : shape) {
         if (d <= 0)
             return 0;
@@ -197,8 +186,7 @@ qint64 NpyArray::elementCount() const
     return count;
 }
 
-QString npyDescr(ScalarType type)
-{
+QString npyDescr(ScalarType type) {
     for (const auto& row : kDescrs) {
         if (row.type == type) {
             const bool oneByte = scalarTypeInfo(type).sizeBytes == 1;
@@ -208,8 +196,7 @@ QString npyDescr(ScalarType type)
     return {};
 }
 
-std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error)
-{
+std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error) {
     const qint64 size = bytes.size();
     if (size < kMagicBytes + 2 || std::memcmp(bytes.constData(), kMagic, kMagicBytes) != 0) {
         fail(error, QStringLiteral("not a .npy file (bad magic: expected \\x93NUMPY)"));
@@ -231,9 +218,10 @@ std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error)
     }
     const qint64 headerBytes = readLittleEndian(bytes.constData() + kMagicBytes + 2, lengthBytes);
     if (headerBytes > kMaxHeaderBytes || headerBytes > size - prefix) {
-        fail(error, QStringLiteral("truncated .npy file: header of %1 bytes but only %2 bytes follow")
-                        .arg(headerBytes)
-                        .arg(size - prefix));
+        fail(error,
+             QStringLiteral("truncated .npy file: header of %1 bytes but only %2 bytes follow")
+                 .arg(headerBytes)
+                 .arg(size - prefix));
         return std::nullopt;
     }
     const QByteArray raw = bytes.mid(prefix, headerBytes);
@@ -271,7 +259,8 @@ std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error)
             shape = p.shape();
             ok = shape.has_value();
         } else {
-            fail(error, QStringLiteral("bad .npy header: unexpected or repeated key '%1'").arg(*key));
+            fail(error,
+                 QStringLiteral("bad .npy header: unexpected or repeated key '%1'").arg(*key));
             return std::nullopt;
         }
         if (!ok) {
@@ -294,7 +283,9 @@ std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error)
     }
     if (!descr || !fortran || !shape) {
         fail(error, QStringLiteral("bad .npy header: missing '%1'")
-                        .arg(!descr ? "descr" : !fortran ? "fortran_order" : "shape"));
+                        .arg(!descr     ? "descr"
+                             : !fortran ? "fortran_order"
+                                        : "shape"));
         return std::nullopt;
     }
     const auto type = typeFromDescr(*descr, error);
@@ -332,19 +323,18 @@ std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error)
     }
     // Also catches a 0-d array (one element) with no data after the header.
     if (count < 0 || count * itemBytes > available) {
-            fail(error, QStringLiteral("truncated .npy data: shape %1 of %2 needs more than the "
-                                       "%3 bytes that follow the header")
-                            .arg(shapeText(array.shape), *descr)
-                            .arg(available));
-            return std::nullopt;
+        fail(error, QStringLiteral("truncated .npy data: shape %1 of %2 needs more than the "
+                                   "%3 bytes that follow the header")
+                        .arg(shapeText(array.shape), *descr)
+                        .arg(available));
+        return std::nullopt;
     }
     // Trailing bytes are ignored, as numpy.load does.
     array.data = bytes.mid(prefix + headerBytes, count * itemBytes);
     return array;
 }
 
-std::optional<NpyArray> readNpy(const QString& path, QString* error)
-{
+std::optional<NpyArray> readNpy(const QString& path, QString* error) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         fail(error, QStringLiteral("cannot open '%1': %2").arg(path, file.errorString()));
@@ -357,8 +347,7 @@ std::optional<NpyArray> readNpy(const QString& path, QString* error)
     return array;
 }
 
-QByteArray serializeNpy(const NpyArray& array)
-{
+QByteArray serializeNpy(const NpyArray& array) {
     if (array.type.isStruct())
         return {};
     const QString descr = npyDescr(array.type.scalar);
@@ -387,8 +376,7 @@ QByteArray serializeNpy(const NpyArray& array)
     return out;
 }
 
-bool writeNpy(const QString& path, const NpyArray& array, QString* error)
-{
+bool writeNpy(const QString& path, const NpyArray& array, QString* error) {
     if (array.type.isStruct())
         return fail(error, QStringLiteral("cannot write '%1': struct elements (%2) have no .npy "
                                           "dtype here")

@@ -10,31 +10,30 @@ namespace kernelpad {
 
 namespace {
 
-bool fail(QString* error, const QString& message)
-{
+bool fail(QString* error, const QString& message) {
     if (error)
         *error = message;
     return false;
 }
 
-QString typeName(ScalarType type) { return QLatin1String(scalarTypeInfo(type).numpyName); }
+QString typeName(ScalarType type) {
+    return QLatin1String(scalarTypeInfo(type).numpyName);
+}
 
-QString rangeText(ScalarType type)
-{
+QString rangeText(ScalarType type) {
     const auto& info = scalarTypeInfo(type);
     const int bits = info.sizeBytes * 8;
     if (info.isSigned) {
-        const qint64 high = bits == 64 ? std::numeric_limits<qint64>::max()
-                                       : (qint64(1) << (bits - 1)) - 1;
+        const qint64 high =
+            bits == 64 ? std::numeric_limits<qint64>::max() : (qint64(1) << (bits - 1)) - 1;
         return QStringLiteral("%1 to %2").arg(-high - 1).arg(high);
     }
-    const quint64 high = bits == 64 ? std::numeric_limits<quint64>::max()
-                                    : (quint64(1) << bits) - 1;
+    const quint64 high =
+        bits == 64 ? std::numeric_limits<quint64>::max() : (quint64(1) << bits) - 1;
     return QStringLiteral("0 to %1").arg(high);
 }
 
-bool packInteger(ScalarType type, const QString& text, char* dst, QString* error)
-{
+bool packInteger(ScalarType type, const QString& text, char* dst, QString* error) {
     const QString trimmed = text.trimmed();
     const QString outOfRange = QStringLiteral("value %1 does not fit in %2 (%3)")
                                    .arg(trimmed, typeName(type), rangeText(type));
@@ -60,8 +59,8 @@ bool packInteger(ScalarType type, const QString& text, char* dst, QString* error
             return fail(error, outOfRange);
         raw = parsed->negative ? ~parsed->magnitude + 1 : parsed->magnitude;
     } else {
-        const quint64 limit = bits == 64 ? std::numeric_limits<quint64>::max()
-                                         : (quint64(1) << bits) - 1;
+        const quint64 limit =
+            bits == 64 ? std::numeric_limits<quint64>::max() : (quint64(1) << bits) - 1;
         if ((parsed->negative && parsed->magnitude != 0) || parsed->magnitude > limit)
             return fail(error, outOfRange);
         raw = parsed->magnitude;
@@ -71,43 +70,41 @@ bool packInteger(ScalarType type, const QString& text, char* dst, QString* error
     return true;
 }
 
-bool packBool(const QString& text, char* dst, QString* error)
-{
+bool packBool(const QString& text, char* dst, QString* error) {
     const QString t = text.trimmed().toLower();
     if (t == QLatin1String("true") || t == QLatin1String("1"))
         *dst = 1;
     else if (t == QLatin1String("false") || t == QLatin1String("0"))
         *dst = 0;
     else
-        return fail(error, QStringLiteral("'%1' is not a bool (true, false, 1 or 0)")
-                               .arg(text.trimmed()));
+        return fail(error,
+                    QStringLiteral("'%1' is not a bool (true, false, 1 or 0)").arg(text.trimmed()));
     return true;
 }
 
 /// Parses one real number for a float type and checks that it does not overflow to inf.
-bool parseReal(ScalarType type, const QString& text, double* out, QString* error)
-{
+bool parseReal(ScalarType type, const QString& text, double* out, QString* error) {
     const auto value = detail::parseDouble(text);
     if (!value) {
-        return fail(error,
-                    QStringLiteral("'%1' is not a number (%2)").arg(text.trimmed(), typeName(type)));
+        return fail(
+            error, QStringLiteral("'%1' is not a number (%2)").arg(text.trimmed(), typeName(type)));
     }
     const bool overflows =
         std::isfinite(*value) &&
-        ((type == ScalarType::Float16 && std::isinf(detail::halfBitsToDouble(
-                                             detail::doubleToHalfBits(*value)))) ||
+        ((type == ScalarType::Float16 &&
+          std::isinf(detail::halfBitsToDouble(detail::doubleToHalfBits(*value)))) ||
          ((type == ScalarType::Float32 || type == ScalarType::Complex64) &&
           std::isinf(float(*value))));
     if (overflows) {
-        return fail(error, QStringLiteral("value %1 does not fit in %2")
-                               .arg(text.trimmed(), typeName(type)));
+        return fail(
+            error,
+            QStringLiteral("value %1 does not fit in %2").arg(text.trimmed(), typeName(type)));
     }
     *out = *value;
     return true;
 }
 
-bool packComplex(ScalarType type, const QString& text, char* dst, QString* error)
-{
+bool packComplex(ScalarType type, const QString& text, char* dst, QString* error) {
     QString t = text.trimmed();
     if (t.startsWith(QLatin1Char('(')) && t.endsWith(QLatin1Char(')')))
         t = t.mid(1, t.size() - 2);
@@ -127,8 +124,7 @@ bool packComplex(ScalarType type, const QString& text, char* dst, QString* error
 }
 
 /// Packs one scalar value typed as text into `dst` (which has room for the type's size).
-bool packScalar(ScalarType type, const QString& text, char* dst, QString* error)
-{
+bool packScalar(ScalarType type, const QString& text, char* dst, QString* error) {
     if (text.trimmed().isEmpty())
         return fail(error, QStringLiteral("no value given for %1").arg(typeName(type)));
     const auto& info = scalarTypeInfo(type);
@@ -145,8 +141,7 @@ bool packScalar(ScalarType type, const QString& text, char* dst, QString* error)
     return true;
 }
 
-QString fieldList(const StructType& st)
-{
+QString fieldList(const StructType& st) {
     QStringList names;
     for (const auto& f : st.fields) {
         QString name = f.count > 1 ? QStringLiteral("%1[%2]").arg(f.name).arg(f.count) : f.name;
@@ -157,8 +152,7 @@ QString fieldList(const StructType& st)
     return names.join(QStringLiteral(", "));
 }
 
-bool packStruct(const StructType& st, const QString& text, char* dst, QString* error)
-{
+bool packStruct(const StructType& st, const QString& text, char* dst, QString* error) {
     // Braces, brackets and parentheses only group values for the reader ("{[1, 2], (3, 4)}",
     // the form elementToString writes); the values themselves are read in field order.
     QString flat = text;
@@ -193,23 +187,22 @@ bool packStruct(const StructType& st, const QString& text, char* dst, QString* e
             if (!packScalar(f.type, elementText, at, &elementError)) {
                 const QString where =
                     f.count > 1 ? QStringLiteral("%1[%2]").arg(f.name).arg(e) : f.name;
-                return fail(error, QStringLiteral("field '%1' of struct '%2': %3")
-                                       .arg(where, name, elementError));
+                return fail(
+                    error,
+                    QStringLiteral("field '%1' of struct '%2': %3").arg(where, name, elementError));
             }
         }
     }
     return true;
 }
 
-QString plural(qint64 n, const char* word)
-{
+QString plural(qint64 n, const char* word) {
     return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(word)).arg(n == 1 ? "" : "s");
 }
 
 } // namespace
 
-std::optional<QByteArray> packValue(const ValueType& type, const QString& text, QString* error)
-{
+std::optional<QByteArray> packValue(const ValueType& type, const QString& text, QString* error) {
     // Zero-filled so that struct padding is deterministic (the bytes are compared and hashed).
     QByteArray bytes(type.sizeBytes(), '\0');
     const bool ok = type.isStruct() ? packStruct(type.structType, text, bytes.data(), error)
@@ -220,8 +213,8 @@ std::optional<QByteArray> packValue(const ValueType& type, const QString& text, 
 }
 
 std::optional<PackedArgs> PackedArgs::pack(const QVector<ArgumentSpec>& args,
-                                           const QVector<quint64>& bufferAddresses, QString* error)
-{
+                                           const QVector<quint64>& bufferAddresses,
+                                           QString* error) {
     PackedArgs packed;
     packed.m_storage.reserve(size_t(args.size()));
     for (int i = 0; i < args.size(); ++i) {
@@ -257,8 +250,7 @@ std::optional<PackedArgs> PackedArgs::pack(const QVector<ArgumentSpec>& args,
 }
 
 QString checkAgainstParams(const QVector<ArgumentSpec>& args, const QVector<ParamLayout>& params,
-                           const QString& kernelName)
-{
+                           const QString& kernelName) {
     if (args.size() != params.size()) {
         return QStringLiteral("kernel '%1' takes %2 but the argument table has %3")
             .arg(kernelName, plural(params.size(), "parameter"))
@@ -269,10 +261,10 @@ QString checkAgainstParams(const QVector<ArgumentSpec>& args, const QVector<Para
         const qint64 argBytes = arg.isBuffer() ? qint64(sizeof(quint64)) : arg.type.sizeBytes();
         if (argBytes == params.at(i).sizeBytes)
             continue;
-        const QString what = arg.isBuffer()
-                                 ? QStringLiteral("a buffer, passed as an 8-byte pointer")
-                                 : QStringLiteral("%1, %2").arg(arg.type.displayName(),
-                                                                plural(argBytes, "byte"));
+        const QString what =
+            arg.isBuffer()
+                ? QStringLiteral("a buffer, passed as an 8-byte pointer")
+                : QStringLiteral("%1, %2").arg(arg.type.displayName(), plural(argBytes, "byte"));
         return QStringLiteral("argument '%1' (%2) does not match parameter %3 of kernel '%4', "
                               "which takes %5")
             .arg(arg.name, what)

@@ -18,8 +18,7 @@ constexpr quint16 kHalfQuietNan = 0x7E00;
 
 /// Rounds a non-negative double to the nearest integer, ties to even. Exact: `x` is scaled
 /// by a power of two before the call, so this is the only rounding of the conversion.
-double roundHalfEven(double x)
-{
+double roundHalfEven(double x) {
     const double whole = std::floor(x);
     const double frac = x - whole;
     if (frac > 0.5)
@@ -29,8 +28,7 @@ double roundHalfEven(double x)
     return std::fmod(whole, 2.0) == 0.0 ? whole : whole + 1;
 }
 
-template <typename T> T saturate(double value)
-{
+template <typename T> T saturate(double value) {
     if (std::isnan(value))
         return T(0);
     const double rounded = std::nearbyint(value);
@@ -43,16 +41,16 @@ template <typename T> T saturate(double value)
     return T(rounded);
 }
 
-template <typename T> void put(T value, char* dst) { std::memcpy(dst, &value, sizeof(T)); }
-template <typename T> T get(const char* src)
-{
+template <typename T> void put(T value, char* dst) {
+    std::memcpy(dst, &value, sizeof(T));
+}
+template <typename T> T get(const char* src) {
     T value;
     std::memcpy(&value, src, sizeof(T));
     return value;
 }
 
-template <typename T> QString shortest(T value)
-{
+template <typename T> QString shortest(T value) {
     if (std::isnan(value))
         return QStringLiteral("nan");
     if (std::isinf(value))
@@ -62,8 +60,7 @@ template <typename T> QString shortest(T value)
     return QString::fromLatin1(buffer, int(result.ptr - buffer));
 }
 
-QString shortestHalf(quint16 bits)
-{
+QString shortestHalf(quint16 bits) {
     const double value = halfBitsToDouble(bits);
     if (!std::isfinite(value))
         return shortest(value);
@@ -82,8 +79,7 @@ QString shortestHalf(quint16 bits)
 
 } // namespace
 
-quint16 doubleToHalfBits(double value)
-{
+quint16 doubleToHalfBits(double value) {
     const quint16 sign = std::signbit(value) ? 0x8000 : 0;
     if (std::isnan(value))
         return sign | kHalfQuietNan;
@@ -107,8 +103,7 @@ quint16 doubleToHalfBits(double value)
            quint16(int(significand) - 1024);
 }
 
-double halfBitsToDouble(quint16 bits)
-{
+double halfBitsToDouble(quint16 bits) {
     const bool negative = bits & 0x8000;
     const int exponent = (bits >> kHalfFractionBits) & 0x1F;
     const int fraction = bits & 0x3FF;
@@ -123,21 +118,44 @@ double halfBitsToDouble(quint16 bits)
     return negative ? -value : value;
 }
 
-void storeScalar(ScalarType type, double re, double im, char* dst)
-{
+void storeScalar(ScalarType type, double re, double im, char* dst) {
     switch (type) {
-    case ScalarType::Bool: put<quint8>(re != 0.0 ? 1 : 0, dst); break;
-    case ScalarType::Int8: put(saturate<qint8>(re), dst); break;
-    case ScalarType::Int16: put(saturate<qint16>(re), dst); break;
-    case ScalarType::Int32: put(saturate<qint32>(re), dst); break;
-    case ScalarType::Int64: put(saturate<qint64>(re), dst); break;
-    case ScalarType::UInt8: put(saturate<quint8>(re), dst); break;
-    case ScalarType::UInt16: put(saturate<quint16>(re), dst); break;
-    case ScalarType::UInt32: put(saturate<quint32>(re), dst); break;
-    case ScalarType::UInt64: put(saturate<quint64>(re), dst); break;
-    case ScalarType::Float16: put(doubleToHalfBits(re), dst); break;
-    case ScalarType::Float32: put(float(re), dst); break;
-    case ScalarType::Float64: put(re, dst); break;
+    case ScalarType::Bool:
+        put<quint8>(re != 0.0 ? 1 : 0, dst);
+        break;
+    case ScalarType::Int8:
+        put(saturate<qint8>(re), dst);
+        break;
+    case ScalarType::Int16:
+        put(saturate<qint16>(re), dst);
+        break;
+    case ScalarType::Int32:
+        put(saturate<qint32>(re), dst);
+        break;
+    case ScalarType::Int64:
+        put(saturate<qint64>(re), dst);
+        break;
+    case ScalarType::UInt8:
+        put(saturate<quint8>(re), dst);
+        break;
+    case ScalarType::UInt16:
+        put(saturate<quint16>(re), dst);
+        break;
+    case ScalarType::UInt32:
+        put(saturate<quint32>(re), dst);
+        break;
+    case ScalarType::UInt64:
+        put(saturate<quint64>(re), dst);
+        break;
+    case ScalarType::Float16:
+        put(doubleToHalfBits(re), dst);
+        break;
+    case ScalarType::Float32:
+        put(float(re), dst);
+        break;
+    case ScalarType::Float64:
+        put(re, dst);
+        break;
     case ScalarType::Complex64:
         put(float(re), dst);
         put(float(im), dst + sizeof(float));
@@ -149,23 +167,34 @@ void storeScalar(ScalarType type, double re, double im, char* dst)
     }
 }
 
-double loadScalar(ScalarType type, const char* src, double* im)
-{
+double loadScalar(ScalarType type, const char* src, double* im) {
     if (im)
         *im = 0.0;
     switch (type) {
-    case ScalarType::Bool: return get<quint8>(src) != 0 ? 1.0 : 0.0;
-    case ScalarType::Int8: return get<qint8>(src);
-    case ScalarType::Int16: return get<qint16>(src);
-    case ScalarType::Int32: return get<qint32>(src);
-    case ScalarType::Int64: return double(get<qint64>(src));
-    case ScalarType::UInt8: return get<quint8>(src);
-    case ScalarType::UInt16: return get<quint16>(src);
-    case ScalarType::UInt32: return get<quint32>(src);
-    case ScalarType::UInt64: return double(get<quint64>(src));
-    case ScalarType::Float16: return halfBitsToDouble(get<quint16>(src));
-    case ScalarType::Float32: return get<float>(src);
-    case ScalarType::Float64: return get<double>(src);
+    case ScalarType::Bool:
+        return get<quint8>(src) != 0 ? 1.0 : 0.0;
+    case ScalarType::Int8:
+        return get<qint8>(src);
+    case ScalarType::Int16:
+        return get<qint16>(src);
+    case ScalarType::Int32:
+        return get<qint32>(src);
+    case ScalarType::Int64:
+        return double(get<qint64>(src));
+    case ScalarType::UInt8:
+        return get<quint8>(src);
+    case ScalarType::UInt16:
+        return get<quint16>(src);
+    case ScalarType::UInt32:
+        return get<quint32>(src);
+    case ScalarType::UInt64:
+        return double(get<quint64>(src));
+    case ScalarType::Float16:
+        return halfBitsToDouble(get<quint16>(src));
+    case ScalarType::Float32:
+        return get<float>(src);
+    case ScalarType::Float64:
+        return get<double>(src);
     case ScalarType::Complex64:
         if (im)
             *im = get<float>(src + sizeof(float));
@@ -178,33 +207,43 @@ double loadScalar(ScalarType type, const char* src, double* im)
     return 0.0;
 }
 
-QString formatScalar(ScalarType type, const char* src)
-{
+QString formatScalar(ScalarType type, const char* src) {
     switch (type) {
-    case ScalarType::Bool: return get<quint8>(src) != 0 ? QStringLiteral("true") : QStringLiteral("false");
-    case ScalarType::Int8: return QString::number(get<qint8>(src));
-    case ScalarType::Int16: return QString::number(get<qint16>(src));
-    case ScalarType::Int32: return QString::number(get<qint32>(src));
-    case ScalarType::Int64: return QString::number(get<qint64>(src));
-    case ScalarType::UInt8: return QString::number(get<quint8>(src));
-    case ScalarType::UInt16: return QString::number(get<quint16>(src));
-    case ScalarType::UInt32: return QString::number(get<quint32>(src));
-    case ScalarType::UInt64: return QString::number(get<quint64>(src));
-    case ScalarType::Float16: return shortestHalf(get<quint16>(src));
-    case ScalarType::Float32: return shortest(get<float>(src));
-    case ScalarType::Float64: return shortest(get<double>(src));
+    case ScalarType::Bool:
+        return get<quint8>(src) != 0 ? QStringLiteral("true") : QStringLiteral("false");
+    case ScalarType::Int8:
+        return QString::number(get<qint8>(src));
+    case ScalarType::Int16:
+        return QString::number(get<qint16>(src));
+    case ScalarType::Int32:
+        return QString::number(get<qint32>(src));
+    case ScalarType::Int64:
+        return QString::number(get<qint64>(src));
+    case ScalarType::UInt8:
+        return QString::number(get<quint8>(src));
+    case ScalarType::UInt16:
+        return QString::number(get<quint16>(src));
+    case ScalarType::UInt32:
+        return QString::number(get<quint32>(src));
+    case ScalarType::UInt64:
+        return QString::number(get<quint64>(src));
+    case ScalarType::Float16:
+        return shortestHalf(get<quint16>(src));
+    case ScalarType::Float32:
+        return shortest(get<float>(src));
+    case ScalarType::Float64:
+        return shortest(get<double>(src));
     case ScalarType::Complex64:
-        return QStringLiteral("(%1, %2)").arg(shortest(get<float>(src)),
-                                              shortest(get<float>(src + sizeof(float))));
+        return QStringLiteral("(%1, %2)")
+            .arg(shortest(get<float>(src)), shortest(get<float>(src + sizeof(float))));
     case ScalarType::Complex128:
-        return QStringLiteral("(%1, %2)").arg(shortest(get<double>(src)),
-                                              shortest(get<double>(src + sizeof(double))));
+        return QStringLiteral("(%1, %2)")
+            .arg(shortest(get<double>(src)), shortest(get<double>(src + sizeof(double))));
     }
     return {};
 }
 
-std::optional<ParsedInteger> parseIntegerLiteral(const QString& text, bool* overflow)
-{
+std::optional<ParsedInteger> parseIntegerLiteral(const QString& text, bool* overflow) {
     if (overflow)
         *overflow = false;
     QString s = text.trimmed();
@@ -223,11 +262,11 @@ std::optional<ParsedInteger> parseIntegerLiteral(const QString& text, bool* over
     quint64 value = 0;
     bool tooLarge = false;
     for (const QChar c : s) {
-        const int digit = c.isDigit() ? c.digitValue()
-                          : (base == 16 && c.toLower() >= QLatin1Char('a') &&
-                             c.toLower() <= QLatin1Char('f'))
-                              ? c.toLower().unicode() - 'a' + 10
-                              : -1;
+        const int digit =
+            c.isDigit() ? c.digitValue()
+            : (base == 16 && c.toLower() >= QLatin1Char('a') && c.toLower() <= QLatin1Char('f'))
+                ? c.toLower().unicode() - 'a' + 10
+                : -1;
         if (digit < 0 || digit >= base)
             return std::nullopt;
         if (value > (std::numeric_limits<quint64>::max() - quint64(digit)) / quint64(base))
@@ -243,8 +282,7 @@ std::optional<ParsedInteger> parseIntegerLiteral(const QString& text, bool* over
     return out;
 }
 
-std::optional<double> parseDouble(const QString& text)
-{
+std::optional<double> parseDouble(const QString& text) {
     bool ok = false;
     const double value = text.trimmed().toDouble(&ok);
     if (!ok)
@@ -252,14 +290,12 @@ std::optional<double> parseDouble(const QString& text)
     return value;
 }
 
-bool isIntegerType(ScalarType type)
-{
+bool isIntegerType(ScalarType type) {
     const auto& info = scalarTypeInfo(type);
     return !info.isFloat;
 }
 
-void integerRange(ScalarType type, double* lowest, double* highest)
-{
+void integerRange(ScalarType type, double* lowest, double* highest) {
     const auto& info = scalarTypeInfo(type);
     const int bits = info.sizeBytes * 8;
     if (type == ScalarType::Bool) {

@@ -13,8 +13,7 @@ namespace {
 // Sizes and alignments are those of the CUDA kernel types; float2 is declared
 // __align__(8) and double2 __align__(16) in vector_types.h, so the complex types are aligned
 // to their full size (unlike std::complex on the host).
-const QVector<ScalarTypeInfo>& table()
-{
+const QVector<ScalarTypeInfo>& table() {
     static const QVector<ScalarTypeInfo> rows{
         {ScalarType::Bool, "bool", "bool", {"bool"}, 1, 1, false, false, false},
         {ScalarType::Int8,
@@ -120,16 +119,14 @@ const QVector<ScalarTypeInfo>& table()
 }
 
 /// "unsigned   int" -> "unsigned int", "complex< float >" -> "complex<float>".
-QString normalizedSpelling(const QString& name)
-{
+QString normalizedSpelling(const QString& name) {
     QString s = name.simplified();
     static const QRegularExpression spaceAroundAngle(QStringLiteral("\\s*([<>])\\s*"));
     s.replace(spaceAroundAngle, QStringLiteral("\\1"));
     return s;
 }
 
-bool fail(QString* error, const QString& message)
-{
+bool fail(QString* error, const QString& message) {
     if (error)
         *error = message;
     return false;
@@ -140,8 +137,7 @@ constexpr int kMaxArrayCount = 1 << 20;
 constexpr int kMaxFields = 4096;
 
 std::optional<StructField> fieldFromJson(const QJsonValue& value, const QString& where,
-                                         QString* error)
-{
+                                         QString* error) {
     if (!value.isObject()) {
         fail(error, where + QStringLiteral(": expected an object"));
         return std::nullopt;
@@ -181,8 +177,7 @@ std::optional<StructField> fieldFromJson(const QJsonValue& value, const QString&
 
 } // namespace
 
-const ScalarTypeInfo& scalarTypeInfo(ScalarType type)
-{
+const ScalarTypeInfo& scalarTypeInfo(ScalarType type) {
     const auto& rows = table();
     const int index = int(type);
     // The table is in enum order; an out-of-range enum value (from a bad cast) gets float32
@@ -192,8 +187,7 @@ const ScalarTypeInfo& scalarTypeInfo(ScalarType type)
     return rows.at(index);
 }
 
-const QVector<ScalarType>& allScalarTypes()
-{
+const QVector<ScalarType>& allScalarTypes() {
     static const QVector<ScalarType> types = [] {
         QVector<ScalarType> out;
         for (const auto& row : table())
@@ -203,8 +197,7 @@ const QVector<ScalarType>& allScalarTypes()
     return types;
 }
 
-std::optional<ScalarType> scalarTypeFromName(const QString& name)
-{
+std::optional<ScalarType> scalarTypeFromName(const QString& name) {
     const QString spelling = normalizedSpelling(name);
     if (spelling.isEmpty())
         return std::nullopt;
@@ -215,8 +208,7 @@ std::optional<ScalarType> scalarTypeFromName(const QString& name)
     return std::nullopt;
 }
 
-QVector<int> StructType::fieldOffsets() const
-{
+QVector<int> StructType::fieldOffsets() const {
     QVector<int> offsets;
     offsets.reserve(fields.size());
     int offset = 0;
@@ -229,16 +221,14 @@ QVector<int> StructType::fieldOffsets() const
     return offsets;
 }
 
-int StructType::alignBytes() const
-{
+int StructType::alignBytes() const {
     int align = 1;
     for (const auto& field : fields)
         align = std::max(align, scalarTypeInfo(field.type).alignBytes);
     return align;
 }
 
-int StructType::sizeBytes() const
-{
+int StructType::sizeBytes() const {
     // An empty struct has size 1 in C++ (which CUDA kernels are).
     if (fields.isEmpty())
         return 1;
@@ -249,25 +239,21 @@ int StructType::sizeBytes() const
     return (end + align - 1) / align * align;
 }
 
-int ValueType::sizeBytes() const
-{
+int ValueType::sizeBytes() const {
     return isStruct() ? structType.sizeBytes() : scalarTypeInfo(scalar).sizeBytes;
 }
 
-int ValueType::alignBytes() const
-{
+int ValueType::alignBytes() const {
     return isStruct() ? structType.alignBytes() : scalarTypeInfo(scalar).alignBytes;
 }
 
-QString ValueType::displayName() const
-{
+QString ValueType::displayName() const {
     if (!isStruct())
         return QLatin1String(scalarTypeInfo(scalar).numpyName);
     return structType.name.isEmpty() ? QStringLiteral("struct") : structType.name;
 }
 
-QJsonObject ValueType::toJson() const
-{
+QJsonObject ValueType::toJson() const {
     if (!isStruct())
         return {{QStringLiteral("scalar"), displayName()}};
     QJsonArray fields;
@@ -278,13 +264,11 @@ QJsonObject ValueType::toJson() const
             {QStringLiteral("count"), field.count},
         });
     }
-    return {{QStringLiteral("struct"),
-             QJsonObject{{QStringLiteral("name"), structType.name},
-                         {QStringLiteral("fields"), fields}}}};
+    return {{QStringLiteral("struct"), QJsonObject{{QStringLiteral("name"), structType.name},
+                                                   {QStringLiteral("fields"), fields}}}};
 }
 
-std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* error)
-{
+std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* error) {
     if (json.contains(QStringLiteral("scalar"))) {
         const QJsonValue v = json.value(QStringLiteral("scalar"));
         if (!v.isString()) {
@@ -333,7 +317,8 @@ std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* e
         if (!field)
             return std::nullopt;
         if (names.contains(field->name)) {
-            fail(error, QStringLiteral("%1.name: duplicate field name '%2'").arg(where, field->name));
+            fail(error,
+                 QStringLiteral("%1.name: duplicate field name '%2'").arg(where, field->name));
             return std::nullopt;
         }
         names.insert(field->name);
@@ -348,18 +333,15 @@ std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* e
     return ValueType::ofStruct(std::move(st));
 }
 
-bool operator==(const StructField& a, const StructField& b)
-{
+bool operator==(const StructField& a, const StructField& b) {
     return a.name == b.name && a.type == b.type && a.count == b.count;
 }
 
-bool operator==(const StructType& a, const StructType& b)
-{
+bool operator==(const StructType& a, const StructType& b) {
     return a.name == b.name && a.fields == b.fields;
 }
 
-bool operator==(const ValueType& a, const ValueType& b)
-{
+bool operator==(const ValueType& a, const ValueType& b) {
     if (a.kind != b.kind)
         return false;
     return a.isStruct() ? a.structType == b.structType : a.scalar == b.scalar;

@@ -12,8 +12,7 @@ using namespace kernelpad;
 
 namespace {
 
-ArgumentSpec scalarArg(const QString& name, ScalarType type, const QString& value)
-{
+ArgumentSpec scalarArg(const QString& name, ScalarType type, const QString& value) {
     ArgumentSpec a;
     a.name = name;
     a.type = ValueType::of(type);
@@ -21,23 +20,20 @@ ArgumentSpec scalarArg(const QString& name, ScalarType type, const QString& valu
     return a;
 }
 
-BufferSpec buffer(ScalarType type, InitSpec::Kind kind)
-{
+BufferSpec buffer(ScalarType type, InitSpec::Kind kind) {
     BufferSpec b;
     b.elementType = ValueType::of(type);
     b.init.kind = kind;
     return b;
 }
 
-template <typename T> T at(const QByteArray& bytes, qint64 index)
-{
+template <typename T> T at(const QByteArray& bytes, qint64 index) {
     T value;
     std::memcpy(&value, bytes.constData() + index * qint64(sizeof(T)), sizeof(T));
     return value;
 }
 
-QByteArray make(const BufferSpec& spec, qint64 count)
-{
+QByteArray make(const BufferSpec& spec, qint64 count) {
     QString error;
     const auto bytes = makeBufferContents(spec, count, QString(), &error);
     if (!bytes)
@@ -45,8 +41,7 @@ QByteArray make(const BufferSpec& spec, qint64 count)
     return bytes.value_or(QByteArray());
 }
 
-StructType pairStruct()
-{
+StructType pairStruct() {
     return StructType{"pair", {{"id", ScalarType::Int32, 1}, {"w", ScalarType::Float64, 2}}};
 }
 
@@ -73,8 +68,7 @@ private slots:
     void formatting();
 };
 
-void TestBufferInit::resolveCount_data()
-{
+void TestBufferInit::resolveCount_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<qint64>("expected"); // -1: an error containing `message`
     QTest::addColumn<QString>("message");
@@ -91,22 +85,21 @@ void TestBufferInit::resolveCount_data()
     QTest::newRow("negative literal") << "-5" << qint64(-1) << "is negative";
     QTest::newRow("negative expression") << "n-2000" << qint64(-1) << "-1000, which is negative";
     QTest::newRow("not an integer") << "n/3" << qint64(-1) << "not an integer";
-    QTest::newRow("float argument") << "a*2" << qint64(-1)
-                                    << "'a' is float32, not an integer scalar";
+    QTest::newRow("float argument")
+        << "a*2" << qint64(-1) << "'a' is float32, not an integer scalar";
     QTest::newRow("buffer argument") << "x" << qint64(-1) << "'x' is a buffer";
     QTest::newRow("bool argument") << "flag" << qint64(-1) << "'flag' is bool";
     QTest::newRow("unknown variable") << "m*2" << qint64(-1) << "unknown variable 'm'";
-    QTest::newRow("argument without a valid value") << "bad+1" << qint64(-1)
-                                                    << "'bad' has no valid value";
+    QTest::newRow("argument without a valid value")
+        << "bad+1" << qint64(-1) << "'bad' has no valid value";
     QTest::newRow("syntax error") << "n*" << qint64(-1) << "count 'n*'";
     QTest::newRow("above 2^53") << "2^60" << qint64(-1) << "more than 2^53";
-    QTest::newRow("literal beyond 64 bits") << "99999999999999999999" << qint64(-1)
-                                            << "more than 2^53";
+    QTest::newRow("literal beyond 64 bits")
+        << "99999999999999999999" << qint64(-1) << "more than 2^53";
     QTest::newRow("division by zero") << "n/0" << qint64(-1) << "not a finite number";
 }
 
-void TestBufferInit::resolveCount()
-{
+void TestBufferInit::resolveCount() {
     QFETCH(QString, text);
     QFETCH(qint64, expected);
     QFETCH(QString, message);
@@ -114,10 +107,14 @@ void TestBufferInit::resolveCount()
     x.name = "x";
     x.kind = ArgumentSpec::Kind::Buffer;
     const QVector<ArgumentSpec> args{
-        scalarArg("n", ScalarType::Int32, "1000"), scalarArg("rows", ScalarType::UInt16, "3"),
-        scalarArg("cols", ScalarType::Int64, "4"), scalarArg("big", ScalarType::UInt64, "0x10"),
-        scalarArg("small", ScalarType::Int8, "4"), scalarArg("a", ScalarType::Float32, "2"),
-        scalarArg("flag", ScalarType::Bool, "true"), scalarArg("bad", ScalarType::Int32, "abc"),
+        scalarArg("n", ScalarType::Int32, "1000"),
+        scalarArg("rows", ScalarType::UInt16, "3"),
+        scalarArg("cols", ScalarType::Int64, "4"),
+        scalarArg("big", ScalarType::UInt64, "0x10"),
+        scalarArg("small", ScalarType::Int8, "4"),
+        scalarArg("a", ScalarType::Float32, "2"),
+        scalarArg("flag", ScalarType::Bool, "true"),
+        scalarArg("bad", ScalarType::Int32, "abc"),
         x,
     };
     QString error;
@@ -131,8 +128,7 @@ void TestBufferInit::resolveCount()
     }
 }
 
-void TestBufferInit::simpleKinds()
-{
+void TestBufferInit::simpleKinds() {
     const QByteArray zeros = make(buffer(ScalarType::Float32, InitSpec::Kind::Zeros), 5);
     QCOMPARE(zeros, QByteArray(20, '\0'));
     const QByteArray ones = make(buffer(ScalarType::Float32, InitSpec::Kind::Ones), 5);
@@ -163,15 +159,13 @@ void TestBufferInit::simpleKinds()
     QVERIFY(make(buffer(ScalarType::Float32, InitSpec::Kind::Ones), 0).isEmpty());
 }
 
-void TestBufferInit::everyTypeOnes_data()
-{
+void TestBufferInit::everyTypeOnes_data() {
     QTest::addColumn<int>("type");
     for (const ScalarType t : allScalarTypes())
         QTest::newRow(scalarTypeInfo(t).numpyName) << int(t);
 }
 
-void TestBufferInit::everyTypeOnes()
-{
+void TestBufferInit::everyTypeOnes() {
     QFETCH(int, type);
     const ValueType vt = ValueType::of(ScalarType(type));
     const QByteArray bytes = make(buffer(ScalarType(type), InitSpec::Kind::Ones), 3);
@@ -181,29 +175,29 @@ void TestBufferInit::everyTypeOnes()
         // Complex ones are 1 + 0i.
         const QString text = elementToString(vt, bytes.constData(), i);
         QCOMPARE(text, scalarTypeInfo(ScalarType(type)).isComplex ? QString("(1, 0)")
-                       : ScalarType(type) == ScalarType::Bool      ? QString("true")
-                                                                   : QString("1"));
+                       : ScalarType(type) == ScalarType::Bool     ? QString("true")
+                                                                  : QString("1"));
     }
     if (ScalarType(type) == ScalarType::Float16)
         QCOMPARE(at<quint16>(bytes, 1), quint16(0x3C00));
 }
 
-void TestBufferInit::integerChecks_data()
-{
+void TestBufferInit::integerChecks_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<int>("kind");
     QTest::addColumn<double>("value");
     QTest::addColumn<QString>("message");
-    QTest::newRow("constant 2.5 on int32") << int(ScalarType::Int32) << int(InitSpec::Kind::Constant)
-                                           << 2.5 << "constant 2.5 is not an integer";
-    QTest::newRow("constant 300 on uint8") << int(ScalarType::UInt8) << int(InitSpec::Kind::Constant)
-                                           << 300.0 << "does not fit in uint8";
+    QTest::newRow("constant 2.5 on int32")
+        << int(ScalarType::Int32) << int(InitSpec::Kind::Constant) << 2.5
+        << "constant 2.5 is not an integer";
+    QTest::newRow("constant 300 on uint8")
+        << int(ScalarType::UInt8) << int(InitSpec::Kind::Constant) << 300.0
+        << "does not fit in uint8";
     QTest::newRow("iota past int8") << int(ScalarType::Int8) << int(InitSpec::Kind::Iota) << 100.0
                                     << "iota's last element 199 does not fit in int8";
 }
 
-void TestBufferInit::integerChecks()
-{
+void TestBufferInit::integerChecks() {
     QFETCH(int, type);
     QFETCH(int, kind);
     QFETCH(double, value);
@@ -215,8 +209,7 @@ void TestBufferInit::integerChecks()
     QVERIFY2(error.contains(message), qPrintable(error));
 }
 
-void TestBufferInit::uniform()
-{
+void TestBufferInit::uniform() {
     BufferSpec spec = buffer(ScalarType::Float32, InitSpec::Kind::Uniform);
     spec.init.low = -2;
     spec.init.high = 3;
@@ -240,8 +233,7 @@ void TestBufferInit::uniform()
     QVERIFY(lowest < -1.99 && highest > 2.99);
 }
 
-void TestBufferInit::uniformIntegers()
-{
+void TestBufferInit::uniformIntegers() {
     BufferSpec spec = buffer(ScalarType::Int32, InitSpec::Kind::Uniform);
     spec.init.low = 0;
     spec.init.high = 10;
@@ -263,8 +255,7 @@ void TestBufferInit::uniformIntegers()
     QVERIFY2(error.contains("holds no integer"), qPrintable(error));
 }
 
-void TestBufferInit::normal()
-{
+void TestBufferInit::normal() {
     BufferSpec spec = buffer(ScalarType::Float64, InitSpec::Kind::Normal);
     spec.init.mean = 5;
     spec.init.stddev = 2;
@@ -286,8 +277,7 @@ void TestBufferInit::normal()
     QVERIFY(make(spec, n) != a);
 }
 
-void TestBufferInit::complexRandom()
-{
+void TestBufferInit::complexRandom() {
     BufferSpec spec = buffer(ScalarType::Complex64, InitSpec::Kind::Uniform);
     spec.init.low = 1;
     spec.init.high = 2;
@@ -308,8 +298,7 @@ void TestBufferInit::complexRandom()
     QCOMPARE(at<double>(c, 3), 0.0);
 }
 
-void TestBufferInit::structElements()
-{
+void TestBufferInit::structElements() {
     BufferSpec spec;
     spec.elementType = ValueType::ofStruct(pairStruct()); // {int id; double w[2];}: 24 bytes
     spec.init.kind = InitSpec::Kind::Zeros;
@@ -317,10 +306,10 @@ void TestBufferInit::structElements()
     spec.init.kind = InitSpec::Kind::Ones;
     const QByteArray ones = make(spec, 3);
     QCOMPARE(ones.size(), 72);
-    QCOMPARE(at<qint32>(ones, 6), 1);         // element 1, id at offset 0
-    QCOMPARE(at<qint32>(ones, 7), 0);         // padding stays zero
-    QCOMPARE(at<double>(ones, 3 + 1), 1.0);   // element 1, w[0] at offset 8
-    QCOMPARE(at<double>(ones, 3 + 2), 1.0);   // element 1, w[1]
+    QCOMPARE(at<qint32>(ones, 6), 1);       // element 1, id at offset 0
+    QCOMPARE(at<qint32>(ones, 7), 0);       // padding stays zero
+    QCOMPARE(at<double>(ones, 3 + 1), 1.0); // element 1, w[0] at offset 8
+    QCOMPARE(at<double>(ones, 3 + 2), 1.0); // element 1, w[1]
     QCOMPARE(elementToString(spec.elementType, ones.constData(), 2), QString("{1, [1, 1]}"));
     QCOMPARE(elementAsDouble(spec.elementType, ones.constData(), 2), 1.0);
 
@@ -333,8 +322,7 @@ void TestBufferInit::structElements()
     }
 }
 
-void TestBufferInit::fromFile()
-{
+void TestBufferInit::fromFile() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     NpyArray array;
@@ -362,12 +350,11 @@ void TestBufferInit::fromFile()
     QVERIFY2(error.contains("missing.npy"), qPrintable(error));
 }
 
-void TestBufferInit::sizeLimit()
-{
+void TestBufferInit::sizeLimit() {
     QString error;
     // 2^40 float64 elements is 8 TiB: refused before any allocation.
-    QVERIFY(!makeBufferContents(buffer(ScalarType::Float64, InitSpec::Kind::Zeros),
-                                qint64(1) << 40, QString(), &error));
+    QVERIFY(!makeBufferContents(buffer(ScalarType::Float64, InitSpec::Kind::Zeros), qint64(1) << 40,
+                                QString(), &error));
     QVERIFY2(error.contains("limit of 16 GiB"), qPrintable(error));
     QVERIFY(!makeBufferContents(buffer(ScalarType::Float64, InitSpec::Kind::Zeros),
                                 std::numeric_limits<qint64>::max(), QString(), &error));
@@ -376,22 +363,23 @@ void TestBufferInit::sizeLimit()
     QVERIFY2(error.contains("negative"), qPrintable(error));
 }
 
-void TestBufferInit::formatting_data()
-{
+void TestBufferInit::formatting_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("text");
     QTest::addColumn<double>("value");
-    const auto raw = [](auto v) { return QByteArray(reinterpret_cast<const char*>(&v), sizeof(v)); };
-    QTest::newRow("float32 0.1 shortest") << int(ScalarType::Float32) << raw(0.1f) << "0.1"
-                                          << double(0.1f);
+    const auto raw = [](auto v) {
+        return QByteArray(reinterpret_cast<const char*>(&v), sizeof(v));
+    };
+    QTest::newRow("float32 0.1 shortest")
+        << int(ScalarType::Float32) << raw(0.1f) << "0.1" << double(0.1f);
     QTest::newRow("float64") << int(ScalarType::Float64) << raw(-1.5) << "-1.5" << -1.5;
-    QTest::newRow("float16 0x2E66 is 0.1") << int(ScalarType::Float16) << raw(quint16(0x2E66))
-                                           << "0.1" << 0.0999755859375;
-    QTest::newRow("float16 65504") << int(ScalarType::Float16) << raw(quint16(0x7BFF)) << "65504"
-                                   << 65504.0;
-    QTest::newRow("float16 subnormal") << int(ScalarType::Float16) << raw(quint16(0x0001))
-                                       << "6e-08" << std::ldexp(1.0, -24);
+    QTest::newRow("float16 0x2E66 is 0.1")
+        << int(ScalarType::Float16) << raw(quint16(0x2E66)) << "0.1" << 0.0999755859375;
+    QTest::newRow("float16 65504")
+        << int(ScalarType::Float16) << raw(quint16(0x7BFF)) << "65504" << 65504.0;
+    QTest::newRow("float16 subnormal")
+        << int(ScalarType::Float16) << raw(quint16(0x0001)) << "6e-08" << std::ldexp(1.0, -24);
     QTest::newRow("float16 -inf") << int(ScalarType::Float16) << raw(quint16(0xFC00)) << "-inf"
                                   << -double(INFINITY);
     QTest::newRow("int64 min") << int(ScalarType::Int64) << raw(qint64(-9223372036854775807 - 1))
@@ -404,8 +392,7 @@ void TestBufferInit::formatting_data()
     QTest::newRow("complex64") << int(ScalarType::Complex64) << raw(C{1, -2}) << "(1, -2)" << 1.0;
 }
 
-void TestBufferInit::formatting()
-{
+void TestBufferInit::formatting() {
     QFETCH(int, type);
     QFETCH(QByteArray, bytes);
     QFETCH(QString, text);

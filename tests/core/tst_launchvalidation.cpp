@@ -7,8 +7,7 @@ using namespace kernelpad;
 
 namespace {
 
-LaunchConfig config(std::array<int, 3> grid, std::array<int, 3> block, int shared = 0)
-{
+LaunchConfig config(std::array<int, 3> grid, std::array<int, 3> block, int shared = 0) {
     LaunchConfig c;
     c.grid = grid;
     c.block = block;
@@ -17,8 +16,7 @@ LaunchConfig config(std::array<int, 3> grid, std::array<int, 3> block, int share
 }
 
 /// An H100 as the driver reports it, with a kernel whose registers allow 768 threads.
-LaunchLimits h100Limits()
-{
+LaunchLimits h100Limits() {
     LaunchLimits limits = genericLaunchLimits();
     limits.maxSharedPerBlockOptinBytes = 227 * 1024;
     limits.kernelMaxThreadsPerBlock = 768;
@@ -43,8 +41,7 @@ private slots:
     void gridToCover();
 };
 
-void TestLaunchValidation::genericLimits()
-{
+void TestLaunchValidation::genericLimits() {
     const LaunchLimits limits = genericLaunchLimits();
     QCOMPARE(limits.maxThreadsPerBlock, 1024);
     QCOMPARE(limits.maxBlockDim, (std::array<int, 3>{1024, 1024, 64}));
@@ -53,46 +50,45 @@ void TestLaunchValidation::genericLimits()
     QCOMPARE(limits.kernelMaxThreadsPerBlock, 0);
 }
 
-void TestLaunchValidation::validate_data()
-{
+void TestLaunchValidation::validate_data() {
     QTest::addColumn<LaunchConfig>("config");
     QTest::addColumn<LaunchLimits>("limits");
     QTest::addColumn<QStringList>("expected"); // empty: valid; else fragments of the message
     const LaunchLimits generic = genericLaunchLimits();
     const LaunchLimits h100 = h100Limits();
 
-    QTest::newRow("saxpy 4096 x 256") << config({4096, 1, 1}, {256, 1, 1}) << generic
-                                      << QStringList();
-    QTest::newRow("block of 1024 threads is allowed") << config({1, 1, 1}, {32, 32, 1}) << generic
-                                                      << QStringList();
+    QTest::newRow("saxpy 4096 x 256")
+        << config({4096, 1, 1}, {256, 1, 1}) << generic << QStringList();
+    QTest::newRow("block of 1024 threads is allowed")
+        << config({1, 1, 1}, {32, 32, 1}) << generic << QStringList();
     QTest::newRow("block of 2048 threads is refused")
         << config({1, 1, 1}, {32, 64, 1}) << generic
         << QStringList{"block: 2048 threads per block (32 x 64 x 1) exceed the device's limit "
                        "of 1024"};
-    QTest::newRow("block.z above 64") << config({1, 1, 1}, {1, 1, 128}) << generic
-                                      << QStringList{"block.z = 128", "limit of 64"};
+    QTest::newRow("block.z above 64")
+        << config({1, 1, 1}, {1, 1, 128}) << generic << QStringList{"block.z = 128", "limit of 64"};
     QTest::newRow("block.x above 1024") << config({1, 1, 1}, {2048, 1, 1}) << generic
                                         << QStringList{"block.x = 2048", "limit of 1024"};
-    QTest::newRow("zero block dimension") << config({1, 1, 1}, {0, 1, 1}) << generic
-                                          << QStringList{"block.x must be >= 1 (got 0)"};
-    QTest::newRow("negative grid dimension") << config({1, -4, 1}, {32, 1, 1}) << generic
-                                             << QStringList{"grid.y must be >= 1 (got -4)"};
+    QTest::newRow("zero block dimension")
+        << config({1, 1, 1}, {0, 1, 1}) << generic << QStringList{"block.x must be >= 1 (got 0)"};
+    QTest::newRow("negative grid dimension")
+        << config({1, -4, 1}, {32, 1, 1}) << generic << QStringList{"grid.y must be >= 1 (got -4)"};
     QTest::newRow("negative shared memory") << config({1, 1, 1}, {32, 1, 1}, -1) << generic
                                             << QStringList{"sharedMemBytes must be >= 0"};
-    QTest::newRow("largest grid.x") << config({2147483647, 1, 1}, {1, 1, 1}) << generic
-                                    << QStringList();
+    QTest::newRow("largest grid.x")
+        << config({2147483647, 1, 1}, {1, 1, 1}) << generic << QStringList();
     QTest::newRow("grid.y above 65535") << config({1, 65536, 1}, {32, 1, 1}) << generic
                                         << QStringList{"grid.y = 65536", "limit of 65535"};
-    QTest::newRow("grid.z above 65535") << config({1, 1, 70000}, {32, 1, 1}) << generic
-                                        << QStringList{"grid.z = 70000"};
+    QTest::newRow("grid.z above 65535")
+        << config({1, 1, 70000}, {32, 1, 1}) << generic << QStringList{"grid.z = 70000"};
     QTest::newRow("kernel register limit")
         << config({1, 1, 1}, {1024, 1, 1}) << h100
         << QStringList{"1024 threads per block",
                        "the kernel 'k' allows at most 768 threads per block (its register use)"};
-    QTest::newRow("768 threads fit the kernel") << config({1, 1, 1}, {768, 1, 1}) << h100
-                                                << QStringList();
-    QTest::newRow("48 KiB fits the default") << config({1, 1, 1}, {32, 1, 1}, 48 * 1024) << generic
-                                             << QStringList();
+    QTest::newRow("768 threads fit the kernel")
+        << config({1, 1, 1}, {768, 1, 1}) << h100 << QStringList();
+    QTest::newRow("48 KiB fits the default")
+        << config({1, 1, 1}, {32, 1, 1}, 48 * 1024) << generic << QStringList();
     QTest::newRow("above 48 KiB without a known opt-in limit")
         << config({1, 1, 1}, {32, 1, 1}, 48 * 1024 + 1) << generic
         << QStringList{"shared memory: 49153 bytes", "default limit of 48 KiB", "opt-in"};
@@ -104,8 +100,7 @@ void TestLaunchValidation::validate_data()
                        "limit of 227 KiB per block, even with opt-in"};
 }
 
-void TestLaunchValidation::validate()
-{
+void TestLaunchValidation::validate() {
     QFETCH(LaunchConfig, config);
     QFETCH(LaunchLimits, limits);
     QFETCH(QStringList, expected);
@@ -118,18 +113,16 @@ void TestLaunchValidation::validate()
         QVERIFY2(message.contains(fragment), qPrintable(message));
 }
 
-void TestLaunchValidation::unknownLimitsSkipChecks()
-{
+void TestLaunchValidation::unknownLimitsSkipChecks() {
     // All-zero limits (a device not queried yet) check only what is always wrong.
     const LaunchLimits unknown;
-    QVERIFY(validateLaunch(config({1 << 30, 1 << 20, 1 << 20}, {4096, 4096, 4096}, 1 << 30),
-                           unknown)
-                .isEmpty());
+    QVERIFY(
+        validateLaunch(config({1 << 30, 1 << 20, 1 << 20}, {4096, 4096, 4096}, 1 << 30), unknown)
+            .isEmpty());
     QVERIFY(!validateLaunch(config({1, 1, 1}, {1, 0, 1}), unknown).isEmpty());
 }
 
-void TestLaunchValidation::gridToCover_data()
-{
+void TestLaunchValidation::gridToCover_data() {
     QTest::addColumn<qint64>("elements");
     QTest::addColumn<int>("blockX");
     QTest::addColumn<qint64>("grid");
@@ -142,8 +135,7 @@ void TestLaunchValidation::gridToCover_data()
     QTest::newRow("bad block") << qint64(100) << 0 << qint64(0);
 }
 
-void TestLaunchValidation::gridToCover()
-{
+void TestLaunchValidation::gridToCover() {
     QFETCH(qint64, elements);
     QFETCH(int, blockX);
     QFETCH(qint64, grid);

@@ -11,15 +11,13 @@ using namespace kernelpad;
 
 namespace {
 
-QString dataPath(const QString& name)
-{
+QString dataPath(const QString& name) {
     return QStringLiteral(KERNELPAD_TEST_DATA_DIR "/launch/") + name;
 }
 
 /// A .npy file made by hand: magic, version, header length, header text, data.
 QByteArray handMade(const QByteArray& header, const QByteArray& data = QByteArray(),
-                    int major = 1)
-{
+                    int major = 1) {
     QByteArray out("\x93NUMPY", 6);
     out.append(char(major));
     out.append(char(0));
@@ -33,8 +31,7 @@ QByteArray handMade(const QByteArray& header, const QByteArray& data = QByteArra
     return out + header + data;
 }
 
-QByteArray patternBytes(int n)
-{
+QByteArray patternBytes(int n) {
     QByteArray b(n, '\0');
     for (int i = 0; i < n; ++i)
         b[i] = char(i * 37 + 11);
@@ -58,8 +55,7 @@ private slots:
     void neverCrashes();
 };
 
-void TestNpy::descr()
-{
+void TestNpy::descr() {
     QCOMPARE(npyDescr(ScalarType::Float32), QString("<f4"));
     QCOMPARE(npyDescr(ScalarType::Bool), QString("|b1"));
     QCOMPARE(npyDescr(ScalarType::UInt8), QString("|u1"));
@@ -70,23 +66,21 @@ void TestNpy::descr()
     QCOMPARE(npyDescr(ScalarType::Complex128), QString("<c16"));
 }
 
-void TestNpy::roundTrip_data()
-{
+void TestNpy::roundTrip_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<QVector<qint64>>("shape");
     const QVector<QPair<const char*, QVector<qint64>>> shapes{
-        {"0-d", {}}, {"empty", {0}}, {"1-d", {5}}, {"2-d", {2, 3}}, {"3-d", {2, 1, 4}},
-        {"zero inside", {3, 0, 2}}};
+        {"0-d", {}},     {"empty", {0}},     {"1-d", {5}},
+        {"2-d", {2, 3}}, {"3-d", {2, 1, 4}}, {"zero inside", {3, 0, 2}}};
     for (const ScalarType t : allScalarTypes()) {
         for (const auto& [label, shape] : shapes)
-            QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(scalarTypeInfo(t).numpyName,
-                                                                 QLatin1String(label))))
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 %2").arg(scalarTypeInfo(t).numpyName, QLatin1String(label))))
                 << int(t) << shape;
     }
 }
 
-void TestNpy::roundTrip()
-{
+void TestNpy::roundTrip() {
     QFETCH(int, type);
     QFETCH(QVector<qint64>, shape);
     NpyArray array;
@@ -110,8 +104,7 @@ void TestNpy::roundTrip()
     QCOMPARE(back->data, array.data);
 }
 
-void TestNpy::headerAsNumPyWritesIt()
-{
+void TestNpy::headerAsNumPyWritesIt() {
     NpyArray array;
     array.type = ValueType::of(ScalarType::Float32);
     array.shape = {16};
@@ -133,8 +126,7 @@ void TestNpy::headerAsNumPyWritesIt()
     QVERIFY(serializeNpy(array).contains("'shape': (), }"));
 }
 
-void TestNpy::fileRoundTrip()
-{
+void TestNpy::fileRoundTrip() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     NpyArray array;
@@ -158,8 +150,7 @@ void TestNpy::fileRoundTrip()
     QVERIFY2(error.contains("absent.npy"), qPrintable(error));
 }
 
-void TestNpy::numpyFiles_data()
-{
+void TestNpy::numpyFiles_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("type");
     QTest::addColumn<QVector<qint64>>("shape");
@@ -169,10 +160,9 @@ void TestNpy::numpyFiles_data()
         (b.append(reinterpret_cast<const char*>(&values), sizeof(values)), ...);
         return b;
     };
-    QTest::newRow("float32 arange, growth padding") << "numpy_f4_arange4.npy"
-                                                    << int(ScalarType::Float32)
-                                                    << QVector<qint64>{4}
-                                                    << raw(0.0f, 1.0f, 2.0f, 3.0f);
+    QTest::newRow("float32 arange, growth padding")
+        << "numpy_f4_arange4.npy" << int(ScalarType::Float32) << QVector<qint64>{4}
+        << raw(0.0f, 1.0f, 2.0f, 3.0f);
     QTest::newRow("int16 2x3, format 2.0")
         << "numpy_i2_2x3_v2.npy" << int(ScalarType::Int16) << QVector<qint64>{2, 3}
         << raw(qint16(1), qint16(-2), qint16(3), qint16(-4), qint16(5), qint16(-6));
@@ -184,8 +174,7 @@ void TestNpy::numpyFiles_data()
                                << QVector<qint64>{0, 5} << QByteArray();
 }
 
-void TestNpy::numpyFiles()
-{
+void TestNpy::numpyFiles() {
     QFETCH(QString, file);
     QFETCH(int, type);
     QFETCH(QVector<qint64>, shape);
@@ -198,8 +187,7 @@ void TestNpy::numpyFiles()
     QCOMPARE(array->data, data);
 }
 
-void TestNpy::rejected_data()
-{
+void TestNpy::rejected_data() {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("message");
     const QByteArray f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }\n";
@@ -208,16 +196,15 @@ void TestNpy::rejected_data()
     QTest::newRow("bad magic") << QByteArray("\x93NUMPX\x01\x00\x10\x00", 10) + f4 << "bad magic";
     QTest::newRow("a text file") << QByteArray("hello, world\n") << "bad magic";
     QTest::newRow("magic only") << QByteArray("\x93NUMPY", 6) << "bad magic";
-    QTest::newRow("no header length") << QByteArray("\x93NUMPY\x01\x00\x10", 9)
-                                      << "no header length";
+    QTest::newRow("no header length")
+        << QByteArray("\x93NUMPY\x01\x00\x10", 9) << "no header length";
     QTest::newRow("version 4.0") << handMade(f4, eight, 4) << "unsupported .npy version 4.0";
-    QTest::newRow("header longer than the file") << handMade(f4).left(30)
-                                                 << "only 20 bytes follow";
+    QTest::newRow("header longer than the file") << handMade(f4).left(30) << "only 20 bytes follow";
     QTest::newRow("header length 4 GiB")
         << QByteArray("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12) + f4 << "truncated";
     QTest::newRow("not a dict") << handMade("['descr', '<f4']\n", eight) << "expected a dict";
-    QTest::newRow("missing shape") << handMade("{'descr': '<f4', 'fortran_order': False}\n", eight)
-                                   << "missing 'shape'";
+    QTest::newRow("missing shape")
+        << handMade("{'descr': '<f4', 'fortran_order': False}\n", eight) << "missing 'shape'";
     QTest::newRow("unknown key")
         << handMade("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}\n", eight)
         << "unexpected or repeated key 'x'";
@@ -265,8 +252,7 @@ void TestNpy::rejected_data()
         << handMade("{'descr': '<f4, 'fortran_order': False}\n", eight) << "bad .npy header";
 }
 
-void TestNpy::rejected()
-{
+void TestNpy::rejected() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, message);
     QString error;
@@ -274,8 +260,7 @@ void TestNpy::rejected()
     QVERIFY2(error.contains(message), qPrintable(error));
 }
 
-void TestNpy::neverCrashes()
-{
+void TestNpy::neverCrashes() {
     // Every prefix and many random corruptions of valid files: either a clean error or an
     // array whose data matches its shape. (A real fuzzer gets pointed at parseNpy later.)
     QVector<QByteArray> seeds;
@@ -306,8 +291,8 @@ void TestNpy::neverCrashes()
             for (int e = 0; e < edits; ++e) {
                 const int pos = int(random.bounded(mutated.size()));
                 const char interesting[] = {'(', ')', ',', '\'', '{', '}', '9', '0', '\0', ' '};
-                mutated[pos] = random.bounded(2) ? char(random.bounded(256))
-                                                 : interesting[random.bounded(10)];
+                mutated[pos] =
+                    random.bounded(2) ? char(random.bounded(256)) : interesting[random.bounded(10)];
             }
             check(mutated);
         }

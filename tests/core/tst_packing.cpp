@@ -12,12 +12,13 @@ using namespace kernelpad;
 
 namespace {
 
-template <typename T> QByteArray bytesOf(const T& value)
-{
+template <typename T> QByteArray bytesOf(const T& value) {
     return QByteArray(reinterpret_cast<const char*>(&value), int(sizeof(T)));
 }
 
-QByteArray halfBits(quint16 bits) { return bytesOf(bits); }
+QByteArray halfBits(quint16 bits) {
+    return bytesOf(bits);
+}
 
 struct alignas(8) Float2 {
     float x, y;
@@ -34,8 +35,7 @@ struct Params {
     Float2 z;
 };
 
-ArgumentSpec scalarArg(const QString& name, ScalarType type, const QString& value)
-{
+ArgumentSpec scalarArg(const QString& name, ScalarType type, const QString& value) {
     ArgumentSpec a;
     a.name = name;
     a.kind = ArgumentSpec::Kind::Scalar;
@@ -44,16 +44,14 @@ ArgumentSpec scalarArg(const QString& name, ScalarType type, const QString& valu
     return a;
 }
 
-ArgumentSpec bufferArg(const QString& name)
-{
+ArgumentSpec bufferArg(const QString& name) {
     ArgumentSpec a;
     a.name = name;
     a.kind = ArgumentSpec::Kind::Buffer;
     return a;
 }
 
-ValueType paramsType()
-{
+ValueType paramsType() {
     return ValueType::ofStruct(StructType{"Params",
                                           {{"c", ScalarType::Int8, 1},
                                            {"d", ScalarType::Float64, 1},
@@ -83,8 +81,7 @@ private slots:
     void checkParams();
 };
 
-void TestPacking::scalars_data()
-{
+void TestPacking::scalars_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QByteArray>("expected");
@@ -97,7 +94,8 @@ void TestPacking::scalars_data()
     QTest::newRow("int32") << int(ScalarType::Int32) << " 1024 " << bytesOf(int32_t(1024));
     QTest::newRow("int32 min") << int(ScalarType::Int32) << "-2147483648"
                                << bytesOf(std::numeric_limits<int32_t>::min());
-    QTest::newRow("int32 negative hex") << int(ScalarType::Int32) << "-0x10" << bytesOf(int32_t(-16));
+    QTest::newRow("int32 negative hex")
+        << int(ScalarType::Int32) << "-0x10" << bytesOf(int32_t(-16));
     QTest::newRow("int64 min") << int(ScalarType::Int64) << "-9223372036854775808"
                                << bytesOf(std::numeric_limits<int64_t>::min());
     QTest::newRow("int64 max") << int(ScalarType::Int64) << "9223372036854775807"
@@ -109,23 +107,22 @@ void TestPacking::scalars_data()
     QTest::newRow("uint64 max") << int(ScalarType::UInt64) << "0xFFFFFFFFFFFFFFFF"
                                 << bytesOf(std::numeric_limits<uint64_t>::max());
     QTest::newRow("float32") << int(ScalarType::Float32) << "2.5" << bytesOf(2.5f);
-    QTest::newRow("float32 0.1 rounds as float") << int(ScalarType::Float32) << "0.1"
-                                                 << bytesOf(0.1f);
+    QTest::newRow("float32 0.1 rounds as float")
+        << int(ScalarType::Float32) << "0.1" << bytesOf(0.1f);
     QTest::newRow("float32 exponent") << int(ScalarType::Float32) << "-1e-3" << bytesOf(-1e-3f);
     QTest::newRow("float64") << int(ScalarType::Float64) << "0.1" << bytesOf(0.1);
     QTest::newRow("float64 integer text") << int(ScalarType::Float64) << "3" << bytesOf(3.0);
-    QTest::newRow("complex64 pair") << int(ScalarType::Complex64) << "1.5, -2"
-                                    << bytesOf(Float2{1.5f, -2.0f});
-    QTest::newRow("complex64 parenthesised") << int(ScalarType::Complex64) << "(0.1, 3)"
-                                             << bytesOf(Float2{0.1f, 3.0f});
-    QTest::newRow("complex64 real only") << int(ScalarType::Complex64) << "4"
-                                         << bytesOf(Float2{4.0f, 0.0f});
-    QTest::newRow("complex128 pair") << int(ScalarType::Complex128) << "0.1,0.2"
-                                     << bytesOf(Double2{0.1, 0.2});
+    QTest::newRow("complex64 pair")
+        << int(ScalarType::Complex64) << "1.5, -2" << bytesOf(Float2{1.5f, -2.0f});
+    QTest::newRow("complex64 parenthesised")
+        << int(ScalarType::Complex64) << "(0.1, 3)" << bytesOf(Float2{0.1f, 3.0f});
+    QTest::newRow("complex64 real only")
+        << int(ScalarType::Complex64) << "4" << bytesOf(Float2{4.0f, 0.0f});
+    QTest::newRow("complex128 pair")
+        << int(ScalarType::Complex128) << "0.1,0.2" << bytesOf(Double2{0.1, 0.2});
 }
 
-void TestPacking::scalars()
-{
+void TestPacking::scalars() {
     QFETCH(int, type);
     QFETCH(QString, text);
     QFETCH(QByteArray, expected);
@@ -136,8 +133,7 @@ void TestPacking::scalars()
     QVERIFY(std::memcmp(bytes->constData(), expected.constData(), size_t(expected.size())) == 0);
 }
 
-void TestPacking::float16_data()
-{
+void TestPacking::float16_data() {
     // Bit patterns from the binary16 definition: sign | 5-bit exponent (bias 15) | 10-bit
     // fraction; subnormals are fraction * 2^-24.
     QTest::addColumn<QString>("text");
@@ -148,7 +144,7 @@ void TestPacking::float16_data()
     QTest::newRow("largest finite 65504") << "65504" << 0x7BFF;
     QTest::newRow("65519 rounds down to 65504") << "65519" << 0x7BFF;
     QTest::newRow("0.1 rounds to 0x2E66") << "0.1" << 0x2E66; // 1.6 * 2^-4, 614.4 -> 614
-    QTest::newRow("one third") << "0.333333333" << 0x3555;   // 1.333 * 2^-2, 341.33 -> 341
+    QTest::newRow("one third") << "0.333333333" << 0x3555;    // 1.333 * 2^-2, 341.33 -> 341
     QTest::newRow("smallest normal 2^-14") << "6.103515625e-05" << 0x0400;
     QTest::newRow("smallest subnormal 2^-24") << "5.9604644775390625e-08" << 0x0001;
     QTest::newRow("1e-8 underflows to zero") << "1e-8" << 0x0000;
@@ -163,8 +159,7 @@ void TestPacking::float16_data()
     QTest::newRow("minus infinity") << "-inf" << 0xFC00;
 }
 
-void TestPacking::float16()
-{
+void TestPacking::float16() {
     QFETCH(QString, text);
     QFETCH(int, bits);
     QString error;
@@ -173,36 +168,61 @@ void TestPacking::float16()
     QCOMPARE(*bytes, halfBits(quint16(bits)));
 }
 
-void TestPacking::errors_data()
-{
+void TestPacking::errors_data() {
     QTest::addColumn<QString>("type");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("uint8 300") << "uint8" << "300" << "value 300 does not fit in uint8";
-    QTest::newRow("uint8 negative") << "uint8" << "-1" << "value -1 does not fit in uint8";
-    QTest::newRow("int8 128") << "int8" << "128" << "value 128 does not fit in int8";
-    QTest::newRow("int32 2^31") << "int32" << "2147483648"
+    QTest::newRow("uint8 300") << "uint8"
+                               << "300"
+                               << "value 300 does not fit in uint8";
+    QTest::newRow("uint8 negative") << "uint8"
+                                    << "-1"
+                                    << "value -1 does not fit in uint8";
+    QTest::newRow("int8 128") << "int8"
+                              << "128"
+                              << "value 128 does not fit in int8";
+    QTest::newRow("int32 2^31") << "int32"
+                                << "2147483648"
                                 << "value 2147483648 does not fit in int32";
-    QTest::newRow("int64 beyond") << "int64" << "9223372036854775808"
+    QTest::newRow("int64 beyond") << "int64"
+                                  << "9223372036854775808"
                                   << "does not fit in int64";
-    QTest::newRow("uint64 beyond 64 bits") << "uint64" << "18446744073709551616"
+    QTest::newRow("uint64 beyond 64 bits") << "uint64"
+                                           << "18446744073709551616"
                                            << "does not fit in uint64";
-    QTest::newRow("uint16 hex too large") << "uint16" << "0x10000"
+    QTest::newRow("uint16 hex too large") << "uint16"
+                                          << "0x10000"
                                           << "value 0x10000 does not fit in uint16";
-    QTest::newRow("int fraction") << "int32" << "2.5" << "'2.5' is not an integer";
-    QTest::newRow("int garbage") << "int32" << "abc" << "'abc' is not a number";
-    QTest::newRow("empty") << "float32" << "  " << "no value given for float32";
-    QTest::newRow("float garbage") << "float32" << "1.2.3" << "'1.2.3' is not a number";
-    QTest::newRow("float32 overflow") << "float32" << "1e39" << "value 1e39 does not fit in float32";
-    QTest::newRow("float16 overflow") << "float16" << "65520"
+    QTest::newRow("int fraction") << "int32"
+                                  << "2.5"
+                                  << "'2.5' is not an integer";
+    QTest::newRow("int garbage") << "int32"
+                                 << "abc"
+                                 << "'abc' is not a number";
+    QTest::newRow("empty") << "float32"
+                           << "  "
+                           << "no value given for float32";
+    QTest::newRow("float garbage") << "float32"
+                                   << "1.2.3"
+                                   << "'1.2.3' is not a number";
+    QTest::newRow("float32 overflow") << "float32"
+                                      << "1e39"
+                                      << "value 1e39 does not fit in float32";
+    QTest::newRow("float16 overflow") << "float16"
+                                      << "65520"
                                       << "value 65520 does not fit in float16";
-    QTest::newRow("bool 2") << "bool" << "2" << "'2' is not a bool";
-    QTest::newRow("complex three parts") << "complex64" << "1, 2, 3" << "not a complex number";
-    QTest::newRow("complex bad imaginary") << "complex128" << "1, x" << "'x' is not a number";
+    QTest::newRow("bool 2") << "bool"
+                            << "2"
+                            << "'2' is not a bool";
+    QTest::newRow("complex three parts") << "complex64"
+                                         << "1, 2, 3"
+                                         << "not a complex number";
+    QTest::newRow("complex bad imaginary") << "complex128"
+                                           << "1, x"
+                                           << "'x' is not a number";
 }
 
-void TestPacking::errors()
-{
+void TestPacking::errors() {
     QFETCH(QString, type);
     QFETCH(QString, text);
     QFETCH(QString, message);
@@ -212,8 +232,7 @@ void TestPacking::errors()
     QVERIFY2(error.contains(message), qPrintable(error));
 }
 
-void TestPacking::packStruct()
-{
+void TestPacking::packStruct() {
     const ValueType type = paramsType();
     QCOMPARE(type.sizeBytes(), int(sizeof(Params)));
     Params expected;
@@ -244,8 +263,7 @@ void TestPacking::packStruct()
     QVERIFY2(error.contains("0 were given"), qPrintable(error));
 }
 
-void TestPacking::seedTestStruct()
-{
+void TestPacking::seedTestStruct() {
     // The seed's testStruct { int value; } passed by value.
     const ValueType type =
         ValueType::ofStruct(StructType{"testStruct", {{"value", ScalarType::Int32, 1}}});
@@ -255,8 +273,7 @@ void TestPacking::seedTestStruct()
     QCOMPARE(*bytes, bytesOf(int32_t(42)));
 }
 
-void TestPacking::packedArgs()
-{
+void TestPacking::packedArgs() {
     const QVector<ArgumentSpec> args{
         scalarArg("n", ScalarType::Int32, "1000"),
         bufferArg("x"),
@@ -305,19 +322,17 @@ void TestPacking::packedArgs()
     QVERIFY(empty->kernelParams() == nullptr);
 }
 
-void TestPacking::packedArgsErrors()
-{
+void TestPacking::packedArgsErrors() {
     QString error;
     QVERIFY(!PackedArgs::pack({scalarArg("n", ScalarType::UInt8, "300")}, {0}, &error));
     QVERIFY2(error.startsWith("argument 'n': ") && error.contains("does not fit in uint8"),
              qPrintable(error));
-    QVERIFY(!PackedArgs::pack({scalarArg("n", ScalarType::Int32, "1"), bufferArg("x")}, {0},
-                              &error));
+    QVERIFY(
+        !PackedArgs::pack({scalarArg("n", ScalarType::Int32, "1"), bufferArg("x")}, {0}, &error));
     QVERIFY2(error.contains("'x'") && error.contains("device address"), qPrintable(error));
 }
 
-void TestPacking::checkParams_data()
-{
+void TestPacking::checkParams_data() {
     QTest::addColumn<QVector<ArgumentSpec>>("args");
     QTest::addColumn<QVector<ParamLayout>>("params");
     QTest::addColumn<QString>("message"); // empty: matches
@@ -350,8 +365,7 @@ void TestPacking::checkParams_data()
         << saxpy << floatForPointer << "argument 'y' (a buffer, passed as an 8-byte pointer)";
 }
 
-void TestPacking::checkParams()
-{
+void TestPacking::checkParams() {
     QFETCH(QVector<ArgumentSpec>, args);
     QFETCH(QVector<ParamLayout>, params);
     QFETCH(QString, message);

@@ -49,8 +49,7 @@ struct AllBytes {
     signed char b[3];
 };
 
-StructType makeStruct(const QString& name, QVector<StructField> fields)
-{
+StructType makeStruct(const QString& name, QVector<StructField> fields) {
     return StructType{name, std::move(fields)};
 }
 
@@ -76,8 +75,7 @@ private slots:
     void equality();
 };
 
-void TestValueType::scalarSizes_data()
-{
+void TestValueType::scalarSizes_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<int>("cSize");
     QTest::addColumn<int>("cAlign");
@@ -108,8 +106,7 @@ void TestValueType::scalarSizes_data()
                                 << int(alignof(Double2));
 }
 
-void TestValueType::scalarSizes()
-{
+void TestValueType::scalarSizes() {
     QFETCH(int, type);
     QFETCH(int, cSize);
     QFETCH(int, cAlign);
@@ -123,8 +120,7 @@ void TestValueType::scalarSizes()
         QCOMPARE(int(sizeof(std::complex<float>)), cSize);
 }
 
-void TestValueType::names_data()
-{
+void TestValueType::names_data() {
     QTest::addColumn<QString>("name");
     QTest::addColumn<int>("expected"); // -1: not supported
     const QList<QPair<const char*, ScalarType>> rows{
@@ -172,14 +168,13 @@ void TestValueType::names_data()
     };
     for (const auto& [name, type] : rows)
         QTest::newRow(name) << QString::fromLatin1(name) << int(type);
-    for (const char* unsupported : {"bfloat16", "__nv_bfloat16", "Float", "flaot", "", "int128",
-                                    "float4", "void*"})
+    for (const char* unsupported :
+         {"bfloat16", "__nv_bfloat16", "Float", "flaot", "", "int128", "float4", "void*"})
         QTest::newRow(qPrintable(QStringLiteral("unsupported '%1'").arg(unsupported)))
             << QString::fromLatin1(unsupported) << -1;
 }
 
-void TestValueType::names()
-{
+void TestValueType::names() {
     QFETCH(QString, name);
     QFETCH(int, expected);
     const auto type = scalarTypeFromName(name);
@@ -191,8 +186,7 @@ void TestValueType::names()
     QCOMPARE(int(*type), expected);
 }
 
-void TestValueType::tableIsComplete()
-{
+void TestValueType::tableIsComplete() {
     QCOMPARE(allScalarTypes().size(), 14);
     for (const ScalarType t : allScalarTypes()) {
         const auto& info = scalarTypeInfo(t);
@@ -206,8 +200,7 @@ void TestValueType::tableIsComplete()
     }
 }
 
-void TestValueType::structLayout_data()
-{
+void TestValueType::structLayout_data() {
     QTest::addColumn<StructType>("type");
     QTest::addColumn<QVector<int>>("offsets");
     QTest::addColumn<int>("size");
@@ -219,18 +212,18 @@ void TestValueType::structLayout_data()
                                 {"s", ScalarType::Int16, 1}})
         << QVector<int>{int(offsetof(Mixed, c)), int(offsetof(Mixed, d)), int(offsetof(Mixed, s))}
         << int(sizeof(Mixed)) << int(alignof(Mixed));
-    QTest::newRow("seed testStruct")
-        << makeStruct("testStruct", {{"value", ScalarType::Int32, 1}})
-        << QVector<int>{int(offsetof(TestStruct, value))} << int(sizeof(TestStruct))
-        << int(alignof(TestStruct));
-    QTest::newRow("array fields")
-        << makeStruct("WithArray", {{"tag", ScalarType::Int8, 1},
-                                    {"v", ScalarType::Float32, 3},
-                                    {"id", ScalarType::UInt64, 1},
-                                    {"flags", ScalarType::UInt8, 5}})
-        << QVector<int>{int(offsetof(WithArray, tag)), int(offsetof(WithArray, v)),
-                        int(offsetof(WithArray, id)), int(offsetof(WithArray, flags))}
-        << int(sizeof(WithArray)) << int(alignof(WithArray));
+    QTest::newRow("seed testStruct") << makeStruct("testStruct", {{"value", ScalarType::Int32, 1}})
+                                     << QVector<int>{int(offsetof(TestStruct, value))}
+                                     << int(sizeof(TestStruct)) << int(alignof(TestStruct));
+    QTest::newRow("array fields") << makeStruct("WithArray", {{"tag", ScalarType::Int8, 1},
+                                                              {"v", ScalarType::Float32, 3},
+                                                              {"id", ScalarType::UInt64, 1},
+                                                              {"flags", ScalarType::UInt8, 5}})
+                                  << QVector<int>{int(offsetof(WithArray, tag)),
+                                                  int(offsetof(WithArray, v)),
+                                                  int(offsetof(WithArray, id)),
+                                                  int(offsetof(WithArray, flags))}
+                                  << int(sizeof(WithArray)) << int(alignof(WithArray));
     QTest::newRow("complex128 field aligned to 16")
         << makeStruct("WithComplex", {{"f", ScalarType::Float32, 1},
                                       {"z", ScalarType::Complex128, 1},
@@ -249,8 +242,7 @@ void TestValueType::structLayout_data()
         << int(sizeof(AllBytes)) << int(alignof(AllBytes));
 }
 
-void TestValueType::structLayout()
-{
+void TestValueType::structLayout() {
     QFETCH(StructType, type);
     QFETCH(QVector<int>, offsets);
     QFETCH(int, size);
@@ -264,8 +256,7 @@ void TestValueType::structLayout()
     QCOMPARE(v.displayName(), type.name);
 }
 
-void TestValueType::jsonRoundTrip_data()
-{
+void TestValueType::jsonRoundTrip_data() {
     QTest::addColumn<ValueType>("type");
     for (const ScalarType t : allScalarTypes())
         QTest::newRow(scalarTypeInfo(t).numpyName) << ValueType::of(t);
@@ -275,8 +266,7 @@ void TestValueType::jsonRoundTrip_data()
                                                      {"z", ScalarType::Complex64, 1}}));
 }
 
-void TestValueType::jsonRoundTrip()
-{
+void TestValueType::jsonRoundTrip() {
     QFETCH(ValueType, type);
     // Through text, as a project file would hold it.
     const QByteArray text = QJsonDocument(type.toJson()).toJson();
@@ -286,23 +276,22 @@ void TestValueType::jsonRoundTrip()
     QCOMPARE(*back, type);
 }
 
-void TestValueType::jsonErrors_data()
-{
+void TestValueType::jsonErrors_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("message");
-    QTest::newRow("unknown scalar") << QByteArray(R"({"scalar":"flaot"})")
-                                    << "scalar: unknown type 'flaot'";
+    QTest::newRow("unknown scalar")
+        << QByteArray(R"({"scalar":"flaot"})") << "scalar: unknown type 'flaot'";
     QTest::newRow("scalar not a string") << QByteArray(R"({"scalar":4})") << "scalar:";
-    QTest::newRow("bfloat16 unsupported") << QByteArray(R"({"scalar":"bfloat16"})")
-                                          << "unknown type 'bfloat16'";
+    QTest::newRow("bfloat16 unsupported")
+        << QByteArray(R"({"scalar":"bfloat16"})") << "unknown type 'bfloat16'";
     QTest::newRow("neither key") << QByteArray(R"({"type":"float"})") << "'scalar' or a 'struct'";
     QTest::newRow("struct not an object") << QByteArray(R"({"struct":[1]})") << "struct:";
     QTest::newRow("struct without name")
         << QByteArray(R"({"struct":{"fields":[{"name":"a","type":"int"}]}})") << "struct.name";
     QTest::newRow("no fields") << QByteArray(R"({"struct":{"name":"s","fields":[]}})")
                                << "struct.fields";
-    QTest::newRow("fields not an array") << QByteArray(R"({"struct":{"name":"s","fields":"a"}})")
-                                         << "struct.fields";
+    QTest::newRow("fields not an array")
+        << QByteArray(R"({"struct":{"name":"s","fields":"a"}})") << "struct.fields";
     QTest::newRow("misspelt field type")
         << QByteArray(
                R"({"struct":{"name":"s","fields":[{"name":"a","type":"int"},{"name":"b","type":"flaot"}]}})")
@@ -321,8 +310,7 @@ void TestValueType::jsonErrors_data()
         << "struct.fields[1].name: duplicate";
 }
 
-void TestValueType::jsonErrors()
-{
+void TestValueType::jsonErrors() {
     QFETCH(QByteArray, json);
     QFETCH(QString, message);
     QString error;
@@ -331,8 +319,7 @@ void TestValueType::jsonErrors()
     QVERIFY2(error.contains(message), qPrintable(error));
 }
 
-void TestValueType::equality()
-{
+void TestValueType::equality() {
     const StructType a = makeStruct("s", {{"x", ScalarType::Int32, 1}});
     StructType b = a;
     QVERIFY(ValueType::ofStruct(a) == ValueType::ofStruct(b));
