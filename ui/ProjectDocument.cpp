@@ -18,15 +18,13 @@ namespace {
 const char kRecoveryFormat[] = "kernelpad-recovery";
 constexpr int kRecoveryVersion = 1;
 
-QString lockPathFor(const QString& recoveryPath)
-{
+QString lockPathFor(const QString& recoveryPath) {
     return recoveryPath + QStringLiteral(".lock");
 }
 } // namespace
 
 ProjectDocument::ProjectDocument(QObject* parent)
-    : QObject(parent)
-{
+    : QObject(parent) {
     m_autosave.setSingleShot(true);
     m_autosave.setInterval(kAutosaveIntervalMs);
     connect(&m_autosave, &QTimer::timeout, this, [this] {
@@ -41,18 +39,15 @@ ProjectDocument::ProjectDocument(QObject* parent)
 // clean close) deletes it, so a window torn down any other way is recoverable.
 ProjectDocument::~ProjectDocument() = default;
 
-QString ProjectDocument::displayName() const
-{
+QString ProjectDocument::displayName() const {
     return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
 }
 
-QString ProjectDocument::directory() const
-{
+QString ProjectDocument::directory() const {
     return m_path.isEmpty() ? QDir::currentPath() : QFileInfo(m_path).absolutePath();
 }
 
-std::optional<Project> ProjectDocument::load(const QString& path, QString* error)
-{
+std::optional<Project> ProjectDocument::load(const QString& path, QString* error) {
     QString why;
     std::optional<Project> project = Project::load(path, &why);
     if (!project) {
@@ -68,8 +63,7 @@ std::optional<Project> ProjectDocument::load(const QString& path, QString* error
     return project;
 }
 
-bool ProjectDocument::save(const Project& project, const QString& path, QString* error)
-{
+bool ProjectDocument::save(const Project& project, const QString& path, QString* error) {
     QString why;
     if (!project.save(path, &why)) {
         if (error)
@@ -86,8 +80,7 @@ bool ProjectDocument::save(const Project& project, const QString& path, QString*
     return true;
 }
 
-void ProjectDocument::reset(const QString& path)
-{
+void ProjectDocument::reset(const QString& path) {
     removeRecovery();
     newRecoveryPath();
     m_path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
@@ -95,16 +88,14 @@ void ProjectDocument::reset(const QString& path)
     setDirty(false);
 }
 
-void ProjectDocument::markChanged()
-{
+void ProjectDocument::markChanged() {
     m_recoveryStale = true;
     setDirty(true);
     if (!m_autosave.isActive())
         m_autosave.start();
 }
 
-void ProjectDocument::setDirty(bool dirty)
-{
+void ProjectDocument::setDirty(bool dirty) {
     if (!dirty) {
         m_recoveryStale = false;
         m_autosave.stop();
@@ -115,18 +106,15 @@ void ProjectDocument::setDirty(bool dirty)
     emit dirtyChanged(dirty);
 }
 
-void ProjectDocument::setSnapshotProvider(std::function<Project()> provider)
-{
+void ProjectDocument::setSnapshotProvider(std::function<Project()> provider) {
     m_snapshot = std::move(provider);
 }
 
-void ProjectDocument::setAutosaveIntervalMs(int intervalMs)
-{
+void ProjectDocument::setAutosaveIntervalMs(int intervalMs) {
     m_autosave.setInterval(std::max(1, intervalMs));
 }
 
-bool ProjectDocument::autosaveNow(QString* error)
-{
+bool ProjectDocument::autosaveNow(QString* error) {
     if (!m_dirty || !m_snapshot)
         return false;
     if (!QDir().mkpath(recoveryDirectory())) {
@@ -144,7 +132,8 @@ bool ProjectDocument::autosaveNow(QString* error)
     json.insert(QStringLiteral("format"), QLatin1String(kRecoveryFormat));
     json.insert(QStringLiteral("version"), kRecoveryVersion);
     json.insert(QStringLiteral("originalPath"), m_path);
-    json.insert(QStringLiteral("savedAt"), QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    json.insert(QStringLiteral("savedAt"),
+                QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
     json.insert(QStringLiteral("project"), m_snapshot().toJson());
 
     QSaveFile file(m_recoveryPath);
@@ -158,21 +147,18 @@ bool ProjectDocument::autosaveNow(QString* error)
     return true;
 }
 
-bool ProjectDocument::hasRecoveryFile() const
-{
+bool ProjectDocument::hasRecoveryFile() const {
     return QFileInfo::exists(m_recoveryPath);
 }
 
-void ProjectDocument::removeRecovery()
-{
+void ProjectDocument::removeRecovery() {
     m_autosave.stop();
     if (!m_recoveryPath.isEmpty())
         QFile::remove(m_recoveryPath);
     releaseLock();
 }
 
-void ProjectDocument::adoptRecovery(const RecoveryEntry& entry)
-{
+void ProjectDocument::adoptRecovery(const RecoveryEntry& entry) {
     releaseLock();
     m_recoveryPath = entry.recoveryPath;
     m_lock = std::make_unique<QLockFile>(lockPathFor(m_recoveryPath));
@@ -183,30 +169,26 @@ void ProjectDocument::adoptRecovery(const RecoveryEntry& entry)
     m_recoveryStale = false; // the file on disk is exactly what was restored
 }
 
-void ProjectDocument::newRecoveryPath()
-{
+void ProjectDocument::newRecoveryPath() {
     releaseLock();
-    m_recoveryPath = QDir(recoveryDirectory())
-                         .filePath(QUuid::createUuid().toString(QUuid::WithoutBraces) +
-                                   QStringLiteral(".json"));
+    m_recoveryPath =
+        QDir(recoveryDirectory())
+            .filePath(QUuid::createUuid().toString(QUuid::WithoutBraces) + QStringLiteral(".json"));
 }
 
-void ProjectDocument::releaseLock()
-{
+void ProjectDocument::releaseLock() {
     if (m_lock) {
         m_lock->unlock();
         m_lock.reset();
     }
 }
 
-QString ProjectDocument::recoveryDirectory()
-{
+QString ProjectDocument::recoveryDirectory() {
     return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
         .filePath(QStringLiteral("recovery"));
 }
 
-std::optional<RecoveryEntry> ProjectDocument::readRecovery(const QString& file, QString* error)
-{
+std::optional<RecoveryEntry> ProjectDocument::readRecovery(const QString& file, QString* error) {
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly)) {
         if (error)
@@ -226,25 +208,37 @@ std::optional<RecoveryEntry> ProjectDocument::readRecovery(const QString& file, 
             *error = tr("%1: not a KernelPad recovery file").arg(file);
         return std::nullopt;
     }
+    const QJsonObject projectJson = json.value(QStringLiteral("project")).toObject();
     QString why;
-    std::optional<Project> project =
-        Project::fromJson(json.value(QStringLiteral("project")).toObject(), &why);
+    std::optional<Project> project = Project::fromJson(projectJson, &why);
     if (!project) {
-        if (error)
-            *error = tr("%1: project: %2").arg(file, why);
-        return std::nullopt;
+        // Half-finished work may not be a valid project yet (no kernel chosen, a field
+        // mid-edit); the typed source still matters more than the rest, so keep it.
+        const QString source = projectJson.value(QStringLiteral("source")).toString();
+        if (source.isEmpty()) {
+            if (error)
+                *error = tr("%1: project: %2").arg(file, why);
+            return std::nullopt;
+        }
+        Project salvaged;
+        salvaged.source = source;
+        salvaged.name = projectJson.value(QStringLiteral("name")).toString();
+        salvaged.kernel = projectJson.value(QStringLiteral("kernel")).toString();
+        const QString sourceName = projectJson.value(QStringLiteral("sourceName")).toString();
+        if (!sourceName.trimmed().isEmpty())
+            salvaged.sourceName = sourceName;
+        project = std::move(salvaged);
     }
     RecoveryEntry entry;
     entry.recoveryPath = QFileInfo(file).absoluteFilePath();
     entry.originalPath = json.value(QStringLiteral("originalPath")).toString();
-    entry.savedAt = QDateTime::fromString(json.value(QStringLiteral("savedAt")).toString(),
-                                          Qt::ISODateWithMs);
+    entry.savedAt =
+        QDateTime::fromString(json.value(QStringLiteral("savedAt")).toString(), Qt::ISODateWithMs);
     entry.project = std::move(*project);
     return entry;
 }
 
-QVector<RecoveryEntry> ProjectDocument::findRecoveryFiles()
-{
+QVector<RecoveryEntry> ProjectDocument::findRecoveryFiles() {
     QVector<RecoveryEntry> entries;
     const QDir dir(recoveryDirectory());
     const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files);
@@ -257,9 +251,8 @@ QVector<RecoveryEntry> ProjectDocument::findRecoveryFiles()
         if (std::optional<RecoveryEntry> entry = readRecovery(path, nullptr))
             entries.append(std::move(*entry));
     }
-    std::sort(entries.begin(), entries.end(), [](const RecoveryEntry& a, const RecoveryEntry& b) {
-        return a.savedAt > b.savedAt;
-    });
+    std::sort(entries.begin(), entries.end(),
+              [](const RecoveryEntry& a, const RecoveryEntry& b) { return a.savedAt > b.savedAt; });
     return entries;
 }
 

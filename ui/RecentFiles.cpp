@@ -12,23 +12,18 @@ const char kSettingsKey[] = "recentFiles";
 } // namespace
 
 RecentFiles::RecentFiles(QObject* parent)
-    : QObject(parent)
-{
-}
+    : QObject(parent) {}
 
-QStringList RecentFiles::stored() const
-{
+QStringList RecentFiles::stored() const {
     return QSettings().value(QLatin1String(kSettingsKey)).toStringList();
 }
 
-void RecentFiles::store(const QStringList& paths)
-{
+void RecentFiles::store(const QStringList& paths) {
     QSettings().setValue(QLatin1String(kSettingsKey), paths);
     emit changed();
 }
 
-QStringList RecentFiles::files() const
-{
+QStringList RecentFiles::files() const {
     QStringList existing;
     for (const QString& p : stored()) {
         if (QFileInfo::exists(p))
@@ -37,8 +32,7 @@ QStringList RecentFiles::files() const
     return existing;
 }
 
-void RecentFiles::add(const QString& path)
-{
+void RecentFiles::add(const QString& path) {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     QStringList paths = stored();
     paths.removeAll(absolute);
@@ -48,28 +42,26 @@ void RecentFiles::add(const QString& path)
     store(paths);
 }
 
-void RecentFiles::remove(const QString& path)
-{
+void RecentFiles::remove(const QString& path) {
     QStringList paths = stored();
     if (paths.removeAll(QFileInfo(path).absoluteFilePath()) > 0)
         store(paths);
 }
 
-void RecentFiles::clear()
-{
+void RecentFiles::clear() {
     store({});
 }
 
-void RecentFiles::fillMenu(QMenu* menu)
-{
+void RecentFiles::fillMenu(QMenu* menu) {
     menu->clear();
     const QStringList paths = files();
     for (int i = 0; i < paths.size(); ++i) {
         const QString& path = paths.at(i);
         // "&1 saxpy.kpad  (~/kernels)": the accelerator digit for the first nine.
         const QString prefix = i < 9 ? QStringLiteral("&%1 ").arg(i + 1) : QString();
-        QString label = QStringLiteral("%1   (%2)").arg(
-            QFileInfo(path).fileName(), QDir::toNativeSeparators(QFileInfo(path).path()));
+        QString label =
+            QStringLiteral("%1   (%2)")
+                .arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(QFileInfo(path).path()));
         label.replace(QLatin1Char('&'), QStringLiteral("&&")); // a literal '&' in a menu
         QAction* action = menu->addAction(prefix + label);
         action->setData(path);

@@ -10,23 +10,19 @@ namespace {
 constexpr int kDarkLightnessThreshold = 128;
 } // namespace
 
-bool Theme::isDarkPalette(const QPalette& palette)
-{
+bool Theme::isDarkPalette(const QPalette& palette) {
     return palette.color(QPalette::Window).lightness() < kDarkLightnessThreshold;
 }
 
-Theme Theme::forPalette(const QPalette& palette)
-{
+Theme Theme::forPalette(const QPalette& palette) {
     return isDarkPalette(palette) ? darkTheme() : light();
 }
 
-Theme Theme::current()
-{
+Theme Theme::current() {
     return forPalette(QApplication::palette());
 }
 
-Theme Theme::light()
-{
+Theme Theme::light() {
     Theme t;
     t.dark = false;
     t.paper = QColor(0xff, 0xff, 0xff);
@@ -57,8 +53,7 @@ Theme Theme::light()
     return t;
 }
 
-Theme Theme::darkTheme()
-{
+Theme Theme::darkTheme() {
     Theme t;
     t.dark = true;
     t.paper = QColor(0x1e, 0x1f, 0x22);
@@ -89,8 +84,7 @@ Theme Theme::darkTheme()
     return t;
 }
 
-QFont monospaceFont(int pointSize)
-{
+QFont monospaceFont(int pointSize) {
     static const QString kPreferred = QStringLiteral("DejaVu Sans Mono");
     QFont font;
     if (QFontDatabase::families().contains(kPreferred)) {

@@ -14,10 +14,10 @@ struct Theme {
     QColor paper, text, lineNumberPaper, lineNumberText, currentLine, selection;
     QColor comment, keyword, cudaKeyword, number, string, preprocessor, operatorColor, type;
     QColor braceMatch, braceMismatch;
-    QColor errorColor, warningColor, noteColor;     ///< markers, underlines, list icons
-    QColor errorPaper, warningPaper, notePaper;     ///< inline annotation backgrounds
-    QColor bannerPaper, bannerText;                 ///< the compile-only banner
-    QColor findMatch;                               ///< find bar highlights
+    QColor errorColor, warningColor, noteColor; ///< markers, underlines, list icons
+    QColor errorPaper, warningPaper, notePaper; ///< inline annotation backgrounds
+    QColor bannerPaper, bannerText;             ///< the compile-only banner
+    QColor findMatch;                           ///< find bar highlights
 
     /// Dark when the palette's window colour is dark (lightness below the middle).
     [[nodiscard]] static bool isDarkPalette(const QPalette& palette);

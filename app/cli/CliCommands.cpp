@@ -94,9 +94,9 @@ int exitCodeFor(RunStatus status)
 }
 
 /// Runs `request` through the Engine's GPU worker and waits for the result.
-RunResult runThroughEngine(const RunRequest& request)
+RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolation)
 {
-    Engine engine;
+    Engine engine(nullptr, isolation);
     RunResult result;
     QEventLoop loop;
     QObject::connect(&engine, &Engine::runFinished, &loop, [&](quint64, const RunResult& r) {
@@ -165,7 +165,7 @@ int runCompile(const QStringList& args)
 int runRun(const QStringList& args)
 {
     QString error;
-    const std::optional<ParsedArgs> p = parseArgs(args, {"json"}, {"device", "reps"}, &error);
+    const std::optional<ParsedArgs> p = parseArgs(args, {"json", "in-process"}, {"device", "reps"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -191,7 +191,8 @@ int runRun(const QStringList& args)
             return badInput(QStringLiteral("--reps takes a number of repetitions >= 1 (got '%1')").arg(p->values.value("reps")), json);
         request.repetitions = *reps;
     }
-    const RunResult result = runThroughEngine(request);
+    const RunResult result = runThroughEngine(
+        request, p->flags.contains("in-process") ? Engine::Isolation::InProcess : Engine::defaultIsolation());
     if (json) {
         printJson(result.toJson(false));
     } else {

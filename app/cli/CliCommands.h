@@ -17,5 +17,6 @@ enum ExitCode {
 int runCompile(const QStringList& args);
 int runRun(const QStringList& args);
 int runDevices(const QStringList& args);
+int runServe(const QStringList& args);
 
 } // namespace kernelpad::cli

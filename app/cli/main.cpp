@@ -13,10 +13,15 @@ const char* const kUsage =
     "Commands:\n"
     "  compile FILE.kpad|FILE.cu [--arch sm_XY] [--kernel NAME] [--ptx] [--json]\n"
     "      Compile with NVRTC (no GPU needed); show diagnostics, kernels and optionally PTX.\n"
-    "  run FILE.kpad [--device N] [--reps N] [--json]\n"
-    "      Compile, launch, time and verify the project's kernel.\n"
+    "  run FILE.kpad [--device N] [--reps N] [--json] [--in-process]\n"
+    "      Compile, launch, time and verify the project's kernel. Kernels run in a separate\n"
+    "      runner process (a faulting kernel cannot take the caller down); --in-process runs\n"
+    "      them inside this process, for debugging.\n"
     "  devices [--json]\n"
     "      List the CUDA devices and their limits.\n"
+    "  serve\n"
+    "      Be KernelPad's runner process: JSON requests on stdin, one per line, answers on\n"
+    "      stdout (the protocol is documented in core/runner/Protocol.h).\n"
     "\n"
     "Exit codes: 0 success, 1 compile error, 2 verification failed, 3 CUDA or driver error\n"
     "(including no driver: compile-only), 4 bad input (file, arguments).\n";
@@ -45,6 +50,8 @@ int main(int argc, char** argv)
         return kernelpad::cli::runRun(args);
     if (command == "devices")
         return kernelpad::cli::runDevices(args);
+    if (command == "serve")
+        return kernelpad::cli::runServe(args);
     err << "kernelpad-cli: unknown command '" << command << "'\n\n" << kUsage;
     return kernelpad::cli::kExitBadInput;
 }

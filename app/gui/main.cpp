@@ -23,12 +23,12 @@ constexpr int kSettleMs = 300;
 /// devices) for a plain screenshot, the run's results with --run.
 class ScreenshotTaker : public QObject {
 public:
-    ScreenshotTaker(kernelpad::MainWindow* window, kernelpad::Engine* engine, QString file, bool run)
+    ScreenshotTaker(kernelpad::MainWindow* window, kernelpad::Engine* engine, QString file,
+                    bool run)
         : QObject(window)
         , m_window(window)
         , m_file(std::move(file))
-        , m_run(run)
-    {
+        , m_run(run) {
         connect(engine, &kernelpad::Engine::devicesChanged, this, [this] {
             m_devices = true;
             step();
@@ -46,8 +46,7 @@ public:
     }
 
 private:
-    void step()
-    {
+    void step() {
         if (!m_devices || !m_compiled || m_started)
             return;
         m_started = true;
@@ -65,8 +64,7 @@ private:
         m_window->run();
     }
 
-    void finish(int code)
-    {
+    void finish(int code) {
         if (m_done)
             return;
         m_done = true;
@@ -89,8 +87,7 @@ private:
 
 } // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("KernelPad"));
     QApplication::setOrganizationName(QStringLiteral("KernelPad"));
@@ -101,8 +98,9 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("A desktop playground for CUDA kernels."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("project"),
-                                 QStringLiteral("A .kpad project to open (default: the SAXPY example)."));
+    parser.addPositionalArgument(
+        QStringLiteral("project"),
+        QStringLiteral("A .kpad project to open (default: the SAXPY example)."));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Save a picture of the window to FILE once it is ready, then quit."),
@@ -129,7 +127,8 @@ int main(int argc, char** argv)
 
     QString path = parser.positionalArguments().value(0);
     if (path.isEmpty() && restored == 0) {
-        const QString saxpy = QDir(kernelpad::examplesDirectory()).filePath(QStringLiteral("saxpy.kpad"));
+        const QString saxpy =
+            QDir(kernelpad::examplesDirectory()).filePath(QStringLiteral("saxpy.kpad"));
         if (!kernelpad::examplesDirectory().isEmpty() && QFileInfo::exists(saxpy))
             path = saxpy;
     }
@@ -149,14 +148,13 @@ int main(int argc, char** argv)
     if (scripted && path.isEmpty())
         window.compile();
     if (!scripted && parser.isSet(runOption)) {
-        QObject::connect(&window, &kernelpad::MainWindow::compileShown, &window,
-                         [&window] {
-                             static bool once = false;
-                             if (!once && window.runBlockedReason().isEmpty()) {
-                                 once = true;
-                                 window.run();
-                             }
-                         });
+        QObject::connect(&window, &kernelpad::MainWindow::compileShown, &window, [&window] {
+            static bool once = false;
+            if (!once && window.runBlockedReason().isEmpty()) {
+                once = true;
+                window.run();
+            }
+        });
     }
     return QApplication::exec();
 }

@@ -17,27 +17,65 @@ void CompileWorker::compile(quint64 id, const Project& project, const QString& p
     emit compiled(id, compileProject(project, projectDir, arch, m_cache));
 }
 
+RunnerClient& GpuWorker::client()
+{
+    if (!m_client) {
+        m_client = new RunnerClient(this);
+        connect(m_client, &RunnerClient::devicesChanged, this, &GpuWorker::devicesChanged);
+        connect(m_client, &RunnerClient::runProgress, this, &GpuWorker::runProgress);
+        connect(m_client, &RunnerClient::runFinished, this, &GpuWorker::runFinished);
+        connect(m_client, &RunnerClient::resourcesReady, this, &GpuWorker::resourcesReady);
+        connect(m_client, &RunnerClient::runnerRestarted, this, &GpuWorker::runnerRestarted);
+    }
+    return *m_client;
+}
+
+ExecutionSession& GpuWorker::session()
+{
+    if (!m_session)
+        m_session = std::make_unique<ExecutionSession>(m_cache);
+    return *m_session;
+}
+
 void GpuWorker::refreshDevices()
 {
+    if (m_isolated) {
+        client().requestDevices(0);
+        return;
+    }
     QString error;
-    const QVector<DeviceInfo> devices = m_session.devices(&error);
+    const QVector<DeviceInfo> devices = session().devices(&error);
     emit devicesChanged(devices, error);
 }
 
 void GpuWorker::run(quint64 id, const RunRequest& request)
 {
-    const RunResult result = m_session.run(request, *m_cancel, [&](const QString& stage, int done, int total) {
+    if (m_isolated) {
+        client().run(id, request);
+        return;
+    }
+    const RunResult result = session().run(request, *m_cancel, [&](const QString& stage, int done, int total) {
         emit runProgress(id, stage, done, total);
     });
     emit runFinished(id, result);
 }
 
-void GpuWorker::queryResources(quint64 id, const CompileResult& compiled, const QString& kernel,
-                               const LaunchConfig& launch, int device)
+void GpuWorker::queryResources(quint64 id, const CompileResult& compiled, const RunRequest& request)
 {
+    if (m_isolated) {
+        client().requestResources(id, request);
+        return;
+    }
     QString error;
-    if (std::optional<KernelResources> r = m_session.kernelResources(compiled, kernel, launch, device, &error))
-        emit resourcesReady(id, kernel, *r);
+    if (std::optional<KernelResources> r = session().kernelResources(
+            compiled, request.project.kernel, request.project.launch, request.device, &error))
+        emit resourcesReady(id, request.project.kernel, *r);
+}
+
+void GpuWorker::cancelRun()
+{
+    if (m_isolated && m_client)
+        m_client->cancel();
 }
 
 struct Engine::Private {
@@ -54,18 +92,26 @@ struct Engine::Private {
     quint64 nextId = 1;
     std::optional<QPair<quint64, RunRequest>> queuedRun; ///< replaced by newer requests
     quint64 activeRun = 0;
-    struct PendingResources {
-        QString kernel;
-        LaunchConfig launch;
-        int device;
-    };
-    QHash<quint64, PendingResources> wantResources; ///< compile id -> what to query after it
+    Isolation isolation = Isolation::Process;
+    QHash<quint64, RunRequest> wantResources; ///< compile id -> what to query after it
 };
 
-Engine::Engine(QObject* parent)
+Engine::Isolation Engine::defaultIsolation()
+{
+    if (qEnvironmentVariableIntValue("KERNELPAD_IN_PROCESS") == 1)
+        return Isolation::InProcess;
+    if (RunnerClient::findRunner().isEmpty()) {
+        qWarning("KernelPad: the runner (kernelpad-cli) was not found; kernels run inside this process");
+        return Isolation::InProcess;
+    }
+    return Isolation::Process;
+}
+
+Engine::Engine(QObject* parent, Isolation isolation)
     : QObject(parent)
     , d(std::make_unique<Private>())
 {
+    d->isolation = isolation;
     qRegisterMetaType<kernelpad::CompileResult>();
     qRegisterMetaType<kernelpad::RunResult>();
     qRegisterMetaType<kernelpad::KernelResources>();
@@ -78,18 +124,17 @@ Engine::Engine(QObject* parent)
     d->compileWorker = new CompileWorker(&d->cache);
     d->compileWorker->moveToThread(&d->compileThread);
     connect(&d->compileThread, &QThread::finished, d->compileWorker, &QObject::deleteLater);
-    d->gpuWorker = new GpuWorker(&d->cache, &d->cancel);
+    d->gpuWorker = new GpuWorker(&d->cache, &d->cancel, isolation == Isolation::Process);
     d->gpuWorker->moveToThread(&d->gpuThread);
     connect(&d->gpuThread, &QThread::finished, d->gpuWorker, &QObject::deleteLater);
 
     connect(d->compileWorker, &CompileWorker::compiled, this, [this](quint64 id, const CompileResult& r) {
         emit compiled(id, r);
-        const auto want = d->wantResources.take(id);
-        if (r.ok && !d->driverKnownMissing && !want.kernel.isEmpty())
+        const RunRequest want = d->wantResources.take(id);
+        if (r.ok && !d->driverKnownMissing && !want.project.kernel.isEmpty())
             QMetaObject::invokeMethod(d->gpuWorker, "queryResources", Qt::QueuedConnection,
                                       Q_ARG(quint64, id), Q_ARG(kernelpad::CompileResult, r),
-                                      Q_ARG(QString, want.kernel), Q_ARG(kernelpad::LaunchConfig, want.launch),
-                                      Q_ARG(int, want.device));
+                                      Q_ARG(kernelpad::RunRequest, want));
     });
     connect(d->gpuWorker, &GpuWorker::devicesChanged, this,
             [this](const QVector<DeviceInfo>& devices, const QString& error) {
@@ -98,6 +143,7 @@ Engine::Engine(QObject* parent)
                 emit devicesChanged(devices, error);
             });
     connect(d->gpuWorker, &GpuWorker::resourcesReady, this, &Engine::resourcesReady);
+    connect(d->gpuWorker, &GpuWorker::runnerRestarted, this, &Engine::runnerRestarted);
     connect(d->gpuWorker, &GpuWorker::runProgress, this, &Engine::runProgress);
     connect(d->gpuWorker, &GpuWorker::runFinished, this, [this](quint64 id, const RunResult& r) {
         d->activeRun = 0;
@@ -139,7 +185,12 @@ quint64 Engine::compile(const Project& project, const QString& projectDir, int d
         arch = d->devices[device].arch();
     if (arch.isEmpty())
         arch = QString::fromLatin1(kDefaultArch);
-    d->wantResources.insert(id, {project.kernel, project.launch, device});
+    RunRequest want;
+    want.project = project;
+    want.projectDir = projectDir;
+    want.device = device;
+    want.keepOutputs = false;
+    d->wantResources.insert(id, want);
     QMetaObject::invokeMethod(d->compileWorker, "compile", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(kernelpad::Project, project), Q_ARG(QString, projectDir),
                               Q_ARG(QString, arch));
@@ -171,7 +222,10 @@ void Engine::cancel()
 {
     d->queuedRun.reset();
     d->cancel = true;
+    QMetaObject::invokeMethod(d->gpuWorker, &GpuWorker::cancelRun, Qt::QueuedConnection);
 }
+
+Engine::Isolation Engine::isolation() const { return d->isolation; }
 
 bool Engine::isRunning() const { return d->activeRun != 0; }
 

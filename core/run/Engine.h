@@ -19,7 +19,13 @@ namespace kernelpad {
 class Engine : public QObject {
     Q_OBJECT
 public:
-    explicit Engine(QObject* parent = nullptr);
+    /// Where kernels run: in a runner process (the default: a faulting or hanging kernel
+    /// cannot take the caller down) or in this process (debugging; KERNELPAD_IN_PROCESS=1).
+    enum class Isolation { Process, InProcess };
+
+    explicit Engine(QObject* parent = nullptr, Isolation isolation = defaultIsolation());
+    /// Process, unless KERNELPAD_IN_PROCESS=1 or the runner executable cannot be found.
+    [[nodiscard]] static Isolation defaultIsolation();
     ~Engine() override;
 
     /// Asks for the device list; answered by devicesChanged().
@@ -33,6 +39,7 @@ public:
     /// Stops the current run between repetitions (it ends with RunStatus::Cancelled).
     void cancel();
     [[nodiscard]] bool isRunning() const;
+    [[nodiscard]] Isolation isolation() const;
 
 signals:
     /// `driverError` is empty when a driver was found, else why not ("libcuda.so.1 not
@@ -42,6 +49,8 @@ signals:
     void resourcesReady(quint64 id, const QString& kernel, const kernelpad::KernelResources& resources);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
+    /// The runner process was replaced after a fault, a hang or a cancel.
+    void runnerRestarted(const QString& reason);
 
 private:
     struct Private;

@@ -1,13 +1,16 @@
 #pragma once
-// The two workers behind Engine: NVRTC on one thread, the GPU on another.
+// The two workers behind Engine: NVRTC on one thread, the GPU (in this process or through
+// the runner process) on another.
 
 #include "core/compile/CompileCache.h"
 #include "core/run/Executor.h"
 #include "core/run/RunTypes.h"
+#include "core/runner/RunnerClient.h"
 
 #include <QObject>
 
 #include <atomic>
+#include <memory>
 
 namespace kernelpad {
 
@@ -31,31 +34,41 @@ private:
     CompileCache* m_cache;
 };
 
-/// Owns the ExecutionSession (context, stream, module) on the GPU thread.
+/// Runs requests on the GPU thread: through a RunnerClient (isolated) or an
+/// ExecutionSession owning the context in this process.
 class GpuWorker : public QObject {
     Q_OBJECT
 public:
-    GpuWorker(CompileCache* cache, std::atomic_bool* cancel)
-        : m_session(cache)
+    GpuWorker(CompileCache* cache, std::atomic_bool* cancel, bool isolated)
+        : m_cache(cache)
         , m_cancel(cancel)
+        , m_isolated(isolated)
     {
     }
 
 public slots:
     void refreshDevices();
     void run(quint64 id, const kernelpad::RunRequest& request);
-    void queryResources(quint64 id, const kernelpad::CompileResult& compiled, const QString& kernel,
-                        const kernelpad::LaunchConfig& launch, int device);
+    void queryResources(quint64 id, const kernelpad::CompileResult& compiled,
+                        const kernelpad::RunRequest& request);
+    void cancelRun();
 
 signals:
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& driverError);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
     void resourcesReady(quint64 id, const QString& kernel, const kernelpad::KernelResources& resources);
+    void runnerRestarted(const QString& reason);
 
 private:
-    ExecutionSession m_session;
+    RunnerClient& client();
+    ExecutionSession& session();
+
+    CompileCache* m_cache;
     std::atomic_bool* m_cancel; // owned by Engine, outlives the worker
+    bool m_isolated;
+    RunnerClient* m_client = nullptr;            // child of this worker, made on its thread
+    std::unique_ptr<ExecutionSession> m_session; // in-process mode only
 };
 
 } // namespace kernelpad

@@ -12,7 +12,7 @@ namespace {
 const QHash<QString, bool>& knownTypes()
 {
     static const QHash<QString, bool> types{
-        {QStringLiteral("run"), true},      {QStringLiteral("devices"), true},
+        {QStringLiteral("run"), true},      {QStringLiteral("devices"), true},   {QStringLiteral("resources"), true},
         {QStringLiteral("cancel"), true},   {QStringLiteral("shutdown"), false},
         {QStringLiteral("hello"), false},   {QStringLiteral("progress"), true},
         {QStringLiteral("result"), true},   {QStringLiteral("error"), false},

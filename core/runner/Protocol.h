@@ -7,6 +7,8 @@
 // client -> runner
 //   {"type":"run","id":7,"request":{RunRequest}}      run, verify, time
 //   {"type":"devices","id":8}                         list devices
+//   {"type":"resources","id":9,"request":{RunRequest}} compile and report the kernel's
+//                                                     registers, shared memory, occupancy
 //   {"type":"cancel","id":7}                          stop run 7 between repetitions
 //   {"type":"shutdown"}                               exit cleanly (temporary files removed)
 // runner -> client
@@ -15,6 +17,8 @@
 //   {"type":"result","id":7,"result":{RunResult},"poisoned":false,
 //    "outputs":[{"name":"out","type":{ValueType},"count":N,"file":"7-0.bin","bytes":B}]}
 //   {"type":"devices","id":8,"devices":[{DeviceInfo}],"error":null}
+//   {"type":"resources","id":9,"kernel":"saxpy","resources":{KernelResources}} or
+//   {"type":"resources","id":9,"error":"..."}
 //   {"type":"error","id":7,"message":"..."}           a request the runner could not read
 //
 // Output buffers never travel through the pipe: the runner writes each to a file in its

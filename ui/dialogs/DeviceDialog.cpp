@@ -4,8 +4,8 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHeaderView>
-#include <QPushButton>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -17,8 +17,7 @@ DeviceDialog::DeviceDialog(const QVector<DeviceInfo>& devices, int currentIndex,
     , m_devices(devices)
     , m_selector(new QComboBox(this))
     , m_table(new QTableWidget(this))
-    , m_message(new QLabel(this))
-{
+    , m_message(new QLabel(this)) {
     setWindowTitle(tr("CUDA Device"));
     for (const DeviceInfo& d : devices)
         m_selector->addItem(QStringLiteral("%1: %2 (%3)").arg(d.ordinal).arg(d.name, d.arch()));
@@ -62,18 +61,15 @@ DeviceDialog::DeviceDialog(const QVector<DeviceInfo>& devices, int currentIndex,
     resize(520, 560);
 }
 
-int DeviceDialog::selectedIndex() const
-{
+int DeviceDialog::selectedIndex() const {
     return m_devices.isEmpty() ? -1 : m_selector->currentIndex();
 }
 
-int DeviceDialog::attributeCount() const
-{
+int DeviceDialog::attributeCount() const {
     return m_table->rowCount();
 }
 
-void DeviceDialog::showDevice(int index)
-{
+void DeviceDialog::showDevice(int index) {
     m_table->setRowCount(0);
     if (index < 0 || index >= m_devices.size())
         return;

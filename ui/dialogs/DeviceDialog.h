@@ -16,8 +16,8 @@ namespace kernelpad {
 class DeviceDialog : public QDialog {
     Q_OBJECT
 public:
-    DeviceDialog(const QVector<DeviceInfo>& devices, int currentIndex,
-                 const QString& driverError, QWidget* parent = nullptr);
+    DeviceDialog(const QVector<DeviceInfo>& devices, int currentIndex, const QString& driverError,
+                 QWidget* parent = nullptr);
 
     /// Index into the device list of the chosen device, -1 when there is none.
     [[nodiscard]] int selectedIndex() const;

@@ -34,8 +34,7 @@ constexpr int kErrorAnnotationStyle = 200;
 constexpr int kWarningAnnotationStyle = 201;
 constexpr int kNoteAnnotationStyle = 202;
 
-int markerFor(Diagnostic::Severity s)
-{
+int markerFor(Diagnostic::Severity s) {
     switch (s) {
     case Diagnostic::Severity::Error:
         return CodeEditor::ErrorMarker;
@@ -46,8 +45,7 @@ int markerFor(Diagnostic::Severity s)
     }
 }
 
-int indicatorFor(Diagnostic::Severity s)
-{
+int indicatorFor(Diagnostic::Severity s) {
     switch (s) {
     case Diagnostic::Severity::Error:
         return CodeEditor::ErrorIndicator;
@@ -60,8 +58,7 @@ int indicatorFor(Diagnostic::Severity s)
 
 // A round (error, note) or triangular (warning) badge with a glyph, drawn at the margin's
 // size so it stays crisp on any font size.
-QImage badge(const QColor& colour, const QString& glyph, bool triangle, int sizePx)
-{
+QImage badge(const QColor& colour, const QString& glyph, bool triangle, int sizePx) {
     QImage image(sizePx, sizePx, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     QPainter p(&image);
@@ -88,8 +85,7 @@ QImage badge(const QColor& colour, const QString& glyph, bool triangle, int size
     return image;
 }
 
-int rank(Diagnostic::Severity s)
-{
+int rank(Diagnostic::Severity s) {
     switch (s) {
     case Diagnostic::Severity::Error:
         return 0;
@@ -104,8 +100,7 @@ int rank(Diagnostic::Severity s)
 
 CodeEditor::CodeEditor(QWidget* parent)
     : QsciScintilla(parent)
-    , m_lexer(new CudaLexer(this))
-{
+    , m_lexer(new CudaLexer(this)) {
     setUtf8(true);
     setLexer(m_lexer);
     setAutoIndent(true);
@@ -129,7 +124,8 @@ CodeEditor::CodeEditor(QWidget* parent)
 
     // Scintilla binds Ctrl+/ to "word part left"; free it so the toggle-comment shortcut
     // reaches the action instead of being swallowed by the editor.
-    if (QsciCommand* cmd = standardCommands()->boundTo(QKeyCombination(Qt::CTRL | Qt::Key_Slash).toCombined()))
+    if (QsciCommand* cmd =
+            standardCommands()->boundTo(QKeyCombination(Qt::CTRL | Qt::Key_Slash).toCombined()))
         cmd->setKey(0);
     m_toggleCommentAction = new QAction(tr("Toggle &Comment"), this);
     m_toggleCommentAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
@@ -143,8 +139,7 @@ CodeEditor::CodeEditor(QWidget* parent)
 
 CodeEditor::~CodeEditor() = default;
 
-void CodeEditor::setUpMargins()
-{
+void CodeEditor::setUpMargins() {
     setMarginType(kLineNumberMargin, QsciScintilla::NumberMargin);
     setMarginLineNumbers(kLineNumberMargin, true);
     setMarginType(kSymbolMargin, QsciScintilla::SymbolMargin);
@@ -157,9 +152,9 @@ void CodeEditor::setUpMargins()
     updateLineNumberWidth();
 }
 
-void CodeEditor::setUpMarkers()
-{
-    const int size = std::min(kSymbolMarginWidthPx - 2, QFontMetrics(m_lexer->font(QsciLexerCPP::Default)).height());
+void CodeEditor::setUpMarkers() {
+    const int size = std::min(kSymbolMarginWidthPx - 2,
+                              QFontMetrics(m_lexer->font(QsciLexerCPP::Default)).height());
     markerDefine(badge(m_theme.errorColor, QStringLiteral("\u00d7"), false, size), ErrorMarker);
     markerDefine(badge(m_theme.warningColor, QStringLiteral("!"), true, size), WarningMarker);
     markerDefine(badge(m_theme.noteColor, QStringLiteral("i"), false, size), NoteMarker);
@@ -182,15 +177,13 @@ void CodeEditor::setUpMarkers()
     setIndicatorDrawUnder(true, FindIndicator);
 }
 
-void CodeEditor::updateLineNumberWidth()
-{
+void CodeEditor::updateLineNumberWidth() {
     // Room for the digits of the last line plus one, so the margin does not jump at 99->100.
     const int digits = std::max(3, int(QString::number(lines()).size()) + 1);
     setMarginWidth(kLineNumberMargin, QString(digits, QLatin1Char('9')));
 }
 
-void CodeEditor::applyTheme(const Theme& theme)
-{
+void CodeEditor::applyTheme(const Theme& theme) {
     m_applyingTheme = true;
     m_theme = theme;
     const QFont font = monospaceFont();
@@ -225,8 +218,7 @@ void CodeEditor::applyTheme(const Theme& theme)
     m_applyingTheme = false;
 }
 
-void CodeEditor::changeEvent(QEvent* event)
-{
+void CodeEditor::changeEvent(QEvent* event) {
     QsciScintilla::changeEvent(event);
     if (event->type() == QEvent::PaletteChange && !m_applyingTheme) {
         const Theme next = Theme::forPalette(palette());
@@ -235,8 +227,7 @@ void CodeEditor::changeEvent(QEvent* event)
     }
 }
 
-void CodeEditor::clearDiagnostics()
-{
+void CodeEditor::clearDiagnostics() {
     m_diagnostics.clear();
     markerDeleteAll(ErrorMarker);
     markerDeleteAll(WarningMarker);
@@ -248,8 +239,7 @@ void CodeEditor::clearDiagnostics()
     clearAnnotations();
 }
 
-void CodeEditor::setDiagnostics(const QVector<Diagnostic>& diagnostics, const QString& sourceName)
-{
+void CodeEditor::setDiagnostics(const QVector<Diagnostic>& diagnostics, const QString& sourceName) {
     clearDiagnostics();
     const QFont annotationFont = [this] {
         QFont f = m_lexer->font(QsciLexerCPP::Default);
@@ -293,8 +283,7 @@ void CodeEditor::setDiagnostics(const QVector<Diagnostic>& diagnostics, const QS
     }
 }
 
-void CodeEditor::underline(const Diagnostic& diagnostic, int line)
-{
+void CodeEditor::underline(const Diagnostic& diagnostic, int line) {
     const QString lineText = text(line);
     int length = int(lineText.size());
     while (length > 0 && (lineText.at(length - 1) == QLatin1Char('\n') ||
@@ -325,8 +314,7 @@ void CodeEditor::underline(const Diagnostic& diagnostic, int line)
         fillIndicatorRange(line, from, line, to, indicatorFor(diagnostic.severity));
 }
 
-void CodeEditor::goToLine(int line, int column)
-{
+void CodeEditor::goToLine(int line, int column) {
     const int l = std::clamp(line - 1, 0, std::max(0, lines() - 1));
     const int c = std::clamp(column - 1, 0, std::max(0, int(text(l).size())));
     ensureLineVisible(l);
@@ -334,8 +322,7 @@ void CodeEditor::goToLine(int line, int column)
     setFocus(Qt::OtherFocusReason);
 }
 
-void CodeEditor::toggleComment()
-{
+void CodeEditor::toggleComment() {
     int lineFrom = 0, indexFrom = 0, lineTo = 0, indexTo = 0;
     const bool selection = hasSelectedText();
     if (selection) {

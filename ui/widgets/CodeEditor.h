@@ -23,8 +23,12 @@ public:
     /// Marker numbers in the symbol margin (Scintilla reserves 25..31 for folding).
     enum Marker { ErrorMarker = 1, WarningMarker = 2, NoteMarker = 3 };
     /// Container indicators (0..7 belong to lexers).
-    enum Indicator { ErrorIndicator = 8, WarningIndicator = 9, NoteIndicator = 10,
-                     FindIndicator = 11 };
+    enum Indicator {
+        ErrorIndicator = 8,
+        WarningIndicator = 9,
+        NoteIndicator = 10,
+        FindIndicator = 11
+    };
 
     explicit CodeEditor(QWidget* parent = nullptr);
     ~CodeEditor() override;

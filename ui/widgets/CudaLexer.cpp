@@ -52,8 +52,7 @@ const char kLibraryTypes[] =
 } // namespace
 
 CudaLexer::CudaLexer(QObject* parent)
-    : QsciLexerCPP(parent)
-{
+    : QsciLexerCPP(parent) {
     // #if 0 blocks are shown greyed, which helps when toggling variants with defines.
     setStylePreprocessor(true);
     setFoldComments(true);
@@ -61,13 +60,11 @@ CudaLexer::CudaLexer(QObject* parent)
     setFoldAtElse(true);
 }
 
-const char* CudaLexer::language() const
-{
+const char* CudaLexer::language() const {
     return "CUDA";
 }
 
-const char* CudaLexer::keywords(int set) const
-{
+const char* CudaLexer::keywords(int set) const {
     switch (set) {
     case 2:
         return kCudaKeywords;
@@ -78,20 +75,17 @@ const char* CudaLexer::keywords(int set) const
     }
 }
 
-QString CudaLexer::description(int style) const
-{
+QString CudaLexer::description(int style) const {
     if (style == KeywordSet2)
         return tr("CUDA keyword or built-in");
     return QsciLexerCPP::description(style);
 }
 
-QStringList CudaLexer::cudaKeywords()
-{
+QStringList CudaLexer::cudaKeywords() {
     return QString::fromLatin1(kCudaKeywords).split(QLatin1Char(' '), Qt::SkipEmptyParts);
 }
 
-void CudaLexer::applyTheme(const Theme& theme, const QFont& font)
-{
+void CudaLexer::applyTheme(const Theme& theme, const QFont& font) {
     setDefaultPaper(theme.paper);
     setDefaultColor(theme.text);
     setDefaultFont(font);

@@ -11,8 +11,7 @@ namespace {
 
 enum Column { SeverityColumn, LocationColumn, MessageColumn };
 
-QIcon severityIcon(Diagnostic::Severity s)
-{
+QIcon severityIcon(Diagnostic::Severity s) {
     const Theme theme = Theme::current();
     const QColor colour = s == Diagnostic::Severity::Error     ? theme.errorColor
                           : s == Diagnostic::Severity::Warning ? theme.warningColor
@@ -31,8 +30,7 @@ QIcon severityIcon(Diagnostic::Severity s)
 } // namespace
 
 DiagnosticsList::DiagnosticsList(QWidget* parent)
-    : QTreeWidget(parent)
-{
+    : QTreeWidget(parent) {
     setColumnCount(3);
     setHeaderLabels({tr("Severity"), tr("Location"), tr("Message")});
     setRootIsDecorated(false);
@@ -55,8 +53,7 @@ DiagnosticsList::DiagnosticsList(QWidget* parent)
 }
 
 void DiagnosticsList::setDiagnostics(const QVector<Diagnostic>& diagnostics,
-                                     const QString& sourceName)
-{
+                                     const QString& sourceName) {
     clearDiagnostics();
     m_diagnostics = diagnostics;
     m_sourceName = sourceName;
@@ -78,19 +75,18 @@ void DiagnosticsList::setDiagnostics(const QVector<Diagnostic>& diagnostics,
         item->setToolTip(MessageColumn, d.message);
         if (d.file != sourceName) {
             item->setToolTip(LocationColumn, tr("In a header, not in the editor's source"));
-            item->setForeground(LocationColumn, palette().brush(QPalette::Disabled, QPalette::Text));
+            item->setForeground(LocationColumn,
+                                palette().brush(QPalette::Disabled, QPalette::Text));
         }
     }
 }
 
-void DiagnosticsList::clearDiagnostics()
-{
+void DiagnosticsList::clearDiagnostics() {
     clear();
     m_diagnostics.clear();
 }
 
-QString DiagnosticsList::summary() const
-{
+QString DiagnosticsList::summary() const {
     int errors = 0, warnings = 0, others = 0;
     for (const Diagnostic& d : m_diagnostics) {
         if (d.severity == Diagnostic::Severity::Error)

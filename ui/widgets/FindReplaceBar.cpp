@@ -19,8 +19,7 @@ namespace {
 // A runaway guard: a regular expression that matches the empty string must not loop forever.
 constexpr int kMaxReplacements = 1000000;
 
-QString matchesText(int count)
-{
+QString matchesText(int count) {
     if (count == 0)
         return FindReplaceBar::tr("No matches");
     return count == 1 ? FindReplaceBar::tr("1 match") : FindReplaceBar::tr("%1 matches").arg(count);
@@ -36,8 +35,7 @@ FindReplaceBar::FindReplaceBar(QsciScintilla* editor, QWidget* parent)
     , m_word(new QCheckBox(tr("Whole word"), this))
     , m_regex(new QCheckBox(tr("Regex"), this))
     , m_status(new QLabel(this))
-    , m_replaceRow(new QWidget(this))
-{
+    , m_replaceRow(new QWidget(this)) {
     m_find->setPlaceholderText(tr("Find"));
     m_find->setClearButtonEnabled(true);
     m_replace->setPlaceholderText(tr("Replace with"));
@@ -102,13 +100,11 @@ FindReplaceBar::FindReplaceBar(QsciScintilla* editor, QWidget* parent)
     hide();
 }
 
-void FindReplaceBar::setReplaceVisible(bool visible)
-{
+void FindReplaceBar::setReplaceVisible(bool visible) {
     m_replaceRow->setVisible(visible);
 }
 
-void FindReplaceBar::showFind()
-{
+void FindReplaceBar::showFind() {
     if (m_editor && m_editor->hasSelectedText() && !m_editor->selectedText().contains('\n'))
         m_find->setText(m_editor->selectedText());
     setReplaceVisible(false);
@@ -118,35 +114,28 @@ void FindReplaceBar::showFind()
     updateHighlights();
 }
 
-void FindReplaceBar::showReplace()
-{
+void FindReplaceBar::showReplace() {
     showFind();
     setReplaceVisible(true);
 }
 
-void FindReplaceBar::setFindText(const QString& text)
-{
+void FindReplaceBar::setFindText(const QString& text) {
     m_find->setText(text);
 }
-void FindReplaceBar::setReplaceText(const QString& text)
-{
+void FindReplaceBar::setReplaceText(const QString& text) {
     m_replace->setText(text);
 }
-void FindReplaceBar::setCaseSensitive(bool on)
-{
+void FindReplaceBar::setCaseSensitive(bool on) {
     m_case->setChecked(on);
 }
-void FindReplaceBar::setWholeWord(bool on)
-{
+void FindReplaceBar::setWholeWord(bool on) {
     m_word->setChecked(on);
 }
-void FindReplaceBar::setRegularExpression(bool on)
-{
+void FindReplaceBar::setRegularExpression(bool on) {
     m_regex->setChecked(on);
 }
 
-int FindReplaceBar::searchFlags() const
-{
+int FindReplaceBar::searchFlags() const {
     int flags = 0;
     if (m_case->isChecked())
         flags |= QsciScintillaBase::SCFIND_MATCHCASE;
@@ -157,8 +146,7 @@ int FindReplaceBar::searchFlags() const
     return flags;
 }
 
-long FindReplaceBar::searchRange(long from, long to)
-{
+long FindReplaceBar::searchRange(long from, long to) {
     const QByteArray needle = m_find->text().toUtf8();
     if (needle.isEmpty() || !m_editor)
         return -1;
@@ -169,8 +157,7 @@ long FindReplaceBar::searchRange(long from, long to)
                                    static_cast<unsigned long>(needle.size()), needle.constData());
 }
 
-bool FindReplaceBar::find(bool forward)
-{
+bool FindReplaceBar::find(bool forward) {
     if (!m_editor)
         return false;
     const long length = m_editor->SendScintilla(QsciScintillaBase::SCI_GETLENGTH);
@@ -197,18 +184,15 @@ bool FindReplaceBar::find(bool forward)
     return true;
 }
 
-bool FindReplaceBar::findNext()
-{
+bool FindReplaceBar::findNext() {
     return find(true);
 }
 
-bool FindReplaceBar::findPrevious()
-{
+bool FindReplaceBar::findPrevious() {
     return find(false);
 }
 
-bool FindReplaceBar::replaceCurrent()
-{
+bool FindReplaceBar::replaceCurrent() {
     if (!m_editor || m_editor->isReadOnly())
         return false;
     const long selStart = m_editor->SendScintilla(QsciScintillaBase::SCI_GETSELECTIONSTART);
@@ -230,8 +214,7 @@ bool FindReplaceBar::replaceCurrent()
     return selectionIsMatch || more;
 }
 
-int FindReplaceBar::replaceAll()
-{
+int FindReplaceBar::replaceAll() {
     if (!m_editor || m_editor->isReadOnly() || m_find->text().isEmpty())
         return 0;
     const QByteArray with = m_replace->text().toUtf8();
@@ -261,8 +244,7 @@ int FindReplaceBar::replaceAll()
     return count;
 }
 
-int FindReplaceBar::matchCount()
-{
+int FindReplaceBar::matchCount() {
     if (!m_editor || m_find->text().isEmpty())
         return 0;
     const long length = m_editor->SendScintilla(QsciScintillaBase::SCI_GETLENGTH);
@@ -279,8 +261,7 @@ int FindReplaceBar::matchCount()
     return count;
 }
 
-void FindReplaceBar::clearHighlights()
-{
+void FindReplaceBar::clearHighlights() {
     if (!m_editor)
         return;
     const long length = m_editor->SendScintilla(QsciScintillaBase::SCI_GETLENGTH);
@@ -288,8 +269,7 @@ void FindReplaceBar::clearHighlights()
     m_editor->SendScintilla(QsciScintillaBase::SCI_INDICATORCLEARRANGE, 0, length);
 }
 
-void FindReplaceBar::updateHighlights()
-{
+void FindReplaceBar::updateHighlights() {
     clearHighlights();
     if (!m_editor || m_find->text().isEmpty()) {
         m_status->clear();
@@ -312,8 +292,7 @@ void FindReplaceBar::updateHighlights()
     m_status->setText(matchesText(count));
 }
 
-void FindReplaceBar::keyPressEvent(QKeyEvent* event)
-{
+void FindReplaceBar::keyPressEvent(QKeyEvent* event) {
     if (event->key() == Qt::Key_Escape) {
         hide();
         if (m_editor)
@@ -323,8 +302,7 @@ void FindReplaceBar::keyPressEvent(QKeyEvent* event)
     QWidget::keyPressEvent(event);
 }
 
-void FindReplaceBar::hideEvent(QHideEvent* event)
-{
+void FindReplaceBar::hideEvent(QHideEvent* event) {
     clearHighlights();
     QWidget::hideEvent(event);
 }

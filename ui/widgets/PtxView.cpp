@@ -22,13 +22,11 @@ namespace kernelpad {
 class PtxHighlighter : public QSyntaxHighlighter {
 public:
     explicit PtxHighlighter(QTextDocument* doc)
-        : QSyntaxHighlighter(doc)
-    {
+        : QSyntaxHighlighter(doc) {
         setTheme(Theme::current());
     }
 
-    void setTheme(const Theme& theme)
-    {
+    void setTheme(const Theme& theme) {
         auto format = [](const QColor& c, bool bold = false, bool italic = false) {
             QTextCharFormat f;
             f.setForeground(c);
@@ -41,7 +39,8 @@ public:
         // Later rules win where they overlap, so comments come last.
         m_rules.append({QRegularExpression(QStringLiteral("^\\s*[a-z][a-z0-9_]*(\\.[a-z0-9_]+)*")),
                         format(theme.keyword)});
-        m_rules.append({QRegularExpression(QStringLiteral("^\\s*@!?%p[0-9]+")), format(theme.preprocessor)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("^\\s*@!?%p[0-9]+")), format(theme.preprocessor)});
         m_rules.append({QRegularExpression(QStringLiteral("\\.[a-z_][a-z0-9_]*\\b")),
                         format(theme.cudaKeyword, true)});
         m_rules.append({QRegularExpression(QStringLiteral("%[a-z_]+[0-9]*(\\.[xyz])?\\b")),
@@ -52,14 +51,14 @@ public:
         m_rules.append({QRegularExpression(QStringLiteral("^\\s*\\$?[A-Za-z_][A-Za-z0-9_$]*:")),
                         format(theme.preprocessor, true)});
         m_rules.append({QRegularExpression(QStringLiteral("\"[^\"]*\"")), format(theme.string)});
-        m_rules.append({QRegularExpression(QStringLiteral("//.*$")), format(theme.comment, false, true)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("//.*$")), format(theme.comment, false, true)});
         m_commentFormat = format(theme.comment, false, true);
         rehighlight();
     }
 
 protected:
-    void highlightBlock(const QString& text) override
-    {
+    void highlightBlock(const QString& text) override {
         for (const Rule& rule : m_rules) {
             auto it = rule.pattern.globalMatch(text);
             while (it.hasNext()) {
@@ -90,8 +89,7 @@ private:
 };
 
 namespace {
-const QRegularExpression& entryPattern()
-{
+const QRegularExpression& entryPattern() {
     static const QRegularExpression re(
         QStringLiteral("^\\s*(?:\\.visible\\s+|\\.weak\\s+)?\\.entry\\s+([A-Za-z0-9_$]+)"),
         QRegularExpression::MultilineOption);
@@ -105,8 +103,7 @@ PtxView::PtxView(QWidget* parent)
     , m_search(new QLineEdit(this))
     , m_entries(new QComboBox(this))
     , m_info(new QLabel(this))
-    , m_highlighter(new PtxHighlighter(m_text->document()))
-{
+    , m_highlighter(new PtxHighlighter(m_text->document())) {
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(monospaceFont());
@@ -136,8 +133,8 @@ PtxView::PtxView(QWidget* parent)
             m_info->setText(tr("Not found"));
     });
     connect(m_entries, &QComboBox::activated, this, &PtxView::jumpToEntry);
-    auto* findShortcut = new QShortcut(QKeySequence::Find, this, nullptr, nullptr,
-                                       Qt::WidgetWithChildrenShortcut);
+    auto* findShortcut =
+        new QShortcut(QKeySequence::Find, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(findShortcut, &QShortcut::activated, this, [this] {
         m_search->setFocus();
         m_search->selectAll();
@@ -145,8 +142,7 @@ PtxView::PtxView(QWidget* parent)
     applyTheme();
 }
 
-void PtxView::setPtx(const QString& ptx)
-{
+void PtxView::setPtx(const QString& ptx) {
     m_text->setPlainText(ptx);
     m_entries->clear();
     m_entries->addItems(entries());
@@ -155,18 +151,15 @@ void PtxView::setPtx(const QString& ptx)
                                   : tr("%1 lines").arg(m_text->document()->blockCount()));
 }
 
-void PtxView::clear()
-{
+void PtxView::clear() {
     setPtx(QString());
 }
 
-QString PtxView::ptx() const
-{
+QString PtxView::ptx() const {
     return m_text->toPlainText();
 }
 
-QStringList PtxView::entries() const
-{
+QStringList PtxView::entries() const {
     QStringList names;
     auto it = entryPattern().globalMatch(m_text->toPlainText());
     while (it.hasNext())
@@ -174,8 +167,7 @@ QStringList PtxView::entries() const
     return names;
 }
 
-bool PtxView::find(const QString& text, bool backward)
-{
+bool PtxView::find(const QString& text, bool backward) {
     if (text.isEmpty())
         return false;
     const QTextDocument::FindFlags flags =
@@ -193,8 +185,7 @@ bool PtxView::find(const QString& text, bool backward)
     return found;
 }
 
-void PtxView::jumpToEntry(int index)
-{
+void PtxView::jumpToEntry(int index) {
     int seen = 0;
     for (QTextBlock block = m_text->document()->begin(); block.isValid(); block = block.next()) {
         if (entryPattern().match(block.text()).hasMatch() && seen++ == index) {
@@ -206,8 +197,7 @@ void PtxView::jumpToEntry(int index)
     }
 }
 
-void PtxView::applyTheme()
-{
+void PtxView::applyTheme() {
     const Theme theme = Theme::forPalette(palette());
     m_highlighter->setTheme(theme);
     QPalette p = m_text->palette();
@@ -216,8 +206,7 @@ void PtxView::applyTheme()
     m_text->setPalette(p);
 }
 
-void PtxView::changeEvent(QEvent* event)
-{
+void PtxView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         applyTheme();

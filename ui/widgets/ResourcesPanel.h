@@ -5,8 +5,10 @@
 #include "core/launch/ArgumentSpec.h"
 #include "core/run/RunTypes.h"
 
+#include <QHash>
 #include <QWidget>
 
+class QFormLayout;
 class QLabel;
 
 namespace kernelpad {
@@ -27,7 +29,8 @@ private:
     void setRow(const QString& label, const QString& value, const QString& toolTip = {});
 
     QLabel* m_title = nullptr;
-    QWidget* m_form = nullptr;
+    QFormLayout* m_form = nullptr;
+    QHash<QString, QLabel*> m_values; ///< row label -> value label
 };
 
 /// Theoretical blocks per SM limited by threads, registers and shared memory (CUDA

@@ -4,6 +4,7 @@
 
 #include "core/run/RunTypes.h"
 
+#include <QHash>
 #include <QString>
 #include <QVector>
 #include <QWidget>
@@ -27,6 +28,7 @@ struct TimingHistoryPoint {
     double minMs = 0;
     double maxMs = 0;
     QString whatChanged;
+    bool verified = true; ///< false when a verified buffer failed in that run
 };
 
 /// Three charts in tabs (repetitions, histogram, history) and a summary column.
@@ -82,6 +84,9 @@ private:
     QCandlestickSeries* m_historyRange = nullptr;
     QValueAxis* m_historyX = nullptr;
     QValueAxis* m_historyY = nullptr;
+    QString m_historyUnit = QStringLiteral("ms");
+    double m_historyUnitMs = 1.0;
+    QHash<QString, QLabel*> m_summaryValues; ///< key of summaryText() -> its label
     QWidget* m_summary = nullptr;
 };
 

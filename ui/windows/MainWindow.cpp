@@ -55,8 +55,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     , m_engine(engine)
     , m_document(new ProjectDocument(this))
     , m_recent(new RecentFiles(this))
-    , m_compileTimer(new QTimer(this))
-{
+    , m_compileTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     createWidgets();
@@ -89,78 +88,63 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-CodeEditor* MainWindow::editor() const
-{
+CodeEditor* MainWindow::editor() const {
     return m_editor;
 }
 
-ProjectDocument* MainWindow::document() const
-{
+ProjectDocument* MainWindow::document() const {
     return m_document;
 }
 
-DiagnosticsList* MainWindow::diagnosticsList() const
-{
+DiagnosticsList* MainWindow::diagnosticsList() const {
     return m_diagnostics;
 }
 
-PtxView* MainWindow::ptxView() const
-{
+PtxView* MainWindow::ptxView() const {
     return m_ptx;
 }
 
-QComboBox* MainWindow::kernelSelector() const
-{
+QComboBox* MainWindow::kernelSelector() const {
     return m_kernelSelector;
 }
 
-ArgumentTableView* MainWindow::argumentView() const
-{
+ArgumentTableView* MainWindow::argumentView() const {
     return m_arguments;
 }
 
-LaunchPanel* MainWindow::launchPanel() const
-{
+LaunchPanel* MainWindow::launchPanel() const {
     return m_launch;
 }
 
-CompileOptionsPanel* MainWindow::optionsPanel() const
-{
+CompileOptionsPanel* MainWindow::optionsPanel() const {
     return m_options;
 }
 
-QTabWidget* MainWindow::resultTabs() const
-{
+QTabWidget* MainWindow::resultTabs() const {
     return m_tabs;
 }
 
-QPlainTextEdit* MainWindow::programLog() const
-{
+QPlainTextEdit* MainWindow::programLog() const {
     return m_log;
 }
 
-QWidget* MainWindow::driverBanner() const
-{
+QWidget* MainWindow::driverBanner() const {
     return m_banner;
 }
 
-QAction* MainWindow::runAction() const
-{
+QAction* MainWindow::runAction() const {
     return m_runAction;
 }
 
-QAction* MainWindow::compileAction() const
-{
+QAction* MainWindow::compileAction() const {
     return m_compileAction;
 }
 
-QAction* MainWindow::cancelAction() const
-{
+QAction* MainWindow::cancelAction() const {
     return m_cancelAction;
 }
 
-void MainWindow::createWidgets()
-{
+void MainWindow::createWidgets() {
     m_editor = new CodeEditor(this);
     m_editor->setObjectName(QStringLiteral("editor"));
     m_findBar = new FindReplaceBar(m_editor, this);
@@ -230,8 +214,7 @@ void MainWindow::createWidgets()
     applyTheme();
 }
 
-void MainWindow::createDocks()
-{
+void MainWindow::createDocks() {
     // Kernel selector and compile options.
     auto* kernelPane = new QWidget(this);
     m_kernelSelector = new QComboBox(kernelPane);
@@ -275,12 +258,11 @@ void MainWindow::createDocks()
         addDockWidget(Qt::RightDockWidgetArea, dock);
         return dock;
     };
-    QDockWidget* kernelDock = makeDock(tr("Kernel && Compile Options"),
-                                       QStringLiteral("kernelDock"), kernelPane, true);
+    QDockWidget* kernelDock =
+        makeDock(tr("Kernel && Compile Options"), QStringLiteral("kernelDock"), kernelPane, true);
     QDockWidget* argumentsDock =
         makeDock(tr("Arguments"), QStringLiteral("argumentsDock"), m_arguments, false);
-    QDockWidget* launchDock =
-        makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launch, true);
+    QDockWidget* launchDock = makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launch, true);
     splitDockWidget(kernelDock, argumentsDock, Qt::Vertical);
     splitDockWidget(argumentsDock, launchDock, Qt::Vertical);
     resizeDocks({kernelDock}, {560}, Qt::Horizontal);
@@ -291,8 +273,7 @@ void MainWindow::createDocks()
         m_viewMenu->addAction(dock->toggleViewAction());
 }
 
-void MainWindow::createActions()
-{
+void MainWindow::createActions() {
     auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
         auto* action = new QAction(text, this);
         if (!key.isEmpty())
@@ -305,19 +286,20 @@ void MainWindow::createActions()
     m_saveAction = make(tr("&Save"), QKeySequence::Save, [this] { save(); });
     m_saveAsAction = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
     m_quitAction = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
-    m_compileAction = make(tr("&Compile"), QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
+    m_compileAction =
+        make(tr("&Compile"), QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
     m_runAction = make(tr("&Run"), QKeySequence(), &MainWindow::run);
     m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
-    m_cancelAction = make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
+    m_cancelAction =
+        make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
     m_cancelAction->setEnabled(false);
     m_deviceAction = make(tr("&Device…"), QKeySequence(), &MainWindow::openDeviceDialog);
     m_compileWhileTypingAction = new QAction(tr("Compile While &Typing"), this);
     m_compileWhileTypingAction->setCheckable(true);
     m_compileWhileTypingAction->setChecked(
         QSettings().value(QLatin1String(kCompileWhileTypingKey), true).toBool());
-    connect(m_compileWhileTypingAction, &QAction::toggled, this, [](bool on) {
-        QSettings().setValue(QLatin1String(kCompileWhileTypingKey), on);
-    });
+    connect(m_compileWhileTypingAction, &QAction::toggled, this,
+            [](bool on) { QSettings().setValue(QLatin1String(kCompileWhileTypingKey), on); });
     m_compileAction->setToolTip(tr("Compile with NVRTC (Ctrl+B)"));
     m_cancelAction->setToolTip(tr("Stop the run between repetitions (Shift+F5)"));
 
@@ -336,8 +318,7 @@ void MainWindow::createActions()
     toolbar->addAction(m_deviceAction);
 }
 
-void MainWindow::createMenus()
-{
+void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_newAction);
     file->addAction(m_openAction);
@@ -409,8 +390,7 @@ void MainWindow::createMenus()
     });
 }
 
-void MainWindow::createStatusBar()
-{
+void MainWindow::createStatusBar() {
     m_deviceLabel = new QLabel(this);
     m_compileLabel = new QLabel(this);
     m_runLabel = new QLabel(this);
@@ -432,8 +412,7 @@ void MainWindow::createStatusBar()
     applyTheme();
 }
 
-void MainWindow::connectEngine()
-{
+void MainWindow::connectEngine() {
     if (!m_engine)
         return;
     connect(m_engine, &Engine::devicesChanged, this, &MainWindow::onDevicesChanged);
@@ -443,8 +422,7 @@ void MainWindow::connectEngine()
     connect(m_engine, &Engine::runFinished, this, &MainWindow::onRunFinished);
 }
 
-void MainWindow::connectEdits()
-{
+void MainWindow::connectEdits() {
     connect(m_editor, &QsciScintilla::textChanged, this, [this] {
         onContentChanged();
         if (!m_loading && m_compileWhileTypingAction && m_compileWhileTypingAction->isChecked())
@@ -465,23 +443,20 @@ void MainWindow::connectEdits()
     });
 }
 
-void MainWindow::onContentChanged()
-{
+void MainWindow::onContentChanged() {
     if (m_loading)
         return;
     m_document->markChanged();
     updateRunState();
 }
 
-void MainWindow::setCompileWhileTyping(bool on)
-{
+void MainWindow::setCompileWhileTyping(bool on) {
     m_compileWhileTypingAction->setChecked(on);
     if (!on)
         m_compileTimer->stop();
 }
 
-void MainWindow::updateTitle()
-{
+void MainWindow::updateTitle() {
     QString name = m_document->displayName();
     if (m_document->isUntitled() && !m_untitledName.isEmpty())
         name = m_untitledName;
@@ -489,8 +464,7 @@ void MainWindow::updateTitle()
     setWindowModified(m_document->isDirty());
 }
 
-void MainWindow::restoreLayout()
-{
+void MainWindow::restoreLayout() {
     QSettings settings;
     if (settings.value(QStringLiteral("window/layoutVersion")).toInt() != kLayoutVersion)
         return;
@@ -498,16 +472,14 @@ void MainWindow::restoreLayout()
     restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kLayoutVersion);
 }
 
-void MainWindow::saveLayout()
-{
+void MainWindow::saveLayout() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/layoutVersion"), kLayoutVersion);
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
     settings.setValue(QLatin1String(kStateKey), saveState(kLayoutVersion));
 }
 
-void MainWindow::applyTheme()
-{
+void MainWindow::applyTheme() {
     const Theme theme = Theme::forPalette(palette());
     m_banner->setStyleSheet(
         QStringLiteral("#driverBanner { background: %1; border-bottom: 1px solid %2; }"
@@ -517,15 +489,13 @@ void MainWindow::applyTheme()
         m_reasonLabel->setStyleSheet(QStringLiteral("color: %1;").arg(theme.warningColor.name()));
 }
 
-void MainWindow::changeEvent(QEvent* event)
-{
+void MainWindow::changeEvent(QEvent* event) {
     QMainWindow::changeEvent(event);
     if (event->type() == QEvent::PaletteChange && m_banner)
         applyTheme();
 }
 
-void MainWindow::closeEvent(QCloseEvent* event)
-{
+void MainWindow::closeEvent(QCloseEvent* event) {
     if (!maybeSave()) {
         event->ignore();
         return;

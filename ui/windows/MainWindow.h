@@ -47,8 +47,15 @@ public:
     /// Answer to "save your changes?", asked before closing or replacing unsaved work.
     enum class UnsavedChoice { Save, Discard, Cancel };
     /// The tabs below the editor, in order.
-    enum ResultTab { LogTab, DiagnosticsTab, PtxTab, ResourcesTab, TimingTab, VerificationTab,
-                     BuffersTab };
+    enum ResultTab {
+        LogTab,
+        DiagnosticsTab,
+        PtxTab,
+        ResourcesTab,
+        TimingTab,
+        VerificationTab,
+        BuffersTab
+    };
 
     explicit MainWindow(Engine* engine, QWidget* parent = nullptr);
     ~MainWindow() override;

@@ -30,6 +30,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -39,10 +40,18 @@ namespace kernelpad {
 namespace {
 const QString kFileFilter = QStringLiteral("KernelPad projects (*.kpad);;All files (*)");
 constexpr int kStatusMessageMs = 5000;
+
+// A project file must name a kernel (Project::fromJson insists); before the first compile
+// the best guess is the first __global__ function of the source.
+QString guessKernelName(const QString& source) {
+    static const QRegularExpression re(
+        QStringLiteral("__global__[^(;{]*?([A-Za-z_][A-Za-z0-9_]*)\\s*\\("));
+    const QRegularExpressionMatch m = re.match(source);
+    return m.hasMatch() ? m.captured(1) : QStringLiteral("kernel");
+}
 } // namespace
 
-Project MainWindow::currentProject() const
-{
+Project MainWindow::currentProject() const {
     Project p = m_baseProject;
     if (m_editor)
         p.source = m_editor->text();
@@ -59,8 +68,7 @@ Project MainWindow::currentProject() const
     return p;
 }
 
-void MainWindow::loadProject(const Project& project, const QString& path)
-{
+void MainWindow::loadProject(const Project& project, const QString& path) {
     m_loading = true;
     m_compileTimer->stop();
     m_baseProject = project;
@@ -105,28 +113,25 @@ void MainWindow::loadProject(const Project& project, const QString& path)
         compile();
 }
 
-bool MainWindow::newProject()
-{
+bool MainWindow::newProject() {
     if (!maybeSave())
         return false;
     Project blank;
     blank.name = tr("Untitled");
-    blank.source = QStringLiteral(
-        "// A new kernel: edit, then Compile (Ctrl+B) and Run (Ctrl+R).\n"
-        "extern \"C\" __global__ void kernel(float* out, int n)\n"
-        "{\n"
-        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    if (i < n)\n"
-        "        out[i] = float(i);\n"
-        "}\n");
+    blank.source = QStringLiteral("// A new kernel: edit, then Compile (Ctrl+B) and Run (Ctrl+R).\n"
+                                  "extern \"C\" __global__ void kernel(float* out, int n)\n"
+                                  "{\n"
+                                  "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                  "    if (i < n)\n"
+                                  "        out[i] = float(i);\n"
+                                  "}\n");
     blank.kernel = QStringLiteral("kernel");
     blank.launch.block = {256, 1, 1};
     loadProject(blank);
     return true;
 }
 
-bool MainWindow::openProject(const QString& path)
-{
+bool MainWindow::openProject(const QString& path) {
     if (!maybeSave())
         return false;
     // Read into a scratch document first: a broken file must leave the open project alone.
@@ -144,16 +149,14 @@ bool MainWindow::openProject(const QString& path)
     return true;
 }
 
-void MainWindow::openDialog()
-{
+void MainWindow::openDialog() {
     const QString dir = m_document->isUntitled() ? QString() : m_document->directory();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), dir, kFileFilter);
     if (!path.isEmpty())
         openProject(path);
 }
 
-void MainWindow::openRecent(const QString& path)
-{
+void MainWindow::openRecent(const QString& path) {
     if (!QFileInfo::exists(path)) {
         m_recent->remove(path);
         showError(tr("Cannot Open Project"), tr("%1 no longer exists.").arg(path));
@@ -162,21 +165,21 @@ void MainWindow::openRecent(const QString& path)
     openProject(path);
 }
 
-bool MainWindow::save()
-{
+bool MainWindow::save() {
     if (m_document->isUntitled())
         return saveAsDialog();
     return saveAs(m_document->path());
 }
 
-bool MainWindow::saveAs(const QString& path)
-{
+bool MainWindow::saveAs(const QString& path) {
     QString target = path;
     if (QFileInfo(target).suffix().isEmpty())
         target += QStringLiteral(".kpad");
     Project project = currentProject();
     if (project.name.isEmpty() || project.name == tr("Untitled"))
         project.name = QFileInfo(target).completeBaseName();
+    if (project.kernel.isEmpty())
+        project.kernel = guessKernelName(project.source);
     QString error;
     if (!m_document->save(project, target, &error)) {
         // The editor keeps every character; only the file on disk is unchanged.
@@ -189,28 +192,31 @@ bool MainWindow::saveAs(const QString& path)
     m_editor->setModified(false);
     m_recent->add(target);
     updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(target)), kStatusMessageMs);
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(target)),
+                             kStatusMessageMs);
     return true;
 }
 
-bool MainWindow::saveAsDialog()
-{
-    QString suggestion = m_document->isUntitled()
-                             ? (m_untitledName.isEmpty() ? tr("kernel") : m_untitledName) +
-                                   QStringLiteral(".kpad")
-                             : m_document->path();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save Project"), suggestion, kFileFilter);
+bool MainWindow::saveAsDialog() {
+    QString suggestion =
+        m_document->isUntitled()
+            ? (m_untitledName.isEmpty() ? tr("kernel") : m_untitledName) + QStringLiteral(".kpad")
+            : m_document->path();
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save Project"), suggestion, kFileFilter);
     return !path.isEmpty() && saveAs(path);
 }
 
-bool MainWindow::maybeSave()
-{
+bool MainWindow::maybeSave() {
     if (!m_document->isDirty())
         return true;
     UnsavedChoice choice = m_unsavedChoice;
     if (m_promptsEnabled) {
         QMessageBox box(QMessageBox::Warning, tr("Unsaved Changes"),
-                        tr("%1 has unsaved changes.").arg(windowTitle().remove(QStringLiteral("[*]")).section(QStringLiteral(" — "), 0, 0)),
+                        tr("%1 has unsaved changes.")
+                            .arg(windowTitle()
+                                     .remove(QStringLiteral("[*]"))
+                                     .section(QStringLiteral(" — "), 0, 0)),
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
         box.setInformativeText(tr("Do you want to save them?"));
         box.setDefaultButton(QMessageBox::Save);
@@ -231,8 +237,7 @@ bool MainWindow::maybeSave()
     return false;
 }
 
-int MainWindow::restoreRecovery()
-{
+int MainWindow::restoreRecovery() {
     const QVector<RecoveryEntry> entries = ProjectDocument::findRecoveryFiles();
     if (entries.isEmpty())
         return 0;
@@ -243,7 +248,8 @@ int MainWindow::restoreRecovery()
                                      ? (e.project.name.isEmpty() ? tr("Untitled") : e.project.name)
                                      : QDir::toNativeSeparators(e.originalPath);
             lines << tr("• %1 (autosaved %2)")
-                         .arg(name, QLocale().toString(e.savedAt.toLocalTime(), QLocale::ShortFormat));
+                         .arg(name,
+                              QLocale().toString(e.savedAt.toLocalTime(), QLocale::ShortFormat));
         }
         QMessageBox box(QMessageBox::Question, tr("Recover Unsaved Work"),
                         tr("KernelPad did not close cleanly last time. Unsaved work was found:"),
@@ -274,21 +280,21 @@ int MainWindow::restoreRecovery()
         target->loadProject(e.project, QString());
         target->m_document->adoptRecovery(e);
         target->updateTitle();
-        target->statusBar()->showMessage(tr("Restored unsaved work from %1")
-                                             .arg(QLocale().toString(e.savedAt.toLocalTime(),
-                                                                     QLocale::ShortFormat)),
-                                         kStatusMessageMs * 2);
+        target->statusBar()->showMessage(
+            tr("Restored unsaved work from %1")
+                .arg(QLocale().toString(e.savedAt.toLocalTime(), QLocale::ShortFormat)),
+            kStatusMessageMs * 2);
     }
     return int(entries.size());
 }
 
-void MainWindow::fillExamplesMenu()
-{
+void MainWindow::fillExamplesMenu() {
     m_examplesMenu->clear();
     const QVector<ExampleInfo> examples = listExamples(examplesDirectory());
     for (const ExampleInfo& example : examples) {
         QString label = example.name;
-        QAction* action = m_examplesMenu->addAction(label.replace(QLatin1Char('&'), QStringLiteral("&&")));
+        QAction* action =
+            m_examplesMenu->addAction(label.replace(QLatin1Char('&'), QStringLiteral("&&")));
         action->setToolTip(example.description);
         action->setStatusTip(example.description);
         const QString path = example.path;
@@ -301,8 +307,7 @@ void MainWindow::fillExamplesMenu()
     }
 }
 
-void MainWindow::openDeviceDialog()
-{
+void MainWindow::openDeviceDialog() {
     DeviceDialog dialog(m_devices, m_deviceIndex, m_driverError, this);
     if (dialog.exec() != QDialog::Accepted || dialog.selectedIndex() < 0)
         return;
@@ -313,8 +318,7 @@ void MainWindow::openDeviceDialog()
     }
 }
 
-void MainWindow::showError(const QString& title, const QString& message)
-{
+void MainWindow::showError(const QString& title, const QString& message) {
     m_lastError = message;
     statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0) + QLatin1Char(' ') +
                                  message.section(QLatin1Char('\n'), 1),

@@ -34,8 +34,7 @@ namespace {
 
 constexpr int kMaxChangeParts = 4; ///< the "what changed" note stays one short line
 
-QString formatMs(double ms)
-{
+QString formatMs(double ms) {
     if (ms <= 0)
         return QStringLiteral("0 ms");
     if (ms < 1.0)
@@ -45,8 +44,7 @@ QString formatMs(double ms)
     return QStringLiteral("%1 s").arg(ms / 1e3, 0, 'f', 2);
 }
 
-QString formatDims(const std::array<int, 3>& d)
-{
+QString formatDims(const std::array<int, 3>& d) {
     if (d[1] == 1 && d[2] == 1)
         return QString::number(d[0]);
     if (d[2] == 1)
@@ -54,14 +52,12 @@ QString formatDims(const std::array<int, 3>& d)
     return QStringLiteral("%1×%2×%3").arg(d[0]).arg(d[1]).arg(d[2]);
 }
 
-bool sameJson(const QJsonObject& a, const QJsonObject& b)
-{
+bool sameJson(const QJsonObject& a, const QJsonObject& b) {
     return QJsonDocument(a).toJson(QJsonDocument::Compact) ==
            QJsonDocument(b).toJson(QJsonDocument::Compact);
 }
 
-bool sameArguments(const QVector<ArgumentSpec>& a, const QVector<ArgumentSpec>& b)
-{
+bool sameArguments(const QVector<ArgumentSpec>& a, const QVector<ArgumentSpec>& b) {
     if (a.size() != b.size())
         return false;
     for (int i = 0; i < a.size(); ++i) {
@@ -73,15 +69,13 @@ bool sameArguments(const QVector<ArgumentSpec>& a, const QVector<ArgumentSpec>& 
 
 } // namespace
 
-const DeviceInfo* MainWindow::currentDevice() const
-{
+const DeviceInfo* MainWindow::currentDevice() const {
     if (m_deviceIndex < 0 || m_deviceIndex >= m_devices.size())
         return nullptr;
     return &m_devices.at(m_deviceIndex);
 }
 
-void MainWindow::onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError)
-{
+void MainWindow::onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError) {
     m_devices = devices;
     m_driverError = driverError;
     m_devicesKnown = true;
@@ -97,7 +91,8 @@ void MainWindow::onDevicesChanged(const QVector<DeviceInfo>& devices, const QStr
                "an NVIDIA GPU and its driver.")
                 .arg(why));
         m_banner->show();
-        m_deviceLabel->setText(tr("No CUDA device (compile-only, %1)").arg(QLatin1String(kDefaultArch)));
+        m_deviceLabel->setText(
+            tr("No CUDA device (compile-only, %1)").arg(QLatin1String(kDefaultArch)));
         m_deviceLabel->setToolTip(why);
     } else {
         m_banner->hide();
@@ -115,8 +110,7 @@ void MainWindow::onDevicesChanged(const QVector<DeviceInfo>& devices, const QStr
     updateRunState();
 }
 
-void MainWindow::compile()
-{
+void MainWindow::compile() {
     m_compileTimer->stop();
     if (!m_engine)
         return;
@@ -127,16 +121,14 @@ void MainWindow::compile()
     m_compileLabel->setText(tr("Compiling…"));
 }
 
-void MainWindow::onCompiled(quint64 id, const CompileResult& result)
-{
+void MainWindow::onCompiled(quint64 id, const CompileResult& result) {
     if (id != m_compileId)
         return; // another window's request, or superseded by a newer compile
     showCompile(result);
     emit compileShown(result);
 }
 
-void MainWindow::showCompile(const CompileResult& result)
-{
+void MainWindow::showCompile(const CompileResult& result) {
     m_lastCompile = result;
     const QString sourceName = m_baseProject.sourceName;
     // The editor shows only its own file's messages; the list shows every one.
@@ -144,9 +136,10 @@ void MainWindow::showCompile(const CompileResult& result)
         m_editor->setDiagnostics(result.diagnostics, sourceName);
     if (m_diagnostics) {
         m_diagnostics->setDiagnostics(result.diagnostics, sourceName);
-        m_tabs->setTabText(DiagnosticsTab, result.diagnostics.isEmpty()
-                                               ? tr("Diagnostics")
-                                               : tr("Diagnostics (%1)").arg(result.diagnostics.size()));
+        m_tabs->setTabText(DiagnosticsTab,
+                           result.diagnostics.isEmpty()
+                               ? tr("Diagnostics")
+                               : tr("Diagnostics (%1)").arg(result.diagnostics.size()));
     }
     if (m_ptx)
         m_ptx->setPtx(result.ptx);
@@ -155,10 +148,11 @@ void MainWindow::showCompile(const CompileResult& result)
         header << tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch);
         if (!result.flags.isEmpty())
             header << tr("Flags: %1").arg(result.flags.join(QLatin1Char(' ')));
-        header << (result.ok ? tr("Compiled in %1%2").arg(formatMs(result.compileMs),
-                                                          result.cacheHit ? tr(" (cache)") : QString())
-                             : tr("Compile failed: %1").arg(m_diagnostics ? m_diagnostics->summary()
-                                                                          : QString()));
+        header << (result.ok ? tr("Compiled in %1%2")
+                                   .arg(formatMs(result.compileMs),
+                                        result.cacheHit ? tr(" (cache)") : QString())
+                             : tr("Compile failed: %1")
+                                   .arg(m_diagnostics ? m_diagnostics->summary() : QString()));
         if (!result.error.isEmpty())
             header << tr("NVRTC could not run: %1").arg(result.error);
         m_log->setPlainText(header.join(QLatin1Char('\n')) + QStringLiteral("\n\n") +
@@ -168,8 +162,9 @@ void MainWindow::showCompile(const CompileResult& result)
         m_compileLabel->setText(tr("Compile error"));
         m_compileLabel->setToolTip(result.error);
     } else if (result.ok) {
-        m_compileLabel->setText(result.cacheHit ? tr("Compiled: %1 (cache)").arg(formatMs(result.compileMs))
-                                                : tr("Compiled: %1").arg(formatMs(result.compileMs)));
+        m_compileLabel->setText(result.cacheHit
+                                    ? tr("Compiled: %1 (cache)").arg(formatMs(result.compileMs))
+                                    : tr("Compiled: %1").arg(formatMs(result.compileMs)));
         m_compileLabel->setToolTip(result.flags.join(QLatin1Char(' ')));
     } else {
         m_compileLabel->setText(tr("Compile failed: %1").arg(m_diagnostics->summary()));
@@ -182,8 +177,7 @@ void MainWindow::showCompile(const CompileResult& result)
     updateRunState();
 }
 
-void MainWindow::fillKernelSelector(const CompileResult& result)
-{
+void MainWindow::fillKernelSelector(const CompileResult& result) {
     if (!m_kernelSelector)
         return;
     const QString previous = m_kernelSelector->currentText().trimmed();
@@ -207,8 +201,7 @@ void MainWindow::fillKernelSelector(const CompileResult& result)
     syncArgumentsWithKernel();
 }
 
-void MainWindow::syncArgumentsWithKernel()
-{
+void MainWindow::syncArgumentsWithKernel() {
     if (!m_lastCompile || !m_arguments || !m_kernelSelector || !m_editor)
         return;
     const KernelInfo* kernel = m_lastCompile->findKernel(m_kernelSelector->currentText().trimmed());
@@ -229,8 +222,7 @@ void MainWindow::syncArgumentsWithKernel()
     updateRunState();
 }
 
-void MainWindow::onResources(quint64 id, const QString& kernel, const KernelResources& resources)
-{
+void MainWindow::onResources(quint64 id, const QString& kernel, const KernelResources& resources) {
     if (id != m_compileId)
         return;
     m_kernelResources = resources;
@@ -242,8 +234,7 @@ void MainWindow::onResources(quint64 id, const QString& kernel, const KernelReso
     }
 }
 
-void MainWindow::updateLaunchLimits()
-{
+void MainWindow::updateLaunchLimits() {
     if (!m_launch)
         return;
     LaunchLimits limits = genericLaunchLimits();
@@ -266,8 +257,7 @@ void MainWindow::updateLaunchLimits()
     m_loading = wasLoading;
 }
 
-void MainWindow::updateCoverCount()
-{
+void MainWindow::updateCoverCount() {
     if (!m_launch || !m_arguments)
         return;
     // The first output buffer is what a 1-D kernel usually covers; else the first buffer.
@@ -294,8 +284,7 @@ void MainWindow::updateCoverCount()
     }
 }
 
-QString MainWindow::runBlockedReason() const
-{
+QString MainWindow::runBlockedReason() const {
     if (m_running)
         return tr("A run is in progress");
     if (!m_devicesKnown)
@@ -320,16 +309,16 @@ QString MainWindow::runBlockedReason() const
     if (m_arguments) {
         const QStringList problems = m_arguments->model()->problems();
         if (!problems.isEmpty()) {
-            return problems.size() == 1
-                       ? tr("Arguments: %1").arg(problems.first())
-                       : tr("Arguments: %1 (and %2 more)").arg(problems.first()).arg(problems.size() - 1);
+            return problems.size() == 1 ? tr("Arguments: %1").arg(problems.first())
+                                        : tr("Arguments: %1 (and %2 more)")
+                                              .arg(problems.first())
+                                              .arg(problems.size() - 1);
         }
     }
     return QString();
 }
 
-void MainWindow::updateRunState()
-{
+void MainWindow::updateRunState() {
     if (!m_runAction)
         return;
     const QString reason = runBlockedReason();
@@ -343,8 +332,7 @@ void MainWindow::updateRunState()
     m_cancelAction->setEnabled(m_running);
 }
 
-void MainWindow::run()
-{
+void MainWindow::run() {
     if (!m_engine)
         return;
     const QString reason = runBlockedReason();
@@ -363,16 +351,14 @@ void MainWindow::run()
     setRunning(true);
 }
 
-void MainWindow::cancel()
-{
+void MainWindow::cancel() {
     if (m_engine && m_running) {
         m_engine->cancel();
         m_progressLabel->setText(tr("Cancelling…"));
     }
 }
 
-void MainWindow::setRunning(bool running)
-{
+void MainWindow::setRunning(bool running) {
     m_running = running;
     m_progress->setVisible(running);
     m_progressLabel->setVisible(running);
@@ -384,8 +370,7 @@ void MainWindow::setRunning(bool running)
     updateRunState();
 }
 
-void MainWindow::onRunProgress(quint64 id, const QString& stage, int done, int total)
-{
+void MainWindow::onRunProgress(quint64 id, const QString& stage, int done, int total) {
     if (id != m_runId || !m_running)
         return;
     if (total > 0) {
@@ -398,8 +383,7 @@ void MainWindow::onRunProgress(quint64 id, const QString& stage, int done, int t
     }
 }
 
-void MainWindow::onRunFinished(quint64 id, const RunResult& result)
-{
+void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
     if (id != m_runId)
         return;
     setRunning(false);
@@ -416,7 +400,8 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result)
     if (m_buffers)
         m_buffers->setOutputs(result.outputs);
     if (m_resources && result.status != RunStatus::CompileError && !result.device.name.isEmpty())
-        m_resources->showResources(m_runningProject.kernel, result.resources, result.device, result.launch);
+        m_resources->showResources(m_runningProject.kernel, result.resources, result.device,
+                                   result.launch);
 
     const bool measured = result.timing.reps() > 0;
     if (measured) {
@@ -433,21 +418,21 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result)
                                  8000);
         m_tabs->setCurrentIndex(TimingTab);
     } else {
-        const QString message = tr("Run ended (%1): %2").arg(runStatusName(result.status), result.error);
+        const QString message =
+            tr("Run ended (%1): %2").arg(runStatusName(result.status), result.error);
         statusBar()->showMessage(message, 15000);
         if (m_log && !result.error.isEmpty())
             m_log->appendPlainText(QStringLiteral("\n") + message);
         m_tabs->setCurrentIndex(result.status == RunStatus::VerificationFailed ? VerificationTab
-                                : result.status == RunStatus::CompileError   ? DiagnosticsTab
-                                : measured                                   ? TimingTab
-                                                                             : LogTab);
+                                : result.status == RunStatus::CompileError     ? DiagnosticsTab
+                                : measured                                     ? TimingTab
+                                                                               : LogTab);
     }
     updateRunState();
     emit runShown(result);
 }
 
-QString MainWindow::describeChanges(const std::optional<Project>& before, const Project& after)
-{
+QString MainWindow::describeChanges(const std::optional<Project>& before, const Project& after) {
     if (!before)
         return tr("first run");
     const Project& b = *before;

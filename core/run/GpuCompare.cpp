@@ -1,0 +1,209 @@
+#include "core/run/GpuCompare.h"
+
+#include "core/cuda/CudaError.h"
+#include "core/cuda/DriverApi.h"
+#include "core/run/GpuCompareKernels.h"
+#include "core/run/Verify.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+
+namespace kernelpad {
+
+namespace {
+
+/// One mismatch as the kernels write it (KpRecord in GpuCompareKernels.h).
+struct GpuCompareRecord {
+    qint64 index;
+    double got;
+    double expected;
+};
+static_assert(sizeof(GpuCompareRecord) == 24, "must match KpRecord");
+
+/// The start of the scratch buffer: everything the host reads back, in one copy.
+struct GpuCompareResult {
+    quint64 mismatches; ///< the kernels' `stats` array, in its order
+    quint64 nanCount;
+    quint64 unwritten;
+    quint64 maxAbsBits; ///< bit pattern of a non-negative double
+    quint64 maxRelBits;
+    quint32 recordCount; ///< written by kpGatherMismatches
+    quint32 padding;
+    GpuCompareRecord records[kMaxReportedMismatches];
+};
+static_assert(offsetof(GpuCompareResult, recordCount) == 40, "stats are 5 u64");
+static_assert(offsetof(GpuCompareResult, records) == 48, "records are 8-byte aligned");
+
+/// Bytes zeroed before each comparison: the atomically accumulated totals.
+constexpr size_t kZeroedBytes = offsetof(GpuCompareResult, recordCount);
+/// Per-block record counts follow the result block.
+constexpr qint64 kBlockRecordedOffset = 512;
+static_assert(sizeof(GpuCompareResult) <= kBlockRecordedOffset, "result block overflows");
+constexpr qint64 kBlockRecordsOffset =
+    kBlockRecordedOffset + qint64(sizeof(quint32)) * kGpuCompareMaxBlocks;
+static_assert(kBlockRecordsOffset % 8 == 0, "records need 8-byte alignment");
+constexpr qint64 kScratchBytes = kBlockRecordsOffset + qint64(sizeof(GpuCompareRecord)) *
+                                                           kMaxReportedMismatches *
+                                                           kGpuCompareMaxBlocks;
+constexpr qint64 kTileElements = qint64(kGpuCompareThreads) * kGpuCompareItems;
+
+double fromBits(quint64 bits) {
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+} // namespace
+
+Program gpuCompareProgram() {
+    ProgramOptions options;
+    options.defines = {QStringLiteral("KP_THREADS=%1").arg(kGpuCompareThreads),
+                       QStringLiteral("KP_ITEMS=%1").arg(kGpuCompareItems),
+                       QStringLiteral("KP_RECORDS=%1").arg(kMaxReportedMismatches)};
+    // The host computes atol + rtol * |expected| with two roundings; the kernels say so with
+    // __dadd_rn/__dmul_rn too, this keeps any other expression from being contracted.
+    options.fmad = false;
+    return Program(QString::fromLatin1(kGpuCompareSource), QStringLiteral("kernelpad_compare.cu"),
+                   options);
+}
+
+QString gpuCompareKernelName(ScalarType type) {
+    if (!GpuComparer::supports(ValueType::of(type)))
+        return {};
+    return QStringLiteral("kpCompare_") + QLatin1String(scalarTypeInfo(type).numpyName);
+}
+
+GpuComparer::GpuComparer() = default;
+GpuComparer::~GpuComparer() = default;
+GpuComparer::GpuComparer(GpuComparer&&) noexcept = default;
+GpuComparer& GpuComparer::operator=(GpuComparer&&) noexcept = default;
+
+bool GpuComparer::supports(const ValueType& type) {
+    return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex;
+}
+
+QString GpuComparer::ensureModule(const QString& arch) {
+    if (m_arch == arch && (m_module || !m_compileError.isEmpty()))
+        return m_compileError;
+    m_module.reset();
+    m_compileError.clear();
+    m_arch = arch;
+    const CompileResult compiled = gpuCompareProgram().compile(arch);
+    if (!compiled.ok) {
+        m_compileError = QStringLiteral("the GPU comparison kernels did not compile for %1: %2")
+                             .arg(arch, compiled.error.isEmpty() ? compiled.log : compiled.error);
+        return m_compileError;
+    }
+    m_module = std::make_unique<Module>(compiled.cubin);
+    return {};
+}
+
+BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuffer& expected,
+                                        const ValueType& type, qint64 count, double atol,
+                                        double rtol, const Stream& stream, const QString& arch) {
+    BufferVerification report;
+    const auto fail = [&report](const QString& message) {
+        report.error = message;
+        report.passed = false;
+        return report;
+    };
+    // The same checks, in the same order and words, as compareBuffers().
+    if (!supports(type))
+        return fail(QStringLiteral("type %1 cannot be compared on the GPU; compare it on the host")
+                        .arg(type.displayName()));
+    const qint64 elementBytes = type.sizeBytes();
+    if (count < 0)
+        return fail(QStringLiteral("element count must be >= 0 (got %1)").arg(count));
+    if (!(atol >= 0) || !(rtol >= 0))
+        return fail(
+            QStringLiteral("tolerances must be >= 0 (atol %1, rtol %2)").arg(atol).arg(rtol));
+    if (count > std::numeric_limits<qint64>::max() / elementBytes)
+        return fail(QStringLiteral("%1 elements are too many").arg(count));
+    const qint64 needBytes = count * elementBytes;
+    const auto sizeMessage = [&](const char* what, qint64 haveBytes) {
+        return QStringLiteral("%1 has %2 bytes; %3 elements of %4 need %5")
+            .arg(QLatin1String(what))
+            .arg(haveBytes)
+            .arg(count)
+            .arg(type.displayName())
+            .arg(needBytes);
+    };
+    if (got.sizeBytes() < needBytes)
+        return fail(sizeMessage("the output", got.sizeBytes()));
+    if (expected.sizeBytes() < needBytes)
+        return fail(sizeMessage("the expected data", expected.sizeBytes()));
+
+    report.checked = count;
+    if (count == 0) {
+        report.passed = true;
+        return report;
+    }
+    if (const QString problem = ensureModule(arch); !problem.isEmpty())
+        return fail(problem);
+    if (!m_scratch.address())
+        m_scratch = DeviceBuffer(kScratchBytes, QStringLiteral("GPU comparison scratch"));
+
+    // Contiguous ranges of whole tiles, one per block, so each block sees its elements in
+    // index order; at most kGpuCompareMaxBlocks blocks (several waves on any GPU).
+    const qint64 tiles = (count + kTileElements - 1) / kTileElements;
+    qint64 blocks = std::min<qint64>(kGpuCompareMaxBlocks, tiles);
+    const qint64 perBlock = (tiles + blocks - 1) / blocks * kTileElements;
+    blocks = (count + perBlock - 1) / perBlock;
+
+    const DriverApi& api = DriverApi::get();
+    const CUdeviceptr scratch = m_scratch.address();
+    check(api.cuMemsetD8Async(scratch, 0, kZeroedBytes, stream.handle()),
+          "clearing the GPU comparison totals");
+
+    const Kernel compareKernel =
+        m_module->kernel(gpuCompareKernelName(type.scalar), gpuCompareKernelName(type.scalar));
+    CUdeviceptr gotPtr = got.address();
+    CUdeviceptr expectedPtr = expected.address();
+    unsigned long long count64 = static_cast<unsigned long long>(count);
+    unsigned long long perBlock64 = static_cast<unsigned long long>(perBlock);
+    // Integers are compared bit for bit when no tolerance is asked for (as on the host).
+    int exact = atol == 0 && rtol == 0 ? 1 : 0;
+    CUdeviceptr stats = scratch;
+    CUdeviceptr blockRecorded = scratch + kBlockRecordedOffset;
+    CUdeviceptr blockRecords = scratch + kBlockRecordsOffset;
+    void* compareParams[] = {&gotPtr, &expectedPtr, &count64,       &perBlock64,
+                             &atol,   &rtol,        &exact,         &stats,
+                             &blockRecorded,        &blockRecords};
+    LaunchConfig config;
+    config.grid = {int(blocks), 1, 1};
+    config.block = {kGpuCompareThreads, 1, 1};
+    compareKernel.launch(config, stream, compareParams);
+
+    const Kernel gather =
+        m_module->kernel(QLatin1String(kGpuGatherKernelName), QLatin1String(kGpuGatherKernelName));
+    unsigned blockCount = unsigned(blocks);
+    CUdeviceptr out = scratch + offsetof(GpuCompareResult, records);
+    CUdeviceptr outCount = scratch + offsetof(GpuCompareResult, recordCount);
+    void* gatherParams[] = {&blockRecorded, &blockRecords, &blockCount, &out, &outCount};
+    LaunchConfig one;
+    one.block = {kGpuCompareThreads, 1, 1};
+    gather.launch(one, stream, gatherParams);
+
+    GpuCompareResult result{};
+    check(api.cuMemcpyDtoHAsync(&result, scratch, sizeof result, stream.handle()),
+          "copying the GPU comparison result back");
+    stream.synchronize(QStringLiteral("comparing %1 elements of %2 on the GPU")
+                           .arg(count)
+                           .arg(type.displayName()));
+
+    report.mismatches = qint64(result.mismatches);
+    report.nanCount = qint64(result.nanCount);
+    report.unwritten = qint64(result.unwritten);
+    report.maxAbsError = fromBits(result.maxAbsBits);
+    report.maxRelError = fromBits(result.maxRelBits);
+    const int records = std::min<int>(int(result.recordCount), kMaxReportedMismatches);
+    for (int k = 0; k < records; ++k)
+        report.firstMismatches.append(
+            Mismatch{result.records[k].index, result.records[k].got, result.records[k].expected});
+    report.passed = report.mismatches == 0;
+    return report;
+}
+
+} // namespace kernelpad

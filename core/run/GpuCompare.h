@@ -1,0 +1,69 @@
+#pragma once
+// Verification on the GPU: the same report as compareBuffers() (Verify.h) without copying
+// the buffers to the host (issue 5: 256 million floats in well under 100 ms).
+
+#include "core/compile/Program.h"
+#include "core/cuda/DeviceBuffer.h"
+#include "core/cuda/Module.h"
+#include "core/cuda/Stream.h"
+#include "core/launch/ValueType.h"
+#include "core/run/RunTypes.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace kernelpad {
+
+/// Threads per block of the comparison kernels.
+inline constexpr int kGpuCompareThreads = 256;
+/// Elements each thread loads per tile: enough loads in flight to reach full bandwidth.
+inline constexpr int kGpuCompareItems = 4;
+/// At most this many blocks, each comparing one contiguous range; bounds the scratch memory.
+inline constexpr int kGpuCompareMaxBlocks = 4096;
+
+/// The NVRTC program of the comparison kernels, with the defines they need.
+[[nodiscard]] Program gpuCompareProgram();
+/// The entry that compares elements of `type` ("kpCompare_float32"); empty if unsupported.
+[[nodiscard]] QString gpuCompareKernelName(ScalarType type);
+/// The entry that merges the blocks' first mismatches.
+inline constexpr const char* kGpuGatherKernelName = "kpGatherMismatches";
+
+/// Compares two device buffers of `count` elements of a scalar type on the GPU.
+/// Belongs to the CUDA context current when it is first used (its module and scratch memory
+/// live there): destroy it before that context. Not thread-safe. Move-only.
+class GpuComparer {
+public:
+    /// Compiles lazily (NVRTC, for the arch given to compare()) on first use; caches the Module.
+    GpuComparer();
+    ~GpuComparer();
+    GpuComparer(GpuComparer&&) noexcept;
+    GpuComparer& operator=(GpuComparer&&) noexcept;
+    GpuComparer(const GpuComparer&) = delete;
+    GpuComparer& operator=(const GpuComparer&) = delete;
+
+    /// Scalar float16/32/64, int8..64, uint8..64, bool; complex and structs: false (the host
+    /// path handles them).
+    [[nodiscard]] static bool supports(const ValueType& type);
+
+    /// Fills a BufferVerification exactly like compareBuffers() would for the same inputs
+    /// (mismatch, NaN, unwritten, error maxima, first kMaxReportedMismatches mismatches in
+    /// index order, checked = count), leaving buffer/method empty. Bad inputs (unsupported
+    /// type, negative count or tolerance, buffers too small) and a failed compile give
+    /// `error`; driver failures throw CudaError. Synchronises `stream`.
+    [[nodiscard]] BufferVerification compare(const DeviceBuffer& got, const DeviceBuffer& expected,
+                                             const ValueType& type, qint64 count, double atol,
+                                             double rtol, const Stream& stream,
+                                             const QString& arch);
+
+private:
+    /// Compiles and loads the kernels for `arch` unless already loaded; empty or the reason.
+    QString ensureModule(const QString& arch);
+
+    std::unique_ptr<Module> m_module;
+    QString m_arch;          ///< what m_module was compiled for
+    DeviceBuffer m_scratch;  ///< result block + per-block records (allocated once)
+    QString m_compileError;  ///< a failed compile is not retried for the same arch
+};
+
+} // namespace kernelpad

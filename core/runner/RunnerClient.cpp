@@ -1,0 +1,341 @@
+#include "core/runner/RunnerClient.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+
+namespace kernelpad {
+namespace {
+
+/// How long a runner gets to stop between repetitions after "cancel" before it is killed.
+constexpr int kCancelGraceMs = 1000;
+constexpr int kStderrLinesKept = 12;
+
+QString describeExit(int exitCode, QProcess::ExitStatus status)
+{
+    return status == QProcess::CrashExit ? QStringLiteral("it crashed")
+                                         : QStringLiteral("it exited with code %1").arg(exitCode);
+}
+
+} // namespace
+
+RunnerClient::RunnerClient(QObject* parent)
+    : QObject(parent)
+{
+    m_program = findRunner();
+    m_arguments = {QStringLiteral("serve")};
+    m_watchdog.setSingleShot(true);
+    connect(&m_watchdog, &QTimer::timeout, this, &RunnerClient::onWatchdog);
+}
+
+RunnerClient::~RunnerClient()
+{
+    if (!m_process)
+        return;
+    m_process->disconnect(this);
+    if (m_process->state() == QProcess::Running) {
+        send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
+        m_process->closeWriteChannel();
+        if (!m_process->waitForFinished(1000)) {
+            m_process->kill();
+            m_process->waitForFinished(1000);
+        }
+    }
+    if (!m_outputDir.isEmpty())
+        QDir(m_outputDir).removeRecursively();
+}
+
+QString RunnerClient::findRunner(QStringList* searched)
+{
+    QStringList candidates;
+    const QString fromEnv = qEnvironmentVariable("KERNELPAD_RUNNER");
+    if (!fromEnv.isEmpty())
+        candidates << fromEnv;
+    if (QCoreApplication::instance()) {
+        const QString appDir = QCoreApplication::applicationDirPath();
+        candidates << appDir + QStringLiteral("/kernelpad-cli") << appDir + QStringLiteral("/../app/kernelpad-cli");
+    }
+#ifdef KERNELPAD_RUNNER_BUILD_PATH
+    candidates << QStringLiteral(KERNELPAD_RUNNER_BUILD_PATH);
+#endif
+    if (searched)
+        *searched = candidates;
+    for (const QString& c : candidates)
+        if (QFileInfo(c).isExecutable())
+            return QFileInfo(c).absoluteFilePath();
+    return {};
+}
+
+void RunnerClient::setCommand(const QString& program, const QStringList& arguments)
+{
+    m_program = program;
+    m_arguments = arguments;
+}
+
+qint64 RunnerClient::runnerPid() const
+{
+    return m_process && m_process->state() == QProcess::Running ? m_process->processId() : 0;
+}
+
+bool RunnerClient::ensureStarted(QString* error)
+{
+    if (m_process && m_process->state() != QProcess::NotRunning)
+        return true;
+    if (m_program.isEmpty()) {
+        QStringList searched;
+        findRunner(&searched);
+        *error = QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1").arg(searched.join(QStringLiteral(", ")));
+        return false;
+    }
+    m_process = new QProcess(this);
+    m_readBuffer.clear();
+    m_stderrTail.clear();
+    m_stopReason.clear();
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerClient::onReadyRead);
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        const QStringList lines = QString::fromUtf8(m_process->readAllStandardError()).split('\n', Qt::SkipEmptyParts);
+        m_stderrTail += lines;
+        while (m_stderrTail.size() > kStderrLinesKept)
+            m_stderrTail.removeFirst();
+    });
+    connect(m_process, &QProcess::finished, this, &RunnerClient::onFinished);
+    m_process->start(m_program, m_arguments);
+    if (!m_process->waitForStarted(5000)) {
+        *error = QStringLiteral("KernelPad's runner %1 could not be started: %2").arg(m_program, m_process->errorString());
+        m_process->deleteLater();
+        m_process = nullptr;
+        return false;
+    }
+    ++m_startCount;
+    return true;
+}
+
+void RunnerClient::warmUp()
+{
+    QString ignored;
+    ensureStarted(&ignored);
+}
+
+void RunnerClient::send(const RunnerMessage& message)
+{
+    if (m_process)
+        m_process->write(encodeRunnerMessage(message));
+}
+
+void RunnerClient::run(quint64 id, const RunRequest& request)
+{
+    QString error;
+    if (m_active) {
+        RunResult busy;
+        busy.status = RunStatus::BadInput;
+        busy.error = QStringLiteral("a run is already in progress");
+        emit runFinished(id, busy);
+        return;
+    }
+    if (!ensureStarted(&error)) {
+        RunResult failed;
+        failed.status = RunStatus::CudaError;
+        failed.error = error;
+        emit runFinished(id, failed);
+        return;
+    }
+    m_active = ActiveRun{id, request.project.kernel, request.project.timing.timeLimitMs};
+    m_watchdog.start(m_preparationLimitMs + request.project.timing.timeLimitMs);
+    send(RunnerMessage::make(QStringLiteral("run"), id, {{"request", request.toJson()}}));
+}
+
+void RunnerClient::requestDevices(quint64 id)
+{
+    QString error;
+    if (!ensureStarted(&error)) {
+        emit devicesChanged({}, error);
+        return;
+    }
+    send(RunnerMessage::make(QStringLiteral("devices"), id));
+}
+
+void RunnerClient::requestResources(quint64 id, const RunRequest& request)
+{
+    QString error;
+    if (ensureStarted(&error))
+        send(RunnerMessage::make(QStringLiteral("resources"), id, {{"request", request.toJson()}}));
+}
+
+void RunnerClient::cancel()
+{
+    if (!m_active || m_stopReason == QLatin1String("cancel"))
+        return;
+    // Ask first: between repetitions the runner stops by itself and stays warm. A kernel that
+    // never returns cannot hear this; the watchdog then kills the runner.
+    m_stopReason = QStringLiteral("cancel");
+    send(RunnerMessage::make(QStringLiteral("cancel"), m_active->id));
+    m_watchdog.start(kCancelGraceMs);
+}
+
+void RunnerClient::onReadyRead()
+{
+    m_readBuffer += m_process->readAllStandardOutput();
+    qsizetype newline;
+    while ((newline = m_readBuffer.indexOf('\n')) >= 0) {
+        const QByteArray line = m_readBuffer.left(newline);
+        m_readBuffer.remove(0, newline + 1);
+        QString error;
+        if (std::optional<RunnerMessage> m = decodeRunnerMessage(line, &error))
+            onMessage(*m);
+        else
+            qWarning("KernelPad runner sent an unreadable line (%s): %s", qPrintable(error), line.left(200).constData());
+    }
+    if (m_readBuffer.size() > kMaxRunnerMessageBytes) {
+        m_readBuffer.clear();
+        finishActive(RunStatus::CudaError, QStringLiteral("the runner sent a message longer than %1 bytes").arg(kMaxRunnerMessageBytes));
+        stopProcess();
+    }
+}
+
+void RunnerClient::onMessage(const RunnerMessage& m)
+{
+    if (m.type == QLatin1String("hello")) {
+        m_outputDir = m.body.value("outputDir").toString();
+    } else if (m.type == QLatin1String("progress")) {
+        if (!m_active || m.id != m_active->id)
+            return;
+        const QString stage = m.body.value("stage").toString();
+        // From the first launch on, the kernel's own time limit applies.
+        if (stage == QLatin1String("verifying launch") && m_stopReason.isEmpty())
+            m_watchdog.start(m_active->timeLimitMs + kWatchdogGraceMs);
+        emit runProgress(m.id, stage, m.body.value("done").toInt(), m.body.value("total").toInt());
+    } else if (m.type == QLatin1String("result")) {
+        onResult(m);
+    } else if (m.type == QLatin1String("devices")) {
+        QVector<DeviceInfo> devices;
+        for (const QJsonValue& d : m.body.value("devices").toArray())
+            devices.push_back(DeviceInfo::fromJson(d.toObject()));
+        emit devicesChanged(devices, m.body.value("error").toString());
+    } else if (m.type == QLatin1String("resources")) {
+        if (m.body.contains("resources"))
+            emit resourcesReady(m.id, m.body.value("kernel").toString(),
+                                KernelResources::fromJson(m.body.value("resources").toObject()));
+    } else if (m.type == QLatin1String("error")) {
+        if (m_active && m.id == m_active->id)
+            finishActive(RunStatus::BadInput, m.body.value("message").toString());
+        else
+            qWarning("KernelPad runner: %s", qPrintable(m.body.value("message").toString()));
+    }
+}
+
+void RunnerClient::onResult(const RunnerMessage& m)
+{
+    if (!m_active || m.id != m_active->id)
+        return;
+    m_watchdog.stop();
+    RunResult result = RunResult::fromJson(m.body.value("result").toObject());
+    const QDir dir(m_outputDir);
+    for (const QJsonValue& v : m.body.value("outputs").toArray()) {
+        const QJsonObject o = v.toObject();
+        OutputBuffer b;
+        b.name = o.value("name").toString();
+        QString ignored;
+        b.type = ValueType::fromJson(o.value("type").toObject(), &ignored).value_or(ValueType());
+        b.count = qint64(o.value("count").toDouble());
+        // Only a bare file name inside the runner's own folder is accepted.
+        const QString file = QFileInfo(o.value("file").toString()).fileName();
+        QFile f(dir.filePath(file));
+        if (f.open(QIODevice::ReadOnly)) {
+            b.data = f.readAll();
+            f.close();
+            f.remove();
+            result.outputs.push_back(std::move(b));
+        }
+    }
+    const bool poisoned = m.body.value("poisoned").toBool();
+    m_active.reset();
+    m_stopReason.clear();
+    if (poisoned) {
+        // The runner exits by itself after a sticky error; start its successor now so the
+        // next run does not wait for it.
+        m_stopReason = QStringLiteral("poisoned");
+        if (m_process && !m_process->waitForFinished(2000))
+            stopProcess();
+        warmUp();
+    }
+    emit runFinished(m.id, result);
+}
+
+void RunnerClient::finishActive(RunStatus status, const QString& message)
+{
+    if (!m_active)
+        return;
+    m_watchdog.stop();
+    RunResult r;
+    r.status = status;
+    r.error = message;
+    const quint64 id = m_active->id;
+    m_active.reset();
+    emit runFinished(id, r);
+}
+
+void RunnerClient::onWatchdog()
+{
+    if (!m_active)
+        return;
+    const QString kernel = m_active->kernel;
+    const int limitMs = m_active->timeLimitMs;
+    if (m_stopReason == QLatin1String("cancel")) {
+        stopProcess();
+        finishActive(RunStatus::Cancelled,
+                     QStringLiteral("Cancelled: '%1' was still running, so the runner was stopped; the GPU is free "
+                                    "again and a fresh runner will serve the next run. Your source is unchanged.")
+                         .arg(kernel));
+    } else {
+        m_stopReason = QStringLiteral("timeout");
+        stopProcess();
+        finishActive(RunStatus::Timeout,
+                     QStringLiteral("'%1' did not finish within its time limit of %2 s, so the runner was stopped; "
+                                    "the GPU is free again and a fresh runner will serve the next run. Your source is "
+                                    "unchanged. If the kernel needs longer, raise the time limit.")
+                         .arg(kernel)
+                         .arg(limitMs / 1000.0));
+    }
+    warmUp();
+    emit runnerRestarted(m_stopReason);
+}
+
+void RunnerClient::stopProcess()
+{
+    if (!m_process)
+        return;
+    QProcess* p = m_process;
+    m_process = nullptr;
+    p->disconnect(this);
+    p->kill();
+    p->waitForFinished(2000);
+    p->deleteLater();
+    if (!m_outputDir.isEmpty())
+        QDir(m_outputDir).removeRecursively();
+    m_outputDir.clear();
+}
+
+void RunnerClient::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    const QString why = describeExit(exitCode, status);
+    const QString tail = m_stderrTail.join(QLatin1Char('\n'));
+    if (m_process) {
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    if (!m_outputDir.isEmpty())
+        QDir(m_outputDir).removeRecursively();
+    m_outputDir.clear();
+    if (m_active) {
+        const QString kernel = m_active->kernel;
+        finishActive(RunStatus::CudaError,
+                     QStringLiteral("KernelPad's runner stopped unexpectedly while running '%1' (%2). A fresh runner "
+                                    "will serve the next run; your source is unchanged.%3")
+                         .arg(kernel, why, tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
+        emit runnerRestarted(why);
+    }
+}
+
+} // namespace kernelpad

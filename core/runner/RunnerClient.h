@@ -1,0 +1,88 @@
+#pragma once
+// The client side of the runner process: starts `kernelpad-cli serve`, keeps it warm between
+// runs, and replaces it after a sticky CUDA error, a crash, a watchdog timeout or a cancel.
+
+#include "core/run/RunTypes.h"
+#include "core/runner/Protocol.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+#include <QTimer>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// Talks to one runner process at a time; lives on one thread with an event loop (never
+/// blocks it). One run at a time: the Engine queues.
+class RunnerClient : public QObject {
+    Q_OBJECT
+public:
+    explicit RunnerClient(QObject* parent = nullptr);
+    ~RunnerClient() override;
+
+    /// The runner executable: $KERNELPAD_RUNNER, kernelpad-cli next to this program, or the
+    /// one in the build tree. Empty (and `searched` lists where it looked) if none exists.
+    [[nodiscard]] static QString findRunner(QStringList* searched = nullptr);
+    /// Overrides the command (tests; compute-sanitizer wraps the runner this way).
+    void setCommand(const QString& program, const QStringList& arguments);
+
+    void run(quint64 id, const RunRequest& request);
+    void requestDevices(quint64 id);
+    void requestResources(quint64 id, const RunRequest& request);
+    /// Stops the active run at once: the runner is killed (a kernel cannot be interrupted
+    /// otherwise) and replaced; the run ends as Cancelled.
+    void cancel();
+    /// Time allowed for compilation and buffer set-up before the first launch (default 2 min).
+    void setPreparationLimitMs(int ms) { m_preparationLimitMs = ms; }
+    /// Starts the runner now so the next run does not wait for it.
+    void warmUp();
+
+    [[nodiscard]] bool isRunning() const { return m_active.has_value(); }
+    [[nodiscard]] qint64 runnerPid() const;
+    /// How many runner processes were started (1 for the first).
+    [[nodiscard]] int startCount() const { return m_startCount; }
+
+    /// Extra time a run may take beyond its project time limit before the watchdog kills the
+    /// runner (compilation, buffer set-up and copies are not part of the kernel's time).
+    static constexpr int kWatchdogGraceMs = 5000;
+
+signals:
+    void runProgress(quint64 id, const QString& stage, int done, int total);
+    void runFinished(quint64 id, const kernelpad::RunResult& result);
+    void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
+    void resourcesReady(quint64 id, const QString& kernel, const kernelpad::KernelResources& resources);
+    /// A new runner replaced one that died; `reason` says why.
+    void runnerRestarted(const QString& reason);
+
+private:
+    struct ActiveRun {
+        quint64 id = 0;
+        QString kernel;
+        int timeLimitMs = 0;
+    };
+    bool ensureStarted(QString* error);
+    void send(const RunnerMessage& message);
+    void onReadyRead();
+    void onMessage(const RunnerMessage& message);
+    void onResult(const RunnerMessage& message);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onWatchdog();
+    void finishActive(RunStatus status, const QString& message);
+    void stopProcess();
+
+    QProcess* m_process = nullptr;
+    QString m_program;
+    QStringList m_arguments;
+    QByteArray m_readBuffer;
+    QString m_outputDir;  ///< the runner's private folder for output buffers
+    std::optional<ActiveRun> m_active;
+    QTimer m_watchdog;
+    QString m_stopReason; ///< set when this side kills the runner, so its death is expected
+    QStringList m_stderrTail;
+    int m_startCount = 0;
+    int m_preparationLimitMs = 120000;
+};
+
+} // namespace kernelpad

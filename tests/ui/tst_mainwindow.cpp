@@ -1,0 +1,434 @@
+// The main window: examples open, compile errors land on the right line, Run explains why
+// it is off, projects round-trip through save and open, unsaved work is asked about.
+
+#include "core/project/Examples.h"
+#include "core/run/Engine.h"
+#include "ui/ProjectDocument.h"
+#include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/ArgumentTableView.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/DiagnosticsList.h"
+#include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/PtxView.h"
+#include "ui/windows/MainWindow.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+Q_DECLARE_METATYPE(kernelpad::Project)
+
+using namespace kernelpad;
+
+namespace {
+
+// NVRTC on a loaded CI machine can take several seconds for the first compile.
+constexpr int kCompileTimeoutMs = 60000;
+
+Project fillProject(const QString& source = {}) {
+    Project p;
+    p.name = QStringLiteral("Fill");
+    p.source = source.isEmpty()
+                   ? QStringLiteral("extern \"C\" __global__ void fill(float* out, int n)\n{\n"
+                                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                    "    if (i < n)\n        out[i] = 1.0f;\n}\n")
+                   : source;
+    p.kernel = QStringLiteral("fill");
+    ArgumentSpec out;
+    out.name = QStringLiteral("out");
+    out.kind = ArgumentSpec::Kind::Buffer;
+    out.buffer.count = QStringLiteral("n");
+    out.buffer.direction = Direction::Out;
+    ArgumentSpec n;
+    n.name = QStringLiteral("n");
+    n.type = ValueType::of(ScalarType::Int32);
+    n.value = QStringLiteral("1024");
+    p.arguments = {out, n};
+    p.launch.grid = {4, 1, 1};
+    p.launch.block = {256, 1, 1};
+    return p;
+}
+
+DeviceInfo fakeDevice() {
+    DeviceInfo d;
+    d.ordinal = 0;
+    d.name = QStringLiteral("Test GPU");
+    d.ccMajor = 9;
+    d.ccMinor = 0;
+    d.totalMemBytes = qint64(80) << 30;
+    d.smCount = 132;
+    d.maxThreadsPerBlock = 1024;
+    d.maxBlockDim = {1024, 1024, 64};
+    d.maxGridDim = {2147483647, 65535, 65535};
+    d.sharedMemPerBlockBytes = 48 * 1024;
+    d.sharedMemPerBlockOptinBytes = 227 * 1024;
+    d.warpSize = 32;
+    return d;
+}
+
+std::unique_ptr<MainWindow> makeWindow(Engine* engine) {
+    auto window = std::make_unique<MainWindow>(engine);
+    window->setPromptsEnabled(false);
+    window->setCompileWhileTyping(false);
+    return window;
+}
+
+/// Compiles and waits until the window has shown the result.
+bool compileAndWait(MainWindow& window) {
+    QSignalSpy spy(&window, &MainWindow::compileShown);
+    window.compile();
+    return spy.wait(kCompileTimeoutMs) || spy.count() > 0;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void openExamples_data();
+    void openExamples();
+    void compileErrorMarksLine_data();
+    void compileErrorMarksLine();
+    void compileFillsKernelSelectorAndPtx();
+    void runDisabledWithoutDriver();
+    void runBlockedReasons_data();
+    void runBlockedReasons();
+    void saveOpenRoundTrip();
+    void brokenFileKeepsEditor();
+    void unsavedWorkIsAskedAbout_data();
+    void unsavedWorkIsAskedAbout();
+    void titleShowsModified();
+    void describeChanges_data();
+    void describeChanges();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestMainWindow::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+}
+
+void TestMainWindow::init() {
+    QDir(ProjectDocument::recoveryDirectory()).removeRecursively();
+}
+
+void TestMainWindow::openExamples_data() {
+    QTest::addColumn<QString>("path");
+    const QVector<ExampleInfo> examples = listExamples(QStringLiteral(KERNELPAD_EXAMPLES_DIR));
+    for (const ExampleInfo& e : examples)
+        QTest::newRow(qPrintable(QFileInfo(e.path).fileName())) << e.path;
+    if (examples.isEmpty())
+        QTest::newRow("no examples") << QString();
+}
+
+void TestMainWindow::openExamples() {
+    QFETCH(QString, path);
+    if (path.isEmpty())
+        QSKIP("resources/examples holds no .kpad files yet");
+    Engine engine;
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    window->show();
+    QSignalSpy compiled(window.get(), &MainWindow::compileShown);
+    QVERIFY2(window->openProject(path), qPrintable(window->lastError()));
+    QString error;
+    const std::optional<Project> project = Project::load(path, &error);
+    QVERIFY2(project, qPrintable(error));
+    QCOMPARE(window->editor()->text(), project->source);
+    QVERIFY(window->windowTitle().startsWith(QFileInfo(path).fileName()));
+    QVERIFY(!window->isWindowModified());
+    // Opening compiles at once; an example must compile cleanly.
+    QVERIFY(compiled.wait(kCompileTimeoutMs) || compiled.count() > 0);
+    QVERIFY(window->lastCompile());
+    QVERIFY2(window->lastCompile()->ok, qPrintable(window->lastCompile()->log));
+    QVERIFY(window->kernelSelector()->findText(project->kernel) >= 0 ||
+            project->kernel.contains(QLatin1Char('<')));
+    QCOMPARE(window->kernelSelector()->currentText(), project->kernel);
+    QVERIFY(!window->ptxView()->ptx().isEmpty());
+}
+
+void TestMainWindow::compileErrorMarksLine_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("errorLine"); // 1-based
+
+    QTest::newRow("undeclared identifier on line 3")
+        << QStringLiteral("extern \"C\" __global__ void fill(float* out, int n)\n{\n"
+                          "    int i = blockIdx.x * blockDim.x + threadIdy.x;\n"
+                          "    if (i < n) out[i] = 1.0f;\n}\n")
+        << 3;
+    QTest::newRow("bad initialisation on line 5")
+        << QStringLiteral("extern \"C\" __global__ void fill(float* out, int n)\n{\n"
+                          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "    // a comment line\n"
+                          "    int j = \"text\";\n"
+                          "    if (i < n) out[i] = j;\n}\n")
+        << 5;
+}
+
+void TestMainWindow::compileErrorMarksLine() {
+    QFETCH(QString, source);
+    QFETCH(int, errorLine);
+    Engine engine;
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    window->loadProject(fillProject());
+    QVERIFY(compileAndWait(*window));
+    window->editor()->setText(source);
+    QVERIFY(compileAndWait(*window));
+    QVERIFY(window->lastCompile());
+    QVERIFY(!window->lastCompile()->ok);
+
+    CodeEditor* editor = window->editor();
+    QVERIFY2(editor->markersAtLine(errorLine - 1) & (1u << CodeEditor::ErrorMarker),
+             qPrintable(window->lastCompile()->log));
+    QVERIFY(!editor->annotation(errorLine - 1).isEmpty());
+    QCOMPARE(editor->markersAtLine(0), 0u);
+    QVERIFY(window->diagnosticsList()->topLevelItemCount() >= 1);
+    QVERIFY(window->resultTabs()->tabText(MainWindow::DiagnosticsTab).contains(QLatin1Char('(')));
+    QVERIFY(window->programLog()->toPlainText().contains(QStringLiteral("error")));
+    // The editor kept the broken text: nothing the compiler says replaces what was typed.
+    QCOMPARE(editor->text(), source);
+
+    // Fixing it clears the markers on the next compile.
+    window->editor()->setText(fillProject().source);
+    QVERIFY(compileAndWait(*window));
+    QVERIFY(window->lastCompile()->ok);
+    QCOMPARE(editor->markersAtLine(errorLine - 1) & (1u << CodeEditor::ErrorMarker), 0u);
+    QVERIFY(editor->annotation(errorLine - 1).isEmpty());
+}
+
+void TestMainWindow::compileFillsKernelSelectorAndPtx() {
+    Engine engine;
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    Project p = fillProject(QStringLiteral(
+        "extern \"C\" __global__ void fill(float* out, int n) { if (n) out[0] = 1.0f; }\n"
+        "extern \"C\" __global__ void other(int* p) { *p = 2; }\n"));
+    window->loadProject(p);
+    QVERIFY(compileAndWait(*window));
+    QComboBox* selector = window->kernelSelector();
+    QVERIFY(selector->findText(QStringLiteral("fill")) >= 0);
+    QVERIFY(selector->findText(QStringLiteral("other")) >= 0);
+    QCOMPARE(selector->currentText(), QStringLiteral("fill")); // the selection is kept
+    QVERIFY(window->ptxView()->entries().contains(QStringLiteral("fill")));
+    QVERIFY(window->ptxView()->entries().contains(QStringLiteral("other")));
+    // Recompiling keeps the user's choice.
+    selector->setCurrentText(QStringLiteral("other"));
+    QVERIFY(compileAndWait(*window));
+    QCOMPARE(selector->currentText(), QStringLiteral("other"));
+    QCOMPARE(window->currentProject().kernel, QStringLiteral("other"));
+    QCOMPARE(window->argumentView()->model()->rowCount(), 1); // synced to other(int* p)
+}
+
+void TestMainWindow::runDisabledWithoutDriver() {
+    Engine engine;
+    QSignalSpy devices(&engine, &Engine::devicesChanged);
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    window->show();
+    QVERIFY(devices.wait(kCompileTimeoutMs) || devices.count() > 0);
+    const QString driverError = devices.last().at(1).toString();
+    if (driverError.isEmpty())
+        QSKIP("a CUDA driver is present: this test is about compile-only mode");
+    QVERIFY(!window->runAction()->isEnabled());
+    QVERIFY(window->runBlockedReason().contains(QStringLiteral("driver")));
+    QVERIFY(window->runAction()->toolTip().contains(window->runBlockedReason()));
+    QVERIFY(window->driverBanner()->isVisible());
+    const auto labels = window->findChildren<QLabel*>();
+    bool bannerSaysIt = false;
+    for (QLabel* label : labels)
+        bannerSaysIt |= label->text().startsWith(QStringLiteral("No CUDA driver found"));
+    QVERIFY(bannerSaysIt);
+    // Everything but Run still works: compile.
+    window->loadProject(fillProject());
+    QVERIFY(compileAndWait(*window));
+    QVERIFY(window->lastCompile()->ok);
+    QVERIFY(!window->runAction()->isEnabled());
+}
+
+void TestMainWindow::runBlockedReasons_data() {
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<int>("blockX");
+    QTest::addColumn<QString>("scalarValue");
+    QTest::addColumn<QString>("reasonMentions"); // empty: Run is enabled
+
+    QTest::newRow("valid project runs") << "fill" << 256 << "1024" << QString();
+    QTest::newRow("no kernel") << "" << 256 << "1024"
+                               << "kernel";
+    QTest::newRow("block too large") << "fill" << 2048 << "1024"
+                                     << "Launch";
+    QTest::newRow("scalar not a number") << "fill" << 256 << "lots"
+                                         << "Arguments";
+}
+
+void TestMainWindow::runBlockedReasons() {
+    QFETCH(QString, kernel);
+    QFETCH(int, blockX);
+    QFETCH(QString, scalarValue);
+    QFETCH(QString, reasonMentions);
+    Engine engine;
+    QSignalSpy devices(&engine, &Engine::devicesChanged);
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    QVERIFY(devices.wait(kCompileTimeoutMs) || devices.count() > 0);
+    // Pretend a device is there, so that the other reasons can be seen without a GPU.
+    emit engine.devicesChanged({fakeDevice()}, QString());
+    QVERIFY(!window->driverBanner()->isVisibleTo(window.get()));
+
+    Project p = fillProject();
+    p.kernel = kernel;
+    p.launch.block = {blockX, 1, 1};
+    p.arguments[1].value = scalarValue;
+    window->loadProject(p);
+    if (kernel.isEmpty())
+        window->kernelSelector()->setCurrentText(QString());
+    const QString reason = window->runBlockedReason();
+    if (reasonMentions.isEmpty()) {
+        QVERIFY2(reason.isEmpty(), qPrintable(reason));
+        QVERIFY(window->runAction()->isEnabled());
+    } else {
+        QVERIFY2(reason.contains(reasonMentions), qPrintable(reason));
+        QVERIFY(!window->runAction()->isEnabled());
+        QVERIFY(window->runAction()->toolTip().contains(reason));
+        QLabel* label = window->findChild<QLabel*>(QStringLiteral("runBlockedLabel"));
+        QVERIFY(label);
+        QVERIFY(label->text().contains(reason));
+    }
+}
+
+void TestMainWindow::saveOpenRoundTrip() {
+    Engine engine;
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    window->loadProject(fillProject());
+    window->editor()->append(QStringLiteral("// edited before saving\n"));
+    QVERIFY(window->isWindowModified());
+    const QString path = m_dir.filePath(QStringLiteral("roundtrip.kpad"));
+    QVERIFY2(window->saveAs(path), qPrintable(window->lastError()));
+    QVERIFY(!window->isWindowModified());
+    QVERIFY(window->windowTitle().startsWith(QStringLiteral("roundtrip.kpad")));
+    const Project saved = window->currentProject();
+
+    std::unique_ptr<MainWindow> other = makeWindow(&engine);
+    QVERIFY2(other->openProject(path), qPrintable(other->lastError()));
+    const Project reopened = other->currentProject();
+    QCOMPARE(reopened.source, saved.source);
+    QVERIFY(reopened.source.contains(QStringLiteral("edited before saving")));
+    QCOMPARE(reopened.kernel, saved.kernel);
+    QVERIFY(reopened.launch == saved.launch);
+    QCOMPARE(reopened.arguments.size(), saved.arguments.size());
+    for (int i = 0; i < saved.arguments.size(); ++i)
+        QCOMPARE(reopened.arguments.at(i).toJson(), saved.arguments.at(i).toJson());
+    QVERIFY(reopened.timing == saved.timing);
+    QVERIFY(!other->isWindowModified());
+}
+
+void TestMainWindow::brokenFileKeepsEditor() {
+    Engine engine;
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    window->loadProject(fillProject());
+    window->editor()->append(QStringLiteral("// precious unsaved line\n"));
+    const QString before = window->editor()->text();
+    const QString path = m_dir.filePath(QStringLiteral("broken.kpad"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(
+        R"({"format":"kernelpad-project","version":1,"source":"x","kernel":"k","launch":{"block":"big"}})");
+    file.close();
+    // Even when told to discard, a file that cannot be read must not wipe the editor.
+    window->setUnsavedChoice(MainWindow::UnsavedChoice::Discard);
+    QVERIFY(!window->openProject(path));
+    QVERIFY2(window->lastError().contains(QStringLiteral("launch")),
+             qPrintable(window->lastError()));
+    QCOMPARE(window->editor()->text(), before);
+}
+
+void TestMainWindow::unsavedWorkIsAskedAbout_data() {
+    QTest::addColumn<int>("choice");
+    QTest::addColumn<bool>("opened");
+    QTest::addColumn<bool>("savedFirst");
+    QTest::newRow("cancel keeps the work")
+        << int(MainWindow::UnsavedChoice::Cancel) << false << false;
+    QTest::newRow("discard opens the other")
+        << int(MainWindow::UnsavedChoice::Discard) << true << false;
+    QTest::newRow("save writes then opens") << int(MainWindow::UnsavedChoice::Save) << true << true;
+}
+
+void TestMainWindow::unsavedWorkIsAskedAbout() {
+    QFETCH(int, choice);
+    QFETCH(bool, opened);
+    QFETCH(bool, savedFirst);
+    Engine engine;
+    const QString first = m_dir.filePath(QStringLiteral("first.kpad"));
+    const QString second = m_dir.filePath(QStringLiteral("second.kpad"));
+    QString error;
+    QVERIFY(fillProject().save(first, &error));
+    Project other = fillProject();
+    other.source += QStringLiteral("// second\n");
+    QVERIFY(other.save(second, &error));
+
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    QVERIFY(window->openProject(first));
+    window->editor()->append(QStringLiteral("// unsaved\n"));
+    window->setUnsavedChoice(MainWindow::UnsavedChoice(choice));
+    QCOMPARE(window->openProject(second), opened);
+    QCOMPARE(window->editor()->text().contains(QStringLiteral("// second")), opened);
+    const std::optional<Project> onDisk = Project::load(first, &error);
+    QVERIFY(onDisk);
+    QCOMPARE(onDisk->source.contains(QStringLiteral("// unsaved")), savedFirst);
+}
+
+void TestMainWindow::titleShowsModified() {
+    Engine engine;
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    window->loadProject(fillProject());
+    QCOMPARE(window->windowTitle(), QStringLiteral("Fill[*] — KernelPad"));
+    QVERIFY(!window->isWindowModified());
+    window->editor()->append(QStringLiteral("x"));
+    QVERIFY(window->isWindowModified());
+    window->launchPanel()->setConfig(fillProject().launch); // programmatic: still modified
+    QVERIFY(window->isWindowModified());
+}
+
+void TestMainWindow::describeChanges_data() {
+    QTest::addColumn<bool>("hasBefore");
+    QTest::addColumn<Project>("after");
+    QTest::addColumn<QString>("expected");
+
+    const Project base = fillProject();
+    QTest::newRow("first run") << false << base << QStringLiteral("first run");
+    QTest::newRow("same project") << true << base << QStringLiteral("no change");
+    Project edited = base;
+    edited.source += QStringLiteral("// x\n");
+    QTest::newRow("source edited") << true << edited << QStringLiteral("source edited");
+    Project block = base;
+    block.launch.block = {128, 1, 1};
+    QTest::newRow("block changed") << true << block << QStringLiteral("block 256→128");
+    Project grid2d = base;
+    grid2d.launch.grid = {4, 2, 1};
+    QTest::newRow("grid becomes 2-D") << true << grid2d << QStringLiteral("grid 4→4×2");
+    Project scalar = base;
+    scalar.arguments[1].value = QStringLiteral("2048");
+    QTest::newRow("scalar value") << true << scalar << QStringLiteral("n 1024→2048");
+    Project both = block;
+    both.source += QStringLiteral("// y\n");
+    QTest::newRow("source and block")
+        << true << both << QStringLiteral("source edited, block 256→128");
+}
+
+void TestMainWindow::describeChanges() {
+    QFETCH(bool, hasBefore);
+    QFETCH(Project, after);
+    QFETCH(QString, expected);
+    const std::optional<Project> before =
+        hasBefore ? std::optional<Project>(fillProject()) : std::nullopt;
+    QCOMPARE(MainWindow::describeChanges(before, after), expected);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,141 @@
+#include "ui/widgets/ArgumentTableView.h"
+
+#include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/ArgumentDelegates.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QStyle>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace kernelpad {
+
+namespace {
+
+QToolButton* makeButton(QWidget* parent, const QString& text, const QString& toolTip,
+                        QStyle::StandardPixmap icon, const char* objectName)
+{
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setToolTip(toolTip);
+    button->setIcon(parent->style()->standardIcon(icon));
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setAutoRaise(true);
+    button->setObjectName(QString::fromLatin1(objectName));
+    return button;
+}
+
+} // namespace
+
+ArgumentTableView::ArgumentTableView(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new ArgumentTableModel(this))
+    , m_table(new QTableView(this))
+{
+    m_table->setObjectName(QStringLiteral("argumentTable"));
+    m_table->setModel(m_model);
+    m_table->setItemDelegate(new ArgumentDelegate(m_table));
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                             QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->setWordWrap(false);
+
+    m_addButton = makeButton(this, tr("Add"), tr("Add an argument after the selected one"),
+                             QStyle::SP_FileDialogNewFolder, "addArgument");
+    m_removeButton = makeButton(this, tr("Remove"), tr("Remove the selected arguments"),
+                                QStyle::SP_TrashIcon, "removeArgument");
+    m_upButton = makeButton(this, tr("Up"), tr("Move the argument up (parameter order matters)"),
+                            QStyle::SP_ArrowUp, "moveArgumentUp");
+    m_downButton = makeButton(this, tr("Down"), tr("Move the argument down"),
+                              QStyle::SP_ArrowDown, "moveArgumentDown");
+
+    auto* buttons = new QHBoxLayout;
+    buttons->setContentsMargins(0, 0, 0, 0);
+    buttons->addWidget(m_addButton);
+    buttons->addWidget(m_removeButton);
+    buttons->addWidget(m_upButton);
+    buttons->addWidget(m_downButton);
+    buttons->addStretch();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_table);
+    layout->addLayout(buttons);
+
+    connect(m_addButton, &QToolButton::clicked, this, &ArgumentTableView::addRow);
+    connect(m_removeButton, &QToolButton::clicked, this, &ArgumentTableView::removeSelectedRows);
+    connect(m_upButton, &QToolButton::clicked, this, [this] { moveCurrentRow(-1); });
+    connect(m_downButton, &QToolButton::clicked, this, [this] { moveCurrentRow(+1); });
+    connect(m_model, &ArgumentTableModel::changed, this, &ArgumentTableView::changed);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ArgumentTableView::updateButtons);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &ArgumentTableView::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_table->resizeColumnsToContents();
+        updateButtons();
+    });
+    connect(m_model, &QAbstractItemModel::rowsMoved, this, &ArgumentTableView::updateButtons);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ArgumentTableView::updateButtons);
+    updateButtons();
+}
+
+void ArgumentTableView::addRow()
+{
+    const QModelIndex current = m_table->currentIndex();
+    const int row = current.isValid() ? current.row() + 1 : m_model->rowCount();
+    if (!m_model->insertRow(row))
+        return;
+    const QModelIndex name = m_model->index(row, ArgumentTableModel::NameColumn);
+    m_table->setCurrentIndex(name);
+    m_table->edit(name);
+}
+
+void ArgumentTableView::removeSelectedRows()
+{
+    QList<int> rows;
+    for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
+        rows << index.row();
+    if (rows.isEmpty() && m_table->currentIndex().isValid())
+        rows << m_table->currentIndex().row();
+    // From the bottom up so the remaining row numbers stay right.
+    std::sort(rows.begin(), rows.end(), std::greater<int>());
+    for (int row : rows)
+        m_model->removeRow(row);
+    updateButtons();
+}
+
+void ArgumentTableView::moveCurrentRow(int delta)
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid())
+        return;
+    const int row = current.row();
+    const int target = row + delta;
+    if (target < 0 || target >= m_model->rowCount())
+        return;
+    // moveRow's destination is the row the moved one is inserted before.
+    const int destination = delta > 0 ? target + 1 : target;
+    if (m_model->moveRow({}, row, {}, destination))
+        m_table->selectRow(target);
+    updateButtons();
+}
+
+void ArgumentTableView::updateButtons()
+{
+    const QModelIndex current = m_table->currentIndex();
+    const bool has = current.isValid();
+    m_removeButton->setEnabled(has);
+    m_upButton->setEnabled(has && current.row() > 0);
+    m_downButton->setEnabled(has && current.row() + 1 < m_model->rowCount());
+}
+
+} // namespace kernelpad

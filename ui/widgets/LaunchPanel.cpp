@@ -1,0 +1,239 @@
+#include "ui/widgets/LaunchPanel.h"
+
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <climits>
+
+namespace kernelpad {
+
+namespace {
+
+/// Spin boxes accept more than any device allows so that validateLaunch(), not the widget,
+/// says what the limit is and why.
+constexpr int kMaxBlockDimInput = 1 << 20;
+constexpr int kMaxWarmupLaunches = 10000;
+constexpr int kMaxRepetitions = 1000000;
+constexpr int kMinTimeLimitMs = 100;
+constexpr int kMaxTimeLimitMs = 24 * 3600 * 1000;
+
+QSpinBox* makeSpin(QWidget* parent, int min, int max, const QString& objectName)
+{
+    auto* spin = new QSpinBox(parent);
+    spin->setRange(min, max);
+    spin->setObjectName(objectName);
+    spin->setGroupSeparatorShown(true);
+    spin->setAccelerated(true);
+    return spin;
+}
+
+} // namespace
+
+LaunchPanel::LaunchPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    const char* axes[] = {"X", "Y", "Z"};
+    auto* dims = new QGridLayout;
+    dims->addWidget(new QLabel(tr("x"), this), 0, 1, Qt::AlignCenter);
+    dims->addWidget(new QLabel(tr("y"), this), 0, 2, Qt::AlignCenter);
+    dims->addWidget(new QLabel(tr("z"), this), 0, 3, Qt::AlignCenter);
+    dims->addWidget(new QLabel(tr("Grid (blocks)"), this), 1, 0);
+    dims->addWidget(new QLabel(tr("Block (threads)"), this), 2, 0);
+    for (int i = 0; i < 3; ++i) {
+        m_grid[i] = makeSpin(this, 1, INT_MAX, QStringLiteral("grid%1").arg(QLatin1String(axes[i])));
+        m_block[i] = makeSpin(this, 1, kMaxBlockDimInput,
+                              QStringLiteral("block%1").arg(QLatin1String(axes[i])));
+        dims->addWidget(m_grid[i], 1, i + 1);
+        dims->addWidget(m_block[i], 2, i + 1);
+    }
+    m_block[0]->setValue(256);
+
+    m_shared = makeSpin(this, 0, INT_MAX, QStringLiteral("sharedBytes"));
+    m_shared->setSuffix(tr(" bytes"));
+    m_shared->setToolTip(tr("Dynamic shared memory per block (extern __shared__)"));
+
+    m_coverCount = new QLineEdit(this);
+    m_coverCount->setObjectName(QStringLiteral("coverCount"));
+    m_coverCount->setValidator(
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,18}")), this));
+    m_coverCount->setPlaceholderText(tr("elements"));
+    m_coverButton = new QPushButton(tr("Cover"), this);
+    m_coverButton->setObjectName(QStringLiteral("coverButton"));
+    m_coverButton->setToolTip(tr("Set grid.x to ceil(N / block.x): one thread per element"));
+    auto* cover = new QHBoxLayout;
+    cover->addWidget(m_coverCount, 1);
+    cover->addWidget(m_coverButton);
+
+    m_totalThreads = new QLabel(this);
+    m_totalThreads->setObjectName(QStringLiteral("totalThreads"));
+    m_problem = new QLabel(this);
+    m_problem->setObjectName(QStringLiteral("problemLabel"));
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("color: #c62828;"));
+
+    auto* launchForm = new QFormLayout;
+    launchForm->addRow(tr("Shared memory"), m_shared);
+    launchForm->addRow(tr("Cover N elements"), cover);
+    launchForm->addRow(tr("Total threads"), m_totalThreads);
+    launchForm->addRow(m_problem);
+
+    auto* launchBox = new QGroupBox(tr("Launch"), this);
+    auto* launchLayout = new QVBoxLayout(launchBox);
+    launchLayout->addLayout(dims);
+    launchLayout->addLayout(launchForm);
+
+    m_warmup = makeSpin(this, 0, kMaxWarmupLaunches, QStringLiteral("warmup"));
+    m_warmup->setToolTip(tr("Untimed launches first: module load, caches and clocks settle"));
+    m_repetitions = makeSpin(this, 1, kMaxRepetitions, QStringLiteral("repetitions"));
+    m_timeLimit = makeSpin(this, kMinTimeLimitMs, kMaxTimeLimitMs, QStringLiteral("timeLimitMs"));
+    m_timeLimit->setSuffix(tr(" ms"));
+    m_timeLimit->setToolTip(tr("The watchdog stops a run that takes longer than this"));
+    const auto digits = new QRegularExpressionValidator(
+        QRegularExpression(QStringLiteral("\\d{0,18}")), this);
+    m_bytesOverride = new QLineEdit(this);
+    m_bytesOverride->setObjectName(QStringLiteral("bytesPerLaunch"));
+    m_bytesOverride->setValidator(digits);
+    m_bytesOverride->setPlaceholderText(tr("estimate from the buffers"));
+    m_flops = new QLineEdit(this);
+    m_flops->setObjectName(QStringLiteral("flopsPerLaunch"));
+    m_flops->setValidator(new QRegularExpressionValidator(
+        QRegularExpression(QStringLiteral("[0-9.eE+]{0,24}")), this));
+    m_flops->setPlaceholderText(tr("none (no GFLOP/s)"));
+
+    auto* timingBox = new QGroupBox(tr("Timing"), this);
+    auto* timingForm = new QFormLayout(timingBox);
+    timingForm->addRow(tr("Warm-up launches"), m_warmup);
+    timingForm->addRow(tr("Repetitions"), m_repetitions);
+    timingForm->addRow(tr("Time limit"), m_timeLimit);
+    timingForm->addRow(tr("Bytes per launch"), m_bytesOverride);
+    timingForm->addRow(tr("FLOPs per launch"), m_flops);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(launchBox);
+    layout->addWidget(timingBox);
+    layout->addStretch();
+
+    for (QSpinBox* spin : {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2],
+                           m_shared, m_warmup, m_repetitions, m_timeLimit})
+        connect(spin, &QSpinBox::valueChanged, this, &LaunchPanel::onEdited);
+    for (QLineEdit* edit : {m_bytesOverride, m_flops})
+        connect(edit, &QLineEdit::textEdited, this, &LaunchPanel::onEdited);
+    connect(m_coverButton, &QPushButton::clicked, this, &LaunchPanel::coverElements);
+    connect(m_coverCount, &QLineEdit::returnPressed, this, &LaunchPanel::coverElements);
+    connect(m_coverCount, &QLineEdit::textChanged, this,
+            [this](const QString& text) { m_coverButton->setEnabled(text.toLongLong() > 0); });
+
+    setTiming(TimingSpec{});
+    m_coverButton->setEnabled(false);
+    updateSummary();
+}
+
+void LaunchPanel::onEdited()
+{
+    updateSummary();
+    if (!m_updating)
+        emit changed();
+}
+
+void LaunchPanel::setConfig(const LaunchConfig& config)
+{
+    m_updating = true;
+    for (int i = 0; i < 3; ++i) {
+        m_grid[i]->setValue(config.grid[i]);
+        m_block[i]->setValue(config.block[i]);
+    }
+    m_shared->setValue(config.sharedMemBytes);
+    m_updating = false;
+    updateSummary();
+}
+
+LaunchConfig LaunchPanel::config() const
+{
+    LaunchConfig c;
+    for (int i = 0; i < 3; ++i) {
+        c.grid[i] = m_grid[i]->value();
+        c.block[i] = m_block[i]->value();
+    }
+    c.sharedMemBytes = m_shared->value();
+    return c;
+}
+
+void LaunchPanel::setLimits(const LaunchLimits& limits)
+{
+    m_limits = limits;
+    updateSummary();
+}
+
+void LaunchPanel::setCoverCount(qint64 elements)
+{
+    m_coverCount->setText(elements > 0 ? QString::number(elements) : QString());
+}
+
+QString LaunchPanel::problem() const { return validateLaunch(config(), m_limits); }
+
+void LaunchPanel::coverElements()
+{
+    const qint64 n = m_coverCount->text().toLongLong();
+    if (n <= 0)
+        return;
+    const qint64 blocks = gridToCover(n, m_block[0]->value());
+    // Beyond INT_MAX blocks the value cannot be a grid.x: clamp, and validateLaunch says so.
+    m_grid[0]->setValue(int(std::min<qint64>(blocks, INT_MAX)));
+}
+
+void LaunchPanel::updateSummary()
+{
+    const LaunchConfig c = config();
+    const QLocale locale;
+    m_totalThreads->setText(tr("%1  (%2 blocks × %3 threads)")
+                                .arg(locale.toString(c.totalThreads()),
+                                     locale.toString(qint64(c.grid[0]) * c.grid[1] * c.grid[2]),
+                                     locale.toString(c.threadsPerBlock())));
+    const QString message = validateLaunch(c, m_limits);
+    m_problem->setText(message);
+    m_problem->setVisible(!message.isEmpty());
+    if (const qint64 n = m_coverCount ? m_coverCount->text().toLongLong() : 0; n > 0) {
+        m_totalThreads->setToolTip(c.totalThreads() < n
+                                       ? tr("Fewer threads than the %1 elements to cover").arg(n)
+                                       : QString());
+    }
+}
+
+void LaunchPanel::setTiming(const TimingSpec& timing)
+{
+    m_updating = true;
+    m_timing = timing;
+    m_warmup->setValue(timing.warmupLaunches);
+    m_repetitions->setValue(timing.repetitions);
+    m_timeLimit->setValue(timing.timeLimitMs);
+    m_bytesOverride->setText(timing.bytesOverride ? QString::number(*timing.bytesOverride)
+                                                  : QString());
+    m_flops->setText(timing.flopsPerLaunch ? QString::number(*timing.flopsPerLaunch, 'g', 15)
+                                           : QString());
+    m_updating = false;
+}
+
+TimingSpec LaunchPanel::timing() const
+{
+    TimingSpec t = m_timing;
+    t.warmupLaunches = m_warmup->value();
+    t.repetitions = m_repetitions->value();
+    t.timeLimitMs = m_timeLimit->value();
+    bool ok = false;
+    const qint64 bytes = m_bytesOverride->text().toLongLong(&ok);
+    t.bytesOverride = ok && bytes > 0 ? std::optional<qint64>(bytes) : std::nullopt;
+    const double flops = m_flops->text().toDouble(&ok);
+    t.flopsPerLaunch = ok && flops > 0 ? std::optional<double>(flops) : std::nullopt;
+    return t;
+}
+
+} // namespace kernelpad
