@@ -85,7 +85,7 @@ bool RunnerClient::ensureStarted(QString* error)
         return true;
     if (m_program.isEmpty()) {
         QStringList searched;
-        findRunner(&searched);
+        (void)findRunner(&searched);
         *error = QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1").arg(searched.join(QStringLiteral(", ")));
         return false;
     }
