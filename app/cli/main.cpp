@@ -1,5 +1,6 @@
 // kernelpad-cli: compile, run and inspect KernelPad projects without a window.
 
+#include "app/cli/CliBench.h"
 #include "app/cli/CliCommands.h"
 
 #include <QCoreApplication>
@@ -19,6 +20,8 @@ const char* const kUsage =
     "      them inside this process, for debugging.\n"
     "  devices [--json]\n"
     "      List the CUDA devices and their limits.\n"
+    "  bench-launch [--launches N] [--repeats K] [--device N] [--json]\n"
+    "      Host cost per back-to-back launch of an empty kernel (bench/compare).\n"
     "  serve\n"
     "      Be KernelPad's runner process: JSON requests on stdin, one per line, answers on\n"
     "      stdout (the protocol is documented in core/runner/Protocol.h).\n"
@@ -50,6 +53,8 @@ int main(int argc, char** argv)
         return kernelpad::cli::runRun(args);
     if (command == "devices")
         return kernelpad::cli::runDevices(args);
+    if (command == "bench-launch")
+        return kernelpad::cli::runBenchLaunch(args);
     if (command == "serve")
         return kernelpad::cli::runServe(args);
     err << "kernelpad-cli: unknown command '" << command << "'\n\n" << kUsage;

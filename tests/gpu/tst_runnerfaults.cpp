@@ -93,7 +93,8 @@ private slots:
         QTest::newRow("misaligned access") << p << int(RunStatus::CudaError) << "CUDA_ERROR_MISALIGNED_ADDRESS";
 
         p = smallSaxpy();
-        p.source = saxpyWithBody("    volatile int spin = 1;\n    while (spin) { }\n    if (tid < n) out[tid] = a;");
+        // x holds values in [-1, 1): a volatile global read the compiler cannot remove.
+        p.source = saxpyWithBody("    while (*reinterpret_cast<volatile float*>(x) < 1e30f) { }\n    if (tid < n) out[tid] = a;");
         p.timing.timeLimitMs = 1500;
         QTest::newRow("infinite loop") << p << int(RunStatus::Timeout) << "time limit";
 
