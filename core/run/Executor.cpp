@@ -9,6 +9,7 @@
 #include "core/launch/LaunchValidation.h"
 #include "core/launch/Packing.h"
 #include "core/run/ErrorText.h"
+#include "core/run/Measure.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunVerification.h"
 
@@ -24,9 +25,6 @@ namespace {
 /// Launches above the default 48 KiB of dynamic shared memory need an opt-in attribute
 /// (CUDA Programming Guide, "Shared Memory", compute capability 7.0+).
 constexpr int kDefaultDynamicSharedLimitBytes = 48 * 1024;
-/// Timed launches are queued in chunks of about this much GPU time, so Cancel and the time
-/// limit are checked often without adding host gaps between most launches.
-constexpr double kChunkTargetMs = 100.0;
 
 struct Failure {
     RunStatus status;
@@ -121,6 +119,7 @@ struct ExecutionSession::DeviceState {
     Stream stream;
     QByteArray moduleCubin; ///< the CUBIN `module` was loaded from
     std::optional<Module> module;
+    DeviceBuffer l2Flush; ///< cold-mode flush buffer, allocated once and reused
 
     const Module& moduleFor(const QByteArray& cubin)
     {
@@ -351,55 +350,28 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult res
         return fail(RunStatus::Cancelled, QStringLiteral("cancelled before timing"));
 
     const TimingSpec& timing = project.timing;
-    const int reps = request.repetitions.value_or(timing.repetitions);
-    if (progress)
-        progress(QStringLiteral("warming up"), 0, timing.warmupLaunches);
-    Event warmStart, warmStop;
-    warmStart.record(s.stream);
-    for (int i = 0; i < timing.warmupLaunches; ++i)
-        kernel.launch(project.launch, s.stream, packed->kernelParams());
-    warmStop.record(s.stream);
-    warmStop.synchronize();
-    const double perLaunchMs = timing.warmupLaunches > 0
-                                   ? warmStop.elapsedMsSince(warmStart) / timing.warmupLaunches
-                                   : kChunkTargetMs;
-    const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1, std::max(reps, 1));
-
-    std::vector<Event> starts(static_cast<size_t>(reps));
-    std::vector<Event> stops(static_cast<size_t>(reps));
-    QVector<double> times;
-    times.reserve(reps);
-    RunStatus stopped = RunStatus::Ok;
-    for (int done = 0; done < reps;) {
-        const int n = std::min(chunk, reps - done);
-        for (int i = done; i < done + n; ++i) {
-            starts[size_t(i)].record(s.stream);
-            kernel.launch(project.launch, s.stream, packed->kernelParams());
-            stops[size_t(i)].record(s.stream);
-        }
-        stops[size_t(done + n - 1)].synchronize();
-        for (int i = done; i < done + n; ++i)
-            times.push_back(stops[size_t(i)].elapsedMsSince(starts[size_t(i)]));
-        done += n;
-        if (progress)
-            progress(QStringLiteral("timing"), done, reps);
-        if (done < reps && cancelled()) {
-            stopped = RunStatus::Cancelled;
-            break;
-        }
-        if (done < reps && watchdog.elapsed() > timing.timeLimitMs) {
-            stopped = RunStatus::Timeout;
-            break;
-        }
+    DeviceBuffer* flush = nullptr;
+    if (timing.mode == TimingSpec::Mode::Cold && s.info.l2CacheBytes > 0) {
+        if (s.l2Flush.sizeBytes() != s.info.l2CacheBytes)
+            s.l2Flush = DeviceBuffer(s.info.l2CacheBytes, QStringLiteral("the L2 flush buffer"));
+        flush = &s.l2Flush;
     }
+    const MeasureOutcome m = measure(MeasureTarget{kernel, project.launch, s.stream, packed->kernelParams(), s.info, flush},
+                                     timing, request.repetitions, cancel, watchdog, progress);
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));
-    result.timing = computeStats(times, bytes, timing.flopsPerLaunch.value_or(0.0));
-    if (stopped == RunStatus::Cancelled)
-        return fail(stopped, QStringLiteral("cancelled after %1 of %2 repetitions").arg(times.size()).arg(reps));
-    if (stopped == RunStatus::Timeout)
-        return fail(stopped, QStringLiteral("the run passed its time limit of %1 ms after %2 of %3 repetitions; "
-                                            "the statistics cover those")
-                                 .arg(timing.timeLimitMs).arg(times.size()).arg(reps));
+    result.timing = computeStats(m.timesMs, bytes, timing.flopsPerLaunch.value_or(0.0));
+    result.timing.mode = timingModeName(flush ? TimingSpec::Mode::Cold : TimingSpec::Mode::Hot);
+    result.timing.stopReason = m.stopReason;
+    result.timing.smClockMHz = m.smClockMHz;
+    result.timing.smClockDefaultMHz = m.smClockDefaultMHz;
+    result.timing.memClockMHz = m.memClockMHz;
+    result.timing.throttledSamples = m.throttledSamples;
+    if (m.status == RunStatus::Cancelled)
+        return fail(m.status, QStringLiteral("cancelled after %1 samples").arg(m.timesMs.size()));
+    if (m.status == RunStatus::Timeout)
+        return fail(m.status, QStringLiteral("the run passed its time limit of %1 ms after %2 samples; "
+                                             "the statistics cover those")
+                                  .arg(timing.timeLimitMs).arg(m.timesMs.size()));
     if (!result.verified()) {
         result.status = RunStatus::VerificationFailed;
         QStringList failed;

@@ -57,11 +57,14 @@ double fromBits(quint64 bits) {
 
 } // namespace
 
-Program gpuCompareProgram() {
+Program gpuCompareProgram(ScalarType type) {
     ProgramOptions options;
     options.defines = {QStringLiteral("KP_THREADS=%1").arg(kGpuCompareThreads),
                        QStringLiteral("KP_ITEMS=%1").arg(kGpuCompareItems),
                        QStringLiteral("KP_RECORDS=%1").arg(kMaxReportedMismatches)};
+    if (GpuComparer::supports(ValueType::of(type)))
+        options.defines.append(QStringLiteral("KP_WANT_") +
+                               QLatin1String(scalarTypeInfo(type).numpyName));
     // The host computes atol + rtol * |expected| with two roundings; the kernels say so with
     // __dadd_rn/__dmul_rn too, this keeps any other expression from being contracted.
     options.fmad = false;
@@ -84,20 +87,27 @@ bool GpuComparer::supports(const ValueType& type) {
     return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex;
 }
 
-QString GpuComparer::ensureModule(const QString& arch) {
-    if (m_arch == arch && (m_module || !m_compileError.isEmpty()))
-        return m_compileError;
-    m_module.reset();
-    m_compileError.clear();
-    m_arch = arch;
-    const CompileResult compiled = gpuCompareProgram().compile(arch);
-    if (!compiled.ok) {
-        m_compileError = QStringLiteral("the GPU comparison kernels did not compile for %1: %2")
-                             .arg(arch, compiled.error.isEmpty() ? compiled.log : compiled.error);
-        return m_compileError;
+const Module* GpuComparer::module(ScalarType type, const QString& arch, QString* error) {
+    if (arch != m_arch) {
+        m_modules.clear();
+        m_compileErrors.clear();
+        m_arch = arch;
     }
-    m_module = std::make_unique<Module>(compiled.cubin);
-    return {};
+    if (const auto it = m_modules.find(type); it != m_modules.end())
+        return it->second.get();
+    if (const auto it = m_compileErrors.find(type); it != m_compileErrors.end()) {
+        *error = it->second;
+        return nullptr;
+    }
+    const CompileResult compiled = gpuCompareProgram(type).compile(arch);
+    if (!compiled.ok) {
+        *error = QStringLiteral("the GPU comparison kernel for %1 did not compile for %2: %3")
+                     .arg(QLatin1String(scalarTypeInfo(type).numpyName), arch,
+                          compiled.error.isEmpty() ? compiled.log : compiled.error);
+        m_compileErrors[type] = *error;
+        return nullptr;
+    }
+    return (m_modules[type] = std::make_unique<Module>(compiled.cubin)).get();
 }
 
 BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuffer& expected,
@@ -140,7 +150,9 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
         report.passed = true;
         return report;
     }
-    if (const QString problem = ensureModule(arch); !problem.isEmpty())
+    QString problem;
+    const Module* const loaded = module(type.scalar, arch, &problem);
+    if (!loaded)
         return fail(problem);
     if (!m_scratch.address())
         m_scratch = DeviceBuffer(kScratchBytes, QStringLiteral("GPU comparison scratch"));
@@ -158,7 +170,7 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
           "clearing the GPU comparison totals");
 
     const Kernel compareKernel =
-        m_module->kernel(gpuCompareKernelName(type.scalar), gpuCompareKernelName(type.scalar));
+        loaded->kernel(gpuCompareKernelName(type.scalar), gpuCompareKernelName(type.scalar));
     CUdeviceptr gotPtr = got.address();
     CUdeviceptr expectedPtr = expected.address();
     unsigned long long count64 = static_cast<unsigned long long>(count);
@@ -177,7 +189,7 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
     compareKernel.launch(config, stream, compareParams);
 
     const Kernel gather =
-        m_module->kernel(QLatin1String(kGpuGatherKernelName), QLatin1String(kGpuGatherKernelName));
+        loaded->kernel(QLatin1String(kGpuGatherKernelName), QLatin1String(kGpuGatherKernelName));
     unsigned blockCount = unsigned(blocks);
     CUdeviceptr out = scratch + offsetof(GpuCompareResult, records);
     CUdeviceptr outCount = scratch + offsetof(GpuCompareResult, recordCount);

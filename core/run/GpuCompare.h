@@ -11,6 +11,7 @@
 
 #include <QString>
 
+#include <map>
 #include <memory>
 
 namespace kernelpad {
@@ -22,8 +23,9 @@ inline constexpr int kGpuCompareItems = 4;
 /// At most this many blocks, each comparing one contiguous range; bounds the scratch memory.
 inline constexpr int kGpuCompareMaxBlocks = 4096;
 
-/// The NVRTC program of the comparison kernels, with the defines they need.
-[[nodiscard]] Program gpuCompareProgram();
+/// The NVRTC program of the comparison kernel for `type` (and the gather kernel), with the
+/// defines they need; unsupported types give the gather kernel alone.
+[[nodiscard]] Program gpuCompareProgram(ScalarType type);
 /// The entry that compares elements of `type` ("kpCompare_float32"); empty if unsupported.
 [[nodiscard]] QString gpuCompareKernelName(ScalarType type);
 /// The entry that merges the blocks' first mismatches.
@@ -34,7 +36,8 @@ inline constexpr const char* kGpuGatherKernelName = "kpGatherMismatches";
 /// live there): destroy it before that context. Not thread-safe. Move-only.
 class GpuComparer {
 public:
-    /// Compiles lazily (NVRTC, for the arch given to compare()) on first use; caches the Module.
+    /// Compiles lazily (NVRTC, for the arch given to compare()) on the first use of each type;
+    /// caches the Modules.
     GpuComparer();
     ~GpuComparer();
     GpuComparer(GpuComparer&&) noexcept;
@@ -57,13 +60,14 @@ public:
                                              const QString& arch);
 
 private:
-    /// Compiles and loads the kernels for `arch` unless already loaded; empty or the reason.
-    QString ensureModule(const QString& arch);
+    /// The loaded module for `type` on `arch`, compiled now if needed; null with the reason
+    /// in `error` when it does not compile.
+    const Module* module(ScalarType type, const QString& arch, QString* error);
 
-    std::unique_ptr<Module> m_module;
-    QString m_arch;          ///< what m_module was compiled for
-    DeviceBuffer m_scratch;  ///< result block + per-block records (allocated once)
-    QString m_compileError;  ///< a failed compile is not retried for the same arch
+    std::map<ScalarType, std::unique_ptr<Module>> m_modules; ///< by element type
+    std::map<ScalarType, QString> m_compileErrors; ///< not retried for the same arch
+    QString m_arch;                                ///< what the modules were compiled for
+    DeviceBuffer m_scratch; ///< result block + per-block records (allocated once)
 };
 
 } // namespace kernelpad

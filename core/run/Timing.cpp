@@ -61,6 +61,10 @@ bool readInt(const QJsonObject& json, const QString& key, int* out, QString* err
 
 } // namespace
 
+QString timingModeName(TimingSpec::Mode mode) {
+    return mode == TimingSpec::Mode::Cold ? QStringLiteral("cold") : QStringLiteral("hot");
+}
+
 QString TimingSpec::validate() const {
     if (warmupLaunches < 0)
         return QStringLiteral("warmupLaunches must be >= 0 (got %1)").arg(warmupLaunches);
@@ -72,6 +76,12 @@ QString TimingSpec::validate() const {
         return QStringLiteral("timeLimitMs must be >= %1 (got %2)")
             .arg(kMinTimeLimitMs)
             .arg(timeLimitMs);
+    if (!(targetNoise > 0 && targetNoise < 1))
+        return QStringLiteral("targetNoise must be between 0 and 1 (got %1)").arg(targetNoise);
+    if (minTimeMs < 0 || maxTimeMs < 1 || minTimeMs > maxTimeMs)
+        return QStringLiteral("minTimeMs and maxTimeMs must satisfy 0 <= minTimeMs <= maxTimeMs, maxTimeMs >= 1 (got %1, %2)")
+            .arg(minTimeMs)
+            .arg(maxTimeMs);
     if (bytesOverride && *bytesOverride < 0)
         return QStringLiteral("bytesOverride must be >= 0 (got %1)").arg(*bytesOverride);
     if (flopsPerLaunch && !(*flopsPerLaunch >= 0 && std::isfinite(*flopsPerLaunch)))
@@ -83,7 +93,12 @@ QString TimingSpec::validate() const {
 QJsonObject TimingSpec::toJson() const {
     QJsonObject json{{QStringLiteral("warmupLaunches"), warmupLaunches},
                      {QStringLiteral("repetitions"), repetitions},
-                     {QStringLiteral("timeLimitMs"), timeLimitMs}};
+                     {QStringLiteral("timeLimitMs"), timeLimitMs},
+                     {QStringLiteral("mode"), timingModeName(mode)},
+                     {QStringLiteral("adaptive"), adaptive},
+                     {QStringLiteral("targetNoise"), targetNoise},
+                     {QStringLiteral("minTimeMs"), minTimeMs},
+                     {QStringLiteral("maxTimeMs"), maxTimeMs}};
     if (bytesOverride)
         json.insert(QStringLiteral("bytesOverride"), double(*bytesOverride));
     if (flopsPerLaunch)
@@ -95,8 +110,40 @@ std::optional<TimingSpec> TimingSpec::fromJson(const QJsonObject& json, QString*
     TimingSpec spec;
     if (!readInt(json, QStringLiteral("warmupLaunches"), &spec.warmupLaunches, error) ||
         !readInt(json, QStringLiteral("repetitions"), &spec.repetitions, error) ||
-        !readInt(json, QStringLiteral("timeLimitMs"), &spec.timeLimitMs, error))
+        !readInt(json, QStringLiteral("timeLimitMs"), &spec.timeLimitMs, error) ||
+        !readInt(json, QStringLiteral("minTimeMs"), &spec.minTimeMs, error) ||
+        !readInt(json, QStringLiteral("maxTimeMs"), &spec.maxTimeMs, error))
         return std::nullopt;
+    const QJsonValue mode = json.value(QStringLiteral("mode"));
+    if (!mode.isUndefined()) {
+        if (mode.toString() == QLatin1String("hot")) {
+            spec.mode = Mode::Hot;
+        } else if (mode.toString() == QLatin1String("cold")) {
+            spec.mode = Mode::Cold;
+        } else {
+            if (error)
+                *error = QStringLiteral("mode: must be \"hot\" or \"cold\"");
+            return std::nullopt;
+        }
+    }
+    const QJsonValue adaptive = json.value(QStringLiteral("adaptive"));
+    if (!adaptive.isUndefined()) {
+        if (!adaptive.isBool()) {
+            if (error)
+                *error = QStringLiteral("adaptive: must be true or false");
+            return std::nullopt;
+        }
+        spec.adaptive = adaptive.toBool();
+    }
+    const QJsonValue noise = json.value(QStringLiteral("targetNoise"));
+    if (!noise.isUndefined()) {
+        if (!noise.isDouble()) {
+            if (error)
+                *error = QStringLiteral("targetNoise: must be a number");
+            return std::nullopt;
+        }
+        spec.targetNoise = noise.toDouble();
+    }
     if (json.contains(QStringLiteral("bytesOverride"))) {
         qint64 bytes = 0;
         if (!readInteger(json, QStringLiteral("bytesOverride"), &bytes, error))
@@ -124,7 +171,8 @@ std::optional<TimingSpec> TimingSpec::fromJson(const QJsonObject& json, QString*
 bool operator==(const TimingSpec& a, const TimingSpec& b) {
     return a.warmupLaunches == b.warmupLaunches && a.repetitions == b.repetitions &&
            a.bytesOverride == b.bytesOverride && a.flopsPerLaunch == b.flopsPerLaunch &&
-           a.timeLimitMs == b.timeLimitMs;
+           a.timeLimitMs == b.timeLimitMs && a.mode == b.mode && a.adaptive == b.adaptive &&
+           a.targetNoise == b.targetNoise && a.minTimeMs == b.minTimeMs && a.maxTimeMs == b.maxTimeMs;
 }
 
 QJsonObject TimingStats::toJson() const {
@@ -142,7 +190,13 @@ QJsonObject TimingStats::toJson() const {
                        {QStringLiteral("bytesMoved"), double(bytesMoved)},
                        {QStringLiteral("bandwidthGBs"), jsonDouble(bandwidthGBs)},
                        {QStringLiteral("flopsPerLaunch"), jsonDouble(flopsPerLaunch)},
-                       {QStringLiteral("gflops"), jsonDouble(gflops)}};
+                       {QStringLiteral("gflops"), jsonDouble(gflops)},
+                       {QStringLiteral("mode"), mode},
+                       {QStringLiteral("stopReason"), stopReason},
+                       {QStringLiteral("smClockMHz"), smClockMHz},
+                       {QStringLiteral("smClockDefaultMHz"), smClockDefaultMHz},
+                       {QStringLiteral("memClockMHz"), memClockMHz},
+                       {QStringLiteral("throttledSamples"), throttledSamples}};
 }
 
 TimingStats TimingStats::fromJson(const QJsonObject& json) {
@@ -162,6 +216,12 @@ TimingStats TimingStats::fromJson(const QJsonObject& json) {
     stats.bandwidthGBs = readDouble(json, QStringLiteral("bandwidthGBs"));
     stats.flopsPerLaunch = readDouble(json, QStringLiteral("flopsPerLaunch"));
     stats.gflops = readDouble(json, QStringLiteral("gflops"));
+    stats.mode = json.value(QStringLiteral("mode")).toString();
+    stats.stopReason = json.value(QStringLiteral("stopReason")).toString();
+    stats.smClockMHz = json.value(QStringLiteral("smClockMHz")).toInt();
+    stats.smClockDefaultMHz = json.value(QStringLiteral("smClockDefaultMHz")).toInt();
+    stats.memClockMHz = json.value(QStringLiteral("memClockMHz")).toInt();
+    stats.throttledSamples = json.value(QStringLiteral("throttledSamples")).toInt();
     return stats;
 }
 

@@ -10,8 +10,21 @@ namespace kernelpad {
 
 /// How a run is timed (project setting).
 struct TimingSpec {
+    /// Hot: back-to-back launches (nvbench's batch/hot mode). Cold: the L2 cache is flushed
+    /// before each timed launch with a write over a buffer of the device's L2 size.
+    enum class Mode { Hot, Cold };
+    Mode mode = Mode::Hot;
     int warmupLaunches = 3;
-    int repetitions = 20;
+    /// Fixed count: exactly this many samples. Adaptive: at least this many.
+    int repetitions = 10;
+    /// nvbench's stopping rule: after `repetitions` samples and `minTimeMs` of GPU time, stop
+    /// once the relative standard deviation is under `targetNoise`, or when `maxTimeMs` of
+    /// timing have passed, or at kMaxAdaptiveSamples. Defaults make a 5 µs kernel and a
+    /// 200 ms kernel both finish in about a second.
+    bool adaptive = true;
+    double targetNoise = 0.005;
+    int minTimeMs = 250;
+    int maxTimeMs = 1000;
     std::optional<qint64> bytesOverride; ///< bytes moved per launch, replaces the estimate
     std::optional<double> flopsPerLaunch;
     int timeLimitMs = 10000;             ///< watchdog limit for the whole run
@@ -21,6 +34,10 @@ struct TimingSpec {
     static std::optional<TimingSpec> fromJson(const QJsonObject& json, QString* error);
     friend bool operator==(const TimingSpec& a, const TimingSpec& b);
 };
+
+/// Most samples an adaptive measurement takes (a 5 µs kernel reaches it in ~50 ms of GPU time).
+inline constexpr int kMaxAdaptiveSamples = 10000;
+[[nodiscard]] QString timingModeName(TimingSpec::Mode mode); ///< "hot", "cold"
 
 /// Statistics over the per-repetition times of one run; times in milliseconds at this edge.
 struct TimingStats {
@@ -32,6 +49,14 @@ struct TimingStats {
     double bandwidthGBs = 0; ///< bytesMoved / median
     double flopsPerLaunch = 0;
     double gflops = 0;       ///< flops / median, 0 when no FLOP count was given
+    QString mode;            ///< "hot" or "cold", shown beside every figure
+    QString stopReason;      ///< "fixed count", "noise target reached", "time budget", "sample cap"
+    /// SM clock (NVML) while the timed launches ran; 0 where NVML is not available.
+    int smClockMHz = 0;
+    int smClockDefaultMHz = 0;
+    int memClockMHz = 0;
+    /// Samples taken while the SM clock was under 75 % of its default (nvbench's rule).
+    int throttledSamples = 0;
 
     [[nodiscard]] int reps() const { return int(timesMs.size()); }
     [[nodiscard]] QJsonObject toJson() const;

@@ -33,10 +33,9 @@ class TestGpuCompareSource : public QObject {
     Q_OBJECT
 
 private:
-    CompileResult m_sm90; ///< compiled once: every test below reads it
-
-    void verifyParams(const QString& entry, const QVector<ExpectedParam>& expected) {
-        const KernelInfo* kernel = m_sm90.findKernel(entry);
+    static void verifyParams(const CompileResult& compiled, const QString& entry,
+                             const QVector<ExpectedParam>& expected) {
+        const KernelInfo* kernel = compiled.findKernel(entry);
         QVERIFY2(kernel, qPrintable(QStringLiteral("no entry %1").arg(entry)));
         QCOMPARE(kernel->lowered, entry); // extern "C": the name is not mangled
         QCOMPARE(kernel->params.size(), expected.size());
@@ -47,37 +46,50 @@ private:
     }
 
 private slots:
-    void initTestCase() {
-        m_sm90 = gpuCompareProgram().compile(QStringLiteral("sm_90"));
-        QVERIFY2(m_sm90.ok, qPrintable(m_sm90.error + m_sm90.log));
-        qInfo("compiled the comparison kernels for sm_90 in %.0f ms", m_sm90.compileMs);
-    }
-
-    void compilesCleanly() {
-        QVERIFY(!m_sm90.cubin.isEmpty());
-        QCOMPARE(m_sm90.errorCount(), 0);
-        // Warnings in code that ships compiled at run time would be shown to nobody.
-        QVERIFY2(m_sm90.diagnostics.isEmpty(), qPrintable(m_sm90.log));
-    }
-
-    void compareEntryPerType_data() {
+    void entryPerType_data() {
         QTest::addColumn<ScalarType>("type");
         QTest::addColumn<bool>("supported");
         for (ScalarType t : allScalarTypes())
-            QTest::newRow(scalarTypeInfo(t).numpyName)
-                << t << !scalarTypeInfo(t).isComplex;
+            QTest::newRow(scalarTypeInfo(t).numpyName) << t << !scalarTypeInfo(t).isComplex;
     }
-    void compareEntryPerType() {
+    /// What GpuComparer compiles on the first use of a type: that type's entry and the
+    /// gather kernel, nothing else, for sm_90.
+    void entryPerType() {
         QFETCH(ScalarType, type);
         QFETCH(bool, supported);
         QCOMPARE(GpuComparer::supports(ValueType::of(type)), supported);
         const QString name = gpuCompareKernelName(type);
+        const CompileResult compiled = gpuCompareProgram(type).compile(QStringLiteral("sm_90"));
+        QVERIFY2(compiled.ok, qPrintable(compiled.error + compiled.log));
+        QVERIFY(!compiled.cubin.isEmpty());
+        // Warnings in code compiled at run time would be shown to nobody.
+        QVERIFY2(compiled.diagnostics.isEmpty(), qPrintable(compiled.log));
+        verifyParams(compiled, QLatin1String(kGpuGatherKernelName), kGatherParams);
+
+        QStringList entries;
+        for (const KernelInfo& k : compiled.kernels)
+            entries.append(k.name);
+        entries.sort();
         if (!supported) {
             QVERIFY(name.isEmpty());
+            QCOMPARE(entries, QStringList{QLatin1String(kGpuGatherKernelName)});
             return;
         }
-        QCOMPARE(name, QStringLiteral("kpCompare_") + QLatin1String(scalarTypeInfo(type).numpyName));
-        verifyParams(name, kCompareParams);
+        QCOMPARE(name,
+                 QStringLiteral("kpCompare_") + QLatin1String(scalarTypeInfo(type).numpyName));
+        QCOMPARE(entries, (QStringList{name, QLatin1String(kGpuGatherKernelName)}));
+        verifyParams(compiled, name, kCompareParams);
+
+        // The kernels keep KP_RECORDS mismatches per block; fewer would lose reported ones.
+        const QString define = QStringLiteral("KP_RECORDS=%1").arg(kMaxReportedMismatches);
+        QVERIFY2(std::any_of(compiled.flags.cbegin(), compiled.flags.cend(),
+                             [&](const QString& f) { return f.endsWith(define); }),
+                 qPrintable(compiled.flags.join(' ')));
+        // atol + rtol * |expected| must round twice, as on the host (Verify.cpp), or
+        // borderline elements are judged differently.
+        QVERIFY2(!compiled.ptx.contains(QLatin1String("fma.rn.f64")), "fused multiply-add");
+        // The per-thread tile (KP_ITEMS loads of each buffer) must stay in registers.
+        QVERIFY2(!compiled.ptx.contains(QLatin1String("__local_depot")), "local memory");
     }
 
     void structsAreLeftToTheHost() {
@@ -85,43 +97,6 @@ private slots:
                      {StructField{QStringLiteral("a"), ScalarType::Float32, 1},
                       StructField{QStringLiteral("b"), ScalarType::Int32, 1}}};
         QVERIFY(!GpuComparer::supports(ValueType::ofStruct(s)));
-    }
-
-    void gatherEntry() { verifyParams(QLatin1String(kGpuGatherKernelName), kGatherParams); }
-
-    void onlyTheExpectedEntries() {
-        QStringList names;
-        for (const KernelInfo& k : m_sm90.kernels)
-            names.append(k.name);
-        QStringList expected{QLatin1String(kGpuGatherKernelName)};
-        for (ScalarType t : allScalarTypes())
-            if (!gpuCompareKernelName(t).isEmpty())
-                expected.append(gpuCompareKernelName(t));
-        names.sort();
-        expected.sort();
-        QCOMPARE(names, expected);
-    }
-
-    void recordsPerBlockAreTheReportedCount() {
-        // The kernels keep KP_RECORDS mismatches per block; fewer would lose reported ones.
-        const QString define = QStringLiteral("KP_RECORDS=%1").arg(kMaxReportedMismatches);
-        QVERIFY2(std::any_of(m_sm90.flags.cbegin(), m_sm90.flags.cend(),
-                             [&](const QString& f) { return f.endsWith(define); }),
-                 qPrintable(m_sm90.flags.join(' ')));
-    }
-
-    void noFusedMultiplyAdd() {
-        // atol + rtol * |expected| must round twice, as on the host (Verify.cpp), or
-        // borderline elements are judged differently.
-        QVERIFY(!m_sm90.ptx.isEmpty());
-        QVERIFY2(!m_sm90.ptx.contains(QLatin1String("fma.rn.f64")), "fused multiply-add in PTX");
-        QVERIFY(m_sm90.ptx.contains(QLatin1String("mul.rn.f64")));
-    }
-
-    void noLocalMemory() {
-        // The per-thread tile (KP_ITEMS loads of each buffer) must stay in registers.
-        QVERIFY2(!m_sm90.ptx.contains(QLatin1String("__local_depot")),
-                 "a kernel uses local memory");
     }
 
     void otherArchs_data() {
@@ -132,7 +107,7 @@ private slots:
     }
     void otherArchs() {
         QFETCH(QString, arch);
-        const CompileResult r = gpuCompareProgram().compile(arch);
+        const CompileResult r = gpuCompareProgram(ScalarType::Float32).compile(arch);
         QVERIFY2(r.ok, qPrintable(r.error + r.log));
         QVERIFY(!r.cubin.isEmpty());
         QVERIFY(r.findKernel(QStringLiteral("kpCompare_float32")));

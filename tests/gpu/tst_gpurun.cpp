@@ -167,6 +167,63 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
         QVERIFY(!engine.isRunning());
     }
 
+    void coldModeIsSlowerForAnL2ResidentKernel()
+    {
+        // vector_add over 3 x 4 MiB fits in the 50 MiB L2 of an H100: hot launches find the
+        // data in L2, cold launches read it from DRAM after the flush.
+        Project p = test::loadExample("vector_add.kpad");
+        const RunResult hot = run(p, 200);
+        p.timing.mode = TimingSpec::Mode::Cold;
+        const RunResult cold = run(p, 200);
+        QVERIFY2(hot.status == RunStatus::Ok && cold.status == RunStatus::Ok, qPrintable(hot.error + cold.error));
+        QCOMPARE(hot.timing.mode, QStringLiteral("hot"));
+        QCOMPARE(cold.timing.mode, QStringLiteral("cold"));
+        qInfo("vector_add 1M floats: hot median %.2f us, cold median %.2f us", hot.timing.medianMs * 1e3,
+              cold.timing.medianMs * 1e3);
+        QVERIFY(cold.timing.medianMs > hot.timing.medianMs);
+    }
+
+    void stoppingRuleFinishesInAboutASecond_data()
+    {
+        QTest::addColumn<QString>("cyclesToSpin");
+        QTest::newRow("5 us kernel") << "5000";
+        QTest::newRow("200 ms kernel") << "396000000"; // 200 ms at 1.98 GHz
+    }
+    void stoppingRuleFinishesInAboutASecond()
+    {
+        QFETCH(QString, cyclesToSpin);
+        Project p;
+        p.name = QStringLiteral("spin");
+        p.source = QStringLiteral(R"(extern "C" __global__ void spin(long long cycles, int* out)
+{
+    const long long start = clock64();
+    while (clock64() - start < cycles) { }
+    if (threadIdx.x == 0) out[0] = 1;
+})");
+        p.kernel = QStringLiteral("spin");
+        ArgumentSpec cycles;
+        cycles.name = QStringLiteral("cycles");
+        cycles.type = ValueType::of(ScalarType::Int64);
+        cycles.value = cyclesToSpin;
+        ArgumentSpec out;
+        out.name = QStringLiteral("out");
+        out.kind = ArgumentSpec::Kind::Buffer;
+        out.buffer.elementType = ValueType::of(ScalarType::Int32);
+        out.buffer.direction = Direction::Out;
+        p.arguments = {cycles, out};
+        p.timing.warmupLaunches = 1;
+        p.timing.repetitions = 5;
+        const RunResult r = run(p);
+        QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.error));
+        qInfo("%s: %d samples, median %.4f ms, noise %.2f %%, stopped by %s, whole run %.0f ms, SM clock %d of %d MHz, "
+              "%d throttled", QTest::currentDataTag(), r.timing.reps(), r.timing.medianMs, r.timing.relNoise * 100,
+              qPrintable(r.timing.stopReason), r.totalMs, r.timing.smClockMHz, r.timing.smClockDefaultMHz,
+              r.timing.throttledSamples);
+        QVERIFY(r.timing.reps() >= 5);
+        QVERIFY(!r.timing.stopReason.isEmpty());
+        QVERIFY2(r.totalMs < 2500, "the stopping rule should end the run in about a second");
+    }
+
     void secondRunHitsTheCompileCache()
     {
         const Project p = test::loadExample("vector_add.kpad");

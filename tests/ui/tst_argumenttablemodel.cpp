@@ -1,0 +1,352 @@
+// The argument table model: Qt model rules, syncing with a compiled kernel, invalid cells.
+
+#include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/SignatureParser.h"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace kernelpad;
+
+namespace {
+
+PtxParam ptx(const QString& type, int size, bool pointer = false)
+{
+    PtxParam p;
+    p.ptxType = type;
+    p.sizeBytes = size;
+    p.alignBytes = size;
+    p.isPointer = pointer;
+    return p;
+}
+
+/// A KernelInfo as the compiler reports it for saxpy(float, const float*, float*, int).
+KernelInfo saxpyKernel()
+{
+    KernelInfo k;
+    k.name = QStringLiteral("saxpy");
+    k.lowered = QStringLiteral("_Z5saxpyfPKfPfi");
+    k.params = {ptx(".f32", 4), ptx(".u64", 8, true), ptx(".u64", 8, true), ptx(".u32", 4)};
+    return k;
+}
+
+const char* kSaxpySource = R"(
+// saxpy: y = a*x + y
+#include <cuda_fp16.h>
+/* __global__ void saxpy(int old) {} */
+extern "C" __global__ void __launch_bounds__(256)
+saxpy(float a, const float* __restrict__ x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+)";
+
+/// "name:kind:type[:direction]" for every row, to compare with a readable expectation.
+QString describe(const QVector<ArgumentSpec>& args)
+{
+    QStringList parts;
+    for (const ArgumentSpec& a : args) {
+        QString s = QStringLiteral("%1:%2:%3").arg(
+            a.name, a.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("scalar"),
+            a.isBuffer() ? a.buffer.elementType.displayName() : a.type.displayName());
+        if (a.isBuffer())
+            s += QLatin1Char(':') + directionName(a.buffer.direction);
+        parts << s;
+    }
+    return parts.join(QLatin1Char(','));
+}
+
+ArgumentSpec scalar(const QString& name, ScalarType type, const QString& value)
+{
+    ArgumentSpec a;
+    a.name = name;
+    a.type = ValueType::of(type);
+    a.value = value;
+    return a;
+}
+
+ArgumentSpec buffer(const QString& name, const QString& count, Direction d)
+{
+    ArgumentSpec a;
+    a.name = name;
+    a.kind = ArgumentSpec::Kind::Buffer;
+    a.buffer.count = count;
+    a.buffer.direction = d;
+    return a;
+}
+
+QVector<ArgumentSpec> saxpyArguments()
+{
+    ArgumentSpec x = buffer(QStringLiteral("x"), QStringLiteral("n"), Direction::In);
+    x.buffer.init.kind = InitSpec::Kind::Uniform;
+    x.buffer.init.seed = 42;
+    ArgumentSpec y = buffer(QStringLiteral("y"), QStringLiteral("n"), Direction::InOut);
+    y.buffer.verify.kind = VerifySpec::Kind::Expression;
+    y.buffer.verify.expression = QStringLiteral("a*x+y");
+    return {scalar(QStringLiteral("a"), ScalarType::Float32, QStringLiteral("2.5")), x, y,
+            scalar(QStringLiteral("n"), ScalarType::Int32, QStringLiteral("4096"))};
+}
+
+} // namespace
+
+class TestArgumentTableModel : public QObject {
+    Q_OBJECT
+private slots:
+    void modelTesterSurvivesEdits();
+    void syncWithKernel_data();
+    void syncWithKernel();
+    void syncKeepsSettingsAcrossRenameAndReorder();
+    void invalidCellIsMarked_data();
+    void invalidCellIsMarked();
+    void cellsOfScalarsAreNotEditable();
+    void initTextRoundTrip_data();
+    void initTextRoundTrip();
+    void verifyTextParses_data();
+    void verifyTextParses();
+};
+
+void TestArgumentTableModel::modelTesterSurvivesEdits()
+{
+    ArgumentTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &ArgumentTableModel::changed);
+    model.setArguments(saxpyArguments());
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.columnCount(), int(ArgumentTableModel::ColumnCount));
+    QVERIFY(!model.data(model.index(7, 0)).isValid());
+
+    QVERIFY(model.insertRows(1, 2));
+    QCOMPARE(model.rowCount(), 6);
+    QCOMPARE(model.arguments().at(1).name.isEmpty(), false);
+    QVERIFY(model.arguments().at(1).name != model.arguments().at(2).name);
+    QVERIFY(model.removeRows(1, 2));
+    QCOMPARE(describe(model.arguments()), describe(saxpyArguments()));
+
+    QVERIFY(model.moveRow({}, 3, {}, 0)); // n first
+    QCOMPARE(model.arguments().first().name, QStringLiteral("n"));
+    QVERIFY(model.moveRow({}, 0, {}, 4)); // and back last
+    QCOMPARE(model.arguments().last().name, QStringLiteral("n"));
+
+    QVERIFY(!model.setData(model.index(0, ArgumentTableModel::ValueColumn), "3", Qt::DisplayRole));
+    QVERIFY(model.setData(model.index(0, ArgumentTableModel::ValueColumn), "3"));
+    QCOMPARE(model.arguments().at(0).value, QStringLiteral("3"));
+    QVERIFY(model.setData(model.index(0, ArgumentTableModel::KindColumn), "buffer"));
+    QVERIFY(model.arguments().at(0).isBuffer());
+    QVERIFY(model.setData(model.index(0, ArgumentTableModel::TypeColumn), "float64"));
+    QCOMPARE(model.arguments().at(0).buffer.elementType, ValueType::of(ScalarType::Float64));
+    QVERIFY(!model.setData(model.index(0, ArgumentTableModel::TypeColumn), "no_such_type"));
+    QVERIFY(changed.count() >= 7);
+}
+
+void TestArgumentTableModel::syncWithKernel_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<KernelInfo>("kernel");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("saxpy-names-and-types-from-source")
+        << QString::fromLatin1(kSaxpySource) << saxpyKernel()
+        << QStringLiteral("a:scalar:float32,x:buffer:float32:in,y:buffer:float32:inout,"
+                          "n:scalar:int32");
+
+    QTest::newRow("unparsable-source-falls-back-to-ptx")
+        << QStringLiteral("#define K(x) x\nK(__global__ void saxpy)") << saxpyKernel()
+        << QStringLiteral("arg0:scalar:float32,arg1:buffer:float32:inout,"
+                          "arg2:buffer:float32:inout,arg3:scalar:uint32");
+
+    KernelInfo particles;
+    particles.name = QStringLiteral("step");
+    particles.params = {ptx(".b8", 12), ptx(".u64", 8, true), ptx(".u64", 8, true)};
+    QTest::newRow("structs-defined-in-source")
+        << QStringLiteral("struct Params { float dt; int steps, flags; };\n"
+                          "typedef struct { double pos[3]; float mass; } Particle;\n"
+                          "__global__ void step(const Params p, Particle* ps, unsigned int* hits)"
+                          " {}\n")
+        << particles
+        << QStringLiteral("p:scalar:Params,ps:buffer:Particle:inout,hits:buffer:uint32:inout");
+
+    KernelInfo templ;
+    templ.name = QStringLiteral("scale<double>");
+    templ.params = {ptx(".u64", 8, true), ptx(".f64", 8), ptx(".u64", 8)};
+    QTest::newRow("template-name-expression")
+        << QStringLiteral("template <typename T>\n__global__ void scale(T* data, T factor, "
+                          "size_t n) {}\n")
+        << templ << QStringLiteral("data:buffer:float32:inout,factor:scalar:float64,n:scalar:uint64");
+}
+
+void TestArgumentTableModel::syncWithKernel()
+{
+    QFETCH(QString, source);
+    QFETCH(KernelInfo, kernel);
+    QFETCH(QString, expected);
+    ArgumentTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy changed(&model, &ArgumentTableModel::changed);
+    model.syncWithKernel(kernel, source);
+    QCOMPARE(describe(model.arguments()), expected);
+    QCOMPARE(changed.count(), 1);
+    // A second sync with nothing new changes nothing.
+    model.syncWithKernel(kernel, source);
+    QCOMPARE(changed.count(), 1);
+}
+
+void TestArgumentTableModel::syncKeepsSettingsAcrossRenameAndReorder()
+{
+    ArgumentTableModel model;
+    model.setArguments(saxpyArguments());
+    // The author renamed a -> alpha and moved n to the front.
+    const QString source = QStringLiteral(
+        "__global__ void saxpy(int n, float alpha, const float* x, float* y) {}");
+    KernelInfo k = saxpyKernel();
+    k.params = {ptx(".u32", 4), ptx(".f32", 4), ptx(".u64", 8, true), ptx(".u64", 8, true)};
+    model.syncWithKernel(k, source);
+    const QVector<ArgumentSpec> args = model.arguments();
+    QCOMPARE(describe(args), QStringLiteral("n:scalar:int32,alpha:scalar:float32,"
+                                            "x:buffer:float32:in,y:buffer:float32:inout"));
+    QCOMPARE(args.at(0).value, QStringLiteral("4096"));         // kept
+    QCOMPARE(args.at(2).buffer.init.kind, InitSpec::Kind::Uniform);
+    QCOMPARE(args.at(2).buffer.init.seed, quint64(42));         // kept
+    QCOMPARE(args.at(3).buffer.verify.expression, QStringLiteral("a*x+y")); // kept
+    QVERIFY(args.at(1).value != QStringLiteral("2.5"));         // a new argument
+}
+
+void TestArgumentTableModel::invalidCellIsMarked_data()
+{
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("argument");
+
+    QTest::newRow("int-value-not-a-number") << 3 << int(ArgumentTableModel::ValueColumn)
+                                            << QStringLiteral("abc") << QStringLiteral("n");
+    QTest::newRow("count-names-unknown-argument") << 1 << int(ArgumentTableModel::ValueColumn)
+                                                  << QStringLiteral("m*2") << QStringLiteral("x");
+    QTest::newRow("count-zero") << 2 << int(ArgumentTableModel::ValueColumn) << QStringLiteral("0")
+                                << QStringLiteral("y");
+    QTest::newRow("expression-empty") << 2 << int(ArgumentTableModel::VerifyColumn)
+                                      << QStringLiteral("expression") << QStringLiteral("y");
+    QTest::newRow("input-buffer-verified") << 1 << int(ArgumentTableModel::VerifyColumn)
+                                           << QStringLiteral("reference ref")
+                                           << QStringLiteral("x");
+    QTest::newRow("uniform-low-above-high") << 1 << int(ArgumentTableModel::InitColumn)
+                                            << QStringLiteral("uniform 1 0") << QStringLiteral("x");
+    QTest::newRow("duplicate-name") << 0 << int(ArgumentTableModel::NameColumn)
+                                    << QStringLiteral("n") << QStringLiteral("n");
+}
+
+void TestArgumentTableModel::invalidCellIsMarked()
+{
+    QFETCH(int, row);
+    QFETCH(int, column);
+    QFETCH(QString, text);
+    QFETCH(QString, argument);
+    ArgumentTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setArguments(saxpyArguments());
+    QVERIFY2(model.isValid(), qPrintable(model.problems().join(QLatin1Char('\n'))));
+    const QModelIndex cell = model.index(row, column);
+    QVERIFY(!model.data(cell, Qt::BackgroundRole).isValid());
+
+    QSignalSpy dataChanged(&model, &QAbstractItemModel::dataChanged);
+    QVERIFY(model.setData(cell, text));
+    QVERIFY(dataChanged.count() >= 1);
+    QVERIFY(!model.isValid());
+    const QBrush background = model.data(cell, Qt::BackgroundRole).value<QBrush>();
+    QVERIFY(background.color().red() > background.color().green());
+    const QString tip = model.data(cell, Qt::ToolTipRole).toString();
+    QVERIFY(!tip.isEmpty());
+    QCOMPARE(model.data(cell, ArgumentTableModel::ProblemRole).toString(), tip);
+    QVERIFY(model.data(cell, Qt::DecorationRole).isValid());
+    const QStringList problems = model.problems();
+    QVERIFY(!problems.isEmpty());
+    QVERIFY2(problems.join(QLatin1Char('\n')).contains(QStringLiteral("'%1'").arg(argument)),
+             qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TestArgumentTableModel::cellsOfScalarsAreNotEditable()
+{
+    ArgumentTableModel model;
+    model.setArguments(saxpyArguments());
+    for (int column : {ArgumentTableModel::InitColumn, ArgumentTableModel::DirectionColumn,
+                       ArgumentTableModel::VerifyColumn}) {
+        QVERIFY(!(model.flags(model.index(0, column)) & Qt::ItemIsEditable));
+        QVERIFY(model.flags(model.index(1, column)) & Qt::ItemIsEditable);
+        QVERIFY(!model.setData(model.index(0, column), "out"));
+    }
+    QVERIFY(model.flags(model.index(0, ArgumentTableModel::ValueColumn)) & Qt::ItemIsEditable);
+}
+
+void TestArgumentTableModel::initTextRoundTrip_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<double>("first");
+    QTest::newRow("uniform-with-seed") << "uniform -1 2.5 seed=42" << int(InitSpec::Kind::Uniform) << -1.0;
+    QTest::newRow("normal") << "normal 0.5 2 seed=7" << int(InitSpec::Kind::Normal) << 0.5;
+    QTest::newRow("iota") << "iota 10 2" << int(InitSpec::Kind::Iota) << 10.0;
+    QTest::newRow("constant") << "constant 0.1" << int(InitSpec::Kind::Constant) << 0.1;
+    QTest::newRow("zeros") << "zeros" << int(InitSpec::Kind::Zeros) << 0.0;
+}
+
+void TestArgumentTableModel::initTextRoundTrip()
+{
+    QFETCH(QString, text);
+    QFETCH(int, kind);
+    QFETCH(double, first);
+    QString error;
+    const auto init = parseInitSpec(text, &error);
+    QVERIFY2(init, qPrintable(error));
+    QCOMPARE(int(init->kind), kind);
+    const double parsedFirst = init->kind == InitSpec::Kind::Uniform ? init->low
+                               : init->kind == InitSpec::Kind::Normal ? init->mean
+                                                                      : init->value;
+    QCOMPARE(parsedFirst, first);
+    QCOMPARE(formatInitSpec(*init), text);
+    QVERIFY(!parseInitSpec(QStringLiteral("uniform 0 x"), &error));
+    QVERIFY(!error.isEmpty());
+}
+
+void TestArgumentTableModel::verifyTextParses_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("argument");
+    QTest::addColumn<double>("atol");
+    QTest::newRow("expression-with-spaces") << "expression a * x + y atol=0.001"
+                                            << int(VerifySpec::Kind::Expression)
+                                            << "a * x + y" << 0.001;
+    QTest::newRow("reference") << "reference saxpy_ref" << int(VerifySpec::Kind::Reference)
+                               << "saxpy_ref" << 1e-6;
+    QTest::newRow("file") << "file out/expected.npy rtol=0 atol=0"
+                          << int(VerifySpec::Kind::File) << "out/expected.npy" << 0.0;
+    QTest::newRow("none") << "none" << int(VerifySpec::Kind::None) << "" << 1e-6;
+}
+
+void TestArgumentTableModel::verifyTextParses()
+{
+    QFETCH(QString, text);
+    QFETCH(int, kind);
+    QFETCH(QString, argument);
+    QFETCH(double, atol);
+    QString error;
+    const auto verify = parseVerifySpec(text, &error);
+    QVERIFY2(verify, qPrintable(error));
+    QCOMPARE(int(verify->kind), kind);
+    const QString parsed = verify->kind == VerifySpec::Kind::Expression ? verify->expression
+                           : verify->kind == VerifySpec::Kind::Reference ? verify->referenceKernel
+                                                                         : verify->path;
+    QCOMPARE(parsed, argument);
+    QCOMPARE(verify->atol, atol);
+    // What the table shows parses back to the same spec.
+    const auto again = parseVerifySpec(formatVerifySpec(*verify), &error);
+    QVERIFY(again);
+    QCOMPARE(again->toJson(), verify->toJson());
+}
+
+Q_DECLARE_METATYPE(kernelpad::KernelInfo)
+
+QTEST_MAIN(TestArgumentTableModel)
+#include "tst_argumenttablemodel.moc"
