@@ -41,14 +41,12 @@ constexpr int kThroughputWarmupLaunches = 1000;
 
 const char* const kEmptyKernel = "extern \"C\" __global__ void empty() {}\n";
 
-[[noreturn]] void die(int code, const std::string& message)
-{
+[[noreturn]] void die(int code, const std::string& message) {
     std::fprintf(stderr, "raw_driver: %s\n", message.c_str());
     std::exit(code);
 }
 
-void check(CUresult r, const char* what)
-{
+void check(CUresult r, const char* what) {
     if (r == CUDA_SUCCESS)
         return;
     const char* name = nullptr;
@@ -59,15 +57,13 @@ void check(CUresult r, const char* what)
                             (text ? text : "no description") + ")");
 }
 
-void checkNvrtc(nvrtcResult r, const char* what)
-{
+void checkNvrtc(nvrtcResult r, const char* what) {
     if (r != NVRTC_SUCCESS)
         die(kExitCompileError, std::string(what) + " failed: " + nvrtcGetErrorString(r));
 }
 
 /// --name value pairs after the mode.
-std::map<std::string, std::string> parseOptions(int argc, char** argv)
-{
+std::map<std::string, std::string> parseOptions(int argc, char** argv) {
     std::map<std::string, std::string> options;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -79,21 +75,20 @@ std::map<std::string, std::string> parseOptions(int argc, char** argv)
 }
 
 long long intOption(const std::map<std::string, std::string>& o, const std::string& name,
-                    long long fallback)
-{
+                    long long fallback) {
     const auto it = o.find(name);
     if (it == o.end())
         return fallback;
     char* end = nullptr;
     const long long v = std::strtoll(it->second.c_str(), &end, 10);
     if (*end != '\0' || v < 0)
-        die(kExitBadInput, "--" + name + " takes a non-negative integer (got '" + it->second + "')");
+        die(kExitBadInput,
+            "--" + name + " takes a non-negative integer (got '" + it->second + "')");
     return v;
 }
 
 /// The toolkit include directories, as KernelPad's ProgramOptions::toFlags appends them.
-std::vector<std::string> toolkitIncludeFlags()
-{
+std::vector<std::string> toolkitIncludeFlags() {
     std::vector<std::string> roots;
     for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
         if (const char* v = std::getenv(env))
@@ -112,9 +107,8 @@ struct Compiled {
 };
 
 /// NVRTC to CUBIN for exactly `arch` (-arch=sm_XY), with KernelPad's flag order.
-Compiled compileToCubin(const std::string& source, const std::string& name,
-                        const std::string& arch, const std::string& fmad)
-{
+Compiled compileToCubin(const std::string& source, const std::string& name, const std::string& arch,
+                        const std::string& fmad) {
     const auto started = std::chrono::steady_clock::now();
     nvrtcProgram program = nullptr;
     checkNvrtc(nvrtcCreateProgram(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr),
@@ -127,7 +121,8 @@ Compiled compileToCubin(const std::string& source, const std::string& name,
     std::vector<const char*> pointers;
     for (const std::string& f : flags)
         pointers.push_back(f.c_str());
-    const nvrtcResult compiled = nvrtcCompileProgram(program, int(pointers.size()), pointers.data());
+    const nvrtcResult compiled =
+        nvrtcCompileProgram(program, int(pointers.size()), pointers.data());
     if (compiled != NVRTC_SUCCESS) {
         size_t logSize = 0;
         nvrtcGetProgramLogSize(program, &logSize);
@@ -143,7 +138,8 @@ Compiled compileToCubin(const std::string& source, const std::string& name,
     checkNvrtc(nvrtcGetCUBIN(program, out.cubin.data()), "nvrtcGetCUBIN");
     nvrtcDestroyProgram(&program);
     out.compileMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     return out;
 }
 
@@ -156,8 +152,7 @@ struct Session {
     std::string arch;
     std::string name;
 
-    explicit Session(int ordinal)
-    {
+    explicit Session(int ordinal) {
         check(cuInit(0), "cuInit");
         check(cuDeviceGet(&device, ordinal), "cuDeviceGet");
         int major = 0, minor = 0;
@@ -173,8 +168,7 @@ struct Session {
         check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
         check(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
     }
-    ~Session()
-    {
+    ~Session() {
         cuStreamDestroy(stream);
         cuDevicePrimaryCtxRelease(device);
     }
@@ -182,16 +176,14 @@ struct Session {
     Session& operator=(const Session&) = delete;
 };
 
-CUfunction loadKernel(const Compiled& compiled, const char* name, CUmodule* module)
-{
+CUfunction loadKernel(const Compiled& compiled, const char* name, CUmodule* module) {
     check(cuModuleLoadData(module, compiled.cubin.data()), "cuModuleLoadData");
     CUfunction f = nullptr;
     check(cuModuleGetFunction(&f, *module, name), "cuModuleGetFunction");
     return f;
 }
 
-double median(std::vector<double> v)
-{
+double median(std::vector<double> v) {
     if (v.empty())
         return 0;
     std::sort(v.begin(), v.end());
@@ -199,8 +191,7 @@ double median(std::vector<double> v)
     return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
-std::string jsonString(const std::string& s)
-{
+std::string jsonString(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\')
@@ -210,8 +201,7 @@ std::string jsonString(const std::string& s)
     return out + "\"";
 }
 
-std::string jsonArray(const std::vector<double>& v)
-{
+std::string jsonArray(const std::vector<double>& v) {
     std::ostringstream out;
     out.precision(9);
     out << '[';
@@ -222,20 +212,21 @@ std::string jsonArray(const std::vector<double>& v)
 
 /// Warm-up, then per repetition: start event, launch, stop event (KernelPad's Executor).
 std::vector<double> timeLaunches(const Session& s, CUfunction f, unsigned grid, unsigned block,
-                                 void** params, int warmup, int reps)
-{
+                                 void** params, int warmup, int reps) {
     CUevent warmStart = nullptr, warmStop = nullptr;
     check(cuEventCreate(&warmStart, CU_EVENT_DEFAULT), "cuEventCreate");
     check(cuEventCreate(&warmStop, CU_EVENT_DEFAULT), "cuEventCreate");
     check(cuEventRecord(warmStart, s.stream), "cuEventRecord");
     for (int i = 0; i < warmup; ++i)
-        check(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s.stream, params, nullptr), "cuLaunchKernel");
+        check(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s.stream, params, nullptr),
+              "cuLaunchKernel");
     check(cuEventRecord(warmStop, s.stream), "cuEventRecord");
     check(cuEventSynchronize(warmStop), "cuEventSynchronize");
     float warmMs = 0;
     check(cuEventElapsedTime(&warmMs, warmStart, warmStop), "cuEventElapsedTime");
     const double perLaunchMs = warmup > 0 ? double(warmMs) / warmup : kChunkTargetMs;
-    const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1, std::max(reps, 1));
+    const int chunk =
+        std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1, std::max(reps, 1));
 
     std::vector<CUevent> starts(static_cast<size_t>(reps)), stops(static_cast<size_t>(reps));
     for (int i = 0; i < reps; ++i) {
@@ -247,13 +238,15 @@ std::vector<double> timeLaunches(const Session& s, CUfunction f, unsigned grid, 
         const int n = std::min(chunk, reps - done);
         for (int i = done; i < done + n; ++i) {
             check(cuEventRecord(starts[size_t(i)], s.stream), "cuEventRecord");
-            check(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s.stream, params, nullptr), "cuLaunchKernel");
+            check(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s.stream, params, nullptr),
+                  "cuLaunchKernel");
             check(cuEventRecord(stops[size_t(i)], s.stream), "cuEventRecord");
         }
         check(cuEventSynchronize(stops[size_t(done + n - 1)]), "cuEventSynchronize");
         for (int i = done; i < done + n; ++i) {
             float ms = 0;
-            check(cuEventElapsedTime(&ms, starts[size_t(i)], stops[size_t(i)]), "cuEventElapsedTime");
+            check(cuEventElapsedTime(&ms, starts[size_t(i)], stops[size_t(i)]),
+                  "cuEventElapsedTime");
             times.push_back(ms);
         }
         done += n;
@@ -268,8 +261,7 @@ std::vector<double> timeLaunches(const Session& s, CUfunction f, unsigned grid, 
 }
 
 /// The seed's SAXPY: saxpy(float a, float* x, float* y, float* out, size_t n).
-int runKernel(const std::map<std::string, std::string>& o)
-{
+int runKernel(const std::map<std::string, std::string>& o) {
     if (!o.count("source") || !o.count("kernel"))
         die(kExitBadInput, "kernel needs --source FILE.cu and --kernel NAME");
     std::ifstream file(o.at("source"));
@@ -312,13 +304,15 @@ int runKernel(const std::map<std::string, std::string>& o)
     void* params[] = {&a, &dx, &dy, &dout, const_cast<size_t*>(&n)};
 
     // One launch checked on the host, as KernelPad checks its first launch.
-    check(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s.stream, params, nullptr), "cuLaunchKernel");
+    check(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s.stream, params, nullptr),
+          "cuLaunchKernel");
     check(cuMemcpyDtoHAsync(hout.data(), dout, bytes, s.stream), "cuMemcpyDtoHAsync out");
     check(cuStreamSynchronize(s.stream), "cuStreamSynchronize");
     size_t wrong = 0;
     const size_t covered = std::min(n, size_t(grid) * block);
     for (size_t i = 0; i < covered; ++i)
-        wrong += std::fabs(hout[i] - (a * hx[i] + hy[i])) > 1e-6f + 1e-6f * std::fabs(a * hx[i] + hy[i]);
+        wrong +=
+            std::fabs(hout[i] - (a * hx[i] + hy[i])) > 1e-6f + 1e-6f * std::fabs(a * hx[i] + hy[i]);
 
     const std::vector<double> times = timeLaunches(s, f, grid, block, params, warmup, reps);
     const double med = median(times);
@@ -339,8 +333,7 @@ int runKernel(const std::map<std::string, std::string>& o)
 
 /// Host cost per back-to-back launch: wall time of N cuLaunchKernel calls and one
 /// synchronize, divided by N (GPU.md's 3.13 µs baseline); the median of K such samples.
-int runLaunchThroughput(const std::map<std::string, std::string>& o)
-{
+int runLaunchThroughput(const std::map<std::string, std::string>& o) {
     const long long launches = std::max(1LL, intOption(o, "launches", 100000));
     const int repeats = int(std::max(1LL, intOption(o, "repeats", 5)));
     Session s(int(intOption(o, "device", 0)));
@@ -354,22 +347,24 @@ int runLaunchThroughput(const std::map<std::string, std::string>& o)
     for (int r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         for (long long i = 0; i < launches; ++i)
-            check(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s.stream, nullptr, nullptr), "cuLaunchKernel");
+            check(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s.stream, nullptr, nullptr),
+                  "cuLaunchKernel");
         check(cuStreamSynchronize(s.stream), "cuStreamSynchronize");
         const auto t1 = std::chrono::steady_clock::now();
-        samplesUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / double(launches));
+        samplesUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() /
+                            double(launches));
     }
     std::printf("{\"mode\":\"launch-throughput\",\"device\":%s,\"launches\":%lld,\"repeats\":%d,"
                 "\"perLaunchUs\":%.6g,\"minPerLaunchUs\":%.6g,\"samplesUs\":%s}\n",
                 jsonString(s.name).c_str(), launches, repeats, median(samplesUs),
-                *std::min_element(samplesUs.begin(), samplesUs.end()), jsonArray(samplesUs).c_str());
+                *std::min_element(samplesUs.begin(), samplesUs.end()),
+                jsonArray(samplesUs).c_str());
     cuModuleUnload(module);
     return 0;
 }
 
 /// The device-to-device copy ceiling: GB/s counting the bytes read and the bytes written.
-int runCopy(const std::map<std::string, std::string>& o)
-{
+int runCopy(const std::map<std::string, std::string>& o) {
     const size_t bytes = size_t(std::max(1LL, intOption(o, "bytes", 1LL << 30)));
     const int reps = int(std::max(1LL, intOption(o, "reps", 20)));
     Session s(int(intOption(o, "device", 0)));
@@ -404,8 +399,7 @@ int runCopy(const std::map<std::string, std::string>& o)
     return 0;
 }
 
-int runInfo(const std::map<std::string, std::string>& o)
-{
+int runInfo(const std::map<std::string, std::string>& o) {
     Session s(int(intOption(o, "device", 0)));
     int driver = 0, major = 0, minor = 0;
     check(cuDriverGetVersion(&driver), "cuDriverGetVersion");
@@ -418,8 +412,7 @@ int runInfo(const std::map<std::string, std::string>& o)
 
 } // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode.empty() || mode == "--help" || mode == "-h") {
         std::fprintf(mode.empty() ? stderr : stdout,

@@ -38,13 +38,11 @@ struct BenchOptions {
     bool json = false;
 };
 
-void printJson(const QJsonObject& object)
-{
+void printJson(const QJsonObject& object) {
     QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Indented);
 }
 
-int fail(int code, const QString& status, const QString& message, bool json)
-{
+int fail(int code, const QString& status, const QString& message, bool json) {
     if (json)
         printJson(QJsonObject{{"status", status}, {"error", message}});
     else
@@ -52,8 +50,7 @@ int fail(int code, const QString& status, const QString& message, bool json)
     return code;
 }
 
-std::optional<BenchOptions> parse(const QStringList& args, QString* error)
-{
+std::optional<BenchOptions> parse(const QStringList& args, QString* error) {
     BenchOptions o;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -61,7 +58,7 @@ std::optional<BenchOptions> parse(const QStringList& args, QString* error)
             o.json = true;
             continue;
         }
-        int* target = a == QLatin1String("--launches") ? &o.launches
+        int* target = a == QLatin1String("--launches")  ? &o.launches
                       : a == QLatin1String("--repeats") ? &o.repeats
                       : a == QLatin1String("--device")  ? &o.device
                                                         : nullptr;
@@ -82,8 +79,7 @@ std::optional<BenchOptions> parse(const QStringList& args, QString* error)
     return o;
 }
 
-double median(std::vector<double> v)
-{
+double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t m = v.size() / 2;
     return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
@@ -91,8 +87,7 @@ double median(std::vector<double> v)
 
 } // namespace
 
-int runBenchLaunch(const QStringList& args)
-{
+int runBenchLaunch(const QStringList& args) {
     QString error;
     const bool jsonWanted = args.contains(QStringLiteral("--json"));
     const std::optional<BenchOptions> o = parse(args, &error);

@@ -30,13 +30,11 @@ constexpr double kEvictTargetShare = 0.8;
 /// Keys longer than this are hashed for the file name (names must stay under NAME_MAX).
 constexpr qsizetype kMaxRawKeyBytes = 64;
 
-QByteArray sha256(const QByteArray& bytes)
-{
+QByteArray sha256(const QByteArray& bytes) {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256);
 }
 
-bool isEntryName(const QString& name)
-{
+bool isEntryName(const QString& name) {
     if (name.isEmpty() || name.size() > 2 * kMaxRawKeyBytes || name.size() % 2 != 0)
         return false;
     return std::all_of(name.cbegin(), name.cend(), [](QChar c) {
@@ -45,8 +43,7 @@ bool isEntryName(const QString& name)
 }
 
 /// The result stored in `bytes`, or nothing when any check fails.
-std::optional<CompileResult> decodeEntry(const QByteArray& bytes)
-{
+std::optional<CompileResult> decodeEntry(const QByteArray& bytes) {
     if (bytes.size() < kHeaderBytes || std::memcmp(bytes.constData(), kMagic, sizeof(kMagic)) != 0)
         return std::nullopt;
     const auto* p = reinterpret_cast<const uchar*>(bytes.constData()) + sizeof(kMagic);
@@ -75,14 +72,12 @@ std::optional<CompileResult> decodeEntry(const QByteArray& bytes)
 
 DiskCompileCache::DiskCompileCache(QString directory, qint64 maxBytes)
     : m_directory(std::move(directory))
-    , m_maxBytes(maxBytes)
-{
+    , m_maxBytes(maxBytes) {
     if (m_maxBytes <= 0 || m_directory.isEmpty())
         m_enabled = false;
 }
 
-QString DiskCompileCache::defaultDirectory()
-{
+QString DiskCompileCache::defaultDirectory() {
     const QString fromEnv = qEnvironmentVariable("KERNELPAD_CACHE_DIR");
     if (!fromEnv.isEmpty())
         return fromEnv;
@@ -91,18 +86,15 @@ QString DiskCompileCache::defaultDirectory()
     return base.isEmpty() ? QString() : base + QStringLiteral("/kernelpad/compile");
 }
 
-QString DiskCompileCache::entryPath(const QByteArray& key) const
-{
+QString DiskCompileCache::entryPath(const QByteArray& key) const {
     const QByteArray name = key.size() <= kMaxRawKeyBytes ? key.toHex() : sha256(key).toHex();
     return m_directory + QLatin1Char('/') + QString::fromLatin1(name);
 }
 
-QByteArray DiskCompileCache::encodeEntry(const CompileResult& result, quint32 formatVersion)
-{
+QByteArray DiskCompileCache::encodeEntry(const CompileResult& result, quint32 formatVersion) {
     CompileResult stored = result;
     stored.cacheHit = false;
-    const QByteArray json =
-        QJsonDocument(stored.toJson(true)).toJson(QJsonDocument::Compact);
+    const QByteArray json = QJsonDocument(stored.toJson(true)).toJson(QJsonDocument::Compact);
     const QByteArray payload = json + result.cubin;
     QByteArray bytes(kHeaderBytes, '\0');
     auto* p = reinterpret_cast<uchar*>(bytes.data());
@@ -115,8 +107,7 @@ QByteArray DiskCompileCache::encodeEntry(const CompileResult& result, quint32 fo
     return bytes + payload;
 }
 
-std::optional<CompileResult> DiskCompileCache::find(const QByteArray& key) const
-{
+std::optional<CompileResult> DiskCompileCache::find(const QByteArray& key) const {
     if (m_directory.isEmpty() || m_maxBytes <= 0 || key.isEmpty())
         return std::nullopt;
     const QString path = entryPath(key);
@@ -144,8 +135,7 @@ std::optional<CompileResult> DiskCompileCache::find(const QByteArray& key) const
     return result;
 }
 
-void DiskCompileCache::insert(const QByteArray& key, const CompileResult& result)
-{
+void DiskCompileCache::insert(const QByteArray& key, const CompileResult& result) {
     if (!result.ok || key.isEmpty() || !isEnabled())
         return;
     const QByteArray bytes = encodeEntry(result);
@@ -165,8 +155,7 @@ void DiskCompileCache::insert(const QByteArray& key, const CompileResult& result
     evictIfNeeded();
 }
 
-void DiskCompileCache::evictIfNeeded() const
-{
+void DiskCompileCache::evictIfNeeded() const {
     const QFileInfoList infos =
         QDir(m_directory).entryInfoList(QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden);
     std::vector<std::pair<QDateTime, QFileInfo>> entries;
@@ -191,8 +180,7 @@ void DiskCompileCache::evictIfNeeded() const
     }
 }
 
-void DiskCompileCache::disable(const QString& why)
-{
+void DiskCompileCache::disable(const QString& why) {
     if (m_enabled.exchange(false))
         qWarning("kernelpad: compile cache in %s disabled: %s", qPrintable(m_directory),
                  qPrintable(why));

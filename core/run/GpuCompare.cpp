@@ -180,9 +180,8 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
     CUdeviceptr stats = scratch;
     CUdeviceptr blockRecorded = scratch + kBlockRecordedOffset;
     CUdeviceptr blockRecords = scratch + kBlockRecordsOffset;
-    void* compareParams[] = {&gotPtr, &expectedPtr, &count64,       &perBlock64,
-                             &atol,   &rtol,        &exact,         &stats,
-                             &blockRecorded,        &blockRecords};
+    void* compareParams[] = {&gotPtr, &expectedPtr, &count64, &perBlock64,    &atol,
+                             &rtol,   &exact,       &stats,   &blockRecorded, &blockRecords};
     LaunchConfig config;
     config.grid = {int(blocks), 1, 1};
     config.block = {kGpuCompareThreads, 1, 1};

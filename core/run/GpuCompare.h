@@ -65,8 +65,8 @@ private:
     const Module* module(ScalarType type, const QString& arch, QString* error);
 
     std::map<ScalarType, std::unique_ptr<Module>> m_modules; ///< by element type
-    std::map<ScalarType, QString> m_compileErrors; ///< not retried for the same arch
-    QString m_arch;                                ///< what the modules were compiled for
+    std::map<ScalarType, QString> m_compileErrors;           ///< not retried for the same arch
+    QString m_arch;                                          ///< what the modules were compiled for
     DeviceBuffer m_scratch; ///< result block + per-block records (allocated once)
 };
 

@@ -29,18 +29,15 @@ template <typename T> __global__ void scale(T* v, T s) { v[threadIdx.x] *= s; }
 )";
 
 /// One real compile, shared by the tests (NVRTC takes a few hundred ms).
-const CompileResult& saxpyCompiled()
-{
-    static const CompileResult result = Program(QString::fromLatin1(kSaxpy),
-                                                QStringLiteral("saxpy.cu"), ProgramOptions{})
-                                            .compile(QStringLiteral("sm_90"),
-                                                     {QStringLiteral("scale<float>")});
+const CompileResult& saxpyCompiled() {
+    static const CompileResult result =
+        Program(QString::fromLatin1(kSaxpy), QStringLiteral("saxpy.cu"), ProgramOptions{})
+            .compile(QStringLiteral("sm_90"), {QStringLiteral("scale<float>")});
     return result;
 }
 
 /// A small ok result whose CUBIN is `bytes` bytes of a pattern (for size tests).
-CompileResult fakeResult(int bytes, char fill)
-{
+CompileResult fakeResult(int bytes, char fill) {
     CompileResult r;
     r.ok = true;
     r.arch = QStringLiteral("sm_90");
@@ -48,22 +45,19 @@ CompileResult fakeResult(int bytes, char fill)
     return r;
 }
 
-QByteArray keyFor(const QString& text)
-{
+QByteArray keyFor(const QString& text) {
     return CompileCache::key(text, QStringLiteral("k.cu"), {QStringLiteral("-arch=sm_90")}, {},
                              QStringLiteral("13.0"));
 }
 
-void setAge(const QString& path, int secondsAgo)
-{
+void setAge(const QString& path, int secondsAgo) {
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadWrite));
     QVERIFY(f.setFileTime(QDateTime::currentDateTimeUtc().addSecs(-secondsAgo),
                           QFileDevice::FileModificationTime));
 }
 
-qint64 directoryBytes(const QString& dir)
-{
+qint64 directoryBytes(const QString& dir) {
     qint64 total = 0;
     for (const QFileInfo& info : QDir(dir).entryInfoList(QDir::Files | QDir::Hidden))
         total += info.size();
@@ -76,14 +70,12 @@ class TestDiskCompileCache : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
+    void initTestCase() {
         QVERIFY2(saxpyCompiled().ok, qPrintable(saxpyCompiled().log));
         QVERIFY(!saxpyCompiled().cubin.isEmpty());
     }
 
-    void roundTripKeepsEverything()
-    {
+    void roundTripKeepsEverything() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QByteArray key = keyFor(QStringLiteral("saxpy"));
@@ -116,8 +108,7 @@ private slots:
         QVERIFY(!reader.find(keyFor(QStringLiteral("another source"))));
     }
 
-    void failedCompilesAreNotStored()
-    {
+    void failedCompilesAreNotStored() {
         QTemporaryDir dir;
         DiskCompileCache cache(dir.path());
         CompileResult failed = fakeResult(16, 'x');
@@ -128,8 +119,7 @@ private slots:
         QVERIFY(!cache.find(key));
     }
 
-    void badEntryIsAMissAndRemoved_data()
-    {
+    void badEntryIsAMissAndRemoved_data() {
         QTest::addColumn<QString>("damage");
         QTest::newRow("flipped byte in the CUBIN") << "flip-last";
         QTest::newRow("flipped byte in the JSON") << "flip-json";
@@ -141,8 +131,7 @@ private slots:
         QTest::newRow("other format version") << "version";
     }
 
-    void badEntryIsAMissAndRemoved()
-    {
+    void badEntryIsAMissAndRemoved() {
         QFETCH(QString, damage);
         QTemporaryDir dir;
         DiskCompileCache cache(dir.path());
@@ -183,8 +172,7 @@ private slots:
         QVERIFY(cache.find(key));
     }
 
-    void evictionKeepsTheBoundAndDropsTheOldest()
-    {
+    void evictionKeepsTheBoundAndDropsTheOldest() {
         QTemporaryDir dir;
         constexpr int kEntryBytes = 10 * 1024;
         constexpr qint64 kMaxBytes = 64 * 1024; // about six entries
@@ -215,8 +203,7 @@ private slots:
         QCOMPARE(cache.find(keys.last())->cubin, QByteArray(kEntryBytes, char('a' + 7)));
     }
 
-    void anEntryLargerThanTheCacheIsNotStored()
-    {
+    void anEntryLargerThanTheCacheIsNotStored() {
         QTemporaryDir dir;
         DiskCompileCache cache(dir.path(), 4096);
         const QByteArray key = keyFor(QStringLiteral("huge"));
@@ -225,8 +212,7 @@ private slots:
         QCOMPARE(directoryBytes(dir.path()), qint64(0));
     }
 
-    void concurrentWritersLeaveAValidEntry()
-    {
+    void concurrentWritersLeaveAValidEntry() {
         QTemporaryDir dir;
         const QByteArray key = keyFor(QStringLiteral("saxpy"));
         constexpr int kThreads = 8;
@@ -251,16 +237,14 @@ private slots:
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
     }
 
-    void unwritableDirectoryMeansNoCaching_data()
-    {
+    void unwritableDirectoryMeansNoCaching_data() {
         QTest::addColumn<QString>("kind");
         QTest::newRow("directory under a regular file") << "under-file";
         QTest::newRow("read-only directory") << "read-only";
         QTest::newRow("no directory configured") << "empty";
     }
 
-    void unwritableDirectoryMeansNoCaching()
-    {
+    void unwritableDirectoryMeansNoCaching() {
         QFETCH(QString, kind);
         QTemporaryDir base;
         QString path;
@@ -287,17 +271,17 @@ private slots:
         QVERIFY(!cache.isEnabled());
         QVERIFY(!cache.find(key));
         cache.insert(key, saxpyCompiled()); // warned once, then silent
-        if (kind == "read-only") // let QTemporaryDir remove it
+        if (kind == "read-only")            // let QTemporaryDir remove it
             QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }
 
-    void defaultDirectoryFollowsTheEnvironment()
-    {
+    void defaultDirectoryFollowsTheEnvironment() {
         const QByteArray saved = qgetenv("KERNELPAD_CACHE_DIR");
         qputenv("KERNELPAD_CACHE_DIR", "/tmp/kernelpad-cache-test");
         QCOMPARE(DiskCompileCache::defaultDirectory(), QStringLiteral("/tmp/kernelpad-cache-test"));
         qunsetenv("KERNELPAD_CACHE_DIR");
-        QVERIFY(DiskCompileCache::defaultDirectory().endsWith(QStringLiteral("/kernelpad/compile")));
+        QVERIFY(
+            DiskCompileCache::defaultDirectory().endsWith(QStringLiteral("/kernelpad/compile")));
         if (!saved.isEmpty())
             qputenv("KERNELPAD_CACHE_DIR", saved);
     }

@@ -174,7 +174,7 @@ void TestStatistics::specJsonRoundTrip() {
     const QJsonObject plainJson = plain.toJson();
     QVERIFY(!plainJson.contains(QLatin1String("bytesOverride")));
     QVERIFY(!plainJson.contains(QLatin1String("flopsPerLaunch")));
-    QCOMPARE(plainJson.value(QLatin1String("repetitions")).toInt(), 20);
+    QCOMPARE(plainJson.value(QLatin1String("repetitions")).toInt(), TimingSpec().repetitions);
 
     TimingSpec full;
     full.warmupLaunches = 0;
@@ -182,6 +182,11 @@ void TestStatistics::specJsonRoundTrip() {
     full.bytesOverride = qint64(3) << 40; // above 2^32: must survive the double in JSON
     full.flopsPerLaunch = 2.5e12;
     full.timeLimitMs = 600000;
+    full.mode = TimingSpec::Mode::Cold;
+    full.adaptive = false;
+    full.targetNoise = 0.02;
+    full.minTimeMs = 10;
+    full.maxTimeMs = 5000;
     QString error;
     const std::optional<TimingSpec> back = TimingSpec::fromJson(full.toJson(), &error);
     QVERIFY2(back, qPrintable(error));

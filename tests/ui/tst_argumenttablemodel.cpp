@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+Q_DECLARE_METATYPE(kernelpad::KernelInfo)
+
 using namespace kernelpad;
 
 namespace {
@@ -345,8 +347,6 @@ void TestArgumentTableModel::verifyTextParses()
     QVERIFY(again);
     QCOMPARE(again->toJson(), verify->toJson());
 }
-
-Q_DECLARE_METATYPE(kernelpad::KernelInfo)
 
 QTEST_MAIN(TestArgumentTableModel)
 #include "tst_argumenttablemodel.moc"

@@ -1,0 +1,155 @@
+// The buffer viewer: a lazy table that stays O(1) to set up at 100 million elements, paging,
+// 2-D rows, go-to-index and the sampled heat map.
+
+#include "ui/models/BufferTableModel.h"
+#include "ui/widgets/BufferViewer.h"
+#include "ui/widgets/HeatMapView.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QTableView>
+#include <QTest>
+
+#include <cstring>
+
+using namespace kernelpad;
+
+namespace {
+
+OutputBuffer floats(const QString& name, qint64 count, bool fill)
+{
+    OutputBuffer b;
+    b.name = name;
+    b.type = ValueType::of(ScalarType::Float32);
+    b.count = count;
+    b.data = QByteArray(count * qint64(sizeof(float)), Qt::Uninitialized);
+    auto* values = reinterpret_cast<float*>(b.data.data());
+    if (fill) {
+        for (qint64 i = 0; i < count; ++i)
+            values[i] = float(i) * 0.5f;
+    } else {
+        values[count - 1] = 12345.5f; // only the element the test reads
+    }
+    return b;
+}
+
+} // namespace
+
+class TestBufferViewer : public QObject {
+    Q_OBJECT
+private slots:
+    void modelShapes_data();
+    void modelShapes();
+    void hundredMillionFloatsAreLazy();
+    void goToIndexPagesAndSelects();
+    void heatMapSamplesToWidgetSize();
+};
+
+void TestBufferViewer::modelShapes_data()
+{
+    QTest::addColumn<qint64>("count");
+    QTest::addColumn<qint64>("width");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("columns");
+    QTest::newRow("1d") << qint64(50) << qint64(0) << 50 << 1;
+    QTest::newRow("2d-exact") << qint64(48) << qint64(8) << 6 << 8;
+    QTest::newRow("2d-ragged-last-row") << qint64(50) << qint64(8) << 7 << 8;
+}
+
+void TestBufferViewer::modelShapes()
+{
+    QFETCH(qint64, count);
+    QFETCH(qint64, width);
+    QFETCH(int, rows);
+    QFETCH(int, columns);
+    BufferTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    BufferPageModel page(&model);
+    QAbstractItemModelTester pageTester(&page, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    page.setPageRows(4);
+    model.setBuffer(floats(QStringLiteral("y"), count, true));
+    model.setRowWidth(width);
+    QCOMPARE(model.rowCount(), rows);
+    QCOMPARE(model.columnCount(), columns);
+    const qint64 last = count - 1;
+    const QModelIndex cell = model.indexOfElement(last);
+    QCOMPARE(model.elementAt(cell), last);
+    QCOMPARE(model.data(cell).toString().toDouble(), double(last) * 0.5);
+    if (width > 1 && count % width)
+        QVERIFY(!model.data(model.index(rows - 1, columns - 1)).isValid());
+    QCOMPARE(page.pageCount(), qint64((rows + 3) / 4));
+    page.setPage(page.pageCount() - 1);
+    QCOMPARE(page.rowCount(), rows - int(page.firstRow()));
+    QCOMPARE(page.data(page.index(0, 0)), model.data(model.index(int(page.firstRow()), 0)));
+}
+
+void TestBufferViewer::hundredMillionFloatsAreLazy()
+{
+    constexpr qint64 kCount = 100000000;
+    const QVector<OutputBuffer> outputs{floats(QStringLiteral("big"), kCount, false)};
+    BufferViewer viewer;
+    viewer.resize(800, 600);
+    viewer.show();
+    QElapsedTimer timer;
+    timer.start();
+    viewer.setOutputs(outputs);
+    QCoreApplication::processEvents();
+    const qint64 setMs = timer.elapsed();
+    // The bytes are shared, not copied: nothing proportional to the buffer was allocated.
+    QCOMPARE(viewer.model()->buffer().data.constData(), outputs.first().data.constData());
+    QCOMPARE(viewer.model()->rowCount(), int(kCount));
+    QCOMPARE(viewer.pageModel()->rowCount(), BufferPageModel::kDefaultPageRows);
+    const QModelIndex last = viewer.model()->index(int(kCount - 1), 0);
+    QCOMPARE(viewer.model()->data(last).toString(), QStringLiteral("12345.5"));
+    // Formatting and laying out a page must not depend on the buffer: well under a second
+    // (a per-element pass over 100 million floats alone takes longer).
+    QVERIFY2(setMs < 1000, qPrintable(QStringLiteral("setOutputs took %1 ms").arg(setMs)));
+    timer.restart();
+    QVERIFY(viewer.goToIndex(kCount - 1));
+    QCoreApplication::processEvents();
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QStringLiteral("%1 ms").arg(timer.elapsed())));
+    QCOMPARE(viewer.tableView()->currentIndex().data().toString(), QStringLiteral("12345.5"));
+}
+
+void TestBufferViewer::goToIndexPagesAndSelects()
+{
+    BufferViewer viewer;
+    viewer.setOutputs({floats(QStringLiteral("a"), 10, true),
+                       floats(QStringLiteral("b"), 250000, true)});
+    QCOMPARE(viewer.model()->buffer().name, QStringLiteral("a"));
+    auto* combo = viewer.findChild<QComboBox*>(QStringLiteral("bufferCombo"));
+    combo->setCurrentIndex(1);
+    QCOMPARE(viewer.model()->elementCount(), qint64(250000));
+    QVERIFY(viewer.goToIndex(212345));
+    QCOMPARE(viewer.pageModel()->page(), qint64(2));
+    QCOMPARE(viewer.tableView()->currentIndex().data().toString().toDouble(), 212345 * 0.5);
+    QVERIFY(!viewer.goToIndex(250000));
+    // Re-running keeps the selected buffer.
+    viewer.setOutputs({floats(QStringLiteral("a"), 10, true), floats(QStringLiteral("b"), 20, true)});
+    QCOMPARE(viewer.model()->buffer().name, QStringLiteral("b"));
+}
+
+void TestBufferViewer::heatMapSamplesToWidgetSize()
+{
+    HeatMapView heat;
+    constexpr qint64 kWidth = 4000;
+    OutputBuffer b = floats(QStringLiteral("img"), kWidth * 3000, true);
+    heat.setBuffer(b, kWidth);
+    QCOMPARE(heat.dataHeight(), qint64(3000));
+    QElapsedTimer timer;
+    timer.start();
+    const QImage image = heat.render(QSize(200, 100));
+    QCOMPARE(image.size(), QSize(200, 100));
+    QVERIFY(timer.elapsed() < 500);
+    // Values rise with the index, so the first sample is the minimum and the colours differ.
+    QCOMPARE(heat.rangeMin(), 0.0);
+    QVERIFY(heat.rangeMax() > heat.rangeMin());
+    QVERIFY(image.pixel(0, 0) != image.pixel(199, 99));
+    // Fewer elements than pixels: one pixel per element, never invented data.
+    heat.setBuffer(floats(QStringLiteral("small"), 6, true), 3);
+    QCOMPARE(heat.render(QSize(200, 100)).size(), QSize(3, 2));
+}
+
+QTEST_MAIN(TestBufferViewer)
+#include "tst_bufferviewer.moc"

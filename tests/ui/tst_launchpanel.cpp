@@ -1,0 +1,122 @@
+// The launch panel: limits shown as text, the "cover N elements" helper, round trips.
+
+#include "ui/widgets/LaunchPanel.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace kernelpad;
+
+class TestLaunchPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void blockLimitProblem_data();
+    void blockLimitProblem();
+    void coverSetsGrid_data();
+    void coverSetsGrid();
+    void configAndTimingRoundTrip();
+};
+
+void TestLaunchPanel::blockLimitProblem_data()
+{
+    QTest::addColumn<int>("blockX");
+    QTest::addColumn<int>("blockY");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("block-2048x1x1-exceeds-1024") << 2048 << 1 << QStringLiteral("1024");
+    QTest::newRow("block-64x32-is-2048-threads") << 64 << 32 << QStringLiteral("1024");
+    QTest::newRow("block-256-is-fine") << 256 << 1 << QString();
+}
+
+void TestLaunchPanel::blockLimitProblem()
+{
+    QFETCH(int, blockX);
+    QFETCH(int, blockY);
+    QFETCH(QString, mentions);
+    LaunchPanel panel;
+    panel.setLimits(genericLaunchLimits());
+    panel.show();
+    QSignalSpy changed(&panel, &LaunchPanel::changed);
+    auto* x = panel.findChild<QSpinBox*>(QStringLiteral("blockX"));
+    auto* y = panel.findChild<QSpinBox*>(QStringLiteral("blockY"));
+    QVERIFY(x && y);
+    x->setValue(blockX);
+    y->setValue(blockY);
+    QVERIFY(changed.count() >= 1);
+    QCOMPARE(panel.config().block[0], blockX);
+    auto* label = panel.findChild<QLabel*>(QStringLiteral("problemLabel"));
+    QVERIFY(label);
+    if (mentions.isEmpty()) {
+        QVERIFY(panel.problem().isEmpty());
+        QVERIFY(label->isHidden());
+    } else {
+        QVERIFY(panel.problem().contains(mentions));
+        QCOMPARE(label->text(), panel.problem());
+        QVERIFY(label->isVisible());
+        QVERIFY(label->styleSheet().contains(QStringLiteral("color")));
+    }
+    auto* total = panel.findChild<QLabel*>(QStringLiteral("totalThreads"));
+    QVERIFY(total->text().contains(QLocale().toString(qint64(blockX) * blockY)));
+}
+
+void TestLaunchPanel::coverSetsGrid_data()
+{
+    QTest::addColumn<qint64>("elements");
+    QTest::addColumn<int>("blockX");
+    QTest::addColumn<int>("expectedGridX");
+    QTest::newRow("exact-multiple") << qint64(1 << 20) << 256 << 4096;
+    QTest::newRow("remainder-needs-one-more-block") << qint64(1000) << 256 << 4;
+    QTest::newRow("fewer-elements-than-a-block") << qint64(10) << 128 << 1;
+    QTest::newRow("hundred-million") << qint64(100000000) << 1024 << 97657;
+}
+
+void TestLaunchPanel::coverSetsGrid()
+{
+    QFETCH(qint64, elements);
+    QFETCH(int, blockX);
+    QFETCH(int, expectedGridX);
+    LaunchPanel panel;
+    LaunchConfig config;
+    config.block = {blockX, 1, 1};
+    config.grid = {7, 2, 1};
+    panel.setConfig(config);
+    panel.setCoverCount(elements);
+    auto* count = panel.findChild<QLineEdit*>(QStringLiteral("coverCount"));
+    QCOMPARE(count->text(), QString::number(elements));
+    auto* button = panel.findChild<QPushButton*>(QStringLiteral("coverButton"));
+    QVERIFY(button && button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(panel.config().grid[0], expectedGridX);
+    QCOMPARE(panel.config().grid[1], 2); // only grid.x is the helper's business
+    QVERIFY(panel.config().totalThreads() >= elements);
+}
+
+void TestLaunchPanel::configAndTimingRoundTrip()
+{
+    LaunchPanel panel;
+    QSignalSpy changed(&panel, &LaunchPanel::changed);
+    LaunchConfig config;
+    config.grid = {128, 4, 2};
+    config.block = {32, 8, 1};
+    config.sharedMemBytes = 4096;
+    panel.setConfig(config);
+    QCOMPARE(panel.config(), config);
+    TimingSpec timing;
+    timing.warmupLaunches = 5;
+    timing.repetitions = 200;
+    timing.timeLimitMs = 30000;
+    timing.bytesOverride = qint64(12) << 30;
+    timing.flopsPerLaunch = 2e9;
+    panel.setTiming(timing);
+    QCOMPARE(panel.timing(), timing);
+    QCOMPARE(changed.count(), 0); // programmatic changes are not user edits
+    panel.findChild<QSpinBox*>(QStringLiteral("repetitions"))->setValue(50);
+    QCOMPARE(panel.timing().repetitions, 50);
+    QCOMPARE(changed.count(), 1);
+}
+
+QTEST_MAIN(TestLaunchPanel)
+#include "tst_launchpanel.moc"
