@@ -35,10 +35,8 @@ bool CudaError::isStickyError(CUresult code)
     }
 }
 
-void check(CUresult result, const QString& what)
+void throwCudaError(CUresult result, const QString& what)
 {
-    if (result == CUDA_SUCCESS)
-        return;
     const char* name = nullptr;
     const char* description = nullptr;
     if (const DriverApi* api = DriverApi::load()) {

@@ -54,12 +54,13 @@ void Kernel::allowDynamicSharedBytes(int bytes) const
 
 void Kernel::launch(const LaunchConfig& c, const Stream& stream, void** params) const
 {
-    check(DriverApi::get().cuLaunchKernel(m_function, unsigned(c.grid[0]), unsigned(c.grid[1]),
-                                          unsigned(c.grid[2]), unsigned(c.block[0]),
-                                          unsigned(c.block[1]), unsigned(c.block[2]),
-                                          unsigned(c.sharedMemBytes), stream.handle(), params,
-                                          nullptr),
-          QStringLiteral("launching '%1'").arg(m_name));
+    // The message is built only on failure: this runs between the timing events.
+    const CUresult r = DriverApi::get().cuLaunchKernel(
+        m_function, unsigned(c.grid[0]), unsigned(c.grid[1]), unsigned(c.grid[2]),
+        unsigned(c.block[0]), unsigned(c.block[1]), unsigned(c.block[2]),
+        unsigned(c.sharedMemBytes), stream.handle(), params, nullptr);
+    if (r != CUDA_SUCCESS)
+        throwCudaError(r, QStringLiteral("launching '%1'").arg(m_name));
 }
 
 Module::Module(const QByteArray& cubin)
