@@ -93,6 +93,15 @@ int exitCodeFor(RunStatus status)
     return kExitCudaError;
 }
 
+int exitCodeFor(const RunResult& result)
+{
+    // A fault compute-sanitizer found is a CUDA error even when the run itself looked fine.
+    if (result.sanitizerErrorCount() > 0 && result.status != RunStatus::CompileError &&
+        result.status != RunStatus::BadInput)
+        return kExitCudaError;
+    return exitCodeFor(result.status);
+}
+
 /// Runs `request` through the Engine's GPU worker and waits for the result.
 RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolation)
 {
@@ -137,7 +146,8 @@ int runCompile(const QStringList& args)
     if (p->values.contains("kernel"))
         project.kernel = p->values.value("kernel");
     const QString arch = p->values.value("arch", project.options.arch.value_or(QString::fromLatin1(kDefaultArch)));
-    const CompileResult result = compileProject(project, info.absolutePath(), arch, nullptr);
+    CompileCache cache; // in memory for this process, backed by the disk cache
+    const CompileResult result = compileProject(project, info.absolutePath(), arch, &cache);
     if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
         bool lowered = false;
         for (const auto& [expression, name] : result.loweredNames)
@@ -165,7 +175,9 @@ int runCompile(const QStringList& args)
 int runRun(const QStringList& args)
 {
     QString error;
-    const std::optional<ParsedArgs> p = parseArgs(args, {"json", "in-process"}, {"device", "reps"}, &error);
+    const std::optional<ParsedArgs> p =
+        parseArgs(args, {"json", "in-process", "memcheck", "measure-ceiling"}, {"device", "reps", "sanitizer-tool"},
+                  &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -179,6 +191,7 @@ int runRun(const QStringList& args)
     request.project = *project;
     request.projectDir = QFileInfo(path).absolutePath();
     request.keepOutputs = false;
+    request.measureCeiling = p->flags.contains("measure-ceiling");
     if (p->values.contains("device")) {
         const std::optional<int> device = parsePositiveInt(p->values.value("device"));
         if (!device)
@@ -191,6 +204,19 @@ int runRun(const QStringList& args)
             return badInput(QStringLiteral("--reps takes a number of repetitions >= 1 (got '%1')").arg(p->values.value("reps")), json);
         request.repetitions = *reps;
     }
+    if (p->flags.contains("memcheck") || p->values.contains("sanitizer-tool")) {
+        // --sanitizer-tool alone implies --memcheck: naming a tool asks for a checked run.
+        const QString toolName = p->values.value("sanitizer-tool", QStringLiteral("memcheck"));
+        const std::optional<SanitizerTool> tool = sanitizerToolFromName(toolName);
+        if (!tool || *tool == SanitizerTool::None)
+            return badInput(QStringLiteral("--sanitizer-tool takes memcheck, racecheck or initcheck (got '%1')").arg(toolName),
+                            json);
+        if (p->flags.contains("in-process"))
+            return badInput(QStringLiteral("--memcheck cannot be combined with --in-process: compute-sanitizer "
+                                           "must start the process that runs the kernel"),
+                            json);
+        request.sanitizer = *tool;
+    }
     const RunResult result = runThroughEngine(
         request, p->flags.contains("in-process") ? Engine::Isolation::InProcess : Engine::defaultIsolation());
     if (json) {
@@ -199,7 +225,7 @@ int runRun(const QStringList& args)
         QTextStream out(stdout);
         printRun(out, result);
     }
-    return exitCodeFor(result.status);
+    return exitCodeFor(result);
 }
 
 int runDevices(const QStringList& args)

@@ -5,8 +5,7 @@
 namespace kernelpad::cli {
 namespace {
 
-void printTable(QTextStream& out, const QVector<QStringList>& rows)
-{
+void printTable(QTextStream& out, const QVector<QStringList>& rows) {
     QVector<int> widths;
     for (const QStringList& row : rows)
         for (int c = 0; c < row.size(); ++c) {
@@ -22,12 +21,13 @@ void printTable(QTextStream& out, const QVector<QStringList>& rows)
     }
 }
 
-QString number(double v, int precision = 3) { return QString::number(v, 'g', precision); }
+QString number(double v, int precision = 3) {
+    return QString::number(v, 'g', precision);
+}
 
 } // namespace
 
-QString formatMs(double ms)
-{
+QString formatMs(double ms) {
     if (ms < 1e-3)
         return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
     if (ms < 1.0)
@@ -37,10 +37,11 @@ QString formatMs(double ms)
     return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
 }
 
-void printCompile(QTextStream& out, const CompileResult& r, bool withPtx)
-{
+void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
     out << (r.ok ? "Compiled" : "Compilation failed") << " for " << r.arch << " with NVRTC "
-        << r.nvrtcVersion << " in " << formatMs(r.compileMs) << (r.cacheHit ? " (cache hit)" : "")
+        << r.nvrtcVersion << " in " << formatMs(r.compileMs)
+        << (r.cacheHit ? QStringLiteral(" (cache hit (%1))").arg(cacheTierName(r.fromCache))
+                       : QString())
         << '\n';
     if (!r.error.isEmpty())
         out << "error: " << r.error << '\n';
@@ -50,8 +51,10 @@ void printCompile(QTextStream& out, const CompileResult& r, bool withPtx)
         for (const Diagnostic& d : r.diagnostics) {
             QString where = d.file;
             if (d.line > 0)
-                where += QStringLiteral(":%1").arg(d.line) + (d.column > 0 ? QStringLiteral(":%1").arg(d.column) : QString());
-            rows.push_back({where.isEmpty() ? QStringLiteral("-") : where, severityName(d.severity), d.message});
+                where += QStringLiteral(":%1").arg(d.line) +
+                         (d.column > 0 ? QStringLiteral(":%1").arg(d.column) : QString());
+            rows.push_back({where.isEmpty() ? QStringLiteral("-") : where, severityName(d.severity),
+                            d.message});
         }
         printTable(out, rows);
     }
@@ -72,35 +75,56 @@ void printCompile(QTextStream& out, const CompileResult& r, bool withPtx)
         out << "\nProgram log:\n" << r.log << '\n';
 }
 
-void printRun(QTextStream& out, const RunResult& r)
-{
+void printRun(QTextStream& out, const RunResult& r) {
     if (r.device.ordinal >= 0)
-        out << "Device " << r.device.ordinal << ": " << r.device.name << " (" << r.device.arch() << ")\n";
+        out << "Device " << r.device.ordinal << ": " << r.device.name << " (" << r.device.arch()
+            << ")\n";
     printCompile(out, r.compile, false);
     if (r.timing.reps() > 0) {
         const TimingStats& t = r.timing;
-        out << "\nTiming (" << t.reps() << " repetitions, " << r.launch.grid[0] << "x" << r.launch.grid[1]
-            << "x" << r.launch.grid[2] << " blocks of " << r.launch.block[0] << "x" << r.launch.block[1]
-            << "x" << r.launch.block[2] << "):\n";
+        out << "\nTiming (" << t.reps() << " repetitions, " << r.launch.grid[0] << "x"
+            << r.launch.grid[1] << "x" << r.launch.grid[2] << " blocks of " << r.launch.block[0]
+            << "x" << r.launch.block[1] << "x" << r.launch.block[2] << "):\n";
         QVector<QStringList> rows{{"min", "median", "mean", "max", "stddev", "noise", "bandwidth"}};
-        rows.push_back({formatMs(t.minMs), formatMs(t.medianMs), formatMs(t.meanMs), formatMs(t.maxMs),
-                        formatMs(t.stddevMs), QStringLiteral("%1 %").arg(t.relNoise * 100, 0, 'f', 2),
-                        t.bandwidthGBs > 0 ? QStringLiteral("%1 GB/s").arg(t.bandwidthGBs, 0, 'f', 1) : QStringLiteral("-")});
+        rows.push_back(
+            {formatMs(t.minMs), formatMs(t.medianMs), formatMs(t.meanMs), formatMs(t.maxMs),
+             formatMs(t.stddevMs), QStringLiteral("%1 %").arg(t.relNoise * 100, 0, 'f', 2),
+             t.bandwidthGBs > 0 ? QStringLiteral("%1 GB/s").arg(t.bandwidthGBs, 0, 'f', 1)
+                                : QStringLiteral("-")});
         printTable(out, rows);
+        out << "  " << (t.mode.isEmpty() ? QStringLiteral("hot") : t.mode) << " timing"
+            << (t.stopReason.isEmpty() ? QString()
+                                       : QStringLiteral(", stopped: %1").arg(t.stopReason));
+        if (t.smClockMHz > 0)
+            out << ", SM clock " << t.smClockMHz << " MHz (default " << t.smClockDefaultMHz << ")";
+        out << '\n';
+        if (t.throttledSamples > 0)
+            out << "  warning: the GPU was throttling during " << t.throttledSamples << " of "
+                << t.reps() << " samples (SM clock under 75 % of its default)\n";
+        if (t.ceilingGBs > 0 && t.bandwidthGBs > 0)
+            out << "  " << QString::number(t.ceilingShare() * 100, 'f', 0)
+                << " % of the device's copy ceiling (" << QString::number(t.ceilingGBs, 'f', 0)
+                << " GB/s)\n";
         if (t.gflops > 0)
             out << "  " << QString::number(t.gflops, 'f', 1) << " GFLOP/s\n";
+        if (t.uploadsSkipped > 0)
+            out << "  " << t.uploadsSkipped << " unchanged input buffer(s) kept on the device ("
+                << formatBytes(t.uploadBytesSkipped) << " not uploaded)\n";
+        if (t.verifyMs > 0)
+            out << "  verified in " << formatMs(t.verifyMs) << '\n';
         const KernelResources& k = r.resources;
-        out << "  registers " << k.registers << ", static shared " << formatBytes(k.staticSharedBytes)
-            << ", local " << formatBytes(k.localBytes) << ", occupancy "
-            << QString::number(k.occupancy * 100, 'f', 0) << " %\n";
+        out << "  registers " << k.registers << ", static shared "
+            << formatBytes(k.staticSharedBytes) << ", local " << formatBytes(k.localBytes)
+            << ", occupancy " << QString::number(k.occupancy * 100, 'f', 0) << " %\n";
     }
     if (!r.verification.isEmpty()) {
         out << "\nVerification:\n";
-        QVector<QStringList> rows{{"buffer", "result", "method", "max abs err", "max rel err", "mismatches", "NaN", "unwritten"}};
+        QVector<QStringList> rows{{"buffer", "result", "method", "max abs err", "max rel err",
+                                   "mismatches", "NaN", "unwritten"}};
         for (const BufferVerification& v : r.verification)
             rows.push_back({v.buffer, v.passed ? "PASS" : "FAIL", v.method, number(v.maxAbsError),
-                            number(v.maxRelError), QString::number(v.mismatches), QString::number(v.nanCount),
-                            QString::number(v.unwritten)});
+                            number(v.maxRelError), QString::number(v.mismatches),
+                            QString::number(v.nanCount), QString::number(v.unwritten)});
         printTable(out, rows);
         for (const BufferVerification& v : r.verification) {
             if (!v.error.isEmpty())
@@ -109,19 +133,54 @@ void printRun(QTextStream& out, const RunResult& r)
                 out << "  first mismatches in " << v.buffer << ":\n";
                 QVector<QStringList> mm{{"index", "got", "expected"}};
                 for (const Mismatch& m : v.firstMismatches)
-                    mm.push_back({QString::number(m.index), number(m.got, 9), number(m.expected, 9)});
+                    mm.push_back(
+                        {QString::number(m.index), number(m.got, 9), number(m.expected, 9)});
                 printTable(out, mm);
             }
         }
     }
+    printSanitizer(out, r);
     if (!r.error.isEmpty())
         out << "\nerror: " << r.error << '\n';
     else
         out << "\nOK in " << formatMs(r.totalMs) << '\n';
 }
 
-void printDevices(QTextStream& out, const QVector<DeviceInfo>& devices)
-{
+void printSanitizer(QTextStream& out, const RunResult& r) {
+    if (r.sanitizerTool == SanitizerTool::None)
+        return;
+    const int errors = r.sanitizerErrorCount();
+    out << "\ncompute-sanitizer " << sanitizerToolName(r.sanitizerTool) << ": "
+        << (errors > 0 ? QStringLiteral("%1 error(s)").arg(errors) : QStringLiteral("no errors"));
+    if (r.sanitizerErrors < 0)
+        out << " (no summary: the report may be incomplete)";
+    out << '\n';
+    for (const SanitizerReport& s : r.sanitizer) {
+        const QString where = s.file.isEmpty() ? QStringLiteral("compute-sanitizer")
+                              : s.line > 0     ? QStringLiteral("%1:%2").arg(s.file).arg(s.line)
+                                               : s.file;
+        out << where << ": " << severityName(s.severity) << ": " << s.message() << '\n';
+        QStringList context;
+        if (!s.kernel.isEmpty())
+            context << QStringLiteral("in kernel %1").arg(s.kernel);
+        if (s.thread)
+            context << QStringLiteral("thread (%1,%2,%3)")
+                           .arg((*s.thread)[0])
+                           .arg((*s.thread)[1])
+                           .arg((*s.thread)[2]);
+        if (s.block)
+            context << QStringLiteral("block (%1,%2,%3)")
+                           .arg((*s.block)[0])
+                           .arg((*s.block)[1])
+                           .arg((*s.block)[2]);
+        if (!context.isEmpty())
+            out << "    " << context.join(QStringLiteral(", ")) << '\n';
+    }
+    if (!r.sanitizerNote.isEmpty())
+        out << "note: " << r.sanitizerNote << '\n';
+}
+
+void printDevices(QTextStream& out, const QVector<DeviceInfo>& devices) {
     for (const DeviceInfo& d : devices) {
         out << "Device " << d.ordinal << '\n';
         QVector<QStringList> rows;

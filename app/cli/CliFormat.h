@@ -15,6 +15,9 @@ namespace kernelpad::cli {
 [[nodiscard]] QString formatMs(double ms);
 void printCompile(QTextStream& out, const CompileResult& r, bool withPtx);
 void printRun(QTextStream& out, const RunResult& r);
+/// compute-sanitizer's reports like compiler diagnostics: "saxpy.cu:12: error: ..." and a
+/// line with the kernel, thread and block; nothing for a run without a sanitizer.
+void printSanitizer(QTextStream& out, const RunResult& r);
 void printDevices(QTextStream& out, const QVector<DeviceInfo>& devices);
 
 } // namespace kernelpad::cli

@@ -15,9 +15,14 @@ const char* const kUsage =
     "  compile FILE.kpad|FILE.cu [--arch sm_XY] [--kernel NAME] [--ptx] [--json]\n"
     "      Compile with NVRTC (no GPU needed); show diagnostics, kernels and optionally PTX.\n"
     "  run FILE.kpad [--device N] [--reps N] [--json] [--in-process]\n"
+    "            [--memcheck [--sanitizer-tool memcheck|racecheck|initcheck]] [--measure-ceiling]\n"
     "      Compile, launch, time and verify the project's kernel. Kernels run in a separate\n"
     "      runner process (a faulting kernel cannot take the caller down); --in-process runs\n"
-    "      them inside this process, for debugging.\n"
+    "      them inside this process, for debugging. --memcheck runs once (1 repetition, no\n"
+    "      warm-up) under compute-sanitizer (memcheck unless --sanitizer-tool says otherwise),\n"
+    "      compiled with -lineinfo; each report prints as FILE:LINE: error: ... with its thread\n"
+    "      and block, and --json adds them as \"sanitizer\". --measure-ceiling times the device's\n"
+    "      copy ceiling again (it is otherwise measured once per device and kept on disk).\n"
     "  devices [--json]\n"
     "      List the CUDA devices and their limits.\n"
     "  bench-launch [--launches N] [--repeats K] [--device N] [--json]\n"
@@ -27,7 +32,8 @@ const char* const kUsage =
     "      stdout (the protocol is documented in core/runner/Protocol.h).\n"
     "\n"
     "Exit codes: 0 success, 1 compile error, 2 verification failed, 3 CUDA or driver error\n"
-    "(including no driver: compile-only), 4 bad input (file, arguments).\n";
+    "(including no driver: compile-only, and errors compute-sanitizer reported under\n"
+    "--memcheck), 4 bad input (file, arguments; also --memcheck without compute-sanitizer).\n";
 
 } // namespace
 

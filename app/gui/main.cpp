@@ -18,6 +18,9 @@ namespace {
 constexpr int kScreenshotTimeoutMs = 60000;
 // Lets the last results lay out and paint before the window is grabbed.
 constexpr int kSettleMs = 300;
+// The docs' screenshot size: a common laptop-plus display, where nothing may be clipped.
+constexpr int kDefaultScreenshotWidth = 1600;
+constexpr int kDefaultScreenshotHeight = 1000;
 
 /// Grabs the window to a file once it shows what was asked for: the compile (and the
 /// devices) for a plain screenshot, the run's results with --run.
@@ -107,8 +110,13 @@ int main(int argc, char** argv) {
         QStringLiteral("FILE"));
     const QCommandLineOption runOption(QStringLiteral("run"),
                                        QStringLiteral("Run the project once it has compiled."));
+    const QCommandLineOption sizeOption(
+        QStringLiteral("size"),
+        QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
+        QStringLiteral("WxH"));
     parser.addOption(screenshot);
     parser.addOption(runOption);
+    parser.addOption(sizeOption);
     parser.process(app);
 
     kernelpad::Engine engine;
@@ -117,9 +125,23 @@ int main(int argc, char** argv) {
     if (scripted) {
         // A screenshot run must never stop at a dialog, nor pick up crash leftovers.
         window.setPromptsEnabled(false);
+        // The offscreen platform's screen is small; size the window as the docs show it.
+        QSize size(kDefaultScreenshotWidth, kDefaultScreenshotHeight);
+        if (parser.isSet(sizeOption)) {
+            const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+            const QSize asked(wh.value(0).toInt(), wh.value(1).toInt());
+            if (asked.isValid() && !asked.isEmpty())
+                size = asked;
+            else
+                std::fprintf(stderr, "kernelpad: --size wants WIDTHxHEIGHT, e.g. 1280x800\n");
+        }
+        window.resize(size);
         new ScreenshotTaker(&window, &engine, parser.value(screenshot), parser.isSet(runOption));
     }
     window.show();
+    // After a run the picture should show the timing and whether the output is right.
+    if (scripted && parser.isSet(runOption))
+        window.setVerificationPinned(true);
 
     int restored = 0;
     if (!scripted)

@@ -1,41 +1,68 @@
 #pragma once
-// Compiled programs kept in memory for the session: the same source, options, arch and
-// name expressions never go through NVRTC twice.
+// Compiled programs kept in memory for the session and, behind it, on disk between
+// sessions: the same source, options, arch, name expressions, included files and NVRTC
+// version never go through NVRTC twice.
 
 #include "core/compile/CompileResult.h"
+#include "core/compile/DiskCompileCache.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QStringList>
 
 #include <list>
+#include <memory>
 #include <mutex>
 #include <optional>
 
 namespace kernelpad {
 
-/// A small LRU map from a compile's inputs to its result; thread-safe.
+/// A small LRU map from a compile's inputs to its result, in front of a DiskCompileCache;
+/// thread-safe.
 class CompileCache {
 public:
-    explicit CompileCache(int capacity = 32)
-        : m_capacity(capacity)
-    {
-    }
+    static constexpr int kDefaultCapacity = 32;
 
-    /// The key of one compile: every input that changes NVRTC's output.
+    /// `diskDirectory` empty: memory only. The default is DiskCompileCache::defaultDirectory()
+    /// ($KERNELPAD_CACHE_DIR or the XDG cache directory; "off" turns the disk tier off).
+    explicit CompileCache(int capacity = kDefaultCapacity,
+                          const QString& diskDirectory = DiskCompileCache::defaultDirectory());
+
+    /// The key of one compile: every input that changes NVRTC's output. `includeFingerprint`
+    /// is includeFingerprint()'s digest of the user's included files (empty: none).
     [[nodiscard]] static QByteArray key(const QString& source, const QString& sourceName,
-                                        const QStringList& flags, const QStringList& nameExpressions,
-                                        const QString& nvrtcVersion);
+                                        const QStringList& flags,
+                                        const QStringList& nameExpressions,
+                                        const QString& nvrtcVersion,
+                                        const QByteArray& includeFingerprint = {});
 
-    /// A successful result for `key`, marked cacheHit, or nothing.
+    /// A digest of the contents of every file `source` includes (recursively) that resolves
+    /// in `sourceDir` or `includeDirs`; headers found nowhere there (the toolkit's, NVRTC's
+    /// built-ins) are left to the NVRTC version in the key. Reads at most kMaxFingerprintFiles
+    /// files; past that the digest says so, so such a source misses the cache rather than
+    /// risking a stale hit.
+    [[nodiscard]] static QByteArray includeFingerprint(const QString& source,
+                                                       const QString& sourceDir,
+                                                       const QStringList& includeDirs);
+    static constexpr int kMaxFingerprintFiles = 256;
+
+    /// A successful result for `key` (cacheHit, fromCache = Memory or Disk), or nothing.
+    /// A disk hit is kept in memory too.
     [[nodiscard]] std::optional<CompileResult> find(const QByteArray& key);
-    /// Stores successful results only (failures are cheap to redo and must show a fresh log).
+    /// Stores successful results only (failures are cheap to redo and must show a fresh
+    /// log), in memory and on disk.
     void insert(const QByteArray& key, const CompileResult& result);
 
+    /// The disk tier, or null when it is off.
+    [[nodiscard]] DiskCompileCache* disk() const { return m_disk.get(); }
+
 private:
+    void insertInMemory(const QByteArray& key, const CompileResult& result);
+
     int m_capacity;
-    std::mutex m_mutex;                 // guards m_order and m_entries
-    std::list<QByteArray> m_order;      // most recently used first
+    std::unique_ptr<DiskCompileCache> m_disk; ///< thread-safe itself
+    std::mutex m_mutex;                       // guards m_order and m_entries
+    std::list<QByteArray> m_order;            // most recently used first
     QHash<QByteArray, CompileResult> m_entries;
 };
 

@@ -48,6 +48,18 @@ QString severityName(Diagnostic::Severity s) {
     return QStringLiteral("error");
 }
 
+QString cacheTierName(CompileResult::CacheTier tier) {
+    switch (tier) {
+    case CompileResult::CacheTier::None:
+        return QStringLiteral("none");
+    case CompileResult::CacheTier::Memory:
+        return QStringLiteral("memory");
+    case CompileResult::CacheTier::Disk:
+        return QStringLiteral("disk");
+    }
+    return QStringLiteral("none");
+}
+
 QJsonObject Diagnostic::toJson() const {
     return QJsonObject{{QStringLiteral("file"), file},
                        {QStringLiteral("line"), line},
@@ -141,7 +153,9 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
                      {QStringLiteral("kernels"), toJsonArray(kernels)},
                      {QStringLiteral("loweredNames"), lowered},
                      {QStringLiteral("compileMs"), compileMs},
+                     {QStringLiteral("nvrtcMs"), nvrtcMs},
                      {QStringLiteral("cacheHit"), cacheHit},
+                     {QStringLiteral("fromCache"), cacheTierName(fromCache)},
                      {QStringLiteral("error"), error}};
     if (withPtx)
         json.insert(QStringLiteral("ptx"), ptx);
@@ -165,7 +179,16 @@ CompileResult CompileResult::fromJson(const QJsonObject& json) {
                                     object.value(QStringLiteral("lowered")).toString()});
     }
     result.compileMs = json.value(QStringLiteral("compileMs")).toDouble();
+    result.nvrtcMs = json.value(QStringLiteral("nvrtcMs")).toDouble(result.compileMs);
     result.cacheHit = json.value(QStringLiteral("cacheHit")).toBool();
+    const QString tier = json.value(QStringLiteral("fromCache")).toString();
+    for (const auto t : {CompileResult::CacheTier::None, CompileResult::CacheTier::Memory,
+                         CompileResult::CacheTier::Disk}) {
+        if (cacheTierName(t) == tier)
+            result.fromCache = t;
+    }
+    if (result.cacheHit && result.fromCache == CompileResult::CacheTier::None)
+        result.fromCache = CompileResult::CacheTier::Memory; // written before the tier existed
     result.error = json.value(QStringLiteral("error")).toString();
     return result;
 }

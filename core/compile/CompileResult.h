@@ -13,9 +13,9 @@ namespace kernelpad {
 /// One message of the NVRTC program log.
 struct Diagnostic {
     enum class Severity { Error, Warning, Remark, Note };
-    QString file;    ///< as NVRTC names it (the program name for the user's source)
-    int line = 0;    ///< 1-based; 0 when the message has no position
-    int column = 0;  ///< 1-based; 0 when NVRTC gives none
+    QString file;   ///< as NVRTC names it (the program name for the user's source)
+    int line = 0;   ///< 1-based; 0 when the message has no position
+    int column = 0; ///< 1-based; 0 when NVRTC gives none
     Severity severity = Severity::Error;
     QString message;
 
@@ -27,8 +27,8 @@ struct Diagnostic {
 
 /// One parameter of a kernel entry, read from the PTX.
 struct PtxParam {
-    QString name;     ///< PTX name, e.g. "_Z5saxpyfPKfPfi_param_0"
-    QString ptxType;  ///< ".f32", ".u64", ".b8" (arrays/structs)
+    QString name;    ///< PTX name, e.g. "_Z5saxpyfPKfPfi_param_0"
+    QString ptxType; ///< ".f32", ".u64", ".b8" (arrays/structs)
     int sizeBytes = 0;
     int alignBytes = 0;
     bool isPointer = false; ///< .u64 with .ptr or a .u64 the source declares a pointer
@@ -39,8 +39,8 @@ struct PtxParam {
 
 /// A kernel entry of the compiled module.
 struct KernelInfo {
-    QString name;     ///< the name the user knows: "saxpy", "vector_add<float>"
-    QString lowered;  ///< the mangled entry name in the module
+    QString name;    ///< the name the user knows: "saxpy", "vector_add<float>"
+    QString lowered; ///< the mangled entry name in the module
     QVector<PtxParam> params;
 
     [[nodiscard]] QJsonObject toJson() const;
@@ -50,19 +50,25 @@ struct KernelInfo {
 /// Everything a compile produced: ok() or not, the log, diagnostics, PTX and CUBIN.
 struct CompileResult {
     bool ok = false;
-    QString nvrtcVersion;   ///< "13.0"
-    QString arch;           ///< the arch compiled for
-    QStringList flags;      ///< the options NVRTC was given
-    QString log;            ///< the program log as NVRTC wrote it
+    QString nvrtcVersion; ///< "13.0"
+    QString arch;         ///< the arch compiled for
+    QStringList flags;    ///< the options NVRTC was given
+    QString log;          ///< the program log as NVRTC wrote it
     QVector<Diagnostic> diagnostics;
     QString ptx;
     QByteArray cubin;
     QVector<KernelInfo> kernels;
     /// name expression -> lowered name (templates, as in cuda.core's name_expressions)
     QVector<QPair<QString, QString>> loweredNames;
-    double compileMs = 0.0; ///< wall time NVRTC took
-    bool cacheHit = false;  ///< served from the compile cache, NVRTC not run
-    QString error;          ///< NVRTC could not be run at all (not a source error)
+    /// Wall time of this compile step: NVRTC's time, or the cache lookup's on a hit.
+    double compileMs = 0.0;
+    /// On a hit, the time NVRTC took when the cached result was made; else equal to compileMs.
+    double nvrtcMs = 0.0;
+    bool cacheHit = false; ///< served from the compile cache, NVRTC not run
+    /// Which cache tier served it (CacheTier::None when NVRTC ran).
+    enum class CacheTier { None, Memory, Disk };
+    CacheTier fromCache = CacheTier::None;
+    QString error; ///< NVRTC could not be run at all (not a source error)
 
     [[nodiscard]] const KernelInfo* findKernel(const QString& nameOrLowered) const;
     [[nodiscard]] int errorCount() const;
@@ -70,5 +76,8 @@ struct CompileResult {
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
     static CompileResult fromJson(const QJsonObject& json);
 };
+
+/// "none", "memory", "disk" (the JSON form of CompileResult::fromCache).
+[[nodiscard]] QString cacheTierName(CompileResult::CacheTier tier);
 
 } // namespace kernelpad

@@ -79,6 +79,8 @@ DiskCompileCache::DiskCompileCache(QString directory, qint64 maxBytes)
 
 QString DiskCompileCache::defaultDirectory() {
     const QString fromEnv = qEnvironmentVariable("KERNELPAD_CACHE_DIR");
+    if (fromEnv == QLatin1String("off"))
+        return {}; // caching on disk turned off
     if (!fromEnv.isEmpty())
         return fromEnv;
     // GenericCacheLocation is $XDG_CACHE_HOME or ~/.cache on Linux.
@@ -94,6 +96,7 @@ QString DiskCompileCache::entryPath(const QByteArray& key) const {
 QByteArray DiskCompileCache::encodeEntry(const CompileResult& result, quint32 formatVersion) {
     CompileResult stored = result;
     stored.cacheHit = false;
+    stored.fromCache = CompileResult::CacheTier::None;
     const QByteArray json = QJsonDocument(stored.toJson(true)).toJson(QJsonDocument::Compact);
     const QByteArray payload = json + result.cubin;
     QByteArray bytes(kHeaderBytes, '\0');
@@ -132,6 +135,7 @@ std::optional<CompileResult> DiskCompileCache::find(const QByteArray& key) const
     // The modification time is the LRU age; futimens needs ownership, not write access.
     (void)file.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
     result->cacheHit = true;
+    result->fromCache = CompileResult::CacheTier::Disk;
     return result;
 }
 

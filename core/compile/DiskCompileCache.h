@@ -31,7 +31,8 @@ public:
     explicit DiskCompileCache(QString directory = defaultDirectory(),
                               qint64 maxBytes = kDefaultMaxBytes);
 
-    /// $KERNELPAD_CACHE_DIR, else "<XDG cache dir>/kernelpad/compile".
+    /// $KERNELPAD_CACHE_DIR, else "<XDG cache dir>/kernelpad/compile"; empty (no disk
+    /// cache) when KERNELPAD_CACHE_DIR is "off".
     [[nodiscard]] static QString defaultDirectory();
 
     /// The result stored for `key`, marked cacheHit, or nothing (no entry, or a bad one,

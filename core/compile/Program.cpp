@@ -209,6 +209,7 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
     result.compileMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
+    result.nvrtcMs = result.compileMs;
     return result;
 }
 

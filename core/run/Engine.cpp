@@ -54,6 +54,18 @@ void GpuWorker::run(quint64 id, const RunRequest& request)
         client().run(id, request);
         return;
     }
+    if (request.sanitizer != SanitizerTool::None) {
+        // compute-sanitizer must start the process that runs the kernel; this one is running.
+        RunResult refused;
+        refused.status = RunStatus::BadInput;
+        refused.sanitizerTool = request.sanitizer;
+        refused.error = QStringLiteral("a %1 run needs KernelPad's runner process (compute-sanitizer starts it), "
+                                       "but kernels run inside this process here (in-process mode, or "
+                                       "kernelpad-cli was not found). Unset KERNELPAD_IN_PROCESS or drop --in-process.")
+                            .arg(sanitizerToolName(request.sanitizer));
+        emit runFinished(id, refused);
+        return;
+    }
     const RunResult result = session().run(request, *m_cancel, [&](const QString& stage, int done, int total) {
         emit runProgress(id, stage, done, total);
     });

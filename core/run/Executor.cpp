@@ -91,13 +91,23 @@ CompileResult compileProject(const Project& project, const QString& projectDir,
     const QStringList expressions = project.nameExpressions();
     QByteArray key;
     if (cache) {
-        QStringList includeRoots = project.options.includeDirs;
-        includeRoots << QDir(projectDir).absolutePath();
-        key = CompileCache::key(project.source, project.sourceName,
-                                project.options.toFlags(arch) + includeRoots, expressions,
-                                Program::nvrtcVersion());
-        if (std::optional<CompileResult> hit = cache->find(key))
+        QElapsedTimer lookup;
+        lookup.start();
+        const QDir base(projectDir);
+        QStringList includeRoots;
+        for (const QString& dir : project.options.includeDirs)
+            includeRoots << QDir::cleanPath(base.absoluteFilePath(dir));
+        // The project directory is in the key because relative include dirs resolve there.
+        const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
+                                     << base.absolutePath();
+        key = CompileCache::key(project.source, project.sourceName, keyFlags, expressions,
+                                Program::nvrtcVersion(),
+                                CompileCache::includeFingerprint(project.source, base.absolutePath(),
+                                                                 includeRoots));
+        if (std::optional<CompileResult> hit = cache->find(key)) {
+            hit->compileMs = double(lookup.nsecsElapsed()) / 1e6;
             return *hit;
+        }
     }
     CompileResult result = program.compile(arch, expressions);
     if (cache)
@@ -107,11 +117,15 @@ CompileResult compileProject(const Project& project, const QString& projectDir,
 
 /// The context, stream and the last module of the device this session uses.
 struct ExecutionSession::DeviceState {
-    explicit DeviceState(int ordinal)
+    DeviceState(int ordinal, CompileCache* cache)
         : device(ordinal)
         , info(device.info())
         , context(device)
+        , comparer(cache)
     {
+        // A ceiling measured by an earlier process is shown from the first run on.
+        if (std::optional<CopyCeiling> known = readCachedCeiling(defaultCeilingPath(), ceilingKey(info)))
+            ceiling = *known;
     }
     Device device;
     DeviceInfo info;
@@ -120,6 +134,12 @@ struct ExecutionSession::DeviceState {
     QByteArray moduleCubin; ///< the CUBIN `module` was loaded from
     std::optional<Module> module;
     DeviceBuffer l2Flush; ///< cold-mode flush buffer, allocated once and reused
+    /// The last run's buffers: the next run keeps the allocations (and the contents of
+    /// unchanged "in" buffers) it can (issue 5, "Fast edit -> result").
+    std::vector<RunBuffer> buffers;
+    GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
+    ExpectedCache expected; ///< expression checks' expected values, kept between runs
+    std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
 
     const Module& moduleFor(const QByteArray& cubin)
     {
@@ -148,7 +168,7 @@ ExecutionSession::DeviceState& ExecutionSession::deviceState(int ordinal)
 {
     if (!m_state || m_state->device.ordinal() != ordinal) {
         m_state.reset();
-        m_state = std::make_unique<DeviceState>(ordinal);
+        m_state = std::make_unique<DeviceState>(ordinal, m_cache);
     }
     m_state->context.makeCurrent();
     return *m_state;
@@ -194,6 +214,35 @@ std::optional<KernelResources> ExecutionSession::kernelResources(const CompileRe
     } catch (const CudaError& e) {
         if (e.isSticky())
             m_poisonReason = explainCudaError(e, kernel);
+        *error = e.message();
+    } catch (const DriverUnavailable& e) {
+        *error = QString::fromUtf8(e.what());
+    }
+    return std::nullopt;
+}
+
+std::optional<CopyCeiling> ExecutionSession::deviceCeiling(int device, bool remeasure, QString* error)
+{
+    if (isPoisoned()) {
+        *error = m_poisonReason;
+        return std::nullopt;
+    }
+    try {
+        DriverApi::get();
+        DeviceState& s = deviceState(device);
+        if (s.ceiling && !remeasure)
+            return s.ceiling;
+        const CopyCeiling measured = measureCopyCeiling(s.device, s.stream);
+        if (!(measured.gbs > 0)) {
+            *error = QStringLiteral("too little free device memory to measure the copy ceiling");
+            return std::nullopt;
+        }
+        s.ceiling = measured;
+        (void)writeCachedCeiling(defaultCeilingPath(), ceilingKey(s.info), measured);
+        return s.ceiling;
+    } catch (const CudaError& e) {
+        if (e.isSticky())
+            m_poisonReason = explainCudaError(e, QStringLiteral("the copy ceiling"));
         *error = e.message();
     } catch (const DriverUnavailable& e) {
         *error = QString::fromUtf8(e.what());
@@ -250,7 +299,7 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
             result.error = QStringLiteral("%1: compile-only. The source compiled; running needs an NVIDIA driver.").arg(noDriver);
             return finish(std::move(result));
         }
-        return finish(runOnDevice(request, std::move(result), cancel, progress));
+        return finish(runOnDevice(request, result, cancel, progress));
     } catch (const CudaError& e) {
         result.status = RunStatus::CudaError;
         result.error = explainCudaError(e, request.project.kernel);
@@ -266,7 +315,7 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
     return finish(std::move(result));
 }
 
-RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult result,
+RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& result,
                                         const std::atomic_bool& cancel, const ProgressFn& progress)
 {
     const Project& project = request.project;
@@ -299,22 +348,33 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult res
     if (project.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
         kernel.allowDynamicSharedBytes(project.launch.sharedMemBytes);
 
+    // The copy ceiling, once per device (then from the disk cache), before the run's buffers
+    // take the memory; a failed measurement only leaves the share of the ceiling out.
+    if (request.measureCeiling || !s.ceiling) {
+        if (progress)
+            progress(QStringLiteral("measuring the device's copy ceiling"), 0, 1);
+        QString ceilingProblem;
+        (void)deviceCeiling(request.device, request.measureCeiling, &ceilingProblem);
+        if (isPoisoned())
+            return fail(RunStatus::CudaError, m_poisonReason);
+    }
     if (progress)
         progress(QStringLiteral("preparing buffers"), 0, 1);
-    std::optional<std::vector<RunBuffer>> prepared = prepareBuffers(project.arguments, request.projectDir, &problem);
+    std::optional<std::vector<RunBuffer>> prepared =
+        prepareBuffers(project.arguments, request.projectDir, &problem, &s.buffers);
     if (!prepared)
         return fail(RunStatus::BadInput, problem);
-    std::vector<RunBuffer>& buffers = *prepared;
-    qint64 totalBytes = 0;
-    for (const RunBuffer& b : buffers)
-        totalBytes += b.bytes;
+    // What the previous run left that this one cannot use is freed before the check.
+    const qint64 toAllocateBytes = adoptBuffers(*prepared, s.buffers);
     size_t freeBytes = 0, totalDeviceBytes = 0;
     check(DriverApi::get().cuMemGetInfo(&freeBytes, &totalDeviceBytes), "cuMemGetInfo");
-    if (totalBytes > qint64(freeBytes))
+    if (toAllocateBytes > qint64(freeBytes))
         return fail(RunStatus::BadInput,
                     QStringLiteral("the buffers need %1 but the GPU has %2 free of %3; reduce their sizes")
-                        .arg(formatBytes(totalBytes), formatBytes(qint64(freeBytes)), formatBytes(qint64(totalDeviceBytes))));
-    uploadBuffers(buffers, s.stream, QString());
+                        .arg(formatBytes(toAllocateBytes), formatBytes(qint64(freeBytes)), formatBytes(qint64(totalDeviceBytes))));
+    const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString());
+    s.buffers = std::move(*prepared);
+    const std::vector<RunBuffer>& buffers = s.buffers;
     std::optional<PackedArgs> packed =
         PackedArgs::pack(project.arguments, bufferAddresses(buffers, project.arguments.size()), &problem);
     if (!packed)
@@ -326,9 +386,21 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult res
         progress(QStringLiteral("verifying launch"), 0, 1);
     kernel.launch(project.launch, s.stream, packed->kernelParams());
     s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
+    QElapsedTimer verifyClock;
+    verifyClock.start();
+    const QString arch = result.compile.arch.isEmpty() ? s.info.arch() : result.compile.arch;
+    for (auto it = s.expected.begin(); it != s.expected.end();) {
+        const bool stillChecked = std::any_of(buffers.begin(), buffers.end(), [&](const RunBuffer& b) {
+            return b.name == it->first && b.verify.kind == VerifySpec::Kind::Expression;
+        });
+        it = stillChecked ? std::next(it) : s.expected.erase(it);
+    }
+    RunVerifier verifier(project, request.projectDir, result.compile, s.moduleFor(result.compile.cubin),
+                         s.stream, &s.comparer, arch, &s.expected);
+    // Outputs verified on the GPU are copied to the host only when the caller keeps them.
     QHash<QString, QByteArray> outputs;
     for (const RunBuffer& b : buffers) {
-        if (b.direction == Direction::In)
+        if (b.direction == Direction::In || (verifier.verifiesOnGpu(b) && !request.keepOutputs))
             continue;
         QByteArray host(int(0), Qt::Uninitialized);
         host.resize(qsizetype(b.bytes));
@@ -339,8 +411,8 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult res
 
     if (progress)
         progress(QStringLiteral("verifying"), 0, 1);
-    RunVerifier verifier(project, request.projectDir, result.compile, s.moduleFor(result.compile.cubin), s.stream);
     result.verification = verifier.verify(buffers, outputs);
+    const double verifyMs = double(verifyClock.nsecsElapsed()) / 1e6;
     if (request.keepOutputs)
         for (const RunBuffer& b : buffers)
             if (outputs.contains(b.name))
@@ -366,6 +438,11 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult res
     result.timing.smClockDefaultMHz = m.smClockDefaultMHz;
     result.timing.memClockMHz = m.memClockMHz;
     result.timing.throttledSamples = m.throttledSamples;
+    result.timing.verifyMs = verifyMs;
+    result.timing.buffersReused = uploads.reused;
+    result.timing.uploadsSkipped = uploads.uploadsSkipped;
+    result.timing.uploadBytesSkipped = uploads.bytesSkipped;
+    result.timing.ceilingGBs = s.ceiling ? s.ceiling->gbs : 0.0;
     if (m.status == RunStatus::Cancelled)
         return fail(m.status, QStringLiteral("cancelled after %1 samples").arg(m.timesMs.size()));
     if (m.status == RunStatus::Timeout)

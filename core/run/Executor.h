@@ -3,6 +3,7 @@
 // correctness launch -> verify -> warm-up -> timed repetitions -> RunResult.
 
 #include "core/compile/CompileCache.h"
+#include "core/run/DeviceCeiling.h"
 #include "core/run/RunTypes.h"
 
 #include <QString>
@@ -45,13 +46,19 @@ public:
                                                                  const LaunchConfig& launch,
                                                                  int device, QString* error);
 
+    /// The device-to-device copy ceiling of `device` (DeviceCeiling.h): measured on the first
+    /// call (about a second) unless `remeasure` is false and one is known from an earlier
+    /// call or from the disk cache; a new measurement is stored there. Later runs report it
+    /// as TimingStats::ceilingGBs. Nothing, with the reason in `error`, without a driver.
+    [[nodiscard]] std::optional<CopyCeiling> deviceCeiling(int device, bool remeasure, QString* error);
+
     /// True after a sticky CUDA error: this process cannot use the GPU again.
     [[nodiscard]] bool isPoisoned() const { return !m_poisonReason.isEmpty(); }
 
 private:
     struct DeviceState;
     DeviceState& deviceState(int ordinal);
-    RunResult runOnDevice(const RunRequest& request, RunResult result,
+    RunResult runOnDevice(const RunRequest& request, RunResult& result,
                           const std::atomic_bool& cancel, const ProgressFn& progress);
 
     CompileCache* m_cache;

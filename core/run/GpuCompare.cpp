@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace kernelpad {
 
@@ -78,7 +79,8 @@ QString gpuCompareKernelName(ScalarType type) {
     return QStringLiteral("kpCompare_") + QLatin1String(scalarTypeInfo(type).numpyName);
 }
 
-GpuComparer::GpuComparer() = default;
+GpuComparer::GpuComparer(CompileCache* cache)
+    : m_cache(cache) {}
 GpuComparer::~GpuComparer() = default;
 GpuComparer::GpuComparer(GpuComparer&&) noexcept = default;
 GpuComparer& GpuComparer::operator=(GpuComparer&&) noexcept = default;
@@ -99,7 +101,19 @@ const Module* GpuComparer::module(ScalarType type, const QString& arch, QString*
         *error = it->second;
         return nullptr;
     }
-    const CompileResult compiled = gpuCompareProgram(type).compile(arch);
+    QByteArray key;
+    if (m_cache) {
+        key = CompileCache::key(
+            QString::fromLatin1(kGpuCompareSource), QStringLiteral("kernelpad_compare.cu"),
+            {arch, QString::number(kGpuCompareThreads), QString::number(kGpuCompareItems),
+             QString::number(kMaxReportedMismatches),
+             QLatin1String(scalarTypeInfo(type).numpyName)},
+            {}, Program::nvrtcVersion());
+    }
+    std::optional<CompileResult> hit = m_cache ? m_cache->find(key) : std::nullopt;
+    const CompileResult compiled = hit ? *hit : gpuCompareProgram(type).compile(arch);
+    if (m_cache && !hit)
+        m_cache->insert(key, compiled);
     if (!compiled.ok) {
         *error = QStringLiteral("the GPU comparison kernel for %1 did not compile for %2: %3")
                      .arg(QLatin1String(scalarTypeInfo(type).numpyName), arch,

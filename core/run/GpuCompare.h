@@ -2,6 +2,7 @@
 // Verification on the GPU: the same report as compareBuffers() (Verify.h) without copying
 // the buffers to the host (issue 5: 256 million floats in well under 100 ms).
 
+#include "core/compile/CompileCache.h"
 #include "core/compile/Program.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Module.h"
@@ -36,9 +37,10 @@ inline constexpr const char* kGpuGatherKernelName = "kpGatherMismatches";
 /// live there): destroy it before that context. Not thread-safe. Move-only.
 class GpuComparer {
 public:
-    /// Compiles lazily (NVRTC, for the arch given to compare()) on the first use of each type;
-    /// caches the Modules.
-    GpuComparer();
+    /// Compiles lazily (NVRTC, for the arch given to compare()) on the first use of each type,
+    /// through `cache` when given (a warm disk cache saves a fresh process ~200 ms of NVRTC);
+    /// keeps the Modules.
+    explicit GpuComparer(CompileCache* cache = nullptr);
     ~GpuComparer();
     GpuComparer(GpuComparer&&) noexcept;
     GpuComparer& operator=(GpuComparer&&) noexcept;
@@ -64,6 +66,7 @@ private:
     /// in `error` when it does not compile.
     const Module* module(ScalarType type, const QString& arch, QString* error);
 
+    CompileCache* m_cache = nullptr;                         ///< borrowed; may be null
     std::map<ScalarType, std::unique_ptr<Module>> m_modules; ///< by element type
     std::map<ScalarType, QString> m_compileErrors;           ///< not retried for the same arch
     QString m_arch;                                          ///< what the modules were compiled for

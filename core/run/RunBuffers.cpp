@@ -5,11 +5,63 @@
 #include "core/launch/Packing.h"
 #include "core/run/RunTypes.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+
 namespace kernelpad {
+namespace {
+
+const RunBuffer* findByName(const std::vector<RunBuffer>* buffers, const QString& name) {
+    if (!buffers)
+        return nullptr;
+    for (const RunBuffer& b : *buffers)
+        if (b.name == name)
+            return &b;
+    return nullptr;
+}
+
+} // namespace
+
+bool operator==(const BufferContentKey& a, const BufferContentKey& b) {
+    return a.name == b.name && a.type == b.type && a.count == b.count && a.bytes == b.bytes &&
+           a.direction == b.direction && a.init == b.init && a.fromFile == b.fromFile &&
+           a.fileBytes == b.fileBytes && a.fileModifiedMs == b.fileModifiedMs;
+}
+
+BufferContentKey bufferContentKey(const ArgumentSpec& arg, qint64 count, const QString& baseDir) {
+    BufferContentKey k;
+    k.name = arg.name;
+    k.type = QJsonDocument(arg.buffer.elementType.toJson()).toJson(QJsonDocument::Compact);
+    k.count = count;
+    k.bytes = count * arg.buffer.elementType.sizeBytes();
+    k.direction = arg.buffer.direction;
+    k.init = QJsonDocument(arg.buffer.init.toJson()).toJson(QJsonDocument::Compact);
+    k.fromFile = arg.buffer.init.kind == InitSpec::Kind::File;
+    if (k.fromFile) {
+        const QFileInfo info(QDir(baseDir).absoluteFilePath(arg.buffer.init.path));
+        if (info.isFile()) {
+            k.fileBytes = info.size();
+            k.fileModifiedMs = info.lastModified().toMSecsSinceEpoch();
+        }
+    }
+    return k;
+}
+
+BufferReuse decideReuse(const BufferContentKey* previous, const BufferContentKey& next) {
+    if (!previous || previous->bytes != next.bytes)
+        return BufferReuse::Fresh;
+    // An unreadable file has no stamp: never trust contents we cannot tie to it.
+    const bool fileKnown = !next.fromFile || (next.fileBytes >= 0 && next.fileModifiedMs >= 0);
+    if (next.direction == Direction::In && *previous == next && fileKnown)
+        return BufferReuse::Contents;
+    return BufferReuse::Memory;
+}
 
 std::optional<std::vector<RunBuffer>> prepareBuffers(const QVector<ArgumentSpec>& args,
-                                                 const QString& baseDir, QString* error)
-{
+                                                     const QString& baseDir, QString* error,
+                                                     const std::vector<RunBuffer>* previous) {
     std::vector<RunBuffer> buffers;
     for (int i = 0; i < args.size(); ++i) {
         const ArgumentSpec& a = args[i];
@@ -38,8 +90,16 @@ std::optional<std::vector<RunBuffer>> prepareBuffers(const QVector<ArgumentSpec>
                          .arg(formatBytes(b.bytes), formatBytes(kMaxBufferBytes));
             return std::nullopt;
         }
-        if (b.direction != Direction::Out) {
-            std::optional<QByteArray> contents = makeBufferContents(a.buffer, b.count, baseDir, &why);
+        b.key = bufferContentKey(a, b.count, baseDir);
+        const RunBuffer* before = findByName(previous, b.name);
+        b.reuse = decideReuse(before ? &before->key : nullptr, b.key);
+        if (b.reuse == BufferReuse::Contents && before->initial.size() == b.bytes) {
+            b.initial = before->initial; // implicitly shared: no generation, no copy
+        } else if (b.direction != Direction::Out) {
+            if (b.reuse == BufferReuse::Contents)
+                b.reuse = BufferReuse::Memory;
+            std::optional<QByteArray> contents =
+                makeBufferContents(a.buffer, b.count, baseDir, &why);
             if (!contents) {
                 *error = QStringLiteral("buffer '%1': %2").arg(a.name, why);
                 return std::nullopt;
@@ -51,8 +111,7 @@ std::optional<std::vector<RunBuffer>> prepareBuffers(const QVector<ArgumentSpec>
     return buffers;
 }
 
-QHash<QString, double> scalarValues(const QVector<ArgumentSpec>& args)
-{
+QHash<QString, double> scalarValues(const QVector<ArgumentSpec>& args) {
     QHash<QString, double> values;
     for (const ArgumentSpec& a : args) {
         if (a.isBuffer() || a.type.isStruct())
@@ -64,27 +123,55 @@ QHash<QString, double> scalarValues(const QVector<ArgumentSpec>& args)
     return values;
 }
 
-qint64 bytesMoved(const std::vector<RunBuffer>& buffers)
-{
+qint64 bytesMoved(const std::vector<RunBuffer>& buffers) {
     qint64 total = 0;
     for (const RunBuffer& b : buffers)
         total += b.direction == Direction::InOut ? 2 * b.bytes : b.bytes;
     return total;
 }
 
-void uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& stream, const QString& labelPrefix)
-{
-    for (RunBuffer& b : buffers) {
-        b.device = DeviceBuffer(b.bytes, QStringLiteral("%1buffer '%2'").arg(labelPrefix, b.name));
-        if (b.direction == Direction::Out)
-            b.device.fillBytesAsync(kPoisonByte, stream);
-        else
-            b.device.uploadAsync(b.initial.constData(), b.initial.size(), stream);
+qint64 adoptBuffers(std::vector<RunBuffer>& next, std::vector<RunBuffer>& previous) {
+    qint64 toAllocate = 0;
+    for (RunBuffer& b : next) {
+        RunBuffer* before = const_cast<RunBuffer*>(findByName(&previous, b.name));
+        if (b.reuse != BufferReuse::Fresh && before && before->device.sizeBytes() == b.bytes &&
+            (b.bytes == 0 || before->device.address() != 0)) {
+            b.device = std::move(before->device);
+        } else {
+            b.reuse = BufferReuse::Fresh;
+            toAllocate += b.bytes;
+        }
     }
+    previous.clear(); // frees what was not adopted before the new allocations
+    return toAllocate;
 }
 
-QVector<quint64> bufferAddresses(const std::vector<RunBuffer>& buffers, int argCount)
-{
+BufferUploadStats uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& stream,
+                                const QString& labelPrefix) {
+    BufferUploadStats stats;
+    for (RunBuffer& b : buffers) {
+        if (b.reuse != BufferReuse::Fresh && b.device.sizeBytes() == b.bytes &&
+            (b.bytes == 0 || b.device.address() != 0)) {
+            ++stats.reused;
+        } else {
+            b.reuse = BufferReuse::Fresh;
+            b.device =
+                DeviceBuffer(b.bytes, QStringLiteral("%1buffer '%2'").arg(labelPrefix, b.name));
+        }
+        if (b.reuse == BufferReuse::Contents) {
+            ++stats.uploadsSkipped;
+            stats.bytesSkipped += b.bytes;
+        } else if (b.direction == Direction::Out) {
+            b.device.fillBytesAsync(kPoisonByte, stream);
+        } else {
+            b.device.uploadAsync(b.initial.constData(), b.initial.size(), stream);
+            stats.bytesUploaded += b.initial.size();
+        }
+    }
+    return stats;
+}
+
+QVector<quint64> bufferAddresses(const std::vector<RunBuffer>& buffers, int argCount) {
     QVector<quint64> addresses(argCount, 0);
     for (const RunBuffer& b : buffers)
         addresses[b.argIndex] = quint64(b.device.address());

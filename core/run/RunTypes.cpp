@@ -71,6 +71,10 @@ QJsonObject RunRequest::toJson() const {
                      {QStringLiteral("keepOutputs"), keepOutputs}};
     if (repetitions)
         json.insert(QStringLiteral("repetitions"), *repetitions);
+    if (sanitizer != SanitizerTool::None)
+        json.insert(QStringLiteral("sanitizer"), sanitizerToolName(sanitizer));
+    if (measureCeiling)
+        json.insert(QStringLiteral("measureCeiling"), true);
     return json;
 }
 
@@ -112,6 +116,22 @@ std::optional<RunRequest> RunRequest::fromJson(const QJsonObject& json, QString*
         if (!keep.isBool())
             return fail(QStringLiteral("keepOutputs: must be true or false"));
         request.keepOutputs = keep.toBool();
+    }
+    const QJsonValue ceiling = json.value(QStringLiteral("measureCeiling"));
+    if (!ceiling.isUndefined()) {
+        if (!ceiling.isBool())
+            return fail(QStringLiteral("measureCeiling: must be true or false"));
+        request.measureCeiling = ceiling.toBool();
+    }
+    const QJsonValue tool = json.value(QStringLiteral("sanitizer"));
+    if (!tool.isUndefined() && !tool.isNull()) {
+        const std::optional<SanitizerTool> parsedTool = sanitizerToolFromName(tool.toString());
+        if (!tool.isString() || !parsedTool)
+            return fail(QStringLiteral("sanitizer: must be one of none, memcheck, racecheck, "
+                                       "initcheck (got %1)")
+                            .arg(tool.isString() ? QStringLiteral("'%1'").arg(tool.toString())
+                                                 : QStringLiteral("a non-string")));
+        request.sanitizer = *parsedTool;
     }
     return request;
 }
@@ -182,6 +202,14 @@ BufferVerification BufferVerification::fromJson(const QJsonObject& json) {
     return v;
 }
 
+int RunResult::sanitizerErrorCount() const {
+    int reported = 0;
+    for (const SanitizerReport& r : sanitizer)
+        if (r.severity == Diagnostic::Severity::Error)
+            reported += r.count;
+    return std::max(reported, sanitizerErrors);
+}
+
 bool RunResult::verified() const {
     return std::all_of(verification.cbegin(), verification.cend(),
                        [](const BufferVerification& v) { return v.passed; });
@@ -197,7 +225,7 @@ QJsonObject RunResult::toJson(bool withPtx) const {
         outs.append(QJsonObject{{QStringLiteral("name"), o.name},
                                 {QStringLiteral("type"), o.type.toJson()},
                                 {QStringLiteral("count"), double(o.count)}});
-    return QJsonObject{{QStringLiteral("status"), runStatusName(status)},
+    QJsonObject json{{QStringLiteral("status"), runStatusName(status)},
                        {QStringLiteral("error"), nullIfEmpty(error)},
                        {QStringLiteral("compile"), compile.toJson(withPtx)},
                        {QStringLiteral("device"), device.toJson()},
@@ -208,6 +236,16 @@ QJsonObject RunResult::toJson(bool withPtx) const {
                        {QStringLiteral("verification"), checks},
                        {QStringLiteral("outputs"), outs},
                        {QStringLiteral("totalMs"), jsonDouble(totalMs)}};
+    if (sanitizerTool != SanitizerTool::None) {
+        QJsonArray reports;
+        for (const SanitizerReport& r : sanitizer)
+            reports.append(r.toJson());
+        json.insert(QStringLiteral("sanitizerTool"), sanitizerToolName(sanitizerTool));
+        json.insert(QStringLiteral("sanitizer"), reports);
+        json.insert(QStringLiteral("sanitizerErrors"), sanitizerErrors);
+        json.insert(QStringLiteral("sanitizerNote"), nullIfEmpty(sanitizerNote));
+    }
+    return json;
 }
 
 RunResult RunResult::fromJson(const QJsonObject& json) {
@@ -239,6 +277,20 @@ RunResult RunResult::fromJson(const QJsonObject& json) {
         r.outputs.append(out);
     }
     r.totalMs = readDouble(json, QStringLiteral("totalMs"));
+    r.sanitizerTool =
+        sanitizerToolFromName(json.value(QStringLiteral("sanitizerTool")).toString(QStringLiteral("none")))
+            .value_or(SanitizerTool::None);
+    const QJsonArray reports = json.value(QStringLiteral("sanitizer")).toArray();
+    for (int k = 0; k < reports.size(); ++k) {
+        QString why;
+        if (std::optional<SanitizerReport> report = SanitizerReport::fromJson(reports[k].toObject(), &why))
+            r.sanitizer.append(*report);
+        else if (r.error.isEmpty())
+            // A report the runner sent but this side cannot read must not vanish silently.
+            r.error = QStringLiteral("sanitizer[%1].%2").arg(k).arg(why);
+    }
+    r.sanitizerErrors = json.value(QStringLiteral("sanitizerErrors")).toInt(0);
+    r.sanitizerNote = json.value(QStringLiteral("sanitizerNote")).toString();
     return r;
 }
 

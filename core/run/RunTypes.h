@@ -5,6 +5,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/project/Project.h"
+#include "core/run/Sanitizer.h"
 #include "core/run/Timing.h"
 
 #include <QByteArray>
@@ -23,6 +24,11 @@ struct RunRequest {
     int device = 0;
     std::optional<int> repetitions; ///< overrides project.timing.repetitions
     bool keepOutputs = true;        ///< copy output buffers into the result
+    /// Run once under compute-sanitizer with this tool (a separate, one-off runner process).
+    SanitizerTool sanitizer = SanitizerTool::None;
+    /// Time the device-to-device copy ceiling again before the run (it is otherwise measured
+    /// once per device and kept on disk); the result's timing shows the share of it.
+    bool measureCeiling = false;
 
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<RunRequest> fromJson(const QJsonObject& json, QString* error);
@@ -95,8 +101,17 @@ struct RunResult {
     QVector<BufferVerification> verification;
     QVector<OutputBuffer> outputs;
     double totalMs = 0; ///< wall time of the whole request
+    /// The compute-sanitizer tool the run went through (None: a normal run).
+    SanitizerTool sanitizerTool = SanitizerTool::None;
+    QVector<SanitizerReport> sanitizer; ///< merged reports, in order of first appearance
+    /// The tool's own error total (may exceed the reports: merged or not printed); -1 when
+    /// its log had no summary.
+    int sanitizerErrors = 0;
+    QString sanitizerNote; ///< e.g. why the timing of a sanitized run means nothing
 
-    [[nodiscard]] bool verified() const; ///< every verified buffer passed (true if none checked)
+    [[nodiscard]] bool verified() const;
+    /// Reports of severity error, counting merged ones, or the tool's total if larger.
+    [[nodiscard]] int sanitizerErrorCount() const; ///< every verified buffer passed (true if none checked)
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
     static RunResult fromJson(const QJsonObject& json);
 };

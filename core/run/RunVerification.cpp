@@ -7,11 +7,12 @@
 
 #include <QDir>
 
+#include <algorithm>
+
 namespace kernelpad {
 namespace {
 
-QString loweredName(const CompileResult& compiled, const QString& name)
-{
+QString loweredName(const CompileResult& compiled, const QString& name) {
     for (const auto& [expression, lowered] : compiled.loweredNames)
         if (expression == name)
             return lowered;
@@ -20,8 +21,7 @@ QString loweredName(const CompileResult& compiled, const QString& name)
     return {};
 }
 
-BufferVerification failedCheck(const RunBuffer& b, const QString& method, const QString& error)
-{
+BufferVerification failedCheck(const RunBuffer& b, const QString& method, const QString& error) {
     BufferVerification v;
     v.buffer = b.name;
     v.method = method;
@@ -32,23 +32,87 @@ BufferVerification failedCheck(const RunBuffer& b, const QString& method, const 
 
 } // namespace
 
-QHash<QString, QByteArray> RunVerifier::runReference(const QString& referenceKernel,
-                                                     const std::vector<RunBuffer>& buffers, QString* error)
-{
+QByteArray expressionKey(const QString& expression, const RunBuffer& output,
+                         const QHash<QString, double>& scalars,
+                         const std::vector<RunBuffer>& buffers) {
+    QByteArray key = expression.toUtf8();
+    key += '\n' + output.key.type + '\n' + QByteArray::number(output.count);
+    QStringList names = scalars.keys();
+    names.sort();
+    for (const QString& name : names)
+        key += '\n' + name.toUtf8() + '=' + QByteArray::number(scalars.value(name), 'g', 17);
+    for (const RunBuffer& b : buffers) {
+        if (b.initial.isEmpty())
+            continue;
+        const BufferContentKey& k = b.key;
+        key += '\n' + k.name.toUtf8() + ' ' + k.type + ' ' + QByteArray::number(k.count) + ' ' +
+               QByteArray::number(int(k.direction)) + ' ' + k.init + ' ' +
+               QByteArray::number(k.fileBytes) + ' ' + QByteArray::number(k.fileModifiedMs);
+        // A file that cannot be stamped cannot be trusted to be unchanged.
+        if (k.fromFile && (k.fileBytes < 0 || k.fileModifiedMs < 0))
+            return {};
+    }
+    return key;
+}
+
+bool RunVerifier::verifiesOnGpu(const RunBuffer& b) const {
+    if (!comparer || b.direction == Direction::In || b.count <= kGpuVerifyMinElements ||
+        !GpuComparer::supports(b.type))
+        return false;
+    return b.verify.kind == VerifySpec::Kind::Reference ||
+           (b.verify.kind == VerifySpec::Kind::Expression && m_expected);
+}
+
+ExpectedValues* RunVerifier::expectedFor(const RunBuffer& b, const std::vector<RunBuffer>& buffers,
+                                         const QHash<QString, double>& scalars,
+                                         const QHash<QString, ExpressionInput>& inputs,
+                                         ExpectedValues* scratch, bool* reused, QString* error) {
+    const QByteArray key = expressionKey(b.verify.expression, b, scalars, buffers);
+    *reused = false;
+    ExpectedValues* slot = scratch;
+    if (m_expected && !key.isEmpty()) {
+        ExpectedValues& kept = (*m_expected)[b.name];
+        if (kept.key == key && kept.host.size() == b.bytes) {
+            *reused = true;
+            return &kept;
+        }
+        slot = &kept;
+    }
+    slot->key.clear(); // invalid until the evaluation succeeds
+    slot->device = DeviceBuffer();
+    const std::optional<QVector<double>> values =
+        evaluateExpression(b.verify.expression, b.count, scalars, inputs, error);
+    if (!values) {
+        slot->host.clear();
+        return nullptr;
+    }
+    slot->host = doublesToBytes(b.type, *values);
+    slot->key = key;
+    return slot;
+}
+
+RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKernel,
+                                                    const std::vector<RunBuffer>& buffers) {
+    ReferenceRun run;
     const QString lowered = loweredName(compiled, referenceKernel);
     if (lowered.isEmpty()) {
-        *error = QStringLiteral("reference kernel '%1' is not in the compiled module").arg(referenceKernel);
-        return {};
+        run.error = QStringLiteral("reference kernel '%1' is not in the compiled module")
+                        .arg(referenceKernel);
+        return run;
     }
     const Kernel reference = module.kernel(lowered, referenceKernel);
-    const QString mismatch = checkAgainstParams(project.arguments, reference.paramLayouts(), referenceKernel);
+    const QString mismatch =
+        checkAgainstParams(project.arguments, reference.paramLayouts(), referenceKernel);
     if (!mismatch.isEmpty()) {
-        *error = QStringLiteral("the reference kernel must take the same arguments: %1").arg(mismatch);
-        return {};
+        run.error =
+            QStringLiteral("the reference kernel must take the same arguments: %1").arg(mismatch);
+        return run;
     }
-    // Fresh copies: the kernel under test may have changed its inout buffers.
-    std::vector<RunBuffer> copies;
+    // Fresh copies of out/inout buffers: the kernel under test may have changed them. "in"
+    // buffers are shared: neither kernel writes them, and sharing saves an upload of each.
     for (const RunBuffer& b : buffers) {
+        if (b.direction == Direction::In)
+            continue;
         RunBuffer c;
         c.argIndex = b.argIndex;
         c.name = b.name;
@@ -57,31 +121,30 @@ QHash<QString, QByteArray> RunVerifier::runReference(const QString& referenceKer
         c.bytes = b.bytes;
         c.direction = b.direction;
         c.initial = b.initial; // implicitly shared, not copied
-        copies.push_back(std::move(c));
+        run.outputs.push_back(std::move(c));
     }
-    uploadBuffers(copies, stream, QStringLiteral("reference "));
-    std::optional<PackedArgs> packed =
-        PackedArgs::pack(project.arguments, bufferAddresses(copies, project.arguments.size()), error);
+    uploadBuffers(run.outputs, stream, QStringLiteral("reference "));
+    QVector<quint64> addresses = bufferAddresses(buffers, project.arguments.size());
+    for (const RunBuffer& c : run.outputs)
+        addresses[c.argIndex] = quint64(c.device.address());
+    std::optional<PackedArgs> packed = PackedArgs::pack(project.arguments, addresses, &run.error);
     if (!packed)
-        return {};
+        return run;
     reference.launch(project.launch, stream, packed->kernelParams());
     stream.synchronize(QStringLiteral("running reference kernel '%1'").arg(referenceKernel));
-    QHash<QString, QByteArray> outputs;
-    for (const RunBuffer& c : copies) {
-        if (c.direction == Direction::In)
-            continue;
-        QByteArray host;
-        host.resize(qsizetype(c.bytes));
-        c.device.downloadAsync(host.data(), c.bytes, stream);
-        outputs.insert(c.name, host);
-    }
-    stream.synchronize(QStringLiteral("copying outputs of reference kernel '%1'").arg(referenceKernel));
-    return outputs;
+    return run;
+}
+
+const RunVerifier::ReferenceRun& RunVerifier::reference(const QString& referenceKernel,
+                                                        const std::vector<RunBuffer>& buffers) {
+    auto it = m_references.find(referenceKernel);
+    if (it == m_references.end())
+        it = m_references.emplace(referenceKernel, runReference(referenceKernel, buffers)).first;
+    return it->second;
 }
 
 QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& buffers,
-                                                const QHash<QString, QByteArray>& outputs)
-{
+                                                const QHash<QString, QByteArray>& outputs) {
     QVector<BufferVerification> reports;
     QHash<QString, double> scalars;
     QHash<QString, ExpressionInput> inputs;
@@ -91,27 +154,48 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
         if (spec.kind == VerifySpec::Kind::None)
             continue;
         if (b.direction == Direction::In) {
-            reports.push_back(failedCheck(b, QStringLiteral("none"),
-                                          QStringLiteral("'%1' is an input buffer: only out and inout buffers can be verified").arg(b.name)));
+            reports.push_back(failedCheck(
+                b, QStringLiteral("none"),
+                QStringLiteral(
+                    "'%1' is an input buffer: only out and inout buffers can be verified")
+                    .arg(b.name)));
             continue;
         }
-        const QByteArray got = outputs.value(b.name);
+        QByteArray got = outputs.value(b.name);
         QString method;
         QString error;
         QByteArray expected;
         switch (spec.kind) {
         case VerifySpec::Kind::Reference: {
             method = QStringLiteral("reference kernel %1").arg(spec.referenceKernel);
-            if (!m_referenceOutputs.contains(spec.referenceKernel) && !m_referenceErrors.contains(spec.referenceKernel)) {
-                QString why;
-                QHash<QString, QByteArray> out = runReference(spec.referenceKernel, buffers, &why);
-                if (why.isEmpty())
-                    m_referenceOutputs.insert(spec.referenceKernel, out);
-                else
-                    m_referenceErrors.insert(spec.referenceKernel, why);
+            const ReferenceRun& ref = reference(spec.referenceKernel, buffers);
+            error = ref.error;
+            if (!error.isEmpty())
+                break;
+            const auto copy = std::find_if(ref.outputs.cbegin(), ref.outputs.cend(),
+                                           [&](const RunBuffer& c) { return c.name == b.name; });
+            if (copy == ref.outputs.cend()) {
+                error = QStringLiteral("the reference kernel's run has no buffer '%1'").arg(b.name);
+                break;
             }
-            error = m_referenceErrors.value(spec.referenceKernel);
-            expected = m_referenceOutputs.value(spec.referenceKernel).value(b.name);
+            if (verifiesOnGpu(b)) {
+                BufferVerification v = comparer->compare(b.device, copy->device, b.type, b.count,
+                                                         spec.atol, spec.rtol, stream, arch);
+                if (v.error.isEmpty()) {
+                    v.buffer = b.name;
+                    v.method = method + QStringLiteral(", compared on the GPU");
+                    reports.push_back(v);
+                    continue;
+                }
+                // The comparison kernel could not be used (it did not compile): the host
+                // path gives the same report, only slower.
+                got = QByteArray(qsizetype(b.bytes), Qt::Uninitialized);
+                b.device.downloadAsync(got.data(), b.bytes, stream);
+            }
+            expected = QByteArray(qsizetype(copy->bytes), Qt::Uninitialized);
+            copy->device.downloadAsync(expected.data(), copy->bytes, stream);
+            stream.synchronize(QStringLiteral("copying outputs of reference kernel '%1'")
+                                   .arg(spec.referenceKernel));
             break;
         }
         case VerifySpec::Kind::Expression: {
@@ -127,10 +211,36 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
                         inputs.insert(in.name, ExpressionInput{in.type, &in.initial, in.count});
                 expressionInputsReady = true;
             }
-            const std::optional<QVector<double>> values =
-                evaluateExpression(spec.expression, b.count, scalars, inputs, &error);
-            if (values)
-                expected = doublesToBytes(b.type, *values);
+            ExpectedValues scratch;
+            bool reused = false;
+            ExpectedValues* values =
+                expectedFor(b, buffers, scalars, inputs, &scratch, &reused, &error);
+            if (!values)
+                break;
+            if (reused)
+                method += QStringLiteral(" (expected values kept from the previous run)");
+            if (verifiesOnGpu(b) && values != &scratch) {
+                if (values->device.sizeBytes() != b.bytes) {
+                    values->device = DeviceBuffer(
+                        b.bytes, QStringLiteral("the expected values of '%1'").arg(b.name));
+                    values->device.uploadAsync(values->host.constData(), b.bytes, stream);
+                }
+                BufferVerification v = comparer->compare(b.device, values->device, b.type, b.count,
+                                                         spec.atol, spec.rtol, stream, arch);
+                if (v.error.isEmpty()) {
+                    v.buffer = b.name;
+                    v.method = method + QStringLiteral(", compared on the GPU");
+                    reports.push_back(v);
+                    continue;
+                }
+            }
+            if (got.isEmpty() && b.bytes > 0) {
+                // Planned for the GPU but compared here after all: fetch the output.
+                got = QByteArray(qsizetype(b.bytes), Qt::Uninitialized);
+                b.device.downloadAsync(got.data(), b.bytes, stream);
+                stream.synchronize(QStringLiteral("copying output '%1'").arg(b.name));
+            }
+            expected = values->host;
             break;
         }
         case VerifySpec::Kind::File: {
@@ -144,7 +254,10 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
                             .arg(spec.path, npy->type.displayName(), b.name, b.type.displayName());
             else if (npy->elementCount() != b.count)
                 error = QStringLiteral("%1 holds %2 values but buffer '%3' has %4")
-                            .arg(spec.path).arg(npy->elementCount()).arg(b.name).arg(b.count);
+                            .arg(spec.path)
+                            .arg(npy->elementCount())
+                            .arg(b.name)
+                            .arg(b.count);
             else
                 expected = npy->data;
             break;

@@ -1,46 +1,99 @@
 #pragma once
 // Verification of a run's outputs: a reference kernel from the same source, an expression
-// over the inputs, or a .npy file.
+// over the inputs, or a .npy file; large reference-kernel checks run on the GPU.
 
 #include "core/compile/CompileResult.h"
 #include "core/cuda/Module.h"
 #include "core/project/Project.h"
+#include "core/run/GpuCompare.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunTypes.h"
+#include "core/run/Verify.h"
 
 #include <QHash>
 
+#include <map>
+
 namespace kernelpad {
+
+/// Outputs with more elements than this are compared on the GPU when they can be: below it
+/// the host copy and loop take about a millisecond, under the GPU path's fixed costs.
+inline constexpr qint64 kGpuVerifyMinElements = qint64(1) << 20;
+
+/// The expected values of one expression check, kept between the runs of a session. They
+/// depend on the expression, the output's type and size, the scalars and the inputs'
+/// contents, never on the kernel under test: in the edit-run loop they are computed once.
+struct ExpectedValues {
+    QByteArray key;      ///< expressionKey() of what they were computed from
+    QByteArray host;     ///< elements of the output's type
+    DeviceBuffer device; ///< uploaded for the first comparison on the GPU; empty until then
+};
+/// Expected values by output buffer name.
+using ExpectedCache = std::map<QString, ExpectedValues>;
+
+/// Everything expected values of an expression check depend on, as bytes: the expression,
+/// the output's type and count, every scalar and the content key of every buffer that has
+/// initial contents (in and inout buffers).
+[[nodiscard]] QByteArray expressionKey(const QString& expression, const RunBuffer& output,
+                                       const QHash<QString, double>& scalars,
+                                       const std::vector<RunBuffer>& buffers);
 
 /// Checks every output buffer that asks for it; reference kernels run once each.
 class RunVerifier {
 public:
+    /// `comparer` (may be null: host only) belongs to the current context; `arch` is what
+    /// its kernels are compiled for. `expected` (may be null: nothing kept) keeps expression
+    /// results between runs; its device buffers belong to the current context too.
     RunVerifier(const Project& project, const QString& projectDir, const CompileResult& compiled,
-                const Module& module, const Stream& stream)
+                const Module& module, const Stream& stream, GpuComparer* comparer = nullptr,
+                QString arch = {}, ExpectedCache* expected = nullptr)
         : project(project)
         , projectDir(projectDir)
         , compiled(compiled)
         , module(module)
         , stream(stream)
-    {
-    }
+        , comparer(comparer)
+        , arch(std::move(arch))
+        , m_expected(expected) {}
 
-    /// One report per buffer with a verification method; `outputs` holds each out/inout
-    /// buffer's contents after the launch, by name.
+    /// True when `b` is compared on the GPU: against a reference kernel, or against an
+    /// expression's expected values when they can be kept (an ExpectedCache was given); the
+    /// output has more than kGpuVerifyMinElements elements and the comparer supports its
+    /// type. Such a buffer needs no host copy of its contents.
+    [[nodiscard]] bool verifiesOnGpu(const RunBuffer& b) const;
+
+    /// One report per buffer with a verification method; `outputs` holds, by name, the
+    /// contents after the launch of each out/inout buffer that is not verifiesOnGpu().
     [[nodiscard]] QVector<BufferVerification> verify(const std::vector<RunBuffer>& buffers,
                                                      const QHash<QString, QByteArray>& outputs);
 
 private:
+    /// The out/inout buffers of one reference kernel's run, left on the device.
+    struct ReferenceRun {
+        std::vector<RunBuffer> outputs;
+        QString error;
+    };
     const Project& project;
     const QString& projectDir;
     const CompileResult& compiled;
     const Module& module;
     const Stream& stream;
-    /// The outputs of `referenceKernel` run on fresh copies of the initial buffers.
-    QHash<QString, QByteArray> runReference(const QString& referenceKernel,
-                                            const std::vector<RunBuffer>& buffers, QString* error);
-    QHash<QString, QHash<QString, QByteArray>> m_referenceOutputs; ///< by reference kernel
-    QHash<QString, QString> m_referenceErrors;
+    GpuComparer* comparer;
+    QString arch;
+    ExpectedCache* m_expected = nullptr;
+    /// The expected values of expression check `spec` for `b`: from the cache when its key
+    /// matches, else evaluated (and kept). Null with `error` set when evaluation failed.
+    ExpectedValues* expectedFor(const RunBuffer& b, const std::vector<RunBuffer>& buffers,
+                                const QHash<QString, double>& scalars,
+                                const QHash<QString, ExpressionInput>& inputs,
+                                ExpectedValues* scratch, bool* reused, QString* error);
+    /// Runs `referenceKernel` on the run's "in" buffers (not written by either kernel) and
+    /// fresh copies of the initial out/inout buffers.
+    ReferenceRun runReference(const QString& referenceKernel,
+                              const std::vector<RunBuffer>& buffers);
+    const ReferenceRun& reference(const QString& referenceKernel,
+                                  const std::vector<RunBuffer>& buffers);
+    std::map<QString, ReferenceRun> m_references; ///< by reference kernel
 };
 
 } // namespace kernelpad

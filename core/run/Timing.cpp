@@ -79,7 +79,8 @@ QString TimingSpec::validate() const {
     if (!(targetNoise > 0 && targetNoise < 1))
         return QStringLiteral("targetNoise must be between 0 and 1 (got %1)").arg(targetNoise);
     if (minTimeMs < 0 || maxTimeMs < 1 || minTimeMs > maxTimeMs)
-        return QStringLiteral("minTimeMs and maxTimeMs must satisfy 0 <= minTimeMs <= maxTimeMs, maxTimeMs >= 1 (got %1, %2)")
+        return QStringLiteral("minTimeMs and maxTimeMs must satisfy 0 <= minTimeMs <= maxTimeMs, "
+                              "maxTimeMs >= 1 (got %1, %2)")
             .arg(minTimeMs)
             .arg(maxTimeMs);
     if (bytesOverride && *bytesOverride < 0)
@@ -172,31 +173,41 @@ bool operator==(const TimingSpec& a, const TimingSpec& b) {
     return a.warmupLaunches == b.warmupLaunches && a.repetitions == b.repetitions &&
            a.bytesOverride == b.bytesOverride && a.flopsPerLaunch == b.flopsPerLaunch &&
            a.timeLimitMs == b.timeLimitMs && a.mode == b.mode && a.adaptive == b.adaptive &&
-           a.targetNoise == b.targetNoise && a.minTimeMs == b.minTimeMs && a.maxTimeMs == b.maxTimeMs;
+           a.targetNoise == b.targetNoise && a.minTimeMs == b.minTimeMs &&
+           a.maxTimeMs == b.maxTimeMs;
 }
 
 QJsonObject TimingStats::toJson() const {
     QJsonArray times;
     for (double t : timesMs)
         times.append(jsonDouble(t));
-    return QJsonObject{{QStringLiteral("reps"), reps()},
-                       {QStringLiteral("timesMs"), times},
-                       {QStringLiteral("minMs"), jsonDouble(minMs)},
-                       {QStringLiteral("medianMs"), jsonDouble(medianMs)},
-                       {QStringLiteral("meanMs"), jsonDouble(meanMs)},
-                       {QStringLiteral("maxMs"), jsonDouble(maxMs)},
-                       {QStringLiteral("stddevMs"), jsonDouble(stddevMs)},
-                       {QStringLiteral("relNoise"), jsonDouble(relNoise)},
-                       {QStringLiteral("bytesMoved"), double(bytesMoved)},
-                       {QStringLiteral("bandwidthGBs"), jsonDouble(bandwidthGBs)},
-                       {QStringLiteral("flopsPerLaunch"), jsonDouble(flopsPerLaunch)},
-                       {QStringLiteral("gflops"), jsonDouble(gflops)},
-                       {QStringLiteral("mode"), mode},
-                       {QStringLiteral("stopReason"), stopReason},
-                       {QStringLiteral("smClockMHz"), smClockMHz},
-                       {QStringLiteral("smClockDefaultMHz"), smClockDefaultMHz},
-                       {QStringLiteral("memClockMHz"), memClockMHz},
-                       {QStringLiteral("throttledSamples"), throttledSamples}};
+    QJsonObject json{{QStringLiteral("reps"), reps()},
+                     {QStringLiteral("timesMs"), times},
+                     {QStringLiteral("minMs"), jsonDouble(minMs)},
+                     {QStringLiteral("medianMs"), jsonDouble(medianMs)},
+                     {QStringLiteral("meanMs"), jsonDouble(meanMs)},
+                     {QStringLiteral("maxMs"), jsonDouble(maxMs)},
+                     {QStringLiteral("stddevMs"), jsonDouble(stddevMs)},
+                     {QStringLiteral("relNoise"), jsonDouble(relNoise)},
+                     {QStringLiteral("bytesMoved"), double(bytesMoved)},
+                     {QStringLiteral("bandwidthGBs"), jsonDouble(bandwidthGBs)},
+                     {QStringLiteral("flopsPerLaunch"), jsonDouble(flopsPerLaunch)},
+                     {QStringLiteral("gflops"), jsonDouble(gflops)},
+                     {QStringLiteral("mode"), mode},
+                     {QStringLiteral("stopReason"), stopReason},
+                     {QStringLiteral("smClockMHz"), smClockMHz},
+                     {QStringLiteral("smClockDefaultMHz"), smClockDefaultMHz},
+                     {QStringLiteral("memClockMHz"), memClockMHz},
+                     {QStringLiteral("throttledSamples"), throttledSamples},
+                     {QStringLiteral("verifyMs"), jsonDouble(verifyMs)},
+                     {QStringLiteral("buffersReused"), buffersReused},
+                     {QStringLiteral("uploadsSkipped"), uploadsSkipped},
+                     {QStringLiteral("uploadBytesSkipped"), double(uploadBytesSkipped)}};
+    if (ceilingGBs > 0) { // optional: absent until the device's ceiling has been measured
+        json.insert(QStringLiteral("ceilingGBs"), jsonDouble(ceilingGBs));
+        json.insert(QStringLiteral("ceilingShare"), jsonDouble(ceilingShare()));
+    }
+    return json;
 }
 
 TimingStats TimingStats::fromJson(const QJsonObject& json) {
@@ -222,6 +233,11 @@ TimingStats TimingStats::fromJson(const QJsonObject& json) {
     stats.smClockDefaultMHz = json.value(QStringLiteral("smClockDefaultMHz")).toInt();
     stats.memClockMHz = json.value(QStringLiteral("memClockMHz")).toInt();
     stats.throttledSamples = json.value(QStringLiteral("throttledSamples")).toInt();
+    stats.ceilingGBs = readDouble(json, QStringLiteral("ceilingGBs"));
+    stats.verifyMs = readDouble(json, QStringLiteral("verifyMs"));
+    stats.buffersReused = json.value(QStringLiteral("buffersReused")).toInt();
+    stats.uploadsSkipped = json.value(QStringLiteral("uploadsSkipped")).toInt();
+    stats.uploadBytesSkipped = qint64(json.value(QStringLiteral("uploadBytesSkipped")).toDouble());
     return stats;
 }
 

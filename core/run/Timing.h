@@ -27,7 +27,7 @@ struct TimingSpec {
     int maxTimeMs = 1000;
     std::optional<qint64> bytesOverride; ///< bytes moved per launch, replaces the estimate
     std::optional<double> flopsPerLaunch;
-    int timeLimitMs = 10000;             ///< watchdog limit for the whole run
+    int timeLimitMs = 10000; ///< watchdog limit for the whole run
 
     [[nodiscard]] QString validate() const; ///< empty or a message naming the field
     [[nodiscard]] QJsonObject toJson() const;
@@ -43,21 +43,34 @@ inline constexpr int kMaxAdaptiveSamples = 10000;
 struct TimingStats {
     QVector<double> timesMs;
     double minMs = 0, medianMs = 0, meanMs = 0, maxMs = 0;
-    double stddevMs = 0;  ///< sample standard deviation (n-1), 0 for fewer than 2 samples
-    double relNoise = 0;  ///< stddev / mean
+    double stddevMs = 0;     ///< sample standard deviation (n-1), 0 for fewer than 2 samples
+    double relNoise = 0;     ///< stddev / mean
     qint64 bytesMoved = 0;   ///< per launch
     double bandwidthGBs = 0; ///< bytesMoved / median
     double flopsPerLaunch = 0;
-    double gflops = 0;       ///< flops / median, 0 when no FLOP count was given
-    QString mode;            ///< "hot" or "cold", shown beside every figure
-    QString stopReason;      ///< "fixed count", "noise target reached", "time budget", "sample cap"
+    double gflops = 0;  ///< flops / median, 0 when no FLOP count was given
+    QString mode;       ///< "hot" or "cold", shown beside every figure
+    QString stopReason; ///< "fixed count", "noise target reached", "time budget", "sample cap"
     /// SM clock (NVML) while the timed launches ran; 0 where NVML is not available.
     int smClockMHz = 0;
     int smClockDefaultMHz = 0;
     int memClockMHz = 0;
     /// Samples taken while the SM clock was under 75 % of its default (nvbench's rule).
     int throttledSamples = 0;
+    /// The device's measured copy ceiling (DeviceCeiling.h), GB/s read + write; 0: unknown.
+    double ceilingGBs = 0;
+    /// Around the timed launches (they cost nothing the kernel pays, but the edit -> result
+    /// loop does): wall time of verification, and the buffers kept on the device since the
+    /// previous run of the same session (RunBuffers.h) with the host-to-device bytes saved.
+    double verifyMs = 0;
+    int buffersReused = 0;
+    int uploadsSkipped = 0;
+    qint64 uploadBytesSkipped = 0;
 
+    /// bandwidthGBs / ceilingGBs, 0 when the ceiling is unknown.
+    [[nodiscard]] double ceilingShare() const {
+        return ceilingGBs > 0 ? bandwidthGBs / ceilingGBs : 0;
+    }
     [[nodiscard]] int reps() const { return int(timesMs.size()); }
     [[nodiscard]] QJsonObject toJson() const;
     static TimingStats fromJson(const QJsonObject& json);

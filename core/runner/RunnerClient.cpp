@@ -6,15 +6,27 @@
 #include <QFileInfo>
 #include <QJsonArray>
 
+#include <algorithm>
+#include <climits>
+
+#include <signal.h>
+#include <unistd.h>
+
 namespace kernelpad {
 namespace {
 
 /// How long a runner gets to stop between repetitions after "cancel" before it is killed.
 constexpr int kCancelGraceMs = 1000;
 constexpr int kStderrLinesKept = 12;
+/// compute-sanitizer's own start (it injects itself into the runner) and the instrumentation
+/// of the module come on top of the usual preparation time.
+constexpr int kSanitizerStartupMs = 60000;
+/// After "shutdown", time for the runner to exit and compute-sanitizer to write its summary.
+constexpr int kShutdownGraceMs = 30000;
+/// A sanitizer log is bounded by --print-limit; anything beyond this is not a report.
+constexpr qint64 kMaxSanitizerLogBytes = qint64(16) << 20;
 
-QString describeExit(int exitCode, QProcess::ExitStatus status)
-{
+QString describeExit(int exitCode, QProcess::ExitStatus status) {
     return status == QProcess::CrashExit ? QStringLiteral("it crashed")
                                          : QStringLiteral("it exited with code %1").arg(exitCode);
 }
@@ -22,16 +34,14 @@ QString describeExit(int exitCode, QProcess::ExitStatus status)
 } // namespace
 
 RunnerClient::RunnerClient(QObject* parent)
-    : QObject(parent)
-{
+    : QObject(parent) {
     m_program = findRunner();
     m_arguments = {QStringLiteral("serve")};
     m_watchdog.setSingleShot(true);
     connect(&m_watchdog, &QTimer::timeout, this, &RunnerClient::onWatchdog);
 }
 
-RunnerClient::~RunnerClient()
-{
+RunnerClient::~RunnerClient() {
     if (!m_process)
         return;
     m_process->disconnect(this);
@@ -39,6 +49,8 @@ RunnerClient::~RunnerClient()
         send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
         m_process->closeWriteChannel();
         if (!m_process->waitForFinished(1000)) {
+            if (m_oneShot && m_process->processId() > 0)
+                ::kill(-pid_t(m_process->processId()), SIGKILL); // compute-sanitizer and the runner
             m_process->kill();
             m_process->waitForFinished(1000);
         }
@@ -47,15 +59,15 @@ RunnerClient::~RunnerClient()
         QDir(m_outputDir).removeRecursively();
 }
 
-QString RunnerClient::findRunner(QStringList* searched)
-{
+QString RunnerClient::findRunner(QStringList* searched) {
     QStringList candidates;
     const QString fromEnv = qEnvironmentVariable("KERNELPAD_RUNNER");
     if (!fromEnv.isEmpty())
         candidates << fromEnv;
     if (QCoreApplication::instance()) {
         const QString appDir = QCoreApplication::applicationDirPath();
-        candidates << appDir + QStringLiteral("/kernelpad-cli") << appDir + QStringLiteral("/../app/kernelpad-cli");
+        candidates << appDir + QStringLiteral("/kernelpad-cli")
+                   << appDir + QStringLiteral("/../app/kernelpad-cli");
     }
 #ifdef KERNELPAD_RUNNER_BUILD_PATH
     candidates << QStringLiteral(KERNELPAD_RUNNER_BUILD_PATH);
@@ -68,25 +80,23 @@ QString RunnerClient::findRunner(QStringList* searched)
     return {};
 }
 
-void RunnerClient::setCommand(const QString& program, const QStringList& arguments)
-{
+void RunnerClient::setCommand(const QString& program, const QStringList& arguments) {
     m_program = program;
     m_arguments = arguments;
 }
 
-qint64 RunnerClient::runnerPid() const
-{
+qint64 RunnerClient::runnerPid() const {
     return m_process && m_process->state() == QProcess::Running ? m_process->processId() : 0;
 }
 
-bool RunnerClient::ensureStarted(QString* error)
-{
+bool RunnerClient::ensureStarted(QString* error) {
     if (m_process && m_process->state() != QProcess::NotRunning)
         return true;
     if (m_program.isEmpty()) {
         QStringList searched;
         (void)findRunner(&searched);
-        *error = QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1").arg(searched.join(QStringLiteral(", ")));
+        *error = QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1")
+                     .arg(searched.join(QStringLiteral(", ")));
         return false;
     }
     m_process = new QProcess(this);
@@ -95,15 +105,22 @@ bool RunnerClient::ensureStarted(QString* error)
     m_stopReason.clear();
     connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerClient::onReadyRead);
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        const QStringList lines = QString::fromUtf8(m_process->readAllStandardError()).split('\n', Qt::SkipEmptyParts);
+        const QStringList lines =
+            QString::fromUtf8(m_process->readAllStandardError()).split('\n', Qt::SkipEmptyParts);
         m_stderrTail += lines;
         while (m_stderrTail.size() > kStderrLinesKept)
             m_stderrTail.removeFirst();
     });
     connect(m_process, &QProcess::finished, this, &RunnerClient::onFinished);
+    if (m_oneShot) {
+        // Its own process group, so that killing compute-sanitizer also kills the runner it
+        // started (a hung kernel would otherwise keep the GPU busy behind an orphan).
+        m_process->setChildProcessModifier([] { ::setsid(); });
+    }
     m_process->start(m_program, m_arguments);
     if (!m_process->waitForStarted(5000)) {
-        *error = QStringLiteral("KernelPad's runner %1 could not be started: %2").arg(m_program, m_process->errorString());
+        *error = QStringLiteral("KernelPad's runner %1 could not be started: %2")
+                     .arg(m_program, m_process->errorString());
         m_process->deleteLater();
         m_process = nullptr;
         return false;
@@ -112,26 +129,27 @@ bool RunnerClient::ensureStarted(QString* error)
     return true;
 }
 
-void RunnerClient::warmUp()
-{
+void RunnerClient::warmUp() {
     QString ignored;
     ensureStarted(&ignored);
 }
 
-void RunnerClient::send(const RunnerMessage& message)
-{
+void RunnerClient::send(const RunnerMessage& message) {
     if (m_process)
         m_process->write(encodeRunnerMessage(message));
 }
 
-void RunnerClient::run(quint64 id, const RunRequest& request)
-{
+void RunnerClient::run(quint64 id, const RunRequest& request) {
     QString error;
-    if (m_active) {
+    if (m_active || m_sanitized) {
         RunResult busy;
         busy.status = RunStatus::BadInput;
         busy.error = QStringLiteral("a run is already in progress");
         emit runFinished(id, busy);
+        return;
+    }
+    if (request.sanitizer != SanitizerTool::None && !m_oneShot) {
+        runSanitized(id, request);
         return;
     }
     if (!ensureStarted(&error)) {
@@ -146,8 +164,7 @@ void RunnerClient::run(quint64 id, const RunRequest& request)
     send(RunnerMessage::make(QStringLiteral("run"), id, {{"request", request.toJson()}}));
 }
 
-void RunnerClient::requestDevices(quint64 id)
-{
+void RunnerClient::requestDevices(quint64 id) {
     QString error;
     if (!ensureStarted(&error)) {
         emit devicesChanged({}, error);
@@ -156,15 +173,17 @@ void RunnerClient::requestDevices(quint64 id)
     send(RunnerMessage::make(QStringLiteral("devices"), id));
 }
 
-void RunnerClient::requestResources(quint64 id, const RunRequest& request)
-{
+void RunnerClient::requestResources(quint64 id, const RunRequest& request) {
     QString error;
     if (ensureStarted(&error))
         send(RunnerMessage::make(QStringLiteral("resources"), id, {{"request", request.toJson()}}));
 }
 
-void RunnerClient::cancel()
-{
+void RunnerClient::cancel() {
+    if (m_sanitized) {
+        m_sanitized->cancel();
+        return;
+    }
     if (!m_active || m_stopReason == QLatin1String("cancel"))
         return;
     // Ask first: between repetitions the runner stops by itself and stays warm. A kernel that
@@ -174,8 +193,7 @@ void RunnerClient::cancel()
     m_watchdog.start(kCancelGraceMs);
 }
 
-void RunnerClient::onReadyRead()
-{
+void RunnerClient::onReadyRead() {
     m_readBuffer += m_process->readAllStandardOutput();
     qsizetype newline;
     while ((newline = m_readBuffer.indexOf('\n')) >= 0) {
@@ -185,17 +203,19 @@ void RunnerClient::onReadyRead()
         if (std::optional<RunnerMessage> m = decodeRunnerMessage(line, &error))
             onMessage(*m);
         else
-            qWarning("KernelPad runner sent an unreadable line (%s): %s", qPrintable(error), line.left(200).constData());
+            qWarning("KernelPad runner sent an unreadable line (%s): %s", qPrintable(error),
+                     line.left(200).constData());
     }
     if (m_readBuffer.size() > kMaxRunnerMessageBytes) {
         m_readBuffer.clear();
-        finishActive(RunStatus::CudaError, QStringLiteral("the runner sent a message longer than %1 bytes").arg(kMaxRunnerMessageBytes));
+        finishActive(RunStatus::CudaError,
+                     QStringLiteral("the runner sent a message longer than %1 bytes")
+                         .arg(kMaxRunnerMessageBytes));
         stopProcess();
     }
 }
 
-void RunnerClient::onMessage(const RunnerMessage& m)
-{
+void RunnerClient::onMessage(const RunnerMessage& m) {
     if (m.type == QLatin1String("hello")) {
         m_outputDir = m.body.value("outputDir").toString();
     } else if (m.type == QLatin1String("progress")) {
@@ -225,8 +245,7 @@ void RunnerClient::onMessage(const RunnerMessage& m)
     }
 }
 
-void RunnerClient::onResult(const RunnerMessage& m)
-{
+void RunnerClient::onResult(const RunnerMessage& m) {
     if (!m_active || m.id != m_active->id)
         return;
     m_watchdog.stop();
@@ -252,7 +271,7 @@ void RunnerClient::onResult(const RunnerMessage& m)
     const bool poisoned = m.body.value("poisoned").toBool();
     m_active.reset();
     m_stopReason.clear();
-    if (poisoned) {
+    if (poisoned && !m_oneShot) {
         // The runner exits by itself after a sticky error; start its successor now so the
         // next run does not wait for it.
         m_stopReason = QStringLiteral("poisoned");
@@ -263,8 +282,7 @@ void RunnerClient::onResult(const RunnerMessage& m)
     emit runFinished(m.id, result);
 }
 
-void RunnerClient::finishActive(RunStatus status, const QString& message)
-{
+void RunnerClient::finishActive(RunStatus status, const QString& message) {
     if (!m_active)
         return;
     m_watchdog.stop();
@@ -276,39 +294,45 @@ void RunnerClient::finishActive(RunStatus status, const QString& message)
     emit runFinished(id, r);
 }
 
-void RunnerClient::onWatchdog()
-{
+void RunnerClient::onWatchdog() {
     if (!m_active)
         return;
     const QString kernel = m_active->kernel;
     const int limitMs = m_active->timeLimitMs;
     if (m_stopReason == QLatin1String("cancel")) {
         stopProcess();
-        finishActive(RunStatus::Cancelled,
-                     QStringLiteral("Cancelled: '%1' was still running, so the runner was stopped; the GPU is free "
-                                    "again and a fresh runner will serve the next run. Your source is unchanged.")
-                         .arg(kernel));
+        finishActive(
+            RunStatus::Cancelled,
+            QStringLiteral(
+                "Cancelled: '%1' was still running, so the runner was stopped; the GPU is free "
+                "again and a fresh runner will serve the next run. Your source is unchanged.")
+                .arg(kernel));
     } else {
         m_stopReason = QStringLiteral("timeout");
         stopProcess();
-        finishActive(RunStatus::Timeout,
-                     QStringLiteral("'%1' did not finish within its time limit of %2 s, so the runner was stopped; "
-                                    "the GPU is free again and a fresh runner will serve the next run. Your source is "
-                                    "unchanged. If the kernel needs longer, raise the time limit.")
-                         .arg(kernel)
-                         .arg(limitMs / 1000.0));
+        finishActive(
+            RunStatus::Timeout,
+            QStringLiteral(
+                "'%1' did not finish within its time limit of %2 s, so the runner was stopped; "
+                "the GPU is free again and a fresh runner will serve the next run. Your source is "
+                "unchanged. If the kernel needs longer, raise the time limit.")
+                .arg(kernel)
+                .arg(limitMs / 1000.0));
     }
+    if (m_oneShot)
+        return; // a sanitized run's runner is never replaced; the next one starts afresh
     warmUp();
     emit runnerRestarted(m_stopReason);
 }
 
-void RunnerClient::stopProcess()
-{
+void RunnerClient::stopProcess() {
     if (!m_process)
         return;
     QProcess* p = m_process;
     m_process = nullptr;
     p->disconnect(this);
+    if (m_oneShot && p->processId() > 0)
+        ::kill(-pid_t(p->processId()), SIGKILL); // the whole group: compute-sanitizer and runner
     p->kill();
     p->waitForFinished(2000);
     p->deleteLater();
@@ -317,8 +341,7 @@ void RunnerClient::stopProcess()
     m_outputDir.clear();
 }
 
-void RunnerClient::onFinished(int exitCode, QProcess::ExitStatus status)
-{
+void RunnerClient::onFinished(int exitCode, QProcess::ExitStatus status) {
     const QString why = describeExit(exitCode, status);
     const QString tail = m_stderrTail.join(QLatin1Char('\n'));
     if (m_process) {
@@ -330,12 +353,174 @@ void RunnerClient::onFinished(int exitCode, QProcess::ExitStatus status)
     m_outputDir.clear();
     if (m_active) {
         const QString kernel = m_active->kernel;
-        finishActive(RunStatus::CudaError,
-                     QStringLiteral("KernelPad's runner stopped unexpectedly while running '%1' (%2). A fresh runner "
-                                    "will serve the next run; your source is unchanged.%3")
-                         .arg(kernel, why, tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
-        emit runnerRestarted(why);
+        finishActive(
+            RunStatus::CudaError,
+            QStringLiteral(
+                "KernelPad's runner stopped unexpectedly while running '%1' (%2). A fresh runner "
+                "will serve the next run; your source is unchanged.%3")
+                .arg(kernel, why,
+                     tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
+        if (!m_oneShot)
+            emit runnerRestarted(why);
     }
+    if (m_oneShot && m_stopReason == QLatin1String("shutdown")) {
+        m_stopReason.clear();
+        emit stopped();
+    }
+}
+
+void RunnerClient::shutdown() {
+    if (!m_process) {
+        QTimer::singleShot(0, this, &RunnerClient::stopped);
+        return;
+    }
+    m_stopReason = QStringLiteral("shutdown");
+    send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
+    m_process->closeWriteChannel();
+    QTimer::singleShot(kShutdownGraceMs, this, [this] {
+        if (m_stopReason != QLatin1String("shutdown"))
+            return; // it ended in time
+        m_stopReason.clear();
+        stopProcess();
+        emit stopped();
+    });
+}
+
+RunRequest RunnerClient::sanitizedRequest(const RunRequest& request) {
+    RunRequest r = request;
+    r.project.options.lineInfo = true;
+    TimingSpec& t = r.project.timing;
+    t.warmupLaunches = 0;
+    t.repetitions = 1;
+    t.adaptive = false;
+    t.mode = TimingSpec::Mode::Hot; // a cold run's L2 flush would be sanitized too, for nothing
+    t.timeLimitMs = int(std::min<qint64>(qint64(t.timeLimitMs) * kSanitizerTimeScale, INT_MAX / 2));
+    r.repetitions = 1;
+    return r;
+}
+
+void RunnerClient::runSanitized(quint64 id, const RunRequest& request) {
+    const auto fail = [&](const QString& message) {
+        RunResult r;
+        r.status = RunStatus::BadInput;
+        r.error = message;
+        r.sanitizerTool = request.sanitizer;
+        emit runFinished(id, r);
+    };
+    QStringList searched;
+    const QString sanitizer =
+        m_sanitizerPath.isEmpty() ? findComputeSanitizer(&searched) : m_sanitizerPath;
+    if (sanitizer.isEmpty())
+        return fail(sanitizerNotFoundMessage(searched));
+    if (m_program.isEmpty()) {
+        (void)findRunner(&searched);
+        return fail(
+            QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1")
+                .arg(searched.join(QStringLiteral(", "))));
+    }
+    auto dir = std::make_unique<QTemporaryDir>(
+        QDir::temp().filePath(QStringLiteral("kernelpad-sanitizer-XXXXXX")));
+    if (!dir->isValid())
+        return fail(
+            QStringLiteral(
+                "cannot create a private temporary directory for compute-sanitizer's report: %1")
+                .arg(dir->errorString()));
+    QFile::setPermissions(dir->path(),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+
+    m_sanitizerDir = std::move(dir);
+    m_sanitizedId = id;
+    m_sanitizedRequest = request;
+    m_sanitizedResult.reset();
+    m_sanitizedWall.start();
+    m_sanitized = new RunnerClient(this);
+    m_sanitized->m_oneShot = true;
+    m_sanitized->setCommand(
+        sanitizer, sanitizerArguments(request.sanitizer,
+                                      m_sanitizerDir->filePath(QStringLiteral("report.txt")))
+                       << m_program << m_arguments);
+    m_sanitized->setPreparationLimitMs(m_preparationLimitMs + kSanitizerStartupMs);
+    connect(m_sanitized, &RunnerClient::runProgress, this, &RunnerClient::runProgress);
+    connect(m_sanitized, &RunnerClient::runFinished, this, &RunnerClient::onSanitizedResult);
+    connect(m_sanitized, &RunnerClient::stopped, this, &RunnerClient::finishSanitized);
+    m_sanitized->run(id, sanitizedRequest(request));
+}
+
+void RunnerClient::onSanitizedResult(quint64 id, const RunResult& result) {
+    if (!m_sanitized || id != m_sanitizedId || m_sanitizedResult)
+        return;
+    m_sanitizedResult = result;
+    // The report is complete only once compute-sanitizer has exited.
+    m_sanitized->shutdown();
+}
+
+void RunnerClient::finishSanitized() {
+    if (!m_sanitized)
+        return;
+    RunResult r = m_sanitizedResult.value_or(RunResult{});
+    if (!m_sanitizedResult) {
+        r.status = RunStatus::CudaError;
+        r.error = QStringLiteral("the runner under compute-sanitizer ended without a result");
+    }
+    const SanitizerTool tool = m_sanitizedRequest.sanitizer;
+    const QString toolName = sanitizerToolName(tool);
+    r.sanitizerTool = tool;
+    QStringList notes{
+        QStringLiteral(
+            "Ran once under compute-sanitizer %1 (1 repetition, no warm-up): a sanitized "
+            "kernel runs 10-100x slower, so these times say nothing about its speed.")
+            .arg(toolName)};
+    QFile log(m_sanitizerDir ? m_sanitizerDir->filePath(QStringLiteral("report.txt")) : QString());
+    if (log.open(QIODevice::ReadOnly)) {
+        const SanitizerLog parsed =
+            parseSanitizerLog(QString::fromUtf8(log.read(kMaxSanitizerLogBytes)),
+                              m_sanitizedRequest.project.sourceName);
+        r.sanitizer = parsed.reports;
+        r.sanitizerErrors = parsed.errorCount;
+        if (parsed.errorCount < 0)
+            notes << QStringLiteral("compute-sanitizer ended before writing its summary; the "
+                                    "reports may be incomplete.");
+        if (parsed.notPrinted > 0)
+            notes << QStringLiteral("%1 further errors were not printed (print limit %2).")
+                         .arg(parsed.notPrinted)
+                         .arg(kSanitizerPrintLimit);
+        for (const QString& m : parsed.toolMessages)
+            notes << QStringLiteral("compute-sanitizer: %1").arg(m);
+    } else {
+        r.sanitizerErrors = -1;
+        notes << QStringLiteral("compute-sanitizer wrote no report (%1).").arg(log.errorString());
+    }
+    r.sanitizerNote = notes.join(QLatin1Char(' '));
+    const int errors = r.sanitizerErrorCount();
+    if (errors > 0 && (r.status == RunStatus::Ok || r.status == RunStatus::VerificationFailed ||
+                       r.status == RunStatus::CudaError)) {
+        // The run may have looked fine (memcheck stops a bad access before it lands) or failed
+        // with a bare launch failure: either way the report says where, so it comes first.
+        const QString runError = r.error;
+        r.status = RunStatus::CudaError;
+        const SanitizerReport* first = r.sanitizer.isEmpty() ? nullptr : &r.sanitizer.first();
+        QString firstText;
+        if (first)
+            firstText = QStringLiteral("; the first: %1%2")
+                            .arg(first->line > 0
+                                     ? QStringLiteral("%1:%2: ").arg(first->file).arg(first->line)
+                                     : QString(),
+                                 first->message());
+        r.error = QStringLiteral("compute-sanitizer %1 reported %2 error(s) in '%3'%4.")
+                      .arg(toolName)
+                      .arg(errors)
+                      .arg(m_sanitizedRequest.project.kernel, firstText);
+        if (!runError.isEmpty())
+            r.error += QStringLiteral(" The run itself ended with: %1").arg(runError);
+    }
+    r.totalMs = double(m_sanitizedWall.nsecsElapsed()) / 1e6;
+    const quint64 id = m_sanitizedId;
+    m_sanitized->disconnect(this);
+    m_sanitized->deleteLater();
+    m_sanitized = nullptr;
+    m_sanitizerDir.reset(); // removes report.txt with its folder
+    m_sanitizedResult.reset();
+    emit runFinished(id, r);
 }
 
 } // namespace kernelpad

@@ -8,8 +8,10 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTimer>
 
+#include <memory>
 #include <optional>
 
 namespace kernelpad {
@@ -28,7 +30,15 @@ public:
     /// Overrides the command (tests; compute-sanitizer wraps the runner this way).
     void setCommand(const QString& program, const QStringList& arguments);
 
+    /// Runs the request; answered by runFinished(). A request with a sanitizer tool runs in a
+    /// separate, one-off runner under compute-sanitizer (the warm runner is left alone) and
+    /// its result carries the parsed reports.
     void run(quint64 id, const RunRequest& request);
+    /// compute-sanitizer to use instead of findComputeSanitizer()'s (tests).
+    void setSanitizerPath(const QString& path) { m_sanitizerPath = path; }
+    /// What a sanitized run actually sends: lineinfo on (reports name source lines), one
+    /// repetition, no warm-up, fixed count, hot, and time limits scaled by kSanitizerTimeScale.
+    [[nodiscard]] static RunRequest sanitizedRequest(const RunRequest& request);
     void requestDevices(quint64 id);
     void requestResources(quint64 id, const RunRequest& request);
     /// Stops the active run at once: the runner is killed (a kernel cannot be interrupted
@@ -39,7 +49,7 @@ public:
     /// Starts the runner now so the next run does not wait for it.
     void warmUp();
 
-    [[nodiscard]] bool isRunning() const { return m_active.has_value(); }
+    [[nodiscard]] bool isRunning() const { return m_active.has_value() || m_sanitized; }
     [[nodiscard]] qint64 runnerPid() const;
     /// How many runner processes were started (1 for the first).
     [[nodiscard]] int startCount() const { return m_startCount; }
@@ -52,9 +62,12 @@ signals:
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
-    void resourcesReady(quint64 id, const QString& kernel, const kernelpad::KernelResources& resources);
+    void resourcesReady(quint64 id, const QString& kernel,
+                        const kernelpad::KernelResources& resources);
     /// A new runner replaced one that died; `reason` says why.
     void runnerRestarted(const QString& reason);
+    /// A one-off runner has ended after shutdown() (internal: sanitized runs).
+    void stopped();
 
 private:
     struct ActiveRun {
@@ -63,6 +76,11 @@ private:
         int timeLimitMs = 0;
     };
     bool ensureStarted(QString* error);
+    void runSanitized(quint64 id, const RunRequest& request);
+    void onSanitizedResult(quint64 id, const RunResult& result);
+    void finishSanitized();
+    /// One-off mode: ask the runner to exit, emit stopped() once it has (killed after a grace).
+    void shutdown();
     void send(const RunnerMessage& message);
     void onReadyRead();
     void onMessage(const RunnerMessage& message);
@@ -76,13 +94,23 @@ private:
     QString m_program;
     QStringList m_arguments;
     QByteArray m_readBuffer;
-    QString m_outputDir;  ///< the runner's private folder for output buffers
+    QString m_outputDir; ///< the runner's private folder for output buffers
     std::optional<ActiveRun> m_active;
     QTimer m_watchdog;
     QString m_stopReason; ///< set when this side kills the runner, so its death is expected
     QStringList m_stderrTail;
     int m_startCount = 0;
     int m_preparationLimitMs = 120000;
+
+    /// Sanitized runs: a child client in one-off mode runs compute-sanitizer around the runner.
+    bool m_oneShot = false; ///< never restart the runner; it owns its process group
+    QString m_sanitizerPath;
+    RunnerClient* m_sanitized = nullptr;           ///< the child while a sanitized run is on
+    std::unique_ptr<QTemporaryDir> m_sanitizerDir; ///< holds report.txt; removed afterwards
+    quint64 m_sanitizedId = 0;
+    RunRequest m_sanitizedRequest;
+    std::optional<RunResult> m_sanitizedResult;
+    QElapsedTimer m_sanitizedWall;
 };
 
 } // namespace kernelpad

@@ -27,8 +27,11 @@ RunRequest exampleRequest(const QString& file)
 
 RunResult waitForResult(QSignalSpy& spy, int timeoutMs = 30000)
 {
-    if (spy.isEmpty() && !spy.wait(timeoutMs))
-        return RunResult{RunStatus::Ok, QStringLiteral("no result within the wait"), {}, {}, {}, {}, {}, {}, {}, {}, 0};
+    if (spy.isEmpty() && !spy.wait(timeoutMs)) {
+        RunResult none;
+        none.error = QStringLiteral("no result within the wait");
+        return none;
+    }
     return spy.takeFirst().at(1).value<RunResult>();
 }
 

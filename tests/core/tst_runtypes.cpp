@@ -274,11 +274,14 @@ void TestRunTypes::requestRoundTrip() {
     QCOMPARE(back->device, 1);
     QCOMPARE(back->keepOutputs, false);
     QVERIFY(!back->repetitions);
+    QVERIFY(!back->measureCeiling);
 
     request.repetitions = 7;
+    request.measureCeiling = true;
     back = RunRequest::fromJson(throughText(request.toJson()), &error);
     QVERIFY2(back, qPrintable(error));
     QCOMPARE(back->repetitions, std::optional<int>(7));
+    QVERIFY(back->measureCeiling);
 }
 
 void TestRunTypes::requestErrors_data() {
@@ -291,6 +294,7 @@ void TestRunTypes::requestErrors_data() {
     QTest::newRow("device negative") << "device" << QJsonValue(-1) << "device";
     QTest::newRow("repetitions zero") << "repetitions" << QJsonValue(0) << "repetitions";
     QTest::newRow("keepOutputs string") << "keepOutputs" << QJsonValue("yes") << "keepOutputs";
+    QTest::newRow("measureCeiling number") << "measureCeiling" << QJsonValue(1) << "measureCeiling";
 }
 
 void TestRunTypes::requestErrors() {

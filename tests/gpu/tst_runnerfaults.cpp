@@ -17,8 +17,7 @@ namespace {
 constexpr const char* kSmallN = "1048576";
 constexpr int kSmallGrid = 4096; // 1,048,576 / 256
 
-Project smallSaxpy()
-{
+Project smallSaxpy() {
     Project p = test::loadExample("saxpy.kpad");
     p.arguments[4].value = QString::fromLatin1(kSmallN);
     p.launch.grid = {kSmallGrid, 1, 1};
@@ -27,10 +26,11 @@ Project smallSaxpy()
     return p;
 }
 
-QString saxpyWithBody(const QString& body, const QString& prelude = {})
-{
-    return prelude + QStringLiteral("extern \"C\" __global__\nvoid saxpy(float a, float *x, float *y, float *out, size_t n)\n{\n"
-                                    "    size_t tid = blockIdx.x * blockDim.x + threadIdx.x;\n") +
+QString saxpyWithBody(const QString& body, const QString& prelude = {}) {
+    return prelude +
+           QStringLiteral("extern \"C\" __global__\nvoid saxpy(float a, float *x, float *y, float "
+                          "*out, size_t n)\n{\n"
+                          "    size_t tid = blockIdx.x * blockDim.x + threadIdx.x;\n") +
            body + QStringLiteral("\n}\n");
 }
 
@@ -42,68 +42,82 @@ class TestRunnerFaults : public QObject {
 private:
     std::unique_ptr<Engine> m_engine;
 
-    RunResult run(const Project& p)
-    {
+    RunResult run(const Project& p) {
         QSignalSpy finished(m_engine.get(), &Engine::runFinished);
         RunRequest r;
         r.project = p;
         r.projectDir = test::examplesDir();
         r.keepOutputs = false;
         m_engine->run(r);
-        if (!finished.wait(60000))
-            return RunResult{RunStatus::Ok, QStringLiteral("no answer within 60 s"), {}, {}, {}, {}, {}, {}, {}, {}, 0};
+        if (!finished.wait(60000)) {
+            RunResult none; // status Ok with an error: the checks below report the message
+            none.error = QStringLiteral("no answer within 60 s");
+            return none;
+        }
         return finished.first().at(1).value<RunResult>();
     }
 
 private slots:
-    void initTestCase()
-    {
+    void initTestCase() {
         KERNELPAD_REQUIRE_DRIVER();
-        QVERIFY2(Engine::defaultIsolation() == Engine::Isolation::Process, "the runner (kernelpad-cli) must be found");
+        QVERIFY2(Engine::defaultIsolation() == Engine::Isolation::Process,
+                 "the runner (kernelpad-cli) must be found");
         m_engine = std::make_unique<Engine>(nullptr, Engine::Isolation::Process);
         const RunResult first = run(smallSaxpy());
         QVERIFY2(first.status == RunStatus::Ok, qPrintable(first.error));
     }
 
-    void faultIsReportedAndTheNextRunVerifies_data()
-    {
+    void faultIsReportedAndTheNextRunVerifies_data() {
         QTest::addColumn<Project>("project");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("mustSay");
 
         Project p = smallSaxpy();
-        p.source = saxpyWithBody("    if (tid < n) out[tid + (size_t(1) << 40)] = a * x[tid] + y[tid];");
-        QTest::newRow("out-of-bounds global write") << p << int(RunStatus::CudaError) << "CUDA_ERROR_ILLEGAL_ADDRESS";
+        p.source =
+            saxpyWithBody("    if (tid < n) out[tid + (size_t(1) << 40)] = a * x[tid] + y[tid];");
+        QTest::newRow("out-of-bounds global write")
+            << p << int(RunStatus::CudaError) << "CUDA_ERROR_ILLEGAL_ADDRESS";
 
         p = smallSaxpy();
-        p.source = saxpyWithBody("    if (tid < n) out[tid] = a * x[tid + (size_t(1) << 40)] + y[tid];");
-        QTest::newRow("out-of-bounds read") << p << int(RunStatus::CudaError) << "CUDA_ERROR_ILLEGAL_ADDRESS";
+        p.source =
+            saxpyWithBody("    if (tid < n) out[tid] = a * x[tid + (size_t(1) << 40)] + y[tid];");
+        QTest::newRow("out-of-bounds read")
+            << p << int(RunStatus::CudaError) << "CUDA_ERROR_ILLEGAL_ADDRESS";
 
         p = smallSaxpy();
-        p.source = saxpyWithBody("    if (tid == 12345) __trap();\n    if (tid < n) out[tid] = a * x[tid] + y[tid];");
+        p.source = saxpyWithBody(
+            "    if (tid == 12345) __trap();\n    if (tid < n) out[tid] = a * x[tid] + y[tid];");
         QTest::newRow("__trap()") << p << int(RunStatus::CudaError) << "saxpy";
 
         p = smallSaxpy();
-        p.source = saxpyWithBody("    assert(a < 0.0f);\n    if (tid < n) out[tid] = a * x[tid] + y[tid];",
-                                 "#include <cuda/std/cassert>\n");
-        QTest::newRow("failed device assert") << p << int(RunStatus::CudaError) << "CUDA_ERROR_ASSERT";
+        p.source =
+            saxpyWithBody("    assert(a < 0.0f);\n    if (tid < n) out[tid] = a * x[tid] + y[tid];",
+                          "#include <cuda/std/cassert>\n");
+        QTest::newRow("failed device assert")
+            << p << int(RunStatus::CudaError) << "CUDA_ERROR_ASSERT";
 
         p = smallSaxpy();
-        p.source = saxpyWithBody("    if (tid < n) *reinterpret_cast<float*>(reinterpret_cast<char*>(out + tid) + 1) = a;");
-        QTest::newRow("misaligned access") << p << int(RunStatus::CudaError) << "CUDA_ERROR_MISALIGNED_ADDRESS";
+        p.source =
+            saxpyWithBody("    if (tid < n) *reinterpret_cast<float*>(reinterpret_cast<char*>(out "
+                          "+ tid) + 1) = a;");
+        QTest::newRow("misaligned access")
+            << p << int(RunStatus::CudaError) << "CUDA_ERROR_MISALIGNED_ADDRESS";
 
         p = smallSaxpy();
         // x holds values in [-1, 1): a volatile global read the compiler cannot remove.
-        p.source = saxpyWithBody("    while (*reinterpret_cast<volatile float*>(x) < 1e30f) { }\n    if (tid < n) out[tid] = a;");
+        p.source = saxpyWithBody("    while (*reinterpret_cast<volatile float*>(x) < 1e30f) { }\n  "
+                                 "  if (tid < n) out[tid] = a;");
         p.timing.timeLimitMs = 1500;
         QTest::newRow("infinite loop") << p << int(RunStatus::Timeout) << "time limit";
 
         p = smallSaxpy();
         p.source = saxpyWithBody("    if (tid < n) out[tid] = a * x[tid] + y[tid];");
-        p.source.replace("extern \"C\" __global__\n", "extern \"C\" __global__ __launch_bounds__(256)\n");
+        p.source.replace("extern \"C\" __global__\n",
+                         "extern \"C\" __global__ __launch_bounds__(256)\n");
         p.launch.block = {1024, 1, 1};
         p.launch.grid = {1024, 1, 1};
-        QTest::newRow("block larger than the kernel's limit") << p << int(RunStatus::BadInput) << "256";
+        QTest::newRow("block larger than the kernel's limit")
+            << p << int(RunStatus::BadInput) << "256";
 
         p = smallSaxpy();
         p.launch.sharedMemBytes = 300 * 1024;
@@ -115,10 +129,10 @@ private slots:
 
         p = smallSaxpy();
         p.launch.grid = {16, 70000, 1};
-        QTest::newRow("grid beyond the device's limits") << p << int(RunStatus::BadInput) << "65535";
+        QTest::newRow("grid beyond the device's limits")
+            << p << int(RunStatus::BadInput) << "65535";
     }
-    void faultIsReportedAndTheNextRunVerifies()
-    {
+    void faultIsReportedAndTheNextRunVerifies() {
         QFETCH(Project, project);
         QFETCH(int, status);
         QFETCH(QString, mustSay);
@@ -126,8 +140,8 @@ private slots:
         t.start();
         const RunResult bad = run(project);
         const qint64 faultMs = t.elapsed();
-        qInfo("%s -> %s in %lld ms: %s", QTest::currentDataTag(), qPrintable(runStatusName(bad.status)), faultMs,
-              qPrintable(bad.error));
+        qInfo("%s -> %s in %lld ms: %s", QTest::currentDataTag(),
+              qPrintable(runStatusName(bad.status)), faultMs, qPrintable(bad.error));
         QCOMPARE(int(bad.status), status);
         QVERIFY2(bad.error.contains(mustSay), qPrintable(bad.error));
         t.restart();
@@ -137,10 +151,10 @@ private slots:
         QVERIFY(good.verified());
     }
 
-    void soakAlternatingFaultAndSaxpy()
-    {
+    void soakAlternatingFaultAndSaxpy() {
         Project fault = smallSaxpy();
-        fault.source = saxpyWithBody("    if (tid < n) out[tid + (size_t(1) << 40)] = a * x[tid] + y[tid];");
+        fault.source =
+            saxpyWithBody("    if (tid < n) out[tid + (size_t(1) << 40)] = a * x[tid] + y[tid];");
         const Project good = smallSaxpy();
         QElapsedTimer t;
         t.start();
@@ -152,8 +166,9 @@ private slots:
             QVERIFY2(ok.status == RunStatus::Ok && ok.verified(), qPrintable(ok.error));
             ++verified;
         }
-        qInfo("soak: 100 runs (50 faults, %d verified SAXPY) in %lld ms, %.0f ms per fault+recovery pair", verified,
-              t.elapsed(), t.elapsed() / 50.0);
+        qInfo("soak: 100 runs (50 faults, %d verified SAXPY) in %lld ms, %.0f ms per "
+              "fault+recovery pair",
+              verified, t.elapsed(), t.elapsed() / 50.0);
         QCOMPARE(verified, 50);
     }
 };

@@ -2,6 +2,9 @@
 
 #include "ui/widgets/LaunchPanel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -21,18 +24,17 @@ private slots:
     void configAndTimingRoundTrip();
 };
 
-void TestLaunchPanel::blockLimitProblem_data()
-{
+void TestLaunchPanel::blockLimitProblem_data() {
     QTest::addColumn<int>("blockX");
     QTest::addColumn<int>("blockY");
     QTest::addColumn<QString>("mentions");
     QTest::newRow("block-2048x1x1-exceeds-1024") << 2048 << 1 << QStringLiteral("1024");
     QTest::newRow("block-64x32-is-2048-threads") << 64 << 32 << QStringLiteral("1024");
-    QTest::newRow("block-256-is-fine") << 256 << 1 << QString();
+    // 128 × 2: the default block.x is 256, so the row must change something to be an edit.
+    QTest::newRow("block-128x2-is-fine") << 128 << 2 << QString();
 }
 
-void TestLaunchPanel::blockLimitProblem()
-{
+void TestLaunchPanel::blockLimitProblem() {
     QFETCH(int, blockX);
     QFETCH(int, blockY);
     QFETCH(QString, mentions);
@@ -62,8 +64,7 @@ void TestLaunchPanel::blockLimitProblem()
     QVERIFY(total->text().contains(QLocale().toString(qint64(blockX) * blockY)));
 }
 
-void TestLaunchPanel::coverSetsGrid_data()
-{
+void TestLaunchPanel::coverSetsGrid_data() {
     QTest::addColumn<qint64>("elements");
     QTest::addColumn<int>("blockX");
     QTest::addColumn<int>("expectedGridX");
@@ -73,8 +74,7 @@ void TestLaunchPanel::coverSetsGrid_data()
     QTest::newRow("hundred-million") << qint64(100000000) << 1024 << 97657;
 }
 
-void TestLaunchPanel::coverSetsGrid()
-{
+void TestLaunchPanel::coverSetsGrid() {
     QFETCH(qint64, elements);
     QFETCH(int, blockX);
     QFETCH(int, expectedGridX);
@@ -94,8 +94,7 @@ void TestLaunchPanel::coverSetsGrid()
     QVERIFY(panel.config().totalThreads() >= elements);
 }
 
-void TestLaunchPanel::configAndTimingRoundTrip()
-{
+void TestLaunchPanel::configAndTimingRoundTrip() {
     LaunchPanel panel;
     QSignalSpy changed(&panel, &LaunchPanel::changed);
     LaunchConfig config;
@@ -110,12 +109,30 @@ void TestLaunchPanel::configAndTimingRoundTrip()
     timing.timeLimitMs = 30000;
     timing.bytesOverride = qint64(12) << 30;
     timing.flopsPerLaunch = 2e9;
+    timing.mode = TimingSpec::Mode::Cold;
+    timing.adaptive = false;
+    timing.targetNoise = 0.02;
+    timing.maxTimeMs = 2500;
     panel.setTiming(timing);
     QCOMPARE(panel.timing(), timing);
     QCOMPARE(changed.count(), 0); // programmatic changes are not user edits
     panel.findChild<QSpinBox*>(QStringLiteral("repetitions"))->setValue(50);
     QCOMPARE(panel.timing().repetitions, 50);
     QCOMPARE(changed.count(), 1);
+    // A fixed count: the noise target and the budget do not apply and say so by being off.
+    auto* noise = panel.findChild<QDoubleSpinBox*>(QStringLiteral("targetNoise"));
+    QVERIFY(noise);
+    QVERIFY(!noise->isEnabled());
+    panel.findChild<QCheckBox*>(QStringLiteral("adaptive"))->setChecked(true);
+    QVERIFY(panel.timing().adaptive);
+    QVERIFY(noise->isEnabled());
+    noise->setValue(1.5);
+    QCOMPARE(panel.timing().targetNoise, 0.015);
+    auto* mode = panel.findChild<QComboBox*>(QStringLiteral("timingMode"));
+    QVERIFY(mode);
+    mode->setCurrentIndex(mode->findData(int(TimingSpec::Mode::Hot)));
+    QCOMPARE(panel.timing().mode, TimingSpec::Mode::Hot);
+    QCOMPARE(changed.count(), 4);
 }
 
 QTEST_MAIN(TestLaunchPanel)

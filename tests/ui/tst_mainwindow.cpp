@@ -10,6 +10,8 @@
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PtxView.h"
+#include "ui/widgets/TimingChartView.h"
+#include "ui/widgets/VerificationPanel.h"
 #include "ui/windows/MainWindow.h"
 
 #include <QAction>
@@ -100,6 +102,7 @@ private slots:
     void compileErrorMarksLine();
     void compileFillsKernelSelectorAndPtx();
     void runDisabledWithoutDriver();
+    void verificationPinnedBelowResults();
     void runBlockedReasons_data();
     void runBlockedReasons();
     void saveOpenRoundTrip();
@@ -429,6 +432,37 @@ void TestMainWindow::describeChanges() {
     const std::optional<Project> before =
         hasBefore ? std::optional<Project>(fillProject()) : std::nullopt;
     QCOMPARE(MainWindow::describeChanges(before, after), expected);
+}
+
+void TestMainWindow::verificationPinnedBelowResults() {
+    // Timing and verification seen together (the --screenshot --run arrangement); the tab
+    // indices stay valid so that code switching tabs keeps working.
+    std::unique_ptr<MainWindow> window = makeWindow(nullptr);
+    window->resize(1280, 800);
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    auto* panel = window->findChild<VerificationPanel*>();
+    QVERIFY(panel);
+    QTabWidget* tabs = window->resultTabs();
+    const int tabCount = tabs->count();
+    QCOMPARE(tabs->widget(MainWindow::VerificationTab), panel);
+
+    window->setVerificationPinned(true);
+    QVERIFY(window->verificationPinned());
+    QCOMPARE(tabs->count(), tabCount);
+    QVERIFY(tabs->widget(MainWindow::VerificationTab) != panel);
+    tabs->setCurrentIndex(MainWindow::TimingTab);
+    QTRY_VERIFY(panel->isVisible());
+    QVERIFY(window->findChild<TimingChartView*>()->isVisible());
+    // Both get a usable height at 1280x800.
+    QTRY_VERIFY(panel->height() >= 80);
+    QVERIFY(tabs->height() >= 200);
+
+    window->setVerificationPinned(false);
+    QVERIFY(!window->verificationPinned());
+    QCOMPARE(tabs->count(), tabCount);
+    QCOMPARE(tabs->widget(MainWindow::VerificationTab), panel);
+    QVERIFY(!panel->isVisible()); // back in its tab, which is not the current one
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -15,16 +15,29 @@ using namespace kernelpad;
 
 namespace {
 
-RunResult runWith(const QVector<double>& timesMs, qint64 bytes = 0)
-{
+RunResult runWith(const QVector<double>& timesMs, qint64 bytes = 0) {
     RunResult r;
     r.timing = computeStats(timesMs, bytes);
     return r;
 }
 
-QLineSeries* medianLine(const TimingChartView& view)
-{
-    return view.findChild<QLineSeries*>(QStringLiteral("medianLine"));
+// The series belong to their QChart, a QGraphicsWidget in the chart view's scene, not to the
+// view's QObject tree: look them up through the charts, as a reader of the window would.
+template <typename Series>
+Series* findSeries(const TimingChartView& view, const QString& objectName = {}) {
+    const QList<QChartView*> charts = view.findChildren<QChartView*>();
+    for (const QChartView* chartView : charts) {
+        for (QAbstractSeries* series : chartView->chart()->series()) {
+            auto* s = qobject_cast<Series*>(series);
+            if (s && (objectName.isEmpty() || s->objectName() == objectName))
+                return s;
+        }
+    }
+    return nullptr;
+}
+
+QLineSeries* medianLine(const TimingChartView& view) {
+    return findSeries<QLineSeries>(view, QStringLiteral("medianLine"));
 }
 
 } // namespace
@@ -37,20 +50,22 @@ private slots:
     void historyGrowsPerRun();
     void histogramCountsEveryRepetition();
     void bandwidthShareOfPeak();
+    void modeStopReasonAndThrottling_data();
+    void modeStopReasonAndThrottling();
 };
 
-void TestTimingChart::medianLineMatchesStats_data()
-{
+void TestTimingChart::medianLineMatchesStats_data() {
     QTest::addColumn<QVector<double>>("timesMs");
     QTest::addColumn<QString>("unit");
-    QTest::newRow("microsecond-kernel") << QVector<double>{0.012, 0.011, 0.013, 0.0125, 0.02}
-                                        << QStringLiteral("µs");
-    QTest::newRow("millisecond-kernel") << QVector<double>{3.5, 3.25, 3.75, 4.0} << QStringLiteral("ms");
-    QTest::newRow("seconds-kernel") << QVector<double>{1500.0, 1400.0, 1450.0} << QStringLiteral("s");
+    QTest::newRow("microsecond-kernel")
+        << QVector<double>{0.012, 0.011, 0.013, 0.0125, 0.02} << QStringLiteral("µs");
+    QTest::newRow("millisecond-kernel")
+        << QVector<double>{3.5, 3.25, 3.75, 4.0} << QStringLiteral("ms");
+    QTest::newRow("seconds-kernel")
+        << QVector<double>{1500.0, 1400.0, 1450.0} << QStringLiteral("s");
 }
 
-void TestTimingChart::medianLineMatchesStats()
-{
+void TestTimingChart::medianLineMatchesStats() {
     QFETCH(QVector<double>, timesMs);
     QFETCH(QString, unit);
     TimingChartView view;
@@ -63,21 +78,22 @@ void TestTimingChart::medianLineMatchesStats()
     QCOMPARE(line->at(0).y(), line->at(1).y()); // horizontal
     QVERIFY(qFuzzyCompare(line->at(0).y() * view.unitMs(), run.timing.medianMs));
     // Every repetition is a point, in the same unit.
-    auto* points = view.findChildren<QScatterSeries*>().first();
+    auto* points = findSeries<QScatterSeries>(view, QStringLiteral("repetitionPoints"));
     QVERIFY(points);
+    QCOMPARE(points->count(), timesMs.size());
+    QVERIFY(qFuzzyCompare(points->at(0).y() * view.unitMs(), timesMs.first()));
     const QString medianText = view.summaryText(QStringLiteral("median"));
     QVERIFY2(medianText.endsWith(unit), qPrintable(medianText));
 }
 
-void TestTimingChart::historyGrowsPerRun()
-{
+void TestTimingChart::historyGrowsPerRun() {
     TimingChartView view;
     view.showRun(runWith({1.0, 1.2, 1.1}), QStringLiteral("first run"));
     view.showRun(runWith({0.8, 0.9, 0.85, 0.95}), QStringLiteral("block 256 -> 128"));
     QCOMPARE(view.history().size(), 2);
     QCOMPARE(view.history().at(1).whatChanged, QStringLiteral("block 256 -> 128"));
     QCOMPARE(view.history().at(1).medianMs, computeStats({0.8, 0.9, 0.85, 0.95}).medianMs);
-    auto* points = view.findChild<QScatterSeries*>(QStringLiteral("historyPoints"));
+    auto* points = findSeries<QScatterSeries>(view, QStringLiteral("historyPoints"));
     QVERIFY(points);
     QCOMPARE(points->count(), 2);
     // A compile error has no timings: it does not add a point.
@@ -87,14 +103,13 @@ void TestTimingChart::historyGrowsPerRun()
     QCOMPARE(points->count(), 0);
 }
 
-void TestTimingChart::histogramCountsEveryRepetition()
-{
+void TestTimingChart::histogramCountsEveryRepetition() {
     TimingChartView view;
     QVector<double> times;
     for (int i = 0; i < 100; ++i)
         times << 1.0 + (i % 10) * 0.01;
     view.showRun(runWith(times), {});
-    auto* series = view.findChild<QBarSeries*>();
+    auto* series = findSeries<QBarSeries>(view);
     QVERIFY(series);
     QCOMPARE(series->count(), 1);
     const QBarSet* set = series->barSets().first();
@@ -102,8 +117,7 @@ void TestTimingChart::histogramCountsEveryRepetition()
     QCOMPARE(qRound(set->sum()), 100);
 }
 
-void TestTimingChart::bandwidthShareOfPeak()
-{
+void TestTimingChart::bandwidthShareOfPeak() {
     TimingChartView view;
     // 1 GB in 1 ms: 1000 GB/s.
     view.showRun(runWith({1.0, 1.0, 1.0}, 1000000000), {});
@@ -113,6 +127,45 @@ void TestTimingChart::bandwidthShareOfPeak()
     QVERIFY2(view.summaryText(QStringLiteral("peak")).startsWith(QStringLiteral("25.0 %")),
              qPrintable(view.summaryText(QStringLiteral("peak"))));
     QCOMPARE(view.summaryText(QStringLiteral("gflops")), QStringLiteral("—"));
+}
+
+void TestTimingChart::modeStopReasonAndThrottling_data() {
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QString>("stopReason");
+    QTest::addColumn<int>("throttledSamples");
+    QTest::newRow("hot-fixed-count-steady-clock") << "hot"
+                                                  << "fixed count" << 0;
+    QTest::newRow("cold-noise-target-throttled") << "cold"
+                                                 << "noise target reached" << 3;
+    QTest::newRow("hot-time-budget-one-throttled") << "hot"
+                                                   << "time budget" << 1;
+}
+
+void TestTimingChart::modeStopReasonAndThrottling() {
+    QFETCH(QString, mode);
+    QFETCH(QString, stopReason);
+    QFETCH(int, throttledSamples);
+    TimingChartView view;
+    RunResult run = runWith({2.0, 2.1, 2.05});
+    run.timing.mode = mode;
+    run.timing.stopReason = stopReason;
+    run.timing.throttledSamples = throttledSamples;
+    run.timing.smClockMHz = 1200;
+    run.timing.smClockDefaultMHz = 1980;
+    view.showRun(run, {});
+    QCOMPARE(view.summaryText(QStringLiteral("mode")), mode);
+    QCOMPARE(view.summaryText(QStringLiteral("stop")), stopReason);
+    const QString note = view.throttleNote();
+    if (throttledSamples > 0) {
+        QVERIFY2(note.contains(QStringLiteral("GPU was throttling")), qPrintable(note));
+        QVERIFY2(note.contains(QString::number(throttledSamples)), qPrintable(note));
+    } else {
+        QVERIFY(note.isEmpty());
+    }
+    // The next run without throttling takes the note away again.
+    view.showRun(runWith({2.0, 2.0}), {});
+    QVERIFY(view.throttleNote().isEmpty());
+    QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("—"));
 }
 
 QTEST_MAIN(TestTimingChart)

@@ -292,10 +292,13 @@ void CodeEditor::underline(const Diagnostic& diagnostic, int line) {
     int from = 0;
     int to = length;
     if (diagnostic.column > 0 && diagnostic.column - 1 < length) {
-        // From the column to the end of the word there (at least one character).
-        from = diagnostic.column - 1;
-        to = from;
+        // The whole word under the column (at least one character): EDG's caret can sit
+        // inside an identifier, and half a word underlined reads as a different name.
         auto isWord = [](QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); };
+        from = diagnostic.column - 1;
+        while (from > 0 && isWord(lineText.at(from)) && isWord(lineText.at(from - 1)))
+            --from;
+        to = diagnostic.column - 1;
         while (to < length && isWord(lineText.at(to)))
             ++to;
         if (to == from)

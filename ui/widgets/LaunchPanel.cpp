@@ -1,5 +1,8 @@
 #include "ui/widgets/LaunchPanel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -13,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <climits>
+#include <cmath>
 
 namespace kernelpad {
 
@@ -25,9 +29,13 @@ constexpr int kMaxWarmupLaunches = 10000;
 constexpr int kMaxRepetitions = 1000000;
 constexpr int kMinTimeLimitMs = 100;
 constexpr int kMaxTimeLimitMs = 24 * 3600 * 1000;
+constexpr int kMaxTimeBudgetMs = 3600 * 1000;
+// Target noise in percent: 0.01 % is below what CUDA events resolve for short kernels, 50 %
+// would stop any measurement at once.
+constexpr double kMinNoisePercent = 0.01;
+constexpr double kMaxNoisePercent = 50.0;
 
-QSpinBox* makeSpin(QWidget* parent, int min, int max, const QString& objectName)
-{
+QSpinBox* makeSpin(QWidget* parent, int min, int max, const QString& objectName) {
     auto* spin = new QSpinBox(parent);
     spin->setRange(min, max);
     spin->setObjectName(objectName);
@@ -39,8 +47,7 @@ QSpinBox* makeSpin(QWidget* parent, int min, int max, const QString& objectName)
 } // namespace
 
 LaunchPanel::LaunchPanel(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     const char* axes[] = {"X", "Y", "Z"};
     auto* dims = new QGridLayout;
     dims->addWidget(new QLabel(tr("x"), this), 0, 1, Qt::AlignCenter);
@@ -49,7 +56,8 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     dims->addWidget(new QLabel(tr("Grid (blocks)"), this), 1, 0);
     dims->addWidget(new QLabel(tr("Block (threads)"), this), 2, 0);
     for (int i = 0; i < 3; ++i) {
-        m_grid[i] = makeSpin(this, 1, INT_MAX, QStringLiteral("grid%1").arg(QLatin1String(axes[i])));
+        m_grid[i] =
+            makeSpin(this, 1, INT_MAX, QStringLiteral("grid%1").arg(QLatin1String(axes[i])));
         m_block[i] = makeSpin(this, 1, kMaxBlockDimInput,
                               QStringLiteral("block%1").arg(QLatin1String(axes[i])));
         dims->addWidget(m_grid[i], 1, i + 1);
@@ -91,14 +99,35 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     launchLayout->addLayout(dims);
     launchLayout->addLayout(launchForm);
 
+    m_mode = new QComboBox(this);
+    m_mode->setObjectName(QStringLiteral("timingMode"));
+    m_mode->addItem(tr("hot (back-to-back)"), int(TimingSpec::Mode::Hot));
+    m_mode->addItem(tr("cold (L2 flushed)"), int(TimingSpec::Mode::Cold));
+    m_mode->setToolTip(tr("Hot: launches follow each other with warm caches. Cold: the L2 "
+                          "cache is flushed before every timed launch."));
+    m_adaptive = new QCheckBox(tr("until the noise target"), this);
+    m_adaptive->setObjectName(QStringLiteral("adaptive"));
+    m_adaptive->setToolTip(tr("On: keep measuring until the noise is under the target or the "
+                              "time budget is spent. Off: exactly the repetitions given."));
+    m_targetNoise = new QDoubleSpinBox(this);
+    m_targetNoise->setObjectName(QStringLiteral("targetNoise"));
+    m_targetNoise->setRange(kMinNoisePercent, kMaxNoisePercent);
+    m_targetNoise->setDecimals(2);
+    m_targetNoise->setSingleStep(0.1);
+    m_targetNoise->setSuffix(tr(" %"));
+    m_targetNoise->setToolTip(tr("Relative standard deviation at which an adaptive "
+                                 "measurement stops"));
+    m_maxTime = makeSpin(this, 1, kMaxTimeBudgetMs, QStringLiteral("maxTimeMs"));
+    m_maxTime->setSuffix(tr(" ms"));
+    m_maxTime->setToolTip(tr("An adaptive measurement stops after this much timing"));
     m_warmup = makeSpin(this, 0, kMaxWarmupLaunches, QStringLiteral("warmup"));
     m_warmup->setToolTip(tr("Untimed launches first: module load, caches and clocks settle"));
     m_repetitions = makeSpin(this, 1, kMaxRepetitions, QStringLiteral("repetitions"));
     m_timeLimit = makeSpin(this, kMinTimeLimitMs, kMaxTimeLimitMs, QStringLiteral("timeLimitMs"));
     m_timeLimit->setSuffix(tr(" ms"));
     m_timeLimit->setToolTip(tr("The watchdog stops a run that takes longer than this"));
-    const auto digits = new QRegularExpressionValidator(
-        QRegularExpression(QStringLiteral("\\d{0,18}")), this);
+    const auto digits =
+        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,18}")), this);
     m_bytesOverride = new QLineEdit(this);
     m_bytesOverride->setObjectName(QStringLiteral("bytesPerLaunch"));
     m_bytesOverride->setValidator(digits);
@@ -111,8 +140,12 @@ LaunchPanel::LaunchPanel(QWidget* parent)
 
     auto* timingBox = new QGroupBox(tr("Timing"), this);
     auto* timingForm = new QFormLayout(timingBox);
+    timingForm->addRow(tr("Mode"), m_mode);
     timingForm->addRow(tr("Warm-up launches"), m_warmup);
     timingForm->addRow(tr("Repetitions"), m_repetitions);
+    timingForm->addRow(tr("Adaptive"), m_adaptive);
+    timingForm->addRow(tr("Target noise"), m_targetNoise);
+    timingForm->addRow(tr("Time budget"), m_maxTime);
     timingForm->addRow(tr("Time limit"), m_timeLimit);
     timingForm->addRow(tr("Bytes per launch"), m_bytesOverride);
     timingForm->addRow(tr("FLOPs per launch"), m_flops);
@@ -123,8 +156,11 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     layout->addStretch();
 
     for (QSpinBox* spin : {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2],
-                           m_shared, m_warmup, m_repetitions, m_timeLimit})
+                           m_shared, m_warmup, m_repetitions, m_timeLimit, m_maxTime})
         connect(spin, &QSpinBox::valueChanged, this, &LaunchPanel::onEdited);
+    connect(m_targetNoise, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::onEdited);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &LaunchPanel::onEdited);
+    connect(m_adaptive, &QCheckBox::toggled, this, &LaunchPanel::onEdited);
     for (QLineEdit* edit : {m_bytesOverride, m_flops})
         connect(edit, &QLineEdit::textEdited, this, &LaunchPanel::onEdited);
     connect(m_coverButton, &QPushButton::clicked, this, &LaunchPanel::coverElements);
@@ -137,15 +173,14 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     updateSummary();
 }
 
-void LaunchPanel::onEdited()
-{
+void LaunchPanel::onEdited() {
     updateSummary();
+    updateTimingEnabled();
     if (!m_updating)
         emit changed();
 }
 
-void LaunchPanel::setConfig(const LaunchConfig& config)
-{
+void LaunchPanel::setConfig(const LaunchConfig& config) {
     m_updating = true;
     for (int i = 0; i < 3; ++i) {
         m_grid[i]->setValue(config.grid[i]);
@@ -156,8 +191,7 @@ void LaunchPanel::setConfig(const LaunchConfig& config)
     updateSummary();
 }
 
-LaunchConfig LaunchPanel::config() const
-{
+LaunchConfig LaunchPanel::config() const {
     LaunchConfig c;
     for (int i = 0; i < 3; ++i) {
         c.grid[i] = m_grid[i]->value();
@@ -167,21 +201,20 @@ LaunchConfig LaunchPanel::config() const
     return c;
 }
 
-void LaunchPanel::setLimits(const LaunchLimits& limits)
-{
+void LaunchPanel::setLimits(const LaunchLimits& limits) {
     m_limits = limits;
     updateSummary();
 }
 
-void LaunchPanel::setCoverCount(qint64 elements)
-{
+void LaunchPanel::setCoverCount(qint64 elements) {
     m_coverCount->setText(elements > 0 ? QString::number(elements) : QString());
 }
 
-QString LaunchPanel::problem() const { return validateLaunch(config(), m_limits); }
+QString LaunchPanel::problem() const {
+    return validateLaunch(config(), m_limits);
+}
 
-void LaunchPanel::coverElements()
-{
+void LaunchPanel::coverElements() {
     const qint64 n = m_coverCount->text().toLongLong();
     if (n <= 0)
         return;
@@ -190,8 +223,7 @@ void LaunchPanel::coverElements()
     m_grid[0]->setValue(int(std::min<qint64>(blocks, INT_MAX)));
 }
 
-void LaunchPanel::updateSummary()
-{
+void LaunchPanel::updateSummary() {
     const LaunchConfig c = config();
     const QLocale locale;
     m_totalThreads->setText(tr("%1  (%2 blocks × %3 threads)")
@@ -208,10 +240,20 @@ void LaunchPanel::updateSummary()
     }
 }
 
-void LaunchPanel::setTiming(const TimingSpec& timing)
-{
+void LaunchPanel::updateTimingEnabled() {
+    // The noise target and the budget only steer an adaptive measurement.
+    m_targetNoise->setEnabled(m_adaptive->isChecked());
+    m_maxTime->setEnabled(m_adaptive->isChecked());
+    m_repetitions->setPrefix(m_adaptive->isChecked() ? tr("at least ") : QString());
+}
+
+void LaunchPanel::setTiming(const TimingSpec& timing) {
     m_updating = true;
     m_timing = timing;
+    m_mode->setCurrentIndex(m_mode->findData(int(timing.mode)));
+    m_adaptive->setChecked(timing.adaptive);
+    m_targetNoise->setValue(timing.targetNoise * 100.0);
+    m_maxTime->setValue(timing.maxTimeMs);
     m_warmup->setValue(timing.warmupLaunches);
     m_repetitions->setValue(timing.repetitions);
     m_timeLimit->setValue(timing.timeLimitMs);
@@ -219,12 +261,18 @@ void LaunchPanel::setTiming(const TimingSpec& timing)
                                                   : QString());
     m_flops->setText(timing.flopsPerLaunch ? QString::number(*timing.flopsPerLaunch, 'g', 15)
                                            : QString());
+    updateTimingEnabled();
     m_updating = false;
 }
 
-TimingSpec LaunchPanel::timing() const
-{
+TimingSpec LaunchPanel::timing() const {
     TimingSpec t = m_timing;
+    t.mode = TimingSpec::Mode(m_mode->currentData().toInt());
+    t.adaptive = m_adaptive->isChecked();
+    // The spin box rounds to 0.01 %: keep the project's exact value unless it was edited.
+    if (std::abs(m_targetNoise->value() - m_timing.targetNoise * 100.0) > 0.005)
+        t.targetNoise = m_targetNoise->value() / 100.0;
+    t.maxTimeMs = m_maxTime->value();
     t.warmupLaunches = m_warmup->value();
     t.repetitions = m_repetitions->value();
     t.timeLimitMs = m_timeLimit->value();

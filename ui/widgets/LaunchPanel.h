@@ -9,6 +9,9 @@
 
 #include <array>
 
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -18,7 +21,8 @@ namespace kernelpad {
 
 /// Edits a LaunchConfig and a TimingSpec. Child object names (for tests and styling):
 /// gridX/Y/Z, blockX/Y/Z, sharedBytes, coverCount, coverButton, totalThreads, problemLabel,
-/// warmup, repetitions, timeLimitMs.
+/// timingMode, warmup, repetitions, adaptive, targetNoise, maxTimeMs, timeLimitMs,
+/// bytesPerLaunch, flopsPerLaunch.
 class LaunchPanel : public QWidget {
     Q_OBJECT
 public:
@@ -41,6 +45,7 @@ private:
     void coverElements();
     void updateSummary();
     void onEdited();
+    void updateTimingEnabled();
 
     LaunchLimits m_limits = genericLaunchLimits();
     TimingSpec m_timing; ///< keeps the fields this panel does not show
@@ -52,6 +57,10 @@ private:
     QPushButton* m_coverButton = nullptr;
     QLabel* m_totalThreads = nullptr;
     QLabel* m_problem = nullptr;
+    QComboBox* m_mode = nullptr;
+    QCheckBox* m_adaptive = nullptr;
+    QDoubleSpinBox* m_targetNoise = nullptr; ///< percent, TimingSpec keeps a fraction
+    QSpinBox* m_maxTime = nullptr;
     QSpinBox* m_warmup = nullptr;
     QSpinBox* m_repetitions = nullptr;
     QSpinBox* m_timeLimit = nullptr;

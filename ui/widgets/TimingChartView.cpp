@@ -32,8 +32,7 @@ constexpr int kHistogramBins = 20;
 constexpr double kAxisMargin = 0.05;
 
 /// The unit whose values for `ms` read best: µs below 1 ms, s from 1000 ms.
-std::pair<QString, double> unitFor(double ms)
-{
+std::pair<QString, double> unitFor(double ms) {
     if (ms >= 1000.0)
         return {QStringLiteral("s"), 1000.0};
     if (ms < 1.0)
@@ -41,14 +40,12 @@ std::pair<QString, double> unitFor(double ms)
     return {QStringLiteral("ms"), 1.0};
 }
 
-QString formatMs(double ms)
-{
+QString formatMs(double ms) {
     const auto [unit, unitMs] = unitFor(ms);
     return QStringLiteral("%1 %2").arg(QString::number(ms / unitMs, 'f', 3), unit);
 }
 
-QChartView* makeChartView(QWidget* parent, QChart* chart)
-{
+QChartView* makeChartView(QWidget* parent, QChart* chart) {
     chart->setAnimationOptions(QChart::NoAnimation); // redraws must keep up with Run
     chart->setMargins(QMargins(4, 4, 4, 4));
     auto* view = new QChartView(chart, parent);
@@ -57,8 +54,7 @@ QChartView* makeChartView(QWidget* parent, QChart* chart)
     return view;
 }
 
-void setPaddedRange(QValueAxis* axis, double low, double high)
-{
+void setPaddedRange(QValueAxis* axis, double low, double high) {
     if (!(high > low)) {
         const double pad = low != 0 ? std::abs(low) * 0.1 : 1.0;
         low -= pad;
@@ -71,8 +67,7 @@ void setPaddedRange(QValueAxis* axis, double low, double high)
 } // namespace
 
 TimingChartView::TimingChartView(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     m_tabs = new QTabWidget(this);
     buildRepetitionChart();
     buildHistogramChart();
@@ -84,10 +79,11 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_summary = new QWidget(this);
     auto* form = new QFormLayout(m_summary);
     const QList<QPair<QString, QString>> rows{
-        {QStringLiteral("reps"), tr("Repetitions")},  {QStringLiteral("median"), tr("Median")},
-        {QStringLiteral("min"), tr("Min")},           {QStringLiteral("max"), tr("Max")},
-        {QStringLiteral("noise"), tr("Noise")},       {QStringLiteral("bandwidth"), tr("Bandwidth")},
-        {QStringLiteral("peak"), tr("Of peak")},      {QStringLiteral("gflops"), tr("GFLOP/s")},
+        {QStringLiteral("mode"), tr("Mode")},        {QStringLiteral("stop"), tr("Stopped by")},
+        {QStringLiteral("reps"), tr("Repetitions")}, {QStringLiteral("median"), tr("Median")},
+        {QStringLiteral("min"), tr("Min")},          {QStringLiteral("max"), tr("Max")},
+        {QStringLiteral("noise"), tr("Noise")},      {QStringLiteral("bandwidth"), tr("Bandwidth")},
+        {QStringLiteral("peak"), tr("Of peak")},     {QStringLiteral("gflops"), tr("GFLOP/s")},
     };
     for (const auto& [key, label] : rows) {
         auto* value = new QLabel(QStringLiteral("—"), m_summary);
@@ -96,8 +92,20 @@ TimingChartView::TimingChartView(QWidget* parent)
         form->addRow(label, value);
         m_summaryValues.insert(key, value);
     }
+    m_summaryValues.value(QStringLiteral("mode"))
+        ->setToolTip(tr("hot: back-to-back launches, caches warm; cold: L2 flushed before "
+                        "every timed launch"));
+    m_summaryValues.value(QStringLiteral("stop"))
+        ->setToolTip(tr("Why the measurement took as many repetitions as it did"));
     m_summaryValues.value(QStringLiteral("noise"))
         ->setToolTip(tr("Sample standard deviation over the mean of the repetitions"));
+    // Throttled samples make every figure above pessimistic: say so where the numbers are.
+    m_throttleNote = new QLabel(m_summary);
+    m_throttleNote->setObjectName(QStringLiteral("throttleNote"));
+    m_throttleNote->setWordWrap(true);
+    m_throttleNote->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    m_throttleNote->hide();
+    form->addRow(m_throttleNote);
     m_summaryValues.value(QStringLiteral("bandwidth"))
         ->setToolTip(tr("Bytes moved per launch over the median time"));
 
@@ -107,8 +115,7 @@ TimingChartView::TimingChartView(QWidget* parent)
     updateSummary(TimingStats{});
 }
 
-void TimingChartView::buildRepetitionChart()
-{
+void TimingChartView::buildRepetitionChart() {
     auto* chart = new QChart;
     chart->setTitle(tr("Time of every repetition"));
     m_repLine = new QLineSeries(chart);
@@ -116,6 +123,7 @@ void TimingChartView::buildRepetitionChart()
     m_repPoints = new QScatterSeries(chart);
     m_repPoints->setMarkerSize(6);
     m_repPoints->setName(tr("samples"));
+    m_repPoints->setObjectName(QStringLiteral("repetitionPoints"));
     m_medianLine = new QLineSeries(chart);
     m_medianLine->setObjectName(QStringLiteral("medianLine"));
     m_medianLine->setName(tr("median"));
@@ -139,15 +147,14 @@ void TimingChartView::buildRepetitionChart()
     connect(m_repPoints, &QScatterSeries::hovered, this, [this](const QPointF& p, bool state) {
         if (!state)
             return QToolTip::hideText();
-        QToolTip::showText(QCursor::pos(), tr("repetition %1: %2")
-                                               .arg(qRound(p.x()))
-                                               .arg(formatMs(p.y() * m_unitMs)));
+        QToolTip::showText(
+            QCursor::pos(),
+            tr("repetition %1: %2").arg(qRound(p.x())).arg(formatMs(p.y() * m_unitMs)));
     });
     m_repView = makeChartView(this, chart);
 }
 
-void TimingChartView::buildHistogramChart()
-{
+void TimingChartView::buildHistogramChart() {
     auto* chart = new QChart;
     chart->setTitle(tr("Distribution of the repetition times"));
     m_histSeries = new QBarSeries(chart);
@@ -165,8 +172,7 @@ void TimingChartView::buildHistogramChart()
     m_histView = makeChartView(this, chart);
 }
 
-void TimingChartView::buildHistoryChart()
-{
+void TimingChartView::buildHistoryChart() {
     auto* chart = new QChart;
     chart->setTitle(tr("Median of every run this session (bars: min to max)"));
     m_historyRange = new QCandlestickSeries(chart);
@@ -220,8 +226,7 @@ void TimingChartView::buildHistoryChart()
     m_historyView = makeChartView(this, chart);
 }
 
-void TimingChartView::showRun(const RunResult& result, const QString& whatChanged)
-{
+void TimingChartView::showRun(const RunResult& result, const QString& whatChanged) {
     m_last = result.timing;
     updateRepetitions(m_last);
     updateHistogram(m_last);
@@ -232,20 +237,17 @@ void TimingChartView::showRun(const RunResult& result, const QString& whatChange
     updateHistory();
 }
 
-void TimingChartView::clearHistory()
-{
+void TimingChartView::clearHistory() {
     m_history.clear();
     updateHistory();
 }
 
-void TimingChartView::setPeakBandwidthGBs(double gbs)
-{
+void TimingChartView::setPeakBandwidthGBs(double gbs) {
     m_peakGBs = gbs > 0 ? gbs : 0;
     updateSummary(m_last);
 }
 
-void TimingChartView::updateRepetitions(const TimingStats& stats)
-{
+void TimingChartView::updateRepetitions(const TimingStats& stats) {
     std::tie(m_unit, m_unitMs) = unitFor(stats.medianMs > 0 ? stats.medianMs : 1.0);
     QList<QPointF> points;
     points.reserve(stats.timesMs.size());
@@ -269,17 +271,15 @@ void TimingChartView::updateRepetitions(const TimingStats& stats)
     m_repX->setTickCount(std::clamp(n, 2, 11));
 }
 
-void TimingChartView::updateHistogram(const TimingStats& stats)
-{
+void TimingChartView::updateHistogram(const TimingStats& stats) {
     m_histSeries->clear();
     m_histX->clear();
     if (stats.timesMs.isEmpty()) {
         m_histY->setRange(0, 1);
         return;
     }
-    const int bins = stats.maxMs > stats.minMs
-                         ? std::min<int>(kHistogramBins, int(stats.timesMs.size()))
-                         : 1;
+    const int bins =
+        stats.maxMs > stats.minMs ? std::min<int>(kHistogramBins, int(stats.timesMs.size())) : 1;
     const double width = bins > 1 ? (stats.maxMs - stats.minMs) / bins : 1.0;
     QVector<int> counts(bins, 0);
     for (double t : stats.timesMs) {
@@ -299,8 +299,7 @@ void TimingChartView::updateHistogram(const TimingStats& stats)
     m_histY->setRange(0, *std::max_element(counts.cbegin(), counts.cend()) + 1);
 }
 
-void TimingChartView::updateHistory()
-{
+void TimingChartView::updateHistory() {
     m_historyRange->clear();
     double top = 0;
     for (const TimingHistoryPoint& h : std::as_const(m_history))
@@ -330,13 +329,14 @@ void TimingChartView::updateHistory()
     m_historyY->setTitleText(m_historyUnit);
 }
 
-void TimingChartView::updateSummary(const TimingStats& stats)
-{
+void TimingChartView::updateSummary(const TimingStats& stats) {
     const bool has = !stats.timesMs.isEmpty();
     const QString none = QStringLiteral("—");
     auto set = [this](const QString& key, const QString& text) {
         m_summaryValues.value(key)->setText(text);
     };
+    set(QStringLiteral("mode"), has && !stats.mode.isEmpty() ? stats.mode : none);
+    set(QStringLiteral("stop"), has && !stats.stopReason.isEmpty() ? stats.stopReason : none);
     set(QStringLiteral("reps"), has ? QString::number(stats.reps()) : none);
     set(QStringLiteral("median"), has ? formatMs(stats.medianMs) : none);
     set(QStringLiteral("min"), has ? formatMs(stats.minMs) : none);
@@ -353,13 +353,28 @@ void TimingChartView::updateSummary(const TimingStats& stats)
                                     : none);
     set(QStringLiteral("gflops"),
         has && stats.gflops > 0 ? QString::number(stats.gflops, 'f', 1) : none);
+    const bool throttled = has && stats.throttledSamples > 0;
+    m_throttleNote->setText(
+        throttled
+            ? tr("GPU was throttling: %n sample(s) ran under 75 % of the default SM "
+                 "clock%1",
+                 nullptr, stats.throttledSamples)
+                  .arg(
+                      stats.smClockMHz > 0 && stats.smClockDefaultMHz > 0
+                          ? tr(" (%1 of %2 MHz)").arg(stats.smClockMHz).arg(stats.smClockDefaultMHz)
+                          : QString())
+            : QString());
+    m_throttleNote->setVisible(throttled);
     if (auto* form = qobject_cast<QFormLayout*>(m_summary->layout()))
         form->setRowVisible(m_summaryValues.value(QStringLiteral("gflops")),
                             has && stats.gflops > 0);
 }
 
-QString TimingChartView::summaryText(const QString& key) const
-{
+QString TimingChartView::throttleNote() const {
+    return m_throttleNote->isHidden() ? QString() : m_throttleNote->text();
+}
+
+QString TimingChartView::summaryText(const QString& key) const {
     const QLabel* label = m_summaryValues.value(key);
     return label ? label->text() : QString();
 }

@@ -49,8 +49,11 @@ public:
     [[nodiscard]] QString timeUnit() const { return m_unit; }
     /// Milliseconds per chart unit (1 for ms, 0.001 for µs).
     [[nodiscard]] double unitMs() const { return m_unitMs; }
-    /// The summary text of `key` ("median", "min", "max", "noise", "bandwidth", "peak", "gflops").
+    /// The summary text of `key` ("mode", "stop", "reps", "median", "min", "max", "noise",
+    /// "bandwidth", "peak", "gflops").
     [[nodiscard]] QString summaryText(const QString& key) const;
+    /// The "GPU was throttling" warning when the last run had throttled samples, else empty.
+    [[nodiscard]] QString throttleNote() const;
 
 private:
     void buildRepetitionChart();
@@ -88,6 +91,7 @@ private:
     double m_historyUnitMs = 1.0;
     QHash<QString, QLabel*> m_summaryValues; ///< key of summaryText() -> its label
     QWidget* m_summary = nullptr;
+    QLabel* m_throttleNote = nullptr;
 };
 
 } // namespace kernelpad

@@ -191,10 +191,25 @@ void MainWindow::createWidgets() {
     editorLayout->addWidget(m_editor, 1);
     editorLayout->addWidget(m_findBar);
 
+    // Vertical: beside the tabs the verification tables would get too little width once the
+    // docks take their share (seen at 1280x800).
+    m_resultsSplitter = new QSplitter(Qt::Vertical, this);
+    m_resultsSplitter->setObjectName(QStringLiteral("resultsSplitter"));
+    m_resultsSplitter->setChildrenCollapsible(false);
+    m_resultsSplitter->addWidget(m_tabs);
+    auto* placeholder = new QLabel(
+        tr("The verification is pinned below the results (View ▸ Pin Verification Below Results)."),
+        this);
+    placeholder->setAlignment(Qt::AlignCenter);
+    placeholder->setWordWrap(true);
+    placeholder->hide();
+    m_verificationPlaceholder = placeholder;
+
     auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_editorSplitter = splitter;
     splitter->setObjectName(QStringLiteral("editorResultsSplitter"));
     splitter->addWidget(editorPane);
-    splitter->addWidget(m_tabs);
+    splitter->addWidget(m_resultsSplitter);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     splitter->setChildrenCollapsible(false);
@@ -259,7 +274,7 @@ void MainWindow::createDocks() {
         return dock;
     };
     QDockWidget* kernelDock =
-        makeDock(tr("Kernel && Compile Options"), QStringLiteral("kernelDock"), kernelPane, true);
+        makeDock(tr("Kernel & Compile Options"), QStringLiteral("kernelDock"), kernelPane, true);
     QDockWidget* argumentsDock =
         makeDock(tr("Arguments"), QStringLiteral("argumentsDock"), m_arguments, false);
     QDockWidget* launchDock = makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launch, true);
@@ -382,6 +397,10 @@ void MainWindow::createMenus() {
     });
 
     menuBar()->addMenu(m_viewMenu);
+    m_verificationPinnedAction = m_viewMenu->addAction(tr("&Pin Verification Below Results"));
+    m_verificationPinnedAction->setCheckable(true);
+    connect(m_verificationPinnedAction, &QAction::toggled, this,
+            &MainWindow::setVerificationPinned);
     QAction* clearHistory = m_viewMenu->addAction(tr("Clear Timing &History"));
     connect(clearHistory, &QAction::triggered, this, [this] {
         if (m_timing)
@@ -402,7 +421,12 @@ void MainWindow::createStatusBar() {
     m_progress->setTextVisible(false);
     m_progress->hide();
     m_progressLabel->hide();
-    statusBar()->addWidget(m_reasonLabel, 1);
+    // Beside the Run button, not in the status bar, where transient messages would hide it.
+    m_reasonLabel->setContentsMargins(12, 0, 6, 0);
+    if (auto* toolbar = findChild<QToolBar*>(QStringLiteral("mainToolbar")))
+        toolbar->addWidget(m_reasonLabel);
+    else
+        statusBar()->addWidget(m_reasonLabel, 1);
     statusBar()->addPermanentWidget(m_progressLabel);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_runLabel);
@@ -454,6 +478,51 @@ void MainWindow::setCompileWhileTyping(bool on) {
     m_compileWhileTypingAction->setChecked(on);
     if (!on)
         m_compileTimer->stop();
+}
+
+bool MainWindow::verificationPinned() const {
+    return m_verification && m_verification->parentWidget() == m_resultsSplitter;
+}
+
+void MainWindow::setVerificationPinned(bool on) {
+    if (!m_verification || on == verificationPinned())
+        return;
+    const bool wasCurrent = m_tabs->currentIndex() == VerificationTab;
+    // Swap what the Verification tab holds so that the ResultTab indices stay valid.
+    m_tabs->removeTab(VerificationTab);
+    if (on) {
+        m_tabs->insertTab(VerificationTab, m_verificationPlaceholder, tr("Verification"));
+        m_resultsSplitter->addWidget(m_verification);
+        m_verification->show();
+        // Charts need about 230 px of height and the verification table about 150: give the
+        // results three fifths of the window's height, the tabs three fifths of that. Before
+        // the window is laid out the splitters have no size yet: split once they have.
+        m_resultsSplitter->setStretchFactor(0, 3);
+        m_resultsSplitter->setStretchFactor(1, 2);
+        auto split = [editor = QPointer<QSplitter>(m_editorSplitter),
+                      results = QPointer<QSplitter>(m_resultsSplitter)] {
+            if (!editor || !results || results->count() != 2)
+                return;
+            const int total = editor->height();
+            editor->setSizes({total * 2 / 5, total - total * 2 / 5});
+            const int height = total - total * 2 / 5;
+            results->setSizes({height * 3 / 5, height - height * 3 / 5});
+        };
+        if (isVisible() && m_editorSplitter->height() > 0)
+            split();
+        else
+            QTimer::singleShot(0, m_resultsSplitter, split);
+        if (wasCurrent)
+            m_tabs->setCurrentIndex(TimingTab);
+    } else {
+        m_verificationPlaceholder->hide();
+        m_verificationPlaceholder->setParent(this);
+        m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
+    }
+    if (m_verificationPinnedAction && m_verificationPinnedAction->isChecked() != on) {
+        const QSignalBlocker blocker(m_verificationPinnedAction);
+        m_verificationPinnedAction->setChecked(on);
+    }
 }
 
 void MainWindow::updateTitle() {

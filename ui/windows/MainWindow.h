@@ -18,6 +18,7 @@ class QLabel;
 class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
+class QSplitter;
 class QTabWidget;
 class QTimer;
 class QToolButton;
@@ -95,6 +96,11 @@ public:
     [[nodiscard]] QString lastError() const { return m_lastError; }
     /// Compile shortly after each edit (on by default; the Build menu toggles it).
     void setCompileWhileTyping(bool on);
+    /// Shows the verification panel pinned below the result tabs instead of in its own tab,
+    /// so that the timing and whether the output is right are seen together (View menu;
+    /// screenshots).
+    void setVerificationPinned(bool on);
+    [[nodiscard]] bool verificationPinned() const;
 
     [[nodiscard]] CodeEditor* editor() const;
     [[nodiscard]] ProjectDocument* document() const;
@@ -182,6 +188,9 @@ private:
     QPointer<TimingChartView> m_timing;
     QPointer<VerificationPanel> m_verification;
     QPointer<BufferViewer> m_buffers;
+    QSplitter* m_editorSplitter = nullptr;        ///< the editor above, the results below
+    QSplitter* m_resultsSplitter = nullptr;       ///< the tabs, and the verification when pinned
+    QWidget* m_verificationPlaceholder = nullptr; ///< in the Verification tab while pinned
 
     QLabel* m_deviceLabel = nullptr;
     QLabel* m_compileLabel = nullptr;
@@ -200,6 +209,7 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_deviceAction = nullptr;
     QAction* m_compileWhileTypingAction = nullptr;
+    QAction* m_verificationPinnedAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_examplesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

@@ -85,11 +85,19 @@ void MainWindow::onDevicesChanged(const QVector<DeviceInfo>& devices, const QStr
 
     if (!driverError.isEmpty() || !device) {
         const QString why = driverError.isEmpty() ? tr("no CUDA device was found") : driverError;
+        // The Engine's message usually starts with what the banner already says; keep only
+        // the detail (which library, which error) so the sentence does not repeat itself.
+        static const QString kSaid = QStringLiteral("no CUDA driver found");
+        QString detail = why;
+        if (detail.startsWith(kSaid, Qt::CaseInsensitive))
+            detail = detail.mid(kSaid.size()).trimmed();
+        if (detail.startsWith(QLatin1Char('(')) && detail.endsWith(QLatin1Char(')')))
+            detail = detail.mid(1, detail.size() - 2);
         m_bannerText->setText(
-            tr("No CUDA driver found — KernelPad is in compile-only mode: %1. Editing, "
-               "compiling, diagnostics, PTX and projects all work; Run needs a machine with "
-               "an NVIDIA GPU and its driver.")
-                .arg(why));
+            tr("No CUDA driver found — KernelPad is in compile-only mode%1. Editing, compiling, "
+               "diagnostics, PTX and projects all work; to run kernels, open the project on a "
+               "machine with an NVIDIA GPU and its driver.")
+                .arg(detail.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(detail)));
         m_banner->show();
         m_deviceLabel->setText(
             tr("No CUDA device (compile-only, %1)").arg(QLatin1String(kDefaultArch)));
@@ -406,7 +414,7 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
     const bool measured = result.timing.reps() > 0;
     if (measured) {
         m_lastRunProject = m_runningProject;
-        m_runLabel->setText(tr("Median %1 (%2 reps)")
+        m_runLabel->setText(tr("Last run: median %1 (%2 reps)")
                                 .arg(formatMs(result.timing.medianMs))
                                 .arg(result.timing.reps()));
         m_runLabel->setToolTip(note);
@@ -423,10 +431,12 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
         statusBar()->showMessage(message, 15000);
         if (m_log && !result.error.isEmpty())
             m_log->appendPlainText(QStringLiteral("\n") + message);
-        m_tabs->setCurrentIndex(result.status == RunStatus::VerificationFailed ? VerificationTab
-                                : result.status == RunStatus::CompileError     ? DiagnosticsTab
-                                : measured                                     ? TimingTab
-                                                                               : LogTab);
+        const bool showVerification =
+            result.status == RunStatus::VerificationFailed && !verificationPinned();
+        m_tabs->setCurrentIndex(showVerification                           ? VerificationTab
+                                : result.status == RunStatus::CompileError ? DiagnosticsTab
+                                : measured                                 ? TimingTab
+                                                                           : LogTab);
     }
     updateRunState();
     emit runShown(result);
