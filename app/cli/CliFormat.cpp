@@ -101,7 +101,7 @@ void printRun(QTextStream& out, const RunResult& r) {
         if (t.throttledSamples > 0)
             out << "  warning: the GPU was throttling during " << t.throttledSamples << " of "
                 << t.reps() << " samples (SM clock under 75 % of its default)\n";
-        if (t.ceilingGBs > 0 && t.bandwidthGBs > 0)
+        if (t.ceilingGBs > 0 && t.ceilingShare() >= 0.005)
             out << "  " << QString::number(t.ceilingShare() * 100, 'f', 0)
                 << " % of the device's copy ceiling (" << QString::number(t.ceilingGBs, 'f', 0)
                 << " GB/s)\n";

@@ -6,6 +6,9 @@
 #include "GpuTestSupport.h"
 
 #include "core/run/Engine.h"
+#include "core/run/Sanitizer.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/TimingChartView.h"
 #include "ui/widgets/VerificationPanel.h"
 #include "ui/windows/MainWindow.h"
@@ -105,6 +108,7 @@ private slots:
     void init() { KERNELPAD_REQUIRE_DRIVER(); }
     void uiStaysResponsiveDuringLongKernel();
     void saxpyShowsTimingAndVerification();
+    void memcheckMarksTheFaultingLine();
 };
 
 void TestGuiResponsive::uiStaysResponsiveDuringLongKernel() {
@@ -205,6 +209,53 @@ void TestGuiResponsive::saxpyShowsTimingAndVerification() {
     // Both are on screen at once, as in the docs screenshot.
     QVERIFY(timing->isVisible());
     QVERIFY(verification->isVisible());
+}
+
+void TestGuiResponsive::memcheckMarksTheFaultingLine() {
+    QStringList searched;
+    if (findComputeSanitizer(&searched).isEmpty())
+        QSKIP(qPrintable(QStringLiteral("compute-sanitizer not found; looked in %1")
+                             .arg(searched.join(QStringLiteral(", ")))));
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    QString driverError;
+    if (!waitForDevices(engine, window, &driverError))
+        QSKIP(qPrintable(QStringLiteral("the engine found no device: %1").arg(driverError)));
+    QVERIFY2(window.openProject(test::examplesDir() + QStringLiteral("/saxpy.kpad")),
+             qPrintable(window.lastError()));
+    // A wrong index: the last 64 threads write past the end of `out`.
+    QString source = window.editor()->text();
+    const QString store = QStringLiteral("out[tid] =");
+    QVERIFY2(source.contains(store), qPrintable(source));
+    source.replace(store, QStringLiteral("out[tid + 64] ="));
+    window.editor()->setText(source);
+    const int faultLine =
+        int(source.left(source.indexOf(QStringLiteral("out[tid + 64]"))).count(QLatin1Char('\n'))) +
+        1;
+    QTRY_VERIFY2_WITH_TIMEOUT(window.runBlockedReason().isEmpty(),
+                              qPrintable(window.runBlockedReason()), kDevicesTimeoutMs);
+    QVERIFY(window.memcheckAction()->isEnabled());
+
+    QSignalSpy shown(&window, &MainWindow::runShown);
+    window.memcheckAction()->trigger();
+    QVERIFY(shown.wait(kRunTimeoutMs));
+    const RunResult result = shown.first().first().value<RunResult>();
+    QCOMPARE(result.sanitizerTool, SanitizerTool::Memcheck);
+    QVERIFY2(result.sanitizerErrorCount() > 0,
+             qPrintable(runStatusName(result.status) + QStringLiteral(": ") + result.error));
+    bool marked = false;
+    for (const Diagnostic& d : window.editor()->diagnostics())
+        marked = marked || (d.line == faultLine && d.message.contains(QStringLiteral("thread")));
+    QVERIFY2(marked, qPrintable(QStringLiteral("no mark on line %1 of %2 marks")
+                                    .arg(faultLine)
+                                    .arg(window.editor()->diagnostics().size())));
+    QVERIFY(!window.diagnosticsList()->diagnostics().isEmpty());
+    qInfo("memcheck in the window: %d error(s); first: %s", result.sanitizerErrorCount(),
+          qPrintable(result.sanitizer.first().message()));
+    // The source the user typed is still there after the checked run.
+    QCOMPARE(window.editor()->text(), source);
 }
 
 QTEST_MAIN(TestGuiResponsive)

@@ -127,6 +127,13 @@ void TestTimingChart::bandwidthShareOfPeak() {
     QVERIFY2(view.summaryText(QStringLiteral("peak")).startsWith(QStringLiteral("25.0 %")),
              qPrintable(view.summaryText(QStringLiteral("peak"))));
     QCOMPARE(view.summaryText(QStringLiteral("gflops")), QStringLiteral("—"));
+    // No measured copy ceiling yet: nothing; with one (2000 GB/s), half of it.
+    QCOMPARE(view.summaryText(QStringLiteral("ceiling")), QStringLiteral("—"));
+    RunResult withCeiling = runWith({1.0, 1.0, 1.0}, 1000000000);
+    withCeiling.timing.ceilingGBs = 2000;
+    view.showRun(withCeiling, {});
+    QVERIFY2(view.summaryText(QStringLiteral("ceiling")).startsWith(QStringLiteral("50.0 %")),
+             qPrintable(view.summaryText(QStringLiteral("ceiling"))));
 }
 
 void TestTimingChart::modeStopReasonAndThrottling_data() {

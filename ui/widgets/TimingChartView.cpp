@@ -83,7 +83,8 @@ TimingChartView::TimingChartView(QWidget* parent)
         {QStringLiteral("reps"), tr("Repetitions")}, {QStringLiteral("median"), tr("Median")},
         {QStringLiteral("min"), tr("Min")},          {QStringLiteral("max"), tr("Max")},
         {QStringLiteral("noise"), tr("Noise")},      {QStringLiteral("bandwidth"), tr("Bandwidth")},
-        {QStringLiteral("peak"), tr("Of peak")},     {QStringLiteral("gflops"), tr("GFLOP/s")},
+        {QStringLiteral("peak"), tr("Of peak")},     {QStringLiteral("ceiling"), tr("Of copy ceiling")},
+        {QStringLiteral("gflops"), tr("GFLOP/s")},
     };
     for (const auto& [key, label] : rows) {
         auto* value = new QLabel(QStringLiteral("—"), m_summary);
@@ -351,6 +352,12 @@ void TimingChartView::updateSummary(const TimingStats& stats) {
                                           .arg(stats.bandwidthGBs / m_peakGBs * 100.0, 0, 'f', 1)
                                           .arg(m_peakGBs, 0, 'f', 0)
                                     : none);
+    // The measured device-to-device copy: what a memory-bound kernel can really reach.
+    set(QStringLiteral("ceiling"), bandwidth && stats.ceilingGBs > 0
+                                       ? tr("%1 % of %2 GB/s")
+                                             .arg(stats.ceilingShare() * 100.0, 0, 'f', 1)
+                                             .arg(stats.ceilingGBs, 0, 'f', 0)
+                                       : none);
     set(QStringLiteral("gflops"),
         has && stats.gflops > 0 ? QString::number(stats.gflops, 'f', 1) : none);
     const bool throttled = has && stats.throttledSamples > 0;

@@ -308,6 +308,19 @@ void MainWindow::createActions() {
     m_cancelAction =
         make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
     m_cancelAction->setEnabled(false);
+    m_memcheckAction = make(tr("Run with &Memory Check"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                            [this] { runWithSanitizer(SanitizerTool::Memcheck); });
+    m_memcheckAction->setToolTip(
+        tr("Run once under compute-sanitizer's memcheck; out-of-bounds and misaligned accesses "
+           "are marked at their source line"));
+    m_racecheckAction = make(tr("Run with &Race Check"), QKeySequence(),
+                             [this] { runWithSanitizer(SanitizerTool::Racecheck); });
+    m_initcheckAction = make(tr("Run with &Initialization Check"), QKeySequence(),
+                             [this] { runWithSanitizer(SanitizerTool::Initcheck); });
+    m_ceilingAction = make(tr("Re-measure Device &Ceiling and Run"), QKeySequence(),
+                           &MainWindow::runMeasuringCeiling);
+    m_ceilingAction->setToolTip(
+        tr("Time a large device-to-device copy again (normally done once per device) and run"));
     m_deviceAction = make(tr("&Device…"), QKeySequence(), &MainWindow::openDeviceDialog);
     m_compileWhileTypingAction = new QAction(tr("Compile While &Typing"), this);
     m_compileWhileTypingAction->setCheckable(true);
@@ -386,6 +399,10 @@ void MainWindow::createMenus() {
     build->addAction(m_compileWhileTypingAction);
     build->addSeparator();
     build->addAction(m_runAction);
+    build->addAction(m_memcheckAction);
+    build->addAction(m_racecheckAction);
+    build->addAction(m_initcheckAction);
+    build->addAction(m_ceilingAction);
     build->addAction(m_cancelAction);
 
     QMenu* device = menuBar()->addMenu(tr("&Device"));

@@ -81,6 +81,11 @@ public:
     // --- build and run (MainWindowRun.cpp) ---
     void compile();
     void run();
+    /// Runs once under compute-sanitizer with `tool`; its reports are marked in the editor
+    /// like compile diagnostics.
+    void runWithSanitizer(SanitizerTool tool = SanitizerTool::Memcheck);
+    /// Runs after timing the device's copy ceiling again (the share of it is in the chart).
+    void runMeasuringCeiling();
     void cancel();
     /// Empty when Run can start, else why not (also Run's tooltip and a status-bar label).
     [[nodiscard]] QString runBlockedReason() const;
@@ -116,6 +121,7 @@ public:
     [[nodiscard]] QAction* runAction() const;
     [[nodiscard]] QAction* compileAction() const;
     [[nodiscard]] QAction* cancelAction() const;
+    [[nodiscard]] QAction* memcheckAction() const { return m_memcheckAction; }
     [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
 
 signals:
@@ -164,6 +170,9 @@ private:
     void updateLaunchLimits();
     void updateCoverCount();
     void setRunning(bool running);
+    void startRun(RunRequest request);
+    /// Marks a sanitized run's reports in the editor and the diagnostics list.
+    void showSanitizerReports(const RunResult& result);
     [[nodiscard]] const DeviceInfo* currentDevice() const;
 
     QPointer<Engine> m_engine;
@@ -207,6 +216,10 @@ private:
     QAction* m_compileAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;
+    QAction* m_memcheckAction = nullptr;
+    QAction* m_racecheckAction = nullptr;
+    QAction* m_initcheckAction = nullptr;
+    QAction* m_ceilingAction = nullptr;
     QAction* m_deviceAction = nullptr;
     QAction* m_compileWhileTypingAction = nullptr;
     QAction* m_verificationPinnedAction = nullptr;

@@ -331,6 +331,9 @@ void MainWindow::updateRunState() {
         return;
     const QString reason = runBlockedReason();
     m_runAction->setEnabled(reason.isEmpty());
+    for (QAction* a : {m_memcheckAction, m_racecheckAction, m_initcheckAction, m_ceilingAction})
+        if (a)
+            a->setEnabled(reason.isEmpty());
     m_runAction->setToolTip(reason.isEmpty() ? tr("Run the kernel (Ctrl+R, F5)")
                                              : tr("Run is unavailable: %1").arg(reason));
     // The running state has its own progress display; the label is for why Run is off.
@@ -341,6 +344,22 @@ void MainWindow::updateRunState() {
 }
 
 void MainWindow::run() {
+    startRun(RunRequest());
+}
+
+void MainWindow::runWithSanitizer(SanitizerTool tool) {
+    RunRequest request;
+    request.sanitizer = tool;
+    startRun(request);
+}
+
+void MainWindow::runMeasuringCeiling() {
+    RunRequest request;
+    request.measureCeiling = true;
+    startRun(request);
+}
+
+void MainWindow::startRun(RunRequest request) {
     if (!m_engine)
         return;
     const QString reason = runBlockedReason();
@@ -349,7 +368,6 @@ void MainWindow::run() {
         return;
     }
     m_compileTimer->stop();
-    RunRequest request;
     request.project = currentProject();
     request.projectDir = m_document->directory();
     request.device = currentDevice() ? currentDevice()->ordinal : 0;
@@ -399,6 +417,10 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
                           !result.compile.diagnostics.isEmpty() || !result.compile.error.isEmpty();
     if (compiled)
         showCompile(result.compile);
+    if (result.sanitizerTool != SanitizerTool::None) {
+        showSanitizerReports(result);
+        return;
+    }
 
     const QString note = describeChanges(m_lastRunProject, m_runningProject);
     if (m_timing)
@@ -438,6 +460,42 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
                                 : measured                                 ? TimingTab
                                                                            : LogTab);
     }
+    updateRunState();
+    emit runShown(result);
+}
+
+void MainWindow::showSanitizerReports(const RunResult& result) {
+    // Times under a sanitizer mean nothing: the chart and its history are left alone.
+    QVector<Diagnostic> marks = result.compile.diagnostics;
+    for (const SanitizerReport& report : result.sanitizer)
+        marks.push_back(report.diagnostic());
+    const QString sourceName = m_baseProject.sourceName;
+    if (m_editor)
+        m_editor->setDiagnostics(marks, sourceName);
+    if (m_diagnostics)
+        m_diagnostics->setDiagnostics(marks, sourceName);
+    if (m_verification)
+        m_verification->showResult(result);
+    const QString tool = sanitizerToolName(result.sanitizerTool);
+    const int errors = result.sanitizerErrorCount();
+    QString message;
+    if (result.status == RunStatus::BadInput || (errors == 0 && !result.error.isEmpty() &&
+                                                 result.status != RunStatus::Ok &&
+                                                 result.status != RunStatus::VerificationFailed))
+        message = tr("%1 could not check the run: %2").arg(tool, result.error);
+    else if (errors == 0)
+        message = tr("%1 found no errors").arg(tool);
+    else
+        message = tr("%1 found %n error(s); they are marked in the editor", nullptr, errors).arg(tool);
+    statusBar()->showMessage(message, 15000);
+    if (m_log) {
+        m_log->appendPlainText(QStringLiteral("\n") + message);
+        for (const SanitizerReport& report : result.sanitizer)
+            m_log->appendPlainText(report.message());
+        if (!result.sanitizerNote.isEmpty())
+            m_log->appendPlainText(result.sanitizerNote);
+    }
+    m_tabs->setCurrentIndex(errors > 0 ? DiagnosticsTab : LogTab);
     updateRunState();
     emit runShown(result);
 }
