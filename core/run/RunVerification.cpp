@@ -63,6 +63,20 @@ bool RunVerifier::verifiesOnGpu(const RunBuffer& b) const {
            (b.verify.kind == VerifySpec::Kind::Expression && m_expected);
 }
 
+std::optional<BufferVerification> RunVerifier::compareOnGpu(const RunBuffer& b,
+                                                           const DeviceBuffer& expected,
+                                                           const QString& method) {
+    BufferVerification v = comparer->compare(b.device, expected, b.type, b.count, b.verify.atol,
+                                             b.verify.rtol, stream, arch);
+    // An error means the comparison kernel could not be used (it did not compile): the host
+    // path gives the same report, only slower.
+    if (!v.error.isEmpty())
+        return std::nullopt;
+    v.buffer = b.name;
+    v.method = method + QStringLiteral(", compared on the GPU");
+    return v;
+}
+
 ExpectedValues* RunVerifier::expectedFor(const RunBuffer& b, const std::vector<RunBuffer>& buffers,
                                          const QHash<QString, double>& scalars,
                                          const QHash<QString, ExpressionInput>& inputs,
@@ -179,16 +193,10 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
                 break;
             }
             if (verifiesOnGpu(b)) {
-                BufferVerification v = comparer->compare(b.device, copy->device, b.type, b.count,
-                                                         spec.atol, spec.rtol, stream, arch);
-                if (v.error.isEmpty()) {
-                    v.buffer = b.name;
-                    v.method = method + QStringLiteral(", compared on the GPU");
-                    reports.push_back(v);
+                if (std::optional<BufferVerification> v = compareOnGpu(b, copy->device, method)) {
+                    reports.push_back(*v);
                     continue;
                 }
-                // The comparison kernel could not be used (it did not compile): the host
-                // path gives the same report, only slower.
                 got = QByteArray(qsizetype(b.bytes), Qt::Uninitialized);
                 b.device.downloadAsync(got.data(), b.bytes, stream);
             }
@@ -225,12 +233,8 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
                         b.bytes, QStringLiteral("the expected values of '%1'").arg(b.name));
                     values->device.uploadAsync(values->host.constData(), b.bytes, stream);
                 }
-                BufferVerification v = comparer->compare(b.device, values->device, b.type, b.count,
-                                                         spec.atol, spec.rtol, stream, arch);
-                if (v.error.isEmpty()) {
-                    v.buffer = b.name;
-                    v.method = method + QStringLiteral(", compared on the GPU");
-                    reports.push_back(v);
+                if (std::optional<BufferVerification> v = compareOnGpu(b, values->device, method)) {
+                    reports.push_back(*v);
                     continue;
                 }
             }

@@ -13,6 +13,7 @@
 #include <QHash>
 
 #include <map>
+#include <optional>
 
 namespace kernelpad {
 
@@ -81,6 +82,9 @@ private:
     GpuComparer* comparer;
     QString arch;
     ExpectedCache* m_expected = nullptr;
+    /// `b` against `expected` on the GPU; nothing when the comparer could not be used.
+    std::optional<BufferVerification> compareOnGpu(const RunBuffer& b, const DeviceBuffer& expected,
+                                                   const QString& method);
     /// The expected values of expression check `spec` for `b`: from the cache when its key
     /// matches, else evaluated (and kept). Null with `error` set when evaluation failed.
     ExpectedValues* expectedFor(const RunBuffer& b, const std::vector<RunBuffer>& buffers,

@@ -187,6 +187,40 @@ private slots:
         QVERIFY(fourth.verified());
     }
 
+    void expressionValuesAreKeptAndComparedOnTheGpu() {
+        // The edit loop: the kernel changes, the expression and the inputs do not.
+        const qint64 n = qint64(1) << 24;
+        auto expressionProject = [&](const QString& kernel) {
+            Project p = scaleProject(kernel, n);
+            p.arguments[1].buffer.verify = VerifySpec();
+            p.arguments[1].buffer.verify.kind = VerifySpec::Kind::Expression;
+            p.arguments[1].buffer.verify.expression = QStringLiteral("2*x");
+            return p;
+        };
+        const RunResult first = run(expressionProject(QStringLiteral("scale")));
+        QVERIFY2(first.status == RunStatus::Ok, qPrintable(first.error));
+        const BufferVerification& v1 = first.verification.first();
+        QVERIFY2(v1.method.contains(QLatin1String("on the GPU")), qPrintable(v1.method));
+        QVERIFY2(!v1.method.contains(QLatin1String("kept")), qPrintable(v1.method));
+
+        const RunResult wrong = run(expressionProject(QStringLiteral("scale_wrong")));
+        QCOMPARE(wrong.status, RunStatus::VerificationFailed);
+        const BufferVerification& v2 = wrong.verification.first();
+        QVERIFY2(v2.method.contains(QLatin1String("kept")), qPrintable(v2.method));
+        QCOMPARE(v2.mismatches, (n - 1) / 1000 + 1);
+        QCOMPARE(v2.firstMismatches.first().index, qint64(0));
+
+        Project changed = expressionProject(QStringLiteral("scale"));
+        changed.arguments[1].buffer.verify.expression = QStringLiteral("x+x");
+        const RunResult third = run(changed);
+        QVERIFY2(third.status == RunStatus::Ok, qPrintable(third.error));
+        QVERIFY2(!third.verification.first().method.contains(QLatin1String("kept")),
+                 qPrintable(third.verification.first().method));
+        qInfo("expression check of 16M floats: first %.1f ms (evaluated on the host), "
+              "with kept values %.1f ms",
+              first.timing.verifyMs, wrong.timing.verifyMs);
+    }
+
     void copyCeilingIsMeasuredCachedAndReported() {
         QString error;
         const std::optional<CopyCeiling> c = m_session->deviceCeiling(0, true, &error);
