@@ -6,9 +6,12 @@
 
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace kernelpad {
@@ -475,6 +478,13 @@ void fillChunk(const ExpressionInput& input, qint64 first, qint64 n, double* out
     }
 }
 
+/// Threads for an expression over `count` elements: one per core, at most 16, and none
+/// beyond one per four chunks (a thread's start costs more than a few chunks).
+int expressionThreads(qint64 count) {
+    const qint64 cores = std::max(1u, std::thread::hardware_concurrency());
+    return int(std::clamp<qint64>(std::min(cores, count / (4 * kChunkElements)), 1, 16));
+}
+
 QString parserMessage(const QString& expression, const mu::Parser::exception_type& e) {
     QString message = QString::fromStdString(e.GetMsg());
     if (!message.contains(QLatin1String("position")) && e.GetPos() >= 0)
@@ -532,15 +542,14 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         struct Variable {
             QString name;
             const ExpressionInput* input = nullptr; ///< null for the index
-            std::vector<double> chunk;              ///< decoded inputs of the current chunk
-            double value = 0;                       ///< what muParser reads
+            double value = 0;                       ///< what the validating parser reads
         };
         std::vector<Variable> variables;
         variables.reserve(size_t(inputs.size()) + 1);
         for (auto it = inputs.cbegin(); it != inputs.cend(); ++it) {
             // reserve() above keeps every slot's address stable for muParser.
             variables.push_back(
-                Variable{it.key(), &it.value(), std::vector<double>(kChunkElements), 0.0});
+                Variable{it.key(), &it.value(), 0.0});
             double* storage = &variables.back().value;
             const QString problem =
                 define(it.key(), [&] { parser.DefineVar(it.key().toStdString(), storage); });
@@ -548,7 +557,7 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
                 return fail(problem);
         }
         if (hasIndex) {
-            variables.push_back(Variable{indexName, nullptr, {}, 0.0});
+            variables.push_back(Variable{indexName, nullptr, 0.0});
             parser.DefineVar(indexName.toStdString(), &variables.back().value);
         }
 
@@ -593,17 +602,55 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
 
         QVector<double> results(count);
         double* out = results.data();
-        for (qint64 first = 0; first < count; first += kChunkElements) {
-            const qint64 n = std::min(kChunkElements, count - first);
-            for (Variable* v : active)
-                if (v->input)
-                    fillChunk(*v->input, first, n, v->chunk.data());
-            for (qint64 k = 0; k < n; ++k) {
-                for (Variable* v : active)
-                    v->value = v->input ? v->chunk[size_t(k)] : double(first + k);
-                out[first + k] = parser.Eval();
+        // The chunks are shared out between threads, each with its own parser (a muParser
+        // instance is not thread-safe); results land in disjoint ranges of `results`. The
+        // parser above has validated the expression, so the workers' setup cannot fail.
+        std::atomic<qint64> nextChunk{0};
+        std::mutex failureMutex;
+        QString failure;
+        const auto worker = [&] {
+            try {
+                mu::Parser local;
+                for (auto it = scalars.cbegin(); it != scalars.cend(); ++it)
+                    local.DefineConst(it.key().toStdString(), it.value());
+                std::vector<double> values(active.size());
+                std::vector<std::vector<double>> chunks(active.size());
+                for (size_t v = 0; v < active.size(); ++v) {
+                    local.DefineVar(active[v]->name.toStdString(), &values[v]);
+                    if (active[v]->input)
+                        chunks[v].resize(size_t(kChunkElements));
+                }
+                local.SetExpr(expression.toStdString());
+                for (qint64 first; (first = nextChunk.fetch_add(kChunkElements)) < count;) {
+                    const qint64 n = std::min(kChunkElements, count - first);
+                    for (size_t v = 0; v < active.size(); ++v)
+                        if (active[v]->input)
+                            fillChunk(*active[v]->input, first, n, chunks[v].data());
+                    for (qint64 k = 0; k < n; ++k) {
+                        for (size_t v = 0; v < active.size(); ++v)
+                            values[v] = active[v]->input ? chunks[v][size_t(k)] : double(first + k);
+                        out[first + k] = local.Eval();
+                    }
+                }
+            } catch (const mu::Parser::exception_type& e) {
+                const std::lock_guard<std::mutex> lock(failureMutex);
+                failure = parserMessage(expression, e);
+                nextChunk = count; // the others stop at their next chunk
+            } catch (const std::exception& e) {
+                const std::lock_guard<std::mutex> lock(failureMutex);
+                failure = QStringLiteral("evaluating '%1' failed: %2")
+                              .arg(expression, QString::fromLocal8Bit(e.what()));
+                nextChunk = count;
             }
-        }
+        };
+        std::vector<std::thread> helpers;
+        for (int t = 1; t < expressionThreads(count); ++t)
+            helpers.emplace_back(worker);
+        worker();
+        for (std::thread& t : helpers)
+            t.join();
+        if (!failure.isEmpty())
+            return fail(failure);
         return results;
     } catch (const mu::Parser::exception_type& e) {
         return fail(parserMessage(expression, e));
