@@ -3,6 +3,7 @@
 //
 //   raw_driver kernel --source saxpy.cu --kernel saxpy --n N --grid G --block B
 //                     [--reps R] [--warmup W] [--fmad true|false] [--device D]
+//                     [--blocking 1|0]
 //   raw_driver launch-throughput [--launches N] [--repeats K] [--device D]
 //   raw_driver copy [--bytes B] [--reps R] [--device D]
 //   raw_driver info [--device D]
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -40,6 +42,26 @@ constexpr double kChunkTargetMs = 100.0;
 constexpr int kThroughputWarmupLaunches = 1000;
 
 const char* const kEmptyKernel = "extern \"C\" __global__ void empty() {}\n";
+
+/// nvbench's blocking kernel, as KernelPad queues its samples behind one
+/// (core/run/BlockingKernel.cpp): spins on a host-mapped flag, gives up after a timeout.
+const char* const kBlockingKernel = R"(
+extern "C" __global__ void block(volatile int* flag, unsigned long long timeoutNs)
+{
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    while (flag[0] == 0) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if (now - start > timeoutNs) {
+            flag[1] = 1;
+            return;
+        }
+    }
+}
+)";
+/// Samples queued behind one blocking kernel, and its timeout (KernelPad's values).
+constexpr int kMaxBlockedChunk = 128;
+constexpr unsigned long long kBlockTimeoutNs = 1000000000ull;
 
 [[noreturn]] void die(int code, const std::string& message) {
     std::fprintf(stderr, "raw_driver: %s\n", message.c_str());
@@ -210,9 +232,44 @@ std::string jsonArray(const std::vector<double>& v) {
     return out.str() + ']';
 }
 
-/// Warm-up, then per repetition: start event, launch, stop event (KernelPad's Executor).
+/// The blocking kernel loaded and its pinned, mapped flag: [0] release, [1] timed out.
+struct Blocker {
+    CUmodule module = nullptr;
+    CUfunction function = nullptr;
+    volatile int* host = nullptr;
+    CUdeviceptr device = 0;
+    int timeouts = 0;
+
+    explicit Blocker(const Session& s) {
+        const Compiled compiled = compileToCubin(kBlockingKernel, "block.cu", s.arch, {});
+        function = loadKernel(compiled, "block", &module);
+        void* pinned = nullptr;
+        check(cuMemAllocHost(&pinned, 2 * sizeof(int)), "cuMemAllocHost");
+        host = static_cast<volatile int*>(pinned);
+        check(cuMemHostGetDevicePointer(&device, pinned, 0), "cuMemHostGetDevicePointer");
+    }
+    ~Blocker() {
+        cuMemFreeHost(const_cast<int*>(host));
+        cuModuleUnload(module);
+    }
+    Blocker(const Blocker&) = delete;
+    Blocker& operator=(const Blocker&) = delete;
+
+    void block(CUstream stream) {
+        host[0] = 0;
+        host[1] = 0;
+        unsigned long long timeout = kBlockTimeoutNs;
+        void* params[] = {&device, &timeout};
+        check(cuLaunchKernel(function, 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr),
+              "cuLaunchKernel block");
+    }
+    void release() { host[0] = 1; }
+};
+
+/// Warm-up, then per repetition: start event, launch, stop event (KernelPad's Executor),
+/// each chunk queued behind the blocking kernel when `blocker` is given.
 std::vector<double> timeLaunches(const Session& s, CUfunction f, unsigned grid, unsigned block,
-                                 void** params, int warmup, int reps) {
+                                 void** params, int warmup, int reps, Blocker* blocker) {
     CUevent warmStart = nullptr, warmStop = nullptr;
     check(cuEventCreate(&warmStart, CU_EVENT_DEFAULT), "cuEventCreate");
     check(cuEventCreate(&warmStop, CU_EVENT_DEFAULT), "cuEventCreate");
@@ -225,8 +282,8 @@ std::vector<double> timeLaunches(const Session& s, CUfunction f, unsigned grid, 
     float warmMs = 0;
     check(cuEventElapsedTime(&warmMs, warmStart, warmStop), "cuEventElapsedTime");
     const double perLaunchMs = warmup > 0 ? double(warmMs) / warmup : kChunkTargetMs;
-    const int chunk =
-        std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1, std::max(reps, 1));
+    const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1,
+                                 std::max(blocker ? std::min(reps, kMaxBlockedChunk) : reps, 1));
 
     std::vector<CUevent> starts(static_cast<size_t>(reps)), stops(static_cast<size_t>(reps));
     for (int i = 0; i < reps; ++i) {
@@ -236,13 +293,19 @@ std::vector<double> timeLaunches(const Session& s, CUfunction f, unsigned grid, 
     std::vector<double> times;
     for (int done = 0; done < reps;) {
         const int n = std::min(chunk, reps - done);
+        if (blocker)
+            blocker->block(s.stream);
         for (int i = done; i < done + n; ++i) {
             check(cuEventRecord(starts[size_t(i)], s.stream), "cuEventRecord");
             check(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s.stream, params, nullptr),
                   "cuLaunchKernel");
             check(cuEventRecord(stops[size_t(i)], s.stream), "cuEventRecord");
         }
+        if (blocker)
+            blocker->release();
         check(cuEventSynchronize(stops[size_t(done + n - 1)]), "cuEventSynchronize");
+        if (blocker && blocker->host[1] != 0)
+            ++blocker->timeouts;
         for (int i = done; i < done + n; ++i) {
             float ms = 0;
             check(cuEventElapsedTime(&ms, starts[size_t(i)], stops[size_t(i)]),
@@ -314,16 +377,21 @@ int runKernel(const std::map<std::string, std::string>& o) {
         wrong +=
             std::fabs(hout[i] - (a * hx[i] + hy[i])) > 1e-6f + 1e-6f * std::fabs(a * hx[i] + hy[i]);
 
-    const std::vector<double> times = timeLaunches(s, f, grid, block, params, warmup, reps);
+    std::unique_ptr<Blocker> blocker;
+    if (intOption(o, "blocking", 1) != 0)
+        blocker = std::make_unique<Blocker>(s);
+    const std::vector<double> times =
+        timeLaunches(s, f, grid, block, params, warmup, reps, blocker.get());
     const double med = median(times);
     std::printf("{\"mode\":\"kernel\",\"device\":%s,\"arch\":\"%s\",\"kernel\":%s,\"n\":%zu,"
                 "\"grid\":%u,\"block\":%u,\"warmup\":%d,\"reps\":%d,\"compileMs\":%.3f,"
                 "\"verified\":%s,\"mismatches\":%zu,\"medianMs\":%.9g,\"minMs\":%.9g,"
-                "\"GBps\":%.3f,\"timesMs\":%s}\n",
+                "\"GBps\":%.3f,\"blocking\":%s,\"blockingTimeouts\":%d,\"timesMs\":%s}\n",
                 jsonString(s.name).c_str(), s.arch.c_str(), jsonString(o.at("kernel")).c_str(), n,
                 grid, block, warmup, reps, compiled.compileMs, wrong == 0 ? "true" : "false", wrong,
                 med, *std::min_element(times.begin(), times.end()),
-                med > 0 ? 3.0 * double(bytes) / (med * 1e6) : 0.0, jsonArray(times).c_str());
+                med > 0 ? 3.0 * double(bytes) / (med * 1e6) : 0.0, blocker ? "true" : "false",
+                blocker ? blocker->timeouts : 0, jsonArray(times).c_str());
     cuMemFree(dx);
     cuMemFree(dy);
     cuMemFree(dout);

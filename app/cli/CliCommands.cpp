@@ -176,7 +176,8 @@ int runRun(const QStringList& args)
 {
     QString error;
     const std::optional<ParsedArgs> p =
-        parseArgs(args, {"json", "in-process", "memcheck", "measure-ceiling"}, {"device", "reps", "sanitizer-tool"},
+        parseArgs(args, {"json", "in-process", "memcheck", "measure-ceiling", "no-blocking"},
+                  {"device", "reps", "sanitizer-tool"},
                   &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
@@ -192,6 +193,8 @@ int runRun(const QStringList& args)
     request.projectDir = QFileInfo(path).absolutePath();
     request.keepOutputs = false;
     request.measureCeiling = p->flags.contains("measure-ceiling");
+    if (p->flags.contains("no-blocking"))
+        request.project.timing.blockingKernel = false;
     if (p->values.contains("device")) {
         const std::optional<int> device = parsePositiveInt(p->values.value("device"));
         if (!device)

@@ -93,6 +93,7 @@ void printRun(QTextStream& out, const RunResult& r) {
                                 : QStringLiteral("-")});
         printTable(out, rows);
         out << "  " << (t.mode.isEmpty() ? QStringLiteral("hot") : t.mode) << " timing"
+            << (t.blockingKernel ? ", queued behind a blocking kernel" : "")
             << (t.stopReason.isEmpty() ? QString()
                                        : QStringLiteral(", stopped: %1").arg(t.stopReason));
         if (t.smClockMHz > 0)
@@ -101,6 +102,9 @@ void printRun(QTextStream& out, const RunResult& r) {
         if (t.throttledSamples > 0)
             out << "  warning: the GPU was throttling during " << t.throttledSamples << " of "
                 << t.reps() << " samples (SM clock under 75 % of its default)\n";
+        if (t.blockingTimeouts > 0)
+            out << "  warning: the blocking kernel gave up waiting " << t.blockingTimeouts
+                << " time(s); those samples may include host launch time\n";
         if (t.ceilingGBs > 0 && t.ceilingShare() >= 0.005)
             out << "  " << QString::number(t.ceilingShare() * 100, 'f', 0)
                 << " % of the device's copy ceiling (" << QString::number(t.ceilingGBs, 'f', 0)

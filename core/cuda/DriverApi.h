@@ -39,6 +39,7 @@ struct DriverApi {
     X(cuMemGetInfo)                                                                                \
     X(cuMemAllocHost)                                                                              \
     X(cuMemFreeHost)                                                                               \
+    X(cuMemHostGetDevicePointer)                                                                   \
     X(cuMemcpyHtoDAsync)                                                                           \
     X(cuMemcpyDtoHAsync)                                                                           \
     X(cuMemcpyDtoDAsync)                                                                           \

@@ -8,6 +8,7 @@
 #include "core/cuda/Module.h"
 #include "core/launch/LaunchValidation.h"
 #include "core/launch/Packing.h"
+#include "core/run/BlockingKernel.h"
 #include "core/run/ErrorText.h"
 #include "core/run/Measure.h"
 #include "core/run/RunBuffers.h"
@@ -122,6 +123,7 @@ struct ExecutionSession::DeviceState {
         , info(device.info())
         , context(device)
         , comparer(cache)
+        , blocker(cache)
     {
         // A ceiling measured by an earlier process is shown from the first run on.
         if (std::optional<CopyCeiling> known = readCachedCeiling(defaultCeilingPath(), ceilingKey(info)))
@@ -138,6 +140,7 @@ struct ExecutionSession::DeviceState {
     /// unchanged "in" buffers) it can (issue 5, "Fast edit -> result").
     std::vector<RunBuffer> buffers;
     GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
+    BlockingKernel blocker; ///< what timed samples are queued behind (Measure.h)
     ExpectedCache expected; ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
 
@@ -428,8 +431,13 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
             s.l2Flush = DeviceBuffer(s.info.l2CacheBytes, QStringLiteral("the L2 flush buffer"));
         flush = &s.l2Flush;
     }
-    const MeasureOutcome m = measure(MeasureTarget{kernel, project.launch, s.stream, packed->kernelParams(), s.info, flush},
-                                     timing, request.repetitions, cancel, watchdog, progress);
+    BlockingKernel* blocker = nullptr;
+    QString blockerProblem;
+    if (timing.blockingKernel && s.blocker.prepare(s.info.arch(), &blockerProblem))
+        blocker = &s.blocker;
+    const MeasureOutcome m = measure(
+        MeasureTarget{kernel, project.launch, s.stream, packed->kernelParams(), s.info, flush, blocker},
+        timing, request.repetitions, cancel, watchdog, progress);
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));
     result.timing = computeStats(m.timesMs, bytes, timing.flopsPerLaunch.value_or(0.0));
     result.timing.mode = timingModeName(flush ? TimingSpec::Mode::Cold : TimingSpec::Mode::Hot);
@@ -438,6 +446,10 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     result.timing.smClockDefaultMHz = m.smClockDefaultMHz;
     result.timing.memClockMHz = m.memClockMHz;
     result.timing.throttledSamples = m.throttledSamples;
+    result.timing.blockingKernel = blocker != nullptr;
+    result.timing.blockingTimeouts = m.blockingTimeouts;
+    if (!blockerProblem.isEmpty())
+        qWarning("timed without the blocking kernel: %s", qPrintable(blockerProblem));
     result.timing.verifyMs = verifyMs;
     result.timing.buffersReused = uploads.reused;
     result.timing.uploadsSkipped = uploads.uploadsSkipped;

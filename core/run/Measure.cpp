@@ -12,6 +12,10 @@ namespace {
 /// Samples are queued in chunks of about this much GPU time, so Cancel, the time limit and
 /// the stopping rule are checked often without host gaps between most launches.
 constexpr double kChunkTargetMs = 100.0;
+/// Most samples queued behind one blocking kernel. Each is three or four commands (events,
+/// launch, L2 flush); a queue that fills makes the host wait inside a launch, and the
+/// blocking kernel would then have to time out before anything ran.
+constexpr int kMaxBlockedChunk = 128;
 /// nvbench flags samples taken while the SM clock is under 75 % of its default.
 constexpr double kThrottleFraction = 0.75;
 
@@ -58,7 +62,8 @@ MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec, std::opti
     warmStop.synchronize();
     const double perLaunchMs =
         spec.warmupLaunches > 0 ? warmStop.elapsedMsSince(warmStart) / spec.warmupLaunches : kChunkTargetMs;
-    const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1, std::max(cap, 1));
+    const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1,
+                                 std::max(t.blocker ? std::min(cap, kMaxBlockedChunk) : cap, 1));
     const int progressTotal = adaptive ? std::clamp(int(spec.maxTimeMs / std::max(perLaunchMs, 1e-3)), wanted, cap) : wanted;
 
     std::vector<Event> starts(static_cast<size_t>(chunk));
@@ -72,12 +77,15 @@ MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec, std::opti
     out.timesMs.reserve(std::min(cap, 100000));
     while (out.timesMs.size() < cap) {
         const int n = std::min(chunk, cap - int(out.timesMs.size()));
-        for (int i = 0; i < n; ++i) {
-            if (cold)
-                t.l2Flush->fillBytesAsync(++flushValue, t.stream); // outside the events
-            starts[size_t(i)].record(t.stream);
-            t.kernel.launch(t.launch, t.stream, t.params);
-            stops[size_t(i)].record(t.stream);
+        {
+            const BlockingScope blocked(t.blocker, t.stream);
+            for (int i = 0; i < n; ++i) {
+                if (cold)
+                    t.l2Flush->fillBytesAsync(++flushValue, t.stream); // outside the events
+                starts[size_t(i)].record(t.stream);
+                t.kernel.launch(t.launch, t.stream, t.params);
+                stops[size_t(i)].record(t.stream);
+            }
         }
         // Read the clocks while the queued launches keep the GPU busy (idle clocks are low).
         int smNow = 0;
@@ -89,6 +97,8 @@ MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec, std::opti
             }
         }
         stops[size_t(n - 1)].synchronize();
+        if (t.blocker && t.blocker->timedOut())
+            ++out.blockingTimeouts;
         for (int i = 0; i < n; ++i) {
             const double ms = stops[size_t(i)].elapsedMsSince(starts[size_t(i)]);
             out.timesMs.push_back(ms);

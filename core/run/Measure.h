@@ -1,11 +1,13 @@
 #pragma once
 // The timing stage of a run, nvbench-style: warm-up, then samples each between two events
-// on the run's stream, hot (back to back) or cold (L2 flushed before each sample), with a
-// fixed count or nvbench's stopping rule, and the SM clock checked for throttling.
+// on the run's stream, hot (back to back) or cold (L2 flushed before each sample), queued in
+// chunks behind a blocking kernel, with a fixed count or nvbench's stopping rule, and the SM
+// clock checked for throttling.
 
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/DeviceInfo.h"
 #include "core/cuda/Module.h"
+#include "core/run/BlockingKernel.h"
 #include "core/run/Executor.h"
 #include "core/run/Timing.h"
 
@@ -25,6 +27,8 @@ struct MeasureTarget {
     void** params;
     const DeviceInfo& device;
     DeviceBuffer* l2Flush; ///< a buffer of the device's L2 size (cold mode), else nullptr
+    /// Prepared blocking kernel each chunk of samples is queued behind, else nullptr.
+    BlockingKernel* blocker = nullptr;
 };
 
 /// The samples and how the measurement ended.
@@ -36,6 +40,7 @@ struct MeasureOutcome {
     int smClockDefaultMHz = 0;
     int memClockMHz = 0;
     int throttledSamples = 0;
+    int blockingTimeouts = 0; ///< chunks whose blocking kernel gave up waiting
 };
 
 /// Times the kernel; `fixedSamples` overrides the spec's count and disables the stopping

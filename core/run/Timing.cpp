@@ -59,6 +59,21 @@ bool readInt(const QJsonObject& json, const QString& key, int* out, QString* err
     return true;
 }
 
+/// Reads an optional boolean field; false (with a message naming the field) when it is
+/// present but not true or false.
+bool readBool(const QJsonObject& json, const QString& key, bool* out, QString* error) {
+    const QJsonValue value = json.value(key);
+    if (value.isUndefined())
+        return true;
+    if (!value.isBool()) {
+        if (error)
+            *error = QStringLiteral("%1: must be true or false").arg(key);
+        return false;
+    }
+    *out = value.toBool();
+    return true;
+}
+
 } // namespace
 
 QString timingModeName(TimingSpec::Mode mode) {
@@ -99,7 +114,8 @@ QJsonObject TimingSpec::toJson() const {
                      {QStringLiteral("adaptive"), adaptive},
                      {QStringLiteral("targetNoise"), targetNoise},
                      {QStringLiteral("minTimeMs"), minTimeMs},
-                     {QStringLiteral("maxTimeMs"), maxTimeMs}};
+                     {QStringLiteral("maxTimeMs"), maxTimeMs},
+                     {QStringLiteral("blockingKernel"), blockingKernel}};
     if (bytesOverride)
         json.insert(QStringLiteral("bytesOverride"), double(*bytesOverride));
     if (flopsPerLaunch)
@@ -127,15 +143,9 @@ std::optional<TimingSpec> TimingSpec::fromJson(const QJsonObject& json, QString*
             return std::nullopt;
         }
     }
-    const QJsonValue adaptive = json.value(QStringLiteral("adaptive"));
-    if (!adaptive.isUndefined()) {
-        if (!adaptive.isBool()) {
-            if (error)
-                *error = QStringLiteral("adaptive: must be true or false");
-            return std::nullopt;
-        }
-        spec.adaptive = adaptive.toBool();
-    }
+    if (!readBool(json, QStringLiteral("adaptive"), &spec.adaptive, error) ||
+        !readBool(json, QStringLiteral("blockingKernel"), &spec.blockingKernel, error))
+        return std::nullopt;
     const QJsonValue noise = json.value(QStringLiteral("targetNoise"));
     if (!noise.isUndefined()) {
         if (!noise.isDouble()) {
@@ -174,7 +184,7 @@ bool operator==(const TimingSpec& a, const TimingSpec& b) {
            a.bytesOverride == b.bytesOverride && a.flopsPerLaunch == b.flopsPerLaunch &&
            a.timeLimitMs == b.timeLimitMs && a.mode == b.mode && a.adaptive == b.adaptive &&
            a.targetNoise == b.targetNoise && a.minTimeMs == b.minTimeMs &&
-           a.maxTimeMs == b.maxTimeMs;
+           a.maxTimeMs == b.maxTimeMs && a.blockingKernel == b.blockingKernel;
 }
 
 QJsonObject TimingStats::toJson() const {
@@ -199,6 +209,8 @@ QJsonObject TimingStats::toJson() const {
                      {QStringLiteral("smClockDefaultMHz"), smClockDefaultMHz},
                      {QStringLiteral("memClockMHz"), memClockMHz},
                      {QStringLiteral("throttledSamples"), throttledSamples},
+                     {QStringLiteral("blockingKernel"), blockingKernel},
+                     {QStringLiteral("blockingTimeouts"), blockingTimeouts},
                      {QStringLiteral("verifyMs"), jsonDouble(verifyMs)},
                      {QStringLiteral("buffersReused"), buffersReused},
                      {QStringLiteral("uploadsSkipped"), uploadsSkipped},
@@ -233,6 +245,8 @@ TimingStats TimingStats::fromJson(const QJsonObject& json) {
     stats.smClockDefaultMHz = json.value(QStringLiteral("smClockDefaultMHz")).toInt();
     stats.memClockMHz = json.value(QStringLiteral("memClockMHz")).toInt();
     stats.throttledSamples = json.value(QStringLiteral("throttledSamples")).toInt();
+    stats.blockingKernel = json.value(QStringLiteral("blockingKernel")).toBool();
+    stats.blockingTimeouts = json.value(QStringLiteral("blockingTimeouts")).toInt();
     stats.ceilingGBs = readDouble(json, QStringLiteral("ceilingGBs"));
     stats.verifyMs = readDouble(json, QStringLiteral("verifyMs"));
     stats.buffersReused = json.value(QStringLiteral("buffersReused")).toInt();

@@ -25,6 +25,11 @@ struct TimingSpec {
     double targetNoise = 0.005;
     int minTimeMs = 250;
     int maxTimeMs = 1000;
+    /// Queue each chunk of samples behind nvbench's blocking kernel (BlockingKernel.h), so
+    /// they run back to back on the GPU and a kernel shorter than the host's enqueue time
+    /// is measured alone. Off: the host launches as the GPU runs (what a real application's
+    /// launch loop sees).
+    bool blockingKernel = true;
     std::optional<qint64> bytesOverride; ///< bytes moved per launch, replaces the estimate
     std::optional<double> flopsPerLaunch;
     int timeLimitMs = 10000; ///< watchdog limit for the whole run
@@ -57,6 +62,10 @@ struct TimingStats {
     int memClockMHz = 0;
     /// Samples taken while the SM clock was under 75 % of its default (nvbench's rule).
     int throttledSamples = 0;
+    /// Whether the samples were queued behind the blocking kernel, and how many times it
+    /// gave up waiting for the host (those chunks' samples may include host time).
+    bool blockingKernel = false;
+    int blockingTimeouts = 0;
     /// The device's measured copy ceiling (DeviceCeiling.h), GB/s read + write; 0: unknown.
     double ceilingGBs = 0;
     /// Around the timed launches (they cost nothing the kernel pays, but the edit -> result

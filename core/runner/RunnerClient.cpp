@@ -394,6 +394,9 @@ RunRequest RunnerClient::sanitizedRequest(const RunRequest& request) {
     t.repetitions = 1;
     t.adaptive = false;
     t.mode = TimingSpec::Mode::Hot; // a cold run's L2 flush would be sanitized too, for nothing
+    // The sanitizer may serialise launches: one queued behind a spinning kernel would wait
+    // for its timeout.
+    t.blockingKernel = false;
     t.timeLimitMs = int(std::min<qint64>(qint64(t.timeLimitMs) * kSanitizerTimeScale, INT_MAX / 2));
     r.repetitions = 1;
     return r;

@@ -428,6 +428,8 @@ private slots:
         QCOMPARE(s.project.timing.warmupLaunches, 0);
         QVERIFY(!s.project.timing.adaptive);
         QCOMPARE(s.project.timing.mode, TimingSpec::Mode::Hot);
+        QVERIFY(request.project.timing.blockingKernel);
+        QVERIFY(!s.project.timing.blockingKernel); // launches may be serialised under it
         QCOMPARE(s.project.timing.timeLimitMs,
                  request.project.timing.timeLimitMs * kSanitizerTimeScale);
         QVERIFY(s.project.timing.validate().isEmpty());

@@ -187,15 +187,20 @@ void TestStatistics::specJsonRoundTrip() {
     full.targetNoise = 0.02;
     full.minTimeMs = 10;
     full.maxTimeMs = 5000;
+    full.blockingKernel = false;
     QString error;
     const std::optional<TimingSpec> back = TimingSpec::fromJson(full.toJson(), &error);
     QVERIFY2(back, qPrintable(error));
     QVERIFY(*back == full);
     QVERIFY(!(*back == plain));
 
-    // Missing keys keep their defaults.
+    // Missing keys keep their defaults: samples are queued behind the blocking kernel.
     const std::optional<TimingSpec> empty = TimingSpec::fromJson(QJsonObject{}, &error);
     QVERIFY(empty && *empty == plain);
+    QVERIFY(empty->blockingKernel);
+    TimingSpec unblocked;
+    unblocked.blockingKernel = false;
+    QVERIFY(!(unblocked == plain)); // a project whose only edit is this one is modified
 }
 
 void TestStatistics::specJsonRejectsWrongTypes_data() {
@@ -206,6 +211,8 @@ void TestStatistics::specJsonRejectsWrongTypes_data() {
     QTest::newRow("flops as bool") << QJsonObject{{"flopsPerLaunch", true}} << "flopsPerLaunch";
     QTest::newRow("bytes as array")
         << QJsonObject{{"bytesOverride", QJsonArray{1}}} << "bytesOverride";
+    QTest::newRow("blocking as number") << QJsonObject{{"blockingKernel", 1}} << "blockingKernel";
+    QTest::newRow("adaptive as string") << QJsonObject{{"adaptive", "yes"}} << "adaptive";
 }
 
 void TestStatistics::specJsonRejectsWrongTypes() {
@@ -231,6 +238,15 @@ void TestStatistics::statsJsonRoundTrip() {
     QCOMPARE(back.bytesMoved, s.bytesMoved);
     QCOMPARE(back.bandwidthGBs, s.bandwidthGBs);
     QCOMPARE(back.gflops, s.gflops);
+    QVERIFY(!back.blockingKernel);
+    QCOMPARE(back.blockingTimeouts, 0);
+
+    TimingStats blocked = s;
+    blocked.blockingKernel = true;
+    blocked.blockingTimeouts = 3;
+    const TimingStats blockedBack = TimingStats::fromJson(blocked.toJson());
+    QVERIFY(blockedBack.blockingKernel);
+    QCOMPARE(blockedBack.blockingTimeouts, 3);
 
     // NaN is not JSON: it is written as null and read back as NaN.
     TimingStats odd = s;

@@ -113,6 +113,7 @@ void TestLaunchPanel::configAndTimingRoundTrip() {
     timing.adaptive = false;
     timing.targetNoise = 0.02;
     timing.maxTimeMs = 2500;
+    timing.blockingKernel = false;
     panel.setTiming(timing);
     QCOMPARE(panel.timing(), timing);
     QCOMPARE(changed.count(), 0); // programmatic changes are not user edits
@@ -133,6 +134,12 @@ void TestLaunchPanel::configAndTimingRoundTrip() {
     mode->setCurrentIndex(mode->findData(int(TimingSpec::Mode::Hot)));
     QCOMPARE(panel.timing().mode, TimingSpec::Mode::Hot);
     QCOMPARE(changed.count(), 4);
+    auto* blocking = panel.findChild<QCheckBox*>(QStringLiteral("blockingKernel"));
+    QVERIFY(blocking);
+    QVERIFY(!blocking->isChecked());
+    blocking->setChecked(true);
+    QVERIFY(panel.timing().blockingKernel);
+    QCOMPARE(changed.count(), 5);
 }
 
 QTEST_MAIN(TestLaunchPanel)

@@ -52,6 +52,7 @@ private slots:
     void bandwidthShareOfPeak();
     void modeStopReasonAndThrottling_data();
     void modeStopReasonAndThrottling();
+    void blockingKernelShownWithTheMode();
 };
 
 void TestTimingChart::medianLineMatchesStats_data() {
@@ -173,6 +174,29 @@ void TestTimingChart::modeStopReasonAndThrottling() {
     view.showRun(runWith({2.0, 2.0}), {});
     QVERIFY(view.throttleNote().isEmpty());
     QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("—"));
+}
+
+void TestTimingChart::blockingKernelShownWithTheMode() {
+    TimingChartView view;
+    RunResult run = runWith({0.003, 0.0031, 0.0029});
+    run.timing.mode = QStringLiteral("hot");
+    run.timing.blockingKernel = true;
+    view.showRun(run, {});
+    QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("hot, blocking kernel"));
+    QVERIFY(view.throttleNote().isEmpty());
+
+    // A blocking kernel that gave up waiting: the samples may hold host time, and it says so.
+    run.timing.blockingTimeouts = 2;
+    view.showRun(run, {});
+    const QString note = view.throttleNote();
+    QVERIFY2(note.contains(QStringLiteral("gave up waiting 2 time")), qPrintable(note));
+    QVERIFY2(!note.contains(QStringLiteral("throttling")), qPrintable(note));
+
+    run.timing.blockingKernel = false;
+    run.timing.blockingTimeouts = 0;
+    view.showRun(run, {});
+    QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("hot"));
+    QVERIFY(view.throttleNote().isEmpty());
 }
 
 QTEST_MAIN(TestTimingChart)

@@ -109,6 +109,13 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     m_adaptive->setObjectName(QStringLiteral("adaptive"));
     m_adaptive->setToolTip(tr("On: keep measuring until the noise is under the target or the "
                               "time budget is spent. Off: exactly the repetitions given."));
+    m_blocking = new QCheckBox(tr("queue behind a blocking kernel"), this);
+    m_blocking->setObjectName(QStringLiteral("blockingKernel"));
+    m_blocking->setToolTip(tr("On (nvbench's way): each chunk of samples waits behind a kernel "
+                              "until the host has queued all of it, then runs back to back, so "
+                              "a kernel shorter than a launch (a few µs) is timed alone. Off: "
+                              "the GPU runs launches as the host issues them, as an "
+                              "application's launch loop would."));
     m_targetNoise = new QDoubleSpinBox(this);
     m_targetNoise->setObjectName(QStringLiteral("targetNoise"));
     m_targetNoise->setRange(kMinNoisePercent, kMaxNoisePercent);
@@ -144,6 +151,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     timingForm->addRow(tr("Warm-up launches"), m_warmup);
     timingForm->addRow(tr("Repetitions"), m_repetitions);
     timingForm->addRow(tr("Adaptive"), m_adaptive);
+    timingForm->addRow(tr("Launch queue"), m_blocking);
     timingForm->addRow(tr("Target noise"), m_targetNoise);
     timingForm->addRow(tr("Time budget"), m_maxTime);
     timingForm->addRow(tr("Time limit"), m_timeLimit);
@@ -161,6 +169,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     connect(m_targetNoise, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::onEdited);
     connect(m_mode, &QComboBox::currentIndexChanged, this, &LaunchPanel::onEdited);
     connect(m_adaptive, &QCheckBox::toggled, this, &LaunchPanel::onEdited);
+    connect(m_blocking, &QCheckBox::toggled, this, &LaunchPanel::onEdited);
     for (QLineEdit* edit : {m_bytesOverride, m_flops})
         connect(edit, &QLineEdit::textEdited, this, &LaunchPanel::onEdited);
     connect(m_coverButton, &QPushButton::clicked, this, &LaunchPanel::coverElements);
@@ -252,6 +261,7 @@ void LaunchPanel::setTiming(const TimingSpec& timing) {
     m_timing = timing;
     m_mode->setCurrentIndex(m_mode->findData(int(timing.mode)));
     m_adaptive->setChecked(timing.adaptive);
+    m_blocking->setChecked(timing.blockingKernel);
     m_targetNoise->setValue(timing.targetNoise * 100.0);
     m_maxTime->setValue(timing.maxTimeMs);
     m_warmup->setValue(timing.warmupLaunches);
@@ -269,6 +279,7 @@ TimingSpec LaunchPanel::timing() const {
     TimingSpec t = m_timing;
     t.mode = TimingSpec::Mode(m_mode->currentData().toInt());
     t.adaptive = m_adaptive->isChecked();
+    t.blockingKernel = m_blocking->isChecked();
     // The spin box rounds to 0.01 %: keep the project's exact value unless it was edited.
     if (std::abs(m_targetNoise->value() - m_timing.targetNoise * 100.0) > 0.005)
         t.targetNoise = m_targetNoise->value() / 100.0;

@@ -59,6 +59,7 @@ private:
     QLabel* m_problem = nullptr;
     QComboBox* m_mode = nullptr;
     QCheckBox* m_adaptive = nullptr;
+    QCheckBox* m_blocking = nullptr;
     QDoubleSpinBox* m_targetNoise = nullptr; ///< percent, TimingSpec keeps a fraction
     QSpinBox* m_maxTime = nullptr;
     QSpinBox* m_warmup = nullptr;

@@ -336,7 +336,15 @@ void TimingChartView::updateSummary(const TimingStats& stats) {
     auto set = [this](const QString& key, const QString& text) {
         m_summaryValues.value(key)->setText(text);
     };
-    set(QStringLiteral("mode"), has && !stats.mode.isEmpty() ? stats.mode : none);
+    set(QStringLiteral("mode"), has && !stats.mode.isEmpty()
+                                    ? (stats.blockingKernel ? tr("%1, blocking kernel").arg(stats.mode)
+                                                            : stats.mode)
+                                    : none);
+    m_summaryValues.value(QStringLiteral("mode"))
+        ->setToolTip(has && stats.blockingKernel
+                         ? tr("Each chunk of samples was queued behind a kernel that waits for "
+                              "the host, so the samples ran back to back on the GPU")
+                         : QString());
     set(QStringLiteral("stop"), has && !stats.stopReason.isEmpty() ? stats.stopReason : none);
     set(QStringLiteral("reps"), has ? QString::number(stats.reps()) : none);
     set(QStringLiteral("median"), has ? formatMs(stats.medianMs) : none);
@@ -361,17 +369,22 @@ void TimingChartView::updateSummary(const TimingStats& stats) {
     set(QStringLiteral("gflops"),
         has && stats.gflops > 0 ? QString::number(stats.gflops, 'f', 1) : none);
     const bool throttled = has && stats.throttledSamples > 0;
-    m_throttleNote->setText(
-        throttled
-            ? tr("GPU was throttling: %n sample(s) ran under 75 % of the default SM "
+    const bool gaveUp = has && stats.blockingTimeouts > 0;
+    QStringList notes;
+    if (throttled)
+        notes << tr("GPU was throttling: %n sample(s) ran under 75 % of the default SM "
                  "clock%1",
                  nullptr, stats.throttledSamples)
                   .arg(
                       stats.smClockMHz > 0 && stats.smClockDefaultMHz > 0
                           ? tr(" (%1 of %2 MHz)").arg(stats.smClockMHz).arg(stats.smClockDefaultMHz)
-                          : QString())
-            : QString());
-    m_throttleNote->setVisible(throttled);
+                          : QString());
+    if (gaveUp)
+        notes << tr("The blocking kernel gave up waiting %n time(s): those samples may include "
+                    "host launch time",
+                    nullptr, stats.blockingTimeouts);
+    m_throttleNote->setText(notes.join(QLatin1Char('\n')));
+    m_throttleNote->setVisible(!notes.isEmpty());
     if (auto* form = qobject_cast<QFormLayout*>(m_summary->layout()))
         form->setRowVisible(m_summaryValues.value(QStringLiteral("gflops")),
                             has && stats.gflops > 0);
