@@ -8,10 +8,15 @@
 //   raw_driver copy [--bytes B] [--reps R] [--device D]
 //   raw_driver info [--device D]
 //
+// Timed samples are queued in chunks behind the blocking kernel KernelPad uses (its CUDA
+// source is the one thing taken from KernelPad: core/run/BlockingKernelSource.h).
+//
 // Each prints one JSON object on stdout. It links libcuda directly (the toolkit's stub at
 // link time, the driver's libcuda.so.1 at run time), so without a driver the dynamic loader
 // stops it before main with "libcuda.so.1: cannot open shared object file".
 // Exit codes as kernelpad-cli's: 1 compile error, 3 CUDA error, 4 bad arguments.
+
+#include "core/run/BlockingKernelSource.h" // the same kernel KernelPad queues samples behind
 
 #include <cuda.h>
 #include <nvrtc.h>
@@ -43,22 +48,6 @@ constexpr int kThroughputWarmupLaunches = 1000;
 
 const char* const kEmptyKernel = "extern \"C\" __global__ void empty() {}\n";
 
-/// nvbench's blocking kernel, as KernelPad queues its samples behind one
-/// (core/run/BlockingKernel.cpp): spins on a host-mapped flag, gives up after a timeout.
-const char* const kBlockingKernel = R"(
-extern "C" __global__ void block(volatile int* flag, unsigned long long timeoutNs)
-{
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    while (flag[0] == 0) {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-        if (now - start > timeoutNs) {
-            flag[1] = 1;
-            return;
-        }
-    }
-}
-)";
 /// Samples queued behind one blocking kernel, and its timeout (KernelPad's values).
 constexpr int kMaxBlockedChunk = 128;
 constexpr unsigned long long kBlockTimeoutNs = 1000000000ull;
@@ -241,8 +230,9 @@ struct Blocker {
     int timeouts = 0;
 
     explicit Blocker(const Session& s) {
-        const Compiled compiled = compileToCubin(kBlockingKernel, "block.cu", s.arch, {});
-        function = loadKernel(compiled, "block", &module);
+        const Compiled compiled =
+            compileToCubin(kernelpad::kBlockingKernelSource, "kernelpad_block.cu", s.arch, {});
+        function = loadKernel(compiled, kernelpad::kBlockingKernelName, &module);
         void* pinned = nullptr;
         check(cuMemAllocHost(&pinned, 2 * sizeof(int)), "cuMemAllocHost");
         host = static_cast<volatile int*>(pinned);

@@ -13,30 +13,12 @@ namespace kernelpad {
 
 namespace {
 
-/// Spins until the host sets flag[0], or until `timeoutNs` of the GPU's global timer have
-/// passed, which it reports in flag[1]. One thread: it must not keep an SM from the work
-/// queued after it, which only starts once it has returned anyway (stream order).
-constexpr const char* kBlockingSource = R"KPCUDA(
-extern "C" __global__ void kpBlockStream(volatile int* flag, unsigned long long timeoutNs)
-{
-    unsigned long long start, now;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-    while (flag[0] == 0) {
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-        if (now - start > timeoutNs) {
-            flag[1] = 1;
-            return;
-        }
-    }
-}
-)KPCUDA";
-
 constexpr const char* kBlockingSourceName = "kernelpad_block.cu";
 
 } // namespace
 
 Program blockingKernelProgram() {
-    return Program(QString::fromLatin1(kBlockingSource), QLatin1String(kBlockingSourceName),
+    return Program(QString::fromLatin1(kBlockingKernelSource), QLatin1String(kBlockingSourceName),
                    ProgramOptions{});
 }
 
@@ -80,7 +62,7 @@ bool BlockingKernel::prepare(const QString& arch, QString* error) {
     const Program program = blockingKernelProgram();
     QByteArray key;
     if (m_cache)
-        key = CompileCache::key(QString::fromLatin1(kBlockingSource),
+        key = CompileCache::key(QString::fromLatin1(kBlockingKernelSource),
                                 QLatin1String(kBlockingSourceName), ProgramOptions{}.toFlags(arch),
                                 {}, Program::nvrtcVersion());
     std::optional<CompileResult> hit = m_cache ? m_cache->find(key) : std::nullopt;

@@ -9,6 +9,7 @@
 #include "core/compile/Program.h"
 #include "core/cuda/Module.h"
 #include "core/cuda/Stream.h"
+#include "core/run/BlockingKernelSource.h"
 
 #include <QString>
 
@@ -19,9 +20,8 @@ namespace kernelpad {
 
 class CompileCache;
 
-/// The blocking kernel's entry and the program it is compiled from (the same for every
-/// arch; exposed so that tests compile it without a GPU).
-inline constexpr const char* kBlockingKernelName = "kpBlockStream";
+/// The program the blocking kernel is compiled from (the same for every arch; exposed so
+/// that tests compile it without a GPU).
 [[nodiscard]] Program blockingKernelProgram();
 
 /// Blocks one stream at a time. Belongs to the CUDA context current when prepare() first
