@@ -108,6 +108,7 @@ private slots:
     void initTextRoundTrip();
     void verifyTextParses_data();
     void verifyTextParses();
+    void tooltipsShowTheWholeValue();
 };
 
 void TestArgumentTableModel::modelTesterSurvivesEdits()
@@ -346,6 +347,25 @@ void TestArgumentTableModel::verifyTextParses()
     const auto again = parseVerifySpec(formatVerifySpec(*verify), &error);
     QVERIFY(again);
     QCOMPARE(again->toJson(), verify->toJson());
+}
+
+void TestArgumentTableModel::tooltipsShowTheWholeValue()
+{
+    // A narrow Verify or Init column cuts its text: the tooltip holds all of it, tolerances
+    // and seed included, before the syntax help.
+    ArgumentTableModel model;
+    model.setArguments(saxpyArguments());
+    const QString verifyTip =
+        model.index(2, ArgumentTableModel::VerifyColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(verifyTip.startsWith(QStringLiteral("expression a*x+y atol=")), qPrintable(verifyTip));
+    QVERIFY2(verifyTip.contains(QStringLiteral("rtol=")), qPrintable(verifyTip));
+    QVERIFY2(verifyTip.contains(QStringLiteral("reference KERNEL")), qPrintable(verifyTip));
+    const QString initTip =
+        model.index(1, ArgumentTableModel::InitColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(initTip.startsWith(QStringLiteral("uniform")), qPrintable(initTip));
+    QVERIFY2(initTip.contains(QStringLiteral("seed=42")), qPrintable(initTip));
+    // Scalars have no Verify cell and no tooltip there.
+    QVERIFY(model.index(0, ArgumentTableModel::VerifyColumn).data(Qt::ToolTipRole).toString().isEmpty());
 }
 
 QTEST_MAIN(TestArgumentTableModel)

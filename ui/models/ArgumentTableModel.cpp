@@ -294,12 +294,15 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const
         const QString problem = cellProblem(index.row(), column);
         if (!problem.isEmpty())
             return problem;
+        // The whole value first (a narrow column cuts it), then what may be typed.
         if (column == InitColumn && arg.isBuffer())
-            return tr("zeros | ones | constant V | iota START STEP | uniform LOW HIGH seed=S | "
-                      "normal MEAN STDDEV seed=S | file PATH.npy");
+            return tr("%1\n\nzeros | ones | constant V | iota START STEP | uniform LOW HIGH "
+                      "seed=S | normal MEAN STDDEV seed=S | file PATH.npy")
+                .arg(editText(arg, column).toString());
         if (column == VerifyColumn && arg.isBuffer())
-            return tr("none | reference KERNEL | expression EXPR (inputs, scalars and i) | "
-                      "file PATH.npy, then atol=A rtol=R");
+            return tr("%1\n\nnone | reference KERNEL | expression EXPR (inputs, scalars and i) | "
+                      "file PATH.npy, then atol=A rtol=R")
+                .arg(editText(arg, column).toString());
         if (column == ValueColumn && arg.isBuffer())
             return tr("Element count: a number or an expression over integer scalars (n*2)");
         return {};
