@@ -423,6 +423,20 @@ void TestMainWindow::describeChanges_data() {
     both.source += QStringLiteral("// y\n");
     QTest::newRow("source and block")
         << true << both << QStringLiteral("source edited, block 256→128");
+    Project cold = base;
+    cold.timing.mode = TimingSpec::Mode::Cold;
+    QTest::newRow("cold timing") << true << cold << QStringLiteral("hot→cold timing");
+    Project unblocked = base;
+    unblocked.timing.blockingKernel = false;
+    unblocked.timing.repetitions = base.timing.repetitions + 5;
+    QTest::newRow("blocking kernel off, more reps")
+        << true << unblocked
+        << QStringLiteral("blocking kernel off, reps %1→%2")
+               .arg(base.timing.repetitions)
+               .arg(base.timing.repetitions + 5);
+    Project noise = base;
+    noise.timing.targetNoise = 0.02;
+    QTest::newRow("other timing setting") << true << noise << QStringLiteral("timing settings");
 }
 
 void TestMainWindow::describeChanges() {

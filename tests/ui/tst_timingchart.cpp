@@ -7,6 +7,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChartView>
+#include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTest>
@@ -184,6 +185,15 @@ void TestTimingChart::blockingKernelShownWithTheMode() {
     view.showRun(run, {});
     QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("hot, blocking kernel"));
     QVERIFY(view.throttleNote().isEmpty());
+    const auto modeTip = [&view] {
+        const QList<QLabel*> labels = view.findChildren<QLabel*>();
+        for (const QLabel* l : labels)
+            if (l->text() == view.summaryText(QStringLiteral("mode")))
+                return l->toolTip();
+        return QString();
+    };
+    QVERIFY2(modeTip().contains(QStringLiteral("blocking kernel:")), qPrintable(modeTip()));
+    QVERIFY2(modeTip().startsWith(QStringLiteral("hot: ")), qPrintable(modeTip()));
 
     // A blocking kernel that gave up waiting: the samples may hold host time, and it says so.
     run.timing.blockingTimeouts = 2;
@@ -197,6 +207,8 @@ void TestTimingChart::blockingKernelShownWithTheMode() {
     view.showRun(run, {});
     QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("hot"));
     QVERIFY(view.throttleNote().isEmpty());
+    QVERIFY2(!modeTip().contains(QStringLiteral("blocking kernel:")), qPrintable(modeTip()));
+    QVERIFY2(modeTip().startsWith(QStringLiteral("hot: ")), qPrintable(modeTip()));
 }
 
 QTEST_MAIN(TestTimingChart)

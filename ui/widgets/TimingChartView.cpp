@@ -16,6 +16,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTabWidget>
+#include <QCoreApplication>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -25,6 +26,19 @@
 namespace kernelpad {
 
 namespace {
+
+/// What the Mode figure means; `blocking`: the samples were queued behind the blocking kernel.
+QString modeToolTip(bool blocking) {
+    QString text = QCoreApplication::translate(
+        "kernelpad::TimingChartView",
+        "hot: back-to-back launches, caches warm; cold: L2 flushed before every timed launch");
+    if (blocking)
+        text += QCoreApplication::translate(
+            "kernelpad::TimingChartView",
+            "\nblocking kernel: each chunk of samples waited behind a kernel until the host had "
+            "queued all of it, then ran back to back on the GPU, so the times are the GPU's alone");
+    return text;
+}
 
 /// About 20 bins: enough to show two modes, few enough that each holds several samples.
 constexpr int kHistogramBins = 20;
@@ -93,9 +107,7 @@ TimingChartView::TimingChartView(QWidget* parent)
         form->addRow(label, value);
         m_summaryValues.insert(key, value);
     }
-    m_summaryValues.value(QStringLiteral("mode"))
-        ->setToolTip(tr("hot: back-to-back launches, caches warm; cold: L2 flushed before "
-                        "every timed launch"));
+    m_summaryValues.value(QStringLiteral("mode"))->setToolTip(modeToolTip(false));
     m_summaryValues.value(QStringLiteral("stop"))
         ->setToolTip(tr("Why the measurement took as many repetitions as it did"));
     m_summaryValues.value(QStringLiteral("noise"))
@@ -340,11 +352,7 @@ void TimingChartView::updateSummary(const TimingStats& stats) {
                                     ? (stats.blockingKernel ? tr("%1, blocking kernel").arg(stats.mode)
                                                             : stats.mode)
                                     : none);
-    m_summaryValues.value(QStringLiteral("mode"))
-        ->setToolTip(has && stats.blockingKernel
-                         ? tr("Each chunk of samples was queued behind a kernel that waits for "
-                              "the host, so the samples ran back to back on the GPU")
-                         : QString());
+    m_summaryValues.value(QStringLiteral("mode"))->setToolTip(modeToolTip(has && stats.blockingKernel));
     set(QStringLiteral("stop"), has && !stats.stopReason.isEmpty() ? stats.stopReason : none);
     set(QStringLiteral("reps"), has ? QString::number(stats.reps()) : none);
     set(QStringLiteral("median"), has ? formatMs(stats.medianMs) : none);

@@ -539,9 +539,18 @@ QString MainWindow::describeChanges(const std::optional<Project>& before, const 
     }
     if (argumentsReshaped)
         parts << tr("arguments changed");
+    // The settings that change what a figure means are named; the rest are "timing settings".
+    TimingSpec rest = after.timing;
+    if (b.timing.mode != after.timing.mode)
+        parts << tr("%1→%2 timing").arg(timingModeName(b.timing.mode), timingModeName(after.timing.mode));
+    if (b.timing.blockingKernel != after.timing.blockingKernel)
+        parts << (after.timing.blockingKernel ? tr("blocking kernel on") : tr("blocking kernel off"));
     if (b.timing.repetitions != after.timing.repetitions)
         parts << tr("reps %1→%2").arg(b.timing.repetitions).arg(after.timing.repetitions);
-    else if (!(b.timing == after.timing))
+    rest.mode = b.timing.mode;
+    rest.blockingKernel = b.timing.blockingKernel;
+    rest.repetitions = b.timing.repetitions;
+    if (!(b.timing == rest))
         parts << tr("timing settings");
 
     if (parts.isEmpty())
