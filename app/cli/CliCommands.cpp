@@ -26,8 +26,7 @@ struct ParsedArgs {
 };
 
 std::optional<ParsedArgs> parseArgs(const QStringList& args, const QStringList& flagNames,
-                                    const QStringList& valueNames, QString* error)
-{
+                                    const QStringList& valueNames, QString* error) {
     ParsedArgs parsed;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -52,13 +51,11 @@ std::optional<ParsedArgs> parseArgs(const QStringList& args, const QStringList& 
     return parsed;
 }
 
-void printJson(const QJsonObject& object)
-{
+void printJson(const QJsonObject& object) {
     QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Indented);
 }
 
-int badInput(const QString& message, bool json)
-{
+int badInput(const QString& message, bool json) {
     if (json)
         printJson(QJsonObject{{"error", message}, {"status", "bad-input"}});
     else
@@ -66,15 +63,13 @@ int badInput(const QString& message, bool json)
     return kExitBadInput;
 }
 
-std::optional<int> parsePositiveInt(const QString& text)
-{
+std::optional<int> parsePositiveInt(const QString& text) {
     bool ok = false;
     const int v = text.toInt(&ok);
     return ok && v >= 0 ? std::optional<int>(v) : std::nullopt;
 }
 
-int exitCodeFor(RunStatus status)
-{
+int exitCodeFor(RunStatus status) {
     switch (status) {
     case RunStatus::Ok:
         return kExitOk;
@@ -93,8 +88,7 @@ int exitCodeFor(RunStatus status)
     return kExitCudaError;
 }
 
-int exitCodeFor(const RunResult& result)
-{
+int exitCodeFor(const RunResult& result) {
     // A fault compute-sanitizer found is a CUDA error even when the run itself looked fine.
     if (result.sanitizerErrorCount() > 0 && result.status != RunStatus::CompileError &&
         result.status != RunStatus::BadInput)
@@ -103,8 +97,7 @@ int exitCodeFor(const RunResult& result)
 }
 
 /// Runs `request` through the Engine's GPU worker and waits for the result.
-RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolation)
-{
+RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolation) {
     Engine engine(nullptr, isolation);
     RunResult result;
     QEventLoop loop;
@@ -119,10 +112,10 @@ RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolatio
 
 } // namespace
 
-int runCompile(const QStringList& args)
-{
+int runCompile(const QStringList& args) {
     QString error;
-    const std::optional<ParsedArgs> p = parseArgs(args, {"ptx", "json"}, {"arch", "kernel"}, &error);
+    const std::optional<ParsedArgs> p =
+        parseArgs(args, {"ptx", "json"}, {"arch", "kernel"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -139,13 +132,15 @@ int runCompile(const QStringList& args)
     } else {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
-            return badInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()), json);
+            return badInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()),
+                            json);
         project.source = QString::fromUtf8(file.readAll());
         project.sourceName = info.fileName();
     }
     if (p->values.contains("kernel"))
         project.kernel = p->values.value("kernel");
-    const QString arch = p->values.value("arch", project.options.arch.value_or(QString::fromLatin1(kDefaultArch)));
+    const QString arch =
+        p->values.value("arch", project.options.arch.value_or(QString::fromLatin1(kDefaultArch)));
     CompileCache cache; // in memory for this process, backed by the disk cache
     const CompileResult result = compileProject(project, info.absolutePath(), arch, &cache);
     if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
@@ -172,13 +167,11 @@ int runCompile(const QStringList& args)
     return result.ok ? kExitOk : kExitCompileError;
 }
 
-int runRun(const QStringList& args)
-{
+int runRun(const QStringList& args) {
     QString error;
     const std::optional<ParsedArgs> p =
         parseArgs(args, {"json", "in-process", "memcheck", "measure-ceiling", "no-blocking"},
-                  {"device", "reps", "sanitizer-tool"},
-                  &error);
+                  {"device", "reps", "sanitizer-tool"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -198,13 +191,17 @@ int runRun(const QStringList& args)
     if (p->values.contains("device")) {
         const std::optional<int> device = parsePositiveInt(p->values.value("device"));
         if (!device)
-            return badInput(QStringLiteral("--device takes a device number (got '%1')").arg(p->values.value("device")), json);
+            return badInput(QStringLiteral("--device takes a device number (got '%1')")
+                                .arg(p->values.value("device")),
+                            json);
         request.device = *device;
     }
     if (p->values.contains("reps")) {
         const std::optional<int> reps = parsePositiveInt(p->values.value("reps"));
         if (!reps || *reps < 1)
-            return badInput(QStringLiteral("--reps takes a number of repetitions >= 1 (got '%1')").arg(p->values.value("reps")), json);
+            return badInput(QStringLiteral("--reps takes a number of repetitions >= 1 (got '%1')")
+                                .arg(p->values.value("reps")),
+                            json);
         request.repetitions = *reps;
     }
     if (p->flags.contains("memcheck") || p->values.contains("sanitizer-tool")) {
@@ -212,16 +209,20 @@ int runRun(const QStringList& args)
         const QString toolName = p->values.value("sanitizer-tool", QStringLiteral("memcheck"));
         const std::optional<SanitizerTool> tool = sanitizerToolFromName(toolName);
         if (!tool || *tool == SanitizerTool::None)
-            return badInput(QStringLiteral("--sanitizer-tool takes memcheck, racecheck or initcheck (got '%1')").arg(toolName),
-                            json);
+            return badInput(
+                QStringLiteral("--sanitizer-tool takes memcheck, racecheck or initcheck (got '%1')")
+                    .arg(toolName),
+                json);
         if (p->flags.contains("in-process"))
-            return badInput(QStringLiteral("--memcheck cannot be combined with --in-process: compute-sanitizer "
-                                           "must start the process that runs the kernel"),
-                            json);
+            return badInput(
+                QStringLiteral("--memcheck cannot be combined with --in-process: compute-sanitizer "
+                               "must start the process that runs the kernel"),
+                json);
         request.sanitizer = *tool;
     }
-    const RunResult result = runThroughEngine(
-        request, p->flags.contains("in-process") ? Engine::Isolation::InProcess : Engine::defaultIsolation());
+    const RunResult result =
+        runThroughEngine(request, p->flags.contains("in-process") ? Engine::Isolation::InProcess
+                                                                  : Engine::defaultIsolation());
     if (json) {
         printJson(result.toJson(false));
     } else {
@@ -231,8 +232,7 @@ int runRun(const QStringList& args)
     return exitCodeFor(result);
 }
 
-int runDevices(const QStringList& args)
-{
+int runDevices(const QStringList& args) {
     QString error;
     const std::optional<ParsedArgs> p = parseArgs(args, {"json"}, {}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
@@ -247,7 +247,8 @@ int runDevices(const QStringList& args)
         QJsonArray list;
         for (const DeviceInfo& d : devices)
             list.append(d.toJson());
-        printJson(QJsonObject{{"devices", list}, {"error", error.isEmpty() ? QJsonValue() : QJsonValue(error)}});
+        printJson(QJsonObject{{"devices", list},
+                              {"error", error.isEmpty() ? QJsonValue() : QJsonValue(error)}});
     } else if (devices.isEmpty()) {
         QTextStream(stderr) << "kernelpad-cli: " << error << '\n';
     } else {

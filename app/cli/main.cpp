@@ -40,14 +40,14 @@ const char* const kUsage =
 
 } // namespace
 
-int main(int argc, char** argv)
-{
+int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("kernelpad-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(KERNELPAD_VERSION));
     QStringList args = QCoreApplication::arguments().mid(1);
     QTextStream err(stderr);
-    if (args.isEmpty() || args.first() == "--help" || args.first() == "-h" || args.first() == "help") {
+    if (args.isEmpty() || args.first() == "--help" || args.first() == "-h" ||
+        args.first() == "help") {
         QTextStream(stdout) << kUsage;
         return args.isEmpty() ? kernelpad::cli::kExitBadInput : kernelpad::cli::kExitOk;
     }

@@ -5,18 +5,18 @@
 namespace kernelpad {
 
 CudaError::CudaError(CUresult code, QString name, QString description, QString what)
-    : std::runtime_error(QStringLiteral("%1 failed: %2 (%3)").arg(what, name, description).toStdString())
+    : std::runtime_error(
+          QStringLiteral("%1 failed: %2 (%3)").arg(what, name, description).toStdString())
     , m_code(code)
     , m_name(std::move(name))
     , m_description(std::move(description))
-    , m_what(std::move(what))
-{
+    , m_what(std::move(what)) {}
+
+QString CudaError::message() const {
+    return QString::fromStdString(std::runtime_error::what());
 }
 
-QString CudaError::message() const { return QString::fromStdString(std::runtime_error::what()); }
-
-bool CudaError::isStickyError(CUresult code)
-{
+bool CudaError::isStickyError(CUresult code) {
     switch (code) {
     case CUDA_ERROR_ILLEGAL_ADDRESS:
     case CUDA_ERROR_ILLEGAL_INSTRUCTION:
@@ -35,22 +35,19 @@ bool CudaError::isStickyError(CUresult code)
     }
 }
 
-void throwCudaError(CUresult result, const QString& what)
-{
+void throwCudaError(CUresult result, const QString& what) {
     const char* name = nullptr;
     const char* description = nullptr;
     if (const DriverApi* api = DriverApi::load()) {
         api->cuGetErrorName(result, &name);
         api->cuGetErrorString(result, &description);
     }
-    throw CudaError(result,
-                    name ? QString::fromUtf8(name) : QStringLiteral("CUresult %1").arg(int(result)),
-                    description ? QString::fromUtf8(description) : QStringLiteral("unknown error"),
-                    what);
+    throw CudaError(
+        result, name ? QString::fromUtf8(name) : QStringLiteral("CUresult %1").arg(int(result)),
+        description ? QString::fromUtf8(description) : QStringLiteral("unknown error"), what);
 }
 
-QString formatBytes(qint64 bytes)
-{
+QString formatBytes(qint64 bytes) {
     constexpr double kKiB = 1024.0;
     const double b = double(bytes);
     if (b >= kKiB * kKiB * kKiB)

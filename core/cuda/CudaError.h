@@ -35,7 +35,8 @@ private:
 /// There is no usable driver (no libcuda, or cuInit failed); KernelPad can only compile.
 class DriverUnavailable : public std::runtime_error {
 public:
-    explicit DriverUnavailable(const QString& why) : std::runtime_error(why.toStdString()) {}
+    explicit DriverUnavailable(const QString& why)
+        : std::runtime_error(why.toStdString()) {}
 };
 
 /// Throws the CudaError for a failed `result`; `what` says what was being done.

@@ -9,16 +9,14 @@
 
 namespace kernelpad {
 
-int Kernel::attribute(CUfunction_attribute attribute) const
-{
+int Kernel::attribute(CUfunction_attribute attribute) const {
     int value = 0;
     check(DriverApi::get().cuFuncGetAttribute(&value, attribute, m_function),
           QStringLiteral("cuFuncGetAttribute for '%1'").arg(m_name));
     return value;
 }
 
-QVector<ParamLayout> Kernel::paramLayouts() const
-{
+QVector<ParamLayout> Kernel::paramLayouts() const {
     const DriverApi& api = DriverApi::get();
     QVector<ParamLayout> layouts;
     // cuFuncGetParamInfo answers CUDA_ERROR_INVALID_VALUE past the last parameter (GPU.md);
@@ -35,8 +33,7 @@ QVector<ParamLayout> Kernel::paramLayouts() const
     return layouts;
 }
 
-int Kernel::maxActiveBlocksPerSm(int blockThreads, int dynamicSharedBytes) const
-{
+int Kernel::maxActiveBlocksPerSm(int blockThreads, int dynamicSharedBytes) const {
     int blocks = 0;
     check(DriverApi::get().cuOccupancyMaxActiveBlocksPerMultiprocessor(
               &blocks, m_function, blockThreads, size_t(dynamicSharedBytes)),
@@ -44,16 +41,14 @@ int Kernel::maxActiveBlocksPerSm(int blockThreads, int dynamicSharedBytes) const
     return blocks;
 }
 
-void Kernel::allowDynamicSharedBytes(int bytes) const
-{
+void Kernel::allowDynamicSharedBytes(int bytes) const {
     check(DriverApi::get().cuFuncSetAttribute(
               m_function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
           QStringLiteral("allowing %1 of dynamic shared memory for '%2'")
               .arg(formatBytes(bytes), m_name));
 }
 
-void Kernel::launch(const LaunchConfig& c, const Stream& stream, void** params) const
-{
+void Kernel::launch(const LaunchConfig& c, const Stream& stream, void** params) const {
     // The message is built only on failure: this runs between the timing events.
     const CUresult r = DriverApi::get().cuLaunchKernel(
         m_function, unsigned(c.grid[0]), unsigned(c.grid[1]), unsigned(c.grid[2]),
@@ -63,14 +58,12 @@ void Kernel::launch(const LaunchConfig& c, const Stream& stream, void** params) 
         throwCudaError(r, QStringLiteral("launching '%1'").arg(m_name));
 }
 
-Module::Module(const QByteArray& cubin)
-{
+Module::Module(const QByteArray& cubin) {
     check(DriverApi::get().cuModuleLoadData(&m_module, cubin.constData()),
           "loading the compiled module (cuModuleLoadData)");
 }
 
-Module::~Module()
-{
+Module::~Module() {
     if (!m_module)
         return;
     if (const DriverApi* api = DriverApi::load())
@@ -79,18 +72,14 @@ Module::~Module()
 }
 
 Module::Module(Module&& other) noexcept
-    : m_module(std::exchange(other.m_module, nullptr))
-{
-}
+    : m_module(std::exchange(other.m_module, nullptr)) {}
 
-Module& Module::operator=(Module&& other) noexcept
-{
+Module& Module::operator=(Module&& other) noexcept {
     std::swap(m_module, other.m_module);
     return *this;
 }
 
-Kernel Module::kernel(const QString& lowered, const QString& displayName) const
-{
+Kernel Module::kernel(const QString& lowered, const QString& displayName) const {
     CUfunction f = nullptr;
     const QByteArray name = lowered.toUtf8();
     check(DriverApi::get().cuModuleGetFunction(&f, m_module, name.constData()),

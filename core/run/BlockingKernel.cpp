@@ -75,8 +75,8 @@ bool BlockingKernel::prepare(const QString& arch, QString* error) {
     if (m_cache && !hit)
         m_cache->insert(key, compiled);
     auto module = std::make_unique<Module>(compiled.cubin);
-    m_kernel.emplace(module->kernel(QLatin1String(kBlockingKernelName),
-                                    QLatin1String(kBlockingKernelName)));
+    m_kernel.emplace(
+        module->kernel(QLatin1String(kBlockingKernelName), QLatin1String(kBlockingKernelName)));
     m_module = std::move(module);
     m_arch = arch;
     if (!m_host) {
@@ -112,6 +112,8 @@ void BlockingKernel::release() {
     m_blocked = false;
 }
 
-bool BlockingKernel::timedOut() const { return m_host && m_host[1] != 0; }
+bool BlockingKernel::timedOut() const {
+    return m_host && m_host[1] != 0;
+}
 
 } // namespace kernelpad

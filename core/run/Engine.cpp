@@ -12,13 +12,11 @@
 namespace kernelpad {
 
 void CompileWorker::compile(quint64 id, const Project& project, const QString& projectDir,
-                            const QString& arch)
-{
+                            const QString& arch) {
     emit compiled(id, compileProject(project, projectDir, arch, m_cache));
 }
 
-RunnerClient& GpuWorker::client()
-{
+RunnerClient& GpuWorker::client() {
     if (!m_client) {
         m_client = new RunnerClient(this);
         connect(m_client, &RunnerClient::devicesChanged, this, &GpuWorker::devicesChanged);
@@ -30,15 +28,13 @@ RunnerClient& GpuWorker::client()
     return *m_client;
 }
 
-ExecutionSession& GpuWorker::session()
-{
+ExecutionSession& GpuWorker::session() {
     if (!m_session)
         m_session = std::make_unique<ExecutionSession>(m_cache);
     return *m_session;
 }
 
-void GpuWorker::refreshDevices()
-{
+void GpuWorker::refreshDevices() {
     if (m_isolated) {
         client().requestDevices(0);
         return;
@@ -48,8 +44,7 @@ void GpuWorker::refreshDevices()
     emit devicesChanged(devices, error);
 }
 
-void GpuWorker::run(quint64 id, const RunRequest& request)
-{
+void GpuWorker::run(quint64 id, const RunRequest& request) {
     if (m_isolated) {
         client().run(id, request);
         return;
@@ -59,21 +54,24 @@ void GpuWorker::run(quint64 id, const RunRequest& request)
         RunResult refused;
         refused.status = RunStatus::BadInput;
         refused.sanitizerTool = request.sanitizer;
-        refused.error = QStringLiteral("a %1 run needs KernelPad's runner process (compute-sanitizer starts it), "
-                                       "but kernels run inside this process here (in-process mode, or "
-                                       "kernelpad-cli was not found). Unset KERNELPAD_IN_PROCESS or drop --in-process.")
-                            .arg(sanitizerToolName(request.sanitizer));
+        refused.error =
+            QStringLiteral(
+                "a %1 run needs KernelPad's runner process (compute-sanitizer starts it), "
+                "but kernels run inside this process here (in-process mode, or "
+                "kernelpad-cli was not found). Unset KERNELPAD_IN_PROCESS or drop --in-process.")
+                .arg(sanitizerToolName(request.sanitizer));
         emit runFinished(id, refused);
         return;
     }
-    const RunResult result = session().run(request, *m_cancel, [&](const QString& stage, int done, int total) {
-        emit runProgress(id, stage, done, total);
-    });
+    const RunResult result =
+        session().run(request, *m_cancel, [&](const QString& stage, int done, int total) {
+            emit runProgress(id, stage, done, total);
+        });
     emit runFinished(id, result);
 }
 
-void GpuWorker::queryResources(quint64 id, const CompileResult& compiled, const RunRequest& request)
-{
+void GpuWorker::queryResources(quint64 id, const CompileResult& compiled,
+                               const RunRequest& request) {
     if (m_isolated) {
         client().requestResources(id, request);
         return;
@@ -84,8 +82,7 @@ void GpuWorker::queryResources(quint64 id, const CompileResult& compiled, const 
         emit resourcesReady(id, request.project.kernel, *r);
 }
 
-void GpuWorker::cancelRun()
-{
+void GpuWorker::cancelRun() {
     if (m_isolated && m_client)
         m_client->cancel();
 }
@@ -108,12 +105,12 @@ struct Engine::Private {
     QHash<quint64, RunRequest> wantResources; ///< compile id -> what to query after it
 };
 
-Engine::Isolation Engine::defaultIsolation()
-{
+Engine::Isolation Engine::defaultIsolation() {
     if (qEnvironmentVariableIntValue("KERNELPAD_IN_PROCESS") == 1)
         return Isolation::InProcess;
     if (RunnerClient::findRunner().isEmpty()) {
-        qWarning("KernelPad: the runner (kernelpad-cli) was not found; kernels run inside this process");
+        qWarning(
+            "KernelPad: the runner (kernelpad-cli) was not found; kernels run inside this process");
         return Isolation::InProcess;
     }
     return Isolation::Process;
@@ -121,8 +118,7 @@ Engine::Isolation Engine::defaultIsolation()
 
 Engine::Engine(QObject* parent, Isolation isolation)
     : QObject(parent)
-    , d(std::make_unique<Private>())
-{
+    , d(std::make_unique<Private>()) {
     d->isolation = isolation;
     qRegisterMetaType<kernelpad::CompileResult>();
     qRegisterMetaType<kernelpad::RunResult>();
@@ -140,14 +136,15 @@ Engine::Engine(QObject* parent, Isolation isolation)
     d->gpuWorker->moveToThread(&d->gpuThread);
     connect(&d->gpuThread, &QThread::finished, d->gpuWorker, &QObject::deleteLater);
 
-    connect(d->compileWorker, &CompileWorker::compiled, this, [this](quint64 id, const CompileResult& r) {
-        emit compiled(id, r);
-        const RunRequest want = d->wantResources.take(id);
-        if (r.ok && !d->driverKnownMissing && !want.project.kernel.isEmpty())
-            QMetaObject::invokeMethod(d->gpuWorker, "queryResources", Qt::QueuedConnection,
-                                      Q_ARG(quint64, id), Q_ARG(kernelpad::CompileResult, r),
-                                      Q_ARG(kernelpad::RunRequest, want));
-    });
+    connect(d->compileWorker, &CompileWorker::compiled, this,
+            [this](quint64 id, const CompileResult& r) {
+                emit compiled(id, r);
+                const RunRequest want = d->wantResources.take(id);
+                if (r.ok && !d->driverKnownMissing && !want.project.kernel.isEmpty())
+                    QMetaObject::invokeMethod(
+                        d->gpuWorker, "queryResources", Qt::QueuedConnection, Q_ARG(quint64, id),
+                        Q_ARG(kernelpad::CompileResult, r), Q_ARG(kernelpad::RunRequest, want));
+            });
     connect(d->gpuWorker, &GpuWorker::devicesChanged, this,
             [this](const QVector<DeviceInfo>& devices, const QString& error) {
                 d->devices = devices;
@@ -165,7 +162,8 @@ Engine::Engine(QObject* parent, Isolation isolation)
             d->queuedRun.reset();
             d->cancel = false;
             d->activeRun = nextId;
-            QMetaObject::invokeMethod(d->gpuWorker, "run", Qt::QueuedConnection, Q_ARG(quint64, nextId),
+            QMetaObject::invokeMethod(d->gpuWorker, "run", Qt::QueuedConnection,
+                                      Q_ARG(quint64, nextId),
                                       Q_ARG(kernelpad::RunRequest, request));
         }
     });
@@ -175,8 +173,7 @@ Engine::Engine(QObject* parent, Isolation isolation)
     d->gpuThread.start();
 }
 
-Engine::~Engine()
-{
+Engine::~Engine() {
     d->cancel = true;
     d->compileThread.quit();
     d->gpuThread.quit();
@@ -184,13 +181,11 @@ Engine::~Engine()
     d->gpuThread.wait();
 }
 
-void Engine::refreshDevices()
-{
+void Engine::refreshDevices() {
     QMetaObject::invokeMethod(d->gpuWorker, &GpuWorker::refreshDevices, Qt::QueuedConnection);
 }
 
-quint64 Engine::compile(const Project& project, const QString& projectDir, int device)
-{
+quint64 Engine::compile(const Project& project, const QString& projectDir, int device) {
     const quint64 id = d->nextId++;
     QString arch = project.options.arch.value_or(QString());
     if (arch.isEmpty() && device >= 0 && device < d->devices.size())
@@ -209,8 +204,7 @@ quint64 Engine::compile(const Project& project, const QString& projectDir, int d
     return id;
 }
 
-quint64 Engine::run(const RunRequest& request)
-{
+quint64 Engine::run(const RunRequest& request) {
     const quint64 id = d->nextId++;
     if (d->activeRun != 0) {
         // A newer request replaces a queued older one, which is answered as cancelled.
@@ -230,15 +224,18 @@ quint64 Engine::run(const RunRequest& request)
     return id;
 }
 
-void Engine::cancel()
-{
+void Engine::cancel() {
     d->queuedRun.reset();
     d->cancel = true;
     QMetaObject::invokeMethod(d->gpuWorker, &GpuWorker::cancelRun, Qt::QueuedConnection);
 }
 
-Engine::Isolation Engine::isolation() const { return d->isolation; }
+Engine::Isolation Engine::isolation() const {
+    return d->isolation;
+}
 
-bool Engine::isRunning() const { return d->activeRun != 0; }
+bool Engine::isRunning() const {
+    return d->activeRun != 0;
+}
 
 } // namespace kernelpad

@@ -32,8 +32,7 @@ struct Failure {
     QString message;
 };
 
-QString resolveKernelLowered(const CompileResult& compiled, const QString& name)
-{
+QString resolveKernelLowered(const CompileResult& compiled, const QString& name) {
     for (const auto& [expression, lowered] : compiled.loweredNames)
         if (expression == name)
             return lowered;
@@ -42,16 +41,14 @@ QString resolveKernelLowered(const CompileResult& compiled, const QString& name)
     return {};
 }
 
-QString kernelList(const CompileResult& compiled)
-{
+QString kernelList(const CompileResult& compiled) {
     QStringList names;
     for (const KernelInfo& k : compiled.kernels)
         names << k.name;
     return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
 }
 
-LaunchLimits limitsFor(const DeviceInfo& d, const Kernel& kernel)
-{
+LaunchLimits limitsFor(const DeviceInfo& d, const Kernel& kernel) {
     LaunchLimits l;
     l.maxThreadsPerBlock = d.maxThreadsPerBlock;
     l.maxBlockDim = d.maxBlockDim;
@@ -64,8 +61,7 @@ LaunchLimits limitsFor(const DeviceInfo& d, const Kernel& kernel)
     return l;
 }
 
-KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchConfig& launch)
-{
+KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchConfig& launch) {
     KernelResources r;
     r.registers = k.attribute(CU_FUNC_ATTRIBUTE_NUM_REGS);
     r.staticSharedBytes = k.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
@@ -78,16 +74,16 @@ KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchCo
     if (threads > 0 && threads <= r.maxThreadsPerBlock && d.warpSize > 0 && d.maxThreadsPerSm > 0) {
         r.occupancyBlocksPerSm = k.maxActiveBlocksPerSm(int(threads), launch.sharedMemBytes);
         const qint64 warpsPerBlock = (threads + d.warpSize - 1) / d.warpSize;
-        r.occupancy = double(r.occupancyBlocksPerSm * warpsPerBlock) / (d.maxThreadsPerSm / d.warpSize);
+        r.occupancy =
+            double(r.occupancyBlocksPerSm * warpsPerBlock) / (d.maxThreadsPerSm / d.warpSize);
     }
     return r;
 }
 
 } // namespace
 
-CompileResult compileProject(const Project& project, const QString& projectDir,
-                             const QString& arch, CompileCache* cache)
-{
+CompileResult compileProject(const Project& project, const QString& projectDir, const QString& arch,
+                             CompileCache* cache) {
     const Program program(project.source, project.sourceName, project.options, projectDir);
     const QStringList expressions = project.nameExpressions();
     QByteArray key;
@@ -101,10 +97,9 @@ CompileResult compileProject(const Project& project, const QString& projectDir,
         // The project directory is in the key because relative include dirs resolve there.
         const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
                                      << base.absolutePath();
-        key = CompileCache::key(project.source, project.sourceName, keyFlags, expressions,
-                                Program::nvrtcVersion(),
-                                CompileCache::includeFingerprint(project.source, base.absolutePath(),
-                                                                 includeRoots));
+        key = CompileCache::key(
+            project.source, project.sourceName, keyFlags, expressions, Program::nvrtcVersion(),
+            CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots));
         if (std::optional<CompileResult> hit = cache->find(key)) {
             hit->compileMs = double(lookup.nsecsElapsed()) / 1e6;
             return *hit;
@@ -123,10 +118,10 @@ struct ExecutionSession::DeviceState {
         , info(device.info())
         , context(device)
         , comparer(cache)
-        , blocker(cache)
-    {
+        , blocker(cache) {
         // A ceiling measured by an earlier process is shown from the first run on.
-        if (std::optional<CopyCeiling> known = readCachedCeiling(defaultCeilingPath(), ceilingKey(info)))
+        if (std::optional<CopyCeiling> known =
+                readCachedCeiling(defaultCeilingPath(), ceilingKey(info)))
             ceiling = *known;
     }
     Device device;
@@ -139,13 +134,12 @@ struct ExecutionSession::DeviceState {
     /// The last run's buffers: the next run keeps the allocations (and the contents of
     /// unchanged "in" buffers) it can (issue 5, "Fast edit -> result").
     std::vector<RunBuffer> buffers;
-    GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
+    GpuComparer comparer;   ///< large reference-kernel verifications (RunVerification.h)
     BlockingKernel blocker; ///< what timed samples are queued behind (Measure.h)
     ExpectedCache expected; ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
 
-    const Module& moduleFor(const QByteArray& cubin)
-    {
+    const Module& moduleFor(const QByteArray& cubin) {
         if (!module || cubin != moduleCubin) {
             module.reset();
             module.emplace(cubin);
@@ -156,19 +150,15 @@ struct ExecutionSession::DeviceState {
 };
 
 ExecutionSession::ExecutionSession(CompileCache* cache)
-    : m_cache(cache)
-{
-}
+    : m_cache(cache) {}
 
-ExecutionSession::~ExecutionSession()
-{
+ExecutionSession::~ExecutionSession() {
     // After a sticky error the driver may crash in any call (GPU.md): leak the handles.
     if (isPoisoned())
         (void)m_state.release();
 }
 
-ExecutionSession::DeviceState& ExecutionSession::deviceState(int ordinal)
-{
+ExecutionSession::DeviceState& ExecutionSession::deviceState(int ordinal) {
     if (!m_state || m_state->device.ordinal() != ordinal) {
         m_state.reset();
         m_state = std::make_unique<DeviceState>(ordinal, m_cache);
@@ -177,8 +167,7 @@ ExecutionSession::DeviceState& ExecutionSession::deviceState(int ordinal)
     return *m_state;
 }
 
-QVector<DeviceInfo> ExecutionSession::devices(QString* error)
-{
+QVector<DeviceInfo> ExecutionSession::devices(QString* error) {
     QString why;
     if (!DriverApi::load(&why)) {
         *error = why;
@@ -198,8 +187,7 @@ QVector<DeviceInfo> ExecutionSession::devices(QString* error)
 std::optional<KernelResources> ExecutionSession::kernelResources(const CompileResult& compiled,
                                                                  const QString& kernel,
                                                                  const LaunchConfig& launch,
-                                                                 int device, QString* error)
-{
+                                                                 int device, QString* error) {
     if (isPoisoned()) {
         *error = m_poisonReason;
         return std::nullopt;
@@ -224,8 +212,8 @@ std::optional<KernelResources> ExecutionSession::kernelResources(const CompileRe
     return std::nullopt;
 }
 
-std::optional<CopyCeiling> ExecutionSession::deviceCeiling(int device, bool remeasure, QString* error)
-{
+std::optional<CopyCeiling> ExecutionSession::deviceCeiling(int device, bool remeasure,
+                                                           QString* error) {
     if (isPoisoned()) {
         *error = m_poisonReason;
         return std::nullopt;
@@ -254,8 +242,7 @@ std::optional<CopyCeiling> ExecutionSession::deviceCeiling(int device, bool reme
 }
 
 RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_bool& cancel,
-                                const ProgressFn& progress)
-{
+                                const ProgressFn& progress) {
     QElapsedTimer wall;
     wall.start();
     RunResult result;
@@ -294,12 +281,16 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
             result.status = RunStatus::CompileError;
             result.error = !result.compile.error.isEmpty()
                                ? result.compile.error
-                               : QStringLiteral("compilation failed with %1 error(s)").arg(result.compile.errorCount());
+                               : QStringLiteral("compilation failed with %1 error(s)")
+                                     .arg(result.compile.errorCount());
             return finish(std::move(result));
         }
         if (!haveDriver) {
             result.status = RunStatus::DriverUnavailable;
-            result.error = QStringLiteral("%1: compile-only. The source compiled; running needs an NVIDIA driver.").arg(noDriver);
+            result.error =
+                QStringLiteral(
+                    "%1: compile-only. The source compiled; running needs an NVIDIA driver.")
+                    .arg(noDriver);
             return finish(std::move(result));
         }
         return finish(runOnDevice(request, result, cancel, progress));
@@ -313,14 +304,15 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
         result.error = QString::fromUtf8(e.what());
     } catch (const std::bad_alloc&) {
         result.status = RunStatus::BadInput;
-        result.error = QStringLiteral("the host ran out of memory preparing the buffers; reduce their sizes");
+        result.error =
+            QStringLiteral("the host ran out of memory preparing the buffers; reduce their sizes");
     }
     return finish(std::move(result));
 }
 
 RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& result,
-                                        const std::atomic_bool& cancel, const ProgressFn& progress)
-{
+                                        const std::atomic_bool& cancel,
+                                        const ProgressFn& progress) {
     const Project& project = request.project;
     auto fail = [&](RunStatus status, const QString& message) {
         result.status = status;
@@ -334,8 +326,9 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     DeviceState& s = deviceState(request.device);
     const QString lowered = resolveKernelLowered(result.compile, project.kernel);
     if (lowered.isEmpty())
-        return fail(RunStatus::BadInput, QStringLiteral("kernel '%1' is not in the compiled module; it has: %2")
-                                             .arg(project.kernel, kernelList(result.compile)));
+        return fail(RunStatus::BadInput,
+                    QStringLiteral("kernel '%1' is not in the compiled module; it has: %2")
+                        .arg(project.kernel, kernelList(result.compile)));
     result.kernelLowered = lowered;
     if (progress)
         progress(QStringLiteral("loading"), 0, 1);
@@ -372,14 +365,16 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     size_t freeBytes = 0, totalDeviceBytes = 0;
     check(DriverApi::get().cuMemGetInfo(&freeBytes, &totalDeviceBytes), "cuMemGetInfo");
     if (toAllocateBytes > qint64(freeBytes))
-        return fail(RunStatus::BadInput,
-                    QStringLiteral("the buffers need %1 but the GPU has %2 free of %3; reduce their sizes")
-                        .arg(formatBytes(toAllocateBytes), formatBytes(qint64(freeBytes)), formatBytes(qint64(totalDeviceBytes))));
+        return fail(
+            RunStatus::BadInput,
+            QStringLiteral("the buffers need %1 but the GPU has %2 free of %3; reduce their sizes")
+                .arg(formatBytes(toAllocateBytes), formatBytes(qint64(freeBytes)),
+                     formatBytes(qint64(totalDeviceBytes))));
     const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString());
     s.buffers = std::move(*prepared);
     const std::vector<RunBuffer>& buffers = s.buffers;
-    std::optional<PackedArgs> packed =
-        PackedArgs::pack(project.arguments, bufferAddresses(buffers, project.arguments.size()), &problem);
+    std::optional<PackedArgs> packed = PackedArgs::pack(
+        project.arguments, bufferAddresses(buffers, project.arguments.size()), &problem);
     if (!packed)
         return fail(RunStatus::BadInput, problem);
 
@@ -393,13 +388,15 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     verifyClock.start();
     const QString arch = result.compile.arch.isEmpty() ? s.info.arch() : result.compile.arch;
     for (auto it = s.expected.begin(); it != s.expected.end();) {
-        const bool stillChecked = std::any_of(buffers.begin(), buffers.end(), [&](const RunBuffer& b) {
-            return b.name == it->first && b.verify.kind == VerifySpec::Kind::Expression;
-        });
+        const bool stillChecked =
+            std::any_of(buffers.begin(), buffers.end(), [&](const RunBuffer& b) {
+                return b.name == it->first && b.verify.kind == VerifySpec::Kind::Expression;
+            });
         it = stillChecked ? std::next(it) : s.expected.erase(it);
     }
-    RunVerifier verifier(project, request.projectDir, result.compile, s.moduleFor(result.compile.cubin),
-                         s.stream, &s.comparer, arch, &s.expected);
+    RunVerifier verifier(project, request.projectDir, result.compile,
+                         s.moduleFor(result.compile.cubin), s.stream, &s.comparer, arch,
+                         &s.expected);
     // Outputs verified on the GPU are copied to the host only when the caller keeps them.
     QHash<QString, QByteArray> outputs;
     for (const RunBuffer& b : buffers) {
@@ -419,7 +416,8 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     if (request.keepOutputs)
         for (const RunBuffer& b : buffers)
             if (outputs.contains(b.name))
-                result.outputs.push_back(OutputBuffer{b.name, b.type, b.count, outputs.value(b.name)});
+                result.outputs.push_back(
+                    OutputBuffer{b.name, b.type, b.count, outputs.value(b.name)});
     outputs.clear();
     if (cancelled())
         return fail(RunStatus::Cancelled, QStringLiteral("cancelled before timing"));
@@ -435,9 +433,9 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     QString blockerProblem;
     if (timing.blockingKernel && s.blocker.prepare(s.info.arch(), &blockerProblem))
         blocker = &s.blocker;
-    const MeasureOutcome m = measure(
-        MeasureTarget{kernel, project.launch, s.stream, packed->kernelParams(), s.info, flush, blocker},
-        timing, request.repetitions, cancel, watchdog, progress);
+    const MeasureOutcome m = measure(MeasureTarget{kernel, project.launch, s.stream,
+                                                   packed->kernelParams(), s.info, flush, blocker},
+                                     timing, request.repetitions, cancel, watchdog, progress);
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));
     result.timing = computeStats(m.timesMs, bytes, timing.flopsPerLaunch.value_or(0.0));
     result.timing.mode = timingModeName(flush ? TimingSpec::Mode::Cold : TimingSpec::Mode::Hot);
@@ -458,16 +456,19 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     if (m.status == RunStatus::Cancelled)
         return fail(m.status, QStringLiteral("cancelled after %1 samples").arg(m.timesMs.size()));
     if (m.status == RunStatus::Timeout)
-        return fail(m.status, QStringLiteral("the run passed its time limit of %1 ms after %2 samples; "
-                                             "the statistics cover those")
-                                  .arg(timing.timeLimitMs).arg(m.timesMs.size()));
+        return fail(m.status,
+                    QStringLiteral("the run passed its time limit of %1 ms after %2 samples; "
+                                   "the statistics cover those")
+                        .arg(timing.timeLimitMs)
+                        .arg(m.timesMs.size()));
     if (!result.verified()) {
         result.status = RunStatus::VerificationFailed;
         QStringList failed;
         for (const BufferVerification& v : result.verification)
             if (!v.passed)
                 failed << v.buffer;
-        result.error = QStringLiteral("verification failed for %1").arg(failed.join(QStringLiteral(", ")));
+        result.error =
+            QStringLiteral("verification failed for %1").arg(failed.join(QStringLiteral(", ")));
     }
     return result;
 }

@@ -50,7 +50,8 @@ public:
     /// call (about a second) unless `remeasure` is false and one is known from an earlier
     /// call or from the disk cache; a new measurement is stored there. Later runs report it
     /// as TimingStats::ceilingGBs. Nothing, with the reason in `error`, without a driver.
-    [[nodiscard]] std::optional<CopyCeiling> deviceCeiling(int device, bool remeasure, QString* error);
+    [[nodiscard]] std::optional<CopyCeiling> deviceCeiling(int device, bool remeasure,
+                                                           QString* error);
 
     /// True after a sticky CUDA error: this process cannot use the GPU again.
     [[nodiscard]] bool isPoisoned() const { return !m_poisonReason.isEmpty(); }

@@ -22,14 +22,12 @@ constexpr double kThrottleFraction = 0.75;
 /// Running sums for the relative standard deviation of all samples so far.
 struct Noise {
     double n = 0, sum = 0, sumSquares = 0;
-    void add(double x)
-    {
+    void add(double x) {
         n += 1;
         sum += x;
         sumSquares += x * x;
     }
-    [[nodiscard]] double relative() const
-    {
+    [[nodiscard]] double relative() const {
         if (n < 2 || sum <= 0)
             return 1.0;
         const double mean = sum / n;
@@ -40,9 +38,9 @@ struct Noise {
 
 } // namespace
 
-MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec, std::optional<int> fixedSamples,
-                       const std::atomic_bool& cancel, const QElapsedTimer& runClock, const ProgressFn& progress)
-{
+MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec,
+                       std::optional<int> fixedSamples, const std::atomic_bool& cancel,
+                       const QElapsedTimer& runClock, const ProgressFn& progress) {
     MeasureOutcome out;
     const bool adaptive = spec.adaptive && !fixedSamples;
     const int wanted = fixedSamples.value_or(spec.repetitions);
@@ -60,11 +58,14 @@ MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec, std::opti
         t.kernel.launch(t.launch, t.stream, t.params);
     warmStop.record(t.stream);
     warmStop.synchronize();
-    const double perLaunchMs =
-        spec.warmupLaunches > 0 ? warmStop.elapsedMsSince(warmStart) / spec.warmupLaunches : kChunkTargetMs;
+    const double perLaunchMs = spec.warmupLaunches > 0
+                                   ? warmStop.elapsedMsSince(warmStart) / spec.warmupLaunches
+                                   : kChunkTargetMs;
     const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1,
                                  std::max(t.blocker ? std::min(cap, kMaxBlockedChunk) : cap, 1));
-    const int progressTotal = adaptive ? std::clamp(int(spec.maxTimeMs / std::max(perLaunchMs, 1e-3)), wanted, cap) : wanted;
+    const int progressTotal =
+        adaptive ? std::clamp(int(spec.maxTimeMs / std::max(perLaunchMs, 1e-3)), wanted, cap)
+                 : wanted;
 
     std::vector<Event> starts(static_cast<size_t>(chunk));
     std::vector<Event> stops(static_cast<size_t>(chunk));
@@ -105,13 +106,15 @@ MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec, std::opti
             noise.add(ms);
             gpuMs += ms;
         }
-        if (smNow > 0 && out.smClockDefaultMHz > 0 && smNow < kThrottleFraction * out.smClockDefaultMHz)
+        if (smNow > 0 && out.smClockDefaultMHz > 0 &&
+            smNow < kThrottleFraction * out.smClockDefaultMHz)
             out.throttledSamples += n;
         const int done = int(out.timesMs.size());
         if (progress)
             progress(QStringLiteral("timing"), done, std::max(progressTotal, done));
         if (done >= cap) {
-            out.stopReason = adaptive ? QStringLiteral("sample cap") : QStringLiteral("fixed count");
+            out.stopReason =
+                adaptive ? QStringLiteral("sample cap") : QStringLiteral("fixed count");
             break;
         }
         if (cancel.load(std::memory_order_relaxed)) {

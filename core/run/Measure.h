@@ -46,7 +46,8 @@ struct MeasureOutcome {
 /// Times the kernel; `fixedSamples` overrides the spec's count and disables the stopping
 /// rule. `runClock` started with the run: past spec.timeLimitMs the stage stops (Timeout).
 [[nodiscard]] MeasureOutcome measure(const MeasureTarget& target, const TimingSpec& spec,
-                                     std::optional<int> fixedSamples, const std::atomic_bool& cancel,
-                                     const QElapsedTimer& runClock, const ProgressFn& progress);
+                                     std::optional<int> fixedSamples,
+                                     const std::atomic_bool& cancel, const QElapsedTimer& runClock,
+                                     const ProgressFn& progress);
 
 } // namespace kernelpad

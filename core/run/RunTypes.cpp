@@ -226,16 +226,16 @@ QJsonObject RunResult::toJson(bool withPtx) const {
                                 {QStringLiteral("type"), o.type.toJson()},
                                 {QStringLiteral("count"), double(o.count)}});
     QJsonObject json{{QStringLiteral("status"), runStatusName(status)},
-                       {QStringLiteral("error"), nullIfEmpty(error)},
-                       {QStringLiteral("compile"), compile.toJson(withPtx)},
-                       {QStringLiteral("device"), device.toJson()},
-                       {QStringLiteral("kernelLowered"), kernelLowered},
-                       {QStringLiteral("launch"), launch.toJson()},
-                       {QStringLiteral("resources"), resources.toJson()},
-                       {QStringLiteral("timing"), timing.toJson()},
-                       {QStringLiteral("verification"), checks},
-                       {QStringLiteral("outputs"), outs},
-                       {QStringLiteral("totalMs"), jsonDouble(totalMs)}};
+                     {QStringLiteral("error"), nullIfEmpty(error)},
+                     {QStringLiteral("compile"), compile.toJson(withPtx)},
+                     {QStringLiteral("device"), device.toJson()},
+                     {QStringLiteral("kernelLowered"), kernelLowered},
+                     {QStringLiteral("launch"), launch.toJson()},
+                     {QStringLiteral("resources"), resources.toJson()},
+                     {QStringLiteral("timing"), timing.toJson()},
+                     {QStringLiteral("verification"), checks},
+                     {QStringLiteral("outputs"), outs},
+                     {QStringLiteral("totalMs"), jsonDouble(totalMs)}};
     if (sanitizerTool != SanitizerTool::None) {
         QJsonArray reports;
         for (const SanitizerReport& r : sanitizer)
@@ -278,12 +278,14 @@ RunResult RunResult::fromJson(const QJsonObject& json) {
     }
     r.totalMs = readDouble(json, QStringLiteral("totalMs"));
     r.sanitizerTool =
-        sanitizerToolFromName(json.value(QStringLiteral("sanitizerTool")).toString(QStringLiteral("none")))
+        sanitizerToolFromName(
+            json.value(QStringLiteral("sanitizerTool")).toString(QStringLiteral("none")))
             .value_or(SanitizerTool::None);
     const QJsonArray reports = json.value(QStringLiteral("sanitizer")).toArray();
     for (int k = 0; k < reports.size(); ++k) {
         QString why;
-        if (std::optional<SanitizerReport> report = SanitizerReport::fromJson(reports[k].toObject(), &why))
+        if (std::optional<SanitizerReport> report =
+                SanitizerReport::fromJson(reports[k].toObject(), &why))
             r.sanitizer.append(*report);
         else if (r.error.isEmpty())
             // A report the runner sent but this side cannot read must not vanish silently.

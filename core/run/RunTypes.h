@@ -20,7 +20,7 @@ namespace kernelpad {
 /// One request to compile, run and verify a project.
 struct RunRequest {
     Project project;
-    QString projectDir;             ///< resolves relative paths (.npy files, include dirs)
+    QString projectDir; ///< resolves relative paths (.npy files, include dirs)
     int device = 0;
     std::optional<int> repetitions; ///< overrides project.timing.repetitions
     bool keepOutputs = true;        ///< copy output buffers into the result
@@ -44,7 +44,7 @@ struct KernelResources {
     int ptxVersion = 0;
     int binaryVersion = 0;
     int occupancyBlocksPerSm = 0; ///< at the launch's block size and shared memory
-    double occupancy = 0;        ///< active warps / max warps per SM, 0..1
+    double occupancy = 0;         ///< active warps / max warps per SM, 0..1
 
     [[nodiscard]] QJsonObject toJson() const;
     static KernelResources fromJson(const QJsonObject& json);
@@ -62,14 +62,14 @@ struct BufferVerification {
     QString buffer;
     QString method; ///< "reference kernel saxpy_ref", "expression a*x+y", "file out.npy"
     bool passed = false;
-    qint64 checked = 0;  ///< elements (components for complex/struct) compared
+    qint64 checked = 0; ///< elements (components for complex/struct) compared
     double maxAbsError = 0;
     double maxRelError = 0;
     qint64 mismatches = 0;
     qint64 nanCount = 0;  ///< NaN where the expected value is not NaN
     qint64 unwritten = 0; ///< elements still holding the poison pattern
     QVector<Mismatch> firstMismatches;
-    QString error;        ///< verification could not be done (bad expression, missing file)
+    QString error; ///< verification could not be done (bad expression, missing file)
 
     [[nodiscard]] QJsonObject toJson() const;
     static BufferVerification fromJson(const QJsonObject& json);
@@ -84,7 +84,16 @@ struct OutputBuffer {
 };
 
 /// How a run ended; maps to kernelpad-cli's exit codes.
-enum class RunStatus { Ok, CompileError, VerificationFailed, CudaError, DriverUnavailable, BadInput, Cancelled, Timeout };
+enum class RunStatus {
+    Ok,
+    CompileError,
+    VerificationFailed,
+    CudaError,
+    DriverUnavailable,
+    BadInput,
+    Cancelled,
+    Timeout
+};
 [[nodiscard]] QString runStatusName(RunStatus s);
 [[nodiscard]] std::optional<RunStatus> runStatusFromName(const QString& name);
 
@@ -111,7 +120,8 @@ struct RunResult {
 
     [[nodiscard]] bool verified() const;
     /// Reports of severity error, counting merged ones, or the tool's total if larger.
-    [[nodiscard]] int sanitizerErrorCount() const; ///< every verified buffer passed (true if none checked)
+    [[nodiscard]] int
+    sanitizerErrorCount() const; ///< every verified buffer passed (true if none checked)
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
     static RunResult fromJson(const QJsonObject& json);
 };

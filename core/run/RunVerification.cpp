@@ -63,9 +63,8 @@ bool RunVerifier::verifiesOnGpu(const RunBuffer& b) const {
            (b.verify.kind == VerifySpec::Kind::Expression && m_expected);
 }
 
-std::optional<BufferVerification> RunVerifier::compareOnGpu(const RunBuffer& b,
-                                                           const DeviceBuffer& expected,
-                                                           const QString& method) {
+std::optional<BufferVerification>
+RunVerifier::compareOnGpu(const RunBuffer& b, const DeviceBuffer& expected, const QString& method) {
     BufferVerification v = comparer->compare(b.device, expected, b.type, b.count, b.verify.atol,
                                              b.verify.rtol, stream, arch);
     // An error means the comparison kernel could not be used (it did not compile): the host

@@ -4,7 +4,6 @@
 
 #include <muParser.h>
 
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -548,8 +547,7 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         variables.reserve(size_t(inputs.size()) + 1);
         for (auto it = inputs.cbegin(); it != inputs.cend(); ++it) {
             // reserve() above keeps every slot's address stable for muParser.
-            variables.push_back(
-                Variable{it.key(), &it.value(), 0.0});
+            variables.push_back(Variable{it.key(), &it.value(), 0.0});
             double* storage = &variables.back().value;
             const QString problem =
                 define(it.key(), [&] { parser.DefineVar(it.key().toStdString(), storage); });

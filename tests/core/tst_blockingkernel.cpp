@@ -52,7 +52,8 @@ private slots:
             QSKIP("a CUDA driver is present: tests/gpu/tst_gpurun covers preparing it there");
         BlockingKernel blocker;
         QString error;
-        QVERIFY_THROWS_EXCEPTION(DriverUnavailable, blocker.prepare(QStringLiteral("sm_90"), &error));
+        QVERIFY_THROWS_EXCEPTION(DriverUnavailable,
+                                 blocker.prepare(QStringLiteral("sm_90"), &error));
         QVERIFY(!blocker.timedOut());
         blocker.release(); // nothing blocked: harmless
     }

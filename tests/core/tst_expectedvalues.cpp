@@ -65,13 +65,12 @@ void TestExpectedValues::keyFollowsWhatTheValuesDependOn_data() {
     QTest::newRow("kernel source edited") << Edit([](Project& p) {
         p.source.replace(QStringLiteral("a * x[tid]"), QStringLiteral("x[tid] * a"));
     }) << true;
-    QTest::newRow("launch changed") << Edit([](Project& p) { p.launch.block = {128, 1, 1}; })
-                                    << true;
-    QTest::newRow("timing changed") << Edit([](Project& p) { p.timing.repetitions = 99; })
-                                    << true;
-    QTest::newRow("tolerance changed") << Edit([](Project& p) {
-        argument(p, "out").buffer.verify.atol = 0.5;
+    QTest::newRow("launch changed") << Edit([](Project& p) {
+        p.launch.block = {128, 1, 1};
     }) << true;
+    QTest::newRow("timing changed") << Edit([](Project& p) { p.timing.repetitions = 99; }) << true;
+    QTest::newRow("tolerance changed")
+        << Edit([](Project& p) { argument(p, "out").buffer.verify.atol = 0.5; }) << true;
     QTest::newRow("scalar a changed")
         << Edit([](Project& p) { argument(p, "a").value = QStringLiteral("3.0"); }) << false;
     QTest::newRow("input x reseeded")

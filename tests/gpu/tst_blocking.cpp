@@ -135,10 +135,11 @@ private slots:
         QVERIFY(!free.timing.blockingKernel);
         QCOMPARE(free.timing.reps(), kReps);
         qInfo("1-element kernel, %s, %d samples: behind the blocking kernel median %.2f us "
-              "(min %.2f, noise %.1f %%); launched as issued median %.2f us (min %.2f, noise %.1f %%)",
-              cold ? "cold" : "hot", kReps, blocked.timing.medianMs * 1e3, blocked.timing.minMs * 1e3,
-              blocked.timing.relNoise * 100, free.timing.medianMs * 1e3, free.timing.minMs * 1e3,
-              free.timing.relNoise * 100);
+              "(min %.2f, noise %.1f %%); launched as issued median %.2f us (min %.2f, noise %.1f "
+              "%%)",
+              cold ? "cold" : "hot", kReps, blocked.timing.medianMs * 1e3,
+              blocked.timing.minMs * 1e3, blocked.timing.relNoise * 100, free.timing.medianMs * 1e3,
+              free.timing.minMs * 1e3, free.timing.relNoise * 100);
     }
 
     void cleanupTestCase() {

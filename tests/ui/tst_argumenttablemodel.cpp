@@ -14,8 +14,7 @@ using namespace kernelpad;
 
 namespace {
 
-PtxParam ptx(const QString& type, int size, bool pointer = false)
-{
+PtxParam ptx(const QString& type, int size, bool pointer = false) {
     PtxParam p;
     p.ptxType = type;
     p.sizeBytes = size;
@@ -25,8 +24,7 @@ PtxParam ptx(const QString& type, int size, bool pointer = false)
 }
 
 /// A KernelInfo as the compiler reports it for saxpy(float, const float*, float*, int).
-KernelInfo saxpyKernel()
-{
+KernelInfo saxpyKernel() {
     KernelInfo k;
     k.name = QStringLiteral("saxpy");
     k.lowered = QStringLiteral("_Z5saxpyfPKfPfi");
@@ -47,13 +45,13 @@ saxpy(float a, const float* __restrict__ x, float* y, int n)
 )";
 
 /// "name:kind:type[:direction]" for every row, to compare with a readable expectation.
-QString describe(const QVector<ArgumentSpec>& args)
-{
+QString describe(const QVector<ArgumentSpec>& args) {
     QStringList parts;
     for (const ArgumentSpec& a : args) {
-        QString s = QStringLiteral("%1:%2:%3").arg(
-            a.name, a.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("scalar"),
-            a.isBuffer() ? a.buffer.elementType.displayName() : a.type.displayName());
+        QString s =
+            QStringLiteral("%1:%2:%3")
+                .arg(a.name, a.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("scalar"),
+                     a.isBuffer() ? a.buffer.elementType.displayName() : a.type.displayName());
         if (a.isBuffer())
             s += QLatin1Char(':') + directionName(a.buffer.direction);
         parts << s;
@@ -61,8 +59,7 @@ QString describe(const QVector<ArgumentSpec>& args)
     return parts.join(QLatin1Char(','));
 }
 
-ArgumentSpec scalar(const QString& name, ScalarType type, const QString& value)
-{
+ArgumentSpec scalar(const QString& name, ScalarType type, const QString& value) {
     ArgumentSpec a;
     a.name = name;
     a.type = ValueType::of(type);
@@ -70,8 +67,7 @@ ArgumentSpec scalar(const QString& name, ScalarType type, const QString& value)
     return a;
 }
 
-ArgumentSpec buffer(const QString& name, const QString& count, Direction d)
-{
+ArgumentSpec buffer(const QString& name, const QString& count, Direction d) {
     ArgumentSpec a;
     a.name = name;
     a.kind = ArgumentSpec::Kind::Buffer;
@@ -80,8 +76,7 @@ ArgumentSpec buffer(const QString& name, const QString& count, Direction d)
     return a;
 }
 
-QVector<ArgumentSpec> saxpyArguments()
-{
+QVector<ArgumentSpec> saxpyArguments() {
     ArgumentSpec x = buffer(QStringLiteral("x"), QStringLiteral("n"), Direction::In);
     x.buffer.init.kind = InitSpec::Kind::Uniform;
     x.buffer.init.seed = 42;
@@ -111,8 +106,7 @@ private slots:
     void tooltipsShowTheWholeValue();
 };
 
-void TestArgumentTableModel::modelTesterSurvivesEdits()
-{
+void TestArgumentTableModel::modelTesterSurvivesEdits() {
     ArgumentTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy changed(&model, &ArgumentTableModel::changed);
@@ -144,8 +138,7 @@ void TestArgumentTableModel::modelTesterSurvivesEdits()
     QVERIFY(changed.count() >= 7);
 }
 
-void TestArgumentTableModel::syncWithKernel_data()
-{
+void TestArgumentTableModel::syncWithKernel_data() {
     QTest::addColumn<QString>("source");
     QTest::addColumn<KernelInfo>("kernel");
     QTest::addColumn<QString>("expected");
@@ -177,11 +170,11 @@ void TestArgumentTableModel::syncWithKernel_data()
     QTest::newRow("template-name-expression")
         << QStringLiteral("template <typename T>\n__global__ void scale(T* data, T factor, "
                           "size_t n) {}\n")
-        << templ << QStringLiteral("data:buffer:float32:inout,factor:scalar:float64,n:scalar:uint64");
+        << templ
+        << QStringLiteral("data:buffer:float32:inout,factor:scalar:float64,n:scalar:uint64");
 }
 
-void TestArgumentTableModel::syncWithKernel()
-{
+void TestArgumentTableModel::syncWithKernel() {
     QFETCH(QString, source);
     QFETCH(KernelInfo, kernel);
     QFETCH(QString, expected);
@@ -196,28 +189,26 @@ void TestArgumentTableModel::syncWithKernel()
     QCOMPARE(changed.count(), 1);
 }
 
-void TestArgumentTableModel::syncKeepsSettingsAcrossRenameAndReorder()
-{
+void TestArgumentTableModel::syncKeepsSettingsAcrossRenameAndReorder() {
     ArgumentTableModel model;
     model.setArguments(saxpyArguments());
     // The author renamed a -> alpha and moved n to the front.
-    const QString source = QStringLiteral(
-        "__global__ void saxpy(int n, float alpha, const float* x, float* y) {}");
+    const QString source =
+        QStringLiteral("__global__ void saxpy(int n, float alpha, const float* x, float* y) {}");
     KernelInfo k = saxpyKernel();
     k.params = {ptx(".u32", 4), ptx(".f32", 4), ptx(".u64", 8, true), ptx(".u64", 8, true)};
     model.syncWithKernel(k, source);
     const QVector<ArgumentSpec> args = model.arguments();
     QCOMPARE(describe(args), QStringLiteral("n:scalar:int32,alpha:scalar:float32,"
                                             "x:buffer:float32:in,y:buffer:float32:inout"));
-    QCOMPARE(args.at(0).value, QStringLiteral("4096"));         // kept
+    QCOMPARE(args.at(0).value, QStringLiteral("4096")); // kept
     QCOMPARE(args.at(2).buffer.init.kind, InitSpec::Kind::Uniform);
-    QCOMPARE(args.at(2).buffer.init.seed, quint64(42));         // kept
+    QCOMPARE(args.at(2).buffer.init.seed, quint64(42));                     // kept
     QCOMPARE(args.at(3).buffer.verify.expression, QStringLiteral("a*x+y")); // kept
-    QVERIFY(args.at(1).value != QStringLiteral("2.5"));         // a new argument
+    QVERIFY(args.at(1).value != QStringLiteral("2.5"));                     // a new argument
 }
 
-void TestArgumentTableModel::invalidCellIsMarked_data()
-{
+void TestArgumentTableModel::invalidCellIsMarked_data() {
     QTest::addColumn<int>("row");
     QTest::addColumn<int>("column");
     QTest::addColumn<QString>("text");
@@ -231,17 +222,16 @@ void TestArgumentTableModel::invalidCellIsMarked_data()
                                 << QStringLiteral("y");
     QTest::newRow("expression-empty") << 2 << int(ArgumentTableModel::VerifyColumn)
                                       << QStringLiteral("expression") << QStringLiteral("y");
-    QTest::newRow("input-buffer-verified") << 1 << int(ArgumentTableModel::VerifyColumn)
-                                           << QStringLiteral("reference ref")
-                                           << QStringLiteral("x");
+    QTest::newRow("input-buffer-verified")
+        << 1 << int(ArgumentTableModel::VerifyColumn) << QStringLiteral("reference ref")
+        << QStringLiteral("x");
     QTest::newRow("uniform-low-above-high") << 1 << int(ArgumentTableModel::InitColumn)
                                             << QStringLiteral("uniform 1 0") << QStringLiteral("x");
-    QTest::newRow("duplicate-name") << 0 << int(ArgumentTableModel::NameColumn)
-                                    << QStringLiteral("n") << QStringLiteral("n");
+    QTest::newRow("duplicate-name")
+        << 0 << int(ArgumentTableModel::NameColumn) << QStringLiteral("n") << QStringLiteral("n");
 }
 
-void TestArgumentTableModel::invalidCellIsMarked()
-{
+void TestArgumentTableModel::invalidCellIsMarked() {
     QFETCH(int, row);
     QFETCH(int, column);
     QFETCH(QString, text);
@@ -269,8 +259,7 @@ void TestArgumentTableModel::invalidCellIsMarked()
              qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
-void TestArgumentTableModel::cellsOfScalarsAreNotEditable()
-{
+void TestArgumentTableModel::cellsOfScalarsAreNotEditable() {
     ArgumentTableModel model;
     model.setArguments(saxpyArguments());
     for (int column : {ArgumentTableModel::InitColumn, ArgumentTableModel::DirectionColumn,
@@ -282,20 +271,19 @@ void TestArgumentTableModel::cellsOfScalarsAreNotEditable()
     QVERIFY(model.flags(model.index(0, ArgumentTableModel::ValueColumn)) & Qt::ItemIsEditable);
 }
 
-void TestArgumentTableModel::initTextRoundTrip_data()
-{
+void TestArgumentTableModel::initTextRoundTrip_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("kind");
     QTest::addColumn<double>("first");
-    QTest::newRow("uniform-with-seed") << "uniform -1 2.5 seed=42" << int(InitSpec::Kind::Uniform) << -1.0;
+    QTest::newRow("uniform-with-seed")
+        << "uniform -1 2.5 seed=42" << int(InitSpec::Kind::Uniform) << -1.0;
     QTest::newRow("normal") << "normal 0.5 2 seed=7" << int(InitSpec::Kind::Normal) << 0.5;
     QTest::newRow("iota") << "iota 10 2" << int(InitSpec::Kind::Iota) << 10.0;
     QTest::newRow("constant") << "constant 0.1" << int(InitSpec::Kind::Constant) << 0.1;
     QTest::newRow("zeros") << "zeros" << int(InitSpec::Kind::Zeros) << 0.0;
 }
 
-void TestArgumentTableModel::initTextRoundTrip()
-{
+void TestArgumentTableModel::initTextRoundTrip() {
     QFETCH(QString, text);
     QFETCH(int, kind);
     QFETCH(double, first);
@@ -303,7 +291,7 @@ void TestArgumentTableModel::initTextRoundTrip()
     const auto init = parseInitSpec(text, &error);
     QVERIFY2(init, qPrintable(error));
     QCOMPARE(int(init->kind), kind);
-    const double parsedFirst = init->kind == InitSpec::Kind::Uniform ? init->low
+    const double parsedFirst = init->kind == InitSpec::Kind::Uniform  ? init->low
                                : init->kind == InitSpec::Kind::Normal ? init->mean
                                                                       : init->value;
     QCOMPARE(parsedFirst, first);
@@ -312,24 +300,22 @@ void TestArgumentTableModel::initTextRoundTrip()
     QVERIFY(!error.isEmpty());
 }
 
-void TestArgumentTableModel::verifyTextParses_data()
-{
+void TestArgumentTableModel::verifyTextParses_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("argument");
     QTest::addColumn<double>("atol");
-    QTest::newRow("expression-with-spaces") << "expression a * x + y atol=0.001"
-                                            << int(VerifySpec::Kind::Expression)
-                                            << "a * x + y" << 0.001;
+    QTest::newRow("expression-with-spaces")
+        << "expression a * x + y atol=0.001" << int(VerifySpec::Kind::Expression) << "a * x + y"
+        << 0.001;
     QTest::newRow("reference") << "reference saxpy_ref" << int(VerifySpec::Kind::Reference)
                                << "saxpy_ref" << 1e-6;
-    QTest::newRow("file") << "file out/expected.npy rtol=0 atol=0"
-                          << int(VerifySpec::Kind::File) << "out/expected.npy" << 0.0;
+    QTest::newRow("file") << "file out/expected.npy rtol=0 atol=0" << int(VerifySpec::Kind::File)
+                          << "out/expected.npy" << 0.0;
     QTest::newRow("none") << "none" << int(VerifySpec::Kind::None) << "" << 1e-6;
 }
 
-void TestArgumentTableModel::verifyTextParses()
-{
+void TestArgumentTableModel::verifyTextParses() {
     QFETCH(QString, text);
     QFETCH(int, kind);
     QFETCH(QString, argument);
@@ -338,7 +324,7 @@ void TestArgumentTableModel::verifyTextParses()
     const auto verify = parseVerifySpec(text, &error);
     QVERIFY2(verify, qPrintable(error));
     QCOMPARE(int(verify->kind), kind);
-    const QString parsed = verify->kind == VerifySpec::Kind::Expression ? verify->expression
+    const QString parsed = verify->kind == VerifySpec::Kind::Expression  ? verify->expression
                            : verify->kind == VerifySpec::Kind::Reference ? verify->referenceKernel
                                                                          : verify->path;
     QCOMPARE(parsed, argument);
@@ -349,8 +335,7 @@ void TestArgumentTableModel::verifyTextParses()
     QCOMPARE(again->toJson(), verify->toJson());
 }
 
-void TestArgumentTableModel::tooltipsShowTheWholeValue()
-{
+void TestArgumentTableModel::tooltipsShowTheWholeValue() {
     // A narrow Verify or Init column cuts its text: the tooltip holds all of it, tolerances
     // and seed included, before the syntax help.
     ArgumentTableModel model;
@@ -365,7 +350,10 @@ void TestArgumentTableModel::tooltipsShowTheWholeValue()
     QVERIFY2(initTip.startsWith(QStringLiteral("uniform")), qPrintable(initTip));
     QVERIFY2(initTip.contains(QStringLiteral("seed=42")), qPrintable(initTip));
     // Scalars have no Verify cell and no tooltip there.
-    QVERIFY(model.index(0, ArgumentTableModel::VerifyColumn).data(Qt::ToolTipRole).toString().isEmpty());
+    QVERIFY(model.index(0, ArgumentTableModel::VerifyColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .isEmpty());
 }
 
 QTEST_MAIN(TestArgumentTableModel)

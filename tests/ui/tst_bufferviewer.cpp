@@ -17,8 +17,7 @@ using namespace kernelpad;
 
 namespace {
 
-OutputBuffer floats(const QString& name, qint64 count, bool fill)
-{
+OutputBuffer floats(const QString& name, qint64 count, bool fill) {
     OutputBuffer b;
     b.name = name;
     b.type = ValueType::of(ScalarType::Float32);
@@ -46,8 +45,7 @@ private slots:
     void heatMapSamplesToWidgetSize();
 };
 
-void TestBufferViewer::modelShapes_data()
-{
+void TestBufferViewer::modelShapes_data() {
     QTest::addColumn<qint64>("count");
     QTest::addColumn<qint64>("width");
     QTest::addColumn<int>("rows");
@@ -57,8 +55,7 @@ void TestBufferViewer::modelShapes_data()
     QTest::newRow("2d-ragged-last-row") << qint64(50) << qint64(8) << 7 << 8;
 }
 
-void TestBufferViewer::modelShapes()
-{
+void TestBufferViewer::modelShapes() {
     QFETCH(qint64, count);
     QFETCH(qint64, width);
     QFETCH(int, rows);
@@ -66,7 +63,8 @@ void TestBufferViewer::modelShapes()
     BufferTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     BufferPageModel page(&model);
-    QAbstractItemModelTester pageTester(&page, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester pageTester(&page,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
     page.setPageRows(4);
     model.setBuffer(floats(QStringLiteral("y"), count, true));
     model.setRowWidth(width);
@@ -84,8 +82,7 @@ void TestBufferViewer::modelShapes()
     QCOMPARE(page.data(page.index(0, 0)), model.data(model.index(int(page.firstRow()), 0)));
 }
 
-void TestBufferViewer::hundredMillionFloatsAreLazy()
-{
+void TestBufferViewer::hundredMillionFloatsAreLazy() {
     constexpr qint64 kCount = 100000000;
     const QVector<OutputBuffer> outputs{floats(QStringLiteral("big"), kCount, false)};
     BufferViewer viewer;
@@ -112,11 +109,10 @@ void TestBufferViewer::hundredMillionFloatsAreLazy()
     QCOMPARE(viewer.tableView()->currentIndex().data().toString(), QStringLiteral("12345.5"));
 }
 
-void TestBufferViewer::goToIndexPagesAndSelects()
-{
+void TestBufferViewer::goToIndexPagesAndSelects() {
     BufferViewer viewer;
-    viewer.setOutputs({floats(QStringLiteral("a"), 10, true),
-                       floats(QStringLiteral("b"), 250000, true)});
+    viewer.setOutputs(
+        {floats(QStringLiteral("a"), 10, true), floats(QStringLiteral("b"), 250000, true)});
     QCOMPARE(viewer.model()->buffer().name, QStringLiteral("a"));
     auto* combo = viewer.findChild<QComboBox*>(QStringLiteral("bufferCombo"));
     combo->setCurrentIndex(1);
@@ -126,12 +122,12 @@ void TestBufferViewer::goToIndexPagesAndSelects()
     QCOMPARE(viewer.tableView()->currentIndex().data().toString().toDouble(), 212345 * 0.5);
     QVERIFY(!viewer.goToIndex(250000));
     // Re-running keeps the selected buffer.
-    viewer.setOutputs({floats(QStringLiteral("a"), 10, true), floats(QStringLiteral("b"), 20, true)});
+    viewer.setOutputs(
+        {floats(QStringLiteral("a"), 10, true), floats(QStringLiteral("b"), 20, true)});
     QCOMPARE(viewer.model()->buffer().name, QStringLiteral("b"));
 }
 
-void TestBufferViewer::heatMapSamplesToWidgetSize()
-{
+void TestBufferViewer::heatMapSamplesToWidgetSize() {
     HeatMapView heat;
     constexpr qint64 kWidth = 4000;
     OutputBuffer b = floats(QStringLiteral("img"), kWidth * 3000, true);

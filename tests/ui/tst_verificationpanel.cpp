@@ -11,8 +11,7 @@ using namespace kernelpad;
 namespace {
 
 BufferVerification report(const QString& buffer, bool passed, qint64 mismatches, qint64 nans,
-                          qint64 unwritten)
-{
+                          qint64 unwritten) {
     BufferVerification v;
     v.buffer = buffer;
     v.method = QStringLiteral("expression a*x+y");
@@ -38,19 +37,18 @@ private slots:
     void verificationCouldNotRun();
 };
 
-void TestVerificationPanel::showsVerdict_data()
-{
+void TestVerificationPanel::showsVerdict_data() {
     QTest::addColumn<bool>("passed");
     QTest::addColumn<qint64>("mismatches");
     QTest::addColumn<qint64>("nans");
     QTest::addColumn<qint64>("unwritten");
-    QTest::newRow("fail-with-mismatches-nans-unwritten") << false << qint64(37) << qint64(2) << qint64(5);
+    QTest::newRow("fail-with-mismatches-nans-unwritten")
+        << false << qint64(37) << qint64(2) << qint64(5);
     QTest::newRow("fail-three-mismatches") << false << qint64(3) << qint64(0) << qint64(0);
     QTest::newRow("pass") << true << qint64(0) << qint64(0) << qint64(0);
 }
 
-void TestVerificationPanel::showsVerdict()
-{
+void TestVerificationPanel::showsVerdict() {
     QFETCH(bool, passed);
     QFETCH(qint64, mismatches);
     QFETCH(qint64, nans);
@@ -89,8 +87,7 @@ void TestVerificationPanel::showsVerdict()
     }
 }
 
-void TestVerificationPanel::noVerificationConfigured()
-{
+void TestVerificationPanel::noVerificationConfigured() {
     VerificationPanel panel;
     RunResult result;
     panel.showResult(result);
@@ -98,8 +95,7 @@ void TestVerificationPanel::noVerificationConfigured()
     QCOMPARE(panel.summaryTable()->rowCount(), 0);
 }
 
-void TestVerificationPanel::verificationCouldNotRun()
-{
+void TestVerificationPanel::verificationCouldNotRun() {
     VerificationPanel panel;
     RunResult result;
     result.status = RunStatus::VerificationFailed;

@@ -20,11 +20,12 @@ namespace {
 /// Light red, readable with black text in light and dark palettes alike.
 const QColor kInvalidBackground(255, 205, 205);
 
-QString number(double v) { return QString::number(v, 'g', QLocale::FloatingPointShortest); }
+QString number(double v) {
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
 
 /// A small red disc; drawn rather than taken from an icon theme, which headless machines lack.
-QPixmap errorPixmap()
-{
+QPixmap errorPixmap() {
     static const QPixmap pixmap = [] {
         QPixmap p(12, 12);
         p.fill(Qt::transparent);
@@ -47,8 +48,7 @@ struct Tokens {
     QHash<QString, QString> named;
 };
 
-Tokens tokenize(const QStringList& words)
-{
+Tokens tokenize(const QStringList& words) {
     Tokens t;
     for (const QString& w : words) {
         const int eq = w.indexOf(QLatin1Char('='));
@@ -61,8 +61,7 @@ Tokens tokenize(const QStringList& words)
 }
 
 /// Takes a number from `named[key]` or the next positional word; false on a bad number.
-bool takeNumber(Tokens& t, const QString& key, double* out, QString* error)
-{
+bool takeNumber(Tokens& t, const QString& key, double* out, QString* error) {
     QString text;
     if (t.named.contains(key))
         text = t.named.take(key);
@@ -81,12 +80,13 @@ bool takeNumber(Tokens& t, const QString& key, double* out, QString* error)
     return true;
 }
 
-QString directionDisplay(Direction d) { return directionName(d); }
+QString directionDisplay(Direction d) {
+    return directionName(d);
+}
 
 } // namespace
 
-QString formatInitSpec(const InitSpec& init)
-{
+QString formatInitSpec(const InitSpec& init) {
     switch (init.kind) {
     case InitSpec::Kind::Zeros:
         return QStringLiteral("zeros");
@@ -110,13 +110,13 @@ QString formatInitSpec(const InitSpec& init)
     return {};
 }
 
-std::optional<InitSpec> parseInitSpec(const QString& text, QString* error)
-{
+std::optional<InitSpec> parseInitSpec(const QString& text, QString* error) {
     QStringList words = text.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (words.isEmpty()) {
         if (error)
-            *error = QStringLiteral("expected zeros, ones, constant V, iota START STEP, "
-                                    "uniform LOW HIGH seed=S, normal MEAN STDDEV seed=S or file PATH");
+            *error =
+                QStringLiteral("expected zeros, ones, constant V, iota START STEP, "
+                               "uniform LOW HIGH seed=S, normal MEAN STDDEV seed=S or file PATH");
         return std::nullopt;
     }
     const QString keyword = words.takeFirst().toLower();
@@ -173,8 +173,7 @@ std::optional<InitSpec> parseInitSpec(const QString& text, QString* error)
     return init;
 }
 
-QString formatVerifySpec(const VerifySpec& verify)
-{
+QString formatVerifySpec(const VerifySpec& verify) {
     QString head;
     switch (verify.kind) {
     case VerifySpec::Kind::None:
@@ -192,8 +191,7 @@ QString formatVerifySpec(const VerifySpec& verify)
     return QStringLiteral("%1 atol=%2 rtol=%3").arg(head, number(verify.atol), number(verify.rtol));
 }
 
-std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error)
-{
+std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error) {
     QStringList words = text.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     VerifySpec verify;
     if (words.isEmpty() || words.first().toLower() == QLatin1String("none"))
@@ -237,22 +235,17 @@ std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error)
 }
 
 ArgumentTableModel::ArgumentTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+    : QAbstractTableModel(parent) {}
 
-int ArgumentTableModel::rowCount(const QModelIndex& parent) const
-{
+int ArgumentTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(m_arguments.size());
 }
 
-int ArgumentTableModel::columnCount(const QModelIndex& parent) const
-{
+int ArgumentTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant ArgumentTableModel::displayText(const ArgumentSpec& arg, int column) const
-{
+QVariant ArgumentTableModel::displayText(const ArgumentSpec& arg, int column) const {
     switch (column) {
     case NameColumn:
         return arg.name;
@@ -273,13 +266,11 @@ QVariant ArgumentTableModel::displayText(const ArgumentSpec& arg, int column) co
     }
 }
 
-QVariant ArgumentTableModel::editText(const ArgumentSpec& arg, int column) const
-{
+QVariant ArgumentTableModel::editText(const ArgumentSpec& arg, int column) const {
     return displayText(arg, column);
 }
 
-QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() < 0 || index.row() >= m_arguments.size() ||
         index.column() < 0 || index.column() >= ColumnCount)
         return {};
@@ -334,8 +325,7 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant ArgumentTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant ArgumentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (role != Qt::DisplayRole)
         return {};
     if (orientation == Qt::Vertical)
@@ -360,8 +350,7 @@ QVariant ArgumentTableModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
-Qt::ItemFlags ArgumentTableModel::flags(const QModelIndex& index) const
-{
+Qt::ItemFlags ArgumentTableModel::flags(const QModelIndex& index) const {
     if (!index.isValid() || index.row() >= m_arguments.size() || index.column() >= ColumnCount)
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
@@ -377,8 +366,7 @@ Qt::ItemFlags ArgumentTableModel::flags(const QModelIndex& index) const
     }
 }
 
-std::optional<ValueType> ArgumentTableModel::typeFromName(const QString& name) const
-{
+std::optional<ValueType> ArgumentTableModel::typeFromName(const QString& name) const {
     const QString trimmed = name.trimmed();
     for (const StructType& s : m_structs) {
         if (s.name == trimmed)
@@ -389,8 +377,7 @@ std::optional<ValueType> ArgumentTableModel::typeFromName(const QString& name) c
     return std::nullopt;
 }
 
-bool ArgumentTableModel::applyEdit(ArgumentSpec& arg, int column, const QString& text)
-{
+bool ArgumentTableModel::applyEdit(ArgumentSpec& arg, int column, const QString& text) {
     switch (column) {
     case NameColumn:
         arg.name = text.trimmed();
@@ -444,8 +431,7 @@ bool ArgumentTableModel::applyEdit(ArgumentSpec& arg, int column, const QString&
     }
 }
 
-bool ArgumentTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
-{
+bool ArgumentTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     if (role != Qt::EditRole || !index.isValid() || index.row() >= m_arguments.size() ||
         index.column() >= ColumnCount || !(flags(index) & Qt::ItemIsEditable))
         return false;
@@ -458,8 +444,7 @@ bool ArgumentTableModel::setData(const QModelIndex& index, const QVariant& value
     return true;
 }
 
-void ArgumentTableModel::emitRowChanged(int row)
-{
+void ArgumentTableModel::emitRowChanged(int row) {
     Q_UNUSED(row);
     // Names and integer values feed other rows' counts and expressions, so an edit can
     // change the validity of any cell: refresh them all (a handful of rows).
@@ -467,8 +452,7 @@ void ArgumentTableModel::emitRowChanged(int row)
         emit dataChanged(index(0, 0), index(int(m_arguments.size()) - 1, ColumnCount - 1));
 }
 
-bool ArgumentTableModel::insertRows(int row, int count, const QModelIndex& parent)
-{
+bool ArgumentTableModel::insertRows(int row, int count, const QModelIndex& parent) {
     if (parent.isValid() || row < 0 || row > m_arguments.size() || count < 1)
         return false;
     QSet<QString> names;
@@ -490,8 +474,7 @@ bool ArgumentTableModel::insertRows(int row, int count, const QModelIndex& paren
     return true;
 }
 
-bool ArgumentTableModel::removeRows(int row, int count, const QModelIndex& parent)
-{
+bool ArgumentTableModel::removeRows(int row, int count, const QModelIndex& parent) {
     if (parent.isValid() || row < 0 || count < 1 || row + count > m_arguments.size())
         return false;
     beginRemoveRows(parent, row, row + count - 1);
@@ -503,8 +486,7 @@ bool ArgumentTableModel::removeRows(int row, int count, const QModelIndex& paren
 }
 
 bool ArgumentTableModel::moveRows(const QModelIndex& sourceParent, int sourceRow, int count,
-                                  const QModelIndex& destinationParent, int destinationChild)
-{
+                                  const QModelIndex& destinationParent, int destinationChild) {
     if (sourceParent.isValid() || destinationParent.isValid() || count < 1 || sourceRow < 0 ||
         sourceRow + count > m_arguments.size() || destinationChild < 0 ||
         destinationChild > m_arguments.size() ||
@@ -523,8 +505,7 @@ bool ArgumentTableModel::moveRows(const QModelIndex& sourceParent, int sourceRow
     return true;
 }
 
-void ArgumentTableModel::setArguments(const QVector<ArgumentSpec>& arguments)
-{
+void ArgumentTableModel::setArguments(const QVector<ArgumentSpec>& arguments) {
     beginResetModel();
     m_arguments = arguments;
     // Keep struct types the arguments use selectable in the Type column.
@@ -532,23 +513,22 @@ void ArgumentTableModel::setArguments(const QVector<ArgumentSpec>& arguments)
         const ValueType& t = a.isBuffer() ? a.buffer.elementType : a.type;
         if (!t.isStruct())
             continue;
-        const bool known = std::any_of(m_structs.cbegin(), m_structs.cend(),
-                                       [&](const StructType& s) { return s.name == t.structType.name; });
+        const bool known =
+            std::any_of(m_structs.cbegin(), m_structs.cend(),
+                        [&](const StructType& s) { return s.name == t.structType.name; });
         if (!known)
             m_structs << t.structType;
     }
     endResetModel();
 }
 
-void ArgumentTableModel::setStructTypes(const QVector<StructType>& structs)
-{
+void ArgumentTableModel::setStructTypes(const QVector<StructType>& structs) {
     m_structs = structs;
     if (!m_arguments.isEmpty())
         emit dataChanged(index(0, TypeColumn), index(int(m_arguments.size()) - 1, TypeColumn));
 }
 
-QString ArgumentTableModel::cellProblem(int row, int column) const
-{
+QString ArgumentTableModel::cellProblem(int row, int column) const {
     if (row < 0 || row >= m_arguments.size())
         return {};
     const ArgumentSpec& arg = m_arguments.at(row);
@@ -635,8 +615,7 @@ QString ArgumentTableModel::cellProblem(int row, int column) const
     }
 }
 
-QStringList ArgumentTableModel::problems() const
-{
+QStringList ArgumentTableModel::problems() const {
     QStringList list;
     for (int row = 0; row < m_arguments.size(); ++row) {
         const QString name = m_arguments.at(row).name.isEmpty()
@@ -657,8 +636,7 @@ QStringList ArgumentTableModel::problems() const
 
 namespace kernelpad {
 
-void ArgumentTableModel::syncWithKernel(const KernelInfo& kernel, const QString& source)
-{
+void ArgumentTableModel::syncWithKernel(const KernelInfo& kernel, const QString& source) {
     QVector<StructType> structs;
     const QVector<ArgumentSpec> synced = argumentsForKernel(kernel, source, m_arguments, &structs);
     const bool same = synced.size() == m_arguments.size() &&

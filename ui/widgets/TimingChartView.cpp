@@ -7,6 +7,7 @@
 #include <QCandlestickSet>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QCursor>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -16,7 +17,6 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QTabWidget>
-#include <QCoreApplication>
 #include <QToolTip>
 #include <QValueAxis>
 
@@ -93,11 +93,16 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_summary = new QWidget(this);
     auto* form = new QFormLayout(m_summary);
     const QList<QPair<QString, QString>> rows{
-        {QStringLiteral("mode"), tr("Mode")},        {QStringLiteral("stop"), tr("Stopped by")},
-        {QStringLiteral("reps"), tr("Repetitions")}, {QStringLiteral("median"), tr("Median")},
-        {QStringLiteral("min"), tr("Min")},          {QStringLiteral("max"), tr("Max")},
-        {QStringLiteral("noise"), tr("Noise")},      {QStringLiteral("bandwidth"), tr("Bandwidth")},
-        {QStringLiteral("peak"), tr("Of peak")},     {QStringLiteral("ceiling"), tr("Of copy ceiling")},
+        {QStringLiteral("mode"), tr("Mode")},
+        {QStringLiteral("stop"), tr("Stopped by")},
+        {QStringLiteral("reps"), tr("Repetitions")},
+        {QStringLiteral("median"), tr("Median")},
+        {QStringLiteral("min"), tr("Min")},
+        {QStringLiteral("max"), tr("Max")},
+        {QStringLiteral("noise"), tr("Noise")},
+        {QStringLiteral("bandwidth"), tr("Bandwidth")},
+        {QStringLiteral("peak"), tr("Of peak")},
+        {QStringLiteral("ceiling"), tr("Of copy ceiling")},
         {QStringLiteral("gflops"), tr("GFLOP/s")},
     };
     for (const auto& [key, label] : rows) {
@@ -348,11 +353,12 @@ void TimingChartView::updateSummary(const TimingStats& stats) {
     auto set = [this](const QString& key, const QString& text) {
         m_summaryValues.value(key)->setText(text);
     };
-    set(QStringLiteral("mode"), has && !stats.mode.isEmpty()
-                                    ? (stats.blockingKernel ? tr("%1, blocking kernel").arg(stats.mode)
-                                                            : stats.mode)
-                                    : none);
-    m_summaryValues.value(QStringLiteral("mode"))->setToolTip(modeToolTip(has && stats.blockingKernel));
+    set(QStringLiteral("mode"),
+        has && !stats.mode.isEmpty()
+            ? (stats.blockingKernel ? tr("%1, blocking kernel").arg(stats.mode) : stats.mode)
+            : none);
+    m_summaryValues.value(QStringLiteral("mode"))
+        ->setToolTip(modeToolTip(has && stats.blockingKernel));
     set(QStringLiteral("stop"), has && !stats.stopReason.isEmpty() ? stats.stopReason : none);
     set(QStringLiteral("reps"), has ? QString::number(stats.reps()) : none);
     set(QStringLiteral("median"), has ? formatMs(stats.medianMs) : none);
@@ -381,12 +387,13 @@ void TimingChartView::updateSummary(const TimingStats& stats) {
     QStringList notes;
     if (throttled)
         notes << tr("GPU was throttling: %n sample(s) ran under 75 % of the default SM "
-                 "clock%1",
-                 nullptr, stats.throttledSamples)
-                  .arg(
-                      stats.smClockMHz > 0 && stats.smClockDefaultMHz > 0
-                          ? tr(" (%1 of %2 MHz)").arg(stats.smClockMHz).arg(stats.smClockDefaultMHz)
-                          : QString());
+                    "clock%1",
+                    nullptr, stats.throttledSamples)
+                     .arg(stats.smClockMHz > 0 && stats.smClockDefaultMHz > 0
+                              ? tr(" (%1 of %2 MHz)")
+                                    .arg(stats.smClockMHz)
+                                    .arg(stats.smClockDefaultMHz)
+                              : QString());
     if (gaveUp)
         notes << tr("The blocking kernel gave up waiting %n time(s): those samples may include "
                     "host launch time",

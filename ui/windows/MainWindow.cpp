@@ -308,8 +308,9 @@ void MainWindow::createActions() {
     m_cancelAction =
         make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
     m_cancelAction->setEnabled(false);
-    m_memcheckAction = make(tr("Run with &Memory Check"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
-                            [this] { runWithSanitizer(SanitizerTool::Memcheck); });
+    m_memcheckAction =
+        make(tr("Run with &Memory Check"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+             [this] { runWithSanitizer(SanitizerTool::Memcheck); });
     m_memcheckAction->setToolTip(
         tr("Run once under compute-sanitizer's memcheck; out-of-bounds and misaligned accesses "
            "are marked at their source line"));

@@ -479,14 +479,15 @@ void MainWindow::showSanitizerReports(const RunResult& result) {
     const QString tool = sanitizerToolName(result.sanitizerTool);
     const int errors = result.sanitizerErrorCount();
     QString message;
-    if (result.status == RunStatus::BadInput || (errors == 0 && !result.error.isEmpty() &&
-                                                 result.status != RunStatus::Ok &&
-                                                 result.status != RunStatus::VerificationFailed))
+    if (result.status == RunStatus::BadInput ||
+        (errors == 0 && !result.error.isEmpty() && result.status != RunStatus::Ok &&
+         result.status != RunStatus::VerificationFailed))
         message = tr("%1 could not check the run: %2").arg(tool, result.error);
     else if (errors == 0)
         message = tr("%1 found no errors").arg(tool);
     else
-        message = tr("%1 found %n error(s); they are marked in the editor", nullptr, errors).arg(tool);
+        message =
+            tr("%1 found %n error(s); they are marked in the editor", nullptr, errors).arg(tool);
     statusBar()->showMessage(message, 15000);
     if (m_log) {
         m_log->appendPlainText(QStringLiteral("\n") + message);
@@ -542,9 +543,11 @@ QString MainWindow::describeChanges(const std::optional<Project>& before, const 
     // The settings that change what a figure means are named; the rest are "timing settings".
     TimingSpec rest = after.timing;
     if (b.timing.mode != after.timing.mode)
-        parts << tr("%1→%2 timing").arg(timingModeName(b.timing.mode), timingModeName(after.timing.mode));
+        parts << tr("%1→%2 timing")
+                     .arg(timingModeName(b.timing.mode), timingModeName(after.timing.mode));
     if (b.timing.blockingKernel != after.timing.blockingKernel)
-        parts << (after.timing.blockingKernel ? tr("blocking kernel on") : tr("blocking kernel off"));
+        parts << (after.timing.blockingKernel ? tr("blocking kernel on")
+                                              : tr("blocking kernel off"));
     if (b.timing.repetitions != after.timing.repetitions)
         parts << tr("reps %1→%2").arg(b.timing.repetitions).arg(after.timing.repetitions);
     rest.mode = b.timing.mode;
