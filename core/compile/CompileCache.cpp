@@ -1,5 +1,7 @@
 #include "core/compile/CompileCache.h"
 
+#include <QElapsedTimer>
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
@@ -121,6 +123,19 @@ std::optional<CompileResult> CompileCache::find(const QByteArray& key) {
     hit->cacheHit = true;
     hit->fromCache = CompileResult::CacheTier::Disk;
     return hit;
+}
+
+CompileResult CompileCache::findOrCompile(const QByteArray& key,
+                                          const std::function<CompileResult()>& compile) {
+    QElapsedTimer lookup;
+    lookup.start();
+    if (std::optional<CompileResult> hit = find(key)) {
+        hit->compileMs = double(lookup.nsecsElapsed()) / 1e6;
+        return *hit;
+    }
+    CompileResult result = compile();
+    insert(key, result);
+    return result;
 }
 
 void CompileCache::insert(const QByteArray& key, const CompileResult& result) {

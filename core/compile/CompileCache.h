@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QStringList>
 
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -52,6 +53,11 @@ public:
     /// Stores successful results only (failures are cheap to redo and must show a fresh
     /// log), in memory and on disk.
     void insert(const QByteArray& key, const CompileResult& result);
+
+    /// find(key), else `compile()`'s result, inserted. On a hit compileMs is the lookup's
+    /// time (nvrtcMs keeps NVRTC's).
+    [[nodiscard]] CompileResult findOrCompile(const QByteArray& key,
+                                              const std::function<CompileResult()>& compile);
 
     /// The disk tier, or null when it is off.
     [[nodiscard]] DiskCompileCache* disk() const { return m_disk.get(); }

@@ -59,21 +59,20 @@ BlockingKernel& BlockingKernel::operator=(BlockingKernel&& other) noexcept {
 bool BlockingKernel::prepare(const QString& arch, QString* error) {
     if (m_kernel && arch == m_arch)
         return true;
-    const Program program = blockingKernelProgram();
-    QByteArray key;
-    if (m_cache)
-        key = CompileCache::key(QString::fromLatin1(kBlockingKernelSource),
-                                QLatin1String(kBlockingSourceName), ProgramOptions{}.toFlags(arch),
-                                {}, Program::nvrtcVersion());
-    std::optional<CompileResult> hit = m_cache ? m_cache->find(key) : std::nullopt;
-    const CompileResult compiled = hit ? *hit : program.compile(arch);
+    const auto compile = [&] { return blockingKernelProgram().compile(arch); };
+    const CompileResult compiled =
+        m_cache
+            ? m_cache->findOrCompile(CompileCache::key(QString::fromLatin1(kBlockingKernelSource),
+                                                       QLatin1String(kBlockingSourceName),
+                                                       ProgramOptions{}.toFlags(arch), {},
+                                                       Program::nvrtcVersion()),
+                                     compile)
+            : compile();
     if (!compiled.ok) {
         *error = QStringLiteral("the blocking kernel did not compile for %1: %2")
                      .arg(arch, compiled.error.isEmpty() ? compiled.log : compiled.error);
         return false;
     }
-    if (m_cache && !hit)
-        m_cache->insert(key, compiled);
     auto module = std::make_unique<Module>(compiled.cubin);
     m_kernel.emplace(
         module->kernel(QLatin1String(kBlockingKernelName), QLatin1String(kBlockingKernelName)));

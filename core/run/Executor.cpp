@@ -86,28 +86,24 @@ CompileResult compileProject(const Project& project, const QString& projectDir, 
                              CompileCache* cache) {
     const Program program(project.source, project.sourceName, project.options, projectDir);
     const QStringList expressions = project.nameExpressions();
-    QByteArray key;
-    if (cache) {
-        QElapsedTimer lookup;
-        lookup.start();
-        const QDir base(projectDir);
-        QStringList includeRoots;
-        for (const QString& dir : project.options.includeDirs)
-            includeRoots << QDir::cleanPath(base.absoluteFilePath(dir));
-        // The project directory is in the key because relative include dirs resolve there.
-        const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
-                                     << base.absolutePath();
-        key = CompileCache::key(
-            project.source, project.sourceName, keyFlags, expressions, Program::nvrtcVersion(),
-            CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots));
-        if (std::optional<CompileResult> hit = cache->find(key)) {
-            hit->compileMs = double(lookup.nsecsElapsed()) / 1e6;
-            return *hit;
-        }
-    }
-    CompileResult result = program.compile(arch, expressions);
-    if (cache)
-        cache->insert(key, result);
+    const auto compile = [&] { return program.compile(arch, expressions); };
+    if (!cache)
+        return compile();
+    QElapsedTimer lookup; // a hit's compile time includes reading the included files
+    lookup.start();
+    const QDir base(projectDir);
+    QStringList includeRoots;
+    for (const QString& dir : project.options.includeDirs)
+        includeRoots << QDir::cleanPath(base.absoluteFilePath(dir));
+    // The project directory is in the key because relative include dirs resolve there.
+    const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
+                                 << base.absolutePath();
+    const QByteArray key = CompileCache::key(
+        project.source, project.sourceName, keyFlags, expressions, Program::nvrtcVersion(),
+        CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots));
+    CompileResult result = cache->findOrCompile(key, compile);
+    if (result.cacheHit)
+        result.compileMs = double(lookup.nsecsElapsed()) / 1e6;
     return result;
 }
 

@@ -101,19 +101,18 @@ const Module* GpuComparer::module(ScalarType type, const QString& arch, QString*
         *error = it->second;
         return nullptr;
     }
-    QByteArray key;
-    if (m_cache) {
-        key = CompileCache::key(
-            QString::fromLatin1(kGpuCompareSource), QStringLiteral("kernelpad_compare.cu"),
-            {arch, QString::number(kGpuCompareThreads), QString::number(kGpuCompareItems),
-             QString::number(kMaxReportedMismatches),
-             QLatin1String(scalarTypeInfo(type).numpyName)},
-            {}, Program::nvrtcVersion());
-    }
-    std::optional<CompileResult> hit = m_cache ? m_cache->find(key) : std::nullopt;
-    const CompileResult compiled = hit ? *hit : gpuCompareProgram(type).compile(arch);
-    if (m_cache && !hit)
-        m_cache->insert(key, compiled);
+    const auto compile = [&] { return gpuCompareProgram(type).compile(arch); };
+    const CompileResult compiled =
+        m_cache ? m_cache->findOrCompile(
+                      CompileCache::key(QString::fromLatin1(kGpuCompareSource),
+                                        QStringLiteral("kernelpad_compare.cu"),
+                                        {arch, QString::number(kGpuCompareThreads),
+                                         QString::number(kGpuCompareItems),
+                                         QString::number(kMaxReportedMismatches),
+                                         QLatin1String(scalarTypeInfo(type).numpyName)},
+                                        {}, Program::nvrtcVersion()),
+                      compile)
+                : compile();
     if (!compiled.ok) {
         *error = QStringLiteral("the GPU comparison kernel for %1 did not compile for %2: %3")
                      .arg(QLatin1String(scalarTypeInfo(type).numpyName), arch,

@@ -4,6 +4,7 @@
 // changes it.
 
 #include "core/compile/CompileCache.h"
+#include "core/run/BlockingKernel.h"
 #include "core/run/Executor.h"
 
 #include <QDir>
@@ -182,6 +183,34 @@ private slots:
         QVERIFY(DiskCompileCache::defaultDirectory().isEmpty());
         QVERIFY(CompileCache().disk() == nullptr);
         qunsetenv("KERNELPAD_CACHE_DIR");
+    }
+
+    /// What GpuComparer, the blocking kernel and compileProject() go through: NVRTC runs
+    /// once per key, and a failure is never served from the cache.
+    void findOrCompileRunsTheCompilerOnlyOnAMiss() {
+        CompileCache cache(CompileCache::kDefaultCapacity, QString());
+        int compiles = 0;
+        const auto good = [&] {
+            ++compiles;
+            return blockingKernelProgram().compile(QStringLiteral("sm_90"));
+        };
+        const CompileResult first = cache.findOrCompile("good", good);
+        QVERIFY(first.ok);
+        QVERIFY(!first.cacheHit);
+        const CompileResult second = cache.findOrCompile("good", good);
+        QCOMPARE(compiles, 1);
+        QVERIFY(second.cacheHit);
+        QCOMPARE(second.cubin, first.cubin);
+
+        const auto broken = [&] {
+            ++compiles;
+            return Program(QStringLiteral("__global__ void k() { nope; }"),
+                           QStringLiteral("broken.cu"), ProgramOptions{})
+                .compile(QStringLiteral("sm_90"));
+        };
+        QVERIFY(!cache.findOrCompile("broken", broken).ok);
+        QVERIFY(!cache.findOrCompile("broken", broken).cacheHit);
+        QCOMPARE(compiles, 3);
     }
 
 private:
