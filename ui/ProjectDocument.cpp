@@ -1,12 +1,13 @@
 #include "ui/ProjectDocument.h"
 
+#include "core/io/SafeFile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 
@@ -136,11 +137,11 @@ bool ProjectDocument::autosaveNow(QString* error) {
                 QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
     json.insert(QStringLiteral("project"), m_snapshot().toJson());
 
-    QSaveFile file(m_recoveryPath);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(QJsonDocument(json).toJson(QJsonDocument::Indented)) < 0 || !file.commit()) {
+    QString why;
+    if (!writeFileAtomically(m_recoveryPath, QJsonDocument(json).toJson(QJsonDocument::Indented),
+                             &why)) {
         if (error)
-            *error = tr("Autosave to %1 failed: %2").arg(m_recoveryPath, file.errorString());
+            *error = tr("Autosave to %1 failed: %2").arg(m_recoveryPath, why);
         return false;
     }
     m_recoveryStale = false;

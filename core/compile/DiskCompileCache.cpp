@@ -1,12 +1,13 @@
 #include "core/compile/DiskCompileCache.h"
 
+#include "core/io/SafeFile.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QtEndian>
 #include <QtGlobal>
@@ -149,11 +150,11 @@ void DiskCompileCache::insert(const QByteArray& key, const CompileResult& result
         disable(QStringLiteral("cannot create %1").arg(m_directory));
         return;
     }
-    // QSaveFile writes a temporary file in the same directory and renames it over the entry,
-    // so a reader sees the old entry or the new one, never half of one.
-    QSaveFile file(entryPath(key));
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        disable(file.errorString());
+    // Written beside the entry and renamed over it, so a reader sees the old entry or the new
+    // one, never half of one; a full disk leaves no truncated entry behind.
+    QString why;
+    if (!writeFileAtomically(entryPath(key), bytes, &why)) {
+        disable(why);
         return;
     }
     evictIfNeeded();

@@ -1,7 +1,8 @@
 #include "core/launch/Npy.h"
 
+#include "core/io/SafeFile.h"
+
 #include <QFile>
-#include <QSaveFile>
 
 #include <cstring>
 #include <limits>
@@ -388,12 +389,9 @@ bool writeNpy(const QString& path, const NpyArray& array, QString* error) {
                                .arg(path, shapeText(array.shape))
                                .arg(expected)
                                .arg(array.data.size()));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
-    file.write(serializeNpy(array));
-    if (!file.commit())
-        return fail(error, QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
+    QString why;
+    if (!writeFileAtomically(path, serializeNpy(array), &why))
+        return fail(error, why);
     return true;
 }
 

@@ -1,5 +1,7 @@
 #include "core/project/Project.h"
 
+#include "core/io/SafeFile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -7,7 +9,6 @@
 #include <QJsonParseError>
 #include <QJsonValue>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 #include <cmath>
 
@@ -253,20 +254,13 @@ std::optional<Project> Project::load(const QString& path, QString* error) {
 }
 
 bool Project::save(const QString& path, QString* error) const {
-    // QSaveFile writes a temporary file and renames it: a crash never leaves half a project.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
+    // Written beside, synced, then renamed: a crash or a full disk never leaves half a project,
+    // and the old file stays until the new one is whole.
+    QString why;
+    if (!writeFileAtomically(path, QJsonDocument(toJson()).toJson(QJsonDocument::Indented), &why)) {
         if (error)
             *error = QStringLiteral("cannot save project to '%1': %2")
-                         .arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    const QByteArray bytes = QJsonDocument(toJson()).toJson(QJsonDocument::Indented);
-    if (file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("cannot save project to '%1': %2")
-                         .arg(QDir::toNativeSeparators(path), file.errorString());
-        file.cancelWriting();
+                         .arg(QDir::toNativeSeparators(path), why);
         return false;
     }
     return true;

@@ -4,13 +4,13 @@
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/DriverApi.h"
+#include "core/io/SafeFile.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <algorithm>
 
@@ -133,9 +133,9 @@ bool writeCachedCeiling(const QString& path, const QString& key, const CopyCeili
         }
     }
     all.insert(key, ceiling.toJson());
-    QSaveFile file(path); // a reader sees the old file or the new one, never half of one
-    const QByteArray bytes = QJsonDocument(all).toJson();
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit();
+    // A reader sees the old file or the new one, never half of one.
+    QString ignored; // the ceiling is re-measured when it cannot be kept
+    return writeFileAtomically(path, QJsonDocument(all).toJson(), &ignored);
 }
 
 } // namespace kernelpad

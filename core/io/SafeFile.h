@@ -1,0 +1,45 @@
+#pragma once
+// Files written so that a failure is reported and the old file stays, and files read so that
+// nothing but a regular file of bounded size is ever opened (issue 9: a full disk reported
+// success and emptied the project; a FIFO hung a reader; /dev/zero ran to bad_alloc).
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// Replaces `path` with `bytes` atomically: a temporary file beside it is written, flushed and
+/// synced, and only then renamed over the old one. On any failure (a full disk included) the
+/// old file is untouched, the temporary file is removed, and false comes back with `*error`
+/// saying what failed ("No space left on device").
+///
+/// QSaveFile alone is not enough: on Qt 6.4 its commit() returned true after a buffered
+/// write had failed with ENOSPC, leaving an empty file in place of the old one.
+[[nodiscard]] bool writeFileAtomically(const QString& path, const QByteArray& bytes,
+                                       QString* error);
+
+/// Why readRegularFile() refused, so callers can word their message or treat "absent" as a
+/// plain miss.
+enum class ReadFailure { None, Missing, NotRegular, TooLarge, Unreadable };
+
+/// Options for readRegularFile().
+struct ReadLimits {
+    qint64 maxBytes = 0;        ///< larger files are refused before a byte is read
+    bool followSymlinks = true; ///< false: a symbolic link is refused (O_NOFOLLOW)
+};
+
+/// The whole contents of `path`, or nothing with `*failure` and `*error` set. Opens without
+/// blocking (a FIFO never hangs the caller), refuses anything but a regular file (FIFOs,
+/// devices, sockets, folders), refuses files over `limits.maxBytes` by their size before
+/// reading, and checks that the bytes read match that size.
+[[nodiscard]] std::optional<QByteArray> readRegularFile(const QString& path, ReadLimits limits,
+                                                        QString* error,
+                                                        ReadFailure* failure = nullptr);
+
+/// True when `path` exists and is not a regular file (after following links): a FIFO, a
+/// device, a socket or a folder. Used to refuse such paths before a library opens them.
+[[nodiscard]] bool isSpecialFile(const QString& path);
+
+} // namespace kernelpad
