@@ -4,6 +4,7 @@
 #include "core/project/Project.h"
 #include "core/run/Engine.h"
 #include "core/run/Executor.h"
+#include "core/runner/ConsoleCapture.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <memory>
 #include <optional>
 
 namespace kernelpad::cli {
@@ -98,6 +100,15 @@ int exitCodeFor(const RunResult& result) {
 
 /// Runs `request` through the Engine's GPU worker and waits for the result.
 RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolation) {
+    // In this process the kernel's printf would land on our own stdout, in the middle of the
+    // table or the JSON: it is captured as the runner does and printed as the run's console.
+    std::unique_ptr<ConsoleCapture> console;
+    if (isolation == Engine::Isolation::InProcess) {
+        QString why;
+        console = ConsoleCapture::start(kMaxConsoleBytes, &why);
+        if (!console)
+            qWarning("%s", qPrintable(why));
+    }
     Engine engine(nullptr, isolation);
     RunResult result;
     QEventLoop loop;
@@ -107,6 +118,8 @@ RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolatio
     });
     engine.run(request);
     loop.exec();
+    if (console)
+        result.console = console->take();
     return result;
 }
 

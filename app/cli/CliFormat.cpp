@@ -143,11 +143,44 @@ void printRun(QTextStream& out, const RunResult& r) {
             }
         }
     }
+    printConsole(out, r);
     printSanitizer(out, r);
     if (!r.error.isEmpty())
         out << "\nerror: " << r.error << '\n';
     else
         out << "\nOK in " << formatMs(r.totalMs) << '\n';
+}
+
+QString terminalSafe(const QString& text) {
+    QString safe;
+    safe.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (u == u'\n' || u == u'\t' || (u >= 0x20 && u != 0x7f && !(u >= 0x80 && u < 0xa0)))
+            safe += c;
+        else
+            safe += QStringLiteral("\\x%1").arg(int(u), 2, 16, QLatin1Char('0'));
+    }
+    return safe;
+}
+
+void printConsole(QTextStream& out, const RunResult& r) {
+    const ConsoleOutput& c = r.console;
+    if (c.isEmpty())
+        return;
+    const KernelInfo* kernel = r.compile.findKernel(r.kernelLowered);
+    out << "\nKernel output of the verified launch (" << (kernel ? kernel->name : r.kernelLowered)
+        << ", " << formatBytes(c.totalBytes) << ", " << c.text.count(QLatin1Char('\n'))
+        << " lines):\n";
+    out << terminalSafe(c.text);
+    if (!c.text.endsWith(QLatin1Char('\n')))
+        out << '\n';
+    if (c.droppedBytes() > 0)
+        out << "... " << formatBytes(c.droppedBytes()) << " more not kept (the first "
+            << formatBytes(kMaxConsoleBytes) << " are)\n";
+    if (c.laterBytes > 0)
+        out << "(the launches after the verified one printed " << formatBytes(c.laterBytes)
+            << " more, not shown)\n";
 }
 
 void printSanitizer(QTextStream& out, const RunResult& r) {

@@ -236,6 +236,9 @@ QJsonObject RunResult::toJson(bool withPtx) const {
                      {QStringLiteral("verification"), checks},
                      {QStringLiteral("outputs"), outs},
                      {QStringLiteral("totalMs"), jsonDouble(totalMs)}};
+    json.insert(QStringLiteral("stdout"), console.text);
+    json.insert(QStringLiteral("stdoutBytes"), double(console.totalBytes));
+    json.insert(QStringLiteral("stdoutLaterBytes"), double(console.laterBytes));
     if (sanitizerTool != SanitizerTool::None) {
         QJsonArray reports;
         for (const SanitizerReport& r : sanitizer)
@@ -246,6 +249,10 @@ QJsonObject RunResult::toJson(bool withPtx) const {
         json.insert(QStringLiteral("sanitizerNote"), nullIfEmpty(sanitizerNote));
     }
     return json;
+}
+
+qint64 ConsoleOutput::droppedBytes() const {
+    return std::max<qint64>(0, totalBytes - text.toUtf8().size());
 }
 
 RunResult RunResult::fromJson(const QJsonObject& json) {
@@ -293,6 +300,10 @@ RunResult RunResult::fromJson(const QJsonObject& json) {
     }
     r.sanitizerErrors = json.value(QStringLiteral("sanitizerErrors")).toInt(0);
     r.sanitizerNote = json.value(QStringLiteral("sanitizerNote")).toString();
+    r.console.text = json.value(QStringLiteral("stdout")).toString().left(int(kMaxConsoleBytes));
+    r.console.totalBytes =
+        std::max(readInt64(json, QStringLiteral("stdoutBytes")), qint64(r.console.text.size()));
+    r.console.laterBytes = std::max<qint64>(0, readInt64(json, QStringLiteral("stdoutLaterBytes")));
     return r;
 }
 

@@ -83,6 +83,21 @@ struct OutputBuffer {
     QByteArray data; ///< count * type.sizeBytes() bytes; not part of the JSON form
 };
 
+/// What the kernel printed (device printf) during one run, as text, bounded: the output of
+/// the verified launch (the first), of which the first kMaxConsoleBytes are kept; what the
+/// launches after it printed (reference, warm-up, timed) is only counted, since every
+/// repetition prints the same again.
+struct ConsoleOutput {
+    QString text;
+    qint64 totalBytes = 0; ///< everything the verified launch printed, kept or not
+    qint64 laterBytes = 0; ///< printed by the launches after it
+
+    [[nodiscard]] bool isEmpty() const { return totalBytes == 0 && laterBytes == 0; }
+    [[nodiscard]] qint64 droppedBytes() const;
+};
+/// Kernel output kept per run: 10,000 lines of printf fit with room to spare.
+inline constexpr qint64 kMaxConsoleBytes = qint64(1) << 20;
+
 /// How a run ended; maps to kernelpad-cli's exit codes.
 enum class RunStatus {
     Ok,
@@ -117,6 +132,8 @@ struct RunResult {
     /// its log had no summary.
     int sanitizerErrors = 0;
     QString sanitizerNote; ///< e.g. why the timing of a sanitized run means nothing
+    /// The kernel's printf output (JSON: "stdout", "stdoutBytes", "stdoutLaterBytes").
+    ConsoleOutput console;
 
     [[nodiscard]] bool verified() const;
     /// Reports of severity error, counting merged ones, or the tool's total if larger.

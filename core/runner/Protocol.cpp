@@ -4,18 +4,20 @@
 #include <QSet>
 
 #include <cmath>
+#include <cstring>
+#include <utility>
 
 namespace kernelpad {
 namespace {
 
 /// Types and whether they need an id.
-const QHash<QString, bool>& knownTypes()
-{
+const QHash<QString, bool>& knownTypes() {
     static const QHash<QString, bool> types{
-        {QStringLiteral("run"), true},      {QStringLiteral("devices"), true},   {QStringLiteral("resources"), true},
-        {QStringLiteral("cancel"), true},   {QStringLiteral("shutdown"), false},
-        {QStringLiteral("hello"), false},   {QStringLiteral("progress"), true},
-        {QStringLiteral("result"), true},   {QStringLiteral("error"), false},
+        {QStringLiteral("run"), true},       {QStringLiteral("devices"), true},
+        {QStringLiteral("resources"), true}, {QStringLiteral("cancel"), true},
+        {QStringLiteral("shutdown"), false}, {QStringLiteral("hello"), false},
+        {QStringLiteral("progress"), true},  {QStringLiteral("result"), true},
+        {QStringLiteral("error"), false},
     };
     return types;
 }
@@ -25,24 +27,58 @@ constexpr double kMaxExactId = 9007199254740992.0; // 2^53
 
 } // namespace
 
-RunnerMessage RunnerMessage::make(const QString& type, quint64 id, QJsonObject body)
-{
+bool isRunnerRequestType(const QString& type) {
+    return type == QLatin1String("run") || type == QLatin1String("devices") ||
+           type == QLatin1String("resources") || type == QLatin1String("cancel") ||
+           type == QLatin1String("shutdown");
+}
+
+QVector<LineSplitter::Line> LineSplitter::feed(const char* data, qsizetype size) {
+    QVector<Line> lines;
+    const char* end = data + size;
+    while (data < end) {
+        const char* newline = static_cast<const char*>(std::memchr(data, '\n', size_t(end - data)));
+        const char* stop = newline ? newline : end;
+        if (!m_skipping) {
+            if (m_pending.size() + (stop - data) > m_maxBytes) {
+                m_pending.clear();
+                m_skipping = true;
+            } else {
+                m_pending.append(data, stop - data);
+            }
+        }
+        if (!newline)
+            break;
+        if (m_skipping)
+            lines.push_back(Line{{}, true});
+        else
+            lines.push_back(Line{std::exchange(m_pending, QByteArray()), false});
+        m_skipping = false;
+        data = newline + 1;
+    }
+    return lines;
+}
+
+RunnerMessage RunnerMessage::make(const QString& type, quint64 id, QJsonObject body) {
     body.insert(QStringLiteral("type"), type);
     if (knownTypes().value(type, false) || id != 0)
         body.insert(QStringLiteral("id"), double(id));
     return RunnerMessage{type, id, body};
 }
 
-std::optional<RunnerMessage> decodeRunnerMessage(const QByteArray& line, QString* error)
-{
+std::optional<RunnerMessage> decodeRunnerMessage(const QByteArray& line, QString* error) {
     if (line.size() > kMaxRunnerMessageBytes) {
-        *error = QStringLiteral("message of %1 bytes is longer than the limit of %2").arg(line.size()).arg(kMaxRunnerMessageBytes);
+        *error = QStringLiteral("message of %1 bytes is longer than the limit of %2")
+                     .arg(line.size())
+                     .arg(kMaxRunnerMessageBytes);
         return std::nullopt;
     }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(line.trimmed(), &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        *error = QStringLiteral("not JSON at offset %1: %2").arg(parseError.offset).arg(parseError.errorString());
+        *error = QStringLiteral("not JSON at offset %1: %2")
+                     .arg(parseError.offset)
+                     .arg(parseError.errorString());
         return std::nullopt;
     }
     if (!doc.isObject()) {
@@ -76,8 +112,7 @@ std::optional<RunnerMessage> decodeRunnerMessage(const QByteArray& line, QString
     return RunnerMessage{type.toString(), id, o};
 }
 
-QByteArray encodeRunnerMessage(const RunnerMessage& message)
-{
+QByteArray encodeRunnerMessage(const RunnerMessage& message) {
     return QJsonDocument(message.body).toJson(QJsonDocument::Compact) + '\n';
 }
 

@@ -1,5 +1,12 @@
 #pragma once
-// The runner protocol: kernelpad-cli serve <-> RunnerClient over stdin/stdout.
+// The runner protocol: kernelpad-cli serve <-> RunnerClient over a private channel.
+//
+// The channel: requests arrive on the runner's stdin. Answers leave on the descriptor that was
+// the runner's stdout when it started; the runner then points its fd 1 at a pipe of its own, so
+// whatever a kernel prints (device printf is written to stdout at each synchronisation) can
+// never be read as a message. That output is captured, bounded, and returned with the run's
+// result as "console". The client trusts only this channel: exactly one "hello" first (version
+// checked, outputDir checked), answers only to requests it sent, one "result" per run.
 //
 // One message per line: a UTF-8 JSON object, compact, terminated by '\n'. Every message has
 // "type"; requests and their answers carry the same non-negative integer "id".
@@ -29,6 +36,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <QVector>
 
 #include <optional>
 
@@ -45,6 +53,31 @@ struct RunnerMessage {
     QJsonObject body; ///< the whole object, "type" and "id" included
 
     [[nodiscard]] static RunnerMessage make(const QString& type, quint64 id, QJsonObject body = {});
+};
+
+/// Requests the client may send; anything else arriving at the runner is refused.
+[[nodiscard]] bool isRunnerRequestType(const QString& type);
+
+/// Splits a byte stream into lines, refusing (and skipping) any line longer than `maxBytes`
+/// while it is still arriving, so that a peer can never make the reader hold more than that.
+class LineSplitter {
+public:
+    explicit LineSplitter(qsizetype maxBytes = kMaxRunnerMessageBytes)
+        : m_maxBytes(maxBytes) {}
+    /// One complete line without its '\n', or an over-long line's refusal.
+    struct Line {
+        QByteArray bytes;
+        bool tooLong = false; ///< `bytes` is empty; the line was dropped
+    };
+    /// Feeds bytes; returns the lines they complete.
+    [[nodiscard]] QVector<Line> feed(const char* data, qsizetype size);
+    /// Bytes of the unfinished line held now (at most maxBytes).
+    [[nodiscard]] qsizetype pendingBytes() const { return m_pending.size(); }
+
+private:
+    qsizetype m_maxBytes;
+    QByteArray m_pending;
+    bool m_skipping = false; ///< inside an over-long line: drop until its '\n'
 };
 
 /// Parses one line (with or without its '\n'). Fails with a message for: an over-long line,

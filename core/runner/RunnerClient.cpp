@@ -1,5 +1,8 @@
 #include "core/runner/RunnerClient.h"
 
+#include "core/io/SafeFile.h"
+#include "core/launch/BufferInit.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -10,6 +13,8 @@
 #include <climits>
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace kernelpad {
@@ -25,6 +30,31 @@ constexpr int kSanitizerStartupMs = 60000;
 constexpr int kShutdownGraceMs = 30000;
 /// A sanitizer log is bounded by --print-limit; anything beyond this is not a report.
 constexpr qint64 kMaxSanitizerLogBytes = qint64(16) << 20;
+
+/// The kernel's own clock may run this far past its limit before the runner is stopped: the
+/// progress message that starts it leaves the runner just before the launch (issue 9 asks
+/// for the message within 0.5 s of the limit).
+constexpr int kKernelLimitSlackMs = 250;
+
+/// Why `dir` cannot be the runner's output folder, or empty when it can. The client deletes
+/// this folder when the runner ends, so it must be one the runner made for itself: a
+/// `kernelpad-runner-*` folder, not a link, owned by this user and closed to everyone else.
+QString checkOutputDir(const QString& dir) {
+    if (dir.isEmpty() || !QDir::isAbsolutePath(dir) || QDir::cleanPath(dir) != dir)
+        return QStringLiteral("its output folder '%1' is not a clean absolute path").arg(dir);
+    if (!QFileInfo(dir).fileName().startsWith(QLatin1String("kernelpad-runner-")))
+        return QStringLiteral("its output folder '%1' is not a kernelpad-runner-* folder").arg(dir);
+    struct stat st {};
+    if (::lstat(QFile::encodeName(dir).constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return QStringLiteral("its output folder '%1' is not a folder").arg(dir);
+    if (st.st_uid != ::geteuid() || (st.st_mode & 0777) != 0700)
+        return QStringLiteral("its output folder '%1' is not private to this user (owner %2, "
+                              "mode %3)")
+            .arg(dir)
+            .arg(st.st_uid)
+            .arg(st.st_mode & 0777, 4, 8, QLatin1Char('0'));
+    return {};
+}
 
 QString describeExit(int exitCode, QProcess::ExitStatus status) {
     return status == QProcess::CrashExit ? QStringLiteral("it crashed")
@@ -100,7 +130,8 @@ bool RunnerClient::ensureStarted(QString* error) {
         return false;
     }
     m_process = new QProcess(this);
-    m_readBuffer.clear();
+    m_lines = LineSplitter();
+    m_helloSeen = false;
     m_stderrTail.clear();
     m_stopReason.clear();
     connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerClient::onReadyRead);
@@ -112,11 +143,16 @@ bool RunnerClient::ensureStarted(QString* error) {
             m_stderrTail.removeFirst();
     });
     connect(m_process, &QProcess::finished, this, &RunnerClient::onFinished);
-    if (m_oneShot) {
+    const bool ownGroup = m_oneShot;
+    m_process->setChildProcessModifier([ownGroup] {
         // Its own process group, so that killing compute-sanitizer also kills the runner it
         // started (a hung kernel would otherwise keep the GPU busy behind an orphan).
-        m_process->setChildProcessModifier([] { ::setsid(); });
-    }
+        if (ownGroup)
+            ::setsid();
+        // If this process dies, the runner (and a hung kernel's hold on the GPU) dies with it.
+        // The signal follows the thread that forked: the client's thread lives as long as it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
     m_process->start(m_program, m_arguments);
     if (!m_process->waitForStarted(5000)) {
         *error = QStringLiteral("KernelPad's runner %1 could not be started: %2")
@@ -161,6 +197,8 @@ void RunnerClient::run(quint64 id, const RunRequest& request) {
     }
     m_active = ActiveRun{id, request.project.kernel, request.project.timing.timeLimitMs};
     m_watchdog.start(m_preparationLimitMs + request.project.timing.timeLimitMs);
+    m_kernelClock.invalidate();
+    m_kernelUsedMs = 0;
     send(RunnerMessage::make(QStringLiteral("run"), id, {{"request", request.toJson()}}));
 }
 
@@ -194,37 +232,82 @@ void RunnerClient::cancel() {
 }
 
 void RunnerClient::onReadyRead() {
-    m_readBuffer += m_process->readAllStandardOutput();
-    qsizetype newline;
-    while ((newline = m_readBuffer.indexOf('\n')) >= 0) {
-        const QByteArray line = m_readBuffer.left(newline);
-        m_readBuffer.remove(0, newline + 1);
+    const QByteArray bytes = m_process->readAllStandardOutput();
+    for (const LineSplitter::Line& line : m_lines.feed(bytes.constData(), bytes.size())) {
+        if (line.tooLong) {
+            protocolViolation(QStringLiteral("it sent a message longer than %1 bytes")
+                                  .arg(kMaxRunnerMessageBytes));
+            return;
+        }
         QString error;
-        if (std::optional<RunnerMessage> m = decodeRunnerMessage(line, &error))
-            onMessage(*m);
-        else
+        std::optional<RunnerMessage> m = decodeRunnerMessage(line.bytes, &error);
+        if (!m) {
+            // Not a message (a tool wrapped around the runner may print a banner); the
+            // protocol channel carries nothing a kernel printed, so nothing here is trusted.
             qWarning("KernelPad runner sent an unreadable line (%s): %s", qPrintable(error),
-                     line.left(200).constData());
+                     line.bytes.left(200).constData());
+            continue;
+        }
+        onMessage(*m);
+        if (!m_process)
+            return; // the message ended this runner
     }
-    if (m_readBuffer.size() > kMaxRunnerMessageBytes) {
-        m_readBuffer.clear();
-        finishActive(RunStatus::CudaError,
-                     QStringLiteral("the runner sent a message longer than %1 bytes")
-                         .arg(kMaxRunnerMessageBytes));
-        stopProcess();
+}
+
+void RunnerClient::protocolViolation(const QString& what) {
+    const QString message =
+        QStringLiteral("KernelPad's runner broke the protocol (%1), so it was stopped; a fresh "
+                       "runner will serve the next run. Your source is unchanged.")
+            .arg(what);
+    qWarning("%s", qPrintable(message));
+    m_stopReason = QStringLiteral("protocol");
+    stopProcess();
+    finishActive(RunStatus::CudaError, message);
+}
+
+bool RunnerClient::acceptHello(const RunnerMessage& m) {
+    if (m_helloSeen) {
+        protocolViolation(QStringLiteral("a second hello"));
+        return false;
     }
+    m_helloSeen = true;
+    const int version = m.body.value("version").toInt(-1);
+    if (version != kRunnerProtocolVersion) {
+        protocolViolation(
+            QStringLiteral("it speaks protocol version %1 and this KernelPad speaks %2: update "
+                           "the %3 so both come from the same KernelPad release (%4)")
+                .arg(version)
+                .arg(kRunnerProtocolVersion)
+                .arg(version < kRunnerProtocolVersion ? QStringLiteral("runner")
+                                                      : QStringLiteral("KernelPad application"),
+                     m_program));
+        return false;
+    }
+    const QString dir = m.body.value("outputDir").toString();
+    const QString problem = checkOutputDir(dir);
+    if (!problem.isEmpty()) {
+        protocolViolation(problem);
+        return false;
+    }
+    m_outputDir = dir;
+    return true;
 }
 
 void RunnerClient::onMessage(const RunnerMessage& m) {
     if (m.type == QLatin1String("hello")) {
-        m_outputDir = m.body.value("outputDir").toString();
-    } else if (m.type == QLatin1String("progress")) {
+        acceptHello(m);
+        return;
+    }
+    if (!m_helloSeen) {
+        protocolViolation(QStringLiteral("'%1' before its hello").arg(m.type));
+        return;
+    }
+    if (m.type == QLatin1String("progress")) {
         if (!m_active || m.id != m_active->id)
             return;
         const QString stage = m.body.value("stage").toString();
-        // From the first launch on, the kernel's own time limit applies.
-        if (stage == QLatin1String("verifying launch") && m_stopReason.isEmpty())
-            m_watchdog.start(m_active->timeLimitMs + kWatchdogGraceMs);
+        if (m_stopReason.isEmpty())
+            armKernelWatchdog(stage);
         emit runProgress(m.id, stage, m.body.value("done").toInt(), m.body.value("total").toInt());
     } else if (m.type == QLatin1String("result")) {
         onResult(m);
@@ -258,13 +341,17 @@ void RunnerClient::onResult(const RunnerMessage& m) {
         QString ignored;
         b.type = ValueType::fromJson(o.value("type").toObject(), &ignored).value_or(ValueType());
         b.count = qint64(o.value("count").toDouble());
-        // Only a bare file name inside the runner's own folder is accepted.
-        const QString file = QFileInfo(o.value("file").toString()).fileName();
-        QFile f(dir.filePath(file));
-        if (f.open(QIODevice::ReadOnly)) {
-            b.data = f.readAll();
-            f.close();
-            f.remove();
+        const double declared = b.count * double(b.type.sizeBytes());
+        // Only a bare file name inside the runner's own folder, a regular file of exactly the
+        // buffer's size, is read.
+        const QString file = dir.filePath(QFileInfo(o.value("file").toString()).fileName());
+        if (b.count < 0 || declared > double(kMaxBufferBytes))
+            continue;
+        std::optional<QByteArray> data =
+            readRegularFile(file, ReadLimits{qint64(declared), false}, &ignored);
+        QFile::remove(file);
+        if (data && data->size() == qint64(declared)) {
+            b.data = std::move(*data);
             result.outputs.push_back(std::move(b));
         }
     }
@@ -280,6 +367,24 @@ void RunnerClient::onResult(const RunnerMessage& m) {
         warmUp();
     }
     emit runFinished(m.id, result);
+}
+
+void RunnerClient::armKernelWatchdog(const QString& stage) {
+    // The time limit is the kernel's: it runs while the runner launches and waits (the
+    // verifying launch, warm-up, timing) and pauses while the host checks the outputs.
+    const bool onGpu = stage == QLatin1String("verifying launch") ||
+                       stage == QLatin1String("warming up") || stage == QLatin1String("timing");
+    if (onGpu) {
+        if (!m_kernelClock.isValid())
+            m_kernelClock.start();
+        const qint64 leftMs = m_active->timeLimitMs - m_kernelUsedMs - m_kernelClock.elapsed();
+        m_watchdog.start(int(std::max<qint64>(leftMs, 0)) + kKernelLimitSlackMs);
+    } else if (m_kernelClock.isValid()) {
+        m_kernelUsedMs += m_kernelClock.elapsed();
+        m_kernelClock.invalidate();
+        const qint64 leftMs = m_active->timeLimitMs - m_kernelUsedMs;
+        m_watchdog.start(int(std::max<qint64>(leftMs, 0)) + kWatchdogGraceMs);
+    }
 }
 
 void RunnerClient::finishActive(RunStatus status, const QString& message) {
@@ -304,8 +409,8 @@ void RunnerClient::onWatchdog() {
         finishActive(
             RunStatus::Cancelled,
             QStringLiteral(
-                "Cancelled: '%1' was still running, so the runner was stopped; the GPU is free "
-                "again and a fresh runner will serve the next run. Your source is unchanged.")
+                "Cancelled: '%1' was still running, so the runner was stopped; the GPU is being "
+                "freed and a fresh runner will serve the next run. Your source is unchanged.")
                 .arg(kernel));
     } else {
         m_stopReason = QStringLiteral("timeout");
@@ -314,8 +419,8 @@ void RunnerClient::onWatchdog() {
             RunStatus::Timeout,
             QStringLiteral(
                 "'%1' did not finish within its time limit of %2 s, so the runner was stopped; "
-                "the GPU is free again and a fresh runner will serve the next run. Your source is "
-                "unchanged. If the kernel needs longer, raise the time limit.")
+                "the GPU is being freed and a fresh runner will serve the next run. Your source "
+                "is unchanged. If the kernel needs longer, raise the time limit.")
                 .arg(kernel)
                 .arg(limitMs / 1000.0));
     }
@@ -334,8 +439,12 @@ void RunnerClient::stopProcess() {
     if (m_oneShot && p->processId() > 0)
         ::kill(-pid_t(p->processId()), SIGKILL); // the whole group: compute-sanitizer and runner
     p->kill();
-    p->waitForFinished(2000);
-    p->deleteLater();
+    // A process killed with a hung kernel takes seconds to exit while the driver tears its
+    // context down; nobody waits for that (the message and the next runner go out now).
+    if (p->state() == QProcess::NotRunning)
+        p->deleteLater();
+    else
+        connect(p, &QProcess::finished, p, &QObject::deleteLater);
     if (!m_outputDir.isEmpty())
         QDir(m_outputDir).removeRecursively();
     m_outputDir.clear();

@@ -84,6 +84,12 @@ private:
     void send(const RunnerMessage& message);
     void onReadyRead();
     void onMessage(const RunnerMessage& message);
+    /// Checks the runner's one hello (version, output folder); false after a violation.
+    bool acceptHello(const RunnerMessage& message);
+    /// Stops a runner that broke the protocol and ends the active run with `what`.
+    void protocolViolation(const QString& what);
+    /// Re-arms the watchdog for the stage the runner reported (see the .cpp).
+    void armKernelWatchdog(const QString& stage);
     void onResult(const RunnerMessage& message);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onWatchdog();
@@ -93,11 +99,14 @@ private:
     QProcess* m_process = nullptr;
     QString m_program;
     QStringList m_arguments;
-    QByteArray m_readBuffer;
-    QString m_outputDir; ///< the runner's private folder for output buffers
+    LineSplitter m_lines;     ///< the protocol channel, split into bounded lines
+    bool m_helloSeen = false; ///< the runner's one hello arrived (and was accepted)
+    QString m_outputDir;      ///< the runner's private folder for output buffers
     std::optional<ActiveRun> m_active;
     QTimer m_watchdog;
-    QString m_stopReason; ///< set when this side kills the runner, so its death is expected
+    QElapsedTimer m_kernelClock; ///< runs while the runner is in a GPU stage of the active run
+    qint64 m_kernelUsedMs = 0;   ///< GPU-stage time of the active run before m_kernelClock
+    QString m_stopReason;        ///< set when this side kills the runner, so its death is expected
     QStringList m_stderrTail;
     int m_startCount = 0;
     int m_preparationLimitMs = 120000;

@@ -5,8 +5,17 @@
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
 
+#include <QDir>
+#include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace kernelpad;
 
@@ -31,6 +40,35 @@ RunResult waitForResult(QSignalSpy& spy, int timeoutMs = 30000) {
         return none;
     }
     return spy.takeFirst().at(1).value<RunResult>();
+}
+
+/// A stand-in runner: a shell script whose first line announces a private output folder the
+/// way the real runner does, then `rest` (which may print forged or broken messages).
+QStringList standIn(const QString& hello, const QString& rest) {
+    return {QStringLiteral("-c"), QStringLiteral("d=$(mktemp -d /tmp/kernelpad-runner-XXXXXX); ") +
+                                      hello + QStringLiteral("; ") + rest};
+}
+
+const QString kGoodHello =
+    QStringLiteral("printf '{\"type\":\"hello\",\"version\":%1,\"pid\":1,\"outputDir\":\"%s\"}\\n' "
+                   "\"$d\"");
+
+/// One line from the runner's protocol channel, or an empty array after `timeoutMs`.
+QByteArray readLine(QProcess& p, int timeoutMs = 10000) {
+    while (!p.canReadLine())
+        if (!p.waitForReadyRead(timeoutMs))
+            return {};
+    return p.readLine();
+}
+
+/// True once `pid` is gone (or a zombie nobody here can reap).
+bool processGone(pid_t pid) {
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray line = stat.readAll();
+    const qsizetype close = line.lastIndexOf(')');
+    return close > 0 && line.size() > close + 2 && line.at(close + 2) == 'Z';
 }
 
 } // namespace
@@ -140,6 +178,119 @@ private slots:
         QCOMPARE(r.status, RunStatus::Cancelled);
         QVERIFY2(r.error.contains("Cancelled"), qPrintable(r.error));
         QVERIFY(client.runnerPid() != pid);
+    }
+
+    void helloIsChecked_data() {
+        QTest::addColumn<QStringList>("script");
+        QTest::addColumn<QString>("mustSay");
+        const QString hello = kGoodHello.arg(kRunnerProtocolVersion);
+        QTest::newRow("a second hello")
+            << standIn(hello, QStringLiteral("read line; ") + hello + QStringLiteral("; cat"))
+            << "second hello";
+        QTest::newRow("output folder '.'")
+            << standIn(QStringLiteral("printf "
+                                      "'{\"type\":\"hello\",\"version\":1,\"outputDir\":"
+                                      "\".\"}\\n'"),
+                       QStringLiteral("cat"))
+            << "not a clean absolute path";
+        QTest::newRow("output folder open to others")
+            << standIn(QStringLiteral("chmod 755 \"$d\"; ") + hello, QStringLiteral("cat"))
+            << "not private";
+        QTest::newRow("output folder is a link")
+            << standIn(QStringLiteral("rmdir \"$d\"; ln -s \"$KEEP_DIR\" \"$d\"; ") + hello,
+                       QStringLiteral("cat"))
+            << "is not a folder";
+        QTest::newRow("protocol from the future")
+            << standIn(kGoodHello.arg(kRunnerProtocolVersion + 1), QStringLiteral("cat"))
+            << "update the KernelPad application";
+        QTest::newRow("protocol from the past")
+            << standIn(kGoodHello.arg(kRunnerProtocolVersion - 1), QStringLiteral("cat"))
+            << "update the runner";
+        QTest::newRow("a result before the hello")
+            << QStringList{QStringLiteral("-c"),
+                           QStringLiteral("read line; printf '{\"type\":\"result\",\"id\":4,"
+                                          "\"result\":{\"status\":\"ok\"}}\\n'; cat")}
+            << "before its hello";
+    }
+    void helloIsChecked() {
+        QFETCH(QStringList, script);
+        QFETCH(QString, mustSay);
+        // A folder the forged hellos point at: the client must not delete what is in it.
+        QTemporaryDir keep;
+        QVERIFY(QFile(keep.filePath(QStringLiteral("work.kpad"))).open(QIODevice::WriteOnly));
+        qputenv("KEEP_DIR", QFile::encodeName(keep.path()));
+        const QString cwd = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(keep.path()));
+        {
+            RunnerClient client;
+            client.setCommand(QStringLiteral("/bin/sh"), script);
+            QSignalSpy finished(&client, &RunnerClient::runFinished);
+            client.run(4, exampleRequest("saxpy.kpad"));
+            const RunResult r = waitForResult(finished, 10000);
+            QCOMPARE(r.status, RunStatus::CudaError);
+            QVERIFY2(r.error.contains("broke the protocol") && r.error.contains(mustSay),
+                     qPrintable(r.error));
+        }
+        QVERIFY(QDir::setCurrent(cwd));
+        QVERIFY(QFile::exists(keep.filePath(QStringLiteral("work.kpad"))));
+    }
+
+    void runnerRefusesAnswersAndOverlongLines() {
+        QProcess runner;
+        runner.start(QStringLiteral(KERNELPAD_CLI_PATH), {QStringLiteral("serve")});
+        QVERIFY(runner.waitForStarted());
+        QVERIFY(readLine(runner).contains("\"hello\""));
+        runner.write("{\"type\":\"hello\",\"version\":1,\"outputDir\":\"/tmp\"}\n");
+        runner.write("{\"type\":\"result\",\"id\":3,\"result\":{\"status\":\"ok\"}}\n");
+        for (const char* type : {"hello", "result"}) {
+            const QByteArray line = readLine(runner);
+            QVERIFY2(line.contains("\"error\"") && line.contains("is not a request") &&
+                         line.contains(type),
+                     line.constData());
+        }
+        runner.write(QByteArray(kMaxRunnerMessageBytes + 1, 'x') + '\n');
+        const QByteArray refused = readLine(runner);
+        QVERIFY2(refused.contains("longer than"), refused.constData());
+        runner.write("{\"type\":\"devices\",\"id\":5}\n"); // still serving
+        const QByteArray devices = readLine(runner, 30000);
+        QVERIFY2(devices.contains("\"devices\"") && devices.contains("\"id\":5"),
+                 devices.constData());
+        runner.closeWriteChannel(); // end of input: the runner exits by itself
+        QVERIFY(runner.waitForFinished(10000));
+        QCOMPARE(runner.exitCode(), 0);
+    }
+
+    void runnerDiesWithItsParent() {
+        // parent (killed here) -> runner, whose stdin stays open: only the parent-death
+        // signal can end it.
+        int input[2];
+        int report[2];
+        QCOMPARE(::pipe(input), 0);
+        QCOMPARE(::pipe(report), 0);
+        const QByteArray cli = QByteArrayLiteral(KERNELPAD_CLI_PATH);
+        const pid_t parent = ::fork();
+        if (parent == 0) {
+            const pid_t runner = ::fork();
+            if (runner == 0) {
+                ::dup2(input[0], STDIN_FILENO);
+                ::execl(cli.constData(), cli.constData(), "serve", static_cast<char*>(nullptr));
+                ::_exit(127);
+            }
+            (void)!::write(report[1], &runner, sizeof runner);
+            ::pause();
+            ::_exit(0);
+        }
+        ::close(report[1]);
+        pid_t runner = 0;
+        QCOMPARE(::read(report[0], &runner, sizeof runner), ssize_t(sizeof runner));
+        ::close(report[0]);
+        QTest::qWait(500); // let the runner arm its signal
+        QVERIFY(!processGone(runner));
+        ::kill(parent, SIGKILL);
+        ::waitpid(parent, nullptr, 0);
+        QTRY_VERIFY_WITH_TIMEOUT(processGone(runner), 5000);
+        ::close(input[0]);
+        ::close(input[1]);
     }
 
     void missingRunnerIsAClearError() {

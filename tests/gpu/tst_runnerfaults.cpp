@@ -151,6 +151,38 @@ private slots:
         QVERIFY(good.verified());
     }
 
+    void hungKernelIsReportedAtItsLimit() {
+        // Issue 9: the message waited for the killed runner's teardown (7.3 s for a 2 s limit).
+        Project p = smallSaxpy();
+        p.source = saxpyWithBody("    while (*reinterpret_cast<volatile float*>(x) < 1e30f) { }\n  "
+                                 "  if (tid < n) out[tid] = a;");
+        constexpr int kLimitMs = 2000;
+        constexpr int kAllowedLateMs = 500;
+        p.timing.timeLimitMs = kLimitMs;
+        QElapsedTimer sinceLaunch;
+        const QMetaObject::Connection c =
+            connect(m_engine.get(), &Engine::runProgress, this,
+                    [&](quint64, const QString& stage, int, int) {
+                        if (stage == QLatin1String("verifying launch"))
+                            sinceLaunch.start();
+                    });
+        const RunResult hung = run(p);
+        disconnect(c);
+        QVERIFY(sinceLaunch.isValid());
+        const qint64 reportedMs = sinceLaunch.elapsed();
+        qInfo("hung kernel with a %d ms limit reported %lld ms after its launch: %s", kLimitMs,
+              reportedMs, qPrintable(hung.error));
+        QCOMPARE(hung.status, RunStatus::Timeout);
+        QVERIFY2(hung.error.contains("being freed"), qPrintable(hung.error));
+        QVERIFY2(reportedMs <= kLimitMs + kAllowedLateMs, qPrintable(QString::number(reportedMs)));
+        QElapsedTimer next;
+        next.start();
+        const RunResult good = run(smallSaxpy());
+        qInfo("  next SAXPY: %s in %lld ms", qPrintable(runStatusName(good.status)),
+              next.elapsed());
+        QVERIFY2(good.status == RunStatus::Ok && good.verified(), qPrintable(good.error));
+    }
+
     void soakAlternatingFaultAndSaxpy() {
         Project fault = smallSaxpy();
         fault.source =

@@ -25,6 +25,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../support/SmallFilesystem.h"
+
 Q_DECLARE_METATYPE(kernelpad::Project)
 
 using namespace kernelpad;
@@ -106,6 +108,7 @@ private slots:
     void runBlockedReasons_data();
     void runBlockedReasons();
     void saveOpenRoundTrip();
+    void saveToAFullDiskSaysSoAndKeepsTheWork();
     void brokenFileKeepsEditor();
     void unsavedWorkIsAskedAbout_data();
     void unsavedWorkIsAskedAbout();
@@ -330,6 +333,33 @@ void TestMainWindow::saveOpenRoundTrip() {
         QCOMPARE(reopened.arguments.at(i).toJson(), saved.arguments.at(i).toJson());
     QVERIFY(reopened.timing == saved.timing);
     QVERIFY(!other->isWindowModified());
+}
+
+void TestMainWindow::saveToAFullDiskSaysSoAndKeepsTheWork() {
+    test::SmallFilesystem fs;
+    if (!fs.ok())
+        QSKIP(qPrintable(fs.why()));
+    Engine engine;
+    std::unique_ptr<MainWindow> window = makeWindow(&engine);
+    window->loadProject(fillProject());
+    const QString path = fs.path(QStringLiteral("work.kpad"));
+    QVERIFY2(window->saveAs(path), qPrintable(window->lastError()));
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QByteArray before = saved.readAll();
+    saved.close();
+
+    window->editor()->append(QStringLiteral("// ") + QString(80 * 1024, QLatin1Char('x')) +
+                             QStringLiteral("\n"));
+    QVERIFY(window->document()->autosaveNow());
+    fs.fill();
+    QVERIFY(!window->saveAs(path));
+    QVERIFY2(window->lastError().contains(QStringLiteral("No space left on device")),
+             qPrintable(window->lastError()));
+    QVERIFY(window->isWindowModified());            // still unsaved, so closing will ask
+    QVERIFY(window->document()->hasRecoveryFile()); // and the typed text is kept for recovery
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QCOMPARE(saved.readAll(), before); // the old file is whole
 }
 
 void TestMainWindow::brokenFileKeepsEditor() {

@@ -9,6 +9,7 @@
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileOptionsPanel.h"
+#include "ui/widgets/ConsolePanel.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/FindReplaceBar.h"
 #include "ui/widgets/LaunchPanel.h"
@@ -176,6 +177,7 @@ void MainWindow::createWidgets() {
     m_timing = new TimingChartView(this);
     m_verification = new VerificationPanel(this);
     m_buffers = new BufferViewer(this);
+    m_console = new ConsolePanel(this);
     m_tabs->insertTab(LogTab, m_log, tr("Program Log"));
     m_tabs->insertTab(DiagnosticsTab, m_diagnostics, tr("Diagnostics"));
     m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
@@ -183,6 +185,9 @@ void MainWindow::createWidgets() {
     m_tabs->insertTab(TimingTab, m_timing, tr("Timing"));
     m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
     m_tabs->insertTab(BuffersTab, m_buffers, tr("Buffers"));
+    m_tabs->insertTab(ConsoleTab, m_console, tr("Console"));
+    connect(m_console, &ConsolePanel::titleChanged, this,
+            [this](const QString& title) { m_tabs->setTabText(ConsoleTab, title); });
 
     auto* editorPane = new QWidget(this);
     auto* editorLayout = new QVBoxLayout(editorPane);

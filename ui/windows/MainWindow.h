@@ -27,6 +27,7 @@ namespace kernelpad {
 
 class ArgumentTableView;
 class BufferViewer;
+class ConsolePanel;
 class CodeEditor;
 class CompileOptionsPanel;
 class DiagnosticsList;
@@ -55,7 +56,8 @@ public:
         ResourcesTab,
         TimingTab,
         VerificationTab,
-        BuffersTab
+        BuffersTab,
+        ConsoleTab
     };
 
     explicit MainWindow(Engine* engine, QWidget* parent = nullptr);
@@ -197,6 +199,7 @@ private:
     QPointer<TimingChartView> m_timing;
     QPointer<VerificationPanel> m_verification;
     QPointer<BufferViewer> m_buffers;
+    QPointer<ConsolePanel> m_console;
     QSplitter* m_editorSplitter = nullptr;        ///< the editor above, the results below
     QSplitter* m_resultsSplitter = nullptr;       ///< the tabs, and the verification when pinned
     QWidget* m_verificationPlaceholder = nullptr; ///< in the Verification tab while pinned

@@ -11,6 +11,7 @@
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileOptionsPanel.h"
+#include "ui/widgets/ConsolePanel.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PtxView.h"
@@ -20,6 +21,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -429,6 +431,8 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
         m_verification->showResult(result);
     if (m_buffers)
         m_buffers->setOutputs(result.outputs);
+    if (m_console && result.status != RunStatus::CompileError)
+        m_console->showRun(m_runningProject.kernel, result.console, QDateTime::currentDateTime());
     if (m_resources && result.status != RunStatus::CompileError && !result.device.name.isEmpty())
         m_resources->showResources(m_runningProject.kernel, result.resources, result.device,
                                    result.launch);
