@@ -94,6 +94,12 @@ void TestBufferInit::resolveCount_data() {
         << "bad+1" << qint64(-1) << "'bad' has no valid value";
     QTest::newRow("syntax error") << "n*" << qint64(-1) << "count 'n*'";
     QTest::newRow("above 2^53") << "2^60" << qint64(-1) << "more than 2^53";
+    QTest::newRow("literal of 2^53 + 1")
+        << "9007199254740993" << qint64(-1) << "count '9007199254740993' is more than 2^53";
+    QTest::newRow("int64 variable of 2^53 + 1")
+        << "huge" << qint64(-1) << "'huge' is 9007199254740993, more than 2^53 - 1";
+    QTest::newRow("expression reaching 2^53, where 2^53 + 1 rounds to")
+        << "2^53" << qint64(-1) << "more than 2^53 - 1";
     QTest::newRow("literal beyond 64 bits")
         << "99999999999999999999" << qint64(-1) << "more than 2^53";
     QTest::newRow("division by zero") << "n/0" << qint64(-1) << "not a finite number";
@@ -115,6 +121,7 @@ void TestBufferInit::resolveCount() {
         scalarArg("a", ScalarType::Float32, "2"),
         scalarArg("flag", ScalarType::Bool, "true"),
         scalarArg("bad", ScalarType::Int32, "abc"),
+        scalarArg("huge", ScalarType::Int64, "9007199254740993"),
         x,
     };
     QString error;
