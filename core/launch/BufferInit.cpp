@@ -221,26 +221,18 @@ void fillStructOnes(const StructType& st, qint64 count, char* out) {
 std::optional<QByteArray> contentsFromFile(const BufferSpec& spec, qint64 count,
                                            const QString& baseDir, QString* error) {
     const QString path = QDir(baseDir).filePath(spec.init.path);
+    // Type and count are checked against the header, before the data is read: a 2 GiB file
+    // for a 16-element buffer is refused without reading (or allocating) its 2 GiB.
+    NpyExpectation expected;
+    expected.elementCount = count;
+    expected.type = spec.elementType;
     QString inner;
-    const auto array = readNpy(path, &inner);
+    std::optional<NpyArray> array = readNpy(path, expected, &inner);
     if (!array) {
         fail(error, QStringLiteral("init file: %1").arg(inner));
         return std::nullopt;
     }
-    if (array->type != spec.elementType) {
-        fail(error, QStringLiteral("init file '%1' holds %2 (%3) but the buffer's elements are %4")
-                        .arg(spec.init.path, array->type.displayName(),
-                             npyDescr(array->type.scalar), spec.elementType.displayName()));
-        return std::nullopt;
-    }
-    if (array->elementCount() != count) {
-        fail(error, QStringLiteral("init file '%1' has %2 elements but the buffer has %3")
-                        .arg(spec.init.path)
-                        .arg(array->elementCount())
-                        .arg(count));
-        return std::nullopt;
-    }
-    return array->data;
+    return std::move(array->data);
 }
 
 } // namespace

@@ -63,6 +63,7 @@ private slots:
     void complexRandom();
     void structElements();
     void fromFile();
+    void fromFileLargerThanTheBuffer();
     void sizeLimit();
     void formatting_data();
     void formatting();
@@ -355,6 +356,28 @@ void TestBufferInit::fromFile() {
     spec.init.path = "missing.npy";
     QVERIFY(!makeBufferContents(spec, 6, dir.path(), &error));
     QVERIFY2(error.contains("missing.npy"), qPrintable(error));
+}
+
+void TestBufferInit::fromFileLargerThanTheBuffer() {
+    // A sparse 2 GiB .npy for a 16-element buffer: refused from its header, with both sizes.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    NpyArray header;
+    header.type = ValueType::of(ScalarType::Float32);
+    header.shape = {qint64(1) << 29};
+    const QByteArray bytes = serializeNpy(header); // the header alone
+    QFile file(dir.filePath("big.npy"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), bytes.size());
+    QVERIFY(file.resize(bytes.size() + (qint64(2) << 30)));
+    file.close();
+    BufferSpec spec = buffer(ScalarType::Float32, InitSpec::Kind::File);
+    spec.init.path = "big.npy";
+    QString error;
+    QVERIFY(!makeBufferContents(spec, 16, dir.path(), &error));
+    for (const char* part : {"big.npy", "has 536870912 elements but the buffer has 16",
+                             "2147483648 bytes (2.0 GiB)", "needs 64 bytes"})
+        QVERIFY2(error.contains(QLatin1String(part)), qPrintable(error));
 }
 
 void TestBufferInit::sizeLimit() {
