@@ -28,6 +28,18 @@ QString resolveInclude(const QString& name, const QStringList& dirs) {
     return {};
 }
 
+/// Puts `note` where both the CLI and the window show it: a line of the program log and a
+/// note in the diagnostics (the CLI prints the log only for failed compiles).
+void addNote(CompileResult& result, const QString& note) {
+    if (!result.log.isEmpty() && !result.log.endsWith(QLatin1Char('\n')))
+        result.log += QLatin1Char('\n');
+    result.log += note + QLatin1Char('\n');
+    Diagnostic diagnostic;
+    diagnostic.severity = Diagnostic::Severity::Note;
+    diagnostic.message = note.startsWith(QLatin1String("note: ")) ? note.mid(6) : note;
+    result.diagnostics.append(diagnostic);
+}
+
 } // namespace
 
 CompileCache::CompileCache(int capacity, const QString& diskDirectory)
@@ -129,12 +141,19 @@ CompileResult CompileCache::findOrCompile(const QByteArray& key,
                                           const std::function<CompileResult()>& compile) {
     QElapsedTimer lookup;
     lookup.start();
+    CompileResult result;
     if (std::optional<CompileResult> hit = find(key)) {
-        hit->compileMs = double(lookup.nsecsElapsed()) / 1e6;
-        return *hit;
+        result = std::move(*hit);
+        result.compileMs = double(lookup.nsecsElapsed()) / 1e6;
+    } else {
+        result = compile();
+        insert(key, result);
     }
-    CompileResult result = compile();
-    insert(key, result);
+    // After insert: the note belongs to this result only, never to what the cache keeps.
+    if (m_disk) {
+        if (const QString notice = m_disk->takeNotice(); !notice.isEmpty())
+            addNote(result, notice);
+    }
     return result;
 }
 

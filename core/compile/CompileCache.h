@@ -55,7 +55,9 @@ public:
     void insert(const QByteArray& key, const CompileResult& result);
 
     /// find(key), else `compile()`'s result, inserted. On a hit compileMs is the lookup's
-    /// time (nvrtcMs keeps NVRTC's).
+    /// time (nvrtcMs keeps NVRTC's). The first result to meet a disk folder that is refused
+    /// (DiskCompileCache::takeNotice()) carries the reason as a note in its log and
+    /// diagnostics, so the user hears of it once, in the CLI and in the window alike.
     [[nodiscard]] CompileResult findOrCompile(const QByteArray& key,
                                               const std::function<CompileResult()>& compile);
 

@@ -1,5 +1,7 @@
 #include "core/launch/ArgumentSpec.h"
 
+#include "core/launch/ScalarCodec.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -82,9 +84,7 @@ bool readObject(const QJsonObject& json, const QString& key, QJsonObject* out, b
     return true;
 }
 
-// Integers above 2^53 do not survive a JSON number (a double), so larger seeds are strings.
-constexpr double kMaxExactJsonInteger = 9007199254740992.0; // 2^53
-
+// Integers from 2^53 on do not survive a JSON number (a double), so larger seeds are strings.
 bool readSeed(const QJsonObject& json, quint64* out, QString* error) {
     const QString key = QStringLiteral("seed");
     if (!json.contains(key))
@@ -92,9 +92,9 @@ bool readSeed(const QJsonObject& json, quint64* out, QString* error) {
     const QJsonValue v = json.value(key);
     if (v.isDouble()) {
         const double d = v.toDouble();
-        if (d < 0 || d > kMaxExactJsonInteger || d != std::floor(d))
-            return fail(error, QStringLiteral("seed: expected an integer from 0 to 2^53 (larger "
-                                              "seeds as a string of digits)"));
+        if (d < 0 || !isExactDoubleInteger(d))
+            return fail(error, QStringLiteral("seed: expected an integer from 0 to 2^53 - 1 "
+                                              "(larger seeds as a string of digits)"));
         *out = quint64(d);
         return true;
     }
@@ -109,7 +109,8 @@ bool readSeed(const QJsonObject& json, quint64* out, QString* error) {
 }
 
 QJsonValue seedToJson(quint64 seed) {
-    if (double(seed) <= kMaxExactJsonInteger)
+    // Compared as integers: double(2^53 + 1) is 2^53, which would pass and lose the 1.
+    if (seed < quint64(kExactDoubleIntegerLimit))
         return double(seed);
     return QString::number(seed);
 }
@@ -213,7 +214,23 @@ QJsonArray dimsToJson(const std::array<int, 3>& dims) {
     return {dims[0], dims[1], dims[2]};
 }
 
+/// Why a JSON number given for an integer is refused, or empty: from 2^53 on the number read
+/// back may not be the one written (9007199254740993 reads as 9007199254740992).
+QString inexactIntegerProblem(const QString& key, double value) {
+    if (!std::isfinite(value) || value != std::floor(value) || isExactDoubleInteger(value))
+        return {};
+    return QStringLiteral("%1: %2 is beyond 2^53 - 1, where a JSON number no longer holds every "
+                          "integer exactly; write it as a string of digits")
+        .arg(key)
+        .arg(value, 0, 'f', 0);
+}
+
 } // namespace
+
+bool isExactDoubleInteger(double value) {
+    return std::isfinite(value) && value == std::floor(value) &&
+           std::abs(value) < double(kExactDoubleIntegerLimit);
+}
 
 QString directionName(Direction d) {
     switch (d) {
@@ -380,7 +397,12 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
     }
     const QJsonValue count = json.value(QStringLiteral("count"));
     const double n = count.toDouble(-1);
-    if (count.isDouble() && n >= 0 && n == std::floor(n) && n <= kMaxExactJsonInteger) {
+    if (const QString inexact = inexactIntegerProblem(QStringLiteral("count"), n);
+        count.isDouble() && !inexact.isEmpty()) {
+        fail(error, inexact);
+        return std::nullopt;
+    }
+    if (count.isDouble() && n >= 0 && isExactDoubleInteger(n)) {
         spec.count = QString::number(qint64(n));
     } else if (count.isString() && !count.toString().trimmed().isEmpty()) {
         spec.count = count.toString().trimmed();
@@ -480,6 +502,15 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
         return std::nullopt;
     }
     spec.type = *type;
+    const QJsonValue value = json.value(QStringLiteral("value"));
+    if (!spec.type.isStruct() && detail::isIntegerType(spec.type.scalar) && value.isDouble()) {
+        if (const QString inexact =
+                inexactIntegerProblem(QStringLiteral("value"), value.toDouble());
+            !inexact.isEmpty()) {
+            fail(error, inexact);
+            return std::nullopt;
+        }
+    }
     if (!readValueText(json, QStringLiteral("value"), &spec.value, error))
         return std::nullopt;
     return spec;

@@ -14,6 +14,14 @@
 
 namespace kernelpad {
 
+/// 2^53: from here on a double (a JSON number, a muParser result) no longer holds every
+/// integer, so 2^53 + 1 written as a JSON number reads back as 2^53.
+inline constexpr qint64 kExactDoubleIntegerLimit = qint64(1) << 53;
+
+/// True when `value` is an integer that a double is known to hold exactly: |value| < 2^53.
+/// 2^53 itself is refused because it is also what 2^53 + 1 rounds to.
+[[nodiscard]] bool isExactDoubleInteger(double value);
+
 /// How a buffer is filled before the launch.
 struct InitSpec {
     enum class Kind { Zeros, Ones, Constant, Iota, Uniform, Normal, File };
@@ -22,8 +30,8 @@ struct InitSpec {
     double step = 1.0;            ///< Iota: the increment
     double low = 0.0, high = 1.0; ///< Uniform: [low, high)
     double mean = 0.0, stddev = 1.0;
-    quint64 seed = 0;             ///< Uniform/Normal: same seed, same contents
-    QString path;                 ///< File: a .npy file, relative to the project
+    quint64 seed = 0; ///< Uniform/Normal: same seed, same contents
+    QString path;     ///< File: a .npy file, relative to the project
 
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<InitSpec> fromJson(const QJsonObject& json, QString* error);
@@ -85,14 +93,12 @@ struct LaunchConfig {
     int sharedMemBytes = 0;
 
     [[nodiscard]] qint64 threadsPerBlock() const { return qint64(block[0]) * block[1] * block[2]; }
-    [[nodiscard]] qint64 totalThreads() const
-    {
+    [[nodiscard]] qint64 totalThreads() const {
         return threadsPerBlock() * qint64(grid[0]) * grid[1] * grid[2];
     }
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<LaunchConfig> fromJson(const QJsonObject& json, QString* error);
-    friend bool operator==(const LaunchConfig& a, const LaunchConfig& b)
-    {
+    friend bool operator==(const LaunchConfig& a, const LaunchConfig& b) {
         return a.grid == b.grid && a.block == b.block && a.sharedMemBytes == b.sharedMemBytes;
     }
 };

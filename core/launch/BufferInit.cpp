@@ -24,8 +24,6 @@ bool fail(QString* error, const QString& message) {
     return false;
 }
 
-// Counts are kept exact as doubles (muParser's only type) up to 2^53.
-constexpr double kMaxExactCount = 9007199254740992.0; // 2^53
 constexpr double kPi = 3.141592653589793238462643383279502884;
 
 /// Storage for the variables muParser discovers while parsing, so every name the expression
@@ -55,6 +53,11 @@ QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, do
         if (!bytes)
             return QStringLiteral("'%1' has no valid value: %2").arg(name, packError);
         *value = detail::loadScalar(arg.type.scalar, bytes->constData());
+        // muParser computes in doubles: an int64 of 2^53 + 1 would count as 2^53.
+        if (!isExactDoubleInteger(*value))
+            return QStringLiteral("'%1' is %2, more than 2^53 - 1, which a count expression "
+                                  "(computed in doubles) cannot hold exactly")
+                .arg(name, arg.value.trimmed());
         return {};
     }
     return QStringLiteral("unknown variable '%1' (counts may use integer scalar arguments)")
@@ -218,26 +221,18 @@ void fillStructOnes(const StructType& st, qint64 count, char* out) {
 std::optional<QByteArray> contentsFromFile(const BufferSpec& spec, qint64 count,
                                            const QString& baseDir, QString* error) {
     const QString path = QDir(baseDir).filePath(spec.init.path);
+    // Type and count are checked against the header, before the data is read: a 2 GiB file
+    // for a 16-element buffer is refused without reading (or allocating) its 2 GiB.
+    NpyExpectation expected;
+    expected.elementCount = count;
+    expected.type = spec.elementType;
     QString inner;
-    const auto array = readNpy(path, &inner);
+    std::optional<NpyArray> array = readNpy(path, expected, &inner);
     if (!array) {
         fail(error, QStringLiteral("init file: %1").arg(inner));
         return std::nullopt;
     }
-    if (array->type != spec.elementType) {
-        fail(error, QStringLiteral("init file '%1' holds %2 (%3) but the buffer's elements are %4")
-                        .arg(spec.init.path, array->type.displayName(),
-                             npyDescr(array->type.scalar), spec.elementType.displayName()));
-        return std::nullopt;
-    }
-    if (array->elementCount() != count) {
-        fail(error, QStringLiteral("init file '%1' has %2 elements but the buffer has %3")
-                        .arg(spec.init.path)
-                        .arg(array->elementCount())
-                        .arg(count));
-        return std::nullopt;
-    }
-    return array->data;
+    return std::move(array->data);
 }
 
 } // namespace
@@ -257,7 +252,8 @@ std::optional<qint64> resolveCount(const QString& countText, const QVector<Argum
             fail(error, QStringLiteral("%1 is negative").arg(what));
             return std::nullopt;
         }
-        if (double(literal->magnitude) > kMaxExactCount) {
+        // Compared as integers: double(2^53 + 1) is 2^53, which would pass.
+        if (literal->magnitude > quint64(kExactDoubleIntegerLimit)) {
             fail(error, QStringLiteral("%1 is more than 2^53").arg(what));
             return std::nullopt;
         }
@@ -306,8 +302,12 @@ std::optional<qint64> resolveCount(const QString& countText, const QVector<Argum
         fail(error, QStringLiteral("%1 is %2, which is negative").arg(what).arg(result, 0, 'f', 0));
         return std::nullopt;
     }
-    if (result > kMaxExactCount) {
-        fail(error, QStringLiteral("%1 is %2, more than 2^53").arg(what).arg(result, 0, 'g', 6));
+    // A result of 2^53 may be 2^53 + 1 rounded, so only results below it are exact.
+    if (!isExactDoubleInteger(result)) {
+        fail(error, QStringLiteral("%1 is %2, more than 2^53 - 1 (expressions are computed in "
+                                   "doubles, which are not exact beyond)")
+                        .arg(what)
+                        .arg(result, 0, 'g', 6));
         return std::nullopt;
     }
     return qint64(result);

@@ -1,11 +1,20 @@
 #include "core/launch/Npy.h"
 
 #include "core/io/SafeFile.h"
+#include "core/launch/BufferInit.h"
 
+#include <QDir>
 #include <QFile>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <limits>
+#include <new>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace kernelpad {
 
@@ -20,6 +29,8 @@ constexpr int kAlignBytes = 64;
 // Bounds that keep a hostile header from costing time or memory (NumPy allows 32 dims).
 constexpr int kMaxDims = 64;
 constexpr qint64 kMaxHeaderBytes = qint64(1) << 20;
+/// Magic, version and the longest (4-byte) header length.
+constexpr qint64 kMaxPrefixBytes = kMagicBytes + 2 + 4;
 
 bool fail(QString* error, const QString& message) {
     if (error)
@@ -171,6 +182,80 @@ QString shapeText(const QVector<qint64>& shape) {
                                         shape.size() == 1 ? QStringLiteral(",") : QString());
 }
 
+/// "64 bytes", "2147483648 bytes (2.0 GiB)": exact, with a readable size where it helps.
+QString sizeText(qint64 bytes) {
+    if (bytes < 0)
+        return QStringLiteral("more than 2^63 bytes");
+    constexpr qint64 kKiB = 1024;
+    if (bytes < kKiB)
+        return QStringLiteral("%1 bytes").arg(bytes);
+    const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double scaled = double(bytes) / double(kKiB);
+    int unit = 0;
+    while (scaled >= double(kKiB) && unit < 5) {
+        scaled /= double(kKiB);
+        ++unit;
+    }
+    return QStringLiteral("%1 bytes (%2 %3)")
+        .arg(bytes)
+        .arg(scaled, 0, 'f', 1)
+        .arg(QLatin1String(units[unit]));
+}
+
+QString errnoText(int code) {
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
+/// Closes a descriptor on every path out.
+class Fd {
+public:
+    explicit Fd(int fd)
+        : m_fd(fd) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    [[nodiscard]] int get() const { return m_fd; }
+
+private:
+    int m_fd;
+};
+
+/// Exactly `bytes` bytes from `offset` into `*out`; a short read means the file changed
+/// after it was measured.
+bool readAt(int fd, qint64 offset, qint64 bytes, QByteArray* out, QString* error) {
+    QByteArray buffer(qsizetype(bytes), Qt::Uninitialized);
+    qint64 done = 0;
+    while (done < bytes) {
+        const ssize_t n =
+            ::pread(fd, buffer.data() + done, size_t(bytes - done), off_t(offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return fail(error, QStringLiteral("cannot read: %1").arg(errnoText(errno)));
+        if (n == 0)
+            return fail(error, QStringLiteral("the file changed while it was being read"));
+        done += n;
+    }
+    *out = std::move(buffer);
+    return true;
+}
+
+/// Where the header that `head` (the file's first bytes) announces ends, capped by the
+/// file's size and kMaxHeaderBytes; parseNpyHeader() reports what is wrong with it.
+qint64 headerEnd(const QByteArray& head, qint64 fileBytes) {
+    if (head.size() < kMagicBytes + 2)
+        return head.size();
+    const int lengthBytes = quint8(head.at(kMagicBytes)) == 1 ? 2 : 4;
+    const qint64 prefix = kMagicBytes + 2 + lengthBytes;
+    if (head.size() < prefix)
+        return head.size();
+    const qint64 headerBytes = readLittleEndian(head.constData() + kMagicBytes + 2, lengthBytes);
+    return std::min(prefix + std::min(headerBytes, kMaxHeaderBytes), fileBytes);
+}
+
 } // namespace
 
 qint64 NpyArray::elementCount() const {
@@ -197,7 +282,7 @@ QString npyDescr(ScalarType type) {
     return {};
 }
 
-std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error) {
+std::optional<NpyHeader> parseNpyHeader(const QByteArray& bytes, QString* error) {
     const qint64 size = bytes.size();
     if (size < kMagicBytes + 2 || std::memcmp(bytes.constData(), kMagic, kMagicBytes) != 0) {
         fail(error, QStringLiteral("not a .npy file (bad magic: expected \\x93NUMPY)"));
@@ -299,52 +384,145 @@ std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error) {
         return std::nullopt;
     }
 
-    NpyArray array;
-    array.type = ValueType::of(*type);
-    array.shape = *shape;
+    NpyHeader result;
+    result.type = ValueType::of(*type);
+    result.descr = *descr;
+    result.shape = *shape;
+    result.dataOffset = prefix + headerBytes;
+    // Counted with overflow checks, so a shape like (2**62, 2**62) is a message rather than
+    // an overflow: -1 marks a size beyond 64 bits.
     const qint64 itemBytes = scalarTypeInfo(*type).sizeBytes;
-    const qint64 available = size - prefix - headerBytes;
-    // Count elements against what is actually there, so a shape like (2**62, 2**62) is a
-    // message rather than an overflow.
+    const qint64 maxCount = std::numeric_limits<qint64>::max() / itemBytes;
     qint64 count = 1;
-    for (const qint64 d : array.shape) {
-        if (d == 0) {
-            count = 0;
-            break;
+    const bool empty = std::any_of(shape->cbegin(), shape->cend(), [](qint64 d) { return d == 0; });
+    if (empty) {
+        count = 0;
+    } else {
+        for (const qint64 d : *shape) {
+            if (d > maxCount / count) {
+                count = -1;
+                break;
+            }
+            count *= d;
         }
     }
-    for (const qint64 d : array.shape) {
-        if (count == 0)
-            break;
-        if (d > available / itemBytes / count) {
-            count = -1;
-            break;
-        }
-        count *= d;
-    }
+    result.elementCount = count;
+    result.dataBytes = count < 0 ? -1 : count * itemBytes;
+    return result;
+}
+
+std::optional<NpyArray> parseNpy(const QByteArray& bytes, QString* error) {
+    const std::optional<NpyHeader> header = parseNpyHeader(bytes, error);
+    if (!header)
+        return std::nullopt;
+    const qint64 available = bytes.size() - header->dataOffset;
     // Also catches a 0-d array (one element) with no data after the header.
-    if (count < 0 || count * itemBytes > available) {
+    if (header->dataBytes < 0 || header->dataBytes > available) {
         fail(error, QStringLiteral("truncated .npy data: shape %1 of %2 needs more than the "
                                    "%3 bytes that follow the header")
-                        .arg(shapeText(array.shape), *descr)
+                        .arg(shapeText(header->shape), header->descr)
                         .arg(available));
         return std::nullopt;
     }
+    NpyArray array;
+    array.type = header->type;
+    array.shape = header->shape;
     // Trailing bytes are ignored, as numpy.load does.
-    array.data = bytes.mid(prefix + headerBytes, count * itemBytes);
+    array.data = bytes.mid(header->dataOffset, header->dataBytes);
     return array;
 }
 
 std::optional<NpyArray> readNpy(const QString& path, QString* error) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        fail(error, QStringLiteral("cannot open '%1': %2").arg(path, file.errorString()));
+    return readNpy(path, NpyExpectation{}, error);
+}
+
+std::optional<NpyArray> readNpy(const QString& path, const NpyExpectation& expected,
+                                QString* error) {
+    const QString shown = QDir::toNativeSeparators(path);
+    const auto refuse = [&](const QString& why) -> std::optional<NpyArray> {
+        fail(error, QStringLiteral("'%1': %2").arg(shown, why));
+        return std::nullopt;
+    };
+    // O_NONBLOCK: opening a FIFO with no writer would block for ever (it is refused below).
+    Fd fd(
+        ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+    if (fd.get() < 0) {
+        fail(error, QStringLiteral("cannot open '%1': %2").arg(shown, errnoText(errno)));
         return std::nullopt;
     }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        return refuse(errnoText(errno));
+    // /dev/zero never ends and a FIFO may never answer: only regular files have a size to
+    // check before reading.
+    if (!S_ISREG(st.st_mode))
+        return refuse(QStringLiteral("not a regular file (a FIFO, device, socket or folder); only "
+                                     "regular .npy files are read"));
+    // A regular file never blocks; clearing O_NONBLOCK keeps read semantics plain.
+    (void)::fcntl(fd.get(), F_SETFL, O_RDONLY);
+    const qint64 fileBytes = st.st_size;
+
+    // The fixed prefix, then the header it announces: at most kMaxHeaderBytes are read
+    // before the shape and dtype are known.
     QString inner;
-    auto array = parseNpy(file.readAll(), &inner);
-    if (!array)
-        fail(error, QStringLiteral("'%1': %2").arg(path, inner));
+    QByteArray head;
+    if (!readAt(fd.get(), 0, std::min<qint64>(fileBytes, kMaxPrefixBytes), &head, &inner))
+        return refuse(inner);
+    const qint64 headEnd = headerEnd(head, fileBytes);
+    if (headEnd > head.size()) {
+        QByteArray rest;
+        if (!readAt(fd.get(), head.size(), headEnd - head.size(), &rest, &inner))
+            return refuse(inner);
+        head += rest;
+    }
+    const std::optional<NpyHeader> header = parseNpyHeader(head, &inner);
+    if (!header)
+        return refuse(inner);
+
+    const QString holds =
+        QStringLiteral("shape %1 of %2").arg(shapeText(header->shape), header->descr);
+    if (expected.type && *expected.type != header->type)
+        return refuse(QStringLiteral("holds %1 (%2) but %3's elements are %4")
+                          .arg(header->type.displayName(), header->descr, expected.what,
+                               expected.type->displayName()));
+    if (header->dataBytes < 0)
+        return refuse(QStringLiteral("%1 is more than 2^63 bytes").arg(holds));
+    if (expected.elementCount && *expected.elementCount != header->elementCount) {
+        const qint64 itemBytes = header->type.sizeBytes();
+        const qint64 wantBytes =
+            *expected.elementCount <= std::numeric_limits<qint64>::max() / itemBytes
+                ? *expected.elementCount * itemBytes
+                : -1;
+        return refuse(QStringLiteral("%1 has %2 elements but %3 has %4: the file holds %5 of "
+                                     "data, %3 needs %6")
+                          .arg(holds)
+                          .arg(header->elementCount)
+                          .arg(expected.what)
+                          .arg(*expected.elementCount)
+                          .arg(sizeText(header->dataBytes), sizeText(wantBytes)));
+    }
+    const qint64 maxDataBytes =
+        expected.maxDataBytes >= 0 ? expected.maxDataBytes : kMaxBufferBytes;
+    if (header->dataBytes > maxDataBytes)
+        return refuse(QStringLiteral("%1: %2 of data, more than the %3 allowed")
+                          .arg(holds, sizeText(header->dataBytes), sizeText(maxDataBytes)));
+    if (header->dataBytes > fileBytes - header->dataOffset)
+        return refuse(QStringLiteral("truncated .npy data: shape %1 of %2 needs %3 but the "
+                                     "file has %4 after the header")
+                          .arg(shapeText(header->shape), header->descr, sizeText(header->dataBytes),
+                               sizeText(fileBytes - header->dataOffset)));
+
+    NpyArray array;
+    array.type = header->type;
+    array.shape = header->shape;
+    // Trailing bytes are never read (numpy.load ignores them too).
+    try {
+        if (!readAt(fd.get(), header->dataOffset, header->dataBytes, &array.data, &inner))
+            return refuse(inner);
+    } catch (const std::bad_alloc&) {
+        return refuse(
+            QStringLiteral("out of host memory for %1 of data").arg(sizeText(header->dataBytes)));
+    }
     return array;
 }
 

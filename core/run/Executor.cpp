@@ -12,6 +12,7 @@
 #include "core/run/ErrorText.h"
 #include "core/run/Measure.h"
 #include "core/run/RunBuffers.h"
+#include "core/run/RunMemory.h"
 #include "core/run/RunVerification.h"
 
 #include <QDir>
@@ -352,6 +353,14 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     }
     if (progress)
         progress(QStringLiteral("preparing buffers"), 0, 1);
+    // Bounds before bytes: the whole run's host and device memory is checked before any
+    // buffer is generated or read, not one buffer at a time after they are all built.
+    size_t freeBeforeBytes = 0, totalBeforeBytes = 0;
+    check(DriverApi::get().cuMemGetInfo(&freeBeforeBytes, &totalBeforeBytes), "cuMemGetInfo");
+    problem = checkRunMemory(project.arguments, request.projectDir, s.buffers,
+                             AvailableMemory{availableHostBytes(), qint64(freeBeforeBytes)});
+    if (!problem.isEmpty())
+        return fail(RunStatus::BadInput, problem);
     std::optional<std::vector<RunBuffer>> prepared =
         prepareBuffers(project.arguments, request.projectDir, &problem, &s.buffers);
     if (!prepared)

@@ -87,6 +87,8 @@ void TestArgumentSpec::initRoundTrip_data() {
     QTest::newRow("uniform") << s;
     s.seed = 18446744073709551557ull; // above 2^53: kept exact as a string
     QTest::newRow("uniform with a 64-bit seed") << s;
+    s.seed = 9007199254740993ull; // 2^53 + 1: as a JSON number it would read back as 2^53
+    QTest::newRow("uniform with a seed of 2^53 + 1") << s;
     s = InitSpec{};
     s.kind = InitSpec::Kind::Normal;
     s.mean = 1;
@@ -240,6 +242,9 @@ void TestArgumentSpec::broken_data() {
         << "init" << QByteArray(R"({"kind":"normal","stddev":-1})") << "stddev: must be >= 0";
     QTest::newRow("negative seed")
         << "init" << QByteArray(R"({"kind":"normal","seed":-1})") << "seed:";
+    QTest::newRow("seed of 2^53 + 1 as a JSON number")
+        << "init" << QByteArray(R"({"kind":"normal","seed":9007199254740993})")
+        << "seed: expected an integer from 0 to 2^53 - 1";
     QTest::newRow("file without path")
         << "init" << QByteArray(R"({"kind":"file"})") << "path: missing";
     QTest::newRow("verify unknown kind")
@@ -276,6 +281,16 @@ void TestArgumentSpec::broken_data() {
         << QByteArray(
                R"({"name":"x","kind":"buffer","buffer":{"type":{"scalar":"int"},"count":-4}})")
         << "buffer.count: expected a non-negative integer";
+    QTest::newRow("buffer count of 2^53 + 1 as a JSON number")
+        << "argument"
+        << QByteArray(
+               R"({"name":"x","kind":"buffer","buffer":{"type":{"scalar":"int"},"count":9007199254740993}})")
+        << "buffer.count: 9007199254740992 is beyond 2^53 - 1";
+    QTest::newRow("int64 scalar of 2^53 + 1 as a JSON number")
+        << "argument"
+        << QByteArray(
+               R"({"name":"n","kind":"scalar","type":{"scalar":"int64"},"value":9007199254740993})")
+        << "value: 9007199254740992 is beyond 2^53 - 1";
     QTest::newRow("buffer missing count")
         << "argument"
         << QByteArray(R"({"name":"x","kind":"buffer","buffer":{"type":{"scalar":"int"}}})")

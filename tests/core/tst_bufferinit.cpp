@@ -63,6 +63,7 @@ private slots:
     void complexRandom();
     void structElements();
     void fromFile();
+    void fromFileLargerThanTheBuffer();
     void sizeLimit();
     void formatting_data();
     void formatting();
@@ -94,6 +95,12 @@ void TestBufferInit::resolveCount_data() {
         << "bad+1" << qint64(-1) << "'bad' has no valid value";
     QTest::newRow("syntax error") << "n*" << qint64(-1) << "count 'n*'";
     QTest::newRow("above 2^53") << "2^60" << qint64(-1) << "more than 2^53";
+    QTest::newRow("literal of 2^53 + 1")
+        << "9007199254740993" << qint64(-1) << "count '9007199254740993' is more than 2^53";
+    QTest::newRow("int64 variable of 2^53 + 1")
+        << "huge" << qint64(-1) << "'huge' is 9007199254740993, more than 2^53 - 1";
+    QTest::newRow("expression reaching 2^53, where 2^53 + 1 rounds to")
+        << "2^53" << qint64(-1) << "more than 2^53 - 1";
     QTest::newRow("literal beyond 64 bits")
         << "99999999999999999999" << qint64(-1) << "more than 2^53";
     QTest::newRow("division by zero") << "n/0" << qint64(-1) << "not a finite number";
@@ -115,6 +122,7 @@ void TestBufferInit::resolveCount() {
         scalarArg("a", ScalarType::Float32, "2"),
         scalarArg("flag", ScalarType::Bool, "true"),
         scalarArg("bad", ScalarType::Int32, "abc"),
+        scalarArg("huge", ScalarType::Int64, "9007199254740993"),
         x,
     };
     QString error;
@@ -348,6 +356,28 @@ void TestBufferInit::fromFile() {
     spec.init.path = "missing.npy";
     QVERIFY(!makeBufferContents(spec, 6, dir.path(), &error));
     QVERIFY2(error.contains("missing.npy"), qPrintable(error));
+}
+
+void TestBufferInit::fromFileLargerThanTheBuffer() {
+    // A sparse 2 GiB .npy for a 16-element buffer: refused from its header, with both sizes.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    NpyArray header;
+    header.type = ValueType::of(ScalarType::Float32);
+    header.shape = {qint64(1) << 29};
+    const QByteArray bytes = serializeNpy(header); // the header alone
+    QFile file(dir.filePath("big.npy"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QCOMPARE(file.write(bytes), bytes.size());
+    QVERIFY(file.resize(bytes.size() + (qint64(2) << 30)));
+    file.close();
+    BufferSpec spec = buffer(ScalarType::Float32, InitSpec::Kind::File);
+    spec.init.path = "big.npy";
+    QString error;
+    QVERIFY(!makeBufferContents(spec, 16, dir.path(), &error));
+    for (const char* part : {"big.npy", "has 536870912 elements but the buffer has 16",
+                             "2147483648 bytes (2.0 GiB)", "needs 64 bytes"})
+        QVERIFY2(error.contains(QLatin1String(part)), qPrintable(error));
 }
 
 void TestBufferInit::sizeLimit() {

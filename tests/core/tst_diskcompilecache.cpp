@@ -4,6 +4,7 @@
 #include "core/compile/CompileCache.h"
 #include "core/compile/DiskCompileCache.h"
 #include "core/compile/Program.h"
+#include "core/io/SafeFile.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -13,6 +14,9 @@
 
 #include <thread>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace kernelpad;
 
@@ -159,7 +163,7 @@ private slots:
         else if (damage == "append")
             bytes += "junk";
         else if (damage == "version")
-            bytes = DiskCompileCache::encodeEntry(saxpyCompiled(),
+            bytes = DiskCompileCache::encodeEntry(key, saxpyCompiled(),
                                                   DiskCompileCache::kFormatVersion + 1);
         QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
         QCOMPARE(file.write(bytes), bytes.size());
@@ -273,6 +277,169 @@ private slots:
         cache.insert(key, saxpyCompiled()); // warned once, then silent
         if (kind == "read-only")            // let QTemporaryDir remove it
             QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+
+    void untrustedEntryIsAMiss_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<bool>("removed"); // deleted: a regular file of ours
+        // The attacker's entries: each was loaded, hung or followed before.
+        QTest::newRow("another key's entry copied under this name") << "planted" << true;
+        QTest::newRow("FIFO as the entry") << "fifo" << false;
+        QTest::newRow("symbolic link to /dev/zero") << "dev-zero" << false;
+        QTest::newRow("dangling symbolic link") << "dangling" << false;
+        QTest::newRow("symbolic link to a valid entry elsewhere") << "link-to-entry" << false;
+    }
+
+    void untrustedEntryIsAMiss() {
+        QFETCH(QString, kind);
+        QFETCH(bool, removed);
+        QTemporaryDir dir;
+        QTemporaryDir elsewhere; // outside the cache folder
+        QVERIFY(dir.isValid() && elsewhere.isValid());
+        DiskCompileCache cache(dir.path());
+        const QByteArray key = keyFor(QStringLiteral("saxpy"));
+        const QString path = cache.entryPath(key);
+        const QString outside = elsewhere.filePath(QStringLiteral("target"));
+        if (kind == "planted") {
+            // A valid entry of another program, its PTX changed, under SAXPY's name.
+            CompileResult evil = saxpyCompiled();
+            evil.ptx.replace(QStringLiteral("0f"), QStringLiteral("1337.0f"));
+            const QByteArray evilKey = keyFor(QStringLiteral("evil"));
+            cache.insert(evilKey, evil);
+            QVERIFY(QFile::copy(cache.entryPath(evilKey), path));
+            QVERIFY(cache.find(evilKey)); // intact under its own name
+        } else if (kind == "fifo") {
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        } else if (kind == "dev-zero") {
+            QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+        } else if (kind == "dangling") {
+            QVERIFY(QFile::link(outside, path));
+        } else if (kind == "link-to-entry") {
+            QVERIFY(QFile::link(outside, path));
+            QString why;
+            QVERIFY2(writeFileAtomically(outside,
+                                         DiskCompileCache::encodeEntry(key, saxpyCompiled()), &why),
+                     qPrintable(why));
+        }
+        QVERIFY(!cache.find(key)); // a FIFO hung here, /dev/zero ran out of memory
+        QFileInfo entry(path);
+        QCOMPARE(!entry.exists() && !entry.isSymLink(), removed);
+
+        // Storing the real result never writes through the name to somewhere else.
+        const QByteArray outsideBefore = [&] {
+            QFile f(outside);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("absent");
+        }();
+        cache.insert(key, saxpyCompiled());
+        QVERIFY(cache.isEnabled()); // a planted name costs one entry, not the whole cache
+        QFile after(outside);
+        QCOMPARE(after.open(QIODevice::ReadOnly) ? after.readAll() : QByteArray("absent"),
+                 outsideBefore);
+        entry.refresh();
+        if (removed) {
+            QVERIFY(entry.isFile() && !entry.isSymLink());
+            const std::optional<CompileResult> hit = cache.find(key);
+            QVERIFY(hit);
+            QCOMPARE(hit->ptx, saxpyCompiled().ptx);
+        } else {
+            QVERIFY(!cache.find(key)); // left alone: not ours to replace
+        }
+    }
+
+    void renameReplacesALinkNotItsTarget() {
+        // What insert relies on should a link appear after its check: rename(2) over a
+        // symbolic link replaces the link; the file it names is never created.
+        QTemporaryDir dir;
+        QTemporaryDir elsewhere;
+        const QString link = dir.filePath(QStringLiteral("entry"));
+        const QString target = elsewhere.filePath(QStringLiteral("created-here"));
+        QVERIFY(QFile::link(target, link));
+        QString why;
+        QVERIFY2(writeFileAtomically(link, "bytes", &why), qPrintable(why));
+        QVERIFY(!QFileInfo::exists(target));
+        const QFileInfo entry(link);
+        QVERIFY(entry.isFile() && !entry.isSymLink());
+    }
+
+    void refusedFolderIsNotUsedAndToldOnce_data() {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<bool>("otherOwner");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("world-writable") << 0777 << false << "writable by others (mode 0777)";
+        QTest::newRow("world-writable with the sticky bit, like /tmp")
+            << 01777 << false << "writable by others (mode 1777)";
+        QTest::newRow("group-writable") << 0770 << false << "writable by its group (mode 0770)";
+        QTest::newRow("owned by another user") << 0700 << true << "belongs to user id 65534";
+    }
+
+    void refusedFolderIsNotUsedAndToldOnce() {
+        QFETCH(int, mode);
+        QFETCH(bool, otherOwner);
+        QFETCH(QString, reason);
+        if (otherOwner && ::geteuid() != 0)
+            QSKIP("giving a folder to another user needs root");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QByteArray key = keyFor(QStringLiteral("saxpy"));
+        {
+            DiskCompileCache trusted(dir.path()); // a valid entry, written while it was private
+            trusted.insert(key, saxpyCompiled());
+            QVERIFY(trusted.find(key));
+            QVERIFY(trusted.takeNotice().isEmpty());
+        }
+        const QByteArray folder = QFile::encodeName(dir.path());
+        QCOMPARE(::chmod(folder.constData(), mode_t(mode)), 0);
+        if (otherOwner)
+            QCOMPARE(::chown(folder.constData(), 65534, 65534), 0);
+        QVERIFY(DiskCompileCache::folderProblem(dir.path()).contains(reason));
+
+        // Through CompileCache as the CLI and the window use it: the first result carries the
+        // note, the next ones do not; the valid entry is not read, nothing is written.
+        CompileCache cache(CompileCache::kDefaultCapacity, dir.path());
+        int compiles = 0;
+        const auto compile = [&] {
+            ++compiles;
+            return saxpyCompiled();
+        };
+        const CompileResult first = cache.findOrCompile(key, compile);
+        QCOMPARE(first.fromCache, CompileResult::CacheTier::None); // the disk entry was not used
+        QVERIFY2(first.log.contains(
+                     QStringLiteral("note: the compile cache in %1 is not used: ").arg(dir.path())),
+                 qPrintable(first.log));
+        QVERIFY2(first.log.contains(reason), qPrintable(first.log));
+        QVERIFY(!first.diagnostics.isEmpty());
+        QCOMPARE(first.diagnostics.last().severity, Diagnostic::Severity::Note);
+        QVERIFY(first.diagnostics.last().message.contains(reason));
+        QVERIFY(!cache.disk()->isEnabled());
+
+        const CompileResult second = cache.findOrCompile(keyFor(QStringLiteral("other")), compile);
+        QVERIFY(!second.log.contains(QStringLiteral("compile cache")));
+        QCOMPARE(second.diagnostics.size(), saxpyCompiled().diagnostics.size());
+        const CompileResult again = cache.findOrCompile(key, compile); // memory tier
+        QVERIFY(!again.log.contains(QStringLiteral("compile cache")));
+        QCOMPARE(compiles, 2);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
+
+        if (otherOwner)
+            QCOMPARE(::chown(folder.constData(), ::geteuid(), ::getegid()), 0);
+        QCOMPARE(::chmod(folder.constData(), 0700), 0);
+    }
+
+    void createdFolderIsPrivate() {
+        // With a umask of 002 (Debian's per-user groups) mkpath would make it group-writable,
+        // and the cache would then refuse its own folder.
+        QTemporaryDir base;
+        const QString path = base.filePath(QStringLiteral("kernelpad/compile"));
+        const mode_t oldMask = ::umask(002);
+        DiskCompileCache cache(path);
+        cache.insert(keyFor(QStringLiteral("saxpy")), saxpyCompiled());
+        ::umask(oldMask);
+        QVERIFY(cache.isEnabled());
+        QVERIFY(cache.find(keyFor(QStringLiteral("saxpy"))));
+        struct stat st {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &st), 0);
+        QCOMPARE(st.st_mode & 0777, mode_t(0700));
+        QVERIFY(cache.takeNotice().isEmpty());
     }
 
     void defaultDirectoryFollowsTheEnvironment() {

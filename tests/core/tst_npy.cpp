@@ -7,6 +7,8 @@
 
 #include <cstring>
 
+#include <sys/stat.h>
+
 using namespace kernelpad;
 
 namespace {
@@ -31,6 +33,32 @@ QByteArray handMade(const QByteArray& header, const QByteArray& data = QByteArra
     return out + header + data;
 }
 
+/// Bytes this process has read through read(2) and pread(2) so far (/proc/self/io's rchar):
+/// how the tests see that a refused file's data was never read, without timing anything.
+qint64 bytesReadSoFar() {
+    QFile io(QStringLiteral("/proc/self/io"));
+    if (!io.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : io.readAll().split('\n'))
+        if (line.startsWith("rchar:"))
+            return line.mid(6).trimmed().toLongLong();
+    return -1;
+}
+
+/// A sparse file (no disk blocks): the header of `shape` float32 elements, then a hole of
+/// `bytesAfterHeader` made by QFile::resize.
+bool writeSparseNpy(const QString& path, const QVector<qint64>& shape, qint64 bytesAfterHeader) {
+    NpyArray header;
+    header.type = ValueType::of(ScalarType::Float32);
+    header.shape = shape;
+    const QByteArray bytes = serializeNpy(header); // the header alone: no data attached
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           file.write(bytes) == bytes.size() && file.resize(bytes.size() + bytesAfterHeader);
+}
+
+constexpr qint64 kTwoGiB = qint64(2) << 30;
+
 QByteArray patternBytes(int n) {
     QByteArray b(n, '\0');
     for (int i = 0; i < n; ++i)
@@ -53,6 +81,9 @@ private slots:
     void rejected_data();
     void rejected();
     void neverCrashes();
+    void refusedBeforeTheData_data();
+    void refusedBeforeTheData();
+    void trailingBytesAreNotRead();
 };
 
 void TestNpy::descr() {
@@ -298,6 +329,88 @@ void TestNpy::neverCrashes() {
         }
     }
     QVERIFY(parsed > 0); // some mutations (e.g. in the padding) still parse
+}
+
+void TestNpy::refusedBeforeTheData_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<qint64>("bufferCount");
+    QTest::addColumn<QStringList>("messages");
+    // The attacker's files: each used to be read whole (or waited on) before being refused.
+    QTest::newRow("sparse 2 GiB file for a 16-element buffer")
+        << "sparse" << qint64(16)
+        << QStringList{"big.npy", "shape (536870912,) of <f4 has 536870912 elements",
+                       "buffer 'x' has 16", "2147483648 bytes (2.0 GiB)", "64 bytes"};
+    QTest::newRow("header promising 2 GiB in a 1 KiB file")
+        << "short" << qint64(536870912)
+        << QStringList{"short.npy", "truncated .npy data", "2147483648 bytes (2.0 GiB)"};
+    QTest::newRow("/dev/zero") << "dev-zero" << qint64(16)
+                               << QStringList{"/dev/zero", "not a regular file"};
+    QTest::newRow("symbolic link to /dev/zero")
+        << "link-to-dev-zero" << qint64(16) << QStringList{"zero.npy", "not a regular file"};
+    QTest::newRow("FIFO with no writer")
+        << "fifo" << qint64(16) << QStringList{"pipe.npy", "not a regular file"};
+    QTest::newRow("folder") << "folder" << qint64(16)
+                            << QStringList{"folder.npy", "not a regular file"};
+}
+
+void TestNpy::refusedBeforeTheData() {
+    QFETCH(QString, kind);
+    QFETCH(qint64, bufferCount);
+    QFETCH(QStringList, messages);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString path;
+    if (kind == "sparse") {
+        path = dir.filePath("big.npy");
+        QVERIFY(writeSparseNpy(path, {kTwoGiB / 4}, kTwoGiB));
+    } else if (kind == "short") {
+        path = dir.filePath("short.npy");
+        QVERIFY(writeSparseNpy(path, {kTwoGiB / 4}, 1024));
+    } else if (kind == "dev-zero") {
+        path = QStringLiteral("/dev/zero");
+    } else if (kind == "link-to-dev-zero") {
+        path = dir.filePath("zero.npy");
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    } else if (kind == "fifo") {
+        path = dir.filePath("pipe.npy");
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == "folder") {
+        path = dir.filePath("folder.npy");
+        QVERIFY(QDir().mkpath(path));
+    }
+    NpyExpectation expected;
+    expected.elementCount = bufferCount;
+    expected.type = ValueType::of(ScalarType::Float32);
+    expected.what = QStringLiteral("buffer 'x'");
+    const qint64 readBefore = bytesReadSoFar();
+    QString error;
+    const std::optional<NpyArray> array = readNpy(path, expected, &error); // a FIFO hung here
+    const qint64 readBytes = bytesReadSoFar() - readBefore;
+    QVERIFY(!array);
+    for (const QString& message : messages)
+        QVERIFY2(error.contains(message), qPrintable(error));
+    // Only the header (and /proc/self/io itself) may have been read, never the data.
+    QVERIFY2(readBytes >= 0 && readBytes < 64 * 1024,
+             qPrintable(QStringLiteral("%1 bytes read").arg(readBytes)));
+}
+
+void TestNpy::trailingBytesAreNotRead() {
+    // A valid 16-element file followed by a 2 GiB hole: accepted, as numpy.load accepts
+    // trailing bytes, but the hole is never read.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("padded.npy");
+    QVERIFY(writeSparseNpy(path, {16}, kTwoGiB));
+    NpyExpectation expected;
+    expected.elementCount = 16;
+    const qint64 readBefore = bytesReadSoFar();
+    QString error;
+    const std::optional<NpyArray> array = readNpy(path, expected, &error);
+    const qint64 readBytes = bytesReadSoFar() - readBefore;
+    QVERIFY2(array, qPrintable(error));
+    QCOMPARE(array->data, QByteArray(64, '\0'));
+    QVERIFY2(readBytes >= 0 && readBytes < 64 * 1024,
+             qPrintable(QStringLiteral("%1 bytes read").arg(readBytes)));
 }
 
 QTEST_GUILESS_MAIN(TestNpy)
