@@ -1,19 +1,70 @@
-// Fuzzes the runner protocol decoder and, for "run" messages, the RunRequest reader.
+// Fuzzes the runner protocol: the bounded line splitter both sides read with, the message
+// decoder and, for "run" messages, the RunRequest reader.
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
 
 #include <QByteArray>
 #include <QJsonValue>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
 using namespace kernelpad;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
-{
-    const QByteArray line = QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size));
+namespace {
+
+/// A small limit so that over-long lines are common; the chunk size comes from the input.
+constexpr qsizetype kFuzzLineLimit = 256;
+
+/// Feeds the bytes in chunks and checks what the splitter promises: no line longer than the
+/// limit, no '\n' inside a line, and, when nothing was refused, the lines and the pending
+/// tail put back together are the input.
+void checkSplitter(const uint8_t* data, size_t size) {
+    if (size == 0)
+        return;
+    const qsizetype chunk = 1 + data[0] % 97;
+    LineSplitter splitter(kFuzzLineLimit);
+    QByteArray joined;
+    bool refused = false;
+    for (qsizetype at = 1; at < qsizetype(size); at += chunk) {
+        const qsizetype n = std::min<qsizetype>(chunk, qsizetype(size) - at);
+        for (const LineSplitter::Line& line :
+             splitter.feed(reinterpret_cast<const char*>(data) + at, n)) {
+            if (line.tooLong) {
+                refused = true;
+                if (!line.bytes.isEmpty()) {
+                    std::fprintf(stderr, "a refused line kept its bytes\n");
+                    std::abort();
+                }
+                continue;
+            }
+            if (line.bytes.size() > kFuzzLineLimit || line.bytes.contains('\n')) {
+                std::fprintf(stderr, "a line of %lld bytes passed the splitter\n",
+                             qlonglong(line.bytes.size()));
+                std::abort();
+            }
+            joined += line.bytes + '\n';
+        }
+        if (splitter.pendingBytes() > kFuzzLineLimit) {
+            std::fprintf(stderr, "the splitter holds more than its limit\n");
+            std::abort();
+        }
+    }
+    const QByteArray input(reinterpret_cast<const char*>(data) + 1, qsizetype(size) - 1);
+    if (!refused && !input.startsWith(joined)) {
+        std::fprintf(stderr, "the splitter lost or changed bytes\n");
+        std::abort();
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    checkSplitter(data, size);
+    const QByteArray line =
+        QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size));
     QString error;
     const std::optional<RunnerMessage> message = decodeRunnerMessage(line, &error);
     if (!message) {
@@ -27,14 +78,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const QByteArray encoded = encodeRunnerMessage(*message);
     QString again;
     const std::optional<RunnerMessage> redecoded = decodeRunnerMessage(encoded, &again);
-    if (encoded.count('\n') != 1 || !redecoded || redecoded->type != message->type || redecoded->id != message->id) {
-        std::fprintf(stderr, "encode/decode round trip failed: %s\n%s", qPrintable(again), encoded.constData());
+    if (encoded.count('\n') != 1 || !redecoded || redecoded->type != message->type ||
+        redecoded->id != message->id) {
+        std::fprintf(stderr, "encode/decode round trip failed: %s\n%s", qPrintable(again),
+                     encoded.constData());
         std::abort();
     }
     if (message->type == QLatin1String("run")) {
         QString requestError;
-        const std::optional<RunRequest> request =
-            RunRequest::fromJson(message->body.value(QStringLiteral("request")).toObject(), &requestError);
+        const std::optional<RunRequest> request = RunRequest::fromJson(
+            message->body.value(QStringLiteral("request")).toObject(), &requestError);
         if (request)
             (void)request->toJson();
     }

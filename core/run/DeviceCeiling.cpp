@@ -108,30 +108,34 @@ QString defaultCeilingPath() {
     return dir.isEmpty() ? QString() : dir + QStringLiteral("/device-ceilings.json");
 }
 
+namespace {
+
+/// The ceilings file holds one small entry per device: anything larger is not ours.
+constexpr qint64 kMaxCeilingFileBytes = 1 << 20;
+
+/// The file's JSON object, or an empty one; only a regular file of bounded size is read.
+QJsonObject readCeilingFile(const QString& path) {
+    QString ignored;
+    const std::optional<QByteArray> bytes =
+        readRegularFile(path, ReadLimits{kMaxCeilingFileBytes, false}, &ignored);
+    return bytes ? QJsonDocument::fromJson(*bytes).object() : QJsonObject();
+}
+
+} // namespace
+
 std::optional<CopyCeiling> readCachedCeiling(const QString& path, const QString& key) {
     if (path.isEmpty())
         return std::nullopt;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    const QJsonObject all = readCeilingFile(path);
+    if (!all.contains(key))
         return std::nullopt;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
-    if (!doc.isObject())
-        return std::nullopt;
-    return CopyCeiling::fromJson(doc.object().value(key).toObject());
+    return CopyCeiling::fromJson(all.value(key).toObject());
 }
 
 bool writeCachedCeiling(const QString& path, const QString& key, const CopyCeiling& ceiling) {
     if (path.isEmpty() || !QDir().mkpath(QFileInfo(path).absolutePath()))
         return false;
-    QJsonObject all;
-    {
-        QFile existing(path);
-        if (existing.open(QIODevice::ReadOnly)) {
-            const QJsonDocument doc = QJsonDocument::fromJson(existing.readAll());
-            if (doc.isObject())
-                all = doc.object();
-        }
-    }
+    QJsonObject all = readCeilingFile(path);
     all.insert(key, ceiling.toJson());
     // A reader sees the old file or the new one, never half of one.
     QString ignored; // the ceiling is re-measured when it cannot be kept

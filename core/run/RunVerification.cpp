@@ -249,7 +249,10 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
         case VerifySpec::Kind::File: {
             method = QStringLiteral("file %1").arg(spec.path);
             const QString path = QDir(projectDir).absoluteFilePath(spec.path);
-            std::optional<NpyArray> npy = readNpy(path, &error);
+            // The sizes are checked against the buffer before the data is read.
+            std::optional<NpyArray> npy = readNpy(
+                path, NpyExpectation{b.count, b.type, QStringLiteral("buffer '%1'").arg(b.name)},
+                &error);
             if (!npy)
                 break;
             if (npy->type != b.type)
