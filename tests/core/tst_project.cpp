@@ -56,7 +56,8 @@ Project fullProject() {
     p.options.maxRegisters = 64;
     p.options.defines = {QStringLiteral("N=256"), QStringLiteral("USE_FAST")};
     p.options.includeDirs = {QStringLiteral("include")};
-    p.options.extraFlags = {QStringLiteral("-DEXTRA")};
+    p.options.extraFlags = {QStringLiteral("--restrict"), QStringLiteral("-Xptxas"),
+                            QStringLiteral("-v")};
     p.kernel = QStringLiteral("k<float>");
 
     StructType pair;
