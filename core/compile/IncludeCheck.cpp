@@ -12,13 +12,17 @@ namespace kernelpad {
 
 namespace {
 
+/// PATH_MAX on Linux: a longer header name cannot name a file.
+constexpr qsizetype kMaxHeaderNameLength = 4096;
+
 /// One include directive (or __has_include) of a text.
 struct Directive {
     int line = 0;   ///< 1-based physical line where the logical line starts
     int column = 0; ///< 1-based column of the header name, 1 when it is past a line splice
     enum class Kind { Quoted, Angled, Computed, Malformed } kind = Kind::Malformed;
-    QString name;    ///< the header name without its quotes or brackets
-    QString keyword; ///< "#include", "#include_next", "__has_include", for messages
+    QString name;      ///< the header name without its quotes or brackets
+    QString keyword;   ///< "#include", "#include_next", "__has_include", for messages
+    qsizetype end = 0; ///< index just past the header name in the text it was read from
 
     /// `#include <name>` as written, for messages.
     [[nodiscard]] QString spelled() const {
@@ -59,12 +63,26 @@ QVector<LogicalLine> logicalLines(const QString& text) {
     return lines;
 }
 
-/// `text` with every same-line /* ... */ replaced by a space (translation phase 3, done per
-/// line on purpose: see findUnsafeInclude) and a trailing // comment cut.
+/// `text` with every same-line /* ... */ replaced by a space and an unclosed /* cut (translation
+/// phase 3, done per line on purpose: see findUnsafeInclude). Linear in the line's length:
+/// a line of a million "/*" must not cost a million scans.
 QString withoutComments(const QString& text) {
-    static const QRegularExpression block(QStringLiteral("/\\*.*?\\*/"));
-    QString out = text;
-    out.replace(block, QStringLiteral(" "));
+    QString out;
+    out.reserve(text.size());
+    qsizetype from = 0;
+    while (from < text.size()) {
+        const qsizetype open = text.indexOf(QLatin1String("/*"), from);
+        if (open < 0) {
+            out += QStringView(text).mid(from);
+            break;
+        }
+        out += QStringView(text).mid(from, open - from);
+        const qsizetype close = text.indexOf(QLatin1String("*/"), open + 2);
+        if (close < 0)
+            break; // the comment runs past this line
+        out += u' ';
+        from = close + 2;
+    }
     return out;
 }
 
@@ -85,7 +103,9 @@ Directive headerName(const QString& code, qsizetype at) {
         return directive;
     }
     const QChar close = open == u'"' ? u'"' : u'>';
-    const qsizetype end = code.indexOf(close, at + 1);
+    // Bounded, so that many unterminated names on one line cost no more than the line.
+    const qsizetype length = QStringView(code).mid(at + 1, kMaxHeaderNameLength + 1).indexOf(close);
+    const qsizetype end = length < 0 ? -1 : at + 1 + length;
     if (end < 0 || end == at + 1) {
         directive.kind = Directive::Kind::Malformed;
         directive.name = code.mid(at).trimmed();
@@ -93,6 +113,7 @@ Directive headerName(const QString& code, qsizetype at) {
     }
     directive.kind = open == u'"' ? Directive::Kind::Quoted : Directive::Kind::Angled;
     directive.name = code.mid(at + 1, end - at - 1);
+    directive.end = end + 1;
     return directive;
 }
 
@@ -100,15 +121,13 @@ Directive headerName(const QString& code, qsizetype at) {
 QVector<Directive> findDirectives(const QString& text) {
     static const QRegularExpression include(
         QStringLiteral("^\\s*#\\s*(include_next|include|import)\\b"));
-    static const QRegularExpression hasInclude(
-        QStringLiteral("__has_include(?:_next)?\\s*\\(\\s*"));
     QVector<Directive> directives;
     for (const LogicalLine& line : logicalLines(text)) {
-        // The line as written, and the text after each "*/": a directive may follow the end
-        // of a comment that began on an earlier line.
+        // The line as written, and the text after its first "*/": a directive may follow the
+        // end of a comment that began on an earlier line, and such a comment ends at the first
+        // "*/". (Only the first, so a line of many "*/" costs one more pass, not one per "*/".)
         QStringList candidates{line.text};
-        for (qsizetype end = line.text.indexOf(QLatin1String("*/")); end >= 0;
-             end = line.text.indexOf(QLatin1String("*/"), end + 2))
+        if (const qsizetype end = line.text.indexOf(QLatin1String("*/")); end >= 0)
             candidates.append(line.text.mid(end + 2));
         // A directive seen in two candidates is checked twice; that costs a stat().
         for (const QString& candidate : std::as_const(candidates)) {
@@ -137,13 +156,36 @@ QVector<Directive> findDirectives(const QString& text) {
                 directive.keyword = QLatin1Char('#') + match.captured(1);
                 add(directive);
             }
-            auto matches = hasInclude.globalMatch(code);
-            while (matches.hasNext()) {
-                Directive directive = headerName(code, matches.next().capturedEnd(0));
+            // Found by hand rather than by a regular expression: QRegularExpression::match()
+            // with an offset re-validates the whole line each time, quadratic on a long line.
+            // Each search starts past the last name read, so the line is read once.
+            const QLatin1String keyword("__has_include");
+            for (qsizetype from = code.indexOf(keyword); from >= 0;
+                 from = code.indexOf(keyword, from)) {
+                qsizetype at = from + keyword.size();
+                if (QStringView(code).mid(at).startsWith(QLatin1String("_next")))
+                    at += 5;
+                while (at < code.size() && code.at(at).isSpace())
+                    ++at;
+                if (at >= code.size() || code.at(at) != u'(') {
+                    from = at;
+                    continue; // "#ifdef __has_include" and the like
+                }
+                Directive directive = headerName(code, at + 1);
                 directive.keyword = QStringLiteral("__has_include");
+                const bool usable = directive.kind == Directive::Kind::Quoted ||
+                                    directive.kind == Directive::Kind::Angled;
                 add(directive);
+                if (!usable)
+                    break;
+                from = directive.end;
             }
         }
+        // The walk stops at the first of these anyway; stopping here keeps a line of a
+        // million malformed directives from being collected first.
+        if (!directives.isEmpty() && (directives.last().kind == Directive::Kind::Computed ||
+                                      directives.last().kind == Directive::Kind::Malformed))
+            return directives;
     }
     return directives;
 }

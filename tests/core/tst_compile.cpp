@@ -45,6 +45,8 @@ const QString kDataDir = QStringLiteral(KERNELPAD_TEST_DATA_DIR);
 
 // Long enough for NVRTC on a loaded 2-core machine, short against "for ever".
 constexpr int kHangLimitSeconds = 60;
+// Ten times what the include check takes on pathological input on a loaded 2-core machine.
+constexpr qint64 kLinearCheckLimitMs = 5000;
 
 /// Compiles on a detached thread and gives up after kHangLimitSeconds, so a compile that blocks
 /// (NVRTC opening a FIFO) fails the test instead of hanging it.
@@ -115,6 +117,7 @@ private slots:
     void specialFileInclude();
     void quotedIncludeFromWorkingDirectory();
     void nestedRegularHeadersCompile();
+    void pathologicalSourceCheckedQuickly();
 };
 
 void TestCompile::saxpyCompiles() {
@@ -551,6 +554,28 @@ void TestCompile::nestedRegularHeadersCompile() {
                 options, dir.path())
             .compile("sm_90");
     QVERIFY2(result.ok, qPrintable(result.log + result.diagnostics.value(0).message));
+}
+
+void TestCompile::pathologicalSourceCheckedQuickly() {
+    // Lines built to make a naive scanner quadratic: many names, many unclosed comments, one
+    // huge unterminated name. The check stays linear and refuses the last line.
+    const QString source = QStringLiteral("__has_include(<kp_no_such_header.h>)").repeated(20000) +
+                           u'\n' + QStringLiteral("/*").repeated(500000) + u'\n' +
+                           QStringLiteral("__has_include(<").repeated(100000) + u'\n';
+    QElapsedTimer timer;
+    timer.start();
+    const std::optional<CompileResult> result =
+        compileWithin(Program(source, "slow.cu", ProgramOptions{}));
+    QVERIFY2(result, "the check hung");
+    qInfo("checked in %lld ms", timer.elapsed());
+    // About 0.5 s on a loaded 2-core machine; the quadratic version took 15 s.
+    QVERIFY(timer.elapsed() < kLinearCheckLimitMs);
+    QVERIFY(!result->ok);
+    QCOMPARE(result->diagnostics.size(), 1);
+    QCOMPARE(result->diagnostics.first().line, 3);
+    QVERIFY2(
+        result->diagnostics.first().message.contains(QLatin1String("cannot read the file name")),
+        qPrintable(result->diagnostics.first().message));
 }
 
 QTEST_GUILESS_MAIN(TestCompile)
