@@ -5,6 +5,7 @@
 #include "core/compile/ProgramOptions.h"
 
 #include <QByteArray>
+#include <QJsonArray>
 #include <QJsonDocument>
 
 #include <cstdint>
