@@ -1,5 +1,7 @@
 #include "ui/widgets/CompileOptionsPanel.h"
 
+#include "core/compile/NvrtcFlags.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -90,7 +92,12 @@ CompileOptionsPanel::CompileOptionsPanel(QWidget* parent)
     m_includeDirs->setPlaceholderText(tr("include;../common (semicolon-separated)"));
     m_extraFlags = new QLineEdit(this);
     m_extraFlags->setObjectName(QStringLiteral("extraFlags"));
-    m_extraFlags->setPlaceholderText(tr("passed to NVRTC verbatim (space-separated)"));
+    // Only flags that read and write no files pass; a refused one fails the compile with a
+    // diagnostic naming it, and the text stays here to be fixed.
+    m_extraFlags->setPlaceholderText(tr("-Xptxas -v --restrict ... (space-separated)"));
+    m_extraFlags->setToolTip(
+        tr("Further NVRTC flags; only those that read and write no files are accepted (%1)")
+            .arg(allowedExtraFlagsSummary()));
 
     auto* flags = new QHBoxLayout;
     flags->addWidget(m_fastMath);
