@@ -100,6 +100,39 @@ std::optional<Diagnostic> parsePositionlessHeader(const QString& line) {
     return std::nullopt;
 }
 
+/// "Command-line error: invalid macro definition: X=a##": NVRTC's front end on a -D or -U it
+/// cannot take (a value ending in "##" or opening a comment passes ProgramOptions' own check).
+/// The message is reworded to name the option field the user has to fix.
+std::optional<Diagnostic> parseCommandLineHeader(const QString& line) {
+    static const QRegularExpression commandLine(
+        QStringLiteral("^Command-line (error|warning|remark): ?(.*)$"),
+        QRegularExpression::DotMatchesEverythingOption);
+    static const QRegularExpression macro(
+        QStringLiteral("^invalid macro (definition|undefinition): ?(.*)$"),
+        QRegularExpression::DotMatchesEverythingOption);
+    const QRegularExpressionMatch match = commandLine.match(line);
+    if (!match.hasMatch())
+        return std::nullopt;
+    Diagnostic diagnostic;
+    diagnostic.severity = severityFromText(match.captured(1));
+    const QString text = match.captured(2).trimmed();
+    const QRegularExpressionMatch macroMatch = macro.match(text);
+    if (!macroMatch.hasMatch()) {
+        diagnostic.message = QStringLiteral("command line: ") + text;
+    } else if (macroMatch.captured(1) == QLatin1String("definition")) {
+        diagnostic.message =
+            QStringLiteral("defines: NVRTC refuses the macro definition \"%1\" (its value must "
+                           "be a valid replacement list: no \"##\" at either end, no unclosed "
+                           "comment)")
+                .arg(macroMatch.captured(2));
+    } else {
+        diagnostic.message = QStringLiteral("extraFlags: NVRTC refuses the macro undefinition "
+                                            "-U \"%1\" (it takes a macro name)")
+                                 .arg(macroMatch.captured(2));
+    }
+    return diagnostic;
+}
+
 /// Lines NVRTC adds that are about the log, not the source.
 bool isSummaryLine(const QString& line) {
     static const QRegularExpression summary(
@@ -185,6 +218,8 @@ QVector<Diagnostic> parseNvrtcLog(const QString& log) {
             continue;
         if (auto header = parsePositionedHeader(line))
             current = std::move(header);
+        else if (auto option = parseCommandLineHeader(line))
+            current = std::move(option);
         else if (auto plain = parsePositionlessHeader(line))
             current = std::move(plain);
     }

@@ -1,15 +1,21 @@
 #include "core/compile/Program.h"
 
 #include "core/compile/Diagnostics.h"
+#include "core/compile/IncludeCheck.h"
 #include "core/compile/KernelNames.h"
 #include "core/compile/PtxParser.h"
+#include "core/compile/Toolkit.h"
+#include "core/io/ControlChars.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <nvrtc.h>
 
 #include <chrono>
+#include <climits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -109,6 +115,22 @@ bool isValidArch(const QString& arch) {
     return re.match(arch).hasMatch();
 }
 
+/// An error at the first NUL character of `source`, if any: nvrtcCreateProgram takes a C
+/// string, so NVRTC would silently compile only the text before it.
+std::optional<Diagnostic> nulCharacter(const QString& source, const QString& name) {
+    const qsizetype at = source.indexOf(QChar(u'\0'));
+    if (at < 0)
+        return std::nullopt;
+    const qsizetype lineStart = source.lastIndexOf(u'\n', at) + 1;
+    Diagnostic diagnostic;
+    diagnostic.file = name;
+    diagnostic.line = int(qMin<qsizetype>(source.left(at).count(u'\n') + 1, INT_MAX));
+    diagnostic.column = int(qMin<qsizetype>(at - lineStart + 1, INT_MAX));
+    diagnostic.message = QStringLiteral("the source contains a NUL character; NVRTC would "
+                                        "silently ignore everything after it");
+    return diagnostic;
+}
+
 } // namespace
 
 Program::Program(QString source, QString name, ProgramOptions options, QString baseDir)
@@ -140,17 +162,42 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         return result;
     }
 
+    const QString shownName = m_name.isEmpty() ? QStringLiteral("kernel.cu") : m_name;
+    // The name reaches NVRTC's log lines (and, before --time was refused, a file).
+    if (const QString bad = controlCharacterError(QStringLiteral("sourceName"), shownName);
+        !bad.isEmpty()) {
+        result.diagnostics.append(plainError(bad));
+        return result;
+    }
+    if (std::optional<Diagnostic> nul = nulCharacter(m_source, shownName)) {
+        result.diagnostics.append(*nul);
+        return result;
+    }
+
+    const auto started = std::chrono::steady_clock::now();
     ProgramOptions options = m_options;
     if (!m_baseDir.isEmpty()) {
         const QDir base(m_baseDir);
         for (QString& dir : options.includeDirs)
             dir = QDir::cleanPath(base.absoluteFilePath(dir));
     }
+
+    // NVRTC resolves the main source's quoted includes against the directory of its name,
+    // which for a plain name is the working directory.
+    const IncludeSearch search{QFileInfo(QDir::current(), shownName).absolutePath(),
+                               options.includeDirs, cudaToolkitIncludeDirs()};
+    if (std::optional<IncludeProblem> include = findUnsafeInclude(m_source, shownName, search)) {
+        Diagnostic diagnostic = plainError(include->message);
+        diagnostic.file = include->file;
+        diagnostic.line = include->line;
+        diagnostic.column = include->column;
+        result.diagnostics.append(diagnostic);
+        return result;
+    }
     result.flags = options.toFlags(result.arch);
 
-    const auto started = std::chrono::steady_clock::now();
     const QByteArray source = m_source.toUtf8();
-    const QByteArray name = (m_name.isEmpty() ? QStringLiteral("kernel.cu") : m_name).toUtf8();
+    const QByteArray name = shownName.toUtf8();
     NvrtcProgramHandle program;
     const nvrtcResult created = nvrtcCreateProgram(program.out(), source.constData(),
                                                    name.constData(), 0, nullptr, nullptr);

@@ -1,6 +1,8 @@
 #include "core/compile/ProgramOptions.h"
 
+#include "core/compile/NvrtcFlags.h"
 #include "core/compile/Toolkit.h"
+#include "core/io/ControlChars.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -13,11 +15,6 @@ namespace kernelpad {
 
 namespace {
 
-// --maxrregcount limits: ptxas rejects fewer than 16 registers, and 255 is the hardware maximum
-// per thread (CUDA C++ Programming Guide, "Compute Capabilities", technical specifications).
-constexpr int kMinRegisters = 16;
-constexpr int kMaxRegisters = 255;
-
 const QStringList& cppStandards() {
     static const QStringList standards{QStringLiteral("c++11"), QStringLiteral("c++14"),
                                        QStringLiteral("c++17"), QStringLiteral("c++20")};
@@ -29,11 +26,21 @@ bool isValidArch(const QString& arch) {
     return re.match(arch).hasMatch();
 }
 
-bool isValidDefine(const QString& define) {
-    // A macro name, optionally "=value" (the value is free text, as with nvcc -D).
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*(=.*)?$"),
-                                       QRegularExpression::DotMatchesEverythingOption);
-    return re.match(define).hasMatch();
+/// The first control character problem of `list`, named "field[i]".
+QString listControlCharacterError(const QString& field, const QStringList& list) {
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        const QString error =
+            controlCharacterError(QStringLiteral("%1[%2]").arg(field).arg(i), list.at(i));
+        if (!error.isEmpty())
+            return error;
+    }
+    return {};
+}
+
+/// Appends `flag` only if the allow-list takes it, so toFlags() cannot emit anything else.
+void appendChecked(QStringList* flags, const QString& flag) {
+    if (!checkNvrtcFlags({flag}))
+        flags->append(flag);
 }
 
 QString boolFlag(bool value) {
@@ -107,31 +114,53 @@ QStringList ProgramOptions::toFlags(const QString& resolvedArch) const {
     const QString effectiveArch =
         !resolvedArch.isEmpty() ? resolvedArch : arch.value_or(QString::fromLatin1(kDefaultArch));
     // -arch=sm_XY (not compute_XY) makes NVRTC emit a CUBIN for exactly that arch.
-    flags << QStringLiteral("-arch=") + effectiveArch;
+    appendChecked(&flags, QStringLiteral("-arch=") + effectiveArch);
     if (cppStandard)
-        flags << QStringLiteral("-std=") + *cppStandard;
+        appendChecked(&flags, QStringLiteral("-std=") + *cppStandard);
     if (fastMath && *fastMath)
-        flags << QStringLiteral("--use_fast_math");
+        appendChecked(&flags, QStringLiteral("--use_fast_math"));
     if (fmad)
-        flags << QStringLiteral("--fmad=") + boolFlag(*fmad);
+        appendChecked(&flags, QStringLiteral("--fmad=") + boolFlag(*fmad));
     if (lineInfo && *lineInfo)
-        flags << QStringLiteral("-lineinfo");
+        appendChecked(&flags, QStringLiteral("-lineinfo"));
     if (deviceDebug && *deviceDebug)
-        flags << QStringLiteral("-G");
+        appendChecked(&flags, QStringLiteral("-G"));
     if (maxRegisters)
-        flags << QStringLiteral("--maxrregcount=%1").arg(*maxRegisters);
+        appendChecked(&flags, QStringLiteral("--maxrregcount=%1").arg(*maxRegisters));
     for (const QString& define : defines)
-        flags << QStringLiteral("-D") + define;
+        appendChecked(&flags, QStringLiteral("-D") + define);
     for (const QString& dir : includeDirs)
-        flags << QStringLiteral("-I") + dir;
-    flags << extraFlags;
+        appendChecked(&flags, QStringLiteral("-I") + dir);
+    // All or nothing: a value token ("-Xptxas", "-v") is only meaningful with its flag.
+    if (!checkExtraFlags(extraFlags))
+        flags << extraFlags;
     // After the user's dirs, so a user header can shadow a toolkit one on purpose.
     for (const QString& dir : cudaToolkitIncludeDirs())
-        flags << QStringLiteral("-I") + dir;
+        appendChecked(&flags, QStringLiteral("-I") + dir);
     return flags;
 }
 
+QString ProgramOptions::unsafeContent() const {
+    QString error;
+    if (arch)
+        error = controlCharacterError(QStringLiteral("arch"), *arch);
+    if (error.isEmpty() && cppStandard)
+        error = controlCharacterError(QStringLiteral("cppStandard"), *cppStandard);
+    if (error.isEmpty())
+        error = listControlCharacterError(QStringLiteral("defines"), defines);
+    if (error.isEmpty())
+        error = listControlCharacterError(QStringLiteral("includeDirs"), includeDirs);
+    if (error.isEmpty()) {
+        if (const std::optional<FlagRefusal> refusal = checkExtraFlags(extraFlags))
+            error =
+                QStringLiteral("extraFlags[%1]: %2").arg(refusal->index).arg(refusal->message());
+    }
+    return error;
+}
+
 QString ProgramOptions::validate() const {
+    if (QString unsafe = unsafeContent(); !unsafe.isEmpty())
+        return unsafe;
     if (arch && !isValidArch(*arch))
         return QStringLiteral("arch must look like sm_90 or sm_90a (got \"%1\")").arg(*arch);
     if (cppStandard && !cppStandards().contains(*cppStandard)) {
@@ -199,7 +228,9 @@ std::optional<ProgramOptions> ProgramOptions::fromJson(const QJsonObject& json, 
         readStringList(json, QStringLiteral("defines"), &options.defines, &message) &&
         readStringList(json, QStringLiteral("includeDirs"), &options.includeDirs, &message) &&
         readStringList(json, QStringLiteral("extraFlags"), &options.extraFlags, &message);
-    if (!ok) {
+    if (ok)
+        message = options.unsafeContent();
+    if (!message.isEmpty()) {
         if (error)
             *error = message;
         return std::nullopt;

@@ -22,15 +22,29 @@ struct ProgramOptions {
     std::optional<int> maxRegisters;    ///< --maxrregcount=N
     QStringList defines;                ///< "N=256" or "USE_FAST" (each becomes -D...)
     QStringList includeDirs;            ///< user directories, relative to the project or absolute
-    QStringList extraFlags;             ///< passed through verbatim
+    /// Further NVRTC flags, only from the allow-list in NvrtcFlags.h (flags that read and write
+    /// no files); anything else is refused by fromJson() and validate().
+    QStringList extraFlags;
+
+    /// --maxrregcount limits: ptxas rejects fewer than 16 registers, and 255 is the hardware
+    /// maximum per thread (CUDA C++ Programming Guide, "Compute Capabilities").
+    static constexpr int kMinRegisters = 16;
+    static constexpr int kMaxRegisters = 255;
 
     /// The flags for NVRTC, with `resolvedArch` used for -arch and the toolkit's include
-    /// directories (include/ and include/cccl) appended.
+    /// directories (include/ and include/cccl) appended. Every flag passes checkNvrtcFlags():
+    /// a field value or extra flag that does not is left out (validate() reports it).
     [[nodiscard]] QStringList toFlags(const QString& resolvedArch) const;
-    /// Empty when valid, else a message naming the field ("maxRegisters must be ...").
+    /// Empty when valid, else a message naming the field ("maxRegisters must be ...",
+    /// "extraFlags[0]: \"--time=t\" is refused: ...").
     [[nodiscard]] QString validate() const;
+    /// What a project file may not carry even to be opened: extra flags off the allow-list and
+    /// control characters in any field. Empty when none; validate() includes these.
+    [[nodiscard]] QString unsafeContent() const;
 
     [[nodiscard]] QJsonObject toJson() const;
+    /// Checks types, and refuses what unsafeContent() reports; other bad values are left for
+    /// validate() so that the project still opens and the user can fix them.
     static std::optional<ProgramOptions> fromJson(const QJsonObject& json, QString* error);
     friend bool operator==(const ProgramOptions& a, const ProgramOptions& b);
 };

@@ -1,5 +1,6 @@
 #include "core/launch/ArgumentSpec.h"
 
+#include "core/io/ControlChars.h"
 #include "core/launch/ScalarCodec.h"
 
 #include <QLocale>
@@ -65,6 +66,10 @@ bool readString(const QJsonObject& json, const QString& key, QString* out, bool 
     if (!v.isString())
         return fail(error,
                     QStringLiteral("%1: expected a string, got %2").arg(key, jsonTypeName(v)));
+    // Every string here is one line (a name, a path, an expression) that reaches log lines,
+    // messages or file names.
+    if (const QString bad = controlCharacterError(key, v.toString()); !bad.isEmpty())
+        return fail(error, bad);
     *out = v.toString();
     return true;
 }
@@ -165,6 +170,8 @@ bool readValueText(const QJsonObject& json, const QString& key, QString* out, QS
     if (!json.contains(key))
         return true;
     const QJsonValue v = json.value(key);
+    if (const QString bad = controlCharacterError(key, v.toString()); !bad.isEmpty())
+        return fail(error, bad);
     if (v.isString())
         *out = v.toString();
     else if (v.isDouble())
@@ -404,6 +411,10 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
     }
     if (count.isDouble() && n >= 0 && isExactDoubleInteger(n)) {
         spec.count = QString::number(qint64(n));
+    } else if (const QString bad = controlCharacterError(QStringLiteral("count"), count.toString());
+               !bad.isEmpty()) {
+        fail(error, bad);
+        return std::nullopt;
     } else if (count.isString() && !count.toString().trimmed().isEmpty()) {
         spec.count = count.toString().trimmed();
     } else {

@@ -1,5 +1,7 @@
 #include "core/launch/ValueType.h"
 
+#include "core/io/ControlChars.h"
+
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <QSet>
@@ -149,10 +151,21 @@ std::optional<StructField> fieldFromJson(const QJsonValue& value, const QString&
         fail(error, where + QStringLiteral(".name: expected a non-empty string"));
         return std::nullopt;
     }
+    // Field names reach generated code and messages; type names are echoed in messages.
+    if (const QString bad = controlCharacterError(where + QStringLiteral(".name"), name.toString());
+        !bad.isEmpty()) {
+        fail(error, bad);
+        return std::nullopt;
+    }
     field.name = name.toString().trimmed();
     const QJsonValue type = o.value(QStringLiteral("type"));
     if (!type.isString()) {
         fail(error, where + QStringLiteral(".type: expected a type name string"));
+        return std::nullopt;
+    }
+    if (const QString bad = controlCharacterError(where + QStringLiteral(".type"), type.toString());
+        !bad.isEmpty()) {
+        fail(error, bad);
         return std::nullopt;
     }
     const auto scalar = scalarTypeFromName(type.toString());
@@ -275,6 +288,11 @@ std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* e
             fail(error, QStringLiteral("scalar: expected a type name string"));
             return std::nullopt;
         }
+        if (const QString bad = controlCharacterError(QStringLiteral("scalar"), v.toString());
+            !bad.isEmpty()) {
+            fail(error, bad);
+            return std::nullopt;
+        }
         const auto t = scalarTypeFromName(v.toString());
         if (!t) {
             fail(error, QStringLiteral("scalar: unknown type '%1'").arg(v.toString()));
@@ -296,6 +314,11 @@ std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* e
     const QJsonValue name = so.value(QStringLiteral("name"));
     if (!name.isString() || name.toString().trimmed().isEmpty()) {
         fail(error, QStringLiteral("struct.name: expected a non-empty string"));
+        return std::nullopt;
+    }
+    if (const QString bad = controlCharacterError(QStringLiteral("struct.name"), name.toString());
+        !bad.isEmpty()) {
+        fail(error, bad);
         return std::nullopt;
     }
     st.name = name.toString().trimmed();

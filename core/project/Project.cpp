@@ -1,5 +1,6 @@
 #include "core/project/Project.h"
 
+#include "core/io/ControlChars.h"
 #include "core/io/SafeFile.h"
 
 #include <QDir>
@@ -11,6 +12,7 @@
 #include <QRegularExpression>
 
 #include <cmath>
+#include <utility>
 
 namespace kernelpad {
 
@@ -20,6 +22,28 @@ const QString kFormatMarker = QStringLiteral("kernelpad-project");
 /// A project is source text and a few settings; anything larger is not a project file, and
 /// reading it whole could exhaust memory.
 constexpr qint64 kMaxProjectBytes = qint64(64) << 20;
+/// NAME_MAX of Linux file systems: sourceName is a file name (NVRTC resolves the main
+/// source's quoted includes against its directory part, so it must not have one).
+constexpr qsizetype kMaxSourceNameLength = 255;
+
+/// Empty when `name` can be NVRTC's program name: a plain file name, no folder, no control
+/// character.
+QString sourceNameProblem(const QString& name) {
+    if (name.trimmed().isEmpty())
+        return QStringLiteral("sourceName: must not be empty");
+    if (QString bad = controlCharacterError(QStringLiteral("sourceName"), name); !bad.isEmpty())
+        return bad;
+    if (name.contains(u'/') || name.contains(u'\\'))
+        return QStringLiteral("sourceName: must be a file name without a folder (got \"%1\")")
+            .arg(name);
+    if (name == QLatin1String(".") || name == QLatin1String(".."))
+        return QStringLiteral("sourceName: must be a file name, not \"%1\"").arg(name);
+    if (name.size() > kMaxSourceNameLength)
+        return QStringLiteral("sourceName: must be at most %1 characters (got %2)")
+            .arg(kMaxSourceNameLength)
+            .arg(name.size());
+    return {};
+}
 
 /// Puts `path` in front of a nested message. Messages that already start with a field path
 /// ("buffer.count: ...", "grid[1] must be >= 1") are joined with a dot, others with a colon,
@@ -159,10 +183,17 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
         !readString("source", &project.source, true, &message) ||
         !readString("kernel", &project.kernel, true, &message))
         return fail(message);
+    // The name and the kernel reach log lines, window titles and NVRTC's name expressions; the
+    // description is free text shown as such.
+    for (const auto& [field, value] :
+         {std::pair{"name", &project.name}, std::pair{"kernel", &project.kernel}}) {
+        if (QString bad = controlCharacterError(QLatin1String(field), *value); !bad.isEmpty())
+            return fail(bad);
+    }
     if (project.kernel.trimmed().isEmpty())
         return fail(QStringLiteral("kernel: must name the kernel to launch"));
-    if (project.sourceName.trimmed().isEmpty())
-        return fail(QStringLiteral("sourceName: must not be empty"));
+    if (QString bad = sourceNameProblem(project.sourceName); !bad.isEmpty())
+        return fail(bad);
 
     if (json.contains(QStringLiteral("options"))) {
         const QJsonValue value = json.value(QStringLiteral("options"));

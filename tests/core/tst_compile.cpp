@@ -2,8 +2,20 @@
 
 #include "core/compile/Program.h"
 
+#include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <future>
+#include <thread>
 
 using namespace kernelpad;
 
@@ -31,6 +43,52 @@ __global__ void vector_add(const T* A, const T* B, T* C, size_t N) {
 
 const QString kDataDir = QStringLiteral(KERNELPAD_TEST_DATA_DIR);
 
+// Long enough for NVRTC on a loaded 2-core machine, short against "for ever".
+constexpr int kHangLimitSeconds = 60;
+// Ten times what the include check takes on pathological input on a loaded 2-core machine.
+constexpr qint64 kLinearCheckLimitMs = 5000;
+
+/// Compiles on a detached thread and gives up after kHangLimitSeconds, so a compile that blocks
+/// (NVRTC opening a FIFO) fails the test instead of hanging it.
+std::optional<CompileResult> compileWithin(const Program& program) {
+    auto task = std::make_shared<std::packaged_task<CompileResult()>>(
+        [program] { return program.compile(QStringLiteral("sm_90")); });
+    std::future<CompileResult> result = task->get_future();
+    std::thread([task] { (*task)(); }).detach();
+    if (result.wait_for(std::chrono::seconds(kHangLimitSeconds)) != std::future_status::ready)
+        return std::nullopt;
+    return result.get();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+/// Makes the special file a row asks for at `path`; false if this system cannot.
+bool makeSpecialFile(const QString& kind, const QString& path) {
+    const QByteArray native = QFile::encodeName(path);
+    if (kind == QLatin1String("fifo"))
+        return ::mkfifo(native.constData(), 0600) == 0;
+    if (kind == QLatin1String("folder"))
+        return QDir().mkpath(path);
+    if (kind == QLatin1String("socket")) {
+        const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        if (fd < 0 || size_t(native.size()) >= sizeof(address.sun_path))
+            return false;
+        std::memcpy(address.sun_path, native.constData(), size_t(native.size()));
+        const bool bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+        ::close(fd); // the socket file stays
+        return bound;
+    }
+    if (kind == QLatin1String("link to /dev/zero"))
+        return QFile::link(QStringLiteral("/dev/zero"), path);
+    return false;
+}
+
 } // namespace
 
 class TestCompile : public QObject {
@@ -49,6 +107,17 @@ private slots:
     void externCKernelKeepsItsName();
     void structByValueParam();
     void resultJsonRoundTrip();
+    void allowedExtraFlagsCompile_data();
+    void allowedExtraFlagsCompile();
+    void refusedFlagNeverReachesNvrtc_data();
+    void refusedFlagNeverReachesNvrtc();
+    void nulInSource_data();
+    void nulInSource();
+    void specialFileInclude_data();
+    void specialFileInclude();
+    void quotedIncludeFromWorkingDirectory();
+    void nestedRegularHeadersCompile();
+    void pathologicalSourceCheckedQuickly();
 };
 
 void TestCompile::saxpyCompiles() {
@@ -270,6 +339,243 @@ void TestCompile::resultJsonRoundTrip() {
     QVERIFY(back.cubin.isEmpty()); // sent separately
     QVERIFY(!result.toJson(false).contains(QStringLiteral("ptx")));
     QVERIFY(!result.toJson().contains(QStringLiteral("cubin")));
+}
+
+void TestCompile::allowedExtraFlagsCompile_data() {
+    QTest::addColumn<QStringList>("extraFlags");
+    // Every entry of the allow-list in at least one spelling, as NVRTC 13 takes them.
+    const QList<QStringList> rows{
+        {"--dopt=on"},
+        {"-dopt", "on"},
+        {"-ftz=true", "--prec-div=false", "-prec-sqrt", "true"},
+        {"--extra-device-vectorization", "-restrict", "-w"},
+        {"--disable-warnings", "--diag-suppress=177,550", "-diag-error", "20012"},
+        {"--diag-warn=177", "--display-error-number"},
+        {"-no-err-no", "-default-device"},
+        {"--device-as-default-execution-space", "-err-no"},
+        {"-UFOO", "-U", "BAR", "--undefine-macro=BAZ", "--undefine-macro", "QUX"},
+        {"--relocatable-device-code=false", "-rdc", "false"},
+        {"-Xptxas", "-v", "-Xptxas=-O2", "--ptxas-options=--warn-on-spills"},
+        {"--ptxas-options", "--warn-on-local-memory-usage", "-Xptxas", "-O0"},
+        {"-device-int128", "--builtin-move-forward=true", "--builtin-initializer-list=false"},
+        {"-brief-diag=true", "--optimization-info=inline", "-opt-info=inline"},
+        {"--modify-stack-limit=false", "--device-stack-protector=true"},
+    };
+    for (const QStringList& row : rows)
+        QTest::newRow(qPrintable(row.join(' '))) << row;
+}
+
+void TestCompile::allowedExtraFlagsCompile() {
+    QFETCH(QStringList, extraFlags);
+    ProgramOptions options;
+    options.extraFlags = extraFlags;
+    const CompileResult result = Program(kSaxpy, "saxpy.cu", options).compile("sm_90");
+    QVERIFY2(result.ok, qPrintable(result.log + "\n" + result.flags.join(' ')));
+    QVERIFY(result.findKernel(QStringLiteral("saxpy")));
+    for (const QString& flag : extraFlags)
+        QVERIFY(result.flags.contains(flag));
+}
+
+void TestCompile::refusedFlagNeverReachesNvrtc_data() {
+    QTest::addColumn<QString>("flagTemplate"); // %1: a path in a fresh temporary folder
+    QTest::addColumn<QString>("writtenFile");  // what NVRTC would have written, under %1's folder
+    QTest::newRow("--create-pch") << "--create-pch=%1"
+                                  << "";
+    QTest::newRow("--time") << "--time=%1"
+                            << "";
+    QTest::newRow("-fdevice-time-trace") << "-fdevice-time-trace=%1"
+                                         << ".json";
+}
+
+void TestCompile::refusedFlagNeverReachesNvrtc() {
+    QFETCH(QString, flagTemplate);
+    QFETCH(QString, writtenFile);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString target = dir.filePath(QStringLiteral("victim"));
+    const QString flag = flagTemplate.arg(target);
+    ProgramOptions options;
+    options.extraFlags = QStringList{flag};
+    const CompileResult result = Program(kSaxpy, "saxpy.cu", options).compile("sm_90");
+    QVERIFY(!result.ok);
+    QVERIFY(result.log.isEmpty()); // NVRTC never ran
+    QCOMPARE(result.diagnostics.size(), 1);
+    const QString message = result.diagnostics.first().message;
+    QVERIFY2(message.contains(QStringLiteral("extraFlags[0]: \"%1\" is refused").arg(flag)),
+             qPrintable(message));
+    QVERIFY(!QFileInfo::exists(target + writtenFile));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList{});
+}
+
+void TestCompile::nulInSource_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<int>("line");
+    QTest::addColumn<int>("column");
+    QTest::newRow("NUL hides the rest of a kernel")
+        << QStringLiteral("__global__ void k(float* x)\n{\n    x[0] = 1;") + QChar(u'\0') +
+               QStringLiteral("\n    x[1] = undefined_after_nul;\n}\n")
+        << 3 << 14;
+    QTest::newRow("NUL first") << QChar(u'\0') + QString::fromLatin1(kSaxpy) << 1 << 1;
+    QTest::newRow("NUL after non-ASCII text: column in characters")
+        << QStringLiteral("// µ€ comment\n// é") + QChar(u'\0') + QString::fromLatin1(kSaxpy) << 2
+        << 5;
+}
+
+void TestCompile::nulInSource() {
+    QFETCH(QString, source);
+    QFETCH(int, line);
+    QFETCH(int, column);
+    const CompileResult result = Program(source, "nul.cu", ProgramOptions{}).compile("sm_90");
+    QVERIFY(!result.ok);
+    QVERIFY(result.log.isEmpty()); // refused before NVRTC
+    QCOMPARE(result.errorCount(), 1);
+    const Diagnostic& d = result.diagnostics.first();
+    QCOMPARE(d.file, QStringLiteral("nul.cu"));
+    QCOMPARE(d.line, line);
+    QCOMPARE(d.column, column);
+    QVERIFY2(d.message.contains(QLatin1String("NUL character")), qPrintable(d.message));
+}
+
+void TestCompile::specialFileInclude_data() {
+    QTest::addColumn<QString>("kind");           // what to make at the include's target
+    QTest::addColumn<QString>("sourceTemplate"); // %1: the temporary folder
+    QTest::addColumn<QString>("includer");       // empty: the main source; else a header's name
+    QTest::addColumn<int>("line");
+
+    const QString kernel = QStringLiteral("__global__ void k(float* x) { x[0] = 1; }\n");
+    QTest::newRow("quoted include of a FIFO in an include dir (the hang)")
+        << "fifo"
+        << "// a comment\n#include \"special.cuh\"\n" + kernel << QString() << 2;
+    QTest::newRow("angled include of a FIFO")
+        << "fifo"
+        << "#include <special.cuh>\n" + kernel << QString() << 1;
+    QTest::newRow("absolute path to a FIFO")
+        << "fifo"
+        << "#include \"%1/inc/special.cuh\"\n" + kernel << QString() << 1;
+    QTest::newRow("FIFO included by a user header")
+        << "fifo"
+        << "#include \"outer.cuh\"\n" + kernel << "outer.cuh" << 3;
+    QTest::newRow("include commented out by a block comment is still checked")
+        << "fifo"
+        << "/*\n#include \"special.cuh\"\n*/\n" + kernel << QString() << 2;
+    QTest::newRow("directive after a comment's end")
+        << "fifo"
+        << "/* x\n*/ #include \"special.cuh\"\n" + kernel << QString() << 2;
+    QTest::newRow("directive split by a line splice")
+        << "fifo"
+        << "#inc\\\nlude \"special.cuh\"\n" + kernel << QString() << 1;
+    QTest::newRow("__has_include of a FIFO")
+        << "fifo"
+        << "#if __has_include(\"special.cuh\")\n#endif\n" + kernel << QString() << 1;
+    QTest::newRow("a folder") << "folder"
+                              << "#include \"special.cuh\"\n" + kernel << QString() << 1;
+    QTest::newRow("a socket") << "socket"
+                              << "#include \"special.cuh\"\n" + kernel << QString() << 1;
+    QTest::newRow("a link to /dev/zero") << "link to /dev/zero"
+                                         << "#include \"special.cuh\"\n" + kernel << QString() << 1;
+    QTest::newRow("an include named by a macro")
+        << "none"
+        << "#define H \"%1/inc/special.cuh\"\n#include H\n" + kernel << QString() << 2;
+}
+
+void TestCompile::specialFileInclude() {
+    QFETCH(QString, kind);
+    QFETCH(QString, sourceTemplate);
+    QFETCH(QString, includer);
+    QFETCH(int, line);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("inc")));
+    const QString special = dir.filePath(QStringLiteral("inc/special.cuh"));
+    if (kind != QLatin1String("none") && !makeSpecialFile(kind, special))
+        QSKIP(qPrintable(QStringLiteral("cannot make a %1 here").arg(kind)));
+    writeFile(dir.filePath(QStringLiteral("inc/outer.cuh")),
+              "#pragma once\n// includes the special file\n#include \"special.cuh\"\n");
+
+    ProgramOptions options;
+    options.includeDirs = QStringList{QStringLiteral("inc")};
+    const Program program(sourceTemplate.arg(dir.path()), "main.cu", options, dir.path());
+    QElapsedTimer timer;
+    timer.start();
+    const std::optional<CompileResult> result = compileWithin(program);
+    QVERIFY2(result, "the compile hung");
+    QVERIFY(!result->ok);
+    QVERIFY(result->log.isEmpty()); // refused before NVRTC opened anything
+    QCOMPARE(result->errorCount(), 1);
+    const Diagnostic& d = result->diagnostics.first();
+    qInfo("%s:%d:%d: %s", qPrintable(d.file), d.line, d.column, qPrintable(d.message));
+    QCOMPARE(d.line, line);
+    if (includer.isEmpty())
+        QCOMPARE(d.file, QStringLiteral("main.cu"));
+    else
+        QVERIFY2(d.file.endsWith(QStringLiteral("inc/") + includer), qPrintable(d.file));
+    if (kind == QLatin1String("none"))
+        QVERIFY2(d.message.contains(QLatin1String("named by a macro")), qPrintable(d.message));
+    else
+        QVERIFY2(d.message.contains(special) && d.message.contains(QLatin1String("regular file")),
+                 qPrintable(d.message));
+}
+
+void TestCompile::quotedIncludeFromWorkingDirectory() {
+    // NVRTC resolves the main source's quoted includes against the working directory; so does
+    // the check.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("cwd.cuh"))).constData(),
+                     0600) == 0);
+    const QString previous = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    const std::optional<CompileResult> result = compileWithin(
+        Program("#include \"cwd.cuh\"\n__global__ void k() {}\n", "main.cu", ProgramOptions{}));
+    QDir::setCurrent(previous);
+    QVERIFY2(result, "the compile hung");
+    QVERIFY(!result->ok);
+    QCOMPARE(result->errorCount(), 1);
+    QCOMPARE(result->diagnostics.first().line, 1);
+    QVERIFY2(result->diagnostics.first().message.contains(QLatin1String("cwd.cuh")),
+             qPrintable(result->diagnostics.first().message));
+}
+
+void TestCompile::nestedRegularHeadersCompile() {
+    // Regular headers, including each other in a cycle behind include guards, still compile.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("inc/sub")));
+    writeFile(dir.filePath(QStringLiteral("inc/a.cuh")),
+              "#pragma once\n#include \"sub/b.cuh\"\n#include <cuda_fp16.h>\n"
+              "__device__ inline float a(float x) { return b(x) + 1; }\n");
+    writeFile(dir.filePath(QStringLiteral("inc/sub/b.cuh")),
+              "#pragma once\n#include \"../a.cuh\"\n"
+              "__device__ inline float b(float x) { return 2 * x; }\n");
+    ProgramOptions options;
+    options.includeDirs = QStringList{QStringLiteral("inc")};
+    const CompileResult result =
+        Program("#include <a.cuh>\n__global__ void k(float* x) { x[0] = a(x[0]); }\n", "main.cu",
+                options, dir.path())
+            .compile("sm_90");
+    QVERIFY2(result.ok, qPrintable(result.log + result.diagnostics.value(0).message));
+}
+
+void TestCompile::pathologicalSourceCheckedQuickly() {
+    // Lines built to make a naive scanner quadratic: many names, many unclosed comments, one
+    // huge unterminated name. The check stays linear and refuses the last line.
+    const QString source = QStringLiteral("__has_include(<kp_no_such_header.h>)").repeated(20000) +
+                           u'\n' + QStringLiteral("/*").repeated(500000) + u'\n' +
+                           QStringLiteral("__has_include(<").repeated(100000) + u'\n';
+    QElapsedTimer timer;
+    timer.start();
+    const std::optional<CompileResult> result =
+        compileWithin(Program(source, "slow.cu", ProgramOptions{}));
+    QVERIFY2(result, "the check hung");
+    qInfo("checked in %lld ms", timer.elapsed());
+    // About 0.5 s on a loaded 2-core machine; the quadratic version took 15 s.
+    QVERIFY(timer.elapsed() < kLinearCheckLimitMs);
+    QVERIFY(!result->ok);
+    QCOMPARE(result->diagnostics.size(), 1);
+    QCOMPARE(result->diagnostics.first().line, 3);
+    QVERIFY2(
+        result->diagnostics.first().message.contains(QLatin1String("cannot read the file name")),
+        qPrintable(result->diagnostics.first().message));
 }
 
 QTEST_GUILESS_MAIN(TestCompile)

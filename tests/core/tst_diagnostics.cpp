@@ -45,6 +45,8 @@ private slots:
     void severityNames();
     void nothingFromNoise_data();
     void nothingFromNoise();
+    void defineRefusedByNvrtc_data();
+    void defineRefusedByNvrtc();
 };
 
 void TestDiagnostics::realLogs_data() {
@@ -79,10 +81,12 @@ void TestDiagnostics::realLogs_data() {
     QTest::newRow("missing semicolon reported on the next line")
         << missingSemicolon << QStringList{} << int(Severity::Error) << 4 << "out"
         << "expected a \";\"";
+    // An unknown option no longer reaches NVRTC (the allow-list refuses it); a value NVRTC
+    // itself refuses still gives a position-less message.
     QTest::newRow("bad option has no position")
         << "__global__ void k() {}\n"
-        << QStringList{"--no-such-option"} << int(Severity::Error) << 0 << QString()
-        << "unrecognized option --no-such-option";
+        << QStringList{"-U", "NOT_DEFINED", "--diag-suppress=99999"} << int(Severity::Error) << 0
+        << QString() << "99999";
     QTest::newRow("#error is a catastrophic error")
         << "__global__ void k() {}\n#error stop here\n"
         << QStringList{} << int(Severity::Error) << 2 << "error"
@@ -211,6 +215,22 @@ void TestDiagnostics::handWrittenLogs_data() {
     QTest::newRow("path with parentheses and a line,column pair")
         << "/tmp/dir (copy)/x.cu(12,4): error: oops\n"
         << QVector<Diagnostic>{diag("/tmp/dir (copy)/x.cu", 12, 4, Severity::Error, "oops")};
+    QTest::newRow("invalid macro definition from a -D")
+        << "Command-line error: invalid macro definition: X=a##\n\n"
+           "1 catastrophic error detected in the compilation of \"k.cu\".\n"
+           "Compilation terminated.\n"
+        << QVector<Diagnostic>{diag({}, 0, 0, Severity::Error,
+                                    "defines: NVRTC refuses the macro definition \"X=a##\" (its "
+                                    "value must be a valid replacement list: no \"##\" at "
+                                    "either end, no unclosed comment)")};
+    QTest::newRow("invalid macro undefinition from a -U")
+        << "Command-line error: invalid macro undefinition: \n\n"
+        << QVector<Diagnostic>{diag({}, 0, 0, Severity::Error,
+                                    "extraFlags: NVRTC refuses the macro undefinition -U \"\" (it "
+                                    "takes a macro name)")};
+    QTest::newRow("other command-line errors keep their text")
+        << "Command-line error: something new\n"
+        << QVector<Diagnostic>{diag({}, 0, 0, Severity::Error, "command line: something new")};
     QTest::newRow("the suppression hint is not a diagnostic")
         << "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
         << QVector<Diagnostic>{};
@@ -252,6 +272,38 @@ void TestDiagnostics::nothingFromNoise_data() {
 void TestDiagnostics::nothingFromNoise() {
     QFETCH(QString, log);
     QVERIFY(parseNvrtcLog(log).isEmpty());
+}
+
+void TestDiagnostics::defineRefusedByNvrtc_data() {
+    // Values that pass ProgramOptions' NAME[=VALUE] check but that NVRTC's front end refuses
+    // with "Command-line error: invalid macro definition: ..." and no file or line.
+    QTest::addColumn<QString>("define");
+    QTest::newRow("token paste at the end") << "X=a##";
+    QTest::newRow("only a token paste") << "X=##";
+    QTest::newRow("unterminated comment") << "X=/*";
+}
+
+void TestDiagnostics::defineRefusedByNvrtc() {
+    QFETCH(QString, define);
+    ProgramOptions options;
+    options.defines = QStringList{QStringLiteral("OK=1"), define};
+    QVERIFY2(options.validate().isEmpty(), qPrintable(options.validate()));
+    const CompileResult result =
+        Program(QStringLiteral("__global__ void k() {}\n"), QStringLiteral("kernel.cu"), options)
+            .compile(QStringLiteral("sm_90"));
+    QVERIFY(!result.ok);
+    QVERIFY2(result.log.contains(QLatin1String("invalid macro definition")),
+             qPrintable(result.log));
+    // Parsed, not left in the raw log: one error naming the field and the define.
+    QCOMPARE(result.errorCount(), 1);
+    const Diagnostic& d = result.diagnostics.first();
+    QCOMPARE(d.severity, Severity::Error);
+    QCOMPARE(d.line, 0);
+    QVERIFY(d.file.isEmpty());
+    QVERIFY2(d.message.startsWith(
+                 QStringLiteral("defines: NVRTC refuses the macro definition \"%1\"").arg(define)),
+             qPrintable(d.message));
+    QVERIFY2(!d.message.contains(QLatin1String("NVRTC_ERROR")), qPrintable(d.message));
 }
 
 QTEST_GUILESS_MAIN(TestDiagnostics)

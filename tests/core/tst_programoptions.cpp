@@ -1,5 +1,6 @@
 // ProgramOptions: flags from set fields only, validation messages, JSON round trip.
 
+#include "core/compile/NvrtcFlags.h"
 #include "core/compile/ProgramOptions.h"
 #include "core/compile/Toolkit.h"
 
@@ -26,6 +27,14 @@ private slots:
     void fromJsonRejects();
     void fromJsonIgnoresUnknownFields();
     void equality();
+    void allowedExtraFlags_data();
+    void allowedExtraFlags();
+    void refusedExtraFlags_data();
+    void refusedExtraFlags();
+    void toFlagsEmitsOnlyListedFlags_data();
+    void toFlagsEmitsOnlyListedFlags();
+    void controlCharactersRefused_data();
+    void controlCharactersRefused();
 };
 
 namespace {
@@ -242,6 +251,235 @@ void TestProgramOptions::equality() {
     QVERIFY(a == b);
     a.defines << "X";
     QVERIFY(!(a == b));
+}
+
+void TestProgramOptions::allowedExtraFlags_data() {
+    QTest::addColumn<QStringList>("extraFlags");
+    const QList<QStringList> rows{
+        {"--dopt=on"},
+        {"-dopt=on"},
+        {"-dopt", "on"},
+        {"--ftz=true"},
+        {"-ftz", "false"},
+        {"--prec-div=false"},
+        {"-prec-sqrt=true"},
+        {"--extra-device-vectorization"},
+        {"-extra-device-vectorization"},
+        {"--restrict"},
+        {"-w"},
+        {"--disable-warnings"},
+        {"--diag-suppress=177"},
+        {"-diag-suppress=177,550"},
+        {"--diag-suppress", "177"},
+        {"--diag-error=20012"},
+        {"--diag-warn=177"},
+        {"--display-error-number"},
+        {"-err-no"},
+        {"--no-display-error-number"},
+        {"-no-err-no"},
+        {"-default-device"},
+        {"--device-as-default-execution-space"},
+        {"-UFOO"},
+        {"-U", "FOO"},
+        {"--undefine-macro=FOO"},
+        {"--undefine-macro", "FOO"},
+        {"--relocatable-device-code=false"},
+        {"-rdc=false"},
+        {"-Xptxas", "-v"},
+        {"-Xptxas=-O3"},
+        {"--ptxas-options=--warn-on-spills"},
+        {"--ptxas-options", "--warn-on-local-memory-usage"},
+        {"-device-int128"},
+        {"--builtin-move-forward=true"},
+        {"--builtin-initializer-list=false"},
+        {"-brief-diag=true"},
+        {"--optimization-info=inline"},
+        {"--modify-stack-limit=false"},
+        {"--device-stack-protector=true"},
+        {"-w", "--restrict", "-Xptxas", "-v", "-dopt", "on"},
+    };
+    for (const QStringList& row : rows)
+        QTest::newRow(qPrintable(row.join(' '))) << row;
+}
+
+void TestProgramOptions::allowedExtraFlags() {
+    QFETCH(QStringList, extraFlags);
+    ProgramOptions options;
+    options.extraFlags = extraFlags;
+    QVERIFY2(options.validate().isEmpty(), qPrintable(options.validate()));
+    QString error;
+    const auto loaded = ProgramOptions::fromJson(options.toJson(), &error);
+    QVERIFY2(loaded.has_value(), qPrintable(error));
+    QCOMPARE(loaded->extraFlags, extraFlags);
+    // In order, right after the typed fields.
+    QCOMPARE(userFlags(options, QStringLiteral("sm_90")),
+             QStringList{QStringLiteral("-arch=sm_90")} + extraFlags);
+}
+
+void TestProgramOptions::refusedExtraFlags_data() {
+    QTest::addColumn<QStringList>("extraFlags");
+    QTest::addColumn<int>("index");      // of the refused token
+    QTest::addColumn<QString>("reason"); // part of the sentence saying why
+
+    QTest::newRow("--create-pch writes a file")
+        << QStringList{"--create-pch=/home/u/.bashrc"} << 0 << "write precompiled header files";
+    QTest::newRow("-create-pch, one dash") << QStringList{"-create-pch=x"} << 0 << "precompiled";
+    QTest::newRow("--use-pch reads a file") << QStringList{"--use-pch=x.pch"} << 0 << "read a";
+    QTest::newRow("--pch-dir") << QStringList{"--pch-dir=/tmp"} << 0 << "precompiled";
+    QTest::newRow("--pch") << QStringList{"--pch"} << 0 << "precompiled";
+    QTest::newRow("--time appends to a file") << QStringList{"--time=t.csv"} << 0 << "timing";
+    QTest::newRow("-time as a pair") << QStringList{"-time", "t.csv"} << 0 << "timing";
+    QTest::newRow("-fdevice-time-trace")
+        << QStringList{"-fdevice-time-trace=trace"} << 0 << "trace file";
+    QTest::newRow("--pre-include") << QStringList{"--pre-include=/dev/zero"} << 0 << "header";
+    QTest::newRow("-include") << QStringList{"-include", "x.h"} << 0 << "header";
+    QTest::newRow("-I is the includeDirs field") << QStringList{"-I/etc"} << 0 << "includeDirs";
+    QTest::newRow("-I as a pair") << QStringList{"-I", "/etc"} << 0 << "includeDirs";
+    QTest::newRow("--include-path") << QStringList{"--include-path=/etc"} << 0 << "includeDirs";
+    QTest::newRow("-D is the defines field") << QStringList{"-DX=1"} << 0 << "defines";
+    QTest::newRow("-arch is the arch field") << QStringList{"-arch=sm_80"} << 0 << "\"arch\"";
+    QTest::newRow("--gpu-architecture")
+        << QStringList{"--gpu-architecture", "sm_80"} << 0 << "\"arch\"";
+    QTest::newRow("-std is the cppStandard field")
+        << QStringList{"-std=c++17"} << 0 << "cppStandard";
+    QTest::newRow("--use_fast_math is the fastMath field")
+        << QStringList{"--use_fast_math"} << 0 << "fastMath";
+    QTest::newRow("-G is the deviceDebug field") << QStringList{"-G"} << 0 << "deviceDebug";
+    QTest::newRow("-dlto emits LTO IR") << QStringList{"-dlto"} << 0 << "cannot load";
+    QTest::newRow("-dc needs a link step") << QStringList{"-dc"} << 0 << "cannot load";
+    QTest::newRow("unknown flag") << QStringList{"--future-flag"} << 0 << "not one of";
+    QTest::newRow("not a flag at all") << QStringList{"hello"} << 0 << "not one of";
+    QTest::newRow("short name after two dashes") << QStringList{"--w"} << 0 << "not one of";
+    QTest::newRow("allowed, then refused")
+        << QStringList{"-w", "--restrict", "--time=x"} << 2 << "timing";
+    QTest::newRow("a pair's value cannot be a flag")
+        << QStringList{"-dopt", "--create-pch=x"} << 0 << "takes only on";
+    QTest::newRow("dopt off is refused by NVRTC 13")
+        << QStringList{"--dopt=off"} << 0 << "takes only on";
+    QTest::newRow("ftz yes is not a bool") << QStringList{"--ftz=yes"} << 0 << "true or false";
+    QTest::newRow("a switch with a value") << QStringList{"--restrict=1"} << 0 << "no value";
+    QTest::newRow("diag number not a number")
+        << QStringList{"--diag-suppress=abc"} << 0 << "diagnostic numbers";
+    QTest::newRow("diag number with its -D suffix")
+        << QStringList{"--diag-suppress=177-D"} << 0 << "diagnostic numbers";
+    QTest::newRow("diag number zero")
+        << QStringList{"--diag-suppress=0"} << 0 << "diagnostic numbers";
+    QTest::newRow("-U of a non-identifier") << QStringList{"-U", "A B"} << 0 << "macro name";
+    QTest::newRow("a value flag last, without its value")
+        << QStringList{"-w", "-U"} << 1 << "expects a value";
+    QTest::newRow("-Xptxas value that writes a file")
+        << QStringList{"-Xptxas", "--output-file=/tmp/x"} << 0 << "ptxas option";
+    QTest::newRow("-Xptxas with a list") << QStringList{"-Xptxas=-v,-O2"} << 0 << "ptxas option";
+    QTest::newRow("a value NVRTC takes only after =")
+        << QStringList{"--optimization-info", "inline"} << 0 << "after \"=\"";
+    QTest::newRow("relocatable code on") << QStringList{"-rdc=true"} << 0 << "only false";
+}
+
+void TestProgramOptions::refusedExtraFlags() {
+    QFETCH(QStringList, extraFlags);
+    QFETCH(int, index);
+    QFETCH(QString, reason);
+    const QString flag = extraFlags.at(index);
+    const QString expected =
+        QStringLiteral("extraFlags[%1]: \"%2\" is refused: ").arg(index).arg(flag);
+
+    ProgramOptions options;
+    options.extraFlags = extraFlags;
+    // On compile: validate() names the index, the flag, and why.
+    const QString message = options.validate();
+    QVERIFY2(message.startsWith(expected), qPrintable(message));
+    QVERIFY2(message.contains(reason), qPrintable(message));
+    // On load: the project does not open, with the same message.
+    QString error;
+    const auto loaded = ProgramOptions::fromJson(options.toJson(), &error);
+    QVERIFY(!loaded.has_value());
+    QCOMPARE(error, message);
+    // And none of it reaches NVRTC even if a caller skips validate().
+    const QStringList flags = options.toFlags(QStringLiteral("sm_90"));
+    for (const QString& token : extraFlags) {
+        if (token != QLatin1String("-w") && token != QLatin1String("--restrict"))
+            QVERIFY2(!flags.contains(token), qPrintable(flags.join(' ')));
+    }
+}
+
+void TestProgramOptions::toFlagsEmitsOnlyListedFlags_data() {
+    QTest::addColumn<ProgramOptions>("options");
+    QTest::addColumn<QString>("arch");
+
+    QTest::newRow("defaults") << ProgramOptions{} << "sm_90";
+    ProgramOptions everything;
+    everything.cppStandard = "c++20";
+    everything.fastMath = true;
+    everything.fmad = false;
+    everything.lineInfo = true;
+    everything.deviceDebug = true;
+    everything.maxRegisters = 128;
+    everything.defines = QStringList{"N=3", "FLAG", "EXPR=(a + b)"};
+    everything.includeDirs = QStringList{"/opt/include", "rel/dir"};
+    everything.extraFlags = QStringList{"-Xptxas", "-v", "--restrict"};
+    QTest::newRow("every field and allowed extras") << everything << "sm_90a";
+    ProgramOptions badValues;
+    badValues.cppStandard = "c++98";
+    badValues.maxRegisters = 4;
+    badValues.defines = QStringList{"1N=2", "X=1\n#include \"/dev/zero\"", ""};
+    badValues.includeDirs = QStringList{"", "a\nb"};
+    QTest::newRow("invalid field values are left out") << badValues << "sm_90";
+    ProgramOptions refused;
+    refused.extraFlags = QStringList{"-w", "--create-pch=/home/u/.bashrc"};
+    QTest::newRow("refused extras are left out, all of them") << refused << "sm_90";
+    ProgramOptions dangling;
+    dangling.extraFlags = QStringList{"-U"};
+    // Without the check "-U" would take the toolkit's "-I..." that follows as its value.
+    QTest::newRow("a dangling value flag cannot eat the next flag") << dangling << "sm_90";
+    QTest::newRow("bad arch from the caller") << ProgramOptions{} << "sm_90 --time=x";
+}
+
+void TestProgramOptions::toFlagsEmitsOnlyListedFlags() {
+    QFETCH(ProgramOptions, options);
+    QFETCH(QString, arch);
+    const QStringList flags = options.toFlags(arch);
+    const std::optional<FlagRefusal> refusal = checkNvrtcFlags(flags);
+    QVERIFY2(!refusal, qPrintable(refusal ? refusal->message() : QString()));
+    for (const QString& token : flags)
+        QVERIFY2(!token.contains(u'\n') && !token.contains(QLatin1String("pch")) &&
+                     !token.contains(QLatin1String("time")),
+                 qPrintable(token));
+}
+
+void TestProgramOptions::controlCharactersRefused_data() {
+    QTest::addColumn<ProgramOptions>("options");
+    QTest::addColumn<QString>("message");
+    ProgramOptions define;
+    define.defines = QStringList{"OK", "N=1\n#include \"/dev/zero\""};
+    QTest::newRow("newline in a define value")
+        << define << "defines[1]: must not contain a control character (U+000A at position 4)";
+    ProgramOptions dir;
+    dir.includeDirs = QStringList{QStringLiteral("inc\x7f")};
+    QTest::newRow("DEL in an include dir")
+        << dir << "includeDirs[0]: must not contain a control character (U+007F at position 4)";
+    ProgramOptions arch;
+    arch.arch = QStringLiteral("sm_90\u2029");
+    QTest::newRow("paragraph separator in arch")
+        << arch << "arch: must not contain a control character (U+2029 at position 6)";
+    ProgramOptions cpp;
+    cpp.cppStandard = QStringLiteral("c++17\t");
+    QTest::newRow("tab in cppStandard")
+        << cpp << "cppStandard: must not contain a control character (U+0009 at position 6)";
+    ProgramOptions flag;
+    flag.extraFlags = QStringList{"-w\n--time=x"};
+    QTest::newRow("newline in an extra flag, quoted escaped")
+        << flag
+        << "extraFlags[0]: \"-w\\u000A--time=x\" is refused: it contains a control "
+           "character";
+}
+
+void TestProgramOptions::controlCharactersRefused() {
+    QFETCH(ProgramOptions, options);
+    QFETCH(QString, message);
+    QCOMPARE(options.validate(), message);
+    QString error;
+    QVERIFY(!ProgramOptions::fromJson(options.toJson(), &error));
+    QCOMPARE(error, message);
 }
 
 QTEST_GUILESS_MAIN(TestProgramOptions)

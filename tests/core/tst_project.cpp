@@ -56,7 +56,8 @@ Project fullProject() {
     p.options.maxRegisters = 64;
     p.options.defines = {QStringLiteral("N=256"), QStringLiteral("USE_FAST")};
     p.options.includeDirs = {QStringLiteral("include")};
-    p.options.extraFlags = {QStringLiteral("-DEXTRA")};
+    p.options.extraFlags = {QStringLiteral("--restrict"), QStringLiteral("-Xptxas"),
+                            QStringLiteral("-v")};
     p.kernel = QStringLiteral("k<float>");
 
     StructType pair;
@@ -271,6 +272,53 @@ void TestProject::brokenFiles_data() {
                                 << "timing.repetitions";
     QTest::newRow("missing file") << "no_such_file.kpad"
                                   << "no such file";
+
+    // Security issue "a project file must never write the user's files": each of these was
+    // compiled as soon as the project opened.
+    QTest::newRow("--create-pch overwrote ~/.bashrc")
+        << "extraflags_create_pch.kpad"
+        << "options.extraFlags[0]: \"--create-pch=$HOME/.bashrc\" is refused: it makes NVRTC "
+           "write precompiled header files";
+    QTest::newRow("--time appended lines to a file")
+        << "extraflags_time.kpad"
+        << "options.extraFlags[1]: \"--time=/tmp/kernelpad-timing.csv\" is refused: it makes "
+           "NVRTC append timing lines";
+    QTest::newRow("-fdevice-time-trace wrote a .json")
+        << "extraflags_device_time_trace.kpad"
+        << "options.extraFlags[0]: \"-fdevice-time-trace=/tmp/kernelpad-trace\" is refused: it "
+           "makes NVRTC write a trace file";
+    QTest::newRow("--pre-include reads a file the include check never sees")
+        << "extraflags_pre_include.kpad"
+        << "options.extraFlags[0]: \"--pre-include\" is refused";
+    QTest::newRow("a value token cannot hide a flag")
+        << "extraflags_pair_hides_pch.kpad"
+        << "options.extraFlags[0]: \"-dopt\" is refused: it takes only on";
+    QTest::newRow("-I in extra flags: include dirs are their own field")
+        << "extraflags_include_dir.kpad"
+        << "options.extraFlags[0]: \"-I/etc\" is refused: it is set by the \"includeDirs\" "
+           "option";
+    QTest::newRow("unknown flag refused, allowed ones listed")
+        << "extraflags_unknown.kpad"
+        << "options.extraFlags[0]: \"--some-future-flag\" is refused: it is not one of the NVRTC "
+           "flags KernelPad knows to read and write no files (allowed: --dopt=on";
+    QTest::newRow("a newline in a define")
+        << "define_newline.kpad"
+        << "options.defines[0]: must not contain a control character (U+000A at position 4)";
+    QTest::newRow("sourceName with a newline and a shell command (the --time file's column)")
+        << "source_name_newline.kpad"
+        << "sourceName: must not contain a control character (U+000A at position 9)";
+    QTest::newRow("sourceName with a folder") << "source_name_folder.kpad"
+                                              << "sourceName: must be a file name without a folder";
+    QTest::newRow("kernel name with an escape sequence")
+        << "kernel_control_char.kpad"
+        << "kernel: must not contain a control character (U+001B at position 6)";
+    QTest::newRow("argument name with a carriage return")
+        << "argument_name_control_char.kpad"
+        << "arguments[1].name: must not contain a control character (U+000D at position 2)";
+    QTest::newRow("struct field name with a line separator")
+        << "struct_field_control_char.kpad"
+        << "arguments[0].type.struct.fields[0].name: must not contain a control character "
+           "(U+2028 at position 2)";
 }
 
 void TestProject::brokenFiles() {

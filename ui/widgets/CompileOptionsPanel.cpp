@@ -1,5 +1,7 @@
 #include "ui/widgets/CompileOptionsPanel.h"
 
+#include "core/compile/NvrtcFlags.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -13,13 +15,12 @@ namespace kernelpad {
 namespace {
 
 /// Archs NVRTC 13 compiles for (Turing and later); the combo stays editable for others.
-const QStringList& knownArchs()
-{
+const QStringList& knownArchs() {
     static const QStringList archs{
-        QStringLiteral("sm_75"),  QStringLiteral("sm_80"),   QStringLiteral("sm_86"),
-        QStringLiteral("sm_87"),  QStringLiteral("sm_89"),   QStringLiteral("sm_90"),
-        QStringLiteral("sm_90a"), QStringLiteral("sm_100"),  QStringLiteral("sm_100a"),
-        QStringLiteral("sm_103"), QStringLiteral("sm_120"),  QStringLiteral("compute_90"),
+        QStringLiteral("sm_75"),  QStringLiteral("sm_80"),  QStringLiteral("sm_86"),
+        QStringLiteral("sm_87"),  QStringLiteral("sm_89"),  QStringLiteral("sm_90"),
+        QStringLiteral("sm_90a"), QStringLiteral("sm_100"), QStringLiteral("sm_100a"),
+        QStringLiteral("sm_103"), QStringLiteral("sm_120"), QStringLiteral("compute_90"),
     };
     return archs;
 }
@@ -28,15 +29,13 @@ const QStringList& knownArchs()
 constexpr int kMaxRegistersPerThread = 255;
 
 /// An explicit `false` the user loaded stays `false`; otherwise unchecked means "unset".
-std::optional<bool> boolOption(const QCheckBox* box, const std::optional<bool>& loaded)
-{
+std::optional<bool> boolOption(const QCheckBox* box, const std::optional<bool>& loaded) {
     if (box->isChecked())
         return true;
     return loaded == false ? std::optional<bool>(false) : std::nullopt;
 }
 
-QStringList splitOn(const QString& text, const QRegularExpression& separator)
-{
+QStringList splitOn(const QString& text, const QRegularExpression& separator) {
     QStringList parts;
     for (const QString& p : text.split(separator, Qt::SkipEmptyParts)) {
         if (!p.trimmed().isEmpty())
@@ -49,8 +48,7 @@ QStringList splitOn(const QString& text, const QRegularExpression& separator)
 
 CompileOptionsPanel::CompileOptionsPanel(QWidget* parent)
     : QWidget(parent)
-    , m_deviceArch(QString::fromLatin1(kDefaultArch))
-{
+    , m_deviceArch(QString::fromLatin1(kDefaultArch)) {
     m_arch = new QComboBox(this);
     m_arch->setObjectName(QStringLiteral("arch"));
     m_arch->setEditable(true);
@@ -94,7 +92,12 @@ CompileOptionsPanel::CompileOptionsPanel(QWidget* parent)
     m_includeDirs->setPlaceholderText(tr("include;../common (semicolon-separated)"));
     m_extraFlags = new QLineEdit(this);
     m_extraFlags->setObjectName(QStringLiteral("extraFlags"));
-    m_extraFlags->setPlaceholderText(tr("passed to NVRTC verbatim (space-separated)"));
+    // Only flags that read and write no files pass; a refused one fails the compile with a
+    // diagnostic naming it, and the text stays here to be fixed.
+    m_extraFlags->setPlaceholderText(tr("-Xptxas -v --restrict ... (space-separated)"));
+    m_extraFlags->setToolTip(
+        tr("Further NVRTC flags; only those that read and write no files are accepted (%1)")
+            .arg(allowedExtraFlagsSummary()));
 
     auto* flags = new QHBoxLayout;
     flags->addWidget(m_fastMath);
@@ -125,14 +128,12 @@ CompileOptionsPanel::CompileOptionsPanel(QWidget* parent)
         connect(edit, &QLineEdit::textEdited, this, &CompileOptionsPanel::emitChanged);
 }
 
-void CompileOptionsPanel::emitChanged()
-{
+void CompileOptionsPanel::emitChanged() {
     if (!m_updating)
         emit changed();
 }
 
-void CompileOptionsPanel::setDeviceArch(const QString& arch)
-{
+void CompileOptionsPanel::setDeviceArch(const QString& arch) {
     m_deviceArch = arch.isEmpty() ? QString::fromLatin1(kDefaultArch) : arch;
     const bool wasDefault = m_arch->currentIndex() == 0;
     m_updating = true;
@@ -142,8 +143,7 @@ void CompileOptionsPanel::setDeviceArch(const QString& arch)
     m_updating = false;
 }
 
-void CompileOptionsPanel::setOptions(const ProgramOptions& options)
-{
+void CompileOptionsPanel::setOptions(const ProgramOptions& options) {
     m_updating = true;
     m_loaded = options;
     if (options.arch && !options.arch->isEmpty())
@@ -168,8 +168,7 @@ void CompileOptionsPanel::setOptions(const ProgramOptions& options)
     m_updating = false;
 }
 
-ProgramOptions CompileOptionsPanel::options() const
-{
+ProgramOptions CompileOptionsPanel::options() const {
     ProgramOptions o;
     const QString arch = m_arch->currentText().trimmed();
     if (!arch.isEmpty() && arch != m_arch->itemText(0))
