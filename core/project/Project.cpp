@@ -257,17 +257,24 @@ std::optional<Project> Project::load(const QString& path, QString* error) {
             *error = message;
         return std::nullopt;
     };
-    QFile file(path);
-    if (!file.exists())
-        return fail(QStringLiteral("cannot open project '%1': no such file").arg(shown));
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("cannot open project '%1': %2").arg(shown, file.errorString()));
-    // Read one byte past the limit: size() is unreliable for pipes and special files.
-    const QByteArray bytes = file.read(kMaxProjectBytes + 1);
-    if (bytes.size() > kMaxProjectBytes || file.size() > kMaxProjectBytes)
-        return fail(QStringLiteral("'%1' is larger than %2 MiB; it is not a project file")
-                        .arg(shown)
-                        .arg(kMaxProjectBytes >> 20));
+    // Only a regular file of bounded size: a FIFO named *.kpad must not hang the window.
+    QString why;
+    ReadFailure failure = ReadFailure::None;
+    const std::optional<QByteArray> read =
+        readRegularFile(path, ReadLimits{kMaxProjectBytes, true}, &why, &failure);
+    if (!read) {
+        switch (failure) {
+        case ReadFailure::Missing:
+            return fail(QStringLiteral("cannot open project '%1': no such file").arg(shown));
+        case ReadFailure::TooLarge:
+            return fail(QStringLiteral("'%1' is larger than %2 MiB; it is not a project file")
+                            .arg(shown)
+                            .arg(kMaxProjectBytes >> 20));
+        default:
+            return fail(QStringLiteral("cannot open project '%1': %2").arg(shown, why));
+        }
+    }
+    const QByteArray& bytes = *read;
 
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(bytes, &parseError);
@@ -288,7 +295,17 @@ bool Project::save(const QString& path, QString* error) const {
     // Written beside, synced, then renamed: a crash or a full disk never leaves half a project,
     // and the old file stays until the new one is whole.
     QString why;
-    if (!writeFileAtomically(path, QJsonDocument(toJson()).toJson(QJsonDocument::Indented), &why)) {
+    const QJsonObject json = toJson();
+    // Every file KernelPad writes must open again: a value the loader refuses (an NVRTC flag
+    // off the allow-list, a control character in a name) is named now, while the window
+    // still holds the work, not when someone opens the file.
+    if (!fromJson(json, &why)) {
+        if (error)
+            *error = QStringLiteral("cannot save project to '%1': %2; change it and save again")
+                         .arg(QDir::toNativeSeparators(path), why);
+        return false;
+    }
+    if (!writeFileAtomically(path, QJsonDocument(json).toJson(QJsonDocument::Indented), &why)) {
         if (error)
             *error = QStringLiteral("cannot save project to '%1': %2")
                          .arg(QDir::toNativeSeparators(path), why);

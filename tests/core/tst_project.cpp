@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace kernelpad;
 
 namespace {
@@ -149,6 +151,9 @@ private slots:
     void brokenFiles_data();
     void brokenFiles();
     void tooLargeFile();
+    void specialFileIsRefusedWithoutWaiting();
+    void saveRefusesWhatCouldNotBeOpened_data();
+    void saveRefusesWhatCouldNotBeOpened();
     void nameExpressions();
     void findArgument();
     void equalityFollowsJson();
@@ -341,6 +346,46 @@ void TestProject::tooLargeFile() {
     QString error;
     QVERIFY(!Project::load(path, &error));
     QVERIFY2(error.contains(QLatin1String("64 MiB")), qPrintable(error));
+}
+
+void TestProject::specialFileIsRefusedWithoutWaiting() {
+    // Opening a FIFO for reading blocks until a writer comes: the loader must not.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("pipe.kpad"));
+    QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    QString error;
+    QVERIFY(!Project::load(path, &error));
+    QVERIFY2(error.contains(QLatin1String("not a regular file")) &&
+                 error.contains(QLatin1String("pipe.kpad")),
+             qPrintable(error));
+}
+
+void TestProject::saveRefusesWhatCouldNotBeOpened_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("mustSay");
+    QTest::newRow("a flag off the allow-list") << "extraFlags"
+                                               << "--create-pch=/tmp/x"
+                                               << "--create-pch";
+    QTest::newRow("a newline in the source name") << "sourceName"
+                                                  << "a.cu\nrm -rf ~"
+                                                  << "sourceName";
+}
+void TestProject::saveRefusesWhatCouldNotBeOpened() {
+    QFETCH(QString, field);
+    QFETCH(QString, value);
+    QFETCH(QString, mustSay);
+    Project p = fullProject();
+    if (field == QLatin1String("extraFlags"))
+        p.options.extraFlags = {value};
+    else
+        p.sourceName = value;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("p.kpad"));
+    QString error;
+    QVERIFY(!p.save(path, &error));
+    QVERIFY2(error.contains(mustSay) && error.contains(QLatin1String("p.kpad")), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
 }
 
 void TestProject::nameExpressions() {
