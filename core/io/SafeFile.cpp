@@ -14,33 +14,6 @@
 namespace kernelpad {
 namespace {
 
-QString errnoText(int code) {
-    return QString::fromLocal8Bit(std::strerror(code));
-}
-
-/// Closes a descriptor on every path out.
-class Fd {
-public:
-    explicit Fd(int fd)
-        : m_fd(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    [[nodiscard]] int get() const { return m_fd; }
-    /// Closes now and reports close()'s own error (NFS reports a failed write only here).
-    [[nodiscard]] int close() {
-        const int rc = ::close(m_fd);
-        m_fd = -1;
-        return rc;
-    }
-
-private:
-    int m_fd;
-};
-
 bool writeAll(int fd, const QByteArray& bytes, int* code) {
     const char* p = bytes.constData();
     qint64 left = bytes.size();
@@ -60,6 +33,30 @@ bool writeAll(int fd, const QByteArray& bytes, int* code) {
 
 } // namespace
 
+UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
+    if (this != &other) {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = std::exchange(other.m_fd, -1);
+    }
+    return *this;
+}
+
+UniqueFd::~UniqueFd() {
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+int UniqueFd::close() {
+    const int rc = ::close(m_fd);
+    m_fd = -1;
+    return rc;
+}
+
+QString errnoText(int code) {
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error) {
     const auto fail = [&](const QString& what) {
         if (error)
@@ -74,7 +71,7 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
     QByteArray temp =
         QFile::encodeName(target.absolutePath() + QLatin1Char('/') + QStringLiteral(".") +
                           target.fileName() + QStringLiteral(".XXXXXX"));
-    Fd fd(::mkostemp(temp.data(), O_CLOEXEC));
+    UniqueFd fd(::mkostemp(temp.data(), O_CLOEXEC));
     if (fd.get() < 0)
         return fail(QStringLiteral("cannot write '%1': %2").arg(shown, errnoText(errno)));
     const auto discard = [&](int code) {
@@ -122,7 +119,7 @@ std::optional<QByteArray> readRegularFile(const QString& path, ReadLimits limits
     int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
     if (!limits.followSymlinks)
         flags |= O_NOFOLLOW;
-    Fd fd(::open(QFile::encodeName(path).constData(), flags));
+    UniqueFd fd(::open(QFile::encodeName(path).constData(), flags));
     if (fd.get() < 0) {
         const int code = errno;
         if (code == ENOENT)

@@ -7,8 +7,32 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 
 namespace kernelpad {
+
+/// A file descriptor closed on every path out (move-only).
+class UniqueFd {
+public:
+    explicit UniqueFd(int fd = -1)
+        : m_fd(fd) {}
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+    UniqueFd(UniqueFd&& other) noexcept
+        : m_fd(std::exchange(other.m_fd, -1)) {}
+    UniqueFd& operator=(UniqueFd&& other) noexcept;
+    ~UniqueFd();
+    [[nodiscard]] int get() const { return m_fd; }
+    [[nodiscard]] bool isValid() const { return m_fd >= 0; }
+    /// Closes now and returns close()'s result (NFS reports a failed write only there).
+    [[nodiscard]] int close();
+
+private:
+    int m_fd;
+};
+
+/// strerror(code) as a QString.
+[[nodiscard]] QString errnoText(int code);
 
 /// Replaces `path` with `bytes` atomically: a temporary file beside it is written, flushed and
 /// synced, and only then renamed over the old one. On any failure (a full disk included) the

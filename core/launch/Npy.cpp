@@ -202,27 +202,6 @@ QString sizeText(qint64 bytes) {
         .arg(QLatin1String(units[unit]));
 }
 
-QString errnoText(int code) {
-    return QString::fromLocal8Bit(std::strerror(code));
-}
-
-/// Closes a descriptor on every path out.
-class Fd {
-public:
-    explicit Fd(int fd)
-        : m_fd(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    [[nodiscard]] int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
-
 /// Exactly `bytes` bytes from `offset` into `*out`; a short read means the file changed
 /// after it was measured.
 bool readAt(int fd, qint64 offset, qint64 bytes, QByteArray* out, QString* error) {
@@ -444,7 +423,7 @@ std::optional<NpyArray> readNpy(const QString& path, const NpyExpectation& expec
         return std::nullopt;
     };
     // O_NONBLOCK: opening a FIFO with no writer would block for ever (it is refused below).
-    Fd fd(
+    UniqueFd fd(
         ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
     if (fd.get() < 0) {
         fail(error, QStringLiteral("cannot open '%1': %2").arg(shown, errnoText(errno)));

@@ -3,7 +3,9 @@
 
 #include "core/cuda/DriverApi.h"
 #include "core/project/Project.h"
+#include "core/run/Engine.h"
 
+#include <QSignalSpy>
 #include <QTest>
 
 #define KERNELPAD_REQUIRE_DRIVER()                                                                 \
@@ -17,18 +19,34 @@ namespace kernelpad::test {
 
 /// The examples folder: $KERNELPAD_EXAMPLES (set on the GPU machine, where the tree lives
 /// elsewhere), else the source tree's.
-inline QString examplesDir()
-{
+inline QString examplesDir() {
     return qEnvironmentVariable("KERNELPAD_EXAMPLES", QStringLiteral(KERNELPAD_EXAMPLES_DIR));
 }
 
-inline Project loadExample(const QString& file)
-{
+inline Project loadExample(const QString& file) {
     QString error;
     std::optional<Project> p = Project::load(examplesDir() + QLatin1Char('/') + file, &error);
     if (!p)
         qFatal("cannot load example %s: %s", qPrintable(file), qPrintable(error));
     return *p;
+}
+
+/// Runs `p` (relative paths from the examples folder) through `engine` and waits up to a
+/// minute; a run that never answers comes back as a Timeout saying so.
+inline RunResult runAndWait(Engine& engine, const Project& p) {
+    QSignalSpy finished(&engine, &Engine::runFinished);
+    RunRequest r;
+    r.project = p;
+    r.projectDir = examplesDir();
+    r.keepOutputs = false;
+    engine.run(r);
+    if (!finished.wait(60000)) {
+        RunResult none;
+        none.status = RunStatus::Timeout;
+        none.error = QStringLiteral("no answer within 60 s");
+        return none;
+    }
+    return finished.first().at(1).value<RunResult>();
 }
 
 } // namespace kernelpad::test

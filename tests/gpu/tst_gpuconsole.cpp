@@ -55,21 +55,7 @@ class TestGpuConsole : public QObject {
 private:
     std::unique_ptr<Engine> m_engine;
 
-    RunResult run(const Project& p) {
-        QSignalSpy finished(m_engine.get(), &Engine::runFinished);
-        RunRequest r;
-        r.project = p;
-        r.projectDir = test::examplesDir();
-        r.keepOutputs = false;
-        m_engine->run(r);
-        if (!finished.wait(60000)) {
-            RunResult none;
-            none.status = RunStatus::Timeout;
-            none.error = QStringLiteral("no answer within 60 s");
-            return none;
-        }
-        return finished.first().at(1).value<RunResult>();
-    }
+    RunResult run(const Project& p) { return test::runAndWait(*m_engine, p); }
 
 private slots:
     void initTestCase() {

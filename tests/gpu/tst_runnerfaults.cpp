@@ -42,20 +42,7 @@ class TestRunnerFaults : public QObject {
 private:
     std::unique_ptr<Engine> m_engine;
 
-    RunResult run(const Project& p) {
-        QSignalSpy finished(m_engine.get(), &Engine::runFinished);
-        RunRequest r;
-        r.project = p;
-        r.projectDir = test::examplesDir();
-        r.keepOutputs = false;
-        m_engine->run(r);
-        if (!finished.wait(60000)) {
-            RunResult none; // status Ok with an error: the checks below report the message
-            none.error = QStringLiteral("no answer within 60 s");
-            return none;
-        }
-        return finished.first().at(1).value<RunResult>();
-    }
+    RunResult run(const Project& p) { return test::runAndWait(*m_engine, p); }
 
 private slots:
     void initTestCase() {
