@@ -419,6 +419,8 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
                           !result.compile.diagnostics.isEmpty() || !result.compile.error.isEmpty();
     if (compiled)
         showCompile(result.compile);
+    if (m_console && result.status != RunStatus::CompileError)
+        m_console->showRun(m_runningProject.kernel, result.console, QDateTime::currentDateTime());
     if (result.sanitizerTool != SanitizerTool::None) {
         showSanitizerReports(result);
         return;
@@ -431,8 +433,6 @@ void MainWindow::onRunFinished(quint64 id, const RunResult& result) {
         m_verification->showResult(result);
     if (m_buffers)
         m_buffers->setOutputs(result.outputs);
-    if (m_console && result.status != RunStatus::CompileError)
-        m_console->showRun(m_runningProject.kernel, result.console, QDateTime::currentDateTime());
     if (m_resources && result.status != RunStatus::CompileError && !result.device.name.isEmpty())
         m_resources->showResources(m_runningProject.kernel, result.resources, result.device,
                                    result.launch);
