@@ -1,8 +1,8 @@
 #include "ui/models/ArgumentTableModel.h"
 
+#include "core/compile/KernelSignature.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/Packing.h"
-#include "ui/widgets/SignatureParser.h"
 
 #include <QBrush>
 #include <QColor>
