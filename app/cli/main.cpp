@@ -2,6 +2,7 @@
 
 #include "app/cli/CliBench.h"
 #include "app/cli/CliCommands.h"
+#include "app/cli/CliInit.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -12,6 +13,11 @@ const char* const kUsage =
     "Usage: kernelpad-cli COMMAND [options]\n"
     "\n"
     "Commands:\n"
+    "  init KERNEL.cu [--kernel NAME] [-o OUT.kpad] [--force]\n"
+    "      Write a project for the first __global__ kernel of KERNEL.cu (or NAME): arguments\n"
+    "      from its signature (const pointers as in buffers, other pointers inout, sized by the\n"
+    "      first integer scalar), a launch covering that size. OUT defaults to KERNEL.kpad;\n"
+    "      an existing file is replaced only with --force.\n"
     "  compile FILE.kpad|FILE.cu [--arch sm_XY] [--kernel NAME] [--ptx] [--json]\n"
     "      Compile with NVRTC (no GPU needed); show diagnostics, kernels and optionally PTX.\n"
     "  run FILE.kpad [--device N] [--reps N] [--json] [--in-process]\n"
@@ -56,6 +62,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     const QString command = args.takeFirst();
+    if (command == "init")
+        return kernelpad::cli::runInit(args);
     if (command == "compile")
         return kernelpad::cli::runCompile(args);
     if (command == "run")

@@ -307,19 +307,51 @@ std::optional<InitSpec> InitSpec::fromJson(const QJsonObject& json, QString* err
         readString(json, QStringLiteral("path"), &spec.path, spec.kind == Kind::File, error);
     if (!ok)
         return std::nullopt;
-    if (spec.kind == Kind::Uniform && spec.low > spec.high) {
-        fail(error, QStringLiteral("low: %1 is above high (%2)").arg(spec.low).arg(spec.high));
-        return std::nullopt;
-    }
-    if (spec.kind == Kind::Normal && spec.stddev < 0) {
-        fail(error, QStringLiteral("stddev: must be >= 0 (got %1)").arg(spec.stddev));
-        return std::nullopt;
-    }
-    if (spec.kind == Kind::File && spec.path.trimmed().isEmpty()) {
-        fail(error, QStringLiteral("path: empty"));
+    if (const QString problem = spec.problem(); !problem.isEmpty()) {
+        fail(error, problem);
         return std::nullopt;
     }
     return spec;
+}
+
+QString InitSpec::problem() const {
+    const auto shortest = [](double v) {
+        return QString::number(v, 'g', QLocale::FloatingPointShortest);
+    };
+    switch (kind) {
+    case Kind::Zeros:
+    case Kind::Ones:
+        return {};
+    case Kind::Constant:
+        return std::isfinite(value) ? QString() : QStringLiteral("value: must be a finite number");
+    case Kind::Iota:
+        if (!std::isfinite(value) || !std::isfinite(step))
+            return QStringLiteral("%1: must be a finite number")
+                .arg(std::isfinite(value) ? QStringLiteral("step") : QStringLiteral("start"));
+        return {};
+    case Kind::Uniform:
+        if (!std::isfinite(low) || !std::isfinite(high))
+            return QStringLiteral("%1: must be a finite number")
+                .arg(std::isfinite(low) ? QStringLiteral("high") : QStringLiteral("low"));
+        // low == high is accepted, here and so in the table: the range then holds one value
+        // and every element is `low` (BufferInit's draw is low + u * 0), a constant fill
+        // that is harmless and that a user narrowing a range on purpose may well want. The
+        // table used to demand low < high while project files allowed it (issue 10).
+        if (low > high)
+            return QStringLiteral("low: %1 is above high (%2)").arg(shortest(low), shortest(high));
+        return {};
+    case Kind::Normal:
+        if (!std::isfinite(mean))
+            return QStringLiteral("mean: must be a finite number");
+        if (!(stddev >= 0) || !std::isfinite(stddev))
+            return QStringLiteral("stddev: must be >= 0 (got %1)").arg(shortest(stddev));
+        return {};
+    case Kind::File:
+        if (path.trimmed().isEmpty())
+            return QStringLiteral("path: empty; name a .npy file");
+        return {};
+    }
+    return {};
 }
 
 QJsonObject VerifySpec::toJson() const {
@@ -356,23 +388,30 @@ std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString*
         readNumber(json, QStringLiteral("rtol"), &spec.rtol, error);
     if (!ok)
         return std::nullopt;
-    const QString requiredText = spec.kind == Kind::Reference    ? spec.referenceKernel
-                                 : spec.kind == Kind::Expression ? spec.expression
-                                 : spec.kind == Kind::File       ? spec.path
-                                                                 : QStringLiteral("-");
-    if (requiredText.trimmed().isEmpty()) {
-        const char* key = spec.kind == Kind::Reference    ? "referenceKernel"
-                          : spec.kind == Kind::Expression ? "expression"
-                                                          : "path";
-        fail(error, QStringLiteral("%1: empty").arg(QLatin1String(key)));
-        return std::nullopt;
-    }
-    if (spec.atol < 0 || spec.rtol < 0) {
-        fail(error, spec.atol < 0 ? QStringLiteral("atol: must be >= 0 (got %1)").arg(spec.atol)
-                                  : QStringLiteral("rtol: must be >= 0 (got %1)").arg(spec.rtol));
+    if (const QString problem = spec.problem(); !problem.isEmpty()) {
+        fail(error, problem);
         return std::nullopt;
     }
     return spec;
+}
+
+QString VerifySpec::problem() const {
+    if (kind == Kind::None)
+        return {};
+    const QString requiredText = kind == Kind::Reference    ? referenceKernel
+                                 : kind == Kind::Expression ? expression
+                                                            : path;
+    if (requiredText.trimmed().isEmpty()) {
+        return kind == Kind::Reference    ? QStringLiteral("referenceKernel: empty; name the "
+                                                              "reference kernel")
+               : kind == Kind::Expression ? QStringLiteral("expression: empty")
+                                          : QStringLiteral("path: empty; name a .npy file");
+    }
+    // !(x >= 0) also refuses NaN, which a typed "atol=nan" would give.
+    if (!(atol >= 0) || !(rtol >= 0))
+        return !(atol >= 0) ? QStringLiteral("atol: must be >= 0 (got %1)").arg(atol)
+                            : QStringLiteral("rtol: must be >= 0 (got %1)").arg(rtol);
+    return {};
 }
 
 QJsonObject BufferSpec::toJson() const {

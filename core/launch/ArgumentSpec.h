@@ -33,6 +33,9 @@ struct InitSpec {
     quint64 seed = 0; ///< Uniform/Normal: same seed, same contents
     QString path;     ///< File: a .npy file, relative to the project
 
+    /// Empty when the values can fill a buffer, else why not, naming the field ("low: 2 is
+    /// above high (1)"). The one rule set of the .kpad loader and the argument table.
+    [[nodiscard]] QString problem() const;
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<InitSpec> fromJson(const QJsonObject& json, QString* error);
 };
@@ -51,6 +54,9 @@ struct VerifySpec {
     double atol = 1e-6;
     double rtol = 1e-5;
 
+    /// Empty when the check can run, else why not, naming the field ("atol: must be >= 0").
+    /// The one rule set of the .kpad loader and the argument table.
+    [[nodiscard]] QString problem() const;
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<VerifySpec> fromJson(const QJsonObject& json, QString* error);
 };

@@ -113,8 +113,6 @@ private slots:
     void unsavedWorkIsAskedAbout_data();
     void unsavedWorkIsAskedAbout();
     void titleShowsModified();
-    void describeChanges_data();
-    void describeChanges();
 
 private:
     QTemporaryDir m_dir;
@@ -427,55 +425,6 @@ void TestMainWindow::titleShowsModified() {
     QVERIFY(window->isWindowModified());
     window->launchPanel()->setConfig(fillProject().launch); // programmatic: still modified
     QVERIFY(window->isWindowModified());
-}
-
-void TestMainWindow::describeChanges_data() {
-    QTest::addColumn<bool>("hasBefore");
-    QTest::addColumn<Project>("after");
-    QTest::addColumn<QString>("expected");
-
-    const Project base = fillProject();
-    QTest::newRow("first run") << false << base << QStringLiteral("first run");
-    QTest::newRow("same project") << true << base << QStringLiteral("no change");
-    Project edited = base;
-    edited.source += QStringLiteral("// x\n");
-    QTest::newRow("source edited") << true << edited << QStringLiteral("source edited");
-    Project block = base;
-    block.launch.block = {128, 1, 1};
-    QTest::newRow("block changed") << true << block << QStringLiteral("block 256→128");
-    Project grid2d = base;
-    grid2d.launch.grid = {4, 2, 1};
-    QTest::newRow("grid becomes 2-D") << true << grid2d << QStringLiteral("grid 4→4×2");
-    Project scalar = base;
-    scalar.arguments[1].value = QStringLiteral("2048");
-    QTest::newRow("scalar value") << true << scalar << QStringLiteral("n 1024→2048");
-    Project both = block;
-    both.source += QStringLiteral("// y\n");
-    QTest::newRow("source and block")
-        << true << both << QStringLiteral("source edited, block 256→128");
-    Project cold = base;
-    cold.timing.mode = TimingSpec::Mode::Cold;
-    QTest::newRow("cold timing") << true << cold << QStringLiteral("hot→cold timing");
-    Project unblocked = base;
-    unblocked.timing.blockingKernel = false;
-    unblocked.timing.repetitions = base.timing.repetitions + 5;
-    QTest::newRow("blocking kernel off, more reps")
-        << true << unblocked
-        << QStringLiteral("blocking kernel off, reps %1→%2")
-               .arg(base.timing.repetitions)
-               .arg(base.timing.repetitions + 5);
-    Project noise = base;
-    noise.timing.targetNoise = 0.02;
-    QTest::newRow("other timing setting") << true << noise << QStringLiteral("timing settings");
-}
-
-void TestMainWindow::describeChanges() {
-    QFETCH(bool, hasBefore);
-    QFETCH(Project, after);
-    QFETCH(QString, expected);
-    const std::optional<Project> before =
-        hasBefore ? std::optional<Project>(fillProject()) : std::nullopt;
-    QCOMPARE(MainWindow::describeChanges(before, after), expected);
 }
 
 void TestMainWindow::verificationPinnedBelowResults() {

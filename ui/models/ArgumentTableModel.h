@@ -3,6 +3,7 @@
 
 #include "core/compile/CompileResult.h"
 #include "core/launch/ArgumentSpec.h"
+#include "core/launch/ArgumentText.h" // the cell language, for the delegates
 
 #include <QAbstractTableModel>
 #include <QStringList>
@@ -11,14 +12,6 @@
 #include <optional>
 
 namespace kernelpad {
-
-/// "uniform 0 1 seed=42", "constant 2.5", "iota 0 1", "normal 0 1 seed=7", "file x.npy".
-[[nodiscard]] QString formatInitSpec(const InitSpec& init);
-/// Parses formatInitSpec()'s text; the error says what is expected.
-[[nodiscard]] std::optional<InitSpec> parseInitSpec(const QString& text, QString* error);
-/// "none", "reference saxpy_ref atol=1e-06 rtol=1e-05", "expression a*x+y ...", "file y.npy ...".
-[[nodiscard]] QString formatVerifySpec(const VerifySpec& verify);
-[[nodiscard]] std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error);
 
 /// Table model over the project's QVector<ArgumentSpec>; invalid cells are red with a tooltip.
 class ArgumentTableModel : public QAbstractTableModel {
@@ -45,7 +38,8 @@ public:
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index,
+                                int role = Qt::DisplayRole) const override;
     [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation,
                                       int role = Qt::DisplayRole) const override;
     [[nodiscard]] Qt::ItemFlags flags(const QModelIndex& index) const override;

@@ -1,36 +1,17 @@
 #include "ui/widgets/ResourcesPanel.h"
 
+#include "core/cuda/Occupancy.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
 
-#include <algorithm>
+#include <climits>
 
 namespace kernelpad {
 
 namespace {
-
-/// Registers are allocated per warp in units of 256 (CUDA occupancy calculator, cc 5.0+).
-constexpr int kRegisterAllocationUnit = 256;
-/// Shared memory the driver reserves per block from cc 8.0 on (CUDA C++ Programming Guide,
-/// "Shared Memory" of the compute capability 8.x section).
-constexpr int kReservedSharedPerBlockBytes = 1024;
-
-/// Maximum resident blocks per SM (CUDA C++ Programming Guide, Table "Technical
-/// Specifications per Compute Capability").
-int maxBlocksPerSm(int major, int minor)
-{
-    if (major == 7 && minor == 5)
-        return 16;
-    if (major == 8 && (minor == 6 || minor == 7))
-        return 16;
-    if (major == 8 && minor == 9)
-        return 24;
-    if (major == 12)
-        return 24;
-    return 32;
-}
 
 QString bytes(qint64 n)
 {
@@ -43,31 +24,6 @@ QString version(int v)
 }
 
 } // namespace
-
-int estimateBlocksPerSm(const KernelResources& r, const DeviceInfo& device,
-                        const LaunchConfig& launch)
-{
-    const qint64 threads = launch.threadsPerBlock();
-    if (threads <= 0 || device.maxThreadsPerSm <= 0)
-        return 0;
-    const int warp = device.warpSize > 0 ? device.warpSize : 32;
-    const qint64 warpsPerBlock = (threads + warp - 1) / warp;
-    qint64 blocks = std::min<qint64>(maxBlocksPerSm(device.ccMajor, device.ccMinor),
-                                     device.maxThreadsPerSm / (warpsPerBlock * warp));
-    if (r.registers > 0 && device.registersPerSm > 0) {
-        const qint64 perWarp = (qint64(r.registers) * warp + kRegisterAllocationUnit - 1) /
-                               kRegisterAllocationUnit * kRegisterAllocationUnit;
-        if (device.registersPerBlock > 0 && perWarp * warpsPerBlock > device.registersPerBlock)
-            return 0;
-        blocks = std::min(blocks, (device.registersPerSm / perWarp) / warpsPerBlock);
-    }
-    const qint64 shared = qint64(r.staticSharedBytes) + launch.sharedMemBytes;
-    if (shared > 0 && device.sharedMemPerSmBytes > 0) {
-        const qint64 reserved = device.ccMajor >= 8 ? kReservedSharedPerBlockBytes : 0;
-        blocks = std::min(blocks, device.sharedMemPerSmBytes / (shared + reserved));
-    }
-    return int(std::max<qint64>(0, blocks));
-}
 
 ResourcesPanel::ResourcesPanel(QWidget* parent)
     : QWidget(parent)
@@ -145,11 +101,12 @@ void ResourcesPanel::showResources(const QString& kernel, const KernelResources&
     double occupancy = r.occupancy;
     QString note;
     if (blocks <= 0 && occupancy <= 0) {
-        blocks = estimateBlocksPerSm(r, device, launch);
-        const int warp = device.warpSize > 0 ? device.warpSize : 32;
-        const qint64 warpsPerBlock = (launch.threadsPerBlock() + warp - 1) / warp;
-        if (device.maxThreadsPerSm > 0)
-            occupancy = double(blocks * warpsPerBlock * warp) / device.maxThreadsPerSm;
+        const qint64 threads = launch.threadsPerBlock();
+        const Occupancy estimate = Occupancy::of(OccupancyLimits::forDevice(device), r.registers,
+                                                 r.staticSharedBytes + launch.sharedMemBytes,
+                                                 threads > INT_MAX ? INT_MAX : int(threads));
+        blocks = estimate.activeBlocksPerSm;
+        occupancy = estimate.occupancy;
         note = tr(" (estimate)");
     }
     if (device.maxThreadsPerSm <= 0 && r.occupancy <= 0) {

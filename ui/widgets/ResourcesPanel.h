@@ -33,9 +33,4 @@ private:
     QHash<QString, QLabel*> m_values; ///< row label -> value label
 };
 
-/// Theoretical blocks per SM limited by threads, registers and shared memory (CUDA
-/// occupancy calculator rules, without allocation granularity); 0 when it cannot be known.
-[[nodiscard]] int estimateBlocksPerSm(const KernelResources& resources, const DeviceInfo& device,
-                                      const LaunchConfig& launch);
-
 } // namespace kernelpad

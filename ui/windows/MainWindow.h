@@ -91,9 +91,6 @@ public:
     void cancel();
     /// Empty when Run can start, else why not (also Run's tooltip and a status-bar label).
     [[nodiscard]] QString runBlockedReason() const;
-    /// "source edited, block 256→128": how `after` differs from `before` for the timing note.
-    [[nodiscard]] static QString describeChanges(const std::optional<Project>& before,
-                                                 const Project& after);
 
     // --- options for tests and scripted use ---
     /// Off: no modal dialogs; errors go to lastError() and the status bar, the unsaved-work

@@ -1,4 +1,4 @@
-#include "ui/widgets/SignatureParser.h"
+#include "core/compile/KernelSignature.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -8,20 +8,22 @@ namespace kernelpad {
 namespace {
 
 /// Qualifiers and attributes that say nothing about the parameter's type for packing.
-const QSet<QString>& ignoredWords()
-{
+const QSet<QString>& ignoredWords() {
     static const QSet<QString> words{
-        QStringLiteral("__restrict__"),      QStringLiteral("__restrict"),
-        QStringLiteral("restrict"),          QStringLiteral("volatile"),
-        QStringLiteral("__grid_constant__"), QStringLiteral("struct"),
-        QStringLiteral("class"),             QStringLiteral("__align__"),
+        QStringLiteral("__restrict__"),
+        QStringLiteral("__restrict"),
+        QStringLiteral("restrict"),
+        QStringLiteral("volatile"),
+        QStringLiteral("__grid_constant__"),
+        QStringLiteral("struct"),
+        QStringLiteral("class"),
+        QStringLiteral("__align__"),
     };
     return words;
 }
 
 /// Kernel attributes that take a parenthesised argument between __global__ and the name.
-const QSet<QString>& attributeWords()
-{
+const QSet<QString>& attributeWords() {
     static const QSet<QString> words{
         QStringLiteral("__launch_bounds__"), QStringLiteral("__cluster_dims__"),
         QStringLiteral("__maxnreg__"),       QStringLiteral("__declspec"),
@@ -30,11 +32,12 @@ const QSet<QString>& attributeWords()
     return words;
 }
 
-bool isIdentChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
+bool isIdentChar(QChar c) {
+    return c.isLetterOrNumber() || c == QLatin1Char('_');
+}
 
 /// Index just past the bracket matching text[open] ('(' or '{'), -1 when unbalanced.
-int matchBracket(const QString& text, int open)
-{
+int matchBracket(const QString& text, int open) {
     const QChar openChar = text.at(open);
     const QChar closeChar = openChar == QLatin1Char('(') ? QLatin1Char(')') : QLatin1Char('}');
     int depth = 0;
@@ -48,8 +51,7 @@ int matchBracket(const QString& text, int open)
 }
 
 /// Splits on commas that are not nested in (), <>, [] or {}.
-QStringList splitTopLevel(const QString& text)
-{
+QStringList splitTopLevel(const QString& text) {
     QStringList parts;
     int depth = 0;
     int start = 0;
@@ -70,9 +72,8 @@ QStringList splitTopLevel(const QString& text)
     return parts;
 }
 
-ParsedParam parseParam(QString text)
-{
-    ParsedParam param;
+KernelParameter parseParam(QString text) {
+    KernelParameter param;
     // A default argument says nothing about the type.
     if (const int eq = text.indexOf(QLatin1Char('=')); eq >= 0)
         text.truncate(eq);
@@ -115,8 +116,7 @@ ParsedParam parseParam(QString text)
 }
 
 /// The kernel name without template arguments or namespace qualification.
-QString baseName(const QString& kernelName)
-{
+QString baseName(const QString& kernelName) {
     QString name = kernelName.trimmed();
     if (const int lt = name.indexOf(QLatin1Char('<')); lt >= 0)
         name.truncate(lt);
@@ -127,8 +127,7 @@ QString baseName(const QString& kernelName)
 
 } // namespace
 
-QString stripComments(const QString& source)
-{
+QString stripComments(const QString& source) {
     QString out = source;
     enum class State { Code, Line, Block, String, Char } state = State::Code;
     for (int i = 0; i < out.size(); ++i) {
@@ -176,15 +175,23 @@ QString stripComments(const QString& source)
     return out;
 }
 
-std::optional<ParsedSignature> parseKernelSignature(const QString& source,
-                                                    const QString& kernelName)
-{
-    const QString wanted = baseName(kernelName);
-    if (wanted.isEmpty())
-        return std::nullopt;
-    const QString text = stripComments(source);
+namespace {
+
+/// One `__global__ NAME(...)` of the comment-free text: its name and the bracket span of its
+/// parameter list; `isDefinition` when a body follows.
+struct GlobalDeclaration {
+    QString name;
+    int open = -1;  ///< index of '('
+    int close = -1; ///< index just past ')'
+    bool isDefinition = false;
+};
+
+/// Every __global__ declaration of `text` (already without comments), in source order. A
+/// declaration whose parameter list does not close ends the scan: nothing after it can be
+/// split reliably.
+QVector<GlobalDeclaration> globalDeclarations(const QString& text) {
     static const QRegularExpression global(QStringLiteral("\\b__global__\\b"));
-    std::optional<ParsedSignature> declarationOnly;
+    QVector<GlobalDeclaration> found;
     for (auto it = global.globalMatch(text); it.hasNext();) {
         int pos = it.next().capturedEnd();
         // Walk to the first '(' that is not an attribute's: the word before it is the name.
@@ -214,23 +221,48 @@ std::optional<ParsedSignature> parseKernelSignature(const QString& source,
             }
             ++pos;
         }
-        if (open < 0 || name != wanted)
+        if (open < 0 || name.isEmpty())
             continue;
-        const int close = matchBracket(text, open);
-        if (close < 0)
+        GlobalDeclaration declaration;
+        declaration.name = name;
+        declaration.open = open;
+        declaration.close = matchBracket(text, open);
+        if (declaration.close < 0) {
+            found << declaration;
+            break;
+        }
+        int after = declaration.close;
+        while (after < text.size() && text.at(after).isSpace())
+            ++after;
+        declaration.isDefinition = after < text.size() && text.at(after) == QLatin1Char('{');
+        found << declaration;
+    }
+    return found;
+}
+
+} // namespace
+
+std::optional<KernelSignature> KernelSignature::find(const QString& source,
+                                                     const QString& kernelName) {
+    const QString wanted = baseName(kernelName);
+    if (wanted.isEmpty())
+        return std::nullopt;
+    const QString text = stripComments(source);
+    std::optional<KernelSignature> declarationOnly;
+    for (const GlobalDeclaration& d : globalDeclarations(text)) {
+        if (d.name != wanted)
+            continue;
+        if (d.close < 0)
             return std::nullopt;
-        ParsedSignature signature;
-        signature.kernelName = name;
-        const QString list = text.mid(open + 1, close - open - 2).trimmed();
+        KernelSignature signature;
+        signature.kernelName = d.name;
+        const QString list = text.mid(d.open + 1, d.close - d.open - 2).trimmed();
         if (!list.isEmpty() && list != QLatin1String("void")) {
             for (const QString& part : splitTopLevel(list))
                 signature.params << parseParam(part);
         }
         // Prefer the definition: a forward declaration may omit the parameter names.
-        int after = close;
-        while (after < text.size() && text.at(after).isSpace())
-            ++after;
-        if (after < text.size() && text.at(after) == QLatin1Char('{'))
+        if (d.isDefinition)
             return signature;
         if (!declarationOnly)
             declarationOnly = signature;
@@ -238,8 +270,16 @@ std::optional<ParsedSignature> parseKernelSignature(const QString& source,
     return declarationOnly;
 }
 
-QVector<StructType> parseStructs(const QString& source)
-{
+QStringList KernelSignature::kernelNames(const QString& source) {
+    QStringList names;
+    for (const GlobalDeclaration& d : globalDeclarations(stripComments(source))) {
+        if (!names.contains(d.name))
+            names << d.name;
+    }
+    return names;
+}
+
+QVector<StructType> parseStructs(const QString& source) {
     const QString text = stripComments(source);
     QVector<StructType> structs;
     // struct Name { ... };  or  typedef struct [Tag] { ... } Name;
@@ -277,8 +317,8 @@ QVector<StructType> parseStructs(const QString& source)
             if (statement.isEmpty())
                 continue;
             const auto f = field.match(statement);
-            const auto scalar = f.hasMatch() ? scalarTypeFromName(f.captured(1).simplified())
-                                             : std::nullopt;
+            const auto scalar =
+                f.hasMatch() ? scalarTypeFromName(f.captured(1).simplified()) : std::nullopt;
             if (!scalar) {
                 simple = false;
                 break;
@@ -313,8 +353,7 @@ namespace kernelpad {
 namespace {
 
 std::optional<ValueType> typeFromSpelling(const QString& spelling,
-                                          const QVector<StructType>& structs)
-{
+                                          const QVector<StructType>& structs) {
     for (const StructType& s : structs) {
         if (s.name == spelling)
             return ValueType::ofStruct(s);
@@ -325,8 +364,7 @@ std::optional<ValueType> typeFromSpelling(const QString& spelling,
 }
 
 /// A by-value type of the PTX parameter's size when the source does not say which.
-ValueType typeFromPtx(const PtxParam& p, int index)
-{
+ValueType typeFromPtx(const PtxParam& p, int index) {
     const QString t = p.ptxType;
     if (t == QLatin1String(".f32"))
         return ValueType::of(ScalarType::Float32);
@@ -356,8 +394,7 @@ ValueType typeFromPtx(const PtxParam& p, int index)
 }
 
 /// A value every type accepts: zero, one zero per struct field component.
-QString zeroValue(const ValueType& type)
-{
+QString zeroValue(const ValueType& type) {
     if (!type.isStruct())
         return scalarTypeInfo(type.scalar).isComplex ? QStringLiteral("0, 0") : QStringLiteral("0");
     QStringList zeros;
@@ -369,8 +406,7 @@ QString zeroValue(const ValueType& type)
     return zeros.join(QStringLiteral(", "));
 }
 
-bool isIntegerScalar(const ArgumentSpec& a)
-{
+bool isIntegerScalar(const ArgumentSpec& a) {
     if (a.isBuffer() || a.type.isStruct())
         return false;
     const auto& info = scalarTypeInfo(a.type.scalar);
@@ -379,9 +415,8 @@ bool isIntegerScalar(const ArgumentSpec& a)
 
 /// Defaults for a parameter nobody has described yet, chosen so a first Run works:
 /// integers (usually sizes) 1024, buffers sized by the first integer argument.
-ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst,
-                           const ValueType& type, int index)
-{
+ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst, const ValueType& type,
+                           int index) {
     ArgumentSpec a;
     a.name = name;
     if (isPointer) {
@@ -410,22 +445,21 @@ ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst,
 
 QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString& source,
                                          const QVector<ArgumentSpec>& previous,
-                                         QVector<StructType>* structsOut)
-{
+                                         QVector<StructType>* structsOut) {
     const QVector<StructType> structs = parseStructs(source);
     if (structsOut)
         *structsOut = structs;
-    const auto signature = parseKernelSignature(source, kernel.name);
+    const auto signature = KernelSignature::find(source, kernel.name);
     // The PTX is the truth about how many parameters there are; the source names them only
     // when it agrees (a template or macro may hide parameters from this simple parser).
-    const bool useSource = signature && (kernel.params.isEmpty() ||
-                                         signature->params.size() == kernel.params.size());
+    const bool useSource =
+        signature && (kernel.params.isEmpty() || signature->params.size() == kernel.params.size());
     const int count = useSource ? int(signature->params.size()) : int(kernel.params.size());
 
     QVector<ArgumentSpec> result;
     QString firstIntegerName;
     for (int i = 0; i < count; ++i) {
-        const ParsedParam* sp = useSource ? &signature->params.at(i) : nullptr;
+        const KernelParameter* sp = useSource ? &signature->params.at(i) : nullptr;
         const PtxParam* pp = i < kernel.params.size() ? &kernel.params.at(i) : nullptr;
         QString name = sp && !sp->name.isEmpty() ? sp->name : QStringLiteral("arg%1").arg(i);
 
@@ -470,8 +504,9 @@ QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString
     // New buffers default to the size argument ("n") when there is one.
     if (!firstIntegerName.isEmpty()) {
         for (ArgumentSpec& a : result) {
-            const bool isNew = std::none_of(previous.cbegin(), previous.cend(),
-                                            [&](const ArgumentSpec& p) { return p.name == a.name; });
+            const bool isNew =
+                std::none_of(previous.cbegin(), previous.cend(),
+                             [&](const ArgumentSpec& p) { return p.name == a.name; });
             if (isNew && a.isBuffer())
                 a.buffer.count = firstIntegerName;
         }

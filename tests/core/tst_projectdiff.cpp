@@ -1,0 +1,127 @@
+// The "what changed since the last run" note under a timing, from two projects.
+
+#include "core/project/ProjectDiff.h"
+
+#include <QTest>
+
+Q_DECLARE_METATYPE(kernelpad::Project)
+
+using namespace kernelpad;
+
+namespace {
+
+/// fill(float* out, int n) over 4 blocks of 256 threads: the project the rows change.
+Project fillProject() {
+    Project p;
+    p.name = QStringLiteral("Fill");
+    p.source = QStringLiteral("extern \"C\" __global__ void fill(float* out, int n)\n{\n"
+                              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                              "    if (i < n)\n        out[i] = 1.0f;\n}\n");
+    p.kernel = QStringLiteral("fill");
+    ArgumentSpec out;
+    out.name = QStringLiteral("out");
+    out.kind = ArgumentSpec::Kind::Buffer;
+    out.buffer.count = QStringLiteral("n");
+    out.buffer.direction = Direction::Out;
+    ArgumentSpec n;
+    n.name = QStringLiteral("n");
+    n.type = ValueType::of(ScalarType::Int32);
+    n.value = QStringLiteral("1024");
+    p.arguments = {out, n};
+    p.launch.grid = {4, 1, 1};
+    p.launch.block = {256, 1, 1};
+    return p;
+}
+
+} // namespace
+
+class TestProjectDiff : public QObject {
+    Q_OBJECT
+private slots:
+    void describe_data();
+    void describe();
+};
+
+void TestProjectDiff::describe_data() {
+    QTest::addColumn<bool>("hasBefore");
+    QTest::addColumn<Project>("after");
+    QTest::addColumn<QString>("expected");
+
+    const Project base = fillProject();
+    QTest::newRow("first run") << false << base << QStringLiteral("first run");
+    QTest::newRow("same project") << true << base << QStringLiteral("no change");
+    Project edited = base;
+    edited.source += QStringLiteral("// x\n");
+    QTest::newRow("source edited") << true << edited << QStringLiteral("source edited");
+    Project renamed = base;
+    renamed.kernel = QStringLiteral("fill2");
+    QTest::newRow("kernel changed") << true << renamed << QStringLiteral("kernel fill→fill2");
+    Project options = base;
+    options.options.fastMath = true;
+    QTest::newRow("compile options") << true << options << QStringLiteral("compile options");
+    Project block = base;
+    block.launch.block = {128, 1, 1};
+    QTest::newRow("block changed") << true << block << QStringLiteral("block 256→128");
+    Project grid2d = base;
+    grid2d.launch.grid = {4, 2, 1};
+    QTest::newRow("grid becomes 2-D") << true << grid2d << QStringLiteral("grid 4→4×2");
+    Project grid3d = base;
+    grid3d.launch.grid = {4, 2, 3};
+    QTest::newRow("grid becomes 3-D") << true << grid3d << QStringLiteral("grid 4→4×2×3");
+    Project shared = base;
+    shared.launch.sharedMemBytes = 4096;
+    QTest::newRow("shared memory") << true << shared << QStringLiteral("shared 0→4096 B");
+    Project scalar = base;
+    scalar.arguments[1].value = QStringLiteral("2048");
+    QTest::newRow("scalar value") << true << scalar << QStringLiteral("n 1024→2048");
+    Project scalarType = base;
+    scalarType.arguments[1].type = ValueType::of(ScalarType::Int64);
+    QTest::newRow("scalar type") << true << scalarType << QStringLiteral("n type");
+    Project count = base;
+    count.arguments[0].buffer.count = QStringLiteral("n*2");
+    QTest::newRow("buffer count") << true << count << QStringLiteral("out count n→n*2");
+    Project init = base;
+    init.arguments[0].buffer.init.kind = InitSpec::Kind::Ones;
+    QTest::newRow("buffer settings") << true << init << QStringLiteral("out settings");
+    Project reshaped = base;
+    reshaped.arguments.removeLast();
+    QTest::newRow("argument removed") << true << reshaped << QStringLiteral("arguments changed");
+    Project both = block;
+    both.source += QStringLiteral("// y\n");
+    QTest::newRow("source and block")
+        << true << both << QStringLiteral("source edited, block 256→128");
+    Project cold = base;
+    cold.timing.mode = TimingSpec::Mode::Cold;
+    QTest::newRow("cold timing") << true << cold << QStringLiteral("hot→cold timing");
+    Project unblocked = base;
+    unblocked.timing.blockingKernel = false;
+    unblocked.timing.repetitions = base.timing.repetitions + 5;
+    QTest::newRow("blocking kernel off, more reps")
+        << true << unblocked
+        << QStringLiteral("blocking kernel off, reps %1→%2")
+               .arg(base.timing.repetitions)
+               .arg(base.timing.repetitions + 5);
+    Project noise = base;
+    noise.timing.targetNoise = 0.02;
+    QTest::newRow("other timing setting") << true << noise << QStringLiteral("timing settings");
+    Project many = both;
+    many.kernel = QStringLiteral("fill2");
+    many.launch.grid = {8, 1, 1};
+    many.launch.sharedMemBytes = 16;
+    many.arguments[1].value = QStringLiteral("1");
+    QTest::newRow("six changes: four named, then a count")
+        << true << many
+        << QStringLiteral("source edited, kernel fill→fill2, grid 4→8, block 256→128, 2 more");
+}
+
+void TestProjectDiff::describe() {
+    QFETCH(bool, hasBefore);
+    QFETCH(Project, after);
+    QFETCH(QString, expected);
+    const std::optional<Project> before =
+        hasBefore ? std::optional<Project>(fillProject()) : std::nullopt;
+    QCOMPARE(describeProjectChanges(before, after), expected);
+}
+
+QTEST_GUILESS_MAIN(TestProjectDiff)
+#include "tst_projectdiff.moc"
