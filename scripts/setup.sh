@@ -7,7 +7,7 @@ KERNELPAD_PACKAGES=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqscintilla2-qt6-dev libgl-dev
     libmuparser-dev
     xvfb xauth fonts-dejavu-core
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev clang-format
 )
 
 kernelpad_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

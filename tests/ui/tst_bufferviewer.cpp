@@ -7,7 +7,6 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QTableView>
 #include <QTest>
 
@@ -88,24 +87,18 @@ void TestBufferViewer::hundredMillionFloatsAreLazy() {
     BufferViewer viewer;
     viewer.resize(800, 600);
     viewer.show();
-    QElapsedTimer timer;
-    timer.start();
     viewer.setOutputs(outputs);
     QCoreApplication::processEvents();
-    const qint64 setMs = timer.elapsed();
     // The bytes are shared, not copied: nothing proportional to the buffer was allocated.
     QCOMPARE(viewer.model()->buffer().data.constData(), outputs.first().data.constData());
     QCOMPARE(viewer.model()->rowCount(), int(kCount));
     QCOMPARE(viewer.pageModel()->rowCount(), BufferPageModel::kDefaultPageRows);
     const QModelIndex last = viewer.model()->index(int(kCount - 1), 0);
     QCOMPARE(viewer.model()->data(last).toString(), QStringLiteral("12345.5"));
-    // Formatting and laying out a page must not depend on the buffer: well under a second
-    // (a per-element pass over 100 million floats alone takes longer).
-    QVERIFY2(setMs < 1000, qPrintable(QStringLiteral("setOutputs took %1 ms").arg(setMs)));
-    timer.restart();
+    // A page holds a page of rows, not the buffer (how long it takes is bench/'s business).
     QVERIFY(viewer.goToIndex(kCount - 1));
     QCoreApplication::processEvents();
-    QVERIFY2(timer.elapsed() < 1000, qPrintable(QStringLiteral("%1 ms").arg(timer.elapsed())));
+    QCOMPARE(viewer.pageModel()->rowCount(), BufferPageModel::kDefaultPageRows);
     QCOMPARE(viewer.tableView()->currentIndex().data().toString(), QStringLiteral("12345.5"));
 }
 
@@ -133,11 +126,8 @@ void TestBufferViewer::heatMapSamplesToWidgetSize() {
     OutputBuffer b = floats(QStringLiteral("img"), kWidth * 3000, true);
     heat.setBuffer(b, kWidth);
     QCOMPARE(heat.dataHeight(), qint64(3000));
-    QElapsedTimer timer;
-    timer.start();
     const QImage image = heat.render(QSize(200, 100));
     QCOMPARE(image.size(), QSize(200, 100));
-    QVERIFY(timer.elapsed() < 500);
     // Values rise with the index, so the first sample is the minimum and the colours differ.
     QCOMPARE(heat.rangeMin(), 0.0);
     QVERIFY(heat.rangeMax() > heat.rangeMin());
