@@ -44,10 +44,6 @@ namespace kernelpad {
 namespace {
 // Long enough that a burst of typing compiles once, short enough to feel live.
 constexpr int kCompileWhileTypingDelayMs = 700;
-const char kGeometryKey[] = "window/geometry";
-const char kStateKey[] = "window/state";
-// Bump when the dock layout changes so stale saved states are not restored.
-constexpr int kLayoutVersion = 1;
 } // namespace
 
 MainWindow::MainWindow(Engine* engine, QWidget* parent)
@@ -65,7 +61,6 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     createStatusBar();
     connectEdits();
     connectEngine();
-    m_defaultState = saveState(kLayoutVersion);
     restoreLayout();
 
     m_compileTimer->setSingleShot(true);
@@ -234,78 +229,6 @@ void MainWindow::createWidgets() {
     applyTheme();
 }
 
-void MainWindow::createDocks() {
-    // Kernel selector and compile options.
-    auto* kernelPane = new QWidget(this);
-    m_kernelSelector = new QComboBox(kernelPane);
-    m_kernelSelector->setObjectName(QStringLiteral("kernelSelector"));
-    m_kernelSelector->setEditable(true);
-    m_kernelSelector->setInsertPolicy(QComboBox::NoInsert);
-    m_kernelSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_kernelSelector->setMinimumContentsLength(18);
-    m_kernelSelector->setToolTip(
-        tr("The kernel to run: pick one of the compiled entries, or type a name expression "
-           "for a template instance, e.g. vector_add<float>"));
-    m_options = new CompileOptionsPanel(kernelPane);
-    auto* kernelRow = new QHBoxLayout;
-    kernelRow->addWidget(new QLabel(tr("Kernel:"), kernelPane));
-    kernelRow->addWidget(m_kernelSelector, 1);
-    auto* kernelLayout = new QVBoxLayout(kernelPane);
-    kernelLayout->setContentsMargins(6, 4, 6, 4);
-    kernelLayout->addLayout(kernelRow);
-    kernelLayout->addWidget(m_options);
-    kernelLayout->addStretch(1);
-
-    m_arguments = new ArgumentTableView(this);
-    m_launch = new LaunchPanel(this);
-
-    auto makeDock = [this](const QString& title, const QString& name, QWidget* content,
-                           bool scroll) {
-        auto* dock = new QDockWidget(title, this);
-        dock->setObjectName(name);
-        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
-                          QDockWidget::DockWidgetClosable);
-        if (scroll) {
-            // Forms keep their natural height and scroll when the dock is short.
-            auto* area = new QScrollArea(dock);
-            area->setWidget(content);
-            area->setWidgetResizable(true);
-            area->setFrameShape(QFrame::NoFrame);
-            dock->setWidget(area);
-        } else {
-            dock->setWidget(content);
-        }
-        addDockWidget(Qt::RightDockWidgetArea, dock);
-        return dock;
-    };
-    QDockWidget* kernelDock =
-        makeDock(tr("Kernel & Compile Options"), QStringLiteral("kernelDock"), kernelPane, true);
-    QDockWidget* argumentsDock =
-        makeDock(tr("Arguments"), QStringLiteral("argumentsDock"), m_arguments, false);
-    QDockWidget* launchDock = makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launch, true);
-    splitDockWidget(kernelDock, argumentsDock, Qt::Vertical);
-    splitDockWidget(argumentsDock, launchDock, Qt::Vertical);
-    applyDefaultDockSizes();
-
-    m_viewMenu = new QMenu(tr("&View"), this);
-    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock}) {
-        // The menu would read "Kernel & Compile" as a mnemonic on " C" (issue 11).
-        dock->toggleViewAction()->setText(
-            dock->windowTitle().replace(QLatin1Char('&'), QStringLiteral("&&")));
-        m_viewMenu->addAction(dock->toggleViewAction());
-    }
-}
-
-void MainWindow::applyDefaultDockSizes() {
-    auto* kernelDock = findChild<QDockWidget*>(QStringLiteral("kernelDock"));
-    auto* argumentsDock = findChild<QDockWidget*>(QStringLiteral("argumentsDock"));
-    auto* launchDock = findChild<QDockWidget*>(QStringLiteral("launchDock"));
-    if (!kernelDock || !argumentsDock || !launchDock)
-        return;
-    resizeDocks({kernelDock}, {560}, Qt::Horizontal);
-    resizeDocks({kernelDock, argumentsDock, launchDock}, {300, 280, 340}, Qt::Vertical);
-}
-
 void MainWindow::createStatusBar() {
     m_deviceLabel = new QLabel(this);
     m_compileLabel = new QLabel(this);
@@ -428,28 +351,6 @@ void MainWindow::updateTitle() {
         name = m_untitledName;
     setWindowTitle(tr("%1[*] — KernelPad").arg(name));
     setWindowModified(m_document->isDirty());
-}
-
-void MainWindow::restoreLayout() {
-    QSettings settings;
-    if (settings.value(QStringLiteral("window/layoutVersion")).toInt() != kLayoutVersion)
-        return;
-    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
-    restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kLayoutVersion);
-}
-
-void MainWindow::resetLayout() {
-    restoreState(m_defaultState, kLayoutVersion);
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        dock->show();
-    applyDefaultDockSizes();
-}
-
-void MainWindow::saveLayout() {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/layoutVersion"), kLayoutVersion);
-    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
-    settings.setValue(QLatin1String(kStateKey), saveState(kLayoutVersion));
 }
 
 void MainWindow::applyTheme() {

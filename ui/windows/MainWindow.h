@@ -143,6 +143,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -157,6 +159,8 @@ private:
     void restoreLayout();
     void saveLayout();
     void applyDefaultDockSizes();
+    /// Sizes the dock column to m_dockShare of the window's width (at least its minimum).
+    void fitDockColumn();
     void updateTitle();
     void applyTheme();
 
@@ -246,6 +250,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QTimer* m_compileTimer = nullptr;
     QByteArray m_defaultState; ///< the docks as built, for View ▸ Reset Layout
+    double m_dockShare = 0;    ///< the dock column's share of the width; applyDefaultDockSizes()
 
     QVector<DeviceInfo> m_devices;
     QString m_driverError;
