@@ -284,6 +284,7 @@ void MainWindow::connectEdits() {
             return;
         onContentChanged();
         syncArgumentsWithKernel();
+        updateLaunchLimits(); // the kernel's .maxntid / .reqntid
     });
 }
 
