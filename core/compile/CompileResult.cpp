@@ -105,10 +105,30 @@ PtxParam PtxParam::fromJson(const QJsonObject& json) {
     return param;
 }
 
+namespace {
+QJsonArray dimsToJson(const std::array<int, 3>& dims) {
+    return QJsonArray{dims[0], dims[1], dims[2]};
+}
+
+std::array<int, 3> dimsFromJson(const QJsonValue& value) {
+    const QJsonArray array = value.toArray();
+    if (array.size() != 3)
+        return {0, 0, 0};
+    return {std::max(0, array.at(0).toInt()), std::max(0, array.at(1).toInt()),
+            std::max(0, array.at(2).toInt())};
+}
+} // namespace
+
 QJsonObject KernelInfo::toJson() const {
-    return QJsonObject{{QStringLiteral("name"), name},
-                       {QStringLiteral("lowered"), lowered},
-                       {QStringLiteral("params"), toJsonArray(params)}};
+    QJsonObject json{{QStringLiteral("name"), name},
+                     {QStringLiteral("lowered"), lowered},
+                     {QStringLiteral("params"), toJsonArray(params)}};
+    // Only when declared, so that results from before these fields read the same.
+    if (maxntid[0] > 0)
+        json.insert(QStringLiteral("maxntid"), dimsToJson(maxntid));
+    if (reqntid[0] > 0)
+        json.insert(QStringLiteral("reqntid"), dimsToJson(reqntid));
+    return json;
 }
 
 KernelInfo KernelInfo::fromJson(const QJsonObject& json) {
@@ -116,6 +136,8 @@ KernelInfo KernelInfo::fromJson(const QJsonObject& json) {
     kernel.name = json.value(QStringLiteral("name")).toString();
     kernel.lowered = json.value(QStringLiteral("lowered")).toString();
     kernel.params = fromJsonArray<PtxParam>(json.value(QStringLiteral("params")));
+    kernel.maxntid = dimsFromJson(json.value(QStringLiteral("maxntid")));
+    kernel.reqntid = dimsFromJson(json.value(QStringLiteral("reqntid")));
     return kernel;
 }
 

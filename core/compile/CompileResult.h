@@ -8,6 +8,8 @@
 #include <QString>
 #include <QVector>
 
+#include <array>
+
 namespace kernelpad {
 
 /// One message of the NVRTC program log.
@@ -42,6 +44,11 @@ struct KernelInfo {
     QString name;    ///< the name the user knows: "saxpy", "vector_add<float>"
     QString lowered; ///< the mangled entry name in the module
     QVector<PtxParam> params;
+    /// `.maxntid` (from __launch_bounds__): the block may hold at most x*y*z threads;
+    /// zeros when the PTX declares none.
+    std::array<int, 3> maxntid{0, 0, 0};
+    /// `.reqntid`: the block must be exactly this; zeros when the PTX declares none.
+    std::array<int, 3> reqntid{0, 0, 0};
 
     [[nodiscard]] QJsonObject toJson() const;
     static KernelInfo fromJson(const QJsonObject& json);

@@ -1,6 +1,7 @@
 #include "core/compile/PtxParser.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <climits>
@@ -125,6 +126,34 @@ int ptxTypeSizeBytes(const QString& ptxType) {
     return sizes.value(ptxType, 0);
 }
 
+/// The x, y, z of a performance-tuning directive such as ".maxntid 256, 1, 1" (PTX ISA,
+/// "Performance-Tuning Directives"; y and z default to 1) in the text between an entry's
+/// parameter list and its body; zeros when absent or malformed.
+std::array<int, 3> readNtid(const QString& directives, QLatin1String keyword) {
+    static const QRegularExpression dims(
+        QStringLiteral("\\s+(\\d{1,9})(?:\\s*,\\s*(\\d{1,9}))?(?:\\s*,\\s*(\\d{1,9}))?(?!\\d)"));
+    qsizetype at = directives.indexOf(keyword);
+    while (at >= 0) {
+        const qsizetype end = at + keyword.size();
+        const bool startsWord = at == 0 || directives.at(at - 1).isSpace();
+        if (startsWord) {
+            const QRegularExpressionMatch m =
+                dims.match(directives, end, QRegularExpression::NormalMatch,
+                           QRegularExpression::AnchorAtOffsetMatchOption);
+            if (m.hasMatch()) {
+                std::array<int, 3> result{1, 1, 1};
+                for (int i = 0; i < 3; ++i)
+                    if (m.hasCaptured(i + 1))
+                        result[size_t(i)] = m.captured(i + 1).toInt();
+                if (result[0] > 0 && result[1] > 0 && result[2] > 0)
+                    return result;
+            }
+        }
+        at = directives.indexOf(keyword, end);
+    }
+    return {0, 0, 0};
+}
+
 QVector<KernelInfo> parsePtxEntries(const QString& ptx) {
     QVector<KernelInfo> kernels;
     const QString text = withoutCommentsAndStrings(ptx);
@@ -164,6 +193,17 @@ QVector<KernelInfo> parsePtxEntries(const QString& ptx) {
                     kernel.params.append(*param);
             }
             from = qMax(from, close);
+            // Directives sit between the parameter list and the body.
+            const qsizetype body = text.indexOf(u'{', close);
+            const qsizetype nextEntry = text.indexOf(entryKeyword, close);
+            qsizetype stop = body < 0 ? text.size() : body;
+            if (nextEntry >= 0)
+                stop = qMin(stop, nextEntry);
+            if (close < stop) {
+                const QString directives = text.mid(close + 1, stop - close - 1);
+                kernel.maxntid = readNtid(directives, QLatin1String(".maxntid"));
+                kernel.reqntid = readNtid(directives, QLatin1String(".reqntid"));
+            }
         }
         kernels.append(kernel);
     }

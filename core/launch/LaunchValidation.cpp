@@ -63,6 +63,23 @@ QString validateLaunch(const LaunchConfig& config, const LaunchLimits& limits) {
         return QStringLiteral("%1 exceed the device's limit of %2")
             .arg(blockText)
             .arg(limits.maxThreadsPerBlock);
+    // The kernel's own bounds: a launch beyond them fails with "too many resources
+    // requested" (PTX ISA, "Performance-Tuning Directives: .maxntid, .reqntid").
+    const std::array<int, 3>& maxntid = limits.kernelMaxntid;
+    const qint64 maxntidThreads = qint64(maxntid[0]) * maxntid[1] * maxntid[2];
+    if (maxntidThreads > 0 && threads > maxntidThreads)
+        return QStringLiteral("%1, but the kernel '%2' declares at most %3 (.maxntid, from "
+                              "__launch_bounds__)")
+            .arg(blockText, limits.kernelName)
+            .arg(maxntidThreads);
+    const std::array<int, 3>& reqntid = limits.kernelReqntid;
+    if (reqntid[0] > 0 && config.block != reqntid)
+        return QStringLiteral("%1, but the kernel '%2' requires a block of exactly %3 x %4 x %5 "
+                              "(.reqntid)")
+            .arg(blockText, limits.kernelName)
+            .arg(reqntid[0])
+            .arg(reqntid[1])
+            .arg(reqntid[2]);
     if (limits.kernelMaxThreadsPerBlock > 0 && threads > limits.kernelMaxThreadsPerBlock)
         return QStringLiteral("%1, but the kernel '%2' allows at most %3 threads per block (its "
                               "register use)")

@@ -11,13 +11,15 @@ namespace kernelpad {
 
 /// The limits a launch must respect; zero means "unknown, not checked".
 struct LaunchLimits {
-    int maxThreadsPerBlock = 0;         ///< device
+    int maxThreadsPerBlock = 0; ///< device
     std::array<int, 3> maxBlockDim{0, 0, 0};
     std::array<int, 3> maxGridDim{0, 0, 0};
-    int maxSharedPerBlockBytes = 0;     ///< without opt-in
+    int maxSharedPerBlockBytes = 0; ///< without opt-in
     int maxSharedPerBlockOptinBytes = 0;
-    int kernelMaxThreadsPerBlock = 0;   ///< the kernel's (registers may lower it)
+    int kernelMaxThreadsPerBlock = 0; ///< the kernel's (registers may lower it)
     int kernelStaticSharedBytes = 0;
+    std::array<int, 3> kernelMaxntid{0, 0, 0}; ///< `.maxntid` in the PTX (__launch_bounds__)
+    std::array<int, 3> kernelReqntid{0, 0, 0}; ///< `.reqntid`: the block must be exactly this
     QString kernelName;
 };
 

@@ -87,6 +87,23 @@ void TestLaunchValidation::validate_data() {
                        "the kernel 'k' allows at most 768 threads per block (its register use)"};
     QTest::newRow("768 threads fit the kernel")
         << config({1, 1, 1}, {768, 1, 1}) << h100 << QStringList();
+    LaunchLimits bounded = generic;
+    bounded.kernelName = "reduce";
+    bounded.kernelMaxntid = {256, 1, 1};
+    QTest::newRow("__launch_bounds__(256): 512 threads refused")
+        << config({1, 1, 1}, {512, 1, 1}) << bounded
+        << QStringList{"512 threads per block", "the kernel 'reduce' declares at most 256",
+                       ".maxntid"};
+    QTest::newRow("__launch_bounds__(256): 16 x 16 fits")
+        << config({1, 1, 1}, {16, 16, 1}) << bounded << QStringList();
+    LaunchLimits required = generic;
+    required.kernelName = "tile";
+    required.kernelReqntid = {32, 8, 1};
+    QTest::newRow(".reqntid 32, 8: 256 x 1 refused")
+        << config({1, 1, 1}, {256, 1, 1}) << required
+        << QStringList{"the kernel 'tile' requires a block of exactly 32 x 8 x 1", ".reqntid"};
+    QTest::newRow(".reqntid 32, 8: 32 x 8 fits")
+        << config({1, 1, 1}, {32, 8, 1}) << required << QStringList();
     QTest::newRow("48 KiB fits the default")
         << config({1, 1, 1}, {32, 1, 1}, 48 * 1024) << generic << QStringList();
     QTest::newRow("above 48 KiB without a known opt-in limit")

@@ -27,6 +27,8 @@ QString ptxOf(const QString& source) {
 } // namespace
 
 Q_DECLARE_METATYPE(QVector<Expected>)
+using Dims = std::array<int, 3>;
+Q_DECLARE_METATYPE(Dims)
 
 class TestPtxParser : public QObject {
     Q_OBJECT
@@ -40,6 +42,9 @@ private slots:
     void demangledNames();
     void hostileInputNeverHangs_data();
     void hostileInputNeverHangs();
+    void launchBoundsDirectives_data();
+    void launchBoundsDirectives();
+    void launchBoundsFromNvrtc();
 };
 
 void TestPtxParser::handWritten_data() {
@@ -195,6 +200,60 @@ void TestPtxParser::hostileInputNeverHangs() {
     for (const KernelInfo& kernel : kernels) {
         for (const PtxParam& param : kernel.params)
             QVERIFY(param.sizeBytes >= 0 && param.alignBytes >= 0);
+    }
+}
+
+void TestPtxParser::launchBoundsDirectives_data() {
+    QTest::addColumn<QString>("ptx");
+    QTest::addColumn<Dims>("maxntid");
+    QTest::addColumn<Dims>("reqntid");
+    const QString entry = QStringLiteral(".visible .entry k(\n\t.param .u64 k_param_0\n)\n");
+    QTest::newRow("none") << entry + QStringLiteral("{\n\tret;\n}\n") << Dims{0, 0, 0}
+                          << Dims{0, 0, 0};
+    QTest::newRow("__launch_bounds__(256): maxntid 256, 1, 1")
+        << entry + QStringLiteral(".maxntid 256, 1, 1\n{\n\tret;\n}\n") << Dims{256, 1, 1}
+        << Dims{0, 0, 0};
+    QTest::newRow("maxntid with x only")
+        << entry + QStringLiteral(".maxntid 128\n{\n}\n") << Dims{128, 1, 1} << Dims{0, 0, 0};
+    QTest::newRow("reqntid 32, 8 and minnctapersm")
+        << entry + QStringLiteral(".reqntid 32, 8\n.minnctapersm 2\n{\n}\n") << Dims{0, 0, 0}
+        << Dims{32, 8, 1};
+    QTest::newRow("in a comment, not a directive")
+        << entry + QStringLiteral("// .maxntid 64, 1, 1\n{\n}\n") << Dims{0, 0, 0} << Dims{0, 0, 0};
+    QTest::newRow("in the body, not the entry's")
+        << entry + QStringLiteral("{\n.maxntid 64\n}\n") << Dims{0, 0, 0} << Dims{0, 0, 0};
+    QTest::newRow("malformed: no number")
+        << entry + QStringLiteral(".maxntid ,\n{\n}\n") << Dims{0, 0, 0} << Dims{0, 0, 0};
+    QTest::newRow("truncated after the directive")
+        << entry + QStringLiteral(".maxntid 512, 2") << Dims{512, 2, 1} << Dims{0, 0, 0};
+}
+
+void TestPtxParser::launchBoundsDirectives() {
+    QFETCH(QString, ptx);
+    QFETCH(Dims, maxntid);
+    QFETCH(Dims, reqntid);
+    const QVector<KernelInfo> kernels = parsePtxEntries(ptx);
+    QCOMPARE(kernels.size(), 1);
+    QCOMPARE(kernels.first().maxntid, maxntid);
+    QCOMPARE(kernels.first().reqntid, reqntid);
+    // Survives the trip to the runner and back.
+    const KernelInfo back = KernelInfo::fromJson(kernels.first().toJson());
+    QCOMPARE(back.maxntid, maxntid);
+    QCOMPARE(back.reqntid, reqntid);
+}
+
+void TestPtxParser::launchBoundsFromNvrtc() {
+    const QString ptx =
+        ptxOf("__global__ void __launch_bounds__(256) bounded(float* x) { x[threadIdx.x] = 1; }\n"
+              "__global__ void free_(float* x) { x[threadIdx.x] = 2; }\n");
+    QVERIFY(!ptx.isEmpty());
+    const QVector<KernelInfo> kernels = parsePtxEntries(ptx);
+    QCOMPARE(kernels.size(), 2);
+    for (const KernelInfo& k : kernels) {
+        if (k.lowered.contains(QStringLiteral("bounded")))
+            QCOMPARE(k.maxntid, (Dims{256, 1, 1}));
+        else
+            QCOMPARE(k.maxntid, (Dims{0, 0, 0}));
     }
 }
 

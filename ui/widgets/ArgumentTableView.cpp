@@ -17,9 +17,12 @@ namespace kernelpad {
 
 namespace {
 
+// A long init or verify expression is elided beyond this (its tooltip shows it whole)
+// rather than widening the dock column past half a 1280 px screen.
+constexpr int kMaxColumnWidthPx = 260;
+
 QToolButton* makeButton(QWidget* parent, const QString& text, const QString& toolTip,
-                        QStyle::StandardPixmap icon, const char* objectName)
-{
+                        QStyle::StandardPixmap icon, const char* objectName) {
     auto* button = new QToolButton(parent);
     button->setText(text);
     button->setToolTip(toolTip);
@@ -35,8 +38,7 @@ QToolButton* makeButton(QWidget* parent, const QString& text, const QString& too
 ArgumentTableView::ArgumentTableView(QWidget* parent)
     : QWidget(parent)
     , m_model(new ArgumentTableModel(this))
-    , m_table(new QTableView(this))
-{
+    , m_table(new QTableView(this)) {
     m_table->setObjectName(QStringLiteral("argumentTable"));
     m_table->setModel(m_model);
     m_table->setItemDelegate(new ArgumentDelegate(m_table));
@@ -54,8 +56,8 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
                                 QStyle::SP_TrashIcon, "removeArgument");
     m_upButton = makeButton(this, tr("Up"), tr("Move the argument up (parameter order matters)"),
                             QStyle::SP_ArrowUp, "moveArgumentUp");
-    m_downButton = makeButton(this, tr("Down"), tr("Move the argument down"),
-                              QStyle::SP_ArrowDown, "moveArgumentDown");
+    m_downButton = makeButton(this, tr("Down"), tr("Move the argument down"), QStyle::SP_ArrowDown,
+                              "moveArgumentDown");
 
     auto* buttons = new QHBoxLayout;
     buttons->setContentsMargins(0, 0, 0, 0);
@@ -80,16 +82,33 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ArgumentTableView::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        m_table->resizeColumnsToContents();
+        fitColumns();
         updateButtons();
     });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &ArgumentTableView::fitColumns);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &ArgumentTableView::fitColumns);
     connect(m_model, &QAbstractItemModel::rowsMoved, this, &ArgumentTableView::updateButtons);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ArgumentTableView::updateButtons);
     updateButtons();
 }
 
-void ArgumentTableView::addRow()
-{
+void ArgumentTableView::fitColumns() {
+    m_table->resizeColumnsToContents();
+    QHeaderView* header = m_table->horizontalHeader();
+    int width = 0;
+    for (int column = 0; column < header->count(); ++column) {
+        if (header->sectionSize(column) > kMaxColumnWidthPx)
+            header->resizeSection(column, kMaxColumnWidthPx);
+        width += header->sectionSize(column);
+    }
+    // The table asks for every column's width so that the dock never hides Init, Direction
+    // or Verify behind a sideways scroll (issue 11).
+    width += m_table->verticalHeader()->sizeHint().width() + 2 * m_table->frameWidth() +
+             m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    m_table->setMinimumWidth(width);
+}
+
+void ArgumentTableView::addRow() {
     const QModelIndex current = m_table->currentIndex();
     const int row = current.isValid() ? current.row() + 1 : m_model->rowCount();
     if (!m_model->insertRow(row))
@@ -99,8 +118,7 @@ void ArgumentTableView::addRow()
     m_table->edit(name);
 }
 
-void ArgumentTableView::removeSelectedRows()
-{
+void ArgumentTableView::removeSelectedRows() {
     QList<int> rows;
     for (const QModelIndex& index : m_table->selectionModel()->selectedRows())
         rows << index.row();
@@ -113,8 +131,7 @@ void ArgumentTableView::removeSelectedRows()
     updateButtons();
 }
 
-void ArgumentTableView::moveCurrentRow(int delta)
-{
+void ArgumentTableView::moveCurrentRow(int delta) {
     const QModelIndex current = m_table->currentIndex();
     if (!current.isValid())
         return;
@@ -129,8 +146,7 @@ void ArgumentTableView::moveCurrentRow(int delta)
     updateButtons();
 }
 
-void ArgumentTableView::updateButtons()
-{
+void ArgumentTableView::updateButtons() {
     const QModelIndex current = m_table->currentIndex();
     const bool has = current.isValid();
     m_removeButton->setEnabled(has);

@@ -27,6 +27,8 @@ private:
     void removeSelectedRows();
     void moveCurrentRow(int delta);
     void updateButtons();
+    /// Columns at their content's width (capped), the table at least as wide as them all.
+    void fitColumns();
 
     ArgumentTableModel* m_model = nullptr;
     QTableView* m_table = nullptr;

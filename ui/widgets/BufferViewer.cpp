@@ -28,14 +28,15 @@ constexpr int kMaxRowWidth = 1 << 20;
 
 BufferViewer::BufferViewer(QWidget* parent)
     : QWidget(parent)
-    , m_model(new BufferTableModel(this))
-{
+    , m_model(new BufferTableModel(this)) {
     m_page = new BufferPageModel(m_model, this);
 
     m_combo = new QComboBox(this);
     m_combo->setObjectName(QStringLiteral("bufferCombo"));
     m_combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_info = new QLabel(this);
+    // Wraps rather than setting the window's minimum width by its longest sentence.
+    m_info->setWordWrap(true);
     m_rowWidth = new QSpinBox(this);
     m_rowWidth->setObjectName(QStringLiteral("rowWidth"));
     m_rowWidth->setRange(0, kMaxRowWidth);
@@ -110,18 +111,17 @@ BufferViewer::BufferViewer(QWidget* parent)
     connect(m_page, &QAbstractItemModel::modelReset, this, &BufferViewer::updatePageLabel);
     connect(m_heatMap, &HeatMapView::hoveredElement, hover,
             [hover](qint64 index, const QString& value) {
-                hover->setText(index < 0 ? QString() : QStringLiteral("[%1] = %2").arg(index).arg(value));
+                hover->setText(index < 0 ? QString()
+                                         : QStringLiteral("[%1] = %2").arg(index).arg(value));
             });
     clear();
 }
 
-void BufferViewer::clear()
-{
+void BufferViewer::clear() {
     setOutputs({});
 }
 
-void BufferViewer::setOutputs(const QVector<OutputBuffer>& outputs)
-{
+void BufferViewer::setOutputs(const QVector<OutputBuffer>& outputs) {
     const QString previous = m_combo->currentData().toString();
     m_outputs = outputs;
     {
@@ -138,8 +138,7 @@ void BufferViewer::setOutputs(const QVector<OutputBuffer>& outputs)
     showBuffer(index);
 }
 
-void BufferViewer::showBuffer(int comboIndex)
-{
+void BufferViewer::showBuffer(int comboIndex) {
     if (comboIndex < 0 || comboIndex >= m_outputs.size()) {
         m_model->clear();
         m_heatMap->clear();
@@ -157,31 +156,28 @@ void BufferViewer::showBuffer(int comboIndex)
     updatePageLabel();
 }
 
-void BufferViewer::applyRowWidth()
-{
+void BufferViewer::applyRowWidth() {
     m_model->setRowWidth(m_rowWidth->value());
     const int index = m_combo->currentIndex();
     if (index >= 0 && index < m_outputs.size())
         m_heatMap->setBuffer(m_outputs.at(index), m_rowWidth->value());
 }
 
-void BufferViewer::showPage(qint64 page)
-{
+void BufferViewer::showPage(qint64 page) {
     m_page->setPage(page);
     updatePageLabel();
 }
 
-void BufferViewer::updatePageLabel()
-{
+void BufferViewer::updatePageLabel() {
     const qint64 rows = m_model->rowCount();
     const qint64 first = m_page->firstRow();
     const qint64 shown = m_page->rowCount();
     const QLocale locale;
-    m_pageLabel->setText(rows == 0 ? QString()
-                                   : tr("rows %1–%2 of %3")
-                                         .arg(locale.toString(first),
-                                              locale.toString(first + shown - 1),
-                                              locale.toString(rows)));
+    m_pageLabel->setText(rows == 0
+                             ? QString()
+                             : tr("rows %1–%2 of %3")
+                                   .arg(locale.toString(first), locale.toString(first + shown - 1),
+                                        locale.toString(rows)));
     m_prevPage->setEnabled(m_page->page() > 0);
     m_nextPage->setEnabled(m_page->page() + 1 < m_page->pageCount());
     m_pageLabel->setVisible(m_page->pageCount() > 1);
@@ -189,8 +185,7 @@ void BufferViewer::updatePageLabel()
     m_nextPage->setVisible(m_page->pageCount() > 1);
 }
 
-bool BufferViewer::goToIndex(qint64 index)
-{
+bool BufferViewer::goToIndex(qint64 index) {
     const QModelIndex cell = m_model->indexOfElement(index);
     if (!cell.isValid())
         return false;
@@ -202,13 +197,11 @@ bool BufferViewer::goToIndex(qint64 index)
     return true;
 }
 
-void BufferViewer::onGoTo()
-{
+void BufferViewer::onGoTo() {
     const qint64 index = m_goto->text().toLongLong();
     if (!goToIndex(index))
-        m_goto->setToolTip(tr("Index %1 is past the end (%2 elements)")
-                               .arg(index)
-                               .arg(m_model->elementCount()));
+        m_goto->setToolTip(
+            tr("Index %1 is past the end (%2 elements)").arg(index).arg(m_model->elementCount()));
     else
         m_goto->setToolTip(QString());
 }

@@ -132,12 +132,47 @@ CodeEditor::CodeEditor(QWidget* parent)
     m_toggleCommentAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_toggleCommentAction, &QAction::triggered, this, &CodeEditor::toggleComment);
     addAction(m_toggleCommentAction);
+    setUpZoom();
 
     connect(this, &QsciScintilla::linesChanged, this, &CodeEditor::updateLineNumberWidth);
     applyTheme(Theme::current());
 }
 
 CodeEditor::~CodeEditor() = default;
+
+void CodeEditor::setUpZoom() {
+    // Scintilla binds Ctrl++ and Ctrl+- (without Shift) and types any other Ctrl+key that
+    // has text into the document: Ctrl+0, Ctrl+= and Ctrl+Shift+= (issue 11). Its bindings
+    // would win the shortcut override, so they go; the window-wide actions take the keys.
+    for (QsciCommand::Command command : {QsciCommand::ZoomIn, QsciCommand::ZoomOut}) {
+        if (QsciCommand* cmd = standardCommands()->find(command)) {
+            cmd->setKey(0);
+            cmd->setAlternateKey(0);
+        }
+    }
+    auto make = [this](const QString& text, const QList<QKeySequence>& keys, auto slot) {
+        auto* action = new QAction(text, this);
+        action->setShortcuts(keys);
+        connect(action, &QAction::triggered, this, slot);
+        addAction(action);
+        return action;
+    };
+    // Ctrl+= is Ctrl++ without Shift on most layouts; with Shift some send Ctrl+Shift++.
+    m_zoomInAction =
+        make(tr("Zoom &In"),
+             {QKeySequence(Qt::CTRL | Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal),
+              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Plus),
+              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Equal)},
+             [this] { zoomIn(); });
+    m_zoomOutAction =
+        make(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus)}, [this] { zoomOut(); });
+    m_zoomResetAction =
+        make(tr("&Reset Zoom"), {QKeySequence(Qt::CTRL | Qt::Key_0)}, [this] { zoomTo(0); });
+}
+
+int CodeEditor::zoomLevel() const {
+    return int(SendScintilla(SCI_GETZOOM));
+}
 
 void CodeEditor::setUpMargins() {
     setMarginType(kLineNumberMargin, QsciScintilla::NumberMargin);

@@ -52,6 +52,12 @@ public:
 
     /// The Ctrl+/ action, to be listed in the Edit menu.
     [[nodiscard]] QAction* toggleCommentAction() const { return m_toggleCommentAction; }
+    /// View ▸ Zoom: Ctrl++ (and Ctrl+=), Ctrl+- and Ctrl+0, anywhere in the window.
+    [[nodiscard]] QAction* zoomInAction() const { return m_zoomInAction; }
+    [[nodiscard]] QAction* zoomOutAction() const { return m_zoomOutAction; }
+    [[nodiscard]] QAction* zoomResetAction() const { return m_zoomResetAction; }
+    /// Scintilla's zoom: points added to every style's size (0 = the theme's size).
+    [[nodiscard]] int zoomLevel() const;
     [[nodiscard]] CudaLexer* cudaLexer() const { return m_lexer; }
 
 protected:
@@ -60,11 +66,15 @@ protected:
 private:
     void setUpMargins();
     void setUpMarkers();
+    void setUpZoom();
     void underline(const Diagnostic& diagnostic, int line);
     void updateLineNumberWidth();
 
     CudaLexer* m_lexer = nullptr;
     QAction* m_toggleCommentAction = nullptr;
+    QAction* m_zoomInAction = nullptr;
+    QAction* m_zoomOutAction = nullptr;
+    QAction* m_zoomResetAction = nullptr;
     Theme m_theme;
     QVector<Diagnostic> m_diagnostics;
     bool m_applyingTheme = false;

@@ -41,7 +41,8 @@ DiagnosticsList::DiagnosticsList(QWidget* parent)
     header()->setStretchLastSection(true);
     header()->setSectionResizeMode(SeverityColumn, QHeaderView::ResizeToContents);
     header()->setSectionResizeMode(LocationColumn, QHeaderView::ResizeToContents);
-    connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+    // A single click jumps, as in IDEs; Enter and double click still do too.
+    auto activate = [this](QTreeWidgetItem* item) {
         const int index = item->data(SeverityColumn, Qt::UserRole).toInt();
         if (index < 0 || index >= m_diagnostics.size())
             return;
@@ -49,7 +50,22 @@ DiagnosticsList::DiagnosticsList(QWidget* parent)
         emit diagnosticActivated(d);
         if (d.file == m_sourceName && d.line > 0)
             emit jumpRequested(d.line, d.column);
-    });
+    };
+    connect(this, &QTreeWidget::itemClicked, this, activate);
+    connect(this, &QTreeWidget::itemActivated, this, activate);
+}
+
+bool DiagnosticsList::activateAdjacent(int step) {
+    const int count = topLevelItemCount();
+    if (count == 0)
+        return false;
+    const int current = currentItem() ? indexOfTopLevelItem(currentItem()) : (step > 0 ? -1 : 0);
+    const int next = ((current + step) % count + count) % count;
+    QTreeWidgetItem* item = topLevelItem(next);
+    setCurrentItem(item);
+    scrollToItem(item);
+    emit itemActivated(item, 0);
+    return true;
 }
 
 void DiagnosticsList::setDiagnostics(const QVector<Diagnostic>& diagnostics,

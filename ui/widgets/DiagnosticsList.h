@@ -20,9 +20,12 @@ public:
     [[nodiscard]] const QVector<Diagnostic>& diagnostics() const { return m_diagnostics; }
     /// "2 errors, 1 warning" or "No problems".
     [[nodiscard]] QString summary() const;
+    /// Selects and activates the diagnostic `step` rows after the current one (wrapping;
+    /// -1 for the previous), as F8 and Shift+F8 do. False when the list is empty.
+    bool activateAdjacent(int step);
 
 signals:
-    /// The user activated a diagnostic of the project's source (double click or Enter).
+    /// The user activated a diagnostic of the project's source (click, Enter, F8).
     void jumpRequested(int line, int column);
     /// Any activated diagnostic, including those in headers.
     void diagnosticActivated(const kernelpad::Diagnostic& diagnostic);

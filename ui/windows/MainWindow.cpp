@@ -44,11 +44,6 @@ namespace kernelpad {
 namespace {
 // Long enough that a burst of typing compiles once, short enough to feel live.
 constexpr int kCompileWhileTypingDelayMs = 700;
-const char kGeometryKey[] = "window/geometry";
-const char kStateKey[] = "window/state";
-const char kCompileWhileTypingKey[] = "build/compileWhileTyping";
-// Bump when the dock layout changes so stale saved states are not restored.
-constexpr int kLayoutVersion = 1;
 } // namespace
 
 MainWindow::MainWindow(Engine* engine, QWidget* parent)
@@ -234,204 +229,6 @@ void MainWindow::createWidgets() {
     applyTheme();
 }
 
-void MainWindow::createDocks() {
-    // Kernel selector and compile options.
-    auto* kernelPane = new QWidget(this);
-    m_kernelSelector = new QComboBox(kernelPane);
-    m_kernelSelector->setObjectName(QStringLiteral("kernelSelector"));
-    m_kernelSelector->setEditable(true);
-    m_kernelSelector->setInsertPolicy(QComboBox::NoInsert);
-    m_kernelSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_kernelSelector->setMinimumContentsLength(18);
-    m_kernelSelector->setToolTip(
-        tr("The kernel to run: pick one of the compiled entries, or type a name expression "
-           "for a template instance, e.g. vector_add<float>"));
-    m_options = new CompileOptionsPanel(kernelPane);
-    auto* kernelRow = new QHBoxLayout;
-    kernelRow->addWidget(new QLabel(tr("Kernel:"), kernelPane));
-    kernelRow->addWidget(m_kernelSelector, 1);
-    auto* kernelLayout = new QVBoxLayout(kernelPane);
-    kernelLayout->setContentsMargins(6, 4, 6, 4);
-    kernelLayout->addLayout(kernelRow);
-    kernelLayout->addWidget(m_options);
-    kernelLayout->addStretch(1);
-
-    m_arguments = new ArgumentTableView(this);
-    m_launch = new LaunchPanel(this);
-
-    auto makeDock = [this](const QString& title, const QString& name, QWidget* content,
-                           bool scroll) {
-        auto* dock = new QDockWidget(title, this);
-        dock->setObjectName(name);
-        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
-                          QDockWidget::DockWidgetClosable);
-        if (scroll) {
-            // Forms keep their natural height and scroll when the dock is short.
-            auto* area = new QScrollArea(dock);
-            area->setWidget(content);
-            area->setWidgetResizable(true);
-            area->setFrameShape(QFrame::NoFrame);
-            dock->setWidget(area);
-        } else {
-            dock->setWidget(content);
-        }
-        addDockWidget(Qt::RightDockWidgetArea, dock);
-        return dock;
-    };
-    QDockWidget* kernelDock =
-        makeDock(tr("Kernel & Compile Options"), QStringLiteral("kernelDock"), kernelPane, true);
-    QDockWidget* argumentsDock =
-        makeDock(tr("Arguments"), QStringLiteral("argumentsDock"), m_arguments, false);
-    QDockWidget* launchDock = makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launch, true);
-    splitDockWidget(kernelDock, argumentsDock, Qt::Vertical);
-    splitDockWidget(argumentsDock, launchDock, Qt::Vertical);
-    resizeDocks({kernelDock}, {560}, Qt::Horizontal);
-    resizeDocks({kernelDock, argumentsDock, launchDock}, {300, 280, 340}, Qt::Vertical);
-
-    m_viewMenu = new QMenu(tr("&View"), this);
-    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock})
-        m_viewMenu->addAction(dock->toggleViewAction());
-}
-
-void MainWindow::createActions() {
-    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
-        auto* action = new QAction(text, this);
-        if (!key.isEmpty())
-            action->setShortcut(key);
-        connect(action, &QAction::triggered, this, slot);
-        return action;
-    };
-    m_newAction = make(tr("&New"), QKeySequence::New, [this] { newProject(); });
-    m_openAction = make(tr("&Open…"), QKeySequence::Open, &MainWindow::openDialog);
-    m_saveAction = make(tr("&Save"), QKeySequence::Save, [this] { save(); });
-    m_saveAsAction = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
-    m_quitAction = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
-    m_compileAction =
-        make(tr("&Compile"), QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
-    m_runAction = make(tr("&Run"), QKeySequence(), &MainWindow::run);
-    m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
-    m_cancelAction =
-        make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
-    m_cancelAction->setEnabled(false);
-    m_memcheckAction =
-        make(tr("Run with &Memory Check"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
-             [this] { runWithSanitizer(SanitizerTool::Memcheck); });
-    m_memcheckAction->setToolTip(
-        tr("Run once under compute-sanitizer's memcheck; out-of-bounds and misaligned accesses "
-           "are marked at their source line"));
-    m_racecheckAction = make(tr("Run with &Race Check"), QKeySequence(),
-                             [this] { runWithSanitizer(SanitizerTool::Racecheck); });
-    m_initcheckAction = make(tr("Run with &Initialization Check"), QKeySequence(),
-                             [this] { runWithSanitizer(SanitizerTool::Initcheck); });
-    m_ceilingAction = make(tr("Re-measure Device &Ceiling and Run"), QKeySequence(),
-                           &MainWindow::runMeasuringCeiling);
-    m_ceilingAction->setToolTip(
-        tr("Time a large device-to-device copy again (normally done once per device) and run"));
-    m_deviceAction = make(tr("&Device…"), QKeySequence(), &MainWindow::openDeviceDialog);
-    m_compileWhileTypingAction = new QAction(tr("Compile While &Typing"), this);
-    m_compileWhileTypingAction->setCheckable(true);
-    m_compileWhileTypingAction->setChecked(
-        QSettings().value(QLatin1String(kCompileWhileTypingKey), true).toBool());
-    connect(m_compileWhileTypingAction, &QAction::toggled, this,
-            [](bool on) { QSettings().setValue(QLatin1String(kCompileWhileTypingKey), on); });
-    m_compileAction->setToolTip(tr("Compile with NVRTC (Ctrl+B)"));
-    m_cancelAction->setToolTip(tr("Stop the run between repetitions (Shift+F5)"));
-
-    QToolBar* toolbar = addToolBar(tr("Main"));
-    toolbar->setObjectName(QStringLiteral("mainToolbar"));
-    toolbar->setMovable(false);
-    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    toolbar->addAction(m_newAction);
-    toolbar->addAction(m_openAction);
-    toolbar->addAction(m_saveAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_compileAction);
-    toolbar->addAction(m_runAction);
-    toolbar->addAction(m_cancelAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_deviceAction);
-}
-
-void MainWindow::createMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_newAction);
-    file->addAction(m_openAction);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    m_examplesMenu = file->addMenu(tr("&Examples"));
-    file->addSeparator();
-    file->addAction(m_saveAction);
-    file->addAction(m_saveAsAction);
-    file->addSeparator();
-    file->addAction(m_quitAction);
-    connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_recent->fillMenu(m_recentMenu); });
-    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openRecent);
-    m_recent->fillMenu(m_recentMenu);
-    fillExamplesMenu();
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    auto editorAction = [this, edit](const QString& text, const QKeySequence& key, auto slot) {
-        QAction* a = edit->addAction(text);
-        a->setShortcut(key);
-        // Only while the editor has focus, so that Ctrl+C in a table copies the table.
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        m_editor->addAction(a);
-        connect(a, &QAction::triggered, m_editor, slot);
-        return a;
-    };
-    editorAction(tr("&Undo"), QKeySequence::Undo, &QsciScintilla::undo);
-    editorAction(tr("&Redo"), QKeySequence::Redo, &QsciScintilla::redo);
-    edit->addSeparator();
-    editorAction(tr("Cu&t"), QKeySequence::Cut, &QsciScintilla::cut);
-    editorAction(tr("&Copy"), QKeySequence::Copy, &QsciScintilla::copy);
-    editorAction(tr("&Paste"), QKeySequence::Paste, &QsciScintilla::paste);
-    edit->addSeparator();
-    edit->addAction(m_editor->toggleCommentAction());
-    edit->addSeparator();
-    QAction* find = edit->addAction(tr("&Find…"));
-    find->setShortcut(QKeySequence::Find);
-    connect(find, &QAction::triggered, m_findBar, &FindReplaceBar::showFind);
-    QAction* replace = edit->addAction(tr("&Replace…"));
-    replace->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
-    connect(replace, &QAction::triggered, m_findBar, &FindReplaceBar::showReplace);
-    QAction* next = edit->addAction(tr("Find &Next"));
-    next->setShortcut(QKeySequence::FindNext);
-    connect(next, &QAction::triggered, m_findBar, &FindReplaceBar::findNext);
-    QAction* previous = edit->addAction(tr("Find Pre&vious"));
-    previous->setShortcut(QKeySequence::FindPrevious);
-    connect(previous, &QAction::triggered, m_findBar, &FindReplaceBar::findPrevious);
-
-    QMenu* build = menuBar()->addMenu(tr("&Build"));
-    build->addAction(m_compileAction);
-    build->addAction(m_compileWhileTypingAction);
-    build->addSeparator();
-    build->addAction(m_runAction);
-    build->addAction(m_memcheckAction);
-    build->addAction(m_racecheckAction);
-    build->addAction(m_initcheckAction);
-    build->addAction(m_ceilingAction);
-    build->addAction(m_cancelAction);
-
-    QMenu* device = menuBar()->addMenu(tr("&Device"));
-    device->addAction(m_deviceAction);
-    QAction* refresh = device->addAction(tr("&Refresh Devices"));
-    connect(refresh, &QAction::triggered, this, [this] {
-        if (m_engine)
-            m_engine->refreshDevices();
-    });
-
-    menuBar()->addMenu(m_viewMenu);
-    m_verificationPinnedAction = m_viewMenu->addAction(tr("&Pin Verification Below Results"));
-    m_verificationPinnedAction->setCheckable(true);
-    connect(m_verificationPinnedAction, &QAction::toggled, this,
-            &MainWindow::setVerificationPinned);
-    QAction* clearHistory = m_viewMenu->addAction(tr("Clear Timing &History"));
-    connect(clearHistory, &QAction::triggered, this, [this] {
-        if (m_timing)
-            m_timing->clearHistory();
-        m_lastRunProject.reset();
-    });
-}
-
 void MainWindow::createStatusBar() {
     m_deviceLabel = new QLabel(this);
     m_compileLabel = new QLabel(this);
@@ -487,6 +284,7 @@ void MainWindow::connectEdits() {
             return;
         onContentChanged();
         syncArgumentsWithKernel();
+        updateLaunchLimits(); // the kernel's .maxntid / .reqntid
     });
 }
 
@@ -554,21 +352,6 @@ void MainWindow::updateTitle() {
         name = m_untitledName;
     setWindowTitle(tr("%1[*] — KernelPad").arg(name));
     setWindowModified(m_document->isDirty());
-}
-
-void MainWindow::restoreLayout() {
-    QSettings settings;
-    if (settings.value(QStringLiteral("window/layoutVersion")).toInt() != kLayoutVersion)
-        return;
-    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
-    restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kLayoutVersion);
-}
-
-void MainWindow::saveLayout() {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/layoutVersion"), kLayoutVersion);
-    settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
-    settings.setValue(QLatin1String(kStateKey), saveState(kLayoutVersion));
 }
 
 void MainWindow::applyTheme() {

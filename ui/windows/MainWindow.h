@@ -123,6 +123,15 @@ public:
     [[nodiscard]] QAction* memcheckAction() const { return m_memcheckAction; }
     [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
 
+    // --- View and Help menus (MainWindowMenus.cpp) ---
+    /// Puts the docks back where a fresh window has them, at their default sizes.
+    void resetLayout();
+    /// Help ▸ About: the versions of KernelPad, Qt, NVRTC (from the last compile) and the
+    /// driver (from the device list), as rich text.
+    [[nodiscard]] QString aboutText() const;
+    /// Help ▸ Keyboard Shortcuts: (action, keys) for every menu action that has keys.
+    [[nodiscard]] QVector<QPair<QString, QString>> shortcutList() const;
+
 signals:
     /// A compile this window asked for has been shown (after the panels were updated).
     void compileShown(const kernelpad::CompileResult& result);
@@ -131,6 +140,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
@@ -144,6 +155,9 @@ private:
     void connectEdits();
     void restoreLayout();
     void saveLayout();
+    void applyDefaultDockSizes();
+    /// Sizes the dock column to m_dockShare of the window's width (at least its minimum).
+    void fitDockColumn();
     void updateTitle();
     void applyTheme();
 
@@ -154,6 +168,11 @@ private:
     void fillExamplesMenu();
     void openDeviceDialog();
     void showError(const QString& title, const QString& message);
+
+    // MainWindowMenus.cpp: help and navigation
+    void showShortcuts();
+    /// F8 / Shift+F8: the next (step 1) or previous (-1) diagnostic, shown in the editor.
+    void jumpToDiagnostic(int step);
     void onContentChanged();
 
     // MainWindowRun.cpp: results
@@ -227,6 +246,8 @@ private:
     QMenu* m_examplesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QTimer* m_compileTimer = nullptr;
+    QByteArray m_defaultState; ///< the docks as built, for View ▸ Reset Layout
+    double m_dockShare = 0;    ///< the dock column's share of the width; applyDefaultDockSizes()
 
     QVector<DeviceInfo> m_devices;
     QString m_driverError;

@@ -1,0 +1,196 @@
+// The window's layout at the sizes people use (issue 11): every control of the default
+// project is on screen without scrolling sideways, and extra width goes where content
+// needs it.
+
+#include "core/project/Project.h"
+#include "ui/widgets/ArgumentTableView.h"
+#include "ui/widgets/CompileOptionsPanel.h"
+#include "ui/widgets/LaunchPanel.h"
+#include "ui/windows/MainWindow.h"
+
+#include <QAbstractButton>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace kernelpad;
+
+namespace {
+
+constexpr int kSettleMs = 2000;
+
+/// The part of `widget` that is not clipped by any ancestor, in window coordinates.
+QRect visibleRect(const QWidget* widget) {
+    const QWidget* window = widget->window();
+    QRect visible(widget->mapTo(window, QPoint(0, 0)), widget->size());
+    for (const QWidget* w = widget->parentWidget(); w && w != window; w = w->parentWidget())
+        visible &= QRect(w->mapTo(window, QPoint(0, 0)), w->size());
+    return visible & window->rect();
+}
+
+/// Empty when `widget` is shown in full width and at least as wide as it needs, else why not.
+QString cutOff(const QWidget* widget) {
+    if (!widget->isVisible())
+        return QStringLiteral("%1 is hidden").arg(widget->objectName());
+    const QRect visible = visibleRect(widget);
+    if (visible.width() < widget->width())
+        return QStringLiteral("%1 shows %2 of %3 px")
+            .arg(widget->objectName())
+            .arg(visible.width())
+            .arg(widget->width());
+    if (widget->width() < widget->minimumSizeHint().width())
+        return QStringLiteral("%1 is %2 px wide, needs %3")
+            .arg(widget->objectName())
+            .arg(widget->width())
+            .arg(widget->minimumSizeHint().width());
+    return {};
+}
+
+/// The window as main.cpp opens it (the SAXPY example), shown at its default size first and
+/// then resized, as a user or the window manager does.
+std::unique_ptr<MainWindow> windowAt(const QSize& size) {
+    auto window = std::make_unique<MainWindow>(nullptr);
+    window->setPromptsEnabled(false);
+    window->setCompileWhileTyping(false);
+    QString error;
+    const std::optional<Project> saxpy =
+        Project::load(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"), &error);
+    if (!saxpy) {
+        qWarning("%s", qPrintable(error));
+        return nullptr;
+    }
+    window->loadProject(*saxpy);
+    window->show();
+    if (!QTest::qWaitForWindowExposed(window.get()))
+        return nullptr;
+    window->resize(size);
+    // Docks settle over a few layout passes.
+    // A window whose minimum is wider than asked cannot be resized to it: that is a failure.
+    if (!QTest::qWaitFor([&] { return window->size() == size; }, kSettleMs)) {
+        qWarning() << "the window stays" << window->size() << "for" << size;
+        return nullptr;
+    }
+    QTest::qWait(100);
+    return window;
+}
+
+} // namespace
+
+class TestWindowLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void everyControlVisible_data();
+    void everyControlVisible();
+    void argumentColumnsVisible_data();
+    void argumentColumnsVisible();
+    void noSidewaysScrolling_data();
+    void noSidewaysScrolling();
+};
+
+void TestWindowLayout::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+}
+
+void TestWindowLayout::everyControlVisible_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("objectName");
+    const QStringList names = {
+        // launch panel: y and z were cut off, and the Cover button
+        QStringLiteral("gridX"), QStringLiteral("gridY"), QStringLiteral("gridZ"),
+        QStringLiteral("blockX"), QStringLiteral("blockY"), QStringLiteral("blockZ"),
+        QStringLiteral("coverCount"), QStringLiteral("coverButton"),
+        // compile options: the flag check boxes and the architecture drop-down
+        QStringLiteral("arch"), QStringLiteral("fastMath"), QStringLiteral("lineInfo"),
+        QStringLiteral("deviceDebug"), QStringLiteral("kernelSelector")};
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
+        for (const QString& name : names)
+            QTest::newRow(qPrintable(
+                QStringLiteral("%1 at %2x%3").arg(name).arg(size.width()).arg(size.height())))
+                << size << name;
+}
+
+void TestWindowLayout::everyControlVisible() {
+    QFETCH(QSize, size);
+    QFETCH(QString, objectName);
+    std::unique_ptr<MainWindow> window = windowAt(size);
+    QVERIFY(window);
+    auto* widget = window->findChild<QWidget*>(objectName);
+    QVERIFY2(widget, qPrintable(objectName));
+    const QString why = cutOff(widget);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
+}
+
+void TestWindowLayout::argumentColumnsVisible_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+}
+
+void TestWindowLayout::argumentColumnsVisible() {
+    QFETCH(QSize, size);
+    std::unique_ptr<MainWindow> window = windowAt(size);
+    QVERIFY(window);
+    auto* table = window->argumentView()->findChild<QTableView*>(QStringLiteral("argumentTable"));
+    QVERIFY(table);
+    QHeaderView* header = table->horizontalHeader();
+    const int viewportWidth = table->viewport()->width();
+    QVERIFY(!table->horizontalScrollBar()->isVisible() ||
+            table->horizontalScrollBar()->maximum() == 0);
+    for (int column = 0; column < header->count(); ++column) {
+        const QString title = table->model()->headerData(column, Qt::Horizontal).toString();
+        const int left = header->sectionViewportPosition(column);
+        const int right = left + header->sectionSize(column);
+        QVERIFY2(left >= 0 && right <= viewportWidth,
+                 qPrintable(QStringLiteral("column %1 spans %2..%3 of %4 px")
+                                .arg(title)
+                                .arg(left)
+                                .arg(right)
+                                .arg(viewportWidth)));
+        // A column narrower than its title or its content cuts them off.
+        int needed = header->sectionSizeHint(column);
+        QStyleOptionViewItem option;
+        option.initFrom(table);
+        for (int row = 0; row < table->model()->rowCount(); ++row)
+            needed = std::max(needed, table->itemDelegate()
+                                          ->sizeHint(option, table->model()->index(row, column))
+                                          .width());
+        QVERIFY2(header->sectionSize(column) >= needed,
+                 qPrintable(QStringLiteral("column %1 is %2 px, needs %3")
+                                .arg(title)
+                                .arg(header->sectionSize(column))
+                                .arg(needed)));
+    }
+    QCOMPARE(cutOff(table), QString());
+}
+
+void TestWindowLayout::noSidewaysScrolling_data() {
+    argumentColumnsVisible_data();
+}
+
+void TestWindowLayout::noSidewaysScrolling() {
+    QFETCH(QSize, size);
+    std::unique_ptr<MainWindow> window = windowAt(size);
+    QVERIFY(window);
+    for (QScrollArea* area : window->findChildren<QScrollArea*>()) {
+        if (!area->isVisible())
+            continue;
+        QScrollBar* bar = area->horizontalScrollBar();
+        QVERIFY2(!bar->isVisible() || bar->maximum() == 0,
+                 qPrintable(QStringLiteral("%1 scrolls sideways by %2 px")
+                                .arg(area->parentWidget()->objectName())
+                                .arg(bar->maximum())));
+    }
+}
+
+QTEST_MAIN(TestWindowLayout)
+#include "tst_windowlayout.moc"

@@ -1,0 +1,286 @@
+// MainWindow: actions, the toolbar and the menus (File, Edit, Build, Device, View, Help).
+
+#include "ui/windows/MainWindow.h"
+
+#include "core/run/Engine.h"
+#include "ui/RecentFiles.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/DiagnosticsList.h"
+#include "ui/widgets/FindReplaceBar.h"
+#include "ui/widgets/TimingChartView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSet>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <functional>
+
+namespace kernelpad {
+
+namespace {
+const char kCompileWhileTypingKey[] = "build/compileWhileTyping";
+// cuDriverGetVersion gives 1000 × major + 10 × minor.
+constexpr int kDriverMajorScale = 1000;
+constexpr int kDriverMinorScale = 10;
+constexpr int kNoDiagnosticsMessageMs = 3000;
+constexpr int kShortcutsDialogWidthPx = 520;
+constexpr int kShortcutsDialogHeightPx = 560;
+} // namespace
+
+void MainWindow::createActions() {
+    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* action = new QAction(text, this);
+        if (!key.isEmpty())
+            action->setShortcut(key);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+    m_newAction = make(tr("&New"), QKeySequence::New, [this] { newProject(); });
+    m_openAction = make(tr("&Open…"), QKeySequence::Open, &MainWindow::openDialog);
+    m_saveAction = make(tr("&Save"), QKeySequence::Save, [this] { save(); });
+    m_saveAsAction = make(tr("Save &As…"), QKeySequence::SaveAs, [this] { saveAsDialog(); });
+    m_quitAction = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    m_compileAction =
+        make(tr("&Compile"), QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
+    m_runAction = make(tr("&Run"), QKeySequence(), &MainWindow::run);
+    m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    m_cancelAction =
+        make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
+    m_cancelAction->setEnabled(false);
+    m_memcheckAction =
+        make(tr("Run with &Memory Check"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+             [this] { runWithSanitizer(SanitizerTool::Memcheck); });
+    m_memcheckAction->setToolTip(
+        tr("Run once under compute-sanitizer's memcheck; out-of-bounds and misaligned accesses "
+           "are marked at their source line"));
+    m_racecheckAction = make(tr("Run with &Race Check"), QKeySequence(),
+                             [this] { runWithSanitizer(SanitizerTool::Racecheck); });
+    m_initcheckAction = make(tr("Run with &Initialization Check"), QKeySequence(),
+                             [this] { runWithSanitizer(SanitizerTool::Initcheck); });
+    m_ceilingAction = make(tr("Re-measure Device &Ceiling and Run"), QKeySequence(),
+                           &MainWindow::runMeasuringCeiling);
+    m_ceilingAction->setToolTip(
+        tr("Time a large device-to-device copy again (normally done once per device) and run"));
+    m_deviceAction = make(tr("&Device…"), QKeySequence(), &MainWindow::openDeviceDialog);
+    m_compileWhileTypingAction = new QAction(tr("Compile While &Typing"), this);
+    m_compileWhileTypingAction->setCheckable(true);
+    m_compileWhileTypingAction->setChecked(
+        QSettings().value(QLatin1String(kCompileWhileTypingKey), true).toBool());
+    connect(m_compileWhileTypingAction, &QAction::toggled, this,
+            [](bool on) { QSettings().setValue(QLatin1String(kCompileWhileTypingKey), on); });
+    m_compileAction->setToolTip(tr("Compile with NVRTC (Ctrl+B)"));
+    m_cancelAction->setToolTip(tr("Stop the run between repetitions (Shift+F5)"));
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->setMovable(false);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolbar->addAction(m_newAction);
+    toolbar->addAction(m_openAction);
+    toolbar->addAction(m_saveAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_compileAction);
+    toolbar->addAction(m_runAction);
+    toolbar->addAction(m_cancelAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_deviceAction);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_newAction);
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_examplesMenu = file->addMenu(tr("&Examples"));
+    file->addSeparator();
+    file->addAction(m_saveAction);
+    file->addAction(m_saveAsAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+    connect(m_recentMenu, &QMenu::aboutToShow, this, [this] { m_recent->fillMenu(m_recentMenu); });
+    connect(m_recent, &RecentFiles::openRequested, this, &MainWindow::openRecent);
+    m_recent->fillMenu(m_recentMenu);
+    fillExamplesMenu();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    auto editorAction = [this, edit](const QString& text, const QKeySequence& key, auto slot) {
+        QAction* a = edit->addAction(text);
+        a->setShortcut(key);
+        // Only while the editor has focus, so that Ctrl+C in a table copies the table.
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        m_editor->addAction(a);
+        connect(a, &QAction::triggered, m_editor, slot);
+        return a;
+    };
+    editorAction(tr("&Undo"), QKeySequence::Undo, &QsciScintilla::undo);
+    editorAction(tr("&Redo"), QKeySequence::Redo, &QsciScintilla::redo);
+    edit->addSeparator();
+    editorAction(tr("Cu&t"), QKeySequence::Cut, &QsciScintilla::cut);
+    editorAction(tr("&Copy"), QKeySequence::Copy, &QsciScintilla::copy);
+    editorAction(tr("&Paste"), QKeySequence::Paste, &QsciScintilla::paste);
+    edit->addSeparator();
+    edit->addAction(m_editor->toggleCommentAction());
+    edit->addSeparator();
+    QAction* find = edit->addAction(tr("&Find…"));
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, m_findBar, &FindReplaceBar::showFind);
+    QAction* replace = edit->addAction(tr("&Replace…"));
+    replace->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    connect(replace, &QAction::triggered, m_findBar, &FindReplaceBar::showReplace);
+    QAction* next = edit->addAction(tr("Find &Next"));
+    next->setShortcut(QKeySequence::FindNext);
+    connect(next, &QAction::triggered, m_findBar, &FindReplaceBar::findNext);
+    QAction* previous = edit->addAction(tr("Find Pre&vious"));
+    previous->setShortcut(QKeySequence::FindPrevious);
+    connect(previous, &QAction::triggered, m_findBar, &FindReplaceBar::findPrevious);
+
+    QMenu* build = menuBar()->addMenu(tr("&Build"));
+    build->addAction(m_compileAction);
+    build->addAction(m_compileWhileTypingAction);
+    build->addSeparator();
+    build->addAction(m_runAction);
+    build->addAction(m_memcheckAction);
+    build->addAction(m_racecheckAction);
+    build->addAction(m_initcheckAction);
+    build->addAction(m_ceilingAction);
+    build->addAction(m_cancelAction);
+    build->addSeparator();
+    QAction* nextError = build->addAction(tr("&Next Diagnostic"));
+    nextError->setShortcut(QKeySequence(Qt::Key_F8));
+    connect(nextError, &QAction::triggered, this, [this] { jumpToDiagnostic(1); });
+    QAction* previousError = build->addAction(tr("&Previous Diagnostic"));
+    previousError->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    connect(previousError, &QAction::triggered, this, [this] { jumpToDiagnostic(-1); });
+
+    QMenu* device = menuBar()->addMenu(tr("&Device"));
+    device->addAction(m_deviceAction);
+    QAction* refresh = device->addAction(tr("&Refresh Devices"));
+    connect(refresh, &QAction::triggered, this, [this] {
+        if (m_engine)
+            m_engine->refreshDevices();
+    });
+
+    menuBar()->addMenu(m_viewMenu);
+    m_verificationPinnedAction = m_viewMenu->addAction(tr("&Pin Verification Below Results"));
+    m_verificationPinnedAction->setCheckable(true);
+    connect(m_verificationPinnedAction, &QAction::toggled, this,
+            &MainWindow::setVerificationPinned);
+    QAction* clearHistory = m_viewMenu->addAction(tr("Clear Timing &History"));
+    connect(clearHistory, &QAction::triggered, this, [this] {
+        if (m_timing)
+            m_timing->clearHistory();
+        m_lastRunProject.reset();
+    });
+    m_viewMenu->addSeparator();
+    QMenu* zoom = m_viewMenu->addMenu(tr("&Zoom"));
+    zoom->addAction(m_editor->zoomInAction());
+    zoom->addAction(m_editor->zoomOutAction());
+    zoom->addAction(m_editor->zoomResetAction());
+    QAction* resetLayoutAction = m_viewMenu->addAction(tr("Reset &Layout"));
+    connect(resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"));
+    connect(shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
+    QAction* about = help->addAction(tr("&About KernelPad"));
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this,
+            [this] { QMessageBox::about(this, tr("About KernelPad"), aboutText()); });
+}
+
+void MainWindow::jumpToDiagnostic(int step) {
+    if (!m_diagnostics || !m_diagnostics->activateAdjacent(step)) {
+        statusBar()->showMessage(tr("No diagnostics"), kNoDiagnosticsMessageMs);
+        return;
+    }
+    m_tabs->setCurrentIndex(DiagnosticsTab);
+}
+
+QString MainWindow::aboutText() const {
+    const QString appVersion = QApplication::applicationVersion().isEmpty()
+                                   ? tr("unknown")
+                                   : QApplication::applicationVersion();
+    // NVRTC's version comes from the core with each compile: the UI never asks NVRTC.
+    const QString nvrtc = m_lastCompile && !m_lastCompile->nvrtcVersion.isEmpty()
+                              ? m_lastCompile->nvrtcVersion
+                              : tr("known after the first compile");
+    QString driver = tr("none found (compile-only)");
+    if (!m_devices.isEmpty() && m_devices.first().driverVersion > 0) {
+        const int v = m_devices.first().driverVersion;
+        driver = QStringLiteral("%1.%2")
+                     .arg(v / kDriverMajorScale)
+                     .arg(v % kDriverMajorScale / kDriverMinorScale);
+    } else if (!m_devicesKnown) {
+        driver = tr("still looking");
+    }
+    return tr("<h3>KernelPad %1</h3>"
+              "<p>A playground for CUDA kernels: edit, compile with NVRTC, run and time.</p>"
+              "<table><tr><td>Qt</td><td>%2</td></tr>"
+              "<tr><td>NVRTC</td><td>%3</td></tr>"
+              "<tr><td>CUDA driver</td><td>%4</td></tr></table>"
+              "<p>See README.md for a tour.</p>")
+        .arg(appVersion.toHtmlEscaped(), QString::fromLatin1(qVersion()), nvrtc.toHtmlEscaped(),
+             driver.toHtmlEscaped());
+}
+
+QVector<QPair<QString, QString>> MainWindow::shortcutList() const {
+    QVector<QPair<QString, QString>> rows;
+    const QList<QMenu*> menus = menuBar()->findChildren<QMenu*>();
+    QSet<const QAction*> seen;
+    std::function<void(const QMenu*)> walk = [&](const QMenu* menu) {
+        for (const QAction* action : menu->actions()) {
+            if (action->menu()) {
+                walk(action->menu());
+                continue;
+            }
+            if (action->shortcuts().isEmpty() || seen.contains(action))
+                continue;
+            seen.insert(action);
+            QStringList keys;
+            for (const QKeySequence& key : action->shortcuts())
+                keys << key.toString(QKeySequence::NativeText);
+            rows.append({QString(action->text()).remove(QLatin1Char('&')),
+                         keys.join(QStringLiteral(", "))});
+        }
+    };
+    for (const QAction* top : menuBar()->actions())
+        if (top->menu())
+            walk(top->menu());
+    return rows;
+}
+
+void MainWindow::showShortcuts() {
+    const QVector<QPair<QString, QString>> rows = shortcutList();
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* table = new QTableWidget(int(rows.size()), 2, &dialog);
+    table->setHorizontalHeaderLabels({tr("Action"), tr("Keys")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    for (int i = 0; i < rows.size(); ++i) {
+        table->setItem(i, 0, new QTableWidgetItem(rows.at(i).first));
+        table->setItem(i, 1, new QTableWidgetItem(rows.at(i).second));
+    }
+    table->resizeColumnsToContents();
+    table->horizontalHeader()->setStretchLastSection(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    dialog.resize(kShortcutsDialogWidthPx, kShortcutsDialogHeightPx);
+    dialog.exec();
+}
+
+} // namespace kernelpad
