@@ -22,7 +22,7 @@ namespace kernelpad {
 /// What the timing stage needs: the kernel ready to launch and where.
 struct MeasureTarget {
     const Kernel& kernel;
-    const LaunchConfig& launch;
+    LaunchDims launch;
     const Stream& stream;
     void** params;
     const DeviceInfo& device;
