@@ -3,7 +3,7 @@
 #include "core/cuda/CudaError.h"
 #include "core/launch/Npy.h"
 #include "core/launch/Packing.h"
-#include "core/run/Verify.h"
+#include "core/verify/Verify.h"
 
 #include <QDir>
 

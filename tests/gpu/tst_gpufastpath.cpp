@@ -7,7 +7,7 @@
 
 #include "core/run/Executor.h"
 #include "core/run/RunVerification.h"
-#include "core/run/Verify.h"
+#include "core/verify/Verify.h"
 
 #include <QTemporaryDir>
 #include <QTest>

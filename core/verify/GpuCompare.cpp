@@ -1,9 +1,9 @@
-#include "core/run/GpuCompare.h"
+#include "core/verify/GpuCompare.h"
 
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DriverApi.h"
-#include "core/run/GpuCompareKernels.h"
-#include "core/run/Verify.h"
+#include "core/verify/GpuCompareKernels.h"
+#include "core/verify/Verify.h"
 
 #include <algorithm>
 #include <cstddef>
