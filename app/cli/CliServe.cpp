@@ -3,7 +3,7 @@
 
 #include "app/cli/CliCommands.h"
 
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
 

@@ -8,7 +8,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/cuda/Module.h"
 #include "core/run/BlockingKernel.h"
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/Timing.h"
 
 #include <QElapsedTimer>

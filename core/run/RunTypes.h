@@ -1,5 +1,5 @@
 #pragma once
-// RunRequest -> Executor -> RunResult: plain, JSON-serialisable values (DESIGN.md).
+// RunRequest -> ExecutionSession -> RunResult: plain, JSON-serialisable values (DESIGN.md).
 
 #include "core/compile/CompileResult.h"
 #include "core/cuda/DeviceInfo.h"

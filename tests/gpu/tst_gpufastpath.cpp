@@ -5,7 +5,7 @@
 
 #include "GpuTestSupport.h"
 
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/RunVerification.h"
 #include "core/verify/Verify.h"
 

@@ -2,9 +2,9 @@
 
 #include "ui/windows/MainWindow.h"
 
+#include "core/engine/Engine.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/LaunchValidation.h"
-#include "core/run/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"

@@ -1,4 +1,4 @@
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 
 #include "core/compile/Program.h"
 #include "core/cuda/Context.h"
