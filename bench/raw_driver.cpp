@@ -40,7 +40,7 @@ constexpr int kExitCompileError = 1;
 constexpr int kExitCudaError = 3;
 constexpr int kExitBadInput = 4;
 /// Timed launches are queued in chunks of about this much GPU time, as KernelPad's
-/// Executor does (core/run/Executor.cpp, kChunkTargetMs), so both wait on the GPU alike.
+/// Executor does (core/run/ExecutionSession.cpp, kChunkTargetMs), so both wait on the GPU alike.
 constexpr double kChunkTargetMs = 100.0;
 /// Launches before the timed ones in launch-throughput, so that the first-launch setup
 /// of the module and the stream's queue are out of the measurement.

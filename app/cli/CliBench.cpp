@@ -111,7 +111,7 @@ int runBenchLaunch(const QStringList& args) {
         std::optional<PackedArgs> packed = PackedArgs::pack({}, {}, &error);
         if (!packed)
             return fail(kExitBadInput, QStringLiteral("bad-input"), error, o->json);
-        const LaunchConfig one; // grid 1, block 1
+        const LaunchDims one; // grid 1, block 1
 
         for (int i = 0; i < kWarmupLaunches; ++i)
             kernel.launch(one, stream, packed->kernelParams());

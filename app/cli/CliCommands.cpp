@@ -1,9 +1,9 @@
 #include "app/cli/CliCommands.h"
 
 #include "app/cli/CliFormat.h"
+#include "core/engine/Engine.h"
 #include "core/project/Project.h"
-#include "core/run/Engine.h"
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 
 #include <QCoreApplication>

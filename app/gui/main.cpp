@@ -1,7 +1,7 @@
 // The KernelPad desktop application.
 
+#include "core/engine/Engine.h"
 #include "core/project/Examples.h"
-#include "core/run/Engine.h"
 #include "ui/windows/MainWindow.h"
 
 #include <QApplication>

@@ -48,7 +48,7 @@ void Kernel::allowDynamicSharedBytes(int bytes) const {
               .arg(formatBytes(bytes), m_name));
 }
 
-void Kernel::launch(const LaunchConfig& c, const Stream& stream, void** params) const {
+void Kernel::launch(const LaunchDims& c, const Stream& stream, void** params) const {
     // The message is built only on failure: this runs between the timing events.
     const CUresult r = DriverApi::get().cuLaunchKernel(
         m_function, unsigned(c.grid[0]), unsigned(c.grid[1]), unsigned(c.grid[2]),

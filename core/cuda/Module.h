@@ -1,9 +1,8 @@
 #pragma once
 // A module loaded from CUBIN and the kernels in it.
 
+#include "core/cuda/LaunchDims.h"
 #include "core/cuda/Stream.h"
-#include "core/launch/ArgumentSpec.h"
-#include "core/launch/Packing.h"
 
 #include <cuda.h>
 
@@ -27,7 +26,7 @@ public:
     [[nodiscard]] int maxActiveBlocksPerSm(int blockThreads, int dynamicSharedBytes) const;
     /// Lets the kernel use more than the default 48 KiB of dynamic shared memory.
     void allowDynamicSharedBytes(int bytes) const;
-    void launch(const LaunchConfig& config, const Stream& stream, void** params) const;
+    void launch(const LaunchDims& dims, const Stream& stream, void** params) const;
 
 private:
     friend class Module;

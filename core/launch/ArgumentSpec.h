@@ -2,6 +2,7 @@
 // What the user says about each kernel argument: scalars by value, buffers with their size,
 // initial contents, direction and verification, and the launch configuration.
 
+#include "core/cuda/LaunchDims.h"
 #include "core/launch/ValueType.h"
 
 #include <QJsonArray>
@@ -104,6 +105,8 @@ struct LaunchConfig {
     }
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<LaunchConfig> fromJson(const QJsonObject& json, QString* error);
+    /// The dimensions core/cuda's Kernel::launch takes.
+    [[nodiscard]] LaunchDims dims() const { return LaunchDims{grid, block, sharedMemBytes}; }
     friend bool operator==(const LaunchConfig& a, const LaunchConfig& b) {
         return a.grid == b.grid && a.block == b.block && a.sharedMemBytes == b.sharedMemBytes;
     }

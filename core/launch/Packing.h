@@ -2,6 +2,7 @@
 // Packing kernel arguments into the `void**` cuLaunchKernel takes (seed, "Preparing kernel
 // arguments"): each entry points at the argument's bytes, all kept alive by PackedArgs.
 
+#include "core/cuda/LaunchDims.h"
 #include "core/launch/ArgumentSpec.h"
 
 #include <QByteArray>
@@ -16,12 +17,6 @@ namespace kernelpad {
 /// The bytes of a scalar or struct value as the kernel sees it, from the text the user typed.
 [[nodiscard]] std::optional<QByteArray> packValue(const ValueType& type, const QString& text,
                                                   QString* error);
-
-/// Offset and size of one kernel parameter (cuFuncGetParamInfo or the PTX).
-struct ParamLayout {
-    qint64 offsetBytes = 0;
-    qint64 sizeBytes = 0;
-};
 
 /// Argument storage plus the array of pointers to it; move-only so the pointers stay valid.
 class PackedArgs {

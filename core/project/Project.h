@@ -3,7 +3,7 @@
 
 #include "core/compile/ProgramOptions.h"
 #include "core/launch/ArgumentSpec.h"
-#include "core/run/Timing.h"
+#include "core/project/TimingSpec.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -99,7 +99,7 @@ void BlockingKernel::block(const Stream& stream, qint64 timeoutNs) {
     CUdeviceptr flag = m_device;
     unsigned long long timeout = static_cast<unsigned long long>(timeoutNs);
     void* params[] = {&flag, &timeout};
-    m_kernel->launch(LaunchConfig{}, stream, params);
+    m_kernel->launch(LaunchDims{}, stream, params);
     m_blocked = true;
 }
 

@@ -8,7 +8,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/cuda/Module.h"
 #include "core/run/BlockingKernel.h"
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/Timing.h"
 
 #include <QElapsedTimer>
@@ -22,7 +22,7 @@ namespace kernelpad {
 /// What the timing stage needs: the kernel ready to launch and where.
 struct MeasureTarget {
     const Kernel& kernel;
-    const LaunchConfig& launch;
+    LaunchDims launch;
     const Stream& stream;
     void** params;
     const DeviceInfo& device;

@@ -2,8 +2,8 @@
 
 #include "core/cuda/CudaError.h"
 #include "core/launch/BufferInit.h"
-#include "core/run/GpuCompare.h"
 #include "core/run/RunVerification.h"
+#include "core/verify/GpuCompare.h"
 
 #include <QFile>
 #include <QStringList>

@@ -162,46 +162,6 @@ KernelResources KernelResources::fromJson(const QJsonObject& json) {
     return r;
 }
 
-QJsonObject BufferVerification::toJson() const {
-    QJsonArray list;
-    for (const Mismatch& m : firstMismatches)
-        list.append(QJsonObject{{QStringLiteral("index"), double(m.index)},
-                                {QStringLiteral("got"), jsonDouble(m.got)},
-                                {QStringLiteral("expected"), jsonDouble(m.expected)}});
-    return QJsonObject{{QStringLiteral("buffer"), buffer},
-                       {QStringLiteral("method"), method},
-                       {QStringLiteral("passed"), passed},
-                       {QStringLiteral("checked"), double(checked)},
-                       {QStringLiteral("maxAbsError"), jsonDouble(maxAbsError)},
-                       {QStringLiteral("maxRelError"), jsonDouble(maxRelError)},
-                       {QStringLiteral("mismatches"), double(mismatches)},
-                       {QStringLiteral("nanCount"), double(nanCount)},
-                       {QStringLiteral("unwritten"), double(unwritten)},
-                       {QStringLiteral("firstMismatches"), list},
-                       {QStringLiteral("error"), nullIfEmpty(error)}};
-}
-
-BufferVerification BufferVerification::fromJson(const QJsonObject& json) {
-    BufferVerification v;
-    v.buffer = json.value(QStringLiteral("buffer")).toString();
-    v.method = json.value(QStringLiteral("method")).toString();
-    v.passed = json.value(QStringLiteral("passed")).toBool();
-    v.checked = readInt64(json, QStringLiteral("checked"));
-    v.maxAbsError = readDouble(json, QStringLiteral("maxAbsError"));
-    v.maxRelError = readDouble(json, QStringLiteral("maxRelError"));
-    v.mismatches = readInt64(json, QStringLiteral("mismatches"));
-    v.nanCount = readInt64(json, QStringLiteral("nanCount"));
-    v.unwritten = readInt64(json, QStringLiteral("unwritten"));
-    for (const QJsonValue& item : json.value(QStringLiteral("firstMismatches")).toArray()) {
-        const QJsonObject m = item.toObject();
-        v.firstMismatches.append(Mismatch{readInt64(m, QStringLiteral("index")),
-                                          readDouble(m, QStringLiteral("got")),
-                                          readDouble(m, QStringLiteral("expected"))});
-    }
-    v.error = json.value(QStringLiteral("error")).toString();
-    return v;
-}
-
 int RunResult::sanitizerErrorCount() const {
     int reported = 0;
     for (const SanitizerReport& r : sanitizer)

@@ -1,5 +1,5 @@
 #pragma once
-// RunRequest -> Executor -> RunResult: plain, JSON-serialisable values (DESIGN.md, Data flow).
+// RunRequest -> ExecutionSession -> RunResult: plain, JSON-serialisable values (DESIGN.md).
 
 #include "core/compile/CompileResult.h"
 #include "core/cuda/DeviceInfo.h"
@@ -7,6 +7,7 @@
 #include "core/project/Project.h"
 #include "core/run/Sanitizer.h"
 #include "core/run/Timing.h"
+#include "core/verify/VerificationReport.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -48,31 +49,6 @@ struct KernelResources {
 
     [[nodiscard]] QJsonObject toJson() const;
     static KernelResources fromJson(const QJsonObject& json);
-};
-
-/// One element that failed verification.
-struct Mismatch {
-    qint64 index = 0;
-    double got = 0;
-    double expected = 0;
-};
-
-/// The verification report of one output buffer.
-struct BufferVerification {
-    QString buffer;
-    QString method; ///< "reference kernel saxpy_ref", "expression a*x+y", "file out.npy"
-    bool passed = false;
-    qint64 checked = 0; ///< elements (components for complex/struct) compared
-    double maxAbsError = 0;
-    double maxRelError = 0;
-    qint64 mismatches = 0;
-    qint64 nanCount = 0;  ///< NaN where the expected value is not NaN
-    qint64 unwritten = 0; ///< elements still holding the poison pattern
-    QVector<Mismatch> firstMismatches;
-    QString error; ///< verification could not be done (bad expression, missing file)
-
-    [[nodiscard]] QJsonObject toJson() const;
-    static BufferVerification fromJson(const QJsonObject& json);
 };
 
 /// An output buffer's contents after the run.
@@ -142,9 +118,5 @@ struct RunResult {
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
     static RunResult fromJson(const QJsonObject& json);
 };
-
-/// The byte every element of an output buffer is filled with before the launch; elements
-/// still made of it afterwards were never written.
-inline constexpr unsigned char kPoisonByte = 0xA5;
 
 } // namespace kernelpad

@@ -3,7 +3,7 @@
 #include "core/cuda/CudaError.h"
 #include "core/launch/Npy.h"
 #include "core/launch/Packing.h"
-#include "core/run/Verify.h"
+#include "core/verify/Verify.h"
 
 #include <QDir>
 
@@ -143,7 +143,7 @@ RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKern
     std::optional<PackedArgs> packed = PackedArgs::pack(project.arguments, addresses, &run.error);
     if (!packed)
         return run;
-    reference.launch(project.launch, stream, packed->kernelParams());
+    reference.launch(project.launch.dims(), stream, packed->kernelParams());
     stream.synchronize(QStringLiteral("running reference kernel '%1'").arg(referenceKernel));
     return run;
 }

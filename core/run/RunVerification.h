@@ -5,10 +5,10 @@
 #include "core/compile/CompileResult.h"
 #include "core/cuda/Module.h"
 #include "core/project/Project.h"
-#include "core/run/GpuCompare.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunTypes.h"
-#include "core/run/Verify.h"
+#include "core/verify/GpuCompare.h"
+#include "core/verify/Verify.h"
 
 #include <QHash>
 

@@ -5,7 +5,7 @@
 
 #include "core/compile/CompileCache.h"
 #include "core/run/BlockingKernel.h"
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 
 #include <QDir>
 #include <QFile>

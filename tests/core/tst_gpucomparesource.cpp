@@ -1,9 +1,9 @@
-// The GPU comparison kernels (core/run/GpuCompareKernels.h) compile with NVRTC, have the
+// The GPU comparison kernels (core/verify/GpuCompareKernels.h) compile with NVRTC, have the
 // entries and parameter layouts GpuComparer launches with, and keep the rounding of the host.
 
 #include "core/compile/Program.h"
-#include "core/run/GpuCompare.h"
-#include "core/run/Verify.h"
+#include "core/verify/GpuCompare.h"
+#include "core/verify/Verify.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // Verification maths: compareBuffers for every kind of element, evaluateExpression over
 // muParser, doublesToBytes.
 
-#include "core/run/Verify.h"
+#include "core/verify/Verify.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

@@ -3,7 +3,7 @@
 
 #include "core/cuda/DriverApi.h"
 #include "core/project/Project.h"
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 
 #include <QSignalSpy>
 #include <QTest>

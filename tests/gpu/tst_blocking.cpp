@@ -8,7 +8,7 @@
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
 #include "core/run/BlockingKernel.h"
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -9,8 +9,8 @@
 #include "core/cuda/Device.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Stream.h"
-#include "core/run/GpuCompare.h"
-#include "core/run/Verify.h"
+#include "core/verify/GpuCompare.h"
+#include "core/verify/Verify.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -4,7 +4,7 @@
 
 #include "GpuTestSupport.h"
 
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "core/runner/RunnerClient.h"
 
 #include <QJsonDocument>

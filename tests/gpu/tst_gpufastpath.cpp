@@ -5,9 +5,9 @@
 
 #include "GpuTestSupport.h"
 
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/RunVerification.h"
-#include "core/run/Verify.h"
+#include "core/verify/Verify.h"
 
 #include <QTemporaryDir>
 #include <QTest>

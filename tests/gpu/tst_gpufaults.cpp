@@ -3,7 +3,7 @@
 
 #include "GpuTestSupport.h"
 
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 
 #include <QTest>
 

@@ -4,8 +4,8 @@
 #include "GpuTestSupport.h"
 
 #include "core/cuda/Device.h"
-#include "core/run/Engine.h"
-#include "core/run/Executor.h"
+#include "core/engine/Engine.h"
+#include "core/run/ExecutionSession.h"
 
 #include <QSignalSpy>
 #include <QTest>

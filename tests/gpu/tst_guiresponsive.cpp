@@ -5,7 +5,7 @@
 
 #include "GpuTestSupport.h"
 
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "core/run/Sanitizer.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"

@@ -6,7 +6,7 @@
 // types, waits for the recovery file, prints "READY" and then just runs its event loop until
 // it is killed.
 
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/windows/MainWindow.h"

@@ -1,8 +1,8 @@
 // The main window: examples open, compile errors land on the right line, Run explains why
 // it is off, projects round-trip through save and open, unsaved work is asked about.
 
+#include "core/engine/Engine.h"
 #include "core/project/Examples.h"
-#include "core/run/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"

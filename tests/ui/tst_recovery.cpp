@@ -1,7 +1,7 @@
 // Unsaved work survives a crash: autosave writes a recovery file, a window torn down without
 // the clean-close path leaves it, and the next window restores it.
 
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/windows/MainWindow.h"

@@ -1,7 +1,7 @@
 // What a compile tells the window (issue 11): the kernel's own launch bounds from its PTX
 // are checked as the device's limits are, with the reason shown beside the launch settings.
 
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/windows/MainWindow.h"
 

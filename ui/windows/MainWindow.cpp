@@ -1,6 +1,6 @@
 #include "ui/windows/MainWindow.h"
 
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
 #include "ui/Theme.h"

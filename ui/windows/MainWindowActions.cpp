@@ -2,8 +2,8 @@
 
 #include "ui/windows/MainWindow.h"
 
+#include "core/engine/Engine.h"
 #include "core/project/Examples.h"
-#include "core/run/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
 #include "ui/dialogs/DeviceDialog.h"

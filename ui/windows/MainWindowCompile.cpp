@@ -6,7 +6,7 @@
 
 #include "core/launch/BufferInit.h"
 #include "core/launch/LaunchValidation.h"
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"

@@ -2,7 +2,7 @@
 
 #include "ui/windows/MainWindow.h"
 
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 #include "ui/RecentFiles.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"

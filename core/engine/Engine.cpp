@@ -1,6 +1,6 @@
-#include "core/run/Engine.h"
+#include "core/engine/Engine.h"
 
-#include "core/run/EngineWorkers.h"
+#include "core/engine/EngineWorkers.h"
 
 #include <QMetaObject>
 #include <QPointer>

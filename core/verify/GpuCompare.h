@@ -8,7 +8,7 @@
 #include "core/cuda/Module.h"
 #include "core/cuda/Stream.h"
 #include "core/launch/ValueType.h"
-#include "core/run/RunTypes.h"
+#include "core/verify/VerificationReport.h"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 // the runner process) on another.
 
 #include "core/compile/CompileCache.h"
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/RunnerClient.h"
 
@@ -19,9 +19,7 @@ class CompileWorker : public QObject {
     Q_OBJECT
 public:
     explicit CompileWorker(CompileCache* cache)
-        : m_cache(cache)
-    {
-    }
+        : m_cache(cache) {}
 
 public slots:
     void compile(quint64 id, const kernelpad::Project& project, const QString& projectDir,
@@ -42,9 +40,7 @@ public:
     GpuWorker(CompileCache* cache, std::atomic_bool* cancel, bool isolated)
         : m_cache(cache)
         , m_cancel(cancel)
-        , m_isolated(isolated)
-    {
-    }
+        , m_isolated(isolated) {}
 
 public slots:
     void refreshDevices();
@@ -57,7 +53,8 @@ signals:
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& driverError);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
-    void resourcesReady(quint64 id, const QString& kernel, const kernelpad::KernelResources& resources);
+    void resourcesReady(quint64 id, const QString& kernel,
+                        const kernelpad::KernelResources& resources);
     void runnerRestarted(const QString& reason);
 
 private:

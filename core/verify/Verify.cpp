@@ -1,4 +1,4 @@
-#include "core/run/Verify.h"
+#include "core/verify/Verify.h"
 
 #include "core/launch/BufferInit.h"
 

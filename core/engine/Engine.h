@@ -46,7 +46,8 @@ signals:
     /// found: compile-only").
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& driverError);
     void compiled(quint64 id, const kernelpad::CompileResult& result);
-    void resourcesReady(quint64 id, const QString& kernel, const kernelpad::KernelResources& resources);
+    void resourcesReady(quint64 id, const QString& kernel,
+                        const kernelpad::KernelResources& resources);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
     /// The runner process was replaced after a fault, a hang or a cancel.

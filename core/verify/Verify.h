@@ -3,7 +3,7 @@
 // values from a muParser expression.
 
 #include "core/launch/ArgumentSpec.h"
-#include "core/run/RunTypes.h"
+#include "core/verify/VerificationReport.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -36,8 +36,7 @@ struct ExpressionInput {
 /// value), the buffers in `inputs` (element i; a buffer shorter than count is an error) and
 /// `i` itself. Returns doubles; the error names the unknown variable or the parse error.
 [[nodiscard]] std::optional<QVector<double>>
-evaluateExpression(const QString& expression, qint64 count,
-                   const QHash<QString, double>& scalars,
+evaluateExpression(const QString& expression, qint64 count, const QHash<QString, double>& scalars,
                    const QHash<QString, ExpressionInput>& inputs, QString* error);
 
 /// Converts doubles to raw bytes of a scalar `type` (for comparing with compareBuffers).

@@ -1,4 +1,4 @@
-#include "core/run/Executor.h"
+#include "core/run/ExecutionSession.h"
 
 #include "core/compile/Program.h"
 #include "core/cuda/Context.h"
@@ -387,7 +387,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     // buffers again and again, so they are timed but never checked.
     if (progress)
         progress(QStringLiteral("verifying launch"), 0, 1);
-    kernel.launch(project.launch, s.stream, packed->kernelParams());
+    kernel.launch(project.launch.dims(), s.stream, packed->kernelParams());
     s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
     QElapsedTimer verifyClock;
     verifyClock.start();
@@ -438,7 +438,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     QString blockerProblem;
     if (timing.blockingKernel && s.blocker.prepare(s.info.arch(), &blockerProblem))
         blocker = &s.blocker;
-    const MeasureOutcome m = measure(MeasureTarget{kernel, project.launch, s.stream,
+    const MeasureOutcome m = measure(MeasureTarget{kernel, project.launch.dims(), s.stream,
                                                    packed->kernelParams(), s.info, flush, blocker},
                                      timing, request.repetitions, cancel, watchdog, progress);
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));

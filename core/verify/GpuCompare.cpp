@@ -1,9 +1,9 @@
-#include "core/run/GpuCompare.h"
+#include "core/verify/GpuCompare.h"
 
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DriverApi.h"
-#include "core/run/GpuCompareKernels.h"
-#include "core/run/Verify.h"
+#include "core/verify/GpuCompareKernels.h"
+#include "core/verify/Verify.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -195,7 +195,7 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
     CUdeviceptr blockRecords = scratch + kBlockRecordsOffset;
     void* compareParams[] = {&gotPtr, &expectedPtr, &count64, &perBlock64,    &atol,
                              &rtol,   &exact,       &stats,   &blockRecorded, &blockRecords};
-    LaunchConfig config;
+    LaunchDims config;
     config.grid = {int(blocks), 1, 1};
     config.block = {kGpuCompareThreads, 1, 1};
     compareKernel.launch(config, stream, compareParams);
@@ -206,7 +206,7 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
     CUdeviceptr out = scratch + offsetof(GpuCompareResult, records);
     CUdeviceptr outCount = scratch + offsetof(GpuCompareResult, recordCount);
     void* gatherParams[] = {&blockRecorded, &blockRecords, &blockCount, &out, &outCount};
-    LaunchConfig one;
+    LaunchDims one;
     one.block = {kGpuCompareThreads, 1, 1};
     gather.launch(one, stream, gatherParams);
 

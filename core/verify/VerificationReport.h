@@ -1,0 +1,40 @@
+#pragma once
+// What verifying one output buffer found: a plain, JSON-serialisable value that RunResult
+// carries (core/run/RunTypes.h).
+
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+namespace kernelpad {
+
+/// One element that failed verification.
+struct Mismatch {
+    qint64 index = 0;
+    double got = 0;
+    double expected = 0;
+};
+
+/// The verification report of one output buffer.
+struct BufferVerification {
+    QString buffer;
+    QString method; ///< "reference kernel saxpy_ref", "expression a*x+y", "file out.npy"
+    bool passed = false;
+    qint64 checked = 0; ///< elements (components for complex/struct) compared
+    double maxAbsError = 0;
+    double maxRelError = 0;
+    qint64 mismatches = 0;
+    qint64 nanCount = 0;  ///< NaN where the expected value is not NaN
+    qint64 unwritten = 0; ///< elements still holding the poison pattern
+    QVector<Mismatch> firstMismatches;
+    QString error; ///< verification could not be done (bad expression, missing file)
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static BufferVerification fromJson(const QJsonObject& json);
+};
+
+/// The byte every element of an output buffer is filled with before the launch; elements
+/// still made of it afterwards were never written.
+inline constexpr unsigned char kPoisonByte = 0xA5;
+
+} // namespace kernelpad
