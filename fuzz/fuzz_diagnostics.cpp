@@ -9,8 +9,7 @@
 
 using namespace kernelpad;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
-{
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const QString log = QString::fromUtf8(reinterpret_cast<const char*>(data), qsizetype(size));
     const QVector<Diagnostic> diagnostics = parseNvrtcLog(log);
     for (const Diagnostic& d : diagnostics) {

@@ -10,9 +10,9 @@
 
 using namespace kernelpad;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
-{
-    const QByteArray bytes = QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size));
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const QByteArray bytes =
+        QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size));
     const QJsonDocument doc = QJsonDocument::fromJson(bytes);
     if (!doc.isObject())
         return 0;
@@ -26,9 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     // a project that saves but cannot be reopened is lost work.
     const QByteArray saved = QJsonDocument(project->toJson()).toJson(QJsonDocument::Compact);
     QString again;
-    const std::optional<Project> reloaded = Project::fromJson(QJsonDocument::fromJson(saved).object(), &again);
+    const std::optional<Project> reloaded =
+        Project::fromJson(QJsonDocument::fromJson(saved).object(), &again);
     if (!reloaded) {
-        std::fprintf(stderr, "saved project does not load again: %s\n%s\n", qPrintable(again), saved.constData());
+        std::fprintf(stderr, "saved project does not load again: %s\n%s\n", qPrintable(again),
+                     saved.constData());
         std::abort();
     }
     if (!(*reloaded == *project)) {

@@ -10,16 +10,14 @@
 namespace kernelpad {
 
 Context::Context(const Device& device)
-    : m_device(device)
-{
+    : m_device(device) {
     const DriverApi& api = DriverApi::get();
     check(api.cuDevicePrimaryCtxRetain(&m_context, device.handle()),
           QStringLiteral("retaining the primary context of device %1").arg(device.ordinal()));
     makeCurrent();
 }
 
-Context::~Context()
-{
+Context::~Context() {
     if (!m_context)
         return;
     if (const DriverApi* api = DriverApi::load()) {
@@ -30,12 +28,9 @@ Context::~Context()
 
 Context::Context(Context&& other) noexcept
     : m_device(other.m_device)
-    , m_context(std::exchange(other.m_context, nullptr))
-{
-}
+    , m_context(std::exchange(other.m_context, nullptr)) {}
 
-Context& Context::operator=(Context&& other) noexcept
-{
+Context& Context::operator=(Context&& other) noexcept {
     if (this != &other) {
         std::swap(m_device, other.m_device);
         std::swap(m_context, other.m_context);
@@ -43,11 +38,12 @@ Context& Context::operator=(Context&& other) noexcept
     return *this;
 }
 
-void Context::makeCurrent() const
-{
+void Context::makeCurrent() const {
     check(DriverApi::get().cuCtxSetCurrent(m_context), "cuCtxSetCurrent");
 }
 
-void Context::synchronize() const { check(DriverApi::get().cuCtxSynchronize(), "cuCtxSynchronize"); }
+void Context::synchronize() const {
+    check(DriverApi::get().cuCtxSynchronize(), "cuCtxSynchronize");
+}
 
 } // namespace kernelpad

@@ -6,8 +6,7 @@
 namespace kernelpad {
 
 Device::Device(int ordinal)
-    : m_ordinal(ordinal)
-{
+    : m_ordinal(ordinal) {
     const DriverApi& api = DriverApi::get();
     const int n = count();
     if (ordinal < 0 || ordinal >= n)
@@ -17,15 +16,13 @@ Device::Device(int ordinal)
     check(api.cuDeviceGet(&m_handle, ordinal), QStringLiteral("cuDeviceGet(%1)").arg(ordinal));
 }
 
-int Device::count()
-{
+int Device::count() {
     int n = 0;
     check(DriverApi::get().cuDeviceGetCount(&n), "cuDeviceGetCount");
     return n;
 }
 
-QVector<DeviceInfo> Device::all()
-{
+QVector<DeviceInfo> Device::all() {
     QVector<DeviceInfo> devices;
     const int n = count();
     for (int i = 0; i < n; ++i)
@@ -33,8 +30,7 @@ QVector<DeviceInfo> Device::all()
     return devices;
 }
 
-int Device::attribute(CUdevice_attribute attribute) const
-{
+int Device::attribute(CUdevice_attribute attribute) const {
     int value = 0;
     // Some attributes (clock rates) are not reported by every driver: 0 means unknown.
     if (DriverApi::get().cuDeviceGetAttribute(&value, attribute, m_handle) != CUDA_SUCCESS)
@@ -42,8 +38,7 @@ int Device::attribute(CUdevice_attribute attribute) const
     return value;
 }
 
-DeviceInfo Device::info() const
-{
+DeviceInfo Device::info() const {
     const DriverApi& api = DriverApi::get();
     DeviceInfo d;
     d.ordinal = m_ordinal;
@@ -64,7 +59,8 @@ DeviceInfo Device::info() const
                     attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
                     attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
     d.sharedMemPerBlockBytes = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    d.sharedMemPerBlockOptinBytes = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    d.sharedMemPerBlockOptinBytes =
+        attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     d.sharedMemPerSmBytes = attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
     d.registersPerBlock = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
     d.registersPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);

@@ -11,16 +11,14 @@ namespace kernelpad {
 
 DeviceBuffer::DeviceBuffer(qint64 bytes, const QString& label)
     : m_bytes(bytes)
-    , m_label(label)
-{
+    , m_label(label) {
     // cuMemAlloc of 0 bytes is an error; a 1-byte allocation keeps the pointer valid.
     const size_t allocBytes = size_t(bytes > 0 ? bytes : 1);
     check(DriverApi::get().cuMemAlloc(&m_ptr, allocBytes),
           QStringLiteral("cuMemAlloc of %1 for %2").arg(formatBytes(bytes), label));
 }
 
-DeviceBuffer::~DeviceBuffer()
-{
+DeviceBuffer::~DeviceBuffer() {
     if (!m_ptr)
         return;
     if (const DriverApi* api = DriverApi::load())
@@ -31,36 +29,30 @@ DeviceBuffer::~DeviceBuffer()
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
     : m_ptr(std::exchange(other.m_ptr, 0))
     , m_bytes(std::exchange(other.m_bytes, 0))
-    , m_label(std::move(other.m_label))
-{
-}
+    , m_label(std::move(other.m_label)) {}
 
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept
-{
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
     std::swap(m_ptr, other.m_ptr);
     std::swap(m_bytes, other.m_bytes);
     std::swap(m_label, other.m_label);
     return *this;
 }
 
-void DeviceBuffer::uploadAsync(const void* host, qint64 bytes, const Stream& stream)
-{
+void DeviceBuffer::uploadAsync(const void* host, qint64 bytes, const Stream& stream) {
     if (bytes <= 0)
         return;
     check(DriverApi::get().cuMemcpyHtoDAsync(m_ptr, host, size_t(bytes), stream.handle()),
           QStringLiteral("copying %1 to %2").arg(formatBytes(bytes), m_label));
 }
 
-void DeviceBuffer::downloadAsync(void* host, qint64 bytes, const Stream& stream) const
-{
+void DeviceBuffer::downloadAsync(void* host, qint64 bytes, const Stream& stream) const {
     if (bytes <= 0)
         return;
     check(DriverApi::get().cuMemcpyDtoHAsync(host, m_ptr, size_t(bytes), stream.handle()),
           QStringLiteral("copying %1 back from %2").arg(formatBytes(bytes), m_label));
 }
 
-void DeviceBuffer::copyFromAsync(const DeviceBuffer& source, const Stream& stream)
-{
+void DeviceBuffer::copyFromAsync(const DeviceBuffer& source, const Stream& stream) {
     const qint64 bytes = std::min(m_bytes, source.m_bytes);
     if (bytes <= 0)
         return;
@@ -68,8 +60,7 @@ void DeviceBuffer::copyFromAsync(const DeviceBuffer& source, const Stream& strea
           QStringLiteral("copying %1 into %2").arg(source.m_label, m_label));
 }
 
-void DeviceBuffer::fillBytesAsync(unsigned char value, const Stream& stream)
-{
+void DeviceBuffer::fillBytesAsync(unsigned char value, const Stream& stream) {
     if (m_bytes <= 0)
         return;
     check(DriverApi::get().cuMemsetD8Async(m_ptr, value, size_t(m_bytes), stream.handle()),

@@ -7,30 +7,32 @@
 namespace kernelpad {
 namespace {
 
-QJsonArray toArray(const std::array<int, 3>& a) { return QJsonArray{a[0], a[1], a[2]}; }
+QJsonArray toArray(const std::array<int, 3>& a) {
+    return QJsonArray{a[0], a[1], a[2]};
+}
 
-std::array<int, 3> fromArray(const QJsonValue& v)
-{
+std::array<int, 3> fromArray(const QJsonValue& v) {
     const QJsonArray a = v.toArray();
     return {a.at(0).toInt(), a.at(1).toInt(), a.at(2).toInt()};
 }
 
-QString dims(const std::array<int, 3>& a)
-{
+QString dims(const std::array<int, 3>& a) {
     return QStringLiteral("%1 × %2 × %3").arg(a[0]).arg(a[1]).arg(a[2]);
 }
 
-QString clock(int kHz) { return kHz > 0 ? QStringLiteral("%1 MHz").arg(kHz / 1000) : QStringLiteral("not reported"); }
+QString clock(int kHz) {
+    return kHz > 0 ? QStringLiteral("%1 MHz").arg(kHz / 1000) : QStringLiteral("not reported");
+}
 
 } // namespace
 
-QVector<QPair<QString, QString>> DeviceInfo::describe() const
-{
+QVector<QPair<QString, QString>> DeviceInfo::describe() const {
     const double peak = peakBandwidthGBs();
     return {
         {QStringLiteral("Name"), name},
         {QStringLiteral("Ordinal"), QString::number(ordinal)},
-        {QStringLiteral("Compute capability"), QStringLiteral("%1.%2 (%3)").arg(ccMajor).arg(ccMinor).arg(arch())},
+        {QStringLiteral("Compute capability"),
+         QStringLiteral("%1.%2 (%3)").arg(ccMajor).arg(ccMinor).arg(arch())},
         {QStringLiteral("Total memory"), formatBytes(totalMemBytes)},
         {QStringLiteral("Multiprocessors"), QString::number(smCount)},
         {QStringLiteral("Max threads per block"), QString::number(maxThreadsPerBlock)},
@@ -38,7 +40,8 @@ QVector<QPair<QString, QString>> DeviceInfo::describe() const
         {QStringLiteral("Max block dimensions"), dims(maxBlockDim)},
         {QStringLiteral("Max grid dimensions"), dims(maxGridDim)},
         {QStringLiteral("Shared memory per block"), formatBytes(sharedMemPerBlockBytes)},
-        {QStringLiteral("Shared memory per block (opt-in)"), formatBytes(sharedMemPerBlockOptinBytes)},
+        {QStringLiteral("Shared memory per block (opt-in)"),
+         formatBytes(sharedMemPerBlockOptinBytes)},
         {QStringLiteral("Shared memory per multiprocessor"), formatBytes(sharedMemPerSmBytes)},
         {QStringLiteral("Registers per block"), QString::number(registersPerBlock)},
         {QStringLiteral("Registers per multiprocessor"), QString::number(registersPerSm)},
@@ -48,15 +51,15 @@ QVector<QPair<QString, QString>> DeviceInfo::describe() const
         {QStringLiteral("Memory clock"), clock(memoryClockRateKHz)},
         {QStringLiteral("Memory bus width"), QStringLiteral("%1 bits").arg(memoryBusWidthBits)},
         {QStringLiteral("Theoretical memory bandwidth"),
-         peak > 0 ? QStringLiteral("%1 GB/s").arg(peak, 0, 'f', 0) : QStringLiteral("not reported")},
+         peak > 0 ? QStringLiteral("%1 GB/s").arg(peak, 0, 'f', 0)
+                  : QStringLiteral("not reported")},
         {QStringLiteral("PCI bus"), pciBusId},
         {QStringLiteral("Driver (CUDA version)"),
          QStringLiteral("%1.%2").arg(driverVersion / 1000).arg((driverVersion % 1000) / 10)},
     };
 }
 
-QJsonObject DeviceInfo::toJson() const
-{
+QJsonObject DeviceInfo::toJson() const {
     return QJsonObject{
         {"ordinal", ordinal},
         {"name", name},
@@ -86,8 +89,7 @@ QJsonObject DeviceInfo::toJson() const
     };
 }
 
-DeviceInfo DeviceInfo::fromJson(const QJsonObject& j)
-{
+DeviceInfo DeviceInfo::fromJson(const QJsonObject& j) {
     DeviceInfo d;
     d.ordinal = j.value("ordinal").toInt(-1);
     d.name = j.value("name").toString();

@@ -31,12 +31,13 @@ struct DeviceInfo {
     int memoryClockRateKHz = 0; ///< 0 where the driver does not report it
     int memoryBusWidthBits = 0;
     QString pciBusId;
-    int driverVersion = 0;      ///< e.g. 13000
+    int driverVersion = 0; ///< e.g. 13000
 
-    [[nodiscard]] QString arch() const { return QStringLiteral("sm_%1%2").arg(ccMajor).arg(ccMinor); }
+    [[nodiscard]] QString arch() const {
+        return QStringLiteral("sm_%1%2").arg(ccMajor).arg(ccMinor);
+    }
     /// Theoretical DRAM bandwidth from the memory clock and bus width (DDR), 0 if unknown.
-    [[nodiscard]] double peakBandwidthGBs() const
-    {
+    [[nodiscard]] double peakBandwidthGBs() const {
         return 2.0 * memoryClockRateKHz * 1e3 * (memoryBusWidthBits / 8.0) / 1e9;
     }
     /// Label/value rows for tables and dialogs ("Compute capability", "9.0").

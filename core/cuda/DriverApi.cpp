@@ -16,16 +16,14 @@ struct LoadState {
     QString error;
 };
 
-QString resultName(const DriverApi& api, CUresult r)
-{
+QString resultName(const DriverApi& api, CUresult r) {
     const char* name = nullptr;
     if (api.cuGetErrorName && api.cuGetErrorName(r, &name) == CUDA_SUCCESS && name)
         return QString::fromUtf8(name);
     return QStringLiteral("CUresult %1").arg(int(r));
 }
 
-void loadInto(LoadState& s)
-{
+void loadInto(LoadState& s) {
     // libcuda.so.1 is the driver's soname; libcuda.so exists only with dev symlinks.
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -33,8 +31,7 @@ void loadInto(LoadState& s)
                       .arg(QString::fromUtf8(dlerror()));
         return;
     }
-    auto getProc =
-        reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(lib, "cuGetProcAddress_v2"));
+    auto getProc = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(lib, "cuGetProcAddress_v2"));
     if (!getProc) {
         s.error = QStringLiteral("the CUDA driver is too old: cuGetProcAddress_v2 is missing "
                                  "(KernelPad needs a driver for CUDA 12.0 or newer)");
@@ -54,19 +51,20 @@ void loadInto(LoadState& s)
     KERNELPAD_DRIVER_FUNCTIONS(KERNELPAD_RESOLVE)
 #undef KERNELPAD_RESOLVE
     if (!missing.isEmpty()) {
-        s.error = QStringLiteral("the CUDA driver lacks entry points KernelPad needs: %1").arg(missing);
+        s.error =
+            QStringLiteral("the CUDA driver lacks entry points KernelPad needs: %1").arg(missing);
         return;
     }
     if (CUresult r = s.api.cuInit(0); r != CUDA_SUCCESS) {
-        s.error = QStringLiteral("the CUDA driver could not start (cuInit: %1)").arg(resultName(s.api, r));
+        s.error = QStringLiteral("the CUDA driver could not start (cuInit: %1)")
+                      .arg(resultName(s.api, r));
         return;
     }
     s.api.cuDriverGetVersion(&s.api.driverVersion);
     s.loaded = &s.api;
 }
 
-LoadState& state()
-{
+LoadState& state() {
     static LoadState s;
     static std::once_flag once;
     std::call_once(once, [] { loadInto(s); });
@@ -75,16 +73,14 @@ LoadState& state()
 
 } // namespace
 
-const DriverApi* DriverApi::load(QString* why)
-{
+const DriverApi* DriverApi::load(QString* why) {
     LoadState& s = state();
     if (!s.loaded && why)
         *why = s.error;
     return s.loaded;
 }
 
-const DriverApi& DriverApi::get()
-{
+const DriverApi& DriverApi::get() {
     QString why;
     if (const DriverApi* api = load(&why))
         return *api;

@@ -32,9 +32,7 @@ private:
     friend class Module;
     Kernel(CUfunction function, QString name)
         : m_function(function)
-        , m_name(std::move(name))
-    {
-    }
+        , m_name(std::move(name)) {}
     CUfunction m_function = nullptr;
     QString m_name;
 };

@@ -24,16 +24,14 @@ struct Nvml::Api {
     nvmlReturn_t (*defaultAppClock)(nvmlDevice_t, int, unsigned int*) = nullptr;
     nvmlReturn_t (*maxClock)(nvmlDevice_t, int, unsigned int*) = nullptr;
 
-    nvmlDevice_t device(const QString& pciBusId) const
-    {
+    nvmlDevice_t device(const QString& pciBusId) const {
         nvmlDevice_t d = nullptr;
         const QByteArray id = pciBusId.toLatin1();
         return byPciBusId(id.constData(), &d) == kNvmlSuccess ? d : nullptr;
     }
 };
 
-const Nvml* Nvml::instance()
-{
+const Nvml* Nvml::instance() {
     static Api api;
     static std::optional<Nvml> nvml;
     static std::once_flag once;
@@ -42,18 +40,21 @@ const Nvml* Nvml::instance()
         if (!lib)
             return;
         api.init = reinterpret_cast<decltype(api.init)>(dlsym(lib, "nvmlInit_v2"));
-        api.byPciBusId = reinterpret_cast<decltype(api.byPciBusId)>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-        api.clockInfo = reinterpret_cast<decltype(api.clockInfo)>(dlsym(lib, "nvmlDeviceGetClockInfo"));
-        api.defaultAppClock = reinterpret_cast<decltype(api.defaultAppClock)>(dlsym(lib, "nvmlDeviceGetDefaultApplicationsClock"));
-        api.maxClock = reinterpret_cast<decltype(api.maxClock)>(dlsym(lib, "nvmlDeviceGetMaxClockInfo"));
+        api.byPciBusId = reinterpret_cast<decltype(api.byPciBusId)>(
+            dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+        api.clockInfo =
+            reinterpret_cast<decltype(api.clockInfo)>(dlsym(lib, "nvmlDeviceGetClockInfo"));
+        api.defaultAppClock = reinterpret_cast<decltype(api.defaultAppClock)>(
+            dlsym(lib, "nvmlDeviceGetDefaultApplicationsClock"));
+        api.maxClock =
+            reinterpret_cast<decltype(api.maxClock)>(dlsym(lib, "nvmlDeviceGetMaxClockInfo"));
         if (api.init && api.byPciBusId && api.clockInfo && api.init() == kNvmlSuccess)
             nvml.emplace(Nvml(&api));
     });
     return nvml ? &*nvml : nullptr;
 }
 
-std::optional<Nvml::Clocks> Nvml::currentClocks(const QString& pciBusId) const
-{
+std::optional<Nvml::Clocks> Nvml::currentClocks(const QString& pciBusId) const {
     nvmlDevice_t d = m_api->device(pciBusId);
     unsigned int sm = 0, mem = 0;
     if (!d || m_api->clockInfo(d, kNvmlClockSm, &sm) != kNvmlSuccess)
@@ -62,13 +63,13 @@ std::optional<Nvml::Clocks> Nvml::currentClocks(const QString& pciBusId) const
     return Clocks{int(sm), int(mem)};
 }
 
-int Nvml::defaultSmClockMHz(const QString& pciBusId) const
-{
+int Nvml::defaultSmClockMHz(const QString& pciBusId) const {
     nvmlDevice_t d = m_api->device(pciBusId);
     unsigned int mhz = 0;
     if (!d)
         return 0;
-    if (m_api->defaultAppClock && m_api->defaultAppClock(d, kNvmlClockSm, &mhz) == kNvmlSuccess && mhz > 0)
+    if (m_api->defaultAppClock && m_api->defaultAppClock(d, kNvmlClockSm, &mhz) == kNvmlSuccess &&
+        mhz > 0)
         return int(mhz);
     if (m_api->maxClock && m_api->maxClock(d, kNvmlClockSm, &mhz) == kNvmlSuccess)
         return int(mhz);

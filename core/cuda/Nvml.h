@@ -28,9 +28,7 @@ public:
 
 private:
     explicit Nvml(const Api* api)
-        : m_api(api)
-    {
-    }
+        : m_api(api) {}
     const Api* m_api;
 };
 

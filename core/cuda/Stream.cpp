@@ -9,13 +9,11 @@
 
 namespace kernelpad {
 
-Stream::Stream()
-{
+Stream::Stream() {
     check(DriverApi::get().cuStreamCreate(&m_stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 
-Stream::~Stream()
-{
+Stream::~Stream() {
     if (!m_stream)
         return;
     if (const DriverApi* api = DriverApi::load())
@@ -24,28 +22,22 @@ Stream::~Stream()
 }
 
 Stream::Stream(Stream&& other) noexcept
-    : m_stream(std::exchange(other.m_stream, nullptr))
-{
-}
+    : m_stream(std::exchange(other.m_stream, nullptr)) {}
 
-Stream& Stream::operator=(Stream&& other) noexcept
-{
+Stream& Stream::operator=(Stream&& other) noexcept {
     std::swap(m_stream, other.m_stream);
     return *this;
 }
 
-void Stream::synchronize(const QString& what) const
-{
+void Stream::synchronize(const QString& what) const {
     check(DriverApi::get().cuStreamSynchronize(m_stream), what);
 }
 
-Event::Event()
-{
+Event::Event() {
     check(DriverApi::get().cuEventCreate(&m_event, CU_EVENT_DEFAULT), "cuEventCreate");
 }
 
-Event::~Event()
-{
+Event::~Event() {
     if (!m_event)
         return;
     if (const DriverApi* api = DriverApi::load())
@@ -54,25 +46,22 @@ Event::~Event()
 }
 
 Event::Event(Event&& other) noexcept
-    : m_event(std::exchange(other.m_event, nullptr))
-{
-}
+    : m_event(std::exchange(other.m_event, nullptr)) {}
 
-Event& Event::operator=(Event&& other) noexcept
-{
+Event& Event::operator=(Event&& other) noexcept {
     std::swap(m_event, other.m_event);
     return *this;
 }
 
-void Event::record(const Stream& stream)
-{
+void Event::record(const Stream& stream) {
     check(DriverApi::get().cuEventRecord(m_event, stream.handle()), "cuEventRecord");
 }
 
-void Event::synchronize() const { check(DriverApi::get().cuEventSynchronize(m_event), "cuEventSynchronize"); }
+void Event::synchronize() const {
+    check(DriverApi::get().cuEventSynchronize(m_event), "cuEventSynchronize");
+}
 
-float Event::elapsedMsSince(const Event& start) const
-{
+float Event::elapsedMsSince(const Event& start) const {
     float ms = 0.f;
     check(DriverApi::get().cuEventElapsedTime(&ms, start.m_event, m_event), "cuEventElapsedTime");
     return ms;

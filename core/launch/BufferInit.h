@@ -18,15 +18,13 @@ inline constexpr qint64 kMaxBufferBytes = qint64(16) << 30;
 /// Evaluates a buffer's count: an integer or an expression over integer scalar arguments
 /// of `args` ("n", "n*2", "rows*cols"). The error names the buffer and what is wrong.
 [[nodiscard]] std::optional<qint64> resolveCount(const QString& countText,
-                                                 const QVector<ArgumentSpec>& args,
-                                                 QString* error);
+                                                 const QVector<ArgumentSpec>& args, QString* error);
 
 /// The initial contents of a buffer of `count` elements, as raw bytes. Random contents are
 /// deterministic for a seed. File contents come from a .npy file (relative to `baseDir`)
 /// whose dtype and element count must match.
 [[nodiscard]] std::optional<QByteArray> makeBufferContents(const BufferSpec& spec, qint64 count,
-                                                           const QString& baseDir,
-                                                           QString* error);
+                                                           const QString& baseDir, QString* error);
 
 /// The value of element `index` of a buffer of `type` as a double (real part for complex,
 /// first field for structs); used by verification and the buffer viewer.

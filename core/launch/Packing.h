@@ -35,8 +35,7 @@ public:
     /// Packs every argument; buffers take their device address from `bufferAddresses`
     /// (same index as `args`, ignored for scalars). The error names the argument.
     static std::optional<PackedArgs> pack(const QVector<ArgumentSpec>& args,
-                                          const QVector<quint64>& bufferAddresses,
-                                          QString* error);
+                                          const QVector<quint64>& bufferAddresses, QString* error);
 
 private:
     std::vector<std::vector<unsigned char>> m_storage; ///< one block per argument

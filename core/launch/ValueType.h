@@ -32,13 +32,13 @@ enum class ScalarType {
 /// Static description of a scalar type: NumPy name, kernel spellings, size and alignment.
 struct ScalarTypeInfo {
     ScalarType type;
-    const char* numpyName;    ///< "float32"
-    const char* cName;        ///< canonical kernel spelling, "float"
-    QStringList kernelNames;  ///< every spelling the seed lists: "float", "float32_t"...
+    const char* numpyName;   ///< "float32"
+    const char* cName;       ///< canonical kernel spelling, "float"
+    QStringList kernelNames; ///< every spelling the seed lists: "float", "float32_t"...
     int sizeBytes;
     int alignBytes;
-    bool isFloat;    ///< float16/32/64 and the complex types
-    bool isComplex;  ///< complex64/complex128 (two components)
+    bool isFloat;   ///< float16/32/64 and the complex types
+    bool isComplex; ///< complex64/complex128 (two components)
     bool isSigned;
 };
 
@@ -73,7 +73,9 @@ struct ValueType {
     StructType structType;
 
     static ValueType of(ScalarType t) { return ValueType{Kind::Scalar, t, {}}; }
-    static ValueType ofStruct(StructType s) { return ValueType{Kind::Struct, ScalarType::Int32, std::move(s)}; }
+    static ValueType ofStruct(StructType s) {
+        return ValueType{Kind::Struct, ScalarType::Int32, std::move(s)};
+    }
 
     [[nodiscard]] bool isStruct() const { return kind == Kind::Struct; }
     [[nodiscard]] int sizeBytes() const;

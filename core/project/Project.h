@@ -22,8 +22,8 @@ struct Project {
     QString source;
     QString sourceName = QStringLiteral("kernel.cu"); ///< name NVRTC uses in diagnostics
     ProgramOptions options;
-    QString kernel;                      ///< entry name or name expression ("vector_add<float>")
-    QVector<ArgumentSpec> arguments;     ///< in parameter order
+    QString kernel;                  ///< entry name or name expression ("vector_add<float>")
+    QVector<ArgumentSpec> arguments; ///< in parameter order
     LaunchConfig launch;
     TimingSpec timing;
 

@@ -2,9 +2,9 @@
 
 namespace kernelpad {
 
-QString explainCudaError(const CudaError& e, const QString& kernelName)
-{
-    const QString k = kernelName.isEmpty() ? QStringLiteral("the kernel") : QStringLiteral("the kernel '%1'").arg(kernelName);
+QString explainCudaError(const CudaError& e, const QString& kernelName) {
+    const QString k = kernelName.isEmpty() ? QStringLiteral("the kernel")
+                                           : QStringLiteral("the kernel '%1'").arg(kernelName);
     const QString code = e.name();
     const QString restart = QStringLiteral(
         " The GPU context cannot be used again in this process; the runner must be restarted. "
@@ -15,7 +15,8 @@ QString explainCudaError(const CudaError& e, const QString& kernelName)
         cause = QStringLiteral("%1 wrote to or read from an address outside any buffer").arg(k);
         break;
     case CUDA_ERROR_MISALIGNED_ADDRESS:
-        cause = QStringLiteral("%1 accessed memory at an address not aligned to the access size").arg(k);
+        cause = QStringLiteral("%1 accessed memory at an address not aligned to the access size")
+                    .arg(k);
         break;
     case CUDA_ERROR_ASSERT:
         cause = QStringLiteral("a device-side assert() failed in %1").arg(k);
@@ -30,9 +31,10 @@ QString explainCudaError(const CudaError& e, const QString& kernelName)
         cause = QStringLiteral("%1 failed while running").arg(k);
         break;
     case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
-        return QStringLiteral("%1 could not be launched: it needs more registers or shared memory per "
-                              "block than a multiprocessor has (%2). Use fewer threads per block, less "
-                              "shared memory, or a lower max register count.")
+        return QStringLiteral(
+                   "%1 could not be launched: it needs more registers or shared memory per "
+                   "block than a multiprocessor has (%2). Use fewer threads per block, less "
+                   "shared memory, or a lower max register count.")
             .arg(k, code);
     case CUDA_ERROR_OUT_OF_MEMORY:
         return QStringLiteral("The GPU ran out of memory while %1 (%2). Reduce the buffer sizes.")

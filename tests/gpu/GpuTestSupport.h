@@ -2,8 +2,8 @@
 // Shared by the gpu-labelled tests: skip with the reason when there is no driver.
 
 #include "core/cuda/DriverApi.h"
-#include "core/project/Project.h"
 #include "core/engine/Engine.h"
+#include "core/project/Project.h"
 
 #include <QSignalSpy>
 #include <QTest>

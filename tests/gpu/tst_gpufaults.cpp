@@ -15,15 +15,15 @@ class TestGpuFaults : public QObject {
 private slots:
     void initTestCase() { KERNELPAD_REQUIRE_DRIVER(); }
 
-    void outOfBoundsWriteIsReportedAndPoisonsTheSession()
-    {
+    void outOfBoundsWriteIsReportedAndPoisonsTheSession() {
         CompileCache cache;
         ExecutionSession session(&cache);
         std::atomic_bool cancel{false};
         RunRequest r;
         r.project = test::loadExample("saxpy.kpad");
         r.projectDir = test::examplesDir();
-        r.project.source.replace(QStringLiteral("out[tid] ="), QStringLiteral("out[tid + (size_t(1) << 40)] ="));
+        r.project.source.replace(QStringLiteral("out[tid] ="),
+                                 QStringLiteral("out[tid + (size_t(1) << 40)] ="));
         const RunResult bad = session.run(r, cancel);
         QCOMPARE(bad.status, RunStatus::CudaError);
         QVERIFY2(bad.error.contains("CUDA_ERROR_ILLEGAL_ADDRESS"), qPrintable(bad.error));

@@ -20,8 +20,7 @@ private:
     std::unique_ptr<ExecutionSession> m_session;
     std::atomic_bool m_cancel{false};
 
-    RunResult run(const Project& p, std::optional<int> reps = std::nullopt)
-    {
+    RunResult run(const Project& p, std::optional<int> reps = std::nullopt) {
         RunRequest r;
         r.project = p;
         r.projectDir = test::examplesDir();
@@ -30,19 +29,17 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
+    void initTestCase() {
         KERNELPAD_REQUIRE_DRIVER();
         m_session = std::make_unique<ExecutionSession>(&m_cache);
     }
 
-    void devicesHaveSaneLimits()
-    {
+    void devicesHaveSaneLimits() {
         const QVector<DeviceInfo> devices = Device::all();
         QVERIFY(!devices.isEmpty());
         const DeviceInfo& d = devices.first();
-        qInfo("device 0: %s, %s, %d SMs, %lld MiB, peak %.0f GB/s", qPrintable(d.name), qPrintable(d.arch()),
-              d.smCount, d.totalMemBytes >> 20, d.peakBandwidthGBs());
+        qInfo("device 0: %s, %s, %d SMs, %lld MiB, peak %.0f GB/s", qPrintable(d.name),
+              qPrintable(d.arch()), d.smCount, d.totalMemBytes >> 20, d.peakBandwidthGBs());
         QVERIFY(d.ccMajor >= 5);
         QVERIFY(d.smCount > 0);
         QCOMPARE(d.warpSize, 32);
@@ -50,8 +47,7 @@ private slots:
         QVERIFY(d.totalMemBytes > (qint64(1) << 30));
     }
 
-    void examplesVerify_data()
-    {
+    void examplesVerify_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("verifiedBuffers");
         QTest::newRow("saxpy") << "saxpy.kpad" << 1;
@@ -59,8 +55,7 @@ private slots:
         QTest::newRow("testStruct: int, float and struct outputs") << "test_struct.kpad" << 3;
         QTest::newRow("shared-memory reduction vs reference") << "reduction.kpad" << 1;
     }
-    void examplesVerify()
-    {
+    void examplesVerify() {
         QFETCH(QString, file);
         QFETCH(int, verifiedBuffers);
         const RunResult r = run(test::loadExample(file));
@@ -75,20 +70,19 @@ private slots:
         QVERIFY(r.timing.medianMs > 0);
         QVERIFY(r.timing.minMs <= r.timing.medianMs && r.timing.medianMs <= r.timing.maxMs);
         QVERIFY(r.resources.registers > 0);
-        qInfo("%s: median %.4f ms, %.1f GB/s, %d regs, occupancy %.0f%%", qPrintable(file), r.timing.medianMs,
-              r.timing.bandwidthGBs, r.resources.registers, r.resources.occupancy * 100);
+        qInfo("%s: median %.4f ms, %.1f GB/s, %d regs, occupancy %.0f%%", qPrintable(file),
+              r.timing.medianMs, r.timing.bandwidthGBs, r.resources.registers,
+              r.resources.occupancy * 100);
     }
 
-    void saxpyMovesThreeBuffers()
-    {
+    void saxpyMovesThreeBuffers() {
         const RunResult r = run(test::loadExample("saxpy.kpad"), 5);
         QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.error));
         QCOMPARE(r.timing.bytesMoved, qint64(3) * 16777216 * 4);
         QCOMPARE(r.timing.reps(), 5);
     }
 
-    void wrongArgumentCountIsCaughtBeforeLaunch()
-    {
+    void wrongArgumentCountIsCaughtBeforeLaunch() {
         Project p = test::loadExample("saxpy.kpad");
         p.arguments.removeLast(); // drop n
         const RunResult r = run(p);
@@ -97,8 +91,7 @@ private slots:
         QCOMPARE(r.timing.reps(), 0);
     }
 
-    void wrongArgumentSizeNamesTheArgument()
-    {
+    void wrongArgumentSizeNamesTheArgument() {
         Project p = test::loadExample("saxpy.kpad");
         p.arguments[4].type = ValueType::of(ScalarType::UInt32); // size_t n passed as 4 bytes
         const RunResult r = run(p);
@@ -106,8 +99,7 @@ private slots:
         QVERIFY2(r.error.contains("'n'"), qPrintable(r.error));
     }
 
-    void blockOf2048ThreadsIsRefused()
-    {
+    void blockOf2048ThreadsIsRefused() {
         Project p = test::loadExample("saxpy.kpad");
         p.launch.block = {2048, 1, 1};
         const RunResult r = run(p);
@@ -116,8 +108,7 @@ private slots:
         QCOMPARE(r.timing.reps(), 0);
     }
 
-    void hugeBufferIsRefusedWithAMessage()
-    {
+    void hugeBufferIsRefusedWithAMessage() {
         Project p = test::loadExample("saxpy.kpad");
         p.arguments[4].value = QStringLiteral("26843545600"); // 100 GiB per buffer
         const RunResult r = run(p);
@@ -125,8 +116,7 @@ private slots:
         QVERIFY2(r.error.contains("GiB"), qPrintable(r.error));
     }
 
-    void wrongKernelFailsVerificationWithTheRightCounts()
-    {
+    void wrongKernelFailsVerificationWithTheRightCounts() {
         // Writes only the first half, and writes x instead of a*x+y at every 1000th index.
         Project p = test::loadExample("saxpy.kpad");
         p.source = QStringLiteral(R"(extern "C" __global__
@@ -149,8 +139,7 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
         QCOMPARE(v.firstMismatches.first().index, 0);
     }
 
-    void engineRunsOnItsWorkerThread()
-    {
+    void engineRunsOnItsWorkerThread() {
         Engine engine;
         QSignalSpy finished(&engine, &Engine::runFinished);
         QSignalSpy progress(&engine, &Engine::runProgress);
@@ -167,30 +156,28 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
         QVERIFY(!engine.isRunning());
     }
 
-    void coldModeIsSlowerForAnL2ResidentKernel()
-    {
+    void coldModeIsSlowerForAnL2ResidentKernel() {
         // vector_add over 3 x 4 MiB fits in the 50 MiB L2 of an H100: hot launches find the
         // data in L2, cold launches read it from DRAM after the flush.
         Project p = test::loadExample("vector_add.kpad");
         const RunResult hot = run(p, 200);
         p.timing.mode = TimingSpec::Mode::Cold;
         const RunResult cold = run(p, 200);
-        QVERIFY2(hot.status == RunStatus::Ok && cold.status == RunStatus::Ok, qPrintable(hot.error + cold.error));
+        QVERIFY2(hot.status == RunStatus::Ok && cold.status == RunStatus::Ok,
+                 qPrintable(hot.error + cold.error));
         QCOMPARE(hot.timing.mode, QStringLiteral("hot"));
         QCOMPARE(cold.timing.mode, QStringLiteral("cold"));
-        qInfo("vector_add 1M floats: hot median %.2f us, cold median %.2f us", hot.timing.medianMs * 1e3,
-              cold.timing.medianMs * 1e3);
+        qInfo("vector_add 1M floats: hot median %.2f us, cold median %.2f us",
+              hot.timing.medianMs * 1e3, cold.timing.medianMs * 1e3);
         QVERIFY(cold.timing.medianMs > hot.timing.medianMs);
     }
 
-    void stoppingRuleFinishesInAboutASecond_data()
-    {
+    void stoppingRuleFinishesInAboutASecond_data() {
         QTest::addColumn<QString>("cyclesToSpin");
         QTest::newRow("5 us kernel") << "5000";
         QTest::newRow("200 ms kernel") << "396000000"; // 200 ms at 1.98 GHz
     }
-    void stoppingRuleFinishesInAboutASecond()
-    {
+    void stoppingRuleFinishesInAboutASecond() {
         QFETCH(QString, cyclesToSpin);
         Project p;
         p.name = QStringLiteral("spin");
@@ -215,17 +202,18 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
         p.timing.repetitions = 5;
         const RunResult r = run(p);
         QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.error));
-        qInfo("%s: %d samples, median %.4f ms, noise %.2f %%, stopped by %s, whole run %.0f ms, SM clock %d of %d MHz, "
-              "%d throttled", QTest::currentDataTag(), r.timing.reps(), r.timing.medianMs, r.timing.relNoise * 100,
-              qPrintable(r.timing.stopReason), r.totalMs, r.timing.smClockMHz, r.timing.smClockDefaultMHz,
-              r.timing.throttledSamples);
+        qInfo("%s: %d samples, median %.4f ms, noise %.2f %%, stopped by %s, whole run %.0f ms, SM "
+              "clock %d of %d MHz, "
+              "%d throttled",
+              QTest::currentDataTag(), r.timing.reps(), r.timing.medianMs, r.timing.relNoise * 100,
+              qPrintable(r.timing.stopReason), r.totalMs, r.timing.smClockMHz,
+              r.timing.smClockDefaultMHz, r.timing.throttledSamples);
         QVERIFY(r.timing.reps() >= 5);
         QVERIFY(!r.timing.stopReason.isEmpty());
         QVERIFY2(r.totalMs < 2500, "the stopping rule should end the run in about a second");
     }
 
-    void secondRunHitsTheCompileCache()
-    {
+    void secondRunHitsTheCompileCache() {
         const Project p = test::loadExample("vector_add.kpad");
         (void)run(p, 2);
         const RunResult r = run(p, 2);

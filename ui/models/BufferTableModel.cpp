@@ -12,17 +12,16 @@ namespace kernelpad {
 namespace {
 
 /// Qt item models count rows in int: longer buffers show their first INT_MAX rows.
-int clampToInt(qint64 n) { return int(std::min<qint64>(n, INT_MAX)); }
+int clampToInt(qint64 n) {
+    return int(std::min<qint64>(n, INT_MAX));
+}
 
 } // namespace
 
 BufferTableModel::BufferTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+    : QAbstractTableModel(parent) {}
 
-void BufferTableModel::setBuffer(const OutputBuffer& buffer)
-{
+void BufferTableModel::setBuffer(const OutputBuffer& buffer) {
     beginResetModel();
     m_buffer = buffer; // shares the bytes (QByteArray is implicitly shared)
     // Never trust count beyond the bytes that are really there.
@@ -34,10 +33,11 @@ void BufferTableModel::setBuffer(const OutputBuffer& buffer)
     endResetModel();
 }
 
-void BufferTableModel::clear() { setBuffer(OutputBuffer{}); }
+void BufferTableModel::clear() {
+    setBuffer(OutputBuffer{});
+}
 
-void BufferTableModel::setRowWidth(qint64 width)
-{
+void BufferTableModel::setRowWidth(qint64 width) {
     width = width > 1 ? width : 0;
     if (width == m_rowWidth)
         return;
@@ -46,10 +46,11 @@ void BufferTableModel::setRowWidth(qint64 width)
     endResetModel();
 }
 
-qint64 BufferTableModel::elementCount() const { return m_buffer.count; }
+qint64 BufferTableModel::elementCount() const {
+    return m_buffer.count;
+}
 
-int BufferTableModel::rowCount(const QModelIndex& parent) const
-{
+int BufferTableModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid())
         return 0;
     if (m_rowWidth <= 1)
@@ -57,15 +58,13 @@ int BufferTableModel::rowCount(const QModelIndex& parent) const
     return clampToInt((m_buffer.count + m_rowWidth - 1) / m_rowWidth);
 }
 
-int BufferTableModel::columnCount(const QModelIndex& parent) const
-{
+int BufferTableModel::columnCount(const QModelIndex& parent) const {
     if (parent.isValid())
         return 0;
     return m_rowWidth > 1 ? clampToInt(m_rowWidth) : 1;
 }
 
-qint64 BufferTableModel::elementAt(const QModelIndex& index) const
-{
+qint64 BufferTableModel::elementAt(const QModelIndex& index) const {
     if (!index.isValid() || index.model() != this || index.row() < 0 || index.column() < 0 ||
         index.row() >= rowCount() || index.column() >= columnCount())
         return -1;
@@ -74,8 +73,7 @@ qint64 BufferTableModel::elementAt(const QModelIndex& index) const
     return element < m_buffer.count ? element : -1;
 }
 
-QModelIndex BufferTableModel::indexOfElement(qint64 element) const
-{
+QModelIndex BufferTableModel::indexOfElement(qint64 element) const {
     if (element < 0 || element >= m_buffer.count)
         return {};
     const qint64 width = m_rowWidth > 1 ? m_rowWidth : 1;
@@ -85,8 +83,7 @@ QModelIndex BufferTableModel::indexOfElement(qint64 element) const
     return index(int(row), int(element % width));
 }
 
-QVariant BufferTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
     const qint64 element = elementAt(index);
     if (element < 0)
         return {};
@@ -108,16 +105,15 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (role != Qt::DisplayRole || section < 0)
         return {};
     if (orientation == Qt::Horizontal) {
         if (m_rowWidth > 1)
             return section;
-        return m_buffer.name.isEmpty() ? tr("Value")
-                                       : QStringLiteral("%1 (%2)").arg(
-                                             m_buffer.name, m_buffer.type.displayName());
+        return m_buffer.name.isEmpty()
+                   ? tr("Value")
+                   : QStringLiteral("%1 (%2)").arg(m_buffer.name, m_buffer.type.displayName());
     }
     // Rows are labelled with the index of their first element, as a reader would count.
     const qint64 width = m_rowWidth > 1 ? m_rowWidth : 1;
@@ -126,8 +122,7 @@ QVariant BufferTableModel::headerData(int section, Qt::Orientation orientation, 
 
 BufferPageModel::BufferPageModel(BufferTableModel* source, QObject* parent)
     : QAbstractTableModel(parent)
-    , m_source(source)
-{
+    , m_source(source) {
     // Any change of the source (new buffer, row width) starts again at page 0.
     connect(source, &QAbstractItemModel::modelAboutToBeReset, this,
             &BufferPageModel::beginResetModel);
@@ -137,8 +132,7 @@ BufferPageModel::BufferPageModel(BufferTableModel* source, QObject* parent)
     });
 }
 
-void BufferPageModel::setPageRows(int rows)
-{
+void BufferPageModel::setPageRows(int rows) {
     rows = std::max(1, rows);
     if (rows == m_pageRows)
         return;
@@ -148,14 +142,12 @@ void BufferPageModel::setPageRows(int rows)
     endResetModel();
 }
 
-qint64 BufferPageModel::pageCount() const
-{
+qint64 BufferPageModel::pageCount() const {
     const qint64 rows = m_source->rowCount();
     return std::max<qint64>(1, (rows + m_pageRows - 1) / m_pageRows);
 }
 
-void BufferPageModel::setPage(qint64 page)
-{
+void BufferPageModel::setPage(qint64 page) {
     page = std::clamp<qint64>(page, 0, pageCount() - 1);
     if (page == m_page)
         return;
@@ -164,28 +156,24 @@ void BufferPageModel::setPage(qint64 page)
     endResetModel();
 }
 
-int BufferPageModel::rowCount(const QModelIndex& parent) const
-{
+int BufferPageModel::rowCount(const QModelIndex& parent) const {
     if (parent.isValid())
         return 0;
     const qint64 left = qint64(m_source->rowCount()) - firstRow();
     return int(std::clamp<qint64>(left, 0, m_pageRows));
 }
 
-int BufferPageModel::columnCount(const QModelIndex& parent) const
-{
+int BufferPageModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : m_source->columnCount();
 }
 
-QVariant BufferPageModel::data(const QModelIndex& index, int role) const
-{
+QVariant BufferPageModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
     return m_source->data(m_source->index(int(firstRow() + index.row()), index.column()), role);
 }
 
-QVariant BufferPageModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant BufferPageModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation == Qt::Vertical)
         return m_source->headerData(int(firstRow() + section), orientation, role);
     return m_source->headerData(section, orientation, role);

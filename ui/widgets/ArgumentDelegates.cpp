@@ -12,42 +12,38 @@ namespace kernelpad {
 namespace {
 
 /// Starting points for the free-text cells; the user picks one and edits the numbers.
-QStringList initTemplates()
-{
-    return {QStringLiteral("zeros"),          QStringLiteral("ones"),
-            QStringLiteral("constant 1"),     QStringLiteral("iota 0 1"),
-            QStringLiteral("uniform 0 1 seed=1"), QStringLiteral("normal 0 1 seed=1"),
+QStringList initTemplates() {
+    return {QStringLiteral("zeros"),
+            QStringLiteral("ones"),
+            QStringLiteral("constant 1"),
+            QStringLiteral("iota 0 1"),
+            QStringLiteral("uniform 0 1 seed=1"),
+            QStringLiteral("normal 0 1 seed=1"),
             QStringLiteral("file input.npy")};
 }
 
-QStringList verifyTemplates()
-{
+QStringList verifyTemplates() {
     return {QStringLiteral("none"), QStringLiteral("reference KERNEL_ref atol=1e-06 rtol=1e-05"),
             QStringLiteral("expression EXPR atol=1e-06 rtol=1e-05"),
             QStringLiteral("file expected.npy atol=1e-06 rtol=1e-05")};
 }
 
-bool isComboColumn(int column)
-{
+bool isComboColumn(int column) {
     return column == ArgumentTableModel::TypeColumn || column == ArgumentTableModel::KindColumn ||
            column == ArgumentTableModel::DirectionColumn;
 }
 
-bool isTemplateColumn(int column)
-{
+bool isTemplateColumn(int column) {
     return column == ArgumentTableModel::InitColumn || column == ArgumentTableModel::VerifyColumn;
 }
 
 } // namespace
 
 ArgumentDelegate::ArgumentDelegate(QObject* parent)
-    : QStyledItemDelegate(parent)
-{
-}
+    : QStyledItemDelegate(parent) {}
 
 QWidget* ArgumentDelegate::createEditor(QWidget* parent, const QStyleOptionViewItem& option,
-                                        const QModelIndex& index) const
-{
+                                        const QModelIndex& index) const {
     const int column = index.column();
     if (isComboColumn(column)) {
         auto* combo = new QComboBox(parent);
@@ -85,8 +81,7 @@ QWidget* ArgumentDelegate::createEditor(QWidget* parent, const QStyleOptionViewI
     return edit;
 }
 
-void ArgumentDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const
-{
+void ArgumentDelegate::setEditorData(QWidget* editor, const QModelIndex& index) const {
     const QString text = index.data(Qt::EditRole).toString();
     if (auto* combo = qobject_cast<QComboBox*>(editor)) {
         const int found = combo->findText(text);
@@ -105,8 +100,7 @@ void ArgumentDelegate::setEditorData(QWidget* editor, const QModelIndex& index) 
 }
 
 void ArgumentDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
-                                    const QModelIndex& index) const
-{
+                                    const QModelIndex& index) const {
     QString text;
     if (auto* combo = qobject_cast<QComboBox*>(editor))
         text = combo->currentText();
@@ -130,8 +124,7 @@ void ArgumentDelegate::setModelData(QWidget* editor, QAbstractItemModel* model,
 }
 
 void ArgumentDelegate::updateEditorGeometry(QWidget* editor, const QStyleOptionViewItem& option,
-                                            const QModelIndex& index) const
-{
+                                            const QModelIndex& index) const {
     QRect rect = option.rect;
     // The init and verify texts are longer than their column: give the editor room.
     if (isTemplateColumn(index.column()))

@@ -25,32 +25,31 @@ const QColor kNoValue(96, 96, 96);
 constexpr int kLegendHeight = 28;
 constexpr int kMargin = 4;
 
-QRgb colorAt(double t)
-{
+QRgb colorAt(double t) {
     t = std::clamp(t, 0.0, 1.0) * (kStops - 1);
     const int i = std::min(int(t), kStops - 2);
     const double f = t - i;
     const QColor& a = kViridis[i];
     const QColor& b = kViridis[i + 1];
-    return qRgb(int(a.red() + f * (b.red() - a.red())), int(a.green() + f * (b.green() - a.green())),
+    return qRgb(int(a.red() + f * (b.red() - a.red())),
+                int(a.green() + f * (b.green() - a.green())),
                 int(a.blue() + f * (b.blue() - a.blue())));
 }
 
 } // namespace
 
 HeatMapView::HeatMapView(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     setMouseTracking(true);
     setMinimumSize(120, 80);
 }
 
-void HeatMapView::setBuffer(const OutputBuffer& buffer, qint64 width)
-{
+void HeatMapView::setBuffer(const OutputBuffer& buffer, qint64 width) {
     m_buffer = buffer; // shares the bytes
     const qint64 elementBytes = m_buffer.type.sizeBytes();
-    m_buffer.count = elementBytes > 0 ? std::min(m_buffer.count, qint64(m_buffer.data.size()) / elementBytes)
-                                      : 0;
+    m_buffer.count = elementBytes > 0
+                         ? std::min(m_buffer.count, qint64(m_buffer.data.size()) / elementBytes)
+                         : 0;
     if (width > 0)
         m_width = width;
     else
@@ -59,20 +58,19 @@ void HeatMapView::setBuffer(const OutputBuffer& buffer, qint64 width)
     update();
 }
 
-void HeatMapView::clear() { setBuffer(OutputBuffer{}); }
+void HeatMapView::clear() {
+    setBuffer(OutputBuffer{});
+}
 
-qint64 HeatMapView::dataHeight() const
-{
+qint64 HeatMapView::dataHeight() const {
     return m_width > 0 ? (m_buffer.count + m_width - 1) / m_width : 0;
 }
 
-QRect HeatMapView::imageRect() const
-{
+QRect HeatMapView::imageRect() const {
     return rect().adjusted(kMargin, kMargin, -kMargin, -kMargin - kLegendHeight);
 }
 
-QImage HeatMapView::render(const QSize& size)
-{
+QImage HeatMapView::render(const QSize& size) {
     const qint64 height = dataHeight();
     if (m_buffer.count == 0 || size.isEmpty() || m_width <= 0)
         return {};
@@ -115,14 +113,12 @@ QImage HeatMapView::render(const QSize& size)
     return image;
 }
 
-void HeatMapView::resizeEvent(QResizeEvent* event)
-{
+void HeatMapView::resizeEvent(QResizeEvent* event) {
     m_cache = QImage();
     QWidget::resizeEvent(event);
 }
 
-void HeatMapView::paintEvent(QPaintEvent*)
-{
+void HeatMapView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     painter.fillRect(rect(), palette().window());
     const QRect target = imageRect();
@@ -147,12 +143,13 @@ void HeatMapView::paintEvent(QPaintEvent*)
     painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, QString::number(m_min, 'g', 6));
     painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, QString::number(m_max, 'g', 6));
     painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop,
-                     tr("%1 × %2, %3 sampled").arg(m_width).arg(dataHeight()).arg(
-                         qint64(m_cache.width()) * m_cache.height()));
+                     tr("%1 × %2, %3 sampled")
+                         .arg(m_width)
+                         .arg(dataHeight())
+                         .arg(qint64(m_cache.width()) * m_cache.height()));
 }
 
-qint64 HeatMapView::elementAtPixel(const QPoint& pos) const
-{
+qint64 HeatMapView::elementAtPixel(const QPoint& pos) const {
     const QRect target = imageRect();
     if (!target.contains(pos) || m_width <= 0)
         return -1;
@@ -162,8 +159,7 @@ qint64 HeatMapView::elementAtPixel(const QPoint& pos) const
     return element < m_buffer.count ? element : -1;
 }
 
-void HeatMapView::mouseMoveEvent(QMouseEvent* event)
-{
+void HeatMapView::mouseMoveEvent(QMouseEvent* event) {
     const qint64 element = elementAtPixel(event->position().toPoint());
     if (element < 0) {
         emit hoveredElement(-1, {});

@@ -13,21 +13,19 @@ namespace kernelpad {
 
 namespace {
 
-QString bytes(qint64 n)
-{
-    return n == 0 ? QStringLiteral("0 B") : QLocale().formattedDataSize(n, 1, QLocale::DataSizeTraditionalFormat);
+QString bytes(qint64 n) {
+    return n == 0 ? QStringLiteral("0 B")
+                  : QLocale().formattedDataSize(n, 1, QLocale::DataSizeTraditionalFormat);
 }
 
-QString version(int v)
-{
+QString version(int v) {
     return v > 0 ? QStringLiteral("%1.%2").arg(v / 10).arg(v % 10) : QStringLiteral("—");
 }
 
 } // namespace
 
 ResourcesPanel::ResourcesPanel(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("resourcesTitle"));
     QFont bold = m_title->font();
@@ -42,8 +40,7 @@ ResourcesPanel::ResourcesPanel(QWidget* parent)
     clear();
 }
 
-void ResourcesPanel::setRow(const QString& label, const QString& value, const QString& toolTip)
-{
+void ResourcesPanel::setRow(const QString& label, const QString& value, const QString& toolTip) {
     QLabel* field = m_values.value(label);
     if (!field) {
         field = new QLabel(this);
@@ -55,14 +52,12 @@ void ResourcesPanel::setRow(const QString& label, const QString& value, const QS
     field->setToolTip(toolTip);
 }
 
-QString ResourcesPanel::valueText(const QString& label) const
-{
+QString ResourcesPanel::valueText(const QString& label) const {
     const QLabel* field = m_values.value(label);
     return field ? field->text() : QString();
 }
 
-void ResourcesPanel::clear()
-{
+void ResourcesPanel::clear() {
     while (m_form->rowCount() > 0)
         m_form->removeRow(0);
     m_values.clear();
@@ -72,12 +67,11 @@ void ResourcesPanel::clear()
 }
 
 void ResourcesPanel::showResources(const QString& kernel, const KernelResources& r,
-                                   const DeviceInfo& device, const LaunchConfig& launch)
-{
+                                   const DeviceInfo& device, const LaunchConfig& launch) {
     clear();
-    m_title->setText(device.name.isEmpty() ? kernel
-                                           : tr("%1 on %2 (%3)").arg(kernel, device.name,
-                                                                     device.arch()));
+    m_title->setText(device.name.isEmpty()
+                         ? kernel
+                         : tr("%1 on %2 (%3)").arg(kernel, device.name, device.arch()));
     const QLocale locale;
     setRow(tr("Registers per thread"), QString::number(r.registers),
            tr("More registers per thread can lower occupancy; cap with Max registers."));
@@ -87,8 +81,8 @@ void ResourcesPanel::showResources(const QString& kernel, const KernelResources&
            r.localBytes > 0 ? tr("%1 (register spills or local arrays)").arg(bytes(r.localBytes))
                             : bytes(0));
     setRow(tr("Constant memory"), bytes(r.constBytes));
-    QString limit = r.maxThreadsPerBlock > 0 ? locale.toString(r.maxThreadsPerBlock)
-                                             : QStringLiteral("—");
+    QString limit =
+        r.maxThreadsPerBlock > 0 ? locale.toString(r.maxThreadsPerBlock) : QStringLiteral("—");
     if (r.maxThreadsPerBlock > 0 && launch.threadsPerBlock() > r.maxThreadsPerBlock)
         limit += tr(" (the block has %1: too many)").arg(launch.threadsPerBlock());
     setRow(tr("Max threads per block"), limit,
@@ -110,8 +104,7 @@ void ResourcesPanel::showResources(const QString& kernel, const KernelResources&
         note = tr(" (estimate)");
     }
     if (device.maxThreadsPerSm <= 0 && r.occupancy <= 0) {
-        setRow(tr("Theoretical occupancy"), QStringLiteral("—"),
-               tr("Needs a device to compute."));
+        setRow(tr("Theoretical occupancy"), QStringLiteral("—"), tr("Needs a device to compute."));
     } else {
         setRow(tr("Theoretical occupancy"),
                tr("%1 % (%2 blocks/SM of %3 threads)%4")

@@ -29,23 +29,23 @@ enum SummaryColumn {
     SummaryColumnCount
 };
 
-QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter)
-{
+QTableWidgetItem* item(const QString& text,
+                       Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter) {
     auto* i = new QTableWidgetItem(text);
     i->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
     i->setTextAlignment(align);
     return i;
 }
 
-QTableWidgetItem* numberItem(const QString& text)
-{
+QTableWidgetItem* numberItem(const QString& text) {
     return item(text, Qt::AlignRight | Qt::AlignVCenter);
 }
 
-QString error(double e) { return QString::number(e, 'g', 4); }
+QString error(double e) {
+    return QString::number(e, 'g', 4);
+}
 
-QTableWidget* makeTable(QWidget* parent, const QStringList& headers, const QString& name)
-{
+QTableWidget* makeTable(QWidget* parent, const QStringList& headers, const QString& name) {
     auto* table = new QTableWidget(0, int(headers.size()), parent);
     table->setObjectName(name);
     table->setHorizontalHeaderLabels(headers);
@@ -60,8 +60,7 @@ QTableWidget* makeTable(QWidget* parent, const QStringList& headers, const QStri
 } // namespace
 
 VerificationPanel::VerificationPanel(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("messageLabel"));
     m_message->setWordWrap(true);
@@ -86,8 +85,7 @@ VerificationPanel::VerificationPanel(QWidget* parent)
     clear();
 }
 
-void VerificationPanel::clear()
-{
+void VerificationPanel::clear() {
     m_reports.clear();
     m_summary->setRowCount(0);
     m_mismatches->setRowCount(0);
@@ -97,16 +95,17 @@ void VerificationPanel::clear()
     m_mismatches->hide();
 }
 
-QString VerificationPanel::message() const { return m_message->text(); }
+QString VerificationPanel::message() const {
+    return m_message->text();
+}
 
-void VerificationPanel::showResult(const RunResult& result)
-{
+void VerificationPanel::showResult(const RunResult& result) {
     clear();
     m_reports = result.verification;
     if (m_reports.isEmpty()) {
         // A run that stopped early never reached verification: say why, not "none".
-        const bool stoppedEarly = result.status != RunStatus::Ok &&
-                                  result.status != RunStatus::VerificationFailed;
+        const bool stoppedEarly =
+            result.status != RunStatus::Ok && result.status != RunStatus::VerificationFailed;
         m_message->setText(stoppedEarly && !result.error.isEmpty()
                                ? tr("Verification did not run: %1").arg(result.error)
                                : tr("No verification configured: set Verify on an output "
@@ -123,7 +122,9 @@ void VerificationPanel::showResult(const RunResult& result)
         const BufferVerification& v = m_reports.at(row);
         const bool couldNotRun = !v.error.isEmpty();
         m_summary->setItem(row, BufferColumn, item(v.buffer));
-        auto* verdict = item(couldNotRun ? tr("ERROR") : v.passed ? tr("PASS") : tr("FAIL"),
+        auto* verdict = item(couldNotRun ? tr("ERROR")
+                             : v.passed  ? tr("PASS")
+                                         : tr("FAIL"),
                              Qt::AlignCenter);
         const QColor color = couldNotRun ? kErrorColor : v.passed ? kPassColor : kFailColor;
         verdict->setBackground(color);
@@ -135,8 +136,10 @@ void VerificationPanel::showResult(const RunResult& result)
             verdict->setToolTip(v.error);
         m_summary->setItem(row, ResultColumn, verdict);
         m_summary->setItem(row, MethodColumn, item(v.method));
-        m_summary->setItem(row, MaxAbsColumn, numberItem(couldNotRun ? QString() : error(v.maxAbsError)));
-        m_summary->setItem(row, MaxRelColumn, numberItem(couldNotRun ? QString() : error(v.maxRelError)));
+        m_summary->setItem(row, MaxAbsColumn,
+                           numberItem(couldNotRun ? QString() : error(v.maxAbsError)));
+        m_summary->setItem(row, MaxRelColumn,
+                           numberItem(couldNotRun ? QString() : error(v.maxRelError)));
         m_summary->setItem(row, MismatchColumn, numberItem(locale.toString(v.mismatches)));
         m_summary->setItem(row, NanColumn, numberItem(locale.toString(v.nanCount)));
         m_summary->setItem(row, UnwrittenColumn, numberItem(locale.toString(v.unwritten)));
@@ -172,8 +175,7 @@ void VerificationPanel::showResult(const RunResult& result)
     showMismatches(m_summary->currentRow());
 }
 
-void VerificationPanel::showMismatches(int row)
-{
+void VerificationPanel::showMismatches(int row) {
     m_mismatches->setRowCount(0);
     if (row < 0 || row >= m_reports.size()) {
         m_mismatchTitle->hide();

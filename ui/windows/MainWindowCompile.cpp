@@ -4,9 +4,9 @@
 #include "ui/windows/MainWindow.h"
 #include "ui/windows/MainWindowFormat.h"
 
+#include "core/engine/Engine.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/LaunchValidation.h"
-#include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
