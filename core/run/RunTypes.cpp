@@ -1,5 +1,7 @@
 #include "core/run/RunTypes.h"
 
+#include "core/io/JsonValues.h"
+
 #include <QJsonArray>
 #include <QJsonValue>
 
@@ -10,31 +12,15 @@
 
 namespace kernelpad {
 
+using json::nullIfEmpty;
+using json::readDouble;
+using json::readInt64;
+constexpr auto jsonDouble = json::fromDouble;
+
 namespace {
-
-/// JSON has no NaN or infinity: they are written as null and read back as NaN.
-QJsonValue jsonDouble(double value) {
-    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-
-double readDouble(const QJsonObject& json, const QString& key) {
-    // null is how a NaN was written; a missing key is an older writer's default.
-    const QJsonValue value = json.value(key);
-    if (value.isNull())
-        return std::numeric_limits<double>::quiet_NaN();
-    return value.toDouble(0.0);
-}
-
-QJsonValue nullIfEmpty(const QString& text) {
-    return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
-}
 
 int readInt(const QJsonObject& json, const QString& key) {
     return json.value(key).toInt();
-}
-
-qint64 readInt64(const QJsonObject& json, const QString& key) {
-    return qint64(json.value(key).toDouble());
 }
 
 constexpr std::array<std::pair<RunStatus, const char*>, 8> kStatusNames{{

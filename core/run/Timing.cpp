@@ -1,5 +1,7 @@
 #include "core/run/Timing.h"
 
+#include "core/io/JsonValues.h"
+
 #include <QJsonArray>
 #include <QJsonValue>
 
@@ -9,22 +11,8 @@
 
 namespace kernelpad {
 
-namespace {
-
-/// JSON has no NaN or infinity: they are written as null and read back as NaN.
-QJsonValue jsonDouble(double value) {
-    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-
-double readDouble(const QJsonObject& json, const QString& key) {
-    // null is how a NaN was written; a missing key is an older writer's default.
-    const QJsonValue value = json.value(key);
-    if (value.isNull())
-        return std::numeric_limits<double>::quiet_NaN();
-    return value.toDouble(0.0);
-}
-
-} // namespace
+using json::readDouble;
+constexpr auto jsonDouble = json::fromDouble;
 
 QJsonObject TimingStats::toJson() const {
     QJsonArray times;

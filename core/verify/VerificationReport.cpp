@@ -1,5 +1,7 @@
 #include "core/verify/VerificationReport.h"
 
+#include "core/io/JsonValues.h"
+
 #include <QJsonArray>
 #include <QJsonValue>
 
@@ -8,31 +10,10 @@
 
 namespace kernelpad {
 
-namespace {
-
-// The same JSON conventions as RunResult (core/run/RunTypes.cpp), which embeds these reports.
-/// JSON has no NaN or infinity: they are written as null and read back as NaN.
-QJsonValue jsonDouble(double value) {
-    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-
-double readDouble(const QJsonObject& json, const QString& key) {
-    // null is how a NaN was written; a missing key is an older writer's default.
-    const QJsonValue value = json.value(key);
-    if (value.isNull())
-        return std::numeric_limits<double>::quiet_NaN();
-    return value.toDouble(0.0);
-}
-
-QJsonValue nullIfEmpty(const QString& text) {
-    return text.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(text);
-}
-
-qint64 readInt64(const QJsonObject& json, const QString& key) {
-    return qint64(json.value(key).toDouble());
-}
-
-} // namespace
+using json::nullIfEmpty;
+using json::readDouble;
+using json::readInt64;
+constexpr auto jsonDouble = json::fromDouble;
 
 QJsonObject BufferVerification::toJson() const {
     QJsonArray list;
