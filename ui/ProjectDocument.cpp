@@ -45,7 +45,9 @@ QString ProjectDocument::displayName() const {
 }
 
 QString ProjectDocument::directory() const {
-    return m_path.isEmpty() ? QDir::currentPath() : QFileInfo(m_path).absolutePath();
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).absolutePath();
+    return m_copyDirectory.isEmpty() ? QDir::currentPath() : m_copyDirectory;
 }
 
 std::optional<Project> ProjectDocument::load(const QString& path, QString* error) {
@@ -58,6 +60,7 @@ std::optional<Project> ProjectDocument::load(const QString& path, QString* error
     }
     removeRecovery();
     newRecoveryPath();
+    m_copyDirectory.clear();
     m_path = QFileInfo(path).absoluteFilePath();
     emit pathChanged(m_path);
     setDirty(false);
@@ -82,11 +85,17 @@ bool ProjectDocument::save(const Project& project, const QString& path, QString*
 }
 
 void ProjectDocument::reset(const QString& path) {
+    m_copyDirectory.clear();
     removeRecovery();
     newRecoveryPath();
     m_path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
     emit pathChanged(m_path);
     setDirty(false);
+}
+
+void ProjectDocument::resetAsCopy(const QString& directory) {
+    reset();
+    m_copyDirectory = QFileInfo(directory).absoluteFilePath();
 }
 
 void ProjectDocument::markChanged() {

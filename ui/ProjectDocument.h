@@ -53,6 +53,9 @@ public:
     [[nodiscard]] bool save(const Project& project, const QString& path, QString* error);
     /// Starts over as an untitled (or `path`) clean document with a fresh recovery file name.
     void reset(const QString& path = QString());
+    /// Untitled, but relative paths (.npy files, include folders) resolve in `directory`:
+    /// an example opened as a copy keeps finding its files until it is saved elsewhere.
+    void resetAsCopy(const QString& directory);
 
     /// Content changed: marks the document dirty and schedules an autosave.
     void markChanged();
@@ -89,6 +92,7 @@ private:
     void releaseLock();
 
     QString m_path;
+    QString m_copyDirectory; ///< directory() of an untitled copy; empty otherwise
     bool m_dirty = false;
     bool m_recoveryStale = false; ///< edits since the last autosave
     QString m_recoveryPath;

@@ -2,6 +2,8 @@
 // are checked as the device's limits are, with the reason shown beside the launch settings.
 
 #include "core/engine/Engine.h"
+#include "ui/ProjectDocument.h"
+#include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/windows/MainWindow.h"
 
@@ -50,6 +52,8 @@ private slots:
     void initTestCase();
     void kernelLaunchBoundsChecked_data();
     void kernelLaunchBoundsChecked();
+    void newProjectIsCleanAndCoversItsElements();
+    void exampleOpensAsAnUntitledCopy();
 };
 
 void TestWindowCompile::initTestCase() {
@@ -100,6 +104,47 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     // Bringing the block within the bounds clears it.
     window.launchPanel()->findChild<QSpinBox*>(QStringLiteral("blockX"))->setValue(256);
     QCOMPARE(window.launchPanel()->problem(), QString());
+}
+
+void TestWindowCompile::newProjectIsCleanAndCoversItsElements() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    QSignalSpy shown(&window, &MainWindow::compileShown);
+    QVERIFY(window.newProject());
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    QVERIFY2(window.lastCompile() && window.lastCompile()->ok,
+             qPrintable(window.lastCompile() ? window.lastCompile()->log : QString()));
+    QCoreApplication::processEvents();
+    // Untouched, it is not "modified": opening something else asks nothing.
+    QVERIFY2(!window.isWindowModified(), qPrintable(window.windowTitle()));
+    const Project p = window.currentProject();
+    const LaunchConfig& launch = p.launch;
+    const qint64 threads = qint64(launch.grid[0]) * launch.block[0];
+    QCOMPARE(p.arguments.size(), 2);
+    QCOMPARE(threads, p.arguments.at(1).value.toLongLong()); // covers n, all of it
+    QCOMPARE(window.launchPanel()->problem(), QString());
+}
+
+void TestWindowCompile::exampleOpensAsAnUntitledCopy() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    const QString example = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad");
+    QFile shipped(example);
+    QVERIFY(shipped.open(QIODevice::ReadOnly));
+    const QByteArray before = shipped.readAll();
+    shipped.close();
+    QVERIFY(window.openExample(example));
+    QVERIFY(window.document()->isUntitled());
+    QCOMPARE(window.document()->directory(), QFileInfo(example).absolutePath());
+    QVERIFY2(window.windowTitle().startsWith(QStringLiteral("SAXPY")),
+             qPrintable(window.windowTitle()));
+    window.editor()->append(QStringLiteral("// my change\n"));
+    // Save on an untitled copy asks where (no dialog in tests: nothing is written).
+    QVERIFY(!window.save());
+    QVERIFY(shipped.open(QIODevice::ReadOnly));
+    QCOMPARE(shipped.readAll(), before);
 }
 
 QTEST_MAIN(TestWindowCompile)

@@ -65,9 +65,14 @@ public:
 
     // --- projects (MainWindowActions.cpp) ---
     /// Opens a .kpad file, asking first about unsaved work; errors name the field.
+    /// Opens a shipped example as an untitled copy: Save asks where, so the installed file is
+    /// never overwritten; its relative paths still resolve in the examples folder.
+    bool openExample(const QString& path);
     bool openProject(const QString& path);
-    /// Shows `project` as an unsaved (or `path`) document, replacing the current one.
-    void loadProject(const Project& project, const QString& path = QString());
+    /// Shows `project` as an unsaved (or `path`) document, replacing the current one; an
+    /// unsaved copy resolves relative paths in `copyDirectory` when one is given.
+    void loadProject(const Project& project, const QString& path = QString(),
+                     const QString& copyDirectory = QString());
     bool newProject();
     bool save();
     bool saveAs(const QString& path);

@@ -4,6 +4,7 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
+#include "core/project/Starter.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
 #include "ui/dialogs/DeviceDialog.h"
@@ -68,7 +69,8 @@ Project MainWindow::currentProject() const {
     return p;
 }
 
-void MainWindow::loadProject(const Project& project, const QString& path) {
+void MainWindow::loadProject(const Project& project, const QString& path,
+                             const QString& copyDirectory) {
     m_loading = true;
     m_compileTimer->stop();
     m_baseProject = project;
@@ -103,7 +105,10 @@ void MainWindow::loadProject(const Project& project, const QString& path) {
     m_tabs->setTabText(DiagnosticsTab, tr("Diagnostics"));
     m_loading = false;
 
-    m_document->reset(path);
+    if (copyDirectory.isEmpty())
+        m_document->reset(path);
+    else
+        m_document->resetAsCopy(copyDirectory);
     updateTitle();
     updateCoverCount();
     updateLaunchLimits();
@@ -116,18 +121,7 @@ void MainWindow::loadProject(const Project& project, const QString& path) {
 bool MainWindow::newProject() {
     if (!maybeSave())
         return false;
-    Project blank;
-    blank.name = tr("Untitled");
-    blank.source = QStringLiteral("// A new kernel: edit, then Compile (Ctrl+B) and Run (Ctrl+R).\n"
-                                  "extern \"C\" __global__ void kernel(float* out, int n)\n"
-                                  "{\n"
-                                  "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                  "    if (i < n)\n"
-                                  "        out[i] = float(i);\n"
-                                  "}\n");
-    blank.kernel = QStringLiteral("kernel");
-    blank.launch.block = {256, 1, 1};
-    loadProject(blank);
+    loadProject(starterProject(tr("Untitled")));
     return true;
 }
 
@@ -146,6 +140,25 @@ bool MainWindow::openProject(const QString& path) {
     loadProject(*project, QFileInfo(path).absoluteFilePath());
     m_recent->add(path);
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
+    return true;
+}
+
+bool MainWindow::openExample(const QString& path) {
+    if (!maybeSave())
+        return false;
+    ProjectDocument probe;
+    QString error;
+    const std::optional<Project> project = probe.load(path, &error);
+    if (!project) {
+        showError(tr("Cannot Open Example"),
+                  tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    loadProject(*project, QString(), QFileInfo(path).absolutePath());
+    statusBar()->showMessage(tr("Opened the example \"%1\" as an untitled copy: Save asks where "
+                                "to keep your version")
+                                 .arg(project->name),
+                             kStatusMessageMs);
     return true;
 }
 
@@ -198,6 +211,11 @@ bool MainWindow::saveAs(const QString& path) {
 }
 
 bool MainWindow::saveAsDialog() {
+    if (!m_promptsEnabled) {
+        // No modal dialogs in this mode (tests, scripted use): there is nowhere to ask.
+        m_lastError = tr("Save As needs a file name, and dialogs are off");
+        return false;
+    }
     QString suggestion =
         m_document->isUntitled()
             ? (m_untitledName.isEmpty() ? tr("kernel") : m_untitledName) + QStringLiteral(".kpad")
@@ -298,7 +316,7 @@ void MainWindow::fillExamplesMenu() {
         action->setToolTip(example.description);
         action->setStatusTip(example.description);
         const QString path = example.path;
-        connect(action, &QAction::triggered, this, [this, path] { openProject(path); });
+        connect(action, &QAction::triggered, this, [this, path] { openExample(path); });
     }
     m_examplesMenu->setToolTipsVisible(true);
     if (examples.isEmpty()) {
