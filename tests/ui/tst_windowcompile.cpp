@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace kernelpad;
@@ -54,6 +55,7 @@ private slots:
     void kernelLaunchBoundsChecked();
     void newProjectIsCleanAndCoversItsElements();
     void exampleOpensAsAnUntitledCopy();
+    void cudaSourceOpensAsANewProject();
 };
 
 void TestWindowCompile::initTestCase() {
@@ -145,6 +147,36 @@ void TestWindowCompile::exampleOpensAsAnUntitledCopy() {
     QVERIFY(!window.save());
     QVERIFY(shipped.open(QIODevice::ReadOnly));
     QCOMPARE(shipped.readAll(), before);
+}
+
+void TestWindowCompile::cudaSourceOpensAsANewProject() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("heavy.cu"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("// two kernels: the first is opened\n"
+               "__global__ void scale(const float* in, float* out, float a, int n)\n"
+               "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = a * in[i]; }\n"
+               "__global__ void other(int* p) { *p = 1; }\n");
+    file.close();
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    QSignalSpy shown(&window, &MainWindow::compileShown);
+    QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("heavy.cu")));
+    QVERIFY(window.document()->isUntitled()); // Save asks where the .kpad goes
+    QCOMPARE(window.document()->directory(), QFileInfo(path).absolutePath());
+    const Project p = window.currentProject();
+    QCOMPARE(p.kernel, QStringLiteral("scale"));
+    QStringList names;
+    for (const ArgumentSpec& a : p.arguments)
+        names << a.name;
+    QCOMPARE(names, (QStringList{"in", "out", "a", "n"}));
+    QVERIFY(p.arguments.at(0).isBuffer() && p.arguments.at(1).isBuffer());
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    QVERIFY2(window.lastCompile() && window.lastCompile()->ok,
+             qPrintable(window.lastCompile() ? window.lastCompile()->log : QString()));
 }
 
 QTEST_MAIN(TestWindowCompile)

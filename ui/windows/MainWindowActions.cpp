@@ -4,6 +4,7 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
+#include "core/project/ProjectFromSource.h"
 #include "core/project/Starter.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
@@ -39,7 +40,15 @@
 namespace kernelpad {
 
 namespace {
-const QString kFileFilter = QStringLiteral("KernelPad projects (*.kpad);;All files (*)");
+const QString kFileFilter = QStringLiteral(
+    "KernelPad projects and CUDA sources (*.kpad *.cu *.cuh);;KernelPad projects (*.kpad);;"
+    "CUDA sources (*.cu *.cuh);;All files (*)");
+
+/// A bare CUDA source rather than a project file.
+bool isCudaSource(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("cu") || suffix == QLatin1String("cuh");
+}
 constexpr int kStatusMessageMs = 5000;
 
 // A project file must name a kernel (Project::fromJson insists); before the first compile
@@ -128,6 +137,26 @@ bool MainWindow::newProject() {
 bool MainWindow::openProject(const QString& path) {
     if (!maybeSave())
         return false;
+    if (isCudaSource(path)) {
+        // A new, untitled project around the source (Save asks where to keep the .kpad); its
+        // includes resolve beside the file, and the title names it.
+        QString why;
+        const std::optional<Project> made = projectFromSourceFile(path, QString(), &why);
+        if (!made) {
+            showError(tr("Cannot Open Source"),
+                      tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), why));
+            return false;
+        }
+        loadProject(*made, QString(), QFileInfo(path).absolutePath());
+        m_untitledName = QFileInfo(path).fileName();
+        updateTitle();
+        m_recent->add(path);
+        statusBar()->showMessage(tr("Opened %1 as a new project: the argument table follows "
+                                    "the kernel's signature; Save keeps it as a .kpad")
+                                     .arg(QDir::toNativeSeparators(path)),
+                                 kStatusMessageMs);
+        return true;
+    }
     // Read into a scratch document first: a broken file must leave the open project alone.
     ProjectDocument probe;
     QString error;
@@ -216,10 +245,12 @@ bool MainWindow::saveAsDialog() {
         m_lastError = tr("Save As needs a file name, and dialogs are off");
         return false;
     }
-    QString suggestion =
-        m_document->isUntitled()
-            ? (m_untitledName.isEmpty() ? tr("kernel") : m_untitledName) + QStringLiteral(".kpad")
-            : m_document->path();
+    const QString untitled = isCudaSource(m_untitledName)
+                                 ? QFileInfo(m_untitledName).completeBaseName()
+                                 : m_untitledName;
+    QString suggestion = m_document->isUntitled() ? (untitled.isEmpty() ? tr("kernel") : untitled) +
+                                                        QStringLiteral(".kpad")
+                                                  : m_document->path();
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Save Project"), suggestion, kFileFilter);
     return !path.isEmpty() && saveAs(path);
