@@ -8,6 +8,7 @@
 
 #include <muParser.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -382,6 +383,29 @@ QString elementToString(const ValueType& type, const char* data, qint64 index) {
                           : elements.join(QString()));
     }
     return QStringLiteral("{%1}").arg(fields.join(QStringLiteral(", ")));
+}
+
+qint64 elementsToCover(const QVector<ArgumentSpec>& args) {
+    qint64 largest = 0;
+    bool anyBuffer = false;
+    for (const ArgumentSpec& a : args) {
+        if (!a.isBuffer())
+            continue;
+        anyBuffer = true;
+        QString ignored; // a count that does not resolve yet is shown red in the table
+        if (const std::optional<qint64> count = resolveCount(a.buffer.count, args, &ignored))
+            largest = std::max(largest, *count);
+    }
+    if (anyBuffer)
+        return largest;
+    for (const ArgumentSpec& a : args) {
+        if (a.isBuffer() || a.type.isStruct())
+            continue;
+        const ScalarTypeInfo& info = scalarTypeInfo(a.type.scalar);
+        if (!info.isFloat && a.type.scalar != ScalarType::Bool)
+            return std::max<qint64>(0, a.value.trimmed().toLongLong());
+    }
+    return 0;
 }
 
 } // namespace kernelpad

@@ -20,6 +20,11 @@ inline constexpr qint64 kMaxBufferBytes = qint64(16) << 30;
 [[nodiscard]] std::optional<qint64> resolveCount(const QString& countText,
                                                  const QVector<ArgumentSpec>& args, QString* error);
 
+/// The element count a 1-D launch should cover: the largest count among the buffers (the
+/// input of a reduction, not its n/256 partial sums), else the first integer scalar; 0 when
+/// neither is known.
+[[nodiscard]] qint64 elementsToCover(const QVector<ArgumentSpec>& args);
+
 /// The initial contents of a buffer of `count` elements, as raw bytes. Random contents are
 /// deterministic for a seed. File contents come from a .npy file (relative to `baseDir`)
 /// whose dtype and element count must match.

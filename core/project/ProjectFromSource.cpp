@@ -17,35 +17,6 @@ namespace {
 /// A kernel source is text a person wrote; beyond this it is not one (and NVRTC would choke).
 constexpr qint64 kMaxSourceBytes = qint64(16) << 20;
 
-/// The element count a 1-D launch should cover, as the window's "cover" field guesses it: the
-/// first out or inout buffer's count (else the first buffer's), else the first integer scalar.
-qint64 elementsToCover(const QVector<ArgumentSpec>& args) {
-    const ArgumentSpec* pick = nullptr;
-    for (const ArgumentSpec& a : args) {
-        if (!a.isBuffer())
-            continue;
-        if (!pick)
-            pick = &a;
-        if (a.buffer.direction != Direction::In) {
-            pick = &a;
-            break;
-        }
-    }
-    QString error;
-    if (pick) {
-        if (const std::optional<qint64> count = resolveCount(pick->buffer.count, args, &error))
-            return *count;
-    }
-    for (const ArgumentSpec& a : args) {
-        if (a.isBuffer() || a.type.isStruct())
-            continue;
-        const ScalarTypeInfo& info = scalarTypeInfo(a.type.scalar);
-        if (!info.isFloat && a.type.scalar != ScalarType::Bool)
-            return a.value.toLongLong();
-    }
-    return 0;
-}
-
 } // namespace
 
 std::optional<Project> projectFromSourceFile(const QString& path, const QString& kernel,

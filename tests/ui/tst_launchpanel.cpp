@@ -22,6 +22,8 @@ private slots:
     void coverSetsGrid_data();
     void coverSetsGrid();
     void configAndTimingRoundTrip();
+    void coverTakesCountExpressions_data();
+    void coverTakesCountExpressions();
 };
 
 void TestLaunchPanel::blockLimitProblem_data() {
@@ -92,6 +94,45 @@ void TestLaunchPanel::coverSetsGrid() {
     QCOMPARE(panel.config().grid[0], expectedGridX);
     QCOMPARE(panel.config().grid[1], 2); // only grid.x is the helper's business
     QVERIFY(panel.config().totalThreads() >= elements);
+}
+
+void TestLaunchPanel::coverTakesCountExpressions_data() {
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<int>("expectedGridX"); // 0: refused, grid unchanged
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("n/2 of n = 4,194,304") << "n/2" << 8192 << QString();
+    QTest::newRow("n") << "n" << 16384 << QString();
+    QTest::newRow("a plain number") << "1000" << 4 << QString();
+    QTest::newRow("an unknown name is refused, not eaten") << "m/2" << 0 << "m";
+}
+void TestLaunchPanel::coverTakesCountExpressions() {
+    QFETCH(QString, typed);
+    QFETCH(int, expectedGridX);
+    QFETCH(QString, reason);
+    LaunchPanel panel;
+    LaunchConfig config;
+    config.block = {256, 1, 1};
+    config.grid = {7, 1, 1};
+    panel.setConfig(config);
+    ArgumentSpec n;
+    n.name = QStringLiteral("n");
+    n.type = ValueType::of(ScalarType::UInt32);
+    n.value = QStringLiteral("4194304");
+    panel.setCoverArguments({n});
+    auto* count = panel.findChild<QLineEdit*>(QStringLiteral("coverCount"));
+    auto* button = panel.findChild<QPushButton*>(QStringLiteral("coverButton"));
+    QTest::keyClicks(count, typed);
+    QCOMPARE(count->text(), typed); // what was typed stays, as typed
+    if (expectedGridX == 0) {
+        QVERIFY(!button->isEnabled());
+        QVERIFY2(button->toolTip().contains(reason), qPrintable(button->toolTip()));
+        QTest::keyClick(count, Qt::Key_Return);
+        QCOMPARE(panel.config().grid[0], 7);
+        return;
+    }
+    QVERIFY(button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(panel.config().grid[0], expectedGridX);
 }
 
 void TestLaunchPanel::configAndTimingRoundTrip() {

@@ -8,6 +8,7 @@
 #include "ui/windows/MainWindow.h"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -56,6 +57,7 @@ private slots:
     void newProjectIsCleanAndCoversItsElements();
     void exampleOpensAsAnUntitledCopy();
     void cudaSourceOpensAsANewProject();
+    void coverCountsTheReductionsInput();
 };
 
 void TestWindowCompile::initTestCase() {
@@ -177,6 +179,17 @@ void TestWindowCompile::cudaSourceOpensAsANewProject() {
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     QVERIFY2(window.lastCompile() && window.lastCompile()->ok,
              qPrintable(window.lastCompile() ? window.lastCompile()->log : QString()));
+}
+
+void TestWindowCompile::coverCountsTheReductionsInput() {
+    // The reduction's output has n/256 elements; a launch must cover its n inputs.
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/reduction.kpad")));
+    auto* count = window.launchPanel()->findChild<QLineEdit*>(QStringLiteral("coverCount"));
+    QVERIFY(count);
+    QCOMPARE(count->text(), QStringLiteral("4194304"));
 }
 
 QTEST_MAIN(TestWindowCompile)

@@ -1,5 +1,7 @@
 #include "ui/widgets/LaunchPanel.h"
 
+#include "core/launch/BufferInit.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -71,9 +73,8 @@ LaunchPanel::LaunchPanel(QWidget* parent)
 
     m_coverCount = new QLineEdit(this);
     m_coverCount->setObjectName(QStringLiteral("coverCount"));
-    m_coverCount->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{1,18}")), this));
-    m_coverCount->setPlaceholderText(tr("elements"));
+    // Counts as buffers take them: a number or an expression over integer scalars ("n/2").
+    m_coverCount->setPlaceholderText(tr("elements, e.g. n or n/2"));
     m_coverButton = new QPushButton(tr("Cover"), this);
     m_coverButton->setObjectName(QStringLiteral("coverButton"));
     m_coverButton->setToolTip(tr("Set grid.x to ceil(N / block.x): one thread per element"));
@@ -174,8 +175,16 @@ LaunchPanel::LaunchPanel(QWidget* parent)
         connect(edit, &QLineEdit::textEdited, this, &LaunchPanel::onEdited);
     connect(m_coverButton, &QPushButton::clicked, this, &LaunchPanel::coverElements);
     connect(m_coverCount, &QLineEdit::returnPressed, this, &LaunchPanel::coverElements);
-    connect(m_coverCount, &QLineEdit::textChanged, this,
-            [this](const QString& text) { m_coverButton->setEnabled(text.toLongLong() > 0); });
+    connect(m_coverCount, &QLineEdit::textChanged, this, [this] {
+        QString why;
+        const std::optional<qint64> n = coverCount(&why);
+        m_coverButton->setEnabled(n && *n > 0);
+        m_coverButton->setToolTip(n ? tr("Set grid.x to ceil(%1 / block.x): one thread per "
+                                         "element")
+                                          .arg(*n)
+                                    : why);
+        updateSummary();
+    });
 
     setTiming(TimingSpec{});
     m_coverButton->setEnabled(false);
@@ -219,14 +228,33 @@ void LaunchPanel::setCoverCount(qint64 elements) {
     m_coverCount->setText(elements > 0 ? QString::number(elements) : QString());
 }
 
+void LaunchPanel::setCoverArguments(const QVector<ArgumentSpec>& arguments) {
+    m_coverArguments = arguments;
+}
+
+std::optional<qint64> LaunchPanel::coverCount(QString* error) const {
+    const QString text = m_coverCount->text().trimmed();
+    if (text.isEmpty()) {
+        if (error)
+            *error = tr("Type the number of elements to cover");
+        return std::nullopt;
+    }
+    QString why;
+    const std::optional<qint64> n = resolveCount(text, m_coverArguments, &why);
+    if (!n && error)
+        *error = why;
+    return n;
+}
+
 QString LaunchPanel::problem() const {
     return validateLaunch(config(), m_limits);
 }
 
 void LaunchPanel::coverElements() {
-    const qint64 n = m_coverCount->text().toLongLong();
-    if (n <= 0)
+    const std::optional<qint64> count = coverCount();
+    if (!count || *count <= 0)
         return;
+    const qint64 n = *count;
     const qint64 blocks = gridToCover(n, m_block[0]->value());
     // Beyond INT_MAX blocks the value cannot be a grid.x: clamp, and validateLaunch says so.
     m_grid[0]->setValue(int(std::min<qint64>(blocks, INT_MAX)));
@@ -242,9 +270,9 @@ void LaunchPanel::updateSummary() {
     const QString message = validateLaunch(c, m_limits);
     m_problem->setText(message);
     m_problem->setVisible(!message.isEmpty());
-    if (const qint64 n = m_coverCount ? m_coverCount->text().toLongLong() : 0; n > 0) {
+    if (const std::optional<qint64> n = m_coverCount ? coverCount() : std::nullopt; n && *n > 0) {
         m_totalThreads->setToolTip(c.totalThreads() < n
-                                       ? tr("Fewer threads than the %1 elements to cover").arg(n)
+                                       ? tr("Fewer threads than the %1 elements to cover").arg(*n)
                                        : QString());
     }
 }

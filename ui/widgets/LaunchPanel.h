@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -33,6 +34,11 @@ public:
     void setLimits(const LaunchLimits& limits);
     /// The N of the "cover N elements" helper (e.g. the first buffer's element count).
     void setCoverCount(qint64 elements);
+    /// The arguments a count expression in the cover field may name ("n", "n/2", "rows*cols").
+    void setCoverArguments(const QVector<ArgumentSpec>& arguments);
+    /// The cover field's value: a number or an expression over integer scalars; nothing, with
+    /// `*error`, when it does not resolve.
+    [[nodiscard]] std::optional<qint64> coverCount(QString* error = nullptr) const;
     /// Empty when the configuration can be launched, else why not.
     [[nodiscard]] QString problem() const;
     void setTiming(const TimingSpec& timing);
@@ -54,6 +60,7 @@ private:
     std::array<QSpinBox*, 3> m_block{};
     QSpinBox* m_shared = nullptr;
     QLineEdit* m_coverCount = nullptr;
+    QVector<ArgumentSpec> m_coverArguments; ///< what a count expression may name
     QPushButton* m_coverButton = nullptr;
     QLabel* m_totalThreads = nullptr;
     QLabel* m_problem = nullptr;

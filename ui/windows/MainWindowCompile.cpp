@@ -241,28 +241,12 @@ void MainWindow::updateLaunchLimits() {
 void MainWindow::updateCoverCount() {
     if (!m_launch || !m_arguments)
         return;
-    // The first output buffer is what a 1-D kernel usually covers; else the first buffer.
     const QVector<ArgumentSpec> args = m_arguments->model()->arguments();
-    const ArgumentSpec* pick = nullptr;
-    for (const ArgumentSpec& a : args) {
-        if (!a.isBuffer())
-            continue;
-        if (!pick)
-            pick = &a;
-        if (a.buffer.direction != Direction::In) {
-            pick = &a;
-            break;
-        }
-    }
-    if (!pick)
-        return;
-    QString error;
-    if (std::optional<qint64> count = resolveCount(pick->buffer.count, args, &error)) {
-        const bool wasLoading = m_loading;
-        m_loading = true;
-        m_launch->setCoverCount(*count);
-        m_loading = wasLoading;
-    }
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    m_launch->setCoverArguments(args); // "n/2" in the field resolves against these
+    m_launch->setCoverCount(elementsToCover(args));
+    m_loading = wasLoading;
 }
 
 } // namespace kernelpad
