@@ -1,31 +1,16 @@
 // The argument table's cell language (Init and Verify text) and the one rule set that the
 // table, the .kpad loader and the CLI share.
 
+#include "../support/TestProjects.h"
 #include "core/launch/ArgumentText.h"
 
 #include <QJsonDocument>
 #include <QTest>
 
 using namespace kernelpad;
+using namespace kernelpad::test;
 
 namespace {
-
-ArgumentSpec scalar(const QString& name, ScalarType type, const QString& value) {
-    ArgumentSpec a;
-    a.name = name;
-    a.type = ValueType::of(type);
-    a.value = value;
-    return a;
-}
-
-ArgumentSpec buffer(const QString& name, const QString& count, Direction d) {
-    ArgumentSpec a;
-    a.name = name;
-    a.kind = ArgumentSpec::Kind::Buffer;
-    a.buffer.count = count;
-    a.buffer.direction = d;
-    return a;
-}
 
 /// a, x (in), y (inout), n: the saxpy arguments, all valid.
 QVector<ArgumentSpec> saxpyArguments() {

@@ -1,6 +1,7 @@
 // Kernel signatures read from source text: parameters, structs, and the argument list the
 // table and `kernelpad-cli init` start from.
 
+#include "../support/TestProjects.h"
 #include "core/compile/KernelSignature.h"
 
 #include <QTest>
@@ -8,53 +9,9 @@
 Q_DECLARE_METATYPE(kernelpad::KernelInfo)
 
 using namespace kernelpad;
+using namespace kernelpad::test;
 
 namespace {
-
-PtxParam ptx(const QString& type, int size, bool pointer = false) {
-    PtxParam p;
-    p.ptxType = type;
-    p.sizeBytes = size;
-    p.alignBytes = size;
-    p.isPointer = pointer;
-    return p;
-}
-
-/// A KernelInfo as the compiler reports it for saxpy(float, const float*, float*, int).
-KernelInfo saxpyKernel() {
-    KernelInfo k;
-    k.name = QStringLiteral("saxpy");
-    k.lowered = QStringLiteral("_Z5saxpyfPKfPfi");
-    k.params = {ptx(".f32", 4), ptx(".u64", 8, true), ptx(".u64", 8, true), ptx(".u32", 4)};
-    return k;
-}
-
-const char* kSaxpySource = R"(
-// saxpy: y = a*x + y
-#include <cuda_fp16.h>
-/* __global__ void saxpy(int old) {} */
-extern "C" __global__ void __launch_bounds__(256)
-saxpy(float a, const float* __restrict__ x, float* y, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + y[i];
-}
-)";
-
-/// "name:kind:type[:direction]" for every argument, to compare with a readable expectation.
-QString describe(const QVector<ArgumentSpec>& args) {
-    QStringList parts;
-    for (const ArgumentSpec& a : args) {
-        QString s =
-            QStringLiteral("%1:%2:%3")
-                .arg(a.name, a.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("scalar"),
-                     a.isBuffer() ? a.buffer.elementType.displayName() : a.type.displayName());
-        if (a.isBuffer())
-            s += QLatin1Char(':') + directionName(a.buffer.direction);
-        parts << s;
-    }
-    return parts.join(QLatin1Char(','));
-}
 
 /// "const float* x -> x:float:ptr:const" for every parameter.
 QString describe(const KernelSignature& signature) {

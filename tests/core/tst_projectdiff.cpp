@@ -1,5 +1,6 @@
 // The "what changed since the last run" note under a timing, from two projects.
 
+#include "../support/TestProjects.h"
 #include "core/project/ProjectDiff.h"
 
 #include <QTest>
@@ -7,33 +8,8 @@
 Q_DECLARE_METATYPE(kernelpad::Project)
 
 using namespace kernelpad;
+using namespace kernelpad::test;
 
-namespace {
-
-/// fill(float* out, int n) over 4 blocks of 256 threads: the project the rows change.
-Project fillProject() {
-    Project p;
-    p.name = QStringLiteral("Fill");
-    p.source = QStringLiteral("extern \"C\" __global__ void fill(float* out, int n)\n{\n"
-                              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                              "    if (i < n)\n        out[i] = 1.0f;\n}\n");
-    p.kernel = QStringLiteral("fill");
-    ArgumentSpec out;
-    out.name = QStringLiteral("out");
-    out.kind = ArgumentSpec::Kind::Buffer;
-    out.buffer.count = QStringLiteral("n");
-    out.buffer.direction = Direction::Out;
-    ArgumentSpec n;
-    n.name = QStringLiteral("n");
-    n.type = ValueType::of(ScalarType::Int32);
-    n.value = QStringLiteral("1024");
-    p.arguments = {out, n};
-    p.launch.grid = {4, 1, 1};
-    p.launch.block = {256, 1, 1};
-    return p;
-}
-
-} // namespace
 
 class TestProjectDiff : public QObject {
     Q_OBJECT

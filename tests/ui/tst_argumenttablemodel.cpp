@@ -1,5 +1,6 @@
 // The argument table model: Qt model rules, syncing with a compiled kernel, invalid cells.
 
+#include "../support/TestProjects.h"
 #include "ui/models/ArgumentTableModel.h"
 
 #include <QAbstractItemModelTester>
@@ -10,70 +11,9 @@
 Q_DECLARE_METATYPE(kernelpad::KernelInfo)
 
 using namespace kernelpad;
+using namespace kernelpad::test;
 
 namespace {
-
-PtxParam ptx(const QString& type, int size, bool pointer = false) {
-    PtxParam p;
-    p.ptxType = type;
-    p.sizeBytes = size;
-    p.alignBytes = size;
-    p.isPointer = pointer;
-    return p;
-}
-
-/// A KernelInfo as the compiler reports it for saxpy(float, const float*, float*, int).
-KernelInfo saxpyKernel() {
-    KernelInfo k;
-    k.name = QStringLiteral("saxpy");
-    k.lowered = QStringLiteral("_Z5saxpyfPKfPfi");
-    k.params = {ptx(".f32", 4), ptx(".u64", 8, true), ptx(".u64", 8, true), ptx(".u32", 4)};
-    return k;
-}
-
-const char* kSaxpySource = R"(
-// saxpy: y = a*x + y
-#include <cuda_fp16.h>
-/* __global__ void saxpy(int old) {} */
-extern "C" __global__ void __launch_bounds__(256)
-saxpy(float a, const float* __restrict__ x, float* y, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + y[i];
-}
-)";
-
-/// "name:kind:type[:direction]" for every row, to compare with a readable expectation.
-QString describe(const QVector<ArgumentSpec>& args) {
-    QStringList parts;
-    for (const ArgumentSpec& a : args) {
-        QString s =
-            QStringLiteral("%1:%2:%3")
-                .arg(a.name, a.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("scalar"),
-                     a.isBuffer() ? a.buffer.elementType.displayName() : a.type.displayName());
-        if (a.isBuffer())
-            s += QLatin1Char(':') + directionName(a.buffer.direction);
-        parts << s;
-    }
-    return parts.join(QLatin1Char(','));
-}
-
-ArgumentSpec scalar(const QString& name, ScalarType type, const QString& value) {
-    ArgumentSpec a;
-    a.name = name;
-    a.type = ValueType::of(type);
-    a.value = value;
-    return a;
-}
-
-ArgumentSpec buffer(const QString& name, const QString& count, Direction d) {
-    ArgumentSpec a;
-    a.name = name;
-    a.kind = ArgumentSpec::Kind::Buffer;
-    a.buffer.count = count;
-    a.buffer.direction = d;
-    return a;
-}
 
 QVector<ArgumentSpec> saxpyArguments() {
     ArgumentSpec x = buffer(QStringLiteral("x"), QStringLiteral("n"), Direction::In);

@@ -26,39 +26,17 @@
 #include <QtTest>
 
 #include "../support/SmallFilesystem.h"
+#include "../support/TestProjects.h"
 
 Q_DECLARE_METATYPE(kernelpad::Project)
 
 using namespace kernelpad;
+using namespace kernelpad::test;
 
 namespace {
 
 // NVRTC on a loaded CI machine can take several seconds for the first compile.
 constexpr int kCompileTimeoutMs = 60000;
-
-Project fillProject(const QString& source = {}) {
-    Project p;
-    p.name = QStringLiteral("Fill");
-    p.source = source.isEmpty()
-                   ? QStringLiteral("extern \"C\" __global__ void fill(float* out, int n)\n{\n"
-                                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                    "    if (i < n)\n        out[i] = 1.0f;\n}\n")
-                   : source;
-    p.kernel = QStringLiteral("fill");
-    ArgumentSpec out;
-    out.name = QStringLiteral("out");
-    out.kind = ArgumentSpec::Kind::Buffer;
-    out.buffer.count = QStringLiteral("n");
-    out.buffer.direction = Direction::Out;
-    ArgumentSpec n;
-    n.name = QStringLiteral("n");
-    n.type = ValueType::of(ScalarType::Int32);
-    n.value = QStringLiteral("1024");
-    p.arguments = {out, n};
-    p.launch.grid = {4, 1, 1};
-    p.launch.block = {256, 1, 1};
-    return p;
-}
 
 DeviceInfo fakeDevice() {
     DeviceInfo d;

@@ -7,6 +7,8 @@
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestProjects.h"
+
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -17,6 +19,7 @@
 #include <QtTest>
 
 using namespace kernelpad;
+using namespace kernelpad::test;
 
 namespace {
 
@@ -24,23 +27,13 @@ namespace {
 constexpr int kCompileTimeoutMs = 60000;
 
 Project boundedProject(const QString& bounds, std::array<int, 3> block) {
-    Project p;
+    Project p =
+        fillProject(QStringLiteral("extern \"C\" __global__ void %1 reduce(float* out, int n)\n{\n"
+                                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "    if (i < n)\n        out[i] = 1.0f;\n}\n")
+                        .arg(bounds));
     p.name = QStringLiteral("Bounded");
-    p.source = QStringLiteral("extern \"C\" __global__ void %1 reduce(float* out, int n)\n{\n"
-                              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                              "    if (i < n)\n        out[i] = 1.0f;\n}\n")
-                   .arg(bounds);
     p.kernel = QStringLiteral("reduce");
-    ArgumentSpec out;
-    out.name = QStringLiteral("out");
-    out.kind = ArgumentSpec::Kind::Buffer;
-    out.buffer.count = QStringLiteral("n");
-    out.buffer.direction = Direction::Out;
-    ArgumentSpec n;
-    n.name = QStringLiteral("n");
-    n.type = ValueType::of(ScalarType::Int32);
-    n.value = QStringLiteral("1024");
-    p.arguments = {out, n};
     p.launch.grid = {2, 1, 1};
     p.launch.block = block;
     return p;

@@ -1,0 +1,95 @@
+#pragma once
+// Arguments, kernels and projects that several test files build: one copy of each.
+
+#include "core/compile/CompileResult.h"
+#include "core/launch/ArgumentSpec.h"
+#include "core/project/Project.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace kernelpad::test {
+
+inline PtxParam ptx(const QString& type, int size, bool pointer = false) {
+    PtxParam p;
+    p.ptxType = type;
+    p.sizeBytes = size;
+    p.alignBytes = size;
+    p.isPointer = pointer;
+    return p;
+}
+
+/// A KernelInfo as the compiler reports it for saxpy(float, const float*, float*, int).
+inline KernelInfo saxpyKernel() {
+    KernelInfo k;
+    k.name = QStringLiteral("saxpy");
+    k.lowered = QStringLiteral("_Z5saxpyfPKfPfi");
+    k.params = {ptx(".f32", 4), ptx(".u64", 8, true), ptx(".u64", 8, true), ptx(".u32", 4)};
+    return k;
+}
+
+/// The source of saxpyKernel(), with a comment, an include and a commented-out decoy.
+inline const char* const kSaxpySource = R"(
+// saxpy: y = a*x + y
+#include <cuda_fp16.h>
+/* __global__ void saxpy(int old) {} */
+extern "C" __global__ void __launch_bounds__(256)
+saxpy(float a, const float* __restrict__ x, float* y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+)";
+
+/// "name:kind:type[:direction]" for every argument, to compare with a readable expectation.
+inline QString describe(const QVector<ArgumentSpec>& args) {
+    QStringList parts;
+    for (const ArgumentSpec& a : args) {
+        QString s =
+            QStringLiteral("%1:%2:%3")
+                .arg(a.name, a.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("scalar"),
+                     a.isBuffer() ? a.buffer.elementType.displayName() : a.type.displayName());
+        if (a.isBuffer())
+            s += QLatin1Char(':') + directionName(a.buffer.direction);
+        parts << s;
+    }
+    return parts.join(QLatin1Char(','));
+}
+
+inline ArgumentSpec scalar(const QString& name, ScalarType type, const QString& value) {
+    ArgumentSpec a;
+    a.name = name;
+    a.type = ValueType::of(type);
+    a.value = value;
+    return a;
+}
+
+inline ArgumentSpec buffer(const QString& name, const QString& count, Direction d) {
+    ArgumentSpec a;
+    a.name = name;
+    a.kind = ArgumentSpec::Kind::Buffer;
+    a.buffer.count = count;
+    a.buffer.direction = d;
+    return a;
+}
+
+/// fill(float* out, int n) over 4 blocks of 256 threads (n = 1024); `source` replaces the
+/// kernel's text when given.
+inline Project fillProject(const QString& source = {}) {
+    Project p;
+    p.name = QStringLiteral("Fill");
+    p.source = source.isEmpty()
+                   ? QStringLiteral("extern \"C\" __global__ void fill(float* out, int n)\n{\n"
+                                    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                    "    if (i < n)\n        out[i] = 1.0f;\n}\n")
+                   : source;
+    p.kernel = QStringLiteral("fill");
+    p.arguments = {buffer(QStringLiteral("out"), QStringLiteral("n"), Direction::Out),
+                   scalar(QStringLiteral("n"), ScalarType::Int32, QStringLiteral("1024"))};
+    p.launch.grid = {4, 1, 1};
+    p.launch.block = {256, 1, 1};
+    return p;
+}
+
+} // namespace kernelpad::test
