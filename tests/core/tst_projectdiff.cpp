@@ -10,7 +10,6 @@ Q_DECLARE_METATYPE(kernelpad::Project)
 using namespace kernelpad;
 using namespace kernelpad::test;
 
-
 class TestProjectDiff : public QObject {
     Q_OBJECT
 private slots:
