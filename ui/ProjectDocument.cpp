@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QUuid>
 
@@ -21,6 +22,15 @@ constexpr int kRecoveryVersion = 1;
 
 QString lockPathFor(const QString& recoveryPath) {
     return recoveryPath + QStringLiteral(".lock");
+}
+
+// A project file must name a kernel (Project::fromJson insists); before the first compile
+// the best guess is the first __global__ function of the source.
+QString guessKernelName(const QString& source) {
+    static const QRegularExpression re(
+        QStringLiteral("__global__[^(;{]*?([A-Za-z_][A-Za-z0-9_]*)\\s*\\("));
+    const QRegularExpressionMatch m = re.match(source);
+    return m.hasMatch() ? m.captured(1) : QStringLiteral("kernel");
 }
 } // namespace
 
@@ -41,7 +51,17 @@ ProjectDocument::ProjectDocument(QObject* parent)
 ProjectDocument::~ProjectDocument() = default;
 
 QString ProjectDocument::displayName() const {
-    return m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
+    if (!m_path.isEmpty())
+        return QFileInfo(m_path).fileName();
+    return m_untitledName.isEmpty() ? tr("Untitled") : m_untitledName;
+}
+
+void ProjectDocument::setUntitledName(const QString& name) {
+    if (m_untitledName == name)
+        return;
+    m_untitledName = name;
+    if (m_path.isEmpty())
+        emit pathChanged(m_path); // the title follows the display name
 }
 
 QString ProjectDocument::directory() const {
@@ -50,36 +70,113 @@ QString ProjectDocument::directory() const {
     return m_copyDirectory.isEmpty() ? QDir::currentPath() : m_copyDirectory;
 }
 
-std::optional<Project> ProjectDocument::load(const QString& path, QString* error) {
+void ProjectDocument::changedField(void (ProjectDocument::*signal)()) {
+    markChanged();
+    emit(this->*signal)();
+    emit edited();
+}
+
+void ProjectDocument::setSource(const QString& source) {
+    if (m_project.source == source)
+        return;
+    m_project.source = source;
+    changedField(&ProjectDocument::sourceChanged);
+}
+
+void ProjectDocument::setOptions(const ProgramOptions& options) {
+    if (m_project.options == options)
+        return;
+    m_project.options = options;
+    changedField(&ProjectDocument::optionsChanged);
+}
+
+void ProjectDocument::setKernel(const QString& kernel) {
+    const QString trimmed = kernel.trimmed();
+    if (m_project.kernel == trimmed)
+        return;
+    m_project.kernel = trimmed;
+    changedField(&ProjectDocument::kernelChanged);
+}
+
+void ProjectDocument::setArguments(const QVector<ArgumentSpec>& arguments) {
+    const bool same = arguments.size() == m_project.arguments.size() &&
+                      std::equal(arguments.cbegin(), arguments.cend(), m_project.arguments.cbegin(),
+                                 [](const ArgumentSpec& a, const ArgumentSpec& b) {
+                                     return a.toJson() == b.toJson();
+                                 });
+    if (same)
+        return;
+    m_project.arguments = arguments;
+    changedField(&ProjectDocument::argumentsChanged);
+}
+
+void ProjectDocument::setLaunch(const LaunchConfig& launch) {
+    if (m_project.launch == launch)
+        return;
+    m_project.launch = launch;
+    changedField(&ProjectDocument::launchChanged);
+}
+
+void ProjectDocument::setTiming(const TimingSpec& timing) {
+    if (m_project.timing == timing)
+        return;
+    m_project.timing = timing;
+    changedField(&ProjectDocument::timingChanged);
+}
+
+void ProjectDocument::replace(const Project& project, const QString& path,
+                              const QString& copyDirectory) {
+    m_project = project;
+    m_untitledName = project.name;
+    reset(path);
+    if (!copyDirectory.isEmpty())
+        m_copyDirectory = QFileInfo(copyDirectory).absoluteFilePath();
+    emit projectReplaced();
+}
+
+std::optional<Project> ProjectDocument::read(const QString& path, QString* error) {
     QString why;
     std::optional<Project> project = Project::load(path, &why);
-    if (!project) {
-        if (error)
-            *error = why.isEmpty() ? tr("%1 could not be read.").arg(path) : why;
-        return std::nullopt;
-    }
-    removeRecovery();
-    newRecoveryPath();
-    m_copyDirectory.clear();
-    m_path = QFileInfo(path).absoluteFilePath();
-    emit pathChanged(m_path);
-    setDirty(false);
+    if (!project && error)
+        *error = why.isEmpty() ? tr("%1 could not be read.").arg(path) : why;
     return project;
 }
 
-bool ProjectDocument::save(const Project& project, const QString& path, QString* error) {
+bool ProjectDocument::open(const QString& path, QString* error) {
+    std::optional<Project> project = read(path, error);
+    if (!project)
+        return false;
+    replace(*project, path);
+    return true;
+}
+
+bool ProjectDocument::save(const QString& path, QString* error) {
+    QString target = path;
+    if (QFileInfo(target).suffix().isEmpty())
+        target += QStringLiteral(".kpad");
+    Project project = m_project;
+    if (project.name.isEmpty() || project.name == tr("Untitled"))
+        project.name = QFileInfo(target).completeBaseName();
+    if (project.kernel.isEmpty())
+        project.kernel = guessKernelName(project.source);
     QString why;
-    if (!project.save(path, &why)) {
+    if (!project.save(target, &why)) {
         if (error)
-            *error = why.isEmpty() ? tr("%1 could not be written.").arg(path) : why;
+            *error = why.isEmpty() ? tr("%1 could not be written.").arg(target) : why;
         return false;
     }
-    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const bool kernelGuessed = project.kernel != m_project.kernel;
+    m_project = project;
+    m_untitledName = project.name;
+    const QString absolute = QFileInfo(target).absoluteFilePath();
     if (absolute != m_path) {
         m_path = absolute;
+        m_copyDirectory.clear();
         emit pathChanged(m_path);
     }
     removeRecovery();
+    if (kernelGuessed)
+        emit kernelChanged();
     setDirty(false);
     return true;
 }
@@ -91,11 +188,6 @@ void ProjectDocument::reset(const QString& path) {
     m_path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
     emit pathChanged(m_path);
     setDirty(false);
-}
-
-void ProjectDocument::resetAsCopy(const QString& directory) {
-    reset();
-    m_copyDirectory = QFileInfo(directory).absoluteFilePath();
 }
 
 void ProjectDocument::markChanged() {
@@ -116,16 +208,12 @@ void ProjectDocument::setDirty(bool dirty) {
     emit dirtyChanged(dirty);
 }
 
-void ProjectDocument::setSnapshotProvider(std::function<Project()> provider) {
-    m_snapshot = std::move(provider);
-}
-
 void ProjectDocument::setAutosaveIntervalMs(int intervalMs) {
     m_autosave.setInterval(std::max(1, intervalMs));
 }
 
 bool ProjectDocument::autosaveNow(QString* error) {
-    if (!m_dirty || !m_snapshot)
+    if (!m_dirty)
         return false;
     if (!QDir().mkpath(recoveryDirectory())) {
         if (error)
@@ -144,7 +232,7 @@ bool ProjectDocument::autosaveNow(QString* error) {
     json.insert(QStringLiteral("originalPath"), m_path);
     json.insert(QStringLiteral("savedAt"),
                 QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    json.insert(QStringLiteral("project"), m_snapshot().toJson());
+    json.insert(QStringLiteral("project"), m_project.toJson());
 
     QString why;
     if (!writeFileAtomically(m_recoveryPath, QJsonDocument(json).toJson(QJsonDocument::Indented),
@@ -173,7 +261,11 @@ void ProjectDocument::adoptRecovery(const RecoveryEntry& entry) {
     m_recoveryPath = entry.recoveryPath;
     m_lock = std::make_unique<QLockFile>(lockPathFor(m_recoveryPath));
     m_lock->tryLock(0);
+    m_project = entry.project;
+    m_untitledName = entry.project.name;
+    m_copyDirectory.clear();
     m_path = entry.originalPath;
+    emit projectReplaced();
     emit pathChanged(m_path);
     setDirty(true);
     m_recoveryStale = false; // the file on disk is exactly what was restored

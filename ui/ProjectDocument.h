@@ -1,6 +1,8 @@
 #pragma once
-// The open project: its path, dirty state, loading and saving through Project::load/save, and
-// the recovery file that autosave keeps so that unsaved text survives a crash.
+// The open project: the Project itself, its path and dirty state, loading and saving through
+// Project::load/save, and the recovery file that autosave keeps so that unsaved text survives a
+// crash. Panels edit the project through the setters and follow it through the signals
+// (docs/ARCHITECTURE.md, "The window").
 
 #include "core/project/Project.h"
 
@@ -10,7 +12,6 @@
 #include <QTimer>
 #include <QVector>
 
-#include <functional>
 #include <memory>
 #include <optional>
 
@@ -26,9 +27,12 @@ struct RecoveryEntry {
     Project project;
 };
 
-/// Path and dirty state of the open project; writes a recovery file (the whole project and
-/// its original path, JSON) every few seconds while there are unsaved edits and removes it
-/// on save or clean close. The recovery file outlives the object so that a crash keeps it.
+/// The open project, its path and dirty state. Every setter that changes something emits its
+/// own signal and `edited()`, marks the document dirty and schedules an autosave; a setter
+/// given the value already held does nothing, so a panel echoing the document back is
+/// harmless. Writes a recovery file (the whole project and its original path, JSON) every few
+/// seconds while there are unsaved edits and removes it on save or clean close. The recovery
+/// file outlives the object so that a crash keeps it.
 class ProjectDocument : public QObject {
     Q_OBJECT
 public:
@@ -37,32 +41,50 @@ public:
     explicit ProjectDocument(QObject* parent = nullptr);
     ~ProjectDocument() override;
 
+    [[nodiscard]] const Project& project() const { return m_project; }
+
+    // --- edits: each emits its signal and edited() when the value changes ---
+    void setSource(const QString& source);
+    void setOptions(const ProgramOptions& options);
+    /// The kernel's entry name or name expression; surrounding spaces are dropped.
+    void setKernel(const QString& kernel);
+    void setArguments(const QVector<ArgumentSpec>& arguments);
+    void setLaunch(const LaunchConfig& launch);
+    void setTiming(const TimingSpec& timing);
+
+    /// Shows `project` as an untitled (or `path`) clean document: every panel re-reads it
+    /// (projectReplaced). An untitled copy resolves relative paths in `copyDirectory`.
+    void replace(const Project& project, const QString& path = QString(),
+                 const QString& copyDirectory = QString());
+    /// Reads a project file without touching this document; on failure `error` names the file
+    /// and the field.
+    [[nodiscard]] static std::optional<Project> read(const QString& path, QString* error);
+
     [[nodiscard]] QString path() const { return m_path; }
     [[nodiscard]] bool isUntitled() const { return m_path.isEmpty(); }
-    /// The file name ("saxpy.kpad"), or "Untitled".
+    /// The file name ("saxpy.kpad"); while untitled, the untitled name (the project's own
+    /// name, or the .cu file it was made from), else "Untitled".
     [[nodiscard]] QString displayName() const;
+    /// What an untitled document is called in the title and in Save As's suggestion.
+    void setUntitledName(const QString& name);
+    [[nodiscard]] QString untitledName() const { return m_untitledName; }
     /// Where relative paths of the project resolve: the file's folder, else the working one.
     [[nodiscard]] QString directory() const;
     [[nodiscard]] bool isDirty() const { return m_dirty; }
 
-    /// Reads a project file; on success this document takes its path and becomes clean.
-    /// On failure nothing changes and `error` names the file and the field.
-    std::optional<Project> load(const QString& path, QString* error);
-    /// Writes `project` to `path`; on success the path is adopted, the document is clean and
-    /// the recovery file is removed. On failure nothing changes.
-    [[nodiscard]] bool save(const Project& project, const QString& path, QString* error);
-    /// Starts over as an untitled (or `path`) clean document with a fresh recovery file name.
-    void reset(const QString& path = QString());
-    /// Untitled, but relative paths (.npy files, include folders) resolve in `directory`:
-    /// an example opened as a copy keeps finding its files until it is saved elsewhere.
-    void resetAsCopy(const QString& directory);
+    /// Reads a project file and shows it (replace); false, with `error` naming the file and
+    /// the field, leaves this document as it was.
+    bool open(const QString& path, QString* error);
+    /// Writes the project to `path` (".kpad" added when it has no suffix). An unnamed project
+    /// takes the file's base name and a project without a kernel the first __global__
+    /// function of its source, since the format needs both. On success the path is adopted,
+    /// the document is clean and the recovery file is removed; on failure nothing changes.
+    [[nodiscard]] bool save(const QString& path, QString* error);
 
     /// Content changed: marks the document dirty and schedules an autosave.
     void markChanged();
     void setDirty(bool dirty);
 
-    /// How the document reads the current project for autosave (the window's editor+panels).
-    void setSnapshotProvider(std::function<Project()> provider);
     void setAutosaveIntervalMs(int intervalMs);
     [[nodiscard]] int autosaveIntervalMs() const { return m_autosave.interval(); }
     /// Writes the recovery file now if there are unsaved changes; true when written.
@@ -71,7 +93,8 @@ public:
     [[nodiscard]] bool hasRecoveryFile() const;
     /// Deletes the recovery file (save, discard, clean close).
     void removeRecovery();
-    /// Continues a restored document: its original path, dirty, and the same recovery file.
+    /// Continues a restored document: its project and original path, dirty, and the same
+    /// recovery file.
     void adoptRecovery(const RecoveryEntry& entry);
 
     /// The folder of recovery files (QStandardPaths::AppDataLocation/recovery).
@@ -82,22 +105,37 @@ public:
     static std::optional<RecoveryEntry> readRecovery(const QString& file, QString* error);
 
 signals:
+    /// A new project replaced the old one (new, open, restore): re-read everything.
+    void projectReplaced();
+    void sourceChanged();
+    void optionsChanged();
+    void kernelChanged();
+    void argumentsChanged();
+    void launchChanged();
+    void timingChanged();
+    /// After any of the field signals above.
+    void edited();
     void dirtyChanged(bool dirty);
     void pathChanged(const QString& path);
     /// An autosave could not be written; the text is still in the editor.
     void autosaveFailed(const QString& error);
 
 private:
+    /// Starts over as an untitled (or `path`) clean document with a fresh recovery file name.
+    void reset(const QString& path);
     void newRecoveryPath();
     void releaseLock();
+    /// Marks the document changed and emits `signal` and edited().
+    void changedField(void (ProjectDocument::*signal)());
 
+    Project m_project;
+    QString m_untitledName;
     QString m_path;
     QString m_copyDirectory; ///< directory() of an untitled copy; empty otherwise
     bool m_dirty = false;
     bool m_recoveryStale = false; ///< edits since the last autosave
     QString m_recoveryPath;
     std::unique_ptr<QLockFile> m_lock; ///< tells other instances the recovery file is live
-    std::function<Project()> m_snapshot;
     QTimer m_autosave;
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
+#include "ui/Session.h"
 #include "ui/windows/MainWindow.h"
 
 #include <QApplication>
@@ -36,11 +37,11 @@ public:
             m_devices = true;
             step();
         });
-        connect(window, &kernelpad::MainWindow::compileShown, this, [this] {
+        connect(window->session(), &kernelpad::Session::compileShown, this, [this] {
             m_compiled = true;
             step();
         });
-        connect(window, &kernelpad::MainWindow::runShown, this, [this] { finish(0); });
+        connect(window->session(), &kernelpad::Session::runShown, this, [this] { finish(0); });
         QTimer::singleShot(kScreenshotTimeoutMs, this, [this] {
             std::fprintf(stderr, "kernelpad: screenshot timed out after %d s; saving anyway\n",
                          kScreenshotTimeoutMs / 1000);
@@ -57,7 +58,7 @@ private:
             finish(0);
             return;
         }
-        const QString reason = m_window->runBlockedReason();
+        const QString reason = m_window->session()->runBlockedReason();
         if (!reason.isEmpty()) {
             std::fprintf(stderr, "kernelpad: cannot run (%s); screenshot without a run\n",
                          qPrintable(reason));
@@ -170,9 +171,9 @@ int main(int argc, char** argv) {
     if (scripted && path.isEmpty())
         window.compile();
     if (!scripted && parser.isSet(runOption)) {
-        QObject::connect(&window, &kernelpad::MainWindow::compileShown, &window, [&window] {
+        QObject::connect(window.session(), &kernelpad::Session::compileShown, &window, [&window] {
             static bool once = false;
-            if (!once && window.runBlockedReason().isEmpty()) {
+            if (!once && window.session()->runBlockedReason().isEmpty()) {
                 once = true;
                 window.run();
             }

@@ -5,8 +5,11 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "core/run/Sanitizer.h"
+#include "ui/ProjectDocument.h"
+#include "ui/Session.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/TimingChartView.h"
@@ -119,11 +122,11 @@ void TestGuiResponsive::uiStaysResponsiveDuringLongKernel() {
     QString driverError;
     if (!waitForDevices(engine, window, &driverError))
         QSKIP(qPrintable(QStringLiteral("the engine found no device: %1").arg(driverError)));
-    window.loadProject(spinProject());
-    QTRY_VERIFY2_WITH_TIMEOUT(window.runBlockedReason().isEmpty(),
-                              qPrintable(window.runBlockedReason()), kDevicesTimeoutMs);
+    window.document()->replace(spinProject());
+    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
+                              qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
 
-    QSignalSpy shown(&window, &MainWindow::runShown);
+    QSignalSpy shown(window.session(), &Session::runShown);
     QElapsedTimer clock;
     qint64 lastTickMs = 0;
     qint64 longestGapMs = 0;
@@ -172,9 +175,9 @@ void TestGuiResponsive::saxpyShowsTimingAndVerification() {
         QSKIP(qPrintable(QStringLiteral("the engine found no device: %1").arg(driverError)));
     QVERIFY2(window.openProject(test::examplesDir() + QStringLiteral("/saxpy.kpad")),
              qPrintable(window.lastError()));
-    QTRY_VERIFY2_WITH_TIMEOUT(window.runBlockedReason().isEmpty(),
-                              qPrintable(window.runBlockedReason()), kDevicesTimeoutMs);
-    QSignalSpy shown(&window, &MainWindow::runShown);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
+                              qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
+    QSignalSpy shown(window.session(), &Session::runShown);
     window.run();
     QVERIFY(shown.wait(kRunTimeoutMs));
     const RunResult result = shown.first().first().value<RunResult>();
@@ -230,36 +233,37 @@ void TestGuiResponsive::memcheckMarksTheFaultingLine() {
     QVERIFY2(window.openProject(test::examplesDir() + QStringLiteral("/saxpy.kpad")),
              qPrintable(window.lastError()));
     // A wrong index: the last 64 threads write past the end of `out`.
-    QString source = window.editor()->text();
+    QString source = test::part<CodeEditor>(&window, "editor")->text();
     const QString store = QStringLiteral("out[tid] =");
     QVERIFY2(source.contains(store), qPrintable(source));
     source.replace(store, QStringLiteral("out[tid + 64] ="));
-    window.editor()->setText(source);
+    test::part<CodeEditor>(&window, "editor")->setText(source);
     const int faultLine =
         int(source.left(source.indexOf(QStringLiteral("out[tid + 64]"))).count(QLatin1Char('\n'))) +
         1;
-    QTRY_VERIFY2_WITH_TIMEOUT(window.runBlockedReason().isEmpty(),
-                              qPrintable(window.runBlockedReason()), kDevicesTimeoutMs);
-    QVERIFY(window.memcheckAction()->isEnabled());
+    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
+                              qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
+    QVERIFY(test::part<QAction>(&window, "memcheckAction")->isEnabled());
 
-    QSignalSpy shown(&window, &MainWindow::runShown);
-    window.memcheckAction()->trigger();
+    QSignalSpy shown(window.session(), &Session::runShown);
+    test::part<QAction>(&window, "memcheckAction")->trigger();
     QVERIFY(shown.wait(kRunTimeoutMs));
     const RunResult result = shown.first().first().value<RunResult>();
     QCOMPARE(result.sanitizerTool, SanitizerTool::Memcheck);
     QVERIFY2(result.sanitizerErrorCount() > 0,
              qPrintable(runStatusName(result.status) + QStringLiteral(": ") + result.error));
     bool marked = false;
-    for (const Diagnostic& d : window.editor()->diagnostics())
+    for (const Diagnostic& d : test::part<CodeEditor>(&window, "editor")->diagnostics())
         marked = marked || (d.line == faultLine && d.message.contains(QStringLiteral("thread")));
-    QVERIFY2(marked, qPrintable(QStringLiteral("no mark on line %1 of %2 marks")
-                                    .arg(faultLine)
-                                    .arg(window.editor()->diagnostics().size())));
-    QVERIFY(!window.diagnosticsList()->diagnostics().isEmpty());
+    QVERIFY2(marked,
+             qPrintable(QStringLiteral("no mark on line %1 of %2 marks")
+                            .arg(faultLine)
+                            .arg(test::part<CodeEditor>(&window, "editor")->diagnostics().size())));
+    QVERIFY(!test::part<DiagnosticsList>(&window, "diagnostics")->diagnostics().isEmpty());
     qInfo("memcheck in the window: %d error(s); first: %s", result.sanitizerErrorCount(),
           qPrintable(result.sanitizer.first().message()));
     // The source the user typed is still there after the checked run.
-    QCOMPARE(window.editor()->text(), source);
+    QCOMPARE(test::part<CodeEditor>(&window, "editor")->text(), source);
 }
 
 QTEST_MAIN(TestGuiResponsive)

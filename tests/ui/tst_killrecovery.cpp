@@ -6,6 +6,7 @@
 // types, waits for the recovery file, prints "READY" and then just runs its event loop until
 // it is killed.
 
+#include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/widgets/CodeEditor.h"
@@ -55,9 +56,9 @@ int runChild(int argc, char** argv) {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     window.show();
-    window.loadProject(sampleProject());
+    window.document()->replace(sampleProject());
     window.document()->setAutosaveIntervalMs(50);
-    CodeEditor* editor = window.editor();
+    CodeEditor* editor = test::part<CodeEditor>(&window, "editor");
     editor->setAutoCompletionSource(QsciScintilla::AcsNone);
     editor->setFocus();
     editor->setCursorPosition(0, 0);
@@ -107,7 +108,7 @@ void TestKillRecovery::textTypedBeforeSigkillIsOffered() {
     next.setPromptsEnabled(false);
     next.setCompileWhileTyping(false);
     QCOMPARE(next.restoreRecovery(), 1);
-    const QString text = next.editor()->text();
+    const QString text = test::part<CodeEditor>(&next, "editor")->text();
     QVERIFY2(text.startsWith(typedText()), qPrintable(text.left(200)));
     QVERIFY(text.contains(QStringLiteral("v[i] *= s;")));
     QVERIFY(next.isWindowModified());

@@ -1,9 +1,11 @@
 // The main window: examples open, compile errors land on the right line, Run explains why
 // it is off, projects round-trip through save and open, unsaved work is asked about.
 
+#include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
 #include "ui/ProjectDocument.h"
+#include "ui/Session.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CodeEditor.h"
@@ -64,7 +66,7 @@ std::unique_ptr<MainWindow> makeWindow(Engine* engine) {
 
 /// Compiles and waits until the window has shown the result.
 bool compileAndWait(MainWindow& window) {
-    QSignalSpy spy(&window, &MainWindow::compileShown);
+    QSignalSpy spy(window.session(), &Session::compileShown);
     window.compile();
     return spy.wait(kCompileTimeoutMs) || spy.count() > 0;
 }
@@ -122,22 +124,23 @@ void TestMainWindow::openExamples() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
     window->show();
-    QSignalSpy compiled(window.get(), &MainWindow::compileShown);
+    QSignalSpy compiled(window->session(), &Session::compileShown);
     QVERIFY2(window->openProject(path), qPrintable(window->lastError()));
     QString error;
     const std::optional<Project> project = Project::load(path, &error);
     QVERIFY2(project, qPrintable(error));
-    QCOMPARE(window->editor()->text(), project->source);
+    QCOMPARE(test::part<CodeEditor>(window, "editor")->text(), project->source);
     QVERIFY(window->windowTitle().startsWith(QFileInfo(path).fileName()));
     QVERIFY(!window->isWindowModified());
     // Opening compiles at once; an example must compile cleanly.
     QVERIFY(compiled.wait(kCompileTimeoutMs) || compiled.count() > 0);
-    QVERIFY(window->lastCompile());
-    QVERIFY2(window->lastCompile()->ok, qPrintable(window->lastCompile()->log));
-    QVERIFY(window->kernelSelector()->findText(project->kernel) >= 0 ||
+    QVERIFY(window->session()->lastCompile());
+    QVERIFY2(window->session()->lastCompile()->ok,
+             qPrintable(window->session()->lastCompile()->log));
+    QVERIFY(test::part<QComboBox>(window, "kernelSelector")->findText(project->kernel) >= 0 ||
             project->kernel.contains(QLatin1Char('<')));
-    QCOMPARE(window->kernelSelector()->currentText(), project->kernel);
-    QVERIFY(!window->ptxView()->ptx().isEmpty());
+    QCOMPARE(test::part<QComboBox>(window, "kernelSelector")->currentText(), project->kernel);
+    QVERIFY(!test::part<PtxView>(window, "ptx")->ptx().isEmpty());
 }
 
 void TestMainWindow::compileErrorMarksLine_data() {
@@ -163,28 +166,32 @@ void TestMainWindow::compileErrorMarksLine() {
     QFETCH(int, errorLine);
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(fillProject());
+    window->document()->replace(fillProject());
     QVERIFY(compileAndWait(*window));
-    window->editor()->setText(source);
+    test::part<CodeEditor>(window, "editor")->setText(source);
     QVERIFY(compileAndWait(*window));
-    QVERIFY(window->lastCompile());
-    QVERIFY(!window->lastCompile()->ok);
+    QVERIFY(window->session()->lastCompile());
+    QVERIFY(!window->session()->lastCompile()->ok);
 
-    CodeEditor* editor = window->editor();
+    CodeEditor* editor = test::part<CodeEditor>(window, "editor");
     QVERIFY2(editor->markersAtLine(errorLine - 1) & (1u << CodeEditor::ErrorMarker),
-             qPrintable(window->lastCompile()->log));
+             qPrintable(window->session()->lastCompile()->log));
     QVERIFY(!editor->annotation(errorLine - 1).isEmpty());
     QCOMPARE(editor->markersAtLine(0), 0u);
-    QVERIFY(window->diagnosticsList()->topLevelItemCount() >= 1);
-    QVERIFY(window->resultTabs()->tabText(MainWindow::DiagnosticsTab).contains(QLatin1Char('(')));
-    QVERIFY(window->programLog()->toPlainText().contains(QStringLiteral("error")));
+    QVERIFY(test::part<DiagnosticsList>(window, "diagnostics")->topLevelItemCount() >= 1);
+    QVERIFY(test::part<QTabWidget>(window, "resultTabs")
+                ->tabText(MainWindow::DiagnosticsTab)
+                .contains(QLatin1Char('(')));
+    QVERIFY(test::part<QPlainTextEdit>(window, "programLog")
+                ->toPlainText()
+                .contains(QStringLiteral("error")));
     // The editor kept the broken text: nothing the compiler says replaces what was typed.
     QCOMPARE(editor->text(), source);
 
     // Fixing it clears the markers on the next compile.
-    window->editor()->setText(fillProject().source);
+    test::part<CodeEditor>(window, "editor")->setText(fillProject().source);
     QVERIFY(compileAndWait(*window));
-    QVERIFY(window->lastCompile()->ok);
+    QVERIFY(window->session()->lastCompile()->ok);
     QCOMPARE(editor->markersAtLine(errorLine - 1) & (1u << CodeEditor::ErrorMarker), 0u);
     QVERIFY(editor->annotation(errorLine - 1).isEmpty());
 }
@@ -195,20 +202,21 @@ void TestMainWindow::compileFillsKernelSelectorAndPtx() {
     Project p = fillProject(QStringLiteral(
         "extern \"C\" __global__ void fill(float* out, int n) { if (n) out[0] = 1.0f; }\n"
         "extern \"C\" __global__ void other(int* p) { *p = 2; }\n"));
-    window->loadProject(p);
+    window->document()->replace(p);
     QVERIFY(compileAndWait(*window));
-    QComboBox* selector = window->kernelSelector();
+    QComboBox* selector = test::part<QComboBox>(window, "kernelSelector");
     QVERIFY(selector->findText(QStringLiteral("fill")) >= 0);
     QVERIFY(selector->findText(QStringLiteral("other")) >= 0);
     QCOMPARE(selector->currentText(), QStringLiteral("fill")); // the selection is kept
-    QVERIFY(window->ptxView()->entries().contains(QStringLiteral("fill")));
-    QVERIFY(window->ptxView()->entries().contains(QStringLiteral("other")));
+    QVERIFY(test::part<PtxView>(window, "ptx")->entries().contains(QStringLiteral("fill")));
+    QVERIFY(test::part<PtxView>(window, "ptx")->entries().contains(QStringLiteral("other")));
     // Recompiling keeps the user's choice.
     selector->setCurrentText(QStringLiteral("other"));
     QVERIFY(compileAndWait(*window));
     QCOMPARE(selector->currentText(), QStringLiteral("other"));
-    QCOMPARE(window->currentProject().kernel, QStringLiteral("other"));
-    QCOMPARE(window->argumentView()->model()->rowCount(), 1); // synced to other(int* p)
+    QCOMPARE(window->document()->project().kernel, QStringLiteral("other"));
+    QCOMPARE(test::part<ArgumentTableView>(window, "arguments")->model()->rowCount(),
+             1); // synced to other(int* p)
 }
 
 void TestMainWindow::runDisabledWithoutDriver() {
@@ -220,20 +228,22 @@ void TestMainWindow::runDisabledWithoutDriver() {
     const QString driverError = devices.last().at(1).toString();
     if (driverError.isEmpty())
         QSKIP("a CUDA driver is present: this test is about compile-only mode");
-    QVERIFY(!window->runAction()->isEnabled());
-    QVERIFY(window->runBlockedReason().contains(QStringLiteral("driver")));
-    QVERIFY(window->runAction()->toolTip().contains(window->runBlockedReason()));
-    QVERIFY(window->driverBanner()->isVisible());
+    QVERIFY(!test::part<QAction>(window, "runAction")->isEnabled());
+    QVERIFY(window->session()->runBlockedReason().contains(QStringLiteral("driver")));
+    QVERIFY(test::part<QAction>(window, "runAction")
+                ->toolTip()
+                .contains(window->session()->runBlockedReason()));
+    QVERIFY(test::part<QWidget>(window, "driverBanner")->isVisible());
     const auto labels = window->findChildren<QLabel*>();
     bool bannerSaysIt = false;
     for (QLabel* label : labels)
         bannerSaysIt |= label->text().startsWith(QStringLiteral("No CUDA driver found"));
     QVERIFY(bannerSaysIt);
     // Everything but Run still works: compile.
-    window->loadProject(fillProject());
+    window->document()->replace(fillProject());
     QVERIFY(compileAndWait(*window));
-    QVERIFY(window->lastCompile()->ok);
-    QVERIFY(!window->runAction()->isEnabled());
+    QVERIFY(window->session()->lastCompile()->ok);
+    QVERIFY(!test::part<QAction>(window, "runAction")->isEnabled());
 }
 
 void TestMainWindow::runBlockedReasons_data() {
@@ -262,23 +272,23 @@ void TestMainWindow::runBlockedReasons() {
     QVERIFY(devices.wait(kCompileTimeoutMs) || devices.count() > 0);
     // Pretend a device is there, so that the other reasons can be seen without a GPU.
     emit engine.devicesChanged({fakeDevice()}, QString());
-    QVERIFY(!window->driverBanner()->isVisibleTo(window.get()));
+    QVERIFY(!test::part<QWidget>(window, "driverBanner")->isVisibleTo(window.get()));
 
     Project p = fillProject();
     p.kernel = kernel;
     p.launch.block = {blockX, 1, 1};
     p.arguments[1].value = scalarValue;
-    window->loadProject(p);
+    window->document()->replace(p);
     if (kernel.isEmpty())
-        window->kernelSelector()->setCurrentText(QString());
-    const QString reason = window->runBlockedReason();
+        test::part<QComboBox>(window, "kernelSelector")->setCurrentText(QString());
+    const QString reason = window->session()->runBlockedReason();
     if (reasonMentions.isEmpty()) {
         QVERIFY2(reason.isEmpty(), qPrintable(reason));
-        QVERIFY(window->runAction()->isEnabled());
+        QVERIFY(test::part<QAction>(window, "runAction")->isEnabled());
     } else {
         QVERIFY2(reason.contains(reasonMentions), qPrintable(reason));
-        QVERIFY(!window->runAction()->isEnabled());
-        QVERIFY(window->runAction()->toolTip().contains(reason));
+        QVERIFY(!test::part<QAction>(window, "runAction")->isEnabled());
+        QVERIFY(test::part<QAction>(window, "runAction")->toolTip().contains(reason));
         QLabel* label = window->findChild<QLabel*>(QStringLiteral("runBlockedLabel"));
         QVERIFY(label);
         QVERIFY(label->text().contains(reason));
@@ -288,18 +298,18 @@ void TestMainWindow::runBlockedReasons() {
 void TestMainWindow::saveOpenRoundTrip() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(fillProject());
-    window->editor()->append(QStringLiteral("// edited before saving\n"));
+    window->document()->replace(fillProject());
+    test::part<CodeEditor>(window, "editor")->append(QStringLiteral("// edited before saving\n"));
     QVERIFY(window->isWindowModified());
     const QString path = m_dir.filePath(QStringLiteral("roundtrip.kpad"));
     QVERIFY2(window->saveAs(path), qPrintable(window->lastError()));
     QVERIFY(!window->isWindowModified());
     QVERIFY(window->windowTitle().startsWith(QStringLiteral("roundtrip.kpad")));
-    const Project saved = window->currentProject();
+    const Project saved = window->document()->project();
 
     std::unique_ptr<MainWindow> other = makeWindow(&engine);
     QVERIFY2(other->openProject(path), qPrintable(other->lastError()));
-    const Project reopened = other->currentProject();
+    const Project reopened = other->document()->project();
     QCOMPARE(reopened.source, saved.source);
     QVERIFY(reopened.source.contains(QStringLiteral("edited before saving")));
     QCOMPARE(reopened.kernel, saved.kernel);
@@ -317,7 +327,7 @@ void TestMainWindow::saveToAFullDiskSaysSoAndKeepsTheWork() {
         QSKIP(qPrintable(fs.why()));
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(fillProject());
+    window->document()->replace(fillProject());
     const QString path = fs.path(QStringLiteral("work.kpad"));
     QVERIFY2(window->saveAs(path), qPrintable(window->lastError()));
     QFile saved(path);
@@ -325,8 +335,9 @@ void TestMainWindow::saveToAFullDiskSaysSoAndKeepsTheWork() {
     const QByteArray before = saved.readAll();
     saved.close();
 
-    window->editor()->append(QStringLiteral("// ") + QString(80 * 1024, QLatin1Char('x')) +
-                             QStringLiteral("\n"));
+    test::part<CodeEditor>(window, "editor")
+        ->append(QStringLiteral("// ") + QString(80 * 1024, QLatin1Char('x')) +
+                 QStringLiteral("\n"));
     QVERIFY(window->document()->autosaveNow());
     fs.fill();
     QVERIFY(!window->saveAs(path));
@@ -341,9 +352,9 @@ void TestMainWindow::saveToAFullDiskSaysSoAndKeepsTheWork() {
 void TestMainWindow::brokenFileKeepsEditor() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(fillProject());
-    window->editor()->append(QStringLiteral("// precious unsaved line\n"));
-    const QString before = window->editor()->text();
+    window->document()->replace(fillProject());
+    test::part<CodeEditor>(window, "editor")->append(QStringLiteral("// precious unsaved line\n"));
+    const QString before = test::part<CodeEditor>(window, "editor")->text();
     const QString path = m_dir.filePath(QStringLiteral("broken.kpad"));
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -355,7 +366,7 @@ void TestMainWindow::brokenFileKeepsEditor() {
     QVERIFY(!window->openProject(path));
     QVERIFY2(window->lastError().contains(QStringLiteral("launch")),
              qPrintable(window->lastError()));
-    QCOMPARE(window->editor()->text(), before);
+    QCOMPARE(test::part<CodeEditor>(window, "editor")->text(), before);
 }
 
 void TestMainWindow::unsavedWorkIsAskedAbout_data() {
@@ -384,10 +395,11 @@ void TestMainWindow::unsavedWorkIsAskedAbout() {
 
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
     QVERIFY(window->openProject(first));
-    window->editor()->append(QStringLiteral("// unsaved\n"));
+    test::part<CodeEditor>(window, "editor")->append(QStringLiteral("// unsaved\n"));
     window->setUnsavedChoice(MainWindow::UnsavedChoice(choice));
     QCOMPARE(window->openProject(second), opened);
-    QCOMPARE(window->editor()->text().contains(QStringLiteral("// second")), opened);
+    QCOMPARE(test::part<CodeEditor>(window, "editor")->text().contains(QStringLiteral("// second")),
+             opened);
     const std::optional<Project> onDisk = Project::load(first, &error);
     QVERIFY(onDisk);
     QCOMPARE(onDisk->source.contains(QStringLiteral("// unsaved")), savedFirst);
@@ -396,12 +408,13 @@ void TestMainWindow::unsavedWorkIsAskedAbout() {
 void TestMainWindow::titleShowsModified() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(fillProject());
+    window->document()->replace(fillProject());
     QCOMPARE(window->windowTitle(), QStringLiteral("Fill[*] — KernelPad"));
     QVERIFY(!window->isWindowModified());
-    window->editor()->append(QStringLiteral("x"));
+    test::part<CodeEditor>(window, "editor")->append(QStringLiteral("x"));
     QVERIFY(window->isWindowModified());
-    window->launchPanel()->setConfig(fillProject().launch); // programmatic: still modified
+    test::part<LaunchPanel>(window, "launchPanel")
+        ->setConfig(fillProject().launch); // programmatic: still modified
     QVERIFY(window->isWindowModified());
 }
 
@@ -414,7 +427,7 @@ void TestMainWindow::verificationPinnedBelowResults() {
     QVERIFY(QTest::qWaitForWindowExposed(window.get()));
     auto* panel = window->findChild<VerificationPanel*>();
     QVERIFY(panel);
-    QTabWidget* tabs = window->resultTabs();
+    QTabWidget* tabs = test::part<QTabWidget>(window, "resultTabs");
     const int tabCount = tabs->count();
     QCOMPARE(tabs->widget(MainWindow::VerificationTab), panel);
 

@@ -52,6 +52,8 @@ private slots:
     void recoveryAfterTheDocumentIsGone();
     void garbageRecoveryIsSkipped();
     void newestRecoveryFirst();
+    void settersSignalOnlyChanges();
+    void saveNamesAnUnnamedProject();
 
 private:
     QTemporaryDir m_dir;
@@ -68,20 +70,22 @@ void TestProjectDocument::init() {
 
 void TestProjectDocument::saveThenLoadRoundTrip() {
     ProjectDocument doc;
-    QSignalSpy pathSpy(&doc, &ProjectDocument::pathChanged);
     const Project project = sampleProject();
     const QString path = m_dir.filePath(QStringLiteral("round.kpad"));
     QString error;
-    QVERIFY2(doc.save(project, path, &error), qPrintable(error));
+    doc.replace(project);
+    QSignalSpy pathSpy(&doc, &ProjectDocument::pathChanged);
+    QVERIFY2(doc.save(path, &error), qPrintable(error));
     QCOMPARE(doc.path(), QFileInfo(path).absoluteFilePath());
     QCOMPARE(doc.displayName(), QStringLiteral("round.kpad"));
     QCOMPARE(doc.directory(), m_dir.path());
     QCOMPARE(pathSpy.count(), 1);
 
     ProjectDocument other;
-    const std::optional<Project> loaded = other.load(path, &error);
-    QVERIFY2(loaded, qPrintable(error));
-    QVERIFY(*loaded == project);
+    QSignalSpy replaced(&other, &ProjectDocument::projectReplaced);
+    QVERIFY2(other.open(path, &error), qPrintable(error));
+    QVERIFY(other.project() == project);
+    QCOMPARE(replaced.count(), 1);
     QVERIFY(!other.isDirty());
     QCOMPARE(other.path(), doc.path());
 }
@@ -111,21 +115,24 @@ void TestProjectDocument::loadFailures() {
     ProjectDocument doc;
     const QString good = m_dir.filePath(QStringLiteral("good.kpad"));
     QString error;
-    QVERIFY(doc.save(sampleProject(), good, &error));
-    doc.markChanged();
-    QVERIFY(!doc.load(path, &error));
+    doc.replace(sampleProject());
+    QVERIFY(doc.save(good, &error));
+    doc.setSource(QStringLiteral("typed, not saved"));
+    QVERIFY(!doc.open(path, &error));
     QVERIFY2(error.contains(errorMentions), qPrintable(error));
-    // The document still describes the project that is open.
+    // The document still describes the project that is open, edits and all.
     QCOMPARE(doc.path(), QFileInfo(good).absoluteFilePath());
     QVERIFY(doc.isDirty());
+    QCOMPARE(doc.project().source, QStringLiteral("typed, not saved"));
 }
 
 void TestProjectDocument::saveFailureKeepsState() {
     ProjectDocument doc;
+    doc.replace(sampleProject());
     doc.markChanged();
     QString error;
     const QString impossible = m_dir.filePath(QStringLiteral("no/such/folder/x.kpad"));
-    QVERIFY(!doc.save(sampleProject(), impossible, &error));
+    QVERIFY(!doc.save(impossible, &error));
     QVERIFY(!error.isEmpty());
     QVERIFY(doc.isDirty());
     QVERIFY(doc.isUntitled());
@@ -133,20 +140,21 @@ void TestProjectDocument::saveFailureKeepsState() {
 
 void TestProjectDocument::dirtySignals() {
     ProjectDocument doc;
+    doc.replace(sampleProject());
     QSignalSpy spy(&doc, &ProjectDocument::dirtyChanged);
     doc.markChanged();
     doc.markChanged();
     QCOMPARE(spy.count(), 1); // only the transition is signalled
     QCOMPARE(spy.at(0).at(0).toBool(), true);
     QString error;
-    QVERIFY(doc.save(sampleProject(), m_dir.filePath(QStringLiteral("d.kpad")), &error));
+    QVERIFY(doc.save(m_dir.filePath(QStringLiteral("d.kpad")), &error));
     QCOMPARE(spy.count(), 2);
     QCOMPARE(spy.at(1).at(0).toBool(), false);
 }
 
 void TestProjectDocument::autosaveOnlyWhenDirty() {
     ProjectDocument doc;
-    doc.setSnapshotProvider([] { return sampleProject(QStringLiteral("typed text")); });
+    doc.replace(sampleProject(QStringLiteral("typed text")));
     QVERIFY(!doc.autosaveNow());
     QVERIFY(!doc.hasRecoveryFile());
     doc.markChanged();
@@ -165,25 +173,25 @@ void TestProjectDocument::autosaveTimer() {
     ProjectDocument doc;
     QCOMPARE(doc.autosaveIntervalMs(), ProjectDocument::kAutosaveIntervalMs);
     doc.setAutosaveIntervalMs(20);
-    doc.setSnapshotProvider([] { return sampleProject(); });
+    doc.replace(sampleProject());
     doc.markChanged();
     QTRY_VERIFY(doc.hasRecoveryFile());
 }
 
 void TestProjectDocument::saveRemovesRecovery() {
     ProjectDocument doc;
-    doc.setSnapshotProvider([] { return sampleProject(); });
+    doc.replace(sampleProject());
     doc.markChanged();
     QVERIFY(doc.autosaveNow());
     const QString recovery = doc.recoveryPath();
     QString error;
-    QVERIFY(doc.save(sampleProject(), m_dir.filePath(QStringLiteral("s.kpad")), &error));
+    QVERIFY(doc.save(m_dir.filePath(QStringLiteral("s.kpad")), &error));
     QVERIFY(!QFileInfo::exists(recovery));
 }
 
 void TestProjectDocument::recoveryOfLiveDocumentIsNotOffered() {
     ProjectDocument doc;
-    doc.setSnapshotProvider([] { return sampleProject(); });
+    doc.replace(sampleProject());
     doc.markChanged();
     QVERIFY(doc.autosaveNow());
     // The document is still open (its lock is held): nothing to recover.
@@ -204,13 +212,10 @@ void TestProjectDocument::recoveryAfterTheDocumentIsGone() {
     {
         auto doc = std::make_unique<ProjectDocument>();
         QString error;
-        QVERIFY(doc->save(sampleProject(), path, &error));
-        doc->setSnapshotProvider([kernel] {
-            Project p = sampleProject(QStringLiteral("unsaved edit"));
-            p.kernel = kernel;
-            return p;
-        });
-        doc->markChanged();
+        doc->replace(sampleProject());
+        QVERIFY(doc->save(path, &error));
+        doc->setSource(QStringLiteral("unsaved edit"));
+        doc->setKernel(kernel);
         QVERIFY(doc->autosaveNow());
         recovery = doc->recoveryPath();
     } // destroyed without removeRecovery(): what a crash leaves behind
@@ -221,7 +226,10 @@ void TestProjectDocument::recoveryAfterTheDocumentIsGone() {
     QCOMPARE(entries.first().originalPath, QFileInfo(path).absoluteFilePath());
 
     ProjectDocument restored;
+    QSignalSpy replaced(&restored, &ProjectDocument::projectReplaced);
     restored.adoptRecovery(entries.first());
+    QCOMPARE(replaced.count(), 1);
+    QCOMPARE(restored.project().source, QStringLiteral("unsaved edit"));
     QVERIFY(restored.isDirty());
     QCOMPARE(restored.path(), QFileInfo(path).absoluteFilePath());
     QCOMPARE(restored.recoveryPath(), entries.first().recoveryPath);
@@ -247,7 +255,7 @@ void TestProjectDocument::garbageRecoveryIsSkipped() {
 void TestProjectDocument::newestRecoveryFirst() {
     for (const QString& text : {QStringLiteral("older"), QStringLiteral("newer")}) {
         ProjectDocument doc;
-        doc.setSnapshotProvider([text] { return sampleProject(text); });
+        doc.replace(sampleProject(text));
         doc.markChanged();
         QVERIFY(doc.autosaveNow());
         QTest::qWait(5); // distinct timestamps (milliseconds are stored)
@@ -259,4 +267,59 @@ void TestProjectDocument::newestRecoveryFirst() {
 }
 
 QTEST_MAIN(TestProjectDocument)
+void TestProjectDocument::settersSignalOnlyChanges() {
+    ProjectDocument doc;
+    doc.replace(sampleProject());
+    QVERIFY(!doc.isDirty());
+    QSignalSpy source(&doc, &ProjectDocument::sourceChanged);
+    QSignalSpy kernel(&doc, &ProjectDocument::kernelChanged);
+    QSignalSpy launch(&doc, &ProjectDocument::launchChanged);
+    QSignalSpy edited(&doc, &ProjectDocument::edited);
+
+    // The value already held: nothing happens, so a panel echoing the document is harmless.
+    doc.setSource(doc.project().source);
+    doc.setKernel(QStringLiteral("  ") + doc.project().kernel + QStringLiteral(" "));
+    doc.setLaunch(doc.project().launch);
+    doc.setArguments(doc.project().arguments);
+    QCOMPARE(edited.count(), 0);
+    QVERIFY(!doc.isDirty());
+
+    LaunchConfig bigger = doc.project().launch;
+    bigger.block[0] *= 2;
+    doc.setLaunch(bigger);
+    QCOMPARE(launch.count(), 1);
+    QCOMPARE(edited.count(), 1);
+    QCOMPARE(source.count(), 0);
+    QVERIFY(doc.isDirty());
+    QVERIFY(doc.project().launch == bigger);
+
+    doc.setSource(QStringLiteral("// new text"));
+    doc.setKernel(QStringLiteral("other"));
+    QCOMPARE(source.count(), 1);
+    QCOMPARE(kernel.count(), 1);
+    QCOMPARE(edited.count(), 3);
+    QCOMPARE(doc.project().kernel, QStringLiteral("other"));
+}
+
+void TestProjectDocument::saveNamesAnUnnamedProject() {
+    ProjectDocument doc;
+    Project unnamed = sampleProject(QStringLiteral("__global__ void scale(float* x) {}"));
+    unnamed.name.clear();
+    unnamed.kernel.clear();
+    doc.replace(unnamed);
+    QCOMPARE(doc.displayName(), QStringLiteral("Untitled"));
+    QSignalSpy kernel(&doc, &ProjectDocument::kernelChanged);
+    QString error;
+    // No suffix: .kpad is added; the format needs a name and a kernel, so both are filled.
+    QVERIFY2(doc.save(m_dir.filePath(QStringLiteral("named")), &error), qPrintable(error));
+    QCOMPARE(doc.displayName(), QStringLiteral("named.kpad"));
+    QCOMPARE(doc.project().name, QStringLiteral("named"));
+    QCOMPARE(doc.project().kernel, QStringLiteral("scale"));
+    QCOMPARE(kernel.count(), 1);
+    QVERIFY(!doc.isDirty());
+    const std::optional<Project> reread = ProjectDocument::read(doc.path(), &error);
+    QVERIFY2(reread, qPrintable(error));
+    QCOMPARE(reread->kernel, QStringLiteral("scale"));
+}
+
 #include "tst_projectdocument.moc"

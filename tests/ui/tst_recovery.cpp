@@ -1,6 +1,7 @@
 // Unsaved work survives a crash: autosave writes a recovery file, a window torn down without
 // the clean-close path leaves it, and the next window restores it.
 
+#include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/widgets/CodeEditor.h"
@@ -76,11 +77,11 @@ void TestRecovery::restoreAfterCrash() {
         std::unique_ptr<MainWindow> crashing = makeWindow(&engine);
         crashing->show();
         QVERIFY(QTest::qWaitForWindowExposed(crashing.get()));
-        crashing->loadProject(sampleProject());
+        crashing->document()->replace(sampleProject());
         if (savedBefore)
             QVERIFY(crashing->saveAs(path));
         crashing->document()->setAutosaveIntervalMs(50);
-        CodeEditor* editor = crashing->editor();
+        CodeEditor* editor = test::part<CodeEditor>(crashing, "editor");
         editor->setAutoCompletionSource(QsciScintilla::AcsNone);
         editor->setFocus();
         editor->setCursorPosition(0, 0);
@@ -94,7 +95,7 @@ void TestRecovery::restoreAfterCrash() {
 
     std::unique_ptr<MainWindow> next = makeWindow(&engine);
     QCOMPARE(next->restoreRecovery(), 1);
-    QCOMPARE(next->editor()->text(), expectedText);
+    QCOMPARE(test::part<CodeEditor>(next, "editor")->text(), expectedText);
     QVERIFY(next->isWindowModified());
     QCOMPARE(next->document()->path(),
              savedBefore ? QFileInfo(path).absoluteFilePath() : QString());
@@ -112,8 +113,8 @@ void TestRecovery::restoreAfterCrash() {
 void TestRecovery::cleanCloseRemovesRecovery() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(sampleProject());
-    window->editor()->append(QStringLiteral("\n// more"));
+    window->document()->replace(sampleProject());
+    test::part<CodeEditor>(window, "editor")->append(QStringLiteral("\n// more"));
     QVERIFY(window->document()->isDirty());
     QVERIFY(window->document()->autosaveNow());
     const QString recovery = window->document()->recoveryPath();
@@ -132,8 +133,8 @@ void TestRecovery::cleanCloseRemovesRecovery() {
 void TestRecovery::saveRemovesRecovery() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(sampleProject());
-    window->editor()->append(QStringLiteral("\n// more"));
+    window->document()->replace(sampleProject());
+    test::part<CodeEditor>(window, "editor")->append(QStringLiteral("\n// more"));
     QVERIFY(window->document()->autosaveNow());
     const QString recovery = window->document()->recoveryPath();
     QVERIFY(window->saveAs(m_dir.filePath(QStringLiteral("saved.kpad"))));
@@ -144,9 +145,9 @@ void TestRecovery::saveRemovesRecovery() {
 void TestRecovery::nothingToRestore() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
-    window->loadProject(sampleProject());
+    window->document()->replace(sampleProject());
     QCOMPARE(window->restoreRecovery(), 0);
-    QCOMPARE(window->editor()->text(), sampleProject().source);
+    QCOMPARE(test::part<CodeEditor>(window, "editor")->text(), sampleProject().source);
     QVERIFY(!window->isWindowModified());
 }
 

@@ -1,8 +1,10 @@
 // What a compile tells the window (issue 11): the kernel's own launch bounds from its PTX
 // are checked as the device's limits are, with the reason shown beside the launch settings.
 
+#include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
+#include "ui/Session.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/windows/MainWindow.h"
@@ -80,47 +82,54 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
-    QSignalSpy shown(&window, &MainWindow::compileShown);
-    window.loadProject(boundedProject(bounds, {blockX, blockY, 1}));
+    QSignalSpy shown(window.session(), &Session::compileShown);
+    window.document()->replace(boundedProject(bounds, {blockX, blockY, 1}));
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY2(window.lastCompile() && window.lastCompile()->ok,
-             qPrintable(window.lastCompile() ? window.lastCompile()->log : QString()));
+    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
+             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
+                                                        : QString()));
 
-    auto* problem = window.launchPanel()->findChild<QLabel*>(QStringLiteral("problemLabel"));
+    auto* problem = test::part<LaunchPanel>(&window, "launchPanel")
+                        ->findChild<QLabel*>(QStringLiteral("problemLabel"));
     QVERIFY(problem);
     if (reason.isEmpty()) {
-        QCOMPARE(window.launchPanel()->problem(), QString());
+        QCOMPARE(test::part<LaunchPanel>(&window, "launchPanel")->problem(), QString());
         return;
     }
-    QVERIFY2(window.launchPanel()->problem().contains(reason),
-             qPrintable(window.launchPanel()->problem()));
+    QVERIFY2(test::part<LaunchPanel>(&window, "launchPanel")->problem().contains(reason),
+             qPrintable(test::part<LaunchPanel>(&window, "launchPanel")->problem()));
     QVERIFY(problem->text().contains(reason));
-    QVERIFY(window.runBlockedReason().contains(reason) ||
-            !window.runBlockedReason().isEmpty()); // without a driver, that reason comes first
+    QVERIFY(window.session()->runBlockedReason().contains(reason) ||
+            !window.session()
+                 ->runBlockedReason()
+                 .isEmpty()); // without a driver, that reason comes first
 
     // Bringing the block within the bounds clears it.
-    window.launchPanel()->findChild<QSpinBox*>(QStringLiteral("blockX"))->setValue(256);
-    QCOMPARE(window.launchPanel()->problem(), QString());
+    test::part<LaunchPanel>(&window, "launchPanel")
+        ->findChild<QSpinBox*>(QStringLiteral("blockX"))
+        ->setValue(256);
+    QCOMPARE(test::part<LaunchPanel>(&window, "launchPanel")->problem(), QString());
 }
 
 void TestWindowCompile::newProjectIsCleanAndCoversItsElements() {
     Engine engine;
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
-    QSignalSpy shown(&window, &MainWindow::compileShown);
+    QSignalSpy shown(window.session(), &Session::compileShown);
     QVERIFY(window.newProject());
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY2(window.lastCompile() && window.lastCompile()->ok,
-             qPrintable(window.lastCompile() ? window.lastCompile()->log : QString()));
+    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
+             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
+                                                        : QString()));
     QCoreApplication::processEvents();
     // Untouched, it is not "modified": opening something else asks nothing.
     QVERIFY2(!window.isWindowModified(), qPrintable(window.windowTitle()));
-    const Project p = window.currentProject();
+    const Project p = window.document()->project();
     const LaunchConfig& launch = p.launch;
     const qint64 threads = qint64(launch.grid[0]) * launch.block[0];
     QCOMPARE(p.arguments.size(), 2);
     QCOMPARE(threads, p.arguments.at(1).value.toLongLong()); // covers n, all of it
-    QCOMPARE(window.launchPanel()->problem(), QString());
+    QCOMPARE(test::part<LaunchPanel>(&window, "launchPanel")->problem(), QString());
 }
 
 void TestWindowCompile::exampleOpensAsAnUntitledCopy() {
@@ -137,7 +146,7 @@ void TestWindowCompile::exampleOpensAsAnUntitledCopy() {
     QCOMPARE(window.document()->directory(), QFileInfo(example).absolutePath());
     QVERIFY2(window.windowTitle().startsWith(QStringLiteral("SAXPY")),
              qPrintable(window.windowTitle()));
-    window.editor()->append(QStringLiteral("// my change\n"));
+    test::part<CodeEditor>(&window, "editor")->append(QStringLiteral("// my change\n"));
     // Save on an untitled copy asks where (no dialog in tests: nothing is written).
     QVERIFY(!window.save());
     QVERIFY(shipped.open(QIODevice::ReadOnly));
@@ -157,12 +166,12 @@ void TestWindowCompile::cudaSourceOpensAsANewProject() {
     Engine engine;
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
-    QSignalSpy shown(&window, &MainWindow::compileShown);
+    QSignalSpy shown(window.session(), &Session::compileShown);
     QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
     QVERIFY(window.windowTitle().startsWith(QStringLiteral("heavy.cu")));
     QVERIFY(window.document()->isUntitled()); // Save asks where the .kpad goes
     QCOMPARE(window.document()->directory(), QFileInfo(path).absolutePath());
-    const Project p = window.currentProject();
+    const Project p = window.document()->project();
     QCOMPARE(p.kernel, QStringLiteral("scale"));
     QStringList names;
     for (const ArgumentSpec& a : p.arguments)
@@ -170,8 +179,9 @@ void TestWindowCompile::cudaSourceOpensAsANewProject() {
     QCOMPARE(names, (QStringList{"in", "out", "a", "n"}));
     QVERIFY(p.arguments.at(0).isBuffer() && p.arguments.at(1).isBuffer());
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY2(window.lastCompile() && window.lastCompile()->ok,
-             qPrintable(window.lastCompile() ? window.lastCompile()->log : QString()));
+    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
+             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
+                                                        : QString()));
 }
 
 void TestWindowCompile::coverCountsTheReductionsInput() {
@@ -180,7 +190,8 @@ void TestWindowCompile::coverCountsTheReductionsInput() {
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
     QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/reduction.kpad")));
-    auto* count = window.launchPanel()->findChild<QLineEdit*>(QStringLiteral("coverCount"));
+    auto* count = test::part<LaunchPanel>(&window, "launchPanel")
+                      ->findChild<QLineEdit*>(QStringLiteral("coverCount"));
     QVERIFY(count);
     QCOMPARE(count->text(), QStringLiteral("4194304"));
 }

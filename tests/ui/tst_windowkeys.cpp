@@ -2,6 +2,7 @@
 // never type into the kernel, F8 walks the diagnostics, a single click on one jumps, the
 // View menu shows "&" as written, Help lists About and the shortcuts.
 
+#include "../support/WindowParts.h"
 #include "ui/ProjectDocument.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
@@ -91,7 +92,7 @@ void TestWindowKeys::zoomKeysZoomAndNeverType() {
     QFETCH(int, direction);
     std::unique_ptr<MainWindow> window = makeShownWindow();
     QVERIFY(window);
-    CodeEditor* editor = window->editor();
+    CodeEditor* editor = test::part<CodeEditor>(window, "editor");
     editor->setText(QStringLiteral("__global__ void k() {}\n"));
     editor->setFocus();
     QTRY_VERIFY(editor->hasFocus());
@@ -160,13 +161,13 @@ void TestWindowKeys::singleClickOnDiagnosticJumps() {
 void TestWindowKeys::f8WalksDiagnostics() {
     std::unique_ptr<MainWindow> window = makeShownWindow();
     QVERIFY(window);
-    CodeEditor* editor = window->editor();
+    CodeEditor* editor = test::part<CodeEditor>(window, "editor");
     QStringList lines;
     for (int i = 0; i < 10; ++i)
         lines << QStringLiteral("int x%1;").arg(i);
     editor->setText(lines.join(QLatin1Char('\n')));
-    window->diagnosticsList()->setDiagnostics({errorAt(3), errorAt(7)},
-                                              QStringLiteral("kernel.cu"));
+    test::part<DiagnosticsList>(window, "diagnostics")
+        ->setDiagnostics({errorAt(3), errorAt(7)}, QStringLiteral("kernel.cu"));
     editor->setFocus();
     QTRY_VERIFY(editor->hasFocus());
     int line = -1;
@@ -175,7 +176,8 @@ void TestWindowKeys::f8WalksDiagnostics() {
     QTest::keyClick(editor, Qt::Key_F8);
     editor->getCursorPosition(&line, &column);
     QCOMPARE(line + 1, 3);
-    QCOMPARE(window->resultTabs()->currentIndex(), int(MainWindow::DiagnosticsTab));
+    QCOMPARE(test::part<QTabWidget>(window, "resultTabs")->currentIndex(),
+             int(MainWindow::DiagnosticsTab));
     QTest::keyClick(editor, Qt::Key_F8);
     editor->getCursorPosition(&line, &column);
     QCOMPARE(line + 1, 7);

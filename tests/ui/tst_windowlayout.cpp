@@ -2,7 +2,9 @@
 // project is on screen without scrolling sideways, and extra width goes where content
 // needs it.
 
+#include "../support/WindowParts.h"
 #include "core/project/Project.h"
+#include "ui/ProjectDocument.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/LaunchPanel.h"
@@ -67,7 +69,7 @@ std::unique_ptr<MainWindow> windowAt(const QSize& size) {
         qWarning("%s", qPrintable(error));
         return nullptr;
     }
-    window->loadProject(*saxpy);
+    window->document()->replace(*saxpy);
     window->show();
     if (!QTest::qWaitForWindowExposed(window.get()))
         return nullptr;
@@ -140,7 +142,8 @@ void TestWindowLayout::argumentColumnsVisible() {
     QFETCH(QSize, size);
     std::unique_ptr<MainWindow> window = windowAt(size);
     QVERIFY(window);
-    auto* table = window->argumentView()->findChild<QTableView*>(QStringLiteral("argumentTable"));
+    auto* table = test::part<ArgumentTableView>(window, "arguments")
+                      ->findChild<QTableView*>(QStringLiteral("argumentTable"));
     QVERIFY(table);
     QHeaderView* header = table->horizontalHeader();
     const int viewportWidth = table->viewport()->width();

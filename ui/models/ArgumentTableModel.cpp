@@ -352,17 +352,26 @@ QString ArgumentTableModel::cellProblem(int row, int column) const {
 }
 
 QStringList ArgumentTableModel::problems() const {
+    return problemsOf(m_arguments);
+}
+
+QStringList ArgumentTableModel::problemsOf(const QVector<ArgumentSpec>& arguments) {
+    // The rules live in core (argumentProblem), shared with the loader and the CLI; the
+    // messages name the row and the column as the table shows them.
+    static const std::pair<ArgumentPart, const char*> kParts[] = {
+        {ArgumentPart::Name, QT_TR_NOOP("Name")},
+        {ArgumentPart::Value, QT_TR_NOOP("Value / Count")},
+        {ArgumentPart::Init, QT_TR_NOOP("Init")},
+        {ArgumentPart::Verify, QT_TR_NOOP("Verify")}};
     QStringList list;
-    for (int row = 0; row < m_arguments.size(); ++row) {
-        const QString name = m_arguments.at(row).name.isEmpty()
+    for (int row = 0; row < arguments.size(); ++row) {
+        const QString name = arguments.at(row).name.isEmpty()
                                  ? tr("#%1").arg(row + 1)
-                                 : QStringLiteral("'%1'").arg(m_arguments.at(row).name);
-        for (int column = 0; column < ColumnCount; ++column) {
-            const QString problem = cellProblem(row, column);
+                                 : QStringLiteral("'%1'").arg(arguments.at(row).name);
+        for (const auto& [part, column] : kParts) {
+            const QString problem = argumentProblem(arguments, row, part);
             if (!problem.isEmpty())
-                list << tr("Argument %1, %2: %3")
-                            .arg(name, headerData(column, Qt::Horizontal).toString().toLower(),
-                                 problem);
+                list << tr("Argument %1, %2: %3").arg(name, tr(column).toLower(), problem);
         }
     }
     return list;

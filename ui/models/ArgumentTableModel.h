@@ -62,6 +62,8 @@ public:
     [[nodiscard]] QString cellProblem(int row, int column) const;
     /// One message per invalid cell, naming the argument.
     [[nodiscard]] QStringList problems() const;
+    /// problems() of any argument list, as the table would show it.
+    [[nodiscard]] static QStringList problemsOf(const QVector<ArgumentSpec>& arguments);
     [[nodiscard]] bool isValid() const { return problems().isEmpty(); }
 
 signals:

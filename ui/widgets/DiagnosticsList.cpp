@@ -103,8 +103,12 @@ void DiagnosticsList::clearDiagnostics() {
 }
 
 QString DiagnosticsList::summary() const {
+    return summaryOf(m_diagnostics);
+}
+
+QString DiagnosticsList::summaryOf(const QVector<Diagnostic>& diagnostics) {
     int errors = 0, warnings = 0, others = 0;
-    for (const Diagnostic& d : m_diagnostics) {
+    for (const Diagnostic& d : diagnostics) {
         if (d.severity == Diagnostic::Severity::Error)
             ++errors;
         else if (d.severity == Diagnostic::Severity::Warning)

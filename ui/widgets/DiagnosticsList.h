@@ -19,6 +19,7 @@ public:
     void clearDiagnostics();
     [[nodiscard]] const QVector<Diagnostic>& diagnostics() const { return m_diagnostics; }
     /// "2 errors, 1 warning" or "No problems".
+    [[nodiscard]] static QString summaryOf(const QVector<Diagnostic>& diagnostics);
     [[nodiscard]] QString summary() const;
     /// Selects and activates the diagnostic `step` rows after the current one (wrapping;
     /// -1 for the previous), as F8 and Shift+F8 do. False when the list is empty.

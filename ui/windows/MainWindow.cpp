@@ -3,8 +3,8 @@
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
+#include "ui/Session.h"
 #include "ui/Theme.h"
-#include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
@@ -17,6 +17,7 @@
 #include "ui/widgets/ResourcesPanel.h"
 #include "ui/widgets/TimingChartView.h"
 #include "ui/widgets/VerificationPanel.h"
+#include "ui/windows/PanelBindings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -41,17 +42,12 @@
 
 namespace kernelpad {
 
-namespace {
-// Long enough that a burst of typing compiles once, short enough to feel live.
-constexpr int kCompileWhileTypingDelayMs = 700;
-} // namespace
-
 MainWindow::MainWindow(Engine* engine, QWidget* parent)
     : QMainWindow(parent)
     , m_engine(engine)
     , m_document(new ProjectDocument(this))
-    , m_recent(new RecentFiles(this))
-    , m_compileTimer(new QTimer(this)) {
+    , m_session(new Session(engine, m_document, this))
+    , m_recent(new RecentFiles(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     createWidgets();
@@ -59,15 +55,10 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     createActions();
     createMenus();
     createStatusBar();
-    connectEdits();
-    connectEngine();
     restoreLayout();
+    bindPanels();
+    watchSession();
 
-    m_compileTimer->setSingleShot(true);
-    m_compileTimer->setInterval(kCompileWhileTypingDelayMs);
-    connect(m_compileTimer, &QTimer::timeout, this, &MainWindow::compile);
-
-    m_document->setSnapshotProvider([this] { return currentProject(); });
     connect(m_document, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::autosaveFailed, this,
@@ -75,69 +66,27 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
 
     Project blank;
     blank.name = tr("Untitled");
-    loadProject(blank);
+    m_document->replace(blank);
     updateTitle();
     updateRunState();
-    if (m_engine)
-        m_engine->refreshDevices();
 }
 
 MainWindow::~MainWindow() = default;
 
-CodeEditor* MainWindow::editor() const {
-    return m_editor;
-}
-
-ProjectDocument* MainWindow::document() const {
-    return m_document;
-}
-
-DiagnosticsList* MainWindow::diagnosticsList() const {
-    return m_diagnostics;
-}
-
-PtxView* MainWindow::ptxView() const {
-    return m_ptx;
-}
-
-QComboBox* MainWindow::kernelSelector() const {
-    return m_kernelSelector;
-}
-
-ArgumentTableView* MainWindow::argumentView() const {
-    return m_arguments;
-}
-
-LaunchPanel* MainWindow::launchPanel() const {
-    return m_launch;
-}
-
-CompileOptionsPanel* MainWindow::optionsPanel() const {
-    return m_options;
-}
-
-QTabWidget* MainWindow::resultTabs() const {
-    return m_tabs;
-}
-
-QPlainTextEdit* MainWindow::programLog() const {
-    return m_log;
-}
-
-QWidget* MainWindow::driverBanner() const {
-    return m_banner;
-}
-
-QAction* MainWindow::runAction() const {
-    return m_runAction;
-}
-
-QAction* MainWindow::compileAction() const {
-    return m_compileAction;
-}
-
-QAction* MainWindow::cancelAction() const {
-    return m_cancelAction;
+void MainWindow::bindPanels() {
+    bind::editor(m_session, m_editor);
+    bind::compileOptions(m_session, m_options);
+    bind::kernelSelector(m_session, m_kernelSelector);
+    bind::arguments(m_session, m_arguments);
+    bind::launch(m_session, m_launch);
+    bind::diagnostics(m_session, m_diagnostics);
+    bind::ptx(m_session, m_ptx);
+    bind::programLog(m_session, m_log);
+    bind::resources(m_session, m_resources);
+    bind::timing(m_session, m_timing);
+    bind::verification(m_session, m_verification);
+    bind::buffers(m_session, m_buffers);
+    bind::console(m_session, m_console);
 }
 
 void MainWindow::createWidgets() {
@@ -162,17 +111,25 @@ void MainWindow::createWidgets() {
     m_tabs->setObjectName(QStringLiteral("resultTabs"));
     m_tabs->setDocumentMode(true);
     m_log = new QPlainTextEdit(this);
+    m_log->setObjectName(QStringLiteral("programLog"));
     m_log->setReadOnly(true);
     m_log->setFont(monospaceFont());
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setPlaceholderText(tr("The NVRTC program log appears here after a compile."));
     m_diagnostics = new DiagnosticsList(this);
+    m_diagnostics->setObjectName(QStringLiteral("diagnostics"));
     m_ptx = new PtxView(this);
+    m_ptx->setObjectName(QStringLiteral("ptx"));
     m_resources = new ResourcesPanel(this);
+    m_resources->setObjectName(QStringLiteral("resources"));
     m_timing = new TimingChartView(this);
+    m_timing->setObjectName(QStringLiteral("timing"));
     m_verification = new VerificationPanel(this);
+    m_verification->setObjectName(QStringLiteral("verification"));
     m_buffers = new BufferViewer(this);
+    m_buffers->setObjectName(QStringLiteral("buffers"));
     m_console = new ConsolePanel(this);
+    m_console->setObjectName(QStringLiteral("console"));
     m_tabs->insertTab(LogTab, m_log, tr("Program Log"));
     m_tabs->insertTab(DiagnosticsTab, m_diagnostics, tr("Diagnostics"));
     m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
@@ -256,49 +213,8 @@ void MainWindow::createStatusBar() {
     applyTheme();
 }
 
-void MainWindow::connectEngine() {
-    if (!m_engine)
-        return;
-    connect(m_engine, &Engine::devicesChanged, this, &MainWindow::onDevicesChanged);
-    connect(m_engine, &Engine::compiled, this, &MainWindow::onCompiled);
-    connect(m_engine, &Engine::resourcesReady, this, &MainWindow::onResources);
-    connect(m_engine, &Engine::runProgress, this, &MainWindow::onRunProgress);
-    connect(m_engine, &Engine::runFinished, this, &MainWindow::onRunFinished);
-}
-
-void MainWindow::connectEdits() {
-    connect(m_editor, &QsciScintilla::textChanged, this, [this] {
-        onContentChanged();
-        if (!m_loading && m_compileWhileTypingAction && m_compileWhileTypingAction->isChecked())
-            m_compileTimer->start();
-    });
-    connect(m_options, &CompileOptionsPanel::changed, this, &MainWindow::onContentChanged);
-    connect(m_arguments, &ArgumentTableView::changed, this, [this] {
-        onContentChanged();
-        updateCoverCount();
-    });
-    connect(m_arguments->model(), &ArgumentTableModel::changed, this, &MainWindow::updateRunState);
-    connect(m_launch, &LaunchPanel::changed, this, &MainWindow::onContentChanged);
-    connect(m_kernelSelector, &QComboBox::currentTextChanged, this, [this] {
-        if (m_loading)
-            return;
-        onContentChanged();
-        syncArgumentsWithKernel();
-        updateLaunchLimits(); // the kernel's .maxntid / .reqntid
-    });
-}
-
-void MainWindow::onContentChanged() {
-    if (m_loading)
-        return;
-    m_document->markChanged();
-    updateRunState();
-}
-
 void MainWindow::setCompileWhileTyping(bool on) {
-    m_compileWhileTypingAction->setChecked(on);
-    if (!on)
-        m_compileTimer->stop();
+    m_compileWhileTypingAction->setChecked(on); // the action tells the session
 }
 
 bool MainWindow::verificationPinned() const {
@@ -347,10 +263,7 @@ void MainWindow::setVerificationPinned(bool on) {
 }
 
 void MainWindow::updateTitle() {
-    QString name = m_document->displayName();
-    if (m_document->isUntitled() && !m_untitledName.isEmpty())
-        name = m_untitledName;
-    setWindowTitle(tr("%1[*] — KernelPad").arg(name));
+    setWindowTitle(tr("%1[*] — KernelPad").arg(m_document->displayName()));
     setWindowModified(m_document->isDirty());
 }
 
@@ -375,8 +288,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
-    if (m_engine && m_running)
-        m_engine->cancel();
+    m_session->cancel();
     // A clean close: the recovery file is no longer needed.
     m_document->removeRecovery();
     saveLayout();

@@ -1,16 +1,14 @@
 #pragma once
 // KernelPad's main window: the editor in the centre, compile options, arguments and launch
-// settings in docks, results in tabs below; talks to the GPU only through the Engine.
+// settings in docks, results in tabs below. The window holds layout, actions and menus; the
+// project is the ProjectDocument's and everything else the Session's, which the panels
+// observe (docs/ARCHITECTURE.md, "The window").
 
-#include "core/compile/CompileResult.h"
-#include "core/cuda/DeviceInfo.h"
 #include "core/project/Project.h"
 #include "core/run/RunTypes.h"
 
 #include <QMainWindow>
 #include <QPointer>
-
-#include <optional>
 
 class QAction;
 class QComboBox;
@@ -20,7 +18,6 @@ class QPlainTextEdit;
 class QProgressBar;
 class QSplitter;
 class QTabWidget;
-class QTimer;
 class QToolButton;
 
 namespace kernelpad {
@@ -35,9 +32,12 @@ class Engine;
 class FindReplaceBar;
 class LaunchPanel;
 class ProjectDocument;
+class PanelViewer;
 class PtxView;
 class RecentFiles;
 class ResourcesPanel;
+class Session;
+struct RunRecord;
 class TimingChartView;
 class VerificationPanel;
 
@@ -63,21 +63,19 @@ public:
     explicit MainWindow(Engine* engine, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    [[nodiscard]] ProjectDocument* document() const { return m_document; }
+    [[nodiscard]] Session* session() const { return m_session; }
+
     // --- projects (MainWindowActions.cpp) ---
-    /// Opens a .kpad file, asking first about unsaved work; errors name the field.
     /// Opens a shipped example as an untitled copy: Save asks where, so the installed file is
     /// never overwritten; its relative paths still resolve in the examples folder.
     bool openExample(const QString& path);
+    /// Opens a .kpad file (or a .cu/.cuh source as a new project), asking first about unsaved
+    /// work; errors name the file and the field.
     bool openProject(const QString& path);
-    /// Shows `project` as an unsaved (or `path`) document, replacing the current one; an
-    /// unsaved copy resolves relative paths in `copyDirectory` when one is given.
-    void loadProject(const Project& project, const QString& path = QString(),
-                     const QString& copyDirectory = QString());
     bool newProject();
     bool save();
     bool saveAs(const QString& path);
-    /// The project as the editor and the panels describe it now.
-    [[nodiscard]] Project currentProject() const;
     /// Offers to restore recovery files left by a crash: the newest comes back in this
     /// window, others in new windows. Without prompts they are restored silently. Returns
     /// how many were restored.
@@ -94,8 +92,6 @@ public:
     /// Runs after timing the device's copy ceiling again (the share of it is in the chart).
     void runMeasuringCeiling();
     void cancel();
-    /// Empty when Run can start, else why not (also Run's tooltip and a status-bar label).
-    [[nodiscard]] QString runBlockedReason() const;
 
     // --- options for tests and scripted use ---
     /// Off: no modal dialogs; errors go to lastError() and the status bar, the unsaved-work
@@ -111,23 +107,6 @@ public:
     void setVerificationPinned(bool on);
     [[nodiscard]] bool verificationPinned() const;
 
-    [[nodiscard]] CodeEditor* editor() const;
-    [[nodiscard]] ProjectDocument* document() const;
-    [[nodiscard]] DiagnosticsList* diagnosticsList() const;
-    [[nodiscard]] PtxView* ptxView() const;
-    [[nodiscard]] QComboBox* kernelSelector() const;
-    [[nodiscard]] ArgumentTableView* argumentView() const;
-    [[nodiscard]] LaunchPanel* launchPanel() const;
-    [[nodiscard]] CompileOptionsPanel* optionsPanel() const;
-    [[nodiscard]] QTabWidget* resultTabs() const;
-    [[nodiscard]] QPlainTextEdit* programLog() const;
-    [[nodiscard]] QWidget* driverBanner() const;
-    [[nodiscard]] QAction* runAction() const;
-    [[nodiscard]] QAction* compileAction() const;
-    [[nodiscard]] QAction* cancelAction() const;
-    [[nodiscard]] QAction* memcheckAction() const { return m_memcheckAction; }
-    [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
-
     // --- View and Help menus (MainWindowMenus.cpp) ---
     /// Puts the docks back where a fresh window has them, at their default sizes.
     void resetLayout();
@@ -136,12 +115,6 @@ public:
     [[nodiscard]] QString aboutText() const;
     /// Help ▸ Keyboard Shortcuts: (action, keys) for every menu action that has keys.
     [[nodiscard]] QVector<QPair<QString, QString>> shortcutList() const;
-
-signals:
-    /// A compile this window asked for has been shown (after the panels were updated).
-    void compileShown(const kernelpad::CompileResult& result);
-    /// A run this window asked for has ended and its results are shown.
-    void runShown(const kernelpad::RunResult& result);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -156,8 +129,8 @@ private:
     void createActions();
     void createMenus();
     void createStatusBar();
-    void connectEngine();
-    void connectEdits();
+    /// Binds every panel to the document and the session (PanelBindings.h).
+    void bindPanels();
     void restoreLayout();
     void saveLayout();
     void applyDefaultDockSizes();
@@ -178,32 +151,23 @@ private:
     void showShortcuts();
     /// F8 / Shift+F8: the next (step 1) or previous (-1) diagnostic, shown in the editor.
     void jumpToDiagnostic(int step);
-    void onContentChanged();
 
-    // MainWindowRun.cpp: results
-    void onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError);
-    void onCompiled(quint64 id, const CompileResult& result);
-    void onResources(quint64 id, const QString& kernel, const KernelResources& resources);
-    void onRunProgress(quint64 id, const QString& stage, int done, int total);
-    void onRunFinished(quint64 id, const RunResult& result);
-    void showCompile(const CompileResult& result);
-    void fillKernelSelector(const CompileResult& result);
-    void syncArgumentsWithKernel();
+    // MainWindowRun.cpp: what the window itself shows of the session (the status bar, the
+    // banner, which tab is in front, which actions are enabled)
+    void watchSession();
+    void showDevices();
+    void showCompileStatus();
+    void showRunFinished(const RunRecord& run);
     void updateRunState();
-    void updateLaunchLimits();
-    void updateCoverCount();
-    void setRunning(bool running);
     void startRun(RunRequest request);
-    /// Marks a sanitized run's reports in the editor and the diagnostics list.
-    void showSanitizerReports(const RunResult& result);
-    [[nodiscard]] const DeviceInfo* currentDevice() const;
 
     QPointer<Engine> m_engine;
     ProjectDocument* m_document = nullptr;
+    Session* m_session = nullptr;
     RecentFiles* m_recent = nullptr;
 
-    // Widgets are children of the window; QPointer guards the result slots all the same,
-    // since results arrive queued and a dock may be gone by then.
+    // The window's parts, for layout, actions and menus; what they show comes from their
+    // bindings (bindPanels()). QPointer: a dock's contents may be gone before the window.
     QPointer<CodeEditor> m_editor;
     FindReplaceBar* m_findBar = nullptr;
     QWidget* m_banner = nullptr;
@@ -250,31 +214,12 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_examplesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
-    QTimer* m_compileTimer = nullptr;
     QByteArray m_defaultState; ///< the docks as built, for View ▸ Reset Layout
     double m_dockShare = 0;    ///< the dock column's share of the width; applyDefaultDockSizes()
 
-    QVector<DeviceInfo> m_devices;
-    QString m_driverError;
-    bool m_devicesKnown = false;
-    int m_deviceIndex = 0;
-
-    quint64 m_compileId = 0;
-    quint64 m_runId = 0;
-    bool m_running = false;
-    std::optional<CompileResult> m_lastCompile;
-    QString m_lastCompiledSource; ///< the source m_lastCompile was made from
-    std::optional<Project> m_lastRunProject;
-    Project m_runningProject;
-    std::optional<KernelResources> m_kernelResources;
-    QString m_resourcesKernel;
-
-    bool m_loading = false; ///< filling widgets from a project: not a user edit
     bool m_promptsEnabled = true;
     UnsavedChoice m_unsavedChoice = UnsavedChoice::Discard;
     QString m_lastError;
-    QString m_untitledName; ///< the project's own name, shown while it has no file
-    Project m_baseProject;  ///< fields no widget edits (name, description, sourceName)
 };
 
 } // namespace kernelpad

@@ -8,20 +8,10 @@
 #include "core/project/Starter.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
+#include "ui/Session.h"
 #include "ui/dialogs/DeviceDialog.h"
-#include "ui/models/ArgumentTableModel.h"
-#include "ui/widgets/ArgumentTableView.h"
-#include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
-#include "ui/widgets/CompileOptionsPanel.h"
-#include "ui/widgets/DiagnosticsList.h"
-#include "ui/widgets/LaunchPanel.h"
-#include "ui/widgets/PtxView.h"
-#include "ui/widgets/ResourcesPanel.h"
-#include "ui/widgets/TimingChartView.h"
-#include "ui/widgets/VerificationPanel.h"
 
-#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -30,12 +20,8 @@
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QStatusBar>
-#include <QTabWidget>
-#include <QTimer>
 
 namespace kernelpad {
 
@@ -50,87 +36,12 @@ bool isCudaSource(const QString& path) {
     return suffix == QLatin1String("cu") || suffix == QLatin1String("cuh");
 }
 constexpr int kStatusMessageMs = 5000;
-
-// A project file must name a kernel (Project::fromJson insists); before the first compile
-// the best guess is the first __global__ function of the source.
-QString guessKernelName(const QString& source) {
-    static const QRegularExpression re(
-        QStringLiteral("__global__[^(;{]*?([A-Za-z_][A-Za-z0-9_]*)\\s*\\("));
-    const QRegularExpressionMatch m = re.match(source);
-    return m.hasMatch() ? m.captured(1) : QStringLiteral("kernel");
-}
 } // namespace
-
-Project MainWindow::currentProject() const {
-    Project p = m_baseProject;
-    if (m_editor)
-        p.source = m_editor->text();
-    if (m_options)
-        p.options = m_options->options();
-    if (m_kernelSelector)
-        p.kernel = m_kernelSelector->currentText().trimmed();
-    if (m_arguments)
-        p.arguments = m_arguments->model()->arguments();
-    if (m_launch) {
-        p.launch = m_launch->config();
-        p.timing = m_launch->timing();
-    }
-    return p;
-}
-
-void MainWindow::loadProject(const Project& project, const QString& path,
-                             const QString& copyDirectory) {
-    m_loading = true;
-    m_compileTimer->stop();
-    m_baseProject = project;
-    m_untitledName = project.name;
-    m_editor->clearDiagnostics();
-    // setText() would drop the undo history of the old project too, which is right here.
-    m_editor->setText(project.source);
-    m_editor->setModified(false);
-    m_editor->setCursorPosition(0, 0);
-    m_options->setOptions(project.options);
-    m_kernelSelector->clear();
-    if (!project.kernel.isEmpty())
-        m_kernelSelector->addItem(project.kernel);
-    m_kernelSelector->setCurrentText(project.kernel);
-    m_arguments->model()->setArguments(project.arguments);
-    m_launch->setConfig(project.launch);
-    m_launch->setTiming(project.timing);
-
-    m_lastCompile.reset();
-    m_lastCompiledSource.clear();
-    m_kernelResources.reset();
-    m_lastRunProject.reset();
-    m_diagnostics->clearDiagnostics();
-    m_ptx->clear();
-    m_log->clear();
-    m_resources->clear();
-    m_verification->clear();
-    m_buffers->clear();
-    m_timing->clearHistory();
-    m_compileLabel->clear();
-    m_runLabel->clear();
-    m_tabs->setTabText(DiagnosticsTab, tr("Diagnostics"));
-    m_loading = false;
-
-    if (copyDirectory.isEmpty())
-        m_document->reset(path);
-    else
-        m_document->resetAsCopy(copyDirectory);
-    updateTitle();
-    updateCoverCount();
-    updateLaunchLimits();
-    updateRunState();
-    // Compile at once so the kernel list, PTX and argument types are there to look at.
-    if (!project.source.trimmed().isEmpty())
-        compile();
-}
 
 bool MainWindow::newProject() {
     if (!maybeSave())
         return false;
-    loadProject(starterProject(tr("Untitled")));
+    m_document->replace(starterProject(tr("Untitled")));
     return true;
 }
 
@@ -147,9 +58,8 @@ bool MainWindow::openProject(const QString& path) {
                       tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), why));
             return false;
         }
-        loadProject(*made, QString(), QFileInfo(path).absolutePath());
-        m_untitledName = QFileInfo(path).fileName();
-        updateTitle();
+        m_document->replace(*made, QString(), QFileInfo(path).absolutePath());
+        m_document->setUntitledName(QFileInfo(path).fileName());
         m_recent->add(path);
         statusBar()->showMessage(tr("Opened %1 as a new project: the argument table follows "
                                     "the kernel's signature; Save keeps it as a .kpad")
@@ -157,16 +67,13 @@ bool MainWindow::openProject(const QString& path) {
                                  kStatusMessageMs);
         return true;
     }
-    // Read into a scratch document first: a broken file must leave the open project alone.
-    ProjectDocument probe;
+    // A broken file leaves the open project alone.
     QString error;
-    const std::optional<Project> project = probe.load(path, &error);
-    if (!project) {
+    if (!m_document->open(path, &error)) {
         showError(tr("Cannot Open Project"),
                   tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    loadProject(*project, QFileInfo(path).absoluteFilePath());
     m_recent->add(path);
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
     return true;
@@ -175,15 +82,14 @@ bool MainWindow::openProject(const QString& path) {
 bool MainWindow::openExample(const QString& path) {
     if (!maybeSave())
         return false;
-    ProjectDocument probe;
     QString error;
-    const std::optional<Project> project = probe.load(path, &error);
+    const std::optional<Project> project = ProjectDocument::read(path, &error);
     if (!project) {
         showError(tr("Cannot Open Example"),
                   tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    loadProject(*project, QString(), QFileInfo(path).absolutePath());
+    m_document->replace(*project, QString(), QFileInfo(path).absolutePath());
     statusBar()->showMessage(tr("Opened the example \"%1\" as an untitled copy: Save asks where "
                                 "to keep your version")
                                  .arg(project->name),
@@ -214,27 +120,16 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAs(const QString& path) {
-    QString target = path;
-    if (QFileInfo(target).suffix().isEmpty())
-        target += QStringLiteral(".kpad");
-    Project project = currentProject();
-    if (project.name.isEmpty() || project.name == tr("Untitled"))
-        project.name = QFileInfo(target).completeBaseName();
-    if (project.kernel.isEmpty())
-        project.kernel = guessKernelName(project.source);
     QString error;
-    if (!m_document->save(project, target, &error)) {
+    if (!m_document->save(path, &error)) {
         // The editor keeps every character; only the file on disk is unchanged.
         showError(tr("Cannot Save Project"),
-                  tr("%1 could not be saved:\n%2").arg(QDir::toNativeSeparators(target), error));
+                  tr("%1 could not be saved:\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    m_baseProject = project;
-    m_untitledName = project.name;
     m_editor->setModified(false);
-    m_recent->add(target);
-    updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(target)),
+    m_recent->add(m_document->path());
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->path())),
                              kStatusMessageMs);
     return true;
 }
@@ -245,9 +140,9 @@ bool MainWindow::saveAsDialog() {
         m_lastError = tr("Save As needs a file name, and dialogs are off");
         return false;
     }
-    const QString untitled = isCudaSource(m_untitledName)
-                                 ? QFileInfo(m_untitledName).completeBaseName()
-                                 : m_untitledName;
+    const QString untitledName = m_document->untitledName();
+    const QString untitled =
+        isCudaSource(untitledName) ? QFileInfo(untitledName).completeBaseName() : untitledName;
     QString suggestion = m_document->isUntitled() ? (untitled.isEmpty() ? tr("kernel") : untitled) +
                                                         QStringLiteral(".kpad")
                                                   : m_document->path();
@@ -326,9 +221,7 @@ int MainWindow::restoreRecovery() {
             target->setPromptsEnabled(m_promptsEnabled);
             target->show();
         }
-        target->loadProject(e.project, QString());
         target->m_document->adoptRecovery(e);
-        target->updateTitle();
         target->statusBar()->showMessage(
             tr("Restored unsaved work from %1")
                 .arg(QLocale().toString(e.savedAt.toLocalTime(), QLocale::ShortFormat)),
@@ -357,14 +250,10 @@ void MainWindow::fillExamplesMenu() {
 }
 
 void MainWindow::openDeviceDialog() {
-    DeviceDialog dialog(m_devices, m_deviceIndex, m_driverError, this);
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedIndex() < 0)
-        return;
-    if (dialog.selectedIndex() != m_deviceIndex) {
-        m_deviceIndex = dialog.selectedIndex();
-        onDevicesChanged(m_devices, m_driverError);
-        compile();
-    }
+    DeviceDialog dialog(m_session->devices(), m_session->deviceIndex(), m_session->driverError(),
+                        this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_session->selectDevice(dialog.selectedIndex());
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

@@ -74,8 +74,11 @@ void MainWindow::createDocks() {
     kernelLayout->addWidget(m_options);
     kernelLayout->addStretch(1);
 
+    m_options->setObjectName(QStringLiteral("compileOptions"));
     m_arguments = new ArgumentTableView(this);
+    m_arguments->setObjectName(QStringLiteral("arguments"));
     m_launch = new LaunchPanel(this);
+    m_launch->setObjectName(QStringLiteral("launchPanel"));
 
     auto makeDock = [this](const QString& title, const QString& name, QWidget* content,
                            bool scroll) {

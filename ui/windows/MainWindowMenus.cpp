@@ -2,12 +2,11 @@
 
 #include "ui/windows/MainWindow.h"
 
-#include "core/engine/Engine.h"
 #include "ui/RecentFiles.h"
+#include "ui/Session.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/FindReplaceBar.h"
-#include "ui/widgets/TimingChartView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -80,6 +79,12 @@ void MainWindow::createActions() {
     connect(m_compileWhileTypingAction, &QAction::toggled, this,
             [](bool on) { QSettings().setValue(QLatin1String(kCompileWhileTypingKey), on); });
     m_compileAction->setToolTip(tr("Compile with NVRTC (Ctrl+B)"));
+    // Named for scripts and tests (findChild).
+    m_compileAction->setObjectName(QStringLiteral("compileAction"));
+    m_runAction->setObjectName(QStringLiteral("runAction"));
+    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    m_memcheckAction->setObjectName(QStringLiteral("memcheckAction"));
+    m_compileWhileTypingAction->setObjectName(QStringLiteral("compileWhileTypingAction"));
     m_cancelAction->setToolTip(tr("Stop the run between repetitions (Shift+F5)"));
 
     QToolBar* toolbar = addToolBar(tr("Main"));
@@ -166,10 +171,7 @@ void MainWindow::createMenus() {
     QMenu* device = menuBar()->addMenu(tr("&Device"));
     device->addAction(m_deviceAction);
     QAction* refresh = device->addAction(tr("&Refresh Devices"));
-    connect(refresh, &QAction::triggered, this, [this] {
-        if (m_engine)
-            m_engine->refreshDevices();
-    });
+    connect(refresh, &QAction::triggered, m_session, &Session::refreshDevices);
 
     menuBar()->addMenu(m_viewMenu);
     m_verificationPinnedAction = m_viewMenu->addAction(tr("&Pin Verification Below Results"));
@@ -177,11 +179,7 @@ void MainWindow::createMenus() {
     connect(m_verificationPinnedAction, &QAction::toggled, this,
             &MainWindow::setVerificationPinned);
     QAction* clearHistory = m_viewMenu->addAction(tr("Clear Timing &History"));
-    connect(clearHistory, &QAction::triggered, this, [this] {
-        if (m_timing)
-            m_timing->clearHistory();
-        m_lastRunProject.reset();
-    });
+    connect(clearHistory, &QAction::triggered, m_session, &Session::clearHistory);
     m_viewMenu->addSeparator();
     QMenu* zoom = m_viewMenu->addMenu(tr("&Zoom"));
     zoom->addAction(m_editor->zoomInAction());
@@ -212,16 +210,18 @@ QString MainWindow::aboutText() const {
                                    ? tr("unknown")
                                    : QApplication::applicationVersion();
     // NVRTC's version comes from the core with each compile: the UI never asks NVRTC.
-    const QString nvrtc = m_lastCompile && !m_lastCompile->nvrtcVersion.isEmpty()
-                              ? m_lastCompile->nvrtcVersion
+    const std::optional<CompileResult>& compile = m_session->lastCompile();
+    const QString nvrtc = compile && !compile->nvrtcVersion.isEmpty()
+                              ? compile->nvrtcVersion
                               : tr("known after the first compile");
+    const QVector<DeviceInfo>& devices = m_session->devices();
     QString driver = tr("none found (compile-only)");
-    if (!m_devices.isEmpty() && m_devices.first().driverVersion > 0) {
-        const int v = m_devices.first().driverVersion;
+    if (!devices.isEmpty() && devices.first().driverVersion > 0) {
+        const int v = devices.first().driverVersion;
         driver = QStringLiteral("%1.%2")
                      .arg(v / kDriverMajorScale)
                      .arg(v % kDriverMajorScale / kDriverMinorScale);
-    } else if (!m_devicesKnown) {
+    } else if (!m_session->devicesKnown()) {
         driver = tr("still looking");
     }
     return tr("<h3>KernelPad %1</h3>"

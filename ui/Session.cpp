@@ -1,0 +1,337 @@
+#include "ui/Session.h"
+
+#include "core/compile/KernelSignature.h"
+#include "core/engine/Engine.h"
+#include "core/project/ProjectDiff.h"
+#include "ui/ProjectDocument.h"
+#include "ui/models/ArgumentTableModel.h"
+
+namespace kernelpad {
+
+SessionViewer::~SessionViewer() = default;
+void SessionViewer::sessionCleared(const Session&) {}
+void SessionViewer::devicesChanged(const Session&) {}
+void SessionViewer::compileStarted(const Session&) {}
+void SessionViewer::compiled(const Session&) {}
+void SessionViewer::resourcesChanged(const Session&) {}
+void SessionViewer::runStarted(const Session&) {}
+void SessionViewer::runProgress(const Session&, const QString&, int, int) {}
+void SessionViewer::runFinished(const Session&, const RunRecord&) {}
+void SessionViewer::historyCleared(const Session&) {}
+
+Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_document(document) {
+    m_compileTimer.setSingleShot(true);
+    m_compileTimer.setInterval(kCompileWhileTypingDelayMs);
+    connect(&m_compileTimer, &QTimer::timeout, this, &Session::compile);
+
+    connect(m_document, &ProjectDocument::projectReplaced, this, [this] {
+        clear();
+        // Compile at once so the kernel list, PTX and argument types are there to look at.
+        if (!m_document->project().source.trimmed().isEmpty())
+            compile();
+    });
+    connect(m_document, &ProjectDocument::sourceChanged, this, [this] {
+        if (m_compileWhileTyping)
+            m_compileTimer.start();
+    });
+    connect(m_document, &ProjectDocument::kernelChanged, this, [this] {
+        syncArgumentsWithKernel();
+        notify([this](SessionViewer* v) { v->compiled(*this); }); // the kernel's limits
+    });
+    connect(m_document, &ProjectDocument::edited, this, &Session::runStateChanged);
+
+    if (m_engine) {
+        connect(m_engine, &Engine::devicesChanged, this, &Session::onDevicesChanged);
+        connect(m_engine, &Engine::compiled, this, &Session::onCompiled);
+        connect(m_engine, &Engine::resourcesReady, this, &Session::onResources);
+        connect(m_engine, &Engine::runProgress, this, &Session::onRunProgress);
+        connect(m_engine, &Engine::runFinished, this, &Session::onRunFinished);
+        m_engine->refreshDevices();
+    }
+}
+
+Session::~Session() = default;
+
+Engine* Session::engine() const {
+    return m_engine;
+}
+
+template <typename Call> void Session::notify(Call call) {
+    // A viewer may remove itself (or another) while being told: walk a copy.
+    const QVector<SessionViewer*> viewers = m_viewers;
+    for (SessionViewer* viewer : viewers)
+        if (m_viewers.contains(viewer))
+            call(viewer);
+}
+
+void Session::addViewer(SessionViewer* viewer) {
+    if (!viewer || m_viewers.contains(viewer))
+        return;
+    m_viewers.append(viewer);
+    if (auto* object = dynamic_cast<QObject*>(viewer))
+        connect(object, &QObject::destroyed, this, [this, viewer] { removeViewer(viewer); });
+    viewer->sessionCleared(*this);
+    if (m_devicesKnown)
+        viewer->devicesChanged(*this);
+    if (m_lastCompile)
+        viewer->compiled(*this);
+    if (m_resources)
+        viewer->resourcesChanged(*this);
+    for (const RunRecord& run : m_history)
+        viewer->runFinished(*this, run);
+    if (isRunning())
+        viewer->runStarted(*this);
+}
+
+void Session::removeViewer(SessionViewer* viewer) {
+    m_viewers.removeAll(viewer);
+}
+
+void Session::clear() {
+    m_compileTimer.stop();
+    m_lastCompile.reset();
+    m_lastCompiledSource.clear();
+    m_structs.clear();
+    m_resources.reset();
+    m_resourcesKernel.clear();
+    m_history.clear();
+    notify([this](SessionViewer* v) { v->sessionCleared(*this); });
+    if (m_devicesKnown)
+        notify([this](SessionViewer* v) { v->devicesChanged(*this); });
+    emit runStateChanged();
+}
+
+// --- devices ---
+
+void Session::refreshDevices() {
+    if (m_engine)
+        m_engine->refreshDevices();
+}
+
+const DeviceInfo* Session::currentDevice() const {
+    if (m_deviceIndex < 0 || m_deviceIndex >= m_devices.size())
+        return nullptr;
+    return &m_devices.at(m_deviceIndex);
+}
+
+void Session::selectDevice(int index) {
+    if (index < 0 || index >= m_devices.size() || index == m_deviceIndex)
+        return;
+    m_deviceIndex = index;
+    onDevicesChanged(m_devices, m_driverError);
+    compile();
+}
+
+void Session::onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError) {
+    m_devices = devices;
+    m_driverError = driverError;
+    m_devicesKnown = true;
+    if (m_deviceIndex >= devices.size())
+        m_deviceIndex = 0;
+    notify([this](SessionViewer* v) { v->devicesChanged(*this); });
+    emit runStateChanged();
+}
+
+// --- compiling ---
+
+void Session::setCompileWhileTyping(bool on) {
+    m_compileWhileTyping = on;
+    if (!on)
+        m_compileTimer.stop();
+}
+
+void Session::compile() {
+    m_compileTimer.stop();
+    if (!m_engine)
+        return;
+    const Project& project = m_document->project();
+    const DeviceInfo* device = currentDevice();
+    m_compileId = m_engine->compile(project, m_document->directory(), device ? device->ordinal : 0);
+    m_lastCompiledSource = project.source;
+    notify([this](SessionViewer* v) { v->compileStarted(*this); });
+}
+
+void Session::onCompiled(quint64 id, const CompileResult& result) {
+    if (id != m_compileId)
+        return; // another window's request, or superseded by a newer compile
+    m_lastCompile = result;
+    if (result.ok)
+        followCompiledKernel();
+    notify([this](SessionViewer* v) { v->compiled(*this); });
+    emit runStateChanged();
+    emit compileShown(result);
+}
+
+const KernelInfo* Session::currentKernel() const {
+    if (!m_lastCompile || !m_lastCompile->ok)
+        return nullptr;
+    return m_lastCompile->findKernel(m_document->project().kernel);
+}
+
+void Session::followCompiledKernel() {
+    const QString previous = m_document->project().kernel;
+    QStringList names;
+    for (const KernelInfo& k : m_lastCompile->kernels)
+        names << k.name;
+    // Keep a template name expression the user typed; otherwise follow a renamed kernel.
+    if (!names.contains(previous) && !names.isEmpty() &&
+        (previous.isEmpty() || !previous.contains(QLatin1Char('<'))))
+        m_document->setKernel(names.first()); // syncs the arguments through kernelChanged
+    else
+        syncArgumentsWithKernel();
+}
+
+void Session::syncArgumentsWithKernel() {
+    const KernelInfo* kernel = currentKernel();
+    if (!kernel)
+        return;
+    QVector<StructType> structs;
+    const QVector<ArgumentSpec> synced = argumentsForKernel(
+        *kernel, m_lastCompiledSource, m_document->project().arguments, &structs);
+    m_structs = structs;
+    m_document->setArguments(synced); // nothing happens when nothing changed
+}
+
+void Session::onResources(quint64 id, const QString& kernel, const KernelResources& resources) {
+    if (id != m_compileId)
+        return;
+    m_resources = resources;
+    m_resourcesKernel = kernel;
+    notify([this](SessionViewer* v) { v->resourcesChanged(*this); });
+    emit runStateChanged();
+}
+
+LaunchLimits Session::launchLimits() const {
+    LaunchLimits limits = genericLaunchLimits();
+    if (const DeviceInfo* device = currentDevice()) {
+        limits.maxThreadsPerBlock = device->maxThreadsPerBlock;
+        limits.maxBlockDim = device->maxBlockDim;
+        limits.maxGridDim = device->maxGridDim;
+        limits.maxSharedPerBlockBytes = device->sharedMemPerBlockBytes;
+        limits.maxSharedPerBlockOptinBytes = device->sharedMemPerBlockOptinBytes;
+    }
+    const QString kernel = m_document->project().kernel;
+    if (m_resources && m_resourcesKernel == kernel) {
+        limits.kernelMaxThreadsPerBlock = m_resources->maxThreadsPerBlock;
+        limits.kernelStaticSharedBytes = m_resources->staticSharedBytes;
+        limits.kernelName = m_resourcesKernel;
+    }
+    // The kernel's own bounds come with the compile, so they are checked without a driver.
+    if (const KernelInfo* info = currentKernel()) {
+        limits.kernelMaxntid = info->maxntid;
+        limits.kernelReqntid = info->reqntid;
+        limits.kernelName = kernel;
+    }
+    return limits;
+}
+
+// --- running ---
+
+QString Session::runBlockedReason() const {
+    if (isRunning())
+        return tr("A run is in progress");
+    if (!m_devicesKnown)
+        return tr("Looking for CUDA devices…");
+    if (!m_driverError.isEmpty())
+        return tr("No CUDA driver: compile-only mode");
+    if (m_devices.isEmpty())
+        return tr("No CUDA device found");
+    const Project& project = m_document->project();
+    if (project.kernel.isEmpty())
+        return tr("No kernel selected: compile to list the kernels");
+    if (m_lastCompile && !m_lastCompile->ok && m_lastCompiledSource == project.source)
+        return tr("The source has compile errors");
+    if (const QString problem = project.options.validate(); !problem.isEmpty())
+        return tr("Compile options: %1").arg(problem);
+    if (const QString problem = validateLaunch(project.launch, launchLimits()); !problem.isEmpty())
+        return tr("Launch: %1").arg(problem);
+    if (const QString problem = project.timing.validate(); !problem.isEmpty())
+        return tr("Timing: %1").arg(problem);
+    const QStringList problems = ArgumentTableModel::problemsOf(project.arguments);
+    if (!problems.isEmpty()) {
+        return problems.size() == 1 ? tr("Arguments: %1").arg(problems.first())
+                                    : tr("Arguments: %1 (and %2 more)")
+                                          .arg(problems.first())
+                                          .arg(problems.size() - 1);
+    }
+    return QString();
+}
+
+bool Session::run(RunRequest request, QString* why) {
+    QString reason = m_engine ? runBlockedReason() : tr("No engine");
+    if (!reason.isEmpty()) {
+        if (why)
+            *why = reason;
+        return false;
+    }
+    m_compileTimer.stop();
+    request.project = m_document->project();
+    request.projectDir = m_document->directory();
+    request.device = currentDevice() ? currentDevice()->ordinal : 0;
+    m_runningProject = request.project;
+    m_lastCompiledSource = request.project.source;
+    m_runId = m_engine->run(request);
+    notify([this](SessionViewer* v) { v->runStarted(*this); });
+    emit runStateChanged();
+    return true;
+}
+
+void Session::cancel() {
+    if (m_engine && isRunning())
+        m_engine->cancel();
+}
+
+const RunRecord* Session::lastMeasuredRun() const {
+    for (auto it = m_history.crbegin(); it != m_history.crend(); ++it)
+        if (!it->sanitized() && it->result.timing.reps() > 0)
+            return &*it;
+    return nullptr;
+}
+
+void Session::clearHistory() {
+    m_history.clear();
+    notify([this](SessionViewer* v) { v->historyCleared(*this); });
+}
+
+void Session::onRunProgress(quint64 id, const QString& stage, int done, int total) {
+    if (id != m_runId || !isRunning())
+        return;
+    notify([&](SessionViewer* v) { v->runProgress(*this, stage, done, total); });
+}
+
+void Session::onRunFinished(quint64 id, const RunResult& result) {
+    if (id != m_runId || !isRunning())
+        return;
+    m_runId = 0;
+    const bool compiled = !result.compile.log.isEmpty() || !result.compile.ptx.isEmpty() ||
+                          !result.compile.diagnostics.isEmpty() || !result.compile.error.isEmpty();
+    if (compiled) {
+        m_lastCompile = result.compile;
+        if (result.compile.ok)
+            followCompiledKernel();
+        notify([this](SessionViewer* v) { v->compiled(*this); });
+    }
+    RunRecord record;
+    record.project = m_runningProject;
+    record.result = result;
+    record.finishedAt = QDateTime::currentDateTime();
+    if (!record.sanitized()) {
+        const RunRecord* previous = lastMeasuredRun();
+        record.changes = describeProjectChanges(
+            previous ? std::optional<Project>(previous->project) : std::nullopt,
+            m_runningProject);
+    }
+    // Output buffers can be large: only the newest run keeps them.
+    for (RunRecord& older : m_history)
+        older.result.outputs.clear();
+    m_history.append(std::move(record));
+    const RunRecord& run = m_history.constLast();
+    notify([&](SessionViewer* v) { v->runFinished(*this, run); });
+    emit runStateChanged();
+    emit runShown(result);
+}
+
+} // namespace kernelpad

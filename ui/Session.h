@@ -1,0 +1,175 @@
+#pragma once
+// What the window knows besides the project: the devices, the last compile, the kernel's
+// resources, the run history and whether a run is in progress. Panels observe it as
+// SessionViewers; the window's actions ask it whether Run can start (docs/ARCHITECTURE.md,
+// "The window").
+
+#include "core/compile/CompileResult.h"
+#include "core/cuda/DeviceInfo.h"
+#include "core/launch/LaunchValidation.h"
+#include "core/launch/ValueType.h"
+#include "core/project/Project.h"
+#include "core/run/RunTypes.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QVector>
+
+#include <optional>
+
+namespace kernelpad {
+
+class Engine;
+class ProjectDocument;
+class Session;
+
+/// One finished run: the project as it ran and what came back.
+struct RunRecord {
+    Project project;
+    RunResult result;
+    /// What changed since the previous measured run ("block 128 → 256"), empty for the first.
+    QString changes;
+    QDateTime finishedAt;
+    [[nodiscard]] bool sanitized() const { return result.sanitizerTool != SanitizerTool::None; }
+};
+
+/// A panel that shows part of the session. Session::addViewer() hands it the current state at
+/// once (cleared, devices, compile, resources, every run kept), so a panel made late shows the
+/// same as one made first. Every call has a default that ignores it.
+class SessionViewer {
+public:
+    virtual ~SessionViewer();
+    /// A new project: forget what was shown for the old one.
+    virtual void sessionCleared(const Session& session);
+    /// The device list (or the driver's absence) became known, or another device was chosen.
+    virtual void devicesChanged(const Session& session);
+    /// A compile was asked for (the compile-while-typing pause ended, or Compile).
+    virtual void compileStarted(const Session& session);
+    /// A compile came back: Session::lastCompile().
+    virtual void compiled(const Session& session);
+    /// The driver's view of the compiled kernel: Session::kernelResources().
+    virtual void resourcesChanged(const Session& session);
+    virtual void runStarted(const Session& session);
+    /// `total` is 0 while the stage has no count.
+    virtual void runProgress(const Session& session, const QString& stage, int done, int total);
+    /// A run ended: `run` is Session::history().last(). Older runs' outputs are dropped.
+    virtual void runFinished(const Session& session, const RunRecord& run);
+    /// The run history was emptied (View ▸ Clear Timing History); the project stays.
+    virtual void historyCleared(const Session& session);
+};
+
+/// Talks to the Engine for one window: compiles and runs the document's project and keeps
+/// what came back. Requests of other windows sharing the Engine are ignored by id.
+class Session : public QObject {
+    Q_OBJECT
+public:
+    /// Long enough that a burst of typing compiles once, short enough to feel live.
+    static constexpr int kCompileWhileTypingDelayMs = 700;
+
+    Session(Engine* engine, ProjectDocument* document, QObject* parent = nullptr);
+    ~Session() override;
+
+    [[nodiscard]] ProjectDocument* document() const { return m_document; }
+    [[nodiscard]] Engine* engine() const;
+
+    /// Shows the current state to `viewer` at once, then every change until it is destroyed
+    /// (a viewer that is a QObject is dropped on its destruction) or removed.
+    void addViewer(SessionViewer* viewer);
+    void removeViewer(SessionViewer* viewer);
+
+    // --- devices ---
+    /// Asks the Engine for the device list again.
+    void refreshDevices();
+    [[nodiscard]] bool devicesKnown() const { return m_devicesKnown; }
+    [[nodiscard]] const QVector<DeviceInfo>& devices() const { return m_devices; }
+    /// Why there is no driver ("libcuda.so.1 not found"), empty when there is one.
+    [[nodiscard]] QString driverError() const { return m_driverError; }
+    [[nodiscard]] int deviceIndex() const { return m_deviceIndex; }
+    [[nodiscard]] const DeviceInfo* currentDevice() const;
+    /// Chooses the device runs and compiles target; compiles again for its architecture.
+    void selectDevice(int index);
+
+    // --- compiling ---
+    /// Compiles the document's project now (cancels a pending compile-while-typing).
+    void compile();
+    /// Compile shortly after each edit of the source (on by default).
+    void setCompileWhileTyping(bool on);
+    [[nodiscard]] bool compileWhileTyping() const { return m_compileWhileTyping; }
+    [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
+    /// The source the last compile (or run) was made from.
+    [[nodiscard]] const QString& lastCompiledSource() const { return m_lastCompiledSource; }
+    [[nodiscard]] bool isCompiling() const { return m_compileId != 0; }
+    /// The kernel the document names, as the last successful compile lowered it; null when
+    /// that compile did not make it.
+    [[nodiscard]] const KernelInfo* currentKernel() const;
+    /// Struct types of the kernel's parameters, from the source of the last compile.
+    [[nodiscard]] const QVector<StructType>& structTypes() const { return m_structs; }
+    [[nodiscard]] const std::optional<KernelResources>& kernelResources() const {
+        return m_resources;
+    }
+    /// The kernel the resources are of.
+    [[nodiscard]] QString resourcesKernel() const { return m_resourcesKernel; }
+    /// The device's limits, and the kernel's own (.maxntid, .reqntid, the driver's maximum
+    /// threads per block, static shared memory) where the compile or the driver knows them.
+    [[nodiscard]] LaunchLimits launchLimits() const;
+
+    // --- running ---
+    /// Empty when Run can start, else why not ("The source has compile errors").
+    [[nodiscard]] QString runBlockedReason() const;
+    /// Starts `request` with the document's project and the chosen device; false (with the
+    /// reason in `why`) when Run cannot start.
+    bool run(RunRequest request, QString* why = nullptr);
+    void cancel();
+    [[nodiscard]] bool isRunning() const { return m_runId != 0; }
+    /// Runs of this project, oldest first; only the last keeps its output buffers.
+    [[nodiscard]] const QVector<RunRecord>& history() const { return m_history; }
+    /// The last run that measured times (not a sanitizer run), or null.
+    [[nodiscard]] const RunRecord* lastMeasuredRun() const;
+    /// Forgets the runs (the next run is compared with nothing).
+    void clearHistory();
+
+signals:
+    /// Anything that runBlockedReason() depends on may have changed.
+    void runStateChanged();
+    void compileShown(const kernelpad::CompileResult& result);
+    void runShown(const kernelpad::RunResult& result);
+
+private:
+    void clear();
+    void onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError);
+    void onCompiled(quint64 id, const CompileResult& result);
+    void onResources(quint64 id, const QString& kernel, const KernelResources& resources);
+    void onRunProgress(quint64 id, const QString& stage, int done, int total);
+    void onRunFinished(quint64 id, const RunResult& result);
+    /// After a compile: the kernel the compile made, and the arguments following its
+    /// signature (values kept), written to the document.
+    void followCompiledKernel();
+    void syncArgumentsWithKernel();
+    template <typename Call> void notify(Call call);
+
+    QPointer<Engine> m_engine;
+    ProjectDocument* m_document;
+    QVector<SessionViewer*> m_viewers;
+    QTimer m_compileTimer;
+    bool m_compileWhileTyping = true;
+
+    QVector<DeviceInfo> m_devices;
+    QString m_driverError;
+    bool m_devicesKnown = false;
+    int m_deviceIndex = 0;
+
+    quint64 m_compileId = 0; ///< the compile in flight, 0 when none
+    std::optional<CompileResult> m_lastCompile;
+    QString m_lastCompiledSource;
+    QVector<StructType> m_structs;
+    std::optional<KernelResources> m_resources;
+    QString m_resourcesKernel;
+
+    quint64 m_runId = 0; ///< the run in flight, 0 when none
+    Project m_runningProject;
+    QVector<RunRecord> m_history;
+};
+
+} // namespace kernelpad

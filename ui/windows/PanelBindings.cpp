@@ -1,0 +1,397 @@
+#include "ui/windows/PanelBindings.h"
+#include "ui/windows/MainWindowFormat.h"
+
+#include "core/launch/BufferInit.h"
+#include "ui/ProjectDocument.h"
+#include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/ArgumentTableView.h"
+#include "ui/widgets/BufferViewer.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/CompileOptionsPanel.h"
+#include "ui/widgets/ConsolePanel.h"
+#include "ui/widgets/DiagnosticsList.h"
+#include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/PtxView.h"
+#include "ui/widgets/ResourcesPanel.h"
+#include "ui/widgets/TimingChartView.h"
+#include "ui/widgets/VerificationPanel.h"
+
+#include <QComboBox>
+#include <QPlainTextEdit>
+
+#include <memory>
+
+namespace kernelpad {
+
+PanelViewer::PanelViewer(QObject* panel)
+    : QObject(panel) {}
+
+void PanelViewer::sessionCleared(const Session& s) {
+    if (onCleared)
+        onCleared(s);
+}
+void PanelViewer::devicesChanged(const Session& s) {
+    if (onDevices)
+        onDevices(s);
+}
+void PanelViewer::compileStarted(const Session& s) {
+    if (onCompileStarted)
+        onCompileStarted(s);
+}
+void PanelViewer::compiled(const Session& s) {
+    if (onCompiled)
+        onCompiled(s);
+}
+void PanelViewer::resourcesChanged(const Session& s) {
+    if (onResources)
+        onResources(s);
+}
+void PanelViewer::runStarted(const Session& s) {
+    if (onRunStarted)
+        onRunStarted(s);
+}
+void PanelViewer::runProgress(const Session& s, const QString& stage, int done, int total) {
+    if (onRunProgress)
+        onRunProgress(s, stage, done, total);
+}
+void PanelViewer::runFinished(const Session& s, const RunRecord& run) {
+    if (onRunFinished)
+        onRunFinished(s, run);
+}
+
+void PanelViewer::historyCleared(const Session& s) {
+    if (onHistoryCleared)
+        onHistoryCleared(s);
+}
+
+PanelViewer* makeViewer(QObject* panel) {
+    return new PanelViewer(panel);
+}
+
+namespace {
+
+/// Set while a binding shows the document in its panel, so that the panel's change signals
+/// are not written back as edits (a panel may normalise what it is given).
+class Echo {
+public:
+    Echo()
+        : m_active(std::make_shared<bool>(false)) {}
+    [[nodiscard]] bool active() const { return *m_active; }
+    /// Runs `show` with the echo suppressed.
+    template <typename Show> void quietly(Show show) const {
+        const bool was = *m_active;
+        *m_active = true;
+        show();
+        *m_active = was;
+    }
+
+private:
+    std::shared_ptr<bool> m_active;
+};
+
+/// The project's own diagnostics and, after a sanitized run, its reports.
+QVector<Diagnostic> marksOf(const RunRecord& run) {
+    QVector<Diagnostic> marks = run.result.compile.diagnostics;
+    for (const SanitizerReport& report : run.result.sanitizer)
+        marks.push_back(report.diagnostic());
+    return marks;
+}
+
+} // namespace
+
+namespace bind {
+
+void editor(Session* session, CodeEditor* editor) {
+    ProjectDocument* document = session->document();
+    const Echo echo;
+    QObject::connect(editor, &QsciScintilla::textChanged, document, [=] {
+        if (!echo.active())
+            document->setSource(editor->text());
+    });
+    auto show = [=] {
+        echo.quietly([&] {
+            editor->clearDiagnostics();
+            // setText() drops the undo history of the old project too, which is right here.
+            editor->setText(document->project().source);
+            editor->setModified(false);
+            editor->setCursorPosition(0, 0);
+        });
+    };
+    QObject::connect(document, &ProjectDocument::projectReplaced, editor, show);
+    show();
+    PanelViewer* viewer = makeViewer(editor);
+    // The editor shows only its own file's messages; the diagnostics list shows every one.
+    viewer->onCompiled = [=](const Session& s) {
+        editor->setDiagnostics(s.lastCompile()->diagnostics, document->project().sourceName);
+    };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        if (run.sanitized())
+            editor->setDiagnostics(marksOf(run), run.project.sourceName);
+    };
+    session->addViewer(viewer);
+}
+
+void compileOptions(Session* session, CompileOptionsPanel* panel) {
+    ProjectDocument* document = session->document();
+    const Echo echo;
+    QObject::connect(panel, &CompileOptionsPanel::changed, document, [=] {
+        if (!echo.active())
+            document->setOptions(panel->options());
+    });
+    auto show = [=] {
+        if (!(panel->options() == document->project().options))
+            echo.quietly([&] { panel->setOptions(document->project().options); });
+    };
+    QObject::connect(document, &ProjectDocument::projectReplaced, panel, show);
+    QObject::connect(document, &ProjectDocument::optionsChanged, panel, show);
+    show();
+    PanelViewer* viewer = makeViewer(panel);
+    viewer->onDevices = [=](const Session& s) {
+        const DeviceInfo* device = s.currentDevice();
+        echo.quietly([&] {
+            panel->setDeviceArch(device ? device->arch() : QString::fromLatin1(kDefaultArch));
+        });
+    };
+    session->addViewer(viewer);
+}
+
+void kernelSelector(Session* session, QComboBox* selector) {
+    ProjectDocument* document = session->document();
+    const Echo echo;
+    QObject::connect(selector, &QComboBox::currentTextChanged, document, [=](const QString& text) {
+        if (!echo.active())
+            document->setKernel(text);
+    });
+    auto showKernel = [=] {
+        const QString kernel = document->project().kernel;
+        if (selector->currentText().trimmed() != kernel)
+            echo.quietly([&] { selector->setCurrentText(kernel); });
+    };
+    QObject::connect(document, &ProjectDocument::projectReplaced, selector, [=] {
+        echo.quietly([&] {
+            selector->clear();
+            const QString kernel = document->project().kernel;
+            if (!kernel.isEmpty())
+                selector->addItem(kernel);
+            selector->setCurrentText(kernel);
+        });
+    });
+    QObject::connect(document, &ProjectDocument::kernelChanged, selector, showKernel);
+    PanelViewer* viewer = makeViewer(selector);
+    viewer->onCompiled = [=](const Session& s) {
+        const CompileResult& result = *s.lastCompile();
+        if (!result.ok)
+            return;
+        QStringList names;
+        for (const KernelInfo& k : result.kernels)
+            names << k.name;
+        echo.quietly([&] {
+            selector->clear();
+            selector->addItems(names);
+            selector->setCurrentText(document->project().kernel);
+        });
+    };
+    session->addViewer(viewer);
+    echo.quietly([&] {
+        selector->clear();
+        if (!document->project().kernel.isEmpty())
+            selector->addItem(document->project().kernel);
+        selector->setCurrentText(document->project().kernel);
+    });
+}
+
+void arguments(Session* session, ArgumentTableView* view) {
+    ProjectDocument* document = session->document();
+    const Echo echo;
+    ArgumentTableModel* model = view->model();
+    QObject::connect(view, &ArgumentTableView::changed, document, [=] {
+        if (!echo.active())
+            document->setArguments(model->arguments());
+    });
+    auto show = [=] {
+        echo.quietly([&] {
+            model->setStructTypes(session->structTypes());
+            model->setArguments(document->project().arguments);
+        });
+    };
+    QObject::connect(document, &ProjectDocument::projectReplaced, view, show);
+    QObject::connect(document, &ProjectDocument::argumentsChanged, view, [=] {
+        // An edit made in this table is already shown; one made elsewhere (the kernel's
+        // signature) is not.
+        if (!echo.active() && !mainwindow::sameArguments(model->arguments(),
+                                                                 document->project().arguments))
+            show();
+    });
+    PanelViewer* viewer = makeViewer(view);
+    viewer->onCompiled = [=](const Session& s) {
+        echo.quietly([&] { model->setStructTypes(s.structTypes()); });
+    };
+    session->addViewer(viewer);
+    show();
+}
+
+void launch(Session* session, LaunchPanel* panel) {
+    ProjectDocument* document = session->document();
+    const Echo echo;
+    QObject::connect(panel, &LaunchPanel::changed, document, [=] {
+        if (echo.active())
+            return;
+        document->setLaunch(panel->config());
+        document->setTiming(panel->timing());
+    });
+    auto showLimits = [=] { echo.quietly([&] { panel->setLimits(session->launchLimits()); }); };
+    auto showCover = [=] {
+        const QVector<ArgumentSpec>& args = document->project().arguments;
+        echo.quietly([&] {
+            panel->setCoverArguments(args); // "n/2" in the field resolves against these
+            panel->setCoverCount(elementsToCover(args));
+        });
+    };
+    auto show = [=] {
+        echo.quietly([&] {
+            if (!(panel->config() == document->project().launch))
+                panel->setConfig(document->project().launch);
+            if (!(panel->timing() == document->project().timing))
+                panel->setTiming(document->project().timing);
+        });
+    };
+    QObject::connect(document, &ProjectDocument::projectReplaced, panel, [=] {
+        show();
+        showCover();
+        showLimits();
+    });
+    QObject::connect(document, &ProjectDocument::launchChanged, panel, show);
+    QObject::connect(document, &ProjectDocument::timingChanged, panel, show);
+    QObject::connect(document, &ProjectDocument::argumentsChanged, panel, showCover);
+    QObject::connect(document, &ProjectDocument::kernelChanged, panel, showLimits);
+    PanelViewer* viewer = makeViewer(panel);
+    viewer->onDevices = [=](const Session&) { showLimits(); };
+    viewer->onCompiled = [=](const Session&) { showLimits(); };
+    viewer->onResources = [=](const Session&) { showLimits(); };
+    viewer->onCleared = [=](const Session&) { showLimits(); };
+    session->addViewer(viewer);
+    show();
+    showCover();
+}
+
+void diagnostics(Session* session, DiagnosticsList* list) {
+    ProjectDocument* document = session->document();
+    PanelViewer* viewer = makeViewer(list);
+    viewer->onCleared = [=](const Session&) { list->clearDiagnostics(); };
+    viewer->onCompiled = [=](const Session& s) {
+        list->setDiagnostics(s.lastCompile()->diagnostics, document->project().sourceName);
+    };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        if (run.sanitized())
+            list->setDiagnostics(marksOf(run), run.project.sourceName);
+    };
+    session->addViewer(viewer);
+}
+
+void ptx(Session* session, PtxView* view) {
+    PanelViewer* viewer = makeViewer(view);
+    viewer->onCleared = [=](const Session&) { view->clear(); };
+    viewer->onCompiled = [=](const Session& s) { view->setPtx(s.lastCompile()->ptx); };
+    session->addViewer(viewer);
+}
+
+void programLog(Session* session, QPlainTextEdit* log) {
+    PanelViewer* viewer = makeViewer(log);
+    viewer->onCleared = [=](const Session&) { log->clear(); };
+    viewer->onCompiled = [=](const Session& s) {
+        const CompileResult& result = *s.lastCompile();
+        QStringList header;
+        header << QObject::tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch);
+        if (!result.flags.isEmpty())
+            header << QObject::tr("Flags: %1").arg(result.flags.join(QLatin1Char(' ')));
+        header << (result.ok ? QObject::tr("Compiled in %1%2")
+                                   .arg(formatMs(result.compileMs),
+                                        result.cacheHit ? QObject::tr(" (cache)") : QString())
+                             : QObject::tr("Compile failed: %1")
+                                   .arg(DiagnosticsList::summaryOf(result.diagnostics)));
+        if (!result.error.isEmpty())
+            header << QObject::tr("NVRTC could not run: %1").arg(result.error);
+        log->setPlainText(header.join(QLatin1Char('\n')) + QStringLiteral("\n\n") +
+                          (result.log.isEmpty() ? QObject::tr("(empty program log)") : result.log));
+    };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        const RunResult& result = run.result;
+        if (run.sanitized()) {
+            log->appendPlainText(QStringLiteral("\n") + sanitizerSummary(result));
+            for (const SanitizerReport& report : result.sanitizer)
+                log->appendPlainText(report.message());
+            if (!result.sanitizerNote.isEmpty())
+                log->appendPlainText(result.sanitizerNote);
+        } else if (result.status != RunStatus::Ok && !result.error.isEmpty()) {
+            log->appendPlainText(QStringLiteral("\n") + runEndedMessage(result));
+        }
+    };
+    session->addViewer(viewer);
+}
+
+void resources(Session* session, ResourcesPanel* panel) {
+    PanelViewer* viewer = makeViewer(panel);
+    viewer->onCleared = [=](const Session&) { panel->clear(); };
+    viewer->onResources = [=](const Session& s) {
+        if (const DeviceInfo* device = s.currentDevice())
+            panel->showResources(s.resourcesKernel(), *s.kernelResources(), *device,
+                                 s.document()->project().launch);
+    };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        const RunResult& result = run.result;
+        if (!run.sanitized() && result.status != RunStatus::CompileError &&
+            !result.device.name.isEmpty())
+            panel->showResources(run.project.kernel, result.resources, result.device,
+                                 result.launch);
+    };
+    session->addViewer(viewer);
+}
+
+void timing(Session* session, TimingChartView* chart) {
+    PanelViewer* viewer = makeViewer(chart);
+    viewer->onCleared = [=](const Session&) { chart->clearHistory(); };
+    viewer->onHistoryCleared = viewer->onCleared;
+    viewer->onDevices = [=](const Session& s) {
+        chart->setPeakBandwidthGBs(s.currentDevice() ? s.currentDevice()->peakBandwidthGBs() : 0.0);
+    };
+    // Times under a sanitizer mean nothing: the chart and its history are left alone.
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        if (!run.sanitized())
+            chart->showRun(run.result, run.changes);
+    };
+    session->addViewer(viewer);
+}
+
+void verification(Session* session, VerificationPanel* panel) {
+    PanelViewer* viewer = makeViewer(panel);
+    viewer->onCleared = [=](const Session&) { panel->clear(); };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        panel->showResult(run.result);
+    };
+    session->addViewer(viewer);
+}
+
+void buffers(Session* session, BufferViewer* buffers) {
+    PanelViewer* viewer = makeViewer(buffers);
+    viewer->onCleared = [=](const Session&) { buffers->clear(); };
+    viewer->onRunFinished = [=](const Session& s, const RunRecord& run) {
+        // Only the newest run keeps its outputs (Session::history()).
+        if (!run.sanitized() && &run == &s.history().constLast())
+            buffers->setOutputs(run.result.outputs);
+    };
+    session->addViewer(viewer);
+}
+
+void console(Session* session, ConsolePanel* panel) {
+    PanelViewer* viewer = makeViewer(panel);
+    viewer->onCleared = [=](const Session&) { panel->clear(); };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        if (run.result.status != RunStatus::CompileError)
+            panel->showRun(run.project.kernel, run.result.console, run.finishedAt);
+    };
+    session->addViewer(viewer);
+}
+
+} // namespace bind
+
+} // namespace kernelpad

@@ -1,0 +1,78 @@
+#pragma once
+// How each panel of the window follows the document and the session: the editing panels write
+// their edits into the ProjectDocument and show its changes; the result panels are
+// SessionViewers. A binding lives as long as its panel (docs/ARCHITECTURE.md, "The window").
+
+#include "ui/Session.h"
+
+#include <QObject>
+
+#include <functional>
+
+class QComboBox;
+class QPlainTextEdit;
+
+namespace kernelpad {
+
+class ArgumentTableView;
+class BufferViewer;
+class CodeEditor;
+class CompileOptionsPanel;
+class ConsolePanel;
+class DiagnosticsList;
+class LaunchPanel;
+class PtxView;
+class ResourcesPanel;
+class TimingChartView;
+class VerificationPanel;
+
+/// A SessionViewer made of callbacks, owned by the panel it updates (so it goes with it).
+class PanelViewer : public QObject, public SessionViewer {
+    Q_OBJECT
+public:
+    explicit PanelViewer(QObject* panel);
+
+    std::function<void(const Session&)> onCleared;
+    std::function<void(const Session&)> onDevices;
+    std::function<void(const Session&)> onCompileStarted;
+    std::function<void(const Session&)> onCompiled;
+    std::function<void(const Session&)> onResources;
+    std::function<void(const Session&)> onRunStarted;
+    std::function<void(const Session&, const QString&, int, int)> onRunProgress;
+    std::function<void(const Session&, const RunRecord&)> onRunFinished;
+    std::function<void(const Session&)> onHistoryCleared;
+
+    void sessionCleared(const Session& session) override;
+    void devicesChanged(const Session& session) override;
+    void compileStarted(const Session& session) override;
+    void compiled(const Session& session) override;
+    void resourcesChanged(const Session& session) override;
+    void runStarted(const Session& session) override;
+    void runProgress(const Session& session, const QString& stage, int done, int total) override;
+    void runFinished(const Session& session, const RunRecord& run) override;
+    void historyCleared(const Session& session) override;
+};
+
+/// Creates a PanelViewer owned by `panel`; register it with Session::addViewer() once its
+/// callbacks are set.
+PanelViewer* makeViewer(QObject* panel);
+
+namespace bind {
+// Editing panels: two-way with the document.
+void editor(Session* session, CodeEditor* editor);
+void compileOptions(Session* session, CompileOptionsPanel* panel);
+void kernelSelector(Session* session, QComboBox* selector);
+void arguments(Session* session, ArgumentTableView* view);
+void launch(Session* session, LaunchPanel* panel);
+// Result panels: viewers of the session.
+void diagnostics(Session* session, DiagnosticsList* list);
+void ptx(Session* session, PtxView* view);
+void programLog(Session* session, QPlainTextEdit* log);
+void resources(Session* session, ResourcesPanel* panel);
+void timing(Session* session, TimingChartView* chart);
+void verification(Session* session, VerificationPanel* panel);
+void buffers(Session* session, BufferViewer* viewer);
+void console(Session* session, ConsolePanel* panel);
+} // namespace bind
+
+} // namespace kernelpad
