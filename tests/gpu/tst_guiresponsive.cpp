@@ -6,7 +6,7 @@
 #include "GpuTestSupport.h"
 
 #include "core/engine/Engine.h"
-#include "core/run/Sanitizer.h"
+#include "core/runner/SanitizerRun.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/TimingChartView.h"
