@@ -1,9 +1,14 @@
 // kernelpad-cli's text for a run (app/cli/CliFormat.cpp), pinned line by line on synthetic
 // results: a timed run cannot be printed on a machine without a GPU, and scripts read these
-// lines. Built with CliFormat.cpp itself (tests/CMakeLists.txt).
+// lines. Built with CliFormat.cpp itself (tests/CMakeLists.txt). And `run --json`: the
+// result's fields plus its summaries.
 
 #include "app/cli/CliFormat.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QTest>
 
 using namespace kernelpad;
@@ -174,6 +179,31 @@ error: no driver: compile-only.
         if (actual != expected)
             qWarning("printed:\n%s", qPrintable(actual));
         QCOMPARE(actual.split(QLatin1Char('\n')), expected.split(QLatin1Char('\n')));
+    }
+
+    // `run --json` keeps every field it had and adds "summaries" (with or without a GPU).
+    void runJsonAddsSummaries() {
+        QProcess cli;
+        cli.start(QStringLiteral(KERNELPAD_CLI_PATH),
+                  {QStringLiteral("run"), QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"),
+                   QStringLiteral("--json"), QStringLiteral("--in-process"),
+                   QStringLiteral("--reps"), QStringLiteral("3")});
+        QVERIFY(cli.waitForFinished(120000));
+        QJsonParseError error{};
+        const QJsonObject json =
+            QJsonDocument::fromJson(cli.readAllStandardOutput(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        for (const char* key : {"status", "error", "compile", "device", "timing", "verification",
+                                "resources", "totalMs", "stdout"})
+            QVERIFY2(json.contains(QLatin1String(key)), key);
+        QStringList keys;
+        for (const QJsonValue& v : json.value("summaries").toArray())
+            keys << v.toObject().value("key").toString();
+        QVERIFY2(keys.contains("compile.time") && keys.contains("run.time"),
+                 qPrintable(keys.join(' ')));
+        // Timed on a GPU: the table's figures are there too.
+        QCOMPARE(keys.contains("time.median"),
+                 json.value("timing").toObject().value("reps").toInt() > 0);
     }
 };
 
