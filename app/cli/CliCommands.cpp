@@ -4,6 +4,7 @@
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
+#include "core/run/Summary.h"
 #include "core/runner/ConsoleCapture.h"
 
 #include <QCoreApplication>
@@ -237,7 +238,10 @@ int runRun(const QStringList& args) {
         runThroughEngine(request, p->flags.contains("in-process") ? Engine::Isolation::InProcess
                                                                   : Engine::defaultIsolation());
     if (json) {
-        printJson(result.toJson(false));
+        // The result as the runner sends it, plus its measured values as keyed summaries.
+        QJsonObject object = result.toJson(false);
+        object.insert(QStringLiteral("summaries"), summariesToJson(summarize(result)));
+        printJson(object);
     } else {
         QTextStream out(stdout);
         printRun(out, result);

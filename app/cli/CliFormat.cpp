@@ -1,6 +1,7 @@
 #include "app/cli/CliFormat.h"
 
 #include "core/cuda/CudaError.h"
+#include "core/run/Summary.h"
 
 namespace kernelpad::cli {
 namespace {
@@ -28,13 +29,7 @@ QString number(double v, int precision = 3) {
 } // namespace
 
 QString formatMs(double ms) {
-    if (ms < 1e-3)
-        return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
-    if (ms < 1.0)
-        return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
-    if (ms < 1000.0)
-        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
-    return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+    return formatDuration(ms / 1e3);
 }
 
 void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
@@ -80,46 +75,64 @@ void printRun(QTextStream& out, const RunResult& r) {
         out << "Device " << r.device.ordinal << ": " << r.device.name << " (" << r.device.arch()
             << ")\n";
     printCompile(out, r.compile, false);
-    if (r.timing.reps() > 0) {
-        const TimingStats& t = r.timing;
-        out << "\nTiming (" << t.reps() << " repetitions, " << r.launch.grid[0] << "x"
-            << r.launch.grid[1] << "x" << r.launch.grid[2] << " blocks of " << r.launch.block[0]
-            << "x" << r.launch.block[1] << "x" << r.launch.block[2] << "):\n";
-        QVector<QStringList> rows{{"min", "median", "mean", "max", "stddev", "noise", "bandwidth"}};
-        rows.push_back(
-            {formatMs(t.minMs), formatMs(t.medianMs), formatMs(t.meanMs), formatMs(t.maxMs),
-             formatMs(t.stddevMs), QStringLiteral("%1 %").arg(t.relNoise * 100, 0, 'f', 2),
-             t.bandwidthGBs > 0 ? QStringLiteral("%1 GB/s").arg(t.bandwidthGBs, 0, 'f', 1)
-                                : QStringLiteral("-")});
-        printTable(out, rows);
-        out << "  " << (t.mode.isEmpty() ? QStringLiteral("hot") : t.mode) << " timing"
-            << (t.blockingKernel ? ", queued behind a blocking kernel" : "")
-            << (t.stopReason.isEmpty() ? QString()
-                                       : QStringLiteral(", stopped: %1").arg(t.stopReason));
-        if (t.smClockMHz > 0)
-            out << ", SM clock " << t.smClockMHz << " MHz (default " << t.smClockDefaultMHz << ")";
+    const QVector<Summary> summaries = summarize(r);
+    const auto find = [&](const char* key) {
+        return findSummary(summaries, QString::fromLatin1(key));
+    };
+    const auto text = [&](const char* key) {
+        const Summary* s = find(key);
+        return s ? formatSummaryValue(*s) : QStringLiteral("-");
+    };
+    const auto value = [&](const char* key) {
+        const Summary* s = find(key);
+        return s ? s->value : 0.0;
+    };
+    if (const Summary* samples = find("samples")) {
+        out << "\nTiming (" << formatSummaryValue(*samples) << " repetitions, " << r.launch.grid[0]
+            << "x" << r.launch.grid[1] << "x" << r.launch.grid[2] << " blocks of "
+            << r.launch.block[0] << "x" << r.launch.block[1] << "x" << r.launch.block[2] << "):\n";
+        // The table: every summary that is a column, in order.
+        QStringList names, values;
+        for (const Summary& s : summaries) {
+            if (!s.column)
+                continue;
+            names << s.name;
+            values << formatSummaryValue(s);
+        }
+        printTable(out, {names, values});
+        // The notes under it.
+        out << "  " << text("timing.mode") << " timing"
+            << (find("timing.blockingKernel")->text == QLatin1String("yes")
+                    ? ", queued behind a blocking kernel"
+                    : "");
+        if (find("timing.stopReason"))
+            out << ", stopped: " << text("timing.stopReason");
+        if (find("clock.sm"))
+            out << ", SM clock " << text("clock.sm") << " (default "
+                << QString::number(value("clock.smDefault") / 1e6, 'f', 0) << ")";
         out << '\n';
-        if (t.throttledSamples > 0)
-            out << "  warning: the GPU was throttling during " << t.throttledSamples << " of "
-                << t.reps() << " samples (SM clock under 75 % of its default)\n";
-        if (t.blockingTimeouts > 0)
-            out << "  warning: the blocking kernel gave up waiting " << t.blockingTimeouts
+        if (value("samples.throttled") > 0)
+            out << "  warning: the GPU was throttling during " << text("samples.throttled")
+                << " of " << text("samples") << " samples (SM clock under 75 % of its default)\n";
+        if (value("blocking.timeouts") > 0)
+            out << "  warning: the blocking kernel gave up waiting " << text("blocking.timeouts")
                 << " time(s); those samples may include host launch time\n";
-        if (t.ceilingGBs > 0 && t.ceilingShare() >= 0.005)
-            out << "  " << QString::number(t.ceilingShare() * 100, 'f', 0)
-                << " % of the device's copy ceiling (" << QString::number(t.ceilingGBs, 'f', 0)
-                << " GB/s)\n";
-        if (t.gflops > 0)
-            out << "  " << QString::number(t.gflops, 'f', 1) << " GFLOP/s\n";
-        if (t.uploadsSkipped > 0)
-            out << "  " << t.uploadsSkipped << " unchanged input buffer(s) kept on the device ("
-                << formatBytes(t.uploadBytesSkipped) << " not uploaded)\n";
-        if (t.verifyMs > 0)
-            out << "  verified in " << formatMs(t.verifyMs) << '\n';
-        const KernelResources& k = r.resources;
-        out << "  registers " << k.registers << ", static shared "
-            << formatBytes(k.staticSharedBytes) << ", local " << formatBytes(k.localBytes)
-            << ", occupancy " << QString::number(k.occupancy * 100, 'f', 0) << " %\n";
+        // Under half a percent rounds to "0 %", which says nothing.
+        constexpr double kSmallestShownShare = 0.005;
+        if (find("ceiling.share") && value("ceiling.share") >= kSmallestShownShare)
+            out << "  " << text("ceiling.share") << " of the device's copy ceiling ("
+                << text("ceiling") << ")\n";
+        if (find("flops"))
+            out << "  " << text("flops") << '\n';
+        if (value("uploads.skipped") > 0)
+            out << "  " << text("uploads.skipped")
+                << " unchanged input buffer(s) kept on the device (" << text("uploads.skippedBytes")
+                << " not uploaded)\n";
+        if (value("verify.time") > 0)
+            out << "  verified in " << text("verify.time") << '\n';
+        out << "  registers " << text("resources.registers") << ", static shared "
+            << text("resources.staticShared") << ", local " << text("resources.local")
+            << ", occupancy " << text("occupancy") << "\n";
     }
     if (!r.verification.isEmpty()) {
         out << "\nVerification:\n";

@@ -438,19 +438,12 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     QString blockerProblem;
     if (timing.blockingKernel && s.blocker.prepare(s.info.arch(), &blockerProblem))
         blocker = &s.blocker;
-    const MeasureOutcome m = measure(MeasureTarget{kernel, project.launch.dims(), s.stream,
-                                                   packed->kernelParams(), s.info, flush, blocker},
-                                     timing, request.repetitions, cancel, watchdog, progress);
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));
-    result.timing = computeStats(m.timesMs, bytes, timing.flopsPerLaunch.value_or(0.0));
-    result.timing.mode = timingModeName(flush ? TimingSpec::Mode::Cold : TimingSpec::Mode::Hot);
-    result.timing.stopReason = m.stopReason;
-    result.timing.smClockMHz = m.smClockMHz;
-    result.timing.smClockDefaultMHz = m.smClockDefaultMHz;
-    result.timing.memClockMHz = m.memClockMHz;
-    result.timing.throttledSamples = m.throttledSamples;
-    result.timing.blockingKernel = blocker != nullptr;
-    result.timing.blockingTimeouts = m.blockingTimeouts;
+    const MeasureOutcome m =
+        measure(MeasureTarget{kernel, project.launch.dims(), s.stream, packed->kernelParams(),
+                              s.info, flush, blocker, bytes, timing.flopsPerLaunch.value_or(0.0)},
+                timing, request.repetitions, cancel, watchdog, progress);
+    result.timing = m.timing;
     if (!blockerProblem.isEmpty())
         qWarning("timed without the blocking kernel: %s", qPrintable(blockerProblem));
     result.timing.verifyMs = verifyMs;
@@ -459,13 +452,13 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     result.timing.uploadBytesSkipped = uploads.bytesSkipped;
     result.timing.ceilingGBs = s.ceiling ? s.ceiling->gbs : 0.0;
     if (m.status == RunStatus::Cancelled)
-        return fail(m.status, QStringLiteral("cancelled after %1 samples").arg(m.timesMs.size()));
+        return fail(m.status, QStringLiteral("cancelled after %1 samples").arg(m.timing.reps()));
     if (m.status == RunStatus::Timeout)
         return fail(m.status,
                     QStringLiteral("the run passed its time limit of %1 ms after %2 samples; "
                                    "the statistics cover those")
                         .arg(timing.timeLimitMs)
-                        .arg(m.timesMs.size()));
+                        .arg(m.timing.reps()));
     if (!result.verified()) {
         result.status = RunStatus::VerificationFailed;
         QStringList failed;

@@ -1,16 +1,17 @@
 #include "core/run/Measure.h"
 
 #include "core/cuda/Nvml.h"
+#include "core/run/StoppingCriterion.h"
 
 #include <algorithm>
-#include <cmath>
+#include <memory>
 #include <vector>
 
 namespace kernelpad {
 namespace {
 
 /// Samples are queued in chunks of about this much GPU time, so Cancel, the time limit and
-/// the stopping rule are checked often without host gaps between most launches.
+/// the stopping criterion are checked often without host gaps between most launches.
 constexpr double kChunkTargetMs = 100.0;
 /// Most samples queued behind one blocking kernel. Each is three or four commands (events,
 /// launch, L2 flush); a queue that fills makes the host wait inside a launch, and the
@@ -18,129 +19,186 @@ constexpr double kChunkTargetMs = 100.0;
 constexpr int kMaxBlockedChunk = 128;
 /// nvbench flags samples taken while the SM clock is under 75 % of its default.
 constexpr double kThrottleFraction = 0.75;
+/// The shortest time a launch is taken to need when sizing chunks (a warm-up of 0 ns).
+constexpr double kShortestLaunchMs = 1e-3;
+constexpr double kMsPerSecond = 1000.0;
 
-/// Running sums for the relative standard deviation of all samples so far.
-struct Noise {
-    double n = 0, sum = 0, sumSquares = 0;
-    void add(double x) {
-        n += 1;
-        sum += x;
-        sumSquares += x * x;
+/// One measurement, phase by phase (nvbench's measure_cold): check, initialise, warm up,
+/// trials, summarise. Nothing here runs inside the timed loop but the launches and events.
+class Measurement {
+public:
+    Measurement(const MeasureTarget& target, const TimingSpec& spec,
+                std::optional<int> fixedSamples, const std::atomic_bool& cancel,
+                const QElapsedTimer& runClock, const ProgressFn& progress)
+        : m_t(target)
+        , m_spec(spec)
+        , m_fixedSamples(fixedSamples)
+        , m_cancel(cancel)
+        , m_runClock(runClock)
+        , m_progress(progress) {}
+
+    MeasureOutcome run() {
+        check();
+        initialise();
+        warmUp();
+        trials();
+        summarise();
+        return std::move(m_out);
     }
-    [[nodiscard]] double relative() const {
-        if (n < 2 || sum <= 0)
-            return 1.0;
-        const double mean = sum / n;
-        const double variance = std::max(0.0, (sumSquares - n * mean * mean) / (n - 1));
-        return std::sqrt(variance) / mean;
+
+private:
+    /// What the spec and the target allow: the sample budget, the mode and the criterion.
+    void check() {
+        m_wanted = m_fixedSamples.value_or(m_spec.repetitions);
+        if (m_spec.adaptive && !m_fixedSamples) {
+            m_criterion = std::make_unique<NoiseCriterion>(NoiseCriterion::settingsOf(m_spec));
+            m_budget = kMaxAdaptiveSamples;
+        } else {
+            m_budget = m_wanted;
+        }
+        m_cold = m_spec.mode == TimingSpec::Mode::Cold && m_t.l2Flush;
     }
+
+    void initialise() {
+        m_nvml = Nvml::instance();
+        if (m_nvml)
+            m_smClockDefaultMHz = m_nvml->defaultSmClockMHz(m_t.device.pciBusId);
+    }
+
+    /// Untimed launches (timed as a whole) that also size the chunks of the trials.
+    void warmUp() {
+        if (m_progress)
+            m_progress(QStringLiteral("warming up"), 0, m_spec.warmupLaunches);
+        Event warmStart, warmStop;
+        warmStart.record(m_t.stream);
+        for (int i = 0; i < m_spec.warmupLaunches; ++i)
+            m_t.kernel.launch(m_t.launch, m_t.stream, m_t.params);
+        warmStop.record(m_t.stream);
+        warmStop.synchronize();
+        m_perLaunchMs = m_spec.warmupLaunches > 0
+                            ? warmStop.elapsedMsSince(warmStart) / m_spec.warmupLaunches
+                            : kChunkTargetMs;
+    }
+
+    void trials() {
+        const int chunk =
+            std::clamp(int(kChunkTargetMs / std::max(m_perLaunchMs, kShortestLaunchMs)), 1,
+                       std::max(m_t.blocker ? std::min(m_budget, kMaxBlockedChunk) : m_budget, 1));
+        const int progressTotal =
+            m_criterion ? m_criterion->expectedSamples(std::max(m_perLaunchMs, kShortestLaunchMs) /
+                                                       kMsPerSecond)
+                        : m_wanted;
+
+        std::vector<Event> starts(static_cast<size_t>(chunk));
+        std::vector<Event> stops(static_cast<size_t>(chunk));
+        QVector<double>& times = m_out.timing.timesMs;
+        if (m_criterion)
+            m_criterion->reset(); // its time budget starts with the first sample's launch
+        unsigned char flushValue = 0;
+        times.reserve(std::min(m_budget, 100000));
+        while (times.size() < m_budget) {
+            const int n = std::min(chunk, m_budget - int(times.size()));
+            {
+                const BlockingScope blocked(m_t.blocker, m_t.stream);
+                for (int i = 0; i < n; ++i) {
+                    if (m_cold)
+                        m_t.l2Flush->fillBytesAsync(++flushValue, m_t.stream); // outside events
+                    starts[size_t(i)].record(m_t.stream);
+                    m_t.kernel.launch(m_t.launch, m_t.stream, m_t.params);
+                    stops[size_t(i)].record(m_t.stream);
+                }
+            }
+            // Read the clocks while the queued launches keep the GPU busy (idle clocks are low).
+            const int smNow = readClocks();
+            stops[size_t(n - 1)].synchronize();
+            if (m_t.blocker && m_t.blocker->timedOut())
+                ++m_out.timing.blockingTimeouts;
+            for (int i = 0; i < n; ++i) {
+                const double ms = stops[size_t(i)].elapsedMsSince(starts[size_t(i)]);
+                times.push_back(ms);
+                if (m_criterion)
+                    m_criterion->addSample(ms / kMsPerSecond);
+            }
+            if (smNow > 0 && m_smClockDefaultMHz > 0 &&
+                smNow < kThrottleFraction * m_smClockDefaultMHz)
+                m_out.timing.throttledSamples += n;
+            const int done = int(times.size());
+            if (m_progress)
+                m_progress(QStringLiteral("timing"), done, std::max(progressTotal, done));
+            // The budget first: a run that has all its samples is complete, whatever came after.
+            if (done >= m_budget) {
+                m_out.timing.stopReason =
+                    m_criterion ? QStringLiteral("sample cap") : QStringLiteral("fixed count");
+                break;
+            }
+            if (m_cancel.load(std::memory_order_relaxed)) {
+                m_out.status = RunStatus::Cancelled;
+                break;
+            }
+            if (m_runClock.elapsed() > m_spec.timeLimitMs) {
+                m_out.status = RunStatus::Timeout;
+                break;
+            }
+            if (m_criterion && m_criterion->isFinished()) {
+                m_out.timing.stopReason = m_criterion->reason();
+                break;
+            }
+        }
+    }
+
+    /// The SM clock now (0 without NVML); keeps the memory clock and the reading.
+    int readClocks() {
+        if (!m_nvml)
+            return 0;
+        const std::optional<Nvml::Clocks> c = m_nvml->currentClocks(m_t.device.pciBusId);
+        if (!c)
+            return 0;
+        m_out.timing.memClockMHz = c->memMHz;
+        m_smReadings.push_back(c->smMHz);
+        return c->smMHz;
+    }
+
+    /// The statistics, and how the samples were taken.
+    void summarise() {
+        const TimingStats taken = m_out.timing;
+        m_out.timing = computeStats(taken.timesMs, m_t.bytesPerLaunch, m_t.flopsPerLaunch);
+        m_out.timing.mode = timingModeName(m_cold ? TimingSpec::Mode::Cold : TimingSpec::Mode::Hot);
+        m_out.timing.blockingKernel = m_t.blocker != nullptr;
+        m_out.timing.stopReason = taken.stopReason;
+        m_out.timing.memClockMHz = taken.memClockMHz;
+        m_out.timing.throttledSamples = taken.throttledSamples;
+        m_out.timing.blockingTimeouts = taken.blockingTimeouts;
+        m_out.timing.smClockDefaultMHz = m_smClockDefaultMHz;
+        if (!m_smReadings.isEmpty()) {
+            std::sort(m_smReadings.begin(), m_smReadings.end());
+            m_out.timing.smClockMHz = m_smReadings[m_smReadings.size() / 2];
+        }
+    }
+
+    const MeasureTarget& m_t;
+    const TimingSpec& m_spec;
+    std::optional<int> m_fixedSamples;
+    const std::atomic_bool& m_cancel;
+    const QElapsedTimer& m_runClock;
+    const ProgressFn& m_progress;
+
+    int m_wanted = 0; ///< the spec's (or the caller's) count
+    int m_budget = 0; ///< most samples the trials take
+    bool m_cold = false;
+    std::unique_ptr<StoppingCriterion> m_criterion; ///< null for a fixed count
+    const Nvml* m_nvml = nullptr;
+    int m_smClockDefaultMHz = 0;
+    double m_perLaunchMs = 0;
+    QVector<int> m_smReadings;
+    MeasureOutcome m_out;
 };
 
 } // namespace
 
-MeasureOutcome measure(const MeasureTarget& t, const TimingSpec& spec,
+MeasureOutcome measure(const MeasureTarget& target, const TimingSpec& spec,
                        std::optional<int> fixedSamples, const std::atomic_bool& cancel,
                        const QElapsedTimer& runClock, const ProgressFn& progress) {
-    MeasureOutcome out;
-    const bool adaptive = spec.adaptive && !fixedSamples;
-    const int wanted = fixedSamples.value_or(spec.repetitions);
-    const int cap = adaptive ? kMaxAdaptiveSamples : wanted;
-    const bool cold = spec.mode == TimingSpec::Mode::Cold && t.l2Flush;
-    const Nvml* nvml = Nvml::instance();
-    if (nvml)
-        out.smClockDefaultMHz = nvml->defaultSmClockMHz(t.device.pciBusId);
-
-    if (progress)
-        progress(QStringLiteral("warming up"), 0, spec.warmupLaunches);
-    Event warmStart, warmStop;
-    warmStart.record(t.stream);
-    for (int i = 0; i < spec.warmupLaunches; ++i)
-        t.kernel.launch(t.launch, t.stream, t.params);
-    warmStop.record(t.stream);
-    warmStop.synchronize();
-    const double perLaunchMs = spec.warmupLaunches > 0
-                                   ? warmStop.elapsedMsSince(warmStart) / spec.warmupLaunches
-                                   : kChunkTargetMs;
-    const int chunk = std::clamp(int(kChunkTargetMs / std::max(perLaunchMs, 1e-3)), 1,
-                                 std::max(t.blocker ? std::min(cap, kMaxBlockedChunk) : cap, 1));
-    const int progressTotal =
-        adaptive ? std::clamp(int(spec.maxTimeMs / std::max(perLaunchMs, 1e-3)), wanted, cap)
-                 : wanted;
-
-    std::vector<Event> starts(static_cast<size_t>(chunk));
-    std::vector<Event> stops(static_cast<size_t>(chunk));
-    QVector<int> smReadings;
-    Noise noise;
-    double gpuMs = 0;
-    QElapsedTimer timingClock;
-    timingClock.start();
-    unsigned char flushValue = 0;
-    out.timesMs.reserve(std::min(cap, 100000));
-    while (out.timesMs.size() < cap) {
-        const int n = std::min(chunk, cap - int(out.timesMs.size()));
-        {
-            const BlockingScope blocked(t.blocker, t.stream);
-            for (int i = 0; i < n; ++i) {
-                if (cold)
-                    t.l2Flush->fillBytesAsync(++flushValue, t.stream); // outside the events
-                starts[size_t(i)].record(t.stream);
-                t.kernel.launch(t.launch, t.stream, t.params);
-                stops[size_t(i)].record(t.stream);
-            }
-        }
-        // Read the clocks while the queued launches keep the GPU busy (idle clocks are low).
-        int smNow = 0;
-        if (nvml) {
-            if (const std::optional<Nvml::Clocks> c = nvml->currentClocks(t.device.pciBusId)) {
-                smNow = c->smMHz;
-                out.memClockMHz = c->memMHz;
-                smReadings.push_back(c->smMHz);
-            }
-        }
-        stops[size_t(n - 1)].synchronize();
-        if (t.blocker && t.blocker->timedOut())
-            ++out.blockingTimeouts;
-        for (int i = 0; i < n; ++i) {
-            const double ms = stops[size_t(i)].elapsedMsSince(starts[size_t(i)]);
-            out.timesMs.push_back(ms);
-            noise.add(ms);
-            gpuMs += ms;
-        }
-        if (smNow > 0 && out.smClockDefaultMHz > 0 &&
-            smNow < kThrottleFraction * out.smClockDefaultMHz)
-            out.throttledSamples += n;
-        const int done = int(out.timesMs.size());
-        if (progress)
-            progress(QStringLiteral("timing"), done, std::max(progressTotal, done));
-        if (done >= cap) {
-            out.stopReason =
-                adaptive ? QStringLiteral("sample cap") : QStringLiteral("fixed count");
-            break;
-        }
-        if (cancel.load(std::memory_order_relaxed)) {
-            out.status = RunStatus::Cancelled;
-            break;
-        }
-        if (runClock.elapsed() > spec.timeLimitMs) {
-            out.status = RunStatus::Timeout;
-            break;
-        }
-        if (adaptive) {
-            if (done >= wanted && gpuMs >= spec.minTimeMs && noise.relative() <= spec.targetNoise) {
-                out.stopReason = QStringLiteral("noise target reached");
-                break;
-            }
-            if (timingClock.elapsed() >= spec.maxTimeMs && done >= 1) {
-                out.stopReason = QStringLiteral("time budget");
-                break;
-            }
-        }
-    }
-    if (!smReadings.isEmpty()) {
-        std::sort(smReadings.begin(), smReadings.end());
-        out.smClockMHz = smReadings[smReadings.size() / 2];
-    }
-    return out;
+    return Measurement(target, spec, fixedSamples, cancel, runClock, progress).run();
 }
 
 } // namespace kernelpad

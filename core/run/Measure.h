@@ -1,8 +1,9 @@
 #pragma once
-// The timing stage of a run, nvbench-style: warm-up, then samples each between two events
-// on the run's stream, hot (back to back) or cold (L2 flushed before each sample), queued in
-// chunks behind a blocking kernel, with a fixed count or nvbench's stopping rule, and the SM
-// clock checked for throttling.
+// The timing stage of a run, nvbench-style (nvbench/detail/measure_cold.cuh), in named phases:
+// check (what the spec and the target allow), initialise, warm up, trials (samples each between
+// two events on the run's stream, hot (back to back) or cold (L2 flushed before each sample),
+// queued in chunks behind a blocking kernel, until a fixed count or the StoppingCriterion ends
+// them, the SM clock read for throttling), summarise (TimingStats).
 
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/DeviceInfo.h"
@@ -29,22 +30,20 @@ struct MeasureTarget {
     DeviceBuffer* l2Flush; ///< a buffer of the device's L2 size (cold mode), else nullptr
     /// Prepared blocking kernel each chunk of samples is queued behind, else nullptr.
     BlockingKernel* blocker = nullptr;
+    qint64 bytesPerLaunch = 0; ///< for the bandwidth of the summary
+    double flopsPerLaunch = 0; ///< for GFLOP/s; 0: not given
 };
 
-/// The samples and how the measurement ended.
+/// The statistics of the samples and how the measurement ended.
 struct MeasureOutcome {
-    QVector<double> timesMs;
+    /// computeStats() of the samples plus how they were taken: mode, blocking kernel, stop
+    /// reason, clocks, throttled samples and blocking timeouts (the run adds the rest).
+    TimingStats timing;
     RunStatus status = RunStatus::Ok; ///< Cancelled or Timeout when stopped early
-    QString stopReason;
-    int smClockMHz = 0;
-    int smClockDefaultMHz = 0;
-    int memClockMHz = 0;
-    int throttledSamples = 0;
-    int blockingTimeouts = 0; ///< chunks whose blocking kernel gave up waiting
 };
 
 /// Times the kernel; `fixedSamples` overrides the spec's count and disables the stopping
-/// rule. `runClock` started with the run: past spec.timeLimitMs the stage stops (Timeout).
+/// criterion. `runClock` started with the run: past spec.timeLimitMs the stage stops (Timeout).
 [[nodiscard]] MeasureOutcome measure(const MeasureTarget& target, const TimingSpec& spec,
                                      std::optional<int> fixedSamples,
                                      const std::atomic_bool& cancel, const QElapsedTimer& runClock,

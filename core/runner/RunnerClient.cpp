@@ -1,514 +1,98 @@
 #include "core/runner/RunnerClient.h"
 
-#include "core/io/SafeFile.h"
-#include "core/launch/BufferInit.h"
-
-#include <QCoreApplication>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QJsonArray>
-
-#include <algorithm>
-#include <climits>
-
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "core/runner/RunnerConnection.h"
+#include "core/runner/SanitizerRun.h"
 
 namespace kernelpad {
 namespace {
 
-/// How long a runner gets to stop between repetitions after "cancel" before it is killed.
-constexpr int kCancelGraceMs = 1000;
-constexpr int kStderrLinesKept = 12;
-/// compute-sanitizer's own start (it injects itself into the runner) and the instrumentation
-/// of the module come on top of the usual preparation time.
-constexpr int kSanitizerStartupMs = 60000;
-/// After "shutdown", time for the runner to exit and compute-sanitizer to write its summary.
-constexpr int kShutdownGraceMs = 30000;
-/// A sanitizer log is bounded by --print-limit; anything beyond this is not a report.
-constexpr qint64 kMaxSanitizerLogBytes = qint64(16) << 20;
-
-/// The kernel's own clock may run this far past its limit before the runner is stopped: the
-/// progress message that starts it leaves the runner just before the launch (issue 9 asks
-/// for the message within 0.5 s of the limit).
-constexpr int kKernelLimitSlackMs = 250;
-
-/// Why `dir` cannot be the runner's output folder, or empty when it can. The client deletes
-/// this folder when the runner ends, so it must be one the runner made for itself: a
-/// `kernelpad-runner-*` folder, not a link, owned by this user and closed to everyone else.
-QString checkOutputDir(const QString& dir) {
-    if (dir.isEmpty() || !QDir::isAbsolutePath(dir) || QDir::cleanPath(dir) != dir)
-        return QStringLiteral("its output folder '%1' is not a clean absolute path").arg(dir);
-    if (!QFileInfo(dir).fileName().startsWith(QLatin1String("kernelpad-runner-")))
-        return QStringLiteral("its output folder '%1' is not a kernelpad-runner-* folder").arg(dir);
-    struct stat st {};
-    if (::lstat(QFile::encodeName(dir).constData(), &st) != 0 || !S_ISDIR(st.st_mode))
-        return QStringLiteral("its output folder '%1' is not a folder").arg(dir);
-    if (st.st_uid != ::geteuid() || (st.st_mode & 0777) != 0700)
-        return QStringLiteral("its output folder '%1' is not private to this user (owner %2, "
-                              "mode %3)")
-            .arg(dir)
-            .arg(st.st_uid)
-            .arg(st.st_mode & 0777, 4, 8, QLatin1Char('0'));
-    return {};
-}
-
-QString describeExit(int exitCode, QProcess::ExitStatus status) {
-    return status == QProcess::CrashExit ? QStringLiteral("it crashed")
-                                         : QStringLiteral("it exited with code %1").arg(exitCode);
-}
+/// After a "poisoned" result the runner exits by itself; how long to wait before killing it.
+constexpr int kPoisonedExitMs = 2000;
 
 } // namespace
 
 RunnerClient::RunnerClient(QObject* parent)
-    : QObject(parent) {
-    m_program = findRunner();
-    m_arguments = {QStringLiteral("serve")};
-    m_watchdog.setSingleShot(true);
-    connect(&m_watchdog, &QTimer::timeout, this, &RunnerClient::onWatchdog);
+    : QObject(parent)
+    , m_runner(new RunnerConnection(this)) {
+    static_assert(kWatchdogGraceMs == RunnerConnection::kWatchdogGraceMs);
+    connect(m_runner, &RunnerConnection::runProgress, this, &RunnerClient::runProgress);
+    connect(m_runner, &RunnerConnection::runFinished, this, &RunnerClient::runFinished);
+    connect(m_runner, &RunnerConnection::devicesChanged, this, &RunnerClient::devicesChanged);
+    connect(m_runner, &RunnerConnection::resourcesReady, this, &RunnerClient::resourcesReady);
+    // A poisoned runner's successor starts before the result is handed on, so that the next
+    // run does not wait for it.
+    connect(m_runner, &RunnerConnection::poisoned, this, [this] {
+        m_runner->waitForExitOrStop(kPoisonedExitMs);
+        warmUp();
+    });
+    // This side stopped it (cancel, timeout): a fresh one is started at once.
+    connect(m_runner, &RunnerConnection::killed, this, [this](const QString& reason) {
+        warmUp();
+        emit runnerRestarted(reason);
+    });
+    // It died by itself: the next request starts a fresh one.
+    connect(m_runner, &RunnerConnection::crashed, this, &RunnerClient::runnerRestarted);
 }
 
-RunnerClient::~RunnerClient() {
-    if (!m_process)
-        return;
-    m_process->disconnect(this);
-    if (m_process->state() == QProcess::Running) {
-        send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
-        m_process->closeWriteChannel();
-        if (!m_process->waitForFinished(1000)) {
-            if (m_oneShot && m_process->processId() > 0)
-                ::kill(-pid_t(m_process->processId()), SIGKILL); // compute-sanitizer and the runner
-            m_process->kill();
-            m_process->waitForFinished(1000);
-        }
-    }
-    if (!m_outputDir.isEmpty())
-        QDir(m_outputDir).removeRecursively();
-}
+RunnerClient::~RunnerClient() = default; // the children stop their processes
 
 QString RunnerClient::findRunner(QStringList* searched) {
-    QStringList candidates;
-    const QString fromEnv = qEnvironmentVariable("KERNELPAD_RUNNER");
-    if (!fromEnv.isEmpty())
-        candidates << fromEnv;
-    if (QCoreApplication::instance()) {
-        const QString appDir = QCoreApplication::applicationDirPath();
-        candidates << appDir + QStringLiteral("/kernelpad-cli")
-                   << appDir + QStringLiteral("/../app/kernelpad-cli");
-    }
-#ifdef KERNELPAD_RUNNER_BUILD_PATH
-    candidates << QStringLiteral(KERNELPAD_RUNNER_BUILD_PATH);
-#endif
-    if (searched)
-        *searched = candidates;
-    for (const QString& c : candidates)
-        if (QFileInfo(c).isExecutable())
-            return QFileInfo(c).absoluteFilePath();
-    return {};
+    return RunnerConnection::findRunner(searched);
 }
 
 void RunnerClient::setCommand(const QString& program, const QStringList& arguments) {
-    m_program = program;
-    m_arguments = arguments;
+    m_runner->setCommand(program, arguments);
+}
+
+void RunnerClient::setPreparationLimitMs(int ms) {
+    m_runner->setPreparationLimitMs(ms);
+}
+
+bool RunnerClient::isRunning() const {
+    return m_runner->hasActiveRun() || m_sanitized;
 }
 
 qint64 RunnerClient::runnerPid() const {
-    return m_process && m_process->state() == QProcess::Running ? m_process->processId() : 0;
+    return m_runner->pid();
 }
 
-bool RunnerClient::ensureStarted(QString* error) {
-    if (m_process && m_process->state() != QProcess::NotRunning)
-        return true;
-    if (m_program.isEmpty()) {
-        QStringList searched;
-        (void)findRunner(&searched);
-        *error = QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1")
-                     .arg(searched.join(QStringLiteral(", ")));
-        return false;
-    }
-    m_process = new QProcess(this);
-    m_lines = LineSplitter();
-    m_helloSeen = false;
-    m_stderrTail.clear();
-    m_stopReason.clear();
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerClient::onReadyRead);
-    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
-        const QStringList lines =
-            QString::fromUtf8(m_process->readAllStandardError()).split('\n', Qt::SkipEmptyParts);
-        m_stderrTail += lines;
-        while (m_stderrTail.size() > kStderrLinesKept)
-            m_stderrTail.removeFirst();
-    });
-    connect(m_process, &QProcess::finished, this, &RunnerClient::onFinished);
-    const bool ownGroup = m_oneShot;
-    m_process->setChildProcessModifier([ownGroup] {
-        // Its own process group, so that killing compute-sanitizer also kills the runner it
-        // started (a hung kernel would otherwise keep the GPU busy behind an orphan).
-        if (ownGroup)
-            ::setsid();
-        // If this process dies, the runner (and a hung kernel's hold on the GPU) dies with it.
-        // The signal follows the thread that forked: the client's thread lives as long as it.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    });
-    m_process->start(m_program, m_arguments);
-    if (!m_process->waitForStarted(5000)) {
-        *error = QStringLiteral("KernelPad's runner %1 could not be started: %2")
-                     .arg(m_program, m_process->errorString());
-        m_process->deleteLater();
-        m_process = nullptr;
-        return false;
-    }
-    ++m_startCount;
-    return true;
+int RunnerClient::startCount() const {
+    return m_runner->startCount();
 }
 
 void RunnerClient::warmUp() {
     QString ignored;
-    ensureStarted(&ignored);
-}
-
-void RunnerClient::send(const RunnerMessage& message) {
-    if (m_process)
-        m_process->write(encodeRunnerMessage(message));
+    m_runner->start(&ignored);
 }
 
 void RunnerClient::run(quint64 id, const RunRequest& request) {
-    QString error;
-    if (m_active || m_sanitized) {
+    if (isRunning()) {
         RunResult busy;
         busy.status = RunStatus::BadInput;
         busy.error = QStringLiteral("a run is already in progress");
         emit runFinished(id, busy);
         return;
     }
-    if (request.sanitizer != SanitizerTool::None && !m_oneShot) {
+    if (request.sanitizer != SanitizerTool::None) {
         runSanitized(id, request);
         return;
     }
-    if (!ensureStarted(&error)) {
-        RunResult failed;
-        failed.status = RunStatus::CudaError;
-        failed.error = error;
-        emit runFinished(id, failed);
-        return;
-    }
-    m_active = ActiveRun{id, request.project.kernel, request.project.timing.timeLimitMs};
-    m_watchdog.start(m_preparationLimitMs + request.project.timing.timeLimitMs);
-    m_kernelClock.invalidate();
-    m_kernelUsedMs = 0;
-    send(RunnerMessage::make(QStringLiteral("run"), id, {{"request", request.toJson()}}));
+    m_runner->run(id, request);
 }
 
 void RunnerClient::requestDevices(quint64 id) {
-    QString error;
-    if (!ensureStarted(&error)) {
-        emit devicesChanged({}, error);
-        return;
-    }
-    send(RunnerMessage::make(QStringLiteral("devices"), id));
+    m_runner->requestDevices(id);
 }
 
 void RunnerClient::requestResources(quint64 id, const RunRequest& request) {
-    QString error;
-    if (ensureStarted(&error))
-        send(RunnerMessage::make(QStringLiteral("resources"), id, {{"request", request.toJson()}}));
+    m_runner->requestResources(id, request);
 }
 
 void RunnerClient::cancel() {
-    if (m_sanitized) {
+    if (m_sanitized)
         m_sanitized->cancel();
-        return;
-    }
-    if (!m_active || m_stopReason == QLatin1String("cancel"))
-        return;
-    // Ask first: between repetitions the runner stops by itself and stays warm. A kernel that
-    // never returns cannot hear this; the watchdog then kills the runner.
-    m_stopReason = QStringLiteral("cancel");
-    send(RunnerMessage::make(QStringLiteral("cancel"), m_active->id));
-    m_watchdog.start(kCancelGraceMs);
-}
-
-void RunnerClient::onReadyRead() {
-    const QByteArray bytes = m_process->readAllStandardOutput();
-    for (const LineSplitter::Line& line : m_lines.feed(bytes.constData(), bytes.size())) {
-        if (line.tooLong) {
-            protocolViolation(QStringLiteral("it sent a message longer than %1 bytes")
-                                  .arg(kMaxRunnerMessageBytes));
-            return;
-        }
-        QString error;
-        std::optional<RunnerMessage> m = decodeRunnerMessage(line.bytes, &error);
-        if (!m) {
-            // Not a message (a tool wrapped around the runner may print a banner); the
-            // protocol channel carries nothing a kernel printed, so nothing here is trusted.
-            qWarning("KernelPad runner sent an unreadable line (%s): %s", qPrintable(error),
-                     line.bytes.left(200).constData());
-            continue;
-        }
-        onMessage(*m);
-        if (!m_process)
-            return; // the message ended this runner
-    }
-}
-
-void RunnerClient::protocolViolation(const QString& what) {
-    const QString message =
-        QStringLiteral("KernelPad's runner broke the protocol (%1), so it was stopped; a fresh "
-                       "runner will serve the next run. Your source is unchanged.")
-            .arg(what);
-    qWarning("%s", qPrintable(message));
-    m_stopReason = QStringLiteral("protocol");
-    stopProcess();
-    finishActive(RunStatus::CudaError, message);
-}
-
-bool RunnerClient::acceptHello(const RunnerMessage& m) {
-    if (m_helloSeen) {
-        protocolViolation(QStringLiteral("a second hello"));
-        return false;
-    }
-    m_helloSeen = true;
-    const int version = m.body.value("version").toInt(-1);
-    if (version != kRunnerProtocolVersion) {
-        protocolViolation(
-            QStringLiteral("it speaks protocol version %1 and this KernelPad speaks %2: update "
-                           "the %3 so both come from the same KernelPad release (%4)")
-                .arg(version)
-                .arg(kRunnerProtocolVersion)
-                .arg(version < kRunnerProtocolVersion ? QStringLiteral("runner")
-                                                      : QStringLiteral("KernelPad application"),
-                     m_program));
-        return false;
-    }
-    const QString dir = m.body.value("outputDir").toString();
-    const QString problem = checkOutputDir(dir);
-    if (!problem.isEmpty()) {
-        protocolViolation(problem);
-        return false;
-    }
-    m_outputDir = dir;
-    return true;
-}
-
-void RunnerClient::onMessage(const RunnerMessage& m) {
-    if (m.type == QLatin1String("hello")) {
-        acceptHello(m);
-        return;
-    }
-    if (!m_helloSeen) {
-        protocolViolation(QStringLiteral("'%1' before its hello").arg(m.type));
-        return;
-    }
-    if (m.type == QLatin1String("progress")) {
-        if (!m_active || m.id != m_active->id)
-            return;
-        const QString stage = m.body.value("stage").toString();
-        if (m_stopReason.isEmpty())
-            armKernelWatchdog(stage);
-        emit runProgress(m.id, stage, m.body.value("done").toInt(), m.body.value("total").toInt());
-    } else if (m.type == QLatin1String("result")) {
-        onResult(m);
-    } else if (m.type == QLatin1String("devices")) {
-        QVector<DeviceInfo> devices;
-        for (const QJsonValue& d : m.body.value("devices").toArray())
-            devices.push_back(DeviceInfo::fromJson(d.toObject()));
-        emit devicesChanged(devices, m.body.value("error").toString());
-    } else if (m.type == QLatin1String("resources")) {
-        if (m.body.contains("resources"))
-            emit resourcesReady(m.id, m.body.value("kernel").toString(),
-                                KernelResources::fromJson(m.body.value("resources").toObject()));
-    } else if (m.type == QLatin1String("error")) {
-        if (m_active && m.id == m_active->id)
-            finishActive(RunStatus::BadInput, m.body.value("message").toString());
-        else
-            qWarning("KernelPad runner: %s", qPrintable(m.body.value("message").toString()));
-    }
-}
-
-void RunnerClient::onResult(const RunnerMessage& m) {
-    if (!m_active || m.id != m_active->id)
-        return;
-    m_watchdog.stop();
-    RunResult result = RunResult::fromJson(m.body.value("result").toObject());
-    const QDir dir(m_outputDir);
-    for (const QJsonValue& v : m.body.value("outputs").toArray()) {
-        const QJsonObject o = v.toObject();
-        OutputBuffer b;
-        b.name = o.value("name").toString();
-        QString ignored;
-        b.type = ValueType::fromJson(o.value("type").toObject(), &ignored).value_or(ValueType());
-        b.count = qint64(o.value("count").toDouble());
-        const double declared = b.count * double(b.type.sizeBytes());
-        // Only a bare file name inside the runner's own folder, a regular file of exactly the
-        // buffer's size, is read.
-        const QString file = dir.filePath(QFileInfo(o.value("file").toString()).fileName());
-        if (b.count < 0 || declared > double(kMaxBufferBytes))
-            continue;
-        std::optional<QByteArray> data =
-            readRegularFile(file, ReadLimits{qint64(declared), false}, &ignored);
-        QFile::remove(file);
-        if (data && data->size() == qint64(declared)) {
-            b.data = std::move(*data);
-            result.outputs.push_back(std::move(b));
-        }
-    }
-    const bool poisoned = m.body.value("poisoned").toBool();
-    m_active.reset();
-    m_stopReason.clear();
-    if (poisoned && !m_oneShot) {
-        // The runner exits by itself after a sticky error; start its successor now so the
-        // next run does not wait for it.
-        m_stopReason = QStringLiteral("poisoned");
-        if (m_process && !m_process->waitForFinished(2000))
-            stopProcess();
-        warmUp();
-    }
-    emit runFinished(m.id, result);
-}
-
-void RunnerClient::armKernelWatchdog(const QString& stage) {
-    // The time limit is the kernel's: it runs while the runner launches and waits (the
-    // verifying launch, warm-up, timing) and pauses while the host checks the outputs.
-    const bool onGpu = stage == QLatin1String("verifying launch") ||
-                       stage == QLatin1String("warming up") || stage == QLatin1String("timing");
-    if (onGpu) {
-        if (!m_kernelClock.isValid())
-            m_kernelClock.start();
-        const qint64 leftMs = m_active->timeLimitMs - m_kernelUsedMs - m_kernelClock.elapsed();
-        m_watchdog.start(int(std::max<qint64>(leftMs, 0)) + kKernelLimitSlackMs);
-    } else if (m_kernelClock.isValid()) {
-        m_kernelUsedMs += m_kernelClock.elapsed();
-        m_kernelClock.invalidate();
-        const qint64 leftMs = m_active->timeLimitMs - m_kernelUsedMs;
-        m_watchdog.start(int(std::max<qint64>(leftMs, 0)) + kWatchdogGraceMs);
-    }
-}
-
-void RunnerClient::finishActive(RunStatus status, const QString& message) {
-    if (!m_active)
-        return;
-    m_watchdog.stop();
-    RunResult r;
-    r.status = status;
-    r.error = message;
-    const quint64 id = m_active->id;
-    m_active.reset();
-    emit runFinished(id, r);
-}
-
-void RunnerClient::onWatchdog() {
-    if (!m_active)
-        return;
-    const QString kernel = m_active->kernel;
-    const int limitMs = m_active->timeLimitMs;
-    if (m_stopReason == QLatin1String("cancel")) {
-        stopProcess();
-        finishActive(
-            RunStatus::Cancelled,
-            QStringLiteral(
-                "Cancelled: '%1' was still running, so the runner was stopped; the GPU is being "
-                "freed and a fresh runner will serve the next run. Your source is unchanged.")
-                .arg(kernel));
-    } else {
-        m_stopReason = QStringLiteral("timeout");
-        stopProcess();
-        finishActive(
-            RunStatus::Timeout,
-            QStringLiteral(
-                "'%1' did not finish within its time limit of %2 s, so the runner was stopped; "
-                "the GPU is being freed and a fresh runner will serve the next run. Your source "
-                "is unchanged. If the kernel needs longer, raise the time limit.")
-                .arg(kernel)
-                .arg(limitMs / 1000.0));
-    }
-    if (m_oneShot)
-        return; // a sanitized run's runner is never replaced; the next one starts afresh
-    warmUp();
-    emit runnerRestarted(m_stopReason);
-}
-
-void RunnerClient::stopProcess() {
-    if (!m_process)
-        return;
-    QProcess* p = m_process;
-    m_process = nullptr;
-    p->disconnect(this);
-    if (m_oneShot && p->processId() > 0)
-        ::kill(-pid_t(p->processId()), SIGKILL); // the whole group: compute-sanitizer and runner
-    p->kill();
-    // A process killed with a hung kernel takes seconds to exit while the driver tears its
-    // context down; nobody waits for that (the message and the next runner go out now).
-    if (p->state() == QProcess::NotRunning)
-        p->deleteLater();
     else
-        connect(p, &QProcess::finished, p, &QObject::deleteLater);
-    if (!m_outputDir.isEmpty())
-        QDir(m_outputDir).removeRecursively();
-    m_outputDir.clear();
-}
-
-void RunnerClient::onFinished(int exitCode, QProcess::ExitStatus status) {
-    const QString why = describeExit(exitCode, status);
-    const QString tail = m_stderrTail.join(QLatin1Char('\n'));
-    if (m_process) {
-        m_process->deleteLater();
-        m_process = nullptr;
-    }
-    if (!m_outputDir.isEmpty())
-        QDir(m_outputDir).removeRecursively();
-    m_outputDir.clear();
-    if (m_active) {
-        const QString kernel = m_active->kernel;
-        finishActive(
-            RunStatus::CudaError,
-            QStringLiteral(
-                "KernelPad's runner stopped unexpectedly while running '%1' (%2). A fresh runner "
-                "will serve the next run; your source is unchanged.%3")
-                .arg(kernel, why,
-                     tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
-        if (!m_oneShot)
-            emit runnerRestarted(why);
-    }
-    if (m_oneShot && m_stopReason == QLatin1String("shutdown")) {
-        m_stopReason.clear();
-        emit stopped();
-    }
-}
-
-void RunnerClient::shutdown() {
-    if (!m_process) {
-        QTimer::singleShot(0, this, &RunnerClient::stopped);
-        return;
-    }
-    m_stopReason = QStringLiteral("shutdown");
-    send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
-    m_process->closeWriteChannel();
-    QTimer::singleShot(kShutdownGraceMs, this, [this] {
-        if (m_stopReason != QLatin1String("shutdown"))
-            return; // it ended in time
-        m_stopReason.clear();
-        stopProcess();
-        emit stopped();
-    });
-}
-
-RunRequest RunnerClient::sanitizedRequest(const RunRequest& request) {
-    RunRequest r = request;
-    r.project.options.lineInfo = true;
-    TimingSpec& t = r.project.timing;
-    t.warmupLaunches = 0;
-    t.repetitions = 1;
-    t.adaptive = false;
-    t.mode = TimingSpec::Mode::Hot; // a cold run's L2 flush would be sanitized too, for nothing
-    // The sanitizer may serialise launches: one queued behind a spinning kernel would wait
-    // for its timeout.
-    t.blockingKernel = false;
-    t.timeLimitMs = int(std::min<qint64>(qint64(t.timeLimitMs) * kSanitizerTimeScale, INT_MAX / 2));
-    r.repetitions = 1;
-    return r;
+        m_runner->cancel();
 }
 
 void RunnerClient::runSanitized(quint64 id, const RunRequest& request) {
@@ -524,115 +108,31 @@ void RunnerClient::runSanitized(quint64 id, const RunRequest& request) {
         m_sanitizerPath.isEmpty() ? findComputeSanitizer(&searched) : m_sanitizerPath;
     if (sanitizer.isEmpty())
         return fail(sanitizerNotFoundMessage(searched));
-    if (m_program.isEmpty()) {
+    if (m_runner->program().isEmpty()) {
         (void)findRunner(&searched);
         return fail(
             QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1")
                 .arg(searched.join(QStringLiteral(", "))));
     }
-    auto dir = std::make_unique<QTemporaryDir>(
-        QDir::temp().filePath(QStringLiteral("kernelpad-sanitizer-XXXXXX")));
-    if (!dir->isValid())
-        return fail(
-            QStringLiteral(
-                "cannot create a private temporary directory for compute-sanitizer's report: %1")
-                .arg(dir->errorString()));
-    QFile::setPermissions(dir->path(),
-                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-
-    m_sanitizerDir = std::move(dir);
-    m_sanitizedId = id;
-    m_sanitizedRequest = request;
-    m_sanitizedResult.reset();
-    m_sanitizedWall.start();
-    m_sanitized = new RunnerClient(this);
-    m_sanitized->m_oneShot = true;
-    m_sanitized->setCommand(
-        sanitizer, sanitizerArguments(request.sanitizer,
-                                      m_sanitizerDir->filePath(QStringLiteral("report.txt")))
-                       << m_program << m_arguments);
-    m_sanitized->setPreparationLimitMs(m_preparationLimitMs + kSanitizerStartupMs);
-    connect(m_sanitized, &RunnerClient::runProgress, this, &RunnerClient::runProgress);
-    connect(m_sanitized, &RunnerClient::runFinished, this, &RunnerClient::onSanitizedResult);
-    connect(m_sanitized, &RunnerClient::stopped, this, &RunnerClient::finishSanitized);
-    m_sanitized->run(id, sanitizedRequest(request));
+    m_sanitized = new SanitizerRun(sanitizer, m_runner->program(), m_runner->arguments(),
+                                   m_runner->preparationLimitMs(), this);
+    connect(m_sanitized, &SanitizerRun::progress, this, &RunnerClient::runProgress);
+    connect(m_sanitized, &SanitizerRun::finished, this, &RunnerClient::onSanitizedFinished);
+    QString error;
+    if (!m_sanitized->start(id, request, &error)) {
+        delete m_sanitized;
+        m_sanitized = nullptr;
+        fail(error);
+    }
 }
 
-void RunnerClient::onSanitizedResult(quint64 id, const RunResult& result) {
-    if (!m_sanitized || id != m_sanitizedId || m_sanitizedResult)
-        return;
-    m_sanitizedResult = result;
-    // The report is complete only once compute-sanitizer has exited.
-    m_sanitized->shutdown();
-}
-
-void RunnerClient::finishSanitized() {
+void RunnerClient::onSanitizedFinished(quint64 id, const RunResult& result) {
     if (!m_sanitized)
         return;
-    RunResult r = m_sanitizedResult.value_or(RunResult{});
-    if (!m_sanitizedResult) {
-        r.status = RunStatus::CudaError;
-        r.error = QStringLiteral("the runner under compute-sanitizer ended without a result");
-    }
-    const SanitizerTool tool = m_sanitizedRequest.sanitizer;
-    const QString toolName = sanitizerToolName(tool);
-    r.sanitizerTool = tool;
-    QStringList notes{
-        QStringLiteral(
-            "Ran once under compute-sanitizer %1 (1 repetition, no warm-up): a sanitized "
-            "kernel runs 10-100x slower, so these times say nothing about its speed.")
-            .arg(toolName)};
-    QFile log(m_sanitizerDir ? m_sanitizerDir->filePath(QStringLiteral("report.txt")) : QString());
-    if (log.open(QIODevice::ReadOnly)) {
-        const SanitizerLog parsed =
-            parseSanitizerLog(QString::fromUtf8(log.read(kMaxSanitizerLogBytes)),
-                              m_sanitizedRequest.project.sourceName);
-        r.sanitizer = parsed.reports;
-        r.sanitizerErrors = parsed.errorCount;
-        if (parsed.errorCount < 0)
-            notes << QStringLiteral("compute-sanitizer ended before writing its summary; the "
-                                    "reports may be incomplete.");
-        if (parsed.notPrinted > 0)
-            notes << QStringLiteral("%1 further errors were not printed (print limit %2).")
-                         .arg(parsed.notPrinted)
-                         .arg(kSanitizerPrintLimit);
-        for (const QString& m : parsed.toolMessages)
-            notes << QStringLiteral("compute-sanitizer: %1").arg(m);
-    } else {
-        r.sanitizerErrors = -1;
-        notes << QStringLiteral("compute-sanitizer wrote no report (%1).").arg(log.errorString());
-    }
-    r.sanitizerNote = notes.join(QLatin1Char(' '));
-    const int errors = r.sanitizerErrorCount();
-    if (errors > 0 && (r.status == RunStatus::Ok || r.status == RunStatus::VerificationFailed ||
-                       r.status == RunStatus::CudaError)) {
-        // The run may have looked fine (memcheck stops a bad access before it lands) or failed
-        // with a bare launch failure: either way the report says where, so it comes first.
-        const QString runError = r.error;
-        r.status = RunStatus::CudaError;
-        const SanitizerReport* first = r.sanitizer.isEmpty() ? nullptr : &r.sanitizer.first();
-        QString firstText;
-        if (first)
-            firstText = QStringLiteral("; the first: %1%2")
-                            .arg(first->line > 0
-                                     ? QStringLiteral("%1:%2: ").arg(first->file).arg(first->line)
-                                     : QString(),
-                                 first->message());
-        r.error = QStringLiteral("compute-sanitizer %1 reported %2 error(s) in '%3'%4.")
-                      .arg(toolName)
-                      .arg(errors)
-                      .arg(m_sanitizedRequest.project.kernel, firstText);
-        if (!runError.isEmpty())
-            r.error += QStringLiteral(" The run itself ended with: %1").arg(runError);
-    }
-    r.totalMs = double(m_sanitizedWall.nsecsElapsed()) / 1e6;
-    const quint64 id = m_sanitizedId;
     m_sanitized->disconnect(this);
     m_sanitized->deleteLater();
     m_sanitized = nullptr;
-    m_sanitizerDir.reset(); // removes report.txt with its folder
-    m_sanitizedResult.reset();
-    emit runFinished(id, r);
+    emit runFinished(id, result);
 }
 
 } // namespace kernelpad

@@ -6,8 +6,9 @@
 
 #include "core/project/Project.h"
 #include "core/run/RunTypes.h"
-#include "core/run/Sanitizer.h"
 #include "core/runner/RunnerClient.h"
+#include "core/runner/SanitizerLogParser.h"
+#include "core/runner/SanitizerRun.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -136,7 +137,7 @@ private slots:
         QFETCH(int, count);
         QFETCH(QString, messagePart);
 
-        const SanitizerLog log = parseSanitizerLog(readData(file), sourceName);
+        const SanitizerLog log = SanitizerLogParser::parse(readData(file), sourceName);
         QCOMPARE(log.reports.size(), reports);
         QCOMPARE(log.errorCount, errorCount);
         if (reports == 0)
@@ -171,8 +172,25 @@ private slots:
         QVERIFY2(!d.message.contains(QLatin1String("Host Frame")), qPrintable(d.message));
     }
 
+    // The parser read line by line (as a log arrives) gives what parsing it whole gives.
+    void feedingLinesEqualsParsingTheLog() {
+        const QString text = readData("memcheck-oob-write.txt");
+        SanitizerLogParser parser("saxpy.cu");
+        for (const QString& line : text.split('\n'))
+            parser.feed(line);
+        const SanitizerLog fed = parser.finish();
+        const SanitizerLog whole = SanitizerLogParser::parse(text, "saxpy.cu");
+        QCOMPARE(fed.errorCount, whole.errorCount);
+        QCOMPARE(fed.notPrinted, whole.notPrinted);
+        QCOMPARE(fed.reports.size(), whole.reports.size());
+        for (int k = 0; k < fed.reports.size(); ++k)
+            QVERIFY2(fed.reports[k] == whole.reports[k], qPrintable(fed.reports[k].message()));
+        QVERIFY(!whole.reports.isEmpty());
+    }
+
     void apiErrorsHaveNoSourceLine() {
-        const SanitizerLog log = parseSanitizerLog(readData("memcheck-trap.txt"), "kernel.cu");
+        const SanitizerLog log =
+            SanitizerLogParser::parse(readData("memcheck-trap.txt"), "kernel.cu");
         QCOMPARE(log.reports.size(), 2);
         const SanitizerReport& api = log.reports[1];
         QVERIFY2(api.kind.startsWith("Program hit CUDA_ERROR_LAUNCH_FAILED"), qPrintable(api.kind));
@@ -183,18 +201,19 @@ private slots:
     }
 
     void printLimitAndToolMessagesAreKept() {
-        const SanitizerLog cut = parseSanitizerLog(readData("memcheck-oob-read.txt"), "kernel.cu");
+        const SanitizerLog cut =
+            SanitizerLogParser::parse(readData("memcheck-oob-read.txt"), "kernel.cu");
         QCOMPARE(cut.notPrinted, 925);
-        const SanitizerLog noTarget =
-            parseSanitizerLog("========= COMPUTE-SANITIZER\n========= Error: Target application "
-                              "terminated before first instrumented "
-                              "API call\n========= ERROR SUMMARY: 0 errors\n",
-                              "kernel.cu");
+        const SanitizerLog noTarget = SanitizerLogParser::parse(
+            "========= COMPUTE-SANITIZER\n========= Error: Target application "
+            "terminated before first instrumented "
+            "API call\n========= ERROR SUMMARY: 0 errors\n",
+            "kernel.cu");
         QVERIFY(noTarget.reports.isEmpty());
         QCOMPARE(noTarget.toolMessages.size(), 1);
         QVERIFY(noTarget.toolMessages.first().contains("terminated before"));
         // A log cut short (the tool was killed) has reports but no summary.
-        const SanitizerLog partial = parseSanitizerLog(
+        const SanitizerLog partial = SanitizerLogParser::parse(
             readData("memcheck-oob-write.txt").section("========= ERROR", 0, 0), "saxpy.cu");
         QCOMPARE(partial.errorCount, -1);
         QCOMPARE(partial.reports.size(), 3);
@@ -214,7 +233,7 @@ private slots:
     }
     void garbageNeverCrashes() {
         QFETCH(QString, text);
-        const SanitizerLog log = parseSanitizerLog(text, "kernel.cu");
+        const SanitizerLog log = SanitizerLogParser::parse(text, "kernel.cu");
         QVERIFY(log.reports.size() <= 1);
     }
 
@@ -356,7 +375,7 @@ private slots:
         result.error = "compute-sanitizer memcheck reported 2 error(s)";
         result.sanitizerTool = SanitizerTool::Memcheck;
         result.sanitizer =
-            parseSanitizerLog(readData("memcheck-oob-write.txt"), "saxpy.cu").reports;
+            SanitizerLogParser::parse(readData("memcheck-oob-write.txt"), "saxpy.cu").reports;
         result.sanitizerErrors = 4;
         result.sanitizerNote = "Ran once under compute-sanitizer memcheck";
         QVERIFY(result.sanitizer.size() == 3);
@@ -421,7 +440,7 @@ private slots:
         request.sanitizer = SanitizerTool::Memcheck;
         request.project.timing.mode = TimingSpec::Mode::Cold;
         request.repetitions = 50;
-        const RunRequest s = RunnerClient::sanitizedRequest(request);
+        const RunRequest s = SanitizerRun::sanitizedRequest(request);
         QCOMPARE(s.project.options.lineInfo, std::optional<bool>(true));
         QCOMPARE(s.repetitions, std::optional<int>(1));
         QCOMPARE(s.project.timing.repetitions, 1);

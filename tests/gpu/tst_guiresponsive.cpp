@@ -7,7 +7,7 @@
 
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
-#include "core/run/Sanitizer.h"
+#include "core/runner/SanitizerRun.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
 #include "ui/widgets/CodeEditor.h"

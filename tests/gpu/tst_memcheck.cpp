@@ -4,8 +4,8 @@
 
 #include "GpuTestSupport.h"
 
-#include "core/run/Sanitizer.h"
 #include "core/runner/RunnerClient.h"
+#include "core/runner/SanitizerRun.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,0 +1,24 @@
+#pragma once
+// What the driver reports about a loaded kernel: registers, memory, occupancy.
+
+#include <QJsonObject>
+
+namespace kernelpad {
+
+/// Resources of the compiled kernel as the driver reports them.
+struct KernelResources {
+    int registers = 0;
+    int staticSharedBytes = 0;
+    int localBytes = 0;
+    int constBytes = 0;
+    int maxThreadsPerBlock = 0;
+    int ptxVersion = 0;
+    int binaryVersion = 0;
+    int occupancyBlocksPerSm = 0; ///< at the launch's block size and shared memory
+    double occupancy = 0;         ///< active warps / max warps per SM, 0..1
+
+    [[nodiscard]] QJsonObject toJson() const;
+    static KernelResources fromJson(const QJsonObject& json);
+};
+
+} // namespace kernelpad

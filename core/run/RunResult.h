@@ -1,0 +1,53 @@
+#pragma once
+// Everything one run produced (DESIGN.md, Data flow): a plain value with a JSON form, sent back
+// by the runner process; output buffer contents travel beside it.
+
+#include "core/compile/CompileResult.h"
+#include "core/cuda/DeviceInfo.h"
+#include "core/launch/ArgumentSpec.h"
+#include "core/run/ConsoleOutput.h"
+#include "core/run/KernelResources.h"
+#include "core/run/OutputBuffer.h"
+#include "core/run/RunStatus.h"
+#include "core/run/SanitizerReport.h"
+#include "core/run/Timing.h"
+#include "core/verify/VerificationReport.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+namespace kernelpad {
+
+/// Everything one run produced; `error` is a sentence a person can act on.
+struct RunResult {
+    RunStatus status = RunStatus::Ok;
+    QString error;
+    CompileResult compile;
+    DeviceInfo device;
+    QString kernelLowered;
+    LaunchConfig launch;
+    KernelResources resources;
+    TimingStats timing;
+    QVector<BufferVerification> verification;
+    QVector<OutputBuffer> outputs;
+    double totalMs = 0; ///< wall time of the whole request
+    /// The compute-sanitizer tool the run went through (None: a normal run).
+    SanitizerTool sanitizerTool = SanitizerTool::None;
+    QVector<SanitizerReport> sanitizer; ///< merged reports, in order of first appearance
+    /// The tool's own error total (may exceed the reports: merged or not printed); -1 when
+    /// its log had no summary.
+    int sanitizerErrors = 0;
+    QString sanitizerNote; ///< e.g. why the timing of a sanitized run means nothing
+    /// The kernel's printf output (JSON: "stdout", "stdoutBytes", "stdoutLaterBytes").
+    ConsoleOutput console;
+
+    /// Every verified buffer passed (true if none was checked).
+    [[nodiscard]] bool verified() const;
+    /// Reports of severity error, counting merged ones, or the tool's total if larger.
+    [[nodiscard]] int sanitizerErrorCount() const;
+    [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
+    static RunResult fromJson(const QJsonObject& json);
+};
+
+} // namespace kernelpad

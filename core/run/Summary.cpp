@@ -1,0 +1,286 @@
+#include "core/run/Summary.h"
+
+#include "core/cuda/CudaError.h"
+#include "core/io/JsonValues.h"
+
+#include <QJsonObject>
+
+#include <array>
+#include <cmath>
+#include <utility>
+
+namespace kernelpad {
+namespace {
+
+constexpr double kMsPerSecond = 1e3;
+constexpr double kGiga = 1e9; // GB/s and GFLOP/s: decimal, as bandwidth is quoted
+constexpr double kMega = 1e6;
+/// formatBytes() takes a qint64; anything at or past 2^63 bytes is shown in GiB directly.
+constexpr double kLargestExactBytes = 9.2e18;
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+
+constexpr std::array<std::pair<SummaryHint, const char*>, 9> kHintNames{{
+    {SummaryHint::Duration, "duration"},
+    {SummaryHint::ByteRate, "byte_rate"},
+    {SummaryHint::Bytes, "bytes"},
+    {SummaryHint::Percent, "percent"},
+    {SummaryHint::Count, "count"},
+    {SummaryHint::Ratio, "ratio"},
+    {SummaryHint::FlopRate, "flop_rate"},
+    {SummaryHint::Frequency, "frequency"},
+    {SummaryHint::Text, "text"},
+}};
+
+/// Appends summaries, one line each in summarize().
+class Builder {
+public:
+    Summary& add(const char* key, const char* name, const char* description, SummaryHint hint,
+                 double value) {
+        Summary s;
+        s.key = QString::fromLatin1(key);
+        s.name = QString::fromLatin1(name);
+        s.description = QString::fromLatin1(description);
+        s.hint = hint;
+        s.value = value;
+        m_out.push_back(std::move(s));
+        return m_out.back();
+    }
+    Summary& addText(const char* key, const char* name, const char* description,
+                     const QString& text) {
+        Summary& s = add(key, name, description, SummaryHint::Text, std::nan(""));
+        s.text = text;
+        return s;
+    }
+    QVector<Summary> take() { return std::move(m_out); }
+
+private:
+    QVector<Summary> m_out;
+};
+
+Summary& withDecimals(Summary& s, int decimals) {
+    s.decimals = decimals;
+    return s;
+}
+
+Summary& asColumn(Summary& s) {
+    s.column = true;
+    return s;
+}
+
+double seconds(double ms) {
+    return ms / kMsPerSecond;
+}
+
+/// A figure that is 0 when unknown, as NaN ("-") instead.
+double knownOrNaN(double value) {
+    return value > 0 ? value : std::nan("");
+}
+
+QString fixed(double value, int decimals) {
+    return QString::number(value, 'f', decimals);
+}
+
+QString yesNo(bool b) {
+    return b ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+} // namespace
+
+QString summaryHintName(SummaryHint hint) {
+    for (const auto& [h, name] : kHintNames)
+        if (h == hint)
+            return QString::fromLatin1(name);
+    return QStringLiteral("text");
+}
+
+QString formatDuration(double seconds) {
+    if (!std::isfinite(seconds))
+        return QStringLiteral("-");
+    const double ms = seconds * kMsPerSecond;
+    if (ms < 1e-3)
+        return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
+    if (ms < 1.0)
+        return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
+    if (ms < 1000.0)
+        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
+    return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+}
+
+QString formatSummaryValue(const Summary& s) {
+    if (s.hint == SummaryHint::Text)
+        return s.text;
+    const double v = s.value + 0.0; // -0 prints as 0
+    if (!std::isfinite(v))
+        return QStringLiteral("-");
+    const auto decimals = [&](int byDefault) { return s.decimals >= 0 ? s.decimals : byDefault; };
+    switch (s.hint) {
+    case SummaryHint::Duration:
+        return formatDuration(v);
+    case SummaryHint::ByteRate:
+        return fixed(v / kGiga, decimals(1)) + QStringLiteral(" GB/s");
+    case SummaryHint::Bytes:
+        if (std::abs(v) < kLargestExactBytes)
+            return formatBytes(qint64(v));
+        return fixed(v / kBytesPerGiB, 2) + QStringLiteral(" GiB");
+    case SummaryHint::Percent:
+        return fixed(v * 100.0, decimals(1)) + QStringLiteral(" %");
+    case SummaryHint::Count:
+        return fixed(v, 0);
+    case SummaryHint::Ratio:
+        return fixed(v, decimals(3));
+    case SummaryHint::FlopRate:
+        return fixed(v / kGiga, decimals(1)) + QStringLiteral(" GFLOP/s");
+    case SummaryHint::Frequency:
+        return fixed(v / kMega, decimals(0)) + QStringLiteral(" MHz");
+    case SummaryHint::Text:
+        break;
+    }
+    return s.text;
+}
+
+const Summary* findSummary(const QVector<Summary>& summaries, const QString& key) {
+    for (const Summary& s : summaries)
+        if (s.key == key)
+            return &s;
+    return nullptr;
+}
+
+QJsonArray summariesToJson(const QVector<Summary>& summaries) {
+    QJsonArray array;
+    for (const Summary& s : summaries)
+        array.append(QJsonObject{{QStringLiteral("key"), s.key},
+                                 {QStringLiteral("name"), s.name},
+                                 {QStringLiteral("description"), s.description},
+                                 {QStringLiteral("hint"), summaryHintName(s.hint)},
+                                 {QStringLiteral("value"), s.hint == SummaryHint::Text
+                                                               ? QJsonValue(s.text)
+                                                               : json::fromDouble(s.value)}});
+    return array;
+}
+
+QVector<Summary> summarize(const RunResult& r) {
+    using H = SummaryHint;
+    Builder b;
+    const TimingStats& t = r.timing;
+    if (t.reps() > 0) {
+        // The main table, in its order.
+        asColumn(b.add("time.min", "min", "shortest kernel time of the timed samples", H::Duration,
+                       seconds(t.minMs)));
+        asColumn(b.add("time.median", "median",
+                       "median kernel time of the timed samples (the figure bandwidth uses)",
+                       H::Duration, seconds(t.medianMs)));
+        asColumn(b.add("time.mean", "mean", "mean kernel time of the timed samples", H::Duration,
+                       seconds(t.meanMs)));
+        asColumn(b.add("time.max", "max", "longest kernel time of the timed samples", H::Duration,
+                       seconds(t.maxMs)));
+        asColumn(b.add("time.stddev", "stddev", "sample standard deviation of the kernel times",
+                       H::Duration, seconds(t.stddevMs)));
+        asColumn(withDecimals(b.add("time.noise", "noise",
+                                    "standard deviation over the mean of the kernel times",
+                                    H::Percent, t.relNoise),
+                              2));
+        asColumn(b.add("bandwidth", "bandwidth",
+                       "bytes moved per launch over the median time (read + write)", H::ByteRate,
+                       knownOrNaN(t.bandwidthGBs) * kGiga));
+        // How the samples were taken.
+        b.add("samples", "samples", "timed launches the statistics cover", H::Count, t.reps());
+        b.add("bytes.perLaunch", "bytes moved",
+              "bytes one launch reads and writes (the estimate or the project's figure)", H::Bytes,
+              double(t.bytesMoved));
+        if (t.ceilingGBs > 0) {
+            withDecimals(b.add("ceiling", "copy ceiling",
+                               "the device's measured device-to-device copy rate (read + write)",
+                               H::ByteRate, t.ceilingGBs * kGiga),
+                         0);
+            withDecimals(b.add("ceiling.share", "share of the ceiling",
+                               "bandwidth over the device's copy ceiling", H::Percent,
+                               t.ceilingShare()),
+                         0);
+        }
+        if (t.gflops > 0)
+            b.add("flops", "GFLOP/s", "the project's FLOP count per launch over the median time",
+                  H::FlopRate, t.gflops * kGiga);
+        b.addText("timing.mode", "mode",
+                  "hot: back-to-back launches; cold: the L2 cache flushed before each",
+                  t.mode.isEmpty() ? QStringLiteral("hot") : t.mode);
+        b.addText("timing.blockingKernel", "blocking kernel",
+                  "whether the samples were queued behind the blocking kernel",
+                  yesNo(t.blockingKernel));
+        if (!t.stopReason.isEmpty())
+            b.addText("timing.stopReason", "stopped", "what ended the timed samples", t.stopReason);
+        if (t.smClockMHz > 0) {
+            b.add("clock.sm", "SM clock", "median SM clock while the samples ran (NVML)",
+                  H::Frequency, t.smClockMHz * kMega);
+            b.add("clock.smDefault", "default SM clock", "the SM clock the device defaults to",
+                  H::Frequency, t.smClockDefaultMHz * kMega);
+        }
+        if (t.memClockMHz > 0)
+            b.add("clock.memory", "memory clock", "memory clock while the samples ran (NVML)",
+                  H::Frequency, t.memClockMHz * kMega);
+        b.add("samples.throttled", "throttled samples",
+              "samples taken while the SM clock was under 75 % of its default", H::Count,
+              t.throttledSamples);
+        b.add("blocking.timeouts", "blocking timeouts",
+              "chunks whose blocking kernel gave up waiting (their samples may include host "
+              "time)",
+              H::Count, t.blockingTimeouts);
+        // Around the timed launches: what the edit -> result loop paid and saved.
+        b.add("verify.time", "verified in", "wall time of checking the outputs", H::Duration,
+              seconds(t.verifyMs));
+        b.add("buffers.reused", "buffers reused",
+              "device buffers kept from the previous run of the same session", H::Count,
+              t.buffersReused);
+        b.add("uploads.skipped", "uploads skipped", "unchanged input buffers not uploaded again",
+              H::Count, t.uploadsSkipped);
+        b.add("uploads.skippedBytes", "upload bytes skipped",
+              "host-to-device bytes those buffers saved", H::Bytes, double(t.uploadBytesSkipped));
+    }
+    if (!r.kernelLowered.isEmpty() || t.reps() > 0) { // a loaded kernel
+        const KernelResources& k = r.resources;
+        b.add("resources.registers", "registers", "registers per thread", H::Count, k.registers);
+        b.add("resources.staticShared", "static shared", "static shared memory per block", H::Bytes,
+              k.staticSharedBytes);
+        b.add("resources.local", "local", "local memory per thread (spills, stack)", H::Bytes,
+              k.localBytes);
+        b.add("resources.const", "constant", "constant memory the kernel uses", H::Bytes,
+              k.constBytes);
+        b.add("occupancy.blocksPerSm", "blocks per SM",
+              "resident blocks per SM at the launch's block size and shared memory", H::Count,
+              k.occupancyBlocksPerSm);
+        withDecimals(b.add("occupancy", "occupancy", "active warps over the SM's maximum",
+                           H::Percent, k.occupancy),
+                     0);
+    }
+    if (!r.verification.isEmpty()) {
+        double passed = 0, mismatches = 0, nans = 0, unwritten = 0, checked = 0;
+        for (const BufferVerification& v : r.verification) {
+            passed += v.passed ? 1 : 0;
+            mismatches += double(v.mismatches);
+            nans += double(v.nanCount);
+            unwritten += double(v.unwritten);
+            checked += double(v.checked);
+        }
+        b.add("verify.buffers", "buffers verified", "output buffers checked", H::Count,
+              r.verification.size());
+        b.add("verify.passed", "buffers passed", "output buffers that matched", H::Count, passed);
+        b.add("verify.checked", "elements checked", "elements compared, all buffers", H::Count,
+              checked);
+        b.add("verify.mismatches", "mismatches", "elements outside the tolerance, all buffers",
+              H::Count, mismatches);
+        b.add("verify.nan", "NaN", "NaN where a number was expected, all buffers", H::Count, nans);
+        b.add("verify.unwritten", "unwritten",
+              "elements still holding the poison pattern, all buffers", H::Count, unwritten);
+    }
+    if (r.sanitizerTool != SanitizerTool::None)
+        b.add("sanitizer.errors", "sanitizer errors",
+              "errors compute-sanitizer reported (merged reports or its own total)", H::Count,
+              r.sanitizerErrorCount());
+    if (r.compile.ok || !r.compile.arch.isEmpty())
+        b.add("compile.time", "compiled in", "NVRTC's time, or the cache lookup's on a hit",
+              H::Duration, seconds(r.compile.compileMs));
+    b.add("run.time", "run time", "wall time of the whole request", H::Duration,
+          seconds(r.totalMs));
+    return b.take();
+}
+
+} // namespace kernelpad

@@ -1,0 +1,477 @@
+#include "core/runner/RunnerConnection.h"
+
+#include "core/io/SafeFile.h"
+#include "core/launch/BufferInit.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+
+#include <algorithm>
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kernelpad {
+namespace {
+
+/// How long a runner gets to stop between repetitions after "cancel" before it is killed.
+constexpr int kCancelGraceMs = 1000;
+constexpr int kStderrLinesKept = 12;
+/// After "shutdown", time for the runner to exit (and a tool around it to write its report).
+constexpr int kShutdownGraceMs = 30000;
+
+/// The kernel's own clock may run this far past its limit before the runner is stopped: the
+/// progress message that starts it leaves the runner just before the launch (issue 9 asks
+/// for the message within 0.5 s of the limit).
+constexpr int kKernelLimitSlackMs = 250;
+
+/// Why `dir` cannot be the runner's output folder, or empty when it can. The client deletes
+/// this folder when the runner ends, so it must be one the runner made for itself: a
+/// `kernelpad-runner-*` folder, not a link, owned by this user and closed to everyone else.
+QString checkOutputDir(const QString& dir) {
+    if (dir.isEmpty() || !QDir::isAbsolutePath(dir) || QDir::cleanPath(dir) != dir)
+        return QStringLiteral("its output folder '%1' is not a clean absolute path").arg(dir);
+    if (!QFileInfo(dir).fileName().startsWith(QLatin1String("kernelpad-runner-")))
+        return QStringLiteral("its output folder '%1' is not a kernelpad-runner-* folder").arg(dir);
+    struct stat st {};
+    if (::lstat(QFile::encodeName(dir).constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+        return QStringLiteral("its output folder '%1' is not a folder").arg(dir);
+    if (st.st_uid != ::geteuid() || (st.st_mode & 0777) != 0700)
+        return QStringLiteral("its output folder '%1' is not private to this user (owner %2, "
+                              "mode %3)")
+            .arg(dir)
+            .arg(st.st_uid)
+            .arg(st.st_mode & 0777, 4, 8, QLatin1Char('0'));
+    return {};
+}
+
+QString describeExit(int exitCode, QProcess::ExitStatus status) {
+    return status == QProcess::CrashExit ? QStringLiteral("it crashed")
+                                         : QStringLiteral("it exited with code %1").arg(exitCode);
+}
+
+} // namespace
+
+RunnerConnection::RunnerConnection(QObject* parent)
+    : QObject(parent) {
+    m_program = findRunner();
+    m_arguments = {QStringLiteral("serve")};
+    m_watchdog.setSingleShot(true);
+    connect(&m_watchdog, &QTimer::timeout, this, &RunnerConnection::onWatchdog);
+}
+
+RunnerConnection::~RunnerConnection() {
+    if (!m_process)
+        return;
+    m_process->disconnect(this);
+    if (m_process->state() == QProcess::Running) {
+        send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
+        m_process->closeWriteChannel();
+        if (!m_process->waitForFinished(1000)) {
+            if (m_ownGroup && m_process->processId() > 0)
+                ::kill(-pid_t(m_process->processId()), SIGKILL); // compute-sanitizer and the runner
+            m_process->kill();
+            m_process->waitForFinished(1000);
+        }
+    }
+    if (!m_outputDir.isEmpty())
+        QDir(m_outputDir).removeRecursively();
+}
+
+QString RunnerConnection::findRunner(QStringList* searched) {
+    QStringList candidates;
+    const QString fromEnv = qEnvironmentVariable("KERNELPAD_RUNNER");
+    if (!fromEnv.isEmpty())
+        candidates << fromEnv;
+    if (QCoreApplication::instance()) {
+        const QString appDir = QCoreApplication::applicationDirPath();
+        candidates << appDir + QStringLiteral("/kernelpad-cli")
+                   << appDir + QStringLiteral("/../app/kernelpad-cli");
+    }
+#ifdef KERNELPAD_RUNNER_BUILD_PATH
+    candidates << QStringLiteral(KERNELPAD_RUNNER_BUILD_PATH);
+#endif
+    if (searched)
+        *searched = candidates;
+    for (const QString& c : candidates)
+        if (QFileInfo(c).isExecutable())
+            return QFileInfo(c).absoluteFilePath();
+    return {};
+}
+
+void RunnerConnection::setCommand(const QString& program, const QStringList& arguments) {
+    m_program = program;
+    m_arguments = arguments;
+}
+
+qint64 RunnerConnection::pid() const {
+    return m_process && m_process->state() == QProcess::Running ? m_process->processId() : 0;
+}
+
+bool RunnerConnection::start(QString* error) {
+    if (m_process && m_process->state() != QProcess::NotRunning)
+        return true;
+    if (m_program.isEmpty()) {
+        QStringList searched;
+        (void)findRunner(&searched);
+        *error = QStringLiteral("KernelPad's runner (kernelpad-cli) was not found; looked in: %1")
+                     .arg(searched.join(QStringLiteral(", ")));
+        return false;
+    }
+    m_process = new QProcess(this);
+    m_lines = LineSplitter();
+    m_helloSeen = false;
+    m_stderrTail.clear();
+    m_stopReason.clear();
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerConnection::onReadyRead);
+    connect(m_process, &QProcess::readyReadStandardError, this, [this] {
+        const QStringList lines =
+            QString::fromUtf8(m_process->readAllStandardError()).split('\n', Qt::SkipEmptyParts);
+        m_stderrTail += lines;
+        while (m_stderrTail.size() > kStderrLinesKept)
+            m_stderrTail.removeFirst();
+    });
+    connect(m_process, &QProcess::finished, this, &RunnerConnection::onFinished);
+    const bool ownGroup = m_ownGroup;
+    m_process->setChildProcessModifier([ownGroup] {
+        // Its own process group, so that killing compute-sanitizer also kills the runner it
+        // started (a hung kernel would otherwise keep the GPU busy behind an orphan).
+        if (ownGroup)
+            ::setsid();
+        // If this process dies, the runner (and a hung kernel's hold on the GPU) dies with it.
+        // The signal follows the thread that forked: the client's thread lives as long as it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
+    m_process->start(m_program, m_arguments);
+    if (!m_process->waitForStarted(5000)) {
+        *error = QStringLiteral("KernelPad's runner %1 could not be started: %2")
+                     .arg(m_program, m_process->errorString());
+        m_process->deleteLater();
+        m_process = nullptr;
+        return false;
+    }
+    ++m_startCount;
+    return true;
+}
+
+void RunnerConnection::send(const RunnerMessage& message) {
+    if (m_process)
+        m_process->write(encodeRunnerMessage(message));
+}
+
+void RunnerConnection::run(quint64 id, const RunRequest& request) {
+    QString error;
+    if (m_active) {
+        RunResult busy;
+        busy.status = RunStatus::BadInput;
+        busy.error = QStringLiteral("a run is already in progress");
+        emit runFinished(id, busy);
+        return;
+    }
+    if (!start(&error)) {
+        RunResult failed;
+        failed.status = RunStatus::CudaError;
+        failed.error = error;
+        emit runFinished(id, failed);
+        return;
+    }
+    m_active = ActiveRun{id, request.project.kernel, request.project.timing.timeLimitMs};
+    m_watchdog.start(m_preparationLimitMs + request.project.timing.timeLimitMs);
+    m_kernelClock.invalidate();
+    m_kernelUsedMs = 0;
+    send(RunnerMessage::make(QStringLiteral("run"), id, {{"request", request.toJson()}}));
+}
+
+void RunnerConnection::requestDevices(quint64 id) {
+    QString error;
+    if (!start(&error)) {
+        emit devicesChanged({}, error);
+        return;
+    }
+    send(RunnerMessage::make(QStringLiteral("devices"), id));
+}
+
+void RunnerConnection::requestResources(quint64 id, const RunRequest& request) {
+    QString error;
+    if (start(&error))
+        send(RunnerMessage::make(QStringLiteral("resources"), id, {{"request", request.toJson()}}));
+}
+
+void RunnerConnection::cancel() {
+    if (!m_active || m_stopReason == QLatin1String("cancel"))
+        return;
+    // Ask first: between repetitions the runner stops by itself and stays warm. A kernel that
+    // never returns cannot hear this; the watchdog then kills the runner.
+    m_stopReason = QStringLiteral("cancel");
+    send(RunnerMessage::make(QStringLiteral("cancel"), m_active->id));
+    m_watchdog.start(kCancelGraceMs);
+}
+
+void RunnerConnection::onReadyRead() {
+    const QByteArray bytes = m_process->readAllStandardOutput();
+    for (const LineSplitter::Line& line : m_lines.feed(bytes.constData(), bytes.size())) {
+        if (line.tooLong) {
+            protocolViolation(QStringLiteral("it sent a message longer than %1 bytes")
+                                  .arg(kMaxRunnerMessageBytes));
+            return;
+        }
+        QString error;
+        std::optional<RunnerMessage> m = decodeRunnerMessage(line.bytes, &error);
+        if (!m) {
+            // Not a message (a tool wrapped around the runner may print a banner); the
+            // protocol channel carries nothing a kernel printed, so nothing here is trusted.
+            qWarning("KernelPad runner sent an unreadable line (%s): %s", qPrintable(error),
+                     line.bytes.left(200).constData());
+            continue;
+        }
+        onMessage(*m);
+        if (!m_process)
+            return; // the message ended this runner
+    }
+}
+
+void RunnerConnection::protocolViolation(const QString& what) {
+    const QString message =
+        QStringLiteral("KernelPad's runner broke the protocol (%1), so it was stopped; a fresh "
+                       "runner will serve the next run. Your source is unchanged.")
+            .arg(what);
+    qWarning("%s", qPrintable(message));
+    m_stopReason = QStringLiteral("protocol");
+    stopProcess();
+    finishActive(RunStatus::CudaError, message);
+}
+
+bool RunnerConnection::acceptHello(const RunnerMessage& m) {
+    if (m_helloSeen) {
+        protocolViolation(QStringLiteral("a second hello"));
+        return false;
+    }
+    m_helloSeen = true;
+    const int version = m.body.value("version").toInt(-1);
+    if (version != kRunnerProtocolVersion) {
+        protocolViolation(
+            QStringLiteral("it speaks protocol version %1 and this KernelPad speaks %2: update "
+                           "the %3 so both come from the same KernelPad release (%4)")
+                .arg(version)
+                .arg(kRunnerProtocolVersion)
+                .arg(version < kRunnerProtocolVersion ? QStringLiteral("runner")
+                                                      : QStringLiteral("KernelPad application"),
+                     m_program));
+        return false;
+    }
+    const QString dir = m.body.value("outputDir").toString();
+    const QString problem = checkOutputDir(dir);
+    if (!problem.isEmpty()) {
+        protocolViolation(problem);
+        return false;
+    }
+    m_outputDir = dir;
+    return true;
+}
+
+void RunnerConnection::onMessage(const RunnerMessage& m) {
+    if (m.type == QLatin1String("hello")) {
+        acceptHello(m);
+        return;
+    }
+    if (!m_helloSeen) {
+        protocolViolation(QStringLiteral("'%1' before its hello").arg(m.type));
+        return;
+    }
+    if (m.type == QLatin1String("progress")) {
+        if (!m_active || m.id != m_active->id)
+            return;
+        const QString stage = m.body.value("stage").toString();
+        if (m_stopReason.isEmpty())
+            armKernelWatchdog(stage);
+        emit runProgress(m.id, stage, m.body.value("done").toInt(), m.body.value("total").toInt());
+    } else if (m.type == QLatin1String("result")) {
+        onResult(m);
+    } else if (m.type == QLatin1String("devices")) {
+        QVector<DeviceInfo> devices;
+        for (const QJsonValue& d : m.body.value("devices").toArray())
+            devices.push_back(DeviceInfo::fromJson(d.toObject()));
+        emit devicesChanged(devices, m.body.value("error").toString());
+    } else if (m.type == QLatin1String("resources")) {
+        if (m.body.contains("resources"))
+            emit resourcesReady(m.id, m.body.value("kernel").toString(),
+                                KernelResources::fromJson(m.body.value("resources").toObject()));
+    } else if (m.type == QLatin1String("error")) {
+        if (m_active && m.id == m_active->id)
+            finishActive(RunStatus::BadInput, m.body.value("message").toString());
+        else
+            qWarning("KernelPad runner: %s", qPrintable(m.body.value("message").toString()));
+    }
+}
+
+void RunnerConnection::onResult(const RunnerMessage& m) {
+    if (!m_active || m.id != m_active->id)
+        return;
+    m_watchdog.stop();
+    RunResult result = RunResult::fromJson(m.body.value("result").toObject());
+    const QDir dir(m_outputDir);
+    for (const QJsonValue& v : m.body.value("outputs").toArray()) {
+        const QJsonObject o = v.toObject();
+        OutputBuffer b;
+        b.name = o.value("name").toString();
+        QString ignored;
+        b.type = ValueType::fromJson(o.value("type").toObject(), &ignored).value_or(ValueType());
+        b.count = qint64(o.value("count").toDouble());
+        const double declared = b.count * double(b.type.sizeBytes());
+        // Only a bare file name inside the runner's own folder, a regular file of exactly the
+        // buffer's size, is read.
+        const QString file = dir.filePath(QFileInfo(o.value("file").toString()).fileName());
+        if (b.count < 0 || declared > double(kMaxBufferBytes))
+            continue;
+        std::optional<QByteArray> data =
+            readRegularFile(file, ReadLimits{qint64(declared), false}, &ignored);
+        QFile::remove(file);
+        if (data && data->size() == qint64(declared)) {
+            b.data = std::move(*data);
+            result.outputs.push_back(std::move(b));
+        }
+    }
+    const bool poisoned = m.body.value("poisoned").toBool();
+    m_active.reset();
+    m_stopReason.clear();
+    if (poisoned) {
+        // The runner exits by itself after a sticky error: its end is expected.
+        m_stopReason = QStringLiteral("poisoned");
+        emit this->poisoned();
+    }
+    emit runFinished(m.id, result);
+}
+
+void RunnerConnection::armKernelWatchdog(const QString& stage) {
+    // The time limit is the kernel's: it runs while the runner launches and waits (the
+    // verifying launch, warm-up, timing) and pauses while the host checks the outputs.
+    const bool onGpu = stage == QLatin1String("verifying launch") ||
+                       stage == QLatin1String("warming up") || stage == QLatin1String("timing");
+    if (onGpu) {
+        if (!m_kernelClock.isValid())
+            m_kernelClock.start();
+        const qint64 leftMs = m_active->timeLimitMs - m_kernelUsedMs - m_kernelClock.elapsed();
+        m_watchdog.start(int(std::max<qint64>(leftMs, 0)) + kKernelLimitSlackMs);
+    } else if (m_kernelClock.isValid()) {
+        m_kernelUsedMs += m_kernelClock.elapsed();
+        m_kernelClock.invalidate();
+        const qint64 leftMs = m_active->timeLimitMs - m_kernelUsedMs;
+        m_watchdog.start(int(std::max<qint64>(leftMs, 0)) + kWatchdogGraceMs);
+    }
+}
+
+void RunnerConnection::finishActive(RunStatus status, const QString& message) {
+    if (!m_active)
+        return;
+    m_watchdog.stop();
+    RunResult r;
+    r.status = status;
+    r.error = message;
+    const quint64 id = m_active->id;
+    m_active.reset();
+    emit runFinished(id, r);
+}
+
+void RunnerConnection::onWatchdog() {
+    if (!m_active)
+        return;
+    const QString kernel = m_active->kernel;
+    const int limitMs = m_active->timeLimitMs;
+    if (m_stopReason == QLatin1String("cancel")) {
+        stopProcess();
+        finishActive(
+            RunStatus::Cancelled,
+            QStringLiteral(
+                "Cancelled: '%1' was still running, so the runner was stopped; the GPU is being "
+                "freed and a fresh runner will serve the next run. Your source is unchanged.")
+                .arg(kernel));
+    } else {
+        m_stopReason = QStringLiteral("timeout");
+        stopProcess();
+        finishActive(
+            RunStatus::Timeout,
+            QStringLiteral(
+                "'%1' did not finish within its time limit of %2 s, so the runner was stopped; "
+                "the GPU is being freed and a fresh runner will serve the next run. Your source "
+                "is unchanged. If the kernel needs longer, raise the time limit.")
+                .arg(kernel)
+                .arg(limitMs / 1000.0));
+    }
+    emit killed(m_stopReason);
+}
+
+void RunnerConnection::waitForExitOrStop(int ms) {
+    if (m_process && !m_process->waitForFinished(ms))
+        stopProcess();
+}
+
+void RunnerConnection::stopProcess() {
+    if (!m_process)
+        return;
+    QProcess* p = m_process;
+    m_process = nullptr;
+    p->disconnect(this);
+    if (m_ownGroup && p->processId() > 0)
+        ::kill(-pid_t(p->processId()), SIGKILL); // the whole group: compute-sanitizer and runner
+    p->kill();
+    // A process killed with a hung kernel takes seconds to exit while the driver tears its
+    // context down; nobody waits for that (the message and the next runner go out now).
+    if (p->state() == QProcess::NotRunning)
+        p->deleteLater();
+    else
+        connect(p, &QProcess::finished, p, &QObject::deleteLater);
+    if (!m_outputDir.isEmpty())
+        QDir(m_outputDir).removeRecursively();
+    m_outputDir.clear();
+}
+
+void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
+    const QString why = describeExit(exitCode, status);
+    const QString tail = m_stderrTail.join(QLatin1Char('\n'));
+    if (m_process) {
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    if (!m_outputDir.isEmpty())
+        QDir(m_outputDir).removeRecursively();
+    m_outputDir.clear();
+    if (m_active) {
+        const QString kernel = m_active->kernel;
+        finishActive(
+            RunStatus::CudaError,
+            QStringLiteral(
+                "KernelPad's runner stopped unexpectedly while running '%1' (%2). A fresh runner "
+                "will serve the next run; your source is unchanged.%3")
+                .arg(kernel, why,
+                     tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
+        emit crashed(why);
+    }
+    if (m_stopReason == QLatin1String("shutdown")) {
+        m_stopReason.clear();
+        emit exited();
+    }
+}
+
+void RunnerConnection::shutdown() {
+    if (!m_process) {
+        QTimer::singleShot(0, this, &RunnerConnection::exited);
+        return;
+    }
+    m_stopReason = QStringLiteral("shutdown");
+    send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
+    m_process->closeWriteChannel();
+    QTimer::singleShot(kShutdownGraceMs, this, [this] {
+        if (m_stopReason != QLatin1String("shutdown"))
+            return; // it ended in time
+        m_stopReason.clear();
+        stopProcess();
+        emit exited();
+    });
+}
+
+} // namespace kernelpad

@@ -1,0 +1,119 @@
+#pragma once
+// One runner process and the protocol to it (Protocol.h): starts it, checks its one hello,
+// sends requests, turns its answers into values, and watches the active run with a watchdog.
+// It never starts a successor by itself: it says what happened and its owner decides
+// (RunnerClient keeps one warm and replaces it; SanitizerRun uses one once).
+
+#include "core/run/RunTypes.h"
+#include "core/runner/Protocol.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+#include <QTimer>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// A runner process and its protocol channel; lives on one thread with an event loop (never
+/// blocks it). One run at a time.
+class RunnerConnection : public QObject {
+    Q_OBJECT
+public:
+    explicit RunnerConnection(QObject* parent = nullptr);
+    /// Asks a running runner to exit, and kills it (with its group) after a second.
+    ~RunnerConnection() override;
+
+    /// The runner executable: $KERNELPAD_RUNNER, kernelpad-cli next to this program, or the
+    /// one in the build tree. Empty (and `searched` lists where it looked) if none exists.
+    [[nodiscard]] static QString findRunner(QStringList* searched = nullptr);
+    /// What start() runs (until set: findRunner()'s `serve`).
+    void setCommand(const QString& program, const QStringList& arguments);
+    [[nodiscard]] const QString& program() const { return m_program; }
+    [[nodiscard]] const QStringList& arguments() const { return m_arguments; }
+    /// Start the process in a process group of its own and kill the whole group when it is
+    /// stopped: a tool that starts the runner (compute-sanitizer) goes with it.
+    void setOwnProcessGroup(bool own) { m_ownGroup = own; }
+    /// Time allowed for compilation and buffer set-up before the first launch (default 2 min).
+    void setPreparationLimitMs(int ms) { m_preparationLimitMs = ms; }
+    [[nodiscard]] int preparationLimitMs() const { return m_preparationLimitMs; }
+
+    /// Starts the process unless it runs; false with a sentence in `error` when it cannot.
+    bool start(QString* error);
+    [[nodiscard]] qint64 pid() const;
+    /// How many processes were started (1 for the first).
+    [[nodiscard]] int startCount() const { return m_startCount; }
+    [[nodiscard]] bool hasActiveRun() const { return m_active.has_value(); }
+
+    /// Runs the request (starting the process first if needed); answered by runFinished().
+    void run(quint64 id, const RunRequest& request);
+    void requestDevices(quint64 id);
+    void requestResources(quint64 id, const RunRequest& request);
+    /// Asks the runner to stop the active run between repetitions; after a grace it is killed
+    /// (killed("cancel")) and the run ends as Cancelled.
+    void cancel();
+    /// Asks the runner to exit; exited() follows once it has (killed after a grace).
+    void shutdown();
+    /// Waits up to `ms` for a runner that is ending by itself, then kills it.
+    void waitForExitOrStop(int ms);
+
+    /// Extra time a run may take beyond its project time limit before the watchdog kills the
+    /// runner (compilation, buffer set-up and copies are not part of the kernel's time).
+    static constexpr int kWatchdogGraceMs = 5000;
+
+signals:
+    void runProgress(quint64 id, const QString& stage, int done, int total);
+    void runFinished(quint64 id, const kernelpad::RunResult& result);
+    void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
+    void resourcesReady(quint64 id, const QString& kernel,
+                        const kernelpad::KernelResources& resources);
+    /// A result said "poisoned": the runner is exiting and will not touch the GPU again.
+    /// Emitted just before that result's runFinished().
+    void poisoned();
+    /// This side killed the runner during a run ("cancel", "timeout"), after runFinished().
+    void killed(const QString& reason);
+    /// The runner ended by itself during a run (`why`: "it crashed"), after runFinished().
+    void crashed(const QString& why);
+    /// The runner has ended after shutdown().
+    void exited();
+
+private:
+    struct ActiveRun {
+        quint64 id = 0;
+        QString kernel;
+        int timeLimitMs = 0;
+    };
+    void send(const RunnerMessage& message);
+    void onReadyRead();
+    void onMessage(const RunnerMessage& message);
+    /// Checks the runner's one hello (version, output folder); false after a violation.
+    bool acceptHello(const RunnerMessage& message);
+    /// Stops a runner that broke the protocol and ends the active run with `what`.
+    void protocolViolation(const QString& what);
+    /// Re-arms the watchdog for the stage the runner reported (see the .cpp).
+    void armKernelWatchdog(const QString& stage);
+    void onResult(const RunnerMessage& message);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onWatchdog();
+    void finishActive(RunStatus status, const QString& message);
+    void stopProcess();
+
+    QProcess* m_process = nullptr;
+    QString m_program;
+    QStringList m_arguments;
+    bool m_ownGroup = false;
+    LineSplitter m_lines;     ///< the protocol channel, split into bounded lines
+    bool m_helloSeen = false; ///< the runner's one hello arrived (and was accepted)
+    QString m_outputDir;      ///< the runner's private folder for output buffers
+    std::optional<ActiveRun> m_active;
+    QTimer m_watchdog;
+    QElapsedTimer m_kernelClock; ///< runs while the runner is in a GPU stage of the active run
+    qint64 m_kernelUsedMs = 0;   ///< GPU-stage time of the active run before m_kernelClock
+    QString m_stopReason;        ///< set when this side stops the runner, so its death is expected
+    QStringList m_stderrTail;
+    int m_startCount = 0;
+    int m_preparationLimitMs = 120000;
+};
+
+} // namespace kernelpad

@@ -1,0 +1,211 @@
+// kernelpad-cli's text for a run (app/cli/CliFormat.cpp), pinned line by line on synthetic
+// results: a timed run cannot be printed on a machine without a GPU, and scripts read these
+// lines. Built with CliFormat.cpp itself (tests/CMakeLists.txt). And `run --json`: the
+// result's fields plus its summaries.
+
+#include "app/cli/CliFormat.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+using namespace kernelpad;
+
+namespace {
+
+/// A compiled, timed and verified SAXPY as the runner would return it.
+RunResult timedRun() {
+    RunResult r;
+    r.device.ordinal = 0;
+    r.device.name = QStringLiteral("NVIDIA H100 80GB HBM3");
+    r.device.ccMajor = 9;
+    r.device.ccMinor = 0;
+    r.compile.ok = true;
+    r.compile.arch = QStringLiteral("sm_90");
+    r.compile.nvrtcVersion = QStringLiteral("13.0");
+    r.compile.compileMs = 14.52;
+    r.compile.cacheHit = true;
+    r.compile.fromCache = CompileResult::CacheTier::Memory;
+    r.launch.grid = {65536, 1, 1};
+    r.launch.block = {256, 1, 1};
+    r.timing = computeStats({0.0806, 0.0811, 0.0809, 0.0807, 0.0830}, 201326592, 33554432);
+    r.timing.mode = QStringLiteral("hot");
+    r.timing.blockingKernel = true;
+    r.timing.stopReason = QStringLiteral("noise target reached");
+    r.timing.smClockMHz = 1980;
+    r.timing.smClockDefaultMHz = 1980;
+    r.timing.ceilingGBs = 3025;
+    r.timing.verifyMs = 0.412;
+    r.timing.uploadsSkipped = 1;
+    r.timing.uploadBytesSkipped = 67108864;
+    r.resources.registers = 16;
+    r.resources.staticSharedBytes = 0;
+    r.resources.localBytes = 0;
+    r.resources.occupancy = 1.0;
+    BufferVerification y;
+    y.buffer = QStringLiteral("y");
+    y.method = QStringLiteral("expression a*x+y");
+    y.passed = true;
+    y.checked = 16777216;
+    y.maxAbsError = 2.384185791015625e-07;
+    y.maxRelError = 1.1920928955078125e-07;
+    r.verification = {y};
+    r.totalMs = 431.7;
+    return r;
+}
+
+QString printed(const RunResult& r) {
+    QString text;
+    QTextStream out(&text);
+    cli::printRun(out, r);
+    out.flush();
+    return text;
+}
+
+} // namespace
+
+class TestCliFormat : public QObject {
+    Q_OBJECT
+
+private slots:
+    void printRun_data() {
+        QTest::addColumn<RunResult>("result");
+        QTest::addColumn<QString>("expected");
+
+        QTest::newRow("timed, verified, every note")
+            << timedRun()
+            << QStringLiteral(
+                   R"(Device 0: NVIDIA H100 80GB HBM3 (sm_90)
+Compiled for sm_90 with NVRTC 13.0 in 14.5 ms (cache hit (memory))
+
+Timing (5 repetitions, 65536x1x1 blocks of 256x1x1):
+  min      median   mean     max      stddev  noise   bandwidth
+  80.6 µs  80.9 µs  81.3 µs  83.0 µs  991 ns  1.22 %  2488.6 GB/s
+  hot timing, queued behind a blocking kernel, stopped: noise target reached, SM clock 1980 MHz (default 1980)
+  82 % of the device's copy ceiling (3025 GB/s)
+  414.8 GFLOP/s
+  1 unchanged input buffer(s) kept on the device (64.0 MiB not uploaded)
+  verified in 412.0 µs
+  registers 16, static shared 0 B, local 0 B, occupancy 100 %
+
+Verification:
+  buffer  result  method            max abs err  max rel err  mismatches  NaN  unwritten
+  y       PASS    expression a*x+y  2.38e-07     1.19e-07     0           0    0
+
+OK in 431.7 ms
+)");
+
+        RunResult cold = timedRun();
+        cold.timing = computeStats({0.0000004, 0.0000006, 0.0000005});
+        cold.timing.mode = QStringLiteral("cold");
+        cold.timing.throttledSamples = 2;
+        cold.timing.blockingTimeouts = 1;
+        cold.resources.occupancy = 0.375;
+        cold.resources.staticSharedBytes = 4096;
+        cold.resources.localBytes = 8;
+        cold.verification.clear();
+        cold.totalMs = 2500;
+        QTest::newRow("nanoseconds, no bytes, warnings, nothing verified")
+            << cold
+            << QStringLiteral(
+                   R"(Device 0: NVIDIA H100 80GB HBM3 (sm_90)
+Compiled for sm_90 with NVRTC 13.0 in 14.5 ms (cache hit (memory))
+
+Timing (3 repetitions, 65536x1x1 blocks of 256x1x1):
+  min   median  mean  max   stddev  noise    bandwidth
+  0 ns  1 ns    1 ns  1 ns  0 ns    20.00 %  -
+  cold timing
+  warning: the GPU was throttling during 2 of 3 samples (SM clock under 75 % of its default)
+  warning: the blocking kernel gave up waiting 1 time(s); those samples may include host launch time
+  registers 16, static shared 4.0 KiB, local 8 B, occupancy 38 %
+
+OK in 2.50 s
+)");
+
+        RunResult failed = timedRun();
+        failed.timing = computeStats({12.5, 1500.0}, 1024);
+        failed.timing.stopReason = QStringLiteral("time budget");
+        failed.timing.ceilingGBs = 3025; // a share under half a percent is not shown
+        failed.verification[0].passed = false;
+        failed.verification[0].mismatches = 2;
+        failed.verification[0].nanCount = 1;
+        failed.verification[0].firstMismatches = {{3, 1.5, 2.0}, {7, 0.125, 0.25}};
+        failed.status = RunStatus::VerificationFailed;
+        failed.error = QStringLiteral("verification failed for y");
+        QTest::newRow("seconds, failed verification")
+            << failed
+            << QStringLiteral(
+                   R"(Device 0: NVIDIA H100 80GB HBM3 (sm_90)
+Compiled for sm_90 with NVRTC 13.0 in 14.5 ms (cache hit (memory))
+
+Timing (2 repetitions, 65536x1x1 blocks of 256x1x1):
+  min      median    mean      max     stddev  noise     bandwidth
+  12.5 ms  756.3 ms  756.3 ms  1.50 s  1.05 s  139.08 %  0.0 GB/s
+  hot timing, stopped: time budget
+  registers 16, static shared 0 B, local 0 B, occupancy 100 %
+
+Verification:
+  buffer  result  method            max abs err  max rel err  mismatches  NaN  unwritten
+  y       FAIL    expression a*x+y  2.38e-07     1.19e-07     2           1    0
+  first mismatches in y:
+  index  got    expected
+  3      1.5    2
+  7      0.125  0.25
+
+error: verification failed for y
+)");
+
+        RunResult compileOnly;
+        compileOnly.compile.ok = true;
+        compileOnly.compile.arch = QStringLiteral("sm_90");
+        compileOnly.compile.nvrtcVersion = QStringLiteral("13.0");
+        compileOnly.compile.compileMs = 206;
+        compileOnly.status = RunStatus::DriverUnavailable;
+        compileOnly.error = QStringLiteral("no driver: compile-only.");
+        QTest::newRow("compile-only: no timing section")
+            << compileOnly
+            << QStringLiteral(
+                   R"(Compiled for sm_90 with NVRTC 13.0 in 206.0 ms
+
+error: no driver: compile-only.
+)");
+    }
+    void printRun() {
+        QFETCH(RunResult, result);
+        QFETCH(QString, expected);
+        const QString actual = printed(result);
+        if (actual != expected)
+            qWarning("printed:\n%s", qPrintable(actual));
+        QCOMPARE(actual.split(QLatin1Char('\n')), expected.split(QLatin1Char('\n')));
+    }
+
+    // `run --json` keeps every field it had and adds "summaries" (with or without a GPU).
+    void runJsonAddsSummaries() {
+        QProcess cli;
+        cli.start(QStringLiteral(KERNELPAD_CLI_PATH),
+                  {QStringLiteral("run"), QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"),
+                   QStringLiteral("--json"), QStringLiteral("--in-process"),
+                   QStringLiteral("--reps"), QStringLiteral("3")});
+        QVERIFY(cli.waitForFinished(120000));
+        QJsonParseError error{};
+        const QJsonObject json =
+            QJsonDocument::fromJson(cli.readAllStandardOutput(), &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        for (const char* key : {"status", "error", "compile", "device", "timing", "verification",
+                                "resources", "totalMs", "stdout"})
+            QVERIFY2(json.contains(QLatin1String(key)), key);
+        QStringList keys;
+        for (const QJsonValue& v : json.value("summaries").toArray())
+            keys << v.toObject().value("key").toString();
+        QVERIFY2(keys.contains("compile.time") && keys.contains("run.time"),
+                 qPrintable(keys.join(' ')));
+        // Timed on a GPU: the table's figures are there too.
+        QCOMPARE(keys.contains("time.median"),
+                 json.value("timing").toObject().value("reps").toInt() > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliFormat)
+#include "tst_cliformat.moc"
