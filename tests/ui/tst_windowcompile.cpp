@@ -3,12 +3,15 @@
 
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
+#include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/windows/MainWindow.h"
 
 #include "../support/TestProjects.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -51,6 +54,7 @@ private slots:
     void exampleOpensAsAnUntitledCopy();
     void cudaSourceOpensAsANewProject();
     void coverCountsTheReductionsInput();
+    void templateTypeChangeIsMarkedAndUpdated();
 };
 
 void TestWindowCompile::initTestCase() {
@@ -183,6 +187,49 @@ void TestWindowCompile::coverCountsTheReductionsInput() {
     auto* count = window.launchPanel()->findChild<QLineEdit*>(QStringLiteral("coverCount"));
     QVERIFY(count);
     QCOMPARE(count->text(), QStringLiteral("4194304"));
+}
+
+// Issue 11, point 5: vector_add<float> typed as vector_add<double> and recompiled with Enter
+// left A, B and C float32 without a word.
+void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    window.show();
+    QSignalSpy shown(&window, &MainWindow::compileShown);
+    QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/vector_add.kpad")));
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    ArgumentTableModel* model = window.argumentView()->model();
+    QVERIFY(model->typeMismatches().isEmpty());
+
+    QLineEdit* kernelEdit = window.kernelSelector()->lineEdit();
+    QVERIFY(kernelEdit);
+    kernelEdit->selectAll();
+    QTest::keyClicks(kernelEdit, QStringLiteral("vector_add<double>"));
+    const qsizetype before = shown.count();
+    QTest::keyClick(kernelEdit, Qt::Key_Return); // compiles: no other action needed
+    QVERIFY(shown.count() > before || shown.wait(kCompileTimeoutMs));
+    QVERIFY2(window.lastCompile() && window.lastCompile()->ok,
+             qPrintable(window.lastCompile() ? window.lastCompile()->log : QString()));
+    QCOMPARE(window.kernelSelector()->currentText(), QStringLiteral("vector_add<double>"));
+
+    QCOMPARE(model->typeMismatches().size(), 3);
+    QVERIFY2(model->index(0, ArgumentTableModel::TypeColumn)
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QStringLiteral("A is float32 but vector_add<double> takes double")),
+             qPrintable(
+                 model->index(0, ArgumentTableModel::TypeColumn).data(Qt::ToolTipRole).toString()));
+    auto* bar = window.argumentView()->findChild<QWidget*>(QStringLiteral("typeMismatchBar"));
+    QVERIFY(bar && bar->isVisible());
+    window.argumentView()->updateTypesAction()->trigger();
+    const Project p = window.currentProject();
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(p.arguments.at(i).buffer.elementType, ValueType::of(ScalarType::Float64));
+    QCOMPARE(p.arguments.at(3).type, ValueType::of(ScalarType::UInt64)); // size_t N: as it was
+    QVERIFY(window.isWindowModified());
+    QVERIFY(!bar->isVisible());
 }
 
 QTEST_MAIN(TestWindowCompile)

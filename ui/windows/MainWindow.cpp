@@ -26,6 +26,7 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -286,6 +287,8 @@ void MainWindow::connectEdits() {
         syncArgumentsWithKernel();
         updateLaunchLimits(); // the kernel's .maxntid / .reqntid
     });
+    // Enter in the kernel box compiles the name typed there, e.g. a template instance.
+    connect(m_kernelSelector->lineEdit(), &QLineEdit::returnPressed, this, &MainWindow::compile);
 }
 
 void MainWindow::onContentChanged() {
