@@ -7,6 +7,7 @@
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/ResourcesPanel.h"
 #include "ui/windows/MainWindow.h"
 
 #include "../support/TestProjects.h"
@@ -18,6 +19,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -55,6 +57,7 @@ private slots:
     void cudaSourceOpensAsANewProject();
     void coverCountsTheReductionsInput();
     void templateTypeChangeIsMarkedAndUpdated();
+    void resourcesWithoutDriverShowTheCompile();
 };
 
 void TestWindowCompile::initTestCase() {
@@ -230,6 +233,29 @@ void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
     QCOMPARE(p.arguments.at(3).type, ValueType::of(ScalarType::UInt64)); // size_t N: as it was
     QVERIFY(window.isWindowModified());
     QVERIFY(!bar->isVisible());
+}
+
+// Issue 11, point 8: without a driver the Resources tab said "No kernel compiled for a device
+// yet" after a compile.
+void TestWindowCompile::resourcesWithoutDriverShowTheCompile() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    QSignalSpy shown(&window, &MainWindow::compileShown);
+    window.loadProject(boundedProject(QStringLiteral("__launch_bounds__(256)"), {128, 1, 1}));
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    QVERIFY(window.lastCompile() && window.lastCompile()->ok);
+    auto* resources = window.resultTabs()->widget(MainWindow::ResourcesTab);
+    auto* panel = qobject_cast<ResourcesPanel*>(resources);
+    QVERIFY(panel);
+    if (!window.driverBanner()->isVisibleTo(&window))
+        QSKIP("a CUDA device is present: the driver's figures replace the compile's");
+    auto* title = panel->findChild<QLabel*>(QStringLiteral("resourcesTitle"));
+    QVERIFY2(!title->text().contains(QStringLiteral("No kernel compiled")),
+             qPrintable(title->text()));
+    QVERIFY2(panel->valueText(QStringLiteral("Launch bounds")).contains(QStringLiteral("256")),
+             qPrintable(panel->valueText(QStringLiteral("Launch bounds"))));
 }
 
 QTEST_MAIN(TestWindowCompile)

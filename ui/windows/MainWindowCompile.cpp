@@ -145,6 +145,9 @@ void MainWindow::showCompile(const CompileResult& result) {
     }
     if (result.ok)
         fillKernelSelector(result);
+    // Without a device no driver figures follow: show what the compile knows.
+    if (m_resources && !currentDevice())
+        m_resources->showCompileInfo(result, m_kernelSelector->currentText().trimmed());
     updateLaunchLimits();
     updateRunState();
 }
