@@ -14,6 +14,7 @@
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/DiagnosticsList.h"
+#include "ui/widgets/KernelItems.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
@@ -113,7 +114,7 @@ void MainWindow::showCompile(const CompileResult& result) {
                                : tr("Diagnostics (%1)").arg(result.diagnostics.size()));
     }
     if (m_ptx)
-        m_ptx->setPtx(result.ptx);
+        m_ptx->showCompile(result); // a failed compile keeps the last good PTX, marked stale
     if (m_log) {
         QStringList header;
         header << tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch);
@@ -167,8 +168,7 @@ void MainWindow::fillKernelSelector(const CompileResult& result) {
     }
     const bool wasLoading = m_loading;
     m_loading = true;
-    m_kernelSelector->clear();
-    m_kernelSelector->addItems(names);
+    fillKernelItems(m_kernelSelector, result.kernels); // the lowered name beside each
     m_kernelSelector->setCurrentText(selected);
     m_loading = wasLoading;
     if (selected != previous)
