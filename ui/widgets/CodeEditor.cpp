@@ -1,5 +1,6 @@
 #include "ui/widgets/CodeEditor.h"
 
+#include "ui/widgets/CompletionWords.h"
 #include "ui/widgets/CudaLexer.h"
 
 #include <Qsci/qscicommand.h>
@@ -115,9 +116,23 @@ CodeEditor::CodeEditor(QWidget* parent)
     setWrapMode(QsciScintilla::WrapNone);
     setScrollWidthTracking(true);
     setScrollWidth(1);
-    setAutoCompletionSource(QsciScintilla::AcsDocument);
+    // The document's words, but never the one being typed (CompletionWords).
+    new CompletionWords(m_lexer, this);
+    setAutoCompletionSource(QsciScintilla::AcsAPIs);
     setAutoCompletionThreshold(3);
     setAutoCompletionCaseSensitivity(true);
+    // An open list whose selection is exactly the word typed (nothing longer was left to
+    // offer) is closed, so that Enter makes a new line; runs after QScintilla's own handler.
+    connect(this, &QsciScintillaBase::SCN_CHARADDED, this, [this] {
+        if (!isListActive())
+            return;
+        int line = 0;
+        int index = 0;
+        getCursorPosition(&line, &index);
+        const QByteArray selected = completionSelection();
+        if (!selected.isEmpty() && QString::fromUtf8(selected) == wordAtLineIndex(line, index))
+            cancelList();
+    });
     setUtf8(true);
 
     setUpMargins();
@@ -168,6 +183,17 @@ void CodeEditor::setUpZoom() {
         make(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus)}, [this] { zoomOut(); });
     m_zoomResetAction =
         make(tr("&Reset Zoom"), {QKeySequence(Qt::CTRL | Qt::Key_0)}, [this] { zoomTo(0); });
+}
+
+QByteArray CodeEditor::completionSelection() const {
+    if (!isListActive())
+        return {};
+    const int length =
+        int(SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0UL, static_cast<void*>(nullptr)));
+    QByteArray text(length + 1, '\0');
+    SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0UL, static_cast<void*>(text.data()));
+    text.truncate(length);
+    return text;
 }
 
 int CodeEditor::zoomLevel() const {

@@ -59,6 +59,8 @@ public:
     /// Scintilla's zoom: points added to every style's size (0 = the theme's size).
     [[nodiscard]] int zoomLevel() const;
     [[nodiscard]] CudaLexer* cudaLexer() const { return m_lexer; }
+    /// The completion list's selected word (UTF-8); empty when no list is open.
+    [[nodiscard]] QByteArray completionSelection() const;
 
 protected:
     void changeEvent(QEvent* event) override;
