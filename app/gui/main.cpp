@@ -2,6 +2,7 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
+#include "ui/Preferences.h"
 #include "ui/windows/MainWindow.h"
 
 #include <QApplication>
@@ -119,6 +120,8 @@ int main(int argc, char** argv) {
     parser.addOption(sizeOption);
     parser.process(app);
 
+    // Edit ▸ Preferences' theme, before any window takes its colours from the palette.
+    kernelpad::Preferences::applyTheme(kernelpad::Preferences::load().theme);
     kernelpad::Engine engine;
     kernelpad::MainWindow window(&engine);
     const bool scripted = parser.isSet(screenshot);

@@ -1,5 +1,6 @@
 #include "ui/widgets/CodeEditor.h"
 
+#include "ui/Preferences.h"
 #include "ui/widgets/CompletionWords.h"
 #include "ui/widgets/CudaLexer.h"
 
@@ -150,6 +151,9 @@ CodeEditor::CodeEditor(QWidget* parent)
     setUpZoom();
 
     connect(this, &QsciScintilla::linesChanged, this, &CodeEditor::updateLineNumberWidth);
+    m_font = Preferences::load().editorFont();
+    connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, this,
+            [this] { setEditorFont(Preferences::load().editorFont()); });
     applyTheme(Theme::current());
 }
 
@@ -183,6 +187,13 @@ void CodeEditor::setUpZoom() {
         make(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus)}, [this] { zoomOut(); });
     m_zoomResetAction =
         make(tr("&Reset Zoom"), {QKeySequence(Qt::CTRL | Qt::Key_0)}, [this] { zoomTo(0); });
+}
+
+void CodeEditor::setEditorFont(const QFont& font) {
+    if (font == m_font)
+        return;
+    m_font = font;
+    applyTheme(m_theme);
 }
 
 QByteArray CodeEditor::completionSelection() const {
@@ -247,7 +258,7 @@ void CodeEditor::updateLineNumberWidth() {
 void CodeEditor::applyTheme(const Theme& theme) {
     m_applyingTheme = true;
     m_theme = theme;
-    const QFont font = monospaceFont();
+    const QFont font = m_font;
     m_lexer->applyTheme(theme, font);
     // Re-setting the lexer makes Scintilla pick up the new style colours at once.
     setLexer(m_lexer);

@@ -6,6 +6,7 @@
 #include "core/project/Examples.h"
 #include "core/project/ProjectFromSource.h"
 #include "core/project/Starter.h"
+#include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
 #include "ui/dialogs/DeviceDialog.h"
@@ -130,7 +131,7 @@ void MainWindow::loadProject(const Project& project, const QString& path,
 bool MainWindow::newProject() {
     if (!maybeSave())
         return false;
-    loadProject(starterProject(tr("Untitled")));
+    loadProject(Preferences::load().forNewProject(starterProject(tr("Untitled"))));
     return true;
 }
 
@@ -147,7 +148,8 @@ bool MainWindow::openProject(const QString& path) {
                       tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), why));
             return false;
         }
-        loadProject(*made, QString(), QFileInfo(path).absolutePath());
+        loadProject(Preferences::load().forNewProject(*made), QString(),
+                    QFileInfo(path).absolutePath());
         m_untitledName = QFileInfo(path).fileName();
         updateTitle();
         m_recent->add(path);
