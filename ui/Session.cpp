@@ -321,8 +321,7 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
     if (!record.sanitized()) {
         const RunRecord* previous = lastMeasuredRun();
         record.changes = describeProjectChanges(
-            previous ? std::optional<Project>(previous->project) : std::nullopt,
-            m_runningProject);
+            previous ? std::optional<Project>(previous->project) : std::nullopt, m_runningProject);
     }
     // Output buffers can be large: only the newest run keeps them.
     for (RunRecord& older : m_history)

@@ -2,6 +2,7 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
+#include "ui/Preferences.h"
 #include "ui/Session.h"
 #include "ui/windows/MainWindow.h"
 
@@ -120,6 +121,8 @@ int main(int argc, char** argv) {
     parser.addOption(sizeOption);
     parser.process(app);
 
+    // Edit ▸ Preferences' theme, before any window takes its colours from the palette.
+    kernelpad::Preferences::applyTheme(kernelpad::Preferences::load().theme);
     kernelpad::Engine engine;
     kernelpad::MainWindow window(&engine);
     const bool scripted = parser.isSet(screenshot);

@@ -16,9 +16,9 @@ constexpr qsizetype kLinkageLookback = 64;
 // Real modules hold a handful of entries; this bounds memory on hostile input.
 constexpr int kMaxEntries = 65536;
 
-/// The PTX with comments and string literals blanked out, so that ".entry" in a comment or in
-/// a `.file` path is not mistaken for a kernel. Same length as the input.
-QString withoutCommentsAndStrings(const QString& ptx) {
+} // namespace
+
+QString ptxWithoutCommentsAndStrings(const QString& ptx) {
     QString clean = ptx;
     const qsizetype n = clean.size();
     qsizetype i = 0;
@@ -47,6 +47,8 @@ QString withoutCommentsAndStrings(const QString& ptx) {
     }
     return clean;
 }
+
+namespace {
 
 bool isIdentifierChar(QChar c) {
     return c.isLetterOrNumber() || c == u'_' || c == u'$' || c == u'%';
@@ -156,7 +158,7 @@ std::array<int, 3> readNtid(const QString& directives, QLatin1String keyword) {
 
 QVector<KernelInfo> parsePtxEntries(const QString& ptx) {
     QVector<KernelInfo> kernels;
-    const QString text = withoutCommentsAndStrings(ptx);
+    const QString text = ptxWithoutCommentsAndStrings(ptx);
     const QLatin1String entryKeyword(".entry");
     qsizetype from = 0;
     while (from < text.size() && kernels.size() < kMaxEntries) {

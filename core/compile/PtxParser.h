@@ -14,6 +14,10 @@ namespace kernelpad {
 /// ignored. Linear in the input and never fails: malformed entries are skipped or cut short.
 [[nodiscard]] QVector<KernelInfo> parsePtxEntries(const QString& ptx);
 
+/// The PTX with comments and string literals blanked out (same length, offsets kept), so that
+/// ".entry" in a comment or a `.file` path is not mistaken for a kernel.
+[[nodiscard]] QString ptxWithoutCommentsAndStrings(const QString& ptx);
+
 /// Size in bytes of a PTX fundamental type such as ".f32" or ".b8"; 0 if unknown.
 [[nodiscard]] int ptxTypeSizeBytes(const QString& ptxType);
 

@@ -2,11 +2,16 @@
 
 #include "../support/TestProjects.h"
 #include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/ArgumentTableView.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QBrush>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
+#include <QToolButton>
 
 Q_DECLARE_METATYPE(kernelpad::KernelInfo)
 
@@ -26,6 +31,25 @@ QVector<ArgumentSpec> saxpyArguments() {
             scalar(QStringLiteral("n"), ScalarType::Int32, QStringLiteral("4096"))};
 }
 
+const char* const kVectorAddSource = R"(
+template <typename T>
+__global__ void vector_add(const T* A, const T* B, T* C, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) C[i] = A[i] + B[i];
+}
+)";
+
+/// vector_add<T> as the compiler reports it: the lowered name carries T.
+KernelInfo vectorAddKernel(const QString& t) {
+    KernelInfo k;
+    k.name = QStringLiteral("vector_add<%1>").arg(t);
+    k.lowered = t == QLatin1String("double") ? QStringLiteral("_Z10vector_addIdEvPKT_S2_PS0_i")
+                                             : QStringLiteral("_Z10vector_addIfEvPKT_S2_PS0_i");
+    k.params = {ptx(".u64", 8, true), ptx(".u64", 8, true), ptx(".u64", 8, true), ptx(".u32", 4)};
+    return k;
+}
+
 } // namespace
 
 class TestArgumentTableModel : public QObject {
@@ -39,6 +63,8 @@ private slots:
     void invalidCellIsMarked();
     void cellsOfScalarsAreNotEditable();
     void tooltipsShowTheWholeValue();
+    void templateTypeMismatchIsMarked();
+    void updateTypesActionInTheView();
 };
 
 void TestArgumentTableModel::modelTesterSurvivesEdits() {
@@ -203,6 +229,94 @@ void TestArgumentTableModel::tooltipsShowTheWholeValue() {
                 .data(Qt::ToolTipRole)
                 .toString()
                 .isEmpty());
+}
+
+// Issue 11, point 5: vector_add<float> recompiled as vector_add<double> kept float32 buffers
+// with no warning (the source says T, so the sync cannot tell).
+void TestArgumentTableModel::templateTypeMismatchIsMarked() {
+    ArgumentTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy mismatchesChanged(&model, &ArgumentTableModel::typeMismatchesChanged);
+    model.syncWithKernel(vectorAddKernel(QStringLiteral("float")),
+                         QString::fromLatin1(kVectorAddSource));
+    QCOMPARE(describe(model.arguments()), QStringLiteral("A:buffer:float32:in,B:buffer:float32:in,"
+                                                         "C:buffer:float32:inout,n:scalar:int32"));
+    QVERIFY(model.typeMismatches().isEmpty());
+    // Values the user set on the float version, to be kept by the update.
+    const QModelIndex count = model.index(0, ArgumentTableModel::ValueColumn);
+    QVERIFY(model.setData(count, QStringLiteral("n*2")));
+    QVERIFY(model.setData(model.index(0, ArgumentTableModel::InitColumn),
+                          QStringLiteral("constant 3")));
+
+    model.syncWithKernel(vectorAddKernel(QStringLiteral("double")),
+                         QString::fromLatin1(kVectorAddSource));
+    QCOMPARE(model.typeMismatches().size(), 3);
+    QVERIFY(mismatchesChanged.count() >= 1);
+    const QModelIndex type = model.index(0, ArgumentTableModel::TypeColumn);
+    QCOMPARE(type.data().toString(), QStringLiteral("float32"));
+    const QString why = type.data(ArgumentTableModel::TypeMismatchRole).toString();
+    QCOMPARE(why, QStringLiteral("A is float32 but vector_add<double> takes double const*"));
+    QVERIFY(type.data(Qt::ToolTipRole).toString().startsWith(why));
+    QVERIFY(type.data(Qt::BackgroundRole).value<QBrush>().style() != Qt::NoBrush);
+    QVERIFY(type.data(Qt::DecorationRole).isValid());
+    QCOMPARE(model.headerData(0, Qt::Vertical, Qt::ToolTipRole).toString(), why);
+    QVERIFY(model.headerData(0, Qt::Vertical, Qt::DecorationRole).isValid());
+    // n is an int as the kernel says: not marked.
+    QVERIFY(!model.headerData(3, Qt::Vertical, Qt::DecorationRole).isValid());
+    QVERIFY(!model.index(3, ArgumentTableModel::TypeColumn).data(Qt::BackgroundRole).isValid());
+    // A type mismatch is a warning: the table stays runnable.
+    QVERIFY(model.isValid());
+
+    QSignalSpy changed(&model, &ArgumentTableModel::changed);
+    QCOMPARE(model.updateTypesToKernel(), 3);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(describe(model.arguments()), QStringLiteral("A:buffer:float64:in,B:buffer:float64:in,"
+                                                         "C:buffer:float64:inout,n:scalar:int32"));
+    QCOMPARE(model.arguments().at(0).buffer.count, QStringLiteral("n*2"));
+    QCOMPARE(model.arguments().at(0).buffer.init.kind, InitSpec::Kind::Constant);
+    QVERIFY(model.typeMismatches().isEmpty());
+    QVERIFY(!type.data(Qt::BackgroundRole).isValid());
+    QCOMPARE(model.updateTypesToKernel(), 0);
+
+    // Editing a type back by hand marks the row again.
+    QVERIFY(model.setData(model.index(2, ArgumentTableModel::TypeColumn), QStringLiteral("int32")));
+    QCOMPARE(model.typeMismatches().size(), 1);
+    QCOMPARE(model.typeMismatches().first().index, 2);
+    // Another project's rows are compared with its own kernel, once one is set; without one,
+    // nothing is marked.
+    model.setKernel(std::nullopt);
+    model.setArguments(saxpyArguments());
+    QVERIFY(model.typeMismatches().isEmpty());
+}
+
+void TestArgumentTableModel::updateTypesActionInTheView() {
+    ArgumentTableView view;
+    view.show();
+    ArgumentTableModel* model = view.model();
+    auto* bar = view.findChild<QWidget*>(QStringLiteral("typeMismatchBar"));
+    auto* text = view.findChild<QLabel*>(QStringLiteral("typeMismatchText"));
+    auto* button = view.findChild<QToolButton*>(QStringLiteral("updateTypesButton"));
+    QVERIFY(bar && text && button);
+    model->syncWithKernel(vectorAddKernel(QStringLiteral("float")),
+                          QString::fromLatin1(kVectorAddSource));
+    QVERIFY(bar->isHidden());
+    QVERIFY(!view.updateTypesAction()->isEnabled());
+
+    model->syncWithKernel(vectorAddKernel(QStringLiteral("double")),
+                          QString::fromLatin1(kVectorAddSource));
+    QVERIFY(bar->isVisible());
+    QVERIFY2(text->text().contains(QLatin1String("3")), qPrintable(text->text()));
+    QVERIFY(bar->toolTip().contains(
+        QStringLiteral("C is float32 but vector_add<double> takes double*")));
+    // The same action is in the table's context menu.
+    QVERIFY(view.tableView()->actions().contains(view.updateTypesAction()));
+    QVERIFY(view.updateTypesAction()->isEnabled());
+    QSignalSpy changed(&view, &ArgumentTableView::changed);
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(changed.count(), 1);
+    QVERIFY(model->typeMismatches().isEmpty());
+    QCOMPARE(model->arguments().at(2).buffer.elementType, ValueType::of(ScalarType::Float64));
+    QVERIFY(bar->isHidden());
 }
 
 QTEST_MAIN(TestArgumentTableModel)

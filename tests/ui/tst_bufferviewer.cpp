@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QLabel>
 #include <QTableView>
 #include <QTest>
 
@@ -42,6 +43,7 @@ private slots:
     void hundredMillionFloatsAreLazy();
     void goToIndexPagesAndSelects();
     void heatMapSamplesToWidgetSize();
+    void beforeARunSaysBuffersComeAfterOne();
 };
 
 void TestBufferViewer::modelShapes_data() {
@@ -135,6 +137,23 @@ void TestBufferViewer::heatMapSamplesToWidgetSize() {
     // Fewer elements than pixels: one pixel per element, never invented data.
     heat.setBuffer(floats(QStringLiteral("small"), 6, true), 3);
     QCOMPARE(heat.render(QSize(200, 100)).size(), QSize(3, 2));
+}
+
+// Issue 11, point 10: before any run the tab said "No output buffers" for a project that has
+// them.
+void TestBufferViewer::beforeARunSaysBuffersComeAfterOne() {
+    BufferViewer viewer;
+    auto* info = viewer.findChild<QLabel*>(QStringLiteral("bufferInfo"));
+    QVERIFY(info);
+    QVERIFY2(!info->text().contains(QStringLiteral("No output buffers")), qPrintable(info->text()));
+    QVERIFY2(info->text().contains(QStringLiteral("after a run")), qPrintable(info->text()));
+    viewer.setOutputs({floats(QStringLiteral("C"), 16, true)});
+    QVERIFY(info->text().contains(QStringLiteral("float32")));
+    // A run that returned nothing says so, and a new project starts over.
+    viewer.setOutputs({});
+    QVERIFY2(info->text().contains(QStringLiteral("last run")), qPrintable(info->text()));
+    viewer.clear();
+    QVERIFY(info->text().contains(QStringLiteral("after a run")));
 }
 
 QTEST_MAIN(TestBufferViewer)

@@ -3,6 +3,7 @@
 
 #include "ui/Theme.h"
 #include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/CompletionWords.h"
 #include "ui/widgets/CudaLexer.h"
 #include "ui/widgets/FindReplaceBar.h"
 
@@ -72,6 +73,9 @@ private slots:
     void findPreviousWraps();
     void themeFollowsPalette_data();
     void themeFollowsPalette();
+    void completionWords_data();
+    void completionWords();
+    void completionNeverOffersTheTypedWord();
 };
 
 void TestCodeEditor::typing_data() {
@@ -426,6 +430,57 @@ void TestCodeEditor::themeFollowsPalette() {
     const QColor paper(int(bgr & 0xff), int((bgr >> 8) & 0xff), int((bgr >> 16) & 0xff));
     QCOMPARE(paper.lightness() < 128, dark);
     QCOMPARE(paper, editor.theme().paper);
+}
+
+void TestCodeEditor::completionWords_data() {
+    QTest::addColumn<QString>("prefix");
+    QTest::addColumn<QString>("current");
+    QTest::addColumn<QStringList>("expected");
+    const QString text = QStringLiteral("float a; float4 b; floaty c; int n; flo");
+    QTest::newRow("typing flo offers the longer words")
+        << "flo"
+        << "flo" << QStringList{"float", "float4", "floaty"};
+    QTest::newRow("typed float: not float itself") << "float"
+                                                   << "float" << QStringList{"float4", "floaty"};
+    QTest::newRow("typed float4: nothing longer") << "float4"
+                                                  << "float4" << QStringList{};
+    QTest::newRow("caret inside floaty: not floaty") << "flo"
+                                                     << "floaty" << QStringList{"float", "float4"};
+    QTest::newRow("case matters") << "Flo"
+                                  << "Flo" << QStringList{};
+}
+
+void TestCodeEditor::completionWords() {
+    QFETCH(QString, prefix);
+    QFETCH(QString, current);
+    QFETCH(QStringList, expected);
+    const QString text = QStringLiteral("float a; float4 b; floaty c; int n; flo");
+    QCOMPARE(CompletionWords::completions(text, prefix, current), expected);
+}
+
+// Issue 11: the completion popup offered exactly the word just typed, so Enter went to the
+// popup instead of starting a new line.
+void TestCodeEditor::completionNeverOffersTheTypedWord() {
+    CodeEditor editor;
+    editor.setBraceMatching(QsciScintilla::NoBraceMatch);
+    editor.setText(QStringLiteral("int count; float4 v; float x;\n"));
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    editor.setCursorPosition(1, 0);
+    QTest::keyClicks(&editor, QStringLiteral("flo"));
+    QVERIFY(editor.isListActive()); // "float" and "float4" continue it
+    QTest::keyClicks(&editor, QStringLiteral("at"));
+    // float is typed: the list may offer float4, never float itself.
+    QVERIFY(!editor.isListActive() || editor.completionSelection() == "float4");
+    QTest::keyClicks(&editor, QStringLiteral("4"));
+    QVERIFY(!editor.isListActive()); // nothing but the typed word was left
+    QTest::keyClick(&editor, Qt::Key_Return);
+    QCOMPARE(editor.text(1), QStringLiteral("float4\n"));
+
+    // A word typed in full where another occurrence exists: no list of just that word.
+    QTest::keyClicks(&editor, QStringLiteral("count"));
+    QVERIFY(!editor.isListActive() || editor.completionSelection() != "count");
+    QCOMPARE(editor.text(2), QStringLiteral("count"));
 }
 
 QTEST_MAIN(TestCodeEditor)

@@ -2,6 +2,7 @@
 
 #include "ui/widgets/LaunchPanel.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -24,6 +25,7 @@ private slots:
     void configAndTimingRoundTrip();
     void coverTakesCountExpressions_data();
     void coverTakesCountExpressions();
+    void tabGoesAlongTheRows();
 };
 
 void TestLaunchPanel::blockLimitProblem_data() {
@@ -181,6 +183,25 @@ void TestLaunchPanel::configAndTimingRoundTrip() {
     blocking->setChecked(true);
     QVERIFY(panel.timing().blockingKernel);
     QCOMPARE(changed.count(), 5);
+}
+
+// Issue 11: Tab from Block x went to Grid y (the spin boxes were created down the columns).
+void TestLaunchPanel::tabGoesAlongTheRows() {
+    LaunchPanel panel;
+    panel.show();
+    panel.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&panel));
+    const QStringList order{"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "sharedBytes"};
+    auto* first = panel.findChild<QWidget*>(order.first());
+    QVERIFY(first);
+    first->setFocus(Qt::TabFocusReason);
+    QCOMPARE(QApplication::focusWidget(), first);
+    for (qsizetype i = 1; i < order.size(); ++i) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QWidget* focused = QApplication::focusWidget();
+        QVERIFY(focused);
+        QCOMPARE(focused->objectName(), order.at(i));
+    }
 }
 
 QTEST_MAIN(TestLaunchPanel)

@@ -59,6 +59,13 @@ Project twoArgumentKernel(const QString& kernel) {
     return p;
 }
 
+/// The engine's own answer to the device query arrives once; the fake devices a test emits
+/// must come after it or it would overwrite them.
+bool devicesAnswered(Session& session) {
+    QSignalSpy spy(session.engine(), &Engine::devicesChanged);
+    return session.devicesKnown() || spy.wait(kCompileTimeoutMs) || spy.count() > 0;
+}
+
 bool compileAndWait(Session& session) {
     QSignalSpy spy(&session, &Session::compileShown);
     session.compile();
@@ -84,6 +91,7 @@ void TestSession::lateViewerReceivesTheCurrentState() {
     Session session(&engine, &document);
     document.replace(twoArgumentKernel(QStringLiteral("scale")));
     QVERIFY(compileAndWait(session));
+    QVERIFY(devicesAnswered(session));
     emit engine.devicesChanged({fakeDevice()}, QString());
 
     RecordingViewer late;
@@ -160,6 +168,7 @@ void TestSession::runBlockedReasons() {
     // Before the device list is known, and in compile-only mode.
     if (!session.devicesKnown())
         QVERIFY(session.runBlockedReason().contains(QStringLiteral("Looking")));
+    QVERIFY(devicesAnswered(session));
     emit engine.devicesChanged({}, QStringLiteral("libcuda.so.1 not found"));
     QVERIFY2(session.runBlockedReason().contains(QStringLiteral("compile-only")),
              qPrintable(session.runBlockedReason()));
@@ -195,6 +204,7 @@ void TestSession::destroyedViewerIsForgotten() {
     Engine engine;
     ProjectDocument document;
     Session session(&engine, &document);
+    QVERIFY(devicesAnswered(session));
     auto viewer = std::make_unique<RecordingViewer>();
     session.addViewer(viewer.get());
     viewer.reset();

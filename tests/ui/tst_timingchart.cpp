@@ -54,6 +54,7 @@ private slots:
     void modeStopReasonAndThrottling_data();
     void modeStopReasonAndThrottling();
     void blockingKernelShownWithTheMode();
+    void emptyStateBeforeARun();
 };
 
 void TestTimingChart::medianLineMatchesStats_data() {
@@ -209,6 +210,29 @@ void TestTimingChart::blockingKernelShownWithTheMode() {
     QVERIFY(view.throttleNote().isEmpty());
     QVERIFY2(!modeTip().contains(QStringLiteral("blocking kernel:")), qPrintable(modeTip()));
     QVERIFY2(modeTip().startsWith(QStringLiteral("hot: ")), qPrintable(modeTip()));
+}
+
+// Issue 11, point 10: before any run the chart showed bare axes labelled "0 0 0 0 1".
+void TestTimingChart::emptyStateBeforeARun() {
+    TimingChartView view;
+    view.show();
+    auto* empty = view.findChild<QLabel*>(QStringLiteral("timingEmptyState"));
+    QVERIFY(empty);
+    QVERIFY(!view.showsCharts());
+    QVERIFY(empty->isVisible());
+    QVERIFY(empty->text().contains(QStringLiteral("After a run")));
+    for (const QChartView* chart : view.findChildren<QChartView*>())
+        QVERIFY(!chart->isVisible()); // no axes without data
+
+    // A run that never launched (a compile error) has nothing to chart either.
+    view.showRun(RunResult{}, QString());
+    QVERIFY(!view.showsCharts());
+    view.showRun(runWith({1.0, 1.5, 1.25}), QString());
+    QVERIFY(view.showsCharts());
+    QVERIFY(!empty->isVisible());
+    // The session keeps its history through a failed run.
+    view.showRun(RunResult{}, QString());
+    QVERIFY(view.showsCharts());
 }
 
 QTEST_MAIN(TestTimingChart)

@@ -5,18 +5,24 @@
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
+#include "ui/models/ArgumentTableModel.h"
+#include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/KernelItems.h"
 #include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/ResourcesPanel.h"
 #include "ui/windows/MainWindow.h"
 
 #include "../support/TestProjects.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -53,6 +59,8 @@ private slots:
     void exampleOpensAsAnUntitledCopy();
     void cudaSourceOpensAsANewProject();
     void coverCountsTheReductionsInput();
+    void templateTypeChangeIsMarkedAndUpdated();
+    void resourcesWithoutDriverShowTheCompile();
 };
 
 void TestWindowCompile::initTestCase() {
@@ -194,6 +202,88 @@ void TestWindowCompile::coverCountsTheReductionsInput() {
                       ->findChild<QLineEdit*>(QStringLiteral("coverCount"));
     QVERIFY(count);
     QCOMPARE(count->text(), QStringLiteral("4194304"));
+}
+
+// Issue 11, point 5: vector_add<float> typed as vector_add<double> and recompiled with Enter
+// left A, B and C float32 without a word.
+void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    window.show();
+    QSignalSpy shown(window.session(), &Session::compileShown);
+    QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/vector_add.kpad")));
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    ArgumentTableModel* model = test::part<ArgumentTableView>(&window, "arguments")->model();
+    QVERIFY(model->typeMismatches().isEmpty());
+
+    QLineEdit* kernelEdit = test::part<QComboBox>(&window, "kernelSelector")->lineEdit();
+    QVERIFY(kernelEdit);
+    kernelEdit->selectAll();
+    QTest::keyClicks(kernelEdit, QStringLiteral("vector_add<double>"));
+    const qsizetype before = shown.count();
+    QTest::keyClick(kernelEdit, Qt::Key_Return); // compiles: no other action needed
+    QVERIFY(shown.count() > before || shown.wait(kCompileTimeoutMs));
+    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
+             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
+                                                        : QString()));
+    QCOMPARE(test::part<QComboBox>(&window, "kernelSelector")->currentText(),
+             QStringLiteral("vector_add<double>"));
+    // The kernel box lists the lowered name beside the name (issue 11, point 11).
+    const int item = test::part<QComboBox>(&window, "kernelSelector")
+                         ->findText(QStringLiteral("vector_add<double>"));
+    QVERIFY(item >= 0);
+    QCOMPARE(test::part<QComboBox>(&window, "kernelSelector")
+                 ->itemData(item, kLoweredNameRole)
+                 .toString(),
+             QStringLiteral("_Z10vector_addIdEvPKT_S2_PS0_m"));
+
+    QCOMPARE(model->typeMismatches().size(), 3);
+    QVERIFY2(model->index(0, ArgumentTableModel::TypeColumn)
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QStringLiteral("A is float32 but vector_add<double> takes double")),
+             qPrintable(
+                 model->index(0, ArgumentTableModel::TypeColumn).data(Qt::ToolTipRole).toString()));
+    auto* bar = test::part<ArgumentTableView>(&window, "arguments")
+                    ->findChild<QWidget*>(QStringLiteral("typeMismatchBar"));
+    QVERIFY(bar && bar->isVisible());
+    test::part<ArgumentTableView>(&window, "arguments")->updateTypesAction()->trigger();
+    const Project p = window.document()->project();
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(p.arguments.at(i).buffer.elementType, ValueType::of(ScalarType::Float64));
+    QCOMPARE(p.arguments.at(3).type, ValueType::of(ScalarType::UInt64)); // size_t N: as it was
+    QVERIFY(window.isWindowModified());
+    QVERIFY(!bar->isVisible());
+}
+
+// Issue 11, point 8: without a driver the Resources tab said "No kernel compiled for a device
+// yet" after a compile.
+void TestWindowCompile::resourcesWithoutDriverShowTheCompile() {
+    Engine engine;
+    QSignalSpy devices(&engine, &Engine::devicesChanged);
+    engine.refreshDevices();
+    QVERIFY(devices.wait(kCompileTimeoutMs) || devices.count() > 0);
+    if (!devices.last().at(0).value<QVector<DeviceInfo>>().isEmpty())
+        QSKIP("a CUDA device is present: the driver's figures replace the compile's");
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    QSignalSpy shown(window.session(), &Session::compileShown);
+    window.document()->replace(
+        boundedProject(QStringLiteral("__launch_bounds__(256)"), {128, 1, 1}));
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    QVERIFY(window.session()->lastCompile() && window.session()->lastCompile()->ok);
+    auto* resources =
+        test::part<QTabWidget>(&window, "resultTabs")->widget(MainWindow::ResourcesTab);
+    auto* panel = qobject_cast<ResourcesPanel*>(resources);
+    QVERIFY(panel);
+    auto* title = panel->findChild<QLabel*>(QStringLiteral("resourcesTitle"));
+    QVERIFY2(!title->text().contains(QStringLiteral("No kernel compiled")),
+             qPrintable(title->text()));
+    QVERIFY2(panel->valueText(QStringLiteral("Launch bounds")).contains(QStringLiteral("256")),
+             qPrintable(panel->valueText(QStringLiteral("Launch bounds"))));
 }
 
 QTEST_MAIN(TestWindowCompile)

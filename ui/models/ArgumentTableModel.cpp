@@ -7,6 +7,7 @@
 #include <QColor>
 #include <QPainter>
 #include <QPixmap>
+#include <QPolygonF>
 #include <QSet>
 
 namespace kernelpad {
@@ -15,6 +16,8 @@ namespace {
 
 /// Light red, readable with black text in light and dark palettes alike.
 const QColor kInvalidBackground(255, 205, 205);
+/// Light amber for a type that differs from the kernel's: a warning, not a refusal.
+const QColor kMismatchBackground(255, 230, 160);
 
 /// A small red disc; drawn rather than taken from an icon theme, which headless machines lack.
 QPixmap errorPixmap() {
@@ -28,6 +31,24 @@ QPixmap errorPixmap() {
         painter.drawEllipse(1, 1, 10, 10);
         painter.setPen(QPen(Qt::white, 2));
         painter.drawLine(6, 3, 6, 7);
+        painter.drawPoint(6, 9);
+        return p;
+    }();
+    return pixmap;
+}
+
+/// A small amber triangle with "!", the type-mismatch mark of the Type cell and the row header.
+QPixmap warningPixmap() {
+    static const QPixmap pixmap = [] {
+        QPixmap p(12, 12);
+        p.fill(Qt::transparent);
+        QPainter painter(&p);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setBrush(QColor(200, 135, 0));
+        painter.setPen(Qt::NoPen);
+        painter.drawPolygon(QPolygonF({QPointF(6, 0.5), QPointF(11.5, 11), QPointF(0.5, 11)}));
+        painter.setPen(QPen(Qt::white, 2));
+        painter.drawLine(6, 4, 6, 7);
         painter.drawPoint(6, 9);
         return p;
     }();
@@ -91,6 +112,11 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
         const QString problem = cellProblem(index.row(), column);
         if (!problem.isEmpty())
             return problem;
+        if (const ArgumentTypeMismatch* m = mismatchAt(index.row());
+            m && (column == TypeColumn || column == NameColumn || column == KindColumn))
+            return tr("%1\n\nUpdate types to match the kernel (above the table, or right-click) "
+                      "changes it and keeps the values.")
+                .arg(m->message);
         // The whole value first (a narrow column cuts it), then what may be typed.
         if (column == InitColumn && arg.isBuffer())
             return tr("%1\n\nzeros | ones | constant V | iota START STEP | uniform LOW HIGH "
@@ -107,17 +133,26 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
     case Qt::BackgroundRole:
         if (!cellProblem(index.row(), column).isEmpty())
             return QBrush(kInvalidBackground);
+        if (column == TypeColumn && mismatchAt(index.row()))
+            return QBrush(kMismatchBackground);
         return {};
     case Qt::ForegroundRole:
-        if (!cellProblem(index.row(), column).isEmpty())
+        if (!cellProblem(index.row(), column).isEmpty() ||
+            (column == TypeColumn && mismatchAt(index.row())))
             return QBrush(Qt::black);
         return {};
     case Qt::DecorationRole:
         if (!cellProblem(index.row(), column).isEmpty())
             return errorPixmap();
+        if (column == TypeColumn && mismatchAt(index.row()))
+            return warningPixmap();
         return {};
     case ProblemRole:
         return cellProblem(index.row(), column);
+    case TypeMismatchRole: {
+        const ArgumentTypeMismatch* m = mismatchAt(index.row());
+        return m ? m->message : QString();
+    }
     case TypeChoicesRole: {
         QStringList names;
         for (ScalarType t : allScalarTypes())
@@ -132,6 +167,14 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ArgumentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    // The row header carries the type mismatch too, so that the row is marked however
+    // narrow the Type column is.
+    if (orientation == Qt::Vertical && (role == Qt::DecorationRole || role == Qt::ToolTipRole)) {
+        const ArgumentTypeMismatch* m = mismatchAt(section);
+        if (!m)
+            return {};
+        return role == Qt::DecorationRole ? QVariant(warningPixmap()) : QVariant(m->message);
+    }
     if (role != Qt::DisplayRole)
         return {};
     if (orientation == Qt::Vertical)
@@ -245,6 +288,7 @@ bool ArgumentTableModel::setData(const QModelIndex& index, const QVariant& value
     if (!applyEdit(edited, index.column(), value.toString()))
         return false;
     m_arguments[index.row()] = edited;
+    refreshTypeMismatches();
     emitRowChanged(index.row());
     emit changed();
     return true;
@@ -275,6 +319,7 @@ bool ArgumentTableModel::insertRows(int row, int count, const QModelIndex& paren
         m_arguments.insert(row + i, arg);
     }
     endInsertRows();
+    refreshTypeMismatches();
     emitRowChanged(row);
     emit changed();
     return true;
@@ -286,6 +331,7 @@ bool ArgumentTableModel::removeRows(int row, int count, const QModelIndex& paren
     beginRemoveRows(parent, row, row + count - 1);
     m_arguments.remove(row, count);
     endRemoveRows();
+    refreshTypeMismatches();
     emitRowChanged(0);
     emit changed();
     return true;
@@ -307,6 +353,7 @@ bool ArgumentTableModel::moveRows(const QModelIndex& sourceParent, int sourceRow
     for (int i = 0; i < count; ++i)
         m_arguments.insert(insertAt + i, moved.at(i));
     endMoveRows();
+    refreshTypeMismatches();
     emit changed();
     return true;
 }
@@ -326,10 +373,17 @@ void ArgumentTableModel::setArguments(const QVector<ArgumentSpec>& arguments) {
             m_structs << t.structType;
     }
     endResetModel();
+    refreshTypeMismatches();
+}
+
+void ArgumentTableModel::setKernel(const std::optional<KernelInfo>& kernel) {
+    m_kernel = kernel;
+    refreshTypeMismatches();
 }
 
 void ArgumentTableModel::setStructTypes(const QVector<StructType>& structs) {
     m_structs = structs;
+    refreshTypeMismatches();
     if (!m_arguments.isEmpty())
         emit dataChanged(index(0, TypeColumn), index(int(m_arguments.size()) - 1, TypeColumn));
 }
@@ -392,9 +446,50 @@ void ArgumentTableModel::syncWithKernel(const KernelInfo& kernel, const QString&
     beginResetModel();
     m_arguments = synced;
     m_structs = structs;
+    m_kernel = kernel;
     endResetModel();
+    refreshTypeMismatches();
     if (!same)
         emit changed();
+}
+
+const ArgumentTypeMismatch* ArgumentTableModel::mismatchAt(int row) const {
+    for (const ArgumentTypeMismatch& m : m_mismatches) {
+        if (m.index == row)
+            return &m;
+    }
+    return nullptr;
+}
+
+void ArgumentTableModel::refreshTypeMismatches() {
+    const QVector<ArgumentTypeMismatch> found =
+        m_kernel ? argumentTypeMismatches(m_arguments, *m_kernel, m_structs)
+                 : QVector<ArgumentTypeMismatch>{};
+    const bool same = found.size() == m_mismatches.size() &&
+                      std::equal(found.cbegin(), found.cend(), m_mismatches.cbegin(),
+                                 [](const ArgumentTypeMismatch& a, const ArgumentTypeMismatch& b) {
+                                     return a.index == b.index && a.message == b.message;
+                                 });
+    if (same)
+        return;
+    m_mismatches = found;
+    if (!m_arguments.isEmpty()) {
+        const int last = int(m_arguments.size()) - 1;
+        emit headerDataChanged(Qt::Vertical, 0, last);
+        emit dataChanged(index(0, 0), index(last, ColumnCount - 1));
+    }
+    emit typeMismatchesChanged();
+}
+
+int ArgumentTableModel::updateTypesToKernel() {
+    if (m_mismatches.isEmpty())
+        return 0;
+    const int count = int(m_mismatches.size());
+    m_arguments = withKernelTypes(m_arguments, m_mismatches);
+    refreshTypeMismatches();
+    emitRowChanged(0);
+    emit changed();
+    return count;
 }
 
 } // namespace kernelpad

@@ -2,6 +2,7 @@
 // The kernel-argument table: one row per parameter, in the style of Qt's addressbook example.
 
 #include "core/compile/CompileResult.h"
+#include "core/compile/KernelTypeCheck.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/launch/ArgumentText.h" // the cell language, for the delegates
 
@@ -32,6 +33,8 @@ public:
         TypeChoicesRole = Qt::UserRole + 1,
         /// QString: why the cell is invalid, empty when it is fine.
         ProblemRole,
+        /// QString: why the row's type differs from the compiled kernel's, empty when not.
+        TypeMismatchRole,
     };
 
     explicit ArgumentTableModel(QObject* parent = nullptr);
@@ -52,8 +55,19 @@ public:
     void setArguments(const QVector<ArgumentSpec>& arguments);
     [[nodiscard]] QVector<ArgumentSpec> arguments() const { return m_arguments; }
     /// Rebuilds the rows from the kernel's parameters in order, keeping every setting of a
-    /// row whose name matches an existing one; names and types come from the source.
+    /// row whose name matches an existing one; names and types come from the source. The
+    /// kernel is kept: rows whose type differs from its instantiated signature are marked.
+    /// The compiled kernel the rows are checked against (typeMismatches()); none: no check.
+    void setKernel(const std::optional<KernelInfo>& kernel);
     void syncWithKernel(const KernelInfo& kernel, const QString& source);
+    /// Rows whose kind or type differs from the last synced kernel's signature (a template
+    /// recompiled as vector_add<double> keeps float32 buffers until updated).
+    [[nodiscard]] const QVector<ArgumentTypeMismatch>& typeMismatches() const {
+        return m_mismatches;
+    }
+    /// Gives every mismatched row the kernel's kind and type, keeping its values; returns
+    /// how many rows changed (an edit: changed() is emitted).
+    int updateTypesToKernel();
     /// Structs the Type column offers (set by syncWithKernel from the source).
     void setStructTypes(const QVector<StructType>& structs);
     [[nodiscard]] QVector<StructType> structTypes() const { return m_structs; }
@@ -68,6 +82,8 @@ public:
 
 signals:
     void changed();
+    /// typeMismatches() changed (after a compile, an edit or an update).
+    void typeMismatchesChanged();
 
 private:
     [[nodiscard]] QVariant displayText(const ArgumentSpec& arg, int column) const;
@@ -75,9 +91,14 @@ private:
     bool applyEdit(ArgumentSpec& arg, int column, const QString& text);
     [[nodiscard]] std::optional<ValueType> typeFromName(const QString& name) const;
     void emitRowChanged(int row);
+    /// Recomputes m_mismatches against m_kernel; emits typeMismatchesChanged() on a change.
+    void refreshTypeMismatches();
+    [[nodiscard]] const ArgumentTypeMismatch* mismatchAt(int row) const;
 
     QVector<ArgumentSpec> m_arguments;
     QVector<StructType> m_structs;
+    std::optional<KernelInfo> m_kernel; ///< the kernel of the last sync, for the type check
+    QVector<ArgumentTypeMismatch> m_mismatches;
 };
 
 } // namespace kernelpad

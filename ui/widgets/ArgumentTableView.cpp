@@ -1,11 +1,14 @@
 #include "ui/widgets/ArgumentTableView.h"
 
+#include "ui/Theme.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentDelegates.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
@@ -67,8 +70,32 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
     buttons->addWidget(m_downButton);
     buttons->addStretch();
 
+    m_updateTypesAction = new QAction(tr("Update types to match the kernel"), this);
+    m_updateTypesAction->setObjectName(QStringLiteral("updateTypesAction"));
+    m_updateTypesAction->setToolTip(tr("Give each marked argument the type the compiled kernel "
+                                       "takes; values, counts and settings stay"));
+    connect(m_updateTypesAction, &QAction::triggered, m_model,
+            &ArgumentTableModel::updateTypesToKernel);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_table->addAction(m_updateTypesAction);
+
+    m_mismatchBar = new QWidget(this);
+    m_mismatchBar->setObjectName(QStringLiteral("typeMismatchBar"));
+    m_mismatchText = new QLabel(m_mismatchBar);
+    m_mismatchText->setObjectName(QStringLiteral("typeMismatchText"));
+    m_mismatchText->setWordWrap(true);
+    auto* updateButton = new QToolButton(m_mismatchBar);
+    updateButton->setObjectName(QStringLiteral("updateTypesButton"));
+    updateButton->setDefaultAction(m_updateTypesAction);
+    auto* bar = new QHBoxLayout(m_mismatchBar);
+    bar->setContentsMargins(4, 2, 4, 2);
+    bar->addWidget(m_mismatchText, 1);
+    bar->addWidget(updateButton);
+    m_mismatchBar->hide();
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_mismatchBar);
     layout->addWidget(m_table);
     layout->addLayout(buttons);
 
@@ -89,7 +116,35 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ArgumentTableView::fitColumns);
     connect(m_model, &QAbstractItemModel::rowsMoved, this, &ArgumentTableView::updateButtons);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ArgumentTableView::updateButtons);
+    connect(m_model, &ArgumentTableModel::typeMismatchesChanged, this,
+            &ArgumentTableView::updateTypeMismatchBar);
     updateButtons();
+    updateTypeMismatchBar();
+}
+
+void ArgumentTableView::updateTypeMismatchBar() {
+    const QVector<ArgumentTypeMismatch>& mismatches = m_model->typeMismatches();
+    m_updateTypesAction->setEnabled(!mismatches.isEmpty());
+    m_mismatchBar->setVisible(!mismatches.isEmpty());
+    if (mismatches.isEmpty()) {
+        m_mismatchText->clear();
+        m_mismatchBar->setToolTip(QString());
+        return;
+    }
+    QStringList messages;
+    for (const ArgumentTypeMismatch& m : mismatches)
+        messages << m.message;
+    // One mismatch reads best in full; several are counted, each named in the tooltip.
+    m_mismatchText->setText(mismatches.size() == 1
+                                ? messages.first()
+                                : tr("%n arguments differ from the compiled kernel's types",
+                                     nullptr, int(mismatches.size())));
+    m_mismatchBar->setToolTip(messages.join(QLatin1Char('\n')));
+    const Theme theme = Theme::forPalette(palette());
+    m_mismatchBar->setAutoFillBackground(true);
+    m_mismatchBar->setStyleSheet(
+        QStringLiteral("#typeMismatchBar { background: %1; } #typeMismatchText { color: %2; }")
+            .arg(theme.warningPaper.name(), theme.bannerText.name()));
 }
 
 void ArgumentTableView::fitColumns() {

@@ -3,6 +3,8 @@
 
 #include <QWidget>
 
+class QAction;
+class QLabel;
 class QTableView;
 class QToolButton;
 
@@ -11,6 +13,9 @@ namespace kernelpad {
 class ArgumentTableModel;
 
 /// QTableView over an ArgumentTableModel, with delegates and row buttons; emits changed().
+/// When the rows' types differ from the compiled kernel's, a bar above the table says so
+/// and offers to update them (also in the table's context menu). Child object names:
+/// argumentTable, typeMismatchBar, typeMismatchText, updateTypesButton.
 class ArgumentTableView : public QWidget {
     Q_OBJECT
 public:
@@ -18,6 +23,8 @@ public:
 
     [[nodiscard]] ArgumentTableModel* model() const { return m_model; }
     [[nodiscard]] QTableView* tableView() const { return m_table; }
+    /// "Update types to match the kernel": enabled while the model has type mismatches.
+    [[nodiscard]] QAction* updateTypesAction() const { return m_updateTypesAction; }
 
 signals:
     void changed();
@@ -27,6 +34,8 @@ private:
     void removeSelectedRows();
     void moveCurrentRow(int delta);
     void updateButtons();
+    /// Shows or hides the type-mismatch bar and enables the update action.
+    void updateTypeMismatchBar();
     /// Columns at their content's width (capped), the table at least as wide as them all.
     void fitColumns();
 
@@ -36,6 +45,9 @@ private:
     QToolButton* m_removeButton = nullptr;
     QToolButton* m_upButton = nullptr;
     QToolButton* m_downButton = nullptr;
+    QWidget* m_mismatchBar = nullptr;
+    QLabel* m_mismatchText = nullptr;
+    QAction* m_updateTypesAction = nullptr;
 };
 
 } // namespace kernelpad

@@ -35,6 +35,7 @@ BufferViewer::BufferViewer(QWidget* parent)
     m_combo->setObjectName(QStringLiteral("bufferCombo"));
     m_combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_info = new QLabel(this);
+    m_info->setObjectName(QStringLiteral("bufferInfo"));
     // Wraps rather than setting the window's minimum width by its longest sentence.
     m_info->setWordWrap(true);
     m_rowWidth = new QSpinBox(this);
@@ -119,9 +120,12 @@ BufferViewer::BufferViewer(QWidget* parent)
 
 void BufferViewer::clear() {
     setOutputs({});
+    m_hasRun = false;
+    showBuffer(-1);
 }
 
 void BufferViewer::setOutputs(const QVector<OutputBuffer>& outputs) {
+    m_hasRun = true;
     const QString previous = m_combo->currentData().toString();
     m_outputs = outputs;
     {
@@ -142,7 +146,12 @@ void BufferViewer::showBuffer(int comboIndex) {
     if (comboIndex < 0 || comboIndex >= m_outputs.size()) {
         m_model->clear();
         m_heatMap->clear();
-        m_info->setText(tr("No output buffers: run a kernel with out or inout buffers."));
+        // Before a run the project's out and inout buffers have no contents to show yet; it is
+        // not that there are none (issue 11).
+        m_info->setText(m_hasRun ? tr("The last run returned no output buffers: only out and "
+                                      "inout buffers are copied back, from a run that launched.")
+                                 : tr("Output buffers (out and inout) show here after a run, "
+                                      "as a table and a heat map."));
         updatePageLabel();
         return;
     }

@@ -21,14 +21,16 @@ class BufferTableModel;
 class HeatMapView;
 
 /// Pick an output buffer, read it as a table (1-D or rows of N) or look at it as a heat map.
-/// Child object names: bufferCombo, rowWidth, gotoIndex, bufferTable, heatMap. The table
-/// shows one page of BufferPageModel::kDefaultPageRows rows at a time (see BufferPageModel).
+/// Child object names: bufferCombo, bufferInfo, rowWidth, gotoIndex, bufferTable, heatMap. The
+/// table shows one page of BufferPageModel::kDefaultPageRows rows at a time (see BufferPageModel).
 class BufferViewer : public QWidget {
     Q_OBJECT
 public:
     explicit BufferViewer(QWidget* parent = nullptr);
 
+    /// The output buffers a run returned (none: the run copied nothing back).
     void setOutputs(const QVector<OutputBuffer>& outputs);
+    /// No run yet: says that output buffers show after one.
     void clear();
 
     [[nodiscard]] BufferTableModel* model() const { return m_model; }
@@ -46,6 +48,7 @@ private:
     void updatePageLabel();
 
     QVector<OutputBuffer> m_outputs; ///< implicitly shared bytes: no copies
+    bool m_hasRun = false;           ///< setOutputs() since the last clear()
     BufferTableModel* m_model = nullptr;
     BufferPageModel* m_page = nullptr;
     QToolButton* m_prevPage = nullptr;

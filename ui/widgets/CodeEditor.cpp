@@ -1,5 +1,7 @@
 #include "ui/widgets/CodeEditor.h"
 
+#include "ui/Preferences.h"
+#include "ui/widgets/CompletionWords.h"
 #include "ui/widgets/CudaLexer.h"
 
 #include <Qsci/qscicommand.h>
@@ -115,9 +117,23 @@ CodeEditor::CodeEditor(QWidget* parent)
     setWrapMode(QsciScintilla::WrapNone);
     setScrollWidthTracking(true);
     setScrollWidth(1);
-    setAutoCompletionSource(QsciScintilla::AcsDocument);
+    // The document's words, but never the one being typed (CompletionWords).
+    new CompletionWords(m_lexer, this);
+    setAutoCompletionSource(QsciScintilla::AcsAPIs);
     setAutoCompletionThreshold(3);
     setAutoCompletionCaseSensitivity(true);
+    // An open list whose selection is exactly the word typed (nothing longer was left to
+    // offer) is closed, so that Enter makes a new line; runs after QScintilla's own handler.
+    connect(this, &QsciScintillaBase::SCN_CHARADDED, this, [this] {
+        if (!isListActive())
+            return;
+        int line = 0;
+        int index = 0;
+        getCursorPosition(&line, &index);
+        const QByteArray selected = completionSelection();
+        if (!selected.isEmpty() && QString::fromUtf8(selected) == wordAtLineIndex(line, index))
+            cancelList();
+    });
     setUtf8(true);
 
     setUpMargins();
@@ -135,6 +151,9 @@ CodeEditor::CodeEditor(QWidget* parent)
     setUpZoom();
 
     connect(this, &QsciScintilla::linesChanged, this, &CodeEditor::updateLineNumberWidth);
+    m_font = Preferences::load().editorFont();
+    connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, this,
+            [this] { setEditorFont(Preferences::load().editorFont()); });
     applyTheme(Theme::current());
 }
 
@@ -168,6 +187,24 @@ void CodeEditor::setUpZoom() {
         make(tr("Zoom &Out"), {QKeySequence(Qt::CTRL | Qt::Key_Minus)}, [this] { zoomOut(); });
     m_zoomResetAction =
         make(tr("&Reset Zoom"), {QKeySequence(Qt::CTRL | Qt::Key_0)}, [this] { zoomTo(0); });
+}
+
+void CodeEditor::setEditorFont(const QFont& font) {
+    if (font == m_font)
+        return;
+    m_font = font;
+    applyTheme(m_theme);
+}
+
+QByteArray CodeEditor::completionSelection() const {
+    if (!isListActive())
+        return {};
+    const int length =
+        int(SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0UL, static_cast<void*>(nullptr)));
+    QByteArray text(length + 1, '\0');
+    SendScintilla(SCI_AUTOCGETCURRENTTEXT, 0UL, static_cast<void*>(text.data()));
+    text.truncate(length);
+    return text;
 }
 
 int CodeEditor::zoomLevel() const {
@@ -221,7 +258,7 @@ void CodeEditor::updateLineNumberWidth() {
 void CodeEditor::applyTheme(const Theme& theme) {
     m_applyingTheme = true;
     m_theme = theme;
-    const QFont font = monospaceFont();
+    const QFont font = m_font;
     m_lexer->applyTheme(theme, font);
     // Re-setting the lexer makes Scintilla pick up the new style colours at once.
     setLexer(m_lexer);

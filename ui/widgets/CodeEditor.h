@@ -48,6 +48,9 @@ public:
 
     /// Re-colours the editor for `theme` (called on palette changes too).
     void applyTheme(const Theme& theme);
+    /// The font of the text and the margins (Preferences; followed when they change).
+    void setEditorFont(const QFont& font);
+    [[nodiscard]] QFont editorFont() const { return m_font; }
     [[nodiscard]] const Theme& theme() const { return m_theme; }
 
     /// The Ctrl+/ action, to be listed in the Edit menu.
@@ -59,6 +62,8 @@ public:
     /// Scintilla's zoom: points added to every style's size (0 = the theme's size).
     [[nodiscard]] int zoomLevel() const;
     [[nodiscard]] CudaLexer* cudaLexer() const { return m_lexer; }
+    /// The completion list's selected word (UTF-8); empty when no list is open.
+    [[nodiscard]] QByteArray completionSelection() const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -76,6 +81,7 @@ private:
     QAction* m_zoomOutAction = nullptr;
     QAction* m_zoomResetAction = nullptr;
     Theme m_theme;
+    QFont m_font; ///< Preferences::editorFont(), set before the first applyTheme()
     QVector<Diagnostic> m_diagnostics;
     bool m_applyingTheme = false;
 };

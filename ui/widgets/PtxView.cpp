@@ -1,6 +1,7 @@
 #include "ui/widgets/PtxView.h"
 
 #include "ui/Theme.h"
+#include "ui/widgets/KernelItems.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -103,6 +104,7 @@ PtxView::PtxView(QWidget* parent)
     , m_search(new QLineEdit(this))
     , m_entries(new QComboBox(this))
     , m_info(new QLabel(this))
+    , m_staleBanner(new QLabel(this))
     , m_highlighter(new PtxHighlighter(m_text->document())) {
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -111,7 +113,12 @@ PtxView::PtxView(QWidget* parent)
     m_text->setPlaceholderText(tr("Compile to see the PTX NVRTC generates."));
     m_search->setPlaceholderText(tr("Search PTX (Enter: next, Shift+Enter: previous)"));
     m_search->setClearButtonEnabled(true);
+    m_entries->setObjectName(QStringLiteral("ptxEntries"));
     m_entries->setToolTip(tr("Jump to a kernel entry"));
+    m_staleBanner->setObjectName(QStringLiteral("stalePtxBanner"));
+    m_staleBanner->setWordWrap(true);
+    m_staleBanner->setMargin(4);
+    m_staleBanner->hide();
     m_entries->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_entries->setMinimumContentsLength(16);
 
@@ -125,6 +132,7 @@ PtxView::PtxView(QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
     layout->addLayout(bar);
+    layout->addWidget(m_staleBanner);
     layout->addWidget(m_text, 1);
 
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
@@ -144,15 +152,36 @@ PtxView::PtxView(QWidget* parent)
 
 void PtxView::setPtx(const QString& ptx) {
     m_text->setPlainText(ptx);
-    m_entries->clear();
-    m_entries->addItems(entries());
+    fillKernelItems(m_entries, entries()); // demangled names beside the lowered ones
     m_entries->setEnabled(m_entries->count() > 0);
     m_info->setText(ptx.isEmpty() ? QString()
                                   : tr("%1 lines").arg(m_text->document()->blockCount()));
 }
 
+void PtxView::showCompile(const CompileResult& result, const QTime& at) {
+    if (result.ok || ptx().isEmpty()) {
+        setPtx(result.ptx);
+        m_lastGoodAt = result.ok ? at : QTime();
+        m_staleBanner->hide();
+        return;
+    }
+    // Keep the last good PTX to read while the source is being fixed, said to be stale.
+    m_staleBanner->setText(tr("This PTX is from the last successful compile at %1; the current "
+                              "source does not compile.")
+                               .arg(m_lastGoodAt.isValid()
+                                        ? m_lastGoodAt.toString(QStringLiteral("HH:mm:ss"))
+                                        : tr("an earlier time")));
+    m_staleBanner->show();
+}
+
+bool PtxView::isStale() const {
+    return !m_staleBanner->isHidden();
+}
+
 void PtxView::clear() {
     setPtx(QString());
+    m_lastGoodAt = QTime();
+    m_staleBanner->hide();
 }
 
 QString PtxView::ptx() const {
@@ -200,6 +229,9 @@ void PtxView::jumpToEntry(int index) {
 void PtxView::applyTheme() {
     const Theme theme = Theme::forPalette(palette());
     m_highlighter->setTheme(theme);
+    m_staleBanner->setStyleSheet(
+        QStringLiteral("#stalePtxBanner { background: %1; color: %2; border: 1px solid %3; }")
+            .arg(theme.bannerPaper.name(), theme.bannerText.name(), theme.warningColor.name()));
     QPalette p = m_text->palette();
     p.setColor(QPalette::Base, theme.paper);
     p.setColor(QPalette::Text, theme.text);

@@ -1,6 +1,9 @@
 #pragma once
 // The PTX of the last compile: read-only, highlighted, searchable, with a jump-to-entry box.
 
+#include "core/compile/CompileResult.h"
+
+#include <QTime>
 #include <QWidget>
 
 class QComboBox;
@@ -13,13 +16,18 @@ namespace kernelpad {
 class PtxHighlighter;
 
 /// A read-only PTX listing with syntax colours, a search field (Enter / Shift+Enter) and a
-/// selector that jumps to each `.entry`.
+/// selector that jumps to each `.entry`. Child object names: ptxEntries, stalePtxBanner.
 class PtxView : public QWidget {
     Q_OBJECT
 public:
     explicit PtxView(QWidget* parent = nullptr);
 
     void setPtx(const QString& ptx);
+    /// The PTX of a successful compile (made at `at`); after a failed one the last good PTX
+    /// stays, under a banner saying it is stale and since when.
+    void showCompile(const CompileResult& result, const QTime& at = QTime::currentTime());
+    /// True while the PTX shown is from an earlier compile than the last one.
+    [[nodiscard]] bool isStale() const;
     void clear();
     [[nodiscard]] QString ptx() const;
     /// Selects the next (or previous) occurrence of `text`, wrapping; false when absent.
@@ -39,6 +47,8 @@ private:
     QLineEdit* m_search;
     QComboBox* m_entries;
     QLabel* m_info;
+    QLabel* m_staleBanner;
+    QTime m_lastGoodAt; ///< when the PTX shown was compiled
     PtxHighlighter* m_highlighter;
 };
 

@@ -1,5 +1,6 @@
 #include "ui/widgets/ResourcesPanel.h"
 
+#include "core/compile/KernelFacts.h"
 #include "core/cuda/Occupancy.h"
 
 #include <QFormLayout>
@@ -31,11 +32,20 @@ ResourcesPanel::ResourcesPanel(QWidget* parent)
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
+    m_title->setWordWrap(true);
     m_form = new QFormLayout;
     m_form->setLabelAlignment(Qt::AlignLeft);
+    m_driverNote = new QLabel(this);
+    m_driverNote->setObjectName(QStringLiteral("driverNote"));
+    m_driverNote->setWordWrap(true);
+    m_driverNote->setText(
+        tr("Only the driver adds: the registers and the max threads per block of the kernel "
+           "as loaded, its binary version, and the theoretical occupancy at the chosen block. "
+           "They show here when the project is compiled on a machine with an NVIDIA GPU."));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addLayout(m_form);
+    layout->addWidget(m_driverNote);
     layout->addStretch();
     clear();
 }
@@ -61,9 +71,9 @@ void ResourcesPanel::clear() {
     while (m_form->rowCount() > 0)
         m_form->removeRow(0);
     m_values.clear();
-    m_title->setText(tr("No kernel compiled for a device yet: resources come from the driver "
-                        "after a compile or a run."));
-    m_title->setWordWrap(true);
+    m_driverNote->hide();
+    m_title->setText(tr("Nothing compiled yet: the kernel's resources show here after a "
+                        "compile (from the driver when there is a CUDA device)."));
 }
 
 void ResourcesPanel::showResources(const QString& kernel, const KernelResources& r,
@@ -115,6 +125,66 @@ void ResourcesPanel::showResources(const QString& kernel, const KernelResources&
                tr("Active warps per SM over the maximum, at the chosen block size and "
                   "shared memory."));
     }
+}
+
+void ResourcesPanel::showCompileInfo(const CompileResult& result, const QString& kernel) {
+    clear();
+    if (!result.ok) {
+        m_title->setText(tr("The current source does not compile: the kernel's resources show "
+                            "here after a successful compile."));
+        return;
+    }
+    const KernelInfo* info = result.findKernel(kernel);
+    if (!info) {
+        m_title->setText(tr("The last compile has no kernel named '%1'.").arg(kernel));
+        return;
+    }
+    const KernelCompileFacts f = kernelCompileFacts(result.ptx, result.log, info->lowered);
+    m_title->setText(tr("%1 for %2: what the compile knows (no CUDA driver)")
+                         .arg(info->name.isEmpty() ? info->lowered : info->name, result.arch));
+    const QString askPtxas = tr("— (add -Xptxas -v to the extra flags: ptxas reports it)");
+    setRow(tr("Registers per thread"), f.ptxasReported ? QString::number(f.registers) : askPtxas,
+           tr("From ptxas's report in the program log (-Xptxas -v)."));
+    setRow(tr("Register spills"),
+           !f.ptxasReported ? askPtxas
+           : f.spillStoreBytes + f.spillLoadBytes == 0
+               ? tr("none")
+               : tr("%1 stored, %2 loaded per thread (through local memory)")
+                     .arg(bytes(f.spillStoreBytes), bytes(f.spillLoadBytes)));
+    QString shared = tr("%1 declared in the PTX").arg(bytes(f.sharedBytes));
+    if (f.ptxasReported)
+        shared += tr("; ptxas: %1").arg(bytes(f.ptxasSharedBytes));
+    setRow(tr("Static shared memory"), shared,
+           tr("__shared__ arrays the kernel declares or uses, per block."));
+    setRow(tr("Dynamic shared memory"),
+           f.dynamicShared ? tr("used (extern __shared__): its size is Launch ▸ Shared memory")
+                           : tr("not used"));
+    QString local = tr("%1 declared in the PTX").arg(bytes(f.localBytes));
+    if (f.ptxasReported)
+        local += tr("; ptxas: %1 stack frame").arg(bytes(f.stackBytes));
+    setRow(tr("Local memory per thread"), local,
+           tr("Local arrays and the stack; ptxas may keep a small array in registers."));
+    if (f.ptxasReported)
+        setRow(tr("Constant memory"), bytes(f.constBytes));
+    QStringList bounds;
+    if (f.maxntid[0] > 0)
+        bounds << tr(".maxntid %1×%2×%3 (at most %4 threads per block)")
+                      .arg(f.maxntid[0])
+                      .arg(f.maxntid[1])
+                      .arg(f.maxntid[2])
+                      .arg(qint64(f.maxntid[0]) * f.maxntid[1] * f.maxntid[2]);
+    if (f.reqntid[0] > 0)
+        bounds << tr(".reqntid %1×%2×%3 (exactly this block)")
+                      .arg(f.reqntid[0])
+                      .arg(f.reqntid[1])
+                      .arg(f.reqntid[2]);
+    if (f.minBlocksPerSm > 0)
+        bounds << tr(".minnctapersm %1").arg(f.minBlocksPerSm);
+    if (f.maxnreg > 0)
+        bounds << tr(".maxnreg %1").arg(f.maxnreg);
+    setRow(tr("Launch bounds"), bounds.isEmpty() ? tr("none declared") : bounds.join(tr(", ")),
+           tr("From __launch_bounds__ and --maxrregcount, as the PTX declares them."));
+    m_driverNote->show();
 }
 
 } // namespace kernelpad

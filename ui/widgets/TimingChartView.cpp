@@ -16,8 +16,10 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QToolTip>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -82,7 +84,21 @@ void setPaddedRange(QValueAxis* axis, double low, double high) {
 
 TimingChartView::TimingChartView(QWidget* parent)
     : QWidget(parent) {
-    m_tabs = new QTabWidget(this);
+    m_stack = new QStackedWidget(this);
+    m_charts = new QWidget(m_stack);
+    // Empty charts would show axes of "0 0 0 0 1" (issue 11): say what a run will show.
+    m_emptyState =
+        new QLabel(tr("No timings yet. After a run, this tab shows the time of every "
+                      "repetition, a histogram of them and one point per run of the session, "
+                      "with the median, min, max, noise, bandwidth and GFLOP/s beside them."),
+                   m_stack);
+    m_emptyState->setObjectName(QStringLiteral("timingEmptyState"));
+    m_emptyState->setWordWrap(true);
+    m_emptyState->setAlignment(Qt::AlignCenter);
+    m_emptyState->setMargin(12);
+    m_stack->addWidget(m_emptyState);
+    m_stack->addWidget(m_charts);
+    m_tabs = new QTabWidget(m_charts);
     buildRepetitionChart();
     buildHistogramChart();
     buildHistoryChart();
@@ -90,7 +106,7 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_tabs->addTab(m_histView, tr("Histogram"));
     m_tabs->addTab(m_historyView, tr("Session history"));
 
-    m_summary = new QWidget(this);
+    m_summary = new QWidget(m_charts);
     auto* form = new QFormLayout(m_summary);
     const QList<QPair<QString, QString>> rows{
         {QStringLiteral("mode"), tr("Mode")},
@@ -127,10 +143,23 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_summaryValues.value(QStringLiteral("bandwidth"))
         ->setToolTip(tr("Bytes moved per launch over the median time"));
 
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(m_tabs, 1);
-    layout->addWidget(m_summary);
+    auto* chartsLayout = new QHBoxLayout(m_charts);
+    chartsLayout->setContentsMargins(0, 0, 0, 0);
+    chartsLayout->addWidget(m_tabs, 1);
+    chartsLayout->addWidget(m_summary);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_stack);
     updateSummary(TimingStats{});
+    updateEmptyState();
+}
+
+bool TimingChartView::showsCharts() const {
+    return m_stack->currentWidget() == m_charts;
+}
+
+void TimingChartView::updateEmptyState() {
+    const bool charts = !m_last.timesMs.isEmpty() || !m_history.isEmpty();
+    m_stack->setCurrentWidget(charts ? m_charts : static_cast<QWidget*>(m_emptyState));
 }
 
 void TimingChartView::buildRepetitionChart() {
@@ -249,15 +278,18 @@ void TimingChartView::showRun(const RunResult& result, const QString& whatChange
     updateRepetitions(m_last);
     updateHistogram(m_last);
     updateSummary(m_last);
-    if (m_last.timesMs.isEmpty())
-        return; // a run that never launched has nothing to compare
-    m_history.append({m_last.medianMs, m_last.minMs, m_last.maxMs, whatChanged, result.verified()});
-    updateHistory();
+    if (!m_last.timesMs.isEmpty()) { // a run that never launched has nothing to compare
+        m_history.append(
+            {m_last.medianMs, m_last.minMs, m_last.maxMs, whatChanged, result.verified()});
+        updateHistory();
+    }
+    updateEmptyState();
 }
 
 void TimingChartView::clearHistory() {
     m_history.clear();
     updateHistory();
+    updateEmptyState();
 }
 
 void TimingChartView::setPeakBandwidthGBs(double gbs) {

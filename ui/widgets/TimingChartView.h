@@ -18,6 +18,7 @@ class QBarSeries;
 class QCandlestickSeries;
 class QValueAxis;
 class QBarCategoryAxis;
+class QStackedWidget;
 class QTabWidget;
 
 namespace kernelpad {
@@ -31,7 +32,8 @@ struct TimingHistoryPoint {
     bool verified = true; ///< false when a verified buffer failed in that run
 };
 
-/// Three charts in tabs (repetitions, histogram, history) and a summary column.
+/// Three charts in tabs (repetitions, histogram, history) and a summary column; before any
+/// run with timings, a sentence of what they will show instead (child "timingEmptyState").
 class TimingChartView : public QWidget {
     Q_OBJECT
 public:
@@ -54,6 +56,8 @@ public:
     [[nodiscard]] QString summaryText(const QString& key) const;
     /// The "GPU was throttling" warning when the last run had throttled samples, else empty.
     [[nodiscard]] QString throttleNote() const;
+    /// True once a run has timings to chart; before, the empty state is shown instead.
+    [[nodiscard]] bool showsCharts() const;
 
 private:
     void buildRepetitionChart();
@@ -63,6 +67,8 @@ private:
     void updateHistogram(const TimingStats& stats);
     void updateHistory();
     void updateSummary(const TimingStats& stats);
+    /// The charts when there is something to chart, else the sentence saying what will be.
+    void updateEmptyState();
 
     QVector<TimingHistoryPoint> m_history;
     TimingStats m_last;
@@ -70,6 +76,9 @@ private:
     QString m_unit = QStringLiteral("ms");
     double m_unitMs = 1.0;
 
+    QStackedWidget* m_stack = nullptr; ///< the empty state, or the charts and the summary
+    QLabel* m_emptyState = nullptr;
+    QWidget* m_charts = nullptr;
     QTabWidget* m_tabs = nullptr;
     QChartView* m_repView = nullptr;
     QLineSeries* m_repLine = nullptr;

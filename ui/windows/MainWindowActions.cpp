@@ -6,6 +6,7 @@
 #include "core/project/Examples.h"
 #include "core/project/ProjectFromSource.h"
 #include "core/project/Starter.h"
+#include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
 #include "ui/Session.h"
@@ -41,7 +42,7 @@ constexpr int kStatusMessageMs = 5000;
 bool MainWindow::newProject() {
     if (!maybeSave())
         return false;
-    m_document->replace(starterProject(tr("Untitled")));
+    m_document->replace(Preferences::load().forNewProject(starterProject(tr("Untitled"))));
     return true;
 }
 
@@ -58,7 +59,8 @@ bool MainWindow::openProject(const QString& path) {
                       tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), why));
             return false;
         }
-        m_document->replace(*made, QString(), QFileInfo(path).absolutePath());
+        m_document->replace(Preferences::load().forNewProject(*made), QString(),
+                            QFileInfo(path).absolutePath());
         m_document->setUntitledName(QFileInfo(path).fileName());
         m_recent->add(path);
         statusBar()->showMessage(tr("Opened %1 as a new project: the argument table follows "

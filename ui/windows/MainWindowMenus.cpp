@@ -4,6 +4,7 @@
 
 #include "ui/RecentFiles.h"
 #include "ui/Session.h"
+#include "ui/dialogs/PreferencesDialog.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/FindReplaceBar.h"
@@ -149,6 +150,8 @@ void MainWindow::createMenus() {
     QAction* previous = edit->addAction(tr("Find Pre&vious"));
     previous->setShortcut(QKeySequence::FindPrevious);
     connect(previous, &QAction::triggered, m_findBar, &FindReplaceBar::findPrevious);
+    edit->addSeparator();
+    edit->addAction(PreferencesDialog::createAction(this));
 
     QMenu* build = menuBar()->addMenu(tr("&Build"));
     build->addAction(m_compileAction);

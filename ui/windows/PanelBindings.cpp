@@ -10,6 +10,7 @@
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/ConsolePanel.h"
 #include "ui/widgets/DiagnosticsList.h"
+#include "ui/widgets/KernelItems.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
@@ -17,6 +18,7 @@
 #include "ui/widgets/VerificationPanel.h"
 
 #include <QComboBox>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 
 #include <memory>
@@ -177,17 +179,16 @@ void kernelSelector(Session* session, QComboBox* selector) {
         });
     });
     QObject::connect(document, &ProjectDocument::kernelChanged, selector, showKernel);
+    // Enter in the kernel box compiles the name typed there, e.g. a template instance.
+    if (QLineEdit* line = selector->lineEdit())
+        QObject::connect(line, &QLineEdit::returnPressed, session, &Session::compile);
     PanelViewer* viewer = makeViewer(selector);
     viewer->onCompiled = [=](const Session& s) {
         const CompileResult& result = *s.lastCompile();
         if (!result.ok)
             return;
-        QStringList names;
-        for (const KernelInfo& k : result.kernels)
-            names << k.name;
         echo.quietly([&] {
-            selector->clear();
-            selector->addItems(names);
+            fillKernelItems(selector, result.kernels); // the lowered name beside each
             selector->setCurrentText(document->project().kernel);
         });
     };
@@ -208,23 +209,35 @@ void arguments(Session* session, ArgumentTableView* view) {
         if (!echo.active())
             document->setArguments(model->arguments());
     });
+    auto kernel = [=] {
+        const KernelInfo* compiled = session->currentKernel();
+        return compiled ? std::optional<KernelInfo>(*compiled) : std::nullopt;
+    };
     auto show = [=] {
         echo.quietly([&] {
             model->setStructTypes(session->structTypes());
             model->setArguments(document->project().arguments);
+            model->setKernel(kernel());
         });
     };
     QObject::connect(document, &ProjectDocument::projectReplaced, view, show);
     QObject::connect(document, &ProjectDocument::argumentsChanged, view, [=] {
         // An edit made in this table is already shown; one made elsewhere (the kernel's
         // signature) is not.
-        if (!echo.active() && !mainwindow::sameArguments(model->arguments(),
-                                                                 document->project().arguments))
+        if (!echo.active() &&
+            !mainwindow::sameArguments(model->arguments(), document->project().arguments))
             show();
     });
+    // The types the kernel takes are checked against the rows (a mismatch is marked).
+    QObject::connect(document, &ProjectDocument::kernelChanged, view,
+                     [=] { model->setKernel(kernel()); });
     PanelViewer* viewer = makeViewer(view);
+    viewer->onCleared = [=](const Session&) { model->setKernel(std::nullopt); };
     viewer->onCompiled = [=](const Session& s) {
-        echo.quietly([&] { model->setStructTypes(s.structTypes()); });
+        echo.quietly([&] {
+            model->setStructTypes(s.structTypes());
+            model->setKernel(kernel());
+        });
     };
     session->addViewer(viewer);
     show();
@@ -291,7 +304,8 @@ void diagnostics(Session* session, DiagnosticsList* list) {
 void ptx(Session* session, PtxView* view) {
     PanelViewer* viewer = makeViewer(view);
     viewer->onCleared = [=](const Session&) { view->clear(); };
-    viewer->onCompiled = [=](const Session& s) { view->setPtx(s.lastCompile()->ptx); };
+    // A failed compile keeps the last good PTX, marked stale.
+    viewer->onCompiled = [=](const Session& s) { view->showCompile(*s.lastCompile()); };
     session->addViewer(viewer);
 }
 
@@ -330,8 +344,15 @@ void programLog(Session* session, QPlainTextEdit* log) {
 }
 
 void resources(Session* session, ResourcesPanel* panel) {
+    // Without a device no driver figures follow: show what the compile knows.
+    auto showCompile = [=] {
+        if (session->lastCompile() && !session->currentDevice())
+            panel->showCompileInfo(*session->lastCompile(), session->document()->project().kernel);
+    };
+    QObject::connect(session->document(), &ProjectDocument::kernelChanged, panel, showCompile);
     PanelViewer* viewer = makeViewer(panel);
     viewer->onCleared = [=](const Session&) { panel->clear(); };
+    viewer->onCompiled = [=](const Session&) { showCompile(); };
     viewer->onResources = [=](const Session& s) {
         if (const DeviceInfo* device = s.currentDevice())
             panel->showResources(s.resourcesKernel(), *s.kernelResources(), *device,

@@ -1,0 +1,52 @@
+#pragma once
+// Edit ▸ Preferences: editor font and size, theme, how new projects are timed and the
+// runner's time limit.
+
+#include "ui/Preferences.h"
+
+#include <QDialog>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFontComboBox;
+class QSpinBox;
+
+namespace kernelpad {
+
+/// Edits a Preferences; OK saves them to QSettings and applies them at once. Child object
+/// names: editorFont, editorFontSize, theme, timingMode, warmup, repetitions, adaptive,
+/// targetNoise, maxTimeMs, blockingKernel, timeLimitMs.
+class PreferencesDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit PreferencesDialog(QWidget* parent = nullptr);
+
+    void setPreferences(const Preferences& preferences);
+    /// What the fields say now.
+    [[nodiscard]] Preferences preferences() const;
+
+    /// "Preferences…" (Ctrl+,) opening this dialog over `window`: the one line a menu needs.
+    [[nodiscard]] static QAction* createAction(QWidget* window);
+
+    void accept() override;
+
+private:
+    void restoreDefaults();
+
+    Preferences m_preferences; ///< keeps what the fields do not show (min time, bytes, flops)
+    QFontComboBox* m_font = nullptr;
+    QSpinBox* m_fontSize = nullptr;
+    QComboBox* m_theme = nullptr;
+    QComboBox* m_mode = nullptr;
+    QSpinBox* m_warmup = nullptr;
+    QSpinBox* m_repetitions = nullptr;
+    QCheckBox* m_adaptive = nullptr;
+    QDoubleSpinBox* m_targetNoise = nullptr; ///< percent; TimingSpec keeps a fraction
+    QSpinBox* m_maxTime = nullptr;
+    QCheckBox* m_blocking = nullptr;
+    QSpinBox* m_timeLimit = nullptr;
+};
+
+} // namespace kernelpad
