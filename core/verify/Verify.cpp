@@ -1,6 +1,7 @@
 #include "core/verify/Verify.h"
 
 #include "core/launch/BufferInit.h"
+#include "core/launch/ScalarCodec.h"
 
 #include <muParser.h>
 
@@ -17,58 +18,6 @@ namespace kernelpad {
 
 namespace {
 
-// ---- float16 by hand (IEEE 754 binary16), so that no compiler support is needed ----
-
-double halfToDouble(quint16 h) {
-    const int sign = h >> 15;
-    const int exponent = (h >> 10) & 0x1f;
-    const int mantissa = h & 0x3ff;
-    double value;
-    if (exponent == 0)
-        value = std::ldexp(double(mantissa), -24); // subnormal: mantissa * 2^-24
-    else if (exponent == 0x1f)
-        value = mantissa ? std::numeric_limits<double>::quiet_NaN()
-                         : std::numeric_limits<double>::infinity();
-    else
-        value = std::ldexp(double(mantissa | 0x400), exponent - 25);
-    return sign ? -value : value;
-}
-
-/// Rounds to nearest, ties to even, straight from the double: going through float first
-/// would round twice.
-quint16 doubleToHalf(double value) {
-    quint64 bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    const quint16 sign = quint16((bits >> 63) << 15);
-    const int exponent = int((bits >> 52) & 0x7ff);
-    const quint64 mantissa = bits & ((quint64(1) << 52) - 1);
-    if (exponent == 0x7ff)
-        return sign | (mantissa ? 0x7e00 : 0x7c00);
-    const int unbiased = exponent - 1023;
-    if (unbiased > 15)
-        return sign | 0x7c00;
-    quint64 significand; // the bits kept are significand >> shift
-    int shift;
-    quint16 base;
-    if (unbiased >= -14) { // normal in half precision
-        significand = mantissa;
-        shift = 42;
-        base = quint16((unbiased + 15) << 10);
-    } else { // subnormal in half precision, or zero
-        significand = exponent ? (mantissa | (quint64(1) << 52)) : mantissa;
-        shift = 42 + (-14 - unbiased);
-        base = 0;
-        if (shift >= 54) // below half the smallest subnormal: rounds to zero
-            return sign;
-    }
-    quint64 kept = significand >> shift;
-    const quint64 remainder = significand & ((quint64(1) << shift) - 1);
-    const quint64 halfway = quint64(1) << (shift - 1);
-    if (remainder > halfway || (remainder == halfway && (kept & 1)))
-        ++kept; // a carry into the exponent is exactly the right result (up to infinity)
-    return sign | quint16(base + kept);
-}
-
 // ---- element decoding: one small traits type per storage format ----
 
 template <typename T> struct Plain {
@@ -80,7 +29,7 @@ template <typename T> struct Plain {
 struct Half {
     using Raw = quint16;
     static constexpr bool kInteger = false;
-    static double value(Raw r) { return halfToDouble(r); }
+    static double value(Raw r) { return detail::halfBitsToDouble(r); }
     static Raw exact(Raw r) { return r; }
 };
 struct Boolean {
@@ -118,7 +67,7 @@ double componentValue(ScalarType type, const char* p) {
     case ScalarType::UInt64:
         return double(load<Plain<quint64>>(p));
     case ScalarType::Float16:
-        return halfToDouble(load<Half>(p));
+        return detail::halfBitsToDouble(load<Half>(p));
     case ScalarType::Float32:
     case ScalarType::Complex64:
         return double(load<Plain<float>>(p));
@@ -698,7 +647,7 @@ void storeScalar(ScalarType type, char* p, double v) {
     case ScalarType::UInt64:
         return store(p, toInteger<quint64>(v));
     case ScalarType::Float16:
-        return store(p, doubleToHalf(v));
+        return store(p, detail::doubleToHalfBits(v));
     case ScalarType::Float32:
     case ScalarType::Complex64:
         return store(p, float(v)); // imaginary part stays zero
