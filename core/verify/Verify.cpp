@@ -1,9 +1,8 @@
 #include "core/verify/Verify.h"
 
 #include "core/launch/BufferInit.h"
+#include "core/launch/Expression.h"
 #include "core/launch/ScalarCodec.h"
-
-#include <muParser.h>
 
 #include <algorithm>
 #include <atomic>
@@ -433,10 +432,7 @@ int expressionThreads(qint64 count) {
     return int(std::clamp<qint64>(std::min(cores, count / (4 * kChunkElements)), 1, 16));
 }
 
-QString parserMessage(const QString& expression, const mu::Parser::exception_type& e) {
-    QString message = QString::fromStdString(e.GetMsg());
-    if (!message.contains(QLatin1String("position")) && e.GetPos() >= 0)
-        message += QStringLiteral(" at position %1").arg(e.GetPos());
+QString parserMessage(const QString& expression, const QString& message) {
     return QStringLiteral("expression '%1': %2").arg(expression, message);
 }
 
@@ -467,20 +463,16 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         known.append(indexName);
 
     try {
-        mu::Parser parser;
-        const auto define = [&](const QString& name, auto&& action) -> QString {
-            try {
-                action();
-            } catch (const mu::Parser::exception_type& e) {
-                return QStringLiteral("argument '%1' cannot be used in an expression: %2")
-                    .arg(name, QString::fromStdString(e.GetMsg()));
-            }
-            return {};
+        Expression parser;
+        const auto define = [](const QString& name, const QString& problem) -> QString {
+            if (problem.isEmpty())
+                return {};
+            return QStringLiteral("argument '%1' cannot be used in an expression: %2")
+                .arg(name, problem);
         };
         // Scalars are constants, so muParser folds them into the bytecode.
         for (auto it = scalars.cbegin(); it != scalars.cend(); ++it) {
-            const QString problem =
-                define(it.key(), [&] { parser.DefineConst(it.key().toStdString(), it.value()); });
+            const QString problem = define(it.key(), parser.defineConstant(it.key(), it.value()));
             if (!problem.isEmpty())
                 return fail(problem);
         }
@@ -497,23 +489,23 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         for (auto it = inputs.cbegin(); it != inputs.cend(); ++it) {
             // reserve() above keeps every slot's address stable for muParser.
             variables.push_back(Variable{it.key(), &it.value(), 0.0});
-            double* storage = &variables.back().value;
             const QString problem =
-                define(it.key(), [&] { parser.DefineVar(it.key().toStdString(), storage); });
+                define(it.key(), parser.defineVariable(it.key(), &variables.back().value));
             if (!problem.isEmpty())
                 return fail(problem);
         }
         if (hasIndex) {
             variables.push_back(Variable{indexName, nullptr, 0.0});
-            parser.DefineVar(indexName.toStdString(), &variables.back().value);
+            (void)parser.defineVariable(indexName, &variables.back().value);
         }
 
-        parser.SetExpr(expression.toStdString());
-        const mu::varmap_type& used = parser.GetUsedVar(); // parses; throws on syntax errors
+        if (const QString problem = parser.compile(expression); !problem.isEmpty())
+            return fail(parserMessage(expression, problem));
+        const QVector<Expression::Variable> used = parser.usedVariables();
         QStringList unknown;
-        for (const auto& [name, pointer] : used)
-            if (!pointer)
-                unknown.append(QString::fromStdString(name));
+        for (const Expression::Variable& variable : used)
+            if (!variable.storage)
+                unknown.append(variable.name);
         if (!unknown.isEmpty())
             return fail(QStringLiteral("unknown name%1 %2 in expression '%3'; known: %4")
                             .arg(unknown.size() > 1 ? QStringLiteral("s") : QString(),
@@ -525,9 +517,10 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         std::vector<Variable*> active;
         for (Variable& v : variables) {
             const double* storage = &v.value;
-            const bool isUsed = std::any_of(used.begin(), used.end(), [storage](const auto& kv) {
-                return kv.second == storage;
-            });
+            const bool isUsed =
+                std::any_of(used.begin(), used.end(), [storage](const Expression::Variable& u) {
+                    return u.storage == storage;
+                });
             if (!isUsed)
                 continue;
             if (v.input) {
@@ -555,19 +548,25 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         std::atomic<qint64> nextChunk{0};
         std::mutex failureMutex;
         QString failure;
+        const auto stopWith = [&](const QString& message) {
+            const std::lock_guard<std::mutex> lock(failureMutex);
+            failure = message;
+            nextChunk = count; // the others stop at their next chunk
+        };
         const auto worker = [&] {
             try {
-                mu::Parser local;
+                Expression local;
                 for (auto it = scalars.cbegin(); it != scalars.cend(); ++it)
-                    local.DefineConst(it.key().toStdString(), it.value());
+                    (void)local.defineConstant(it.key(), it.value());
                 std::vector<double> values(active.size());
                 std::vector<std::vector<double>> chunks(active.size());
                 for (size_t v = 0; v < active.size(); ++v) {
-                    local.DefineVar(active[v]->name.toStdString(), &values[v]);
+                    (void)local.defineVariable(active[v]->name, &values[v]);
                     if (active[v]->input)
                         chunks[v].resize(size_t(kChunkElements));
                 }
-                local.SetExpr(expression.toStdString());
+                if (const QString problem = local.compile(expression); !problem.isEmpty())
+                    return stopWith(parserMessage(expression, problem));
                 for (qint64 first; (first = nextChunk.fetch_add(kChunkElements)) < count;) {
                     const qint64 n = std::min(kChunkElements, count - first);
                     for (size_t v = 0; v < active.size(); ++v)
@@ -576,18 +575,14 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
                     for (qint64 k = 0; k < n; ++k) {
                         for (size_t v = 0; v < active.size(); ++v)
                             values[v] = active[v]->input ? chunks[v][size_t(k)] : double(first + k);
-                        out[first + k] = local.Eval();
+                        out[first + k] = local.evaluate();
                     }
                 }
-            } catch (const mu::Parser::exception_type& e) {
-                const std::lock_guard<std::mutex> lock(failureMutex);
-                failure = parserMessage(expression, e);
-                nextChunk = count; // the others stop at their next chunk
+            } catch (const ExpressionError& e) {
+                stopWith(parserMessage(expression, QString::fromStdString(e.what())));
             } catch (const std::exception& e) {
-                const std::lock_guard<std::mutex> lock(failureMutex);
-                failure = QStringLiteral("evaluating '%1' failed: %2")
-                              .arg(expression, QString::fromLocal8Bit(e.what()));
-                nextChunk = count;
+                stopWith(QStringLiteral("evaluating '%1' failed: %2")
+                             .arg(expression, QString::fromLocal8Bit(e.what())));
             }
         };
         std::vector<std::thread> helpers;
@@ -599,8 +594,6 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         if (!failure.isEmpty())
             return fail(failure);
         return results;
-    } catch (const mu::Parser::exception_type& e) {
-        return fail(parserMessage(expression, e));
     } catch (const std::bad_alloc&) {
         return fail(QStringLiteral("not enough memory to evaluate '%1' for %2 elements")
                         .arg(expression)

@@ -1,6 +1,6 @@
 #pragma once
 // Verification maths on the host: compare an output with expected values, evaluate expected
-// values from a muParser expression.
+// values from an expression (core/launch's Expression, muParser).
 
 #include "core/launch/ArgumentSpec.h"
 #include "core/verify/VerificationReport.h"
