@@ -277,27 +277,19 @@ int componentsPerElement(const ValueType& type) {
 
 } // namespace
 
-BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
-                                  const QByteArray& expected, qint64 count, double atol,
-                                  double rtol) {
-    BufferVerification report;
-    const auto fail = [&report](const QString& message) {
-        report.error = message;
-        report.passed = false;
-        return report;
-    };
+QString comparisonProblem(const ValueType& type, qint64 count, double atol, double rtol,
+                          qint64 gotBytes, qint64 expectedBytes) {
     const qint64 elementBytes = type.sizeBytes();
     if (type.isStruct() && type.structType.fields.isEmpty())
-        return fail(QStringLiteral("struct %1 has no fields to compare").arg(type.displayName()));
+        return QStringLiteral("struct %1 has no fields to compare").arg(type.displayName());
     if (elementBytes <= 0)
-        return fail(QStringLiteral("type %1 has no size").arg(type.displayName()));
+        return QStringLiteral("type %1 has no size").arg(type.displayName());
     if (count < 0)
-        return fail(QStringLiteral("element count must be >= 0 (got %1)").arg(count));
+        return QStringLiteral("element count must be >= 0 (got %1)").arg(count);
     if (!(atol >= 0) || !(rtol >= 0))
-        return fail(
-            QStringLiteral("tolerances must be >= 0 (atol %1, rtol %2)").arg(atol).arg(rtol));
+        return QStringLiteral("tolerances must be >= 0 (atol %1, rtol %2)").arg(atol).arg(rtol);
     if (count > std::numeric_limits<qint64>::max() / elementBytes)
-        return fail(QStringLiteral("%1 elements are too many").arg(count));
+        return QStringLiteral("%1 elements are too many").arg(count);
     const qint64 needBytes = count * elementBytes;
     const auto sizeMessage = [&](const char* what, qint64 haveBytes) {
         return QStringLiteral("%1 has %2 bytes; %3 elements of %4 need %5")
@@ -307,10 +299,26 @@ BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
             .arg(type.displayName())
             .arg(needBytes);
     };
-    if (got.size() < needBytes)
-        return fail(sizeMessage("the output", got.size()));
-    if (expected.size() < needBytes)
-        return fail(sizeMessage("the expected data", expected.size()));
+    if (gotBytes < needBytes)
+        return sizeMessage("the output", gotBytes);
+    if (expectedBytes < needBytes)
+        return sizeMessage("the expected data", expectedBytes);
+    return {};
+}
+
+BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
+                                  const QByteArray& expected, qint64 count, double atol,
+                                  double rtol) {
+    BufferVerification report;
+    const auto fail = [&report](const QString& message) {
+        report.error = message;
+        report.passed = false;
+        return report;
+    };
+    if (const QString problem =
+            comparisonProblem(type, count, atol, rtol, got.size(), expected.size());
+        !problem.isEmpty())
+        return fail(problem);
 
     report.checked = count * componentsPerElement(type);
     Comparison cmp(report, atol, rtol);

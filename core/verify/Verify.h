@@ -17,6 +17,12 @@ namespace kernelpad {
 /// How many mismatches a report lists.
 inline constexpr int kMaxReportedMismatches = 16;
 
+/// Why `count` elements of `type` cannot be compared with these tolerances between an output
+/// of `gotBytes` and expected data of `expectedBytes`, or empty: the one check of
+/// compareBuffers() and of the GPU comparison, so both refuse in the same words.
+[[nodiscard]] QString comparisonProblem(const ValueType& type, qint64 count, double atol,
+                                        double rtol, qint64 gotBytes, qint64 expectedBytes);
+
 /// Compares `count` elements of `got` with `expected` (both raw bytes of `type`):
 /// |got - expected| <= atol + rtol * |expected| per component; NaN in got where expected is not
 /// NaN is a mismatch counted in nanCount; elements of `got` whose bytes are all kPoisonByte
