@@ -153,6 +153,15 @@ const KernelInfo* CompileResult::findKernel(const QString& nameOrLowered) const 
     return byLowered != kernels.cend() ? &*byLowered : nullptr;
 }
 
+QString CompileResult::loweredName(const QString& name) const {
+    for (const auto& [expression, lowered] : loweredNames)
+        if (expression == name)
+            return lowered;
+    if (const KernelInfo* k = findKernel(name))
+        return k->lowered;
+    return {};
+}
+
 int CompileResult::errorCount() const {
     return static_cast<int>(
         std::count_if(diagnostics.cbegin(), diagnostics.cend(), [](const Diagnostic& d) {

@@ -78,6 +78,9 @@ struct CompileResult {
     QString error; ///< NVRTC could not be run at all (not a source error)
 
     [[nodiscard]] const KernelInfo* findKernel(const QString& nameOrLowered) const;
+    /// The entry to load for `name`: the lowered name of a name expression
+    /// ("saxpy<float>"), else that of the kernel found by findKernel(); empty when neither.
+    [[nodiscard]] QString loweredName(const QString& name) const;
     [[nodiscard]] int errorCount() const;
     /// Without cubin (sent separately when needed); includes ptx unless withPtx is false.
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;

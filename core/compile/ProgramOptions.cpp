@@ -3,6 +3,7 @@
 #include "core/compile/NvrtcFlags.h"
 #include "core/compile/Toolkit.h"
 #include "core/io/ControlChars.h"
+#include "core/io/JsonFields.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -47,63 +48,17 @@ QString boolFlag(bool value) {
     return value ? QStringLiteral("true") : QStringLiteral("false");
 }
 
-/// Reads a string list field; false (with *error set) when the field is not an array of strings.
-bool readStringList(const QJsonObject& json, const QString& key, QStringList* out, QString* error) {
-    const QJsonValue value = json.value(key);
-    if (value.isUndefined() || value.isNull())
-        return true;
-    if (!value.isArray()) {
-        *error = QStringLiteral("ProgramOptions: \"%1\" must be an array of strings").arg(key);
+/// A list of strings; null or absent leaves it empty.
+bool readStringList(const json::FieldReader& fields, const QString& key, QStringList* out) {
+    QJsonArray array;
+    if (!fields.readArray(key, &array, json::Presence::NullIsAbsent))
         return false;
-    }
-    const QJsonArray array = value.toArray();
     for (qsizetype i = 0; i < array.size(); ++i) {
-        if (!array.at(i).isString()) {
-            *error = QStringLiteral("ProgramOptions: \"%1\"[%2] must be a string").arg(key).arg(i);
-            return false;
-        }
+        if (!array.at(i).isString())
+            return fields.fail(json::typeError(json::indexPath(fields.path(key), i),
+                                               QStringLiteral("a string"), array.at(i)));
         out->append(array.at(i).toString());
     }
-    return true;
-}
-
-bool readString(const QJsonObject& json, const QString& key, std::optional<QString>* out,
-                QString* error) {
-    const QJsonValue value = json.value(key);
-    if (value.isUndefined() || value.isNull())
-        return true;
-    if (!value.isString()) {
-        *error = QStringLiteral("ProgramOptions: \"%1\" must be a string").arg(key);
-        return false;
-    }
-    *out = value.toString();
-    return true;
-}
-
-bool readBool(const QJsonObject& json, const QString& key, std::optional<bool>* out,
-              QString* error) {
-    const QJsonValue value = json.value(key);
-    if (value.isUndefined() || value.isNull())
-        return true;
-    if (!value.isBool()) {
-        *error = QStringLiteral("ProgramOptions: \"%1\" must be true or false").arg(key);
-        return false;
-    }
-    *out = value.toBool();
-    return true;
-}
-
-bool readInt(const QJsonObject& json, const QString& key, std::optional<int>* out, QString* error) {
-    const QJsonValue value = json.value(key);
-    if (value.isUndefined() || value.isNull())
-        return true;
-    const double number = value.toDouble(std::nan(""));
-    // JSON has only doubles: accept whole numbers that fit an int, nothing else.
-    if (!value.isDouble() || std::floor(number) != number || number < INT_MIN || number > INT_MAX) {
-        *error = QStringLiteral("ProgramOptions: \"%1\" must be an integer").arg(key);
-        return false;
-    }
-    *out = static_cast<int>(number);
     return true;
 }
 
@@ -217,17 +172,19 @@ std::optional<ProgramOptions> ProgramOptions::fromJson(const QJsonObject& json, 
     // still opens and the user can fix it.
     ProgramOptions options;
     QString message;
+    const json::FieldReader fields(json, &message);
+    constexpr json::Presence nullable = json::Presence::NullIsAbsent;
     const bool ok =
-        readString(json, QStringLiteral("arch"), &options.arch, &message) &&
-        readString(json, QStringLiteral("cppStandard"), &options.cppStandard, &message) &&
-        readBool(json, QStringLiteral("fastMath"), &options.fastMath, &message) &&
-        readBool(json, QStringLiteral("fmad"), &options.fmad, &message) &&
-        readBool(json, QStringLiteral("lineInfo"), &options.lineInfo, &message) &&
-        readBool(json, QStringLiteral("deviceDebug"), &options.deviceDebug, &message) &&
-        readInt(json, QStringLiteral("maxRegisters"), &options.maxRegisters, &message) &&
-        readStringList(json, QStringLiteral("defines"), &options.defines, &message) &&
-        readStringList(json, QStringLiteral("includeDirs"), &options.includeDirs, &message) &&
-        readStringList(json, QStringLiteral("extraFlags"), &options.extraFlags, &message);
+        fields.readString(QStringLiteral("arch"), &options.arch, nullable) &&
+        fields.readString(QStringLiteral("cppStandard"), &options.cppStandard, nullable) &&
+        fields.readBool(QStringLiteral("fastMath"), &options.fastMath, nullable) &&
+        fields.readBool(QStringLiteral("fmad"), &options.fmad, nullable) &&
+        fields.readBool(QStringLiteral("lineInfo"), &options.lineInfo, nullable) &&
+        fields.readBool(QStringLiteral("deviceDebug"), &options.deviceDebug, nullable) &&
+        fields.readInt(QStringLiteral("maxRegisters"), &options.maxRegisters, nullable) &&
+        readStringList(fields, QStringLiteral("defines"), &options.defines) &&
+        readStringList(fields, QStringLiteral("includeDirs"), &options.includeDirs) &&
+        readStringList(fields, QStringLiteral("extraFlags"), &options.extraFlags);
     if (ok)
         message = options.unsafeContent();
     if (!message.isEmpty()) {

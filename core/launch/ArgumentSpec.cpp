@@ -23,69 +23,20 @@ bool failNested(QString* error, const QString& key, const QString& inner) {
     return fail(error, key + QLatin1Char('.') + inner);
 }
 
-QString jsonTypeName(const QJsonValue& v) {
-    switch (v.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a bool");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("nothing");
+json::Presence required(bool yes) {
+    return yes ? json::Presence::Required : json::Presence::Optional;
 }
 
-/// Reads an optional number; absent keys leave `out` unchanged.
-bool readNumber(const QJsonObject& json, const QString& key, double* out, QString* error) {
-    if (!json.contains(key))
-        return true;
-    const QJsonValue v = json.value(key);
-    if (!v.isDouble() || !std::isfinite(v.toDouble()))
-        return fail(error,
-                    QStringLiteral("%1: expected a number, got %2").arg(key, jsonTypeName(v)));
-    *out = v.toDouble();
-    return true;
-}
-
-bool readString(const QJsonObject& json, const QString& key, QString* out, bool required,
-                QString* error) {
-    if (!json.contains(key)) {
-        if (required)
-            return fail(error, QStringLiteral("%1: missing").arg(key));
-        return true;
-    }
-    const QJsonValue v = json.value(key);
-    if (!v.isString())
-        return fail(error,
-                    QStringLiteral("%1: expected a string, got %2").arg(key, jsonTypeName(v)));
-    // Every string here is one line (a name, a path, an expression) that reaches log lines,
-    // messages or file names.
-    if (const QString bad = controlCharacterError(key, v.toString()); !bad.isEmpty())
-        return fail(error, bad);
-    *out = v.toString();
-    return true;
-}
-
-bool readObject(const QJsonObject& json, const QString& key, QJsonObject* out, bool required,
-                QString* error) {
-    if (!json.contains(key)) {
-        if (required)
-            return fail(error, QStringLiteral("%1: missing").arg(key));
-        return true;
-    }
-    const QJsonValue v = json.value(key);
-    if (!v.isObject())
-        return fail(error,
-                    QStringLiteral("%1: expected an object, got %2").arg(key, jsonTypeName(v)));
-    *out = v.toObject();
+/// A one-line string (a name, a path, an expression): every string here reaches log lines,
+/// messages or file names, so a control character is refused.
+bool readLine(const json::FieldReader& fields, const QString& key, QString* out,
+              json::Presence presence) {
+    QString text = *out;
+    if (!fields.readString(key, &text, presence))
+        return false;
+    if (const QString bad = controlCharacterError(fields.path(key), text); !bad.isEmpty())
+        return fields.fail(bad);
+    *out = text;
     return true;
 }
 
@@ -98,7 +49,7 @@ bool readSeed(const QJsonObject& json, quint64* out, QString* error) {
     if (v.isDouble()) {
         const double d = v.toDouble();
         if (d < 0 || !isExactDoubleInteger(d))
-            return fail(error, QStringLiteral("seed: expected an integer from 0 to 2^53 - 1 "
+            return fail(error, QStringLiteral("seed: expected a whole number from 0 to 2^53 - 1 "
                                               "(larger seeds as a string of digits)"));
         *out = quint64(d);
         return true;
@@ -106,9 +57,7 @@ bool readSeed(const QJsonObject& json, quint64* out, QString* error) {
     bool ok = false;
     const quint64 seed = v.isString() ? v.toString().trimmed().toULongLong(&ok, 10) : 0;
     if (!ok)
-        return fail(
-            error,
-            QStringLiteral("seed: expected a non-negative integer, got %1").arg(jsonTypeName(v)));
+        return fail(error, json::typeError(key, QStringLiteral("a non-negative whole number"), v));
     *out = seed;
     return true;
 }
@@ -151,7 +100,8 @@ template <typename Kind, size_t N>
 bool readKind(const QJsonObject& json, const KindName<Kind> (&names)[N], Kind* out,
               QString* error) {
     QString text;
-    if (!readString(json, QStringLiteral("kind"), &text, true, error))
+    if (!readLine(json::FieldReader(json, error), QStringLiteral("kind"), &text,
+                  json::Presence::Required))
         return false;
     QStringList known;
     for (const auto& entry : names) {
@@ -179,9 +129,7 @@ bool readValueText(const QJsonObject& json, const QString& key, QString* out, QS
     else if (v.isBool())
         *out = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
     else
-        return fail(
-            error,
-            QStringLiteral("%1: expected a string or a number, got %2").arg(key, jsonTypeName(v)));
+        return fail(error, json::typeError(key, QStringLiteral("a string or a number"), v));
     return true;
 }
 
@@ -193,25 +141,15 @@ bool readDims(const QJsonObject& json, const QString& key, std::array<int, 3>* o
     // A bare number is a 1-D size, as in cuda.core's LaunchConfig(grid=4, block=256).
     const QJsonArray dims = v.isDouble() ? QJsonArray{v} : v.toArray();
     if (!(v.isDouble() || v.isArray()) || dims.isEmpty() || dims.size() > 3)
-        return fail(error, QStringLiteral("%1: expected an array of 1 to 3 integers, got %2")
-                               .arg(key, jsonTypeName(v)));
+        return fail(error,
+                    json::typeError(key, QStringLiteral("an array of 1 to 3 whole numbers"), v));
     std::array<int, 3> result{1, 1, 1};
     for (int i = 0; i < dims.size(); ++i) {
-        const QJsonValue d = dims.at(i);
-        const double x = d.toDouble();
-        const QString where = QStringLiteral("%1[%2]").arg(key).arg(i);
-        if (!d.isDouble() || x != std::floor(x))
-            return fail(error,
-                        QStringLiteral("%1: expected an integer, got %2")
-                            .arg(where, d.isDouble() ? QString::number(x) : jsonTypeName(d)));
-        if (x < 1)
-            return fail(error, QStringLiteral("%1 must be >= 1 (got %2)").arg(where).arg(x));
-        if (x > std::numeric_limits<int>::max())
-            return fail(error, QStringLiteral("%1 must be at most %2 (got %3)")
-                                   .arg(where)
-                                   .arg(std::numeric_limits<int>::max())
-                                   .arg(x, 0, 'f', 0));
-        result[size_t(i)] = int(x);
+        if (const QString problem = json::wholeNumberProblem(json::indexPath(key, i), dims.at(i),
+                                                             {1, std::numeric_limits<int>::max()});
+            !problem.isEmpty())
+            return fail(error, problem);
+        result[size_t(i)] = dims.at(i).toInt();
     }
     *out = result;
     return true;
@@ -226,18 +164,11 @@ QJsonArray dimsToJson(const std::array<int, 3>& dims) {
 QString inexactIntegerProblem(const QString& key, double value) {
     if (!std::isfinite(value) || value != std::floor(value) || isExactDoubleInteger(value))
         return {};
-    return QStringLiteral("%1: %2 is beyond 2^53 - 1, where a JSON number no longer holds every "
-                          "integer exactly; write it as a string of digits")
-        .arg(key)
-        .arg(value, 0, 'f', 0);
+    return json::wholeNumberProblem(key, value) +
+           QStringLiteral("; write it as a string of digits");
 }
 
 } // namespace
-
-bool isExactDoubleInteger(double value) {
-    return std::isfinite(value) && value == std::floor(value) &&
-           std::abs(value) < double(kExactDoubleIntegerLimit);
-}
 
 QString directionName(Direction d) {
     switch (d) {
@@ -290,21 +221,22 @@ QJsonObject InitSpec::toJson() const {
 }
 
 std::optional<InitSpec> InitSpec::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
     InitSpec spec;
     if (!readKind(json, kInitKinds, &spec.kind, error))
         return std::nullopt;
     // Iota's start is written as "start"; "value" is accepted as well since it is the field's
     // name in the struct.
     const bool ok =
-        readNumber(json, QStringLiteral("value"), &spec.value, error) &&
-        readNumber(json, QStringLiteral("start"), &spec.value, error) &&
-        readNumber(json, QStringLiteral("step"), &spec.step, error) &&
-        readNumber(json, QStringLiteral("low"), &spec.low, error) &&
-        readNumber(json, QStringLiteral("high"), &spec.high, error) &&
-        readNumber(json, QStringLiteral("mean"), &spec.mean, error) &&
-        readNumber(json, QStringLiteral("stddev"), &spec.stddev, error) &&
+        fields.readNumber(QStringLiteral("value"), &spec.value) &&
+        fields.readNumber(QStringLiteral("start"), &spec.value) &&
+        fields.readNumber(QStringLiteral("step"), &spec.step) &&
+        fields.readNumber(QStringLiteral("low"), &spec.low) &&
+        fields.readNumber(QStringLiteral("high"), &spec.high) &&
+        fields.readNumber(QStringLiteral("mean"), &spec.mean) &&
+        fields.readNumber(QStringLiteral("stddev"), &spec.stddev) &&
         readSeed(json, &spec.seed, error) &&
-        readString(json, QStringLiteral("path"), &spec.path, spec.kind == Kind::File, error);
+        readLine(fields, QStringLiteral("path"), &spec.path, required(spec.kind == Kind::File));
     if (!ok)
         return std::nullopt;
     if (const QString problem = spec.problem(); !problem.isEmpty()) {
@@ -375,17 +307,18 @@ QJsonObject VerifySpec::toJson() const {
 }
 
 std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
     VerifySpec spec;
     if (!readKind(json, kVerifyKinds, &spec.kind, error))
         return std::nullopt;
     const bool ok =
-        readString(json, QStringLiteral("referenceKernel"), &spec.referenceKernel,
-                   spec.kind == Kind::Reference, error) &&
-        readString(json, QStringLiteral("expression"), &spec.expression,
-                   spec.kind == Kind::Expression, error) &&
-        readString(json, QStringLiteral("path"), &spec.path, spec.kind == Kind::File, error) &&
-        readNumber(json, QStringLiteral("atol"), &spec.atol, error) &&
-        readNumber(json, QStringLiteral("rtol"), &spec.rtol, error);
+        readLine(fields, QStringLiteral("referenceKernel"), &spec.referenceKernel,
+                 required(spec.kind == Kind::Reference)) &&
+        readLine(fields, QStringLiteral("expression"), &spec.expression,
+                 required(spec.kind == Kind::Expression)) &&
+        readLine(fields, QStringLiteral("path"), &spec.path, required(spec.kind == Kind::File)) &&
+        fields.readNumber(QStringLiteral("atol"), &spec.atol) &&
+        fields.readNumber(QStringLiteral("rtol"), &spec.rtol);
     if (!ok)
         return std::nullopt;
     if (const QString problem = spec.problem(); !problem.isEmpty()) {
@@ -425,10 +358,11 @@ QJsonObject BufferSpec::toJson() const {
 }
 
 std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
     BufferSpec spec;
     QJsonObject typeJson, initJson, verifyJson;
     QString inner;
-    if (!readObject(json, QStringLiteral("type"), &typeJson, true, error))
+    if (!fields.readObject(QStringLiteral("type"), &typeJson, json::Presence::Required))
         return std::nullopt;
     const auto type = ValueType::fromJson(typeJson, &inner);
     if (!type) {
@@ -438,7 +372,7 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
     spec.elementType = *type;
 
     if (!json.contains(QStringLiteral("count"))) {
-        fail(error, QStringLiteral("count: missing"));
+        fail(error, json::missingError(QStringLiteral("count")));
         return std::nullopt;
     }
     const QJsonValue count = json.value(QStringLiteral("count"));
@@ -457,13 +391,13 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
     } else if (count.isString() && !count.toString().trimmed().isEmpty()) {
         spec.count = count.toString().trimmed();
     } else {
-        fail(error, QStringLiteral("count: expected a non-negative integer or an expression "
+        fail(error, QStringLiteral("count: expected a non-negative whole number or an expression "
                                    "string, got %1")
-                        .arg(count.isDouble() ? QString::number(n) : jsonTypeName(count)));
+                        .arg(count.isDouble() ? QString::number(n) : json::typeName(count)));
         return std::nullopt;
     }
 
-    if (!readObject(json, QStringLiteral("init"), &initJson, false, error))
+    if (!fields.readObject(QStringLiteral("init"), &initJson))
         return std::nullopt;
     if (json.contains(QStringLiteral("init"))) {
         const auto init = InitSpec::fromJson(initJson, &inner);
@@ -475,7 +409,7 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
     }
 
     QString direction = directionName(spec.direction);
-    if (!readString(json, QStringLiteral("direction"), &direction, false, error))
+    if (!readLine(fields, QStringLiteral("direction"), &direction, json::Presence::Optional))
         return std::nullopt;
     const auto d = directionFromName(direction);
     if (!d) {
@@ -485,7 +419,7 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
     }
     spec.direction = *d;
 
-    if (!readObject(json, QStringLiteral("verify"), &verifyJson, false, error))
+    if (!fields.readObject(QStringLiteral("verify"), &verifyJson))
         return std::nullopt;
     if (json.contains(QStringLiteral("verify"))) {
         const auto verify = VerifySpec::fromJson(verifyJson, &inner);
@@ -512,8 +446,9 @@ QJsonObject ArgumentSpec::toJson() const {
 }
 
 std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
     ArgumentSpec spec;
-    if (!readString(json, QStringLiteral("name"), &spec.name, true, error))
+    if (!readLine(fields, QStringLiteral("name"), &spec.name, json::Presence::Required))
         return std::nullopt;
     spec.name = spec.name.trimmed();
     if (spec.name.isEmpty()) {
@@ -521,13 +456,13 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
         return std::nullopt;
     }
     QString kind;
-    if (!readString(json, QStringLiteral("kind"), &kind, true, error))
+    if (!readLine(fields, QStringLiteral("kind"), &kind, json::Presence::Required))
         return std::nullopt;
     QString inner;
     if (kind == QLatin1String("buffer")) {
         spec.kind = Kind::Buffer;
         QJsonObject bufferJson;
-        if (!readObject(json, QStringLiteral("buffer"), &bufferJson, true, error))
+        if (!fields.readObject(QStringLiteral("buffer"), &bufferJson, json::Presence::Required))
             return std::nullopt;
         const auto buffer = BufferSpec::fromJson(bufferJson, &inner);
         if (!buffer) {
@@ -544,7 +479,7 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
     }
     spec.kind = Kind::Scalar;
     QJsonObject typeJson;
-    if (!readObject(json, QStringLiteral("type"), &typeJson, true, error))
+    if (!fields.readObject(QStringLiteral("type"), &typeJson, json::Presence::Required))
         return std::nullopt;
     const auto type = ValueType::fromJson(typeJson, &inner);
     if (!type) {
@@ -575,28 +510,14 @@ QJsonObject LaunchConfig::toJson() const {
 }
 
 std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
     LaunchConfig config;
     if (!readDims(json, QStringLiteral("grid"), &config.grid, error) ||
         !readDims(json, QStringLiteral("block"), &config.block, error))
         return std::nullopt;
-    double shared = 0;
-    if (!readNumber(json, QStringLiteral("sharedMemBytes"), &shared, error))
+    if (!fields.readInt(QStringLiteral("sharedMemBytes"), &config.sharedMemBytes,
+                        json::Presence::Optional, {0, std::numeric_limits<int>::max()}))
         return std::nullopt;
-    if (shared != std::floor(shared)) {
-        fail(error, QStringLiteral("sharedMemBytes: expected an integer (got %1)").arg(shared));
-        return std::nullopt;
-    }
-    if (shared < 0) {
-        fail(error, QStringLiteral("sharedMemBytes must be >= 0 (got %1)").arg(shared));
-        return std::nullopt;
-    }
-    if (shared > std::numeric_limits<int>::max()) {
-        fail(error, QStringLiteral("sharedMemBytes must be at most %1 (got %2)")
-                        .arg(std::numeric_limits<int>::max())
-                        .arg(shared, 0, 'f', 0));
-        return std::nullopt;
-    }
-    config.sharedMemBytes = int(shared);
     return config;
 }
 

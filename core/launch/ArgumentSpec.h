@@ -3,6 +3,7 @@
 // initial contents, direction and verification, and the launch configuration.
 
 #include "core/cuda/LaunchDims.h"
+#include "core/io/JsonFields.h"
 #include "core/launch/ValueType.h"
 
 #include <QJsonArray>
@@ -14,14 +15,6 @@
 #include <optional>
 
 namespace kernelpad {
-
-/// 2^53: from here on a double (a JSON number, a muParser result) no longer holds every
-/// integer, so 2^53 + 1 written as a JSON number reads back as 2^53.
-inline constexpr qint64 kExactDoubleIntegerLimit = qint64(1) << 53;
-
-/// True when `value` is an integer that a double is known to hold exactly: |value| < 2^53.
-/// 2^53 itself is refused because it is also what 2^53 + 1 rounds to.
-[[nodiscard]] bool isExactDoubleInteger(double value);
 
 /// How a buffer is filled before the launch.
 struct InitSpec {

@@ -1,17 +1,15 @@
 #include "core/launch/BufferInit.h"
 
+#include "core/launch/Expression.h"
 #include "core/launch/Npy.h"
 #include "core/launch/Packing.h"
 #include "core/launch/ScalarCodec.h"
 
 #include <QDir>
 
-#include <muParser.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <new>
 #include <random>
 
@@ -26,17 +24,6 @@ bool fail(QString* error, const QString& message) {
 }
 
 constexpr double kPi = 3.141592653589793238462643383279502884;
-
-/// Storage for the variables muParser discovers while parsing, so every name the expression
-/// uses can be checked against the arguments with a precise message.
-struct VariableCollector {
-    std::deque<double> values; // a deque: addresses stay valid as it grows
-    static double* create(const char* /*name*/, void* self) {
-        auto* collector = static_cast<VariableCollector*>(self);
-        collector->values.push_back(0.0);
-        return &collector->values.back();
-    }
-};
 
 /// Why `name` cannot be used in a count, or empty when it can; sets `value`.
 QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, double* value) {
@@ -267,25 +254,24 @@ std::optional<qint64> resolveCount(const QString& countText, const QVector<Argum
 
     double result = 0.0;
     try {
-        mu::Parser parser;
-        VariableCollector collector;
-        parser.SetVarFactory(&VariableCollector::create, &collector);
-        parser.SetExpr(text.toStdString());
-        // GetUsedVar parses the expression and creates (through the factory) every variable.
-        const mu::varmap_type used = parser.GetUsedVar();
-        for (const auto& [name, address] : used) {
-            const QString variable = QString::fromStdString(name);
-            double value = 0.0;
-            const QString why = variableValue(variable, args, &value);
+        Expression expression;
+        // Every name is created, so each one can be checked against the arguments with a
+        // precise message.
+        expression.createUndefinedVariables();
+        if (const QString why = expression.compile(text); !why.isEmpty()) {
+            fail(error, QStringLiteral("%1: %2").arg(what, why));
+            return std::nullopt;
+        }
+        for (const Expression::Variable& variable : expression.usedVariables()) {
+            const QString why = variableValue(variable.name, args, variable.storage);
             if (!why.isEmpty()) {
                 fail(error, QStringLiteral("%1: %2").arg(what, why));
                 return std::nullopt;
             }
-            *address = value;
         }
-        result = parser.Eval();
-    } catch (const mu::Parser::exception_type& e) {
-        fail(error, QStringLiteral("%1: %2").arg(what, QString::fromStdString(e.GetMsg())));
+        result = expression.evaluate();
+    } catch (const ExpressionError& e) {
+        fail(error, QStringLiteral("%1: %2").arg(what, QString::fromStdString(e.what())));
         return std::nullopt;
     } catch (const std::exception& e) {
         fail(error, QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(e.what())));

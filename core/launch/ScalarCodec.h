@@ -1,7 +1,7 @@
 #pragma once
-// Private helpers of core/launch: reading and writing one scalar element as raw bytes,
-// float16 conversion by hand, and number parsing/formatting shared by packing, buffer
-// initialisation and the .npy code. Not part of the public contract.
+// Helpers of core/launch: reading and writing one scalar element as raw bytes, float16
+// conversion by hand (KernelPad's one float16 codec, also used by core/verify), and number
+// parsing/formatting shared by packing, buffer initialisation and the .npy code.
 
 #include "core/launch/ValueType.h"
 

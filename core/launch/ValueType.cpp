@@ -1,6 +1,7 @@
 #include "core/launch/ValueType.h"
 
 #include "core/io/ControlChars.h"
+#include "core/io/JsonFields.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -138,53 +139,40 @@ bool fail(QString* error, const QString& message) {
 constexpr int kMaxArrayCount = 1 << 20;
 constexpr int kMaxFields = 4096;
 
+/// A one-line, non-empty name: field names reach generated code and messages, type names are
+/// echoed in messages.
+bool readName(const json::FieldReader& fields, const QString& key, QString* out) {
+    QString text;
+    if (!fields.readString(key, &text, json::Presence::Required))
+        return false;
+    if (text.trimmed().isEmpty())
+        return fields.fail(QStringLiteral("%1: empty").arg(fields.path(key)));
+    if (const QString bad = controlCharacterError(fields.path(key), text); !bad.isEmpty())
+        return fields.fail(bad);
+    *out = text.trimmed();
+    return true;
+}
+
 std::optional<StructField> fieldFromJson(const QJsonValue& value, const QString& where,
                                          QString* error) {
     if (!value.isObject()) {
-        fail(error, where + QStringLiteral(": expected an object"));
+        fail(error, json::typeError(where, QStringLiteral("an object"), value));
         return std::nullopt;
     }
-    const QJsonObject o = value.toObject();
+    const json::FieldReader fields(value.toObject(), error, where);
     StructField field;
-    const QJsonValue name = o.value(QStringLiteral("name"));
-    if (!name.isString() || name.toString().trimmed().isEmpty()) {
-        fail(error, where + QStringLiteral(".name: expected a non-empty string"));
+    QString type;
+    if (!readName(fields, QStringLiteral("name"), &field.name) ||
+        !readName(fields, QStringLiteral("type"), &type) ||
+        !fields.readInt(QStringLiteral("count"), &field.count, json::Presence::Optional,
+                        {1, kMaxArrayCount}))
         return std::nullopt;
-    }
-    // Field names reach generated code and messages; type names are echoed in messages.
-    if (const QString bad = controlCharacterError(where + QStringLiteral(".name"), name.toString());
-        !bad.isEmpty()) {
-        fail(error, bad);
-        return std::nullopt;
-    }
-    field.name = name.toString().trimmed();
-    const QJsonValue type = o.value(QStringLiteral("type"));
-    if (!type.isString()) {
-        fail(error, where + QStringLiteral(".type: expected a type name string"));
-        return std::nullopt;
-    }
-    if (const QString bad = controlCharacterError(where + QStringLiteral(".type"), type.toString());
-        !bad.isEmpty()) {
-        fail(error, bad);
-        return std::nullopt;
-    }
-    const auto scalar = scalarTypeFromName(type.toString());
+    const auto scalar = scalarTypeFromName(type);
     if (!scalar) {
-        fail(error, QStringLiteral("%1.type: unknown type '%2'").arg(where, type.toString()));
+        fail(error, QStringLiteral("%1.type: unknown type '%2'").arg(where, type));
         return std::nullopt;
     }
     field.type = *scalar;
-    if (o.contains(QStringLiteral("count"))) {
-        const QJsonValue count = o.value(QStringLiteral("count"));
-        const double c = count.toDouble(-1);
-        if (!count.isDouble() || c != double(qint64(c)) || c < 1 || c > kMaxArrayCount) {
-            fail(error, QStringLiteral("%1.count: expected an integer from 1 to %2")
-                            .arg(where)
-                            .arg(kMaxArrayCount));
-            return std::nullopt;
-        }
-        field.count = int(c);
-    }
     return field;
 }
 
@@ -282,20 +270,14 @@ QJsonObject ValueType::toJson() const {
 }
 
 std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
     if (json.contains(QStringLiteral("scalar"))) {
-        const QJsonValue v = json.value(QStringLiteral("scalar"));
-        if (!v.isString()) {
-            fail(error, QStringLiteral("scalar: expected a type name string"));
+        QString name;
+        if (!readName(fields, QStringLiteral("scalar"), &name))
             return std::nullopt;
-        }
-        if (const QString bad = controlCharacterError(QStringLiteral("scalar"), v.toString());
-            !bad.isEmpty()) {
-            fail(error, bad);
-            return std::nullopt;
-        }
-        const auto t = scalarTypeFromName(v.toString());
+        const auto t = scalarTypeFromName(name);
         if (!t) {
-            fail(error, QStringLiteral("scalar: unknown type '%1'").arg(v.toString()));
+            fail(error, QStringLiteral("scalar: unknown type '%1'").arg(name));
             return std::nullopt;
         }
         return ValueType::of(*t);
@@ -304,30 +286,19 @@ std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* e
         fail(error, QStringLiteral("type: expected a 'scalar' or a 'struct' key"));
         return std::nullopt;
     }
-    const QJsonValue sv = json.value(QStringLiteral("struct"));
-    if (!sv.isObject()) {
-        fail(error, QStringLiteral("struct: expected an object"));
+    QJsonObject so;
+    if (!fields.readObject(QStringLiteral("struct"), &so))
         return std::nullopt;
-    }
-    const QJsonObject so = sv.toObject();
+    const json::FieldReader structFields(so, error, QStringLiteral("struct"));
     StructType st;
-    const QJsonValue name = so.value(QStringLiteral("name"));
-    if (!name.isString() || name.toString().trimmed().isEmpty()) {
-        fail(error, QStringLiteral("struct.name: expected a non-empty string"));
+    QJsonArray array;
+    if (!readName(structFields, QStringLiteral("name"), &st.name) ||
+        !structFields.readArray(QStringLiteral("fields"), &array, json::Presence::Required))
+        return std::nullopt;
+    if (array.isEmpty()) {
+        fail(error, QStringLiteral("struct.fields: empty; a struct needs at least one field"));
         return std::nullopt;
     }
-    if (const QString bad = controlCharacterError(QStringLiteral("struct.name"), name.toString());
-        !bad.isEmpty()) {
-        fail(error, bad);
-        return std::nullopt;
-    }
-    st.name = name.toString().trimmed();
-    const QJsonValue fields = so.value(QStringLiteral("fields"));
-    if (!fields.isArray() || fields.toArray().isEmpty()) {
-        fail(error, QStringLiteral("struct.fields: expected a non-empty array"));
-        return std::nullopt;
-    }
-    const QJsonArray array = fields.toArray();
     if (array.size() > kMaxFields) {
         fail(error, QStringLiteral("struct.fields: more than %1 fields").arg(kMaxFields));
         return std::nullopt;
@@ -335,7 +306,7 @@ std::optional<ValueType> ValueType::fromJson(const QJsonObject& json, QString* e
     QSet<QString> names;
     qint64 totalBytes = 0;
     for (int i = 0; i < array.size(); ++i) {
-        const QString where = QStringLiteral("struct.fields[%1]").arg(i);
+        const QString where = json::indexPath(QStringLiteral("struct.fields"), i);
         const auto field = fieldFromJson(array.at(i), where, error);
         if (!field)
             return std::nullopt;

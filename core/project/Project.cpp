@@ -1,6 +1,7 @@
 #include "core/project/Project.h"
 
 #include "core/io/ControlChars.h"
+#include "core/io/JsonFields.h"
 #include "core/io/SafeFile.h"
 
 #include <QDir>
@@ -56,31 +57,6 @@ QString withPath(const QString& path, const QString& inner) {
     if (fieldPath.match(inner).hasMatch())
         return path + QLatin1Char('.') + inner;
     return path + QStringLiteral(": ") + inner;
-}
-
-QString jsonTypeName(const QJsonValue& value) {
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("missing");
-}
-
-QString typeError(const QString& field, const char* wanted, const QJsonValue& got) {
-    return QStringLiteral("%1: must be %2 (got %3)")
-        .arg(field, QLatin1String(wanted), jsonTypeName(got));
 }
 
 /// 1-based line and column of a byte offset, for JSON parse errors.
@@ -147,11 +123,12 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
                               .arg(kFormatMarker,
                                    format.isString()
                                        ? QLatin1Char('"') + format.toString() + QLatin1Char('"')
-                                       : jsonTypeName(format)));
-    const QJsonValue version = json.value(QStringLiteral("version"));
-    const double versionNumber = version.toDouble(std::nan(""));
-    if (!version.isDouble() || versionNumber != std::floor(versionNumber))
-        return fail(typeError(QStringLiteral("version"), "an integer", version));
+                                       : json::typeName(format)));
+    const json::FieldReader fields(json, error);
+    qint64 versionNumber = 0;
+    if (!fields.readWholeNumber(QStringLiteral("version"), &versionNumber,
+                                json::Presence::Required))
+        return std::nullopt;
     if (versionNumber > kFormatVersion)
         return fail(QStringLiteral("version: made by a newer KernelPad: version %1, this build "
                                    "reads up to %2")
@@ -162,27 +139,13 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
 
     Project project;
     // Optional strings keep their defaults when absent; present ones must be strings.
-    const auto readString = [&json](const char* key, QString* out, bool required,
-                                    QString* message) {
-        const QString field = QLatin1String(key);
-        const QJsonValue value = json.value(field);
-        if (value.isUndefined() && !required)
-            return true;
-        if (!value.isString()) {
-            *message = value.isUndefined() ? QStringLiteral("%1: missing").arg(field)
-                                           : typeError(field, "a string", value);
-            return false;
-        }
-        *out = value.toString();
-        return true;
-    };
+    if (!fields.readString(QStringLiteral("name"), &project.name) ||
+        !fields.readString(QStringLiteral("description"), &project.description) ||
+        !fields.readString(QStringLiteral("sourceName"), &project.sourceName) ||
+        !fields.readString(QStringLiteral("source"), &project.source, json::Presence::Required) ||
+        !fields.readString(QStringLiteral("kernel"), &project.kernel, json::Presence::Required))
+        return std::nullopt;
     QString message;
-    if (!readString("name", &project.name, false, &message) ||
-        !readString("description", &project.description, false, &message) ||
-        !readString("sourceName", &project.sourceName, false, &message) ||
-        !readString("source", &project.source, true, &message) ||
-        !readString("kernel", &project.kernel, true, &message))
-        return fail(message);
     // The name and the kernel reach log lines, window titles and NVRTC's name expressions; the
     // description is free text shown as such.
     for (const auto& [field, value] :
@@ -196,25 +159,23 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
         return fail(bad);
 
     if (json.contains(QStringLiteral("options"))) {
-        const QJsonValue value = json.value(QStringLiteral("options"));
-        if (!value.isObject())
-            return fail(typeError(QStringLiteral("options"), "an object", value));
-        std::optional<ProgramOptions> options =
-            ProgramOptions::fromJson(value.toObject(), &message);
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("options"), &value))
+            return std::nullopt;
+        std::optional<ProgramOptions> options = ProgramOptions::fromJson(value, &message);
         if (!options)
             return fail(withPath(QStringLiteral("options"), message));
         project.options = std::move(*options);
     }
 
     if (json.contains(QStringLiteral("arguments"))) {
-        const QJsonValue value = json.value(QStringLiteral("arguments"));
-        if (!value.isArray())
-            return fail(typeError(QStringLiteral("arguments"), "an array", value));
-        const QJsonArray args = value.toArray();
+        QJsonArray args;
+        if (!fields.readArray(QStringLiteral("arguments"), &args))
+            return std::nullopt;
         for (qsizetype i = 0; i < args.size(); ++i) {
-            const QString path = QStringLiteral("arguments[%1]").arg(i);
+            const QString path = json::indexPath(QStringLiteral("arguments"), i);
             if (!args[i].isObject())
-                return fail(typeError(path, "an object", args[i]));
+                return fail(json::typeError(path, QStringLiteral("an object"), args[i]));
             std::optional<ArgumentSpec> arg = ArgumentSpec::fromJson(args[i].toObject(), &message);
             if (!arg)
                 return fail(withPath(path, message));
@@ -229,20 +190,20 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
     }
 
     if (json.contains(QStringLiteral("launch"))) {
-        const QJsonValue value = json.value(QStringLiteral("launch"));
-        if (!value.isObject())
-            return fail(typeError(QStringLiteral("launch"), "an object", value));
-        std::optional<LaunchConfig> launch = LaunchConfig::fromJson(value.toObject(), &message);
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("launch"), &value))
+            return std::nullopt;
+        std::optional<LaunchConfig> launch = LaunchConfig::fromJson(value, &message);
         if (!launch)
             return fail(withPath(QStringLiteral("launch"), message));
         project.launch = *launch;
     }
 
     if (json.contains(QStringLiteral("timing"))) {
-        const QJsonValue value = json.value(QStringLiteral("timing"));
-        if (!value.isObject())
-            return fail(typeError(QStringLiteral("timing"), "an object", value));
-        std::optional<TimingSpec> timing = TimingSpec::fromJson(value.toObject(), &message);
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("timing"), &value))
+            return std::nullopt;
+        std::optional<TimingSpec> timing = TimingSpec::fromJson(value, &message);
         if (!timing)
             return fail(withPath(QStringLiteral("timing"), message));
         project.timing = *timing;

@@ -1,5 +1,7 @@
 #include "core/project/TimingSpec.h"
 
+#include "core/io/JsonFields.h"
+
 #include <QJsonValue>
 
 #include <cmath>
@@ -16,52 +18,6 @@ constexpr int kMinTimeLimitMs = 100;
 /// JSON has no NaN or infinity: they are written as null and read back as NaN.
 QJsonValue jsonDouble(double value) {
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
-}
-
-/// Reads an optional integer field; false (with a message naming the field) when it is
-/// present but not an integer.
-bool readInteger(const QJsonObject& json, const QString& key, qint64* out, QString* error) {
-    const QJsonValue value = json.value(key);
-    if (value.isUndefined())
-        return true;
-    const double d = value.toDouble(std::numeric_limits<double>::quiet_NaN());
-    // 2^53: the largest range in which a JSON double still holds every integer exactly.
-    constexpr double kMaxExactInteger = 9007199254740992.0;
-    if (!value.isDouble() || d != std::floor(d) || std::abs(d) > kMaxExactInteger) {
-        if (error)
-            *error = QStringLiteral("%1: must be an integer").arg(key);
-        return false;
-    }
-    *out = qint64(d);
-    return true;
-}
-
-bool readInt(const QJsonObject& json, const QString& key, int* out, QString* error) {
-    qint64 value = *out;
-    if (!readInteger(json, key, &value, error))
-        return false;
-    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
-        if (error)
-            *error = QStringLiteral("%1: %2 is out of range").arg(key).arg(value);
-        return false;
-    }
-    *out = int(value);
-    return true;
-}
-
-/// Reads an optional boolean field; false (with a message naming the field) when it is
-/// present but not true or false.
-bool readBool(const QJsonObject& json, const QString& key, bool* out, QString* error) {
-    const QJsonValue value = json.value(key);
-    if (value.isUndefined())
-        return true;
-    if (!value.isBool()) {
-        if (error)
-            *error = QStringLiteral("%1: must be true or false").arg(key);
-        return false;
-    }
-    *out = value.toBool();
-    return true;
 }
 
 } // namespace
@@ -115,50 +71,39 @@ QJsonObject TimingSpec::toJson() const {
 
 std::optional<TimingSpec> TimingSpec::fromJson(const QJsonObject& json, QString* error) {
     TimingSpec spec;
-    if (!readInt(json, QStringLiteral("warmupLaunches"), &spec.warmupLaunches, error) ||
-        !readInt(json, QStringLiteral("repetitions"), &spec.repetitions, error) ||
-        !readInt(json, QStringLiteral("timeLimitMs"), &spec.timeLimitMs, error) ||
-        !readInt(json, QStringLiteral("minTimeMs"), &spec.minTimeMs, error) ||
-        !readInt(json, QStringLiteral("maxTimeMs"), &spec.maxTimeMs, error))
+    const json::FieldReader fields(json, error);
+    if (!fields.readInt(QStringLiteral("warmupLaunches"), &spec.warmupLaunches) ||
+        !fields.readInt(QStringLiteral("repetitions"), &spec.repetitions) ||
+        !fields.readInt(QStringLiteral("timeLimitMs"), &spec.timeLimitMs) ||
+        !fields.readInt(QStringLiteral("minTimeMs"), &spec.minTimeMs) ||
+        !fields.readInt(QStringLiteral("maxTimeMs"), &spec.maxTimeMs))
         return std::nullopt;
-    const QJsonValue mode = json.value(QStringLiteral("mode"));
-    if (!mode.isUndefined()) {
-        if (mode.toString() == QLatin1String("hot")) {
-            spec.mode = Mode::Hot;
-        } else if (mode.toString() == QLatin1String("cold")) {
-            spec.mode = Mode::Cold;
-        } else {
-            if (error)
-                *error = QStringLiteral("mode: must be \"hot\" or \"cold\"");
-            return std::nullopt;
-        }
-    }
-    if (!readBool(json, QStringLiteral("adaptive"), &spec.adaptive, error) ||
-        !readBool(json, QStringLiteral("blockingKernel"), &spec.blockingKernel, error))
+    QString mode = timingModeName(spec.mode);
+    if (!fields.readString(QStringLiteral("mode"), &mode))
         return std::nullopt;
-    const QJsonValue noise = json.value(QStringLiteral("targetNoise"));
-    if (!noise.isUndefined()) {
-        if (!noise.isDouble()) {
-            if (error)
-                *error = QStringLiteral("targetNoise: must be a number");
-            return std::nullopt;
-        }
-        spec.targetNoise = noise.toDouble();
+    if (mode == QLatin1String("hot")) {
+        spec.mode = Mode::Hot;
+    } else if (mode == QLatin1String("cold")) {
+        spec.mode = Mode::Cold;
+    } else {
+        fields.fail(QStringLiteral("mode: must be \"hot\" or \"cold\" (got \"%1\")").arg(mode));
+        return std::nullopt;
     }
-    if (json.contains(QStringLiteral("bytesOverride"))) {
+    if (!fields.readBool(QStringLiteral("adaptive"), &spec.adaptive) ||
+        !fields.readBool(QStringLiteral("blockingKernel"), &spec.blockingKernel) ||
+        !fields.readNumber(QStringLiteral("targetNoise"), &spec.targetNoise))
+        return std::nullopt;
+    if (fields.has(QStringLiteral("bytesOverride"))) {
         qint64 bytes = 0;
-        if (!readInteger(json, QStringLiteral("bytesOverride"), &bytes, error))
+        if (!fields.readWholeNumber(QStringLiteral("bytesOverride"), &bytes))
             return std::nullopt;
         spec.bytesOverride = bytes;
     }
-    if (json.contains(QStringLiteral("flopsPerLaunch"))) {
-        const QJsonValue flops = json.value(QStringLiteral("flopsPerLaunch"));
-        if (!flops.isDouble()) {
-            if (error)
-                *error = QStringLiteral("flopsPerLaunch: must be a number");
+    if (fields.has(QStringLiteral("flopsPerLaunch"))) {
+        double flops = 0;
+        if (!fields.readNumber(QStringLiteral("flopsPerLaunch"), &flops))
             return std::nullopt;
-        }
-        spec.flopsPerLaunch = flops.toDouble();
+        spec.flopsPerLaunch = flops;
     }
     const QString invalid = spec.validate();
     if (!invalid.isEmpty()) {

@@ -1,6 +1,10 @@
 #include "core/run/RunRequest.h"
 
+#include "core/io/JsonFields.h"
+
 #include <QJsonValue>
+
+#include <limits>
 
 namespace kernelpad {
 
@@ -24,45 +28,25 @@ std::optional<RunRequest> RunRequest::fromJson(const QJsonObject& json, QString*
             *error = message;
         return std::nullopt;
     };
-    const QJsonValue project = json.value(QStringLiteral("project"));
-    if (!project.isObject())
-        return fail(QStringLiteral("project: missing or not an object"));
+    const json::FieldReader fields(json, error);
+    QJsonObject project;
+    if (!fields.readObject(QStringLiteral("project"), &project, json::Presence::Required))
+        return std::nullopt;
     QString projectError;
-    std::optional<Project> parsed = Project::fromJson(project.toObject(), &projectError);
+    std::optional<Project> parsed = Project::fromJson(project, &projectError);
     if (!parsed)
         return fail(QStringLiteral("project: %1").arg(projectError));
 
     RunRequest request;
     request.project = std::move(*parsed);
-    const QJsonValue dir = json.value(QStringLiteral("projectDir"));
-    if (!dir.isUndefined() && !dir.isString())
-        return fail(QStringLiteral("projectDir: must be a string"));
-    request.projectDir = dir.toString();
-
-    const QJsonValue device = json.value(QStringLiteral("device"));
-    if (!device.isUndefined()) {
-        if (!device.isDouble() || device.toDouble() != device.toInt() || device.toInt() < 0)
-            return fail(QStringLiteral("device: must be an ordinal >= 0"));
-        request.device = device.toInt();
-    }
-    const QJsonValue reps = json.value(QStringLiteral("repetitions"));
-    if (!reps.isUndefined() && !reps.isNull()) {
-        if (!reps.isDouble() || reps.toDouble() != reps.toInt() || reps.toInt() < 1)
-            return fail(QStringLiteral("repetitions: must be an integer >= 1"));
-        request.repetitions = reps.toInt();
-    }
-    const QJsonValue keep = json.value(QStringLiteral("keepOutputs"));
-    if (!keep.isUndefined()) {
-        if (!keep.isBool())
-            return fail(QStringLiteral("keepOutputs: must be true or false"));
-        request.keepOutputs = keep.toBool();
-    }
-    const QJsonValue ceiling = json.value(QStringLiteral("measureCeiling"));
-    if (!ceiling.isUndefined()) {
-        if (!ceiling.isBool())
-            return fail(QStringLiteral("measureCeiling: must be true or false"));
-        request.measureCeiling = ceiling.toBool();
-    }
+    if (!fields.readString(QStringLiteral("projectDir"), &request.projectDir) ||
+        !fields.readInt(QStringLiteral("device"), &request.device, json::Presence::Optional,
+                        {0, std::numeric_limits<int>::max()}) ||
+        !fields.readInt(QStringLiteral("repetitions"), &request.repetitions,
+                        json::Presence::NullIsAbsent, {1, std::numeric_limits<int>::max()}) ||
+        !fields.readBool(QStringLiteral("keepOutputs"), &request.keepOutputs) ||
+        !fields.readBool(QStringLiteral("measureCeiling"), &request.measureCeiling))
+        return std::nullopt;
     const QJsonValue tool = json.value(QStringLiteral("sanitizer"));
     if (!tool.isUndefined() && !tool.isNull()) {
         const std::optional<SanitizerTool> parsedTool = sanitizerToolFromName(tool.toString());
@@ -70,7 +54,7 @@ std::optional<RunRequest> RunRequest::fromJson(const QJsonObject& json, QString*
             return fail(QStringLiteral("sanitizer: must be one of none, memcheck, racecheck, "
                                        "initcheck (got %1)")
                             .arg(tool.isString() ? QStringLiteral("'%1'").arg(tool.toString())
-                                                 : QStringLiteral("a non-string")));
+                                                 : json::typeName(tool)));
         request.sanitizer = *parsedTool;
     }
     return request;

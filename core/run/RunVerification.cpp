@@ -12,15 +12,6 @@
 namespace kernelpad {
 namespace {
 
-QString loweredName(const CompileResult& compiled, const QString& name) {
-    for (const auto& [expression, lowered] : compiled.loweredNames)
-        if (expression == name)
-            return lowered;
-    if (const KernelInfo* k = compiled.findKernel(name))
-        return k->lowered;
-    return {};
-}
-
 BufferVerification failedCheck(const RunBuffer& b, const QString& method, const QString& error) {
     BufferVerification v;
     v.buffer = b.name;
@@ -107,7 +98,7 @@ ExpectedValues* RunVerifier::expectedFor(const RunBuffer& b, const std::vector<R
 RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKernel,
                                                     const std::vector<RunBuffer>& buffers) {
     ReferenceRun run;
-    const QString lowered = loweredName(compiled, referenceKernel);
+    const QString lowered = compiled.loweredName(referenceKernel);
     if (lowered.isEmpty()) {
         run.error = QStringLiteral("reference kernel '%1' is not in the compiled module")
                         .arg(referenceKernel);

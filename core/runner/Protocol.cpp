@@ -1,5 +1,7 @@
 #include "core/runner/Protocol.h"
 
+#include "core/io/JsonFields.h"
+
 #include <QJsonDocument>
 #include <QSet>
 
@@ -23,7 +25,6 @@ const QHash<QString, bool>& knownTypes() {
 }
 
 /// Largest id a JSON double holds exactly.
-constexpr double kMaxExactId = 9007199254740992.0; // 2^53
 
 } // namespace
 
@@ -86,30 +87,24 @@ std::optional<RunnerMessage> decodeRunnerMessage(const QByteArray& line, QString
         return std::nullopt;
     }
     const QJsonObject o = doc.object();
-    const QJsonValue type = o.value(QStringLiteral("type"));
-    if (!type.isString()) {
-        *error = QStringLiteral("\"type\" is missing or not a string");
+    const json::FieldReader fields(o, error);
+    QString type;
+    if (!fields.readString(QStringLiteral("type"), &type, json::Presence::Required))
         return std::nullopt;
-    }
-    const auto known = knownTypes().constFind(type.toString());
+    const auto known = knownTypes().constFind(type);
     if (known == knownTypes().constEnd()) {
-        *error = QStringLiteral("unknown message type '%1'").arg(type.toString().left(64));
+        *error = QStringLiteral("unknown message type '%1'").arg(type.left(64));
         return std::nullopt;
     }
-    quint64 id = 0;
-    const QJsonValue idValue = o.value(QStringLiteral("id"));
-    if (!idValue.isUndefined()) {
-        const double d = idValue.toDouble(-1);
-        if (!idValue.isDouble() || d < 0 || d > kMaxExactId || std::floor(d) != d) {
-            *error = QStringLiteral("\"id\" must be a non-negative integer");
-            return std::nullopt;
-        }
-        id = quint64(d);
-    } else if (known.value()) {
-        *error = QStringLiteral("a '%1' message needs an \"id\"").arg(type.toString());
+    qint64 id = 0;
+    if (!fields.readWholeNumber(QStringLiteral("id"), &id, json::Presence::Optional,
+                                {0, kExactDoubleIntegerLimit - 1}))
+        return std::nullopt;
+    if (!fields.has(QStringLiteral("id")) && known.value()) {
+        *error = QStringLiteral("a '%1' message needs an \"id\"").arg(type);
         return std::nullopt;
     }
-    return RunnerMessage{type.toString(), id, o};
+    return RunnerMessage{type, quint64(id), o};
 }
 
 QByteArray encodeRunnerMessage(const RunnerMessage& message) {

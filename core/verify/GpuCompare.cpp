@@ -132,31 +132,14 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
         report.passed = false;
         return report;
     };
-    // The same checks, in the same order and words, as compareBuffers().
+    // Then the checks of compareBuffers(), so both refuse in the same words.
     if (!supports(type))
         return fail(QStringLiteral("type %1 cannot be compared on the GPU; compare it on the host")
                         .arg(type.displayName()));
-    const qint64 elementBytes = type.sizeBytes();
-    if (count < 0)
-        return fail(QStringLiteral("element count must be >= 0 (got %1)").arg(count));
-    if (!(atol >= 0) || !(rtol >= 0))
-        return fail(
-            QStringLiteral("tolerances must be >= 0 (atol %1, rtol %2)").arg(atol).arg(rtol));
-    if (count > std::numeric_limits<qint64>::max() / elementBytes)
-        return fail(QStringLiteral("%1 elements are too many").arg(count));
-    const qint64 needBytes = count * elementBytes;
-    const auto sizeMessage = [&](const char* what, qint64 haveBytes) {
-        return QStringLiteral("%1 has %2 bytes; %3 elements of %4 need %5")
-            .arg(QLatin1String(what))
-            .arg(haveBytes)
-            .arg(count)
-            .arg(type.displayName())
-            .arg(needBytes);
-    };
-    if (got.sizeBytes() < needBytes)
-        return fail(sizeMessage("the output", got.sizeBytes()));
-    if (expected.sizeBytes() < needBytes)
-        return fail(sizeMessage("the expected data", expected.sizeBytes()));
+    if (const QString problem =
+            comparisonProblem(type, count, atol, rtol, got.sizeBytes(), expected.sizeBytes());
+        !problem.isEmpty())
+        return fail(problem);
 
     report.checked = count;
     if (count == 0) {

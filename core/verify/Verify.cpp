@@ -1,8 +1,8 @@
 #include "core/verify/Verify.h"
 
 #include "core/launch/BufferInit.h"
-
-#include <muParser.h>
+#include "core/launch/Expression.h"
+#include "core/launch/ScalarCodec.h"
 
 #include <algorithm>
 #include <atomic>
@@ -17,58 +17,6 @@ namespace kernelpad {
 
 namespace {
 
-// ---- float16 by hand (IEEE 754 binary16), so that no compiler support is needed ----
-
-double halfToDouble(quint16 h) {
-    const int sign = h >> 15;
-    const int exponent = (h >> 10) & 0x1f;
-    const int mantissa = h & 0x3ff;
-    double value;
-    if (exponent == 0)
-        value = std::ldexp(double(mantissa), -24); // subnormal: mantissa * 2^-24
-    else if (exponent == 0x1f)
-        value = mantissa ? std::numeric_limits<double>::quiet_NaN()
-                         : std::numeric_limits<double>::infinity();
-    else
-        value = std::ldexp(double(mantissa | 0x400), exponent - 25);
-    return sign ? -value : value;
-}
-
-/// Rounds to nearest, ties to even, straight from the double: going through float first
-/// would round twice.
-quint16 doubleToHalf(double value) {
-    quint64 bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    const quint16 sign = quint16((bits >> 63) << 15);
-    const int exponent = int((bits >> 52) & 0x7ff);
-    const quint64 mantissa = bits & ((quint64(1) << 52) - 1);
-    if (exponent == 0x7ff)
-        return sign | (mantissa ? 0x7e00 : 0x7c00);
-    const int unbiased = exponent - 1023;
-    if (unbiased > 15)
-        return sign | 0x7c00;
-    quint64 significand; // the bits kept are significand >> shift
-    int shift;
-    quint16 base;
-    if (unbiased >= -14) { // normal in half precision
-        significand = mantissa;
-        shift = 42;
-        base = quint16((unbiased + 15) << 10);
-    } else { // subnormal in half precision, or zero
-        significand = exponent ? (mantissa | (quint64(1) << 52)) : mantissa;
-        shift = 42 + (-14 - unbiased);
-        base = 0;
-        if (shift >= 54) // below half the smallest subnormal: rounds to zero
-            return sign;
-    }
-    quint64 kept = significand >> shift;
-    const quint64 remainder = significand & ((quint64(1) << shift) - 1);
-    const quint64 halfway = quint64(1) << (shift - 1);
-    if (remainder > halfway || (remainder == halfway && (kept & 1)))
-        ++kept; // a carry into the exponent is exactly the right result (up to infinity)
-    return sign | quint16(base + kept);
-}
-
 // ---- element decoding: one small traits type per storage format ----
 
 template <typename T> struct Plain {
@@ -80,7 +28,7 @@ template <typename T> struct Plain {
 struct Half {
     using Raw = quint16;
     static constexpr bool kInteger = false;
-    static double value(Raw r) { return halfToDouble(r); }
+    static double value(Raw r) { return detail::halfBitsToDouble(r); }
     static Raw exact(Raw r) { return r; }
 };
 struct Boolean {
@@ -118,7 +66,7 @@ double componentValue(ScalarType type, const char* p) {
     case ScalarType::UInt64:
         return double(load<Plain<quint64>>(p));
     case ScalarType::Float16:
-        return halfToDouble(load<Half>(p));
+        return detail::halfBitsToDouble(load<Half>(p));
     case ScalarType::Float32:
     case ScalarType::Complex64:
         return double(load<Plain<float>>(p));
@@ -329,27 +277,19 @@ int componentsPerElement(const ValueType& type) {
 
 } // namespace
 
-BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
-                                  const QByteArray& expected, qint64 count, double atol,
-                                  double rtol) {
-    BufferVerification report;
-    const auto fail = [&report](const QString& message) {
-        report.error = message;
-        report.passed = false;
-        return report;
-    };
+QString comparisonProblem(const ValueType& type, qint64 count, double atol, double rtol,
+                          qint64 gotBytes, qint64 expectedBytes) {
     const qint64 elementBytes = type.sizeBytes();
     if (type.isStruct() && type.structType.fields.isEmpty())
-        return fail(QStringLiteral("struct %1 has no fields to compare").arg(type.displayName()));
+        return QStringLiteral("struct %1 has no fields to compare").arg(type.displayName());
     if (elementBytes <= 0)
-        return fail(QStringLiteral("type %1 has no size").arg(type.displayName()));
+        return QStringLiteral("type %1 has no size").arg(type.displayName());
     if (count < 0)
-        return fail(QStringLiteral("element count must be >= 0 (got %1)").arg(count));
+        return QStringLiteral("element count must be >= 0 (got %1)").arg(count);
     if (!(atol >= 0) || !(rtol >= 0))
-        return fail(
-            QStringLiteral("tolerances must be >= 0 (atol %1, rtol %2)").arg(atol).arg(rtol));
+        return QStringLiteral("tolerances must be >= 0 (atol %1, rtol %2)").arg(atol).arg(rtol);
     if (count > std::numeric_limits<qint64>::max() / elementBytes)
-        return fail(QStringLiteral("%1 elements are too many").arg(count));
+        return QStringLiteral("%1 elements are too many").arg(count);
     const qint64 needBytes = count * elementBytes;
     const auto sizeMessage = [&](const char* what, qint64 haveBytes) {
         return QStringLiteral("%1 has %2 bytes; %3 elements of %4 need %5")
@@ -359,10 +299,26 @@ BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
             .arg(type.displayName())
             .arg(needBytes);
     };
-    if (got.size() < needBytes)
-        return fail(sizeMessage("the output", got.size()));
-    if (expected.size() < needBytes)
-        return fail(sizeMessage("the expected data", expected.size()));
+    if (gotBytes < needBytes)
+        return sizeMessage("the output", gotBytes);
+    if (expectedBytes < needBytes)
+        return sizeMessage("the expected data", expectedBytes);
+    return {};
+}
+
+BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
+                                  const QByteArray& expected, qint64 count, double atol,
+                                  double rtol) {
+    BufferVerification report;
+    const auto fail = [&report](const QString& message) {
+        report.error = message;
+        report.passed = false;
+        return report;
+    };
+    if (const QString problem =
+            comparisonProblem(type, count, atol, rtol, got.size(), expected.size());
+        !problem.isEmpty())
+        return fail(problem);
 
     report.checked = count * componentsPerElement(type);
     Comparison cmp(report, atol, rtol);
@@ -484,10 +440,7 @@ int expressionThreads(qint64 count) {
     return int(std::clamp<qint64>(std::min(cores, count / (4 * kChunkElements)), 1, 16));
 }
 
-QString parserMessage(const QString& expression, const mu::Parser::exception_type& e) {
-    QString message = QString::fromStdString(e.GetMsg());
-    if (!message.contains(QLatin1String("position")) && e.GetPos() >= 0)
-        message += QStringLiteral(" at position %1").arg(e.GetPos());
+QString parserMessage(const QString& expression, const QString& message) {
     return QStringLiteral("expression '%1': %2").arg(expression, message);
 }
 
@@ -518,20 +471,16 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         known.append(indexName);
 
     try {
-        mu::Parser parser;
-        const auto define = [&](const QString& name, auto&& action) -> QString {
-            try {
-                action();
-            } catch (const mu::Parser::exception_type& e) {
-                return QStringLiteral("argument '%1' cannot be used in an expression: %2")
-                    .arg(name, QString::fromStdString(e.GetMsg()));
-            }
-            return {};
+        Expression parser;
+        const auto define = [](const QString& name, const QString& problem) -> QString {
+            if (problem.isEmpty())
+                return {};
+            return QStringLiteral("argument '%1' cannot be used in an expression: %2")
+                .arg(name, problem);
         };
         // Scalars are constants, so muParser folds them into the bytecode.
         for (auto it = scalars.cbegin(); it != scalars.cend(); ++it) {
-            const QString problem =
-                define(it.key(), [&] { parser.DefineConst(it.key().toStdString(), it.value()); });
+            const QString problem = define(it.key(), parser.defineConstant(it.key(), it.value()));
             if (!problem.isEmpty())
                 return fail(problem);
         }
@@ -548,23 +497,23 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         for (auto it = inputs.cbegin(); it != inputs.cend(); ++it) {
             // reserve() above keeps every slot's address stable for muParser.
             variables.push_back(Variable{it.key(), &it.value(), 0.0});
-            double* storage = &variables.back().value;
             const QString problem =
-                define(it.key(), [&] { parser.DefineVar(it.key().toStdString(), storage); });
+                define(it.key(), parser.defineVariable(it.key(), &variables.back().value));
             if (!problem.isEmpty())
                 return fail(problem);
         }
         if (hasIndex) {
             variables.push_back(Variable{indexName, nullptr, 0.0});
-            parser.DefineVar(indexName.toStdString(), &variables.back().value);
+            (void)parser.defineVariable(indexName, &variables.back().value);
         }
 
-        parser.SetExpr(expression.toStdString());
-        const mu::varmap_type& used = parser.GetUsedVar(); // parses; throws on syntax errors
+        if (const QString problem = parser.compile(expression); !problem.isEmpty())
+            return fail(parserMessage(expression, problem));
+        const QVector<Expression::Variable> used = parser.usedVariables();
         QStringList unknown;
-        for (const auto& [name, pointer] : used)
-            if (!pointer)
-                unknown.append(QString::fromStdString(name));
+        for (const Expression::Variable& variable : used)
+            if (!variable.storage)
+                unknown.append(variable.name);
         if (!unknown.isEmpty())
             return fail(QStringLiteral("unknown name%1 %2 in expression '%3'; known: %4")
                             .arg(unknown.size() > 1 ? QStringLiteral("s") : QString(),
@@ -576,9 +525,10 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         std::vector<Variable*> active;
         for (Variable& v : variables) {
             const double* storage = &v.value;
-            const bool isUsed = std::any_of(used.begin(), used.end(), [storage](const auto& kv) {
-                return kv.second == storage;
-            });
+            const bool isUsed =
+                std::any_of(used.begin(), used.end(), [storage](const Expression::Variable& u) {
+                    return u.storage == storage;
+                });
             if (!isUsed)
                 continue;
             if (v.input) {
@@ -606,19 +556,25 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         std::atomic<qint64> nextChunk{0};
         std::mutex failureMutex;
         QString failure;
+        const auto stopWith = [&](const QString& message) {
+            const std::lock_guard<std::mutex> lock(failureMutex);
+            failure = message;
+            nextChunk = count; // the others stop at their next chunk
+        };
         const auto worker = [&] {
             try {
-                mu::Parser local;
+                Expression local;
                 for (auto it = scalars.cbegin(); it != scalars.cend(); ++it)
-                    local.DefineConst(it.key().toStdString(), it.value());
+                    (void)local.defineConstant(it.key(), it.value());
                 std::vector<double> values(active.size());
                 std::vector<std::vector<double>> chunks(active.size());
                 for (size_t v = 0; v < active.size(); ++v) {
-                    local.DefineVar(active[v]->name.toStdString(), &values[v]);
+                    (void)local.defineVariable(active[v]->name, &values[v]);
                     if (active[v]->input)
                         chunks[v].resize(size_t(kChunkElements));
                 }
-                local.SetExpr(expression.toStdString());
+                if (const QString problem = local.compile(expression); !problem.isEmpty())
+                    return stopWith(parserMessage(expression, problem));
                 for (qint64 first; (first = nextChunk.fetch_add(kChunkElements)) < count;) {
                     const qint64 n = std::min(kChunkElements, count - first);
                     for (size_t v = 0; v < active.size(); ++v)
@@ -627,18 +583,14 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
                     for (qint64 k = 0; k < n; ++k) {
                         for (size_t v = 0; v < active.size(); ++v)
                             values[v] = active[v]->input ? chunks[v][size_t(k)] : double(first + k);
-                        out[first + k] = local.Eval();
+                        out[first + k] = local.evaluate();
                     }
                 }
-            } catch (const mu::Parser::exception_type& e) {
-                const std::lock_guard<std::mutex> lock(failureMutex);
-                failure = parserMessage(expression, e);
-                nextChunk = count; // the others stop at their next chunk
+            } catch (const ExpressionError& e) {
+                stopWith(parserMessage(expression, QString::fromStdString(e.what())));
             } catch (const std::exception& e) {
-                const std::lock_guard<std::mutex> lock(failureMutex);
-                failure = QStringLiteral("evaluating '%1' failed: %2")
-                              .arg(expression, QString::fromLocal8Bit(e.what()));
-                nextChunk = count;
+                stopWith(QStringLiteral("evaluating '%1' failed: %2")
+                             .arg(expression, QString::fromLocal8Bit(e.what())));
             }
         };
         std::vector<std::thread> helpers;
@@ -650,8 +602,6 @@ std::optional<QVector<double>> evaluateExpression(const QString& expression, qin
         if (!failure.isEmpty())
             return fail(failure);
         return results;
-    } catch (const mu::Parser::exception_type& e) {
-        return fail(parserMessage(expression, e));
     } catch (const std::bad_alloc&) {
         return fail(QStringLiteral("not enough memory to evaluate '%1' for %2 elements")
                         .arg(expression)
@@ -698,7 +648,7 @@ void storeScalar(ScalarType type, char* p, double v) {
     case ScalarType::UInt64:
         return store(p, toInteger<quint64>(v));
     case ScalarType::Float16:
-        return store(p, doubleToHalf(v));
+        return store(p, detail::doubleToHalfBits(v));
     case ScalarType::Float32:
     case ScalarType::Complex64:
         return store(p, float(v)); // imaginary part stays zero

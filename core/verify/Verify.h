@@ -1,6 +1,6 @@
 #pragma once
 // Verification maths on the host: compare an output with expected values, evaluate expected
-// values from a muParser expression.
+// values from an expression (core/launch's Expression, muParser).
 
 #include "core/launch/ArgumentSpec.h"
 #include "core/verify/VerificationReport.h"
@@ -16,6 +16,12 @@ namespace kernelpad {
 
 /// How many mismatches a report lists.
 inline constexpr int kMaxReportedMismatches = 16;
+
+/// Why `count` elements of `type` cannot be compared with these tolerances between an output
+/// of `gotBytes` and expected data of `expectedBytes`, or empty: the one check of
+/// compareBuffers() and of the GPU comparison, so both refuse in the same words.
+[[nodiscard]] QString comparisonProblem(const ValueType& type, qint64 count, double atol,
+                                        double rtol, qint64 gotBytes, qint64 expectedBytes);
 
 /// Compares `count` elements of `got` with `expected` (both raw bytes of `type`):
 /// |got - expected| <= atol + rtol * |expected| per component; NaN in got where expected is not

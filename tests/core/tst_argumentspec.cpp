@@ -216,21 +216,22 @@ void TestArgumentSpec::broken_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("message");
     QTest::newRow("block of zero")
-        << "launch" << QByteArray(R"({"block":[0,1,1]})") << "block[0] must be >= 1 (got 0)";
+        << "launch" << QByteArray(R"({"block":[0,1,1]})") << "block[0]: must be >= 1 (got 0)";
     QTest::newRow("negative grid.y")
-        << "launch" << QByteArray(R"({"grid":[1,-2,1]})") << "grid[1] must be >= 1 (got -2)";
-    QTest::newRow("fractional block")
-        << "launch" << QByteArray(R"({"block":[1.5]})") << "block[0]: expected an integer";
+        << "launch" << QByteArray(R"({"grid":[1,-2,1]})") << "grid[1]: must be >= 1 (got -2)";
+    QTest::newRow("fractional block") << "launch" << QByteArray(R"({"block":[1.5]})")
+                                      << "block[0]: expected a whole number, got 1.5";
     QTest::newRow("grid too long") << "launch" << QByteArray(R"({"grid":[1,1,1,1]})")
-                                   << "grid: expected an array of 1 to 3 integers";
+                                   << "grid: expected an array of 1 to 3 whole numbers";
     QTest::newRow("grid as text") << "launch" << QByteArray(R"({"grid":"64"})")
                                   << "grid: expected an array";
     QTest::newRow("block above int") << "launch" << QByteArray(R"({"block":[3000000000]})")
-                                     << "block[0] must be at most 2147483647";
+                                     << "block[0]: must be at most 2147483647 (got 3000000000)";
     QTest::newRow("negative shared memory") << "launch" << QByteArray(R"({"sharedMemBytes":-1})")
-                                            << "sharedMemBytes must be >= 0 (got -1)";
-    QTest::newRow("shared memory as text") << "launch" << QByteArray(R"({"sharedMemBytes":"1k"})")
-                                           << "sharedMemBytes: expected a number";
+                                            << "sharedMemBytes: must be >= 0 (got -1)";
+    QTest::newRow("shared memory as text")
+        << "launch" << QByteArray(R"({"sharedMemBytes":"1k"})")
+        << "sharedMemBytes: expected a whole number, got a string";
     QTest::newRow("init without kind") << "init" << QByteArray(R"({"low":1})") << "kind: missing";
     QTest::newRow("init unknown kind")
         << "init" << QByteArray(R"({"kind":"gaussian"})") << "kind: unknown kind 'gaussian'";
@@ -244,7 +245,7 @@ void TestArgumentSpec::broken_data() {
         << "init" << QByteArray(R"({"kind":"normal","seed":-1})") << "seed:";
     QTest::newRow("seed of 2^53 + 1 as a JSON number")
         << "init" << QByteArray(R"({"kind":"normal","seed":9007199254740993})")
-        << "seed: expected an integer from 0 to 2^53 - 1";
+        << "seed: expected a whole number from 0 to 2^53 - 1";
     QTest::newRow("file without path")
         << "init" << QByteArray(R"({"kind":"file"})") << "path: missing";
     QTest::newRow("verify unknown kind")
@@ -280,7 +281,7 @@ void TestArgumentSpec::broken_data() {
         << "argument"
         << QByteArray(
                R"({"name":"x","kind":"buffer","buffer":{"type":{"scalar":"int"},"count":-4}})")
-        << "buffer.count: expected a non-negative integer";
+        << "buffer.count: expected a non-negative whole number";
     QTest::newRow("buffer count of 2^53 + 1 as a JSON number")
         << "argument"
         << QByteArray(

@@ -1,9 +1,11 @@
 // Kernel-argument bytes for every scalar type and for structs, compared with what this C++
 // compiler stores for the same values.
 #include "core/launch/Packing.h"
+#include "core/launch/ScalarCodec.h"
 
 #include <QtTest>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -71,6 +73,7 @@ private slots:
     void scalars();
     void float16_data();
     void float16();
+    void float16RoundTrip();
     void errors_data();
     void errors();
     void packStruct();
@@ -166,6 +169,33 @@ void TestPacking::float16() {
     const auto bytes = packValue(ValueType::of(ScalarType::Float16), text, &error);
     QVERIFY2(bytes, qPrintable(error));
     QCOMPARE(*bytes, halfBits(quint16(bits)));
+}
+
+// The one float16 codec (packing, buffer init, host verification): every binary16 value,
+// subnormals and both infinities included, decodes to a double that encodes back to the same
+// bits; NaNs stay NaNs of the same sign.
+void TestPacking::float16RoundTrip() {
+    for (int bits = 0; bits <= 0xFFFF; ++bits) {
+        const double value = detail::halfBitsToDouble(quint16(bits));
+        const quint16 back = detail::doubleToHalfBits(value);
+        const bool isNan = (bits & 0x7C00) == 0x7C00 && (bits & 0x03FF) != 0;
+        if (isNan) {
+            QVERIFY2(std::isnan(value), qPrintable(QString::number(bits, 16)));
+            QCOMPARE(back, quint16((bits & 0x8000) | 0x7E00));
+        } else {
+            QCOMPARE(back, quint16(bits));
+        }
+    }
+    QCOMPARE(detail::halfBitsToDouble(0x0001), std::ldexp(1.0, -24));    // smallest subnormal
+    QCOMPARE(detail::halfBitsToDouble(0x03FF), std::ldexp(1023.0, -24)); // largest subnormal
+    QCOMPARE(detail::halfBitsToDouble(0x7BFF), 65504.0);
+    QCOMPARE(detail::halfBitsToDouble(0xFC00), -std::numeric_limits<double>::infinity());
+    QCOMPARE(detail::doubleToHalfBits(std::numeric_limits<double>::quiet_NaN()), quint16(0x7E00));
+    // Straight from the double, not through float: 1 + 2^-11 + 2^-40 is above the tie, so it
+    // rounds up, where rounding to float first would land on the tie and go to even.
+    QCOMPARE(detail::doubleToHalfBits(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)),
+             quint16(0x3C01));
+    QCOMPARE(detail::doubleToHalfBits(65520.0), quint16(0x7C00)); // halfway to 2^16: infinity
 }
 
 void TestPacking::errors_data() {

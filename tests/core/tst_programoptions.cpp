@@ -221,7 +221,7 @@ void TestProgramOptions::fromJsonRejects_data() {
         << QByteArray(R"({"maxRegisters": "32"})") << "maxRegisters";
     QTest::newRow("defines not an array") << QByteArray(R"({"defines": "N=1"})") << "defines";
     QTest::newRow("includeDirs holds a number")
-        << QByteArray(R"({"includeDirs": ["a", 3]})") << "includeDirs";
+        << QByteArray(R"({"includeDirs": ["a", 3]})") << "includeDirs[1]";
 }
 
 void TestProgramOptions::fromJsonRejects() {
@@ -230,7 +230,9 @@ void TestProgramOptions::fromJsonRejects() {
     QString error;
     const auto options = ProgramOptions::fromJson(QJsonDocument::fromJson(json).object(), &error);
     QVERIFY(!options.has_value());
-    QVERIFY2(error.contains('"' + field + '"'), qPrintable(error));
+    // Named by its path, as every loader names a field ("options.includeDirs[1]: ..." in a
+    // project).
+    QVERIFY2(error.startsWith(field + QStringLiteral(": expected ")), qPrintable(error));
 }
 
 void TestProgramOptions::fromJsonIgnoresUnknownFields() {

@@ -262,9 +262,9 @@ void TestProject::brokenFiles_data() {
     QTest::newRow("missing source") << "missing_source.kpad"
                                     << "source: missing";
     QTest::newRow("kernel not a string") << "kernel_not_string.kpad"
-                                         << "kernel: must be a string";
+                                         << "kernel: expected a string, got a number";
     QTest::newRow("arguments not an array") << "arguments_not_array.kpad"
-                                            << "arguments: must be an array";
+                                            << "arguments: expected an array, got an object";
     QTest::newRow("bad launch") << "bad_launch.kpad"
                                 << "launch.block[0]";
     QTest::newRow("bad argument type") << "bad_argument_type.kpad"

@@ -1,0 +1,348 @@
+// GpuComparer's kernels (core/verify/GpuCompare.cpp). Not built by nvcc: NVRTC compiles this
+// text at run time, embedded at build time as kGpuCompareSource (GpuCompareKernels.h). The
+// macros KP_THREADS, KP_ITEMS and KP_RECORDS come from the compile options
+// (gpuCompareProgram()), so that the host and the device agree on them.
+
+typedef unsigned long long u64;
+
+// Must match GpuCompareResult/GpuCompareRecord on the host (GpuCompare.cpp).
+struct KpRecord {
+    long long index;
+    double got;
+    double expected;
+};
+
+// Field order of the `stats` array.
+enum { kStatMismatches, kStatNan, kStatUnwritten, kStatMaxAbsBits, kStatMaxRelBits };
+
+#define KP_WARPS (KP_THREADS / 32)
+#define KP_TILE (KP_THREADS * KP_ITEMS)
+#define KP_FULL_MASK 0xffffffffu
+
+__device__ __forceinline__ double kpInf() { return __longlong_as_double(0x7ff0000000000000LL); }
+__device__ __forceinline__ double kpNan() { return __longlong_as_double(0x7ff8000000000000LL); }
+__device__ __forceinline__ bool kpIsNan(double x) { return x != x; }
+__device__ __forceinline__ bool kpIsInf(double x) { return fabs(x) == kpInf(); }
+
+// core/launch/ScalarCodec's halfBitsToDouble, bit for bit: subnormals are mantissa * 2^-24 (exact), normals
+// are built directly as a double.
+__device__ __forceinline__ double kpHalfToDouble(unsigned short h)
+{
+    const int exponent = (h >> 10) & 0x1f;
+    const long long mantissa = h & 0x3ff;
+    double value;
+    if (exponent == 0)
+        value = double(mantissa) * 5.9604644775390625e-8; // 2^-24
+    else if (exponent == 0x1f)
+        value = mantissa ? kpNan() : kpInf();
+    else
+        value = __longlong_as_double((long long)(exponent - 15 + 1023) << 52 | mantissa << 42);
+    return (h >> 15) ? -value : value;
+}
+
+// One traits type per storage format, as in Verify.cpp: Bits is the raw storage (compared
+// bit for bit for the poison test), value() the double the host would compute, key() what
+// an exact integer comparison compares.
+#define KP_PLAIN_TRAITS(Name, BitsType, IsInteger, ValueExpr)                                   \
+    struct Name {                                                                               \
+        typedef BitsType Bits;                                                                  \
+        static constexpr bool kInteger = IsInteger;                                             \
+        static __device__ __forceinline__ double value(Bits b) { return (ValueExpr); }          \
+        static __device__ __forceinline__ Bits key(Bits b) { return b; }                        \
+    };
+KP_PLAIN_TRAITS(KpInt8, unsigned char, true, double((signed char)b))
+KP_PLAIN_TRAITS(KpInt16, unsigned short, true, double((short)b))
+KP_PLAIN_TRAITS(KpInt32, unsigned int, true, double((int)b))
+KP_PLAIN_TRAITS(KpInt64, u64, true, double((long long)b))
+KP_PLAIN_TRAITS(KpUInt8, unsigned char, true, double(b))
+KP_PLAIN_TRAITS(KpUInt16, unsigned short, true, double(b))
+KP_PLAIN_TRAITS(KpUInt32, unsigned int, true, double(b))
+KP_PLAIN_TRAITS(KpUInt64, u64, true, double(b))
+KP_PLAIN_TRAITS(KpFloat16, unsigned short, false, kpHalfToDouble(b))
+KP_PLAIN_TRAITS(KpFloat32, unsigned int, false, double(__int_as_float((int)b)))
+KP_PLAIN_TRAITS(KpFloat64, u64, false, __longlong_as_double((long long)b))
+
+struct KpBool {
+    typedef unsigned char Bits;
+    static constexpr bool kInteger = true;
+    static __device__ __forceinline__ double value(Bits b) { return b ? 1.0 : 0.0; }
+    static __device__ __forceinline__ Bits key(Bits b) { return b ? 1 : 0; } // any non-zero is true
+};
+
+// Per-thread totals, reduced per block at the end.
+struct KpTotals {
+    u64 mismatches;
+    u64 nan;
+    u64 unwritten;
+    double maxAbs;
+    double maxRel;
+};
+
+// Verify.cpp's Comparison::recordError.
+__device__ __forceinline__ void kpRecordError(KpTotals& t, double got, double expected)
+{
+    if (kpIsNan(got) || kpIsInf(got) || kpIsNan(expected) || kpIsInf(expected))
+        return;
+    const double diff = fabs(got - expected);
+    t.maxAbs = fmax(t.maxAbs, diff);
+    if (expected != 0)
+        t.maxRel = fmax(t.maxRel, diff / fabs(expected));
+}
+
+// One element, exactly as compareScalars() judges it; true when it is a mismatch.
+template <class T>
+__device__ __forceinline__ bool kpCheck(typename T::Bits g, typename T::Bits e, bool exact,
+                                        double atol, double rtol, KpTotals& t)
+{
+    typedef typename T::Bits Bits;
+    const double got = T::value(g);
+    const double expected = T::value(e);
+    // All bytes kPoisonByte (0xA5), unless the expected value has exactly those bytes.
+    if (g == Bits(0xA5A5A5A5A5A5A5A5ULL) && g != e) {
+        ++t.unwritten;
+        ++t.mismatches;
+        return true;
+    }
+    bool bad = false;
+    bool sawNan = false;
+    if (T::kInteger && exact) {
+        bad = T::key(g) != T::key(e);
+        kpRecordError(t, got, expected);
+    } else {
+        const bool gotNan = kpIsNan(got);
+        const bool expectedNan = kpIsNan(expected);
+        if (gotNan || expectedNan) {
+            bad = !(gotNan && expectedNan);
+            sawNan = gotNan;
+        } else if (got == expected) {
+        } else if (kpIsInf(got) || kpIsInf(expected)) {
+            bad = true;
+        } else {
+            const double diff = fabs(got - expected);
+            // Explicit roundings: a fused multiply-add would decide borderline elements
+            // differently from the host's separate multiply and add.
+            const double tolerance = __dadd_rn(atol, __dmul_rn(rtol, fabs(expected)));
+            bad = !(diff <= tolerance);
+            kpRecordError(t, got, expected);
+        }
+    }
+    if (bad) {
+        ++t.mismatches;
+        if (sawNan)
+            ++t.nan;
+    }
+    return bad;
+}
+
+// Block b compares elements [b * perBlock, min((b + 1) * perBlock, count)) tile by tile in
+// index order, so it can record its own first KP_RECORDS mismatches in index order;
+// kpGatherMismatches then takes blocks in order. The totals go to `stats` with atomics.
+template <class T>
+__device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ got,
+                                          const typename T::Bits* __restrict__ expected,
+                                          u64 count, u64 perBlock, double atol, double rtol,
+                                          int exactFlag, u64* stats, unsigned* blockRecorded,
+                                          KpRecord* blockRecords)
+{
+    typedef typename T::Bits Bits;
+    __shared__ unsigned sWarpCounts[KP_WARPS];
+    __shared__ unsigned sRecorded;
+    __shared__ u64 sCounts[3][KP_WARPS];
+    __shared__ double sMax[2][KP_WARPS];
+
+    const bool exact = exactFlag != 0;
+    const unsigned tid = threadIdx.x;
+    const unsigned lane = tid & 31;
+    const unsigned warp = tid >> 5;
+    const u64 begin = u64(blockIdx.x) * perBlock;
+    const u64 end = begin + perBlock < count ? begin + perBlock : count;
+    KpRecord* records = blockRecords + u64(blockIdx.x) * KP_RECORDS;
+    KpTotals t = {0, 0, 0, 0.0, 0.0};
+    if (tid == 0)
+        sRecorded = 0;
+    __syncthreads();
+
+    for (u64 tile = begin; tile < end; tile += KP_TILE) {
+        Bits g[KP_ITEMS];
+        Bits e[KP_ITEMS];
+#pragma unroll
+        for (int k = 0; k < KP_ITEMS; ++k) {
+            const u64 i = tile + u64(k) * KP_THREADS + tid;
+            if (i < end) {
+                g[k] = got[i];
+                e[k] = expected[i];
+            }
+        }
+        bool bad[KP_ITEMS];
+        bool anyBad = false;
+#pragma unroll
+        for (int k = 0; k < KP_ITEMS; ++k) {
+            const u64 i = tile + u64(k) * KP_THREADS + tid;
+            bad[k] = i < end && kpCheck<T>(g[k], e[k], exact, atol, rtol, t);
+            anyBad |= bad[k];
+        }
+        // sRecorded changes only between barriers below, so every thread reads the same value
+        // and takes the same branch.
+        if (sRecorded < KP_RECORDS && __syncthreads_or(anyBad)) {
+            // Rare path: rank this tile's mismatches in index order (k, then thread).
+            for (int k = 0; k < KP_ITEMS; ++k) {
+                const unsigned mask = __ballot_sync(KP_FULL_MASK, bad[k]);
+                if (lane == 0)
+                    sWarpCounts[warp] = __popc(mask);
+                __syncthreads();
+                unsigned rank = sRecorded + __popc(mask & ((1u << lane) - 1));
+                unsigned total = 0;
+                for (unsigned w = 0; w < KP_WARPS; ++w) {
+                    if (w < warp)
+                        rank += sWarpCounts[w];
+                    total += sWarpCounts[w];
+                }
+                if (bad[k] && rank < KP_RECORDS) {
+                    KpRecord r;
+                    r.index = (long long)(tile + u64(k) * KP_THREADS + tid);
+                    r.got = T::value(g[k]);
+                    r.expected = T::value(e[k]);
+                    records[rank] = r;
+                }
+                __syncthreads();
+                if (tid == 0)
+                    sRecorded = sRecorded + total < KP_RECORDS ? sRecorded + total : KP_RECORDS;
+                __syncthreads();
+            }
+        }
+    }
+
+    // Block reduction: warp shuffles, then one value per warp in shared memory.
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        t.mismatches += __shfl_down_sync(KP_FULL_MASK, t.mismatches, offset);
+        t.nan += __shfl_down_sync(KP_FULL_MASK, t.nan, offset);
+        t.unwritten += __shfl_down_sync(KP_FULL_MASK, t.unwritten, offset);
+        t.maxAbs = fmax(t.maxAbs, __shfl_down_sync(KP_FULL_MASK, t.maxAbs, offset));
+        t.maxRel = fmax(t.maxRel, __shfl_down_sync(KP_FULL_MASK, t.maxRel, offset));
+    }
+    if (lane == 0) {
+        sCounts[0][warp] = t.mismatches;
+        sCounts[1][warp] = t.nan;
+        sCounts[2][warp] = t.unwritten;
+        sMax[0][warp] = t.maxAbs;
+        sMax[1][warp] = t.maxRel;
+    }
+    __syncthreads();
+    if (tid == 0) {
+        KpTotals b = {0, 0, 0, 0.0, 0.0};
+        for (int w = 0; w < KP_WARPS; ++w) {
+            b.mismatches += sCounts[0][w];
+            b.nan += sCounts[1][w];
+            b.unwritten += sCounts[2][w];
+            b.maxAbs = fmax(b.maxAbs, sMax[0][w]);
+            b.maxRel = fmax(b.maxRel, sMax[1][w]);
+        }
+        if (b.mismatches)
+            atomicAdd(&stats[kStatMismatches], b.mismatches);
+        if (b.nan)
+            atomicAdd(&stats[kStatNan], b.nan);
+        if (b.unwritten)
+            atomicAdd(&stats[kStatUnwritten], b.unwritten);
+        // Non-negative doubles order like their bit patterns as unsigned integers.
+        if (b.maxAbs > 0)
+            atomicMax(&stats[kStatMaxAbsBits], (u64)__double_as_longlong(b.maxAbs));
+        if (b.maxRel > 0)
+            atomicMax(&stats[kStatMaxRelBits], (u64)__double_as_longlong(b.maxRel));
+        blockRecorded[blockIdx.x] = sRecorded;
+    }
+}
+
+#define KP_COMPARE_ENTRY(Name, Traits)                                                          \
+    extern "C" __global__ void __launch_bounds__(KP_THREADS) kpCompare_##Name(                 \
+        const Traits::Bits* __restrict__ got, const Traits::Bits* __restrict__ expected,      \
+        u64 count, u64 perBlock, double atol, double rtol, int exact, u64* stats,               \
+        unsigned* blockRecorded, KpRecord* blockRecords)                                        \
+    {                                                                                           \
+        kpCompare<Traits>(got, expected, count, perBlock, atol, rtol, exact, stats,             \
+                          blockRecorded, blockRecords);                                         \
+    }
+// Each type is compiled on its first use (KP_WANT_<type>): one entry takes ptxas about a
+// twelfth of the time all of them take.
+#if defined(KP_WANT_ALL) || defined(KP_WANT_bool)
+KP_COMPARE_ENTRY(bool, KpBool)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_int8)
+KP_COMPARE_ENTRY(int8, KpInt8)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_int16)
+KP_COMPARE_ENTRY(int16, KpInt16)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_int32)
+KP_COMPARE_ENTRY(int32, KpInt32)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_int64)
+KP_COMPARE_ENTRY(int64, KpInt64)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_uint8)
+KP_COMPARE_ENTRY(uint8, KpUInt8)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_uint16)
+KP_COMPARE_ENTRY(uint16, KpUInt16)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_uint32)
+KP_COMPARE_ENTRY(uint32, KpUInt32)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_uint64)
+KP_COMPARE_ENTRY(uint64, KpUInt64)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_float16)
+KP_COMPARE_ENTRY(float16, KpFloat16)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_float32)
+KP_COMPARE_ENTRY(float32, KpFloat32)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_float64)
+KP_COMPARE_ENTRY(float64, KpFloat64)
+#endif
+
+// One block of KP_THREADS threads: walks the blocks' records in block order (an exclusive
+// scan of their counts, KP_THREADS blocks at a time) until KP_RECORDS are taken.
+extern "C" __global__ void __launch_bounds__(KP_THREADS)
+    kpGatherMismatches(const unsigned* blockRecorded, const KpRecord* blockRecords,
+                       unsigned blocks, KpRecord* out, unsigned* outCount)
+{
+    __shared__ unsigned sWarpSums[KP_WARPS];
+    __shared__ unsigned sTaken;
+    const unsigned tid = threadIdx.x;
+    const unsigned lane = tid & 31;
+    const unsigned warp = tid >> 5;
+    if (tid == 0)
+        sTaken = 0;
+    __syncthreads();
+    for (unsigned base = 0; base < blocks; base += KP_THREADS) {
+        const unsigned taken = sTaken; // the same in every thread: written between barriers
+        if (taken >= KP_RECORDS)
+            break;
+        const unsigned b = base + tid;
+        const unsigned n = b < blocks ? blockRecorded[b] : 0;
+        unsigned inclusive = n;
+        for (unsigned offset = 1; offset < 32; offset <<= 1) {
+            const unsigned y = __shfl_up_sync(KP_FULL_MASK, inclusive, offset);
+            if (lane >= offset)
+                inclusive += y;
+        }
+        if (lane == 31)
+            sWarpSums[warp] = inclusive;
+        __syncthreads();
+        unsigned start = taken + inclusive - n;
+        unsigned total = 0;
+        for (unsigned w = 0; w < KP_WARPS; ++w) {
+            if (w < warp)
+                start += sWarpSums[w];
+            total += sWarpSums[w];
+        }
+        for (unsigned j = 0; j < n && start + j < KP_RECORDS; ++j)
+            out[start + j] = blockRecords[u64(b) * KP_RECORDS + j];
+        __syncthreads();
+        if (tid == 0)
+            sTaken = taken + total < KP_RECORDS ? taken + total : KP_RECORDS;
+        __syncthreads();
+    }
+    if (tid == 0)
+        *outCount = sTaken;
+}
