@@ -567,11 +567,17 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
 }
 
 QJsonObject LaunchConfig::toJson() const {
-    return {
+    QJsonObject json{
         {QStringLiteral("grid"), dimsToJson(grid)},
         {QStringLiteral("block"), dimsToJson(block)},
         {QStringLiteral("sharedMemBytes"), sharedMemBytes},
     };
+    // Only when set, so that projects without them are written as before.
+    if (hasCluster())
+        json.insert(QStringLiteral("cluster"), dimsToJson(cluster));
+    if (cooperative)
+        json.insert(QStringLiteral("cooperative"), true);
+    return json;
 }
 
 std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QString* error) {
@@ -597,6 +603,17 @@ std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QStr
         return std::nullopt;
     }
     config.sharedMemBytes = int(shared);
+    if (!readDims(json, QStringLiteral("cluster"), &config.cluster, error))
+        return std::nullopt;
+    const QJsonValue cooperative = json.value(QStringLiteral("cooperative"));
+    if (!cooperative.isUndefined() && !cooperative.isNull()) {
+        if (!cooperative.isBool()) {
+            fail(error, QStringLiteral("cooperative: expected true or false, got %1")
+                            .arg(jsonTypeName(cooperative)));
+            return std::nullopt;
+        }
+        config.cooperative = cooperative.toBool();
+    }
     return config;
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/compile/CompileResult.h"
 #include "core/cuda/DeviceInfo.h"
+#include "core/cuda/JitLog.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/project/Project.h"
 #include "core/run/Sanitizer.h"
@@ -110,6 +111,9 @@ struct RunResult {
     QString sanitizerNote; ///< e.g. why the timing of a sanitized run means nothing
     /// The kernel's printf output (JSON: "stdout", "stdoutBytes", "stdoutLaterBytes").
     ConsoleOutput console;
+    /// The driver JIT's logs and time when the module was loaded from PTX (a virtual arch,
+    /// "compute_90"); `used` is false for a CUBIN (JSON: "jit").
+    JitLog jit;
 
     [[nodiscard]] bool verified() const;
     /// Reports of severity error, counting merged ones, or the tool's total if larger.
