@@ -98,6 +98,7 @@ private slots:
     void globalsRefused();
     void globalsMatchedAgainstTheModule_data();
     void globalsMatchedAgainstTheModule();
+    void globalsVerifiedOnTheHost();
     void clusterValidation_data();
     void clusterValidation();
     void cooperativeValidation_data();
@@ -326,6 +327,50 @@ void TestLaunchFeatures::globalsMatchedAgainstTheModule() {
         QVERIFY(!globals);
         QVERIFY2(error.startsWith(message), qPrintable(error));
     }
+}
+
+// The checks after the run, on host data as readGlobals() leaves it: the convolution
+// example's counter against "n/256" (with a buffer named "in" among the inputs), an out global
+// the kernel never wrote, and an input global asked to be verified.
+void TestLaunchFeatures::globalsVerifiedOnTheHost() {
+    const Project p = loadExample("convolution.kpad");
+    const CompileResult compiled =
+        Program(p.source, p.sourceName, p.options, kExamples).compile("sm_90");
+    QVERIFY(compiled.ok);
+    QString error;
+    std::optional<std::vector<RunGlobal>> globals = prepareGlobals(p, kExamples, compiled, &error);
+    QVERIFY2(globals, qPrintable(error));
+    QCOMPARE(globals->size(), size_t(3));
+    QCOMPARE(globals->at(0).initial.size(), 36);
+    QCOMPARE(globals->at(1).initial, QByteArray::fromRawData("\0\0\0\x3f", 4)); // 0.5f
+    std::optional<std::vector<RunBuffer>> buffers = prepareBuffers(p.arguments, kExamples, &error);
+    QVERIFY2(buffers, qPrintable(error));
+
+    const auto counter = [](quint32 value) {
+        return QByteArray(reinterpret_cast<const char*>(&value), sizeof value);
+    };
+    QHash<QString, QByteArray> outputs{{"blocksDone", counter(4096)}};
+    QVector<BufferVerification> reports = verifyGlobals(*globals, outputs, p, *buffers, kExamples);
+    QCOMPARE(reports.size(), 1);
+    QCOMPARE(reports[0].buffer, QStringLiteral("blocksDone"));
+    QVERIFY2(reports[0].passed, qPrintable(reports[0].error));
+    QCOMPARE(reports[0].method, QStringLiteral("expression n/256"));
+
+    outputs["blocksDone"] = counter(4095);
+    reports = verifyGlobals(*globals, outputs, p, *buffers, kExamples);
+    QVERIFY(!reports[0].passed);
+    QCOMPARE(reports[0].mismatches, 1);
+
+    // An out global left as poisoned is unwritten; an input global cannot be checked.
+    (*globals)[2].direction = Direction::Out;
+    (*globals)[0].verify.kind = VerifySpec::Kind::Expression;
+    (*globals)[0].verify.expression = QStringLiteral("i");
+    outputs["blocksDone"] = QByteArray(4, char(kPoisonByte));
+    reports = verifyGlobals(*globals, outputs, p, *buffers, kExamples);
+    QCOMPARE(reports.size(), 2);
+    QVERIFY(reports[0].error.contains(QLatin1String("is an input")));
+    QCOMPARE(reports[1].unwritten, 1);
+    QVERIFY(!reports[1].passed);
 }
 
 void TestLaunchFeatures::clusterValidation_data() {
