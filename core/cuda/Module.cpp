@@ -158,11 +158,18 @@ std::optional<Module> Module::loadPtx(const QByteArray& ptx, JitLog* log) {
     float wallMs = 0.0f;
     // Option values travel in void* slots: sizes as integers, the wall time comes back as a
     // float written into its slot (CUDA Driver API, CUjit_option).
-    CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+    // CU_JIT_LOG_VERBOSE makes ptxas write its resource lines ("Used 10 registers") to the
+    // info log, which is otherwise empty for a module that compiles.
+    CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER,  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                               CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                              CU_JIT_WALL_TIME};
-    void* values[] = {info.data(), reinterpret_cast<void*>(std::uintptr_t(info.size())),
-                      error.data(), reinterpret_cast<void*>(std::uintptr_t(error.size())), nullptr};
+                              CU_JIT_LOG_VERBOSE,      CU_JIT_WALL_TIME};
+    constexpr size_t kWallTimeSlot = 5;
+    void* values[] = {info.data(),
+                      reinterpret_cast<void*>(std::uintptr_t(info.size())),
+                      error.data(),
+                      reinterpret_cast<void*>(std::uintptr_t(error.size())),
+                      reinterpret_cast<void*>(std::uintptr_t(1)),
+                      nullptr};
     const QByteArray text = ptx.endsWith('\0') ? ptx : ptx + '\0'; // PTX is loaded as a C string
     Module module;
     QElapsedTimer clock;
@@ -172,7 +179,7 @@ std::optional<Module> Module::loadPtx(const QByteArray& ptx, JitLog* log) {
     log->used = true;
     log->loadMs = double(clock.nsecsElapsed()) / 1e6;
     static_assert(sizeof(float) <= sizeof(void*));
-    std::memcpy(&wallMs, &values[4], sizeof(float));
+    std::memcpy(&wallMs, &values[kWallTimeSlot], sizeof(float));
     log->jitMs = double(wallMs);
     log->infoLog = logText(info);
     log->errorLog = logText(error);
