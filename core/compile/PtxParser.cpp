@@ -305,9 +305,10 @@ QVector<ModuleGlobal> parsePtxGlobals(const QString& ptx) {
 QHash<QString, QString> declaredGlobalTypes(const QString& source) {
     // "__constant__ float filter[9];", "__device__ unsigned int counter = 0;",
     // "static __constant__ const Pair pairs[2];": the words between the keyword and the name.
+    // One line and a bounded number of words, so that no source makes the match slow.
     static const QRegularExpression declaration(QStringLiteral(
-        R"((?:__constant__|__device__)\s+((?:[A-Za-z_][\w:<>]*\s+)*?[A-Za-z_][\w:<>]*(?:\s*\*)?)\s*)"
-        R"(\b([A-Za-z_]\w*)\s*((?:\[[^\]\n]*\]\s*)*)(?:=|;))"));
+        R"((?:__constant__|__device__)[ \t]+((?:[A-Za-z_][\w:<>]*[ \t]+){0,8}?[A-Za-z_][\w:<>]*)"
+        R"((?:[ \t]*\*)?)[ \t]*\b([A-Za-z_]\w*)[ \t]*((?:\[[^\]\n]*\][ \t]*){0,8})(?:=|;))"));
     static const QStringList qualifiers{
         QStringLiteral("static"),     QStringLiteral("const"),        QStringLiteral("volatile"),
         QStringLiteral("__device__"), QStringLiteral("__constant__"), QStringLiteral("__managed__"),

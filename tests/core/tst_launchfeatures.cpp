@@ -11,6 +11,7 @@
 #include "core/run/RunTypes.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
@@ -92,6 +93,7 @@ class TestLaunchFeatures : public QObject {
 private slots:
     void ptxGlobalsFromNvrtc();
     void ptxGlobalsSkipsWhatIsNotAVariable();
+    void declaredTypesReadQuickly();
     void clusterDirectivesFromNvrtc();
     void globalsLoad();
     void globalsRefused_data();
@@ -176,6 +178,24 @@ void TestLaunchFeatures::ptxGlobalsSkipsWhatIsNotAVariable() {
     QCOMPARE(globals[1].name, QStringLiteral("table"));
     QCOMPARE(globals[1].ptxCount, 8);
     QCOMPARE(describeModuleGlobal(globals[1]), QStringLiteral("__constant__ .b8[8]"));
+}
+
+void TestLaunchFeatures::declaredTypesReadQuickly() {
+    const QHash<QString, QString> types = declaredGlobalTypes(QStringLiteral(
+        "static __constant__ const float taps[3][3];\n__device__ int* cursor = nullptr;\n"
+        "__device__ float helper(float x) { return x; }\n__device__ unsigned long long n;"));
+    QCOMPARE(types.value("taps"), QStringLiteral("float[3][3]"));
+    QCOMPARE(types.value("cursor"), QStringLiteral("int*"));
+    QCOMPARE(types.value("n"), QStringLiteral("unsigned long long"));
+    QVERIFY(!types.contains("helper"));
+    // A hostile source (a project file is untrusted) must not make the match backtrack for ever.
+    QString hostile;
+    for (int i = 0; i < 2000; ++i)
+        hostile += QStringLiteral("__device__ ") + QStringLiteral("w ").repeated(100) + u'\n';
+    QElapsedTimer clock;
+    clock.start();
+    (void)declaredGlobalTypes(hostile);
+    QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
 }
 
 void TestLaunchFeatures::clusterDirectivesFromNvrtc() {
