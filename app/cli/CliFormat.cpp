@@ -26,6 +26,38 @@ QString number(double v, int precision = 3) {
     return QString::number(v, 'g', precision);
 }
 
+/// The module's __constant__ and __device__ variables, as a table.
+void printGlobals(QTextStream& out, const CompileResult& r) {
+    if (r.globals.isEmpty())
+        return;
+    out << "\nGlobals:\n";
+    QVector<QStringList> rows{{"global", "space", "type", "bytes", "symbol"}};
+    for (const ModuleGlobal& g : r.globals)
+        rows.push_back({g.name, g.spaceKeyword(), g.sourceType.isEmpty() ? g.ptxType : g.sourceType,
+                        QString::number(g.sizeBytes), g.lowered});
+    printTable(out, rows);
+}
+
+/// The driver JIT's line beside the compile's, for a module loaded from PTX (a virtual arch).
+void printJit(QTextStream& out, const JitLog& jit, const QString& arch) {
+    if (!jit.used)
+        return;
+    const QString ms = QString::number(jit.jitMs, 'f', 3) + QStringLiteral(" ms");
+    if (jit.reused)
+        out << "JIT: the " << arch << " PTX compiled for " << jit.target
+            << " by an earlier run was kept (its JIT took " << ms << ")\n";
+    else if (jit.failed())
+        out << "JIT: the driver could not compile the " << arch << " PTX for " << jit.target << ": "
+            << jit.failure << '\n';
+    else
+        out << "JIT: the driver compiled the " << arch << " PTX for " << jit.target << " in " << ms
+            << " (module load " << QString::number(jit.loadMs, 'f', 3) << " ms)\n";
+    if (!jit.infoLog.isEmpty())
+        out << "JIT info log:\n" << jit.infoLog << '\n';
+    if (!jit.errorLog.isEmpty())
+        out << "JIT error log:\n" << jit.errorLog << '\n';
+}
+
 } // namespace
 
 QString formatMs(double ms) {
@@ -64,6 +96,7 @@ void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
         }
         printTable(out, rows);
     }
+    printGlobals(out, r);
     if (withPtx && !r.ptx.isEmpty())
         out << "\nPTX:\n" << r.ptx << '\n';
     else if (!r.ok && !r.log.isEmpty() && r.diagnostics.isEmpty())
@@ -75,6 +108,7 @@ void printRun(QTextStream& out, const RunResult& r) {
         out << "Device " << r.device.ordinal << ": " << r.device.name << " (" << r.device.arch()
             << ")\n";
     printCompile(out, r.compile, false);
+    printJit(out, r.jit, r.compile.arch);
     const QVector<Summary> summaries = summarize(r);
     const auto find = [&](const char* key) {
         return findSummary(summaries, QString::fromLatin1(key));

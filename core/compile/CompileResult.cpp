@@ -1,5 +1,7 @@
 #include "core/compile/CompileResult.h"
 
+#include "core/compile/PtxParser.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -128,6 +130,10 @@ QJsonObject KernelInfo::toJson() const {
         json.insert(QStringLiteral("maxntid"), dimsToJson(maxntid));
     if (reqntid[0] > 0)
         json.insert(QStringLiteral("reqntid"), dimsToJson(reqntid));
+    if (reqnctapercluster[0] > 0)
+        json.insert(QStringLiteral("reqnctapercluster"), dimsToJson(reqnctapercluster));
+    if (explicitCluster)
+        json.insert(QStringLiteral("explicitCluster"), true);
     return json;
 }
 
@@ -138,6 +144,8 @@ KernelInfo KernelInfo::fromJson(const QJsonObject& json) {
     kernel.params = fromJsonArray<PtxParam>(json.value(QStringLiteral("params")));
     kernel.maxntid = dimsFromJson(json.value(QStringLiteral("maxntid")));
     kernel.reqntid = dimsFromJson(json.value(QStringLiteral("reqntid")));
+    kernel.reqnctapercluster = dimsFromJson(json.value(QStringLiteral("reqnctapercluster")));
+    kernel.explicitCluster = json.value(QStringLiteral("explicitCluster")).toBool();
     return kernel;
 }
 
@@ -169,6 +177,47 @@ int CompileResult::errorCount() const {
         }));
 }
 
+QString ModuleGlobal::spaceKeyword() const {
+    return space == QLatin1String("const") ? QStringLiteral("__constant__")
+                                           : QStringLiteral("__device__");
+}
+
+QJsonObject ModuleGlobal::toJson() const {
+    return QJsonObject{{QStringLiteral("name"), name},
+                       {QStringLiteral("lowered"), lowered},
+                       {QStringLiteral("space"), space},
+                       {QStringLiteral("ptxType"), ptxType},
+                       {QStringLiteral("sizeBytes"), sizeBytes},
+                       {QStringLiteral("alignBytes"), alignBytes},
+                       {QStringLiteral("ptxCount"), double(ptxCount)},
+                       {QStringLiteral("sourceType"), sourceType},
+                       {QStringLiteral("initialized"), initialized}};
+}
+
+ModuleGlobal ModuleGlobal::fromJson(const QJsonObject& json) {
+    ModuleGlobal global;
+    global.name = json.value(QStringLiteral("name")).toString();
+    global.lowered = json.value(QStringLiteral("lowered")).toString();
+    global.space = json.value(QStringLiteral("space")).toString();
+    global.ptxType = json.value(QStringLiteral("ptxType")).toString();
+    global.sizeBytes = json.value(QStringLiteral("sizeBytes")).toInt();
+    global.alignBytes = json.value(QStringLiteral("alignBytes")).toInt();
+    global.ptxCount = qint64(json.value(QStringLiteral("ptxCount")).toDouble(1));
+    global.sourceType = json.value(QStringLiteral("sourceType")).toString();
+    global.initialized = json.value(QStringLiteral("initialized")).toBool();
+    return global;
+}
+
+const ModuleGlobal* CompileResult::findGlobal(const QString& nameOrLowered) const {
+    for (const ModuleGlobal& g : globals)
+        if (g.name == nameOrLowered)
+            return &g;
+    for (const ModuleGlobal& g : globals)
+        if (g.lowered == nameOrLowered)
+            return &g;
+    return nullptr;
+}
+
 QJsonObject CompileResult::toJson(bool withPtx) const {
     QJsonArray lowered;
     for (const auto& [expression, name] : loweredNames) {
@@ -182,6 +231,7 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
                      {QStringLiteral("log"), log},
                      {QStringLiteral("diagnostics"), toJsonArray(diagnostics)},
                      {QStringLiteral("kernels"), toJsonArray(kernels)},
+                     {QStringLiteral("globals"), toJsonArray(globals)},
                      {QStringLiteral("loweredNames"), lowered},
                      {QStringLiteral("compileMs"), compileMs},
                      {QStringLiteral("nvrtcMs"), nvrtcMs},
@@ -203,6 +253,11 @@ CompileResult CompileResult::fromJson(const QJsonObject& json) {
     result.diagnostics = fromJsonArray<Diagnostic>(json.value(QStringLiteral("diagnostics")));
     result.ptx = json.value(QStringLiteral("ptx")).toString();
     result.kernels = fromJsonArray<KernelInfo>(json.value(QStringLiteral("kernels")));
+    // Results cached before globals were listed have none: read them from the PTX.
+    if (json.contains(QStringLiteral("globals")))
+        result.globals = fromJsonArray<ModuleGlobal>(json.value(QStringLiteral("globals")));
+    else
+        result.globals = parsePtxGlobals(result.ptx);
     const QJsonArray lowered = json.value(QStringLiteral("loweredNames")).toArray();
     for (const QJsonValue& entry : lowered) {
         const QJsonObject object = entry.toObject();

@@ -49,9 +49,35 @@ struct KernelInfo {
     std::array<int, 3> maxntid{0, 0, 0};
     /// `.reqntid`: the block must be exactly this; zeros when the PTX declares none.
     std::array<int, 3> reqntid{0, 0, 0};
+    /// `.reqnctapercluster` (from __cluster_dims__): the cluster the kernel was compiled
+    /// for; zeros when the PTX declares none.
+    std::array<int, 3> reqnctapercluster{0, 0, 0};
+    /// `.explicitcluster`: the kernel must be launched with clusters (sm_90 and newer).
+    bool explicitCluster = false;
 
     [[nodiscard]] QJsonObject toJson() const;
     static KernelInfo fromJson(const QJsonObject& json);
+};
+
+/// A `__constant__` or `__device__` variable of the module, read from the PTX's `.const` and
+/// `.global` declarations (the driver's cuModuleGetGlobal finds it by `lowered`).
+struct ModuleGlobal {
+    QString name;    ///< as the user knows it: "filter", "ns::counter" (demangled)
+    QString lowered; ///< the symbol in the module: "filter", "_ZN2ns7counterE"
+    QString space;   ///< "const" (__constant__) or "global" (__device__)
+    QString ptxType; ///< ".f32", ".u32", or ".b8" for arrays and structs
+    int sizeBytes = 0;
+    int alignBytes = 0;
+    /// Elements of the PTX declaration: 36 for `.b8 filter[36]`, 1 for a scalar.
+    qint64 ptxCount = 1;
+    /// The type as the source declares it ("float", "Pair") where a plain declaration
+    /// names it; empty when not found.
+    QString sourceType;
+    bool initialized = false; ///< the declaration has an initializer ("= 2.0f")
+
+    [[nodiscard]] QString spaceKeyword() const; ///< "__constant__" or "__device__"
+    [[nodiscard]] QJsonObject toJson() const;
+    static ModuleGlobal fromJson(const QJsonObject& json);
 };
 
 /// Everything a compile produced: ok() or not, the log, diagnostics, PTX and CUBIN.
@@ -65,6 +91,7 @@ struct CompileResult {
     QString ptx;
     QByteArray cubin;
     QVector<KernelInfo> kernels;
+    QVector<ModuleGlobal> globals; ///< the module's __constant__ and __device__ variables
     /// name expression -> lowered name (templates, as in cuda.core's name_expressions)
     QVector<QPair<QString, QString>> loweredNames;
     /// Wall time of this compile step: NVRTC's time, or the cache lookup's on a hit.
@@ -81,6 +108,8 @@ struct CompileResult {
     /// The entry to load for `name`: the lowered name of a name expression
     /// ("saxpy<float>"), else that of the kernel found by findKernel(); empty when neither.
     [[nodiscard]] QString loweredName(const QString& name) const;
+    /// The global named `nameOrLowered` (as the user knows it, or its symbol); null if none.
+    [[nodiscard]] const ModuleGlobal* findGlobal(const QString& nameOrLowered) const;
     [[nodiscard]] int errorCount() const;
     /// Without cubin (sent separately when needed); includes ptx unless withPtx is false.
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;

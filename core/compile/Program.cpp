@@ -9,7 +9,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QRegularExpression>
 
 #include <nvrtc.h>
 
@@ -110,11 +109,6 @@ void nameKernels(CompileResult* result) {
     }
 }
 
-bool isValidArch(const QString& arch) {
-    static const QRegularExpression re(QStringLiteral("^sm_\\d+[a-z]?$"));
-    return re.match(arch).hasMatch();
-}
-
 /// An error at the first NUL character of `source`, if any: nvrtcCreateProgram takes a C
 /// string, so NVRTC would silently compile only the text before it.
 std::optional<Diagnostic> nulCharacter(const QString& source, const QString& name) {
@@ -154,9 +148,8 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         !arch.isEmpty() ? arch : m_options.arch.value_or(QString::fromLatin1(kDefaultArch));
 
     QString invalid = m_options.validate();
-    if (invalid.isEmpty() && !isValidArch(result.arch))
-        invalid =
-            QStringLiteral("arch must look like sm_90 or sm_90a (got \"%1\")").arg(result.arch);
+    if (invalid.isEmpty())
+        invalid = archProblem(result.arch);
     if (!invalid.isEmpty()) {
         result.diagnostics.append(plainError(QStringLiteral("ProgramOptions: ") + invalid));
         return result;
@@ -240,6 +233,10 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         }
         result.kernels = parsePtxEntries(result.ptx);
         nameKernels(&result);
+        result.globals = parsePtxGlobals(result.ptx);
+        const QHash<QString, QString> declared = declaredGlobalTypes(m_source);
+        for (ModuleGlobal& global : result.globals)
+            global.sourceType = declared.value(global.name.section(QStringLiteral("::"), -1));
         result.ok = true;
     } else {
         if (compiled == NVRTC_ERROR_INVALID_OPTION) {

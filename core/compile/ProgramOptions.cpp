@@ -22,11 +22,6 @@ const QStringList& cppStandards() {
     return standards;
 }
 
-bool isValidArch(const QString& arch) {
-    static const QRegularExpression re(QStringLiteral("^sm_\\d+[a-z]?$"));
-    return re.match(arch).hasMatch();
-}
-
 /// The first control character problem of `list`, named "field[i]".
 QString listControlCharacterError(const QString& field, const QStringList& list) {
     for (qsizetype i = 0; i < list.size(); ++i) {
@@ -64,11 +59,28 @@ bool readStringList(const json::FieldReader& fields, const QString& key, QString
 
 } // namespace
 
+bool isValidArch(const QString& arch) {
+    // sm_XY makes a CUBIN for exactly that GPU; compute_XY (a virtual arch) makes PTX only,
+    // which the driver's JIT compiles when the module is loaded (issue 12, point 6).
+    static const QRegularExpression re(QStringLiteral("^(sm|compute)_\\d+[a-z]?$"));
+    return re.match(arch).hasMatch();
+}
+
+bool isVirtualArch(const QString& arch) {
+    return arch.startsWith(QLatin1String("compute_")) && isValidArch(arch);
+}
+
+QString archProblem(const QString& arch) {
+    if (isValidArch(arch))
+        return {};
+    return QStringLiteral("arch must look like sm_90, sm_90a or compute_90 (got \"%1\")").arg(arch);
+}
+
 QStringList ProgramOptions::toFlags(const QString& resolvedArch) const {
     QStringList flags;
     const QString effectiveArch =
         !resolvedArch.isEmpty() ? resolvedArch : arch.value_or(QString::fromLatin1(kDefaultArch));
-    // -arch=sm_XY (not compute_XY) makes NVRTC emit a CUBIN for exactly that arch.
+    // -arch=sm_XY makes NVRTC emit a CUBIN for exactly that arch; -arch=compute_XY only PTX.
     appendChecked(&flags, QStringLiteral("-arch=") + effectiveArch);
     if (cppStandard)
         appendChecked(&flags, QStringLiteral("-std=") + *cppStandard);
@@ -116,8 +128,10 @@ QString ProgramOptions::unsafeContent() const {
 QString ProgramOptions::validate() const {
     if (QString unsafe = unsafeContent(); !unsafe.isEmpty())
         return unsafe;
-    if (arch && !isValidArch(*arch))
-        return QStringLiteral("arch must look like sm_90 or sm_90a (got \"%1\")").arg(*arch);
+    if (arch) {
+        if (QString bad = archProblem(*arch); !bad.isEmpty())
+            return bad;
+    }
     if (cppStandard && !cppStandards().contains(*cppStandard)) {
         return QStringLiteral("cppStandard must be one of %1 (got \"%2\")")
             .arg(cppStandards().join(QStringLiteral(", ")), *cppStandard);

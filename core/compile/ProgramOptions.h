@@ -12,7 +12,9 @@ namespace kernelpad {
 
 /// Compile options of a program; unset fields leave NVRTC's default in place.
 struct ProgramOptions {
-    /// "sm_90". Unset: the current device's exact arch, or sm_90 without a driver.
+    /// "sm_90" (a CUBIN for that GPU) or "compute_90" (PTX only, compiled by the driver's JIT
+    /// when the runner loads it). Unset: the current device's exact arch, or sm_90 without a
+    /// driver.
     std::optional<QString> arch;
     std::optional<QString> cppStandard; ///< "c++17", "c++20"
     std::optional<bool> fastMath;       ///< --use_fast_math
@@ -48,6 +50,13 @@ struct ProgramOptions {
     static std::optional<ProgramOptions> fromJson(const QJsonObject& json, QString* error);
     friend bool operator==(const ProgramOptions& a, const ProgramOptions& b);
 };
+
+/// True for "sm_90", "sm_90a", "compute_90", "compute_90a".
+[[nodiscard]] bool isValidArch(const QString& arch);
+/// True for a virtual arch ("compute_90"): NVRTC makes PTX only, no CUBIN.
+[[nodiscard]] bool isVirtualArch(const QString& arch);
+/// Empty when `arch` is valid, else the message ("arch must look like sm_90, ...").
+[[nodiscard]] QString archProblem(const QString& arch);
 
 /// The default arch when neither the user nor a device chooses one.
 inline constexpr const char* kDefaultArch = "sm_90";

@@ -1,9 +1,12 @@
 #include "core/compile/PtxParser.h"
 
+#include "core/compile/KernelNames.h"
+
 #include <QHash>
 #include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
 #include <climits>
 #include <optional>
 
@@ -205,11 +208,126 @@ QVector<KernelInfo> parsePtxEntries(const QString& ptx) {
                 const QString directives = text.mid(close + 1, stop - close - 1);
                 kernel.maxntid = readNtid(directives, QLatin1String(".maxntid"));
                 kernel.reqntid = readNtid(directives, QLatin1String(".reqntid"));
+                kernel.reqnctapercluster =
+                    readNtid(directives, QLatin1String(".reqnctapercluster"));
+                static const QRegularExpression explicitCluster(
+                    QStringLiteral("(^|\\s)\\.explicitcluster(\\s|$)"));
+                kernel.explicitCluster =
+                    explicitCluster.match(directives).hasMatch() || kernel.reqnctapercluster[0] > 0;
             }
         }
         kernels.append(kernel);
     }
     return kernels;
+}
+
+namespace {
+
+/// The demangled name of a variable symbol ("_ZN2ns7counterE" -> "ns::counter"); the symbol
+/// itself when it is not mangled.
+QString globalDisplayName(const QString& lowered) {
+    const QString demangled = demangle(lowered);
+    return demangled.isEmpty() ? lowered : demangled;
+}
+
+} // namespace
+
+QVector<ModuleGlobal> parsePtxGlobals(const QString& ptx) {
+    QVector<ModuleGlobal> globals;
+    const QString text = ptxWithoutCommentsAndStrings(ptx);
+    int depth = 0; // only module scope: function bodies hold no .const/.global declarations
+    qsizetype lineStart = 0;
+    while (lineStart < text.size() && globals.size() < kMaxEntries) {
+        qsizetype lineEnd = text.indexOf(u'\n', lineStart);
+        if (lineEnd < 0)
+            lineEnd = text.size();
+        const QString line = text.mid(lineStart, lineEnd - lineStart);
+        lineStart = lineEnd + 1;
+        const int depthBefore = depth;
+        depth = qMax(0, depth + int(line.count(u'{')) - int(line.count(u'}')));
+        if (depthBefore != 0)
+            continue;
+        // An initializer may hold braces and commas: only what is before '=' is read.
+        const qsizetype equals = line.indexOf(u'=');
+        const QString declaration = (equals < 0 ? line : line.left(equals)).trimmed();
+        QStringList tokens = declaration.split(u' ', Qt::SkipEmptyParts);
+        while (!tokens.isEmpty() && (tokens.first() == QLatin1String(".visible") ||
+                                     tokens.first() == QLatin1String(".weak") ||
+                                     tokens.first() == QLatin1String(".common")))
+            tokens.removeFirst();
+        if (tokens.size() < 3)
+            continue;
+        const QString& space = tokens.first();
+        if (space != QLatin1String(".const") && space != QLatin1String(".global"))
+            continue;
+        ModuleGlobal global;
+        global.space = space.mid(1);
+        int vectorWidth = 1;
+        int explicitAlign = 0;
+        QString rest;
+        bool skip = false;
+        for (qsizetype t = 1; t < tokens.size(); ++t) {
+            const QString& token = tokens.at(t);
+            if (token == QLatin1String(".align")) {
+                explicitAlign = t + 1 < tokens.size() ? tokens.at(t + 1).toInt() : 0;
+                ++t;
+            } else if (token == QLatin1String(".v2") || token == QLatin1String(".v4")) {
+                vectorWidth = token.mid(2).toInt();
+            } else if (ptxTypeSizeBytes(token) > 0) {
+                global.ptxType = token;
+            } else if (token.startsWith(u'.')) {
+                skip = true; // .texref, .samplerref, .surfref: not memory to write
+                break;
+            } else {
+                rest = tokens.mid(t).join(u' ');
+                break;
+            }
+        }
+        if (skip || global.ptxType.isEmpty())
+            continue;
+        if (rest.endsWith(u';'))
+            rest.chop(1);
+        const qsizetype bracket = rest.indexOf(u'[');
+        global.lowered = (bracket < 0 ? rest : rest.left(bracket)).trimmed();
+        if (global.lowered.isEmpty() ||
+            !std::all_of(global.lowered.cbegin(), global.lowered.cend(), isIdentifierChar))
+            continue;
+        global.name = globalDisplayName(global.lowered);
+        global.ptxCount = arrayLength(rest) * vectorWidth;
+        const qint64 bytes = qint64(ptxTypeSizeBytes(global.ptxType)) * global.ptxCount;
+        global.sizeBytes = bytes <= INT_MAX ? int(bytes) : 0;
+        global.alignBytes =
+            explicitAlign > 0 ? explicitAlign : ptxTypeSizeBytes(global.ptxType) * vectorWidth;
+        global.initialized = equals >= 0;
+        globals.append(global);
+    }
+    return globals;
+}
+
+QHash<QString, QString> declaredGlobalTypes(const QString& source) {
+    // "__constant__ float filter[9];", "__device__ unsigned int counter = 0;",
+    // "static __constant__ const Pair pairs[2];": the words between the keyword and the name.
+    // One line and a bounded number of words, so that no source makes the match slow.
+    static const QRegularExpression declaration(QStringLiteral(
+        R"((?:__constant__|__device__)[ \t]+((?:[A-Za-z_][\w:<>]*[ \t]+){0,8}?[A-Za-z_][\w:<>]*)"
+        R"((?:[ \t]*\*)?)[ \t]*\b([A-Za-z_]\w*)[ \t]*((?:\[[^\]\n]*\][ \t]*){0,8})(?:=|;))"));
+    static const QStringList qualifiers{
+        QStringLiteral("static"),     QStringLiteral("const"),        QStringLiteral("volatile"),
+        QStringLiteral("__device__"), QStringLiteral("__constant__"), QStringLiteral("__managed__"),
+        QStringLiteral("inline")};
+    QHash<QString, QString> types;
+    QRegularExpressionMatchIterator it = declaration.globalMatch(source);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch m = it.next();
+        QStringList words = m.captured(1).simplified().split(u' ', Qt::SkipEmptyParts);
+        words.removeIf([](const QString& w) { return qualifiers.contains(w); });
+        if (words.isEmpty())
+            continue;
+        QString extents = m.captured(3);
+        extents.remove(u' ');
+        types.insert(m.captured(2), words.join(u' ') + extents);
+    }
+    return types;
 }
 
 } // namespace kernelpad

@@ -45,6 +45,11 @@ struct DriverApi {
     X(cuMemcpyDtoDAsync)                                                                           \
     X(cuMemsetD8Async)                                                                             \
     X(cuModuleLoadData)                                                                            \
+    X(cuModuleLoadDataEx)                                                                          \
+    X(cuModuleGetGlobal)                                                                           \
+    X(cuLaunchKernelEx)                                                                            \
+    X(cuOccupancyMaxPotentialClusterSize)                                                          \
+    X(cuOccupancyMaxActiveClusters)                                                                \
     X(cuModuleUnload)                                                                              \
     X(cuModuleGetFunction)                                                                         \
     X(cuFuncGetAttribute)                                                                          \

@@ -1,6 +1,7 @@
 #pragma once
 // A module loaded from CUBIN and the kernels in it.
 
+#include "core/cuda/JitLog.h"
 #include "core/cuda/LaunchDims.h"
 #include "core/cuda/Stream.h"
 
@@ -9,6 +10,8 @@
 #include <QByteArray>
 #include <QString>
 #include <QVector>
+
+#include <optional>
 
 namespace kernelpad {
 
@@ -26,7 +29,16 @@ public:
     [[nodiscard]] int maxActiveBlocksPerSm(int blockThreads, int dynamicSharedBytes) const;
     /// Lets the kernel use more than the default 48 KiB of dynamic shared memory.
     void allowDynamicSharedBytes(int bytes) const;
+    /// cuLaunchKernel; with a cluster or a cooperative launch, cuLaunchKernelEx with those
+    /// launch attributes (a plain launch keeps the plain call: its timing is the raw one).
     void launch(const LaunchDims& dims, const Stream& stream, void** params) const;
+    /// The largest cluster (in blocks) the device can launch for this kernel at `dims`
+    /// (cuOccupancyMaxPotentialClusterSize); with `nonPortable` the kernel first opts in to
+    /// sizes above the portable 8.
+    [[nodiscard]] int maxPotentialClusterBlocks(const LaunchDims& dims, bool nonPortable) const;
+    /// Clusters of `dims.cluster` that can be resident at once (cuOccupancyMaxActiveClusters);
+    /// 0 when one does not fit.
+    [[nodiscard]] int maxActiveClusters(const LaunchDims& dims) const;
 
 private:
     friend class Module;
@@ -41,6 +53,11 @@ private:
 class Module {
 public:
     explicit Module(const QByteArray& cubin);
+    /// A module from PTX, compiled for the current device by the driver's JIT
+    /// (cuModuleLoadDataEx), with its logs and times in `log`. Nothing when the JIT refuses
+    /// the PTX (`log->failure` and `log->errorLog` say why); throws CudaError only for a
+    /// sticky error.
+    [[nodiscard]] static std::optional<Module> loadPtx(const QByteArray& ptx, JitLog* log);
     ~Module();
     Module(Module&& other) noexcept;
     Module& operator=(Module&& other) noexcept;
@@ -50,7 +67,12 @@ public:
     /// The kernel with this lowered (mangled) entry name; throws CudaError if absent.
     [[nodiscard]] Kernel kernel(const QString& lowered, const QString& displayName) const;
 
+    /// Device address and size in bytes of the `__constant__` or `__device__` variable with
+    /// this lowered name (cuModuleGetGlobal); false when the module has none of that name.
+    [[nodiscard]] bool global(const QString& lowered, CUdeviceptr* address, size_t* bytes) const;
+
 private:
+    Module() = default;
     CUmodule m_module = nullptr;
 };
 

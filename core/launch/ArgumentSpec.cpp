@@ -502,11 +502,17 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
 }
 
 QJsonObject LaunchConfig::toJson() const {
-    return {
+    QJsonObject json{
         {QStringLiteral("grid"), dimsToJson(grid)},
         {QStringLiteral("block"), dimsToJson(block)},
         {QStringLiteral("sharedMemBytes"), sharedMemBytes},
     };
+    // Only when set, so that projects without them are written as before.
+    if (hasCluster())
+        json.insert(QStringLiteral("cluster"), dimsToJson(cluster));
+    if (cooperative)
+        json.insert(QStringLiteral("cooperative"), true);
+    return json;
 }
 
 std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QString* error) {
@@ -517,6 +523,10 @@ std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QStr
         return std::nullopt;
     if (!fields.readInt(QStringLiteral("sharedMemBytes"), &config.sharedMemBytes,
                         json::Presence::Optional, {0, std::numeric_limits<int>::max()}))
+        return std::nullopt;
+    if (!readDims(json, QStringLiteral("cluster"), &config.cluster, error) ||
+        !fields.readBool(QStringLiteral("cooperative"), &config.cooperative,
+                         json::Presence::NullIsAbsent))
         return std::nullopt;
     return config;
 }

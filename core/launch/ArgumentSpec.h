@@ -91,7 +91,18 @@ struct LaunchConfig {
     std::array<int, 3> grid{1, 1, 1};
     std::array<int, 3> block{1, 1, 1};
     int sharedMemBytes = 0;
+    /// Thread block cluster dimensions (compute capability 9.0+); zeros: no cluster, or the
+    /// kernel's own __cluster_dims__. JSON "cluster": [x, y, z], written only when set.
+    std::array<int, 3> cluster{0, 0, 0};
+    /// A cooperative launch (cooperative_groups::this_grid().sync()): every block must be
+    /// resident at once. JSON "cooperative": true, written only when set.
+    bool cooperative = false;
 
+    [[nodiscard]] bool hasCluster() const { return cluster[0] > 0; }
+    [[nodiscard]] qint64 clusterBlocks() const {
+        return hasCluster() ? qint64(cluster[0]) * cluster[1] * cluster[2] : 0;
+    }
+    [[nodiscard]] qint64 totalBlocks() const { return qint64(grid[0]) * grid[1] * grid[2]; }
     [[nodiscard]] qint64 threadsPerBlock() const { return qint64(block[0]) * block[1] * block[2]; }
     [[nodiscard]] qint64 totalThreads() const {
         return threadsPerBlock() * qint64(grid[0]) * grid[1] * grid[2];
@@ -99,9 +110,12 @@ struct LaunchConfig {
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<LaunchConfig> fromJson(const QJsonObject& json, QString* error);
     /// The dimensions core/cuda's Kernel::launch takes.
-    [[nodiscard]] LaunchDims dims() const { return LaunchDims{grid, block, sharedMemBytes}; }
+    [[nodiscard]] LaunchDims dims() const {
+        return LaunchDims{grid, block, sharedMemBytes, cluster, cooperative};
+    }
     friend bool operator==(const LaunchConfig& a, const LaunchConfig& b) {
-        return a.grid == b.grid && a.block == b.block && a.sharedMemBytes == b.sharedMemBytes;
+        return a.grid == b.grid && a.block == b.block && a.sharedMemBytes == b.sharedMemBytes &&
+               a.cluster == b.cluster && a.cooperative == b.cooperative;
     }
 };
 

@@ -116,6 +116,89 @@ QString validateLaunch(const LaunchConfig& config, const LaunchLimits& limits) {
     return {};
 }
 
+std::array<int, 3> effectiveCluster(const LaunchConfig& config,
+                                    const std::array<int, 3>& kernelCluster) {
+    if (config.hasCluster())
+        return config.cluster;
+    if (kernelCluster[0] > 0)
+        return kernelCluster;
+    return {0, 0, 0};
+}
+
+QString validateCluster(const LaunchConfig& config, const ClusterLimits& limits) {
+    const std::array<int, 3>& declared = limits.kernelCluster;
+    const bool kernelDeclares = declared[0] > 0;
+    const QString kernel = QStringLiteral("the kernel '%1'").arg(limits.kernelName);
+    if (!config.hasCluster() && !kernelDeclares) {
+        if (limits.kernelExplicitCluster)
+            return QStringLiteral("%1 must be launched in clusters (.explicitcluster); set "
+                                  "launch.cluster")
+                .arg(kernel);
+        return {};
+    }
+    const std::array<int, 3> cluster = effectiveCluster(config, declared);
+    const QString clusterText =
+        QStringLiteral("%1 x %2 x %3").arg(cluster[0]).arg(cluster[1]).arg(cluster[2]);
+    if (limits.ccMajor > 0 && limits.ccMajor < 9)
+        return QStringLiteral("cluster %1: thread block clusters need compute capability 9.0 "
+                              "or newer; the device is %2.%3")
+            .arg(clusterText)
+            .arg(limits.ccMajor)
+            .arg(limits.ccMinor);
+    if (config.hasCluster() && kernelDeclares && config.cluster != declared)
+        return QStringLiteral("launch.cluster %1 differs from %2's __cluster_dims__(%3, %4, %5) "
+                              "(.reqnctapercluster); leave launch.cluster out or make it equal")
+            .arg(clusterText, kernel)
+            .arg(declared[0])
+            .arg(declared[1])
+            .arg(declared[2]);
+    for (int i = 0; i < 3; ++i) {
+        if (cluster[size_t(i)] < 1)
+            return QStringLiteral("cluster.%1 must be >= 1 (got %2)")
+                .arg(QLatin1String(kAxis[i]))
+                .arg(cluster[size_t(i)]);
+        if (config.grid[size_t(i)] % cluster[size_t(i)] != 0)
+            return QStringLiteral("grid.%1 %2 is not a multiple of cluster.%1 %3")
+                .arg(QLatin1String(kAxis[i]))
+                .arg(config.grid[size_t(i)])
+                .arg(cluster[size_t(i)]);
+    }
+    const qint64 blocks = qint64(cluster[0]) * cluster[1] * cluster[2];
+    if (limits.maxClusterBlocks > 0 && blocks > limits.maxClusterBlocks)
+        return QStringLiteral("cluster %1 has %2 blocks, more than %3 of %4")
+            .arg(clusterText)
+            .arg(blocks)
+            .arg(limits.maxIsPortable ? QStringLiteral("the portable maximum")
+                                      : QStringLiteral("the device's maximum for %1").arg(kernel))
+            .arg(limits.maxClusterBlocks);
+    return {};
+}
+
+QString validateCooperative(const LaunchConfig& config, const CooperativeLimits& limits) {
+    if (!config.cooperative)
+        return {};
+    if (!limits.deviceSupports)
+        return QStringLiteral("cooperative: the device does not support cooperative launches");
+    if (limits.smCount <= 0)
+        return {}; // unknown: not checked
+    const qint64 blocks = config.totalBlocks();
+    const qint64 resident = qint64(limits.blocksPerSm) * limits.smCount;
+    if (blocks <= resident)
+        return {};
+    QString message = QStringLiteral("grid of %1 blocks cannot be co-resident: at most %2 (%3 per "
+                                     "SM × %4 SMs)")
+                          .arg(blocks)
+                          .arg(resident)
+                          .arg(limits.blocksPerSm)
+                          .arg(limits.smCount);
+    if (limits.blocksPerSm == 0)
+        message += QStringLiteral("; a block of %1 threads with %2 bytes of dynamic shared memory "
+                                  "does not fit on an SM")
+                       .arg(config.threadsPerBlock())
+                       .arg(config.sharedMemBytes);
+    return message + QStringLiteral(", and a cooperative launch needs every block resident");
+}
+
 qint64 gridToCover(qint64 elements, int blockX) {
     if (elements <= 0 || blockX <= 0)
         return 0;

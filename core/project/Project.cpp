@@ -90,7 +90,70 @@ const ArgumentSpec* Project::findArgument(const QString& name) const {
     return nullptr;
 }
 
+const GlobalSpec* Project::findGlobal(const QString& name) const {
+    for (const GlobalSpec& global : globals)
+        if (global.name == name)
+            return &global;
+    return nullptr;
+}
+
+namespace {
+
+/// The "globals" section (issue 12, point 2); nothing when the project sets none, so that
+/// files without globals stay as they were.
+void insertGlobals(QJsonObject* json, const QVector<GlobalSpec>& globals) {
+    if (globals.isEmpty())
+        return;
+    QJsonArray array;
+    for (const GlobalSpec& global : globals)
+        array.append(global.toJson());
+    json->insert(QStringLiteral("globals"), array);
+}
+
+/// Reads the "globals" section into `project`; false with `error` naming the entry.
+bool readGlobals(const QJsonObject& json, Project* project, QString* error) {
+    if (!json.contains(QStringLiteral("globals")))
+        return true;
+    const QJsonValue value = json.value(QStringLiteral("globals"));
+    if (!value.isArray()) {
+        *error = json::typeError(QStringLiteral("globals"), QStringLiteral("an array"), value);
+        return false;
+    }
+    const QJsonArray array = value.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString path = QStringLiteral("globals[%1]").arg(i);
+        if (!array[i].isObject()) {
+            *error = json::typeError(path, QStringLiteral("an object"), array[i]);
+            return false;
+        }
+        QString message;
+        std::optional<GlobalSpec> global = GlobalSpec::fromJson(array[i].toObject(), &message);
+        if (!global) {
+            *error = withPath(path, message);
+            return false;
+        }
+        for (qsizetype j = 0; j < project->globals.size(); ++j) {
+            if (project->globals[j].name == global->name) {
+                *error = QStringLiteral("%1.name: duplicate global '%2' (also globals[%3])")
+                             .arg(path, global->name)
+                             .arg(j);
+                return false;
+            }
+        }
+        project->globals.append(std::move(*global));
+    }
+    return true;
+}
+
+} // namespace
+
 QJsonObject Project::toJson() const {
+    QJsonObject json = toJsonWithoutGlobals();
+    insertGlobals(&json, globals);
+    return json;
+}
+
+QJsonObject Project::toJsonWithoutGlobals() const {
     QJsonArray args;
     for (const ArgumentSpec& arg : arguments)
         args.append(arg.toJson());
@@ -208,6 +271,8 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
             return fail(withPath(QStringLiteral("timing"), message));
         project.timing = *timing;
     }
+    if (!readGlobals(json, &project, &message))
+        return fail(message);
     return project;
 }
 

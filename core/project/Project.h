@@ -3,6 +3,7 @@
 
 #include "core/compile/ProgramOptions.h"
 #include "core/launch/ArgumentSpec.h"
+#include "core/launch/GlobalSpec.h"
 #include "core/project/TimingSpec.h"
 
 #include <QJsonObject>
@@ -24,12 +25,16 @@ struct Project {
     ProgramOptions options;
     QString kernel;                  ///< entry name or name expression ("vector_add<float>")
     QVector<ArgumentSpec> arguments; ///< in parameter order
+    /// __constant__/__device__ variables written before the launch and read back after it
+    /// (JSON: "globals", written only when there are some).
+    QVector<GlobalSpec> globals;
     LaunchConfig launch;
     TimingSpec timing;
 
     /// Name expressions to hand NVRTC: the kernel and reference kernels that contain '<'.
     [[nodiscard]] QStringList nameExpressions() const;
     [[nodiscard]] const ArgumentSpec* findArgument(const QString& name) const;
+    [[nodiscard]] const GlobalSpec* findGlobal(const QString& name) const;
 
     [[nodiscard]] QJsonObject toJson() const;
     /// Fails with a message naming the field and why ("arguments[2].buffer.count: ...").
@@ -37,6 +42,9 @@ struct Project {
     static std::optional<Project> load(const QString& path, QString* error);
     [[nodiscard]] bool save(const QString& path, QString* error) const;
     friend bool operator==(const Project& a, const Project& b);
+
+private:
+    [[nodiscard]] QJsonObject toJsonWithoutGlobals() const;
 };
 
 } // namespace kernelpad

@@ -48,6 +48,16 @@ QString describeProjectChanges(const std::optional<Project>& before, const Proje
     if (b.launch.sharedMemBytes != after.launch.sharedMemBytes)
         parts << tr("shared %1→%2 B").arg(b.launch.sharedMemBytes).arg(after.launch.sharedMemBytes);
 
+    if (b.launch.cluster != after.launch.cluster)
+        parts << tr("cluster %1→%2")
+                     .arg(b.launch.hasCluster() ? formatDims(b.launch.cluster) : tr("none"),
+                          after.launch.hasCluster() ? formatDims(after.launch.cluster)
+                                                    : tr("none"));
+    if (b.launch.cooperative != after.launch.cooperative)
+        parts << (after.launch.cooperative ? tr("cooperative on") : tr("cooperative off"));
+    if (b.globals != after.globals)
+        parts << tr("globals");
+
     bool argumentsReshaped = b.arguments.size() != after.arguments.size();
     for (int i = 0; i < after.arguments.size() && !argumentsReshaped; ++i) {
         const ArgumentSpec& x = b.arguments.at(i);

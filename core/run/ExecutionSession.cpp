@@ -12,6 +12,7 @@
 #include "core/run/ErrorText.h"
 #include "core/run/Measure.h"
 #include "core/run/RunBuffers.h"
+#include "core/run/RunGlobals.h"
 #include "core/run/RunMemory.h"
 #include "core/run/RunVerification.h"
 
@@ -60,6 +61,57 @@ LaunchLimits limitsFor(const DeviceInfo& d, const Kernel& kernel) {
     l.kernelStaticSharedBytes = kernel.attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
     l.kernelName = kernel.name();
     return l;
+}
+
+/// Clusters and cooperative launch (issue 12, point 4), checked against the device and the
+/// kernel before any memory is taken; `launch` becomes what the driver is given (a kernel's
+/// own __cluster_dims__ apply without the launch attribute). Empty when it can be launched.
+QString checkClusterAndCooperative(const Kernel& kernel, const KernelInfo* info,
+                                   const Device& device, const DeviceInfo& d,
+                                   LaunchConfig* launch) {
+    ClusterLimits clusterLimits;
+    clusterLimits.ccMajor = d.ccMajor;
+    clusterLimits.ccMinor = d.ccMinor;
+    clusterLimits.kernelName = kernel.name();
+    if (info) {
+        clusterLimits.kernelCluster = info->reqnctapercluster;
+        clusterLimits.kernelExplicitCluster = info->explicitCluster;
+    }
+    const std::array<int, 3> cluster = effectiveCluster(*launch, clusterLimits.kernelCluster);
+    const qint64 clusterBlocks = qint64(cluster[0]) * cluster[1] * cluster[2];
+    const bool clustersPossible = d.ccMajor >= 9;
+    if (clustersPossible && clusterBlocks > ClusterLimits::kPortableClusterBlocks &&
+        launch->hasCluster()) {
+        // Past the portable 8 the device decides, for this kernel and block.
+        clusterLimits.maxClusterBlocks = kernel.maxPotentialClusterBlocks(launch->dims(), true);
+        clusterLimits.maxIsPortable = false;
+    }
+    QString problem = validateCluster(*launch, clusterLimits);
+    if (!problem.isEmpty())
+        return problem;
+    if (clusterLimits.kernelCluster[0] > 0)
+        launch->cluster = {0, 0, 0};
+    if (clusterBlocks > 0 && kernel.maxActiveClusters(launch->dims()) == 0)
+        return QStringLiteral("a cluster of %1 blocks (%2 x %3 x %4) of %5 threads with %6 of "
+                              "dynamic shared memory each cannot be resident on the device at "
+                              "once (cuOccupancyMaxActiveClusters is 0); use smaller clusters, "
+                              "blocks or shared memory")
+            .arg(clusterBlocks)
+            .arg(cluster[0])
+            .arg(cluster[1])
+            .arg(cluster[2])
+            .arg(launch->threadsPerBlock())
+            .arg(formatBytes(launch->sharedMemBytes));
+    if (launch->cooperative) {
+        CooperativeLimits cooperative;
+        cooperative.deviceSupports = device.attribute(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH) != 0;
+        cooperative.smCount = d.smCount;
+        cooperative.blocksPerSm =
+            kernel.maxActiveBlocksPerSm(int(launch->threadsPerBlock()), launch->sharedMemBytes);
+        cooperative.kernelName = kernel.name();
+        problem = validateCooperative(*launch, cooperative);
+    }
+    return problem;
 }
 
 KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchConfig& launch) {
@@ -125,8 +177,9 @@ struct ExecutionSession::DeviceState {
     DeviceInfo info;
     Context context;
     Stream stream;
-    QByteArray moduleCubin; ///< the CUBIN `module` was loaded from
+    QByteArray moduleCubin; ///< the CUBIN (or, for a virtual arch, the PTX) of `module`
     std::optional<Module> module;
+    JitLog moduleJit;     ///< the JIT's report when `module` came from PTX
     DeviceBuffer l2Flush; ///< cold-mode flush buffer, allocated once and reused
     /// The last run's buffers: the next run keeps the allocations (and the contents of
     /// unchanged "in" buffers) it can (issue 5, "Fast edit -> result").
@@ -141,10 +194,54 @@ struct ExecutionSession::DeviceState {
             module.reset();
             module.emplace(cubin);
             moduleCubin = cubin;
+            moduleJit = JitLog{};
         }
         return *module;
     }
+
+    /// The module of `compiled`: its CUBIN, or for a virtual arch (no CUBIN) its PTX through
+    /// the driver's JIT. Null when the JIT refused the PTX; `jit` gets the JIT's report (a
+    /// module kept from the last run says `reused`).
+    const Module* moduleOf(const CompileResult& compiled, JitLog* jit) {
+        if (!compiled.cubin.isEmpty()) {
+            *jit = JitLog{};
+            return &moduleFor(compiled.cubin);
+        }
+        const QByteArray ptx = compiled.ptx.toUtf8();
+        if (module && ptx == moduleCubin) {
+            *jit = moduleJit;
+            jit->reused = true;
+            return &*module;
+        }
+        module.reset();
+        moduleCubin.clear();
+        JitLog log;
+        log.target = info.arch();
+        std::optional<Module> loaded = Module::loadPtx(ptx, &log);
+        *jit = log;
+        if (!loaded)
+            return nullptr;
+        module.emplace(std::move(*loaded));
+        moduleCubin = ptx;
+        moduleJit = log;
+        return &*module;
+    }
 };
+
+namespace {
+
+/// "the driver's JIT could not compile the PTX for sm_90: CUDA_ERROR_INVALID_PTX\n<log>"
+QString jitFailure(const JitLog& jit, const QString& arch) {
+    QString message = QStringLiteral("the driver's JIT could not compile the %1 PTX for %2: %3")
+                          .arg(arch, jit.target, jit.failure);
+    if (!jit.errorLog.isEmpty())
+        message += QStringLiteral("\nJIT error log:\n") + jit.errorLog;
+    if (!jit.infoLog.isEmpty())
+        message += QStringLiteral("\nJIT info log:\n") + jit.infoLog;
+    return message;
+}
+
+} // namespace
 
 ExecutionSession::ExecutionSession(CompileCache* cache)
     : m_cache(cache) {}
@@ -192,12 +289,18 @@ std::optional<KernelResources> ExecutionSession::kernelResources(const CompileRe
     try {
         DriverApi::get();
         const QString lowered = resolveKernelLowered(compiled, kernel);
-        if (lowered.isEmpty() || compiled.cubin.isEmpty()) {
+        if (lowered.isEmpty() || (compiled.cubin.isEmpty() && compiled.ptx.isEmpty())) {
             *error = QStringLiteral("kernel '%1' is not in the module").arg(kernel);
             return std::nullopt;
         }
         DeviceState& s = deviceState(device);
-        const Kernel k = s.moduleFor(compiled.cubin).kernel(lowered, kernel);
+        JitLog jit;
+        const Module* module = s.moduleOf(compiled, &jit);
+        if (!module) {
+            *error = jitFailure(jit, compiled.arch);
+            return std::nullopt;
+        }
+        const Kernel k = module->kernel(lowered, kernel);
         return resourcesOf(k, s.info, launch);
     } catch (const CudaError& e) {
         if (e.isSticky())
@@ -329,7 +432,10 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     result.kernelLowered = lowered;
     if (progress)
         progress(QStringLiteral("loading"), 0, 1);
-    const Kernel kernel = s.moduleFor(result.compile.cubin).kernel(lowered, project.kernel);
+    const Module* module = s.moduleOf(result.compile, &result.jit);
+    if (!module)
+        return fail(RunStatus::CompileError, jitFailure(result.jit, result.compile.arch));
+    const Kernel kernel = module->kernel(lowered, project.kernel);
 
     QString problem = checkAgainstParams(project.arguments, kernel.paramLayouts(), project.kernel);
     if (!problem.isEmpty())
@@ -337,9 +443,23 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     problem = validateLaunch(project.launch, limitsFor(s.info, kernel));
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
+    // Module globals (issue 12, point 2): found in the module and sized before any buffer.
+    std::optional<std::vector<RunGlobal>> globals =
+        prepareGlobals(project, request.projectDir, result.compile, &problem);
+    if (!globals)
+        return fail(RunStatus::BadInput, problem);
+    problem = bindGlobals(*globals, *module);
+    if (!problem.isEmpty())
+        return fail(RunStatus::BadInput, problem);
     result.resources = resourcesOf(kernel, s.info, project.launch);
     if (project.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
         kernel.allowDynamicSharedBytes(project.launch.sharedMemBytes);
+    // What the driver is given: the project's launch, less a cluster the kernel declares.
+    LaunchConfig launch = project.launch;
+    problem = checkClusterAndCooperative(kernel, result.compile.findKernel(lowered), s.device,
+                                         s.info, &launch);
+    if (!problem.isEmpty())
+        return fail(RunStatus::BadInput, problem);
 
     // The copy ceiling, once per device (then from the disk cache), before the run's buffers
     // take the memory; a failed measurement only leaves the share of the ceiling out.
@@ -387,11 +507,15 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     // buffers again and again, so they are timed but never checked.
     if (progress)
         progress(QStringLiteral("verifying launch"), 0, 1);
-    kernel.launch(project.launch.dims(), s.stream, packed->kernelParams());
+    writeGlobals(*globals, s.stream);
+    kernel.launch(launch.dims(), s.stream, packed->kernelParams());
     s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
     QElapsedTimer verifyClock;
     verifyClock.start();
-    const QString arch = result.compile.arch.isEmpty() ? s.info.arch() : result.compile.arch;
+    // The comparer's kernels need a CUBIN: a virtual arch gives none, so the device's arch.
+    const QString arch = result.compile.arch.isEmpty() || isVirtualArch(result.compile.arch)
+                             ? s.info.arch()
+                             : result.compile.arch;
     for (auto it = s.expected.begin(); it != s.expected.end();) {
         const bool stillChecked =
             std::any_of(buffers.begin(), buffers.end(), [&](const RunBuffer& b) {
@@ -399,9 +523,8 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
             });
         it = stillChecked ? std::next(it) : s.expected.erase(it);
     }
-    RunVerifier verifier(project, request.projectDir, result.compile,
-                         s.moduleFor(result.compile.cubin), s.stream, &s.comparer, arch,
-                         &s.expected);
+    RunVerifier verifier(project, request.projectDir, result.compile, *module, s.stream,
+                         &s.comparer, arch, &s.expected);
     // Outputs verified on the GPU are copied to the host only when the caller keeps them.
     QHash<QString, QByteArray> outputs;
     for (const RunBuffer& b : buffers) {
@@ -412,17 +535,26 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         b.device.downloadAsync(host.data(), b.bytes, s.stream);
         outputs.insert(b.name, host);
     }
+    QHash<QString, QByteArray> globalOutputs;
+    readGlobals(*globals, s.stream, &globalOutputs);
     s.stream.synchronize(QStringLiteral("copying outputs of '%1'").arg(project.kernel));
 
     if (progress)
         progress(QStringLiteral("verifying"), 0, 1);
     result.verification = verifier.verify(buffers, outputs);
+    result.verification +=
+        verifyGlobals(*globals, globalOutputs, project, buffers, request.projectDir);
     const double verifyMs = double(verifyClock.nsecsElapsed()) / 1e6;
     if (request.keepOutputs)
         for (const RunBuffer& b : buffers)
             if (outputs.contains(b.name))
                 result.outputs.push_back(
                     OutputBuffer{b.name, b.type, b.count, outputs.value(b.name)});
+    if (request.keepOutputs)
+        for (const RunGlobal& g : *globals)
+            if (globalOutputs.contains(g.name))
+                result.outputs.push_back(
+                    OutputBuffer{g.name, g.type, g.count, globalOutputs.value(g.name)});
     outputs.clear();
     if (cancelled())
         return fail(RunStatus::Cancelled, QStringLiteral("cancelled before timing"));
@@ -440,8 +572,8 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         blocker = &s.blocker;
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));
     const MeasureOutcome m =
-        measure(MeasureTarget{kernel, project.launch.dims(), s.stream, packed->kernelParams(),
-                              s.info, flush, blocker, bytes, timing.flopsPerLaunch.value_or(0.0)},
+        measure(MeasureTarget{kernel, launch.dims(), s.stream, packed->kernelParams(), s.info,
+                              flush, blocker, bytes, timing.flopsPerLaunch.value_or(0.0)},
                 timing, request.repetitions, cancel, watchdog, progress);
     result.timing = m.timing;
     if (!blockerProblem.isEmpty())

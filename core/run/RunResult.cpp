@@ -51,6 +51,8 @@ QJsonObject RunResult::toJson(bool withPtx) const {
     json.insert(QStringLiteral("stdout"), console.text);
     json.insert(QStringLiteral("stdoutBytes"), double(console.totalBytes));
     json.insert(QStringLiteral("stdoutLaterBytes"), double(console.laterBytes));
+    if (jit.used)
+        json.insert(QStringLiteral("jit"), jit.toJson());
     if (sanitizerTool != SanitizerTool::None) {
         QJsonArray reports;
         for (const SanitizerReport& r : sanitizer)
@@ -112,6 +114,7 @@ RunResult RunResult::fromJson(const QJsonObject& json) {
     r.console.totalBytes =
         std::max(readInt64(json, QStringLiteral("stdoutBytes")), qint64(r.console.text.size()));
     r.console.laterBytes = std::max<qint64>(0, readInt64(json, QStringLiteral("stdoutLaterBytes")));
+    r.jit = JitLog::fromJson(json.value(QStringLiteral("jit")).toObject());
     return r;
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/compile/CompileResult.h"
 #include "core/cuda/DeviceInfo.h"
+#include "core/cuda/JitLog.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/run/ConsoleOutput.h"
 #include "core/run/KernelResources.h"
@@ -41,6 +42,9 @@ struct RunResult {
     QString sanitizerNote; ///< e.g. why the timing of a sanitized run means nothing
     /// The kernel's printf output (JSON: "stdout", "stdoutBytes", "stdoutLaterBytes").
     ConsoleOutput console;
+    /// The driver JIT's logs and time when the module was loaded from PTX (a virtual arch,
+    /// "compute_90"); `used` is false for a CUBIN (JSON: "jit").
+    JitLog jit;
 
     /// Every verified buffer passed (true if none was checked).
     [[nodiscard]] bool verified() const;

@@ -103,6 +103,8 @@ private slots:
     void errorInIncludedHeader();
     void badArch_data();
     void badArch();
+    void virtualArchMakesPtxOnly_data();
+    void virtualArchMakesPtxOnly();
     void invalidOptionsDoNotRunNvrtc();
     void externCKernelKeepsItsName();
     void structByValueParam();
@@ -267,7 +269,7 @@ void TestCompile::errorInIncludedHeader() {
 void TestCompile::badArch_data() {
     QTest::addColumn<QString>("arch");
     QTest::newRow("not an arch at all") << "banana";
-    QTest::newRow("virtual arch gives no CUBIN") << "compute_90";
+    QTest::newRow("well formed virtual arch unknown to NVRTC") << "compute_9999";
     QTest::newRow("well formed but unknown to NVRTC") << "sm_9999";
 }
 
@@ -280,6 +282,40 @@ void TestCompile::badArch() {
     const QString message = result.diagnostics.first().message;
     QVERIFY2(message.contains(arch), qPrintable(message)); // the user sees what they asked for
     QVERIFY2(message.contains(QLatin1String("arch")), qPrintable(message));
+}
+
+void TestCompile::virtualArchMakesPtxOnly_data() {
+    QTest::addColumn<QString>("arch");
+    QTest::addColumn<QString>("target");
+    QTest::newRow("the seed's compute_75") << "compute_75"
+                                           << ".target sm_75";
+    QTest::newRow("compute_90 for an H100's JIT") << "compute_90"
+                                                  << ".target sm_90";
+}
+
+// Issue 12, point 6: a virtual arch is accepted, NVRTC makes PTX for it and no CUBIN; the
+// runner hands the PTX to the driver's JIT.
+void TestCompile::virtualArchMakesPtxOnly() {
+    QFETCH(QString, arch);
+    QFETCH(QString, target);
+    const CompileResult result = Program(kSaxpy, "saxpy.cu", ProgramOptions{}).compile(arch);
+    QVERIFY2(result.ok, qPrintable(result.log + result.diagnostics.value(0).message));
+    QCOMPARE(result.arch, arch);
+    QVERIFY(result.flags.contains(QStringLiteral("-arch=") + arch));
+    QVERIFY2(result.ptx.contains(target), qPrintable(result.ptx.left(400)));
+    QVERIFY(result.cubin.isEmpty());
+    QCOMPARE(result.kernels.size(), 1);
+    QCOMPARE(result.kernels.first().name, QStringLiteral("saxpy"));
+    QCOMPARE(result.kernels.first().params.size(), 4);
+
+    // The project's arch field takes it too, and the result says which arch it was.
+    ProgramOptions options;
+    options.arch = arch;
+    QVERIFY2(options.validate().isEmpty(), qPrintable(options.validate()));
+    const CompileResult fromOption = Program(kSaxpy, "saxpy.cu", options).compile({});
+    QVERIFY(fromOption.ok);
+    QCOMPARE(fromOption.arch, arch);
+    QVERIFY(fromOption.cubin.isEmpty());
 }
 
 void TestCompile::invalidOptionsDoNotRunNvrtc() {

@@ -135,7 +135,17 @@ void TestProgramOptions::validate_data() {
     QTest::newRow("sm_90a is valid") << archA << QString();
     ProgramOptions compute;
     compute.arch = "compute_90";
-    QTest::newRow("virtual arch rejected") << compute << "arch";
+    QTest::newRow("virtual arch compute_90 is valid (PTX for the driver's JIT)")
+        << compute << QString();
+    ProgramOptions computeA;
+    computeA.arch = "compute_90a";
+    QTest::newRow("compute_90a is valid") << computeA << QString();
+    ProgramOptions computeJunk;
+    computeJunk.arch = "compute_";
+    QTest::newRow("compute without number") << computeJunk << "arch";
+    ProgramOptions lto;
+    lto.arch = "lto_90";
+    QTest::newRow("lto_90 is not an arch KernelPad loads") << lto << "arch";
     ProgramOptions archJunk;
     archJunk.arch = "sm_";
     QTest::newRow("arch without number") << archJunk << "arch";

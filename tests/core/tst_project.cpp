@@ -130,6 +130,17 @@ Project fullProject() {
     p.launch.grid = {8, 2, 1};
     p.launch.block = {128, 2, 1};
     p.launch.sharedMemBytes = 1024;
+    p.launch.cluster = {2, 2, 1};
+    p.launch.cooperative = true;
+    GlobalSpec table;
+    table.name = QStringLiteral("ns::table");
+    table.value.elementType = ValueType::of(ScalarType::Int16);
+    table.value.count = QStringLiteral("n/2");
+    table.value.init.kind = InitSpec::Kind::Iota;
+    table.value.direction = Direction::InOut;
+    table.value.verify.kind = VerifySpec::Kind::Expression;
+    table.value.verify.expression = QStringLiteral("i+1");
+    p.globals = {table};
     p.timing.warmupLaunches = 1;
     p.timing.repetitions = 50;
     p.timing.bytesOverride = qint64(5) << 33;
@@ -180,6 +191,13 @@ void TestProject::jsonRoundTrip() {
     QCOMPARE(back->description, p.description);
     QCOMPARE(back->kernel, p.kernel);
     QCOMPARE(back->options.maxRegisters, std::optional<int>(64));
+    QCOMPARE(back->launch.cluster, (std::array<int, 3>{2, 2, 1}));
+    QVERIFY(back->launch.cooperative);
+    QCOMPARE(back->globals.size(), 1);
+    QCOMPARE(back->globals[0].name, QStringLiteral("ns::table"));
+    QCOMPARE(back->globals[0].value.count, QStringLiteral("n/2"));
+    QCOMPARE(back->globals[0].value.direction, Direction::InOut);
+    QCOMPARE(back->globals[0].value.verify.expression, QStringLiteral("i+1"));
     QCOMPARE(back->arguments.size(), p.arguments.size());
     for (qsizetype i = 0; i < p.arguments.size(); ++i) {
         QCOMPARE(back->arguments[i].name, p.arguments[i].name);

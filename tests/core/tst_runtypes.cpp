@@ -44,6 +44,12 @@ RunResult sampleResult() {
     r.launch.grid = {4, 1, 1};
     r.launch.block = {256, 1, 1};
     r.launch.sharedMemBytes = 512;
+    r.launch.cluster = {2, 1, 1}; // issue 12: clusters and cooperative launch travel
+    r.launch.cooperative = true;
+    r.jit.used = true; // issue 12: a virtual arch's JIT report travels
+    r.jit.target = QStringLiteral("sm_90");
+    r.jit.infoLog = QStringLiteral("ptxas info    : Used 16 registers");
+    r.jit.jitMs = 97.5;
     r.resources.registers = 16;
     r.resources.staticSharedBytes = 1024;
     r.resources.maxThreadsPerBlock = 1024;
@@ -153,6 +159,11 @@ void TestRunTypes::resultRoundTripWithNan() {
     QCOMPARE(back.device.smCount, 132);
     QCOMPARE(back.kernelLowered, r.kernelLowered);
     QVERIFY(back.launch == r.launch);
+    QCOMPARE(back.launch.cluster, (std::array<int, 3>{2, 1, 1}));
+    QVERIFY(back.launch.cooperative);
+    QVERIFY(back.jit.used);
+    QCOMPARE(back.jit.infoLog, r.jit.infoLog);
+    QCOMPARE(back.jit.jitMs, 97.5);
     QCOMPARE(back.resources.registers, 16);
     QCOMPARE(back.resources.occupancyBlocksPerSm, 8);
     QVERIFY(std::isnan(back.resources.occupancy));
@@ -260,6 +271,12 @@ void TestRunTypes::requestRoundTrip() {
     y.kind = ArgumentSpec::Kind::Buffer;
     y.buffer.direction = Direction::Out;
     request.project.arguments = {y};
+    GlobalSpec filter; // issue 12: module globals travel with the project
+    filter.name = QStringLiteral("filter");
+    filter.value.count = QStringLiteral("9");
+    filter.value.init.kind = InitSpec::Kind::Constant;
+    filter.value.init.value = 0.5;
+    request.project.globals = {filter};
     request.projectDir = QStringLiteral("/tmp/projects");
     request.device = 1;
     request.keepOutputs = false;
@@ -270,6 +287,8 @@ void TestRunTypes::requestRoundTrip() {
     std::optional<RunRequest> back = RunRequest::fromJson(throughText(json), &error);
     QVERIFY2(back, qPrintable(error));
     QVERIFY(back->project == request.project);
+    QCOMPARE(back->project.globals.size(), 1);
+    QCOMPARE(back->project.globals[0].value.init.value, 0.5);
     QCOMPARE(back->projectDir, request.projectDir);
     QCOMPARE(back->device, 1);
     QCOMPARE(back->keepOutputs, false);
