@@ -26,6 +26,8 @@ private:
     void addRow();
     void removeSelectedRows();
     void moveCurrentRow(int delta);
+    /// Opens the TextureDialog on a texture or surface row; its OK replaces the row.
+    void editTexture(int row);
     void updateButtons();
     /// Columns at their content's width (capped), the table at least as wide as them all.
     void fitColumns();
@@ -36,6 +38,7 @@ private:
     QToolButton* m_removeButton = nullptr;
     QToolButton* m_upButton = nullptr;
     QToolButton* m_downButton = nullptr;
+    QToolButton* m_textureButton = nullptr;
 };
 
 } // namespace kernelpad
