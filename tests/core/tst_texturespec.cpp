@@ -1,6 +1,7 @@
 // Texture and surface arguments without a GPU: the .kpad form and its round trip, every
 // refused combination with the field it names, the device-limit messages, and the 8-byte
 // handle as packed and checked against the kernel's parameters.
+#include "core/compile/KernelSignature.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/Packing.h"
 #include "core/launch/TextureArgument.h"
@@ -60,6 +61,7 @@ private slots:
     void checkedAgainstParams();
     void scalarsIgnoreTextures();
     void projectRoundTrip();
+    void signatureMakesTextureRows();
 };
 
 void TestTextureSpec::readsTheKpadForm() {
@@ -362,6 +364,25 @@ void TestTextureSpec::projectRoundTrip() {
     QVERIFY(back->arguments[1].texture == surf.texture);
     QCOMPARE(back->arguments[1].buffer.count, QString::number(64 * 64 * 4));
     QCOMPARE(back->arguments[1].buffer.verify.expression, QStringLiteral("255"));
+}
+
+void TestTextureSpec::signatureMakesTextureRows() {
+    // The seed's transformKernel, as File > Open of a .cu (or kernelpad-cli init) reads it.
+    const QString source = "extern \"C\" __global__ void transformKernel(float* g_odata, int "
+                           "width, cudaTextureObject_t tex, cudaSurfaceObject_t surf) {}";
+    KernelInfo kernel;
+    kernel.name = "transformKernel";
+    const QVector<ArgumentSpec> args = argumentsForKernel(kernel, source, {});
+    QCOMPARE(args.size(), 4);
+    QCOMPARE(args[2].kind, ArgumentSpec::Kind::Texture);
+    QCOMPARE(args[3].kind, ArgumentSpec::Kind::Surface);
+    QVERIFY(textureArgumentProblem(args[2]).isEmpty());
+    // A texture the user set up survives the next compile's sync.
+    QVector<ArgumentSpec> edited = args;
+    edited[2].texture.cubemap = true;
+    const QVector<ArgumentSpec> again = argumentsForKernel(kernel, source, edited);
+    QCOMPARE(again[2].kind, ArgumentSpec::Kind::Texture);
+    QVERIFY(again[2].texture.cubemap);
 }
 
 QTEST_GUILESS_MAIN(TestTextureSpec)
