@@ -1,5 +1,7 @@
 #include "core/compile/KernelSignature.h"
 
+#include "core/launch/TextureArgument.h"
+
 #include <QRegularExpression>
 #include <QSet>
 
@@ -494,6 +496,11 @@ QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString
             } else if (sourceKnowsType) {
                 (arg.isBuffer() ? arg.buffer.elementType : arg.type) = *type;
             }
+        } else if (sp && !isPointer &&
+                   (sp->baseType == QLatin1String("cudaTextureObject_t") ||
+                    sp->baseType == QLatin1String("cudaSurfaceObject_t"))) {
+            // A CUDA object passed by value (the seed's transformKernel): an array to make.
+            arg = makeTextureArgument(name, sp->baseType == QLatin1String("cudaSurfaceObject_t"));
         } else {
             arg = freshArgument(name, isPointer, isConst, *type, i);
         }

@@ -56,7 +56,14 @@ struct DriverApi {
     X(cuFuncSetAttribute)                                                                          \
     X(cuFuncGetParamInfo)                                                                          \
     X(cuLaunchKernel)                                                                              \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                 \
+    X(cuArray3DCreate)                                                                             \
+    X(cuArrayDestroy)                                                                              \
+    X(cuMemcpy3DAsync)                                                                             \
+    X(cuTexObjectCreate)                                                                           \
+    X(cuTexObjectDestroy)                                                                          \
+    X(cuSurfObjectCreate)                                                                          \
+    X(cuSurfObjectDestroy)
 
 #define KERNELPAD_DECLARE_POINTER(name) decltype(&::name) name = nullptr;
     KERNELPAD_DRIVER_FUNCTIONS(KERNELPAD_DECLARE_POINTER)

@@ -2,6 +2,7 @@
 
 #include "core/io/ControlChars.h"
 #include "core/launch/ScalarCodec.h"
+#include "core/launch/TextureArgument.h"
 
 #include <QLocale>
 
@@ -433,6 +434,8 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
 }
 
 QJsonObject ArgumentSpec::toJson() const {
+    if (isImage())
+        return textureArgumentToJson(*this);
     QJsonObject json{{QStringLiteral("name"), name}};
     if (isBuffer()) {
         json.insert(QStringLiteral("kind"), QStringLiteral("buffer"));
@@ -472,9 +475,12 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
         spec.buffer = *buffer;
         return spec;
     }
+    if (kind == QLatin1String("texture") || kind == QLatin1String("surface"))
+        return textureArgumentFromJson(spec.name, kind == QLatin1String("surface"), json, error);
     if (kind != QLatin1String("scalar")) {
-        fail(error,
-             QStringLiteral("kind: unknown kind '%1' (expected scalar or buffer)").arg(kind));
+        fail(error, QStringLiteral("kind: unknown kind '%1' (expected scalar, buffer, texture or "
+                                   "surface)")
+                        .arg(kind));
         return std::nullopt;
     }
     spec.kind = Kind::Scalar;

@@ -2,6 +2,7 @@
 
 #include "core/launch/BufferInit.h"
 #include "core/launch/Packing.h"
+#include "core/launch/TextureArgument.h"
 
 #include <QHash>
 #include <QLocale>
@@ -226,6 +227,8 @@ QString argumentProblem(const QVector<ArgumentSpec>& arguments, int index, Argum
         return {};
     }
     case ArgumentPart::Value: {
+        if (arg.isImage())
+            return textureArgumentProblem(arg);
         if (!arg.isBuffer()) {
             if (!packValue(arg.type, arg.value, &error))
                 return error.isEmpty() ? QStringLiteral("'%1' is not a valid %2 value.")
@@ -250,7 +253,7 @@ QString argumentProblem(const QVector<ArgumentSpec>& arguments, int index, Argum
         return {};
     }
     case ArgumentPart::Init:
-        return arg.isBuffer() ? arg.buffer.init.problem() : QString();
+        return arg.isBuffer() || arg.isImage() ? arg.buffer.init.problem() : QString();
     case ArgumentPart::Verify:
         if (!arg.isBuffer() || arg.buffer.verify.kind == VerifySpec::Kind::None)
             return {};

@@ -30,8 +30,9 @@ QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, do
     for (const ArgumentSpec& arg : args) {
         if (arg.name != name)
             continue;
-        if (arg.isBuffer())
-            return QStringLiteral("'%1' is a buffer, not an integer scalar").arg(name);
+        if (!arg.isScalar())
+            return QStringLiteral("'%1' is a %2, not an integer scalar")
+                .arg(name, arg.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("texture"));
         if (arg.type.isStruct() || !detail::isIntegerType(arg.type.scalar) ||
             arg.type.scalar == ScalarType::Bool)
             return QStringLiteral("'%1' is %2, not an integer scalar")
@@ -385,7 +386,7 @@ qint64 elementsToCover(const QVector<ArgumentSpec>& args) {
     if (anyBuffer)
         return largest;
     for (const ArgumentSpec& a : args) {
-        if (a.isBuffer() || a.type.isStruct())
+        if (!a.isScalar() || a.type.isStruct())
             continue;
         const ScalarTypeInfo& info = scalarTypeInfo(a.type.scalar);
         if (!info.isFloat && a.type.scalar != ScalarType::Bool)

@@ -220,13 +220,14 @@ std::optional<PackedArgs> PackedArgs::pack(const QVector<ArgumentSpec>& args,
     for (int i = 0; i < args.size(); ++i) {
         const ArgumentSpec& arg = args.at(i);
         std::vector<unsigned char> block;
-        if (arg.isBuffer()) {
+        if (arg.isBuffer() || arg.isImage()) {
             if (i >= bufferAddresses.size()) {
                 fail(error, QStringLiteral("argument '%1': no device address for the buffer")
                                 .arg(arg.name));
                 return std::nullopt;
             }
-            // A buffer argument is the device pointer itself (CUdeviceptr, 8 bytes).
+            // A buffer argument is the device pointer itself (CUdeviceptr, 8 bytes); a texture
+            // or surface its object handle (CUtexObject/CUsurfObject, 8 bytes), at the same place.
             const quint64 address = bufferAddresses.at(i);
             block.resize(sizeof(address));
             std::memcpy(block.data(), &address, sizeof(address));
@@ -258,12 +259,16 @@ QString checkAgainstParams(const QVector<ArgumentSpec>& args, const QVector<Para
     }
     for (int i = 0; i < args.size(); ++i) {
         const ArgumentSpec& arg = args.at(i);
-        const qint64 argBytes = arg.isBuffer() ? qint64(sizeof(quint64)) : arg.type.sizeBytes();
+        const qint64 argBytes =
+            arg.isBuffer() || arg.isImage() ? qint64(sizeof(quint64)) : arg.type.sizeBytes();
         if (argBytes == params.at(i).sizeBytes)
             continue;
         const QString what =
-            arg.isBuffer()
-                ? QStringLiteral("a buffer, passed as an 8-byte pointer")
+            arg.isBuffer() ? QStringLiteral("a buffer, passed as an 8-byte pointer")
+            : arg.isImage()
+                ? QStringLiteral("a %1 object, passed as an 8-byte handle")
+                      .arg(arg.kind == ArgumentSpec::Kind::Surface ? QStringLiteral("surface")
+                                                                   : QStringLiteral("texture"))
                 : QStringLiteral("%1, %2").arg(arg.type.displayName(), plural(argBytes, "byte"));
         return QStringLiteral("argument '%1' (%2) does not match parameter %3 of kernel '%4', "
                               "which takes %5")

@@ -33,7 +33,8 @@ public:
     [[nodiscard]] const void* bytesOf(int index) const { return m_pointers.at(size_t(index)); }
 
     /// Packs every argument; buffers take their device address from `bufferAddresses`
-    /// (same index as `args`, ignored for scalars). The error names the argument.
+    /// (same index as `args`, ignored for scalars), textures and surfaces their object handle.
+    /// The error names the argument.
     static std::optional<PackedArgs> pack(const QVector<ArgumentSpec>& args,
                                           const QVector<quint64>& bufferAddresses, QString* error);
 

@@ -66,7 +66,7 @@ QString describeProjectChanges(const std::optional<Project>& before, const Proje
             argumentsReshaped = true;
             break;
         }
-        if (!y.isBuffer()) {
+        if (y.isScalar()) {
             if (x.value != y.value)
                 parts << QStringLiteral("%1 %2→%3").arg(y.name, x.value, y.value);
             else if (!sameJson(x.toJson(), y.toJson()))

@@ -14,6 +14,7 @@
 #include "core/run/RunBuffers.h"
 #include "core/run/RunGlobals.h"
 #include "core/run/RunMemory.h"
+#include "core/run/RunTextures.h"
 #include "core/run/RunVerification.h"
 
 #include <QDir>
@@ -188,6 +189,9 @@ struct ExecutionSession::DeviceState {
     BlockingKernel blocker; ///< what timed samples are queued behind (Measure.h)
     ExpectedCache expected; ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
+    /// The run's textures and surfaces: freed when the run ends, or by the next run when an
+    /// error ended it (never while a sticky fault unwinds: GPU.md).
+    std::optional<RunTextures> textures;
 
     const Module& moduleFor(const QByteArray& cubin) {
         if (!module || cubin != moduleCubin) {
@@ -393,7 +397,9 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
                     .arg(noDriver);
             return finish(std::move(result));
         }
-        return finish(runOnDevice(request, result, cancel, progress));
+        RunResult done = runOnDevice(request, result, cancel, progress);
+        m_state->textures.reset();
+        return finish(std::move(done));
     } catch (const CudaError& e) {
         result.status = RunStatus::CudaError;
         result.error = explainCudaError(e, request.project.kernel);
@@ -498,8 +504,14 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString());
     s.buffers = std::move(*prepared);
     const std::vector<RunBuffer>& buffers = s.buffers;
-    std::optional<PackedArgs> packed = PackedArgs::pack(
-        project.arguments, bufferAddresses(buffers, project.arguments.size()), &problem);
+    s.textures.reset();
+    s.textures =
+        RunTextures::create(project.arguments, request.projectDir, s.device, s.stream, &problem);
+    if (!s.textures)
+        return fail(RunStatus::BadInput, problem);
+    QVector<quint64> addresses = bufferAddresses(buffers, project.arguments.size());
+    s.textures->applyHandles(addresses);
+    std::optional<PackedArgs> packed = PackedArgs::pack(project.arguments, addresses, &problem);
     if (!packed)
         return fail(RunStatus::BadInput, problem);
 
@@ -510,6 +522,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     writeGlobals(*globals, s.stream);
     kernel.launch(launch.dims(), s.stream, packed->kernelParams());
     s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
+    s.textures->readSurfaces(s.stream);
     QElapsedTimer verifyClock;
     verifyClock.start();
     // The comparer's kernels need a CUBIN: a virtual arch gives none, so the device's arch.
@@ -525,6 +538,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     }
     RunVerifier verifier(project, request.projectDir, result.compile, *module, s.stream,
                          &s.comparer, arch, &s.expected);
+    verifier.imageHandles = s.textures->handles(project.arguments.size());
     // Outputs verified on the GPU are copied to the host only when the caller keeps them.
     QHash<QString, QByteArray> outputs;
     for (const RunBuffer& b : buffers) {
@@ -544,6 +558,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     result.verification = verifier.verify(buffers, outputs);
     result.verification +=
         verifyGlobals(*globals, globalOutputs, project, buffers, request.projectDir);
+    result.verification += s.textures->verify(project.arguments, buffers, request.projectDir);
     const double verifyMs = double(verifyClock.nsecsElapsed()) / 1e6;
     if (request.keepOutputs)
         for (const RunBuffer& b : buffers)
@@ -555,6 +570,8 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
             if (globalOutputs.contains(g.name))
                 result.outputs.push_back(
                     OutputBuffer{g.name, g.type, g.count, globalOutputs.value(g.name)});
+    if (request.keepOutputs)
+        result.outputs += s.textures->outputs();
     outputs.clear();
     if (cancelled())
         return fail(RunStatus::Cancelled, QStringLiteral("cancelled before timing"));

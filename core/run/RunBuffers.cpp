@@ -114,7 +114,7 @@ std::optional<std::vector<RunBuffer>> prepareBuffers(const QVector<ArgumentSpec>
 QHash<QString, double> scalarValues(const QVector<ArgumentSpec>& args) {
     QHash<QString, double> values;
     for (const ArgumentSpec& a : args) {
-        if (a.isBuffer() || a.type.isStruct())
+        if (!a.isScalar() || a.type.isStruct())
             continue;
         QString ignored;
         if (const std::optional<QByteArray> bytes = packValue(a.type, a.value, &ignored))

@@ -131,6 +131,9 @@ RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKern
     QVector<quint64> addresses = bufferAddresses(buffers, project.arguments.size());
     for (const RunBuffer& c : run.outputs)
         addresses[c.argIndex] = quint64(c.device.address());
+    for (int i = 0; i < imageHandles.size() && i < addresses.size(); ++i)
+        if (imageHandles[i])
+            addresses[i] = imageHandles[i];
     std::optional<PackedArgs> packed = PackedArgs::pack(project.arguments, addresses, &run.error);
     if (!packed)
         return run;

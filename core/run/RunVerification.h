@@ -68,6 +68,10 @@ public:
     [[nodiscard]] QVector<BufferVerification> verify(const std::vector<RunBuffer>& buffers,
                                                      const QHash<QString, QByteArray>& outputs);
 
+    /// Texture and surface handles by argument index (0 elsewhere), which reference kernels
+    /// take as the kernel under test does (RunTextures::handles).
+    QVector<quint64> imageHandles;
+
 private:
     /// The out/inout buffers of one reference kernel's run, left on the device.
     struct ReferenceRun {

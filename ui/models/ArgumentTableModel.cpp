@@ -2,6 +2,7 @@
 
 #include "core/compile/KernelSignature.h"
 #include "core/launch/ArgumentText.h"
+#include "core/launch/TextureArgument.h"
 
 #include <QBrush>
 #include <QColor>
@@ -59,6 +60,30 @@ QString directionDisplay(Direction d) {
     return directionName(d);
 }
 
+/// A texture or surface row: its format and extent where a buffer has type and count (both
+/// edited in the TextureDialog), then its contents as a buffer's.
+QVariant imageDisplay(const ArgumentSpec& arg, int column) {
+    const bool surface = arg.kind == ArgumentSpec::Kind::Surface;
+    switch (column) {
+    case ArgumentTableModel::NameColumn:
+        return arg.name;
+    case ArgumentTableModel::TypeColumn:
+        return arg.texture.formatName();
+    case ArgumentTableModel::KindColumn:
+        return surface ? QStringLiteral("surface") : QStringLiteral("texture");
+    case ArgumentTableModel::ValueColumn:
+        return arg.texture.extentText();
+    case ArgumentTableModel::InitColumn:
+        return formatInitSpec(arg.buffer.init);
+    case ArgumentTableModel::DirectionColumn:
+        return directionDisplay(arg.buffer.direction);
+    case ArgumentTableModel::VerifyColumn:
+        return surface ? formatVerifySpec(arg.buffer.verify) : QString();
+    default:
+        return {};
+    }
+}
+
 } // namespace
 
 ArgumentTableModel::ArgumentTableModel(QObject* parent)
@@ -73,6 +98,8 @@ int ArgumentTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant ArgumentTableModel::displayText(const ArgumentSpec& arg, int column) const {
+    if (arg.isImage())
+        return imageDisplay(arg, column);
     switch (column) {
     case NameColumn:
         return arg.name;
@@ -126,6 +153,9 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
             return tr("%1\n\nnone | reference KERNEL | expression EXPR (inputs, scalars and i) | "
                       "file PATH.npy, then atol=A rtol=R")
                 .arg(editText(arg, column).toString());
+        if ((column == ValueColumn || column == TypeColumn) && arg.isImage())
+            return tr("%1\n\nDouble-click to edit the array and the sampler")
+                .arg(displayText(arg, column).toString());
         if (column == ValueColumn && arg.isBuffer())
             return tr("Element count: a number or an expression over integer scalars (n*2)");
         return {};
@@ -203,7 +233,18 @@ Qt::ItemFlags ArgumentTableModel::flags(const QModelIndex& index) const {
     if (!index.isValid() || index.row() >= m_arguments.size() || index.column() >= ColumnCount)
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
-    const bool buffer = m_arguments.at(index.row()).isBuffer();
+    const ArgumentSpec& arg = m_arguments.at(index.row());
+    const bool buffer = arg.isBuffer();
+    if (arg.isImage()) {
+        // Format and extent are edited in the TextureDialog; a texture is read-only, so only
+        // a surface has a direction and a verification.
+        const int column = index.column();
+        const bool surfaceOnly = column == DirectionColumn || column == VerifyColumn;
+        if (column == TypeColumn || column == ValueColumn ||
+            (surfaceOnly && arg.kind != ArgumentSpec::Kind::Surface))
+            return f;
+        return f | Qt::ItemIsEditable;
+    }
     switch (index.column()) {
     case InitColumn:
     case DirectionColumn:
@@ -240,6 +281,23 @@ bool ArgumentTableModel::applyEdit(ArgumentSpec& arg, int column, const QString&
     }
     case KindColumn: {
         const QString kind = text.trimmed().toLower();
+        if (kind == QLatin1String("texture") || kind == QLatin1String("surface")) {
+            const bool surface = kind == QLatin1String("surface");
+            if (!arg.isImage())
+                arg = makeTextureArgument(arg.name, surface);
+            arg.kind = surface ? ArgumentSpec::Kind::Surface : ArgumentSpec::Kind::Texture;
+            arg.buffer.direction = surface ? Direction::Out : Direction::In;
+            arg.buffer.verify = VerifySpec{};
+            syncTextureContents(arg);
+            return true;
+        }
+        if (arg.isImage()) {
+            // The contents become the buffer (or the value type the scalar).
+            arg.type = arg.buffer.elementType;
+            arg.kind = kind == QLatin1String("buffer") ? ArgumentSpec::Kind::Buffer
+                                                       : ArgumentSpec::Kind::Scalar;
+            return kind == QLatin1String("buffer") || kind == QLatin1String("scalar");
+        }
         if (kind == QLatin1String("buffer") && !arg.isBuffer()) {
             arg.kind = ArgumentSpec::Kind::Buffer;
             arg.buffer.elementType = arg.type;
@@ -256,21 +314,21 @@ bool ArgumentTableModel::applyEdit(ArgumentSpec& arg, int column, const QString&
         return true;
     case InitColumn: {
         const auto init = parseInitSpec(text, nullptr);
-        if (!arg.isBuffer() || !init)
+        if (!(arg.isBuffer() || arg.isImage()) || !init)
             return false;
         arg.buffer.init = *init;
         return true;
     }
     case DirectionColumn: {
         const auto d = directionFromName(text.trimmed().toLower());
-        if (!arg.isBuffer() || !d)
+        if (!(arg.isBuffer() || arg.isImage()) || !d)
             return false;
         arg.buffer.direction = *d;
         return true;
     }
     case VerifyColumn: {
         const auto verify = parseVerifySpec(text, nullptr);
-        if (!arg.isBuffer() || !verify)
+        if (!(arg.isBuffer() || arg.isImage()) || !verify)
             return false;
         arg.buffer.verify = *verify;
         return true;
@@ -290,6 +348,15 @@ bool ArgumentTableModel::setData(const QModelIndex& index, const QVariant& value
     m_arguments[index.row()] = edited;
     refreshTypeMismatches();
     emitRowChanged(index.row());
+    emit changed();
+    return true;
+}
+
+bool ArgumentTableModel::setArgument(int row, const ArgumentSpec& arg) {
+    if (row < 0 || row >= m_arguments.size())
+        return false;
+    m_arguments[row] = arg;
+    emitRowChanged(row);
     emit changed();
     return true;
 }

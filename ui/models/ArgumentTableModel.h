@@ -53,6 +53,8 @@ public:
                   const QModelIndex& destinationParent, int destinationChild) override;
 
     void setArguments(const QVector<ArgumentSpec>& arguments);
+    /// Replaces row `row` whole (a texture's array and sampler, from the TextureDialog).
+    bool setArgument(int row, const ArgumentSpec& arg);
     [[nodiscard]] QVector<ArgumentSpec> arguments() const { return m_arguments; }
     /// Rebuilds the rows from the kernel's parameters in order, keeping every setting of a
     /// row whose name matches an existing one; names and types come from the source. The

@@ -50,7 +50,8 @@ QWidget* ArgumentDelegate::createEditor(QWidget* parent, const QStyleOptionViewI
         if (column == ArgumentTableModel::TypeColumn)
             combo->addItems(index.data(ArgumentTableModel::TypeChoicesRole).toStringList());
         else if (column == ArgumentTableModel::KindColumn)
-            combo->addItems({QStringLiteral("scalar"), QStringLiteral("buffer")});
+            combo->addItems({QStringLiteral("scalar"), QStringLiteral("buffer"),
+                             QStringLiteral("texture"), QStringLiteral("surface")});
         else
             combo->addItems({QStringLiteral("in"), QStringLiteral("out"), QStringLiteral("inout")});
         combo->setMaxVisibleItems(20);

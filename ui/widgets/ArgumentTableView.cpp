@@ -1,6 +1,7 @@
 #include "ui/widgets/ArgumentTableView.h"
 
 #include "ui/Theme.h"
+#include "ui/dialogs/TextureDialog.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentDelegates.h"
 
@@ -62,12 +63,17 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
     m_downButton = makeButton(this, tr("Down"), tr("Move the argument down"), QStyle::SP_ArrowDown,
                               "moveArgumentDown");
 
+    m_textureButton =
+        makeButton(this, tr("Texture…"), tr("Edit the texture's or surface's array and sampler"),
+                   QStyle::SP_FileDialogDetailedView, "editTexture");
+
     auto* buttons = new QHBoxLayout;
     buttons->setContentsMargins(0, 0, 0, 0);
     buttons->addWidget(m_addButton);
     buttons->addWidget(m_removeButton);
     buttons->addWidget(m_upButton);
     buttons->addWidget(m_downButton);
+    buttons->addWidget(m_textureButton);
     buttons->addStretch();
 
     m_updateTypesAction = new QAction(tr("Update types to match the kernel"), this);
@@ -103,6 +109,15 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
     connect(m_removeButton, &QToolButton::clicked, this, &ArgumentTableView::removeSelectedRows);
     connect(m_upButton, &QToolButton::clicked, this, [this] { moveCurrentRow(-1); });
     connect(m_downButton, &QToolButton::clicked, this, [this] { moveCurrentRow(+1); });
+    connect(m_textureButton, &QToolButton::clicked, this,
+            [this] { editTexture(m_table->currentIndex().row()); });
+    // Format and extent cells are not edited in place: a double-click opens the dialog.
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.column() == ArgumentTableModel::TypeColumn ||
+            index.column() == ArgumentTableModel::ValueColumn)
+            editTexture(index.row());
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &ArgumentTableView::updateButtons);
     connect(m_model, &ArgumentTableModel::changed, this, &ArgumentTableView::changed);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ArgumentTableView::updateButtons);
@@ -201,9 +216,20 @@ void ArgumentTableView::moveCurrentRow(int delta) {
     updateButtons();
 }
 
+void ArgumentTableView::editTexture(int row) {
+    const QVector<ArgumentSpec> arguments = m_model->arguments();
+    if (row < 0 || row >= arguments.size() || !arguments.at(row).isImage())
+        return;
+    TextureDialog dialog(arguments.at(row), this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_model->setArgument(row, dialog.argument());
+}
+
 void ArgumentTableView::updateButtons() {
     const QModelIndex current = m_table->currentIndex();
     const bool has = current.isValid();
+    m_textureButton->setEnabled(has && current.row() < m_model->rowCount() &&
+                                m_model->arguments().at(current.row()).isImage());
     m_removeButton->setEnabled(has);
     m_upButton->setEnabled(has && current.row() > 0);
     m_downButton->setEnabled(has && current.row() + 1 < m_model->rowCount());

@@ -33,6 +33,8 @@ private:
     void addRow();
     void removeSelectedRows();
     void moveCurrentRow(int delta);
+    /// Opens the TextureDialog on a texture or surface row; its OK replaces the row.
+    void editTexture(int row);
     void updateButtons();
     /// Shows or hides the type-mismatch bar and enables the update action.
     void updateTypeMismatchBar();
@@ -48,6 +50,7 @@ private:
     QWidget* m_mismatchBar = nullptr;
     QLabel* m_mismatchText = nullptr;
     QAction* m_updateTypesAction = nullptr;
+    QToolButton* m_textureButton = nullptr;
 };
 
 } // namespace kernelpad
