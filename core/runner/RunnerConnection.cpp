@@ -314,6 +314,9 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
         return;
     m_watchdog.stop();
     RunResult result = RunResult::fromJson(m.body.value("result").toObject());
+    // The result's JSON names its outputs without their contents; the contents come as files,
+    // listed beside it. Only those are kept, or every output would appear twice, once empty.
+    result.outputs.clear();
     const QDir dir(m_outputDir);
     for (const QJsonValue& v : m.body.value("outputs").toArray()) {
         const QJsonObject o = v.toObject();

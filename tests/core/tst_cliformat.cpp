@@ -184,10 +184,16 @@ error: no driver: compile-only.
     // `run --json` keeps every field it had and adds "summaries" (with or without a GPU).
     void runJsonAddsSummaries() {
         QProcess cli;
-        cli.start(QStringLiteral(KERNELPAD_CLI_PATH),
-                  {QStringLiteral("run"), QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"),
-                   QStringLiteral("--json"), QStringLiteral("--in-process"),
-                   QStringLiteral("--reps"), QStringLiteral("3")});
+        // KERNELPAD_CLI and KERNELPAD_EXAMPLES: the copies on the GPU machine (GPU.md).
+        const QString cliPath = qEnvironmentVariableIsSet("KERNELPAD_CLI")
+                                    ? qEnvironmentVariable("KERNELPAD_CLI")
+                                    : QStringLiteral(KERNELPAD_CLI_PATH);
+        const QString examples = qEnvironmentVariableIsSet("KERNELPAD_EXAMPLES")
+                                     ? qEnvironmentVariable("KERNELPAD_EXAMPLES")
+                                     : QStringLiteral(KERNELPAD_EXAMPLES_DIR);
+        cli.start(cliPath, {QStringLiteral("run"), examples + QStringLiteral("/saxpy.kpad"),
+                            QStringLiteral("--json"), QStringLiteral("--in-process"),
+                            QStringLiteral("--reps"), QStringLiteral("3")});
         QVERIFY(cli.waitForFinished(120000));
         QJsonParseError error{};
         const QJsonObject json =

@@ -136,7 +136,7 @@ private slots:
         QTest::newRow("size mismatch") << "filter"
                                        << "8"
                                        << "globals[0] 'filter': the project gives 8 × float32 = "
-                                          "32 bytes, but the module's __constant__ float[9]";
+                                          "32 bytes, but the module's __constant__ float[";
     }
     void globalsBadInput() {
         QFETCH(QString, name);

@@ -239,6 +239,10 @@ private slots:
         QVERIFY(out != viaRunner.outputs.cend());
         QCOMPARE(out->count, qint64(48 * 20));
         QCOMPARE(out->type, ValueType::of(ScalarType::UInt32));
+        QCOMPARE(out->data.size(), qsizetype(48 * 20 * 4));
+        QCOMPARE(std::count_if(viaRunner.outputs.cbegin(), viaRunner.outputs.cend(),
+                               [](const OutputBuffer& b) { return b.name == "o"; }),
+                 1);
         quint32 last = 0;
         std::memcpy(&last, out->data.constData() + (48 * 20 - 1) * 4, 4);
         QCOMPARE(last, quint32(48 * 20 - 1));
