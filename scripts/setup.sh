@@ -44,6 +44,9 @@ kernelpad_build() {
     if [ ! -f "$kernelpad_build/CMakeCache.txt" ]; then
         cmake -S "$kernelpad_root" -B "$kernelpad_build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
     fi
+    # Warnings are errors in the builds these scripts make (a plain cmake build keeps them
+    # warnings: CMakeLists.txt, KERNELPAD_WERROR).
+    cmake "$kernelpad_build" -DKERNELPAD_WERROR=ON >/dev/null
     # Progress lines are hidden; warnings and errors show. With pipefail the build's own
     # status decides the pipeline's.
     set -o pipefail

@@ -72,9 +72,9 @@ QString lineAndColumn(const QByteArray& bytes, qsizetype offset) {
 
 QStringList Project::nameExpressions() const {
     QStringList names;
-    const auto add = [&names](const QString& name) {
-        if (name.contains(QLatin1Char('<')) && !names.contains(name))
-            names.append(name);
+    const auto add = [&names](const QString& expression) {
+        if (expression.contains(QLatin1Char('<')) && !names.contains(expression))
+            names.append(expression);
     };
     add(kernel);
     for (const ArgumentSpec& arg : arguments)
@@ -83,16 +83,16 @@ QStringList Project::nameExpressions() const {
     return names;
 }
 
-const ArgumentSpec* Project::findArgument(const QString& name) const {
+const ArgumentSpec* Project::findArgument(const QString& argumentName) const {
     for (const ArgumentSpec& arg : arguments)
-        if (arg.name == name)
+        if (arg.name == argumentName)
             return &arg;
     return nullptr;
 }
 
-const GlobalSpec* Project::findGlobal(const QString& name) const {
+const GlobalSpec* Project::findGlobal(const QString& globalName) const {
     for (const GlobalSpec& global : globals)
-        if (global.name == name)
+        if (global.name == globalName)
             return &global;
     return nullptr;
 }

@@ -33,8 +33,8 @@ struct Project {
 
     /// Name expressions to hand NVRTC: the kernel and reference kernels that contain '<'.
     [[nodiscard]] QStringList nameExpressions() const;
-    [[nodiscard]] const ArgumentSpec* findArgument(const QString& name) const;
-    [[nodiscard]] const GlobalSpec* findGlobal(const QString& name) const;
+    [[nodiscard]] const ArgumentSpec* findArgument(const QString& argumentName) const;
+    [[nodiscard]] const GlobalSpec* findGlobal(const QString& globalName) const;
 
     [[nodiscard]] QJsonObject toJson() const;
     /// Fails with a message naming the field and why ("arguments[2].buffer.count: ...").

@@ -42,19 +42,20 @@ using ExpectedCache = std::map<QString, ExpectedValues>;
 /// Checks every output buffer that asks for it; reference kernels run once each.
 class RunVerifier {
 public:
-    /// `comparer` (may be null: host only) belongs to the current context; `arch` is what
-    /// its kernels are compiled for. `expected` (may be null: nothing kept) keeps expression
-    /// results between runs; its device buffers belong to the current context too.
-    RunVerifier(const Project& project, const QString& projectDir, const CompileResult& compiled,
-                const Module& module, const Stream& stream, GpuComparer* comparer = nullptr,
-                QString arch = {}, ExpectedCache* expected = nullptr)
-        : project(project)
-        , projectDir(projectDir)
-        , compiled(compiled)
-        , module(module)
-        , stream(stream)
-        , comparer(comparer)
-        , arch(std::move(arch))
+    /// `gpuComparer` (may be null: host only) belongs to the current context; `comparerArch`
+    /// is what its kernels are compiled for. `expected` (may be null: nothing kept) keeps
+    /// expression results between runs; its device buffers belong to the current context too.
+    RunVerifier(const Project& verifiedProject, const QString& directory,
+                const CompileResult& compileResult, const Module& loadedModule,
+                const Stream& onStream, GpuComparer* gpuComparer = nullptr,
+                QString comparerArch = {}, ExpectedCache* expected = nullptr)
+        : project(verifiedProject)
+        , projectDir(directory)
+        , compiled(compileResult)
+        , module(loadedModule)
+        , stream(onStream)
+        , comparer(gpuComparer)
+        , arch(std::move(comparerArch))
         , m_expected(expected) {}
 
     /// True when `b` is compared on the GPU: against a reference kernel, or against an

@@ -81,14 +81,14 @@ QImage HeatMapView::render(const QSize& size) {
     std::vector<double> samples(size_t(w) * size_t(h));
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
-    const char* data = m_buffer.data.constData();
+    const char* bytes = m_buffer.data.constData();
     for (int y = 0; y < h; ++y) {
         const qint64 row = qint64(y) * height / h;
         for (int x = 0; x < w; ++x) {
             const qint64 element = row * m_width + qint64(x) * m_width / w;
             double v = std::numeric_limits<double>::quiet_NaN();
             if (element < m_buffer.count)
-                v = elementAsDouble(m_buffer.type, data, element);
+                v = elementAsDouble(m_buffer.type, bytes, element);
             samples[size_t(y) * w + x] = v;
             if (std::isfinite(v)) {
                 lo = std::min(lo, v);
