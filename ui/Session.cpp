@@ -37,10 +37,8 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
         if (m_compileWhileTyping)
             m_compileTimer.start();
     });
-    connect(m_document, &ProjectDocument::kernelChanged, this, [this] {
-        syncArgumentsWithKernel();
-        notify([this](SessionViewer* v) { v->compiled(*this); }); // the kernel's limits
-    });
+    // Panels that depend on the kernel (its limits, its parameter types) follow the document.
+    connect(m_document, &ProjectDocument::kernelChanged, this, &Session::syncArgumentsWithKernel);
     connect(m_document, &ProjectDocument::edited, this, &Session::runStateChanged);
 
     if (m_engine) {

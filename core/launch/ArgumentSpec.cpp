@@ -6,6 +6,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -535,6 +536,13 @@ std::optional<LaunchConfig> LaunchConfig::fromJson(const QJsonObject& json, QStr
                          json::Presence::NullIsAbsent))
         return std::nullopt;
     return config;
+}
+
+bool sameArguments(const QVector<ArgumentSpec>& a, const QVector<ArgumentSpec>& b) {
+    return a.size() == b.size() && std::equal(a.cbegin(), a.cend(), b.cbegin(),
+                                              [](const ArgumentSpec& x, const ArgumentSpec& y) {
+                                                  return x.toJson() == y.toJson();
+                                              });
 }
 
 } // namespace kernelpad

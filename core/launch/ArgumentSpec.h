@@ -124,4 +124,7 @@ struct LaunchConfig {
     }
 };
 
+/// The same arguments in the same order, every field alike (as their .kpad JSON says).
+[[nodiscard]] bool sameArguments(const QVector<ArgumentSpec>& a, const QVector<ArgumentSpec>& b);
+
 } // namespace kernelpad

@@ -2,6 +2,7 @@
 // Arguments, kernels and projects that several test files build: one copy of each.
 
 #include "core/compile/CompileResult.h"
+#include "core/cuda/DeviceInfo.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/project/Project.h"
 
@@ -10,6 +11,24 @@
 #include <QVector>
 
 namespace kernelpad::test {
+
+/// An H100-like device for window and session tests that emit Engine::devicesChanged.
+inline DeviceInfo fakeDevice() {
+    DeviceInfo d;
+    d.ordinal = 0;
+    d.name = QStringLiteral("Test GPU");
+    d.ccMajor = 9;
+    d.ccMinor = 0;
+    d.totalMemBytes = qint64(80) << 30;
+    d.smCount = 132;
+    d.maxThreadsPerBlock = 1024;
+    d.maxBlockDim = {1024, 1024, 64};
+    d.maxGridDim = {2147483647, 65535, 65535};
+    d.sharedMemPerBlockBytes = 48 * 1024;
+    d.sharedMemPerBlockOptinBytes = 227 * 1024;
+    d.warpSize = 32;
+    return d;
+}
 
 inline PtxParam ptx(const QString& type, int size, bool pointer = false) {
     PtxParam p;

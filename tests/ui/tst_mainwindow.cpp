@@ -40,23 +40,6 @@ namespace {
 // NVRTC on a loaded CI machine can take several seconds for the first compile.
 constexpr int kCompileTimeoutMs = 60000;
 
-DeviceInfo fakeDevice() {
-    DeviceInfo d;
-    d.ordinal = 0;
-    d.name = QStringLiteral("Test GPU");
-    d.ccMajor = 9;
-    d.ccMinor = 0;
-    d.totalMemBytes = qint64(80) << 30;
-    d.smCount = 132;
-    d.maxThreadsPerBlock = 1024;
-    d.maxBlockDim = {1024, 1024, 64};
-    d.maxGridDim = {2147483647, 65535, 65535};
-    d.sharedMemPerBlockBytes = 48 * 1024;
-    d.sharedMemPerBlockOptinBytes = 227 * 1024;
-    d.warpSize = 32;
-    return d;
-}
-
 std::unique_ptr<MainWindow> makeWindow(Engine* engine) {
     auto window = std::make_unique<MainWindow>(engine);
     window->setPromptsEnabled(false);

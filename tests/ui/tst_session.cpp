@@ -11,27 +11,14 @@
 
 #include <memory>
 
+#include "../support/TestProjects.h"
+
 using namespace kernelpad;
+using kernelpad::test::fakeDevice;
 
 namespace {
 
 constexpr int kCompileTimeoutMs = 60000;
-
-DeviceInfo fakeDevice() {
-    DeviceInfo d;
-    d.name = QStringLiteral("Test GPU");
-    d.ccMajor = 9;
-    d.ccMinor = 0;
-    d.totalMemBytes = qint64(80) << 30;
-    d.smCount = 132;
-    d.maxThreadsPerBlock = 1024;
-    d.maxBlockDim = {1024, 1024, 64};
-    d.maxGridDim = {2147483647, 65535, 65535};
-    d.sharedMemPerBlockBytes = 48 * 1024;
-    d.sharedMemPerBlockOptinBytes = 227 * 1024;
-    d.warpSize = 32;
-    return d;
-}
 
 /// Writes down what it was told, in order.
 class RecordingViewer : public QObject, public SessionViewer {
@@ -83,6 +70,7 @@ private slots:
     void compileFollowsTheKernelAndItsSignature();
     void runBlockedReasons();
     void destroyedViewerIsForgotten();
+    void kernelEditIsNotACompile();
 };
 
 void TestSession::lateViewerReceivesTheCurrentState() {
@@ -212,6 +200,20 @@ void TestSession::destroyedViewerIsForgotten() {
     emit engine.devicesChanged({fakeDevice()}, QString());
     document.replace(twoArgumentKernel(QStringLiteral("scale")));
     QVERIFY(compileAndWait(session));
+}
+
+// Typing in the kernel box is an edit of the document, not a compile: viewers are not told
+// "compiled" (before any compile there is nothing to show, and a null compile would crash).
+void TestSession::kernelEditIsNotACompile() {
+    ProjectDocument document;
+    Session session(nullptr, &document);
+    RecordingViewer viewer;
+    session.addViewer(&viewer);
+    viewer.calls.clear();
+    document.setKernel(QStringLiteral("scale<float>"));
+    document.setKernel(QStringLiteral("scale<double>"));
+    QVERIFY(viewer.calls.isEmpty());
+    QVERIFY(!session.lastCompile());
 }
 
 QTEST_MAIN(TestSession)

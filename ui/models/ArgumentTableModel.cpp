@@ -505,11 +505,7 @@ namespace kernelpad {
 void ArgumentTableModel::syncWithKernel(const KernelInfo& kernel, const QString& source) {
     QVector<StructType> structs;
     const QVector<ArgumentSpec> synced = argumentsForKernel(kernel, source, m_arguments, &structs);
-    const bool same = synced.size() == m_arguments.size() &&
-                      std::equal(synced.cbegin(), synced.cend(), m_arguments.cbegin(),
-                                 [](const ArgumentSpec& a, const ArgumentSpec& b) {
-                                     return a.toJson() == b.toJson();
-                                 });
+    const bool same = sameArguments(synced, m_arguments);
     beginResetModel();
     m_arguments = synced;
     m_structs = structs;

@@ -1,14 +1,10 @@
 #pragma once
-// Small formatting and comparison helpers shared by the MainWindow*.cpp files.
+// Small formatting helpers shared by the MainWindow*.cpp files and the panel bindings.
 
-#include "core/launch/ArgumentSpec.h"
 #include "core/run/RunTypes.h"
 
 #include <QCoreApplication>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QString>
-#include <QVector>
 
 namespace kernelpad {
 namespace mainwindow {
@@ -22,21 +18,6 @@ inline QString formatMs(double ms) {
     if (ms < 1000.0)
         return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
     return QStringLiteral("%1 s").arg(ms / 1e3, 0, 'f', 2);
-}
-
-inline bool sameJson(const QJsonObject& a, const QJsonObject& b) {
-    return QJsonDocument(a).toJson(QJsonDocument::Compact) ==
-           QJsonDocument(b).toJson(QJsonDocument::Compact);
-}
-
-inline bool sameArguments(const QVector<ArgumentSpec>& a, const QVector<ArgumentSpec>& b) {
-    if (a.size() != b.size())
-        return false;
-    for (int i = 0; i < a.size(); ++i) {
-        if (!sameJson(a.at(i).toJson(), b.at(i).toJson()))
-            return false;
-    }
-    return true;
 }
 
 } // namespace mainwindow

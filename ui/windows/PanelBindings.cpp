@@ -224,8 +224,7 @@ void arguments(Session* session, ArgumentTableView* view) {
     QObject::connect(document, &ProjectDocument::argumentsChanged, view, [=] {
         // An edit made in this table is already shown; one made elsewhere (the kernel's
         // signature) is not.
-        if (!echo.active() &&
-            !mainwindow::sameArguments(model->arguments(), document->project().arguments))
+        if (!echo.active() && !sameArguments(model->arguments(), document->project().arguments))
             show();
     });
     // The types the kernel takes are checked against the rows (a mismatch is marked).
