@@ -60,13 +60,9 @@ void printJit(QTextStream& out, const JitLog& jit, const QString& arch) {
 
 } // namespace
 
-QString formatMs(double ms) {
-    return formatDuration(ms / 1e3);
-}
-
 void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
     out << (r.ok ? "Compiled" : "Compilation failed") << " for " << r.arch << " with NVRTC "
-        << r.nvrtcVersion << " in " << formatMs(r.compileMs)
+        << r.nvrtcVersion << " in " << formatDurationMs(r.compileMs)
         << (r.cacheHit ? QStringLiteral(" (cache hit (%1))").arg(cacheTierName(r.fromCache))
                        : QString())
         << '\n';
@@ -195,7 +191,7 @@ void printRun(QTextStream& out, const RunResult& r) {
     if (!r.error.isEmpty())
         out << "\nerror: " << r.error << '\n';
     else
-        out << "\nOK in " << formatMs(r.totalMs) << '\n';
+        out << "\nOK in " << formatDurationMs(r.totalMs) << '\n';
 }
 
 QString terminalSafe(const QString& text) {

@@ -1,5 +1,6 @@
 #pragma once
-// Human-readable output of kernelpad-cli: aligned tables, times with units.
+// Human-readable output of kernelpad-cli: aligned tables, times with units (formatDuration(),
+// core/run/Summary.h, the formatter the window uses too).
 
 #include "core/compile/CompileResult.h"
 #include "core/cuda/DeviceInfo.h"
@@ -11,8 +12,6 @@
 
 namespace kernelpad::cli {
 
-/// "80.6 µs", "1.25 ms", "2.10 s"
-[[nodiscard]] QString formatMs(double ms);
 void printCompile(QTextStream& out, const CompileResult& r, bool withPtx);
 void printRun(QTextStream& out, const RunResult& r);
 /// compute-sanitizer's reports like compiler diagnostics: "saxpy.cu:12: error: ..." and a

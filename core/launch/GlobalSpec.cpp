@@ -1,6 +1,7 @@
 #include "core/launch/GlobalSpec.h"
 
 #include "core/io/ControlChars.h"
+#include "core/io/JsonFields.h"
 
 namespace kernelpad {
 
@@ -34,11 +35,10 @@ std::optional<GlobalSpec> GlobalSpec::fromJson(const QJsonObject& json, QString*
         return std::nullopt;
     };
     GlobalSpec spec;
-    const QJsonValue name = json.value(QStringLiteral("name"));
-    if (!name.isString())
-        return fail(name.isUndefined() ? QStringLiteral("name: missing")
-                                       : QStringLiteral("name: must be a string"));
-    spec.name = name.toString().trimmed();
+    if (!json::FieldReader(json, error)
+             .readString(QStringLiteral("name"), &spec.name, json::Presence::Required))
+        return std::nullopt;
+    spec.name = spec.name.trimmed();
     QString inner;
     std::optional<BufferSpec> value = BufferSpec::fromJson(json, &inner);
     if (!value)

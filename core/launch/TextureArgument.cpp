@@ -1,5 +1,7 @@
 #include "core/launch/TextureArgument.h"
 
+#include "core/io/JsonFields.h"
+
 namespace kernelpad {
 namespace {
 
@@ -83,15 +85,15 @@ std::optional<ArgumentSpec> textureArgumentFromJson(const QString& name, bool su
             *error = kTextureKey + QLatin1Char('.') + message;
         return std::nullopt;
     };
-    if (!json.value(kTextureKey).isObject()) {
+    if (!json.contains(kTextureKey)) {
         if (error)
-            *error = json.contains(kTextureKey)
-                         ? QStringLiteral("texture: expected an object")
-                         : QStringLiteral("texture: missing (the array's dims, format and "
-                                          "sampler)");
+            *error = json::missingError(kTextureKey) +
+                     QStringLiteral(" (the array's dims, format and sampler)");
         return std::nullopt;
     }
-    const QJsonObject object = json.value(kTextureKey).toObject();
+    QJsonObject object;
+    if (!json::FieldReader(json, error).readObject(kTextureKey, &object))
+        return std::nullopt;
     ArgumentSpec arg;
     arg.name = name;
     arg.kind = surface ? ArgumentSpec::Kind::Surface : ArgumentSpec::Kind::Texture;
@@ -101,25 +103,30 @@ std::optional<ArgumentSpec> textureArgumentFromJson(const QString& name, bool su
         return failWith(inner);
     arg.texture = *texture;
     arg.buffer.direction = surface ? Direction::Out : Direction::In;
-    if (object.contains(QStringLiteral("init"))) {
-        const std::optional<InitSpec> init =
-            InitSpec::fromJson(object.value(QStringLiteral("init")).toObject(), &inner);
+    // The fields around the array, named from the argument ("texture.init.kind").
+    const json::FieldReader fields(object, error, kTextureKey);
+    QJsonObject initJson, verifyJson;
+    QString directionText;
+    if (!fields.readObject(QStringLiteral("init"), &initJson) ||
+        !fields.readString(QStringLiteral("direction"), &directionText) ||
+        !fields.readObject(QStringLiteral("verify"), &verifyJson))
+        return std::nullopt;
+    if (fields.has(QStringLiteral("init"))) {
+        const std::optional<InitSpec> init = InitSpec::fromJson(initJson, &inner);
         if (!init)
             return failWith(QStringLiteral("init.") + inner);
         arg.buffer.init = *init;
     }
-    if (object.contains(QStringLiteral("direction"))) {
-        const QString text = object.value(QStringLiteral("direction")).toString();
-        const std::optional<Direction> d = directionFromName(text);
+    if (fields.has(QStringLiteral("direction"))) {
+        const std::optional<Direction> d = directionFromName(directionText);
         if (!d)
             return failWith(
                 QStringLiteral("direction: unknown direction '%1' (expected in, out or inout)")
-                    .arg(text));
+                    .arg(directionText));
         arg.buffer.direction = *d;
     }
-    if (object.contains(QStringLiteral("verify"))) {
-        const std::optional<VerifySpec> verify =
-            VerifySpec::fromJson(object.value(QStringLiteral("verify")).toObject(), &inner);
+    if (fields.has(QStringLiteral("verify"))) {
+        const std::optional<VerifySpec> verify = VerifySpec::fromJson(verifyJson, &inner);
         if (!verify)
             return failWith(QStringLiteral("verify.") + inner);
         arg.buffer.verify = *verify;

@@ -1,5 +1,6 @@
 #include "core/launch/TextureSpec.h"
 
+#include "core/io/JsonFields.h"
 #include "core/launch/BufferInit.h"
 
 #include <QJsonArray>
@@ -9,15 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 
 namespace kernelpad {
 namespace {
-
-bool fail(QString* error, const QString& message) {
-    if (error)
-        *error = message;
-    return false;
-}
 
 template <typename Enum> struct EnumName {
     Enum value;
@@ -55,44 +51,33 @@ template <typename Enum, size_t N> QString namesOf(const EnumName<Enum> (&names)
     return all.join(QStringLiteral(", "));
 }
 
-/// Reads the enum named under `key`; absent keys leave `out` unchanged.
+/// Reads the enum named by `value` into `out`; `path` names the field in the message, which
+/// goes where `fields` puts its own.
 template <typename Enum, size_t N>
-bool readEnum(const QJsonObject& json, const QString& key, const EnumName<Enum> (&names)[N],
-              Enum* out, QString* error) {
-    if (!json.contains(key))
-        return true;
-    const QJsonValue v = json.value(key);
-    const std::optional<Enum> value = valueOf(names, v.toString());
-    if (!v.isString() || !value)
-        return fail(error, QStringLiteral("%1: expected one of %2, got %3")
-                               .arg(key, namesOf(names),
-                                    v.isString() ? QStringLiteral("'%1'").arg(v.toString())
-                                                 : QStringLiteral("a non-string")));
-    *out = *value;
+bool readEnum(const json::FieldReader& fields, const QJsonValue& value, const QString& path,
+              const EnumName<Enum> (&names)[N], Enum* out) {
+    const QString wanted = QStringLiteral("one of ") + namesOf(names);
+    if (!value.isString())
+        return fields.fail(json::typeError(path, wanted, value));
+    const std::optional<Enum> known = valueOf(names, value.toString());
+    if (!known)
+        return fields.fail(
+            QStringLiteral("%1: expected %2, got '%3'").arg(path, wanted, value.toString()));
+    *out = *known;
     return true;
 }
 
-bool readBool(const QJsonObject& json, const QString& key, bool* out, QString* error) {
-    if (!json.contains(key))
-        return true;
-    if (!json.value(key).isBool())
-        return fail(error, QStringLiteral("%1: expected true or false").arg(key));
-    *out = json.value(key).toBool();
-    return true;
+/// The enum under `key`, when the field is there.
+template <typename Enum, size_t N>
+bool readEnumField(const json::FieldReader& fields, const QString& key,
+                   const EnumName<Enum> (&names)[N], Enum* out) {
+    return !fields.has(key) ||
+           readEnum(fields, fields.object().value(key), fields.path(key), names, out);
 }
 
-/// A whole number from `low` to 2^31 - 1.
-bool readInt(const QJsonValue& v, const QString& key, qint64 low, qint64* out, QString* error) {
-    const double x = v.toDouble(-1);
-    if (!v.isDouble() || x != std::floor(x) || x < double(low) || x > 2147483647.0)
-        return fail(error, QStringLiteral("%1: expected an integer from %2 to 2147483647, got %3")
-                               .arg(key)
-                               .arg(low)
-                               .arg(v.isDouble() ? QString::number(x)
-                                                 : QStringLiteral("no "
-                                                                  "number")));
-    *out = qint64(x);
-    return true;
+/// Extents and counts: at most what a CUDA array's int-sized fields hold.
+constexpr json::WholeRange positiveInts(qint64 low) {
+    return {low, std::numeric_limits<int>::max()};
 }
 
 const ScalarType kChannelTypes[] = {ScalarType::Float32, ScalarType::Float16, ScalarType::Int8,
@@ -307,87 +292,100 @@ QJsonObject TextureSpec::toJson(bool surface) const {
 
 std::optional<TextureSpec> TextureSpec::fromJson(const QJsonObject& json, bool surface,
                                                  QString* error) {
+    const json::FieldReader fields(json, error);
     TextureSpec spec;
-    if (!json.contains(QStringLiteral("dims"))) {
-        fail(error, QStringLiteral("dims: missing"));
+    const QString dimsKey = QStringLiteral("dims");
+    if (!fields.has(dimsKey)) {
+        fields.fail(json::missingError(dimsKey));
         return std::nullopt;
     }
-    const QJsonValue dimsValue = json.value(QStringLiteral("dims"));
+    const QJsonValue dimsValue = json.value(dimsKey);
+    const QString dimsWanted = QStringLiteral("an array of 1 to 3 whole numbers");
+    if (!dimsValue.isDouble() && !dimsValue.isArray()) {
+        fields.fail(json::typeError(dimsKey, dimsWanted, dimsValue));
+        return std::nullopt;
+    }
     // A bare number is a 1D width, as LaunchConfig's dims take one.
     const QJsonArray extents = dimsValue.isDouble() ? QJsonArray{dimsValue} : dimsValue.toArray();
     if (extents.isEmpty() || extents.size() > 3) {
-        fail(error, QStringLiteral("dims: expected an array of 1 to 3 integers"));
+        fields.fail(QStringLiteral("%1: expected %2, got %3 elements")
+                        .arg(dimsKey, dimsWanted)
+                        .arg(extents.size()));
         return std::nullopt;
     }
     spec.dims = {0, 0, 0};
-    for (int i = 0; i < extents.size(); ++i)
-        if (!readInt(extents.at(i), QStringLiteral("dims[%1]").arg(i), 1, &spec.dims[size_t(i)],
-                     error))
+    for (qsizetype i = 0; i < extents.size(); ++i) {
+        const QString problem =
+            json::wholeNumberProblem(json::indexPath(dimsKey, i), extents.at(i), positiveInts(1));
+        if (!problem.isEmpty()) {
+            fields.fail(problem);
             return std::nullopt;
-    if (json.contains(QStringLiteral("layers"))) {
-        qint64 layers = 0;
-        if (!readInt(json.value(QStringLiteral("layers")), QStringLiteral("layers"), 0, &layers,
-                     error))
-            return std::nullopt;
-        spec.layers = int(layers);
+        }
+        spec.dims[size_t(i)] = qint64(extents.at(i).toDouble());
     }
-    if (!readBool(json, QStringLiteral("cubemap"), &spec.cubemap, error))
+    QString channelType;
+    if (!fields.readInt(QStringLiteral("layers"), &spec.layers, json::Presence::Optional,
+                        positiveInts(0)) ||
+        !fields.readBool(QStringLiteral("cubemap"), &spec.cubemap) ||
+        !fields.readString(QStringLiteral("channelType"), &channelType) ||
+        !fields.readInt(QStringLiteral("channels"), &spec.channels, json::Presence::Optional,
+                        positiveInts(1)))
         return std::nullopt;
-    if (json.contains(QStringLiteral("channelType"))) {
-        const QString name = json.value(QStringLiteral("channelType")).toString();
-        const std::optional<ScalarType> type = scalarTypeFromName(name);
+    if (fields.has(QStringLiteral("channelType"))) {
+        const std::optional<ScalarType> type = scalarTypeFromName(channelType);
         if (!type || !isTextureChannelType(*type)) {
-            fail(error, QStringLiteral("channelType: expected one of %1, got '%2'")
-                            .arg(channelTypeList(), name));
+            fields.fail(QStringLiteral("channelType: expected one of %1, got '%2'")
+                            .arg(channelTypeList(), channelType));
             return std::nullopt;
         }
         spec.channelType = *type;
     }
-    if (json.contains(QStringLiteral("channels"))) {
-        qint64 channels = 0;
-        if (!readInt(json.value(QStringLiteral("channels")), QStringLiteral("channels"), 1,
-                     &channels, error))
-            return std::nullopt;
-        spec.channels = int(channels);
-    }
     if (!surface) {
-        if (!readEnum(json, QStringLiteral("filter"), kFilters, &spec.filter, error) ||
-            !readBool(json, QStringLiteral("normalizedCoords"), &spec.normalizedCoords, error) ||
-            !readEnum(json, QStringLiteral("readMode"), kReadModes, &spec.readMode, error))
+        if (!readEnumField(fields, QStringLiteral("filter"), kFilters, &spec.filter) ||
+            !fields.readBool(QStringLiteral("normalizedCoords"), &spec.normalizedCoords) ||
+            !readEnumField(fields, QStringLiteral("readMode"), kReadModes, &spec.readMode))
             return std::nullopt;
-        const QJsonValue address = json.value(QStringLiteral("address"));
+        const QString addressKey = QStringLiteral("address");
+        const QJsonValue address = json.value(addressKey);
         if (address.isString()) {
-            if (!readEnum(json, QStringLiteral("address"), kAddresses, &spec.address[0], error))
+            if (!readEnum(fields, address, addressKey, kAddresses, &spec.address[0]))
                 return std::nullopt;
             spec.address.fill(spec.address[0]);
         } else if (address.isArray()) {
             const QJsonArray modes = address.toArray();
             if (modes.isEmpty() || modes.size() > 3) {
-                fail(error, QStringLiteral("address: expected one mode or 1 to 3 modes, one per "
+                fields.fail(QStringLiteral("address: expected one mode or 1 to 3 modes, one per "
                                            "dimension"));
                 return std::nullopt;
             }
+            // The last mode given holds for the dimensions after it.
             for (int i = 0; i < 3; ++i) {
-                const QJsonObject one{{QStringLiteral("address[%1]").arg(i),
-                                       modes.at(std::min<int>(i, int(modes.size()) - 1))}};
-                if (!readEnum(one, one.constBegin().key(), kAddresses, &spec.address[size_t(i)],
-                              error))
+                const int from = std::min<int>(i, int(modes.size()) - 1);
+                if (!readEnum(fields, modes.at(from), json::indexPath(addressKey, from), kAddresses,
+                              &spec.address[size_t(i)]))
                     return std::nullopt;
             }
         } else if (!address.isUndefined()) {
-            fail(error, QStringLiteral("address: expected a mode (%1) or an array of them")
-                            .arg(namesOf(kAddresses)));
+            fields.fail(json::typeError(
+                addressKey,
+                QStringLiteral("a mode (%1) or an array of them").arg(namesOf(kAddresses)),
+                address));
             return std::nullopt;
         }
-        if (json.contains(QStringLiteral("borderColor"))) {
-            const QJsonArray color = json.value(QStringLiteral("borderColor")).toArray();
+        const QString colorKey = QStringLiteral("borderColor");
+        QJsonArray color;
+        if (!fields.readArray(colorKey, &color))
+            return std::nullopt;
+        if (fields.has(colorKey)) {
             if (color.size() != 4) {
-                fail(error, QStringLiteral("borderColor: expected 4 numbers (r, g, b, a)"));
+                fields.fail(QStringLiteral("borderColor: expected 4 numbers (r, g, b, a), got %1")
+                                .arg(color.size()));
                 return std::nullopt;
             }
             for (int i = 0; i < 4; ++i) {
                 if (!color.at(i).isDouble()) {
-                    fail(error, QStringLiteral("borderColor[%1]: expected a number").arg(i));
+                    fields.fail(json::typeError(json::indexPath(colorKey, i),
+                                                QStringLiteral("a number"), color.at(i)));
                     return std::nullopt;
                 }
                 spec.borderColor[size_t(i)] = color.at(i).toDouble();
@@ -395,7 +393,7 @@ std::optional<TextureSpec> TextureSpec::fromJson(const QJsonObject& json, bool s
         }
     }
     if (const QString problem = spec.problem(surface); !problem.isEmpty()) {
-        fail(error, problem);
+        fields.fail(problem);
         return std::nullopt;
     }
     return spec;

@@ -35,15 +35,6 @@ struct Failure {
     QString message;
 };
 
-QString resolveKernelLowered(const CompileResult& compiled, const QString& name) {
-    for (const auto& [expression, lowered] : compiled.loweredNames)
-        if (expression == name)
-            return lowered;
-    if (const KernelInfo* k = compiled.findKernel(name))
-        return k->lowered;
-    return {};
-}
-
 QString kernelList(const CompileResult& compiled) {
     QStringList names;
     for (const KernelInfo& k : compiled.kernels)
@@ -292,7 +283,7 @@ std::optional<KernelResources> ExecutionSession::kernelResources(const CompileRe
     }
     try {
         DriverApi::get();
-        const QString lowered = resolveKernelLowered(compiled, kernel);
+        const QString lowered = compiled.loweredName(kernel);
         if (lowered.isEmpty() || (compiled.cubin.isEmpty() && compiled.ptx.isEmpty())) {
             *error = QStringLiteral("kernel '%1' is not in the module").arg(kernel);
             return std::nullopt;
@@ -430,7 +421,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     watchdog.start();
 
     DeviceState& s = deviceState(request.device);
-    const QString lowered = resolveKernelLowered(result.compile, project.kernel);
+    const QString lowered = result.compile.loweredName(project.kernel);
     if (lowered.isEmpty())
         return fail(RunStatus::BadInput,
                     QStringLiteral("kernel '%1' is not in the compiled module; it has: %2")

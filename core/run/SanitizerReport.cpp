@@ -1,9 +1,11 @@
 #include "core/run/SanitizerReport.h"
 
+#include "core/io/JsonFields.h"
+
 #include <QJsonArray>
 
 #include <array>
-#include <tuple>
+#include <limits>
 #include <utility>
 
 namespace kernelpad {
@@ -26,26 +28,26 @@ QJsonValue dim3Json(const std::optional<SanitizerReport::Dim3>& d) {
     return QJsonArray{(*d)[0], (*d)[1], (*d)[2]};
 }
 
-/// Reads [x,y,z] (or null/absent); false with a message when it is anything else.
-bool readDim3(const QJsonObject& json, const QString& key,
-              std::optional<SanitizerReport::Dim3>* out, QString* error) {
-    const QJsonValue v = json.value(key);
-    if (v.isUndefined() || v.isNull()) {
-        out->reset();
-        return true;
-    }
-    const QJsonArray a = v.toArray();
-    if (!v.isArray() || a.size() != 3) {
-        *error = QStringLiteral("%1: must be [x, y, z] or null").arg(key);
+/// Reads [x,y,z] (or null/absent); false with a message naming the field otherwise.
+bool readDim3(const json::FieldReader& fields, const QString& key,
+              std::optional<SanitizerReport::Dim3>* out) {
+    out->reset();
+    QJsonArray a;
+    if (!fields.readArray(key, &a, json::Presence::NullIsAbsent))
         return false;
-    }
+    if (!fields.has(key) || fields.object().value(key).isNull())
+        return true;
+    if (a.size() != 3)
+        return fields.fail(QStringLiteral("%1: expected [x, y, z] or null, got %2 elements")
+                               .arg(fields.path(key))
+                               .arg(a.size()));
     SanitizerReport::Dim3 d{};
     for (int k = 0; k < 3; ++k) {
-        if (!a[k].isDouble() || a[k].toDouble() != a[k].toInt() || a[k].toInt() < 0) {
-            *error = QStringLiteral("%1[%2]: must be an integer >= 0").arg(key).arg(k);
-            return false;
-        }
-        d[size_t(k)] = a[k].toInt();
+        const QString problem = json::wholeNumberProblem(json::indexPath(fields.path(key), k), a[k],
+                                                         {0, std::numeric_limits<int>::max()});
+        if (!problem.isEmpty())
+            return fields.fail(problem);
+        d[size_t(k)] = int(a[k].toDouble());
     }
     *out = d;
     return true;
@@ -110,50 +112,42 @@ QJsonObject SanitizerReport::toJson() const {
 }
 
 std::optional<SanitizerReport> SanitizerReport::fromJson(const QJsonObject& json, QString* error) {
-    QString why;
-    const auto fail = [&](const QString& message) -> std::optional<SanitizerReport> {
-        if (error)
-            *error = message;
-        return std::nullopt;
-    };
+    const json::FieldReader fields(json, error);
     SanitizerReport r;
-    const QJsonValue kind = json.value(QStringLiteral("kind"));
-    if (!kind.isString() || kind.toString().isEmpty())
-        return fail(QStringLiteral("kind: must be a non-empty string"));
-    r.kind = kind.toString();
-    const QString severity =
-        json.value(QStringLiteral("severity")).toString(QStringLiteral("error"));
-    if (severity == severityName(Diagnostic::Severity::Error))
+    if (!fields.readString(QStringLiteral("kind"), &r.kind, json::Presence::Required))
+        return std::nullopt;
+    if (r.kind.isEmpty()) {
+        fields.fail(QStringLiteral("kind: empty; a report says what went wrong"));
+        return std::nullopt;
+    }
+    QString severity = severityName(Diagnostic::Severity::Error);
+    if (!fields.readString(QStringLiteral("severity"), &severity))
+        return std::nullopt;
+    if (severity == severityName(Diagnostic::Severity::Error)) {
         r.severity = Diagnostic::Severity::Error;
-    else if (severity == severityName(Diagnostic::Severity::Warning))
+    } else if (severity == severityName(Diagnostic::Severity::Warning)) {
         r.severity = Diagnostic::Severity::Warning;
-    else
-        return fail(
-            QStringLiteral("severity: must be \"error\" or \"warning\" (got '%1')").arg(severity));
+    } else {
+        fields.fail(
+            QStringLiteral("severity: expected \"error\" or \"warning\", got '%1'").arg(severity));
+        return std::nullopt;
+    }
+    // A writer that knows no file or kernel writes null; both read as empty.
     for (const auto& [key, target] : {std::pair{QStringLiteral("kernel"), &r.kernel},
                                       std::pair{QStringLiteral("file"), &r.file},
                                       std::pair{QStringLiteral("address"), &r.address},
                                       std::pair{QStringLiteral("detail"), &r.detail},
-                                      std::pair{QStringLiteral("relatedFile"), &r.relatedFile}}) {
-        const QJsonValue v = json.value(key);
-        if (!v.isUndefined() && !v.isNull() && !v.isString())
-            return fail(QStringLiteral("%1: must be a string").arg(key));
-        *target = v.toString();
-    }
-    for (const auto& [key, target, minimum] :
-         {std::tuple{QStringLiteral("line"), &r.line, 0},
-          std::tuple{QStringLiteral("relatedLine"), &r.relatedLine, 0},
-          std::tuple{QStringLiteral("count"), &r.count, 1}}) {
-        const QJsonValue v = json.value(key);
-        if (v.isUndefined())
-            continue;
-        if (!v.isDouble() || v.toDouble() != v.toInt() || v.toInt() < minimum)
-            return fail(QStringLiteral("%1: must be an integer >= %2").arg(key).arg(minimum));
-        *target = v.toInt();
-    }
-    if (!readDim3(json, QStringLiteral("thread"), &r.thread, &why) ||
-        !readDim3(json, QStringLiteral("block"), &r.block, &why))
-        return fail(why);
+                                      std::pair{QStringLiteral("relatedFile"), &r.relatedFile}})
+        if (!fields.readString(key, target, json::Presence::NullIsAbsent))
+            return std::nullopt;
+    const int most = std::numeric_limits<int>::max();
+    if (!fields.readInt(QStringLiteral("line"), &r.line, json::Presence::Optional, {0, most}) ||
+        !fields.readInt(QStringLiteral("relatedLine"), &r.relatedLine, json::Presence::Optional,
+                        {0, most}) ||
+        !fields.readInt(QStringLiteral("count"), &r.count, json::Presence::Optional, {1, most}) ||
+        !readDim3(fields, QStringLiteral("thread"), &r.thread) ||
+        !readDim3(fields, QStringLiteral("block"), &r.block))
+        return std::nullopt;
     return r;
 }
 

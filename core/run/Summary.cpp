@@ -93,17 +93,68 @@ QString summaryHintName(SummaryHint hint) {
     return QStringLiteral("text");
 }
 
+DurationUnit durationUnitFor(double seconds) {
+    // The thresholds on milliseconds, computed as formatDuration() computes its values, so
+    // that the unit and the digits shown with it always agree.
+    const double ms = seconds * kMsPerSecond;
+    if (ms < 1e-3)
+        return DurationUnit::Nanoseconds;
+    if (ms < 1.0)
+        return DurationUnit::Microseconds;
+    if (ms < 1000.0)
+        return DurationUnit::Milliseconds;
+    return DurationUnit::Seconds;
+}
+
+QString durationUnitSymbol(DurationUnit unit) {
+    switch (unit) {
+    case DurationUnit::Nanoseconds:
+        return QStringLiteral("ns");
+    case DurationUnit::Microseconds:
+        return QStringLiteral("µs");
+    case DurationUnit::Milliseconds:
+        return QStringLiteral("ms");
+    case DurationUnit::Seconds:
+        break;
+    }
+    return QStringLiteral("s");
+}
+
+double durationUnitSeconds(DurationUnit unit) {
+    switch (unit) {
+    case DurationUnit::Nanoseconds:
+        return 1e-9;
+    case DurationUnit::Microseconds:
+        return 1e-6;
+    case DurationUnit::Milliseconds:
+        return 1e-3;
+    case DurationUnit::Seconds:
+        break;
+    }
+    return 1.0;
+}
+
 QString formatDuration(double seconds) {
     if (!std::isfinite(seconds))
         return QStringLiteral("-");
     const double ms = seconds * kMsPerSecond;
-    if (ms < 1e-3)
-        return QStringLiteral("%1 ns").arg(ms * 1e6, 0, 'f', 0);
-    if (ms < 1.0)
-        return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
-    if (ms < 1000.0)
-        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
-    return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+    const DurationUnit unit = durationUnitFor(seconds);
+    const QString symbol = durationUnitSymbol(unit);
+    switch (unit) {
+    case DurationUnit::Nanoseconds:
+        return QStringLiteral("%1 %2").arg(ms * 1e6, 0, 'f', 0).arg(symbol);
+    case DurationUnit::Microseconds:
+        return QStringLiteral("%1 %2").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1).arg(symbol);
+    case DurationUnit::Milliseconds:
+        return QStringLiteral("%1 %2").arg(ms, 0, 'f', ms < 10 ? 3 : 1).arg(symbol);
+    case DurationUnit::Seconds:
+        break;
+    }
+    return QStringLiteral("%1 %2").arg(ms / 1000.0, 0, 'f', 2).arg(symbol);
+}
+
+QString formatDurationMs(double ms) {
+    return formatDuration(ms / kMsPerSecond);
 }
 
 QString formatSummaryValue(const Summary& s) {
@@ -143,6 +194,27 @@ const Summary* findSummary(const QVector<Summary>& summaries, const QString& key
         if (s.key == key)
             return &s;
     return nullptr;
+}
+
+std::optional<Summary> peakBandwidthShare(const QVector<Summary>& summaries,
+                                          double peakBytesPerSecond) {
+    const Summary* bandwidth = findSummary(summaries, QStringLiteral("bandwidth"));
+    if (!bandwidth || !std::isfinite(bandwidth->value) || !(peakBytesPerSecond > 0) ||
+        !std::isfinite(peakBytesPerSecond))
+        return std::nullopt;
+    Summary peak;
+    peak.hint = SummaryHint::ByteRate;
+    peak.value = peakBytesPerSecond;
+    peak.decimals = 0;
+    Summary s;
+    s.key = QStringLiteral("bandwidth.peakShare");
+    s.name = QStringLiteral("share of peak");
+    s.description = QStringLiteral("bandwidth over the device's theoretical DRAM bandwidth (%1)")
+                        .arg(formatSummaryValue(peak));
+    s.hint = SummaryHint::Percent;
+    s.value = bandwidth->value / peakBytesPerSecond;
+    s.decimals = 1;
+    return s;
 }
 
 QJsonArray summariesToJson(const QVector<Summary>& summaries) {

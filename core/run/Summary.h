@@ -11,6 +11,7 @@
 #include <QVector>
 
 #include <limits>
+#include <optional>
 
 namespace kernelpad {
 
@@ -51,12 +52,33 @@ struct Summary {
 /// no NVML) are left out, not zero.
 [[nodiscard]] QVector<Summary> summarize(const RunResult& result);
 
+/// The share of a device's theoretical DRAM bandwidth that the run's "bandwidth" entry reached
+/// ("bandwidth.peakShare", a percentage), for a viewer that knows the device; nullopt when the
+/// summaries have no bandwidth or the peak is unknown (0 or less). Not part of summarize():
+/// a run's result does not carry the device's theoretical peak.
+[[nodiscard]] std::optional<Summary> peakBandwidthShare(const QVector<Summary>& summaries,
+                                                        double peakBytesPerSecond);
+
 /// The value with its unit, by hint ("1.234 ms", "2498.0 GB/s", "76.8 %"); "-" for NaN or
 /// infinity.
 [[nodiscard]] QString formatSummaryValue(const Summary& summary);
 /// A duration in seconds as formatSummaryValue() shows it: ns under a microsecond, µs with
-/// one or two decimals, ms with three or one, s with two.
+/// one or two decimals, ms with three or one, s with two. The one formatter of durations: the
+/// CLI, the window's status bar and panels, and the charts' labels all use it.
 [[nodiscard]] QString formatDuration(double seconds);
+/// formatDuration() of a duration kept in milliseconds (TimingStats, CompileResult).
+[[nodiscard]] QString formatDurationMs(double ms);
+
+/// The units formatDuration() writes.
+enum class DurationUnit { Nanoseconds, Microseconds, Milliseconds, Seconds };
+/// The unit formatDuration() shows `seconds` in. A chart that puts several durations on one
+/// axis picks the unit of a typical one (its median, its largest) with this, so that its axis
+/// reads as the table beside it.
+[[nodiscard]] DurationUnit durationUnitFor(double seconds);
+/// "ns", "µs", "ms", "s".
+[[nodiscard]] QString durationUnitSymbol(DurationUnit unit);
+/// How many seconds one `unit` is: 1e-9, 1e-6, 1e-3, 1.
+[[nodiscard]] double durationUnitSeconds(DurationUnit unit);
 
 /// The summary with `key`, or nullptr.
 [[nodiscard]] const Summary* findSummary(const QVector<Summary>& summaries, const QString& key);

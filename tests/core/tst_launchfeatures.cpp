@@ -256,6 +256,10 @@ void TestLaunchFeatures::globalsRefused_data() {
     QJsonObject noName = globalJson("x");
     noName.remove("name");
     QTest::newRow("no name") << QJsonValue(QJsonArray{noName}) << "globals[0].name: missing";
+    QJsonObject numberName = globalJson("x");
+    numberName.insert("name", 7);
+    QTest::newRow("name a number")
+        << QJsonValue(QJsonArray{numberName}) << "globals[0].name: expected a string, got a number";
     QTest::newRow("empty name") << QJsonValue(QJsonArray{globalJson(" ")})
                                 << "globals[0].name: empty";
     QTest::newRow("duplicate") << QJsonValue(QJsonArray{globalJson("f"), globalJson("f")})

@@ -406,6 +406,83 @@ private slots:
         QVERIFY(!RunResult().toJson().contains("sanitizer"));
     }
 
+    // Every field goes through core/io/JsonFields: the message names the field's path and
+    // says what was expected and what came.
+    void reportFieldMessages_data() {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no kind") << "kind" << QJsonValue(QJsonValue::Undefined) << "kind: missing";
+        QTest::newRow("kind a number")
+            << "kind" << QJsonValue(3) << "kind: expected a string, got a number";
+        QTest::newRow("empty kind") << "kind" << QJsonValue("") << "kind: empty";
+        QTest::newRow("severity a boolean")
+            << "severity" << QJsonValue(true) << "severity: expected a string, got a boolean";
+        QTest::newRow("unknown severity")
+            << "severity" << QJsonValue("fatal")
+            << "severity: expected \"error\" or \"warning\", got 'fatal'";
+        QTest::newRow("kernel an array")
+            << "kernel" << QJsonValue(QJsonArray{}) << "kernel: expected a string, got an array";
+        QTest::newRow("file a number")
+            << "file" << QJsonValue(12) << "file: expected a string, got a number";
+        QTest::newRow("address an object") << "address" << QJsonValue(QJsonObject{})
+                                           << "address: expected a string, got an object";
+        QTest::newRow("detail a boolean")
+            << "detail" << QJsonValue(false) << "detail: expected a string, got a boolean";
+        QTest::newRow("relatedFile a number")
+            << "relatedFile" << QJsonValue(1) << "relatedFile: expected a string, got a number";
+        QTest::newRow("fractional line")
+            << "line" << QJsonValue(2.5) << "line: expected a whole number, got 2.5";
+        QTest::newRow("negative line") << "line" << QJsonValue(-2) << "line: must be >= 0 (got -2)";
+        QTest::newRow("relatedLine a string")
+            << "relatedLine" << QJsonValue("7")
+            << "relatedLine: expected a whole number, got a string";
+        QTest::newRow("zero count") << "count" << QJsonValue(0) << "count: must be >= 1 (got 0)";
+        QTest::newRow("count null") << "count" << QJsonValue(QJsonValue::Null)
+                                    << "count: expected a whole number, got null";
+        QTest::newRow("thread of two") << "thread" << QJsonValue(QJsonArray{1, 2})
+                                       << "thread: expected [x, y, z] or null, got 2 elements";
+        QTest::newRow("thread a string")
+            << "thread" << QJsonValue("0,0,0") << "thread: expected an array, got a string";
+        QTest::newRow("negative block index")
+            << "block" << QJsonValue(QJsonArray{0, -1, 0}) << "block[1]: must be >= 0 (got -1)";
+        QTest::newRow("block index a string") << "block" << QJsonValue(QJsonArray{0, 0, "2"})
+                                              << "block[2]: expected a whole number, got a string";
+    }
+    void reportFieldMessages() {
+        QFETCH(QString, field);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, message);
+        SanitizerReport report;
+        report.kind = "Invalid __global__ write of size 4 bytes";
+        QJsonObject bad = report.toJson();
+        if (value.isUndefined())
+            bad.remove(field);
+        else
+            bad.insert(field, value);
+        QString error;
+        QVERIFY(!SanitizerReport::fromJson(bad, &error));
+        QVERIFY2(error.startsWith(message), qPrintable(error));
+    }
+
+    void nullFieldsReadAsUnknown() {
+        SanitizerReport report;
+        report.kind = "Invalid __global__ write of size 4 bytes";
+        report.file = "saxpy.cu";
+        report.thread = SanitizerReport::Dim3{1, 2, 3};
+        QJsonObject json = report.toJson();
+        json.insert("file", QJsonValue::Null);
+        json.insert("thread", QJsonValue::Null);
+        json.remove("block");
+        QString error;
+        const std::optional<SanitizerReport> back = SanitizerReport::fromJson(json, &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(back->file.isEmpty());
+        QVERIFY(!back->thread);
+        QVERIFY(!back->block);
+        QCOMPARE(back->kind, report.kind);
+    }
+
     void runResultNamesABadReportField_data() {
         QTest::addColumn<QString>("field");
         QTest::addColumn<QJsonValue>("value");

@@ -231,6 +231,53 @@ private slots:
         QCOMPARE(errors->value, 4.0);
     }
 
+    // The unit formatDuration() writes is the one durationUnitFor() names, at each threshold,
+    // so a chart's axis (which takes the unit) and its table (which takes the text) agree.
+    void durationUnitMatchesTheText_data() {
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("zero") << 0.0 << "0 ns";
+        QTest::newRow("999 ns") << 999e-9 << "999 ns";
+        QTest::newRow("1 us") << 1e-6 << "1.00 µs";
+        QTest::newRow("87.5 us") << 87.5e-6 << "87.5 µs";
+        QTest::newRow("just under 1 ms") << 0.99949e-3 << "999.5 µs";
+        QTest::newRow("1 ms") << 1e-3 << "1.000 ms";
+        QTest::newRow("14.5 ms") << 14.5e-3 << "14.5 ms";
+        QTest::newRow("1 s") << 1.0 << "1.00 s";
+        QTest::newRow("2.1 s") << 2.1 << "2.10 s";
+    }
+    void durationUnitMatchesTheText() {
+        QFETCH(double, seconds);
+        QFETCH(QString, text);
+        QCOMPARE(formatDuration(seconds), text);
+        QCOMPARE(formatDurationMs(seconds * 1e3), text);
+        const DurationUnit unit = durationUnitFor(seconds);
+        QVERIFY2(text.endsWith(QLatin1Char(' ') + durationUnitSymbol(unit)), qPrintable(text));
+        // The unit's size in seconds reads the value back within the text's rounding.
+        const double shown = text.section(QLatin1Char(' '), 0, 0).toDouble();
+        QVERIFY2(std::abs(shown * durationUnitSeconds(unit) - seconds) <=
+                     0.5 * durationUnitSeconds(unit),
+                 qPrintable(text));
+        QCOMPARE(formatDuration(kNaN), QStringLiteral("-"));
+    }
+
+    void peakShareFollowsTheBandwidth() {
+        const QVector<Summary> s = summarize(timedRun());
+        const Summary* bandwidth = findSummary(s, "bandwidth");
+        QVERIFY(bandwidth && std::isfinite(bandwidth->value));
+        const std::optional<Summary> share = peakBandwidthShare(s, 4 * bandwidth->value);
+        QVERIFY(share);
+        QCOMPARE(share->key, QStringLiteral("bandwidth.peakShare"));
+        QCOMPARE(share->hint, SummaryHint::Percent);
+        QCOMPARE(formatSummaryValue(*share), QStringLiteral("25.0 %"));
+        QVERIFY(!peakBandwidthShare(s, 0));    // peak unknown
+        QVERIFY(!peakBandwidthShare(s, kInf)); // not a figure
+        RunResult noBytes = timedRun();
+        noBytes.timing = computeStats({0.5});
+        QVERIFY(!peakBandwidthShare(summarize(noBytes), 1e12)); // no bandwidth to share
+        QVERIFY(!peakBandwidthShare(summarize(RunResult()), 1e12));
+    }
+
     void jsonCarriesKeyNameHintAndValue() {
         const QJsonArray json = summariesToJson(summarize(timedRun()));
         QJsonObject median, mode;

@@ -183,6 +183,62 @@ void TestTextureSpec::refused_data() {
     QTest::newRow("bad init")
         << textureJson({{"init", QJsonObject{{"kind", "uniform"}, {"low", 2}, {"high", 1}}}})
         << "texture.init.low: 2 is above high (1)";
+    // Every field is read through core/io/JsonFields: a wrong type names the field's path and
+    // says what was expected and what came, as every other loader says it.
+    QTest::newRow("dims a string") << textureJson({{"dims", "wide"}})
+                                   << "texture.dims: expected an array of 1 to 3 whole numbers, "
+                                      "got a string";
+    QTest::newRow("dims of an object") << textureJson({{"dims", QJsonArray{4, QJsonObject{}}}})
+                                       << "texture.dims[1]: expected a whole number, got an object";
+    QTest::newRow("fractional dims") << textureJson({{"dims", QJsonArray{4.5}}})
+                                     << "texture.dims[0]: expected a whole number, got 4.5";
+    QTest::newRow("dims beyond int") << textureJson({{"dims", QJsonArray{4294967296.0}}})
+                                     << "texture.dims[0]: must be at most 2147483647";
+    QTest::newRow("negative layers")
+        << textureJson({{"layers", -1}}) << "texture.layers: must be >= 0 (got -1)";
+    QTest::newRow("layers a string") << textureJson({{"layers", "4"}})
+                                     << "texture.layers: expected a whole number, got a string";
+    QTest::newRow("cubemap a string")
+        << textureJson({{"cubemap", "yes"}}) << "texture.cubemap: expected a boolean, got a string";
+    QTest::newRow("channelType a number") << textureJson({{"channelType", 4}})
+                                          << "texture.channelType: expected a string, got a number";
+    QTest::newRow("zero channels")
+        << textureJson({{"channels", 0}}) << "texture.channels: must be >= 1 (got 0)";
+    QTest::newRow("filter a number")
+        << textureJson({{"filter", 1}})
+        << "texture.filter: expected one of point, linear, got a number";
+    QTest::newRow("normalizedCoords a number")
+        << textureJson({{"normalizedCoords", 1}})
+        << "texture.normalizedCoords: expected a boolean, got a number";
+    QTest::newRow("unknown readMode")
+        << textureJson({{"readMode", "raw"}})
+        << "texture.readMode: expected one of element, normalizedFloat, got 'raw'";
+    QTest::newRow("address a number")
+        << textureJson({{"address", 2}})
+        << "texture.address: expected a mode (wrap, clamp, mirror, border) or an array of them, "
+           "got a number";
+    QTest::newRow("unknown address of the second dimension")
+        << textureJson({{"address", QJsonArray{"clamp", "spiral"}}, {"normalizedCoords", true}})
+        << "texture.address[1]: expected one of wrap, clamp, mirror, border, got 'spiral'";
+    QTest::newRow("borderColor a string")
+        << textureJson({{"address", "border"}, {"borderColor", "red"}})
+        << "texture.borderColor: expected an array, got a string";
+    QTest::newRow("borderColor of three")
+        << textureJson({{"address", "border"}, {"borderColor", QJsonArray{0, 0, 0}}})
+        << "texture.borderColor: expected 4 numbers (r, g, b, a), got 3";
+    QTest::newRow("borderColor with a string")
+        << textureJson({{"address", "border"}, {"borderColor", QJsonArray{0, 0, "1", 1}}})
+        << "texture.borderColor[2]: expected a number, got a string";
+    QTest::newRow("texture a string")
+        << QJsonObject{{"name", "t"}, {"kind", "texture"}, {"texture", "x"}}
+        << "texture: expected an object, got a string";
+    QTest::newRow("init a string")
+        << textureJson({{"init", "zeros"}}) << "texture.init: expected an object, got a string";
+    QTest::newRow("surface direction a number")
+        << textureJson({{"direction", 1}}, "surface")
+        << "texture.direction: expected a string, got a number";
+    QTest::newRow("verify an array") << textureJson({{"verify", QJsonArray{}}}, "surface")
+                                     << "texture.verify: expected an object, got an array";
 }
 
 void TestTextureSpec::refused() {

@@ -2,6 +2,7 @@
 
 #include "ui/widgets/TimingChartView.h"
 
+#include "core/run/Summary.h"
 #include "core/run/Timing.h"
 
 #include <QBarSeries>
@@ -10,6 +11,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace kernelpad;
@@ -54,12 +56,17 @@ private slots:
     void modeStopReasonAndThrottling_data();
     void modeStopReasonAndThrottling();
     void blockingKernelShownWithTheMode();
+    void tableShowsEverySummary_data();
+    void tableShowsEverySummary();
+    void axisUnitIsTheFormattersUnit();
     void emptyStateBeforeARun();
 };
 
 void TestTimingChart::medianLineMatchesStats_data() {
     QTest::addColumn<QVector<double>>("timesMs");
     QTest::addColumn<QString>("unit");
+    QTest::newRow("sub-microsecond-kernel")
+        << QVector<double>{0.0004, 0.0005, 0.0006} << QStringLiteral("ns");
     QTest::newRow("microsecond-kernel")
         << QVector<double>{0.012, 0.011, 0.013, 0.0125, 0.02} << QStringLiteral("µs");
     QTest::newRow("millisecond-kernel")
@@ -85,7 +92,7 @@ void TestTimingChart::medianLineMatchesStats() {
     QVERIFY(points);
     QCOMPARE(points->count(), timesMs.size());
     QVERIFY(qFuzzyCompare(points->at(0).y() * view.unitMs(), timesMs.first()));
-    const QString medianText = view.summaryText(QStringLiteral("median"));
+    const QString medianText = view.summaryText(QStringLiteral("time.median"));
     QVERIFY2(medianText.endsWith(unit), qPrintable(medianText));
 }
 
@@ -124,19 +131,28 @@ void TestTimingChart::bandwidthShareOfPeak() {
     TimingChartView view;
     // 1 GB in 1 ms: 1000 GB/s.
     view.showRun(runWith({1.0, 1.0, 1.0}, 1000000000), {});
-    QVERIFY(view.summaryText(QStringLiteral("bandwidth")).startsWith(QStringLiteral("1000")));
-    QCOMPARE(view.summaryText(QStringLiteral("peak")), QStringLiteral("—"));
+    QCOMPARE(view.summaryText(QStringLiteral("bandwidth")), QStringLiteral("1000.0 GB/s"));
+    QCOMPARE(view.summaryText(QStringLiteral("bandwidth.peakShare")), QString()); // no peak yet
     view.setPeakBandwidthGBs(4000);
-    QVERIFY2(view.summaryText(QStringLiteral("peak")).startsWith(QStringLiteral("25.0 %")),
-             qPrintable(view.summaryText(QStringLiteral("peak"))));
-    QCOMPARE(view.summaryText(QStringLiteral("gflops")), QStringLiteral("—"));
-    // No measured copy ceiling yet: nothing; with one (2000 GB/s), half of it.
-    QCOMPARE(view.summaryText(QStringLiteral("ceiling")), QStringLiteral("—"));
+    QCOMPARE(view.summaryText(QStringLiteral("bandwidth.peakShare")), QStringLiteral("25.0 %"));
+    // The share follows the bandwidth in the table.
+    const QVector<Summary>& rows = view.summaries();
+    const Summary* bandwidth = findSummary(rows, QStringLiteral("bandwidth"));
+    QVERIFY(bandwidth);
+    QCOMPARE((bandwidth + 1)->key, QStringLiteral("bandwidth.peakShare"));
+    QVERIFY2((bandwidth + 1)->description.contains(QStringLiteral("4000 GB/s")),
+             qPrintable((bandwidth + 1)->description));
+    QCOMPARE(view.summaryText(QStringLiteral("flops")), QString()); // no FLOP count given
+    // No measured copy ceiling yet: no row; with one (2000 GB/s), half of it.
+    QCOMPARE(view.summaryText(QStringLiteral("ceiling.share")), QString());
     RunResult withCeiling = runWith({1.0, 1.0, 1.0}, 1000000000);
     withCeiling.timing.ceilingGBs = 2000;
     view.showRun(withCeiling, {});
-    QVERIFY2(view.summaryText(QStringLiteral("ceiling")).startsWith(QStringLiteral("50.0 %")),
-             qPrintable(view.summaryText(QStringLiteral("ceiling"))));
+    QCOMPARE(view.summaryText(QStringLiteral("ceiling")), QStringLiteral("2000 GB/s"));
+    QCOMPARE(view.summaryText(QStringLiteral("ceiling.share")), QStringLiteral("50 %"));
+    // An unknown peak takes the row away again.
+    view.setPeakBandwidthGBs(0);
+    QCOMPARE(view.summaryText(QStringLiteral("bandwidth.peakShare")), QString());
 }
 
 void TestTimingChart::modeStopReasonAndThrottling_data() {
@@ -163,19 +179,21 @@ void TestTimingChart::modeStopReasonAndThrottling() {
     run.timing.smClockMHz = 1200;
     run.timing.smClockDefaultMHz = 1980;
     view.showRun(run, {});
-    QCOMPARE(view.summaryText(QStringLiteral("mode")), mode);
-    QCOMPARE(view.summaryText(QStringLiteral("stop")), stopReason);
+    QCOMPARE(view.summaryText(QStringLiteral("timing.mode")), mode);
+    QCOMPARE(view.summaryText(QStringLiteral("timing.stopReason")), stopReason);
     const QString note = view.throttleNote();
     if (throttledSamples > 0) {
         QVERIFY2(note.contains(QStringLiteral("GPU was throttling")), qPrintable(note));
         QVERIFY2(note.contains(QString::number(throttledSamples)), qPrintable(note));
+        QVERIFY2(note.contains(QStringLiteral("(1200 MHz of 1980 MHz)")), qPrintable(note));
     } else {
         QVERIFY(note.isEmpty());
     }
     // The next run without throttling takes the note away again.
     view.showRun(runWith({2.0, 2.0}), {});
     QVERIFY(view.throttleNote().isEmpty());
-    QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("—"));
+    QCOMPARE(view.summaryText(QStringLiteral("timing.mode")), QStringLiteral("hot"));
+    QCOMPARE(view.summaryText(QStringLiteral("timing.stopReason")), QString());
 }
 
 void TestTimingChart::blockingKernelShownWithTheMode() {
@@ -184,17 +202,9 @@ void TestTimingChart::blockingKernelShownWithTheMode() {
     run.timing.mode = QStringLiteral("hot");
     run.timing.blockingKernel = true;
     view.showRun(run, {});
-    QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("hot, blocking kernel"));
+    QCOMPARE(view.summaryText(QStringLiteral("timing.mode")), QStringLiteral("hot"));
+    QCOMPARE(view.summaryText(QStringLiteral("timing.blockingKernel")), QStringLiteral("yes"));
     QVERIFY(view.throttleNote().isEmpty());
-    const auto modeTip = [&view] {
-        const QList<QLabel*> labels = view.findChildren<QLabel*>();
-        for (const QLabel* l : labels)
-            if (l->text() == view.summaryText(QStringLiteral("mode")))
-                return l->toolTip();
-        return QString();
-    };
-    QVERIFY2(modeTip().contains(QStringLiteral("blocking kernel:")), qPrintable(modeTip()));
-    QVERIFY2(modeTip().startsWith(QStringLiteral("hot: ")), qPrintable(modeTip()));
 
     // A blocking kernel that gave up waiting: the samples may hold host time, and it says so.
     run.timing.blockingTimeouts = 2;
@@ -202,14 +212,103 @@ void TestTimingChart::blockingKernelShownWithTheMode() {
     const QString note = view.throttleNote();
     QVERIFY2(note.contains(QStringLiteral("gave up waiting 2 time")), qPrintable(note));
     QVERIFY2(!note.contains(QStringLiteral("throttling")), qPrintable(note));
+    QCOMPARE(view.summaryText(QStringLiteral("blocking.timeouts")), QStringLiteral("2"));
 
     run.timing.blockingKernel = false;
     run.timing.blockingTimeouts = 0;
     view.showRun(run, {});
-    QCOMPARE(view.summaryText(QStringLiteral("mode")), QStringLiteral("hot"));
+    QCOMPARE(view.summaryText(QStringLiteral("timing.blockingKernel")), QStringLiteral("no"));
     QVERIFY(view.throttleNote().isEmpty());
-    QVERIFY2(!modeTip().contains(QStringLiteral("blocking kernel:")), qPrintable(modeTip()));
-    QVERIFY2(modeTip().startsWith(QStringLiteral("hot: ")), qPrintable(modeTip()));
+}
+
+namespace {
+
+/// A run with every kind of figure, or a compile error with none of the timing ones.
+RunResult scenario(bool timedRun) {
+    if (!timedRun) {
+        RunResult compileError;
+        compileError.status = RunStatus::CompileError;
+        compileError.compile.arch = QStringLiteral("sm_90");
+        compileError.compile.compileMs = 3.25;
+        compileError.totalMs = 4;
+        return compileError;
+    }
+    RunResult timed = runWith({0.08, 0.09, 0.1, 0.085}, 250000000);
+    timed.timing.mode = QStringLiteral("cold");
+    timed.timing.stopReason = QStringLiteral("noise target reached");
+    timed.timing.ceilingGBs = 3025;
+    timed.timing.smClockMHz = 1755;
+    timed.timing.smClockDefaultMHz = 1980;
+    timed.timing.verifyMs = 0.5;
+    timed.kernelLowered = QStringLiteral("saxpy");
+    timed.resources.registers = 16;
+    timed.resources.staticSharedBytes = 4096;
+    timed.resources.occupancy = 0.75;
+    timed.compile.ok = true;
+    timed.compile.arch = QStringLiteral("sm_90");
+    timed.compile.compileMs = 14.5;
+    timed.totalMs = 250;
+    BufferVerification y;
+    y.buffer = QStringLiteral("y");
+    y.passed = true;
+    y.checked = 1 << 20;
+    timed.verification.append(y);
+    return timed;
+}
+
+} // namespace
+
+// Issue 10, point 2: the table is summarize() formatted by formatSummaryValue(), row for row,
+// so a new summary entry shows in the window without code here.
+void TestTimingChart::tableShowsEverySummary_data() {
+    QTest::addColumn<bool>("timed");
+    QTest::newRow("timed, verified run") << true;
+    QTest::newRow("compile error: no timing") << false;
+}
+
+void TestTimingChart::tableShowsEverySummary() {
+    QFETCH(bool, timed);
+    const RunResult run = scenario(timed);
+    TimingChartView view;
+    view.showRun(run, {});
+    const QVector<Summary> expected = summarize(run);
+    QVERIFY(!expected.isEmpty());
+    auto* table = view.findChild<QTableWidget*>(QStringLiteral("timingSummary"));
+    QVERIFY(table);
+    QCOMPARE(table->rowCount(), int(expected.size()));
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const Summary& s = expected.at(row);
+        QCOMPARE(table->item(row, 0)->text(), s.name);
+        QCOMPARE(table->item(row, 1)->text(), formatSummaryValue(s));
+        QCOMPARE(table->item(row, 1)->toolTip(), s.description);
+        QCOMPARE(table->item(row, 0)->font().bold(), s.column);
+        QCOMPARE(view.summaryText(s.key), formatSummaryValue(s));
+    }
+    // The figures the CLI prints, in the CLI's words.
+    if (run.timing.reps() > 0) {
+        QCOMPARE(view.summaryText(QStringLiteral("time.median")), QStringLiteral("87.5 µs"));
+        QCOMPARE(view.summaryText(QStringLiteral("compile.time")), QStringLiteral("14.5 ms"));
+    } else {
+        QCOMPARE(view.summaryText(QStringLiteral("compile.time")), QStringLiteral("3.250 ms"));
+        QCOMPARE(view.summaryText(QStringLiteral("time.median")), QString());
+    }
+    // A run after it replaces the rows; it does not add to them.
+    view.showRun(RunResult{}, {});
+    QCOMPARE(table->rowCount(), int(summarize(RunResult{}).size()));
+}
+
+// The charts' axes use the unit formatDuration() picks for the median, so an axis in µs sits
+// beside a table in µs.
+void TestTimingChart::axisUnitIsTheFormattersUnit() {
+    for (const double medianMs : {0.0005, 0.0125, 3.5, 1500.0}) {
+        TimingChartView view;
+        view.showRun(runWith({medianMs, medianMs, medianMs}), {});
+        const DurationUnit unit = durationUnitFor(medianMs / 1e3);
+        QCOMPARE(view.timeUnit(), durationUnitSymbol(unit));
+        QVERIFY(qFuzzyCompare(view.unitMs(), durationUnitSeconds(unit) * 1e3));
+        QVERIFY2(view.summaryText(QStringLiteral("time.median")).endsWith(view.timeUnit()),
+                 qPrintable(view.summaryText(QStringLiteral("time.median"))));
+    }
 }
 
 // Issue 11, point 10: before any run the chart showed bare axes labelled "0 0 0 0 1".

@@ -7,10 +7,9 @@
 #include <QCandlestickSet>
 #include <QChart>
 #include <QChartView>
-#include <QCoreApplication>
 #include <QCursor>
-#include <QFormLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -18,6 +17,7 @@
 #include <QScatterSeries>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -29,37 +29,21 @@ namespace kernelpad {
 
 namespace {
 
-/// What the Mode figure means; `blocking`: the samples were queued behind the blocking kernel.
-QString modeToolTip(bool blocking) {
-    QString text = QCoreApplication::translate(
-        "kernelpad::TimingChartView",
-        "hot: back-to-back launches, caches warm; cold: L2 flushed before every timed launch");
-    if (blocking)
-        text += QCoreApplication::translate(
-            "kernelpad::TimingChartView",
-            "\nblocking kernel: each chunk of samples waited behind a kernel until the host had "
-            "queued all of it, then ran back to back on the GPU, so the times are the GPU's alone");
-    return text;
-}
-
 /// About 20 bins: enough to show two modes, few enough that each holds several samples.
 constexpr int kHistogramBins = 20;
 /// Space above and below the data so points on the extremes stay visible.
 constexpr double kAxisMargin = 0.05;
 
-/// The unit whose values for `ms` read best: µs below 1 ms, s from 1000 ms.
-std::pair<QString, double> unitFor(double ms) {
-    if (ms >= 1000.0)
-        return {QStringLiteral("s"), 1000.0};
-    if (ms < 1.0)
-        return {QStringLiteral("µs"), 0.001};
-    return {QStringLiteral("ms"), 1.0};
+/// The unit a chart of durations around `ms` uses: the one formatDuration() picks, so the axis
+/// reads as the summary table does.
+DurationUnit unitFor(double ms) {
+    return durationUnitFor(ms / 1e3);
 }
 
-QString formatMs(double ms) {
-    const auto [unit, unitMs] = unitFor(ms);
-    return QStringLiteral("%1 %2").arg(QString::number(ms / unitMs, 'f', 3), unit);
-}
+/// Columns of the summary table.
+enum SummaryColumn { NameColumn, ValueColumn, SummaryColumns };
+/// Where a row's summary key is kept, on its name cell.
+constexpr int kKeyRole = Qt::UserRole;
 
 QChartView* makeChartView(QWidget* parent, QChart* chart) {
     chart->setAnimationOptions(QChart::NoAnimation); // redraws must keep up with Run
@@ -107,41 +91,25 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_tabs->addTab(m_historyView, tr("Session history"));
 
     m_summary = new QWidget(m_charts);
-    auto* form = new QFormLayout(m_summary);
-    const QList<QPair<QString, QString>> rows{
-        {QStringLiteral("mode"), tr("Mode")},
-        {QStringLiteral("stop"), tr("Stopped by")},
-        {QStringLiteral("reps"), tr("Repetitions")},
-        {QStringLiteral("median"), tr("Median")},
-        {QStringLiteral("min"), tr("Min")},
-        {QStringLiteral("max"), tr("Max")},
-        {QStringLiteral("noise"), tr("Noise")},
-        {QStringLiteral("bandwidth"), tr("Bandwidth")},
-        {QStringLiteral("peak"), tr("Of peak")},
-        {QStringLiteral("ceiling"), tr("Of copy ceiling")},
-        {QStringLiteral("gflops"), tr("GFLOP/s")},
-    };
-    for (const auto& [key, label] : rows) {
-        auto* value = new QLabel(QStringLiteral("—"), m_summary);
-        value->setObjectName(key);
-        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        form->addRow(label, value);
-        m_summaryValues.insert(key, value);
-    }
-    m_summaryValues.value(QStringLiteral("mode"))->setToolTip(modeToolTip(false));
-    m_summaryValues.value(QStringLiteral("stop"))
-        ->setToolTip(tr("Why the measurement took as many repetitions as it did"));
-    m_summaryValues.value(QStringLiteral("noise"))
-        ->setToolTip(tr("Sample standard deviation over the mean of the repetitions"));
+    m_summaryTable = new QTableWidget(0, SummaryColumns, m_summary);
+    m_summaryTable->setObjectName(QStringLiteral("timingSummary"));
+    m_summaryTable->setHorizontalHeaderLabels({tr("Figure"), tr("Value")});
+    m_summaryTable->verticalHeader()->hide();
+    m_summaryTable->horizontalHeader()->setStretchLastSection(true);
+    m_summaryTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_summaryTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_summaryTable->setWordWrap(false);
+    m_summaryTable->setMinimumWidth(280);
     // Throttled samples make every figure above pessimistic: say so where the numbers are.
     m_throttleNote = new QLabel(m_summary);
     m_throttleNote->setObjectName(QStringLiteral("throttleNote"));
     m_throttleNote->setWordWrap(true);
     m_throttleNote->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
     m_throttleNote->hide();
-    form->addRow(m_throttleNote);
-    m_summaryValues.value(QStringLiteral("bandwidth"))
-        ->setToolTip(tr("Bytes moved per launch over the median time"));
+    auto* summaryLayout = new QVBoxLayout(m_summary);
+    summaryLayout->setContentsMargins(0, 0, 0, 0);
+    summaryLayout->addWidget(m_summaryTable, 1);
+    summaryLayout->addWidget(m_throttleNote);
 
     auto* chartsLayout = new QHBoxLayout(m_charts);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
@@ -149,7 +117,7 @@ TimingChartView::TimingChartView(QWidget* parent)
     chartsLayout->addWidget(m_summary);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_stack);
-    updateSummary(TimingStats{});
+    updateSummary();
     updateEmptyState();
 }
 
@@ -196,7 +164,7 @@ void TimingChartView::buildRepetitionChart() {
             return QToolTip::hideText();
         QToolTip::showText(
             QCursor::pos(),
-            tr("repetition %1: %2").arg(qRound(p.x())).arg(formatMs(p.y() * m_unitMs)));
+            tr("repetition %1: %2").arg(qRound(p.x())).arg(formatDurationMs(p.y() * unitMs())));
     });
     m_repView = makeChartView(this, chart);
 }
@@ -256,7 +224,8 @@ void TimingChartView::buildHistoryChart() {
         const TimingHistoryPoint& h = m_history.at(run);
         QString text = tr("Run %1: median %2 (min %3, max %4)")
                            .arg(run + 1)
-                           .arg(formatMs(h.medianMs), formatMs(h.minMs), formatMs(h.maxMs));
+                           .arg(formatDurationMs(h.medianMs), formatDurationMs(h.minMs),
+                                formatDurationMs(h.maxMs));
         if (run > 0 && m_history.at(run - 1).medianMs > 0) {
             const double change = h.medianMs / m_history.at(run - 1).medianMs - 1.0;
             text += tr("\n%1%2 % against run %3")
@@ -275,9 +244,10 @@ void TimingChartView::buildHistoryChart() {
 
 void TimingChartView::showRun(const RunResult& result, const QString& whatChanged) {
     m_last = result.timing;
+    m_runSummaries = summarize(result);
     updateRepetitions(m_last);
     updateHistogram(m_last);
-    updateSummary(m_last);
+    updateSummary();
     if (!m_last.timesMs.isEmpty()) { // a run that never launched has nothing to compare
         m_history.append(
             {m_last.medianMs, m_last.minMs, m_last.maxMs, whatChanged, result.verified()});
@@ -294,15 +264,16 @@ void TimingChartView::clearHistory() {
 
 void TimingChartView::setPeakBandwidthGBs(double gbs) {
     m_peakGBs = gbs > 0 ? gbs : 0;
-    updateSummary(m_last);
+    updateSummary();
 }
 
 void TimingChartView::updateRepetitions(const TimingStats& stats) {
-    std::tie(m_unit, m_unitMs) = unitFor(stats.medianMs > 0 ? stats.medianMs : 1.0);
+    m_unit = unitFor(stats.medianMs > 0 ? stats.medianMs : 1.0);
+    const double perUnitMs = unitMs();
     QList<QPointF> points;
     points.reserve(stats.timesMs.size());
     for (int i = 0; i < stats.timesMs.size(); ++i)
-        points.append(QPointF(i + 1, stats.timesMs.at(i) / m_unitMs));
+        points.append(QPointF(i + 1, stats.timesMs.at(i) / perUnitMs));
     m_repLine->replace(points);
     m_repPoints->replace(points);
     const int n = int(points.size());
@@ -311,13 +282,13 @@ void TimingChartView::updateRepetitions(const TimingStats& stats) {
         m_repX->setRange(0, 1);
         m_repY->setRange(0, 1);
     } else {
-        const double median = stats.medianMs / m_unitMs;
+        const double median = stats.medianMs / perUnitMs;
         m_medianLine->replace(QList<QPointF>{{1.0, median}, {double(std::max(n, 2)), median}});
         m_repX->setRange(1, std::max(n, 2));
-        setPaddedRange(m_repY, stats.minMs / m_unitMs, stats.maxMs / m_unitMs);
+        setPaddedRange(m_repY, stats.minMs / perUnitMs, stats.maxMs / perUnitMs);
     }
-    m_medianLine->setName(n ? tr("median %1").arg(formatMs(stats.medianMs)) : tr("median"));
-    m_repY->setTitleText(m_unit);
+    m_medianLine->setName(n ? tr("median %1").arg(formatDurationMs(stats.medianMs)) : tr("median"));
+    m_repY->setTitleText(timeUnit());
     m_repX->setTickCount(std::clamp(n, 2, 11));
 }
 
@@ -328,6 +299,7 @@ void TimingChartView::updateHistogram(const TimingStats& stats) {
         m_histY->setRange(0, 1);
         return;
     }
+    const double perUnitMs = unitMs();
     const int bins =
         stats.maxMs > stats.minMs ? std::min<int>(kHistogramBins, int(stats.timesMs.size())) : 1;
     const double width = bins > 1 ? (stats.maxMs - stats.minMs) / bins : 1.0;
@@ -341,11 +313,11 @@ void TimingChartView::updateHistogram(const TimingStats& stats) {
     for (int b = 0; b < bins; ++b) {
         *set << counts.at(b);
         const double center = bins > 1 ? stats.minMs + (b + 0.5) * width : stats.minMs;
-        labels << QString::number(center / m_unitMs, 'g', 4);
+        labels << QString::number(center / perUnitMs, 'g', 4);
     }
     m_histSeries->append(set);
     m_histX->append(labels);
-    m_histX->setTitleText(tr("time (%1), bin centres").arg(m_unit));
+    m_histX->setTitleText(tr("time (%1), bin centres").arg(timeUnit()));
     m_histY->setRange(0, *std::max_element(counts.cbegin(), counts.cend()) + 1);
 }
 
@@ -354,16 +326,17 @@ void TimingChartView::updateHistory() {
     double top = 0;
     for (const TimingHistoryPoint& h : std::as_const(m_history))
         top = std::max(top, h.medianMs);
-    std::tie(m_historyUnit, m_historyUnitMs) = unitFor(top > 0 ? top : 1.0);
+    m_historyUnit = unitFor(top > 0 ? top : 1.0);
+    const double perUnitMs = unitMsOf(m_historyUnit);
     QList<QPointF> points;
     double low = 0, high = 0;
     for (int i = 0; i < m_history.size(); ++i) {
         const TimingHistoryPoint& h = m_history.at(i);
-        const double median = h.medianMs / m_historyUnitMs;
+        const double median = h.medianMs / perUnitMs;
         points.append(QPointF(i + 1, median));
         // A flat body at the median with whiskers to min and max: an error bar.
-        m_historyRange->append(new QCandlestickSet(median, h.maxMs / m_historyUnitMs,
-                                                   h.minMs / m_historyUnitMs, median, i + 1));
+        m_historyRange->append(
+            new QCandlestickSet(median, h.maxMs / perUnitMs, h.minMs / perUnitMs, median, i + 1));
         low = i == 0 ? h.minMs : std::min(low, h.minMs);
         high = std::max(high, h.maxMs);
     }
@@ -375,66 +348,68 @@ void TimingChartView::updateHistory() {
     if (n == 0)
         m_historyY->setRange(0, 1);
     else
-        setPaddedRange(m_historyY, low / m_historyUnitMs, high / m_historyUnitMs);
-    m_historyY->setTitleText(m_historyUnit);
+        setPaddedRange(m_historyY, low / perUnitMs, high / perUnitMs);
+    m_historyY->setTitleText(durationUnitSymbol(m_historyUnit));
 }
 
-void TimingChartView::updateSummary(const TimingStats& stats) {
-    const bool has = !stats.timesMs.isEmpty();
-    const QString none = QStringLiteral("—");
-    auto set = [this](const QString& key, const QString& text) {
-        m_summaryValues.value(key)->setText(text);
+double TimingChartView::unitMsOf(DurationUnit unit) {
+    return durationUnitSeconds(unit) * 1e3;
+}
+
+void TimingChartView::updateSummary() {
+    m_summaries = m_runSummaries;
+    // The device's peak is the window's to know: its share goes right after the bandwidth.
+    if (const std::optional<Summary> peak = peakBandwidthShare(m_summaries, m_peakGBs * 1e9)) {
+        qsizetype at = m_summaries.size();
+        for (qsizetype i = 0; i < m_summaries.size(); ++i)
+            if (m_summaries.at(i).key == QLatin1String("bandwidth"))
+                at = i + 1;
+        m_summaries.insert(at, *peak);
+    }
+    m_summaryTable->setRowCount(int(m_summaries.size()));
+    for (int row = 0; row < m_summaries.size(); ++row) {
+        const Summary& s = m_summaries.at(row);
+        auto* name = new QTableWidgetItem(s.name);
+        name->setData(kKeyRole, s.key);
+        auto* value = new QTableWidgetItem(formatSummaryValue(s));
+        value->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        for (QTableWidgetItem* item : {name, value}) {
+            item->setToolTip(s.description);
+            if (s.column) { // the figures of the CLI's main table stand out here too
+                QFont font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+            }
+        }
+        m_summaryTable->setItem(row, NameColumn, name);
+        m_summaryTable->setItem(row, ValueColumn, value);
+    }
+    m_summaryTable->resizeColumnToContents(NameColumn);
+
+    const auto valueOf = [this](const char* key) {
+        const Summary* s = findSummary(m_summaries, QLatin1String(key));
+        return s && std::isfinite(s->value) ? s->value : 0.0;
     };
-    set(QStringLiteral("mode"),
-        has && !stats.mode.isEmpty()
-            ? (stats.blockingKernel ? tr("%1, blocking kernel").arg(stats.mode) : stats.mode)
-            : none);
-    m_summaryValues.value(QStringLiteral("mode"))
-        ->setToolTip(modeToolTip(has && stats.blockingKernel));
-    set(QStringLiteral("stop"), has && !stats.stopReason.isEmpty() ? stats.stopReason : none);
-    set(QStringLiteral("reps"), has ? QString::number(stats.reps()) : none);
-    set(QStringLiteral("median"), has ? formatMs(stats.medianMs) : none);
-    set(QStringLiteral("min"), has ? formatMs(stats.minMs) : none);
-    set(QStringLiteral("max"), has ? formatMs(stats.maxMs) : none);
-    set(QStringLiteral("noise"),
-        has ? QStringLiteral("%1 %").arg(stats.relNoise * 100.0, 0, 'f', 2) : none);
-    const bool bandwidth = has && stats.bandwidthGBs > 0;
-    set(QStringLiteral("bandwidth"),
-        bandwidth ? QStringLiteral("%1 GB/s").arg(stats.bandwidthGBs, 0, 'f', 1) : none);
-    set(QStringLiteral("peak"), bandwidth && m_peakGBs > 0
-                                    ? tr("%1 % of %2 GB/s")
-                                          .arg(stats.bandwidthGBs / m_peakGBs * 100.0, 0, 'f', 1)
-                                          .arg(m_peakGBs, 0, 'f', 0)
-                                    : none);
-    // The measured device-to-device copy: what a memory-bound kernel can really reach.
-    set(QStringLiteral("ceiling"), bandwidth && stats.ceilingGBs > 0
-                                       ? tr("%1 % of %2 GB/s")
-                                             .arg(stats.ceilingShare() * 100.0, 0, 'f', 1)
-                                             .arg(stats.ceilingGBs, 0, 'f', 0)
-                                       : none);
-    set(QStringLiteral("gflops"),
-        has && stats.gflops > 0 ? QString::number(stats.gflops, 'f', 1) : none);
-    const bool throttled = has && stats.throttledSamples > 0;
-    const bool gaveUp = has && stats.blockingTimeouts > 0;
+    const auto textOf = [this](const char* key) {
+        const Summary* s = findSummary(m_summaries, QLatin1String(key));
+        return s ? formatSummaryValue(*s) : QString();
+    };
+    const int throttled = int(valueOf("samples.throttled"));
+    const int gaveUp = int(valueOf("blocking.timeouts"));
     QStringList notes;
-    if (throttled)
+    if (throttled > 0)
         notes << tr("GPU was throttling: %n sample(s) ran under 75 % of the default SM "
                     "clock%1",
-                    nullptr, stats.throttledSamples)
-                     .arg(stats.smClockMHz > 0 && stats.smClockDefaultMHz > 0
-                              ? tr(" (%1 of %2 MHz)")
-                                    .arg(stats.smClockMHz)
-                                    .arg(stats.smClockDefaultMHz)
+                    nullptr, throttled)
+                     .arg(valueOf("clock.sm") > 0 && valueOf("clock.smDefault") > 0
+                              ? tr(" (%1 of %2)").arg(textOf("clock.sm"), textOf("clock.smDefault"))
                               : QString());
-    if (gaveUp)
+    if (gaveUp > 0)
         notes << tr("The blocking kernel gave up waiting %n time(s): those samples may include "
                     "host launch time",
-                    nullptr, stats.blockingTimeouts);
+                    nullptr, gaveUp);
     m_throttleNote->setText(notes.join(QLatin1Char('\n')));
     m_throttleNote->setVisible(!notes.isEmpty());
-    if (auto* form = qobject_cast<QFormLayout*>(m_summary->layout()))
-        form->setRowVisible(m_summaryValues.value(QStringLiteral("gflops")),
-                            has && stats.gflops > 0);
 }
 
 QString TimingChartView::throttleNote() const {
@@ -442,8 +417,12 @@ QString TimingChartView::throttleNote() const {
 }
 
 QString TimingChartView::summaryText(const QString& key) const {
-    const QLabel* label = m_summaryValues.value(key);
-    return label ? label->text() : QString();
+    for (int row = 0; row < m_summaryTable->rowCount(); ++row) {
+        const QTableWidgetItem* name = m_summaryTable->item(row, NameColumn);
+        if (name && name->data(kKeyRole).toString() == key)
+            return m_summaryTable->item(row, ValueColumn)->text();
+    }
+    return {};
 }
 
 } // namespace kernelpad

@@ -1,10 +1,10 @@
 #pragma once
 // Timing of the last run (every repetition, a histogram) and of the session (one point per
-// run), with the summary numbers beside the charts.
+// run), with the run's summaries (core/run/Summary.h) in a table beside the charts.
 
 #include "core/run/RunTypes.h"
+#include "core/run/Summary.h"
 
-#include <QHash>
 #include <QString>
 #include <QVector>
 #include <QWidget>
@@ -20,6 +20,7 @@ class QValueAxis;
 class QBarCategoryAxis;
 class QStackedWidget;
 class QTabWidget;
+class QTableWidget;
 
 namespace kernelpad {
 
@@ -32,27 +33,33 @@ struct TimingHistoryPoint {
     bool verified = true; ///< false when a verified buffer failed in that run
 };
 
-/// Three charts in tabs (repetitions, histogram, history) and a summary column; before any
-/// run with timings, a sentence of what they will show instead (child "timingEmptyState").
+/// Three charts in tabs (repetitions, histogram, history) and a table of the run's summaries
+/// (child "timingSummary": every entry of summarize(), named and formatted as the CLI shows
+/// it, its description as the tooltip); before any run with timings, a sentence of what they
+/// will show instead (child "timingEmptyState").
 class TimingChartView : public QWidget {
     Q_OBJECT
 public:
     explicit TimingChartView(QWidget* parent = nullptr);
 
-    /// Shows the run's repetitions and adds it to the session history (runs without
-    /// timings, e.g. compile errors, only clear the per-run charts).
+    /// Shows the run's repetitions and summaries and adds it to the session history (runs
+    /// without timings, e.g. compile errors, only clear the per-run charts).
     void showRun(const RunResult& result, const QString& whatChanged);
     void clearHistory();
-    /// The device's theoretical DRAM bandwidth; 0 or less: unknown ("—").
+    /// The device's theoretical DRAM bandwidth; 0 or less: unknown (no "share of peak" row).
     void setPeakBandwidthGBs(double gbs);
 
     [[nodiscard]] const QVector<TimingHistoryPoint>& history() const { return m_history; }
-    /// "s", "ms" or "µs": the unit the charts use for the last run.
-    [[nodiscard]] QString timeUnit() const { return m_unit; }
+    /// The unit the repetition chart and histogram use for the last run
+    /// (durationUnitSymbol(): "ns", "µs", "ms" or "s").
+    [[nodiscard]] QString timeUnit() const { return durationUnitSymbol(m_unit); }
     /// Milliseconds per chart unit (1 for ms, 0.001 for µs).
-    [[nodiscard]] double unitMs() const { return m_unitMs; }
-    /// The summary text of `key` ("mode", "stop", "reps", "median", "min", "max", "noise",
-    /// "bandwidth", "peak", "gflops").
+    [[nodiscard]] double unitMs() const { return unitMsOf(m_unit); }
+    /// The rows of the summary table: summarize() of the last run, and the share of the
+    /// device's peak bandwidth when both are known.
+    [[nodiscard]] const QVector<Summary>& summaries() const { return m_summaries; }
+    /// The value the summary table shows for `key` ("time.median", "samples",
+    /// "bandwidth.peakShare", ...), or an empty string when it has no such row.
     [[nodiscard]] QString summaryText(const QString& key) const;
     /// The "GPU was throttling" warning when the last run had throttled samples, else empty.
     [[nodiscard]] QString throttleNote() const;
@@ -66,15 +73,18 @@ private:
     void updateRepetitions(const TimingStats& stats);
     void updateHistogram(const TimingStats& stats);
     void updateHistory();
-    void updateSummary(const TimingStats& stats);
+    /// Fills the table from m_runSummaries and the peak, and the throttling note.
+    void updateSummary();
+    [[nodiscard]] static double unitMsOf(DurationUnit unit);
     /// The charts when there is something to chart, else the sentence saying what will be.
     void updateEmptyState();
 
     QVector<TimingHistoryPoint> m_history;
     TimingStats m_last;
+    QVector<Summary> m_runSummaries; ///< summarize() of the last run
+    QVector<Summary> m_summaries;    ///< the table's rows
     double m_peakGBs = 0;
-    QString m_unit = QStringLiteral("ms");
-    double m_unitMs = 1.0;
+    DurationUnit m_unit = DurationUnit::Milliseconds;
 
     QStackedWidget* m_stack = nullptr; ///< the empty state, or the charts and the summary
     QLabel* m_emptyState = nullptr;
@@ -96,10 +106,9 @@ private:
     QCandlestickSeries* m_historyRange = nullptr;
     QValueAxis* m_historyX = nullptr;
     QValueAxis* m_historyY = nullptr;
-    QString m_historyUnit = QStringLiteral("ms");
-    double m_historyUnitMs = 1.0;
-    QHash<QString, QLabel*> m_summaryValues; ///< key of summaryText() -> its label
+    DurationUnit m_historyUnit = DurationUnit::Milliseconds;
     QWidget* m_summary = nullptr;
+    QTableWidget* m_summaryTable = nullptr;
     QLabel* m_throttleNote = nullptr;
 };
 

@@ -1,26 +1,18 @@
 #pragma once
-// Small formatting helpers shared by the MainWindow*.cpp files and the panel bindings.
+// Small formatting helpers shared by the MainWindow*.cpp files and the panel bindings. Values
+// are formatted by core's one formatter (core/run/Summary.h), as the CLI formats them.
 
 #include "core/run/RunTypes.h"
+#include "core/run/Summary.h"
 
 #include <QCoreApplication>
 #include <QString>
 
 namespace kernelpad {
-namespace mainwindow {
-
-/// "470.3 µs", "12.5 ms", "1.20 s".
-inline QString formatMs(double ms) {
-    if (ms <= 0)
-        return QStringLiteral("0 ms");
-    if (ms < 1.0)
-        return QStringLiteral("%1 µs").arg(ms * 1e3, 0, 'f', ms < 0.01 ? 2 : 1);
-    if (ms < 1000.0)
-        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 1);
-    return QStringLiteral("%1 s").arg(ms / 1e3, 0, 'f', 2);
+/// A summary as a sentence shows it, name then value: "median 1.234 ms".
+inline QString summaryPhrase(const Summary& summary) {
+    return summary.name + QLatin1Char(' ') + formatSummaryValue(summary);
 }
-
-} // namespace mainwindow
 
 /// "Run ended (timed out): the kernel ran longer than 2000 ms".
 inline QString runEndedMessage(const RunResult& result) {
@@ -43,7 +35,5 @@ inline QString sanitizerSummary(const RunResult& result) {
                "MainWindow", "%1 found %n error(s); they are marked in the editor", nullptr, errors)
         .arg(tool);
 }
-
-using mainwindow::formatMs;
 
 } // namespace kernelpad

@@ -101,9 +101,9 @@ void MainWindow::showCompileStatus() {
         m_compileLabel->setText(tr("Compile error"));
         m_compileLabel->setToolTip(result.error);
     } else if (result.ok) {
-        m_compileLabel->setText(result.cacheHit
-                                    ? tr("Compiled: %1 (cache)").arg(formatMs(result.compileMs))
-                                    : tr("Compiled: %1").arg(formatMs(result.compileMs)));
+        m_compileLabel->setText(
+            result.cacheHit ? tr("Compiled: %1 (cache)").arg(formatDurationMs(result.compileMs))
+                            : tr("Compiled: %1").arg(formatDurationMs(result.compileMs)));
         m_compileLabel->setToolTip(result.flags.join(QLatin1Char(' ')));
     } else {
         m_compileLabel->setText(
@@ -176,18 +176,24 @@ void MainWindow::showRunFinished(const RunRecord& run) {
         m_tabs->setCurrentIndex(result.sanitizerErrorCount() > 0 ? DiagnosticsTab : LogTab);
         return;
     }
-    const bool measured = result.timing.reps() > 0;
+    // The figures come from the run's summaries, formatted as the CLI and the timing panel
+    // format them.
+    const QVector<Summary> summaries = summarize(result);
+    const Summary* median = findSummary(summaries, QStringLiteral("time.median"));
+    const Summary* samples = findSummary(summaries, QStringLiteral("samples"));
+    const bool measured = median && samples;
     if (measured) {
-        m_runLabel->setText(tr("Last run: median %1 (%2 reps)")
-                                .arg(formatMs(result.timing.medianMs))
-                                .arg(result.timing.reps()));
+        m_runLabel->setText(tr("Last run: %1 (%2)")
+                                .arg(summaryPhrase(*median), formatSummaryValue(*samples) +
+                                                                 QLatin1Char(' ') + samples->name));
         m_runLabel->setToolTip(run.changes);
     }
     if (result.status == RunStatus::Ok) {
-        statusBar()->showMessage(tr("Run finished: median %1, %2")
-                                     .arg(formatMs(result.timing.medianMs),
-                                          result.verified() ? tr("verified") : tr("not verified")),
-                                 kRunMessageMs);
+        const QString verified = result.verified() ? tr("verified") : tr("not verified");
+        statusBar()->showMessage(
+            measured ? tr("Run finished: %1, %2").arg(summaryPhrase(*median), verified)
+                     : tr("Run finished: %1").arg(verified),
+            kRunMessageMs);
         m_tabs->setCurrentIndex(TimingTab);
         return;
     }

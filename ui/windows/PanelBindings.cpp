@@ -318,7 +318,7 @@ void programLog(Session* session, QPlainTextEdit* log) {
         if (!result.flags.isEmpty())
             header << QObject::tr("Flags: %1").arg(result.flags.join(QLatin1Char(' ')));
         header << (result.ok ? QObject::tr("Compiled in %1%2")
-                                   .arg(formatMs(result.compileMs),
+                                   .arg(formatDurationMs(result.compileMs),
                                         result.cacheHit ? QObject::tr(" (cache)") : QString())
                              : QObject::tr("Compile failed: %1")
                                    .arg(DiagnosticsList::summaryOf(result.diagnostics)));
