@@ -99,7 +99,6 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_summaryTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_summaryTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_summaryTable->setWordWrap(false);
-    m_summaryTable->setMinimumWidth(280);
     // Throttled samples make every figure above pessimistic: say so where the numbers are.
     m_throttleNote = new QLabel(m_summary);
     m_throttleNote->setObjectName(QStringLiteral("throttleNote"));
