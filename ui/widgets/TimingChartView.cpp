@@ -95,6 +95,8 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_summaryTable->setObjectName(QStringLiteral("timingSummary"));
     m_summaryTable->setHorizontalHeaderLabels({tr("Figure"), tr("Value")});
     m_summaryTable->verticalHeader()->hide();
+    // Compact rows: the run has some forty figures, and the charts need the height.
+    m_summaryTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_summaryTable->horizontalHeader()->setStretchLastSection(true);
     m_summaryTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_summaryTable->setSelectionBehavior(QAbstractItemView::SelectRows);
