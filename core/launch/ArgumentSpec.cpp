@@ -1,6 +1,7 @@
 #include "core/launch/ArgumentSpec.h"
 
 #include "core/io/ControlChars.h"
+#include "core/io/ErrorOut.h"
 #include "core/launch/ScalarCodec.h"
 #include "core/launch/TextureArgument.h"
 
@@ -13,12 +14,6 @@
 namespace kernelpad {
 
 namespace {
-
-bool fail(QString* error, const QString& message) {
-    if (error)
-        *error = message;
-    return false;
-}
 
 /// Prefixes a nested object's error with the key it sits under ("init.low: ...").
 bool failNested(QString* error, const QString& key, const QString& inner) {

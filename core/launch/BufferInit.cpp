@@ -1,5 +1,6 @@
 #include "core/launch/BufferInit.h"
 
+#include "core/io/ErrorOut.h"
 #include "core/launch/Expression.h"
 #include "core/launch/Npy.h"
 #include "core/launch/Packing.h"
@@ -16,12 +17,6 @@
 namespace kernelpad {
 
 namespace {
-
-bool fail(QString* error, const QString& message) {
-    if (error)
-        *error = message;
-    return false;
-}
 
 constexpr double kPi = 3.141592653589793238462643383279502884;
 

@@ -1,5 +1,6 @@
 #include "core/launch/Npy.h"
 
+#include "core/io/ErrorOut.h"
 #include "core/io/SafeFile.h"
 #include "core/launch/BufferInit.h"
 
@@ -31,12 +32,6 @@ constexpr int kMaxDims = 64;
 constexpr qint64 kMaxHeaderBytes = qint64(1) << 20;
 /// Magic, version and the longest (4-byte) header length.
 constexpr qint64 kMaxPrefixBytes = kMagicBytes + 2 + 4;
-
-bool fail(QString* error, const QString& message) {
-    if (error)
-        *error = message;
-    return false;
-}
 
 struct DescrRow {
     const char* code; // without the byte-order character

@@ -1,5 +1,6 @@
 #include "core/launch/Packing.h"
 
+#include "core/io/ErrorOut.h"
 #include "core/launch/ScalarCodec.h"
 
 #include <cmath>
@@ -9,12 +10,6 @@
 namespace kernelpad {
 
 namespace {
-
-bool fail(QString* error, const QString& message) {
-    if (error)
-        *error = message;
-    return false;
-}
 
 QString typeName(ScalarType type) {
     return QLatin1String(scalarTypeInfo(type).numpyName);

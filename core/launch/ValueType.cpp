@@ -1,6 +1,7 @@
 #include "core/launch/ValueType.h"
 
 #include "core/io/ControlChars.h"
+#include "core/io/ErrorOut.h"
 #include "core/io/JsonFields.h"
 
 #include <QJsonArray>
@@ -127,12 +128,6 @@ QString normalizedSpelling(const QString& name) {
     static const QRegularExpression spaceAroundAngle(QStringLiteral("\\s*([<>])\\s*"));
     s.replace(spaceAroundAngle, QStringLiteral("\\1"));
     return s;
-}
-
-bool fail(QString* error, const QString& message) {
-    if (error)
-        *error = message;
-    return false;
 }
 
 // Bounds that keep every struct size well inside int (sizes are ints in the header).
