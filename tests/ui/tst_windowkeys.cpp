@@ -1,6 +1,6 @@
 // The window's keys and menus as a newcomer meets them (issue 11): zoom shortcuts zoom and
 // never type into the kernel, F8 walks the diagnostics, a single click on one jumps, the
-// View menu shows "&" as written, Help lists About and the shortcuts.
+// View menu shows "&" as written, Help lists About, the shortcuts and the README.
 
 #include "../support/WindowParts.h"
 #include "ui/ProjectDocument.h"
@@ -197,12 +197,20 @@ void TestWindowKeys::helpMenuHasAboutAndShortcuts() {
         titles << action->text().remove(QLatin1Char('&'));
     QVERIFY(titles.contains(QStringLiteral("About KernelPad")));
     QVERIFY(titles.contains(QStringLiteral("Keyboard Shortcuts")));
+    QVERIFY(titles.contains(QStringLiteral("KernelPad README")));
+    // The README it opens is there (the build tree's here), and About links to it.
+    const QString readme = MainWindow::readmePath();
+    QVERIFY(QFileInfo(readme).isFile());
+    QCOMPARE(QFileInfo(readme).fileName(), QStringLiteral("README.md"));
 
     const QString about = window.aboutText();
     QVERIFY(about.contains(QStringLiteral("9.8.7")));
     QVERIFY(about.contains(QString::fromLatin1(qVersion())));
     QVERIFY(about.contains(QStringLiteral("NVRTC")));
     QVERIFY(about.contains(QStringLiteral("driver")));
+    QVERIFY2(about.contains(QStringLiteral("<a href=\"%1\">README</a>")
+                                .arg(QUrl::fromLocalFile(readme).toString(QUrl::FullyEncoded))),
+             qPrintable(about));
 
     bool zoomListed = false;
     bool f8Listed = false;
