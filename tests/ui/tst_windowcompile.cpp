@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -57,8 +58,10 @@ private slots:
     void kernelLaunchBoundsChecked();
     void newProjectIsCleanAndCoversItsElements();
     void exampleOpensAsAnUntitledCopy();
+    void cudaSourceOpensAsANewProject_data();
     void cudaSourceOpensAsANewProject();
     void coverCountsTheReductionsInput();
+    void coverTakesAnExpressionInTheWindow();
     void templateTypeChangeIsMarkedAndUpdated();
     void resourcesWithoutDriverShowTheCompile();
 };
@@ -161,9 +164,16 @@ void TestWindowCompile::exampleOpensAsAnUntitledCopy() {
     QCOMPARE(shipped.readAll(), before);
 }
 
+void TestWindowCompile::cudaSourceOpensAsANewProject_data() {
+    QTest::addColumn<QString>("fileName");
+    QTest::newRow(".cu (was 'not valid JSON')") << QStringLiteral("heavy.cu");
+    QTest::newRow(".cuh") << QStringLiteral("heavy.cuh");
+}
+
 void TestWindowCompile::cudaSourceOpensAsANewProject() {
+    QFETCH(QString, fileName);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("heavy.cu"));
+    const QString path = dir.filePath(fileName);
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("// two kernels: the first is opened\n"
@@ -176,7 +186,7 @@ void TestWindowCompile::cudaSourceOpensAsANewProject() {
     window.setPromptsEnabled(false);
     QSignalSpy shown(window.session(), &Session::compileShown);
     QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
-    QVERIFY(window.windowTitle().startsWith(QStringLiteral("heavy.cu")));
+    QVERIFY2(window.windowTitle().startsWith(fileName), qPrintable(window.windowTitle()));
     QVERIFY(window.document()->isUntitled()); // Save asks where the .kpad goes
     QCOMPARE(window.document()->directory(), QFileInfo(path).absolutePath());
     const Project p = window.document()->project();
@@ -202,6 +212,28 @@ void TestWindowCompile::coverCountsTheReductionsInput() {
                       ->findChild<QLineEdit*>(QStringLiteral("coverCount"));
     QVERIFY(count);
     QCOMPARE(count->text(), QStringLiteral("4194304"));
+}
+
+// Issue 11, point 4: typing "n/2" into the cover field became "2".
+void TestWindowCompile::coverTakesAnExpressionInTheWindow() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.show();
+    QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/reduction.kpad")));
+    auto* panel = test::part<LaunchPanel>(&window, "launchPanel");
+    auto* count = panel->findChild<QLineEdit*>(QStringLiteral("coverCount"));
+    auto* cover = panel->findChild<QPushButton*>(QStringLiteral("coverButton"));
+    QVERIFY(count && cover);
+    count->selectAll();
+    QTest::keyClicks(count, QStringLiteral("n/2"));
+    QCOMPARE(count->text(), QStringLiteral("n/2"));
+    QVERIFY2(cover->isEnabled(), qPrintable(cover->toolTip()));
+    QTest::mouseClick(cover, Qt::LeftButton);
+    const LaunchConfig launch = window.document()->project().launch;
+    QCOMPARE(launch.block[0], 256);
+    QCOMPARE(launch.grid[0], 4194304 / 2 / 256); // n/2 elements, n = 4,194,304
+    QVERIFY(window.isWindowModified());
 }
 
 // Issue 11, point 5: vector_add<float> typed as vector_add<double> and recompiled with Enter

@@ -62,6 +62,7 @@ private slots:
     void viewMenuListsZoomWithItsKeys();
     void viewMenuShowsAmpersand();
     void singleClickOnDiagnosticJumps();
+    void singleClickInTheWindowMovesTheCursor();
     void f8WalksDiagnostics();
     void helpMenuHasAboutAndShortcuts();
     void resetLayoutShowsClosedDocks();
@@ -156,6 +157,28 @@ void TestWindowKeys::singleClickOnDiagnosticJumps() {
     QTest::mouseClick(list.viewport(), Qt::LeftButton, {}, rect.center());
     QVERIFY(jumps.count() >= 1);
     QCOMPARE(jumps.last().at(0).toInt(), 7);
+}
+
+void TestWindowKeys::singleClickInTheWindowMovesTheCursor() {
+    std::unique_ptr<MainWindow> window = makeShownWindow();
+    QVERIFY(window);
+    CodeEditor* editor = test::part<CodeEditor>(window, "editor");
+    QStringList lines;
+    for (int i = 0; i < 10; ++i)
+        lines << QStringLiteral("int x%1;").arg(i);
+    editor->setText(lines.join(QLatin1Char('\n')));
+    auto* list = test::part<DiagnosticsList>(window, "diagnostics");
+    list->setDiagnostics({errorAt(3), errorAt(7)}, QStringLiteral("kernel.cu"));
+    test::part<QTabWidget>(window, "resultTabs")->setCurrentIndex(MainWindow::DiagnosticsTab);
+    QTRY_VERIFY(list->isVisible());
+    QTreeWidgetItem* second = list->topLevelItem(1);
+    QVERIFY(second);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(second).center());
+    int line = -1;
+    int column = -1;
+    editor->getCursorPosition(&line, &column);
+    QCOMPARE(line + 1, 7);
+    QCOMPARE(column + 1, 5);
 }
 
 void TestWindowKeys::f8WalksDiagnostics() {
