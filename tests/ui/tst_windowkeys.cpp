@@ -250,10 +250,20 @@ void TestWindowKeys::resetLayoutShowsClosedDocks() {
     QVERIFY(window);
     auto* launch = window->findChild<QDockWidget*>(QStringLiteral("launchDock"));
     QVERIFY(launch);
+    auto* kernel = window->findChild<QDockWidget*>(QStringLiteral("kernelDock"));
+    QVERIFY(kernel);
+    QTRY_VERIFY(kernel->width() > window->width() / 3);
+    const int defaultWidth = kernel->width();
     launch->close();
     QVERIFY(!launch->isVisible());
+    kernel->setFloating(true);
     window->resetLayout();
     QTRY_VERIFY(launch->isVisible());
+    QVERIFY(!kernel->isFloating());
+    // Back to the default share of the width, as after the first start.
+    QTRY_VERIFY2(
+        qAbs(kernel->width() - defaultWidth) <= 2,
+        qPrintable(QStringLiteral("%1 px, was %2").arg(kernel->width()).arg(defaultWidth)));
 }
 
 QTEST_MAIN(TestWindowKeys)
