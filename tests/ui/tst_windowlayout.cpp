@@ -145,7 +145,12 @@ void TestWindowLayout::everyControlVisible_data() {
         QStringLiteral("coverCount"), QStringLiteral("coverButton"),
         // compile options: the flag check boxes and the architecture drop-down
         QStringLiteral("arch"), QStringLiteral("fastMath"), QStringLiteral("lineInfo"),
-        QStringLiteral("deviceDebug"), QStringLiteral("kernelSelector")};
+        QStringLiteral("deviceDebug"), QStringLiteral("kernelSelector"),
+        // the rest of the compile options and of the launch, all on screen at once at
+        // 1280x800 (the include dirs and extra flags were below the fold)
+        QStringLiteral("cppStandard"), QStringLiteral("fmad"), QStringLiteral("maxRegisters"),
+        QStringLiteral("defines"), QStringLiteral("includeDirs"), QStringLiteral("extraFlags"),
+        QStringLiteral("sharedBytes"), QStringLiteral("totalThreads")};
     for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
         for (const QString& name : names)
             QTest::newRow(qPrintable(
