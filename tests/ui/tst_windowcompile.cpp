@@ -76,12 +76,19 @@ void TestWindowCompile::kernelLaunchBoundsChecked_data() {
     QTest::addColumn<int>("blockX");
     QTest::addColumn<int>("blockY");
     QTest::addColumn<QString>("reason"); // empty: launchable
-    QTest::newRow("__launch_bounds__(256), block 512")
+    QTest::addColumn<int>("fixedX");     // a block within the bounds, which clears the reason
+    QTest::addColumn<int>("fixedY");
+    QTest::newRow("__launch_bounds__(256) (.maxntid), block 512")
         << QStringLiteral("__launch_bounds__(256)") << 512 << 1
-        << QStringLiteral("declares at most 256");
+        << QStringLiteral("declares at most 256") << 256 << 1;
     QTest::newRow("__launch_bounds__(256), block 256")
-        << QStringLiteral("__launch_bounds__(256)") << 256 << 1 << QString();
-    QTest::newRow("no bounds, block 512") << QString() << 512 << 1 << QString();
+        << QStringLiteral("__launch_bounds__(256)") << 256 << 1 << QString() << 256 << 1;
+    QTest::newRow("__block_size__((32,8,1)) (.reqntid), block 256 x 1")
+        << QStringLiteral("__block_size__((32,8,1))") << 256 << 1
+        << QStringLiteral("requires a block of exactly 32 x 8 x 1") << 32 << 8;
+    QTest::newRow("__block_size__((32,8,1)), block 32 x 8")
+        << QStringLiteral("__block_size__((32,8,1))") << 32 << 8 << QString() << 32 << 8;
+    QTest::newRow("no bounds, block 512") << QString() << 512 << 1 << QString() << 512 << 1;
 }
 
 void TestWindowCompile::kernelLaunchBoundsChecked() {
@@ -89,6 +96,8 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     QFETCH(int, blockX);
     QFETCH(int, blockY);
     QFETCH(QString, reason);
+    QFETCH(int, fixedX);
+    QFETCH(int, fixedY);
     Engine engine;
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
@@ -118,7 +127,10 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     // Bringing the block within the bounds clears it.
     test::part<LaunchPanel>(&window, "launchPanel")
         ->findChild<QSpinBox*>(QStringLiteral("blockX"))
-        ->setValue(256);
+        ->setValue(fixedX);
+    test::part<LaunchPanel>(&window, "launchPanel")
+        ->findChild<QSpinBox*>(QStringLiteral("blockY"))
+        ->setValue(fixedY);
     QCOMPARE(test::part<LaunchPanel>(&window, "launchPanel")->problem(), QString());
 }
 
