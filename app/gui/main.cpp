@@ -20,6 +20,7 @@ namespace {
 constexpr int kScreenshotTimeoutMs = 60000;
 // Lets the last results lay out and paint before the window is grabbed.
 constexpr int kSettleMs = 300;
+constexpr int kSmallestFileQuality = 0;
 // The docs' screenshot size: a common laptop-plus display, where nothing may be clipped.
 constexpr int kDefaultScreenshotWidth = 1600;
 constexpr int kDefaultScreenshotHeight = 1000;
@@ -74,7 +75,8 @@ private:
             return;
         m_done = true;
         QTimer::singleShot(kSettleMs, this, [this, code] {
-            const bool saved = m_window->grab().save(m_file);
+            // For PNG, quality 0 is zlib's strongest compression: the docs' pictures stay small.
+            const bool saved = m_window->grab().save(m_file, nullptr, kSmallestFileQuality);
             if (!saved)
                 std::fprintf(stderr, "kernelpad: could not write %s\n", qPrintable(m_file));
             QCoreApplication::exit(saved ? code : 1);
@@ -152,11 +154,16 @@ int main(int argc, char** argv) {
         restored = window.restoreRecovery();
 
     QString path = parser.positionalArguments().value(0);
+    // Nothing asked for: the SAXPY example, as an untitled copy like File ▸ Examples opens
+    // (Save must not overwrite the shipped file).
+    bool example = false;
     if (path.isEmpty() && restored == 0) {
         const QString saxpy =
             QDir(kernelpad::examplesDirectory()).filePath(QStringLiteral("saxpy.kpad"));
-        if (!kernelpad::examplesDirectory().isEmpty() && QFileInfo::exists(saxpy))
+        if (!kernelpad::examplesDirectory().isEmpty() && QFileInfo::exists(saxpy)) {
             path = saxpy;
+            example = true;
+        }
     }
     if (!path.isEmpty()) {
         if (restored > 0) {
@@ -165,6 +172,8 @@ int main(int argc, char** argv) {
             other->setAttribute(Qt::WA_DeleteOnClose);
             other->show();
             other->openProject(path);
+        } else if (example) {
+            window.openExample(path);
         } else {
             window.openProject(path);
         }

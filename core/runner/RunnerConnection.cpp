@@ -10,6 +10,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <utility>
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -24,6 +25,8 @@ constexpr int kCancelGraceMs = 1000;
 constexpr int kStderrLinesKept = 12;
 /// After "shutdown", time for the runner to exit (and a tool around it to write its report).
 constexpr int kShutdownGraceMs = 30000;
+/// How long the destructor lets the "shutdown" line take to reach the runner's input pipe.
+constexpr int kShutdownWriteMs = 100;
 
 /// The kernel's own clock may run this far past its limit before the runner is stopped: the
 /// progress message that starts it leaves the runner just before the launch (issue 9 asks
@@ -66,21 +69,52 @@ RunnerConnection::RunnerConnection(QObject* parent)
 }
 
 RunnerConnection::~RunnerConnection() {
-    if (!m_process)
-        return;
-    m_process->disconnect(this);
-    if (m_process->state() == QProcess::Running) {
-        send(RunnerMessage::make(QStringLiteral("shutdown"), 0));
-        m_process->closeWriteChannel();
-        if (!m_process->waitForFinished(1000)) {
-            if (m_ownGroup && m_process->processId() > 0)
-                ::kill(-pid_t(m_process->processId()), SIGKILL); // compute-sanitizer and the runner
-            m_process->kill();
-            m_process->waitForFinished(1000);
+    if (m_process) {
+        QProcess* p = std::exchange(m_process, nullptr);
+        p->disconnect(this);
+        if (p->state() == QProcess::NotRunning) {
+            delete p;
+        } else {
+            // A runner between runs is told to exit; one in a run may be inside a kernel that
+            // never returns, and a sanitizer's report has no reader any more: those are killed.
+            if (m_active || m_ownGroup)
+                killProcess(p);
+            else
+                askToExit(p);
+            letGo(p);
         }
     }
     if (!m_outputDir.isEmpty())
         QDir(m_outputDir).removeRecursively();
+}
+
+void RunnerConnection::askToExit(QProcess* p) {
+    p->write(encodeRunnerMessage(RunnerMessage::make(QStringLiteral("shutdown"), 0)));
+    // This thread may never run its event loop again: hand the line to the pipe now (a pipe
+    // with room takes it at once), then end the runner's input, which alone also ends it.
+    p->waitForBytesWritten(kShutdownWriteMs);
+    p->closeWriteChannel();
+}
+
+void RunnerConnection::killProcess(QProcess* p) const {
+    if (m_ownGroup && p->processId() > 0)
+        ::kill(-pid_t(p->processId()), SIGKILL); // the whole group: compute-sanitizer and runner
+    p->kill();
+}
+
+void RunnerConnection::letGo(QProcess* p) {
+    // Nobody waits for the exit: a runner's last act is the driver tearing its CUDA context
+    // down, which can take seconds, and waiting for it kept the process of a closed window
+    // alive for about 2 s (issue 11). QProcess's destructor waits for its process, so it is
+    // not destroyed here. The
+    // process finishes by itself (it exits with _Exit after "shutdown", or was killed; it
+    // also dies with the thread that started it, PR_SET_PDEATHSIG), and its QProcess moves
+    // to the application's thread, which reaps it and deletes it then; a process that ends
+    // first leaves it behind.
+    p->setParent(nullptr);
+    if (QCoreApplication* app = QCoreApplication::instance(); app && p->thread() != app->thread())
+        p->moveToThread(app->thread());
+    connect(p, &QProcess::finished, p, &QObject::deleteLater);
 }
 
 QString RunnerConnection::findRunner(QStringList* searched) {
@@ -419,9 +453,7 @@ void RunnerConnection::stopProcess() {
     QProcess* p = m_process;
     m_process = nullptr;
     p->disconnect(this);
-    if (m_ownGroup && p->processId() > 0)
-        ::kill(-pid_t(p->processId()), SIGKILL); // the whole group: compute-sanitizer and runner
-    p->kill();
+    killProcess(p);
     // A process killed with a hung kernel takes seconds to exit while the driver tears its
     // context down; nobody waits for that (the message and the next runner go out now).
     if (p->state() == QProcess::NotRunning)

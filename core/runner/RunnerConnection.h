@@ -22,7 +22,8 @@ class RunnerConnection : public QObject {
     Q_OBJECT
 public:
     explicit RunnerConnection(QObject* parent = nullptr);
-    /// Asks a running runner to exit, and kills it (with its group) after a second.
+    /// Tells a runner between runs to exit and kills one in a run (with its group), without
+    /// waiting for either to end: a runner's exit waits for the driver's context teardown.
     ~RunnerConnection() override;
 
     /// The runner executable: $KERNELPAD_RUNNER, kernelpad-cli next to this program, or the
@@ -98,6 +99,12 @@ private:
     void onWatchdog();
     void finishActive(RunStatus status, const QString& message);
     void stopProcess();
+    /// Sends "shutdown" and closes the runner's input, without waiting for the event loop.
+    static void askToExit(QProcess* p);
+    /// Kills `p` and, when the runner has a process group of its own, the whole group.
+    void killProcess(QProcess* p) const;
+    /// Leaves `p` to end by itself: no wait here, deleted once it has finished.
+    static void letGo(QProcess* p);
 
     QProcess* m_process = nullptr;
     QString m_program;

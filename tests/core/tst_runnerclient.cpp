@@ -1,11 +1,13 @@
 // The runner process seen from the client: the protocol round trip, and the watchdog and
 // crash handling, with stand-in runners that hang or crash (no GPU needed).
 
+#include "core/engine/Engine.h"
 #include "core/project/Project.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -69,6 +71,19 @@ bool processGone(pid_t pid) {
     const QByteArray line = stat.readAll();
     const qsizetype close = line.lastIndexOf(')');
     return close > 0 && line.size() > close + 2 && line.at(close + 2) == 'Z';
+}
+
+/// Closing KernelPad may not wait for its runner's exit (issue 11: quitting took about 2 s
+/// after the window closed). The old destructor waited a second for the exit and another
+/// after killing; a runner's exit waits for the driver's CUDA context teardown.
+constexpr qint64 kCloseWithoutWaitingMs = 500;
+/// Stand-in runners below take this long to exit, as a context teardown can.
+const QString kSlowExit = QStringLiteral("exec sleep 4");
+
+/// The first line of the file a stand-in wrote, once it has.
+QByteArray heardLine(const QString& heard) {
+    QFile file(heard);
+    return file.open(QIODevice::ReadOnly) ? file.readLine().trimmed() : QByteArray();
 }
 
 } // namespace
@@ -291,6 +306,81 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(processGone(runner), 5000);
         ::close(input[0]);
         ::close(input[1]);
+    }
+
+    void closingDoesNotWaitForTheRunnersExit_data() {
+        QTest::addColumn<bool>("midRun");
+        QTest::addColumn<QByteArray>("mustHear"); // the request the runner gets before it goes
+        QTest::newRow("between runs: told to exit") << false << QByteArray("shutdown");
+        QTest::newRow("in a run: killed") << true << QByteArray("run");
+    }
+    void closingDoesNotWaitForTheRunnersExit() {
+        QFETCH(bool, midRun);
+        QFETCH(QByteArray, mustHear);
+        QTemporaryDir dir;
+        const QString heard = dir.filePath(QStringLiteral("heard"));
+        qputenv("HEARD", QFile::encodeName(heard));
+        // Writes down its first request, then takes its time to exit.
+        const QStringList script = standIn(
+            kGoodHello.arg(kRunnerProtocolVersion),
+            QStringLiteral("read line; printf '%s\\n' \"$line\" > \"$HEARD\"; ") + kSlowExit);
+        const QByteArray request = QByteArray("\"type\":\"") + mustHear + '"';
+        auto client = std::make_unique<RunnerClient>();
+        client->setCommand(QStringLiteral("/bin/sh"), script);
+        if (midRun)
+            client->run(1, exampleRequest("saxpy.kpad"));
+        else
+            client->warmUp();
+        const qint64 pid = client->runnerPid();
+        QVERIFY(pid > 0);
+        if (midRun)
+            QTRY_VERIFY_WITH_TIMEOUT(heardLine(heard).contains(request), 5000);
+        else
+            QTest::qWait(200); // its hello arrives
+
+        QElapsedTimer clock;
+        clock.start();
+        client.reset();
+        const qint64 tookMs = clock.elapsed();
+        QVERIFY2(tookMs < kCloseWithoutWaitingMs,
+                 qPrintable(QStringLiteral("closing took %1 ms").arg(tookMs)));
+
+        QTRY_VERIFY_WITH_TIMEOUT(heardLine(heard).contains(request), 5000);
+        // Killed at once, or gone by itself after its slow exit; either way it does not stay.
+        QTRY_VERIFY_WITH_TIMEOUT(processGone(pid_t(pid)), midRun ? 2000 : 10000);
+    }
+
+    void closingTheEngineDoesNotWaitForTheRunnersExit() {
+        // As the application closes: the runner belongs to the engine's GPU thread, which
+        // ends with the engine.
+        QTemporaryDir dir;
+        const QString runner = dir.filePath(QStringLiteral("runner"));
+        const QString pidFile = dir.filePath(QStringLiteral("pid"));
+        QFile file(runner);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral("#!/bin/sh\necho $$ > \"%1\"\n"
+                                  "d=$(mktemp -d /tmp/kernelpad-runner-XXXXXX)\n%2\n"
+                                  "cat > /dev/null\n%3\n")
+                       .arg(pidFile, kGoodHello.arg(kRunnerProtocolVersion), kSlowExit)
+                       .toUtf8());
+        file.close();
+        QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
+        qputenv("KERNELPAD_RUNNER", QFile::encodeName(runner));
+        auto engine = std::make_unique<Engine>(nullptr, Engine::Isolation::Process);
+        engine->refreshDevices(); // starts the runner; it asks for devices (left unanswered)
+        QTRY_VERIFY_WITH_TIMEOUT(heardLine(pidFile).toInt() > 0, 5000);
+        qunsetenv("KERNELPAD_RUNNER");
+        const pid_t pid = heardLine(pidFile).toInt();
+        QTest::qWait(200); // its hello arrives
+
+        QElapsedTimer clock;
+        clock.start();
+        engine.reset();
+        const qint64 tookMs = clock.elapsed();
+        QVERIFY2(tookMs < kCloseWithoutWaitingMs,
+                 qPrintable(QStringLiteral("closing took %1 ms").arg(tookMs)));
+        // Told to exit (its input ends), and gone with the thread that started it.
+        QTRY_VERIFY_WITH_TIMEOUT(processGone(pid), 10000);
     }
 
     void missingRunnerIsAClearError() {

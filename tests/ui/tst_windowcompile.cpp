@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -57,8 +58,10 @@ private slots:
     void kernelLaunchBoundsChecked();
     void newProjectIsCleanAndCoversItsElements();
     void exampleOpensAsAnUntitledCopy();
+    void cudaSourceOpensAsANewProject_data();
     void cudaSourceOpensAsANewProject();
     void coverCountsTheReductionsInput();
+    void coverTakesAnExpressionInTheWindow();
     void templateTypeChangeIsMarkedAndUpdated();
     void resourcesWithoutDriverShowTheCompile();
 };
@@ -73,12 +76,19 @@ void TestWindowCompile::kernelLaunchBoundsChecked_data() {
     QTest::addColumn<int>("blockX");
     QTest::addColumn<int>("blockY");
     QTest::addColumn<QString>("reason"); // empty: launchable
-    QTest::newRow("__launch_bounds__(256), block 512")
+    QTest::addColumn<int>("fixedX");     // a block within the bounds, which clears the reason
+    QTest::addColumn<int>("fixedY");
+    QTest::newRow("__launch_bounds__(256) (.maxntid), block 512")
         << QStringLiteral("__launch_bounds__(256)") << 512 << 1
-        << QStringLiteral("declares at most 256");
+        << QStringLiteral("declares at most 256") << 256 << 1;
     QTest::newRow("__launch_bounds__(256), block 256")
-        << QStringLiteral("__launch_bounds__(256)") << 256 << 1 << QString();
-    QTest::newRow("no bounds, block 512") << QString() << 512 << 1 << QString();
+        << QStringLiteral("__launch_bounds__(256)") << 256 << 1 << QString() << 256 << 1;
+    QTest::newRow("__block_size__((32,8,1)) (.reqntid), block 256 x 1")
+        << QStringLiteral("__block_size__((32,8,1))") << 256 << 1
+        << QStringLiteral("requires a block of exactly 32 x 8 x 1") << 32 << 8;
+    QTest::newRow("__block_size__((32,8,1)), block 32 x 8")
+        << QStringLiteral("__block_size__((32,8,1))") << 32 << 8 << QString() << 32 << 8;
+    QTest::newRow("no bounds, block 512") << QString() << 512 << 1 << QString() << 512 << 1;
 }
 
 void TestWindowCompile::kernelLaunchBoundsChecked() {
@@ -86,6 +96,8 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     QFETCH(int, blockX);
     QFETCH(int, blockY);
     QFETCH(QString, reason);
+    QFETCH(int, fixedX);
+    QFETCH(int, fixedY);
     Engine engine;
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
@@ -115,7 +127,10 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     // Bringing the block within the bounds clears it.
     test::part<LaunchPanel>(&window, "launchPanel")
         ->findChild<QSpinBox*>(QStringLiteral("blockX"))
-        ->setValue(256);
+        ->setValue(fixedX);
+    test::part<LaunchPanel>(&window, "launchPanel")
+        ->findChild<QSpinBox*>(QStringLiteral("blockY"))
+        ->setValue(fixedY);
     QCOMPARE(test::part<LaunchPanel>(&window, "launchPanel")->problem(), QString());
 }
 
@@ -161,9 +176,16 @@ void TestWindowCompile::exampleOpensAsAnUntitledCopy() {
     QCOMPARE(shipped.readAll(), before);
 }
 
+void TestWindowCompile::cudaSourceOpensAsANewProject_data() {
+    QTest::addColumn<QString>("fileName");
+    QTest::newRow(".cu (was 'not valid JSON')") << QStringLiteral("heavy.cu");
+    QTest::newRow(".cuh") << QStringLiteral("heavy.cuh");
+}
+
 void TestWindowCompile::cudaSourceOpensAsANewProject() {
+    QFETCH(QString, fileName);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("heavy.cu"));
+    const QString path = dir.filePath(fileName);
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("// two kernels: the first is opened\n"
@@ -176,7 +198,7 @@ void TestWindowCompile::cudaSourceOpensAsANewProject() {
     window.setPromptsEnabled(false);
     QSignalSpy shown(window.session(), &Session::compileShown);
     QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
-    QVERIFY(window.windowTitle().startsWith(QStringLiteral("heavy.cu")));
+    QVERIFY2(window.windowTitle().startsWith(fileName), qPrintable(window.windowTitle()));
     QVERIFY(window.document()->isUntitled()); // Save asks where the .kpad goes
     QCOMPARE(window.document()->directory(), QFileInfo(path).absolutePath());
     const Project p = window.document()->project();
@@ -202,6 +224,28 @@ void TestWindowCompile::coverCountsTheReductionsInput() {
                       ->findChild<QLineEdit*>(QStringLiteral("coverCount"));
     QVERIFY(count);
     QCOMPARE(count->text(), QStringLiteral("4194304"));
+}
+
+// Issue 11, point 4: typing "n/2" into the cover field became "2".
+void TestWindowCompile::coverTakesAnExpressionInTheWindow() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.show();
+    QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/reduction.kpad")));
+    auto* panel = test::part<LaunchPanel>(&window, "launchPanel");
+    auto* count = panel->findChild<QLineEdit*>(QStringLiteral("coverCount"));
+    auto* cover = panel->findChild<QPushButton*>(QStringLiteral("coverButton"));
+    QVERIFY(count && cover);
+    count->selectAll();
+    QTest::keyClicks(count, QStringLiteral("n/2"));
+    QCOMPARE(count->text(), QStringLiteral("n/2"));
+    QVERIFY2(cover->isEnabled(), qPrintable(cover->toolTip()));
+    QTest::mouseClick(cover, Qt::LeftButton);
+    const LaunchConfig launch = window.document()->project().launch;
+    QCOMPARE(launch.block[0], 256);
+    QCOMPARE(launch.grid[0], 4194304 / 2 / 256); // n/2 elements, n = 4,194,304
+    QVERIFY(window.isWindowModified());
 }
 
 // Issue 11, point 5: vector_add<float> typed as vector_add<double> and recompiled with Enter

@@ -1,6 +1,6 @@
 // The window's keys and menus as a newcomer meets them (issue 11): zoom shortcuts zoom and
 // never type into the kernel, F8 walks the diagnostics, a single click on one jumps, the
-// View menu shows "&" as written, Help lists About and the shortcuts.
+// View menu shows "&" as written, Help lists About, the shortcuts and the README.
 
 #include "../support/WindowParts.h"
 #include "ui/ProjectDocument.h"
@@ -62,6 +62,7 @@ private slots:
     void viewMenuListsZoomWithItsKeys();
     void viewMenuShowsAmpersand();
     void singleClickOnDiagnosticJumps();
+    void singleClickInTheWindowMovesTheCursor();
     void f8WalksDiagnostics();
     void helpMenuHasAboutAndShortcuts();
     void resetLayoutShowsClosedDocks();
@@ -158,6 +159,28 @@ void TestWindowKeys::singleClickOnDiagnosticJumps() {
     QCOMPARE(jumps.last().at(0).toInt(), 7);
 }
 
+void TestWindowKeys::singleClickInTheWindowMovesTheCursor() {
+    std::unique_ptr<MainWindow> window = makeShownWindow();
+    QVERIFY(window);
+    CodeEditor* editor = test::part<CodeEditor>(window, "editor");
+    QStringList lines;
+    for (int i = 0; i < 10; ++i)
+        lines << QStringLiteral("int x%1;").arg(i);
+    editor->setText(lines.join(QLatin1Char('\n')));
+    auto* list = test::part<DiagnosticsList>(window, "diagnostics");
+    list->setDiagnostics({errorAt(3), errorAt(7)}, QStringLiteral("kernel.cu"));
+    test::part<QTabWidget>(window, "resultTabs")->setCurrentIndex(MainWindow::DiagnosticsTab);
+    QTRY_VERIFY(list->isVisible());
+    QTreeWidgetItem* second = list->topLevelItem(1);
+    QVERIFY(second);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(second).center());
+    int line = -1;
+    int column = -1;
+    editor->getCursorPosition(&line, &column);
+    QCOMPARE(line + 1, 7);
+    QCOMPARE(column + 1, 5);
+}
+
 void TestWindowKeys::f8WalksDiagnostics() {
     std::unique_ptr<MainWindow> window = makeShownWindow();
     QVERIFY(window);
@@ -197,12 +220,20 @@ void TestWindowKeys::helpMenuHasAboutAndShortcuts() {
         titles << action->text().remove(QLatin1Char('&'));
     QVERIFY(titles.contains(QStringLiteral("About KernelPad")));
     QVERIFY(titles.contains(QStringLiteral("Keyboard Shortcuts")));
+    QVERIFY(titles.contains(QStringLiteral("KernelPad README")));
+    // The README it opens is there (the build tree's here), and About links to it.
+    const QString readme = MainWindow::readmePath();
+    QVERIFY(QFileInfo(readme).isFile());
+    QCOMPARE(QFileInfo(readme).fileName(), QStringLiteral("README.md"));
 
     const QString about = window.aboutText();
     QVERIFY(about.contains(QStringLiteral("9.8.7")));
     QVERIFY(about.contains(QString::fromLatin1(qVersion())));
     QVERIFY(about.contains(QStringLiteral("NVRTC")));
     QVERIFY(about.contains(QStringLiteral("driver")));
+    QVERIFY2(about.contains(QStringLiteral("<a href=\"%1\">README</a>")
+                                .arg(QUrl::fromLocalFile(readme).toString(QUrl::FullyEncoded))),
+             qPrintable(about));
 
     bool zoomListed = false;
     bool f8Listed = false;
@@ -219,10 +250,20 @@ void TestWindowKeys::resetLayoutShowsClosedDocks() {
     QVERIFY(window);
     auto* launch = window->findChild<QDockWidget*>(QStringLiteral("launchDock"));
     QVERIFY(launch);
+    auto* kernel = window->findChild<QDockWidget*>(QStringLiteral("kernelDock"));
+    QVERIFY(kernel);
+    QTRY_VERIFY(kernel->width() > window->width() / 3);
+    const int defaultWidth = kernel->width();
     launch->close();
     QVERIFY(!launch->isVisible());
+    kernel->setFloating(true);
     window->resetLayout();
     QTRY_VERIFY(launch->isVisible());
+    QVERIFY(!kernel->isFloating());
+    // Back to the default share of the width, as after the first start.
+    QTRY_VERIFY2(
+        qAbs(kernel->width() - defaultWidth) <= 2,
+        qPrintable(QStringLiteral("%1 px, was %2").arg(kernel->width()).arg(defaultWidth)));
 }
 
 QTEST_MAIN(TestWindowKeys)

@@ -12,7 +12,9 @@
 
 #include <QAbstractButton>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
@@ -48,6 +50,34 @@ QString cutOff(const QWidget* widget) {
             .arg(widget->objectName())
             .arg(visible.width())
             .arg(widget->width());
+    if (widget->width() < widget->minimumSizeHint().width())
+        return QStringLiteral("%1 is %2 px wide, needs %3")
+            .arg(widget->objectName())
+            .arg(widget->width())
+            .arg(widget->minimumSizeHint().width());
+    return {};
+}
+
+/// Empty when `widget` is as wide as it needs and no ancestor cuts it left or right (a form
+/// that is taller than its dock scrolls vertically: that hides nothing for good), else why.
+QString cutSideways(const QWidget* widget) {
+    const QWidget* window = widget->window();
+    const int left = widget->mapTo(window, QPoint(0, 0)).x();
+    const int right = left + widget->width();
+    for (const QWidget* w = widget->parentWidget(); w; w = w->parentWidget()) {
+        const int wLeft = w == window ? 0 : w->mapTo(window, QPoint(0, 0)).x();
+        if (left < wLeft || right > wLeft + w->width())
+            return QStringLiteral("%1 spans x %2..%3 but %4 shows only %5..%6")
+                .arg(widget->objectName())
+                .arg(left)
+                .arg(right)
+                .arg(w->objectName().isEmpty() ? QString::fromLatin1(w->metaObject()->className())
+                                               : w->objectName())
+                .arg(wLeft)
+                .arg(wLeft + w->width());
+        if (w == window)
+            break;
+    }
     if (widget->width() < widget->minimumSizeHint().width())
         return QStringLiteral("%1 is %2 px wide, needs %3")
             .arg(widget->objectName())
@@ -96,6 +126,8 @@ private slots:
     void argumentColumnsVisible();
     void noSidewaysScrolling_data();
     void noSidewaysScrolling();
+    void noControlCutSideways_data();
+    void noControlCutSideways();
 };
 
 void TestWindowLayout::initTestCase() {
@@ -113,7 +145,12 @@ void TestWindowLayout::everyControlVisible_data() {
         QStringLiteral("coverCount"), QStringLiteral("coverButton"),
         // compile options: the flag check boxes and the architecture drop-down
         QStringLiteral("arch"), QStringLiteral("fastMath"), QStringLiteral("lineInfo"),
-        QStringLiteral("deviceDebug"), QStringLiteral("kernelSelector")};
+        QStringLiteral("deviceDebug"), QStringLiteral("kernelSelector"),
+        // the rest of the compile options and of the launch, all on screen at once at
+        // 1280x800 (the include dirs and extra flags were below the fold)
+        QStringLiteral("cppStandard"), QStringLiteral("fmad"), QStringLiteral("maxRegisters"),
+        QStringLiteral("defines"), QStringLiteral("includeDirs"), QStringLiteral("extraFlags"),
+        QStringLiteral("sharedBytes"), QStringLiteral("totalThreads")};
     for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)})
         for (const QString& name : names)
             QTest::newRow(qPrintable(
@@ -193,6 +230,39 @@ void TestWindowLayout::noSidewaysScrolling() {
                                 .arg(area->parentWidget()->objectName())
                                 .arg(bar->maximum())));
     }
+}
+
+void TestWindowLayout::noControlCutSideways_data() {
+    argumentColumnsVisible_data();
+}
+
+// Every control of the docks, the ones below the fold included (the defines, include dirs,
+// extra flags, the timing settings): none is cut left or right nor squeezed below its width.
+void TestWindowLayout::noControlCutSideways() {
+    QFETCH(QSize, size);
+    std::unique_ptr<MainWindow> window = windowAt(size);
+    QVERIFY(window);
+    int checked = 0;
+    for (const char* dockName : {"kernelDock", "argumentsDock", "launchDock"}) {
+        auto* dock = window->findChild<QDockWidget*>(QLatin1String(dockName));
+        QVERIFY2(dock && dock->isVisible(), dockName);
+        for (QWidget* control : dock->findChildren<QWidget*>()) {
+            const bool isControl = qobject_cast<QAbstractButton*>(control) ||
+                                   qobject_cast<QAbstractSpinBox*>(control) ||
+                                   qobject_cast<QComboBox*>(control) ||
+                                   qobject_cast<QLineEdit*>(control);
+            // Parts of other widgets (a spin box's line edit, the dock's title buttons)
+            // are checked through their owners.
+            if (!isControl || !control->isVisibleTo(dock) || control->objectName().isEmpty() ||
+                control->objectName().startsWith(QLatin1String("qt_")))
+                continue;
+            const QString why = cutSideways(control);
+            QVERIFY2(why.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(dockName, why)));
+            ++checked;
+        }
+    }
+    // Compile options (11), launch (6 + cover + 2) and timing controls at least.
+    QVERIFY2(checked >= 25, qPrintable(QString::number(checked)));
 }
 
 QTEST_MAIN(TestWindowLayout)

@@ -113,6 +113,9 @@ public:
     /// Help ▸ About: the versions of KernelPad, Qt, NVRTC (from the last compile) and the
     /// driver (from the device list), as rich text.
     [[nodiscard]] QString aboutText() const;
+    /// The README that Help ▸ README opens: the installed one, else the build tree's; empty
+    /// when neither is there.
+    [[nodiscard]] static QString readmePath();
     /// Help ▸ Keyboard Shortcuts: (action, keys) for every menu action that has keys.
     [[nodiscard]] QVector<QPair<QString, QString>> shortcutList() const;
 

@@ -126,7 +126,10 @@ void MainWindow::applyDefaultDockSizes() {
     if (!kernelDock || !argumentsDock || !launchDock)
         return;
     fitDockColumn();
-    resizeDocks({kernelDock, argumentsDock, launchDock}, {300, 280, 340}, Qt::Vertical);
+    // Heights in this ratio (Qt scales them to the window): at 1280x800 the compile options,
+    // the default project's five arguments and the launch settings all show at once; the
+    // timing settings below them scroll.
+    resizeDocks({kernelDock, argumentsDock, launchDock}, {300, 200, 240}, Qt::Vertical);
 }
 
 void MainWindow::restoreLayout() {

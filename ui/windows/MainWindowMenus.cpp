@@ -11,8 +11,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -22,6 +24,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <functional>
@@ -194,6 +197,19 @@ void MainWindow::createMenus() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"));
     connect(shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
+    QAction* readme = help->addAction(tr("KernelPad &README"));
+    readme->setObjectName(QStringLiteral("readmeAction"));
+    readme->setStatusTip(tr("Open the README: a tour of the window, the project file and the "
+                            "command line"));
+    connect(readme, &QAction::triggered, this, [this] {
+        const QString path = readmePath();
+        if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+            statusBar()->showMessage(path.isEmpty()
+                                         ? tr("The README was not found beside KernelPad")
+                                         : tr("No program opens %1").arg(path),
+                                     kNoDiagnosticsMessageMs);
+    });
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About KernelPad"));
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this,
@@ -232,9 +248,25 @@ QString MainWindow::aboutText() const {
               "<table><tr><td>Qt</td><td>%2</td></tr>"
               "<tr><td>NVRTC</td><td>%3</td></tr>"
               "<tr><td>CUDA driver</td><td>%4</td></tr></table>"
-              "<p>See README.md for a tour.</p>")
+              "<p>%5</p>")
         .arg(appVersion.toHtmlEscaped(), QString::fromLatin1(qVersion()), nvrtc.toHtmlEscaped(),
-             driver.toHtmlEscaped());
+             driver.toHtmlEscaped(),
+             readmePath().isEmpty()
+                 ? tr("The README (README.md in the sources) gives a tour.")
+                 : tr("The <a href=\"%1\">README</a> gives a tour.")
+                       .arg(QUrl::fromLocalFile(readmePath()).toString(QUrl::FullyEncoded)));
+}
+
+QString MainWindow::readmePath() {
+    QStringList candidates;
+    if (QCoreApplication::instance())
+        candidates << QApplication::applicationDirPath() +
+                          QStringLiteral("/../share/doc/kernelpad/README.md");
+    candidates << QStringLiteral(KERNELPAD_README_PATH);
+    for (const QString& candidate : candidates)
+        if (QFileInfo(candidate).isFile())
+            return QFileInfo(candidate).canonicalFilePath();
+    return {};
 }
 
 QVector<QPair<QString, QString>> MainWindow::shortcutList() const {
