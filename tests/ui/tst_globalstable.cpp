@@ -141,8 +141,8 @@ void TestGlobalsTable::modelTesterSurvivesGlobalRows() {
     QSignalSpy globalsChanged(&model, &ArgumentTableModel::globalsChanged);
     QSignalSpy argumentsChanged(&model, &ArgumentTableModel::changed);
     model.setArguments({scalar(QStringLiteral("n"), ScalarType::Int32, QStringLiteral("64"))});
-    model.setGlobals({globalSpec(QStringLiteral("filter"), QStringLiteral("9"),
-                                 QStringLiteral("iota 0 1"))});
+    model.setGlobals(
+        {globalSpec(QStringLiteral("filter"), QStringLiteral("9"), QStringLiteral("iota 0 1"))});
     QCOMPARE(model.rowCount(), 2);
     QVERIFY(model.isGlobalRow(1));
     QCOMPARE(model.headerData(1, Qt::Vertical).toString(), QStringLiteral("G1"));
@@ -200,8 +200,8 @@ void TestGlobalsTable::offeredGlobalHasDefaults_data() {
     QTest::addColumn<QString>("count");
     QTest::addColumn<QString>("direction");
     QTest::newRow("__constant__ float[9]: nine float32, in")
-        << moduleGlobal(QStringLiteral("filter"), QStringLiteral("const"), QStringLiteral("float[9]"),
-                        36)
+        << moduleGlobal(QStringLiteral("filter"), QStringLiteral("const"),
+                        QStringLiteral("float[9]"), 36)
         << QStringLiteral("float32") << QStringLiteral("9") << QStringLiteral("in");
     QTest::newRow("__device__ unsigned int: one uint32, inout")
         << moduleGlobal(QStringLiteral("blocksDone"), QStringLiteral("global"),
@@ -229,8 +229,10 @@ void TestGlobalsTable::offeredGlobalHasDefaults() {
     QCOMPARE(cell(model, 0, Col::KindColumn), declared.spaceKeyword());
     // Offered, so not in the run; the tooltip says why and how to include it.
     QVERIFY(model.globals().isEmpty());
-    QVERIFY(model.index(0, Col::NameColumn).data(Qt::ToolTipRole).toString().contains(
-        QStringLiteral("Not set by the run")));
+    QVERIFY(model.index(0, Col::NameColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Not set by the run")));
     QVERIFY(model.problems().isEmpty());
     // Editing a cell of an offered row means setting it: it is included.
     QVERIFY(model.setData(model.index(0, Col::InitColumn), QStringLiteral("ones")));
@@ -391,9 +393,10 @@ void TestGlobalsTable::compileAddingAConstantOffersIt() {
     QVERIFY(window);
     ArgumentTableModel* model = tableModel(window);
     const QVector<GlobalSpec> before = window->document()->project().globals;
-    const QString source = QString(window->document()->project().source).replace(
-        QStringLiteral("__constant__ float gain;"),
-        QStringLiteral("__constant__ float gain;\n__constant__ float bias[4];"));
+    const QString source =
+        QString(window->document()->project().source)
+            .replace(QStringLiteral("__constant__ float gain;"),
+                     QStringLiteral("__constant__ float gain;\n__constant__ float bias[4];"));
     QVERIFY2(compileSource(window.get(), source),
              qPrintable(window->session()->lastCompile() ? window->session()->lastCompile()->log
                                                          : QStringLiteral("no compile")));
@@ -421,8 +424,9 @@ void TestGlobalsTable::globalRemovedFromSourceIsMarkedNotLost() {
     ArgumentTableModel* model = tableModel(window);
     const QVector<GlobalSpec> before = window->document()->project().globals;
     // gain becomes a macro: the module no longer has the variable.
-    const QString source = QString(window->document()->project().source).replace(
-        QStringLiteral("__constant__ float gain;"), QStringLiteral("#define gain 0.5f"));
+    const QString source = QString(window->document()->project().source)
+                               .replace(QStringLiteral("__constant__ float gain;"),
+                                        QStringLiteral("#define gain 0.5f"));
     QVERIFY2(compileSource(window.get(), source),
              qPrintable(window->session()->lastCompile() ? window->session()->lastCompile()->log
                                                          : QStringLiteral("no compile")));

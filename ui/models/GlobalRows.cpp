@@ -21,14 +21,19 @@ QString tr(const char* text) {
 
 /// The scalar type of a PTX declaration (".f32", ".u16", ".b8"); bit types read as unsigned.
 ScalarType ptxScalarType(const QString& ptxType) {
-    static const QHash<QString, ScalarType> kTypes = {
-        {QStringLiteral(".f16"), ScalarType::Float16}, {QStringLiteral(".f32"), ScalarType::Float32},
-        {QStringLiteral(".f64"), ScalarType::Float64}, {QStringLiteral(".s8"), ScalarType::Int8},
-        {QStringLiteral(".s16"), ScalarType::Int16},   {QStringLiteral(".s32"), ScalarType::Int32},
-        {QStringLiteral(".s64"), ScalarType::Int64},   {QStringLiteral(".u16"), ScalarType::UInt16},
-        {QStringLiteral(".u32"), ScalarType::UInt32},  {QStringLiteral(".u64"), ScalarType::UInt64},
-        {QStringLiteral(".b16"), ScalarType::UInt16},  {QStringLiteral(".b32"), ScalarType::UInt32},
-        {QStringLiteral(".b64"), ScalarType::UInt64}};
+    static const QHash<QString, ScalarType> kTypes = {{QStringLiteral(".f16"), ScalarType::Float16},
+                                                      {QStringLiteral(".f32"), ScalarType::Float32},
+                                                      {QStringLiteral(".f64"), ScalarType::Float64},
+                                                      {QStringLiteral(".s8"), ScalarType::Int8},
+                                                      {QStringLiteral(".s16"), ScalarType::Int16},
+                                                      {QStringLiteral(".s32"), ScalarType::Int32},
+                                                      {QStringLiteral(".s64"), ScalarType::Int64},
+                                                      {QStringLiteral(".u16"), ScalarType::UInt16},
+                                                      {QStringLiteral(".u32"), ScalarType::UInt32},
+                                                      {QStringLiteral(".u64"), ScalarType::UInt64},
+                                                      {QStringLiteral(".b16"), ScalarType::UInt16},
+                                                      {QStringLiteral(".b32"), ScalarType::UInt32},
+                                                      {QStringLiteral(".b64"), ScalarType::UInt64}};
     return kTypes.value(ptxType, ScalarType::UInt8);
 }
 
@@ -60,7 +65,8 @@ GlobalSpec defaultGlobalSpec(const ModuleGlobal& global, const QVector<StructTyp
     }
     spec.value.elementType = *type;
     spec.value.count = QString::number(std::max<qint64>(count, 1));
-    spec.value.direction = global.space == QLatin1String("const") ? Direction::In : Direction::InOut;
+    spec.value.direction =
+        global.space == QLatin1String("const") ? Direction::In : Direction::InOut;
     return spec;
 }
 
