@@ -110,6 +110,13 @@ void ProjectDocument::setArguments(const QVector<ArgumentSpec>& arguments) {
     changedField(&ProjectDocument::argumentsChanged);
 }
 
+void ProjectDocument::setGlobals(const QVector<GlobalSpec>& globals) {
+    if (m_project.globals == globals)
+        return;
+    m_project.globals = globals;
+    changedField(&ProjectDocument::globalsChanged);
+}
+
 void ProjectDocument::setLaunch(const LaunchConfig& launch) {
     if (m_project.launch == launch)
         return;

@@ -49,6 +49,8 @@ public:
     /// The kernel's entry name or name expression; surrounding spaces are dropped.
     void setKernel(const QString& kernel);
     void setArguments(const QVector<ArgumentSpec>& arguments);
+    /// The module globals the run sets and reads back (`__constant__`, `__device__`).
+    void setGlobals(const QVector<GlobalSpec>& globals);
     void setLaunch(const LaunchConfig& launch);
     void setTiming(const TimingSpec& timing);
 
@@ -111,6 +113,7 @@ signals:
     void optionsChanged();
     void kernelChanged();
     void argumentsChanged();
+    void globalsChanged();
     void launchChanged();
     void timingChanged();
     /// After any of the field signals above.

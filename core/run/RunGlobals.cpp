@@ -32,6 +32,7 @@ BufferVerification failed(const RunGlobal& g, const QString& method, const QStri
     v.buffer = g.name;
     v.method = method;
     v.error = error;
+    v.global = true;
     return v;
 }
 
@@ -198,6 +199,7 @@ QVector<BufferVerification> verifyGlobals(const std::vector<RunGlobal>& globals,
             compareBuffers(g.type, outputs.value(g.name), expected, g.count, spec.atol, spec.rtol);
         v.buffer = g.name;
         v.method = method;
+        v.global = true;
         reports.push_back(v);
     }
     return reports;

@@ -21,17 +21,20 @@ QJsonObject BufferVerification::toJson() const {
         list.append(QJsonObject{{QStringLiteral("index"), double(m.index)},
                                 {QStringLiteral("got"), jsonDouble(m.got)},
                                 {QStringLiteral("expected"), jsonDouble(m.expected)}});
-    return QJsonObject{{QStringLiteral("buffer"), buffer},
-                       {QStringLiteral("method"), method},
-                       {QStringLiteral("passed"), passed},
-                       {QStringLiteral("checked"), double(checked)},
-                       {QStringLiteral("maxAbsError"), jsonDouble(maxAbsError)},
-                       {QStringLiteral("maxRelError"), jsonDouble(maxRelError)},
-                       {QStringLiteral("mismatches"), double(mismatches)},
-                       {QStringLiteral("nanCount"), double(nanCount)},
-                       {QStringLiteral("unwritten"), double(unwritten)},
-                       {QStringLiteral("firstMismatches"), list},
-                       {QStringLiteral("error"), nullIfEmpty(error)}};
+    QJsonObject json{{QStringLiteral("buffer"), buffer},
+                     {QStringLiteral("method"), method},
+                     {QStringLiteral("passed"), passed},
+                     {QStringLiteral("checked"), double(checked)},
+                     {QStringLiteral("maxAbsError"), jsonDouble(maxAbsError)},
+                     {QStringLiteral("maxRelError"), jsonDouble(maxRelError)},
+                     {QStringLiteral("mismatches"), double(mismatches)},
+                     {QStringLiteral("nanCount"), double(nanCount)},
+                     {QStringLiteral("unwritten"), double(unwritten)},
+                     {QStringLiteral("firstMismatches"), list},
+                     {QStringLiteral("error"), nullIfEmpty(error)}};
+    if (global)
+        json.insert(QStringLiteral("global"), true);
+    return json;
 }
 
 BufferVerification BufferVerification::fromJson(const QJsonObject& json) {
@@ -52,6 +55,7 @@ BufferVerification BufferVerification::fromJson(const QJsonObject& json) {
                                           readDouble(m, QStringLiteral("expected"))});
     }
     v.error = json.value(QStringLiteral("error")).toString();
+    v.global = json.value(QStringLiteral("global")).toBool();
     return v;
 }
 

@@ -28,6 +28,9 @@ struct BufferVerification {
     qint64 unwritten = 0; ///< elements still holding the poison pattern
     QVector<Mismatch> firstMismatches;
     QString error; ///< verification could not be done (bad expression, missing file)
+    /// `buffer` names a module global (__constant__/__device__), not a kernel argument
+    /// (JSON "global": true, written only when set).
+    bool global = false;
 
     [[nodiscard]] QJsonObject toJson() const;
     static BufferVerification fromJson(const QJsonObject& json);

@@ -117,6 +117,15 @@ void TestTextureDialog::refusesUntilFixed_data() {
     QTest::newRow("wrap on unnormalized coordinates")
         << "wrap"
         << "texture 'tex': address: wrap needs normalizedCoords";
+    QTest::newRow("mirror on unnormalized y")
+        << "mirror y"
+        << "texture 'tex': address: mirror needs normalizedCoords";
+    QTest::newRow("normalized float read of float32 texels")
+        << "float32 normalizedFloat"
+        << "texture 'tex': readMode: normalizedFloat converts 8- and 16-bit integer texels";
+    QTest::newRow("dims past the buffer limit")
+        << "huge"
+        << "texture 'tex': dims: 65536 x 65536 x 8 texels of 4 bytes exceed the 16 GiB";
 }
 
 void TestTextureDialog::refusesUntilFixed() {
@@ -140,6 +149,25 @@ void TestTextureDialog::refusesUntilFixed() {
         part<QSpinBox>(&dialog, "textureDepth")->setValue(8);
         part<QSpinBox>(&dialog, "textureLayers")->setValue(2);
         fix = [&] { part<QSpinBox>(&dialog, "textureLayers")->setValue(0); };
+    } else if (field == "mirror y") {
+        part<QComboBox>(&dialog, "textureAddressY")->setCurrentText(QStringLiteral("mirror"));
+        fix = [&] {
+            part<QComboBox>(&dialog, "textureAddressY")->setCurrentText(QStringLiteral("clamp"));
+        };
+    } else if (field == "float32 normalizedFloat") {
+        part<QComboBox>(&dialog, "textureChannelType")->setCurrentText(QStringLiteral("float32"));
+        part<QComboBox>(&dialog, "textureReadMode")
+            ->setCurrentText(QStringLiteral("normalizedFloat"));
+        fix = [&] {
+            part<QComboBox>(&dialog, "textureChannelType")->setCurrentText(QStringLiteral("uint8"));
+        };
+    } else if (field == "huge") {
+        part<QComboBox>(&dialog, "textureChannelType")->setCurrentText(QStringLiteral("float32"));
+        part<QComboBox>(&dialog, "textureChannels")->setCurrentText(QStringLiteral("1"));
+        part<QSpinBox>(&dialog, "textureWidth")->setValue(65536);
+        height->setValue(65536);
+        part<QSpinBox>(&dialog, "textureDepth")->setValue(8);
+        fix = [&] { part<QSpinBox>(&dialog, "textureDepth")->setValue(1); };
     } else {
         part<QComboBox>(&dialog, "textureAddressX")->setCurrentText(QStringLiteral("wrap"));
         fix = [&] { part<QCheckBox>(&dialog, "textureNormalized")->setChecked(true); };

@@ -2,139 +2,42 @@
 
 #include "core/compile/KernelSignature.h"
 #include "core/launch/ArgumentText.h"
-#include "core/launch/TextureArgument.h"
+#include "ui/models/ArgumentCells.h"
 
 #include <QBrush>
 #include <QColor>
-#include <QPainter>
-#include <QPixmap>
-#include <QPolygonF>
 #include <QSet>
 
 namespace kernelpad {
 
-namespace {
-
-/// Light red, readable with black text in light and dark palettes alike.
-const QColor kInvalidBackground(255, 205, 205);
-/// Light amber for a type that differs from the kernel's: a warning, not a refusal.
-const QColor kMismatchBackground(255, 230, 160);
-
-/// A small red disc; drawn rather than taken from an icon theme, which headless machines lack.
-QPixmap errorPixmap() {
-    static const QPixmap pixmap = [] {
-        QPixmap p(12, 12);
-        p.fill(Qt::transparent);
-        QPainter painter(&p);
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.setBrush(QColor(200, 30, 30));
-        painter.setPen(Qt::NoPen);
-        painter.drawEllipse(1, 1, 10, 10);
-        painter.setPen(QPen(Qt::white, 2));
-        painter.drawLine(6, 3, 6, 7);
-        painter.drawPoint(6, 9);
-        return p;
-    }();
-    return pixmap;
-}
-
-/// A small amber triangle with "!", the type-mismatch mark of the Type cell and the row header.
-QPixmap warningPixmap() {
-    static const QPixmap pixmap = [] {
-        QPixmap p(12, 12);
-        p.fill(Qt::transparent);
-        QPainter painter(&p);
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.setBrush(QColor(200, 135, 0));
-        painter.setPen(Qt::NoPen);
-        painter.drawPolygon(QPolygonF({QPointF(6, 0.5), QPointF(11.5, 11), QPointF(0.5, 11)}));
-        painter.setPen(QPen(Qt::white, 2));
-        painter.drawLine(6, 4, 6, 7);
-        painter.drawPoint(6, 9);
-        return p;
-    }();
-    return pixmap;
-}
-
-QString directionDisplay(Direction d) {
-    return directionName(d);
-}
-
-/// A texture or surface row: its format and extent where a buffer has type and count (both
-/// edited in the TextureDialog), then its contents as a buffer's.
-QVariant imageDisplay(const ArgumentSpec& arg, int column) {
-    const bool surface = arg.kind == ArgumentSpec::Kind::Surface;
-    switch (column) {
-    case ArgumentTableModel::NameColumn:
-        return arg.name;
-    case ArgumentTableModel::TypeColumn:
-        return arg.texture.formatName();
-    case ArgumentTableModel::KindColumn:
-        return surface ? QStringLiteral("surface") : QStringLiteral("texture");
-    case ArgumentTableModel::ValueColumn:
-        return arg.texture.extentText();
-    case ArgumentTableModel::InitColumn:
-        return formatInitSpec(arg.buffer.init);
-    case ArgumentTableModel::DirectionColumn:
-        return directionDisplay(arg.buffer.direction);
-    case ArgumentTableModel::VerifyColumn:
-        return surface ? formatVerifySpec(arg.buffer.verify) : QString();
-    default:
-        return {};
-    }
-}
-
-} // namespace
+using cells::errorPixmap;
+using cells::kInvalidBackground;
+using cells::kMismatchBackground;
+using cells::warningPixmap;
 
 ArgumentTableModel::ArgumentTableModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
 int ArgumentTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_arguments.size());
+    return parent.isValid() ? 0 : int(m_arguments.size()) + m_globals.size();
 }
 
 int ArgumentTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant ArgumentTableModel::displayText(const ArgumentSpec& arg, int column) const {
-    if (arg.isImage())
-        return imageDisplay(arg, column);
-    switch (column) {
-    case NameColumn:
-        return arg.name;
-    case TypeColumn:
-        return arg.isBuffer() ? arg.buffer.elementType.displayName() : arg.type.displayName();
-    case KindColumn:
-        return arg.isBuffer() ? QStringLiteral("buffer") : QStringLiteral("scalar");
-    case ValueColumn:
-        return arg.isBuffer() ? arg.buffer.count : arg.value;
-    case InitColumn:
-        return arg.isBuffer() ? formatInitSpec(arg.buffer.init) : QString();
-    case DirectionColumn:
-        return arg.isBuffer() ? directionDisplay(arg.buffer.direction) : QString();
-    case VerifyColumn:
-        return arg.isBuffer() ? formatVerifySpec(arg.buffer.verify) : QString();
-    default:
-        return {};
-    }
-}
-
-QVariant ArgumentTableModel::editText(const ArgumentSpec& arg, int column) const {
-    return displayText(arg, column);
-}
-
 QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() < 0 || index.row() >= m_arguments.size() ||
-        index.column() < 0 || index.column() >= ColumnCount)
+    if (!index.isValid() || index.row() < 0 || index.row() >= rowCount() || index.column() < 0 ||
+        index.column() >= ColumnCount)
         return {};
+    if (isGlobalRow(index.row()))
+        return globalData(index.row(), index.column(), role);
     const ArgumentSpec& arg = m_arguments.at(index.row());
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        return displayText(arg, column);
     case Qt::EditRole:
-        return editText(arg, column);
+        return cells::argumentText(arg, column);
     case Qt::ToolTipRole: {
         const QString problem = cellProblem(index.row(), column);
         if (!problem.isEmpty())
@@ -148,14 +51,14 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
         if (column == InitColumn && arg.isBuffer())
             return tr("%1\n\nzeros | ones | constant V | iota START STEP | uniform LOW HIGH "
                       "seed=S | normal MEAN STDDEV seed=S | file PATH.npy")
-                .arg(editText(arg, column).toString());
+                .arg(cells::argumentText(arg, column).toString());
         if (column == VerifyColumn && arg.isBuffer())
             return tr("%1\n\nnone | reference KERNEL | expression EXPR (inputs, scalars and i) | "
                       "file PATH.npy, then atol=A rtol=R")
-                .arg(editText(arg, column).toString());
+                .arg(cells::argumentText(arg, column).toString());
         if ((column == ValueColumn || column == TypeColumn) && arg.isImage())
             return tr("%1\n\nDouble-click to edit the array and the sampler")
-                .arg(displayText(arg, column).toString());
+                .arg(cells::argumentText(arg, column).toString());
         if (column == ValueColumn && arg.isBuffer())
             return tr("Element count: a number or an expression over integer scalars (n*2)");
         return {};
@@ -183,22 +86,36 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
         const ArgumentTypeMismatch* m = mismatchAt(index.row());
         return m ? m->message : QString();
     }
-    case TypeChoicesRole: {
-        QStringList names;
-        for (ScalarType t : allScalarTypes())
-            names << QString::fromLatin1(scalarTypeInfo(t).numpyName);
-        for (const StructType& s : m_structs)
-            names << s.name;
-        return names;
-    }
+    case GlobalRowRole:
+        return false;
+    case TypeChoicesRole:
+        return typeChoices();
     default:
         return {};
     }
 }
 
+QStringList ArgumentTableModel::typeChoices() const {
+    QStringList names;
+    for (ScalarType t : allScalarTypes())
+        names << QString::fromLatin1(scalarTypeInfo(t).numpyName);
+    for (const StructType& s : m_structs)
+        names << s.name;
+    return names;
+}
+
 QVariant ArgumentTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     // The row header carries the type mismatch too, so that the row is marked however
     // narrow the Type column is.
+    if (orientation == Qt::Vertical && isGlobalRow(section)) {
+        // Numbered apart from the parameters, whose numbers are their positions in the call.
+        if (role == Qt::DisplayRole)
+            return tr("G%1").arg(section - argumentCount() + 1);
+        if (role == Qt::ToolTipRole)
+            return tr("A __constant__ or __device__ variable of the module, set before each "
+                      "launch and read back after it (not a kernel parameter)");
+        return {};
+    }
     if (orientation == Qt::Vertical && (role == Qt::DecorationRole || role == Qt::ToolTipRole)) {
         const ArgumentTypeMismatch* m = mismatchAt(section);
         if (!m)
@@ -230,9 +147,14 @@ QVariant ArgumentTableModel::headerData(int section, Qt::Orientation orientation
 }
 
 Qt::ItemFlags ArgumentTableModel::flags(const QModelIndex& index) const {
-    if (!index.isValid() || index.row() >= m_arguments.size() || index.column() >= ColumnCount)
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsSelectable | Qt::ItemIsEnabled;
+    if (isGlobalRow(index.row())) {
+        if (index.column() == NameColumn)
+            f |= Qt::ItemIsUserCheckable;
+        return m_globals.isEditable(index.column()) ? f | Qt::ItemIsEditable : f;
+    }
     const ArgumentSpec& arg = m_arguments.at(index.row());
     const bool buffer = arg.isBuffer();
     if (arg.isImage()) {
@@ -256,98 +178,19 @@ Qt::ItemFlags ArgumentTableModel::flags(const QModelIndex& index) const {
     }
 }
 
-std::optional<ValueType> ArgumentTableModel::typeFromName(const QString& name) const {
-    const QString trimmed = name.trimmed();
-    for (const StructType& s : m_structs) {
-        if (s.name == trimmed)
-            return ValueType::ofStruct(s);
-    }
-    if (const auto scalar = scalarTypeFromName(trimmed))
-        return ValueType::of(*scalar);
-    return std::nullopt;
-}
-
-bool ArgumentTableModel::applyEdit(ArgumentSpec& arg, int column, const QString& text) {
-    switch (column) {
-    case NameColumn:
-        arg.name = text.trimmed();
-        return true;
-    case TypeColumn: {
-        const auto type = typeFromName(text);
-        if (!type)
-            return false;
-        (arg.isBuffer() ? arg.buffer.elementType : arg.type) = *type;
-        return true;
-    }
-    case KindColumn: {
-        const QString kind = text.trimmed().toLower();
-        if (kind == QLatin1String("texture") || kind == QLatin1String("surface")) {
-            const bool surface = kind == QLatin1String("surface");
-            if (!arg.isImage())
-                arg = makeTextureArgument(arg.name, surface);
-            arg.kind = surface ? ArgumentSpec::Kind::Surface : ArgumentSpec::Kind::Texture;
-            arg.buffer.direction = surface ? Direction::Out : Direction::In;
-            arg.buffer.verify = VerifySpec{};
-            syncTextureContents(arg);
-            return true;
-        }
-        if (arg.isImage()) {
-            // The contents become the buffer (or the value type the scalar).
-            arg.type = arg.buffer.elementType;
-            arg.kind = kind == QLatin1String("buffer") ? ArgumentSpec::Kind::Buffer
-                                                       : ArgumentSpec::Kind::Scalar;
-            return kind == QLatin1String("buffer") || kind == QLatin1String("scalar");
-        }
-        if (kind == QLatin1String("buffer") && !arg.isBuffer()) {
-            arg.kind = ArgumentSpec::Kind::Buffer;
-            arg.buffer.elementType = arg.type;
-        } else if (kind == QLatin1String("scalar") && arg.isBuffer()) {
-            arg.kind = ArgumentSpec::Kind::Scalar;
-            arg.type = arg.buffer.elementType;
-        } else if (kind != QLatin1String("buffer") && kind != QLatin1String("scalar")) {
-            return false;
-        }
-        return true;
-    }
-    case ValueColumn:
-        (arg.isBuffer() ? arg.buffer.count : arg.value) = text.trimmed();
-        return true;
-    case InitColumn: {
-        const auto init = parseInitSpec(text, nullptr);
-        if (!(arg.isBuffer() || arg.isImage()) || !init)
-            return false;
-        arg.buffer.init = *init;
-        return true;
-    }
-    case DirectionColumn: {
-        const auto d = directionFromName(text.trimmed().toLower());
-        if (!(arg.isBuffer() || arg.isImage()) || !d)
-            return false;
-        arg.buffer.direction = *d;
-        return true;
-    }
-    case VerifyColumn: {
-        const auto verify = parseVerifySpec(text, nullptr);
-        if (!(arg.isBuffer() || arg.isImage()) || !verify)
-            return false;
-        arg.buffer.verify = *verify;
-        return true;
-    }
-    default:
-        return false;
-    }
-}
-
 bool ArgumentTableModel::setData(const QModelIndex& index, const QVariant& value, int role) {
-    if (role != Qt::EditRole || !index.isValid() || index.row() >= m_arguments.size() ||
-        index.column() >= ColumnCount || !(flags(index) & Qt::ItemIsEditable))
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return false;
+    if (isGlobalRow(index.row()))
+        return setGlobalData(index.row(), index.column(), value, role);
+    if (role != Qt::EditRole || !(flags(index) & Qt::ItemIsEditable))
         return false;
     ArgumentSpec edited = m_arguments.at(index.row());
-    if (!applyEdit(edited, index.column(), value.toString()))
+    if (!cells::applyArgumentEdit(edited, index.column(), value.toString(), m_structs))
         return false;
     m_arguments[index.row()] = edited;
     refreshTypeMismatches();
-    emitRowChanged(index.row());
+    emitAllChanged();
     emit changed();
     return true;
 }
@@ -356,17 +199,16 @@ bool ArgumentTableModel::setArgument(int row, const ArgumentSpec& arg) {
     if (row < 0 || row >= m_arguments.size())
         return false;
     m_arguments[row] = arg;
-    emitRowChanged(row);
+    emitAllChanged();
     emit changed();
     return true;
 }
 
-void ArgumentTableModel::emitRowChanged(int row) {
-    Q_UNUSED(row);
-    // Names and integer values feed other rows' counts and expressions, so an edit can
-    // change the validity of any cell: refresh them all (a handful of rows).
-    if (!m_arguments.isEmpty())
-        emit dataChanged(index(0, 0), index(int(m_arguments.size()) - 1, ColumnCount - 1));
+void ArgumentTableModel::emitAllChanged() {
+    // Names and integer values feed other rows' counts and expressions (globals' counts too),
+    // so an edit can change the validity of any cell: refresh them all (a handful of rows).
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 bool ArgumentTableModel::insertRows(int row, int count, const QModelIndex& parent) {
@@ -387,19 +229,31 @@ bool ArgumentTableModel::insertRows(int row, int count, const QModelIndex& paren
     }
     endInsertRows();
     refreshTypeMismatches();
-    emitRowChanged(row);
+    emitAllChanged();
     emit changed();
     return true;
 }
 
 bool ArgumentTableModel::removeRows(int row, int count, const QModelIndex& parent) {
-    if (parent.isValid() || row < 0 || count < 1 || row + count > m_arguments.size())
+    if (parent.isValid() || row < 0 || count < 1 || row + count > rowCount())
         return false;
+    if (isGlobalRow(row)) {
+        // Removing a global stops the run setting it; one the module still declares is
+        // offered again after the next compile.
+        beginRemoveRows(parent, row, row + count - 1);
+        m_globals.remove(row - argumentCount(), count);
+        endRemoveRows();
+        emitAllChanged();
+        emit globalsChanged();
+        return true;
+    }
+    if (row + count > m_arguments.size())
+        return false; // parameters and globals are removed apart
     beginRemoveRows(parent, row, row + count - 1);
     m_arguments.remove(row, count);
     endRemoveRows();
     refreshTypeMismatches();
-    emitRowChanged(0);
+    emitAllChanged();
     emit changed();
     return true;
 }
@@ -452,10 +306,12 @@ void ArgumentTableModel::setStructTypes(const QVector<StructType>& structs) {
     m_structs = structs;
     refreshTypeMismatches();
     if (!m_arguments.isEmpty())
-        emit dataChanged(index(0, TypeColumn), index(int(m_arguments.size()) - 1, TypeColumn));
+        emit dataChanged(index(0, TypeColumn), index(rowCount() - 1, TypeColumn));
 }
 
 QString ArgumentTableModel::cellProblem(int row, int column) const {
+    if (isGlobalRow(row))
+        return m_globals.problem(row - argumentCount(), column, m_arguments);
     // The rules live in core (argumentProblem), shared with the loader and the CLI; the
     // table only maps its columns to the parts of an argument.
     switch (column) {
@@ -473,7 +329,7 @@ QString ArgumentTableModel::cellProblem(int row, int column) const {
 }
 
 QStringList ArgumentTableModel::problems() const {
-    return problemsOf(m_arguments);
+    return problemsOf(m_arguments) + m_globals.problems(m_arguments);
 }
 
 QStringList ArgumentTableModel::problemsOf(const QVector<ArgumentSpec>& arguments) {
@@ -550,7 +406,7 @@ int ArgumentTableModel::updateTypesToKernel() {
     const int count = int(m_mismatches.size());
     m_arguments = withKernelTypes(m_arguments, m_mismatches);
     refreshTypeMismatches();
-    emitRowChanged(0);
+    emitAllChanged();
     emit changed();
     return count;
 }

@@ -1,20 +1,25 @@
 #pragma once
-// The kernel-argument table: one row per parameter, in the style of Qt's addressbook example.
+// The kernel-argument table: one row per parameter, then one per module global, in the style of
+// Qt's addressbook example.
 
 #include "core/compile/CompileResult.h"
 #include "core/compile/KernelTypeCheck.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/launch/ArgumentText.h" // the cell language, for the delegates
+#include "ui/models/GlobalRows.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>
 #include <QVector>
 
+#include <functional>
 #include <optional>
 
 namespace kernelpad {
 
-/// Table model over the project's QVector<ArgumentSpec>; invalid cells are red with a tooltip.
+/// Table model over the project's QVector<ArgumentSpec> (rows 0 .. argumentCount()-1) and its
+/// module globals below them (GlobalRows: the project's `globals` and the ones the last compile
+/// declares, checkable in the Name column); invalid cells are red with a tooltip.
 class ArgumentTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -35,6 +40,8 @@ public:
         ProblemRole,
         /// QString: why the row's type differs from the compiled kernel's, empty when not.
         TypeMismatchRole,
+        /// bool: the row is a module global, not a kernel parameter.
+        GlobalRowRole,
     };
 
     explicit ArgumentTableModel(QObject* parent = nullptr);
@@ -53,6 +60,20 @@ public:
                   const QModelIndex& destinationParent, int destinationChild) override;
 
     void setArguments(const QVector<ArgumentSpec>& arguments);
+    [[nodiscard]] int argumentCount() const { return int(m_arguments.size()); }
+    [[nodiscard]] bool isGlobalRow(int row) const {
+        return row >= argumentCount() && row < rowCount();
+    }
+
+    /// The project's globals, shown below the parameters (offered rows kept).
+    void setGlobals(const QVector<GlobalSpec>& globals);
+    /// The included global rows: the project's `globals`.
+    [[nodiscard]] QVector<GlobalSpec> globals() const { return m_globals.specs(); }
+    /// The globals of the last successful compile (CompileResult::globals): project globals it
+    /// does not declare are marked, declared ones the project does not set are offered. nullopt:
+    /// no compile known, nothing marked or offered.
+    void setModuleGlobals(const std::optional<QVector<ModuleGlobal>>& declared);
+    [[nodiscard]] const GlobalRows& globalRows() const { return m_globals; }
     /// Replaces row `row` whole (a texture's array and sampler, from the TextureDialog).
     bool setArgument(int row, const ArgumentSpec& arg);
     [[nodiscard]] QVector<ArgumentSpec> arguments() const { return m_arguments; }
@@ -76,23 +97,27 @@ public:
 
     /// Why the cell is invalid, empty when it is fine.
     [[nodiscard]] QString cellProblem(int row, int column) const;
-    /// One message per invalid cell, naming the argument.
+    /// One message per invalid cell, naming the argument or the global.
     [[nodiscard]] QStringList problems() const;
-    /// problems() of any argument list, as the table would show it.
+    /// problems() of any argument list (without globals), as the table would show it.
     [[nodiscard]] static QStringList problemsOf(const QVector<ArgumentSpec>& arguments);
     [[nodiscard]] bool isValid() const { return problems().isEmpty(); }
 
 signals:
     void changed();
+    /// globals() changed by an edit in the table (a cell, a check box, a removed row).
+    void globalsChanged();
     /// typeMismatches() changed (after a compile, an edit or an update).
     void typeMismatchesChanged();
 
 private:
-    [[nodiscard]] QVariant displayText(const ArgumentSpec& arg, int column) const;
-    [[nodiscard]] QVariant editText(const ArgumentSpec& arg, int column) const;
-    bool applyEdit(ArgumentSpec& arg, int column, const QString& text);
-    [[nodiscard]] std::optional<ValueType> typeFromName(const QString& name) const;
-    void emitRowChanged(int row);
+    [[nodiscard]] QStringList typeChoices() const;
+    [[nodiscard]] QVariant globalData(int row, int column, int role) const;
+    bool setGlobalData(int row, int column, const QVariant& value, int role);
+    /// Replaces the global rows through a model reset when their number changes.
+    void resetGlobals(const std::function<void()>& change);
+    /// Every cell may change validity on an edit (names and counts feed other rows).
+    void emitAllChanged();
     /// Recomputes m_mismatches against m_kernel; emits typeMismatchesChanged() on a change.
     void refreshTypeMismatches();
     [[nodiscard]] const ArgumentTypeMismatch* mismatchAt(int row) const;
@@ -101,6 +126,7 @@ private:
     QVector<StructType> m_structs;
     std::optional<KernelInfo> m_kernel; ///< the kernel of the last sync, for the type check
     QVector<ArgumentTypeMismatch> m_mismatches;
+    GlobalRows m_globals;
 };
 
 } // namespace kernelpad

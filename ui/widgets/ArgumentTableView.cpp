@@ -56,7 +56,9 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
 
     m_addButton = makeButton(this, tr("Add"), tr("Add an argument after the selected one"),
                              QStyle::SP_FileDialogNewFolder, "addArgument");
-    m_removeButton = makeButton(this, tr("Remove"), tr("Remove the selected arguments"),
+    m_removeButton = makeButton(this, tr("Remove"),
+                                tr("Remove the selected arguments, or stop setting the selected "
+                                   "globals (a global the module declares is offered again)"),
                                 QStyle::SP_TrashIcon, "removeArgument");
     m_upButton = makeButton(this, tr("Up"), tr("Move the argument up (parameter order matters)"),
                             QStyle::SP_ArrowUp, "moveArgumentUp");
@@ -119,6 +121,7 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
     });
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ArgumentTableView::updateButtons);
     connect(m_model, &ArgumentTableModel::changed, this, &ArgumentTableView::changed);
+    connect(m_model, &ArgumentTableModel::globalsChanged, this, &ArgumentTableView::changed);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &ArgumentTableView::updateButtons);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -131,6 +134,7 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ArgumentTableView::fitColumns);
     connect(m_model, &QAbstractItemModel::rowsMoved, this, &ArgumentTableView::updateButtons);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ArgumentTableView::updateButtons);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &ArgumentTableView::fitColumns);
     connect(m_model, &ArgumentTableModel::typeMismatchesChanged, this,
             &ArgumentTableView::updateTypeMismatchBar);
     updateButtons();
@@ -180,7 +184,10 @@ void ArgumentTableView::fitColumns() {
 
 void ArgumentTableView::addRow() {
     const QModelIndex current = m_table->currentIndex();
-    const int row = current.isValid() ? current.row() + 1 : m_model->rowCount();
+    // A parameter is added among the parameters, never among the globals below them.
+    const int row = current.isValid() && current.row() < m_model->argumentCount()
+                        ? current.row() + 1
+                        : m_model->argumentCount();
     if (!m_model->insertRow(row))
         return;
     const QModelIndex name = m_model->index(row, ArgumentTableModel::NameColumn);
@@ -207,7 +214,8 @@ void ArgumentTableView::moveCurrentRow(int delta) {
         return;
     const int row = current.row();
     const int target = row + delta;
-    if (target < 0 || target >= m_model->rowCount())
+    // Parameter order is the call's; globals have none.
+    if (target < 0 || row >= m_model->argumentCount() || target >= m_model->argumentCount())
         return;
     // moveRow's destination is the row the moved one is inserted before.
     const int destination = delta > 0 ? target + 1 : target;
@@ -228,11 +236,11 @@ void ArgumentTableView::editTexture(int row) {
 void ArgumentTableView::updateButtons() {
     const QModelIndex current = m_table->currentIndex();
     const bool has = current.isValid();
-    m_textureButton->setEnabled(has && current.row() < m_model->rowCount() &&
-                                m_model->arguments().at(current.row()).isImage());
+    const bool parameter = has && current.row() < m_model->argumentCount();
+    m_textureButton->setEnabled(parameter && m_model->arguments().at(current.row()).isImage());
     m_removeButton->setEnabled(has);
-    m_upButton->setEnabled(has && current.row() > 0);
-    m_downButton->setEnabled(has && current.row() + 1 < m_model->rowCount());
+    m_upButton->setEnabled(parameter && current.row() > 0);
+    m_downButton->setEnabled(parameter && current.row() + 1 < m_model->argumentCount());
 }
 
 } // namespace kernelpad

@@ -12,7 +12,8 @@ namespace kernelpad {
 
 class ArgumentTableModel;
 
-/// QTableView over an ArgumentTableModel, with delegates and row buttons; emits changed().
+/// QTableView over an ArgumentTableModel, with delegates and row buttons; emits changed() when
+/// the arguments or the globals change.
 /// When the rows' types differ from the compiled kernel's, a bar above the table says so
 /// and offers to update them (also in the table's context menu). Child object names:
 /// argumentTable, typeMismatchBar, typeMismatchText, updateTypesButton.

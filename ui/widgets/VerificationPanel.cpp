@@ -6,6 +6,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kernelpad {
@@ -41,6 +42,22 @@ QTableWidgetItem* numberItem(const QString& text) {
     return item(text, Qt::AlignRight | Qt::AlignVCenter);
 }
 
+/// The verified output's name; a module global says so, since it is not among the arguments.
+QTableWidgetItem* nameItem(const BufferVerification& v) {
+    if (!v.global)
+        return item(v.buffer);
+    auto* i = item(VerificationPanel::tr("%1 (global)").arg(v.buffer));
+    i->setToolTip(VerificationPanel::tr("A __constant__ or __device__ variable of the module, "
+                                        "read back after the run"));
+    return i;
+}
+
+/// "'filter'" for a buffer, "global 'filter'" for a module global, in messages.
+QString outputName(const BufferVerification& v) {
+    return v.global ? VerificationPanel::tr("global '%1'").arg(v.buffer)
+                    : QStringLiteral("'%1'").arg(v.buffer);
+}
+
 QString error(double e) {
     return QString::number(e, 'g', 4);
 }
@@ -66,7 +83,7 @@ VerificationPanel::VerificationPanel(QWidget* parent)
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary = makeTable(this,
-                          {tr("Buffer"), tr("Result"), tr("Method"), tr("Max abs error"),
+                          {tr("Output"), tr("Result"), tr("Method"), tr("Max abs error"),
                            tr("Max rel error"), tr("Mismatches"), tr("NaN"), tr("Unwritten"),
                            tr("Checked")},
                           QStringLiteral("summaryTable"));
@@ -121,7 +138,7 @@ void VerificationPanel::showResult(const RunResult& result) {
     for (int row = 0; row < m_reports.size(); ++row) {
         const BufferVerification& v = m_reports.at(row);
         const bool couldNotRun = !v.error.isEmpty();
-        m_summary->setItem(row, BufferColumn, item(v.buffer));
+        m_summary->setItem(row, BufferColumn, nameItem(v));
         auto* verdict = item(couldNotRun ? tr("ERROR")
                              : v.passed  ? tr("PASS")
                                          : tr("FAIL"),
@@ -154,19 +171,32 @@ void VerificationPanel::showResult(const RunResult& result) {
     m_summary->resizeColumnsToContents();
 
     QStringList lines;
+    const auto globals = int(std::count_if(m_reports.cbegin(), m_reports.cend(),
+                                           [](const BufferVerification& v) { return v.global; }));
     if (failed == 0 && errors == 0) {
-        lines << tr("All %n verified buffer(s) passed.", nullptr, int(m_reports.size()));
+        lines << (globals == 0
+                      ? tr("All %n verified buffer(s) passed.", nullptr, int(m_reports.size()))
+                      : tr("All %n verified output(s) passed (%1 buffer(s), %2 "
+                           "module global(s)).",
+                           nullptr, int(m_reports.size()))
+                            .arg(m_reports.size() - globals)
+                            .arg(globals));
         m_message->setStyleSheet(QStringLiteral("color: %1;").arg(kPassColor.name()));
     } else {
         if (failed > 0)
-            lines << tr("%n buffer(s) failed verification.", nullptr, failed);
+            lines << (globals == 0 ? tr("%n buffer(s) failed verification.", nullptr, failed)
+                                   : tr("%n output(s) failed verification.", nullptr, failed));
         for (const BufferVerification& v : std::as_const(m_reports)) {
             if (!v.error.isEmpty())
-                lines << tr("Could not verify '%1': %2").arg(v.buffer, v.error);
-            else if (v.unwritten > 0)
+                lines << tr("Could not verify %1: %2").arg(outputName(v), v.error);
+            else if (v.unwritten > 0 && !v.global)
                 lines << tr("'%1': %2 elements were never written (check the grid covers the "
                             "buffer).")
                              .arg(v.buffer, locale.toString(v.unwritten));
+            else if (!v.passed && v.global)
+                lines << tr("Global '%1' failed verification: %2 of %3 elements differ.")
+                             .arg(v.buffer, locale.toString(v.mismatches),
+                                  locale.toString(v.checked));
         }
         m_message->setStyleSheet(QStringLiteral("color: %1;").arg(kFailColor.name()));
     }

@@ -11,7 +11,8 @@ class QTableWidget;
 
 namespace kernelpad {
 
-/// Pass/fail per buffer (green/red) with error sizes, counts and the first mismatches.
+/// Pass/fail per buffer and per module global (green/red) with error sizes, counts and the
+/// first mismatches; a global's row says "(global)".
 /// Child object names: summaryTable, mismatchTable, messageLabel.
 class VerificationPanel : public QWidget {
     Q_OBJECT

@@ -206,8 +206,10 @@ void arguments(Session* session, ArgumentTableView* view) {
     const Echo echo;
     ArgumentTableModel* model = view->model();
     QObject::connect(view, &ArgumentTableView::changed, document, [=] {
-        if (!echo.active())
-            document->setArguments(model->arguments());
+        if (echo.active())
+            return;
+        document->setArguments(model->arguments()); // each setter ignores an unchanged value
+        document->setGlobals(model->globals());
     });
     auto kernel = [=] {
         const KernelInfo* compiled = session->currentKernel();
@@ -217,6 +219,7 @@ void arguments(Session* session, ArgumentTableView* view) {
         echo.quietly([&] {
             model->setStructTypes(session->structTypes());
             model->setArguments(document->project().arguments);
+            model->setGlobals(document->project().globals);
             model->setKernel(kernel());
         });
     };
@@ -227,15 +230,26 @@ void arguments(Session* session, ArgumentTableView* view) {
         if (!echo.active() && !sameArguments(model->arguments(), document->project().arguments))
             show();
     });
+    QObject::connect(document, &ProjectDocument::globalsChanged, view, [=] {
+        if (!echo.active() && model->globals() != document->project().globals)
+            echo.quietly([&] { model->setGlobals(document->project().globals); });
+    });
     // The types the kernel takes are checked against the rows (a mismatch is marked).
     QObject::connect(document, &ProjectDocument::kernelChanged, view,
                      [=] { model->setKernel(kernel()); });
     PanelViewer* viewer = makeViewer(view);
-    viewer->onCleared = [=](const Session&) { model->setKernel(std::nullopt); };
+    viewer->onCleared = [=](const Session&) {
+        model->setKernel(std::nullopt);
+        model->setModuleGlobals(std::nullopt);
+    };
     viewer->onCompiled = [=](const Session& s) {
         echo.quietly([&] {
             model->setStructTypes(s.structTypes());
             model->setKernel(kernel());
+            // A failed compile declares nothing: marking every global stale over a typo would
+            // be noise, so the last good compile's globals stay.
+            if (s.lastCompile()->ok)
+                model->setModuleGlobals(s.lastCompile()->globals);
         });
     };
     session->addViewer(viewer);
