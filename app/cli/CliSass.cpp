@@ -50,16 +50,14 @@ void printSass(QTextStream& out, const SassResult& sass, const CompileResult& co
             const SassInstruction& instruction = function.instructions[i];
             const int line = map.sourceLineOfSass(f, i);
             if (line > 0 && line != shownLine) {
-                const QString text = line <= sourceLines.size()
-                                         ? sourceLines[line - 1].trimmed()
-                                         : QString();
-                out << "        // " << sourceName << ':' << line << ": "
-                    << terminalSafe(text) << '\n';
+                const QString text =
+                    line <= sourceLines.size() ? sourceLines[line - 1].trimmed() : QString();
+                out << "        // " << sourceName << ':' << line << ": " << terminalSafe(text)
+                    << '\n';
                 shownLine = line;
             }
             out << "  " << QStringLiteral("%1").arg(instruction.address, 4, 16, QLatin1Char('0'))
-                << "  "
-                << terminalSafe(instructionText(instruction)) << '\n';
+                << "  " << terminalSafe(instructionText(instruction)) << '\n';
         }
     }
 }

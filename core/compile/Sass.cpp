@@ -141,8 +141,7 @@ SassListing parseSass(const QString& text) {
             continue;
         }
         previousWasPosition = false;
-        if (const QRegularExpressionMatch header = sectionHeader().match(line);
-            header.hasMatch()) {
+        if (const QRegularExpressionMatch header = sectionHeader().match(line); header.hasMatch()) {
             const QString section = header.captured(1);
             current = nullptr;
             chain.clear();
@@ -271,13 +270,12 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
     if (timedOut || tooLong) {
         process.kill();
         process.waitForFinished(timeoutMs);
-        result.error =
-            timedOut ? QStringLiteral("%1 did not finish within %2 s; stopped")
-                           .arg(location.path)
-                           .arg(timeoutMs / 1000.0)
-                     : QStringLiteral("%1 printed more than %2 MiB of SASS; stopped")
-                           .arg(location.path)
-                           .arg(kMaxSassBytes / (1024 * 1024));
+        result.error = timedOut ? QStringLiteral("%1 did not finish within %2 s; stopped")
+                                      .arg(location.path)
+                                      .arg(timeoutMs / 1000.0)
+                                : QStringLiteral("%1 printed more than %2 MiB of SASS; stopped")
+                                      .arg(location.path)
+                                      .arg(kMaxSassBytes / (1024 * 1024));
         return result;
     }
     out += process.readAllStandardOutput();

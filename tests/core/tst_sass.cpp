@@ -27,8 +27,7 @@ QVector<int> indicesFrom(int first, int last) {
 
 /// The instructions of `function` whose line in `sourceName` is `line`, straight from the
 /// parser (independent of LineMap).
-QVector<int> instructionsOfLine(const SassFunction& function, const QString& sourceName,
-                                int line) {
+QVector<int> instructionsOfLine(const SassFunction& function, const QString& sourceName, int line) {
     QVector<int> indices;
     for (int i = 0; i < function.instructions.size(); ++i) {
         for (const SourcePos& pos : function.instructions[i].source) {
@@ -219,8 +218,8 @@ void TestSass::brokenInput_data() {
         << saxpy.left(saxpy.indexOf(QLatin1String(", line 6")) + 3) << 1 << 10;
     QTest::newRow("instructions before any function")
         << QStringLiteral("  /*0000*/ EXIT ;\n  /*0010*/ BRA `(.L_x_0);\n") << 0 << 0;
-    QTest::newRow("header without a name") << QStringLiteral("//---- .text. ----\n/*0000*/ X;\n")
-                                           << 0 << 0;
+    QTest::newRow("header without a name")
+        << QStringLiteral("//---- .text. ----\n/*0000*/ X;\n") << 0 << 0;
     QTest::newRow("garbage lines")
         << QStringLiteral("//--- .text.k ---\n/*zz*/ EXIT ;\n/**/\n/*00*/ ;\n/*10*/ @P0\n"
                           "//## File \"unterminated, line 4\n//## File \"a.cu\", line -3\n"
@@ -291,9 +290,9 @@ void TestSass::lineMap_data() {
     QTest::newRow("saxpy: the FMA line")
         << "saxpy" << 6 << QVector<LineRange>{{48, 50}, {54, 56}, {60, 61}} << 0
         << indicesFrom(10, 25);
-    QTest::newRow("saxpy: the index") << "saxpy" << 4
-                                      << QVector<LineRange>{{36, 40}, {46, 46}, {52, 52}, {58, 58}}
-                                      << 0 << indicesFrom(1, 4);
+    QTest::newRow("saxpy: the index")
+        << "saxpy" << 4 << QVector<LineRange>{{36, 40}, {46, 46}, {52, 52}, {58, 58}} << 0
+        << indicesFrom(1, 4);
     QTest::newRow("saxpy: the bounds check")
         << "saxpy" << 5 << QVector<LineRange>{{42, 43}} << 0 << indicesFrom(5, 9);
     QTest::newRow("saxpy: a line without code")
@@ -334,9 +333,9 @@ void TestSass::lineMapBack() {
     const LineMap map = LineMap::build(recorded(QStringLiteral("saxpy.ptx")), listing,
                                        QStringLiteral("/tmp/rec/saxpy.cu"));
     QCOMPARE(map.sourceLines(), (QVector<int>{2, 4, 5, 6, 8}));
-    QCOMPARE(map.sourceLineOfPtx(56), 6);  // fma.rn.f32
-    QCOMPARE(map.sourceLineOfPtx(47), 0);  // the .loc itself
-    QCOMPARE(map.sourceLineOfPtx(63), 0);  // $L__BB0_2:
+    QCOMPARE(map.sourceLineOfPtx(56), 6);     // fma.rn.f32
+    QCOMPARE(map.sourceLineOfPtx(47), 0);     // the .loc itself
+    QCOMPARE(map.sourceLineOfPtx(63), 0);     // $L__BB0_2:
     QCOMPARE(map.sourceLineOfSass(0, 24), 6); // FFMA
     QCOMPARE(map.sourceLineOfSass(0, 40), 0);
     QCOMPARE(map.sassInstructions(6).size(), 16);
@@ -356,13 +355,20 @@ void TestSass::sameSourceFile_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("source");
     QTest::addColumn<bool>("same");
-    QTest::newRow("same path") << "/tmp/a.cu" << "/tmp/a.cu" << true;
-    QTest::newRow("bare source name") << "/tmp/a.cu" << "a.cu" << true;
-    QTest::newRow("bare file name") << "a.cu" << "/home/u/a.cu" << true;
-    QTest::newRow("other folder") << "/tmp/a.cu" << "/home/a.cu" << false;
-    QTest::newRow("other name") << "/tmp/a.cu" << "b.cu" << false;
-    QTest::newRow("suffix only") << "/tmp/xa.cu" << "a.cu" << false;
-    QTest::newRow("empty") << "" << "" << false;
+    QTest::newRow("same path") << "/tmp/a.cu"
+                               << "/tmp/a.cu" << true;
+    QTest::newRow("bare source name") << "/tmp/a.cu"
+                                      << "a.cu" << true;
+    QTest::newRow("bare file name") << "a.cu"
+                                    << "/home/u/a.cu" << true;
+    QTest::newRow("other folder") << "/tmp/a.cu"
+                                  << "/home/a.cu" << false;
+    QTest::newRow("other name") << "/tmp/a.cu"
+                                << "b.cu" << false;
+    QTest::newRow("suffix only") << "/tmp/xa.cu"
+                                 << "a.cu" << false;
+    QTest::newRow("empty") << ""
+                           << "" << false;
 }
 
 void TestSass::sameSourceFile() {

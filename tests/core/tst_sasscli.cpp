@@ -89,17 +89,17 @@ void TestSassCli::initTestCase() {
 }
 
 void TestSassCli::printsSassWithSourceLines() {
-    const CliResult r = runCli({QStringLiteral("compile"), kData + QStringLiteral("saxpy.cu"),
-                                QStringLiteral("--arch"), QStringLiteral("sm_90"),
-                                QStringLiteral("--sass")},
-                               environmentWith(m_fakeHome));
+    const CliResult r =
+        runCli({QStringLiteral("compile"), kData + QStringLiteral("saxpy.cu"),
+                QStringLiteral("--arch"), QStringLiteral("sm_90"), QStringLiteral("--sass")},
+               environmentWith(m_fakeHome));
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     QVERIFY2(r.out.contains(QStringLiteral("SASS (%1/bin/nvdisasm -c -gi):").arg(m_fakeHome)),
              qPrintable(r.out));
     QVERIFY(r.out.contains(QLatin1String("\nsaxpy: 40 instructions\n")));
     // Line 6's comment comes right before its first instruction, and the FFMA is under it.
-    const QString line6 = QStringLiteral(
-        "        // saxpy.cu:6: out[tid] = a * x[tid] + y[tid];\n  00a0  ULDC.64 UR6, c[0x0][0x220]\n");
+    const QString line6 = QStringLiteral("        // saxpy.cu:6: out[tid] = a * x[tid] + y[tid];\n "
+                                         " 00a0  ULDC.64 UR6, c[0x0][0x220]\n");
     QVERIFY2(r.out.contains(line6), qPrintable(r.out));
     const qsizetype ffma = r.out.indexOf(QLatin1String("  0180  FFMA R9, R2, UR6, R5\n"));
     QVERIFY(ffma > r.out.indexOf(line6));
@@ -135,10 +135,10 @@ void TestSassCli::jsonHasInstructionsAndLines() {
 void TestSassCli::failingToolIsReported() {
     const QString home = m_dir.filePath(QStringLiteral("broken"));
     QVERIFY(writeFakeToolkit(home, "#!/bin/sh\necho 'nvdisasm fatal : not a CUBIN' >&2\nexit 1\n"));
-    const CliResult r = runCli({QStringLiteral("compile"), kData + QStringLiteral("saxpy.cu"),
-                                QStringLiteral("--arch"), QStringLiteral("sm_90"),
-                                QStringLiteral("--sass")},
-                               environmentWith(home));
+    const CliResult r =
+        runCli({QStringLiteral("compile"), kData + QStringLiteral("saxpy.cu"),
+                QStringLiteral("--arch"), QStringLiteral("sm_90"), QStringLiteral("--sass")},
+               environmentWith(home));
     QCOMPARE(r.exitCode, 4);
     QVERIFY2(r.err.contains(QStringLiteral("%1/bin/nvdisasm failed (exit code 1): nvdisasm "
                                            "fatal : not a CUBIN")
@@ -157,10 +157,10 @@ void TestSassCli::missingToolNamesEveryPlace() {
     QVERIFY(QDir().mkpath(home) && QDir().mkpath(pathDir));
     QProcessEnvironment env = environmentWith(home);
     env.insert(QStringLiteral("PATH"), pathDir);
-    const CliResult r = runCli({QStringLiteral("compile"), kData + QStringLiteral("saxpy.cu"),
-                                QStringLiteral("--arch"), QStringLiteral("sm_90"),
-                                QStringLiteral("--sass")},
-                               env);
+    const CliResult r =
+        runCli({QStringLiteral("compile"), kData + QStringLiteral("saxpy.cu"),
+                QStringLiteral("--arch"), QStringLiteral("sm_90"), QStringLiteral("--sass")},
+               env);
     QCOMPARE(r.exitCode, 4);
     QVERIFY2(r.err.contains(QLatin1String("nvdisasm not found")), qPrintable(r.err));
     QVERIFY(r.err.contains(home + QStringLiteral("/bin/nvdisasm")));
