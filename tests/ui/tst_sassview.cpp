@@ -81,9 +81,10 @@ void TestSassView::initTestCase() {
     QVERIFY(QDir().mkpath(bin));
     QFile script(bin + QStringLiteral("/nvdisasm"));
     QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write("#!/bin/sh\nhead -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
-                 "cat '" +
-                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
+    script.write(
+        "#!/bin/sh\nhead -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
+        "cat '" +
+        QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
     script.close();
     QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
     qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
@@ -106,7 +107,8 @@ void TestSassView::showsEachKernel() {
                                            QRegularExpression::MultilineOption)),
              48);
     view.setCurrentFunction(1);
-    QVERIFY(view.textView()->toPlainText().contains(QLatin1String("  0130  STG.E desc[UR4][R4.64], R3")));
+    QVERIFY(view.textView()->toPlainText().contains(
+        QLatin1String("  0130  STG.E desc[UR4][R4.64], R3")));
     // A recompile keeps the kernel being read.
     view.showReport(recordedReport(QStringLiteral("transpose")));
     QCOMPARE(view.currentFunction(), 1);

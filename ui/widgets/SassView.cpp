@@ -38,21 +38,21 @@ public:
         m_rules.clear();
         // Later rules win where they overlap, so comments come last. Lines read
         // "  0080  @P0 ISETP.GE.AND P0, PT, R0, UR6, PT".
-        m_rules.append({QRegularExpression(QStringLiteral("^\\s*[0-9a-f]+")),
-                        format(theme.lineNumberText)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("^\\s*[0-9a-f]+")), format(theme.lineNumberText)});
         m_rules.append({QRegularExpression(QStringLiteral("\\b[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)*\\b")),
                         format(theme.keyword)});
         m_rules.append(
             {QRegularExpression(QStringLiteral("\\b(U?R[0-9]+|RZ|URZ|U?P[0-9T]|SR_[A-Za-z_.]+|"
                                                "B[0-9]+)(\\.[a-z0-9]+)?\\b")),
              format(theme.type)});
-        m_rules.append({QRegularExpression(QStringLiteral("@!?U?P[0-9T]")),
-                        format(theme.preprocessor, true)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("@!?U?P[0-9T]")), format(theme.preprocessor, true)});
         m_rules.append({QRegularExpression(QStringLiteral(
                             "-?\\b(0x[0-9a-fA-F]+|[0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?)\\b")),
                         format(theme.number)});
-        m_rules.append({QRegularExpression(QStringLiteral("`\\([^)]*\\)")),
-                        format(theme.preprocessor, true)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("`\\([^)]*\\)")), format(theme.preprocessor, true)});
         m_rules.append(
             {QRegularExpression(QStringLiteral("//.*$")), format(theme.comment, false, true)});
         rehighlight();
@@ -221,15 +221,16 @@ int SassView::blockOfInstruction(int index) const {
 
 int SassView::highlightSourceLine(int sourceLine, bool scroll) {
     m_highlightedLine = sourceLine;
-    m_highlighted =
-        sourceLine > 0 ? m_report.lines.sassInstructions(sourceLine, currentFunction()) : QVector<int>{};
+    m_highlighted = sourceLine > 0 ? m_report.lines.sassInstructions(sourceLine, currentFunction())
+                                   : QVector<int>{};
     QList<QTextEdit::ExtraSelection> selections;
     const Theme theme = Theme::forPalette(palette());
     for (const int index : m_highlighted) {
         QTextEdit::ExtraSelection selection;
         selection.format.setBackground(theme.findMatch);
         selection.format.setProperty(QTextFormat::FullWidthSelection, true);
-        selection.cursor = QTextCursor(m_text->document()->findBlockByNumber(blockOfInstruction(index)));
+        selection.cursor =
+            QTextCursor(m_text->document()->findBlockByNumber(blockOfInstruction(index)));
         selections << selection;
     }
     m_text->setExtraSelections(selections);

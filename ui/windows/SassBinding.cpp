@@ -112,13 +112,12 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
                          }
                      });
     if (editor) {
-        QObject::connect(editor, &QsciScintilla::cursorPositionChanged, view,
-                         [=](int line, int) {
-                             const bool echo = state->echoLine == line + 1;
-                             state->echoLine = 0;
-                             if (!echo)
-                                 markSourceLine(line + 1, true);
-                         });
+        QObject::connect(editor, &QsciScintilla::cursorPositionChanged, view, [=](int line, int) {
+            const bool echo = state->echoLine == line + 1;
+            state->echoLine = 0;
+            if (!echo)
+                markSourceLine(line + 1, true);
+        });
     }
     QObject::connect(view, &SassView::sourceLineClicked, view, selectSourceLine);
     if (ptx) {
