@@ -1,6 +1,7 @@
 #include "app/cli/CliCommands.h"
 
 #include "app/cli/CliFormat.h"
+#include "app/cli/CliSass.h"
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
@@ -129,7 +130,7 @@ RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolatio
 int runCompile(const QStringList& args) {
     QString error;
     const std::optional<ParsedArgs> p =
-        parseArgs(args, {"ptx", "json"}, {"arch", "kernel"}, &error);
+        parseArgs(args, {"ptx", "json", "sass"}, {"arch", "kernel"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -155,6 +156,11 @@ int runCompile(const QStringList& args) {
         project.kernel = p->values.value("kernel");
     const QString arch =
         p->values.value("arch", project.options.arch.value_or(QString::fromLatin1(kDefaultArch)));
+    const bool wantSass = p->flags.contains("sass");
+    // The SASS is annotated with source lines, which need -lineinfo; it adds line tables
+    // only, the instructions are the same (tests/data/sass/README.md).
+    if (wantSass)
+        project.options.lineInfo = true;
     CompileCache cache; // in memory for this process, backed by the disk cache
     const CompileResult result = compileProject(project, info.absolutePath(), arch, &cache);
     if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
@@ -170,15 +176,37 @@ int runCompile(const QStringList& args) {
                             json);
         }
     }
+    // Program's name for a source without one, which is what .loc and nvdisasm name.
+    const QString sourceName =
+        project.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : project.sourceName;
+    SassResult sass;
+    if (wantSass && result.ok)
+        sass = disassembleCubin(result.cubin);
     if (json) {
-        printJson(result.toJson(p->flags.contains("ptx")));
+        QJsonObject object = result.toJson(p->flags.contains("ptx"));
+        if (wantSass && result.ok) {
+            if (sass.ok)
+                object.insert("sass", sassJson(sass.listing, result, sourceName));
+            else
+                object.insert("sassError", sass.error);
+        }
+        printJson(object);
     } else {
         QTextStream out(stdout);
         printCompile(out, result, p->flags.contains("ptx"));
+        if (sass.ok)
+            printSass(out, sass, result, project.source, sourceName);
     }
     if (!result.error.isEmpty())
         return kExitBadInput;
-    return result.ok ? kExitOk : kExitCompileError;
+    if (!result.ok)
+        return kExitCompileError;
+    if (wantSass && !sass.ok) {
+        if (!json)
+            QTextStream(stderr) << "kernelpad-cli: " << sass.error << '\n';
+        return kExitBadInput;
+    }
+    return kExitOk;
 }
 
 int runRun(const QStringList& args) {

@@ -52,6 +52,7 @@ Engine::Engine(QObject* parent, Isolation isolation)
     qRegisterMetaType<kernelpad::Project>();
     qRegisterMetaType<kernelpad::RunRequest>();
     qRegisterMetaType<kernelpad::LaunchConfig>();
+    qRegisterMetaType<kernelpad::SassReport>();
 
     d->compileWorker = new CompileWorker(&d->cache);
     d->compileWorker->moveToThread(&d->compileThread);
@@ -69,6 +70,7 @@ Engine::Engine(QObject* parent, Isolation isolation)
                         d->gpuWorker, "queryResources", Qt::QueuedConnection, Q_ARG(quint64, id),
                         Q_ARG(kernelpad::CompileResult, r), Q_ARG(kernelpad::RunRequest, want));
             });
+    connect(d->compileWorker, &CompileWorker::sassReady, this, &Engine::sassReady);
     connect(d->gpuWorker, &GpuWorker::devicesChanged, this,
             [this](const QVector<DeviceInfo>& devices, const QString& error) {
                 d->devices = devices;
@@ -125,6 +127,15 @@ quint64 Engine::compile(const Project& project, const QString& projectDir, int d
     QMetaObject::invokeMethod(d->compileWorker, "compile", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(kernelpad::Project, project), Q_ARG(QString, projectDir),
                               Q_ARG(QString, arch));
+    return id;
+}
+
+quint64 Engine::disassemble(const Project& project, const QString& projectDir,
+                            const QString& arch) {
+    const quint64 id = d->nextId++;
+    QMetaObject::invokeMethod(d->compileWorker, "disassemble", Qt::QueuedConnection,
+                              Q_ARG(quint64, id), Q_ARG(kernelpad::Project, project),
+                              Q_ARG(QString, projectDir), Q_ARG(QString, arch));
     return id;
 }
 

@@ -3,6 +3,7 @@
 // values, results come back as values through queued signals (DESIGN.md, Threading).
 
 #include "core/compile/CompileResult.h"
+#include "core/compile/SassReport.h"
 #include "core/cuda/DeviceInfo.h"
 #include "core/run/RunTypes.h"
 
@@ -33,6 +34,9 @@ public:
     /// Compiles the project's source (NVRTC on the compile worker); answered by compiled()
     /// with the same id. With a driver, the kernel's resources follow in resourcesReady().
     quint64 compile(const Project& project, const QString& projectDir, int device);
+    /// The SASS of the project compiled for `arch` with -lineinfo, through nvdisasm on the
+    /// compile worker; answered by sassReady() with the same id.
+    quint64 disassemble(const Project& project, const QString& projectDir, const QString& arch);
     /// Runs the request on the GPU worker; progress through runProgress(), the end through
     /// runFinished() with the same id. A newer request replaces a queued older one.
     quint64 run(const RunRequest& request);
@@ -46,6 +50,7 @@ signals:
     /// found: compile-only").
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& driverError);
     void compiled(quint64 id, const kernelpad::CompileResult& result);
+    void sassReady(quint64 id, const kernelpad::SassReport& report);
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
     void runProgress(quint64 id, const QString& stage, int done, int total);

@@ -9,6 +9,19 @@ void CompileWorker::compile(quint64 id, const Project& project, const QString& p
     emit compiled(id, compileProject(project, projectDir, arch, m_cache));
 }
 
+void CompileWorker::disassemble(quint64 id, const Project& project, const QString& projectDir,
+                                const QString& arch) {
+    // The line map needs -lineinfo, which adds line tables and leaves the instructions as
+    // they are (tests/data/sass/README.md), so this is the SASS of what runs.
+    Project withLines = project;
+    withLines.options.lineInfo = true;
+    // Program's name for a source without one: the name .loc and nvdisasm use.
+    const QString sourceName =
+        project.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : project.sourceName;
+    emit sassReady(
+        id, makeSassReport(compileProject(withLines, projectDir, arch, m_cache), sourceName));
+}
+
 RunnerClient& GpuWorker::client() {
     if (!m_client) {
         m_client = new RunnerClient(this);

@@ -3,6 +3,7 @@
 // the runner process) on another.
 
 #include "core/compile/CompileCache.h"
+#include "core/compile/SassReport.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/RunnerClient.h"
@@ -24,9 +25,13 @@ public:
 public slots:
     void compile(quint64 id, const kernelpad::Project& project, const QString& projectDir,
                  const QString& arch);
+    /// Compiles with -lineinfo and runs nvdisasm on the CUBIN.
+    void disassemble(quint64 id, const kernelpad::Project& project, const QString& projectDir,
+                     const QString& arch);
 
 signals:
     void compiled(quint64 id, const kernelpad::CompileResult& result);
+    void sassReady(quint64 id, const kernelpad::SassReport& report);
 
 private:
     CompileCache* m_cache;

@@ -15,6 +15,7 @@
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
+#include "ui/widgets/SassView.h"
 #include "ui/widgets/TimingChartView.h"
 #include "ui/widgets/VerificationPanel.h"
 #include "ui/windows/PanelBindings.h"
@@ -82,6 +83,7 @@ void MainWindow::bindPanels() {
     bind::launch(m_session, m_launch);
     bind::diagnostics(m_session, m_diagnostics);
     bind::ptx(m_session, m_ptx);
+    bind::sass(m_session, m_sass, m_editor, m_ptx);
     bind::programLog(m_session, m_log);
     bind::resources(m_session, m_resources);
     bind::timing(m_session, m_timing);
@@ -121,6 +123,8 @@ void MainWindow::createWidgets() {
     m_diagnostics->setObjectName(QStringLiteral("diagnostics"));
     m_ptx = new PtxView(this);
     m_ptx->setObjectName(QStringLiteral("ptx"));
+    m_sass = new SassView(this);
+    m_sass->setObjectName(QStringLiteral("sass"));
     m_resources = new ResourcesPanel(this);
     m_resources->setObjectName(QStringLiteral("resources"));
     m_timing = new TimingChartView(this);
@@ -134,6 +138,7 @@ void MainWindow::createWidgets() {
     m_tabs->insertTab(LogTab, m_log, tr("Program Log"));
     m_tabs->insertTab(DiagnosticsTab, m_diagnostics, tr("Diagnostics"));
     m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
+    m_tabs->insertTab(SassTab, m_sass, tr("SASS"));
     m_tabs->insertTab(ResourcesTab, m_resources, tr("Resources"));
     m_tabs->insertTab(TimingTab, m_timing, tr("Timing"));
     m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));

@@ -34,6 +34,7 @@ class LaunchPanel;
 class ProjectDocument;
 class PanelViewer;
 class PtxView;
+class SassView;
 class RecentFiles;
 class ResourcesPanel;
 class Session;
@@ -53,6 +54,7 @@ public:
         LogTab,
         DiagnosticsTab,
         PtxTab,
+        SassTab,
         ResourcesTab,
         TimingTab,
         VerificationTab,
@@ -183,6 +185,7 @@ private:
     QPointer<QPlainTextEdit> m_log;
     QPointer<DiagnosticsList> m_diagnostics;
     QPointer<PtxView> m_ptx;
+    QPointer<SassView> m_sass;
     QPointer<ResourcesPanel> m_resources;
     QPointer<TimingChartView> m_timing;
     QPointer<VerificationPanel> m_verification;

@@ -23,6 +23,7 @@ class DiagnosticsList;
 class LaunchPanel;
 class PtxView;
 class ResourcesPanel;
+class SassView;
 class TimingChartView;
 class VerificationPanel;
 
@@ -67,6 +68,10 @@ void launch(Session* session, LaunchPanel* panel);
 // Result panels: viewers of the session.
 void diagnostics(Session* session, DiagnosticsList* list);
 void ptx(Session* session, PtxView* view);
+/// The SASS (asked of the Engine after a successful compile, while the view is shown) and the
+/// source <-> PTX <-> SASS line matching between the editor, the PTX and the SASS
+/// (SassBinding.cpp).
+void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx);
 void programLog(Session* session, QPlainTextEdit* log);
 void resources(Session* session, ResourcesPanel* panel);
 void timing(Session* session, TimingChartView* chart);

@@ -1,0 +1,228 @@
+// The SASS tab: the listing per kernel, search and line marks on nvdisasm output recorded on
+// the GPU machine; in the window, the SASS comes from the Engine's compile worker through an
+// nvdisasm in CUDA_HOME (a script printing the recording) and a source line picked in the
+// editor marks its PTX and SASS, and back.
+#include "../support/TestProjects.h"
+#include "../support/WindowParts.h"
+#include "core/engine/Engine.h"
+#include "ui/ProjectDocument.h"
+#include "ui/Session.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/PtxView.h"
+#include "ui/widgets/SassView.h"
+#include "ui/windows/MainWindow.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QtTest>
+
+using namespace kernelpad;
+
+namespace {
+
+constexpr int kCompileTimeoutMs = 60000;
+
+QString recorded(const QString& name) {
+    QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", qPrintable(file.fileName()));
+    return QString::fromUtf8(file.readAll());
+}
+
+/// A report as the compile worker makes it, from the recorded files of `example`.
+SassReport recordedReport(const QString& example) {
+    SassReport report;
+    report.compile.ok = true;
+    report.compile.ptx = recorded(example + QStringLiteral(".ptx"));
+    report.sourceName = example + QStringLiteral(".cu");
+    report.sass.ok = true;
+    report.sass.listing = parseSass(recorded(example + QStringLiteral(".sass-gi.txt")));
+    report.lines = LineMap::build(report.compile.ptx, report.sass.listing, report.sourceName);
+    return report;
+}
+
+QVector<int> indicesFrom(int first, int last) {
+    QVector<int> v;
+    for (int i = first; i <= last; ++i)
+        v << i;
+    return v;
+}
+
+} // namespace
+
+class TestSassView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void showsEachKernel();
+    void marksASourceLineAndReportsClicks();
+    void searchWraps();
+    void errorIsShown();
+    void windowShowsSassAndMatchesLines();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestSassView::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    QVERIFY(m_dir.isValid());
+    // An nvdisasm that checks it was given a CUBIN, then prints the recorded listing.
+    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
+    QVERIFY(QDir().mkpath(bin));
+    QFile script(bin + QStringLiteral("/nvdisasm"));
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(
+        "#!/bin/sh\nhead -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
+        "cat '" +
+        QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
+    script.close();
+    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
+    qunsetenv("CUDA_PATH");
+}
+
+void TestSassView::showsEachKernel() {
+    SassView view;
+    view.showReport(recordedReport(QStringLiteral("transpose")));
+    QCOMPARE(view.functions(), (QStringList{"transpose_tiled", "transpose_naive"}));
+    auto* picker = view.findChild<QComboBox*>(QStringLiteral("sassKernels"));
+    QVERIFY(picker && picker->isEnabled());
+    QCOMPARE(view.currentFunction(), 0);
+    // transpose_tiled: 48 instructions, each "  addr  text", with a "// file:N" line before
+    // each change of source line.
+    const QString text = view.textView()->toPlainText();
+    QVERIFY(text.startsWith(QLatin1String("// transpose.cu:9\n  0000  LDC R1, c[0x0][0x28]\n")));
+    QVERIFY(text.contains(QLatin1String("  00b0  @!P0 LDC.64 R2, c[0x0][0x210]\n")));
+    QCOMPARE(text.count(QRegularExpression(QStringLiteral("^  [0-9a-f]{4}  "),
+                                           QRegularExpression::MultilineOption)),
+             48);
+    view.setCurrentFunction(1);
+    QVERIFY(view.textView()->toPlainText().contains(
+        QLatin1String("  0130  STG.E desc[UR4][R4.64], R3")));
+    // A recompile keeps the kernel being read.
+    view.showReport(recordedReport(QStringLiteral("transpose")));
+    QCOMPARE(view.currentFunction(), 1);
+}
+
+void TestSassView::marksASourceLineAndReportsClicks() {
+    SassView view;
+    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    // Line 6 of saxpy.cu (the loads, the FFMA, the store) is /*00a0*/-/*0190*/.
+    QCOMPARE(view.highlightSourceLine(6), 16);
+    QCOMPARE(view.highlightedInstructions(), indicesFrom(10, 25));
+    QCOMPARE(view.textView()->extraSelections().size(), 16);
+    QCOMPARE(view.textView()->extraSelections().first().cursor.block().text(),
+             QStringLiteral("  00a0  ULDC.64 UR6, c[0x0][0x220]"));
+    QCOMPARE(view.highlightSourceLine(3), 0); // a line without code
+    QVERIFY(view.textView()->extraSelections().isEmpty());
+
+    QSignalSpy clicked(&view, &SassView::sourceLineClicked);
+    QTextCursor cursor(view.textView()->document()->findBlockByNumber(view.blockOfInstruction(24)));
+    QCOMPARE(cursor.block().text(), QStringLiteral("  0180  FFMA R9, R2, UR6, R5"));
+    view.textView()->setTextCursor(cursor);
+    QCOMPARE(clicked.count(), 1);
+    QCOMPARE(clicked.first().first().toInt(), 6);
+}
+
+void TestSassView::searchWraps() {
+    SassView view;
+    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    QSignalSpy clicked(&view, &SassView::sourceLineClicked);
+    QVERIFY(view.find(QStringLiteral("FFMA")));
+    QCOMPARE(view.textView()->textCursor().block().text(),
+             QStringLiteral("  0180  FFMA R9, R2, UR6, R5"));
+    QVERIFY(view.find(QStringLiteral("FFMA"))); // the only one: found again after wrapping
+    QVERIFY(!view.find(QStringLiteral("HMMA")));
+    QCOMPARE(clicked.count(), 0); // searching is not picking a line
+}
+
+void TestSassView::errorIsShown() {
+    SassView view;
+    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    SassReport missing;
+    missing.compile.ok = true;
+    missing.sass.error = QStringLiteral("nvdisasm not found (...); looked in: /x/bin/nvdisasm");
+    view.showReport(missing);
+    QCOMPARE(view.message(), missing.sass.error);
+    QVERIFY(view.functions().isEmpty());
+    QVERIFY(view.textView()->toPlainText().isEmpty());
+    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    QCOMPARE(view.message(), QString());
+}
+
+void TestSassView::windowShowsSassAndMatchesLines() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    window.show();
+    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy sass(&engine, &Engine::sassReady);
+    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
+    project.sourceName = QStringLiteral("saxpy.cu");
+    project.kernel = QStringLiteral("saxpy");
+    window.document()->replace(project);
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    QVERIFY(window.session()->lastCompile() && window.session()->lastCompile()->ok);
+
+    // Hidden, the SASS is not asked for; showing the tab asks the compile worker.
+    auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
+    auto* view = test::part<SassView>(&window, "sass");
+    QCOMPARE(tabs->widget(MainWindow::SassTab), view);
+    QCOMPARE(tabs->tabText(MainWindow::SassTab), QStringLiteral("SASS"));
+    QCOMPARE(sass.count(), 0);
+    tabs->setCurrentIndex(MainWindow::SassTab);
+    QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
+    QCoreApplication::processEvents();
+    QVERIFY2(view->report().ok(), qPrintable(view->report().sass.error));
+    QCOMPARE(view->functions(), QStringList{QStringLiteral("saxpy")});
+    // The view's compile had -lineinfo, and the PTX tab now shows its PTX (with .loc).
+    QVERIFY(view->report().compile.flags.contains(QStringLiteral("-lineinfo")));
+    auto* ptx = test::part<PtxView>(&window, "ptx");
+    QCOMPARE(ptx->ptx(), view->report().compile.ptx);
+    QVERIFY(ptx->ptx().contains(QLatin1String(".loc")));
+
+    // The editor's cursor on line 6 marks its SASS and its PTX lines (QScintilla reports the
+    // move when it next updates).
+    auto* editor = test::part<CodeEditor>(&window, "editor");
+    editor->setCursorPosition(5, 4);
+    QTRY_COMPARE(view->highlightedInstructions(), indicesFrom(10, 25));
+    const QList<QTextEdit::ExtraSelection> ptxMarks = ptx->textView()->extraSelections();
+    QVERIFY(!ptxMarks.isEmpty());
+    for (const QTextEdit::ExtraSelection& mark : ptxMarks)
+        QCOMPARE(view->report().lines.sourceLineOfPtx(mark.cursor.blockNumber() + 1), 6);
+
+    // Clicking the bounds check's EXIT in the SASS selects line 5 in the editor.
+    view->textView()->setTextCursor(
+        QTextCursor(view->textView()->document()->findBlockByNumber(view->blockOfInstruction(8))));
+    int line = -1;
+    int index = -1;
+    editor->getCursorPosition(&line, &index);
+    QCOMPARE(line, 4);
+    QTRY_COMPARE(view->highlightedInstructions(), indicesFrom(5, 9));
+    // The editor's late report of that move does not scroll the SASS off the EXIT clicked.
+    QTest::qWait(100);
+    QCOMPARE(view->textView()->textCursor().blockNumber(), view->blockOfInstruction(8));
+
+    // Clicking a PTX line of line 4 (the index) selects it in the editor.
+    const QVector<int> ptxOfLine4 = view->report().lines.ptxLines(4);
+    QVERIFY(!ptxOfLine4.isEmpty());
+    ptx->textView()->setTextCursor(
+        QTextCursor(ptx->textView()->document()->findBlockByNumber(ptxOfLine4.first() - 1)));
+    editor->getCursorPosition(&line, &index);
+    QCOMPARE(line, 3);
+    QTRY_COMPARE(view->highlightedInstructions(), indicesFrom(1, 4));
+}
+
+QTEST_MAIN(TestSassView)
+#include "tst_sassview.moc"

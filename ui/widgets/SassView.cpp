@@ -1,0 +1,304 @@
+#include "ui/widgets/SassView.h"
+
+#include "ui/Theme.h"
+#include "ui/widgets/KernelItems.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QShortcut>
+#include <QSyntaxHighlighter>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+namespace kernelpad {
+
+/// Colours SASS: opcodes, predicates, registers, numbers, branch targets and comments.
+class SassHighlighter : public QSyntaxHighlighter {
+public:
+    explicit SassHighlighter(QTextDocument* doc)
+        : QSyntaxHighlighter(doc) {
+        setTheme(Theme::current());
+    }
+
+    void setTheme(const Theme& theme) {
+        auto format = [](const QColor& c, bool bold = false, bool italic = false) {
+            QTextCharFormat f;
+            f.setForeground(c);
+            if (bold)
+                f.setFontWeight(QFont::Bold);
+            f.setFontItalic(italic);
+            return f;
+        };
+        m_rules.clear();
+        // Later rules win where they overlap, so comments come last. Lines read
+        // "  0080  @P0 ISETP.GE.AND P0, PT, R0, UR6, PT".
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("^\\s*[0-9a-f]+")), format(theme.lineNumberText)});
+        m_rules.append({QRegularExpression(QStringLiteral("\\b[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)*\\b")),
+                        format(theme.keyword)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("\\b(U?R[0-9]+|RZ|URZ|U?P[0-9T]|SR_[A-Za-z_.]+|"
+                                               "B[0-9]+)(\\.[a-z0-9]+)?\\b")),
+             format(theme.type)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("@!?U?P[0-9T]")), format(theme.preprocessor, true)});
+        m_rules.append({QRegularExpression(QStringLiteral(
+                            "-?\\b(0x[0-9a-fA-F]+|[0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?)\\b")),
+                        format(theme.number)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("`\\([^)]*\\)")), format(theme.preprocessor, true)});
+        m_rules.append(
+            {QRegularExpression(QStringLiteral("//.*$")), format(theme.comment, false, true)});
+        rehighlight();
+    }
+
+protected:
+    void highlightBlock(const QString& text) override {
+        for (const Rule& rule : m_rules) {
+            auto it = rule.pattern.globalMatch(text);
+            while (it.hasNext()) {
+                const auto m = it.next();
+                setFormat(int(m.capturedStart()), int(m.capturedLength()), rule.format);
+            }
+        }
+    }
+
+private:
+    struct Rule {
+        QRegularExpression pattern;
+        QTextCharFormat format;
+    };
+    QVector<Rule> m_rules;
+};
+
+namespace {
+
+/// "@P0 ISETP.GE.AND P0, PT" without nvdisasm's column spacing.
+QString instructionText(const SassInstruction& instruction) {
+    QStringList parts;
+    for (const QString& part : {instruction.predicate, instruction.opcode, instruction.operands}) {
+        if (!part.isEmpty())
+            parts << part;
+    }
+    return parts.join(u' ');
+}
+
+} // namespace
+
+SassView::SassView(QWidget* parent)
+    : QWidget(parent)
+    , m_text(new QPlainTextEdit(this))
+    , m_search(new QLineEdit(this))
+    , m_kernels(new QComboBox(this))
+    , m_info(new QLabel(this))
+    , m_message(new QLabel(this))
+    , m_highlighter(new SassHighlighter(m_text->document())) {
+    m_text->setReadOnly(true);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_text->setFont(monospaceFont());
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_text->setPlaceholderText(
+        tr("Compile to see the SASS: the GPU's instructions, as nvdisasm prints them."));
+    m_search->setPlaceholderText(tr("Search SASS (Enter: next, Shift+Enter: previous)"));
+    m_search->setClearButtonEnabled(true);
+    m_kernels->setObjectName(QStringLiteral("sassKernels"));
+    m_kernels->setToolTip(tr("The kernel whose SASS is shown"));
+    m_kernels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_kernels->setMinimumContentsLength(16);
+    m_message->setObjectName(QStringLiteral("sassMessage"));
+    m_message->setWordWrap(true);
+    m_message->setMargin(4);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(0, 0, 0, 0);
+    bar->addWidget(new QLabel(tr("Kernel:"), this));
+    bar->addWidget(m_kernels);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(m_info);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->setSpacing(2);
+    layout->addLayout(bar);
+    layout->addWidget(m_message);
+    layout->addWidget(m_text, 1);
+
+    connect(m_search, &QLineEdit::returnPressed, this, [this] {
+        const bool backward = QGuiApplication::keyboardModifiers() & Qt::ShiftModifier;
+        find(m_search->text(), backward);
+    });
+    connect(m_kernels, &QComboBox::activated, this, &SassView::showFunction);
+    connect(m_text, &QPlainTextEdit::cursorPositionChanged, this, &SassView::onCursorMoved);
+    auto* findShortcut =
+        new QShortcut(QKeySequence::Find, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(findShortcut, &QShortcut::activated, this, [this] {
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+    applyTheme();
+}
+
+void SassView::showReport(const SassReport& report) {
+    const QString shown = m_kernels->currentData(kLoweredNameRole).toString();
+    m_report = report;
+    QStringList names;
+    for (const SassFunction& f : report.sass.listing.functions)
+        names << f.name;
+    fillKernelItems(m_kernels, names); // demangled names beside the symbols
+    m_kernels->setEnabled(m_kernels->count() > 1);
+    m_message->setVisible(!report.sass.ok);
+    m_message->setText(report.sass.error);
+    // Keep the kernel the user was reading across recompiles.
+    const int again = names.indexOf(shown);
+    if (again >= 0)
+        m_kernels->setCurrentIndex(again);
+    showFunction(m_kernels->currentIndex());
+}
+
+void SassView::clear() {
+    showReport(SassReport{});
+    m_message->hide();
+}
+
+QStringList SassView::functions() const {
+    QStringList names;
+    for (const SassFunction& f : m_report.sass.listing.functions)
+        names << f.name;
+    return names;
+}
+
+int SassView::currentFunction() const {
+    return m_kernels->currentIndex();
+}
+
+void SassView::setCurrentFunction(int index) {
+    m_kernels->setCurrentIndex(index);
+    showFunction(index);
+}
+
+void SassView::showFunction(int index) {
+    m_instructionOfBlock.clear();
+    m_blockOfInstruction.clear();
+    m_highlighted.clear();
+    const QVector<SassFunction>& functions = m_report.sass.listing.functions;
+    if (index < 0 || index >= functions.size()) {
+        m_text->setPlainText(QString());
+        m_info->clear();
+        return;
+    }
+    const SassFunction& function = functions[index];
+    QStringList lines;
+    int shownLine = 0;
+    for (int i = 0; i < function.instructions.size(); ++i) {
+        const int line = m_report.lines.sourceLineOfSass(index, i);
+        if (line > 0 && line != shownLine) {
+            lines << QStringLiteral("// %1:%2").arg(m_report.sourceName).arg(line);
+            m_instructionOfBlock << -1;
+            shownLine = line;
+        }
+        m_blockOfInstruction << int(lines.size());
+        m_instructionOfBlock << i;
+        lines << QStringLiteral("  %1  %2")
+                     .arg(function.instructions[i].address, 4, 16, QLatin1Char('0'))
+                     .arg(instructionText(function.instructions[i]));
+    }
+    m_text->setPlainText(lines.join(u'\n'));
+    m_info->setText(tr("%n instruction(s)", nullptr, int(function.instructions.size())));
+    if (m_highlightedLine > 0)
+        highlightSourceLine(m_highlightedLine, false);
+}
+
+int SassView::blockOfInstruction(int index) const {
+    return index >= 0 && index < m_blockOfInstruction.size() ? m_blockOfInstruction[index] : -1;
+}
+
+int SassView::highlightSourceLine(int sourceLine, bool scroll) {
+    m_highlightedLine = sourceLine;
+    m_highlighted = sourceLine > 0 ? m_report.lines.sassInstructions(sourceLine, currentFunction())
+                                   : QVector<int>{};
+    QList<QTextEdit::ExtraSelection> selections;
+    const Theme theme = Theme::forPalette(palette());
+    for (const int index : m_highlighted) {
+        QTextEdit::ExtraSelection selection;
+        selection.format.setBackground(theme.findMatch);
+        selection.format.setProperty(QTextFormat::FullWidthSelection, true);
+        selection.cursor =
+            QTextCursor(m_text->document()->findBlockByNumber(blockOfInstruction(index)));
+        selections << selection;
+    }
+    m_text->setExtraSelections(selections);
+    if (scroll && !selections.isEmpty()) {
+        // Scroll without moving the cursor, which would report a click.
+        const QSignalBlocker blocker(m_text);
+        m_text->setTextCursor(selections.first().cursor);
+        m_text->ensureCursorVisible();
+    }
+    return int(m_highlighted.size());
+}
+
+void SassView::onCursorMoved() {
+    const int block = m_text->textCursor().blockNumber();
+    if (block < 0 || block >= m_instructionOfBlock.size())
+        return;
+    int instruction = m_instructionOfBlock[block];
+    // A "// file:N" line stands for the instruction under it.
+    if (instruction < 0 && block + 1 < m_instructionOfBlock.size())
+        instruction = m_instructionOfBlock[block + 1];
+    const int line = m_report.lines.sourceLineOfSass(currentFunction(), instruction);
+    if (line > 0)
+        emit sourceLineClicked(line);
+}
+
+bool SassView::find(const QString& text, bool backward) {
+    if (text.isEmpty())
+        return false;
+    const QTextDocument::FindFlags flags =
+        backward ? QTextDocument::FindBackward : QTextDocument::FindFlags();
+    const QSignalBlocker blocker(m_text); // a search is no click on a line
+    if (m_text->find(text, flags)) {
+        m_info->clear();
+        return true;
+    }
+    QTextCursor cursor = m_text->textCursor();
+    cursor.movePosition(backward ? QTextCursor::End : QTextCursor::Start);
+    m_text->setTextCursor(cursor);
+    const bool found = m_text->find(text, flags);
+    m_info->setText(found ? tr("Wrapped") : tr("Not found"));
+    return found;
+}
+
+QString SassView::message() const {
+    return m_message->isHidden() ? QString() : m_message->text();
+}
+
+void SassView::applyTheme() {
+    const Theme theme = Theme::forPalette(palette());
+    m_highlighter->setTheme(theme);
+    m_message->setStyleSheet(
+        QStringLiteral("#sassMessage { background: %1; color: %2; border: 1px solid %3; }")
+            .arg(theme.bannerPaper.name(), theme.bannerText.name(), theme.warningColor.name()));
+    QPalette p = m_text->palette();
+    p.setColor(QPalette::Base, theme.paper);
+    p.setColor(QPalette::Text, theme.text);
+    m_text->setPalette(p);
+}
+
+void SassView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
+}
+
+void SassView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    emit wanted();
+}
+
+} // namespace kernelpad

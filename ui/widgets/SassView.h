@@ -1,0 +1,76 @@
+#pragma once
+// The SASS of the last compile, per kernel: read-only, highlighted, searchable, with the
+// instructions of a source line marked in a colour (Compiler Explorer's line matching).
+
+#include "core/compile/SassReport.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace kernelpad {
+
+class SassHighlighter;
+
+/// One function of a SassReport at a time (picked in the kernel box), a "// line N" comment
+/// before each source line's instructions, a search field (Enter / Shift+Enter).
+/// highlightSourceLine() marks a source line's instructions; clicking an instruction emits
+/// sourceLineClicked(). Child object names: sassKernels, sassMessage.
+class SassView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SassView(QWidget* parent = nullptr);
+
+    /// Shows the report's SASS, or its error (nvdisasm missing: where it looked).
+    void showReport(const SassReport& report);
+    /// A compile is under way: the SASS shown is kept until its report comes.
+    void clear();
+    [[nodiscard]] const SassReport& report() const { return m_report; }
+    /// The kernel names in the picker, in nvdisasm's order.
+    [[nodiscard]] QStringList functions() const;
+    [[nodiscard]] int currentFunction() const;
+    void setCurrentFunction(int index);
+    /// Marks the instructions of `sourceLine` in the function shown (0: none) and, with
+    /// `scroll`, shows the first; returns how many there are.
+    int highlightSourceLine(int sourceLine, bool scroll = true);
+    /// The instruction indices (in the function shown) now marked.
+    [[nodiscard]] QVector<int> highlightedInstructions() const { return m_highlighted; }
+    /// The text line (0-based block) of instruction `index` of the function shown; -1 if none.
+    [[nodiscard]] int blockOfInstruction(int index) const;
+    /// Selects the next (or previous) occurrence of `text`, wrapping; false when absent.
+    bool find(const QString& text, bool backward = false);
+    [[nodiscard]] QString message() const;
+    [[nodiscard]] QPlainTextEdit* textView() const { return m_text; }
+
+signals:
+    /// An instruction of `sourceLine` was clicked.
+    void sourceLineClicked(int sourceLine);
+    /// The view became visible with no SASS for the last compile: the owner should ask for it.
+    void wanted();
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void showFunction(int index);
+    void applyTheme();
+    void onCursorMoved();
+
+    QPlainTextEdit* m_text;
+    QLineEdit* m_search;
+    QComboBox* m_kernels;
+    QLabel* m_info;
+    QLabel* m_message;
+    SassHighlighter* m_highlighter;
+    SassReport m_report;
+    QVector<int> m_instructionOfBlock; ///< block -> instruction index, -1 for comments
+    QVector<int> m_blockOfInstruction;
+    QVector<int> m_highlighted;
+    int m_highlightedLine = 0;
+};
+
+} // namespace kernelpad

@@ -1,0 +1,133 @@
+// bind::sass: the SASS view follows the compiles, and a line picked in the editor, the PTX or
+// the SASS is marked in the other two (Compiler Explorer's matching colours).
+
+#include "core/engine/Engine.h"
+#include "ui/ProjectDocument.h"
+#include "ui/Theme.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/PtxView.h"
+#include "ui/widgets/SassView.h"
+#include "ui/windows/PanelBindings.h"
+
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QTextBlock>
+
+#include <memory>
+
+namespace kernelpad::bind {
+
+namespace {
+
+/// What the binding keeps between callbacks.
+struct SassState {
+    quint64 requestId = 0; ///< the disassemble request whose answer is awaited
+    bool outdated = false; ///< a compile came back since the SASS shown was asked for
+    /// The line this binding moved the editor's cursor to: QScintilla reports the move later,
+    /// and answering it would scroll the SASS away from the instruction clicked.
+    int echoLine = 0;
+};
+
+/// Marks `ranges` (1-based PTX lines) in the PTX view.
+void markPtx(PtxView* ptx, const QVector<LineRange>& ranges) {
+    QPlainTextEdit* text = ptx->textView();
+    QList<QTextEdit::ExtraSelection> selections;
+    const Theme theme = Theme::forPalette(text->palette());
+    for (const LineRange& range : ranges) {
+        for (int line = range.first; line <= range.last; ++line) {
+            QTextEdit::ExtraSelection selection;
+            selection.format.setBackground(theme.findMatch);
+            selection.format.setProperty(QTextFormat::FullWidthSelection, true);
+            selection.cursor = QTextCursor(text->document()->findBlockByNumber(line - 1));
+            selections << selection;
+        }
+    }
+    text->setExtraSelections(selections);
+}
+
+} // namespace
+
+void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
+    const auto state = std::make_shared<SassState>();
+    const QPointer<PtxView> ptxView(ptx);
+    const QPointer<CodeEditor> sourceEditor(editor);
+
+    const auto request = [=] {
+        const std::optional<CompileResult>& compile = session->lastCompile();
+        if (!compile || !compile->ok)
+            return;
+        state->outdated = false;
+        // The compile worker compiles with -lineinfo and runs nvdisasm; the UI never does.
+        state->requestId = session->engine()->disassemble(
+            session->document()->project(), session->document()->directory(), compile->arch);
+    };
+    // Marks `line` everywhere; `scroll` moves the SASS to it (not when it was clicked there).
+    const auto markSourceLine = [=](int line, bool scroll) {
+        view->highlightSourceLine(line, scroll);
+        if (ptxView && ptxView->ptx() == view->report().compile.ptx)
+            markPtx(ptxView, view->report().lines.ptxRanges(line));
+    };
+    const auto selectSourceLine = [=](int line) {
+        if (!sourceEditor || line <= 0)
+            return;
+        state->echoLine = line;
+        sourceEditor->ensureLineVisible(line - 1);
+        sourceEditor->setCursorPosition(line - 1, 0);
+        markSourceLine(line, false);
+    };
+
+    PanelViewer* viewer = makeViewer(view);
+    viewer->onCleared = [=](const Session&) {
+        state->requestId = 0;
+        state->outdated = false;
+        view->clear();
+    };
+    viewer->onCompiled = [=](const Session& s) {
+        if (!s.lastCompile()->ok)
+            return; // the SASS of the last good compile stays
+        state->outdated = true;
+        if (view->isVisible())
+            request();
+    };
+    session->addViewer(viewer);
+
+    QObject::connect(view, &SassView::wanted, view, [=] {
+        if (state->outdated)
+            request();
+    });
+    QObject::connect(session->engine(), &Engine::sassReady, view,
+                     [=](quint64 id, const SassReport& report) {
+                         if (id != state->requestId)
+                             return;
+                         view->showReport(report);
+                         // The PTX of the -lineinfo compile (the same code, with .loc lines),
+                         // so that its lines match the map.
+                         if (report.compile.ok && ptxView)
+                             ptxView->setPtx(report.compile.ptx);
+                         if (sourceEditor) {
+                             int line = 0;
+                             int index = 0;
+                             sourceEditor->getCursorPosition(&line, &index);
+                             markSourceLine(line + 1, false);
+                         }
+                     });
+    if (editor) {
+        QObject::connect(editor, &QsciScintilla::cursorPositionChanged, view, [=](int line, int) {
+            const bool echo = state->echoLine == line + 1;
+            state->echoLine = 0;
+            if (!echo)
+                markSourceLine(line + 1, true);
+        });
+    }
+    QObject::connect(view, &SassView::sourceLineClicked, view, selectSourceLine);
+    if (ptx) {
+        QObject::connect(ptx->textView(), &QPlainTextEdit::cursorPositionChanged, view, [=] {
+            if (!ptxView || ptxView->ptx() != view->report().compile.ptx)
+                return;
+            const int ptxLine = ptxView->textView()->textCursor().blockNumber() + 1;
+            selectSourceLine(view->report().lines.sourceLineOfPtx(ptxLine));
+        });
+    }
+}
+
+} // namespace kernelpad::bind
