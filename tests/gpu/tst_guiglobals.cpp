@@ -90,8 +90,9 @@ void TestGuiGlobals::globalsEditedInTheTableAreVerified() {
     QVERIFY(blocks >= 0);
     QVERIFY(model->setData(model->index(blocks, Col::InitColumn), QStringLiteral("constant 5")));
     QVERIFY(model->setData(model->index(blocks, Col::VerifyColumn), verify));
-    QCOMPARE(window.document()->project().findGlobal(QStringLiteral("blocksDone"))->value.init.value,
-             5.0);
+    QCOMPARE(
+        window.document()->project().findGlobal(QStringLiteral("blocksDone"))->value.init.value,
+        5.0);
     QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
                               qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
 
