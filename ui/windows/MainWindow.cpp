@@ -121,6 +121,7 @@ void MainWindow::createWidgets() {
     m_diagnostics->setObjectName(QStringLiteral("diagnostics"));
     m_ptx = new PtxView(this);
     m_ptx->setObjectName(QStringLiteral("ptx"));
+    connect(m_ptx, &PtxView::saveAsPtxProjectRequested, this, [this] { saveAsPtxProject(); });
     m_resources = new ResourcesPanel(this);
     m_resources->setObjectName(QStringLiteral("resources"));
     m_timing = new TimingChartView(this);

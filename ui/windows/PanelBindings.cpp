@@ -113,6 +113,7 @@ void editor(Session* session, CodeEditor* editor) {
     auto show = [=] {
         echo.quietly([&] {
             editor->clearDiagnostics();
+            editor->setSourceLanguage(document->project().language);
             // setText() drops the undo history of the old project too, which is right here.
             editor->setText(document->project().source);
             editor->setModified(false);
