@@ -58,8 +58,8 @@ private:
 
 QString linkLog(nvJitLinkHandle handle, bool errors) {
     size_t size = 0;
-    const nvJitLinkResult sized = errors ? nvJitLinkGetErrorLogSize(handle, &size)
-                                         : nvJitLinkGetInfoLogSize(handle, &size);
+    const nvJitLinkResult sized =
+        errors ? nvJitLinkGetErrorLogSize(handle, &size) : nvJitLinkGetInfoLogSize(handle, &size);
     if (sized != NVJITLINK_SUCCESS || size <= 1)
         return {};
     std::string log(size, '\0');
@@ -125,7 +125,8 @@ QStringList libNvvmCandidates() {
     roots.removeDuplicates();
     QStringList files;
     for (const QString& r : std::as_const(roots))
-        files << r + QStringLiteral("/nvvm/lib64/libnvvm.so") << r + QStringLiteral("/lib64/libnvvm.so");
+        files << r + QStringLiteral("/nvvm/lib64/libnvvm.so")
+              << r + QStringLiteral("/lib64/libnvvm.so");
     files.removeDuplicates();
     return files;
 }
@@ -157,7 +158,8 @@ const LibNvvm& libNvvm() {
                 loaded = candidate;
                 break;
             }
-            tried << (isPath ? candidate : candidate + QStringLiteral(" (the system library path)"));
+            tried << (isPath ? candidate
+                             : candidate + QStringLiteral(" (the system library path)"));
             lastError = QString::fromLocal8Bit(dlerror());
         }
         if (!library) {
@@ -167,17 +169,16 @@ const LibNvvm& libNvvm() {
             return;
         }
         LibNvvm found;
-        const bool all =
-            resolve(library, "nvvmVersion", &found.version) &&
-            resolve(library, "nvvmCreateProgram", &found.createProgram) &&
-            resolve(library, "nvvmDestroyProgram", &found.destroyProgram) &&
-            resolve(library, "nvvmAddModuleToProgram", &found.addModule) &&
-            resolve(library, "nvvmCompileProgram", &found.compileProgram) &&
-            resolve(library, "nvvmGetCompiledResultSize", &found.resultSize) &&
-            resolve(library, "nvvmGetCompiledResult", &found.result) &&
-            resolve(library, "nvvmGetProgramLogSize", &found.logSize) &&
-            resolve(library, "nvvmGetProgramLog", &found.log) &&
-            resolve(library, "nvvmGetErrorString", &found.errorString);
+        const bool all = resolve(library, "nvvmVersion", &found.version) &&
+                         resolve(library, "nvvmCreateProgram", &found.createProgram) &&
+                         resolve(library, "nvvmDestroyProgram", &found.destroyProgram) &&
+                         resolve(library, "nvvmAddModuleToProgram", &found.addModule) &&
+                         resolve(library, "nvvmCompileProgram", &found.compileProgram) &&
+                         resolve(library, "nvvmGetCompiledResultSize", &found.resultSize) &&
+                         resolve(library, "nvvmGetCompiledResult", &found.result) &&
+                         resolve(library, "nvvmGetProgramLogSize", &found.logSize) &&
+                         resolve(library, "nvvmGetProgramLog", &found.log) &&
+                         resolve(library, "nvvmGetErrorString", &found.errorString);
         if (!all) {
             nvvm.where = QStringLiteral("%1, which lacks the libNVVM entry points").arg(loaded);
             return; // left loaded: unloading a library the process may still map is not safe
@@ -301,9 +302,9 @@ QVector<Diagnostic> parsePtxasLog(const QString& log, const QString& file) {
             summaries << positionless(Diagnostic::Severity::Error, line);
         }
     }
-    const bool explained = std::any_of(diagnostics.cbegin(), diagnostics.cend(), [](const Diagnostic& d) {
-        return d.severity == Diagnostic::Severity::Error;
-    });
+    const bool explained =
+        std::any_of(diagnostics.cbegin(), diagnostics.cend(),
+                    [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::Error; });
     if (!explained)
         diagnostics << summaries;
     return diagnostics;
@@ -325,9 +326,8 @@ bool assemblePtx(const QByteArray& ptx, const QString& file, const ProgramOption
         return false;
     }
     const QByteArray name = QFileInfo(file).fileName().toUtf8();
-    nvJitLinkResult status =
-        nvJitLinkAddData(link.get(), NVJITLINK_INPUT_PTX, ptx.constData(), size_t(ptx.size()),
-                         name.constData());
+    nvJitLinkResult status = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_PTX, ptx.constData(),
+                                              size_t(ptx.size()), name.constData());
     if (status == NVJITLINK_SUCCESS)
         status = nvJitLinkComplete(link.get());
     const QString errors = linkLog(link.get(), true);
@@ -351,8 +351,8 @@ bool assemblePtx(const QByteArray& ptx, const QString& file, const ProgramOption
     }
     QByteArray cubin(qsizetype(size), '\0');
     if (nvJitLinkGetLinkedCubin(link.get(), cubin.data()) != NVJITLINK_SUCCESS) {
-        result->diagnostics << positionless(Diagnostic::Severity::Error,
-                                            QStringLiteral("nvJitLink could not hand over the CUBIN"));
+        result->diagnostics << positionless(
+            Diagnostic::Severity::Error, QStringLiteral("nvJitLink could not hand over the CUBIN"));
         return false;
     }
     result->cubin = cubin;
@@ -403,10 +403,10 @@ QVector<Diagnostic> parseNvvmLog(const QString& log) {
         if (line.isEmpty())
             continue;
         if (const QRegularExpressionMatch m = positioned.match(line); m.hasMatch()) {
-            Diagnostic diagnostic = positionless(
-                m.captured(4) == QLatin1String("warning") ? Diagnostic::Severity::Warning
-                                                          : Diagnostic::Severity::Error,
-                m.captured(5), m.captured(1));
+            Diagnostic diagnostic = positionless(m.captured(4) == QLatin1String("warning")
+                                                     ? Diagnostic::Severity::Warning
+                                                     : Diagnostic::Severity::Error,
+                                                 m.captured(5), m.captured(1));
             diagnostic.line = m.captured(2).toInt();
             diagnostic.column = m.captured(3).toInt();
             diagnostics << diagnostic;

@@ -62,7 +62,8 @@ DONE:
 )";
 
 // A tiny NVVM IR module (LLVM 7 text, as libNVVM reads it): x[i] *= a for i < n.
-const char* const kNvvmScale = R"(target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+const char* const kNvvmScale =
+    R"(target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -121,7 +122,8 @@ private slots:
         QCOMPARE(r.language, SourceLanguage::Ptx);
         QVERIFY2(r.compiler.startsWith(QStringLiteral("nvJitLink ")), qPrintable(r.compiler));
         QCOMPARE(r.compiler, QStringLiteral("nvJitLink ") + nvJitLinkVersion());
-        QVERIFY(r.cubin.startsWith("\x7f" "ELF"));
+        QVERIFY(r.cubin.startsWith("\x7f"
+                                   "ELF"));
         // The PTX view shows the source itself.
         QCOMPARE(r.ptx, ptxSaxpy());
         QCOMPARE(r.flags.first(), QStringLiteral("-arch=sm_90"));
@@ -141,8 +143,8 @@ private slots:
 
     void ptxErrorsLandOnTheirLines() {
         QString bad = ptxSaxpy();
-        bad.replace(QStringLiteral("mov.u32 %r3"), QStringLiteral("movv.u32 %r3"));       // line 22
-        bad.replace(QStringLiteral("%f2, %f3;"), QStringLiteral("%f2, %q3;"));             // line 34
+        bad.replace(QStringLiteral("mov.u32 %r3"), QStringLiteral("movv.u32 %r3")); // line 22
+        bad.replace(QStringLiteral("%f2, %f3;"), QStringLiteral("%f2, %q3;"));      // line 34
         const CompileResult r = compilePtx(bad);
         QVERIFY(!r.ok);
         QVERIFY(r.cubin.isEmpty());
@@ -163,11 +165,11 @@ private slots:
     }
 
     void ptxasLogParsing() {
-        const QString log = QStringLiteral(
-            "ptxas application ptx input, line 12; error   : Unknown symbol '%q3'\n"
-            "ptxas application ptx input, line 7; warning : Unused register\n"
-            "ptxas fatal   : Ptx assembly aborted due to errors\n"
-            "ERROR NVJITLINK_ERROR_PTX_COMPILE: JIT the PTX (k.ptx)\n");
+        const QString log =
+            QStringLiteral("ptxas application ptx input, line 12; error   : Unknown symbol '%q3'\n"
+                           "ptxas application ptx input, line 7; warning : Unused register\n"
+                           "ptxas fatal   : Ptx assembly aborted due to errors\n"
+                           "ERROR NVJITLINK_ERROR_PTX_COMPILE: JIT the PTX (k.ptx)\n");
         const QVector<Diagnostic> d = parsePtxasLog(log, QStringLiteral("k.ptx"));
         QCOMPARE(d.size(), 2); // the summaries add nothing to the positioned error
         QCOMPARE(d[0].line, 12);
@@ -225,7 +227,8 @@ private slots:
         QCOMPARE(r.language, SourceLanguage::Nvvm);
         QVERIFY2(r.compiler.startsWith(QStringLiteral("libNVVM ")), qPrintable(r.compiler));
         QVERIFY(r.ptx.contains(QLatin1String(".entry scale")));
-        QVERIFY(r.cubin.startsWith("\x7f" "ELF"));
+        QVERIFY(r.cubin.startsWith("\x7f"
+                                   "ELF"));
         QVERIFY(r.flags.contains(QStringLiteral("-arch=compute_90")));
         QVERIFY(r.flags.contains(QStringLiteral("-arch=sm_90")));
         QCOMPARE(r.kernels.size(), 1);
@@ -243,8 +246,8 @@ private slots:
         QVERIFY(!failed.ok);
         bool positioned = false;
         for (const Diagnostic& d : failed.diagnostics)
-            positioned = positioned || (d.line == 8 && d.column > 0 &&
-                                        d.file == QStringLiteral("scale.ll"));
+            positioned =
+                positioned || (d.line == 8 && d.column > 0 && d.file == QStringLiteral("scale.ll"));
         QVERIFY2(positioned, qPrintable(failed.log));
     }
 
@@ -267,9 +270,8 @@ private slots:
         const QJsonObject json = p.toJson();
         QCOMPARE(json.value(QLatin1String("language")).toString(), QStringLiteral("ptx"));
         QString error;
-        const std::optional<Project> back =
-            Project::fromJson(QJsonDocument::fromJson(QJsonDocument(json).toJson()).object(),
-                              &error);
+        const std::optional<Project> back = Project::fromJson(
+            QJsonDocument::fromJson(QJsonDocument(json).toJson()).object(), &error);
         QVERIFY2(back, qPrintable(error));
         QCOMPARE(back->language, SourceLanguage::Ptx);
         QVERIFY(*back == p);
@@ -301,10 +303,12 @@ private slots:
         ptx.sourceName = QStringLiteral("saxpy.ptx");
         ptx.kernel = QStringLiteral("saxpy");
         ptx.language = SourceLanguage::Ptx;
-        const CompileResult first = compileProject(ptx, dir.path(), QStringLiteral("sm_90"), &cache);
+        const CompileResult first =
+            compileProject(ptx, dir.path(), QStringLiteral("sm_90"), &cache);
         QVERIFY(first.ok);
         QVERIFY(!first.cacheHit);
-        const CompileResult again = compileProject(ptx, dir.path(), QStringLiteral("sm_90"), &cache);
+        const CompileResult again =
+            compileProject(ptx, dir.path(), QStringLiteral("sm_90"), &cache);
         QVERIFY(again.cacheHit);
         QCOMPARE(again.cubin, first.cubin);
         QCOMPARE(again.language, SourceLanguage::Ptx);
@@ -312,7 +316,8 @@ private slots:
         // The same text as CUDA C++ is another compile (and fails: it is not C++).
         Project cuda = ptx;
         cuda.language = SourceLanguage::Cuda;
-        const CompileResult asCuda = compileProject(cuda, dir.path(), QStringLiteral("sm_90"), &cache);
+        const CompileResult asCuda =
+            compileProject(cuda, dir.path(), QStringLiteral("sm_90"), &cache);
         QVERIFY(!asCuda.cacheHit);
         QVERIFY(!asCuda.ok);
         // The result survives the trip to and from the runner.

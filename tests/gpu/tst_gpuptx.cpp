@@ -73,7 +73,8 @@ private slots:
         QVERIFY2(r.compile.compiler.startsWith(QLatin1String("nvJitLink")),
                  qPrintable(r.compile.compiler));
         QCOMPARE(r.compile.arch, m_arch); // assembled for the device's exact arch
-        QVERIFY(r.compile.cubin.startsWith("\x7f" "ELF"));
+        QVERIFY(r.compile.cubin.startsWith("\x7f"
+                                           "ELF"));
         qInfo("PTX SAXPY: median %.4f ms, %.1f GB/s, %d registers", r.timing.medianMs,
               r.timing.bandwidthGBs, r.resources.registers);
     }

@@ -13,12 +13,12 @@
 #include "ui/windows/MainWindow.h"
 
 #include <QAction>
-#include <QToolButton>
 #include <QFile>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace kernelpad;
