@@ -9,6 +9,7 @@
 #include "core/compile/PtxAssembler.h"
 #include "core/compile/PtxParser.h"
 #include "core/project/Project.h"
+#include "core/project/ProjectDiff.h"
 #include "core/project/ProjectFromSource.h"
 #include "core/run/ExecutionSession.h"
 
@@ -288,6 +289,12 @@ private slots:
         wrong.insert(QStringLiteral("language"), 3);
         QVERIFY(!Project::fromJson(wrong, &error));
         QVERIFY2(error.contains(QLatin1String("language")), qPrintable(error));
+        // The run history names a change of language.
+        Project asCuda = p;
+        asCuda.language = SourceLanguage::Cuda;
+        p.language = SourceLanguage::Ptx;
+        QVERIFY2(describeProjectChanges(asCuda, p).contains(QStringLiteral("language cuda→ptx")),
+                 qPrintable(describeProjectChanges(asCuda, p)));
         // No name expressions for PTX: the entry is named as it is.
         p.language = SourceLanguage::Ptx;
         p.kernel = QStringLiteral("fill<float>");

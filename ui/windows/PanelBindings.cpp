@@ -315,7 +315,9 @@ void programLog(Session* session, QPlainTextEdit* log) {
     viewer->onCompiled = [=](const Session& s) {
         const CompileResult& result = *s.lastCompile();
         QStringList header;
-        header << QObject::tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch);
+        header << (result.compiler.isEmpty() // PTX and NVVM IR name their own tools
+                       ? QObject::tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch)
+                       : QObject::tr("%1, %2").arg(result.compiler, result.arch));
         if (!result.flags.isEmpty())
             header << QObject::tr("Flags: %1").arg(result.flags.join(QLatin1Char(' ')));
         header << (result.ok ? QObject::tr("Compiled in %1%2")
