@@ -89,10 +89,14 @@ bool MainWindow::openProject(const QString& path) {
                             QFileInfo(path).absolutePath());
         m_document->setUntitledName(QFileInfo(path).fileName());
         m_recent->add(path);
-        statusBar()->showMessage(tr("Opened %1 as a new project: the argument table follows "
-                                    "the kernel's signature; Save keeps it as a .kpad")
-                                     .arg(QDir::toNativeSeparators(path)),
-                                 kStatusMessageMs);
+        statusBar()->showMessage(
+            (made->language == SourceLanguage::Cuda
+                 ? tr("Opened %1 as a new project: the argument table follows the kernel's "
+                      "signature; Save keeps it as a .kpad")
+                 : tr("Opened %1 as a new project: the argument table is guessed from the "
+                      ".entry's .param types (check it); Save keeps it as a .kpad"))
+                .arg(QDir::toNativeSeparators(path)),
+            kStatusMessageMs);
         return true;
     }
     // A broken file leaves the open project alone.
