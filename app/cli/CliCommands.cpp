@@ -135,7 +135,8 @@ int runCompile(const QStringList& args) {
     if (!p)
         return badInput(error, json);
     if (p->positional.size() != 1)
-        return badInput(QStringLiteral("compile takes one FILE.kpad or FILE.cu"), json);
+        return badInput(QStringLiteral("compile takes one FILE.kpad, FILE.cu, FILE.ptx or FILE.ll"),
+                        json);
     const QString path = p->positional.first();
     const QFileInfo info(path);
     Project project;
@@ -151,6 +152,7 @@ int runCompile(const QStringList& args) {
                             json);
         project.source = QString::fromUtf8(file.readAll());
         project.sourceName = info.fileName();
+        project.language = languageOfFile(path); // .ptx, .ll/.nvvm
     }
     if (p->values.contains("kernel"))
         project.kernel = p->values.value("kernel");

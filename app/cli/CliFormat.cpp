@@ -61,9 +61,16 @@ void printJit(QTextStream& out, const JitLog& jit, const QString& arch) {
 } // namespace
 
 void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
-    out << (r.ok ? "Compiled" : "Compilation failed") << " for " << r.arch << " with NVRTC "
-        << r.nvrtcVersion << " in " << formatDurationMs(r.compileMs)
-        << (r.cacheHit ? QStringLiteral(" (cache hit (%1))").arg(cacheTierName(r.fromCache))
+    if (r.language == SourceLanguage::Ptx) // "Assembled PTX for sm_90 with nvJitLink 13.0"
+        out << (r.ok ? "Assembled PTX" : "PTX assembly failed") << " for " << r.arch << " with "
+            << r.compiler << " in " << formatDurationMs(r.compileMs);
+    else if (r.language == SourceLanguage::Nvvm)
+        out << (r.ok ? "Compiled NVVM IR" : "NVVM IR compilation failed") << " for " << r.arch
+            << " with " << r.compiler << " in " << formatDurationMs(r.compileMs);
+    else
+        out << (r.ok ? "Compiled" : "Compilation failed") << " for " << r.arch << " with NVRTC "
+            << r.nvrtcVersion << " in " << formatDurationMs(r.compileMs);
+    out << (r.cacheHit ? QStringLiteral(" (cache hit (%1))").arg(cacheTierName(r.fromCache))
                        : QString())
         << '\n';
     if (!r.error.isEmpty())

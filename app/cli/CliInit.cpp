@@ -38,10 +38,12 @@ int runInit(const QStringList& args) {
         else if (sourcePath.isEmpty())
             sourcePath = a;
         else
-            return fail(QStringLiteral("init takes one KERNEL.cu (got '%1' too)").arg(a));
+            return fail(
+                QStringLiteral("init takes one KERNEL.cu, KERNEL.ptx or KERNEL.ll (got '%1' too)")
+                    .arg(a));
     }
     if (sourcePath.isEmpty())
-        return fail(QStringLiteral("init takes one KERNEL.cu"));
+        return fail(QStringLiteral("init takes one KERNEL.cu, KERNEL.ptx or KERNEL.ll"));
 
     QString why;
     std::optional<Project> made = projectFromSourceFile(sourcePath, kernelName, &why);
@@ -63,6 +65,8 @@ int runInit(const QStringList& args) {
     out << "wrote " << QDir::toNativeSeparators(outPath) << ": kernel " << project.kernel << ", "
         << project.arguments.size() << " arguments, grid " << project.launch.grid[0] << " x block "
         << kDefaultBlockThreads << '\n';
+    if (project.language != SourceLanguage::Cuda) // the argument table is a guess: say so
+        out << "  (" << project.description << ")\n";
     for (const ArgumentSpec& a : project.arguments) {
         if (a.isBuffer())
             out << "  " << a.name << ": buffer of " << a.buffer.count << ' '

@@ -240,6 +240,10 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
                      {QStringLiteral("error"), error}};
     if (withPtx)
         json.insert(QStringLiteral("ptx"), ptx);
+    if (language != SourceLanguage::Cuda)
+        json.insert(QStringLiteral("language"), languageName(language));
+    if (!compiler.isEmpty())
+        json.insert(QStringLiteral("compiler"), compiler);
     return json;
 }
 
@@ -276,6 +280,9 @@ CompileResult CompileResult::fromJson(const QJsonObject& json) {
     if (result.cacheHit && result.fromCache == CompileResult::CacheTier::None)
         result.fromCache = CompileResult::CacheTier::Memory; // written before the tier existed
     result.error = json.value(QStringLiteral("error")).toString();
+    result.language = languageFromName(json.value(QStringLiteral("language")).toString())
+                          .value_or(SourceLanguage::Cuda);
+    result.compiler = json.value(QStringLiteral("compiler")).toString();
     return result;
 }
 

@@ -2,6 +2,7 @@
 // The outcome of one NVRTC compile: never an exception for bad source.
 
 #include "core/compile/ProgramOptions.h"
+#include "core/compile/SourceLanguage.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -84,9 +85,15 @@ struct ModuleGlobal {
 struct CompileResult {
     bool ok = false;
     QString nvrtcVersion; ///< "13.0"
-    QString arch;         ///< the arch compiled for
-    QStringList flags;    ///< the options NVRTC was given
-    QString log;          ///< the program log as NVRTC wrote it
+    /// What the source was: CUDA C++ went through NVRTC, PTX through nvJitLink, NVVM IR
+    /// through libNVVM (JSON "language", written only when not cuda).
+    SourceLanguage language = SourceLanguage::Cuda;
+    /// The tools that ran for PTX or NVVM IR ("nvJitLink 13.0", "libNVVM 2.0, nvJitLink
+    /// 13.0"); empty for NVRTC, which nvrtcVersion names.
+    QString compiler;
+    QString arch;      ///< the arch compiled for
+    QStringList flags; ///< the options NVRTC was given
+    QString log;       ///< the program log as NVRTC wrote it
     QVector<Diagnostic> diagnostics;
     QString ptx;
     QByteArray cubin;

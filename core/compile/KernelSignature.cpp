@@ -1,5 +1,6 @@
 #include "core/compile/KernelSignature.h"
 
+#include "core/compile/PtxParser.h"
 #include "core/launch/TextureArgument.h"
 
 #include <QRegularExpression>
@@ -415,6 +416,14 @@ bool isIntegerScalar(const ArgumentSpec& a) {
     return !info.isFloat && a.type.scalar != ScalarType::Bool;
 }
 
+/// True when `arg` packs to the size of PTX parameter `p` (an 8-byte handle for buffers and
+/// images), or when there is no PTX parameter to compare with.
+bool sizeFits(const ArgumentSpec& arg, const PtxParam* p) {
+    if (!p)
+        return true;
+    return p->sizeBytes == (arg.isScalar() ? arg.type.sizeBytes() : 8);
+}
+
 /// Defaults for a parameter nobody has described yet, chosen so a first Run works:
 /// integers (usually sizes) 1024, buffers sized by the first integer argument.
 ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst, const ValueType& type,
@@ -463,7 +472,11 @@ QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString
     for (int i = 0; i < count; ++i) {
         const KernelParameter* sp = useSource ? &signature->params.at(i) : nullptr;
         const PtxParam* pp = i < kernel.params.size() ? &kernel.params.at(i) : nullptr;
-        QString name = sp && !sp->name.isEmpty() ? sp->name : QStringLiteral("arg%1").arg(i);
+        QString name = sp && !sp->name.isEmpty() ? sp->name : QString();
+        if (name.isEmpty() && pp) // hand-written PTX names its parameters
+            name = ptxParameterName(kernel.lowered, pp->name);
+        if (name.isEmpty())
+            name = QStringLiteral("arg%1").arg(i);
 
         bool isPointer = sp ? sp->isPointer : (pp && pp->isPointer);
         const bool isConst = sp && sp->isConst;
@@ -483,6 +496,9 @@ QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString
 
         auto old = std::find_if(previous.cbegin(), previous.cend(),
                                 [&](const ArgumentSpec& a) { return a.name == name; });
+        if (old == previous.cend() && !sp && previous.size() == count &&
+            sizeFits(previous.at(i), pp)) // PTX with no names to match: keep them by place
+            old = previous.cbegin() + i;
         ArgumentSpec arg;
         if (old != previous.cend()) {
             arg = *old;

@@ -3,6 +3,7 @@
 #include "core/compile/Diagnostics.h"
 #include "core/compile/IncludeCheck.h"
 #include "core/compile/KernelNames.h"
+#include "core/compile/PtxAssembler.h"
 #include "core/compile/PtxParser.h"
 #include "core/compile/Toolkit.h"
 #include "core/io/ControlChars.h"
@@ -102,9 +103,13 @@ void nameKernels(CompileResult* result) {
             PtxParam& param = kernel.params[i];
             if (mangled && types.size() == kernel.params.size())
                 param.isPointer = param.isPointer || isPointerType(types.at(i));
-            else if (!mangled) // extern "C": a 64-bit integer parameter is most likely a pointer
-                param.isPointer = param.isPointer || (param.ptxType == QLatin1String(".u64") ||
-                                                      param.ptxType == QLatin1String(".b64"));
+            else if (!mangled) // extern "C": a 64-bit integer parameter is most likely a
+                               // pointer, unless hand-written PTX names it like a size
+                param.isPointer =
+                    param.isPointer ||
+                    ((param.ptxType == QLatin1String(".u64") ||
+                      param.ptxType == QLatin1String(".b64")) &&
+                     !ptxNameLooksLikeCount(ptxParameterName(kernel.lowered, param.name)));
         }
     }
 }
@@ -127,11 +132,68 @@ std::optional<Diagnostic> nulCharacter(const QString& source, const QString& nam
 
 } // namespace
 
-Program::Program(QString source, QString name, ProgramOptions options, QString baseDir)
+Program::Program(QString source, QString name, ProgramOptions options, QString baseDir,
+                 SourceLanguage language)
     : m_source(std::move(source))
     , m_name(std::move(name))
     , m_options(std::move(options))
-    , m_baseDir(std::move(baseDir)) {}
+    , m_baseDir(std::move(baseDir))
+    , m_language(language) {}
+
+QString Program::compilerOf(SourceLanguage language) {
+    const QString linker = QStringLiteral("nvJitLink ") + nvJitLinkVersion();
+    switch (language) {
+    case SourceLanguage::Ptx:
+        return linker;
+    case SourceLanguage::Nvvm: {
+        const QString nvvm = libNvvmVersion();
+        return (nvvm.isEmpty() ? QStringLiteral("libNVVM (not found)")
+                               : QStringLiteral("libNVVM ") + nvvm) +
+               QStringLiteral(", ") + linker;
+    }
+    case SourceLanguage::Cuda:
+        break;
+    }
+    return QStringLiteral("NVRTC ") + nvrtcVersion();
+}
+
+CompileResult Program::compileLowLevel(CompileResult result) const {
+    const auto started = std::chrono::steady_clock::now();
+    result.language = m_language;
+    result.compiler = compilerOf(m_language);
+    result.diagnostics = ignoredOptions(m_options, m_language);
+    const bool virtualArch = isVirtualArch(result.arch);
+    bool ok = true;
+    if (m_language == SourceLanguage::Nvvm) {
+        ok = compileNvvm(m_source.toUtf8(), m_name, m_options, &result);
+    } else {
+        result.ptx = m_source;
+        if (virtualArch) // the driver's JIT assembles it when the runner loads the module
+            result.flags = QStringList{QStringLiteral("-arch=") + result.arch};
+    }
+    if (ok && !virtualArch) {
+        const QString log = result.log;
+        const QStringList flags = result.flags;
+        ok = assemblePtx(result.ptx.toUtf8(), m_name, m_options, &result);
+        if (m_language == SourceLanguage::Nvvm) { // keep libNVVM's part of the story
+            result.flags = flags + result.flags;
+            if (!log.isEmpty())
+                result.log =
+                    log + (result.log.isEmpty() ? QString() : QStringLiteral("\n")) + result.log;
+        }
+    }
+    if (ok) {
+        result.kernels = parsePtxEntries(result.ptx);
+        nameKernels(&result);
+        result.globals = parsePtxGlobals(result.ptx);
+        result.ok = true;
+    }
+    result.compileMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    result.nvrtcMs = result.compileMs;
+    return result;
+}
 
 QString Program::nvrtcVersion() {
     int major = 0;
@@ -161,6 +223,12 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         !bad.isEmpty()) {
         result.diagnostics.append(plainError(bad));
         return result;
+    }
+    if (m_language != SourceLanguage::Cuda) {
+        // No preprocessor, so no includes to check; NUL characters are passed on by size.
+        Program named = *this;
+        named.m_name = shownName;
+        return named.compileLowLevel(std::move(result));
     }
     if (std::optional<Diagnostic> nul = nulCharacter(m_source, shownName)) {
         result.diagnostics.append(*nul);

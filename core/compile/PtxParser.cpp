@@ -330,4 +330,22 @@ QHash<QString, QString> declaredGlobalTypes(const QString& source) {
     return types;
 }
 
+QString ptxParameterName(const QString& entry, const QString& param) {
+    static const QRegularExpression identifier(QStringLiteral("^[A-Za-z][A-Za-z0-9_]*$"));
+    QString name = param;
+    if (!entry.isEmpty() && name.startsWith(entry + QLatin1Char('_')))
+        name = name.mid(entry.size() + 1);
+    if (name.startsWith(QLatin1String("param_")) || !identifier.match(name).hasMatch())
+        return {};
+    return name;
+}
+
+bool ptxNameLooksLikeCount(const QString& name) {
+    static const QRegularExpression count(
+        QStringLiteral("^(n|N|[nN][A-Za-z]?|num.*|count.*|.*_?(count|size|len|length|num)|"
+                       "size|len|length|elements|width|height|depth|pitch|stride)$"),
+        QRegularExpression::CaseInsensitiveOption);
+    return !name.isEmpty() && count.match(name).hasMatch();
+}
+
 } // namespace kernelpad

@@ -29,6 +29,16 @@ namespace kernelpad {
 /// read (`__constant__ float filter[9];`); best effort, for display only.
 [[nodiscard]] QHash<QString, QString> declaredGlobalTypes(const QString& source);
 
+/// The name a hand-written PTX entry gives parameter `param`, without the entry's prefix:
+/// "x" for ("saxpy", "saxpy_x"). Empty when what is left is no identifier, as in the names
+/// compilers make ("saxpy_param_0", "_Z5saxpyfPfi_param_1").
+[[nodiscard]] QString ptxParameterName(const QString& entry, const QString& param);
+
+/// Hand-written PTX passes pointers and sizes alike as `.u64`: true for a 64-bit integer
+/// parameter whose name (ptxParameterName) reads as a count ("n", "count", "size", "len",
+/// "num_items", "width"), which is then taken for a value rather than a pointer.
+[[nodiscard]] bool ptxNameLooksLikeCount(const QString& name);
+
 /// Size in bytes of a PTX fundamental type such as ".f32" or ".b8"; 0 if unknown.
 [[nodiscard]] int ptxTypeSizeBytes(const QString& ptxType);
 

@@ -72,6 +72,8 @@ QString lineAndColumn(const QByteArray& bytes, qsizetype offset) {
 
 QStringList Project::nameExpressions() const {
     QStringList names;
+    if (language != SourceLanguage::Cuda) // PTX and NVVM IR name their entries themselves
+        return names;
     const auto add = [&names](const QString& expression) {
         if (expression.contains(QLatin1Char('<')) && !names.contains(expression))
             names.append(expression);
@@ -150,6 +152,8 @@ bool readGlobals(const QJsonObject& json, Project* project, QString* error) {
 QJsonObject Project::toJson() const {
     QJsonObject json = toJsonWithoutGlobals();
     insertGlobals(&json, globals);
+    if (language != SourceLanguage::Cuda) // absent for CUDA C++: older files stay byte-stable
+        json.insert(QStringLiteral("language"), languageName(language));
     return json;
 }
 
@@ -220,6 +224,14 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
         return fail(QStringLiteral("kernel: must name the kernel to launch"));
     if (QString bad = sourceNameProblem(project.sourceName); !bad.isEmpty())
         return fail(bad);
+    QString language = languageName(SourceLanguage::Cuda);
+    if (!fields.readString(QStringLiteral("language"), &language))
+        return std::nullopt;
+    if (const std::optional<SourceLanguage> known = languageFromName(language))
+        project.language = *known;
+    else
+        return fail(QStringLiteral("language: must be one of %1 (got \"%2\")")
+                        .arg(languageNames().join(QStringLiteral(", ")), language));
 
     if (json.contains(QStringLiteral("options"))) {
         QJsonObject value;

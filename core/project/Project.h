@@ -2,6 +2,7 @@
 // A .kpad project: everything needed to compile, run and verify one kernel (JSON on disk).
 
 #include "core/compile/ProgramOptions.h"
+#include "core/compile/SourceLanguage.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/launch/GlobalSpec.h"
 #include "core/project/TimingSpec.h"
@@ -23,6 +24,8 @@ struct Project {
     QString source;
     QString sourceName = QStringLiteral("kernel.cu"); ///< name NVRTC uses in diagnostics
     ProgramOptions options;
+    /// What `source` is written in (JSON "language": "ptx" or "nvvm", absent for CUDA C++).
+    SourceLanguage language = SourceLanguage::Cuda;
     QString kernel;                  ///< entry name or name expression ("vector_add<float>")
     QVector<ArgumentSpec> arguments; ///< in parameter order
     /// __constant__/__device__ variables written before the launch and read back after it

@@ -37,6 +37,8 @@ QString describeProjectChanges(const std::optional<Project>& before, const Proje
     QStringList parts;
     if (b.source != after.source)
         parts << tr("source edited");
+    if (b.language != after.language)
+        parts << tr("language %1→%2").arg(languageName(b.language), languageName(after.language));
     if (b.kernel != after.kernel)
         parts << tr("kernel %1→%2").arg(b.kernel, after.kernel);
     if (!(b.options == after.options))

@@ -13,7 +13,9 @@ namespace kernelpad {
 
 /// The project for `kernel` (empty: the first __global__ kernel) of the source in `path`, or
 /// nothing with `*error` saying why (unreadable, no kernel, name not found). The source is read
-/// as a bounded regular file.
+/// as a bounded regular file. A .ptx file makes a PTX project and a .ll or .nvvm file an NVVM
+/// IR one: their kernels are the module's `.entry`s, their arguments guessed from the `.param`
+/// types (the description says how).
 [[nodiscard]] std::optional<Project> projectFromSourceFile(const QString& path,
                                                            const QString& kernel, QString* error);
 

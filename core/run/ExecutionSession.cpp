@@ -129,7 +129,8 @@ KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchCo
 
 CompileResult compileProject(const Project& project, const QString& projectDir, const QString& arch,
                              CompileCache* cache) {
-    const Program program(project.source, project.sourceName, project.options, projectDir);
+    const Program program(project.source, project.sourceName, project.options, projectDir,
+                          project.language);
     const QStringList expressions = project.nameExpressions();
     const auto compile = [&] { return program.compile(arch, expressions); };
     if (!cache)
@@ -143,8 +144,13 @@ CompileResult compileProject(const Project& project, const QString& projectDir, 
     // The project directory is in the key because relative include dirs resolve there.
     const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
                                  << base.absolutePath();
+    // PTX and NVVM IR are keyed by their language and tools (CUDA keeps its keys of old).
+    const QString tools = project.language == SourceLanguage::Cuda
+                              ? Program::nvrtcVersion()
+                              : languageName(project.language) + QLatin1Char(' ') +
+                                    Program::compilerOf(project.language);
     const QByteArray key = CompileCache::key(
-        project.source, project.sourceName, keyFlags, expressions, Program::nvrtcVersion(),
+        project.source, project.sourceName, keyFlags, expressions, tools,
         CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots));
     CompileResult result = cache->findOrCompile(key, compile);
     if (result.cacheHit)

@@ -598,12 +598,13 @@ void TestLaunchFeatures::everyExampleCompiles_data() {
         QTest::newRow(qPrintable(file)) << file;
 }
 
-// Every example compiles with NVRTC for sm_90 (cooperative_groups included), its kernel is
+// Every example compiles for sm_90 (NVRTC, cooperative_groups included; nvJitLink for the PTX
+// example), its kernel is
 // in the module, and the globals it sets are there with the sizes it gives.
 void TestLaunchFeatures::everyExampleCompiles() {
     QFETCH(QString, file);
     const Project p = loadExample(file);
-    const CompileResult r = Program(p.source, p.sourceName, p.options, kExamples)
+    const CompileResult r = Program(p.source, p.sourceName, p.options, kExamples, p.language)
                                 .compile(QStringLiteral("sm_90"), p.nameExpressions());
     QVERIFY2(r.ok, qPrintable(r.log + r.error));
     QVERIFY(r.findKernel(p.kernel));
@@ -613,7 +614,7 @@ void TestLaunchFeatures::everyExampleCompiles() {
         QVERIFY2(validateCluster(p.launch, hopper()).isEmpty(), qPrintable(file));
         // Virtual arch too: the same source as PTX only, for the driver's JIT.
         const CompileResult ptx =
-            Program(p.source, p.sourceName, p.options, kExamples).compile("compute_90");
+            Program(p.source, p.sourceName, p.options, kExamples, p.language).compile("compute_90");
         QVERIFY2(ptx.ok, qPrintable(ptx.log));
         QVERIFY(ptx.cubin.isEmpty());
     }

@@ -255,6 +255,17 @@ void CodeEditor::updateLineNumberWidth() {
     setMarginWidth(kLineNumberMargin, QString(digits, QLatin1Char('9')));
 }
 
+void CodeEditor::setSourceLanguage(SourceLanguage language) {
+    if (m_lexer->sourceLanguage() == language)
+        return;
+    m_lexer->setSourceLanguage(language);
+    applyTheme(m_theme); // re-sets the lexer, so Scintilla reads the new keyword sets
+}
+
+SourceLanguage CodeEditor::sourceLanguage() const {
+    return m_lexer->sourceLanguage();
+}
+
 void CodeEditor::applyTheme(const Theme& theme) {
     m_applyingTheme = true;
     m_theme = theme;

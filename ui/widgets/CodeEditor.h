@@ -46,6 +46,10 @@ public:
     /// Moves the cursor to a 1-based line and column and shows it.
     void goToLine(int line, int column = 0);
 
+    /// Highlights the source as CUDA C++, PTX or NVVM IR (the project's language).
+    void setSourceLanguage(SourceLanguage language);
+    [[nodiscard]] SourceLanguage sourceLanguage() const;
+
     /// Re-colours the editor for `theme` (called on palette changes too).
     void applyTheme(const Theme& theme);
     /// The font of the text and the margins (Preferences; followed when they change).

@@ -49,6 +49,42 @@ const char kLibraryTypes[] =
     "size_t ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t "
     "intptr_t uintptr_t std";
 
+// PTX ISA 8.x: instructions (set 1), directives, state spaces, types and modifiers without
+// their dot (set 2), special registers without their % (set 4).
+const char kPtxInstructions[] =
+    "abs activemask add addc and atom bar barrier bfe bfi bfind bmsk bra brev brkpt brx call "
+    "clz cnot copysign cos cp cvt cvta discard div dp2a dp4a elect ex2 exit fence fma fns "
+    "getctarank isspacep istypep ld ldmatrix ldu lg2 lop3 mad mad24 madc mapa match max "
+    "mbarrier membar min mma mov movmatrix mul mul24 nanosleep neg not or pmevent popc prefetch "
+    "prefetchu prmt rcp red redux rem ret rsqrt sad selp set setmaxnreg setp shf shfl shl shr "
+    "sin slct sqrt st stackrestore stacksave stmatrix sub subc suld suq sured sust tanh "
+    "testp tex tld4 trap txq vabsdiff vadd vmad vmax vmin vote vset vshl vshr vsub wgmma wmma "
+    "xor";
+const char kPtxDirectives[] =
+    "address_size align branchtargets callprototype calltargets const entry explicitcluster "
+    "extern file func global loc local maxnctapersm maxnreg maxntid minnctapersm noreturn "
+    "param pragma reg reqnctapercluster reqntid section shared sreg target tex version "
+    "visible weak pred b8 b16 b32 b64 b128 s8 s16 s32 s64 u8 u16 u32 u64 f16 f16x2 bf16 "
+    "bf16x2 f32 f64 tf32 v2 v4 rn rz rm rp rni rzi rmi rpi ftz sat approx full wide lo hi eq "
+    "ne lt le gt ge lo ls hs equ neu ltu leu gtu geu num nan uni sync aligned all any ballot "
+    "down up bfly idx gpu sys cta cluster relaxed acquire release acq_rel volatile ca cg cs lu "
+    "cv wb wt nc to";
+const char kPtxSpecialRegisters[] =
+    "tid ntid ctaid nctaid laneid warpid nwarpid smid nsmid gridid clock clock64 lanemask_eq "
+    "lanemask_le lanemask_lt lanemask_ge lanemask_gt globaltimer clusterid nclusterid "
+    "cluster_ctaid cluster_nctaid cluster_ctarank cluster_nctarank dynamic_smem_size envreg0";
+// NVVM IR (LLVM 7 text): instructions (set 1), types and linkage words (set 2).
+const char kNvvmInstructions[] =
+    "add addrspacecast alloca and ashr bitcast br call extractelement extractvalue fadd fcmp "
+    "fdiv fmul fneg fpext fptosi fptoui fptrunc frem fsub getelementptr icmp insertelement "
+    "insertvalue inttoptr load lshr mul or phi ptrtoint ret sdiv select sext shl shufflevector "
+    "sitofp srem store sub switch trunc udiv uitofp unreachable urem xor zext define declare "
+    "attributes target datalayout triple";
+const char kNvvmTypes[] =
+    "void half float double i1 i8 i16 i32 i64 i128 label metadata addrspace align nsw nuw "
+    "exact inbounds global constant internal external private linkonce weak "
+    "eq ne ugt uge ult ule sgt sge slt sle oeq one olt ole ogt oge true false null undef";
+
 } // namespace
 
 CudaLexer::CudaLexer(QObject* parent)
@@ -65,6 +101,13 @@ const char* CudaLexer::language() const {
 }
 
 const char* CudaLexer::keywords(int set) const {
+    if (m_language == SourceLanguage::Ptx)
+        return set == 1   ? kPtxInstructions
+               : set == 2 ? kPtxDirectives
+               : set == 4 ? kPtxSpecialRegisters
+                          : nullptr;
+    if (m_language == SourceLanguage::Nvvm)
+        return set == 1 ? kNvvmInstructions : set == 2 ? kNvvmTypes : nullptr;
     switch (set) {
     case 2:
         return kCudaKeywords;
@@ -76,6 +119,8 @@ const char* CudaLexer::keywords(int set) const {
 }
 
 QString CudaLexer::description(int style) const {
+    if (style == KeywordSet2 && m_language == SourceLanguage::Ptx)
+        return tr("PTX directive, state space or type");
     if (style == KeywordSet2)
         return tr("CUDA keyword or built-in");
     return QsciLexerCPP::description(style);

@@ -3,6 +3,7 @@
 #include "ui/Theme.h"
 #include "ui/widgets/KernelItems.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QEvent>
 #include <QGuiApplication>
@@ -10,11 +11,13 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QShortcut>
 #include <QSyntaxHighlighter>
 #include <QTextBlock>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace kernelpad {
@@ -105,7 +108,8 @@ PtxView::PtxView(QWidget* parent)
     , m_entries(new QComboBox(this))
     , m_info(new QLabel(this))
     , m_staleBanner(new QLabel(this))
-    , m_highlighter(new PtxHighlighter(m_text->document())) {
+    , m_highlighter(new PtxHighlighter(m_text->document()))
+    , m_saveAsPtx(new QAction(tr("Save as PTX Project"), this)) {
     m_text->setReadOnly(true);
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_text->setFont(monospaceFont());
@@ -128,6 +132,25 @@ PtxView::PtxView(QWidget* parent)
     bar->addWidget(m_entries);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_info);
+    m_saveAsPtx->setObjectName(QStringLiteral("saveAsPtxProject"));
+    m_saveAsPtx->setToolTip(tr("Start a new project whose source is this PTX, with the same "
+                               "arguments and launch: edit the PTX by hand, nvJitLink "
+                               "assembles it"));
+    m_saveAsPtx->setEnabled(false);
+    connect(m_saveAsPtx, &QAction::triggered, this, &PtxView::saveAsPtxProjectRequested);
+    auto* saveButton = new QToolButton(this);
+    saveButton->setObjectName(QStringLiteral("saveAsPtxProjectButton"));
+    saveButton->setDefaultAction(m_saveAsPtx);
+    saveButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addWidget(saveButton);
+    m_text->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_text, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QMenu* menu = m_text->createStandardContextMenu(at);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addSeparator();
+        menu->addAction(m_saveAsPtx);
+        menu->popup(m_text->viewport()->mapToGlobal(at));
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->setSpacing(2);
@@ -154,6 +177,7 @@ void PtxView::setPtx(const QString& ptx) {
     m_text->setPlainText(ptx);
     fillKernelItems(m_entries, entries()); // demangled names beside the lowered ones
     m_entries->setEnabled(m_entries->count() > 0);
+    m_saveAsPtx->setEnabled(!ptx.isEmpty());
     m_info->setText(ptx.isEmpty() ? QString()
                                   : tr("%1 lines").arg(m_text->document()->blockCount()));
 }

@@ -6,6 +6,7 @@
 #include <QTime>
 #include <QWidget>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -15,8 +16,9 @@ namespace kernelpad {
 
 class PtxHighlighter;
 
-/// A read-only PTX listing with syntax colours, a search field (Enter / Shift+Enter) and a
-/// selector that jumps to each `.entry`. Child object names: ptxEntries, stalePtxBanner.
+/// A read-only PTX listing with syntax colours, a search field (Enter / Shift+Enter), a
+/// selector that jumps to each `.entry` and "Save as PTX Project" (a button and the context
+/// menu's last entry). Child object names: ptxEntries, stalePtxBanner, saveAsPtxProject.
 class PtxView : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +37,12 @@ public:
     /// The `.entry` names found in the PTX, in order.
     [[nodiscard]] QStringList entries() const;
     [[nodiscard]] QPlainTextEdit* textView() const { return m_text; }
+    /// "Save as PTX Project": enabled while there is PTX to save.
+    [[nodiscard]] QAction* saveAsPtxProjectAction() const { return m_saveAsPtx; }
+
+signals:
+    /// The user asked for a PTX project made of the PTX shown (ptx()).
+    void saveAsPtxProjectRequested();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -50,6 +58,7 @@ private:
     QLabel* m_staleBanner;
     QTime m_lastGoodAt; ///< when the PTX shown was compiled
     PtxHighlighter* m_highlighter;
+    QAction* m_saveAsPtx;
 };
 
 } // namespace kernelpad

@@ -125,6 +125,7 @@ void MainWindow::createWidgets() {
     m_ptx->setObjectName(QStringLiteral("ptx"));
     m_sass = new SassView(this);
     m_sass->setObjectName(QStringLiteral("sass"));
+    connect(m_ptx, &PtxView::saveAsPtxProjectRequested, this, [this] { saveAsPtxProject(); });
     m_resources = new ResourcesPanel(this);
     m_resources->setObjectName(QStringLiteral("resources"));
     m_timing = new TimingChartView(this);

@@ -76,6 +76,9 @@ public:
     /// work; errors name the file and the field.
     bool openProject(const QString& path);
     bool newProject();
+    /// Replaces the project (asking about unsaved work first) with an untitled PTX project made
+    /// of the PTX view's PTX, with the same arguments and launch (core ptxProjectFrom()).
+    bool saveAsPtxProject();
     bool save();
     bool saveAs(const QString& path);
     /// Offers to restore recovery files left by a crash: the newest comes back in this

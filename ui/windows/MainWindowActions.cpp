@@ -5,6 +5,7 @@
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
 #include "core/project/ProjectFromSource.h"
+#include "core/project/PtxProject.h"
 #include "core/project/Starter.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
@@ -12,6 +13,7 @@
 #include "ui/Session.h"
 #include "ui/dialogs/DeviceDialog.h"
 #include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/PtxView.h"
 
 #include <QDir>
 #include <QFile>
@@ -27,14 +29,16 @@
 namespace kernelpad {
 
 namespace {
-const QString kFileFilter = QStringLiteral(
-    "KernelPad projects and CUDA sources (*.kpad *.cu *.cuh);;KernelPad projects (*.kpad);;"
-    "CUDA sources (*.cu *.cuh);;All files (*)");
+const QString kFileFilter =
+    QStringLiteral("KernelPad projects and kernel sources (*.kpad *.cu *.cuh *.ptx *.ll *.nvvm);;"
+                   "KernelPad projects (*.kpad);;CUDA sources (*.cu *.cuh);;PTX (*.ptx);;"
+                   "NVVM IR (*.ll *.nvvm);;All files (*)");
 
-/// A bare CUDA source rather than a project file.
+/// A bare CUDA, PTX or NVVM IR source rather than a project file.
 bool isCudaSource(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    return suffix == QLatin1String("cu") || suffix == QLatin1String("cuh");
+    return suffix == QLatin1String("cu") || suffix == QLatin1String("cuh") ||
+           languageOfFile(path) != SourceLanguage::Cuda;
 }
 constexpr int kStatusMessageMs = 5000;
 } // namespace
@@ -43,6 +47,28 @@ bool MainWindow::newProject() {
     if (!maybeSave())
         return false;
     m_document->replace(Preferences::load().forNewProject(starterProject(tr("Untitled"))));
+    return true;
+}
+
+bool MainWindow::saveAsPtxProject() {
+    const QString ptx = m_ptx ? m_ptx->ptx() : QString();
+    if (ptx.isEmpty()) {
+        showError(tr("Cannot Make a PTX Project"), tr("There is no PTX yet: compile first."));
+        return false;
+    }
+    if (!maybeSave())
+        return false;
+    const Project& current = m_document->project();
+    const std::optional<CompileResult>& compiled = m_session->lastCompile();
+    const QString lowered = compiled ? compiled->loweredName(current.kernel) : QString();
+    const Project made = ptxProjectFrom(current, ptx, lowered);
+    // Untitled, beside the project it came from (relative paths still resolve there).
+    m_document->replace(made, QString(), m_document->directory());
+    m_document->setUntitledName(made.sourceName);
+    statusBar()->showMessage(tr("Made a PTX project of %1: edit the PTX and run it; Save keeps "
+                                "it as a .kpad")
+                                 .arg(made.sourceName),
+                             kStatusMessageMs);
     return true;
 }
 
@@ -63,10 +89,14 @@ bool MainWindow::openProject(const QString& path) {
                             QFileInfo(path).absolutePath());
         m_document->setUntitledName(QFileInfo(path).fileName());
         m_recent->add(path);
-        statusBar()->showMessage(tr("Opened %1 as a new project: the argument table follows "
-                                    "the kernel's signature; Save keeps it as a .kpad")
-                                     .arg(QDir::toNativeSeparators(path)),
-                                 kStatusMessageMs);
+        statusBar()->showMessage(
+            (made->language == SourceLanguage::Cuda
+                 ? tr("Opened %1 as a new project: the argument table follows the kernel's "
+                      "signature; Save keeps it as a .kpad")
+                 : tr("Opened %1 as a new project: the argument table is guessed from the "
+                      ".entry's .param types (check it); Save keeps it as a .kpad"))
+                .arg(QDir::toNativeSeparators(path)),
+            kStatusMessageMs);
         return true;
     }
     // A broken file leaves the open project alone.

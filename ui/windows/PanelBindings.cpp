@@ -113,6 +113,7 @@ void editor(Session* session, CodeEditor* editor) {
     auto show = [=] {
         echo.quietly([&] {
             editor->clearDiagnostics();
+            editor->setSourceLanguage(document->project().language);
             // setText() drops the undo history of the old project too, which is right here.
             editor->setText(document->project().source);
             editor->setModified(false);
@@ -328,7 +329,9 @@ void programLog(Session* session, QPlainTextEdit* log) {
     viewer->onCompiled = [=](const Session& s) {
         const CompileResult& result = *s.lastCompile();
         QStringList header;
-        header << QObject::tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch);
+        header << (result.compiler.isEmpty() // PTX and NVVM IR name their own tools
+                       ? QObject::tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch)
+                       : QObject::tr("%1, %2").arg(result.compiler, result.arch));
         if (!result.flags.isEmpty())
             header << QObject::tr("Flags: %1").arg(result.flags.join(QLatin1Char(' ')));
         header << (result.ok ? QObject::tr("Compiled in %1%2")
