@@ -148,8 +148,9 @@ std::optional<PipelineStep> PipelineStep::fromJson(const QJsonObject& json, cons
     if (!fields.readArray(QStringLiteral("swap"), &swaps))
         return std::nullopt;
     for (qsizetype i = 0; i < swaps.size(); ++i) {
-        std::optional<BufferSwap> s = readSwap(
-            swaps[i], json::indexPath(fields.path(QStringLiteral("swap")), i), error ? error : &message);
+        std::optional<BufferSwap> s =
+            readSwap(swaps[i], json::indexPath(fields.path(QStringLiteral("swap")), i),
+                     error ? error : &message);
         if (!s)
             return std::nullopt;
         step.swaps.append(std::move(*s));

@@ -404,6 +404,15 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
                                      .arg(result.compile.errorCount());
             return finish(std::move(result));
         }
+        // A pipeline's kernels and bindings are checked against the compile, so that a step
+        // naming a kernel the module lacks is named with or without a driver.
+        if (const QString problem = request.project.pipeline.problemWithCompiled(
+                request.project.arguments, result.compile);
+            !problem.isEmpty()) {
+            result.status = RunStatus::BadInput;
+            result.error = problem;
+            return finish(std::move(result));
+        }
         if (!haveDriver) {
             result.status = RunStatus::DriverUnavailable;
             result.error =
@@ -448,11 +457,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     // A pipeline (issue 12, point 3) runs its steps instead of the single launch: its steps
     // are checked here, the project's own kernel only by reference kernels that use it.
     const bool isPipeline = !project.pipeline.isEmpty();
-    QString problem;
-    if (isPipeline)
-        problem = project.pipeline.problemWithCompiled(project.arguments, result.compile);
-    if (!problem.isEmpty())
-        return fail(RunStatus::BadInput, problem);
+    QString problem; // the pipeline's kernels were checked against the compile by run()
     const QString lowered = resolveKernelLowered(
         result.compile, isPipeline ? project.pipeline.steps.front().kernel : project.kernel);
     if (lowered.isEmpty())

@@ -46,16 +46,20 @@ std::optional<PipelinePlan> PipelinePlan::prepare(const Project& project,
         constexpr int kDefaultDynamicSharedLimitBytes = 48 * 1024;
         if (step.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
             kernel.allowDynamicSharedBytes(step.launch.sharedMemBytes);
-        plan.m_steps.push_back(Step{kernel, step.kernel, step.launch, step.repeat,
-                                    pipeline.stepArguments(i, project.arguments), step.swaps,
+        plan.m_steps.push_back(Step{kernel,
+                                    step.kernel,
+                                    step.launch,
+                                    step.repeat,
+                                    pipeline.stepArguments(i, project.arguments),
+                                    step.swaps,
                                     {}});
     }
     return plan;
 }
 
 bool PipelinePlan::pack(const QVector<ArgumentSpec>& arguments,
-                        const std::vector<RunBuffer>& buffers,
-                        const QVector<quint64>& imageHandles, QString* error) {
+                        const std::vector<RunBuffer>& buffers, const QVector<quint64>& imageHandles,
+                        QString* error) {
     // Which buffer's memory each buffer name refers to at this point of the pass.
     QHash<QString, int> owner;
     for (int b = 0; b < int(buffers.size()); ++b)
@@ -142,15 +146,15 @@ RunStatus stopStatus(const std::atomic_bool& cancel, const QElapsedTimer& runClo
 TimingStats statsOf(QVector<double> timesMs, int samples) {
     TimingStats stats = computeStats(std::move(timesMs));
     stats.mode = QStringLiteral("hot");
-    stats.stopReason = stats.reps() >= samples ? QStringLiteral("fixed count")
-                                               : QStringLiteral("stopped early");
+    stats.stopReason =
+        stats.reps() >= samples ? QStringLiteral("fixed count") : QStringLiteral("stopped early");
     return stats;
 }
 
 } // namespace
 
-PipelineMeasurement PipelinePlan::measure(const Stream& stream, int samples, int warmup,
-                                          bool graph, const std::atomic_bool& cancel,
+PipelineMeasurement PipelinePlan::measure(const Stream& stream, int samples, int warmup, bool graph,
+                                          const std::atomic_bool& cancel,
                                           const QElapsedTimer& runClock, int timeLimitMs) const {
     PipelineMeasurement out;
     PipelineTiming& t = out.timing;

@@ -39,8 +39,7 @@ public:
     /// parameters (cuFuncGetParamInfo, as a single launch is checked) and its launch through
     /// `checkLaunch`. The error names the step ("pipeline.steps[1]: ...").
     static std::optional<PipelinePlan> prepare(const Project& project,
-                                               const CompileResult& compiled,
-                                               const Module& module,
+                                               const CompileResult& compiled, const Module& module,
                                                const LaunchCheck& checkLaunch, QString* error);
 
     /// Packs every launch of one pass: buffers by the names bound at that point of the pass
@@ -68,8 +67,7 @@ public:
     /// `runClock`.
     [[nodiscard]] PipelineMeasurement measure(const Stream& stream, int samples, int warmup,
                                               bool graph, const std::atomic_bool& cancel,
-                                              const QElapsedTimer& runClock,
-                                              int timeLimitMs) const;
+                                              const QElapsedTimer& runClock, int timeLimitMs) const;
 
 private:
     struct Step {

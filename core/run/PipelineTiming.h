@@ -21,18 +21,17 @@ struct StepTiming {
         return repeat > 0 ? stats.medianMs / repeat : 0.0;
     }
     friend bool operator==(const StepTiming& a, const StepTiming& b) {
-        return a.kernel == b.kernel && a.repeat == b.repeat &&
-               a.stats.toJson() == b.stats.toJson();
+        return a.kernel == b.kernel && a.repeat == b.repeat && a.stats.toJson() == b.stats.toJson();
     }
 };
 
 /// Per-step and whole-sequence times of a pipeline run; empty for a single launch.
 struct PipelineTiming {
     QVector<StepTiming> steps;
-    qint64 launches = 0;      ///< kernel launches in one pass over the sequence
-    TimingStats sequence;     ///< each pass queued launch by launch on the stream
-    bool graph = false;       ///< the sequence was also captured and replayed as a graph
-    TimingStats graphReplay;  ///< each pass as one cuGraphLaunch of the captured sequence
+    qint64 launches = 0;           ///< kernel launches in one pass over the sequence
+    TimingStats sequence;          ///< each pass queued launch by launch on the stream
+    bool graph = false;            ///< the sequence was also captured and replayed as a graph
+    TimingStats graphReplay;       ///< each pass as one cuGraphLaunch of the captured sequence
     double graphInstantiateMs = 0; ///< host time of capturing and instantiating the graph
 
     [[nodiscard]] bool isEmpty() const { return steps.isEmpty(); }

@@ -146,47 +146,34 @@ private slots:
                     })
             << "pipeline.steps[0].args[0].value: 'in' is not a scalar; only a scalar argument "
                "takes a value of the step's own";
-        QTest::newRow("a value that is no int32")
-            << step(1,
-                    [](QJsonObject& s) {
-                        s.insert("args", QJsonArray{"partials", "out",
-                                                    QJsonObject{{"name", "n"}, {"value", "x"}}});
-                    })
-            << "pipeline.steps[1].args[2].value: ";
-        QTest::newRow("an argument that is a number")
-            << step(0, [](QJsonObject& s) { s.insert("args", QJsonArray{"in", 3, "n"}); })
-            << "pipeline.steps[0].args[1]: expected an argument name or an object, got a number";
-        QTest::newRow("no kernel")
-            << step(0, [](QJsonObject& s) { s.remove("kernel"); })
-            << "pipeline.steps[0].kernel: missing";
+        QTest::newRow("a value that is no int32") << step(1, [](QJsonObject& s) {
+            s.insert("args",
+                     QJsonArray{"partials", "out", QJsonObject{{"name", "n"}, {"value", "x"}}});
+        }) << "pipeline.steps[1].args[2].value: ";
+        QTest::newRow("an argument that is a number") << step(0, [](QJsonObject& s) {
+            s.insert("args", QJsonArray{"in", 3, "n"});
+        }) << "pipeline.steps[0].args[1]: expected an argument name or an object, got a number";
+        QTest::newRow("no kernel") << step(0, [](QJsonObject& s) { s.remove("kernel"); })
+                                   << "pipeline.steps[0].kernel: missing";
         QTest::newRow("an empty kernel")
             << step(0, [](QJsonObject& s) { s.insert("kernel", "  "); })
             << "pipeline.steps[0].kernel: must name the kernel to launch";
-        QTest::newRow("no launch")
-            << step(1, [](QJsonObject& s) { s.remove("launch"); })
-            << "pipeline.steps[1].launch: missing";
-        QTest::newRow("a block of 0")
-            << step(1,
-                    [](QJsonObject& s) {
-                        s.insert("launch", QJsonObject{{"grid", 1}, {"block", QJsonArray{0}}});
-                    })
-            << "pipeline.steps[1].launch.block[0]: ";
-        QTest::newRow("a cluster")
-            << step(0,
-                    [](QJsonObject& s) {
-                        s.insert("launch",
-                                 QJsonObject{{"grid", 8}, {"block", 32}, {"cluster", 2}});
-                    })
-            << "pipeline.steps[0].launch.cluster: a pipeline step is a plain launch";
-        QTest::newRow("repeat 0")
-            << step(0, [](QJsonObject& s) { s.insert("repeat", 0); })
-            << "pipeline.steps[0].repeat: ";
-        QTest::newRow("swap with a missing buffer")
-            << step(0, [](QJsonObject& s) { s.insert("swap", QJsonArray{QJsonArray{"in", "b"}}); })
-            << "pipeline.steps[0].swap[0]: no argument named 'b' in the project";
-        QTest::newRow("swap a scalar")
-            << step(0, [](QJsonObject& s) { s.insert("swap", QJsonArray{QJsonArray{"in", "n"}}); })
-            << "pipeline.steps[0].swap[0]: 'n' is not a buffer; only buffers can be swapped";
+        QTest::newRow("no launch") << step(1, [](QJsonObject& s) { s.remove("launch"); })
+                                   << "pipeline.steps[1].launch: missing";
+        QTest::newRow("a block of 0") << step(1, [](QJsonObject& s) {
+            s.insert("launch", QJsonObject{{"grid", 1}, {"block", QJsonArray{0}}});
+        }) << "pipeline.steps[1].launch.block[0]: ";
+        QTest::newRow("a cluster") << step(0, [](QJsonObject& s) {
+            s.insert("launch", QJsonObject{{"grid", 8}, {"block", 32}, {"cluster", 2}});
+        }) << "pipeline.steps[0].launch.cluster: a pipeline step is a plain launch";
+        QTest::newRow("repeat 0") << step(0, [](QJsonObject& s) { s.insert("repeat", 0); })
+                                  << "pipeline.steps[0].repeat: ";
+        QTest::newRow("swap with a missing buffer") << step(0, [](QJsonObject& s) {
+            s.insert("swap", QJsonArray{QJsonArray{"in", "b"}});
+        }) << "pipeline.steps[0].swap[0]: no argument named 'b' in the project";
+        QTest::newRow("swap a scalar") << step(0, [](QJsonObject& s) {
+            s.insert("swap", QJsonArray{QJsonArray{"in", "n"}});
+        }) << "pipeline.steps[0].swap[0]: 'n' is not a buffer; only buffers can be swapped";
         QTest::newRow("swap buffers of different counts")
             << step(0,
                     [](QJsonObject& s) {
@@ -194,9 +181,9 @@ private slots:
                     })
             << "pipeline.steps[0].swap[0]: 'in' (n x float32) and 'partials' (256 x float32) "
                "differ; swapped buffers must have the same type and count";
-        QTest::newRow("swap a buffer with itself")
-            << step(0, [](QJsonObject& s) { s.insert("swap", QJsonArray{QJsonArray{"in", "in"}}); })
-            << "pipeline.steps[0].swap[0]: swaps 'in' with itself";
+        QTest::newRow("swap a buffer with itself") << step(0, [](QJsonObject& s) {
+            s.insert("swap", QJsonArray{QJsonArray{"in", "in"}});
+        }) << "pipeline.steps[0].swap[0]: swaps 'in' with itself";
         QTest::newRow("a swap that is no pair")
             << step(0, [](QJsonObject& s) { s.insert("swap", QJsonArray{QJsonArray{"in"}}); })
             << "pipeline.steps[0].swap[0]: expected a pair of buffer names, got an array";
@@ -269,6 +256,24 @@ private slots:
         QCOMPARE(p.pipeline.problemWithCompiled(p.arguments, compiled),
                  QStringLiteral("pipeline.steps[1].args: kernel 'reduce_final' takes 3 "
                                 "parameter(s) but the step binds 2"));
+    }
+
+    // A run names a step's unknown kernel after the compile, whether or not there is a driver.
+    void runNamesAnUnknownStepKernel() {
+        Project p = load(exampleJson());
+        p.pipeline.steps[0].kernel = QStringLiteral("reduce_partial");
+        p.options.arch = QStringLiteral("sm_90");
+        ExecutionSession session(nullptr);
+        const std::atomic_bool cancel{false};
+        RunRequest request;
+        request.project = p;
+        const RunResult r = session.run(request, cancel);
+        QCOMPARE(r.status, RunStatus::BadInput);
+        QVERIFY2(r.error.startsWith(QStringLiteral("pipeline.steps[0].kernel: kernel "
+                                                   "'reduce_partial' is not in the compiled "
+                                                   "module; it has: ")),
+                 qPrintable(r.error));
+        QVERIFY(r.compile.ok);
     }
 
     void bufferBoundToAValueParameter() {
