@@ -42,11 +42,11 @@ ArgumentSpec floatBuffer(const QString& name, const QString& expected) {
 Project pingPong(int repeat, bool graph) {
     Project p;
     p.name = QStringLiteral("ping-pong");
-    p.source = QStringLiteral(
-        "extern \"C\" __global__ void add_one(const float* a, float* b, int n) {\n"
-        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-        "    if (i < n) b[i] = a[i] + 1.0f;\n"
-        "}\n");
+    p.source =
+        QStringLiteral("extern \"C\" __global__ void add_one(const float* a, float* b, int n) {\n"
+                       "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                       "    if (i < n) b[i] = a[i] + 1.0f;\n"
+                       "}\n");
     p.kernel = QStringLiteral("add_one");
     ArgumentSpec n;
     n.name = QStringLiteral("n");
