@@ -262,6 +262,9 @@ QString Pipeline::problemWith(const QVector<ArgumentSpec>& arguments) const {
 
 QString Pipeline::problemWithCompiled(const QVector<ArgumentSpec>& arguments,
                                       const CompileResult& compiled) const {
+    // A binding the project cannot satisfy is named as such, not as a parameter count.
+    if (QString problem = problemWith(arguments); !problem.isEmpty())
+        return problem;
     for (int s = 0; s < steps.size(); ++s) {
         const PipelineStep& step = steps[s];
         const QString path = QStringLiteral("pipeline.steps[%1].kernel").arg(s);

@@ -274,6 +274,16 @@ private slots:
                                                    "module; it has: ")),
                  qPrintable(r.error));
         QVERIFY(r.compile.ok);
+
+        // A project built in code (not read from a file) is checked all the same.
+        p.pipeline.steps[0].kernel = QStringLiteral("reduce_partials");
+        p.pipeline.steps[1].args[0].argument = QStringLiteral("tmp");
+        request.project = p;
+        const RunResult missing = session.run(request, cancel);
+        QCOMPARE(missing.status, RunStatus::BadInput);
+        QCOMPARE(missing.error, QStringLiteral("pipeline.steps[1].args[0]: no argument named "
+                                               "'tmp' in the project (it has: in, partials, "
+                                               "out, n)"));
     }
 
     void bufferBoundToAValueParameter() {

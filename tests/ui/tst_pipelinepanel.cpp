@@ -44,25 +44,38 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("shownBack"); // empty: refused
         QTest::addColumn<QString>("error");
-        QTest::newRow("grid as one number") << int(PipelineStepModel::Grid) << "64" << "64" << "";
-        QTest::newRow("block in 2D") << int(PipelineStepModel::Block) << "16, 16" << "16,16,1"
+        QTest::newRow("grid as one number") << int(PipelineStepModel::Grid) << "64"
+                                            << "64"
+                                            << "";
+        QTest::newRow("block in 2D") << int(PipelineStepModel::Block) << "16, 16"
+                                     << "16,16,1"
                                      << "";
-        QTest::newRow("grid of 0") << int(PipelineStepModel::Grid) << "0" << ""
-                                   << "Grid: each dimension must be a whole number >= 1 (got \"0\")";
-        QTest::newRow("4 dimensions") << int(PipelineStepModel::Block) << "1,1,1,1" << ""
+        QTest::newRow("grid of 0")
+            << int(PipelineStepModel::Grid) << "0"
+            << ""
+            << "Grid: each dimension must be a whole number >= 1 (got \"0\")";
+        QTest::newRow("4 dimensions") << int(PipelineStepModel::Block) << "1,1,1,1"
+                                      << ""
                                       << "Block: expected 1 to 3 whole numbers";
         QTest::newRow("arguments with a step value")
             << int(PipelineStepModel::Arguments) << "partials,out , n = 128"
-            << "partials, out, n=128" << "";
+            << "partials, out, n=128"
+            << "";
         QTest::newRow("a value without a name")
-            << int(PipelineStepModel::Arguments) << "partials, =3" << ""
+            << int(PipelineStepModel::Arguments) << "partials, =3"
+            << ""
             << "Arguments: \"=3\" is not an argument name or name=value";
-        QTest::newRow("swaps") << int(PipelineStepModel::Swaps) << "a:b, c : d" << "a:b, c:d" << "";
-        QTest::newRow("a swap without a partner")
-            << int(PipelineStepModel::Swaps) << "a" << "" << "Swaps: \"a\" is not a pair of buffers a:b";
-        QTest::newRow("repeat 0") << int(PipelineStepModel::Repeat) << "0" << ""
+        QTest::newRow("swaps") << int(PipelineStepModel::Swaps) << "a:b, c : d"
+                               << "a:b, c:d"
+                               << "";
+        QTest::newRow("a swap without a partner") << int(PipelineStepModel::Swaps) << "a"
+                                                  << ""
+                                                  << "Swaps: \"a\" is not a pair of buffers a:b";
+        QTest::newRow("repeat 0") << int(PipelineStepModel::Repeat) << "0"
+                                  << ""
                                   << "Repeat: must be a whole number from 1 to 100000";
-        QTest::newRow("no kernel") << int(PipelineStepModel::Kernel) << " " << ""
+        QTest::newRow("no kernel") << int(PipelineStepModel::Kernel) << " "
+                                   << ""
                                    << "Kernel: must name the kernel to launch";
     }
     void textParses() {

@@ -164,8 +164,8 @@ bool PipelineStepModel::setData(const QModelIndex& index, const QVariant& value,
     case Repeat: {
         const int number = text.toInt(&ok);
         const int low = index.column() == Shared ? 0 : 1;
-        const int high = index.column() == Shared ? std::numeric_limits<int>::max()
-                                                  : PipelineStep::kMaxRepeat;
+        const int high =
+            index.column() == Shared ? std::numeric_limits<int>::max() : PipelineStep::kMaxRepeat;
         ok = ok && number >= low && number <= high;
         error = tr("%1: must be a whole number from %2 to %3 (got \"%4\")")
                     .arg(index.column() == Shared ? tr("Shared bytes") : tr("Repeat"))
@@ -215,7 +215,7 @@ QString PipelineStepModel::dimsText(const std::array<int, 3>& dims) {
 }
 
 std::optional<std::array<int, 3>> PipelineStepModel::parseDims(const QString& text,
-                                                              QString* error) {
+                                                               QString* error) {
     const QStringList parts = items(text);
     if (parts.isEmpty() || parts.size() > 3) {
         *error = tr("expected 1 to 3 whole numbers separated by commas (got \"%1\")").arg(text);
@@ -266,7 +266,7 @@ QString PipelineStepModel::swapsText(const QVector<BufferSwap>& swaps) {
 }
 
 std::optional<QVector<BufferSwap>> PipelineStepModel::parseSwaps(const QString& text,
-                                                                QString* error) {
+                                                                 QString* error) {
     QVector<BufferSwap> swaps;
     for (const QString& part : items(text)) {
         const QStringList pair = part.split(QLatin1Char(':'));

@@ -43,11 +43,11 @@ public:
     [[nodiscard]] static std::optional<std::array<int, 3>> parseDims(const QString& text,
                                                                      QString* error);
     [[nodiscard]] static QString argumentsText(const QVector<PipelineBinding>& args);
-    [[nodiscard]] static std::optional<QVector<PipelineBinding>>
-    parseArguments(const QString& text, QString* error);
+    [[nodiscard]] static std::optional<QVector<PipelineBinding>> parseArguments(const QString& text,
+                                                                                QString* error);
     [[nodiscard]] static QString swapsText(const QVector<BufferSwap>& swaps);
     [[nodiscard]] static std::optional<QVector<BufferSwap>> parseSwaps(const QString& text,
-                                                                      QString* error);
+                                                                       QString* error);
 
 signals:
     /// A cell was edited, or a step added or removed: steps() holds the new list.
