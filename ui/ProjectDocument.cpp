@@ -131,6 +131,13 @@ void ProjectDocument::setTiming(const TimingSpec& timing) {
     changedField(&ProjectDocument::timingChanged);
 }
 
+void ProjectDocument::setPipeline(const Pipeline& pipeline) {
+    if (m_project.pipeline == pipeline)
+        return;
+    m_project.pipeline = pipeline;
+    changedField(&ProjectDocument::pipelineChanged);
+}
+
 void ProjectDocument::replace(const Project& project, const QString& path,
                               const QString& copyDirectory) {
     m_project = project;

@@ -53,6 +53,8 @@ public:
     void setGlobals(const QVector<GlobalSpec>& globals);
     void setLaunch(const LaunchConfig& launch);
     void setTiming(const TimingSpec& timing);
+    /// The sequence of launches run instead of the single one (issue 12, point 3).
+    void setPipeline(const Pipeline& pipeline);
 
     /// Shows `project` as an untitled (or `path`) clean document: every panel re-reads it
     /// (projectReplaced). An untitled copy resolves relative paths in `copyDirectory`.
@@ -116,6 +118,7 @@ signals:
     void globalsChanged();
     void launchChanged();
     void timingChanged();
+    void pipelineChanged();
     /// After any of the field signals above.
     void edited();
     void dirtyChanged(bool dirty);

@@ -171,6 +171,19 @@ void printRun(QTextStream& out, const RunResult& r) {
             << text("resources.staticShared") << ", local " << text("resources.local")
             << ", occupancy " << text("occupancy") << "\n";
     }
+    // Grouped values (a pipeline's steps and graph), each group under its heading.
+    QStringList groups;
+    for (const Summary& s : summaries)
+        if (!s.group.isEmpty() && !groups.contains(s.group))
+            groups << s.group;
+    for (const QString& group : groups) {
+        out << '\n' << group << ":\n";
+        QVector<QStringList> rows;
+        for (const Summary& s : summaries)
+            if (s.group == group)
+                rows.push_back({s.name, formatSummaryValue(s)});
+        printTable(out, rows);
+    }
     if (!r.verification.isEmpty()) {
         out << "\nVerification:\n";
         QVector<QStringList> rows{{"buffer", "result", "method", "max abs err", "max rel err",

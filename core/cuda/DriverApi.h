@@ -63,7 +63,13 @@ struct DriverApi {
     X(cuTexObjectCreate)                                                                           \
     X(cuTexObjectDestroy)                                                                          \
     X(cuSurfObjectCreate)                                                                          \
-    X(cuSurfObjectDestroy)
+    X(cuSurfObjectDestroy)                                                                         \
+    X(cuStreamBeginCapture)                                                                        \
+    X(cuStreamEndCapture)                                                                          \
+    X(cuGraphInstantiateWithFlags)                                                                 \
+    X(cuGraphLaunch)                                                                               \
+    X(cuGraphExecDestroy)                                                                          \
+    X(cuGraphDestroy)
 
 #define KERNELPAD_DECLARE_POINTER(name) decltype(&::name) name = nullptr;
     KERNELPAD_DRIVER_FUNCTIONS(KERNELPAD_DECLARE_POINTER)

@@ -79,6 +79,8 @@ QStringList Project::nameExpressions() const {
             names.append(expression);
     };
     add(kernel);
+    for (const QString& stepKernel : pipeline.kernelNames())
+        add(stepKernel);
     for (const ArgumentSpec& arg : arguments)
         if (arg.isBuffer() && arg.buffer.verify.kind == VerifySpec::Kind::Reference)
             add(arg.buffer.verify.referenceKernel);
@@ -154,6 +156,8 @@ QJsonObject Project::toJson() const {
     insertGlobals(&json, globals);
     if (language != SourceLanguage::Cuda) // absent for CUDA C++: older files stay byte-stable
         json.insert(QStringLiteral("language"), languageName(language));
+    if (!pipeline.isEmpty())
+        json.insert(QStringLiteral("pipeline"), pipeline.toJson());
     return json;
 }
 
@@ -285,6 +289,15 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
     }
     if (!readGlobals(json, &project, &message))
         return fail(message);
+    if (json.contains(QStringLiteral("pipeline"))) {
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("pipeline"), &value))
+            return std::nullopt;
+        std::optional<Pipeline> pipeline = Pipeline::fromJson(value, project.arguments, &message);
+        if (!pipeline)
+            return fail(message);
+        project.pipeline = std::move(*pipeline);
+    }
     return project;
 }
 

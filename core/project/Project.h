@@ -5,6 +5,7 @@
 #include "core/compile/SourceLanguage.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/launch/GlobalSpec.h"
+#include "core/project/Pipeline.h"
 #include "core/project/TimingSpec.h"
 
 #include <QJsonObject>
@@ -33,6 +34,9 @@ struct Project {
     QVector<GlobalSpec> globals;
     LaunchConfig launch;
     TimingSpec timing;
+    /// A sequence of launches run instead of the single one (JSON: "pipeline", written only
+    /// when it has steps). `kernel` and `launch` stay what reference kernels run with.
+    Pipeline pipeline;
 
     /// Name expressions to hand NVRTC: the kernel and reference kernels that contain '<'.
     [[nodiscard]] QStringList nameExpressions() const;

@@ -11,6 +11,7 @@
 #include "core/run/BlockingKernel.h"
 #include "core/run/ErrorText.h"
 #include "core/run/Measure.h"
+#include "core/run/PipelineRun.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunGlobals.h"
 #include "core/run/RunMemory.h"
@@ -123,6 +124,20 @@ KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchCo
             double(r.occupancyBlocksPerSm * warpsPerBlock) / (d.maxThreadsPerSm / d.warpSize);
     }
     return r;
+}
+
+/// A measured run's status from its verification.
+RunResult finishVerification(RunResult& result) {
+    if (!result.verified()) {
+        result.status = RunStatus::VerificationFailed;
+        QStringList failed;
+        for (const BufferVerification& v : result.verification)
+            if (!v.passed)
+                failed << v.buffer;
+        result.error =
+            QStringLiteral("verification failed for %1").arg(failed.join(QStringLiteral(", ")));
+    }
+    return result;
 }
 
 } // namespace
@@ -386,6 +401,15 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
                                      .arg(result.compile.errorCount());
             return finish(std::move(result));
         }
+        // A pipeline's kernels and bindings are checked against the compile, so that a step
+        // naming a kernel the module lacks is named with or without a driver.
+        if (const QString problem = request.project.pipeline.problemWithCompiled(
+                request.project.arguments, result.compile);
+            !problem.isEmpty()) {
+            result.status = RunStatus::BadInput;
+            result.error = problem;
+            return finish(std::move(result));
+        }
         if (!haveDriver) {
             result.status = RunStatus::DriverUnavailable;
             result.error =
@@ -427,7 +451,12 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     watchdog.start();
 
     DeviceState& s = deviceState(request.device);
-    const QString lowered = result.compile.loweredName(project.kernel);
+    // A pipeline (issue 12, point 3) runs its steps instead of the single launch: its steps
+    // are checked here, the project's own kernel only by reference kernels that use it.
+    const bool isPipeline = !project.pipeline.isEmpty();
+    QString problem; // the pipeline's kernels were checked against the compile by run()
+    const QString lowered = result.compile.loweredName(
+        isPipeline ? project.pipeline.steps.front().kernel : project.kernel);
     if (lowered.isEmpty())
         return fail(RunStatus::BadInput,
                     QStringLiteral("kernel '%1' is not in the compiled module; it has: %2")
@@ -438,12 +467,27 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     const Module* module = s.moduleOf(result.compile, &result.jit);
     if (!module)
         return fail(RunStatus::CompileError, jitFailure(result.jit, result.compile.arch));
-    const Kernel kernel = module->kernel(lowered, project.kernel);
+    std::optional<PipelinePlan> plan;
+    if (isPipeline) {
+        plan = PipelinePlan::prepare(
+            project, result.compile, *module,
+            [&s](const Kernel& k, const LaunchConfig& l) {
+                return validateLaunch(l, limitsFor(s.info, k));
+            },
+            &problem);
+        if (!plan)
+            return fail(RunStatus::BadInput, problem);
+        result.launch = plan->firstLaunch();
+    }
+    const Kernel kernel =
+        isPipeline ? plan->firstKernel() : module->kernel(lowered, project.kernel);
 
-    QString problem = checkAgainstParams(project.arguments, kernel.paramLayouts(), project.kernel);
+    if (!isPipeline)
+        problem = checkAgainstParams(project.arguments, kernel.paramLayouts(), project.kernel);
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
-    problem = validateLaunch(project.launch, limitsFor(s.info, kernel));
+    if (!isPipeline)
+        problem = validateLaunch(project.launch, limitsFor(s.info, kernel));
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
     // Module globals (issue 12, point 2): found in the module and sized before any buffer.
@@ -454,13 +498,14 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     problem = bindGlobals(*globals, *module);
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
-    result.resources = resourcesOf(kernel, s.info, project.launch);
-    if (project.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
+    result.resources = resourcesOf(kernel, s.info, result.launch);
+    if (!isPipeline && project.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
         kernel.allowDynamicSharedBytes(project.launch.sharedMemBytes);
     // What the driver is given: the project's launch, less a cluster the kernel declares.
     LaunchConfig launch = project.launch;
-    problem = checkClusterAndCooperative(kernel, result.compile.findKernel(lowered), s.device,
-                                         s.info, &launch);
+    if (!isPipeline)
+        problem = checkClusterAndCooperative(kernel, result.compile.findKernel(lowered), s.device,
+                                             s.info, &launch);
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
 
@@ -498,8 +543,18 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
             QStringLiteral("the buffers need %1 but the GPU has %2 free of %3; reduce their sizes")
                 .arg(formatBytes(toAllocateBytes), formatBytes(qint64(freeBytes)),
                      formatBytes(qint64(totalDeviceBytes))));
+    if (isPipeline)
+        // The last run may have been a pipeline whose steps wrote its "in" buffers.
+        for (RunBuffer& b : *prepared)
+            if (b.reuse == BufferReuse::Contents)
+                b.reuse = BufferReuse::Memory;
     const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString());
     s.buffers = std::move(*prepared);
+    if (isPipeline)
+        // Any step may write any buffer: what this run leaves is no buffer's initial contents,
+        // so the next run keeps the allocations only (a changed key forbids Contents).
+        for (RunBuffer& b : s.buffers)
+            b.key.direction = Direction::InOut;
     const std::vector<RunBuffer>& buffers = s.buffers;
     s.textures.reset();
     s.textures =
@@ -508,17 +563,30 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         return fail(RunStatus::BadInput, problem);
     QVector<quint64> addresses = bufferAddresses(buffers, project.arguments.size());
     s.textures->applyHandles(addresses);
-    std::optional<PackedArgs> packed = PackedArgs::pack(project.arguments, addresses, &problem);
-    if (!packed)
-        return fail(RunStatus::BadInput, problem);
+    std::optional<PackedArgs> packed;
+    if (isPipeline) {
+        if (!plan->pack(project.arguments, buffers, s.textures->handles(project.arguments.size()),
+                        &problem))
+            return fail(RunStatus::BadInput, problem);
+    } else {
+        packed = PackedArgs::pack(project.arguments, addresses, &problem);
+        if (!packed)
+            return fail(RunStatus::BadInput, problem);
+    }
 
     // One launch whose outputs are verified; repetitions afterwards may change inout
     // buffers again and again, so they are timed but never checked.
     if (progress)
         progress(QStringLiteral("verifying launch"), 0, 1);
     writeGlobals(*globals, s.stream);
-    kernel.launch(launch.dims(), s.stream, packed->kernelParams());
-    s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
+    if (isPipeline) {
+        plan->enqueue(s.stream);
+        s.stream.synchronize(QStringLiteral("running the pipeline of '%1'").arg(project.name));
+        plan->applyFinalBindings(s.buffers);
+    } else {
+        kernel.launch(launch.dims(), s.stream, packed->kernelParams());
+        s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
+    }
     s.textures->readSurfaces(s.stream);
     QElapsedTimer verifyClock;
     verifyClock.start();
@@ -585,6 +653,31 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     if (timing.blockingKernel && s.blocker.prepare(s.info.arch(), &blockerProblem))
         blocker = &s.blocker;
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(buffers));
+    if (isPipeline) {
+        if (progress)
+            progress(QStringLiteral("timing the pipeline"), 0, 1);
+        const int samples = std::max(1, request.repetitions.value_or(timing.repetitions));
+        PipelineMeasurement pm =
+            plan->measure(s.stream, samples, timing.warmupLaunches, project.pipeline.graph, cancel,
+                          watchdog, timing.timeLimitMs);
+        result.pipeline = std::move(pm.timing);
+        // A pass moves each buffer as often as its steps touch it: only the project's own
+        // figure gives a bandwidth.
+        result.timing =
+            computeStats(result.pipeline.sequence.timesMs, timing.bytesOverride.value_or(0),
+                         timing.flopsPerLaunch.value_or(0.0));
+        result.timing.mode = result.pipeline.sequence.mode;
+        result.timing.stopReason = result.pipeline.sequence.stopReason;
+        result.timing.verifyMs = verifyMs;
+        result.timing.buffersReused = uploads.reused;
+        if (pm.status != RunStatus::Ok)
+            return fail(pm.status, pm.status == RunStatus::Cancelled
+                                       ? QStringLiteral("cancelled while timing the pipeline")
+                                       : QStringLiteral("the run passed its time limit of %1 ms "
+                                                        "while timing the pipeline")
+                                             .arg(timing.timeLimitMs));
+        return finishVerification(result);
+    }
     const MeasureOutcome m =
         measure(MeasureTarget{kernel, launch.dims(), s.stream, packed->kernelParams(), s.info,
                               flush, blocker, bytes, timing.flopsPerLaunch.value_or(0.0)},
@@ -605,16 +698,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
                                    "the statistics cover those")
                         .arg(timing.timeLimitMs)
                         .arg(m.timing.reps()));
-    if (!result.verified()) {
-        result.status = RunStatus::VerificationFailed;
-        QStringList failed;
-        for (const BufferVerification& v : result.verification)
-            if (!v.passed)
-                failed << v.buffer;
-        result.error =
-            QStringLiteral("verification failed for %1").arg(failed.join(QStringLiteral(", ")));
-    }
-    return result;
+    return finishVerification(result);
 }
 
 } // namespace kernelpad

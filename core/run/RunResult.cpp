@@ -53,6 +53,8 @@ QJsonObject RunResult::toJson(bool withPtx) const {
     json.insert(QStringLiteral("stdoutLaterBytes"), double(console.laterBytes));
     if (jit.used)
         json.insert(QStringLiteral("jit"), jit.toJson());
+    if (!pipeline.isEmpty())
+        json.insert(QStringLiteral("pipeline"), pipeline.toJson());
     if (sanitizerTool != SanitizerTool::None) {
         QJsonArray reports;
         for (const SanitizerReport& r : sanitizer)
@@ -115,6 +117,7 @@ RunResult RunResult::fromJson(const QJsonObject& json) {
         std::max(readInt64(json, QStringLiteral("stdoutBytes")), qint64(r.console.text.size()));
     r.console.laterBytes = std::max<qint64>(0, readInt64(json, QStringLiteral("stdoutLaterBytes")));
     r.jit = JitLog::fromJson(json.value(QStringLiteral("jit")).toObject());
+    r.pipeline = PipelineTiming::fromJson(json.value(QStringLiteral("pipeline")).toObject());
     return r;
 }
 

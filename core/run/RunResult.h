@@ -9,6 +9,7 @@
 #include "core/run/ConsoleOutput.h"
 #include "core/run/KernelResources.h"
 #include "core/run/OutputBuffer.h"
+#include "core/run/PipelineTiming.h"
 #include "core/run/RunStatus.h"
 #include "core/run/SanitizerReport.h"
 #include "core/run/Timing.h"
@@ -45,6 +46,9 @@ struct RunResult {
     /// The driver JIT's logs and time when the module was loaded from PTX (a virtual arch,
     /// "compute_90"); `used` is false for a CUBIN (JSON: "jit").
     JitLog jit;
+    /// A pipeline run's per-step, sequence and graph times (JSON: "pipeline", only when the
+    /// project has one); `timing` then holds the sequence's samples.
+    PipelineTiming pipeline;
 
     /// Every verified buffer passed (true if none was checked).
     [[nodiscard]] bool verified() const;

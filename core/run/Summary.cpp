@@ -42,9 +42,12 @@ public:
         s.description = QString::fromLatin1(description);
         s.hint = hint;
         s.value = value;
+        s.group = m_group;
         m_out.push_back(std::move(s));
         return m_out.back();
     }
+    /// Puts the entries added from now on under `group` (empty: none).
+    void setGroup(QString group) { m_group = std::move(group); }
     Summary& addText(const char* key, const char* name, const char* description,
                      const QString& text) {
         Summary& s = add(key, name, description, SummaryHint::Text, std::nan(""));
@@ -55,6 +58,22 @@ public:
 
 private:
     QVector<Summary> m_out;
+    QString m_group;
+};
+
+/// Groups the entries added while it lives.
+class GroupScope {
+public:
+    GroupScope(Builder& builder, QString group)
+        : m_builder(builder) {
+        m_builder.setGroup(std::move(group));
+    }
+    ~GroupScope() { m_builder.setGroup({}); }
+    GroupScope(const GroupScope&) = delete;
+    GroupScope& operator=(const GroupScope&) = delete;
+
+private:
+    Builder& m_builder;
 };
 
 Summary& withDecimals(Summary& s, int decimals) {
@@ -82,6 +101,45 @@ QString fixed(double value, int decimals) {
 
 QString yesNo(bool b) {
     return b ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+/// A pipeline's entries (issue 12, point 3): each step's median, the sequence, the graph
+/// replay and what the graph saved. Keys are numbered by step ("pipeline.step1.median") so a
+/// script finds a step without knowing its kernel.
+void addPipeline(Builder& b, const PipelineTiming& p) {
+    GroupScope scope(b, QStringLiteral("Pipeline"));
+    using H = SummaryHint;
+    for (int i = 0; i < p.steps.size(); ++i) {
+        const StepTiming& step = p.steps[i];
+        Summary& s = b.add("", "", "", H::Duration, seconds(step.stats.medianMs));
+        s.key = QStringLiteral("pipeline.step%1.median").arg(i + 1);
+        s.name = QStringLiteral("step %1: %2 x%3").arg(i + 1).arg(step.kernel).arg(step.repeat);
+        s.description = QStringLiteral("median time of step %1 (%2, all %3 repetitions) within "
+                                       "the sequence, between events around it")
+                            .arg(i + 1)
+                            .arg(step.kernel)
+                            .arg(step.repeat);
+    }
+    b.add("pipeline.launches", "launches per pass", "kernel launches in one pass over the sequence",
+          H::Count, double(p.launches));
+    b.add("pipeline.stream", "sequence on the stream",
+          "median time of one pass, each launch queued on the stream", H::Duration,
+          seconds(p.sequence.medianMs));
+    if (!p.graph)
+        return;
+    b.add("pipeline.graph", "sequence as a graph",
+          "median time of one pass replayed as a CUDA graph (one cuGraphLaunch)", H::Duration,
+          seconds(p.graphReplay.medianMs));
+    b.add("pipeline.graphSaved", "time saved by the graph",
+          "median stream time minus median graph time (negative: the graph was slower)",
+          H::Duration, seconds(p.savedMs()));
+    withDecimals(b.add("pipeline.graphSavedShare", "share saved by the graph",
+                       "time saved over the median stream time", H::Percent,
+                       p.sequence.medianMs > 0 ? p.savedMs() / p.sequence.medianMs : std::nan("")),
+                 1);
+    b.add("pipeline.graphInstantiate", "graph capture",
+          "host time of capturing and instantiating the graph, paid once", H::Duration,
+          seconds(p.graphInstantiateMs));
 }
 
 } // namespace
@@ -137,6 +195,8 @@ double durationUnitSeconds(DurationUnit unit) {
 QString formatDuration(double seconds) {
     if (!std::isfinite(seconds))
         return QStringLiteral("-");
+    if (seconds < 0) // a saving that was a loss
+        return QStringLiteral("-") + formatDuration(-seconds);
     const double ms = seconds * kMsPerSecond;
     const DurationUnit unit = durationUnitFor(seconds);
     const QString symbol = durationUnitSymbol(unit);
@@ -219,14 +279,18 @@ std::optional<Summary> peakBandwidthShare(const QVector<Summary>& summaries,
 
 QJsonArray summariesToJson(const QVector<Summary>& summaries) {
     QJsonArray array;
-    for (const Summary& s : summaries)
-        array.append(QJsonObject{{QStringLiteral("key"), s.key},
-                                 {QStringLiteral("name"), s.name},
-                                 {QStringLiteral("description"), s.description},
-                                 {QStringLiteral("hint"), summaryHintName(s.hint)},
-                                 {QStringLiteral("value"), s.hint == SummaryHint::Text
-                                                               ? QJsonValue(s.text)
-                                                               : json::fromDouble(s.value)}});
+    for (const Summary& s : summaries) {
+        QJsonObject entry{{QStringLiteral("key"), s.key},
+                          {QStringLiteral("name"), s.name},
+                          {QStringLiteral("description"), s.description},
+                          {QStringLiteral("hint"), summaryHintName(s.hint)},
+                          {QStringLiteral("value"), s.hint == SummaryHint::Text
+                                                        ? QJsonValue(s.text)
+                                                        : json::fromDouble(s.value)}};
+        if (!s.group.isEmpty())
+            entry.insert(QStringLiteral("group"), s.group);
+        array.append(entry);
+    }
     return array;
 }
 
@@ -307,6 +371,8 @@ QVector<Summary> summarize(const RunResult& r) {
         b.add("uploads.skippedBytes", "upload bytes skipped",
               "host-to-device bytes those buffers saved", H::Bytes, double(t.uploadBytesSkipped));
     }
+    if (!r.pipeline.isEmpty())
+        addPipeline(b, r.pipeline);
     if (!r.kernelLowered.isEmpty() || t.reps() > 0) { // a loaded kernel
         const KernelResources& k = r.resources;
         b.add("resources.registers", "registers", "registers per thread", H::Count, k.registers);

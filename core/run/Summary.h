@@ -44,6 +44,9 @@ struct Summary {
     int decimals = -1; ///< digits after the point for the fixed-point hints; -1: the hint's own
     /// One of the columns of the run's main timing table; the others are notes around it.
     bool column = false;
+    /// A heading the value is listed under, one "name  value" line each, after the notes
+    /// ("Pipeline"); empty for the table's columns and the notes.
+    QString group;
 };
 
 /// Every measured value of `result`, in a fixed order: the kernel's times and bandwidth (the
@@ -84,7 +87,7 @@ enum class DurationUnit { Nanoseconds, Microseconds, Milliseconds, Seconds };
 [[nodiscard]] const Summary* findSummary(const QVector<Summary>& summaries, const QString& key);
 
 /// [{"key", "name", "description", "hint", "value"}, ...]: a number (null where NaN) or, for
-/// text, a string.
+/// text, a string; "group" as well where there is one.
 [[nodiscard]] QJsonArray summariesToJson(const QVector<Summary>& summaries);
 
 } // namespace kernelpad

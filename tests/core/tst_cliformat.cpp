@@ -157,6 +157,45 @@ Verification:
 error: verification failed for y
 )");
 
+        RunResult piped = timedRun();
+        piped.verification.clear();
+        piped.pipeline.launches = 2;
+        piped.pipeline.steps = {
+            StepTiming{QStringLiteral("reduce_partials"), 1, computeStats({0.0120})},
+            StepTiming{QStringLiteral("reduce_final"), 1, computeStats({0.0040})}};
+        piped.pipeline.sequence = computeStats({0.0400});
+        piped.pipeline.graph = true;
+        piped.pipeline.graphReplay = computeStats({0.0250});
+        piped.pipeline.graphInstantiateMs = 0.35;
+        QTest::newRow("a pipeline: its steps and graph under their heading")
+            << piped
+            << QStringLiteral(
+                   R"(Device 0: NVIDIA H100 80GB HBM3 (sm_90)
+Compiled for sm_90 with NVRTC 13.0 in 14.5 ms (cache hit (memory))
+
+Timing (5 repetitions, 65536x1x1 blocks of 256x1x1):
+  min      median   mean     max      stddev  noise   bandwidth
+  80.6 µs  80.9 µs  81.3 µs  83.0 µs  991 ns  1.22 %  2488.6 GB/s
+  hot timing, queued behind a blocking kernel, stopped: noise target reached, SM clock 1980 MHz (default 1980)
+  82 % of the device's copy ceiling (3025 GB/s)
+  414.8 GFLOP/s
+  1 unchanged input buffer(s) kept on the device (64.0 MiB not uploaded)
+  verified in 412.0 µs
+  registers 16, static shared 0 B, local 0 B, occupancy 100 %
+
+Pipeline:
+  step 1: reduce_partials x1  12.0 µs
+  step 2: reduce_final x1     4.00 µs
+  launches per pass           2
+  sequence on the stream      40.0 µs
+  sequence as a graph         25.0 µs
+  time saved by the graph     15.0 µs
+  share saved by the graph    37.5 %
+  graph capture               350.0 µs
+
+OK in 431.7 ms
+)");
+
         RunResult compileOnly;
         compileOnly.compile.ok = true;
         compileOnly.compile.arch = QStringLiteral("sm_90");

@@ -13,6 +13,7 @@
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/FindReplaceBar.h"
 #include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/PipelinePanel.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
 #include "ui/widgets/SassView.h"
@@ -81,6 +82,7 @@ void MainWindow::bindPanels() {
     bind::kernelSelector(m_session, m_kernelSelector);
     bind::arguments(m_session, m_arguments);
     bind::launch(m_session, m_launch);
+    bind::pipeline(m_session, findChild<PipelinePanel*>(QStringLiteral("pipelinePanel")));
     bind::diagnostics(m_session, m_diagnostics);
     bind::ptx(m_session, m_ptx);
     bind::sass(m_session, m_sass, m_editor, m_ptx);

@@ -6,6 +6,7 @@
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/PipelinePanel.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -107,10 +108,16 @@ void MainWindow::createDocks() {
     QDockWidget* launchDock = makeDock(tr("Launch"), QStringLiteral("launchDock"), m_launch, true);
     splitDockWidget(kernelDock, argumentsDock, Qt::Vertical);
     splitDockWidget(argumentsDock, launchDock, Qt::Vertical);
+    auto* pipeline = new PipelinePanel(this);
+    pipeline->setObjectName(QStringLiteral("pipelinePanel"));
+    QDockWidget* pipelineDock =
+        makeDock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipeline, false);
+    tabifyDockWidget(launchDock, pipelineDock);
+    launchDock->raise();
     applyDefaultDockSizes();
 
     m_viewMenu = new QMenu(tr("&View"), this);
-    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock}) {
+    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock, pipelineDock}) {
         // The menu would read "Kernel & Compile" as a mnemonic on " C" (issue 11).
         dock->toggleViewAction()->setText(
             dock->windowTitle().replace(QLatin1Char('&'), QStringLiteral("&&")));

@@ -12,6 +12,7 @@
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/KernelItems.h"
 #include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/PipelinePanel.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
 #include "ui/widgets/TimingChartView.h"
@@ -299,6 +300,47 @@ void launch(Session* session, LaunchPanel* panel) {
     session->addViewer(viewer);
     show();
     showCover();
+}
+
+void pipeline(Session* session, PipelinePanel* panel) {
+    ProjectDocument* document = session->document();
+    const Echo echo;
+    QObject::connect(panel, &PipelinePanel::changed, document, [=] {
+        if (!echo.active())
+            document->setPipeline(panel->pipeline());
+    });
+    auto show = [=] {
+        const Project& p = document->project();
+        // A first step runs what the single launch runs, over all the project's arguments.
+        PipelineStep first;
+        first.kernel = p.kernel;
+        first.launch = p.launch;
+        first.launch.cluster = {0, 0, 0};
+        first.launch.cooperative = false;
+        for (const ArgumentSpec& arg : p.arguments)
+            first.args.append(PipelineBinding{arg.name, std::nullopt});
+        echo.quietly([&] {
+            if (!(panel->pipeline() == p.pipeline))
+                panel->setPipeline(p.pipeline);
+            panel->setTemplateStep(first);
+            panel->setProblem(p.pipeline.problemWith(p.arguments));
+        });
+    };
+    QObject::connect(document, &ProjectDocument::projectReplaced, panel, [=] {
+        panel->showTiming({});
+        show();
+    });
+    for (auto signal : {&ProjectDocument::pipelineChanged, &ProjectDocument::argumentsChanged,
+                        &ProjectDocument::kernelChanged, &ProjectDocument::launchChanged})
+        QObject::connect(document, signal, panel, show);
+    PanelViewer* viewer = makeViewer(panel);
+    viewer->onCleared = [=](const Session&) { panel->showTiming({}); };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        if (!run.sanitized())
+            panel->showTiming(run.result.pipeline);
+    };
+    session->addViewer(viewer);
+    show();
 }
 
 void diagnostics(Session* session, DiagnosticsList* list) {

@@ -21,6 +21,7 @@ class CompileOptionsPanel;
 class ConsolePanel;
 class DiagnosticsList;
 class LaunchPanel;
+class PipelinePanel;
 class PtxView;
 class ResourcesPanel;
 class SassView;
@@ -65,6 +66,7 @@ void compileOptions(Session* session, CompileOptionsPanel* panel);
 void kernelSelector(Session* session, QComboBox* selector);
 void arguments(Session* session, ArgumentTableView* view);
 void launch(Session* session, LaunchPanel* panel);
+void pipeline(Session* session, PipelinePanel* panel);
 // Result panels: viewers of the session.
 void diagnostics(Session* session, DiagnosticsList* list);
 void ptx(Session* session, PtxView* view);
