@@ -111,7 +111,7 @@ void MainWindow::createDocks() {
     auto* pipeline = new PipelinePanel(this);
     pipeline->setObjectName(QStringLiteral("pipelinePanel"));
     QDockWidget* pipelineDock =
-        makeDock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipeline, false);
+        makeDock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipeline, true);
     tabifyDockWidget(launchDock, pipelineDock);
     launchDock->raise();
     applyDefaultDockSizes();
