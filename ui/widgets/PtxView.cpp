@@ -2,6 +2,7 @@
 
 #include "ui/Theme.h"
 #include "ui/widgets/KernelItems.h"
+#include "ui/widgets/RuleHighlighter.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -15,7 +16,6 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QShortcut>
-#include <QSyntaxHighlighter>
 #include <QTextBlock>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -23,53 +23,39 @@
 namespace kernelpad {
 
 /// Colours PTX: directives, instructions, registers, numbers, labels and comments.
-class PtxHighlighter : public QSyntaxHighlighter {
+class PtxHighlighter : public RuleHighlighter {
 public:
     explicit PtxHighlighter(QTextDocument* doc)
-        : QSyntaxHighlighter(doc) {
+        : RuleHighlighter(doc) {
         setTheme(Theme::current());
     }
 
-    void setTheme(const Theme& theme) {
-        auto format = [](const QColor& c, bool bold = false, bool italic = false) {
-            QTextCharFormat f;
-            f.setForeground(c);
-            if (bold)
-                f.setFontWeight(QFont::Bold);
-            f.setFontItalic(italic);
-            return f;
-        };
-        m_rules.clear();
+protected:
+    QVector<Rule> makeRules(const Theme& theme) override {
+        QVector<Rule> rules;
         // Later rules win where they overlap, so comments come last.
-        m_rules.append({QRegularExpression(QStringLiteral("^\\s*[a-z][a-z0-9_]*(\\.[a-z0-9_]+)*")),
-                        format(theme.keyword)});
-        m_rules.append(
+        rules.append({QRegularExpression(QStringLiteral("^\\s*[a-z][a-z0-9_]*(\\.[a-z0-9_]+)*")),
+                      format(theme.keyword)});
+        rules.append(
             {QRegularExpression(QStringLiteral("^\\s*@!?%p[0-9]+")), format(theme.preprocessor)});
-        m_rules.append({QRegularExpression(QStringLiteral("\\.[a-z_][a-z0-9_]*\\b")),
-                        format(theme.cudaKeyword, true)});
-        m_rules.append({QRegularExpression(QStringLiteral("%[a-z_]+[0-9]*(\\.[xyz])?\\b")),
-                        format(theme.type)});
-        m_rules.append({QRegularExpression(QStringLiteral(
-                            "\\b(0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]+|[0-9]+(\\.[0-9]+)?)\\b")),
-                        format(theme.number)});
-        m_rules.append({QRegularExpression(QStringLiteral("^\\s*\\$?[A-Za-z_][A-Za-z0-9_$]*:")),
-                        format(theme.preprocessor, true)});
-        m_rules.append({QRegularExpression(QStringLiteral("\"[^\"]*\"")), format(theme.string)});
-        m_rules.append(
+        rules.append({QRegularExpression(QStringLiteral("\\.[a-z_][a-z0-9_]*\\b")),
+                      format(theme.cudaKeyword, true)});
+        rules.append({QRegularExpression(QStringLiteral("%[a-z_]+[0-9]*(\\.[xyz])?\\b")),
+                      format(theme.type)});
+        rules.append({QRegularExpression(QStringLiteral(
+                          "\\b(0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]+|[0-9]+(\\.[0-9]+)?)\\b")),
+                      format(theme.number)});
+        rules.append({QRegularExpression(QStringLiteral("^\\s*\\$?[A-Za-z_][A-Za-z0-9_$]*:")),
+                      format(theme.preprocessor, true)});
+        rules.append({QRegularExpression(QStringLiteral("\"[^\"]*\"")), format(theme.string)});
+        rules.append(
             {QRegularExpression(QStringLiteral("//.*$")), format(theme.comment, false, true)});
         m_commentFormat = format(theme.comment, false, true);
-        rehighlight();
+        return rules;
     }
 
-protected:
     void highlightBlock(const QString& text) override {
-        for (const Rule& rule : m_rules) {
-            auto it = rule.pattern.globalMatch(text);
-            while (it.hasNext()) {
-                const auto m = it.next();
-                setFormat(int(m.capturedStart()), int(m.capturedLength()), rule.format);
-            }
-        }
+        RuleHighlighter::highlightBlock(text);
         // Block comments /* ... */ may span lines.
         setCurrentBlockState(0);
         int start = previousBlockState() == 1 ? 0 : int(text.indexOf(QLatin1String("/*")));
@@ -84,11 +70,6 @@ protected:
     }
 
 private:
-    struct Rule {
-        QRegularExpression pattern;
-        QTextCharFormat format;
-    };
-    QVector<Rule> m_rules;
     QTextCharFormat m_commentFormat;
 };
 

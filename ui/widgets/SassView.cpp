@@ -2,6 +2,7 @@
 
 #include "ui/Theme.h"
 #include "ui/widgets/KernelItems.h"
+#include "ui/widgets/RuleHighlighter.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -12,69 +13,43 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QShortcut>
-#include <QSyntaxHighlighter>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
 namespace kernelpad {
 
 /// Colours SASS: opcodes, predicates, registers, numbers, branch targets and comments.
-class SassHighlighter : public QSyntaxHighlighter {
+class SassHighlighter : public RuleHighlighter {
 public:
     explicit SassHighlighter(QTextDocument* doc)
-        : QSyntaxHighlighter(doc) {
+        : RuleHighlighter(doc) {
         setTheme(Theme::current());
     }
 
-    void setTheme(const Theme& theme) {
-        auto format = [](const QColor& c, bool bold = false, bool italic = false) {
-            QTextCharFormat f;
-            f.setForeground(c);
-            if (bold)
-                f.setFontWeight(QFont::Bold);
-            f.setFontItalic(italic);
-            return f;
-        };
-        m_rules.clear();
+protected:
+    QVector<Rule> makeRules(const Theme& theme) override {
+        QVector<Rule> rules;
         // Later rules win where they overlap, so comments come last. Lines read
         // "  0080  @P0 ISETP.GE.AND P0, PT, R0, UR6, PT".
-        m_rules.append(
+        rules.append(
             {QRegularExpression(QStringLiteral("^\\s*[0-9a-f]+")), format(theme.lineNumberText)});
-        m_rules.append({QRegularExpression(QStringLiteral("\\b[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)*\\b")),
-                        format(theme.keyword)});
-        m_rules.append(
+        rules.append({QRegularExpression(QStringLiteral("\\b[A-Z][A-Z0-9_]*(\\.[A-Z0-9_]+)*\\b")),
+                      format(theme.keyword)});
+        rules.append(
             {QRegularExpression(QStringLiteral("\\b(U?R[0-9]+|RZ|URZ|U?P[0-9T]|SR_[A-Za-z_.]+|"
                                                "B[0-9]+)(\\.[a-z0-9]+)?\\b")),
              format(theme.type)});
-        m_rules.append(
+        rules.append(
             {QRegularExpression(QStringLiteral("@!?U?P[0-9T]")), format(theme.preprocessor, true)});
-        m_rules.append({QRegularExpression(QStringLiteral(
-                            "-?\\b(0x[0-9a-fA-F]+|[0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?)\\b")),
-                        format(theme.number)});
-        m_rules.append(
+        rules.append({QRegularExpression(QStringLiteral(
+                          "-?\\b(0x[0-9a-fA-F]+|[0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?)\\b")),
+                      format(theme.number)});
+        rules.append(
             {QRegularExpression(QStringLiteral("`\\([^)]*\\)")), format(theme.preprocessor, true)});
-        m_rules.append(
+        rules.append(
             {QRegularExpression(QStringLiteral("//.*$")), format(theme.comment, false, true)});
-        rehighlight();
+        return rules;
     }
-
-protected:
-    void highlightBlock(const QString& text) override {
-        for (const Rule& rule : m_rules) {
-            auto it = rule.pattern.globalMatch(text);
-            while (it.hasNext()) {
-                const auto m = it.next();
-                setFormat(int(m.capturedStart()), int(m.capturedLength()), rule.format);
-            }
-        }
-    }
-
-private:
-    struct Rule {
-        QRegularExpression pattern;
-        QTextCharFormat format;
-    };
-    QVector<Rule> m_rules;
 };
 
 namespace {
