@@ -37,12 +37,12 @@ Project wildWriteSaxpy() {
     p.arguments[4].value = QStringLiteral("1048576");
     p.launch.grid = {kSmallGrid, 1, 1};
     p.source = QStringLiteral(
-        "extern \"C\" __global__\n"                                                  // 1
-        "void saxpy(float a, float *x, float *y, float *out, size_t n)\n"            // 2
-        "{\n"                                                                        // 3
-        "    size_t tid = blockIdx.x * blockDim.x + threadIdx.x;\n"                  // 4
-        "    size_t wild = blockIdx.x + 1 == gridDim.x ? (size_t(1) << 40) : 0;\n"   // 5
-        "    if (tid < n) out[tid + wild] = a * x[tid] + y[tid];\n"                  // 6
+        "extern \"C\" __global__\n"                                                // 1
+        "void saxpy(float a, float *x, float *y, float *out, size_t n)\n"          // 2
+        "{\n"                                                                      // 3
+        "    size_t tid = blockIdx.x * blockDim.x + threadIdx.x;\n"                // 4
+        "    size_t wild = blockIdx.x + 1 == gridDim.x ? (size_t(1) << 40) : 0;\n" // 5
+        "    if (tid < n) out[tid + wild] = a * x[tid] + y[tid];\n"                // 6
         "}\n");
     return p;
 }
