@@ -300,6 +300,9 @@ int runRun(const QStringList& args) {
         if (memcheck) {
             printSanitizer(out, *memcheck);
             out << '\n' << memcheckFinding(*memcheck) << '\n';
+        } else if (memcheckCanLocateFault(result)) {
+            out << "To find the line, thread and block: kernelpad-cli run " << p->positional.first()
+                << " --memcheck-on-fault\n";
         }
     }
     return exitCodeFor(result);
