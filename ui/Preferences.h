@@ -1,6 +1,7 @@
 #pragma once
-// The user's preferences (Edit ▸ Preferences): editor font, theme, how new projects are timed
-// and the runner's time limit. Kept in QSettings; the code that uses each one reads it here.
+// The user's preferences (Edit ▸ Preferences): editor font, theme, how new projects are timed,
+// the runner's time limit and whether a kernel fault is re-run under memcheck at once. Kept in
+// QSettings; the code that uses each one reads it here.
 
 #include "core/project/Project.h"
 #include "core/project/TimingSpec.h"
@@ -27,6 +28,9 @@ struct Preferences {
     /// How new projects are timed; its timeLimitMs is the runner's time limit (the watchdog
     /// stops a run that takes longer). A project keeps its own once created.
     TimingSpec newProjectTiming;
+    /// After a kernel fault that memcheck can place, run the kernel once under memcheck at once
+    /// instead of offering to (the message then ends with the faulting line, thread and block).
+    bool memcheckAfterFault = false;
 
     /// The editor's font: the family (or the default monospace one) at the size.
     [[nodiscard]] QFont editorFont() const;

@@ -145,11 +145,17 @@ void Session::compile() {
     m_compileTimer.stop();
     if (!m_engine)
         return;
-    const Project& project = m_document->project();
+    Project project = m_document->project();
+    if (m_lineInfoWanted)
+        project.options.lineInfo = true;
     const DeviceInfo* device = currentDevice();
     m_compileId = m_engine->compile(project, m_document->directory(), device ? device->ordinal : 0);
     m_lastCompiledSource = project.source;
     notify([this](SessionViewer* v) { v->compileStarted(*this); });
+}
+
+void Session::setLineInfoWanted(bool on) {
+    m_lineInfoWanted = on;
 }
 
 void Session::onCompiled(quint64 id, const CompileResult& result) {
@@ -271,7 +277,12 @@ bool Session::run(RunRequest request, QString* why) {
     request.device = currentDevice() ? currentDevice()->ordinal : 0;
     m_runningProject = request.project;
     m_lastCompiledSource = request.project.source;
+    // The runner then loads the CUBIN the SASS view shows, and finds the compile-while-typing
+    // result in the disk cache; the run's record keeps the document's options.
+    if (m_lineInfoWanted)
+        request.project.options.lineInfo = true;
     m_runId = m_engine->run(request);
+    emit runRequested(m_runId, request);
     notify([this](SessionViewer* v) { v->runStarted(*this); });
     emit runStateChanged();
     return true;

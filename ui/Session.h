@@ -97,6 +97,12 @@ public:
     /// Compile shortly after each edit of the source (on by default).
     void setCompileWhileTyping(bool on);
     [[nodiscard]] bool compileWhileTyping() const { return m_compileWhileTyping; }
+    /// Compile (and run) with -lineinfo from now on: the SASS view's line map needs it, and
+    /// its disassemble request then finds that compile in the cache instead of running NVRTC a
+    /// second time. The SASS is the same with and without it (README, bench/sass); the
+    /// document's options are left as they are.
+    void setLineInfoWanted(bool on);
+    [[nodiscard]] bool lineInfoWanted() const { return m_lineInfoWanted; }
     [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
     /// The source the last compile (or run) was made from.
     [[nodiscard]] const QString& lastCompiledSource() const { return m_lastCompiledSource; }
@@ -133,6 +139,9 @@ public:
 signals:
     /// Anything that runBlockedReason() depends on may have changed.
     void runStateChanged();
+    /// A run was handed to the Engine as `request` (the document's project filled in); its
+    /// answer is Engine::runFinished with `id`.
+    void runRequested(quint64 id, const kernelpad::RunRequest& request);
     void compileShown(const kernelpad::CompileResult& result);
     void runShown(const kernelpad::RunResult& result);
 
@@ -154,6 +163,7 @@ private:
     QVector<SessionViewer*> m_viewers;
     QTimer m_compileTimer;
     bool m_compileWhileTyping = true;
+    bool m_lineInfoWanted = false;
 
     QVector<DeviceInfo> m_devices;
     QString m_driverError;

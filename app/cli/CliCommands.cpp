@@ -5,6 +5,7 @@
 #include "app/cli/CliSass.h"
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
+#include "core/run/ErrorText.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
 #include "core/runner/ConsoleCapture.h"
@@ -214,9 +215,10 @@ int runCompile(const QStringList& args) {
 
 int runRun(const QStringList& args) {
     QString error;
-    const std::optional<ParsedArgs> p =
-        parseArgs(args, {"json", "in-process", "memcheck", "measure-ceiling", "no-blocking"},
-                  {"device", "reps", "sanitizer-tool"}, &error);
+    const std::optional<ParsedArgs> p = parseArgs(
+        args,
+        {"json", "in-process", "memcheck", "measure-ceiling", "no-blocking", "memcheck-on-fault"},
+        {"device", "reps", "sanitizer-tool"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -265,17 +267,44 @@ int runRun(const QStringList& args) {
                 json);
         request.sanitizer = *tool;
     }
+    const bool memcheckOnFault = p->flags.contains("memcheck-on-fault");
+    if (memcheckOnFault && p->flags.contains("in-process"))
+        return badInput(QStringLiteral("--memcheck-on-fault cannot be combined with --in-process: "
+                                       "compute-sanitizer must start the process that runs the "
+                                       "kernel"),
+                        json);
     const RunResult result =
         runThroughEngine(request, p->flags.contains("in-process") ? Engine::Isolation::InProcess
                                                                   : Engine::defaultIsolation());
+    // One run under memcheck places a fault at its line, thread and block (issue 13, point 7).
+    std::optional<RunResult> memcheck;
+    if (memcheckOnFault && memcheckCanLocateFault(result)) {
+        if (!json)
+            QTextStream(stderr) << "kernelpad-cli: the kernel faulted; running it once under "
+                                   "compute-sanitizer memcheck to find the line\n";
+        RunRequest again = request;
+        again.sanitizer = SanitizerTool::Memcheck;
+        memcheck = runThroughEngine(again, Engine::Isolation::Process);
+    }
     if (json) {
         // The result as the runner sends it, plus its measured values as keyed summaries.
         QJsonObject object = result.toJson(false);
         object.insert(QStringLiteral("summaries"), summariesToJson(summarize(result)));
+        if (memcheck) {
+            object.insert(QStringLiteral("memcheck"), memcheck->toJson(false));
+            object.insert(QStringLiteral("memcheckFinding"), memcheckFinding(*memcheck));
+        }
         printJson(object);
     } else {
         QTextStream out(stdout);
         printRun(out, result);
+        if (memcheck) {
+            printSanitizer(out, *memcheck);
+            out << '\n' << memcheckFinding(*memcheck) << '\n';
+        } else if (memcheckCanLocateFault(result)) {
+            out << "To find the line, thread and block: kernelpad-cli run " << p->positional.first()
+                << " --memcheck-on-fault\n";
+        }
     }
     return exitCodeFor(result);
 }

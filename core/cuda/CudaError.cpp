@@ -28,6 +28,10 @@ bool CudaError::isStickyError(CUresult code) {
     case CUDA_ERROR_ASSERT:
     case CUDA_ERROR_LAUNCH_TIMEOUT:
     case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_NVLINK_UNCORRECTABLE:
+    case CUDA_ERROR_CONTAINED:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+    case CUDA_ERROR_EXTERNAL_DEVICE:
     case CUDA_ERROR_CONTEXT_IS_DESTROYED:
         return true;
     default:

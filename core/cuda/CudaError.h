@@ -21,7 +21,8 @@ public:
     /// "cuMemAlloc of 4 GiB for buffer 'x' failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"
     [[nodiscard]] QString message() const;
     /// Errors after which the CUDA context is unusable and the process must be replaced
-    /// (CUDA Programming Guide, "Error checking": sticky errors).
+    /// (CUDA Programming Guide, "Error checking": sticky errors; cuda.h marks each with "the
+    /// process must be terminated and relaunched").
     [[nodiscard]] bool isSticky() const { return isStickyError(m_code); }
     [[nodiscard]] static bool isStickyError(CUresult code);
 

@@ -424,6 +424,8 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
     } catch (const CudaError& e) {
         result.status = RunStatus::CudaError;
         result.error = explainCudaError(e, request.project.kernel);
+        if (explainFault(e.code()))
+            result.faultCode = int(e.code());
         if (e.isSticky())
             m_poisonReason = result.error;
     } catch (const DriverUnavailable& e) {

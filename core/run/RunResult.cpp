@@ -51,6 +51,8 @@ QJsonObject RunResult::toJson(bool withPtx) const {
     json.insert(QStringLiteral("stdout"), console.text);
     json.insert(QStringLiteral("stdoutBytes"), double(console.totalBytes));
     json.insert(QStringLiteral("stdoutLaterBytes"), double(console.laterBytes));
+    if (faultCode != 0)
+        json.insert(QStringLiteral("faultCode"), faultCode);
     if (jit.used)
         json.insert(QStringLiteral("jit"), jit.toJson());
     if (!pipeline.isEmpty())
@@ -76,6 +78,7 @@ RunResult RunResult::fromJson(const QJsonObject& json) {
     if (r.error.isEmpty() && !runStatusFromName(json.value(QStringLiteral("status")).toString()))
         r.error = QStringLiteral("unknown run status '%1'")
                       .arg(json.value(QStringLiteral("status")).toString());
+    r.faultCode = json.value(QStringLiteral("faultCode")).toInt(0);
     r.compile = CompileResult::fromJson(json.value(QStringLiteral("compile")).toObject());
     r.device = DeviceInfo::fromJson(json.value(QStringLiteral("device")).toObject());
     r.kernelLowered = json.value(QStringLiteral("kernelLowered")).toString();

@@ -25,6 +25,9 @@ namespace kernelpad {
 struct RunResult {
     RunStatus status = RunStatus::Ok;
     QString error;
+    /// The CUresult of the kernel fault (a sticky error) that ended the run, 0 when none: the
+    /// code itself, since `error` explains it in words (JSON: "faultCode", only when set).
+    int faultCode = 0;
     CompileResult compile;
     DeviceInfo device;
     QString kernelLowered;

@@ -36,6 +36,7 @@ Preferences changedPreferences() {
     p.newProjectTiming.adaptive = false;
     p.newProjectTiming.blockingKernel = false;
     p.newProjectTiming.timeLimitMs = 30000;
+    p.memcheckAfterFault = true;
     return p;
 }
 
@@ -105,6 +106,7 @@ void TestPreferencesDialog::dialogSavesAndAppliesAtOnce() {
         dialog.findChild<QCheckBox*>(QStringLiteral("adaptive"))->setChecked(false);
         dialog.findChild<QCheckBox*>(QStringLiteral("blockingKernel"))->setChecked(false);
         dialog.findChild<QSpinBox*>(QStringLiteral("timeLimitMs"))->setValue(30000);
+        dialog.findChild<QCheckBox*>(QStringLiteral("memcheckAfterFault"))->setChecked(true);
         dialog.accept();
     }
     QVERIFY(Preferences::load() == changedPreferences());
@@ -116,6 +118,7 @@ void TestPreferencesDialog::dialogSavesAndAppliesAtOnce() {
     PreferencesDialog again;
     QVERIFY(again.preferences() == changedPreferences());
     QCOMPARE(again.findChild<QSpinBox*>(QStringLiteral("timeLimitMs"))->value(), 30000);
+    QVERIFY(again.findChild<QCheckBox*>(QStringLiteral("memcheckAfterFault"))->isChecked());
     // Restore Defaults fills the fields; Cancel keeps the saved values.
     again.findChild<QSpinBox*>(QStringLiteral("repetitions"))->setValue(5);
     again.reject();

@@ -13,6 +13,7 @@
 #include "ui/windows/MainWindow.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QFile>
 #include <QPlainTextEdit>
 #include <QSettings>
@@ -67,6 +68,7 @@ private slots:
     void searchWraps();
     void errorIsShown();
     void windowShowsSassAndMatchesLines();
+    void oneCompilePerEditWhileSassIsShown();
 
 private:
     QTemporaryDir m_dir;
@@ -222,6 +224,49 @@ void TestSassView::windowShowsSassAndMatchesLines() {
     editor->getCursorPosition(&line, &index);
     QCOMPARE(line, 3);
     QTRY_COMPARE(view->highlightedInstructions(), indicesFrom(1, 4));
+}
+
+// With the SASS tab open, an edit costs one NVRTC compile (with -lineinfo), not two: the
+// view's disassemble request is answered by the compile cache (bench/sass measures both).
+void TestSassView::oneCompilePerEditWhileSassIsShown() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    window.show();
+    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy sass(&engine, &Engine::sassReady);
+    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
+    project.sourceName = QStringLiteral("saxpy.cu");
+    project.kernel = QStringLiteral("saxpy");
+    window.document()->replace(project);
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    test::part<QTabWidget>(&window, "resultTabs")->setCurrentIndex(MainWindow::SassTab);
+    QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
+    QVERIFY(window.session()->lineInfoWanted());
+
+    // Every answer after an edit, compile and SASS alike, says whether NVRTC ran for it.
+    for (int edit = 1; edit <= 2; ++edit) {
+        shown.clear();
+        sass.clear();
+        window.document()->setSource(project.source +
+                                     QStringLiteral("\n// edit %1 at %2\n")
+                                         .arg(edit)
+                                         .arg(QDateTime::currentMSecsSinceEpoch()));
+        window.session()->compile();
+        QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+        QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
+        const CompileResult compiled = shown.first().at(0).value<CompileResult>();
+        const SassReport report = sass.first().at(1).value<SassReport>();
+        QVERIFY(compiled.ok);
+        QVERIFY(compiled.flags.contains(QStringLiteral("-lineinfo")));
+        const int nvrtcCompiles = (compiled.cacheHit ? 0 : 1) + (report.compile.cacheHit ? 0 : 1);
+        QCOMPARE(nvrtcCompiles, 1);
+        QVERIFY(report.compile.cacheHit);
+        QCOMPARE(report.compile.ptx, compiled.ptx);
+    }
+    // The document's own options are unchanged: -lineinfo is the session's, not the project's.
+    QVERIFY(!window.document()->project().options.lineInfo);
 }
 
 QTEST_MAIN(TestSassView)

@@ -96,6 +96,14 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     auto* runner = new QGroupBox(tr("Runner"), this);
     auto* runnerForm = new QFormLayout(runner);
     runnerForm->addRow(tr("Time limit"), m_timeLimit);
+    m_memcheckAfterFault =
+        new QCheckBox(tr("After a memory fault, re-run under memcheck automatically"), this);
+    m_memcheckAfterFault->setObjectName(QStringLiteral("memcheckAfterFault"));
+    m_memcheckAfterFault->setToolTip(
+        tr("A kernel that faults (a bad memory access, a trap) runs once more under "
+           "compute-sanitizer's memcheck, which names the faulting line, thread and block. "
+           "Off: the fault's message offers that run."));
+    runnerForm->addRow(tr("Faults"), m_memcheckAfterFault);
 
     auto* buttons = new QDialogButtonBox(
         QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, this);
@@ -130,6 +138,7 @@ void PreferencesDialog::setPreferences(const Preferences& p) {
     m_maxTime->setValue(t.maxTimeMs);
     m_blocking->setChecked(t.blockingKernel);
     m_timeLimit->setValue(t.timeLimitMs);
+    m_memcheckAfterFault->setChecked(p.memcheckAfterFault);
     m_targetNoise->setEnabled(t.adaptive);
     m_maxTime->setEnabled(t.adaptive);
 }
@@ -152,6 +161,7 @@ Preferences PreferencesDialog::preferences() const {
     t.minTimeMs = std::min(t.minTimeMs, t.maxTimeMs); // keeps TimingSpec::validate() happy
     t.blockingKernel = m_blocking->isChecked();
     t.timeLimitMs = m_timeLimit->value();
+    p.memcheckAfterFault = m_memcheckAfterFault->isChecked();
     return p;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Edit ▸ Preferences: editor font and size, theme, how new projects are timed and the
-// runner's time limit.
+// runner's time limit, the memcheck re-run after a fault.
 
 #include "ui/Preferences.h"
 
@@ -17,7 +17,7 @@ namespace kernelpad {
 
 /// Edits a Preferences; OK saves them to QSettings and applies them at once. Child object
 /// names: editorFont, editorFontSize, theme, timingMode, warmup, repetitions, adaptive,
-/// targetNoise, maxTimeMs, blockingKernel, timeLimitMs.
+/// targetNoise, maxTimeMs, blockingKernel, timeLimitMs, memcheckAfterFault.
 class PreferencesDialog : public QDialog {
     Q_OBJECT
 public:
@@ -47,6 +47,7 @@ private:
     QSpinBox* m_maxTime = nullptr;
     QCheckBox* m_blocking = nullptr;
     QSpinBox* m_timeLimit = nullptr;
+    QCheckBox* m_memcheckAfterFault = nullptr;
 };
 
 } // namespace kernelpad

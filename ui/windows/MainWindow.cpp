@@ -11,6 +11,7 @@
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/ConsolePanel.h"
 #include "ui/widgets/DiagnosticsList.h"
+#include "ui/widgets/FaultBanner.h"
 #include "ui/widgets/FindReplaceBar.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PipelinePanel.h"
@@ -86,6 +87,7 @@ void MainWindow::bindPanels() {
     bind::diagnostics(m_session, m_diagnostics);
     bind::ptx(m_session, m_ptx);
     bind::sass(m_session, m_sass, m_editor, m_ptx);
+    bind::fault(m_session, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
     bind::programLog(m_session, m_log);
     bind::resources(m_session, m_resources);
     bind::timing(m_session, m_timing);
@@ -185,6 +187,7 @@ void MainWindow::createWidgets() {
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(new FaultBanner(central));
     centralLayout->addWidget(splitter, 1);
     setCentralWidget(central);
 

@@ -20,6 +20,7 @@ class CodeEditor;
 class CompileOptionsPanel;
 class ConsolePanel;
 class DiagnosticsList;
+class FaultBanner;
 class LaunchPanel;
 class PipelinePanel;
 class PtxView;
@@ -74,6 +75,10 @@ void ptx(Session* session, PtxView* view);
 /// source <-> PTX <-> SASS line matching between the editor, the PTX and the SASS
 /// (SassBinding.cpp).
 void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx);
+/// The fault banner (FaultBinding.cpp): a kernel fault's explanation, the memcheck run that
+/// finds its line (offered, or started at once with Preferences::memcheckAfterFault), what it
+/// found, and the editor's cursor moved to that line.
+void fault(Session* session, FaultBanner* banner, CodeEditor* editor);
 void programLog(Session* session, QPlainTextEdit* log);
 void resources(Session* session, ResourcesPanel* panel);
 void timing(Session* session, TimingChartView* chart);

@@ -92,6 +92,9 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
     session->addViewer(viewer);
 
     QObject::connect(view, &SassView::wanted, view, [=] {
+        // From now on the compiles carry -lineinfo, so that this view's request is a cache hit
+        // rather than a second NVRTC compile (bench/sass measures both).
+        session->setLineInfoWanted(true);
         if (state->outdated)
             request();
     });
