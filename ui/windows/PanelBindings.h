@@ -22,6 +22,7 @@ class ConsolePanel;
 class DiagnosticsList;
 class LaunchPanel;
 class PipelinePanel;
+class OccupancyView;
 class PtxView;
 class ResourcesPanel;
 class SassView;
@@ -76,6 +77,9 @@ void ptx(Session* session, PtxView* view);
 void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx);
 void programLog(Session* session, QPlainTextEdit* log);
 void resources(Session* session, ResourcesPanel* panel);
+/// The occupancy curves of the project's kernel at its launch, following compiles, the
+/// driver's figures, the device and edits of the launch (OccupancyBinding.cpp).
+void occupancy(Session* session, OccupancyView* view);
 void timing(Session* session, TimingChartView* chart);
 void verification(Session* session, VerificationPanel* panel);
 void buffers(Session* session, BufferViewer* viewer);
