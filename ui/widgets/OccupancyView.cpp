@@ -147,7 +147,8 @@ QWidget* OccupancyView::buildChart(OccupancyAxis axis) {
     auto* view = new QChartView(c.chart, this);
     view->setObjectName(QStringLiteral("occupancyChart%1").arg(indexOf(axis)));
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(200, 160);
+    // Three side by side must fit the editor's half of a 1280x800 window (tst_windowlayout).
+    view->setMinimumSize(150, 140);
     return view;
 }
 
