@@ -1,6 +1,7 @@
 #include "app/cli/CliCommands.h"
 
 #include "app/cli/CliFormat.h"
+#include "app/cli/CliOccupancy.h"
 #include "app/cli/CliProfile.h"
 #include "app/cli/CliSass.h"
 #include "core/engine/Engine.h"
@@ -18,6 +19,7 @@
 #include <QJsonDocument>
 #include <QTextStream>
 
+#include <climits>
 #include <memory>
 #include <optional>
 
@@ -132,7 +134,7 @@ RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolatio
 int runCompile(const QStringList& args) {
     QString error;
     const std::optional<ParsedArgs> p =
-        parseArgs(args, {"ptx", "json", "sass"}, {"arch", "kernel"}, &error);
+        parseArgs(args, {"ptx", "json", "sass", "occupancy"}, {"arch", "kernel"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -186,8 +188,28 @@ int runCompile(const QStringList& args) {
     SassResult sass;
     if (wantSass && result.ok)
         sass = disassembleCubin(result.cubin);
+    // The kernel named, else the module's only one: the curves are of one kernel.
+    const bool wantOccupancy = p->flags.contains("occupancy");
+    const QString occupancyKernel = !project.kernel.isEmpty()    ? project.kernel
+                                    : result.kernels.size() == 1 ? result.kernels.first().name
+                                                                 : QString();
+    OccupancyReport occupancy;
+    if (wantOccupancy && result.ok) {
+        const qint64 threads = project.launch.threadsPerBlock();
+        occupancy = occupancyKernel.isEmpty()
+                        ? OccupancyReport{{},
+                                          false,
+                                          false,
+                                          QStringLiteral("the module has several kernels: name "
+                                                         "one with --kernel")}
+                        : occupancyReport(result, occupancyKernel, nullptr, nullptr,
+                                          threads > INT_MAX ? INT_MAX : int(threads),
+                                          project.launch.sharedMemBytes);
+    }
     if (json) {
         QJsonObject object = result.toJson(p->flags.contains("ptx"));
+        if (wantOccupancy && result.ok)
+            object.insert("occupancy", occupancyJson(occupancy));
         if (wantSass && result.ok) {
             if (sass.ok)
                 object.insert("sass", sassJson(sass.listing, result, sourceName));
@@ -200,11 +222,19 @@ int runCompile(const QStringList& args) {
         printCompile(out, result, p->flags.contains("ptx"));
         if (sass.ok)
             printSass(out, sass, result, project.source, sourceName);
+        if (wantOccupancy && result.ok)
+            printOccupancy(out, occupancy, occupancyKernel);
     }
     if (!result.error.isEmpty())
         return kExitBadInput;
     if (!result.ok)
         return kExitCompileError;
+    if (wantOccupancy && !occupancy.error.isEmpty()) {
+        if (!json)
+            QTextStream(stderr) << "kernelpad-cli: no occupancy curves: " << occupancy.error
+                                << '\n';
+        return kExitBadInput;
+    }
     if (wantSass && !sass.ok) {
         if (!json)
             QTextStream(stderr) << "kernelpad-cli: " << sass.error << '\n';

@@ -66,6 +66,12 @@ DeviceInfo Device::info() const {
     d.registersPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
     d.warpSize = attribute(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
     d.maxThreadsPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    d.maxBlocksPerSm = attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+    // 0 is a real answer here (before cc 8.0), so a failed query must read as unknown.
+    int reserved = 0;
+    if (api.cuDeviceGetAttribute(&reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+                                 m_handle) == CUDA_SUCCESS)
+        d.reservedSharedPerBlockBytes = reserved;
     d.l2CacheBytes = attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     d.clockRateKHz = attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
     d.memoryClockRateKHz = attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);

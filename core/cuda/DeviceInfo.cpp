@@ -43,8 +43,13 @@ QVector<QPair<QString, QString>> DeviceInfo::describe() const {
         {QStringLiteral("Shared memory per block (opt-in)"),
          formatBytes(sharedMemPerBlockOptinBytes)},
         {QStringLiteral("Shared memory per multiprocessor"), formatBytes(sharedMemPerSmBytes)},
+        {QStringLiteral("Reserved shared memory per block"),
+         reservedSharedPerBlockBytes >= 0 ? formatBytes(reservedSharedPerBlockBytes)
+                                          : QStringLiteral("not reported")},
         {QStringLiteral("Registers per block"), QString::number(registersPerBlock)},
         {QStringLiteral("Registers per multiprocessor"), QString::number(registersPerSm)},
+        {QStringLiteral("Max blocks per multiprocessor"),
+         maxBlocksPerSm > 0 ? QString::number(maxBlocksPerSm) : QStringLiteral("not reported")},
         {QStringLiteral("Warp size"), QString::number(warpSize)},
         {QStringLiteral("L2 cache"), formatBytes(l2CacheBytes)},
         {QStringLiteral("SM clock"), clock(clockRateKHz)},
@@ -79,6 +84,8 @@ QJsonObject DeviceInfo::toJson() const {
         {"registersPerSm", registersPerSm},
         {"warpSize", warpSize},
         {"maxThreadsPerSm", maxThreadsPerSm},
+        {"maxBlocksPerSm", maxBlocksPerSm},
+        {"reservedSharedPerBlockBytes", reservedSharedPerBlockBytes},
         {"l2CacheBytes", l2CacheBytes},
         {"clockRateKHz", clockRateKHz},
         {"memoryClockRateKHz", memoryClockRateKHz},
@@ -107,6 +114,8 @@ DeviceInfo DeviceInfo::fromJson(const QJsonObject& j) {
     d.registersPerSm = j.value("registersPerSm").toInt();
     d.warpSize = j.value("warpSize").toInt();
     d.maxThreadsPerSm = j.value("maxThreadsPerSm").toInt();
+    d.maxBlocksPerSm = j.value("maxBlocksPerSm").toInt();
+    d.reservedSharedPerBlockBytes = j.value("reservedSharedPerBlockBytes").toInt(-1);
     d.l2CacheBytes = j.value("l2CacheBytes").toInt();
     d.clockRateKHz = j.value("clockRateKHz").toInt();
     d.memoryClockRateKHz = j.value("memoryClockRateKHz").toInt();

@@ -26,6 +26,9 @@ struct DeviceInfo {
     int registersPerSm = 0;
     int warpSize = 0;
     int maxThreadsPerSm = 0;
+    int maxBlocksPerSm = 0; ///< resident blocks per SM; 0 where the driver does not report it
+    /// Shared memory the driver keeps in every block (1 KiB from cc 8.0 on); -1 where unknown.
+    int reservedSharedPerBlockBytes = -1;
     int l2CacheBytes = 0;
     int clockRateKHz = 0;       ///< 0 where the driver does not report it
     int memoryClockRateKHz = 0; ///< 0 where the driver does not report it

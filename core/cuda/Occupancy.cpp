@@ -1,5 +1,8 @@
 #include "core/cuda/Occupancy.h"
 
+#include <QLocale>
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <climits>
 
@@ -22,6 +25,41 @@ constexpr int kSharedAllocationUnitOlder = 256;
 /// compute capability 8.x, "Shared Memory"; CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK).
 constexpr int kReservedSharedPerBlockSm80 = 1024;
 
+/// cuda_occupancy.h, cudaOccRegAllocationMaxPerThread: 255 on every architecture since cc 3.5.
+constexpr int kMaxRegistersPerThread = 255;
+/// The same on every architecture in the table below (Programming Guide, "Technical
+/// Specifications per Compute Capability").
+constexpr int kWarpSize = 32;
+constexpr int kMaxThreadsPerBlock = 1024;
+constexpr int kRegistersPerSm = 64 * 1024;
+constexpr int kRegistersPerBlock = 64 * 1024;
+constexpr int kDefaultSharedPerBlockBytes = 48 * 1024;
+
+/// Per-architecture limits that differ, from the same table.
+struct ArchRow {
+    int major, minor;
+    int maxThreadsPerSm;
+    int maxBlocksPerSm;
+    int sharedPerSmKiB;
+    int sharedPerBlockOptinKiB;
+};
+constexpr ArchRow kArchTable[] = {
+    {7, 0, 2048, 32, 96, 96},    {7, 2, 2048, 32, 96, 96},   {7, 5, 1024, 16, 64, 64},
+    {8, 0, 2048, 32, 164, 163},  {8, 6, 1536, 16, 100, 99},  {8, 7, 1536, 16, 164, 163},
+    {8, 9, 1536, 24, 100, 99},   {9, 0, 2048, 32, 228, 227}, {10, 0, 2048, 32, 228, 227},
+    {10, 3, 2048, 32, 228, 227}, {12, 0, 1536, 24, 100, 99}, {12, 1, 1536, 24, 100, 99},
+};
+
+/// Barriers an SM has per resident-block slot (cuda_occupancy.h,
+/// cudaOccMaxBlocksPerSMBlockBarrierLimit); 0 before cc 9.0, where it does not check them.
+int barriersPerBlockSlot(int major, int minor) {
+    if (major < 9)
+        return 0;
+    if ((major == 10 && minor == 1) || (major == 11 && minor == 0) || major == 12)
+        return 1;
+    return 2;
+}
+
 /// Maximum resident blocks per SM (CUDA C++ Programming Guide, "Technical Specifications per
 /// Compute Capability"); the driver has no attribute for it before CUDA 11.
 int residentBlockLimit(int major, int minor) {
@@ -40,6 +78,10 @@ int divideRoundUp(int x, int y) {
     return (x + y - 1) / y;
 }
 
+qint64 divideRoundUp64(qint64 x, qint64 y) {
+    return (x + y - 1) / y;
+}
+
 int roundUp(int x, int y) {
     return divideRoundUp(x, y) * y;
 }
@@ -48,10 +90,13 @@ int roundUp(int x, int y) {
 
 OccupancyLimits OccupancyLimits::forDevice(const DeviceInfo& device) {
     OccupancyLimits l;
+    l.arch = device.ccMajor > 0 ? device.arch() : QString();
     l.warpSize = device.warpSize;
     l.maxThreadsPerBlock = device.maxThreadsPerBlock;
     l.maxWarpsPerSm = device.warpSize > 0 ? device.maxThreadsPerSm / device.warpSize : 0;
-    l.maxBlocksPerSm = device.ccMajor > 0 ? residentBlockLimit(device.ccMajor, device.ccMinor) : 0;
+    l.maxBlocksPerSm = device.maxBlocksPerSm > 0 ? device.maxBlocksPerSm
+                       : device.ccMajor > 0 ? residentBlockLimit(device.ccMajor, device.ccMinor)
+                                            : 0;
     l.registersPerSm = device.registersPerSm;
     l.registersPerBlock = device.registersPerBlock;
     l.registerAllocationUnit = kRegisterAllocationUnit;
@@ -61,8 +106,51 @@ OccupancyLimits OccupancyLimits::forDevice(const DeviceInfo& device) {
     l.sharedPerSmBytes = device.sharedMemPerSmBytes;
     l.sharedAllocationUnitBytes =
         device.ccMajor >= 8 ? kSharedAllocationUnitSm80 : kSharedAllocationUnitOlder;
-    l.reservedSharedPerBlockBytes = device.ccMajor >= 8 ? kReservedSharedPerBlockSm80 : 0;
+    l.reservedSharedPerBlockBytes = device.reservedSharedPerBlockBytes >= 0
+                                        ? device.reservedSharedPerBlockBytes
+                                    : device.ccMajor >= 8 ? kReservedSharedPerBlockSm80
+                                                          : 0;
+    l.maxRegistersPerThread = device.ccMajor > 0 ? kMaxRegistersPerThread : 0;
+    l.maxSharedPerBlockBytes = device.sharedMemPerBlockOptinBytes > 0
+                                   ? device.sharedMemPerBlockOptinBytes
+                                   : device.sharedMemPerBlockBytes;
+    l.barriersPerSm = l.maxBlocksPerSm * barriersPerBlockSlot(device.ccMajor, device.ccMinor);
     return l;
+}
+
+DeviceInfo OccupancyLimits::tableDevice(const QString& arch) {
+    DeviceInfo d;
+    static const QRegularExpression pattern(
+        QStringLiteral("^(?:sm|compute|lto)_(\\d+)(\\d)[af]?$"));
+    const QRegularExpressionMatch m = pattern.match(arch.trimmed());
+    if (!m.hasMatch())
+        return d;
+    const int major = m.captured(1).toInt();
+    const int minor = m.captured(2).toInt();
+    const auto* row =
+        std::find_if(std::begin(kArchTable), std::end(kArchTable),
+                     [&](const ArchRow& r) { return r.major == major && r.minor == minor; });
+    if (row == std::end(kArchTable))
+        return d;
+    d.name = QStringLiteral("sm_%1%2").arg(major).arg(minor);
+    d.ccMajor = major;
+    d.ccMinor = minor;
+    d.warpSize = kWarpSize;
+    d.maxThreadsPerBlock = kMaxThreadsPerBlock;
+    d.maxThreadsPerSm = row->maxThreadsPerSm;
+    d.maxBlocksPerSm = row->maxBlocksPerSm;
+    d.registersPerSm = kRegistersPerSm;
+    d.registersPerBlock = kRegistersPerBlock;
+    d.sharedMemPerBlockBytes = kDefaultSharedPerBlockBytes;
+    d.sharedMemPerSmBytes = row->sharedPerSmKiB * 1024;
+    d.sharedMemPerBlockOptinBytes = row->sharedPerBlockOptinKiB * 1024;
+    d.reservedSharedPerBlockBytes = major >= 8 ? kReservedSharedPerBlockSm80 : 0;
+    return d;
+}
+
+OccupancyLimits OccupancyLimits::forArch(const QString& arch) {
+    const DeviceInfo d = tableDevice(arch);
+    return d.ccMajor > 0 ? forDevice(d) : OccupancyLimits{};
 }
 
 bool OccupancyLimits::isComplete() const {
@@ -85,36 +173,54 @@ QString occupancyLimiterName(OccupancyLimiter limiter) {
         return QStringLiteral("registers");
     case OccupancyLimiter::SharedMemory:
         return QStringLiteral("shared memory");
+    case OccupancyLimiter::Barriers:
+        return QStringLiteral("barriers");
     }
     return QStringLiteral("unknown");
 }
 
 Occupancy Occupancy::of(const OccupancyLimits& limits, int registersPerThread,
                         int sharedBytesPerBlock, int blockThreads) {
+    OccupancyKernel kernel;
+    kernel.registersPerThread = registersPerThread;
+    kernel.staticSharedBytes = sharedBytesPerBlock;
+    return of(limits, kernel, blockThreads, 0);
+}
+
+Occupancy Occupancy::of(const OccupancyLimits& limits, const OccupancyKernel& kernel,
+                        int blockThreads, int dynamicSharedBytes) {
     Occupancy o;
     if (!limits.isComplete())
         return o;
-    if (blockThreads < 1 || blockThreads > limits.maxThreadsPerBlock) {
+    const int blockLimit = kernel.maxThreadsPerBlock > 0
+                               ? std::min(kernel.maxThreadsPerBlock, limits.maxThreadsPerBlock)
+                               : limits.maxThreadsPerBlock;
+    if (blockThreads < 1 || blockThreads > blockLimit) {
         o.limiter = OccupancyLimiter::BlockSize;
         return o;
     }
     const int warpsPerBlock = divideRoundUp(blockThreads, limits.warpSize);
+    o.warpsPerBlock = warpsPerBlock;
     o.blocksByWarps = limits.maxWarpsPerSm / warpsPerBlock;
     o.blocksByBlockLimit = limits.maxBlocksPerSm;
 
     // Registers (cudaOccMaxBlocksPerSMRegsLimit): each warp gets its registers rounded up to
     // the allocation unit, from one sub-partition of the register file, so an SM holds
     // (registers per sub-partition / registers per warp) warps per sub-partition.
+    const int registersPerThread = kernel.registersPerThread;
     o.blocksByRegisters = INT_MAX;
     if (registersPerThread > 0) {
         const int perWarp =
             roundUp(registersPerThread * limits.warpSize, limits.registerAllocationUnit);
+        o.registersPerWarp = perWarp;
         // The launch check assumes the block's warps spread over every sub-partition, so a
         // block is also refused when its warps, rounded up to a multiple of the
         // sub-partitions, need more than a block may have.
         const qint64 assumedPerBlock =
             qint64(perWarp) * roundUp(warpsPerBlock, limits.registerSubPartitions);
-        if (assumedPerBlock > limits.registersPerBlock ||
+        const bool tooManyPerThread =
+            limits.maxRegistersPerThread > 0 && registersPerThread > limits.maxRegistersPerThread;
+        if (tooManyPerThread || assumedPerBlock > limits.registersPerBlock ||
             qint64(perWarp) * warpsPerBlock > limits.registersPerBlock) {
             o.blocksByRegisters = 0;
         } else {
@@ -128,18 +234,32 @@ Occupancy Occupancy::of(const OccupancyLimits& limits, int registersPerThread,
     // Shared memory (cudaOccMaxBlocksPerSMSmemLimit): the block's bytes plus the driver's
     // reserve, rounded up to the allocation unit; the SM's whole shared memory is assumed
     // available (the driver picks the carveout that fits when the kernel states no preference).
-    const int sharedPerBlock =
-        roundUp(std::max(0, sharedBytesPerBlock) + limits.reservedSharedPerBlockBytes,
-                limits.sharedAllocationUnitBytes);
-    o.blocksBySharedMemory =
-        sharedPerBlock > 0 ? limits.sharedPerSmBytes / sharedPerBlock : INT_MAX;
+    // A block over the per-block limit (opt-in included, reserve added) does not launch.
+    const qint64 sharedWanted = qint64(std::max(0, kernel.staticSharedBytes)) +
+                                std::max(0, dynamicSharedBytes) +
+                                limits.reservedSharedPerBlockBytes;
+    const qint64 sharedPerBlock = divideRoundUp64(sharedWanted, limits.sharedAllocationUnitBytes) *
+                                  limits.sharedAllocationUnitBytes;
+    o.sharedBytesPerBlock = int(std::min<qint64>(sharedPerBlock, INT_MAX));
+    if (limits.maxSharedPerBlockBytes > 0 &&
+        sharedPerBlock > qint64(limits.maxSharedPerBlockBytes) + limits.reservedSharedPerBlockBytes)
+        o.blocksBySharedMemory = 0;
+    else
+        o.blocksBySharedMemory =
+            sharedPerBlock > 0 ? int(limits.sharedPerSmBytes / sharedPerBlock) : INT_MAX;
+
+    o.blocksByBarriers = limits.barriersPerSm > 0 && kernel.barriers > 0
+                             ? limits.barriersPerSm / kernel.barriers
+                             : INT_MAX;
 
     const std::pair<OccupancyLimiter, int> factors[] = {
         {OccupancyLimiter::Warps, o.blocksByWarps},
         {OccupancyLimiter::Blocks, o.blocksByBlockLimit},
         {OccupancyLimiter::Registers, o.blocksByRegisters},
         {OccupancyLimiter::SharedMemory, o.blocksBySharedMemory},
+        {OccupancyLimiter::Barriers, o.blocksByBarriers},
     };
+    // min_element keeps the first of equal factors, which gives the documented order.
     const auto* least =
         std::min_element(std::begin(factors), std::end(factors),
                          [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -148,6 +268,96 @@ Occupancy Occupancy::of(const OccupancyLimits& limits, int registersPerThread,
     o.activeWarpsPerSm = o.activeBlocksPerSm * warpsPerBlock;
     o.occupancy = double(o.activeWarpsPerSm) / limits.maxWarpsPerSm;
     return o;
+}
+
+QString occupancyExplanation(const Occupancy& o, const OccupancyLimits& limits,
+                             const OccupancyKernel& kernel, int blockThreads,
+                             int dynamicSharedBytes) {
+    const QLocale c = QLocale(QLocale::English);
+    auto n = [&](qint64 v) { return c.toString(v); };
+    const QString result =
+        QStringLiteral(" %1 %2 of %3 threads, %4 of %5 warps: %6 %.")
+            .arg(o.activeBlocksPerSm)
+            .arg(o.activeBlocksPerSm == 1 ? QStringLiteral("block") : QStringLiteral("blocks"))
+            .arg(blockThreads)
+            .arg(o.activeWarpsPerSm)
+            .arg(limits.maxWarpsPerSm)
+            .arg(QString::number(o.occupancy * 100.0, 'f', 1));
+    switch (o.limiter) {
+    case OccupancyLimiter::None:
+        return QStringLiteral("Occupancy unknown: the device's limits are not known.");
+    case OccupancyLimiter::BlockSize: {
+        const int limit = kernel.maxThreadsPerBlock > 0
+                              ? std::min(kernel.maxThreadsPerBlock, limits.maxThreadsPerBlock)
+                              : limits.maxThreadsPerBlock;
+        if (blockThreads < 1)
+            return QStringLiteral("No occupancy: the block has no threads.");
+        return QStringLiteral("No block fits: %1 threads exceed the %2 limit of %3 per block.")
+            .arg(n(blockThreads),
+                 limit < limits.maxThreadsPerBlock ? QStringLiteral("kernel's")
+                                                   : QStringLiteral("device's"),
+                 n(limit));
+    }
+    case OccupancyLimiter::Warps:
+        return QStringLiteral("Limited by warps: blocks of %1 warps fill the SM's %2 warp slots.")
+                   .arg(o.warpsPerBlock)
+                   .arg(limits.maxWarpsPerSm) +
+               result;
+    case OccupancyLimiter::Blocks:
+        return QStringLiteral("Limited by blocks per SM: an SM holds at most %1 blocks, so "
+                              "larger blocks would fill more of its %2 warp slots.")
+                   .arg(limits.maxBlocksPerSm)
+                   .arg(limits.maxWarpsPerSm) +
+               result;
+    case OccupancyLimiter::Registers:
+        if (limits.maxRegistersPerThread > 0 &&
+            kernel.registersPerThread > limits.maxRegistersPerThread)
+            return QStringLiteral("No block fits: %1 registers per thread exceed the %2 a "
+                                  "thread may have.")
+                .arg(kernel.registersPerThread)
+                .arg(limits.maxRegistersPerThread);
+        if (o.activeBlocksPerSm == 0)
+            return QStringLiteral("No block fits: %1 registers per thread (%2 per warp as "
+                                  "allocated) for %3 warps exceed the %4 registers a block "
+                                  "may have.")
+                .arg(kernel.registersPerThread)
+                .arg(n(o.registersPerWarp))
+                .arg(o.warpsPerBlock)
+                .arg(n(limits.registersPerBlock));
+        return QStringLiteral("Limited by registers: %1 per thread, %2 per warp as allocated (in "
+                              "units of %3); the SM's %4 registers hold %5 warps.")
+                   .arg(kernel.registersPerThread)
+                   .arg(n(o.registersPerWarp))
+                   .arg(limits.registerAllocationUnit)
+                   .arg(n(limits.registersPerSm))
+                   .arg(o.blocksByRegisters * o.warpsPerBlock) +
+               result;
+    case OccupancyLimiter::SharedMemory: {
+        const QString perBlock =
+            QStringLiteral("%1 B per block (%2 static + %3 dynamic + %4 reserved, in units of "
+                           "%5 B)")
+                .arg(n(o.sharedBytesPerBlock), n(kernel.staticSharedBytes),
+                     n(std::max(0, dynamicSharedBytes)), n(limits.reservedSharedPerBlockBytes))
+                .arg(limits.sharedAllocationUnitBytes);
+        if (o.activeBlocksPerSm == 0)
+            return QStringLiteral("No block fits: %1 exceed the %2 B a block may have.")
+                .arg(perBlock,
+                     n(qint64(limits.maxSharedPerBlockBytes > 0 ? limits.maxSharedPerBlockBytes
+                                                                : limits.sharedPerSmBytes) +
+                       limits.reservedSharedPerBlockBytes));
+        return QStringLiteral("Limited by shared memory: %1; the SM's %2 B hold %3 blocks.")
+                   .arg(perBlock, n(limits.sharedPerSmBytes))
+                   .arg(o.blocksBySharedMemory) +
+               result;
+    }
+    case OccupancyLimiter::Barriers:
+        return QStringLiteral("Limited by barriers: the kernel uses %1 block barriers and an "
+                              "SM has %2.")
+                   .arg(kernel.barriers)
+                   .arg(limits.barriersPerSm) +
+               result;
+    }
+    return {};
 }
 
 } // namespace kernelpad

@@ -28,10 +28,29 @@ struct OccupancyLimits {
     int sharedAllocationUnitBytes = 0;
     /// Shared memory the driver keeps for itself in every block (1 KiB from cc 8.0 on).
     int reservedSharedPerBlockBytes = 0;
+    /// The most registers one thread may have (255); 0 where unknown (then not checked).
+    int maxRegistersPerThread = 0;
+    /// The most shared memory (static plus dynamic) one block may have once the kernel opts in
+    /// (the executor opts in whenever a launch needs more than the default 48 KiB); 0 where
+    /// unknown (then only the SM's shared memory limits a block).
+    int maxSharedPerBlockBytes = 0;
+    /// Block barriers one SM holds; they limit blocks from cc 9.0 on (cuda_occupancy.h,
+    /// cudaOccMaxBlocksPerSMBlockBarrierLimit); 0 where barriers do not limit.
+    int barriersPerSm = 0;
+    /// "sm_90": the architecture the limits describe.
+    QString arch;
 
-    /// The limits of `device`: the counts from the driver's attributes, the granularities and
-    /// the block limit from its compute capability (the driver reports neither).
+    /// The limits of `device`: the counts from the driver's attributes, the granularities
+    /// from its compute capability (the driver reports none), the block limit and the
+    /// reserve from the attributes when the driver reports them, else from the tables.
     [[nodiscard]] static OccupancyLimits forDevice(const DeviceInfo& device);
+    /// The limits of an architecture ("sm_86", "sm_90a", "compute_80") from the CUDA C++
+    /// Programming Guide's tables, for estimates without a device; incomplete (see
+    /// isComplete) for an architecture the tables do not know.
+    [[nodiscard]] static OccupancyLimits forArch(const QString& arch);
+    /// The device an architecture's table describes (the occupancy fields only), so that
+    /// forDevice(tableDevice(a)) equals forArch(a); an empty name and ccMajor 0 when unknown.
+    [[nodiscard]] static DeviceInfo tableDevice(const QString& arch);
     /// True when every field the calculation divides by is known.
     [[nodiscard]] bool isComplete() const;
 };
@@ -44,6 +63,19 @@ enum class OccupancyLimiter {
     Blocks,       ///< the SM's resident-block limit
     Registers,    ///< registers per thread times the block's warps
     SharedMemory, ///< the block's shared memory, reserve and rounding included
+    Barriers,     ///< the SM's block barriers (cc 9.0 on)
+};
+
+/// What occupancy needs to know about a kernel: what it uses per thread and per block.
+struct OccupancyKernel {
+    int registersPerThread = 0;
+    int staticSharedBytes = 0;
+    /// Block barriers the kernel uses (__syncthreads is barrier 0; named barriers add more);
+    /// 0 where unknown, then barriers are not checked.
+    int barriers = 0;
+    /// The kernel's own block limit (__launch_bounds__, or fewer when its registers demand);
+    /// 0 where unknown, then the device's limit applies.
+    int maxThreadsPerBlock = 0;
 };
 
 /// "warps per SM", "registers", ...: for tables and tooltips.
@@ -60,6 +92,10 @@ struct Occupancy {
     int blocksByBlockLimit = 0;
     int blocksByRegisters = 0;
     int blocksBySharedMemory = 0;
+    int blocksByBarriers = 0;
+    int warpsPerBlock = 0;
+    int registersPerWarp = 0;    ///< as allocated: rounded up to the allocation unit
+    int sharedBytesPerBlock = 0; ///< as allocated: reserve and rounding included
 
     /// The occupancy of a kernel using `registersPerThread` and `sharedBytesPerBlock` (static
     /// plus dynamic) in blocks of `blockThreads` threads. When several factors give the same
@@ -67,6 +103,18 @@ struct Occupancy {
     /// full SM reads "warps" rather than blaming a resource that merely fits exactly.
     [[nodiscard]] static Occupancy of(const OccupancyLimits& limits, int registersPerThread,
                                       int sharedBytesPerBlock, int blockThreads);
+    /// The occupancy of `kernel` in blocks of `blockThreads` threads with
+    /// `dynamicSharedBytes` of dynamic shared memory: also checks the kernel's own block limit,
+    /// its barriers, and the per-block shared-memory and register limits. Barriers come last
+    /// among equal factors, as cuda_occupancy.h checks them last.
+    [[nodiscard]] static Occupancy of(const OccupancyLimits& limits, const OccupancyKernel& kernel,
+                                      int blockThreads, int dynamicSharedBytes);
 };
+
+/// One sentence naming what limits `o` and why, in numbers ("Limited by registers: 64 per
+/// thread, 2,048 per warp as allocated; ..."), for the window and the CLI.
+[[nodiscard]] QString occupancyExplanation(const Occupancy& o, const OccupancyLimits& limits,
+                                           const OccupancyKernel& kernel, int blockThreads,
+                                           int dynamicSharedBytes);
 
 } // namespace kernelpad

@@ -14,6 +14,7 @@
 #include "ui/widgets/FaultBanner.h"
 #include "ui/widgets/FindReplaceBar.h"
 #include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/OccupancyView.h"
 #include "ui/widgets/PipelinePanel.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
@@ -90,6 +91,7 @@ void MainWindow::bindPanels() {
     bind::fault(m_session, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
     bind::programLog(m_session, m_log);
     bind::resources(m_session, m_resources);
+    bind::occupancy(m_session, m_occupancy);
     bind::timing(m_session, m_timing);
     bind::verification(m_session, m_verification);
     bind::buffers(m_session, m_buffers);
@@ -132,6 +134,8 @@ void MainWindow::createWidgets() {
     connect(m_ptx, &PtxView::saveAsPtxProjectRequested, this, [this] { saveAsPtxProject(); });
     m_resources = new ResourcesPanel(this);
     m_resources->setObjectName(QStringLiteral("resources"));
+    m_occupancy = new OccupancyView(this);
+    m_occupancy->setObjectName(QStringLiteral("occupancy"));
     m_timing = new TimingChartView(this);
     m_timing->setObjectName(QStringLiteral("timing"));
     m_verification = new VerificationPanel(this);
@@ -145,6 +149,7 @@ void MainWindow::createWidgets() {
     m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
     m_tabs->insertTab(SassTab, m_sass, tr("SASS"));
     m_tabs->insertTab(ResourcesTab, m_resources, tr("Resources"));
+    m_tabs->insertTab(OccupancyTab, m_occupancy, tr("Occupancy"));
     m_tabs->insertTab(TimingTab, m_timing, tr("Timing"));
     m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
     m_tabs->insertTab(BuffersTab, m_buffers, tr("Buffers"));

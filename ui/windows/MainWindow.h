@@ -37,6 +37,7 @@ class PtxView;
 class SassView;
 class RecentFiles;
 class ResourcesPanel;
+class OccupancyView;
 class Session;
 struct RunRecord;
 class TimingChartView;
@@ -56,6 +57,7 @@ public:
         PtxTab,
         SassTab,
         ResourcesTab,
+        OccupancyTab,
         TimingTab,
         VerificationTab,
         BuffersTab,
@@ -190,6 +192,7 @@ private:
     QPointer<PtxView> m_ptx;
     QPointer<SassView> m_sass;
     QPointer<ResourcesPanel> m_resources;
+    QPointer<OccupancyView> m_occupancy;
     QPointer<TimingChartView> m_timing;
     QPointer<VerificationPanel> m_verification;
     QPointer<BufferViewer> m_buffers;

@@ -23,6 +23,7 @@ class DiagnosticsList;
 class FaultBanner;
 class LaunchPanel;
 class PipelinePanel;
+class OccupancyView;
 class PtxView;
 class ResourcesPanel;
 class SassView;
@@ -81,6 +82,9 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx);
 void fault(Session* session, FaultBanner* banner, CodeEditor* editor);
 void programLog(Session* session, QPlainTextEdit* log);
 void resources(Session* session, ResourcesPanel* panel);
+/// The occupancy curves of the project's kernel at its launch, following compiles, the
+/// driver's figures, the device and edits of the launch (OccupancyBinding.cpp).
+void occupancy(Session* session, OccupancyView* view);
 void timing(Session* session, TimingChartView* chart);
 void verification(Session* session, VerificationPanel* panel);
 void buffers(Session* session, BufferViewer* viewer);
