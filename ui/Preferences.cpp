@@ -16,6 +16,7 @@ const QString kFontFamilyKey = QStringLiteral("preferences/editorFontFamily");
 const QString kPointSizeKey = QStringLiteral("preferences/editorPointSize");
 const QString kThemeKey = QStringLiteral("preferences/theme");
 const QString kTimingKey = QStringLiteral("preferences/newProjectTiming");
+const QString kLineColoursKey = QStringLiteral("preferences/lineColours");
 
 /// A palette from the dark theme's colours, for every widget (the editor and the PTX view
 /// follow it through Theme::forPalette).
@@ -91,6 +92,7 @@ Preferences Preferences::load(const QSettings& settings) {
         if (const auto spec = TimingSpec::fromJson(timing.object(), nullptr))
             p.newProjectTiming = *spec;
     }
+    p.lineColours = settings.value(kLineColoursKey, true).toBool();
     return p;
 }
 
@@ -101,6 +103,7 @@ void Preferences::save(QSettings& settings) const {
     settings.setValue(
         kTimingKey,
         QString::fromUtf8(QJsonDocument(newProjectTiming.toJson()).toJson(QJsonDocument::Compact)));
+    settings.setValue(kLineColoursKey, lineColours);
 }
 
 void Preferences::apply() const {
@@ -128,7 +131,8 @@ void Preferences::applyTheme(ThemeChoice theme) {
 
 bool operator==(const Preferences& a, const Preferences& b) {
     return a.editorFontFamily == b.editorFontFamily && a.editorPointSize == b.editorPointSize &&
-           a.theme == b.theme && a.newProjectTiming == b.newProjectTiming;
+           a.theme == b.theme && a.newProjectTiming == b.newProjectTiming &&
+           a.lineColours == b.lineColours;
 }
 
 PreferencesNotifier* PreferencesNotifier::instance() {

@@ -27,6 +27,8 @@ struct Preferences {
     /// How new projects are timed; its timeLimitMs is the runner's time limit (the watchdog
     /// stops a run that takes longer). A project keeps its own once created.
     TimingSpec newProjectTiming;
+    /// Compiler Explorer's matching colours on the source, PTX and SASS lines (View menu).
+    bool lineColours = true;
 
     /// The editor's font: the family (or the default monospace one) at the size.
     [[nodiscard]] QFont editorFont() const;

@@ -36,6 +36,7 @@ Preferences changedPreferences() {
     p.newProjectTiming.adaptive = false;
     p.newProjectTiming.blockingKernel = false;
     p.newProjectTiming.timeLimitMs = 30000;
+    p.lineColours = false;
     return p;
 }
 
@@ -83,6 +84,7 @@ void TestPreferencesDialog::brokenSettingsKeepDefaults() {
     QSettings settings(dir.filePath(QStringLiteral("prefs.ini")), QSettings::IniFormat);
     settings.setValue(QStringLiteral("preferences/editorPointSize"), 1000);
     settings.setValue(QStringLiteral("preferences/theme"), QStringLiteral("purple"));
+    settings.setValue(QStringLiteral("preferences/lineColours"), QStringLiteral("purple"));
     settings.setValue(QStringLiteral("preferences/newProjectTiming"),
                       QStringLiteral("{\"repetitions\": -3}"));
     const Preferences p = Preferences::load(settings);
@@ -105,6 +107,7 @@ void TestPreferencesDialog::dialogSavesAndAppliesAtOnce() {
         dialog.findChild<QCheckBox*>(QStringLiteral("adaptive"))->setChecked(false);
         dialog.findChild<QCheckBox*>(QStringLiteral("blockingKernel"))->setChecked(false);
         dialog.findChild<QSpinBox*>(QStringLiteral("timeLimitMs"))->setValue(30000);
+        dialog.findChild<QCheckBox*>(QStringLiteral("lineColours"))->setChecked(false);
         dialog.accept();
     }
     QVERIFY(Preferences::load() == changedPreferences());
