@@ -72,7 +72,7 @@ QPoint pointOfBlock(QPlainTextEdit* text, int block, int column = 0) {
 
 /// The middle of 1-based `line` of the editor, in its viewport.
 QPoint pointOfLine(CodeEditor* editor, int line) {
-    const long position = editor->positionFromLineIndex(line - 1, 2);
+    const long position = editor->positionFromLineIndex(line - 1, 0);
     const int x =
         int(editor->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, position));
     const int y =
@@ -153,7 +153,9 @@ void TestLineColours::oneColourPerSourceLineEverywhere() {
     auto* editor = test::part<CodeEditor>(&window, "editor");
     auto* bands = editor->findChild<SourceLineBands*>();
     QVERIFY(bands);
-    tabs->setCurrentIndex(MainWindow::SassTab);
+    // Showing the PTX tab asks for the -lineinfo compile its colours come from.
+    QCOMPARE(sass.count(), 0);
+    tabs->setCurrentIndex(MainWindow::PtxTab);
     QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
     QCoreApplication::processEvents();
     QVERIFY2(view->report().ok(), qPrintable(view->report().sass.error));
@@ -182,6 +184,9 @@ void TestLineColours::oneColourPerSourceLineEverywhere() {
 
     // Hovering an EXIT of line 5 in the SASS emphasises line 5 in the editor and the PTX,
     // and scrolls nothing.
+    tabs->setCurrentIndex(MainWindow::SassTab);
+    QCoreApplication::processEvents();
+    QCOMPARE(sass.count(), 1); // the SASS came with that report
     const int editorTop = editor->firstVisibleLine();
     hover(view->textView()->viewport(),
           pointOfBlock(view->textView(), view->blockOfInstruction(8), 8));
@@ -203,6 +208,11 @@ void TestLineColours::oneColourPerSourceLineEverywhere() {
     QCOMPARE(view->blockColour(view->blocksOfSourceLine(5).first()), five);
     QCOMPARE(bands->colourOfLine(5), five);
     QCOMPARE(view->textView()->verticalScrollBar()->value(), sassScroll);
+    // Line 3 has no code: nothing to emphasise.
+    hover(editor->viewport(), pointOfLine(editor, 3));
+    QTRY_COMPARE_WITH_TIMEOUT(view->emphasisedLine(), 0, kHoverSettleMs * 10);
+    QCOMPARE(bands->emphasised(), 0);
+    QVERIFY(!bands->colourOfLine(3).isValid());
 
     // Hovering a PTX line of line 4 emphasises it in the editor and the SASS.
     tabs->setCurrentIndex(MainWindow::PtxTab);

@@ -186,11 +186,21 @@ QColor ListingView::blockColour(int block) const {
 }
 
 void ListingView::recolour() {
+    // Runs on every hover: the palette is made once, then each block is a lookup, so a listing
+    // of tens of thousands of lines stays well under a frame.
     QVector<QColor> colours;
     if (m_lineColours) {
+        QColor bands[kLineColourCount];
+        for (int i = 0; i < kLineColourCount; ++i)
+            bands[i] = sourceLineColour(i == 0 ? kLineColourCount : i, m_theme);
+        const QColor strong = sourceLineColour(m_emphasised, m_theme, true);
         colours.reserve(m_sourceOfBlock.size());
-        for (const int line : m_sourceOfBlock)
-            colours << sourceLineColour(line, m_theme, line > 0 && line == m_emphasised);
+        for (const int line : m_sourceOfBlock) {
+            if (line <= 0)
+                colours << QColor();
+            else
+                colours << (line == m_emphasised ? strong : bands[sourceLineColourIndex(line)]);
+        }
     }
     m_text->colours = colours;
     m_text->viewport()->update();

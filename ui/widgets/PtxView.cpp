@@ -176,4 +176,9 @@ void PtxView::jumpToEntry(int index) {
     }
 }
 
+void PtxView::showEvent(QShowEvent* event) {
+    ListingView::showEvent(event);
+    emit shown();
+}
+
 } // namespace kernelpad

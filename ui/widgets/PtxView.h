@@ -37,6 +37,12 @@ public:
 signals:
     /// The user asked for a PTX project made of the PTX shown (ptx()).
     void saveAsPtxProjectRequested();
+    /// The view became visible (its line colours come from a -lineinfo compile that the owner
+    /// asks for only while a listing is shown).
+    void shown();
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void jumpToEntry(int index);

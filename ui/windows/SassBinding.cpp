@@ -81,7 +81,8 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
         state->requestId = session->engine()->disassemble(
             session->document()->project(), session->document()->directory(), compile->arch);
     };
-    // Marks `line` everywhere; `scroll` moves the SASS to it (not when it was clicked there).
+    // Marks `line` everywhere; `scroll` moves the SASS and the PTX to it (not when it was
+    // clicked there).
     const auto markSourceLine = [=](int line, bool scroll) {
         view->highlightSourceLine(line, scroll);
         if (ptxView && ptxView->ptx() == view->report().compile.ptx)
@@ -110,7 +111,9 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
     QObject::connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, view,
                      applyLineColours);
     // A line hovered anywhere is emphasised everywhere; nothing scrolls (only a click does).
-    const auto emphasise = [=](int line) {
+    const auto emphasise = [=](int hovered) {
+        // A line without code (a comment, a brace) has no colour to strengthen.
+        const int line = view->report().lines.sourceLines().contains(hovered) ? hovered : 0;
         view->setEmphasisedLine(line);
         if (ptxView)
             ptxView->setEmphasisedLine(line);
@@ -141,10 +144,13 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
     };
     session->addViewer(viewer);
 
-    QObject::connect(view, &SassView::wanted, view, [=] {
+    const auto requestIfOutdated = [=] {
         if (state->outdated)
             request();
-    });
+    };
+    QObject::connect(view, &SassView::wanted, view, requestIfOutdated);
+    if (ptx)
+        QObject::connect(ptx, &PtxView::shown, view, requestIfOutdated);
     QObject::connect(session->engine(), &Engine::sassReady, view,
                      [=](quint64 id, const SassReport& report) {
                          if (id != state->requestId)
