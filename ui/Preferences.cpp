@@ -17,6 +17,7 @@ const QString kPointSizeKey = QStringLiteral("preferences/editorPointSize");
 const QString kThemeKey = QStringLiteral("preferences/theme");
 const QString kTimingKey = QStringLiteral("preferences/newProjectTiming");
 const QString kMemcheckAfterFaultKey = QStringLiteral("preferences/memcheckAfterFault");
+const QString kLineColoursKey = QStringLiteral("preferences/lineColours");
 
 /// A palette from the dark theme's colours, for every widget (the editor and the PTX view
 /// follow it through Theme::forPalette).
@@ -93,6 +94,7 @@ Preferences Preferences::load(const QSettings& settings) {
             p.newProjectTiming = *spec;
     }
     p.memcheckAfterFault = settings.value(kMemcheckAfterFaultKey, false).toBool();
+    p.lineColours = settings.value(kLineColoursKey, true).toBool();
     return p;
 }
 
@@ -104,6 +106,7 @@ void Preferences::save(QSettings& settings) const {
         kTimingKey,
         QString::fromUtf8(QJsonDocument(newProjectTiming.toJson()).toJson(QJsonDocument::Compact)));
     settings.setValue(kMemcheckAfterFaultKey, memcheckAfterFault);
+    settings.setValue(kLineColoursKey, lineColours);
 }
 
 void Preferences::apply() const {
@@ -132,7 +135,7 @@ void Preferences::applyTheme(ThemeChoice theme) {
 bool operator==(const Preferences& a, const Preferences& b) {
     return a.editorFontFamily == b.editorFontFamily && a.editorPointSize == b.editorPointSize &&
            a.theme == b.theme && a.newProjectTiming == b.newProjectTiming &&
-           a.memcheckAfterFault == b.memcheckAfterFault;
+           a.memcheckAfterFault == b.memcheckAfterFault && a.lineColours == b.lineColours;
 }
 
 PreferencesNotifier* PreferencesNotifier::instance() {

@@ -31,6 +31,8 @@ struct Preferences {
     /// After a kernel fault that memcheck can place, run the kernel once under memcheck at once
     /// instead of offering to (the message then ends with the faulting line, thread and block).
     bool memcheckAfterFault = false;
+    /// Compiler Explorer's matching colours on the source, PTX and SASS lines (View menu).
+    bool lineColours = true;
 
     /// The editor's font: the family (or the default monospace one) at the size.
     [[nodiscard]] QFont editorFont() const;

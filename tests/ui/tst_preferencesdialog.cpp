@@ -37,6 +37,7 @@ Preferences changedPreferences() {
     p.newProjectTiming.blockingKernel = false;
     p.newProjectTiming.timeLimitMs = 30000;
     p.memcheckAfterFault = true;
+    p.lineColours = false;
     return p;
 }
 
@@ -84,6 +85,7 @@ void TestPreferencesDialog::brokenSettingsKeepDefaults() {
     QSettings settings(dir.filePath(QStringLiteral("prefs.ini")), QSettings::IniFormat);
     settings.setValue(QStringLiteral("preferences/editorPointSize"), 1000);
     settings.setValue(QStringLiteral("preferences/theme"), QStringLiteral("purple"));
+    settings.setValue(QStringLiteral("preferences/lineColours"), QStringLiteral("purple"));
     settings.setValue(QStringLiteral("preferences/newProjectTiming"),
                       QStringLiteral("{\"repetitions\": -3}"));
     const Preferences p = Preferences::load(settings);
@@ -107,6 +109,7 @@ void TestPreferencesDialog::dialogSavesAndAppliesAtOnce() {
         dialog.findChild<QCheckBox*>(QStringLiteral("blockingKernel"))->setChecked(false);
         dialog.findChild<QSpinBox*>(QStringLiteral("timeLimitMs"))->setValue(30000);
         dialog.findChild<QCheckBox*>(QStringLiteral("memcheckAfterFault"))->setChecked(true);
+        dialog.findChild<QCheckBox*>(QStringLiteral("lineColours"))->setChecked(false);
         dialog.accept();
     }
     QVERIFY(Preferences::load() == changedPreferences());

@@ -54,11 +54,14 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     m_theme->addItem(tr("As the system"), int(Preferences::ThemeChoice::System));
     m_theme->addItem(tr("Light"), int(Preferences::ThemeChoice::Light));
     m_theme->addItem(tr("Dark"), int(Preferences::ThemeChoice::Dark));
+    m_lineColours = new QCheckBox(tr("a colour per source line in the editor, PTX and SASS"), this);
+    m_lineColours->setObjectName(QStringLiteral("lineColours"));
     auto* look = new QGroupBox(tr("Editor and theme"), this);
     auto* lookForm = new QFormLayout(look);
     lookForm->addRow(tr("Editor font"), m_font);
     lookForm->addRow(tr("Font size"), m_fontSize);
     lookForm->addRow(tr("Theme"), m_theme);
+    lookForm->addRow(tr("Line colours"), m_lineColours);
 
     m_mode = new QComboBox(this);
     m_mode->setObjectName(QStringLiteral("timingMode"));
@@ -129,6 +132,7 @@ void PreferencesDialog::setPreferences(const Preferences& p) {
     m_font->setCurrentFont(p.editorFont());
     m_fontSize->setValue(p.editorPointSize);
     m_theme->setCurrentIndex(m_theme->findData(int(p.theme)));
+    m_lineColours->setChecked(p.lineColours);
     const TimingSpec& t = p.newProjectTiming;
     m_mode->setCurrentIndex(m_mode->findData(int(t.mode)));
     m_warmup->setValue(t.warmupLaunches);
@@ -151,6 +155,7 @@ Preferences PreferencesDialog::preferences() const {
         family == monospaceFont().family() && p.editorFontFamily.isEmpty() ? QString() : family;
     p.editorPointSize = m_fontSize->value();
     p.theme = Preferences::ThemeChoice(m_theme->currentData().toInt());
+    p.lineColours = m_lineColours->isChecked();
     TimingSpec& t = p.newProjectTiming;
     t.mode = TimingSpec::Mode(m_mode->currentData().toInt());
     t.warmupLaunches = m_warmup->value();

@@ -39,6 +39,7 @@ private:
     QFontComboBox* m_font = nullptr;
     QSpinBox* m_fontSize = nullptr;
     QComboBox* m_theme = nullptr;
+    QCheckBox* m_lineColours = nullptr;
     QComboBox* m_mode = nullptr;
     QSpinBox* m_warmup = nullptr;
     QSpinBox* m_repetitions = nullptr;

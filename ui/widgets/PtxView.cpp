@@ -6,19 +6,14 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QEvent>
-#include <QGuiApplication>
 #include <QHBoxLayout>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
-#include <QShortcut>
 #include <QTextBlock>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 namespace kernelpad {
 
@@ -83,36 +78,20 @@ const QRegularExpression& entryPattern() {
 } // namespace
 
 PtxView::PtxView(QWidget* parent)
-    : QWidget(parent)
-    , m_text(new QPlainTextEdit(this))
-    , m_search(new QLineEdit(this))
+    : ListingView(InstructionSet::Ptx, parent)
     , m_entries(new QComboBox(this))
-    , m_info(new QLabel(this))
-    , m_staleBanner(new QLabel(this))
-    , m_highlighter(new PtxHighlighter(m_text->document()))
+    , m_staleBanner(addBanner(QStringLiteral("stalePtxBanner")))
     , m_saveAsPtx(new QAction(tr("Save as PTX Project"), this)) {
-    m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_text->setFont(monospaceFont());
-    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_text->setPlaceholderText(tr("Compile to see the PTX NVRTC generates."));
-    m_search->setPlaceholderText(tr("Search PTX (Enter: next, Shift+Enter: previous)"));
-    m_search->setClearButtonEnabled(true);
+    setHighlighter(new PtxHighlighter(textView()->document()));
+    textView()->setPlaceholderText(tr("Compile to see the PTX NVRTC generates."));
+    searchField()->setPlaceholderText(tr("Search PTX (Enter: next, Shift+Enter: previous)"));
     m_entries->setObjectName(QStringLiteral("ptxEntries"));
     m_entries->setToolTip(tr("Jump to a kernel entry"));
-    m_staleBanner->setObjectName(QStringLiteral("stalePtxBanner"));
-    m_staleBanner->setWordWrap(true);
-    m_staleBanner->setMargin(4);
-    m_staleBanner->hide();
     m_entries->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_entries->setMinimumContentsLength(16);
 
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(new QLabel(tr("Entry:"), this));
-    bar->addWidget(m_entries);
-    bar->addWidget(m_search, 1);
-    bar->addWidget(m_info);
+    toolBar()->insertWidget(0, new QLabel(tr("Entry:"), this));
+    toolBar()->insertWidget(1, m_entries);
     m_saveAsPtx->setObjectName(QStringLiteral("saveAsPtxProject"));
     m_saveAsPtx->setToolTip(tr("Start a new project whose source is this PTX, with the same "
                                "arguments and launch: edit the PTX by hand, nvJitLink "
@@ -123,44 +102,27 @@ PtxView::PtxView(QWidget* parent)
     saveButton->setObjectName(QStringLiteral("saveAsPtxProjectButton"));
     saveButton->setDefaultAction(m_saveAsPtx);
     saveButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    bar->addWidget(saveButton);
-    m_text->setContextMenuPolicy(Qt::CustomContextMenu);
-    connect(m_text, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-        QMenu* menu = m_text->createStandardContextMenu(at);
+    toolBar()->addWidget(saveButton);
+    QPlainTextEdit* text = textView();
+    text->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(text, &QWidget::customContextMenuRequested, this, [this, text](const QPoint& at) {
+        QMenu* menu = text->createStandardContextMenu(at);
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->addSeparator();
         menu->addAction(m_saveAsPtx);
-        menu->popup(m_text->viewport()->mapToGlobal(at));
-    });
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->setSpacing(2);
-    layout->addLayout(bar);
-    layout->addWidget(m_staleBanner);
-    layout->addWidget(m_text, 1);
-
-    connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        const bool backward = QGuiApplication::keyboardModifiers() & Qt::ShiftModifier;
-        if (!find(m_search->text(), backward))
-            m_info->setText(tr("Not found"));
+        menu->popup(text->viewport()->mapToGlobal(at));
     });
     connect(m_entries, &QComboBox::activated, this, &PtxView::jumpToEntry);
-    auto* findShortcut =
-        new QShortcut(QKeySequence::Find, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
-    connect(findShortcut, &QShortcut::activated, this, [this] {
-        m_search->setFocus();
-        m_search->selectAll();
-    });
-    applyTheme();
+    applyTheme(Theme::forPalette(palette()));
 }
 
 void PtxView::setPtx(const QString& ptx) {
-    m_text->setPlainText(ptx);
+    setListingText(ptx);
     fillKernelItems(m_entries, entries()); // demangled names beside the lowered ones
     m_entries->setEnabled(m_entries->count() > 0);
     m_saveAsPtx->setEnabled(!ptx.isEmpty());
-    m_info->setText(ptx.isEmpty() ? QString()
-                                  : tr("%1 lines").arg(m_text->document()->blockCount()));
+    infoLabel()->setText(ptx.isEmpty() ? QString()
+                                       : tr("%1 lines").arg(textView()->document()->blockCount()));
 }
 
 void PtxView::showCompile(const CompileResult& result, const QTime& at) {
@@ -190,63 +152,33 @@ void PtxView::clear() {
 }
 
 QString PtxView::ptx() const {
-    return m_text->toPlainText();
+    return textView()->toPlainText();
 }
 
 QStringList PtxView::entries() const {
     QStringList names;
-    auto it = entryPattern().globalMatch(m_text->toPlainText());
+    auto it = entryPattern().globalMatch(textView()->toPlainText());
     while (it.hasNext())
         names.append(it.next().captured(1));
     return names;
 }
 
-bool PtxView::find(const QString& text, bool backward) {
-    if (text.isEmpty())
-        return false;
-    const QTextDocument::FindFlags flags =
-        backward ? QTextDocument::FindBackward : QTextDocument::FindFlags();
-    if (m_text->find(text, flags)) {
-        m_info->clear();
-        return true;
-    }
-    // Wrap around once.
-    QTextCursor cursor = m_text->textCursor();
-    cursor.movePosition(backward ? QTextCursor::End : QTextCursor::Start);
-    m_text->setTextCursor(cursor);
-    const bool found = m_text->find(text, flags);
-    m_info->setText(found ? tr("Wrapped") : tr("Not found"));
-    return found;
-}
-
 void PtxView::jumpToEntry(int index) {
     int seen = 0;
-    for (QTextBlock block = m_text->document()->begin(); block.isValid(); block = block.next()) {
+    QPlainTextEdit* text = textView();
+    for (QTextBlock block = text->document()->begin(); block.isValid(); block = block.next()) {
         if (entryPattern().match(block.text()).hasMatch() && seen++ == index) {
             QTextCursor cursor(block);
-            m_text->setTextCursor(cursor);
-            m_text->centerCursor();
+            text->setTextCursor(cursor);
+            text->centerCursor();
             return;
         }
     }
 }
 
-void PtxView::applyTheme() {
-    const Theme theme = Theme::forPalette(palette());
-    m_highlighter->setTheme(theme);
-    m_staleBanner->setStyleSheet(
-        QStringLiteral("#stalePtxBanner { background: %1; color: %2; border: 1px solid %3; }")
-            .arg(theme.bannerPaper.name(), theme.bannerText.name(), theme.warningColor.name()));
-    QPalette p = m_text->palette();
-    p.setColor(QPalette::Base, theme.paper);
-    p.setColor(QPalette::Text, theme.text);
-    m_text->setPalette(p);
-}
-
-void PtxView::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
-        applyTheme();
+void PtxView::showEvent(QShowEvent* event) {
+    ListingView::showEvent(event);
+    emit shown();
 }
 
 } // namespace kernelpad

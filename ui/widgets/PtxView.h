@@ -2,24 +2,21 @@
 // The PTX of the last compile: read-only, highlighted, searchable, with a jump-to-entry box.
 
 #include "core/compile/CompileResult.h"
+#include "ui/widgets/ListingView.h"
 
 #include <QTime>
-#include <QWidget>
 
 class QAction;
 class QComboBox;
 class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
 
 namespace kernelpad {
 
-class PtxHighlighter;
-
 /// A read-only PTX listing with syntax colours, a search field (Enter / Shift+Enter), a
 /// selector that jumps to each `.entry` and "Save as PTX Project" (a button and the context
-/// menu's last entry). Child object names: ptxEntries, stalePtxBanner, saveAsPtxProject.
-class PtxView : public QWidget {
+/// menu's last entry); line colours, hover and instruction help come from ListingView.
+/// Child object names: ptxEntries, stalePtxBanner, saveAsPtxProject.
+class PtxView : public ListingView {
     Q_OBJECT
 public:
     explicit PtxView(QWidget* parent = nullptr);
@@ -32,32 +29,27 @@ public:
     [[nodiscard]] bool isStale() const;
     void clear();
     [[nodiscard]] QString ptx() const;
-    /// Selects the next (or previous) occurrence of `text`, wrapping; false when absent.
-    bool find(const QString& text, bool backward = false);
     /// The `.entry` names found in the PTX, in order.
     [[nodiscard]] QStringList entries() const;
-    [[nodiscard]] QPlainTextEdit* textView() const { return m_text; }
     /// "Save as PTX Project": enabled while there is PTX to save.
     [[nodiscard]] QAction* saveAsPtxProjectAction() const { return m_saveAsPtx; }
 
 signals:
     /// The user asked for a PTX project made of the PTX shown (ptx()).
     void saveAsPtxProjectRequested();
+    /// The view became visible (its line colours come from a -lineinfo compile that the owner
+    /// asks for only while a listing is shown).
+    void shown();
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
-    void applyTheme();
     void jumpToEntry(int index);
 
-    QPlainTextEdit* m_text;
-    QLineEdit* m_search;
     QComboBox* m_entries;
-    QLabel* m_info;
     QLabel* m_staleBanner;
     QTime m_lastGoodAt; ///< when the PTX shown was compiled
-    PtxHighlighter* m_highlighter;
     QAction* m_saveAsPtx;
 };
 

@@ -5,16 +5,12 @@
 #include "ui/widgets/RuleHighlighter.h"
 
 #include <QComboBox>
-#include <QEvent>
-#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
-#include <QShortcut>
 #include <QTextBlock>
-#include <QVBoxLayout>
 
 namespace kernelpad {
 
@@ -67,57 +63,24 @@ QString instructionText(const SassInstruction& instruction) {
 } // namespace
 
 SassView::SassView(QWidget* parent)
-    : QWidget(parent)
-    , m_text(new QPlainTextEdit(this))
-    , m_search(new QLineEdit(this))
+    : ListingView(InstructionSet::Sass, parent)
     , m_kernels(new QComboBox(this))
-    , m_info(new QLabel(this))
-    , m_message(new QLabel(this))
-    , m_highlighter(new SassHighlighter(m_text->document())) {
-    m_text->setReadOnly(true);
-    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_text->setFont(monospaceFont());
-    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-    m_text->setPlaceholderText(
+    , m_message(addBanner(QStringLiteral("sassMessage"))) {
+    setHighlighter(new SassHighlighter(textView()->document()));
+    textView()->setPlaceholderText(
         tr("Compile to see the SASS: the GPU's instructions, as nvdisasm prints them."));
-    m_search->setPlaceholderText(tr("Search SASS (Enter: next, Shift+Enter: previous)"));
-    m_search->setClearButtonEnabled(true);
+    searchField()->setPlaceholderText(tr("Search SASS (Enter: next, Shift+Enter: previous)"));
     m_kernels->setObjectName(QStringLiteral("sassKernels"));
     m_kernels->setToolTip(tr("The kernel whose SASS is shown"));
     m_kernels->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_kernels->setMinimumContentsLength(16);
-    m_message->setObjectName(QStringLiteral("sassMessage"));
-    m_message->setWordWrap(true);
-    m_message->setMargin(4);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message->hide();
 
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
-    bar->addWidget(new QLabel(tr("Kernel:"), this));
-    bar->addWidget(m_kernels);
-    bar->addWidget(m_search, 1);
-    bar->addWidget(m_info);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(2, 2, 2, 2);
-    layout->setSpacing(2);
-    layout->addLayout(bar);
-    layout->addWidget(m_message);
-    layout->addWidget(m_text, 1);
-
-    connect(m_search, &QLineEdit::returnPressed, this, [this] {
-        const bool backward = QGuiApplication::keyboardModifiers() & Qt::ShiftModifier;
-        find(m_search->text(), backward);
-    });
+    toolBar()->insertWidget(0, new QLabel(tr("Kernel:"), this));
+    toolBar()->insertWidget(1, m_kernels);
     connect(m_kernels, &QComboBox::activated, this, &SassView::showFunction);
-    connect(m_text, &QPlainTextEdit::cursorPositionChanged, this, &SassView::onCursorMoved);
-    auto* findShortcut =
-        new QShortcut(QKeySequence::Find, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
-    connect(findShortcut, &QShortcut::activated, this, [this] {
-        m_search->setFocus();
-        m_search->selectAll();
-    });
-    applyTheme();
+    connect(textView(), &QPlainTextEdit::cursorPositionChanged, this, &SassView::onCursorMoved);
+    applyTheme(Theme::forPalette(palette()));
 }
 
 void SassView::showReport(const SassReport& report) {
@@ -164,28 +127,32 @@ void SassView::showFunction(int index) {
     m_highlighted.clear();
     const QVector<SassFunction>& functions = m_report.sass.listing.functions;
     if (index < 0 || index >= functions.size()) {
-        m_text->setPlainText(QString());
-        m_info->clear();
+        setListingText(QString());
+        infoLabel()->clear();
         return;
     }
     const SassFunction& function = functions[index];
     QStringList lines;
+    QVector<int> sourceOfBlock; // a "// file:N" line belongs to the line it names
     int shownLine = 0;
     for (int i = 0; i < function.instructions.size(); ++i) {
         const int line = m_report.lines.sourceLineOfSass(index, i);
         if (line > 0 && line != shownLine) {
             lines << QStringLiteral("// %1:%2").arg(m_report.sourceName).arg(line);
             m_instructionOfBlock << -1;
+            sourceOfBlock << line;
             shownLine = line;
         }
         m_blockOfInstruction << int(lines.size());
         m_instructionOfBlock << i;
+        sourceOfBlock << line;
         lines << QStringLiteral("  %1  %2")
                      .arg(function.instructions[i].address, 4, 16, QLatin1Char('0'))
                      .arg(instructionText(function.instructions[i]));
     }
-    m_text->setPlainText(lines.join(u'\n'));
-    m_info->setText(tr("%n instruction(s)", nullptr, int(function.instructions.size())));
+    setListingText(lines.join(u'\n'));
+    setBlockSourceLines(sourceOfBlock);
+    infoLabel()->setText(tr("%n instruction(s)", nullptr, int(function.instructions.size())));
     if (m_highlightedLine > 0)
         highlightSourceLine(m_highlightedLine, false);
 }
@@ -200,26 +167,27 @@ int SassView::highlightSourceLine(int sourceLine, bool scroll) {
                                    : QVector<int>{};
     QList<QTextEdit::ExtraSelection> selections;
     const Theme theme = Theme::forPalette(palette());
+    QPlainTextEdit* text = textView();
     for (const int index : m_highlighted) {
         QTextEdit::ExtraSelection selection;
         selection.format.setBackground(theme.findMatch);
         selection.format.setProperty(QTextFormat::FullWidthSelection, true);
         selection.cursor =
-            QTextCursor(m_text->document()->findBlockByNumber(blockOfInstruction(index)));
+            QTextCursor(text->document()->findBlockByNumber(blockOfInstruction(index)));
         selections << selection;
     }
-    m_text->setExtraSelections(selections);
+    text->setExtraSelections(selections);
     if (scroll && !selections.isEmpty()) {
         // Scroll without moving the cursor, which would report a click.
-        const QSignalBlocker blocker(m_text);
-        m_text->setTextCursor(selections.first().cursor);
-        m_text->ensureCursorVisible();
+        const QSignalBlocker blocker(text);
+        text->setTextCursor(selections.first().cursor);
+        text->ensureCursorVisible();
     }
     return int(m_highlighted.size());
 }
 
 void SassView::onCursorMoved() {
-    const int block = m_text->textCursor().blockNumber();
+    const int block = textView()->textCursor().blockNumber();
     if (block < 0 || block >= m_instructionOfBlock.size())
         return;
     int instruction = m_instructionOfBlock[block];
@@ -231,44 +199,8 @@ void SassView::onCursorMoved() {
         emit sourceLineClicked(line);
 }
 
-bool SassView::find(const QString& text, bool backward) {
-    if (text.isEmpty())
-        return false;
-    const QTextDocument::FindFlags flags =
-        backward ? QTextDocument::FindBackward : QTextDocument::FindFlags();
-    const QSignalBlocker blocker(m_text); // a search is no click on a line
-    if (m_text->find(text, flags)) {
-        m_info->clear();
-        return true;
-    }
-    QTextCursor cursor = m_text->textCursor();
-    cursor.movePosition(backward ? QTextCursor::End : QTextCursor::Start);
-    m_text->setTextCursor(cursor);
-    const bool found = m_text->find(text, flags);
-    m_info->setText(found ? tr("Wrapped") : tr("Not found"));
-    return found;
-}
-
 QString SassView::message() const {
     return m_message->isHidden() ? QString() : m_message->text();
-}
-
-void SassView::applyTheme() {
-    const Theme theme = Theme::forPalette(palette());
-    m_highlighter->setTheme(theme);
-    m_message->setStyleSheet(
-        QStringLiteral("#sassMessage { background: %1; color: %2; border: 1px solid %3; }")
-            .arg(theme.bannerPaper.name(), theme.bannerText.name(), theme.warningColor.name()));
-    QPalette p = m_text->palette();
-    p.setColor(QPalette::Base, theme.paper);
-    p.setColor(QPalette::Text, theme.text);
-    m_text->setPalette(p);
-}
-
-void SassView::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
-        applyTheme();
 }
 
 void SassView::showEvent(QShowEvent* event) {

@@ -3,23 +3,19 @@
 // instructions of a source line marked in a colour (Compiler Explorer's line matching).
 
 #include "core/compile/SassReport.h"
-
-#include <QWidget>
+#include "ui/widgets/ListingView.h"
 
 class QComboBox;
 class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
 
 namespace kernelpad {
-
-class SassHighlighter;
 
 /// One function of a SassReport at a time (picked in the kernel box), a "// line N" comment
 /// before each source line's instructions, a search field (Enter / Shift+Enter).
 /// highlightSourceLine() marks a source line's instructions; clicking an instruction emits
-/// sourceLineClicked(). Child object names: sassKernels, sassMessage.
-class SassView : public QWidget {
+/// sourceLineClicked(). Line colours, hover and instruction help come from ListingView.
+/// Child object names: sassKernels, sassMessage.
+class SassView : public ListingView {
     Q_OBJECT
 public:
     explicit SassView(QWidget* parent = nullptr);
@@ -40,10 +36,7 @@ public:
     [[nodiscard]] QVector<int> highlightedInstructions() const { return m_highlighted; }
     /// The text line (0-based block) of instruction `index` of the function shown; -1 if none.
     [[nodiscard]] int blockOfInstruction(int index) const;
-    /// Selects the next (or previous) occurrence of `text`, wrapping; false when absent.
-    bool find(const QString& text, bool backward = false);
     [[nodiscard]] QString message() const;
-    [[nodiscard]] QPlainTextEdit* textView() const { return m_text; }
 
 signals:
     /// An instruction of `sourceLine` was clicked.
@@ -52,20 +45,14 @@ signals:
     void wanted();
 
 protected:
-    void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:
     void showFunction(int index);
-    void applyTheme();
     void onCursorMoved();
 
-    QPlainTextEdit* m_text;
-    QLineEdit* m_search;
     QComboBox* m_kernels;
-    QLabel* m_info;
     QLabel* m_message;
-    SassHighlighter* m_highlighter;
     SassReport m_report;
     QVector<int> m_instructionOfBlock; ///< block -> instruction index, -1 for comments
     QVector<int> m_blockOfInstruction;

@@ -2,6 +2,7 @@
 
 #include "ui/windows/MainWindow.h"
 
+#include "ui/Preferences.h"
 #include "ui/RecentFiles.h"
 #include "ui/Session.h"
 #include "ui/dialogs/PreferencesDialog.h"
@@ -184,6 +185,18 @@ void MainWindow::createMenus() {
     m_verificationPinnedAction->setCheckable(true);
     connect(m_verificationPinnedAction, &QAction::toggled, this,
             &MainWindow::setVerificationPinned);
+    // Compiler Explorer's matching colours, kept in Preferences (bind::sass follows them).
+    QAction* lineColours = m_viewMenu->addAction(tr("Line &Colours"));
+    lineColours->setObjectName(QStringLiteral("lineColoursAction"));
+    lineColours->setCheckable(true);
+    lineColours->setChecked(Preferences::load().lineColours);
+    connect(lineColours, &QAction::toggled, this, [](bool on) {
+        Preferences preferences = Preferences::load();
+        preferences.lineColours = on;
+        preferences.apply();
+    });
+    connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, lineColours,
+            [lineColours] { lineColours->setChecked(Preferences::load().lineColours); });
     QAction* clearHistory = m_viewMenu->addAction(tr("Clear Timing &History"));
     connect(clearHistory, &QAction::triggered, m_session, &Session::clearHistory);
     m_viewMenu->addSeparator();

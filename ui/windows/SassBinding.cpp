@@ -1,12 +1,15 @@
-// bind::sass: the SASS view follows the compiles, and a line picked in the editor, the PTX or
-// the SASS is marked in the other two (Compiler Explorer's matching colours).
+// bind::sass: the SASS view follows the compiles; every source line with code gets a colour in
+// the editor, the PTX and the SASS (Compiler Explorer's matching colours), a line hovered in
+// one is emphasised in all three, and a line picked in one is marked in the other two.
 
 #include "core/engine/Engine.h"
+#include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Theme.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/SassView.h"
+#include "ui/widgets/SourceLineBands.h"
 #include "ui/windows/PanelBindings.h"
 
 #include <QPlainTextEdit>
@@ -28,8 +31,9 @@ struct SassState {
     int echoLine = 0;
 };
 
-/// Marks `ranges` (1-based PTX lines) in the PTX view.
-void markPtx(PtxView* ptx, const QVector<LineRange>& ranges) {
+/// Marks `ranges` (1-based PTX lines) in the PTX view and, with `scroll`, shows the first
+/// when it is off screen.
+void markPtx(PtxView* ptx, const QVector<LineRange>& ranges, bool scroll) {
     QPlainTextEdit* text = ptx->textView();
     QList<QTextEdit::ExtraSelection> selections;
     const Theme theme = Theme::forPalette(text->palette());
@@ -43,6 +47,22 @@ void markPtx(PtxView* ptx, const QVector<LineRange>& ranges) {
         }
     }
     text->setExtraSelections(selections);
+    if (scroll && !selections.isEmpty()) {
+        // Without reporting a click: the cursor moves only to scroll.
+        const QSignalBlocker blocker(text);
+        text->setTextCursor(selections.first().cursor);
+        text->ensureCursorVisible();
+    }
+}
+
+/// The source line of each PTX block (line 1 is block 0), from the report's map.
+QVector<int> ptxBlockLines(const SassReport& report) {
+    QVector<int> lines;
+    const int count = int(report.compile.ptx.count(u'\n')) + 1;
+    lines.reserve(count);
+    for (int ptxLine = 1; ptxLine <= count; ++ptxLine)
+        lines << report.lines.sourceLineOfPtx(ptxLine);
+    return lines;
 }
 
 } // namespace
@@ -61,11 +81,12 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
         state->requestId = session->engine()->disassemble(
             session->document()->project(), session->document()->directory(), compile->arch);
     };
-    // Marks `line` everywhere; `scroll` moves the SASS to it (not when it was clicked there).
+    // Marks `line` everywhere; `scroll` moves the SASS and the PTX to it (not when it was
+    // clicked there).
     const auto markSourceLine = [=](int line, bool scroll) {
         view->highlightSourceLine(line, scroll);
         if (ptxView && ptxView->ptx() == view->report().compile.ptx)
-            markPtx(ptxView, view->report().lines.ptxRanges(line));
+            markPtx(ptxView, view->report().lines.ptxRanges(line), scroll);
     };
     const auto selectSourceLine = [=](int line) {
         if (!sourceEditor || line <= 0)
@@ -76,28 +97,64 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
         markSourceLine(line, false);
     };
 
+    // The matching colours: bands in the editor, the listings colour their own lines.
+    const QPointer<SourceLineBands> bands(editor ? new SourceLineBands(editor) : nullptr);
+    const auto applyLineColours = [=] {
+        const bool on = Preferences::load().lineColours;
+        view->setLineColours(on);
+        if (ptxView)
+            ptxView->setLineColours(on);
+        if (bands)
+            bands->setEnabled(on);
+    };
+    applyLineColours();
+    QObject::connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, view,
+                     applyLineColours);
+    // A line hovered anywhere is emphasised everywhere; nothing scrolls (only a click does).
+    const auto emphasise = [=](int hovered) {
+        // A line without code (a comment, a brace) has no colour to strengthen.
+        const int line = view->report().lines.sourceLines().contains(hovered) ? hovered : 0;
+        view->setEmphasisedLine(line);
+        if (ptxView)
+            ptxView->setEmphasisedLine(line);
+        if (bands)
+            bands->setEmphasised(line);
+    };
+    QObject::connect(view, &ListingView::sourceLineHovered, view, emphasise);
+    if (ptx)
+        QObject::connect(ptx, &ListingView::sourceLineHovered, view, emphasise);
+    if (bands)
+        QObject::connect(bands, &SourceLineBands::lineHovered, view, emphasise);
+
     PanelViewer* viewer = makeViewer(view);
     viewer->onCleared = [=](const Session&) {
         state->requestId = 0;
         state->outdated = false;
         view->clear();
+        if (bands)
+            bands->setLines({});
     };
     viewer->onCompiled = [=](const Session& s) {
         if (!s.lastCompile()->ok)
             return; // the SASS of the last good compile stays
         state->outdated = true;
-        if (view->isVisible())
+        // The PTX tab's colours come from the same -lineinfo compile.
+        if (view->isVisible() || (ptxView && ptxView->isVisible()))
             request();
     };
     session->addViewer(viewer);
 
-    QObject::connect(view, &SassView::wanted, view, [=] {
-        // From now on the compiles carry -lineinfo, so that this view's request is a cache hit
-        // rather than a second NVRTC compile (bench/sass measures both).
+    const auto requestIfOutdated = [=] {
+        // From now on the compiles carry -lineinfo, so that this view's request (and the line
+        // colours the PTX view asks for) is a cache hit rather than a second NVRTC compile
+        // (bench/sass measures both).
         session->setLineInfoWanted(true);
         if (state->outdated)
             request();
-    });
+    };
+    QObject::connect(view, &SassView::wanted, view, requestIfOutdated);
+    if (ptx)
+        QObject::connect(ptx, &PtxView::shown, view, requestIfOutdated);
     QObject::connect(session->engine(), &Engine::sassReady, view,
                      [=](quint64 id, const SassReport& report) {
                          if (id != state->requestId)
@@ -105,8 +162,12 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
                          view->showReport(report);
                          // The PTX of the -lineinfo compile (the same code, with .loc lines),
                          // so that its lines match the map.
-                         if (report.compile.ok && ptxView)
+                         if (report.compile.ok && ptxView) {
                              ptxView->setPtx(report.compile.ptx);
+                             ptxView->setBlockSourceLines(ptxBlockLines(report));
+                         }
+                         if (bands)
+                             bands->setLines(report.lines.sourceLines());
                          if (sourceEditor) {
                              int line = 0;
                              int index = 0;
