@@ -1,6 +1,7 @@
 #include "app/cli/CliCommands.h"
 
 #include "app/cli/CliFormat.h"
+#include "app/cli/CliProfile.h"
 #include "app/cli/CliSass.h"
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
@@ -277,6 +278,91 @@ int runRun(const QStringList& args) {
         printRun(out, result);
     }
     return exitCodeFor(result);
+}
+
+int runProfile(const QStringList& args) {
+    QString error;
+    const std::optional<ParsedArgs> p = parseArgs(args, {"json"}, {"device", "set"}, &error);
+    const bool json = args.contains(QStringLiteral("--json"));
+    if (!p)
+        return badInput(error, json);
+    if (p->positional.size() != 1 || !p->positional.first().endsWith(QLatin1String(".kpad")))
+        return badInput(QStringLiteral("profile takes one FILE.kpad"), json);
+    const QString setName = p->values.value("set", QStringLiteral("basic"));
+    const std::optional<ProfileSet> set = profileSetFromName(setName);
+    if (!set)
+        return badInput(QStringLiteral("--set takes basic or full (got '%1')").arg(setName), json);
+    const QString path = p->positional.first();
+    std::optional<Project> project = Project::load(path, &error);
+    if (!project)
+        return badInput(error, json);
+    RunRequest request;
+    request.project = *project;
+    request.projectDir = QFileInfo(path).absolutePath();
+    request.keepOutputs = false;
+    if (p->values.contains("device")) {
+        const std::optional<int> device = parsePositiveInt(p->values.value("device"));
+        if (!device)
+            return badInput(QStringLiteral("--device takes a device number (got '%1')")
+                                .arg(p->values.value("device")),
+                            json);
+        request.device = *device;
+    }
+    // The profile starts a runner of its own under ncu: no warm runner is needed here.
+    Engine engine(nullptr, Engine::Isolation::InProcess);
+    ProfileOutcome outcome;
+    QEventLoop loop;
+    QObject::connect(&engine, &Engine::profileFinished, &loop,
+                     [&](quint64, const ProfileOutcome& o) {
+                         outcome = o;
+                         loop.quit();
+                     });
+    engine.profile(request, *set);
+    loop.exec();
+    if (outcome.ok() && outcome.report.sourceName.isEmpty())
+        outcome.report.sourceName = QFileInfo(path).fileName();
+    int code = kExitOk;
+    switch (outcome.status) {
+    case ProfileStatus::Ok:
+        code = kExitOk;
+        break;
+    case ProfileStatus::NcuMissing:
+        code = kExitBadInput;
+        break;
+    case ProfileStatus::CounterPermission:
+    case ProfileStatus::NoKernelProfiled:
+    case ProfileStatus::Failed:
+        code = kExitCudaError;
+        break;
+    case ProfileStatus::KernelFailed:
+    case ProfileStatus::Timeout:
+    case ProfileStatus::Cancelled:
+        code = exitCodeFor(outcome.runStatus);
+        // A compile that failed before the run is a compile error; anything else under ncu
+        // is at least a CUDA error.
+        if (code == kExitOk)
+            code = kExitCudaError;
+        break;
+    }
+    if (json) {
+        QJsonObject object{{"status", profileStatusName(outcome.status)}};
+        if (outcome.ok()) {
+            object.insert("profile", outcome.report.toJson());
+            QJsonArray warnings;
+            for (const QString& w : profileWarnings(outcome.report))
+                warnings.append(w);
+            object.insert("flags", warnings);
+        } else {
+            object.insert("error", outcome.error);
+        }
+        printJson(object);
+    } else if (outcome.ok()) {
+        QTextStream out(stdout);
+        printProfile(out, outcome.report);
+    } else {
+        QTextStream(stderr) << "kernelpad-cli: " << outcome.error << '\n';
+    }
+    return code;
 }
 
 int runDevices(const QStringList& args) {

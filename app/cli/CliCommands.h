@@ -18,5 +18,6 @@ int runCompile(const QStringList& args);
 int runRun(const QStringList& args);
 int runDevices(const QStringList& args);
 int runServe(const QStringList& args);
+int runProfile(const QStringList& args);
 
 } // namespace kernelpad::cli

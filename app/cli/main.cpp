@@ -38,6 +38,18 @@ const char* const kUsage =
     "      copy ceiling again (it is otherwise measured once per device and kept on disk).\n"
     "      --no-blocking times launches as the host issues them instead of queueing each chunk\n"
     "      of samples behind a blocking kernel (the project's \"blockingKernel\": false).\n"
+    "  profile FILE.kpad [--set basic|full] [--device N] [--json]\n"
+    "      Profile one launch of the project's kernel under Nsight Compute (ncu from\n"
+    "      $KERNELPAD_NCU, $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit or PATH), compiled with\n"
+    "      -lineinfo, 1 repetition, no warm-up. Prints speed of light (throughputs as % of\n"
+    "      peak, occupancy, DRAM/L2/L1 bytes and hit rates), the roofline point and the\n"
+    "      device's roofs, the top warp stall reasons, and each flagged source line as\n"
+    "      FILE:LINE: warning: uncoalesced global access: N sectors per request, ideal M (or\n"
+    "      shared-memory bank conflicts). --set full collects every section (slower); basic\n"
+    "      adds the per-line, warp-state and roofline sections to ncu's basic set. --json\n"
+    "      prints {status, profile, flags} or {status, error}. Exit codes as for run; 4 when\n"
+    "      ncu is missing (naming every place looked), 3 when the driver does not allow this\n"
+    "      user the performance counters (ERR_NVGPUCTRPERM; the message says how to allow them).\n"
     "  devices [--json]\n"
     "      List the CUDA devices and their limits.\n"
     "  bench-launch [--launches N] [--repeats K] [--device N] [--json]\n"
@@ -74,6 +86,8 @@ int main(int argc, char** argv) {
         return kernelpad::cli::runCompile(args);
     if (command == "run")
         return kernelpad::cli::runRun(args);
+    if (command == "profile")
+        return kernelpad::cli::runProfile(args);
     if (command == "devices")
         return kernelpad::cli::runDevices(args);
     if (command == "bench-launch")

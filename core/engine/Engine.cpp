@@ -25,6 +25,7 @@ struct Engine::Private {
     quint64 nextId = 1;
     std::optional<QPair<quint64, RunRequest>> queuedRun; ///< replaced by newer requests
     quint64 activeRun = 0;
+    quint64 activeProfile = 0;
     Isolation isolation = Isolation::Process;
     QHash<quint64, RunRequest> wantResources; ///< compile id -> what to query after it
 };
@@ -53,6 +54,8 @@ Engine::Engine(QObject* parent, Isolation isolation)
     qRegisterMetaType<kernelpad::RunRequest>();
     qRegisterMetaType<kernelpad::LaunchConfig>();
     qRegisterMetaType<kernelpad::SassReport>();
+    qRegisterMetaType<kernelpad::ProfileSet>();
+    qRegisterMetaType<kernelpad::ProfileOutcome>();
 
     d->compileWorker = new CompileWorker(&d->cache);
     d->compileWorker->moveToThread(&d->compileThread);
@@ -93,6 +96,12 @@ Engine::Engine(QObject* parent, Isolation isolation)
                                       Q_ARG(kernelpad::RunRequest, request));
         }
     });
+    connect(d->gpuWorker, &GpuWorker::profileFinished, this,
+            [this](quint64 id, const ProfileOutcome& outcome) {
+                if (id == d->activeProfile)
+                    d->activeProfile = 0;
+                emit profileFinished(id, outcome);
+            });
     d->compileThread.setObjectName(QStringLiteral("kernelpad-compile"));
     d->gpuThread.setObjectName(QStringLiteral("kernelpad-gpu"));
     d->compileThread.start();
@@ -159,6 +168,25 @@ quint64 Engine::run(const RunRequest& request) {
     return id;
 }
 
+quint64 Engine::profile(const RunRequest& request, ProfileSet set) {
+    const quint64 id = d->nextId++;
+    if (d->activeProfile != 0) {
+        ProfileOutcome refused;
+        refused.status = ProfileStatus::Failed;
+        refused.error = QStringLiteral("a profile is already running; wait for it or cancel it");
+        // Queued, as every answer: the caller connects after this returns.
+        QMetaObject::invokeMethod(
+            this, [this, id, refused] { emit profileFinished(id, refused); }, Qt::QueuedConnection);
+        return id;
+    }
+    d->activeProfile = id;
+    d->cancel = false;
+    QMetaObject::invokeMethod(d->gpuWorker, "profile", Qt::QueuedConnection, Q_ARG(quint64, id),
+                              Q_ARG(kernelpad::RunRequest, request),
+                              Q_ARG(kernelpad::ProfileSet, set));
+    return id;
+}
+
 void Engine::cancel() {
     d->queuedRun.reset();
     d->cancel = true;
@@ -170,7 +198,7 @@ Engine::Isolation Engine::isolation() const {
 }
 
 bool Engine::isRunning() const {
-    return d->activeRun != 0;
+    return d->activeRun != 0 || d->activeProfile != 0;
 }
 
 } // namespace kernelpad

@@ -5,6 +5,7 @@
 #include "core/compile/CompileResult.h"
 #include "core/compile/SassReport.h"
 #include "core/cuda/DeviceInfo.h"
+#include "core/profile/ProfileReport.h"
 #include "core/run/RunTypes.h"
 
 #include <QObject>
@@ -40,7 +41,13 @@ public:
     /// Runs the request on the GPU worker; progress through runProgress(), the end through
     /// runFinished() with the same id. A newer request replaces a queued older one.
     quint64 run(const RunRequest& request);
-    /// Stops the current run between repetitions (it ends with RunStatus::Cancelled).
+    /// Profiles one launch of the request's kernel under Nsight Compute (`set`: basic or full)
+    /// in a runner that ncu starts; progress through runProgress(), the end through
+    /// profileFinished() with the same id. One profile at a time: a second while one is in
+    /// flight is answered at once with ProfileStatus::Failed.
+    quint64 profile(const RunRequest& request, ProfileSet set);
+    /// Stops the current run between repetitions (it ends with RunStatus::Cancelled), and the
+    /// current profile.
     void cancel();
     [[nodiscard]] bool isRunning() const;
     [[nodiscard]] Isolation isolation() const;
@@ -55,6 +62,7 @@ signals:
                         const kernelpad::KernelResources& resources);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
+    void profileFinished(quint64 id, const kernelpad::ProfileOutcome& outcome);
     /// The runner process was replaced after a fault, a hang or a cancel.
     void runnerRestarted(const QString& reason);
 

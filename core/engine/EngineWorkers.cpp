@@ -1,5 +1,9 @@
 #include "core/engine/EngineWorkers.h"
 
+#include "core/profile/Ncu.h"
+#include "core/profile/ProfileRun.h"
+#include "core/runner/RunnerConnection.h"
+
 #include <optional>
 
 namespace kernelpad {
@@ -88,7 +92,59 @@ void GpuWorker::queryResources(quint64 id, const CompileResult& compiled,
         emit resourcesReady(id, request.project.kernel, *r);
 }
 
+void GpuWorker::profile(quint64 id, const RunRequest& request, ProfileSet set) {
+    const auto fail = [&](ProfileStatus status, const QString& message,
+                          RunStatus runStatus = RunStatus::Ok) {
+        ProfileOutcome o;
+        o.status = status;
+        o.error = message;
+        o.runStatus = runStatus;
+        emit profileFinished(id, o);
+    };
+    if (m_profile)
+        return fail(ProfileStatus::Failed, QStringLiteral("a profile is already running"));
+    const NcuLocation ncu = findNcu();
+    if (ncu.path.isEmpty())
+        return fail(ProfileStatus::NcuMissing, ncu.notFoundMessage());
+    // ncu must start the process that runs the kernel, so a profile always uses a runner of
+    // its own, in-process mode or not.
+    QStringList searched;
+    const QString runner = RunnerConnection::findRunner(&searched);
+    if (runner.isEmpty())
+        return fail(ProfileStatus::Failed,
+                    QStringLiteral("KernelPad's runner (kernelpad-cli) was not found, and ncu "
+                                   "profiles it; looked in: %1")
+                        .arg(searched.join(QStringLiteral(", "))));
+    QString error;
+    RunStatus status = RunStatus::Ok;
+    const std::optional<QString> lowered =
+        ProfileRun::loweredKernelName(request, m_cache, &error, &status);
+    if (!lowered)
+        return fail(ProfileStatus::KernelFailed, error, status);
+    emit runProgress(id, QStringLiteral("profiling under ncu"), 0, 1);
+    // A connection that is never started: the runner's command line and limits as a warm
+    // runner has them.
+    const RunnerConnection defaults;
+    m_profile =
+        new ProfileRun(ncu.path, runner, defaults.arguments(), defaults.preparationLimitMs(), this);
+    connect(m_profile, &ProfileRun::progress, this, &GpuWorker::runProgress);
+    connect(m_profile, &ProfileRun::finished, this,
+            [this](quint64 finishedId, const ProfileOutcome& outcome) {
+                m_profile->disconnect(this);
+                m_profile->deleteLater();
+                m_profile = nullptr;
+                emit profileFinished(finishedId, outcome);
+            });
+    if (!m_profile->start(id, request, set, *lowered, &error)) {
+        delete m_profile;
+        m_profile = nullptr;
+        fail(ProfileStatus::Failed, error);
+    }
+}
+
 void GpuWorker::cancelRun() {
+    if (m_profile)
+        m_profile->cancel();
     if (m_isolated && m_client)
         m_client->cancel();
 }

@@ -4,6 +4,7 @@
 
 #include "core/compile/CompileCache.h"
 #include "core/compile/SassReport.h"
+#include "core/profile/ProfileReport.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/RunnerClient.h"
@@ -14,6 +15,8 @@
 #include <memory>
 
 namespace kernelpad {
+
+class ProfileRun;
 
 /// Compiles on its own thread so the editor stays live.
 class CompileWorker : public QObject {
@@ -52,6 +55,8 @@ public slots:
     void run(quint64 id, const kernelpad::RunRequest& request);
     void queryResources(quint64 id, const kernelpad::CompileResult& compiled,
                         const kernelpad::RunRequest& request);
+    /// Finds ncu and the kernel's lowered name, then profiles through a ProfileRun.
+    void profile(quint64 id, const kernelpad::RunRequest& request, kernelpad::ProfileSet set);
     void cancelRun();
 
 signals:
@@ -61,6 +66,7 @@ signals:
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
     void runnerRestarted(const QString& reason);
+    void profileFinished(quint64 id, const kernelpad::ProfileOutcome& outcome);
 
 private:
     RunnerClient& client();
@@ -71,6 +77,7 @@ private:
     bool m_isolated;
     RunnerClient* m_client = nullptr;            // child of this worker, made on its thread
     std::unique_ptr<ExecutionSession> m_session; // in-process mode only
+    ProfileRun* m_profile = nullptr;             // the profile in flight, a child
 };
 
 } // namespace kernelpad
@@ -78,3 +85,4 @@ private:
 Q_DECLARE_METATYPE(kernelpad::Project)
 Q_DECLARE_METATYPE(kernelpad::RunRequest)
 Q_DECLARE_METATYPE(kernelpad::LaunchConfig)
+Q_DECLARE_METATYPE(kernelpad::ProfileSet)

@@ -238,7 +238,8 @@ std::optional<ProfileSassRow> readSass(const QJsonObject& json, QString* error,
 }
 
 using LineCount = qint64 LineProfile::*;
-constexpr std::array<std::pair<const char*, LineCount>, 9> kLineCounts{{
+constexpr std::array<std::pair<const char*, LineCount>, 10> kLineCounts{{
+    {"globalRequests", &LineProfile::globalRequests},
     {"stallSamples", &LineProfile::stallSamples},
     {"notIssuedStallSamples", &LineProfile::notIssuedStallSamples},
     {"instructionsExecuted", &LineProfile::instructionsExecuted},
@@ -286,29 +287,36 @@ QString grouped(qint64 n) {
     return c.toString(n);
 }
 
-constexpr std::array<std::pair<const char*, const char*>, 19> kStallDescriptions{{
-    {"barrier", "waiting at __syncthreads() (or a barrier) for the other warps of the block"},
+// One sentence per reason, after the Nsight Compute profiling guide's table of warp stall
+// reasons, in the raw page's names (canonicalStallName() maps the source page's).
+constexpr std::array<std::pair<const char*, const char*>, 21> kStallDescriptions{{
+    {"barrier", "waiting at __syncthreads() (or another barrier) for the other warps of the "
+                "block"},
     {"branch_resolving", "waiting for a branch target to be computed or the warp to reconverge"},
-    {"dispatch", "ready, but the dispatcher could not issue (a pipeline conflict)"},
+    {"dispatch_stall", "ready, but the dispatcher could not issue (a pipeline conflict)"},
     {"drain", "waiting at the kernel's exit for its memory writes to drain"},
-    {"imc", "waiting for the immediate constant cache (a constant-memory miss)"},
-    {"lg", "waiting for the local/global memory queue to accept a load or store (too many "
-           "outstanding memory instructions)"},
-    {"long_sb", "waiting for a global, local or texture load to return (memory latency)"},
-    {"math", "waiting for a math pipeline (FMA, ALU, FP64, ...) to be free"},
+    {"imc_miss", "waiting for the immediate constant cache (a constant-memory miss)"},
+    {"lg_throttle", "waiting for the local/global memory queue to accept a load or store (too "
+                    "many outstanding memory instructions)"},
+    {"long_scoreboard", "waiting for a global, local or texture load to return (memory "
+                        "latency)"},
+    {"math_pipe_throttle", "waiting for a math pipeline (FMA, ALU, FP64, ...) to be free"},
     {"membar", "waiting at a memory fence (__threadfence())"},
-    {"mio", "waiting for the memory input/output queue: shared memory, special math or "
-            "dynamic branches"},
+    {"mio_throttle", "waiting for the memory input/output queue: shared memory, special math or "
+                     "dynamic branches"},
     {"misc", "waiting for a reason ncu counts as miscellaneous"},
-    {"no_inst", "waiting for instructions to be fetched (instruction cache miss or after a "
-                "branch)"},
-    {"not_selected", "ready, but another warp was issued instead (enough parallelism)"},
+    {"no_instructions", "waiting for instructions to be fetched (an instruction cache miss or "
+                        "a jump)"},
+    {"not_selected", "ready, but another warp was issued instead (there is enough parallelism)"},
     {"selected", "issuing an instruction (not a stall: the warp was chosen)"},
-    {"short_sb", "waiting for shared memory or a special-function result (MUFU) to return"},
-    {"sleep", "sleeping (__nanosleep() or a yield)"},
+    {"short_scoreboard", "waiting for shared memory or a special-function result (MUFU) to "
+                         "return"},
     {"sleeping", "sleeping (__nanosleep() or a yield)"},
-    {"tex", "waiting for the texture unit's queue to accept an instruction"},
+    {"tex_throttle", "waiting for the texture unit's queue to accept an instruction"},
     {"wait", "waiting a fixed number of cycles for a dependency the compiler scheduled"},
+    {"gmma", "waiting for a warpgroup matrix multiply (wgmma) to be issued"},
+    {"warpgroup_arrive", "waiting at a warpgroup arrive for the warpgroup's other warps"},
+    {"tmem", "waiting for tensor memory"},
 }};
 
 constexpr std::array<std::pair<ProfileStatus, const char*>, 8> kStatusNames{{

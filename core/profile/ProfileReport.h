@@ -4,6 +4,8 @@
 // line counters with the coalescing and bank-conflict flags, the roofline's point and roofs.
 // Read from ncu's CSV pages by core/profile/NcuPages.h; kept in the session history as JSON.
 
+#include "core/run/RunStatus.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -69,16 +71,16 @@ struct SpeedOfLight {
 
 /// One warp stall reason over the whole kernel: where warps waited instead of issuing.
 struct StallReason {
-    QString name;                ///< ncu's short name without "stall_": "long_sb", "lg", "barrier"
-    QString description;         ///< what it means in plain words (stallReasonDescription)
-    qint64 samples = 0;          ///< all samples with this reason
+    QString name;        ///< the raw page's name: "long_scoreboard", "lg_throttle", "barrier"
+    QString description; ///< what it means in plain words (stallReasonDescription)
+    qint64 samples = 0;  ///< all samples with this reason
     qint64 notIssuedSamples = 0; ///< of those, samples where the warp issued nothing
 
     friend bool operator==(const StallReason& a, const StallReason& b);
 };
 
-/// "long_sb" -> "waiting for a global or local memory load (L1TEX: ...)": one sentence per
-/// reason ncu samples; empty for a name it does not know.
+/// "long_scoreboard" -> "waiting for a global, local or texture load to return (memory
+/// latency)": one sentence per reason ncu samples; empty for a name it does not know.
 [[nodiscard]] QString stallReasonDescription(const QString& name);
 
 /// One SASS instruction of a source line, for the margin's tooltip.
@@ -117,6 +119,9 @@ struct LineProfile {
     bool uncoalesced = false;
     /// Shared-memory accesses replayed: n-way > 1 or excessive wavefronts > 0.
     bool bankConflicts = false;
+    /// Warp-level global memory instructions executed on this line (its SASS rows that touch
+    /// L2 sectors): the requests the sectors are divided among.
+    qint64 globalRequests = 0;
     QList<LineStall> stalls;    ///< reasons with samples on this line, most first
     QList<ProfileSassRow> sass; ///< the line's instructions in address order
 
@@ -200,6 +205,9 @@ struct ProfileOutcome {
     QString error;        ///< the sentence to show when status is not Ok
     ProfileReport report; ///< filled when status is Ok
     QString ncuOutput;    ///< ncu's own output (bounded), for a details pane
+    /// With KernelFailed, Timeout and Cancelled: how the profiled run (or its compile) ended,
+    /// so a caller maps it as it maps a run's (kernelpad-cli's exit codes).
+    RunStatus runStatus = RunStatus::Ok;
 
     [[nodiscard]] bool ok() const { return status == ProfileStatus::Ok; }
 };

@@ -1,0 +1,126 @@
+#include "app/cli/CliProfile.h"
+
+#include "core/run/Summary.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace kernelpad::cli {
+namespace {
+
+QString percent(const std::optional<double>& v) {
+    return v ? QStringLiteral("%1 %").arg(*v, 0, 'f', 2) : QStringLiteral("-");
+}
+
+/// 2.62e12 -> "2.62 T" (decimal prefixes, as ncu prints its units).
+QString si(double v) {
+    static const char* const kPrefixes[] = {"", "K", "M", "G", "T", "P"};
+    int i = 0;
+    while (std::abs(v) >= 1000 && i < 5) {
+        v /= 1000;
+        ++i;
+    }
+    return QStringLiteral("%1 %2").arg(v, 0, 'f', 2).arg(QLatin1String(kPrefixes[i]));
+}
+
+QString rate(const std::optional<double>& v, const char* unit) {
+    return v ? si(*v) + QLatin1String(unit) : QStringLiteral("-");
+}
+
+QString grouped(qint64 n) {
+    return QLocale::c().toString(n);
+}
+
+} // namespace
+
+QStringList profileWarnings(const ProfileReport& report) {
+    QStringList out;
+    const QString file =
+        report.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : report.sourceName;
+    for (const LineProfile& l : report.flaggedLines()) {
+        const QString where = QStringLiteral("%1:%2: warning: ").arg(file).arg(l.line);
+        if (l.uncoalesced) {
+            if (l.globalRequests > 0)
+                out << where +
+                           QStringLiteral("uncoalesced global access: %1 sectors per request, "
+                                          "ideal %2")
+                               .arg(double(l.l2SectorsGlobal) / double(l.globalRequests), 0, 'g', 4)
+                               .arg(double(l.l2SectorsGlobalIdeal) / double(l.globalRequests), 0,
+                                    'g', 4);
+            else
+                out << where +
+                           QStringLiteral("uncoalesced global access: %1 sectors, ideal %2")
+                               .arg(grouped(l.l2SectorsGlobal), grouped(l.l2SectorsGlobalIdeal));
+        }
+        if (l.bankConflicts)
+            out << where + QStringLiteral("shared-memory bank conflicts: %1-way, %2 excessive "
+                                          "wavefronts")
+                               .arg(l.sharedConflictsNWay, 0, 'g', 4)
+                               .arg(grouped(l.sharedWavefrontsExcessive));
+    }
+    return out;
+}
+
+void printProfile(QTextStream& out, const ProfileReport& r) {
+    out << "Profile of " << r.kernel << " on " << r.device << " (ncu "
+        << (r.ncuVersion.isEmpty() ? QStringLiteral("?") : r.ncuVersion) << ", " << r.set
+        << " set)";
+    if (r.durationNs)
+        out << ": " << formatDuration(*r.durationNs * 1e-9);
+    out << ", grid " << r.gridSize << " of blocks " << r.blockSize << "\n\n";
+
+    const SpeedOfLight& s = r.speedOfLight;
+    out << "Speed of light (% of peak):\n"
+        << "  compute (SM) throughput  " << percent(s.computeThroughputPct) << '\n'
+        << "  memory throughput        " << percent(s.memoryThroughputPct) << '\n'
+        << "  DRAM throughput          " << percent(s.dramThroughputPct) << '\n'
+        << "  L1/TEX throughput        " << percent(s.l1ThroughputPct) << '\n'
+        << "  L2 throughput            " << percent(s.l2ThroughputPct) << '\n'
+        << "  occupancy                " << percent(s.achievedOccupancyPct) << " achieved of "
+        << percent(s.theoreticalOccupancyPct) << " theoretical\n"
+        << "  DRAM                     " << rate(s.dramBytes, "B") << '\n'
+        << "  L2                       " << rate(s.l2Bytes, "B") << ", hit rate "
+        << percent(s.l2HitRatePct) << '\n'
+        << "  L1/TEX                   " << rate(s.l1Bytes, "B") << ", hit rate "
+        << percent(s.l1HitRatePct) << '\n';
+
+    const Roofline& roof = r.roofline;
+    out << "\nRoofline: FP32 " << rate(roof.achievedFp32FlopsPerSecond, "FLOP/s") << " of "
+        << rate(roof.peakFp32FlopsPerSecond, "FLOP/s") << ", FP64 "
+        << rate(roof.achievedFp64FlopsPerSecond, "FLOP/s") << " of "
+        << rate(roof.peakFp64FlopsPerSecond, "FLOP/s") << ", DRAM "
+        << rate(roof.dramBytesPerSecond, "B/s") << " of "
+        << rate(roof.peakDramBytesPerSecond, "B/s") << ", arithmetic intensity "
+        << (roof.arithmeticIntensity ? QString::number(*roof.arithmeticIntensity, 'g', 3)
+                                     : QStringLiteral("-"))
+        << " FLOP/byte\n";
+
+    if (!r.stalls.isEmpty()) {
+        qint64 total = 0;
+        for (const StallReason& st : r.stalls)
+            total += st.samples;
+        out << "\nTop stall reasons (share of " << grouped(total) << " warp samples):\n";
+        for (qsizetype i = 0; i < r.stalls.size() && i < kTopStallReasons; ++i) {
+            const StallReason& st = r.stalls[i];
+            out << "  " << QStringLiteral("%1").arg(st.name, -20) << ' '
+                << QStringLiteral("%1 %").arg(100.0 * double(st.samples) / double(total), 5, 'f', 1)
+                << "  " << st.description << '\n';
+        }
+    }
+    const QStringList warnings = profileWarnings(r);
+    if (!warnings.isEmpty()) {
+        out << '\n';
+        for (const QString& w : warnings)
+            out << w << '\n';
+    } else if (r.lines.isEmpty()) {
+        out << "\nNo per-line counters (ncu gave no source page).\n";
+    } else {
+        out << "\nNo line is flagged: global accesses are coalesced and shared memory has no bank "
+               "conflicts.\n";
+    }
+    for (const QString& w : r.warnings)
+        out << "note: " << w << '\n';
+}
+
+} // namespace kernelpad::cli
