@@ -54,6 +54,7 @@ QImage flagImage(int height) {
 ProfileMargin::ProfileMargin(QsciScintilla* editor)
     : QObject(editor)
     , m_editor(editor) {
+    setObjectName(QStringLiteral("profileMargin"));
     m_editor->setMarginType(kMargin, QsciScintilla::SymbolMargin);
     m_editor->setMarginWidth(kMargin, 0);
     m_editor->setMarginSensitivity(kMargin, false);

@@ -53,7 +53,7 @@ ProfilePanel::ProfilePanel(QWidget* parent)
     m_stale->hide();
 
     m_stack = new QStackedWidget(left);
-    m_empty = new QLabel(tr("No profile yet. Build ▸ Profile (Ctrl+Shift+P) runs the kernel "
+    m_empty = new QLabel(tr("No profile yet. Build ▸ Profile (Ctrl+Alt+P) runs the kernel "
                             "once under Nsight Compute: this tab then shows how close it came "
                             "to the device's peaks and why its warps stalled, the editor's "
                             "margin shows which lines stalled most and which access memory "
