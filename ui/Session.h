@@ -207,7 +207,7 @@ private:
 
     quint64 m_profileId = 0;        ///< the profile in flight, 0 when none
     bool m_profileAfterRun = false; ///< a profile waits for the run in flight
-    ProfileSet m_profileSet = ProfileSet::Full;
+    ProfileSet m_profileSet = ProfileSet::Basic;
     quint64 m_profileSerial = 0; ///< the history entry the profile in flight belongs to
     std::optional<ProfileOutcome> m_lastProfile;
 };

@@ -26,9 +26,7 @@ namespace {
 constexpr int kBarScale = 10;
 constexpr int kMaxBarValue = 100 * kBarScale;
 /// NVIDIA's page on ERR_NVGPUCTRPERM, which says how to allow counters for every platform.
-const char kCounterPermissionUrl[] =
-    "https://developer.nvidia.com/nvidia-development-tools-solutions-err_nvgpuctrperm-permission-"
-    "issue-performance-counters";
+const char kCounterPermissionUrl[] = "https://developer.nvidia.com/ERR_NVGPUCTRPERM";
 } // namespace
 
 ProfilePanel::ProfilePanel(QWidget* parent)
@@ -100,9 +98,15 @@ ProfilePanel::ProfilePanel(QWidget* parent)
     splitter->addWidget(m_roofline);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    // The result tabs share one minimum width: scroll rather than widen the window beyond
+    // 1280 pixels (tst_windowlayout).
+    auto* area = new QScrollArea(this);
+    area->setWidget(splitter);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
+    layout->addWidget(area);
     showEmpty();
 }
 

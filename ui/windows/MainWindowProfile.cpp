@@ -44,7 +44,7 @@ void MainWindow::createProfileActions() {
     };
     const QString saved =
         QSettings()
-            .value(QLatin1String(kProfileSetKey), profileSetName(ProfileSet::Full))
+            .value(QLatin1String(kProfileSetKey), profileSetName(ProfileSet::Basic))
             .toString();
     for (const auto& s : sets) {
         QAction* action = m_profileSetGroup->addAction(s.text);
@@ -54,8 +54,10 @@ void MainWindow::createProfileActions() {
         action->setObjectName(QStringLiteral("profileSet.") + profileSetName(s.set));
         action->setChecked(profileSetName(s.set) == saved);
     }
+    // Basic by default, as kernelpad-cli profile: with the sections the margin and the roofline
+    // need, it is the quicker of the two.
     if (!m_profileSetGroup->checkedAction())
-        m_profileSetGroup->actions().constLast()->setChecked(true);
+        m_profileSetGroup->actions().constFirst()->setChecked(true);
     connect(m_profileSetGroup, &QActionGroup::triggered, this, [](QAction* action) {
         QSettings().setValue(QLatin1String(kProfileSetKey), action->data().toString());
     });
@@ -70,8 +72,8 @@ void MainWindow::addProfileMenu(QMenu* build) {
 
 ProfileSet MainWindow::profileSet() const {
     const QAction* checked = m_profileSetGroup->checkedAction();
-    return checked ? profileSetFromName(checked->data().toString()).value_or(ProfileSet::Full)
-                   : ProfileSet::Full;
+    return checked ? profileSetFromName(checked->data().toString()).value_or(ProfileSet::Basic)
+                   : ProfileSet::Basic;
 }
 
 void MainWindow::setProfileSet(ProfileSet set) {
