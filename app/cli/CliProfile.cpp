@@ -28,8 +28,11 @@ QString rate(const std::optional<double>& v, const char* unit) {
     return v ? si(*v) + QLatin1String(unit) : QStringLiteral("-");
 }
 
+/// "4,063,232": the C locale omits group separators unless asked.
 QString grouped(qint64 n) {
-    return QLocale::c().toString(n);
+    QLocale c = QLocale::c();
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
+    return c.toString(n);
 }
 
 } // namespace

@@ -179,8 +179,9 @@ quint64 Engine::profile(const RunRequest& request, ProfileSet set) {
             this, [this, id, refused] { emit profileFinished(id, refused); }, Qt::QueuedConnection);
         return id;
     }
+    // d->cancel is left as it is: it belongs to the run in flight, if any; a profile is
+    // stopped through GpuWorker::cancelRun().
     d->activeProfile = id;
-    d->cancel = false;
     QMetaObject::invokeMethod(d->gpuWorker, "profile", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(kernelpad::RunRequest, request),
                               Q_ARG(kernelpad::ProfileSet, set));

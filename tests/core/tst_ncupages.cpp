@@ -1,5 +1,6 @@
 // The Nsight Compute page readers on every recording in tests/data/ncu (ncu 2025.3.1 on an H100,
 // see its README.md): the numbers asserted are the files' own.
+#include "app/cli/CliProfile.h"
 #include "core/profile/Ncu.h"
 #include "core/profile/NcuPages.h"
 #include "core/profile/ProfileReport.h"
@@ -9,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
+#include <QTextStream>
 
 #include <cmath>
 
@@ -68,6 +70,7 @@ private slots:
     void reportJsonRoundTrip();
     void reportJsonErrorsNameTheField();
     void flagRules();
+    void cliWarningsAndText();
     void ncuLogDiagnosis();
     void ncuArguments();
     void ncuMissingListsPlaces();
@@ -440,6 +443,37 @@ void TestNcuPages::flagRules() {
     l.sharedConflictsNWay = 2;
     flagLine(&l);
     QVERIFY(l.bankConflicts);
+}
+
+void TestNcuPages::cliWarningsAndText() {
+    // Line 6 runs one load (32 sectors where 4 are ideal) and one store (4 and 4): 18 sectors
+    // per request on average where 4 are ideal.
+    QCOMPARE(cli::profileWarnings(report(QStringLiteral("read_strided"), QStringLiteral("full"))),
+             QStringList{QStringLiteral("read_strided.cu:6: warning: uncoalesced global access: "
+                                        "18 sectors per request, ideal 4")});
+    QVERIFY(cli::profileWarnings(report(QStringLiteral("read_contiguous"), QStringLiteral("full")))
+                .isEmpty());
+    QCOMPARE(
+        cli::profileWarnings(report(QStringLiteral("transpose_conflicts"), QStringLiteral("full"))),
+        QStringList{QStringLiteral("transpose_conflicts.cu:12: warning: shared-memory bank "
+                                   "conflicts: 32-way, 4,063,232 excessive wavefronts")});
+    QVERIFY(cli::profileWarnings(report(QStringLiteral("transpose_padded"), QStringLiteral("full")))
+                .isEmpty());
+
+    QString text;
+    QTextStream out(&text);
+    ProfileReport saxpy = report(QStringLiteral("saxpy"), QStringLiteral("full"));
+    saxpy.ncuVersion = QStringLiteral("2025.3.1.0");
+    cli::printProfile(out, saxpy);
+    out.flush();
+    QVERIFY2(text.startsWith(QStringLiteral("Profile of saxpy on NVIDIA H100 80GB HBM3 (ncu "
+                                            "2025.3.1.0, full set)")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("DRAM throughput          78.22 %")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("75.52 % achieved of 100.00 % theoretical")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("long_scoreboard")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("DRAM 2.62 TB/s of 3.35 TB/s")), qPrintable(text));
 }
 
 void TestNcuPages::ncuLogDiagnosis() {
