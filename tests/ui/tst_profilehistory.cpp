@@ -10,6 +10,7 @@
 #include "core/run/Timing.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
+#include "ui/models/ProfileViewModel.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/ProfileMargin.h"
 #include "ui/widgets/ProfilePanel.h"
@@ -148,6 +149,18 @@ void TestProfileHistory::recordedPagesParse() {
     QVERIFY(strided.lineProfile(kStridedLine));
     QVERIFY(strided.lineProfile(kStridedLine)->uncoalesced);
     QVERIFY(strided.roofline.peakFp32FlopsPerSecond.has_value());
+    // The margin's tooltip of the recorded strided read: 18 sectors per warp-level load.
+    bool found = false;
+    for (const MarginLine& line : marginLines(strided)) {
+        if (line.line != kStridedLine)
+            continue;
+        found = true;
+        QVERIFY(line.uncoalesced);
+        QVERIFY2(line.toolTip.contains(QStringLiteral("18.0 sectors per request where 4.0 are "
+                                                      "ideal")),
+                 qPrintable(line.toolTip));
+    }
+    QVERIFY(found);
 }
 
 void TestProfileHistory::actionOffWithAReason() {

@@ -26,6 +26,7 @@ LineProfile stridedLine() {
     line.l2SectorsGlobal = 4718592;
     line.l2SectorsGlobalIdeal = 1048576;
     line.l2SectorsGlobalExcessive = 3670016;
+    line.globalRequests = 262144;
     line.stalls = {{QStringLiteral("long_scoreboard"), 600},
                    {QStringLiteral("wait"), 100},
                    {QStringLiteral("lg_throttle"), 40},
@@ -164,9 +165,15 @@ void TestProfilePanel::marginLinesAndTooltips() {
     QVERIFY2(strided.toolTip.startsWith(
                  QStringLiteral("Line 6: 750 warp stall samples (75.0 % of the kernel's)")),
              qPrintable(strided.toolTip));
-    QVERIFY(strided.toolTip.contains(QStringLiteral("4,718,592 L2 sectors where 1,048,576 are "
-                                                    "ideal: 4.50x the ideal sectors per request "
-                                                    "(uncoalesced)")));
+    // 262,144 warp-level loads: 18 sectors each where 4 would do (a float per thread).
+    QVERIFY2(strided.toolTip.contains(QStringLiteral("18.0 sectors per request where 4.0 are "
+                                                     "ideal (4,718,592 L2 sectors for 262,144 "
+                                                     "requests) (uncoalesced)")),
+             qPrintable(strided.toolTip));
+    LineProfile noRequests = stridedLine();
+    noRequests.globalRequests = 0;
+    QVERIFY(lineToolTip(noRequests, 750)
+                .contains(QStringLiteral("4,718,592 L2 sectors where 1,048,576 are ideal: 4.50x")));
     // The top three reasons, not the fourth.
     QVERIFY(strided.toolTip.contains(QStringLiteral("long_scoreboard: 600")));
     QVERIFY(strided.toolTip.contains(QStringLiteral("lg_throttle: 40")));

@@ -62,13 +62,23 @@ QString lineToolTip(const LineProfile& line, qint64 totalSamples) {
     if (line.instructionsExecuted > 0)
         parts << tr("Instructions executed (warp-level): %1").arg(count(line.instructionsExecuted));
     if (line.l2SectorsGlobalIdeal > 0) {
-        // The report has totals, not request counts; their ratio is the ratio per request.
         const double ratio = double(line.l2SectorsGlobal) / double(line.l2SectorsGlobalIdeal);
-        parts << tr("Global memory: %1 L2 sectors where %2 are ideal: %3x the ideal sectors per "
-                    "request%4")
-                     .arg(count(line.l2SectorsGlobal), count(line.l2SectorsGlobalIdeal))
-                     .arg(ratio, 0, 'f', 2)
-                     .arg(line.uncoalesced ? tr(" (uncoalesced)") : QString());
+        const QString flag = line.uncoalesced ? tr(" (uncoalesced)") : QString();
+        if (line.globalRequests > 0) {
+            const double requests = double(line.globalRequests);
+            parts << tr("Global memory: %1 sectors per request where %2 are ideal (%3 L2 "
+                        "sectors for %4 requests)%5")
+                         .arg(double(line.l2SectorsGlobal) / requests, 0, 'f', 1)
+                         .arg(double(line.l2SectorsGlobalIdeal) / requests, 0, 'f', 1)
+                         .arg(count(line.l2SectorsGlobal), count(line.globalRequests), flag);
+        } else {
+            // Without request counts, the ratio of the totals is the ratio per request.
+            parts << tr("Global memory: %1 L2 sectors where %2 are ideal: %3x the ideal "
+                        "sectors per request%4")
+                         .arg(count(line.l2SectorsGlobal), count(line.l2SectorsGlobalIdeal))
+                         .arg(ratio, 0, 'f', 2)
+                         .arg(flag);
+        }
     }
     if (line.sharedWavefronts > 0 || line.sharedConflictsNWay > 1) {
         parts << tr("Shared memory: %1-way bank conflicts, %2 wavefronts where %3 are ideal "
