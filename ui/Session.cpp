@@ -18,6 +18,8 @@ void SessionViewer::runStarted(const Session&) {}
 void SessionViewer::runProgress(const Session&, const QString&, int, int) {}
 void SessionViewer::runFinished(const Session&, const RunRecord&) {}
 void SessionViewer::historyCleared(const Session&) {}
+void SessionViewer::profileStarted(const Session&) {}
+void SessionViewer::profileFinished(const Session&, const RunRecord*) {}
 
 Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
     : QObject(parent)
@@ -47,6 +49,7 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
         connect(m_engine, &Engine::resourcesReady, this, &Session::onResources);
         connect(m_engine, &Engine::runProgress, this, &Session::onRunProgress);
         connect(m_engine, &Engine::runFinished, this, &Session::onRunFinished);
+        connect(m_engine, &Engine::profileFinished, this, &Session::onProfileFinished);
         m_engine->refreshDevices();
     }
 }
@@ -63,6 +66,13 @@ template <typename Call> void Session::notify(Call call) {
     for (SessionViewer* viewer : viewers)
         if (m_viewers.contains(viewer))
             call(viewer);
+}
+
+void Session::notifyProfile(bool finished, const RunRecord* run) {
+    if (finished)
+        notify([&](SessionViewer* v) { v->profileFinished(*this, run); });
+    else
+        notify([this](SessionViewer* v) { v->profileStarted(*this); });
 }
 
 void Session::addViewer(SessionViewer* viewer) {
@@ -82,6 +92,10 @@ void Session::addViewer(SessionViewer* viewer) {
         viewer->runFinished(*this, run);
     if (isRunning())
         viewer->runStarted(*this);
+    if (isProfiling())
+        viewer->profileStarted(*this);
+    else if (m_lastProfile)
+        viewer->profileFinished(*this, nullptr);
 }
 
 void Session::removeViewer(SessionViewer* viewer) {
@@ -96,6 +110,7 @@ void Session::clear() {
     m_resources.reset();
     m_resourcesKernel.clear();
     m_history.clear();
+    m_lastProfile.reset();
     notify([this](SessionViewer* v) { v->sessionCleared(*this); });
     if (m_devicesKnown)
         notify([this](SessionViewer* v) { v->devicesChanged(*this); });
@@ -237,6 +252,8 @@ LaunchLimits Session::launchLimits() const {
 QString Session::runBlockedReason() const {
     if (isRunning())
         return tr("A run is in progress");
+    if (isProfiling())
+        return tr("A profile is in progress");
     if (!m_devicesKnown)
         return tr("Looking for CUDA devices…");
     if (!m_driverError.isEmpty())
@@ -289,7 +306,8 @@ bool Session::run(RunRequest request, QString* why) {
 }
 
 void Session::cancel() {
-    if (m_engine && isRunning())
+    // The Engine's cancel stops a profile too; a profile waiting for its run ends with it.
+    if (m_engine && (isRunning() || m_profileId != 0))
         m_engine->cancel();
 }
 
@@ -306,7 +324,9 @@ void Session::clearHistory() {
 }
 
 void Session::onRunProgress(quint64 id, const QString& stage, int done, int total) {
-    if (id != m_runId || !isRunning())
+    // A profile reports its stages through the same signal.
+    const bool profiling = id != 0 && id == m_profileId;
+    if (!profiling && (id != m_runId || !isRunning()))
         return;
     notify([&](SessionViewer* v) { v->runProgress(*this, stage, done, total); });
 }
@@ -324,6 +344,7 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
         notify([this](SessionViewer* v) { v->compiled(*this); });
     }
     RunRecord record;
+    record.serial = m_nextSerial++;
     record.project = m_runningProject;
     record.result = result;
     record.finishedAt = QDateTime::currentDateTime();
@@ -338,6 +359,8 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
     m_history.append(std::move(record));
     const RunRecord& run = m_history.constLast();
     notify([&](SessionViewer* v) { v->runFinished(*this, run); });
+    if (m_profileAfterRun)
+        continueProfile(run);
     emit runStateChanged();
     emit runShown(result);
 }

@@ -8,6 +8,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/launch/LaunchValidation.h"
 #include "core/launch/ValueType.h"
+#include "core/profile/ProfileReport.h"
 #include "core/project/Project.h"
 #include "core/run/RunTypes.h"
 
@@ -32,6 +33,10 @@ struct RunRecord {
     /// What changed since the previous measured run ("block 128 → 256"), empty for the first.
     QString changes;
     QDateTime finishedAt;
+    /// The Nsight Compute profile taken of this run's project (Build ▸ Profile), if any.
+    std::optional<ProfileReport> profile;
+    /// Names the record while the history changes (a profile finds its run by it).
+    quint64 serial = 0;
     [[nodiscard]] bool sanitized() const { return result.sanitizerTool != SanitizerTool::None; }
 };
 
@@ -58,6 +63,11 @@ public:
     virtual void runFinished(const Session& session, const RunRecord& run);
     /// The run history was emptied (View ▸ Clear Timing History); the project stays.
     virtual void historyCleared(const Session& session);
+    /// Build ▸ Profile started ncu (after the run it belongs to, when one was needed).
+    virtual void profileStarted(const Session& session);
+    /// A profile ended: Session::lastProfile(); when it succeeded, `run` is the history entry
+    /// that now holds it (null when that entry was cleared meanwhile, or it failed).
+    virtual void profileFinished(const Session& session, const RunRecord* run);
 };
 
 /// Talks to the Engine for one window: compiles and runs the document's project and keeps
@@ -136,6 +146,20 @@ public:
     /// Forgets the runs (the next run is compared with nothing).
     void clearHistory();
 
+    // --- profiling (SessionProfile.cpp) ---
+    /// Empty when Build ▸ Profile can start, else why not ("A run is in progress").
+    [[nodiscard]] QString profileBlockedReason() const;
+    /// Profiles the document's project under Nsight Compute with `set`. The profile is kept
+    /// with the newest run when that run is of the same project; otherwise the project runs
+    /// first and the profile follows it. False (with the reason in `why`) when it cannot start.
+    bool profile(ProfileSet set, QString* why = nullptr);
+    /// From Build ▸ Profile until the profile ends (including the run before it).
+    [[nodiscard]] bool isProfiling() const { return m_profileId != 0 || m_profileAfterRun; }
+    /// How the last profile ended, or nothing before the first.
+    [[nodiscard]] const std::optional<ProfileOutcome>& lastProfile() const { return m_lastProfile; }
+    /// The history entry with `serial`, or null.
+    [[nodiscard]] const RunRecord* findRun(quint64 serial) const;
+
 signals:
     /// Anything that runBlockedReason() depends on may have changed.
     void runStateChanged();
@@ -144,6 +168,7 @@ signals:
     void runRequested(quint64 id, const kernelpad::RunRequest& request);
     void compileShown(const kernelpad::CompileResult& result);
     void runShown(const kernelpad::RunResult& result);
+    void profileShown(const kernelpad::ProfileOutcome& outcome);
 
 private:
     void clear();
@@ -152,6 +177,14 @@ private:
     void onResources(quint64 id, const QString& kernel, const KernelResources& resources);
     void onRunProgress(quint64 id, const QString& stage, int done, int total);
     void onRunFinished(quint64 id, const RunResult& result);
+    /// Starts ncu for the history entry `serial` (SessionProfile.cpp).
+    void startProfile(quint64 serial);
+    /// After the run that a profile waits for: starts it, or ends it with the run's failure.
+    void continueProfile(const RunRecord& run);
+    void onProfileFinished(quint64 id, const ProfileOutcome& outcome);
+    void endProfile(ProfileOutcome outcome, quint64 serial);
+    /// Tells the viewers a profile started, or (`finished`) ended with `run` holding it.
+    void notifyProfile(bool finished, const RunRecord* run);
     /// After a compile: the kernel the compile made, and the arguments following its
     /// signature (values kept), written to the document.
     void followCompiledKernel();
@@ -180,6 +213,13 @@ private:
     quint64 m_runId = 0; ///< the run in flight, 0 when none
     Project m_runningProject;
     QVector<RunRecord> m_history;
+    quint64 m_nextSerial = 1;
+
+    quint64 m_profileId = 0;        ///< the profile in flight, 0 when none
+    bool m_profileAfterRun = false; ///< a profile waits for the run in flight
+    ProfileSet m_profileSet = ProfileSet::Basic;
+    quint64 m_profileSerial = 0; ///< the history entry the profile in flight belongs to
+    std::optional<ProfileOutcome> m_lastProfile;
 };
 
 } // namespace kernelpad

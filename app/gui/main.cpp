@@ -26,15 +26,17 @@ constexpr int kDefaultScreenshotWidth = 1600;
 constexpr int kDefaultScreenshotHeight = 1000;
 
 /// Grabs the window to a file once it shows what was asked for: the compile (and the
-/// devices) for a plain screenshot, the run's results with --run.
+/// devices) for a plain screenshot, the run's results with --run, the profile (its tab, the
+/// editor's margin and the roofline) with --profile.
 class ScreenshotTaker : public QObject {
 public:
     ScreenshotTaker(kernelpad::MainWindow* window, kernelpad::Engine* engine, QString file,
-                    bool run)
+                    bool run, bool profile)
         : QObject(window)
         , m_window(window)
         , m_file(std::move(file))
-        , m_run(run) {
+        , m_run(run || profile)
+        , m_profile(profile) {
         connect(engine, &kernelpad::Engine::devicesChanged, this, [this] {
             m_devices = true;
             step();
@@ -43,7 +45,18 @@ public:
             m_compiled = true;
             step();
         });
-        connect(window->session(), &kernelpad::Session::runShown, this, [this] { finish(0); });
+        connect(window->session(), &kernelpad::Session::runShown, this, [this] {
+            // A profile follows its run in the session; the picture waits for the profile.
+            if (!m_profile || !m_window->session()->isProfiling())
+                finish(0);
+        });
+        connect(window->session(), &kernelpad::Session::profileShown, this,
+                [this](const kernelpad::ProfileOutcome& outcome) {
+                    if (!outcome.ok())
+                        std::fprintf(stderr, "kernelpad: profile failed: %s\n",
+                                     qPrintable(outcome.error));
+                    finish(outcome.ok() ? 0 : 3);
+                });
         QTimer::singleShot(kScreenshotTimeoutMs, this, [this] {
             std::fprintf(stderr, "kernelpad: screenshot timed out after %d s; saving anyway\n",
                          kScreenshotTimeoutMs / 1000);
@@ -67,7 +80,10 @@ private:
             finish(0);
             return;
         }
-        m_window->run();
+        if (m_profile)
+            m_window->profile(); // runs first, then profiles that run
+        else
+            m_window->run();
     }
 
     void finish(int code) {
@@ -86,6 +102,7 @@ private:
     kernelpad::MainWindow* m_window;
     QString m_file;
     bool m_run;
+    bool m_profile;
     bool m_devices = false;
     bool m_compiled = false;
     bool m_started = false;
@@ -118,8 +135,14 @@ int main(int argc, char** argv) {
         QStringLiteral("size"),
         QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
         QStringLiteral("WxH"));
+    const QCommandLineOption profileOption(
+        QStringLiteral("profile"),
+        QStringLiteral("With --screenshot: profile the project under Nsight Compute (after a "
+                       "run) and take the picture with the profile in the editor's margin and "
+                       "the roofline shown."));
     parser.addOption(screenshot);
     parser.addOption(runOption);
+    parser.addOption(profileOption);
     parser.addOption(sizeOption);
     parser.process(app);
 
@@ -142,11 +165,13 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "kernelpad: --size wants WIDTHxHEIGHT, e.g. 1280x800\n");
         }
         window.resize(size);
-        new ScreenshotTaker(&window, &engine, parser.value(screenshot), parser.isSet(runOption));
+        new ScreenshotTaker(&window, &engine, parser.value(screenshot), parser.isSet(runOption),
+                            parser.isSet(profileOption));
     }
     window.show();
-    // After a run the picture should show the timing and whether the output is right.
-    if (scripted && parser.isSet(runOption))
+    // After a run the picture should show the timing and whether the output is right; after
+    // a profile, the Profile tab gets the room.
+    if (scripted && parser.isSet(runOption) && !parser.isSet(profileOption))
         window.setVerificationPinned(true);
 
     int restored = 0;

@@ -16,6 +16,7 @@
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/OccupancyView.h"
 #include "ui/widgets/PipelinePanel.h"
+#include "ui/widgets/ProfilePanel.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
 #include "ui/widgets/SassView.h"
@@ -96,6 +97,7 @@ void MainWindow::bindPanels() {
     bind::verification(m_session, m_verification);
     bind::buffers(m_session, m_buffers);
     bind::console(m_session, m_console);
+    bind::profile(m_session, m_profile, m_editor);
 }
 
 void MainWindow::createWidgets() {
@@ -154,6 +156,9 @@ void MainWindow::createWidgets() {
     m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
     m_tabs->insertTab(BuffersTab, m_buffers, tr("Buffers"));
     m_tabs->insertTab(ConsoleTab, m_console, tr("Console"));
+    m_profile = new ProfilePanel(this);
+    m_profile->setObjectName(QStringLiteral("profile"));
+    m_tabs->insertTab(ProfileTab, m_profile, tr("Profile"));
     connect(m_console, &ConsolePanel::titleChanged, this,
             [this](const QString& title) { m_tabs->setTabText(ConsoleTab, title); });
 

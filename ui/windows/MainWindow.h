@@ -4,6 +4,7 @@
 // project is the ProjectDocument's and everything else the Session's, which the panels
 // observe (docs/ARCHITECTURE.md, "The window").
 
+#include "core/profile/ProfileReport.h"
 #include "core/project/Project.h"
 #include "core/run/RunTypes.h"
 
@@ -11,6 +12,7 @@
 #include <QPointer>
 
 class QAction;
+class QActionGroup;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -33,6 +35,7 @@ class FindReplaceBar;
 class LaunchPanel;
 class ProjectDocument;
 class PanelViewer;
+class ProfilePanel;
 class PtxView;
 class SassView;
 class RecentFiles;
@@ -61,7 +64,8 @@ public:
         TimingTab,
         VerificationTab,
         BuffersTab,
-        ConsoleTab
+        ConsoleTab,
+        ProfileTab
     };
 
     explicit MainWindow(Engine* engine, QWidget* parent = nullptr);
@@ -99,6 +103,13 @@ public:
     /// Runs after timing the device's copy ceiling again (the share of it is in the chart).
     void runMeasuringCeiling();
     void cancel();
+
+    // --- profiling (MainWindowProfile.cpp) ---
+    /// Build ▸ Profile: one launch under Nsight Compute with profileSet(), kept with its run.
+    void profile();
+    /// Build ▸ Profile Set (kept in the settings).
+    [[nodiscard]] ProfileSet profileSet() const;
+    void setProfileSet(ProfileSet set);
 
     // --- options for tests and scripted use ---
     /// Off: no modal dialogs; errors go to lastError() and the status bar, the unsaved-work
@@ -171,6 +182,12 @@ private:
     void updateRunState();
     void startRun(RunRequest request);
 
+    // MainWindowProfile.cpp
+    void createProfileActions();
+    void addProfileMenu(QMenu* build);
+    void watchProfiles();
+    void updateProfileState();
+
     QPointer<Engine> m_engine;
     ProjectDocument* m_document = nullptr;
     Session* m_session = nullptr;
@@ -197,6 +214,7 @@ private:
     QPointer<VerificationPanel> m_verification;
     QPointer<BufferViewer> m_buffers;
     QPointer<ConsolePanel> m_console;
+    QPointer<ProfilePanel> m_profile;
     QSplitter* m_editorSplitter = nullptr;        ///< the editor above, the results below
     QSplitter* m_resultsSplitter = nullptr;       ///< the tabs, and the verification when pinned
     QWidget* m_verificationPlaceholder = nullptr; ///< in the Verification tab while pinned
@@ -223,6 +241,8 @@ private:
     QAction* m_deviceAction = nullptr;
     QAction* m_compileWhileTypingAction = nullptr;
     QAction* m_verificationPinnedAction = nullptr;
+    QAction* m_profileAction = nullptr;
+    QActionGroup* m_profileSetGroup = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_examplesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

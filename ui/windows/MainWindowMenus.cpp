@@ -77,6 +77,7 @@ void MainWindow::createActions() {
     m_ceilingAction->setToolTip(
         tr("Time a large device-to-device copy again (normally done once per device) and run"));
     m_deviceAction = make(tr("&Device…"), QKeySequence(), &MainWindow::openDeviceDialog);
+    createProfileActions();
     m_compileWhileTypingAction = new QAction(tr("Compile While &Typing"), this);
     m_compileWhileTypingAction->setCheckable(true);
     m_compileWhileTypingAction->setChecked(
@@ -166,6 +167,7 @@ void MainWindow::createMenus() {
     build->addAction(m_racecheckAction);
     build->addAction(m_initcheckAction);
     build->addAction(m_ceilingAction);
+    addProfileMenu(build);
     build->addAction(m_cancelAction);
     build->addSeparator();
     QAction* nextError = build->addAction(tr("&Next Diagnostic"));

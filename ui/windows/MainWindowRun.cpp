@@ -54,6 +54,7 @@ void MainWindow::watchSession() {
     };
     viewer->onRunFinished = [this](const Session&, const RunRecord& run) { showRunFinished(run); };
     m_session->addViewer(viewer);
+    watchProfiles();
     connect(m_session, &Session::runStateChanged, this, &MainWindow::updateRunState);
     connect(m_compileWhileTypingAction, &QAction::toggled, m_session,
             &Session::setCompileWhileTyping);
@@ -128,9 +129,10 @@ void MainWindow::updateRunState() {
     m_reasonLabel->setText(reason.isEmpty() || running ? QString()
                                                        : tr("Run unavailable: %1").arg(reason));
     m_reasonLabel->setToolTip(reason);
-    m_cancelAction->setEnabled(running);
+    m_cancelAction->setEnabled(running || m_session->isProfiling());
     m_compileAction->setEnabled(!running);
-    if (!running) {
+    updateProfileState();
+    if (!running && !m_session->isProfiling()) {
         m_progress->hide();
         m_progressLabel->hide();
     }

@@ -66,6 +66,14 @@ void PanelViewer::historyCleared(const Session& s) {
     if (onHistoryCleared)
         onHistoryCleared(s);
 }
+void PanelViewer::profileStarted(const Session& s) {
+    if (onProfileStarted)
+        onProfileStarted(s);
+}
+void PanelViewer::profileFinished(const Session& s, const RunRecord* run) {
+    if (onProfileFinished)
+        onProfileFinished(s, run);
+}
 
 PanelViewer* makeViewer(QObject* panel) {
     return new PanelViewer(panel);

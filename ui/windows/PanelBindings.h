@@ -24,6 +24,7 @@ class FaultBanner;
 class LaunchPanel;
 class PipelinePanel;
 class OccupancyView;
+class ProfilePanel;
 class PtxView;
 class ResourcesPanel;
 class SassView;
@@ -45,6 +46,8 @@ public:
     std::function<void(const Session&, const QString&, int, int)> onRunProgress;
     std::function<void(const Session&, const RunRecord&)> onRunFinished;
     std::function<void(const Session&)> onHistoryCleared;
+    std::function<void(const Session&)> onProfileStarted;
+    std::function<void(const Session&, const RunRecord*)> onProfileFinished;
 
     void sessionCleared(const Session& session) override;
     void devicesChanged(const Session& session) override;
@@ -55,6 +58,8 @@ public:
     void runProgress(const Session& session, const QString& stage, int done, int total) override;
     void runFinished(const Session& session, const RunRecord& run) override;
     void historyCleared(const Session& session) override;
+    void profileStarted(const Session& session) override;
+    void profileFinished(const Session& session, const RunRecord* run) override;
 };
 
 /// Creates a PanelViewer owned by `panel`; register it with Session::addViewer() once its
@@ -89,6 +94,9 @@ void timing(Session* session, TimingChartView* chart);
 void verification(Session* session, VerificationPanel* panel);
 void buffers(Session* session, BufferViewer* viewer);
 void console(Session* session, ConsolePanel* panel);
+/// The Profile tab, the editor's profile margin and the roofline follow the session's
+/// profiles; the tab's list picks which run's profile they show (ProfileBinding.cpp).
+void profile(Session* session, ProfilePanel* panel, CodeEditor* editor);
 } // namespace bind
 
 } // namespace kernelpad

@@ -1,0 +1,253 @@
+// The profile's widgets on their own: the roofline (roofs, points joined in order, tooltips),
+// the stall chart (sorted, capped, tooltips) and the editor margin (heat, flags, tooltips,
+// following edits, stale).
+
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/ProfileMargin.h"
+#include "ui/widgets/RooflineChart.h"
+#include "ui/widgets/StallChart.h"
+
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QStackedWidget>
+#include <QTest>
+
+using namespace kernelpad;
+
+namespace {
+
+// H100 SXM-like peaks: 67 TFLOP/s FP32, 34 TFLOP/s FP64, 3.35 TB/s DRAM.
+constexpr double kFp32 = 67e12;
+constexpr double kFp64 = 34e12;
+constexpr double kDram = 3.35e12;
+
+QList<QScatterSeries*> scatterSeries(const RooflineChart& chart) {
+    QList<QScatterSeries*> out;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s))
+            out << scatter;
+    return out;
+}
+
+QList<QLineSeries*> lineSeries(const RooflineChart& chart) {
+    QList<QLineSeries*> out;
+    for (QAbstractSeries* s : chart.chart()->series())
+        if (s->type() == QAbstractSeries::SeriesTypeLine)
+            out << static_cast<QLineSeries*>(s);
+    return out;
+}
+
+QString source(int lines) {
+    QStringList text;
+    for (int i = 1; i <= lines; ++i)
+        text << QStringLiteral("int line%1 = %1;").arg(i);
+    return text.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+class TestProfileWidgets : public QObject {
+    Q_OBJECT
+private slots:
+    void rooflineEmptyUntilData();
+    void rooflineRoofsAndRidges();
+    void rooflinePointsJoinedInOrder();
+    void rooflineSkipsPointsWithoutWork();
+    void stallsSortedWithTooltips();
+    void stallsBeyondTheCapBecomeOther();
+    void heatLevels_data();
+    void heatLevels();
+    void marginHeatFlagsAndTooltips();
+    void marginFollowsEditsAndGoesStale();
+    void marginIgnoresLinesPastTheEnd();
+};
+
+void TestProfileWidgets::rooflineEmptyUntilData() {
+    RooflineChart chart;
+    auto* stack = chart.findChild<QStackedWidget*>();
+    QVERIFY(stack);
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("rooflineEmptyState"));
+    chart.setRoofs(kDram, {{QStringLiteral("FP32"), kFp32}});
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("rooflineChart"));
+    chart.clear();
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("rooflineEmptyState"));
+}
+
+void TestProfileWidgets::rooflineRoofsAndRidges() {
+    RooflineChart chart;
+    chart.setRoofs(kDram, {{QStringLiteral("FP64"), kFp64},
+                           {QStringLiteral("FP32"), kFp32},
+                           {QStringLiteral("none"), 0}});
+    // The unknown roof is left out; the highest comes first.
+    QCOMPARE(chart.roofs().size(), 2);
+    QCOMPARE(chart.roofs().first().name, QStringLiteral("FP32"));
+    const QList<QLineSeries*> lines = lineSeries(chart);
+    QCOMPARE(lines.size(), 3); // DRAM, FP32, FP64
+    QVERIFY(lines.at(0)->name().startsWith(QStringLiteral("DRAM 3350 GB/s")));
+    // The DRAM roof ends at the FP32 ridge, where the FP32 roof starts (in GFLOP/s).
+    const double ridge = kFp32 / kDram;
+    QCOMPARE(lines.at(0)->at(1).x(), ridge);
+    QCOMPARE(lines.at(0)->at(1).y(), kFp32 / 1e9);
+    QCOMPARE(lines.at(1)->at(0).x(), ridge);
+    QCOMPARE(lines.at(2)->at(0).x(), kFp64 / kDram);
+    QCOMPARE(lines.at(2)->at(0).y(), kFp64 / 1e9);
+    // Attainable: bandwidth-bound left of the ridge, compute-bound right of it.
+    QCOMPARE(chart.attainable(0.25), kDram * 0.25);
+    QCOMPARE(chart.attainable(1000.0), kFp32);
+}
+
+void TestProfileWidgets::rooflinePointsJoinedInOrder() {
+    RooflineChart chart;
+    chart.setRoofs(kDram, {{QStringLiteral("FP32"), kFp32}});
+    // Three edits: each one doing more work per byte, and faster.
+    chart.setPoints({{0.083, 0.2e12, QStringLiteral("run 1 at 12:00:01, 74.2 µs")},
+                     {0.5, 1.2e12, QStringLiteral("run 3")},
+                     {4.0, 9.0e12, QStringLiteral("run 5")}});
+    const QList<QScatterSeries*> points = scatterSeries(chart);
+    QCOMPARE(points.size(), 3);
+    for (int i = 0; i < points.size(); ++i) {
+        QCOMPARE(points.at(i)->pointLabelsFormat(), QString::number(i + 1));
+        QVERIFY(points.at(i)->pointLabelsVisible());
+    }
+    // The current (last) point stands out.
+    QVERIFY(points.at(2)->color() != points.at(0)->color());
+    QLineSeries* path = nullptr;
+    for (QLineSeries* line : lineSeries(chart))
+        if (line->name() == QStringLiteral("Profiles in order"))
+            path = line;
+    QVERIFY(path);
+    QCOMPARE(path->count(), 3);
+    QCOMPARE(path->at(0), QPointF(0.083, 200.0));
+    QCOMPARE(path->at(2), QPointF(4.0, 9000.0));
+    const QString tip = chart.pointToolTip(0);
+    QVERIFY2(tip.startsWith(QStringLiteral("Profile 1: 0.083 FLOP/byte, 200.0 GFLOP/s")),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("% of the roof there")), qPrintable(tip));
+    QVERIFY(tip.contains(QStringLiteral("run 1 at 12:00:01, 74.2 µs")));
+    QVERIFY(chart.pointToolTip(3).isEmpty());
+}
+
+void TestProfileWidgets::rooflineSkipsPointsWithoutWork() {
+    RooflineChart chart;
+    // A copy kernel does no floating-point work: intensity 0 has no place on a log axis.
+    chart.setPoints({{0, 0, QString()}, {0.2, 1e11, QString()}});
+    QCOMPARE(chart.points().size(), 2);
+    QCOMPARE(scatterSeries(chart).size(), 1);
+    QCOMPARE(scatterSeries(chart).first()->pointLabelsFormat(), QStringLiteral("2"));
+}
+
+void TestProfileWidgets::stallsSortedWithTooltips() {
+    StallChart chart;
+    auto* stack = chart.findChild<QStackedWidget*>();
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("stallEmptyState"));
+    chart.setStalls({{QStringLiteral("Wait"), 100, QStringLiteral("waiting on a fixed latency")},
+                     {QStringLiteral("Long Scoreboard"), 300,
+                      QStringLiteral("waiting for data from global or local memory")},
+                     {QStringLiteral("Sleeping"), 0, QString()}});
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("stallChart"));
+    QCOMPARE(chart.bars().size(), 2);
+    QCOMPARE(chart.bars().first().name, QStringLiteral("Long Scoreboard"));
+    QCOMPARE(chart.totalSamples(), 400.0);
+    const QString tip = chart.barToolTip(0);
+    QCOMPARE(tip, QStringLiteral("Long Scoreboard: 300 samples, 75.0 % of all stall samples\n"
+                                 "waiting for data from global or local memory"));
+    auto* series = qobject_cast<QHorizontalBarSeries*>(chart.chart()->series().value(0));
+    QVERIFY(series);
+    QCOMPARE(series->barSets().size(), 1);
+    // Drawn bottom-up: the largest is the last value, on top.
+    QCOMPARE(series->barSets().first()->at(1), 300.0);
+}
+
+void TestProfileWidgets::stallsBeyondTheCapBecomeOther() {
+    StallChart chart;
+    QVector<StallBar> bars;
+    for (int i = 1; i <= StallChart::kMaxBars + 3; ++i)
+        bars.append({QStringLiteral("reason %1").arg(i), double(i), QString()});
+    chart.setStalls(bars);
+    QCOMPARE(chart.bars().size(), StallChart::kMaxBars);
+    const StallBar& other = chart.bars().last();
+    QVERIFY(other.name.startsWith(QStringLiteral("other (4 reasons)")));
+    QCOMPARE(other.samples, 1.0 + 2 + 3 + 4);
+    QVERIFY(other.description.contains(QStringLiteral("reason 1")));
+}
+
+void TestProfileWidgets::heatLevels_data() {
+    QTest::addColumn<double>("samples");
+    QTest::addColumn<double>("max");
+    QTest::addColumn<int>("level");
+    QTest::newRow("no samples") << 0.0 << 100.0 << 0;
+    QTest::newRow("hottest line") << 100.0 << 100.0 << ProfileMargin::kHeatLevels;
+    QTest::newRow("one sample of many") << 1.0 << 100000.0 << 1;
+    QTest::newRow("half") << 50.0 << 100.0 << ProfileMargin::kHeatLevels / 2;
+    QTest::newRow("no profile samples") << 5.0 << 0.0 << 0;
+}
+
+void TestProfileWidgets::heatLevels() {
+    QFETCH(double, samples);
+    QFETCH(double, max);
+    QFETCH(int, level);
+    QCOMPARE(ProfileMargin::heatLevelFor(samples, max), level);
+}
+
+void TestProfileWidgets::marginHeatFlagsAndTooltips() {
+    CodeEditor editor;
+    editor.setText(source(10));
+    ProfileMargin margin(&editor);
+    QCOMPARE(editor.marginWidth(ProfileMargin::kMargin), 0);
+    margin.show({{3, 600, false, false, QStringLiteral("line 3: 600 samples")},
+                 {6, 1200, true, false, QStringLiteral("line 6: uncoalesced")},
+                 {8, 0, false, true, QStringLiteral("line 8: 32-way conflicts")}});
+    QVERIFY(margin.isShown());
+    QVERIFY(editor.marginWidth(ProfileMargin::kMargin) > 0);
+    QCOMPARE(margin.heatLevelAt(5), ProfileMargin::kHeatLevels);
+    QCOMPARE(margin.heatLevelAt(2), ProfileMargin::kHeatLevels / 2);
+    QCOMPARE(margin.heatLevelAt(7), 0);
+    QVERIFY(margin.flaggedAt(5));
+    QVERIFY(margin.flaggedAt(7));
+    QVERIFY(!margin.flaggedAt(2));
+    // The markers are in the editor, where Scintilla draws them.
+    QVERIFY(editor.markersAtLine(5) & (1u << ProfileMargin::kFlagMarker));
+    QVERIFY(editor.markersAtLine(5) &
+            (1u << (ProfileMargin::kFirstHeatMarker + ProfileMargin::kHeatLevels - 1)));
+    QCOMPARE(margin.toolTipAt(5), QStringLiteral("line 6: uncoalesced"));
+    QCOMPARE(margin.toolTipAt(0), QString());
+    margin.clear();
+    QVERIFY(!margin.isShown());
+    QCOMPARE(editor.markersAtLine(5), 0u);
+    QCOMPARE(editor.marginWidth(ProfileMargin::kMargin), 0);
+}
+
+void TestProfileWidgets::marginFollowsEditsAndGoesStale() {
+    CodeEditor editor;
+    editor.setText(source(10));
+    ProfileMargin margin(&editor);
+    margin.show({{6, 100, true, false, QStringLiteral("line 6")}});
+    // Two lines typed above: the marker moves down with its line.
+    editor.insertAt(QStringLiteral("// a\n// b\n"), 0, 0);
+    QCOMPARE(margin.heatLevelAt(5), 0);
+    QCOMPARE(margin.heatLevelAt(7), ProfileMargin::kHeatLevels);
+    QVERIFY(margin.flaggedAt(7));
+    margin.setStale(QStringLiteral("Stale: the source was edited after this profile."));
+    QVERIFY(margin.isStale());
+    QVERIFY(margin.toolTipAt(7).startsWith(QStringLiteral("Stale: the source was edited")));
+    QVERIFY(margin.toolTipAt(7).endsWith(QStringLiteral("line 6")));
+    margin.setStale(QString());
+    QCOMPARE(margin.toolTipAt(7), QStringLiteral("line 6"));
+}
+
+void TestProfileWidgets::marginIgnoresLinesPastTheEnd() {
+    CodeEditor editor;
+    editor.setText(source(4));
+    ProfileMargin margin(&editor);
+    margin.show({{9, 100, true, false, QStringLiteral("gone")}, {0, 5, false, false, {}}});
+    QVERIFY(!margin.isShown());
+    QCOMPARE(editor.marginWidth(ProfileMargin::kMargin), 0);
+}
+
+QTEST_MAIN(TestProfileWidgets)
+#include "tst_profilewidgets.moc"
