@@ -1,5 +1,6 @@
 // Fuzzes the runner protocol: the bounded line splitter both sides read with, the message
-// decoder and, for "run" messages, the RunRequest reader.
+// decoder, for "run" messages the RunRequest reader and for "result" messages the RunResult
+// reader (core/io/JsonFields under every field).
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
 
@@ -91,7 +92,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (request)
             (void)request->toJson();
     }
-    if (message->type == QLatin1String("result"))
-        (void)RunResult::fromJson(message->body.value(QStringLiteral("result")).toObject());
+    if (message->type == QLatin1String("result")) {
+        // Read as the client reads it: a refusal says why, and what was read writes a JSON
+        // form that reads back.
+        QString resultError;
+        const std::optional<RunResult> result = RunResult::fromJson(
+            message->body.value(QStringLiteral("result")).toObject(), &resultError);
+        if (!result && resultError.isEmpty()) {
+            std::fprintf(stderr, "RunResult::fromJson failed without saying why\n");
+            std::abort();
+        }
+        if (result && !RunResult::fromJson(result->toJson(), &resultError)) {
+            std::fprintf(stderr, "a result read did not read back: %s\n", qPrintable(resultError));
+            std::abort();
+        }
+    }
     return 0;
 }

@@ -1,10 +1,13 @@
 #include "core/compile/CompileResult.h"
 
 #include "core/compile/PtxParser.h"
+#include "core/io/JsonFields.h"
 
 #include <QJsonArray>
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 
 namespace kernelpad {
 
@@ -17,22 +20,30 @@ template <typename T> QJsonArray toJsonArray(const QVector<T>& values) {
     return array;
 }
 
-template <typename T> QVector<T> fromJsonArray(const QJsonValue& value) {
+/// Reads the array of objects under `key` with T::fromJson, each named by its index.
+template <typename T>
+bool readList(const json::FieldReader& fields, const QString& key, QVector<T>* out,
+              json::Presence presence) {
     QVector<T> values;
-    const QJsonArray array = value.toArray();
-    values.reserve(array.size());
-    for (const QJsonValue& element : array)
-        values.append(T::fromJson(element.toObject()));
-    return values;
+    if (!fields.readObjects(
+            key,
+            [&values](const json::FieldReader& item) {
+                std::optional<T> value = T::fromJson(item.object(), item.error(), item.where());
+                if (value)
+                    values.append(std::move(*value));
+                return value.has_value();
+            },
+            presence))
+        return false;
+    if (fields.has(key))
+        *out = std::move(values);
+    return true;
 }
 
-QStringList toStringList(const QJsonValue& value) {
-    QStringList strings;
-    const QJsonArray array = value.toArray();
-    for (const QJsonValue& element : array)
-        strings << element.toString();
-    return strings;
-}
+constexpr auto kRequired = json::Presence::Required;
+/// Times are written as plain numbers; a NaN among them would travel as null.
+constexpr auto kNullIsNaN = json::NullNumber::IsNaN;
+constexpr int kMaxInt = std::numeric_limits<int>::max();
 
 } // namespace
 
@@ -70,17 +81,23 @@ QJsonObject Diagnostic::toJson() const {
                        {QStringLiteral("message"), message}};
 }
 
-Diagnostic Diagnostic::fromJson(const QJsonObject& json) {
+std::optional<Diagnostic> Diagnostic::fromJson(const QJsonObject& json, QString* error,
+                                               const QString& path) {
+    const json::FieldReader fields(json, error, path);
     Diagnostic diagnostic;
-    diagnostic.file = json.value(QStringLiteral("file")).toString();
-    diagnostic.line = json.value(QStringLiteral("line")).toInt();
-    diagnostic.column = json.value(QStringLiteral("column")).toInt();
-    const QString severity = json.value(QStringLiteral("severity")).toString();
+    QString severity;
+    const QStringList severities{severityName(Severity::Error), severityName(Severity::Warning),
+                                 severityName(Severity::Remark), severityName(Severity::Note)};
+    if (!fields.readString(QStringLiteral("file"), &diagnostic.file, kRequired) ||
+        !fields.readInt(QStringLiteral("line"), &diagnostic.line, kRequired, {0, kMaxInt}) ||
+        !fields.readInt(QStringLiteral("column"), &diagnostic.column, kRequired, {0, kMaxInt}) ||
+        !fields.readChoice(QStringLiteral("severity"), severities, &severity, kRequired) ||
+        !fields.readString(QStringLiteral("message"), &diagnostic.message, kRequired))
+        return std::nullopt;
     for (const auto s : {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note}) {
         if (severityName(s) == severity)
             diagnostic.severity = s;
     }
-    diagnostic.message = json.value(QStringLiteral("message")).toString();
     return diagnostic;
 }
 
@@ -97,27 +114,22 @@ QJsonObject PtxParam::toJson() const {
                        {QStringLiteral("isPointer"), isPointer}};
 }
 
-PtxParam PtxParam::fromJson(const QJsonObject& json) {
+std::optional<PtxParam> PtxParam::fromJson(const QJsonObject& json, QString* error,
+                                           const QString& path) {
+    const json::FieldReader fields(json, error, path);
     PtxParam param;
-    param.name = json.value(QStringLiteral("name")).toString();
-    param.ptxType = json.value(QStringLiteral("ptxType")).toString();
-    param.sizeBytes = json.value(QStringLiteral("sizeBytes")).toInt();
-    param.alignBytes = json.value(QStringLiteral("alignBytes")).toInt();
-    param.isPointer = json.value(QStringLiteral("isPointer")).toBool();
+    if (!fields.readString(QStringLiteral("name"), &param.name, kRequired) ||
+        !fields.readString(QStringLiteral("ptxType"), &param.ptxType, kRequired) ||
+        !fields.readInt(QStringLiteral("sizeBytes"), &param.sizeBytes, kRequired, {0, kMaxInt}) ||
+        !fields.readInt(QStringLiteral("alignBytes"), &param.alignBytes, kRequired, {0, kMaxInt}) ||
+        !fields.readBool(QStringLiteral("isPointer"), &param.isPointer, kRequired))
+        return std::nullopt;
     return param;
 }
 
 namespace {
 QJsonArray dimsToJson(const std::array<int, 3>& dims) {
     return QJsonArray{dims[0], dims[1], dims[2]};
-}
-
-std::array<int, 3> dimsFromJson(const QJsonValue& value) {
-    const QJsonArray array = value.toArray();
-    if (array.size() != 3)
-        return {0, 0, 0};
-    return {std::max(0, array.at(0).toInt()), std::max(0, array.at(1).toInt()),
-            std::max(0, array.at(2).toInt())};
 }
 } // namespace
 
@@ -137,15 +149,19 @@ QJsonObject KernelInfo::toJson() const {
     return json;
 }
 
-KernelInfo KernelInfo::fromJson(const QJsonObject& json) {
+std::optional<KernelInfo> KernelInfo::fromJson(const QJsonObject& json, QString* error,
+                                               const QString& path) {
+    const json::FieldReader fields(json, error, path);
     KernelInfo kernel;
-    kernel.name = json.value(QStringLiteral("name")).toString();
-    kernel.lowered = json.value(QStringLiteral("lowered")).toString();
-    kernel.params = fromJsonArray<PtxParam>(json.value(QStringLiteral("params")));
-    kernel.maxntid = dimsFromJson(json.value(QStringLiteral("maxntid")));
-    kernel.reqntid = dimsFromJson(json.value(QStringLiteral("reqntid")));
-    kernel.reqnctapercluster = dimsFromJson(json.value(QStringLiteral("reqnctapercluster")));
-    kernel.explicitCluster = json.value(QStringLiteral("explicitCluster")).toBool();
+    // The directives are written only when declared (absent: zeros, as before they existed).
+    if (!fields.readString(QStringLiteral("name"), &kernel.name, kRequired) ||
+        !fields.readString(QStringLiteral("lowered"), &kernel.lowered, kRequired) ||
+        !readList(fields, QStringLiteral("params"), &kernel.params, kRequired) ||
+        !fields.readDims(QStringLiteral("maxntid"), &kernel.maxntid) ||
+        !fields.readDims(QStringLiteral("reqntid"), &kernel.reqntid) ||
+        !fields.readDims(QStringLiteral("reqnctapercluster"), &kernel.reqnctapercluster) ||
+        !fields.readBool(QStringLiteral("explicitCluster"), &kernel.explicitCluster))
+        return std::nullopt;
     return kernel;
 }
 
@@ -194,17 +210,24 @@ QJsonObject ModuleGlobal::toJson() const {
                        {QStringLiteral("initialized"), initialized}};
 }
 
-ModuleGlobal ModuleGlobal::fromJson(const QJsonObject& json) {
+std::optional<ModuleGlobal> ModuleGlobal::fromJson(const QJsonObject& json, QString* error,
+                                                   const QString& path) {
+    const json::FieldReader fields(json, error, path);
     ModuleGlobal global;
-    global.name = json.value(QStringLiteral("name")).toString();
-    global.lowered = json.value(QStringLiteral("lowered")).toString();
-    global.space = json.value(QStringLiteral("space")).toString();
-    global.ptxType = json.value(QStringLiteral("ptxType")).toString();
-    global.sizeBytes = json.value(QStringLiteral("sizeBytes")).toInt();
-    global.alignBytes = json.value(QStringLiteral("alignBytes")).toInt();
-    global.ptxCount = qint64(json.value(QStringLiteral("ptxCount")).toDouble(1));
-    global.sourceType = json.value(QStringLiteral("sourceType")).toString();
-    global.initialized = json.value(QStringLiteral("initialized")).toBool();
+    const QStringList spaces{QStringLiteral("const"), QStringLiteral("global")};
+    if (!fields.readString(QStringLiteral("name"), &global.name, kRequired) ||
+        !fields.readString(QStringLiteral("lowered"), &global.lowered, kRequired) ||
+        !fields.readChoice(QStringLiteral("space"), spaces, &global.space, kRequired) ||
+        !fields.readString(QStringLiteral("ptxType"), &global.ptxType, kRequired) ||
+        !fields.readInt(QStringLiteral("sizeBytes"), &global.sizeBytes, kRequired, {0, kMaxInt}) ||
+        !fields.readInt(QStringLiteral("alignBytes"), &global.alignBytes, kRequired,
+                        {0, kMaxInt}) ||
+        // Absent in results cached before the count was kept: a scalar.
+        !fields.readWholeNumber(QStringLiteral("ptxCount"), &global.ptxCount,
+                                json::Presence::Optional, {0, json::WholeRange{}.max}) ||
+        !fields.readString(QStringLiteral("sourceType"), &global.sourceType, kRequired) ||
+        !fields.readBool(QStringLiteral("initialized"), &global.initialized, kRequired))
+        return std::nullopt;
     return global;
 }
 
@@ -247,42 +270,59 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
     return json;
 }
 
-CompileResult CompileResult::fromJson(const QJsonObject& json) {
+std::optional<CompileResult> CompileResult::fromJson(const QJsonObject& json, QString* error,
+                                                     const QString& path) {
+    const json::FieldReader fields(json, error, path);
     CompileResult result;
-    result.ok = json.value(QStringLiteral("ok")).toBool();
-    result.nvrtcVersion = json.value(QStringLiteral("nvrtcVersion")).toString();
-    result.arch = json.value(QStringLiteral("arch")).toString();
-    result.flags = toStringList(json.value(QStringLiteral("flags")));
-    result.log = json.value(QStringLiteral("log")).toString();
-    result.diagnostics = fromJsonArray<Diagnostic>(json.value(QStringLiteral("diagnostics")));
-    result.ptx = json.value(QStringLiteral("ptx")).toString();
-    result.kernels = fromJsonArray<KernelInfo>(json.value(QStringLiteral("kernels")));
+    if (!fields.readBool(QStringLiteral("ok"), &result.ok, kRequired) ||
+        !fields.readString(QStringLiteral("nvrtcVersion"), &result.nvrtcVersion, kRequired) ||
+        !fields.readString(QStringLiteral("arch"), &result.arch, kRequired) ||
+        !fields.readStrings(QStringLiteral("flags"), &result.flags, kRequired) ||
+        !fields.readString(QStringLiteral("log"), &result.log, kRequired) ||
+        !readList(fields, QStringLiteral("diagnostics"), &result.diagnostics, kRequired) ||
+        // Absent when the sender left the PTX out (toJson(false)).
+        !fields.readString(QStringLiteral("ptx"), &result.ptx) ||
+        !readList(fields, QStringLiteral("kernels"), &result.kernels, kRequired) ||
+        !readList(fields, QStringLiteral("globals"), &result.globals, json::Presence::Optional))
+        return std::nullopt;
     // Results cached before globals were listed have none: read them from the PTX.
-    if (json.contains(QStringLiteral("globals")))
-        result.globals = fromJsonArray<ModuleGlobal>(json.value(QStringLiteral("globals")));
-    else
+    if (!fields.has(QStringLiteral("globals")))
         result.globals = parsePtxGlobals(result.ptx);
-    const QJsonArray lowered = json.value(QStringLiteral("loweredNames")).toArray();
-    for (const QJsonValue& entry : lowered) {
-        const QJsonObject object = entry.toObject();
-        result.loweredNames.append({object.value(QStringLiteral("expression")).toString(),
-                                    object.value(QStringLiteral("lowered")).toString()});
-    }
-    result.compileMs = json.value(QStringLiteral("compileMs")).toDouble();
-    result.nvrtcMs = json.value(QStringLiteral("nvrtcMs")).toDouble(result.compileMs);
-    result.cacheHit = json.value(QStringLiteral("cacheHit")).toBool();
-    const QString tier = json.value(QStringLiteral("fromCache")).toString();
-    for (const auto t : {CompileResult::CacheTier::None, CompileResult::CacheTier::Memory,
-                         CompileResult::CacheTier::Disk}) {
+    if (!fields.readObjects(
+            QStringLiteral("loweredNames"),
+            [&result](const json::FieldReader& entry) {
+                QString expression, lowered;
+                if (!entry.readString(QStringLiteral("expression"), &expression, kRequired) ||
+                    !entry.readString(QStringLiteral("lowered"), &lowered, kRequired))
+                    return false;
+                result.loweredNames.append({expression, lowered});
+                return true;
+            },
+            kRequired))
+        return std::nullopt;
+    if (!fields.readNumber(QStringLiteral("compileMs"), &result.compileMs, kRequired, kNullIsNaN))
+        return std::nullopt;
+    // Results cached before the NVRTC time was kept apart: the compile's own time.
+    result.nvrtcMs = result.compileMs;
+    QString tier;
+    const QStringList tiers{cacheTierName(CacheTier::None), cacheTierName(CacheTier::Memory),
+                            cacheTierName(CacheTier::Disk)};
+    QString language = languageName(SourceLanguage::Cuda);
+    if (!fields.readNumber(QStringLiteral("nvrtcMs"), &result.nvrtcMs, json::Presence::Optional,
+                           kNullIsNaN) ||
+        !fields.readBool(QStringLiteral("cacheHit"), &result.cacheHit, kRequired) ||
+        !fields.readChoice(QStringLiteral("fromCache"), tiers, &tier) ||
+        !fields.readString(QStringLiteral("error"), &result.error, kRequired) ||
+        !fields.readChoice(QStringLiteral("language"), languageNames(), &language) ||
+        !fields.readString(QStringLiteral("compiler"), &result.compiler))
+        return std::nullopt;
+    for (const auto t : {CacheTier::None, CacheTier::Memory, CacheTier::Disk}) {
         if (cacheTierName(t) == tier)
             result.fromCache = t;
     }
-    if (result.cacheHit && result.fromCache == CompileResult::CacheTier::None)
-        result.fromCache = CompileResult::CacheTier::Memory; // written before the tier existed
-    result.error = json.value(QStringLiteral("error")).toString();
-    result.language = languageFromName(json.value(QStringLiteral("language")).toString())
-                          .value_or(SourceLanguage::Cuda);
-    result.compiler = json.value(QStringLiteral("compiler")).toString();
+    if (result.cacheHit && result.fromCache == CacheTier::None)
+        result.fromCache = CacheTier::Memory; // written before the tier existed
+    result.language = languageFromName(language).value_or(SourceLanguage::Cuda);
     return result;
 }
 

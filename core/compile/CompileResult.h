@@ -10,6 +10,7 @@
 #include <QVector>
 
 #include <array>
+#include <optional>
 
 namespace kernelpad {
 
@@ -23,7 +24,10 @@ struct Diagnostic {
     QString message;
 
     [[nodiscard]] QJsonObject toJson() const;
-    static Diagnostic fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<Diagnostic> fromJson(const QJsonObject& json, QString* error,
+                                              const QString& path = {});
     friend bool operator==(const Diagnostic& a, const Diagnostic& b);
 };
 [[nodiscard]] QString severityName(Diagnostic::Severity s); ///< "error", "warning", ...
@@ -37,7 +41,9 @@ struct PtxParam {
     bool isPointer = false; ///< .u64 with .ptr or a .u64 the source declares a pointer
 
     [[nodiscard]] QJsonObject toJson() const;
-    static PtxParam fromJson(const QJsonObject& json);
+    /// As Diagnostic::fromJson.
+    static std::optional<PtxParam> fromJson(const QJsonObject& json, QString* error,
+                                            const QString& path = {});
 };
 
 /// A kernel entry of the compiled module.
@@ -57,7 +63,9 @@ struct KernelInfo {
     bool explicitCluster = false;
 
     [[nodiscard]] QJsonObject toJson() const;
-    static KernelInfo fromJson(const QJsonObject& json);
+    /// As Diagnostic::fromJson.
+    static std::optional<KernelInfo> fromJson(const QJsonObject& json, QString* error,
+                                              const QString& path = {});
 };
 
 /// A `__constant__` or `__device__` variable of the module, read from the PTX's `.const` and
@@ -78,7 +86,9 @@ struct ModuleGlobal {
 
     [[nodiscard]] QString spaceKeyword() const; ///< "__constant__" or "__device__"
     [[nodiscard]] QJsonObject toJson() const;
-    static ModuleGlobal fromJson(const QJsonObject& json);
+    /// As Diagnostic::fromJson.
+    static std::optional<ModuleGlobal> fromJson(const QJsonObject& json, QString* error,
+                                                const QString& path = {});
 };
 
 /// Everything a compile produced: ok() or not, the log, diagnostics, PTX and CUBIN.
@@ -120,7 +130,10 @@ struct CompileResult {
     [[nodiscard]] int errorCount() const;
     /// Without cubin (sent separately when needed); includes ptx unless withPtx is false.
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
-    static CompileResult fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<CompileResult> fromJson(const QJsonObject& json, QString* error,
+                                                 const QString& path = {});
 };
 
 /// "none", "memory", "disk" (the JSON form of CompileResult::fromCache).

@@ -87,10 +87,12 @@ std::optional<CompileResult> decodeEntry(const QByteArray& bytes, const QByteArr
     const QJsonDocument doc = QJsonDocument::fromJson(payload.left(qsizetype(jsonBytes)), &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject())
         return std::nullopt;
-    CompileResult result = CompileResult::fromJson(doc.object());
-    if (!result.ok)
+    // An entry this build cannot read (a field missing or malformed) is a miss like a corrupt
+    // one: the source is compiled again and the entry replaced.
+    std::optional<CompileResult> result = CompileResult::fromJson(doc.object(), nullptr);
+    if (!result || !result->ok)
         return std::nullopt;
-    result.cubin = payload.mid(qsizetype(jsonBytes));
+    result->cubin = payload.mid(qsizetype(jsonBytes));
     return result;
 }
 

@@ -1,19 +1,18 @@
 #include "core/cuda/DeviceInfo.h"
 
 #include "core/cuda/CudaError.h"
+#include "core/io/JsonFields.h"
 
 #include <QJsonArray>
+
+#include <limits>
+#include <utility>
 
 namespace kernelpad {
 namespace {
 
 QJsonArray toArray(const std::array<int, 3>& a) {
     return QJsonArray{a[0], a[1], a[2]};
-}
-
-std::array<int, 3> fromArray(const QJsonValue& v) {
-    const QJsonArray a = v.toArray();
-    return {a.at(0).toInt(), a.at(1).toInt(), a.at(2).toInt()};
 }
 
 QString dims(const std::array<int, 3>& a) {
@@ -96,32 +95,52 @@ QJsonObject DeviceInfo::toJson() const {
     };
 }
 
-DeviceInfo DeviceInfo::fromJson(const QJsonObject& j) {
+std::optional<DeviceInfo> DeviceInfo::fromJson(const QJsonObject& json, QString* error,
+                                               const QString& path) {
+    const json::FieldReader fields(json, error, path);
+    constexpr auto required = json::Presence::Required;
+    constexpr json::WholeRange count{0, std::numeric_limits<int>::max()};
     DeviceInfo d;
-    d.ordinal = j.value("ordinal").toInt(-1);
-    d.name = j.value("name").toString();
-    d.ccMajor = j.value("ccMajor").toInt();
-    d.ccMinor = j.value("ccMinor").toInt();
-    d.totalMemBytes = qint64(j.value("totalMemBytes").toDouble());
-    d.smCount = j.value("smCount").toInt();
-    d.maxThreadsPerBlock = j.value("maxThreadsPerBlock").toInt();
-    d.maxBlockDim = fromArray(j.value("maxBlockDim"));
-    d.maxGridDim = fromArray(j.value("maxGridDim"));
-    d.sharedMemPerBlockBytes = j.value("sharedMemPerBlockBytes").toInt();
-    d.sharedMemPerBlockOptinBytes = j.value("sharedMemPerBlockOptinBytes").toInt();
-    d.sharedMemPerSmBytes = j.value("sharedMemPerSmBytes").toInt();
-    d.registersPerBlock = j.value("registersPerBlock").toInt();
-    d.registersPerSm = j.value("registersPerSm").toInt();
-    d.warpSize = j.value("warpSize").toInt();
-    d.maxThreadsPerSm = j.value("maxThreadsPerSm").toInt();
-    d.maxBlocksPerSm = j.value("maxBlocksPerSm").toInt();
-    d.reservedSharedPerBlockBytes = j.value("reservedSharedPerBlockBytes").toInt(-1);
-    d.l2CacheBytes = j.value("l2CacheBytes").toInt();
-    d.clockRateKHz = j.value("clockRateKHz").toInt();
-    d.memoryClockRateKHz = j.value("memoryClockRateKHz").toInt();
-    d.memoryBusWidthBits = j.value("memoryBusWidthBits").toInt();
-    d.pciBusId = j.value("pciBusId").toString();
-    d.driverVersion = j.value("driverVersion").toInt();
+    // Every field is written by toJson(); the derived ones (arch, computeCapability,
+    // peakBandwidthGBs) are not read back.
+    if (!fields.readInt(QStringLiteral("ordinal"), &d.ordinal, required,
+                        {-1, std::numeric_limits<int>::max()}) ||
+        !fields.readString(QStringLiteral("name"), &d.name, required) ||
+        !fields.readInt(QStringLiteral("ccMajor"), &d.ccMajor, required, count) ||
+        !fields.readInt(QStringLiteral("ccMinor"), &d.ccMinor, required, count) ||
+        !fields.readWholeNumber(QStringLiteral("totalMemBytes"), &d.totalMemBytes, required,
+                                {0, json::WholeRange{}.max}) ||
+        !fields.readInt(QStringLiteral("smCount"), &d.smCount, required, count) ||
+        !fields.readInt(QStringLiteral("maxThreadsPerBlock"), &d.maxThreadsPerBlock, required,
+                        count) ||
+        !fields.readDims(QStringLiteral("maxBlockDim"), &d.maxBlockDim, required, count) ||
+        !fields.readDims(QStringLiteral("maxGridDim"), &d.maxGridDim, required, count))
+        return std::nullopt;
+    for (const auto& [key, target] :
+         {std::pair{QStringLiteral("sharedMemPerBlockBytes"), &d.sharedMemPerBlockBytes},
+          std::pair{QStringLiteral("sharedMemPerBlockOptinBytes"), &d.sharedMemPerBlockOptinBytes},
+          std::pair{QStringLiteral("sharedMemPerSmBytes"), &d.sharedMemPerSmBytes},
+          std::pair{QStringLiteral("registersPerBlock"), &d.registersPerBlock},
+          std::pair{QStringLiteral("registersPerSm"), &d.registersPerSm},
+          std::pair{QStringLiteral("warpSize"), &d.warpSize},
+          std::pair{QStringLiteral("maxThreadsPerSm"), &d.maxThreadsPerSm},
+          std::pair{QStringLiteral("l2CacheBytes"), &d.l2CacheBytes},
+          std::pair{QStringLiteral("clockRateKHz"), &d.clockRateKHz},
+          std::pair{QStringLiteral("memoryClockRateKHz"), &d.memoryClockRateKHz},
+          std::pair{QStringLiteral("memoryBusWidthBits"), &d.memoryBusWidthBits},
+          std::pair{QStringLiteral("driverVersion"), &d.driverVersion}})
+        if (!fields.readInt(key, target, required, count))
+            return std::nullopt;
+    if (!fields.readString(QStringLiteral("pciBusId"), &d.pciBusId, required))
+        return std::nullopt;
+    // Added with the occupancy curves: a result written before them has neither, and keeps
+    // "not reported" (0) and "unknown" (-1).
+    if (!fields.readInt(QStringLiteral("maxBlocksPerSm"), &d.maxBlocksPerSm,
+                        json::Presence::Optional, count) ||
+        !fields.readInt(QStringLiteral("reservedSharedPerBlockBytes"),
+                        &d.reservedSharedPerBlockBytes, json::Presence::Optional,
+                        {-1, std::numeric_limits<int>::max()}))
+        return std::nullopt;
     return d;
 }
 

@@ -6,6 +6,7 @@
 #include <QVector>
 
 #include <array>
+#include <optional>
 
 namespace kernelpad {
 
@@ -46,7 +47,10 @@ struct DeviceInfo {
     /// Label/value rows for tables and dialogs ("Compute capability", "9.0").
     [[nodiscard]] QVector<QPair<QString, QString>> describe() const;
     [[nodiscard]] QJsonObject toJson() const;
-    static DeviceInfo fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<DeviceInfo> fromJson(const QJsonObject& json, QString* error,
+                                              const QString& path = {});
 };
 
 } // namespace kernelpad

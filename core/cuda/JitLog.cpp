@@ -1,5 +1,7 @@
 #include "core/cuda/JitLog.h"
 
+#include "core/io/JsonFields.h"
+
 namespace kernelpad {
 
 QJsonObject JitLog::toJson() const {
@@ -10,16 +12,22 @@ QJsonObject JitLog::toJson() const {
         {QStringLiteral("loadMs"), loadMs},     {QStringLiteral("failure"), failure}};
 }
 
-JitLog JitLog::fromJson(const QJsonObject& json) {
+std::optional<JitLog> JitLog::fromJson(const QJsonObject& json, QString* error,
+                                       const QString& path) {
+    const json::FieldReader fields(json, error, path);
+    constexpr auto required = json::Presence::Required;
+    // The driver's wall time is a float it fills in; a NaN would travel as null.
+    constexpr auto nullIsNaN = json::NullNumber::IsNaN;
     JitLog log;
-    log.used = json.value(QStringLiteral("used")).toBool();
-    log.reused = json.value(QStringLiteral("reused")).toBool();
-    log.target = json.value(QStringLiteral("target")).toString();
-    log.infoLog = json.value(QStringLiteral("infoLog")).toString();
-    log.errorLog = json.value(QStringLiteral("errorLog")).toString();
-    log.jitMs = json.value(QStringLiteral("jitMs")).toDouble();
-    log.loadMs = json.value(QStringLiteral("loadMs")).toDouble();
-    log.failure = json.value(QStringLiteral("failure")).toString();
+    if (!fields.readBool(QStringLiteral("used"), &log.used, required) ||
+        !fields.readBool(QStringLiteral("reused"), &log.reused, required) ||
+        !fields.readString(QStringLiteral("target"), &log.target, required) ||
+        !fields.readString(QStringLiteral("infoLog"), &log.infoLog, required) ||
+        !fields.readString(QStringLiteral("errorLog"), &log.errorLog, required) ||
+        !fields.readNumber(QStringLiteral("jitMs"), &log.jitMs, required, nullIsNaN) ||
+        !fields.readNumber(QStringLiteral("loadMs"), &log.loadMs, required, nullIsNaN) ||
+        !fields.readString(QStringLiteral("failure"), &log.failure, required))
+        return std::nullopt;
     return log;
 }
 

@@ -5,6 +5,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+
 namespace kernelpad {
 
 /// The driver JIT's logs and times for one module loaded from PTX (a virtual arch).
@@ -20,7 +22,10 @@ struct JitLog {
 
     [[nodiscard]] bool failed() const { return !failure.isEmpty(); }
     [[nodiscard]] QJsonObject toJson() const;
-    static JitLog fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<JitLog> fromJson(const QJsonObject& json, QString* error,
+                                          const QString& path = {});
 };
 
 } // namespace kernelpad

@@ -63,6 +63,25 @@ QString missingError(const QString& path) {
     return QStringLiteral("%1: missing").arg(path);
 }
 
+QString choiceError(const QString& path, const QStringList& names, const QString& got) {
+    QStringList quoted;
+    for (const QString& name : names)
+        quoted << QStringLiteral("\"%1\"").arg(name);
+    return QStringLiteral("%1: expected one of %2, got '%3'").arg(path, quoted.join(u", "), got);
+}
+
+QString numberProblem(const QString& path, const QJsonValue& value, NullNumber null) {
+    if (value.isNull() && null == NullNumber::IsNaN)
+        return {};
+    // Qt reads a number too large for a double (1e999) as infinity; no field here takes one.
+    if (!value.isDouble() || !std::isfinite(value.toDouble()))
+        return typeError(path,
+                         null == NullNumber::IsNaN ? QStringLiteral("a number or null")
+                                                   : QStringLiteral("a number"),
+                         value);
+    return {};
+}
+
 QString wholeNumberProblem(const QString& path, const QJsonValue& value, WholeRange range) {
     const QString wanted = QStringLiteral("a whole number");
     if (!value.isDouble())
@@ -134,15 +153,15 @@ bool FieldReader::readBool(const QString& key, bool* out, Presence presence) con
     return true;
 }
 
-bool FieldReader::readNumber(const QString& key, double* out, Presence presence) const {
+bool FieldReader::readNumber(const QString& key, double* out, Presence presence,
+                             NullNumber null) const {
     bool ok = false;
     const std::optional<QJsonValue> value = present(key, presence, &ok);
     if (!value)
         return ok;
-    // Qt reads a number too large for a double (1e999) as infinity; no field here takes one.
-    if (!value->isDouble() || !std::isfinite(value->toDouble()))
-        return fail(typeError(path(key), QStringLiteral("a number"), *value));
-    *out = value->toDouble();
+    if (const QString problem = numberProblem(path(key), *value, null); !problem.isEmpty())
+        return fail(problem);
+    *out = value->isNull() ? std::numeric_limits<double>::quiet_NaN() : value->toDouble();
     return true;
 }
 
@@ -179,6 +198,18 @@ bool FieldReader::readArray(const QString& key, QJsonArray* out, Presence presen
     return true;
 }
 
+std::optional<QJsonArray> FieldReader::presentArray(const QString& key, Presence presence,
+                                                    bool* ok) const {
+    const std::optional<QJsonValue> value = present(key, presence, ok);
+    if (!value)
+        return std::nullopt;
+    if (!value->isArray()) {
+        *ok = fail(typeError(path(key), QStringLiteral("an array"), *value));
+        return std::nullopt;
+    }
+    return value->toArray();
+}
+
 bool FieldReader::readObject(const QString& key, QJsonObject* out, Presence presence) const {
     bool ok = false;
     const std::optional<QJsonValue> value = present(key, presence, &ok);
@@ -187,6 +218,99 @@ bool FieldReader::readObject(const QString& key, QJsonObject* out, Presence pres
     if (!value->isObject())
         return fail(typeError(path(key), QStringLiteral("an object"), *value));
     *out = value->toObject();
+    return true;
+}
+
+bool FieldReader::readNumbers(const QString& key, QVector<double>* out, Presence presence,
+                              NullNumber null) const {
+    bool ok = false;
+    const std::optional<QJsonArray> items = presentArray(key, presence, &ok);
+    if (!items)
+        return ok;
+    const QJsonArray& array = *items;
+    QVector<double> values;
+    values.reserve(array.size());
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QJsonValue value = array.at(i);
+        if (const QString problem = numberProblem(indexPath(path(key), i), value, null);
+            !problem.isEmpty())
+            return fail(problem);
+        values.append(value.isNull() ? std::numeric_limits<double>::quiet_NaN() : value.toDouble());
+    }
+    *out = std::move(values);
+    return true;
+}
+
+bool FieldReader::readStrings(const QString& key, QStringList* out, Presence presence) const {
+    bool ok = false;
+    const std::optional<QJsonArray> items = presentArray(key, presence, &ok);
+    if (!items)
+        return ok;
+    const QJsonArray& array = *items;
+    QStringList values;
+    values.reserve(array.size());
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        if (!array.at(i).isString())
+            return fail(
+                typeError(indexPath(path(key), i), QStringLiteral("a string"), array.at(i)));
+        values.append(array.at(i).toString());
+    }
+    *out = std::move(values);
+    return true;
+}
+
+bool FieldReader::readDims(const QString& key, std::array<int, 3>* out, Presence presence,
+                           WholeRange range) const {
+    range.min = std::max<qint64>(range.min, std::numeric_limits<int>::min());
+    range.max = std::min<qint64>(range.max, std::numeric_limits<int>::max());
+    bool ok = false;
+    const std::optional<QJsonArray> items = presentArray(key, presence, &ok);
+    if (!items)
+        return ok;
+    const QJsonArray& array = *items;
+    if (array.size() != 3)
+        return fail(QStringLiteral("%1: expected [x, y, z], got %2 elements")
+                        .arg(path(key))
+                        .arg(array.size()));
+    std::array<int, 3> dims{};
+    for (qsizetype i = 0; i < 3; ++i) {
+        if (const QString problem = wholeNumberProblem(indexPath(path(key), i), array.at(i), range);
+            !problem.isEmpty())
+            return fail(problem);
+        dims[size_t(i)] = int(array.at(i).toDouble());
+    }
+    *out = dims;
+    return true;
+}
+
+bool FieldReader::readChoice(const QString& key, const QStringList& names, QString* out,
+                             Presence presence) const {
+    std::optional<QString> value;
+    if (!readString(key, &value, presence))
+        return false;
+    if (!value)
+        return true;
+    if (!names.contains(*value))
+        return fail(choiceError(path(key), names, *value));
+    *out = *value;
+    return true;
+}
+
+bool FieldReader::readObjects(const QString& key,
+                              const std::function<bool(const FieldReader&)>& each,
+                              Presence presence) const {
+    bool ok = false;
+    const std::optional<QJsonArray> items = presentArray(key, presence, &ok);
+    if (!items)
+        return ok;
+    const QJsonArray& array = *items;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString where = indexPath(path(key), i);
+        if (!array.at(i).isObject())
+            return fail(typeError(where, QStringLiteral("an object"), array.at(i)));
+        if (!each(FieldReader(array.at(i).toObject(), m_error, where)))
+            return false;
+    }
     return true;
 }
 

@@ -8,7 +8,11 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
+#include <QStringList>
+#include <QVector>
 
+#include <array>
+#include <functional>
 #include <limits>
 #include <optional>
 
@@ -37,10 +41,17 @@ namespace json {
 [[nodiscard]] QString typeError(const QString& path, const QString& wanted, const QJsonValue& got);
 /// "<path>: missing".
 [[nodiscard]] QString missingError(const QString& path);
+/// "<path>: expected one of "a", "b", got 'c'", for a name outside a fixed set.
+[[nodiscard]] QString choiceError(const QString& path, const QStringList& names,
+                                  const QString& got);
 
 /// Whether a field must be there. An optional field that is absent leaves the output as it
 /// was (the default); NullIsAbsent also takes null for absent (for writers that write null).
 enum class Presence { Optional, Required, NullIsAbsent };
+
+/// What null means where a number is read. Result JSON writes NaN and infinity as null
+/// (JsonValues.h, fromDouble), so there null is a measurement that has no value.
+enum class NullNumber { Refused, IsNaN };
 
 /// The inclusive range a whole number must fall in; by default every integer a JSON number
 /// holds exactly.
@@ -65,8 +76,10 @@ public:
 
     bool readString(const QString& key, QString* out, Presence presence = Presence::Optional) const;
     bool readBool(const QString& key, bool* out, Presence presence = Presence::Optional) const;
-    /// A finite number.
-    bool readNumber(const QString& key, double* out, Presence presence = Presence::Optional) const;
+    /// A finite number; with NullNumber::IsNaN, null reads as NaN (a present value: Required
+    /// is satisfied by null, and NullIsAbsent is not meant for it).
+    bool readNumber(const QString& key, double* out, Presence presence = Presence::Optional,
+                    NullNumber null = NullNumber::Refused) const;
     /// An integer that a JSON number holds exactly (below 2^53 in magnitude) and that lies in
     /// `range`.
     bool readWholeNumber(const QString& key, qint64* out, Presence presence = Presence::Optional,
@@ -79,6 +92,36 @@ public:
                    Presence presence = Presence::Optional) const;
     bool readObject(const QString& key, QJsonObject* out,
                     Presence presence = Presence::Optional) const;
+
+    /// An array of numbers; an element's message names it ("timesMs[3]: expected a number,
+    /// got a string"). `null` as for readNumber.
+    bool readNumbers(const QString& key, QVector<double>* out,
+                     Presence presence = Presence::Optional,
+                     NullNumber null = NullNumber::Refused) const;
+    /// An array of strings.
+    bool readStrings(const QString& key, QStringList* out,
+                     Presence presence = Presence::Optional) const;
+    /// Exactly three whole numbers in `range`, as [x, y, z].
+    bool readDims(const QString& key, std::array<int, 3>* out,
+                  Presence presence = Presence::Optional,
+                  WholeRange range = {0, std::numeric_limits<int>::max()}) const;
+    /// A string that must be one of `names`.
+    bool readChoice(const QString& key, const QStringList& names, QString* out,
+                    Presence presence = Presence::Optional) const;
+    /// An array of objects, each handed to `each` as a reader placed at its path
+    /// ("kernels[2]") that reports through the same error; stops at the first element that
+    /// is not an object or that `each` refuses.
+    bool readObjects(const QString& key, const std::function<bool(const FieldReader&)>& each,
+                     Presence presence = Presence::Optional) const;
+    /// A reader for `object`, found under `key`, that reports through the same error with
+    /// its fields' paths under this one ("timing.minMs").
+    [[nodiscard]] FieldReader nested(const QString& key, const QJsonObject& object) const {
+        return FieldReader(object, m_error, path(key));
+    }
+    /// The error this reader reports through (may be null), for a nested type's own reader.
+    [[nodiscard]] QString* error() const { return m_error; }
+    /// Where the object sits ("arguments[2].buffer"), empty at the top.
+    [[nodiscard]] const QString& where() const { return m_path; }
 
     /// The same reads into std::optional: an absent field leaves it empty.
     bool readString(const QString& key, std::optional<QString>* out,
@@ -97,6 +140,8 @@ private:
     /// The value under `key`, or nullopt (with *ok saying whether that is fine) when it is
     /// absent.
     std::optional<QJsonValue> present(const QString& key, Presence presence, bool* ok) const;
+    /// As present(), for a field that must be an array.
+    std::optional<QJsonArray> presentArray(const QString& key, Presence presence, bool* ok) const;
 
     QJsonObject m_object;
     QString* m_error;
@@ -107,6 +152,9 @@ private:
 /// FieldReader::readWholeNumber, for array elements and values read by hand.
 [[nodiscard]] QString wholeNumberProblem(const QString& path, const QJsonValue& value,
                                          WholeRange range = {});
+/// Why `value` is not a finite number (or, with NullNumber::IsNaN, null), or empty.
+[[nodiscard]] QString numberProblem(const QString& path, const QJsonValue& value,
+                                    NullNumber null = NullNumber::Refused);
 
 } // namespace json
 

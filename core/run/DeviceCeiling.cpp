@@ -4,6 +4,7 @@
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/DriverApi.h"
+#include "core/io/JsonFields.h"
 #include "core/io/SafeFile.h"
 
 #include <QDateTime>
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <limits>
 
 namespace kernelpad {
 namespace {
@@ -38,18 +40,27 @@ QJsonObject CopyCeiling::toJson() const {
                        {QStringLiteral("measuredAtUtc"), measuredAtUtc}};
 }
 
-std::optional<CopyCeiling> CopyCeiling::fromJson(const QJsonObject& json) {
+std::optional<CopyCeiling> CopyCeiling::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
+    constexpr auto required = json::Presence::Required;
     CopyCeiling c;
-    c.deviceName = json.value(QStringLiteral("deviceName")).toString();
-    c.pciBusId = json.value(QStringLiteral("pciBusId")).toString();
-    c.driverVersion = json.value(QStringLiteral("driverVersion")).toInt();
-    c.bytes = qint64(json.value(QStringLiteral("bytes")).toDouble());
-    c.copies = json.value(QStringLiteral("copies")).toInt();
-    c.bestMs = json.value(QStringLiteral("bestMs")).toDouble();
-    c.gbs = json.value(QStringLiteral("gbs")).toDouble();
-    c.measuredAtUtc = json.value(QStringLiteral("measuredAtUtc")).toString();
-    if (!(c.gbs > 0) || c.bytes <= 0) // not a measurement: never show a made-up ceiling
+    if (!fields.readString(QStringLiteral("deviceName"), &c.deviceName, required) ||
+        !fields.readString(QStringLiteral("pciBusId"), &c.pciBusId, required) ||
+        !fields.readInt(QStringLiteral("driverVersion"), &c.driverVersion, required) ||
+        !fields.readWholeNumber(QStringLiteral("bytes"), &c.bytes, required) ||
+        !fields.readInt(QStringLiteral("copies"), &c.copies, required,
+                        {0, std::numeric_limits<int>::max()}) ||
+        !fields.readNumber(QStringLiteral("bestMs"), &c.bestMs, required) ||
+        !fields.readNumber(QStringLiteral("gbs"), &c.gbs, required) ||
+        !fields.readString(QStringLiteral("measuredAtUtc"), &c.measuredAtUtc, required))
         return std::nullopt;
+    // Not a measurement (too little memory was free): never show a made-up ceiling.
+    if (!(c.gbs > 0) || c.bytes <= 0) {
+        fields.fail(QStringLiteral("gbs: %1 GB/s over %2 bytes is not a measurement")
+                        .arg(c.gbs)
+                        .arg(c.bytes));
+        return std::nullopt;
+    }
     return c;
 }
 
@@ -129,7 +140,8 @@ std::optional<CopyCeiling> readCachedCeiling(const QString& path, const QString&
     const QJsonObject all = readCeilingFile(path);
     if (!all.contains(key))
         return std::nullopt;
-    return CopyCeiling::fromJson(all.value(key).toObject());
+    // An entry this build cannot read is measured again, as if it were not there.
+    return CopyCeiling::fromJson(all.value(key).toObject(), nullptr);
 }
 
 bool writeCachedCeiling(const QString& path, const QString& key, const CopyCeiling& ceiling) {

@@ -26,7 +26,10 @@ struct CopyCeiling {
     QString measuredAtUtc; ///< ISO 8601
 
     [[nodiscard]] QJsonObject toJson() const;
-    [[nodiscard]] static std::optional<CopyCeiling> fromJson(const QJsonObject& json);
+    /// Reads an entry of the ceilings file; nullopt, with a message naming the field, when a
+    /// field is missing or malformed or the entry is not a measurement (gbs and bytes > 0).
+    [[nodiscard]] static std::optional<CopyCeiling> fromJson(const QJsonObject& json,
+                                                             QString* error);
 };
 
 /// Bytes the measurement copies: min(1 GiB, free / 4) (source and destination then take

@@ -1,15 +1,11 @@
 #include "core/run/KernelResources.h"
 
+#include "core/io/JsonFields.h"
 #include "core/io/JsonValues.h"
 
+#include <utility>
+
 namespace kernelpad {
-namespace {
-
-int readInt(const QJsonObject& json, const QString& key) {
-    return json.value(key).toInt();
-}
-
-} // namespace
 
 QJsonObject KernelResources::toJson() const {
     return QJsonObject{{QStringLiteral("registers"), registers},
@@ -23,17 +19,27 @@ QJsonObject KernelResources::toJson() const {
                        {QStringLiteral("occupancy"), json::fromDouble(occupancy)}};
 }
 
-KernelResources KernelResources::fromJson(const QJsonObject& json) {
+std::optional<KernelResources> KernelResources::fromJson(const QJsonObject& json, QString* error,
+                                                         const QString& path) {
+    const json::FieldReader fields(json, error, path);
+    constexpr auto required = json::Presence::Required;
     KernelResources r;
-    r.registers = readInt(json, QStringLiteral("registers"));
-    r.staticSharedBytes = readInt(json, QStringLiteral("staticSharedBytes"));
-    r.localBytes = readInt(json, QStringLiteral("localBytes"));
-    r.constBytes = readInt(json, QStringLiteral("constBytes"));
-    r.maxThreadsPerBlock = readInt(json, QStringLiteral("maxThreadsPerBlock"));
-    r.ptxVersion = readInt(json, QStringLiteral("ptxVersion"));
-    r.binaryVersion = readInt(json, QStringLiteral("binaryVersion"));
-    r.occupancyBlocksPerSm = readInt(json, QStringLiteral("occupancyBlocksPerSm"));
-    r.occupancy = json::readDouble(json, QStringLiteral("occupancy"));
+    // The driver's attributes are ints; any int is taken as it reported it.
+    for (const auto& [key, target] :
+         {std::pair{QStringLiteral("registers"), &r.registers},
+          std::pair{QStringLiteral("staticSharedBytes"), &r.staticSharedBytes},
+          std::pair{QStringLiteral("localBytes"), &r.localBytes},
+          std::pair{QStringLiteral("constBytes"), &r.constBytes},
+          std::pair{QStringLiteral("maxThreadsPerBlock"), &r.maxThreadsPerBlock},
+          std::pair{QStringLiteral("ptxVersion"), &r.ptxVersion},
+          std::pair{QStringLiteral("binaryVersion"), &r.binaryVersion},
+          std::pair{QStringLiteral("occupancyBlocksPerSm"), &r.occupancyBlocksPerSm}})
+        if (!fields.readInt(key, target, required))
+            return std::nullopt;
+    // Null: not computable (JsonValues.h writes NaN as null).
+    if (!fields.readNumber(QStringLiteral("occupancy"), &r.occupancy, required,
+                           json::NullNumber::IsNaN))
+        return std::nullopt;
     return r;
 }
 

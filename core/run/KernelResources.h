@@ -2,6 +2,9 @@
 // What the driver reports about a loaded kernel: registers, memory, occupancy.
 
 #include <QJsonObject>
+#include <QString>
+
+#include <optional>
 
 namespace kernelpad {
 
@@ -18,7 +21,10 @@ struct KernelResources {
     double occupancy = 0;         ///< active warps / max warps per SM, 0..1
 
     [[nodiscard]] QJsonObject toJson() const;
-    static KernelResources fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<KernelResources> fromJson(const QJsonObject& json, QString* error,
+                                                   const QString& path = {});
 };
 
 } // namespace kernelpad

@@ -1,8 +1,12 @@
 #include "core/run/PipelineTiming.h"
 
+#include "core/io/JsonFields.h"
 #include "core/io/JsonValues.h"
 
 #include <QJsonArray>
+
+#include <limits>
+#include <utility>
 
 namespace kernelpad {
 
@@ -24,23 +28,44 @@ QJsonObject PipelineTiming::toJson() const {
     return json;
 }
 
-PipelineTiming PipelineTiming::fromJson(const QJsonObject& json) {
+std::optional<PipelineTiming> PipelineTiming::fromJson(const QJsonObject& json, QString* error,
+                                                       const QString& path) {
+    const json::FieldReader fields(json, error, path);
+    constexpr auto required = json::Presence::Required;
     PipelineTiming t;
-    for (const QJsonValue& item : json.value(QStringLiteral("steps")).toArray()) {
-        const QJsonObject o = item.toObject();
-        StepTiming s;
-        s.kernel = o.value(QStringLiteral("kernel")).toString();
-        s.repeat = o.value(QStringLiteral("repeat")).toInt(1);
-        s.stats = TimingStats::fromJson(o.value(QStringLiteral("timing")).toObject());
-        t.steps.append(std::move(s));
-    }
-    t.launches = json::readInt64(json, QStringLiteral("launches"));
-    t.sequence = TimingStats::fromJson(json.value(QStringLiteral("sequence")).toObject());
-    t.graph = json.value(QStringLiteral("graph")).toBool();
-    if (t.graph) {
-        t.graphReplay = TimingStats::fromJson(json.value(QStringLiteral("graphReplay")).toObject());
-        t.graphInstantiateMs = json::readDouble(json, QStringLiteral("graphInstantiateMs"));
-    }
+    const auto readStats = [](const json::FieldReader& parent, const QString& key,
+                              TimingStats* out) {
+        QJsonObject object;
+        if (!parent.readObject(key, &object, json::Presence::Required))
+            return false;
+        std::optional<TimingStats> stats =
+            TimingStats::fromJson(object, parent.error(), parent.path(key));
+        if (stats)
+            *out = std::move(*stats);
+        return stats.has_value();
+    };
+    if (!fields.readObjects(
+            QStringLiteral("steps"),
+            [&](const json::FieldReader& step) {
+                StepTiming s;
+                if (!step.readString(QStringLiteral("kernel"), &s.kernel, required) ||
+                    !step.readInt(QStringLiteral("repeat"), &s.repeat, required,
+                                  {1, std::numeric_limits<int>::max()}) ||
+                    !readStats(step, QStringLiteral("timing"), &s.stats))
+                    return false;
+                t.steps.append(std::move(s));
+                return true;
+            },
+            required) ||
+        !fields.readWholeNumber(QStringLiteral("launches"), &t.launches, required,
+                                {0, json::WholeRange{}.max}) ||
+        !readStats(fields, QStringLiteral("sequence"), &t.sequence) ||
+        !fields.readBool(QStringLiteral("graph"), &t.graph, required))
+        return std::nullopt;
+    if (t.graph && (!readStats(fields, QStringLiteral("graphReplay"), &t.graphReplay) ||
+                    !fields.readNumber(QStringLiteral("graphInstantiateMs"), &t.graphInstantiateMs,
+                                       required, json::NullNumber::IsNaN)))
+        return std::nullopt;
     return t;
 }
 

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QVector>
 
+#include <optional>
+
 namespace kernelpad {
 
 /// One step of the sequence: its time per pass (all its repetitions), over the samples.
@@ -41,7 +43,10 @@ struct PipelineTiming {
         return graph ? sequence.medianMs - graphReplay.medianMs : 0.0;
     }
     [[nodiscard]] QJsonObject toJson() const;
-    static PipelineTiming fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<PipelineTiming> fromJson(const QJsonObject& json, QString* error,
+                                                  const QString& path = {});
     friend bool operator==(const PipelineTiming& a, const PipelineTiming& b) {
         return a.toJson() == b.toJson();
     }

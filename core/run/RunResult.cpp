@@ -1,17 +1,18 @@
 #include "core/run/RunResult.h"
 
+#include "core/io/JsonFields.h"
 #include "core/io/JsonValues.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 
 namespace kernelpad {
 
 using json::nullIfEmpty;
-using json::readDouble;
-using json::readInt64;
 constexpr auto jsonDouble = json::fromDouble;
 
 int RunResult::sanitizerErrorCount() const {
@@ -69,58 +70,132 @@ QJsonObject RunResult::toJson(bool withPtx) const {
     return json;
 }
 
-RunResult RunResult::fromJson(const QJsonObject& json) {
+namespace {
+
+constexpr auto kRequired = json::Presence::Required;
+constexpr json::WholeRange kByteCount{0, json::WholeRange{}.max};
+
+/// Reads the object under `key` with T::fromJson, its messages under the key's path.
+template <typename T>
+bool readPart(const json::FieldReader& fields, const QString& key, T* out,
+              json::Presence presence = kRequired) {
+    QJsonObject object;
+    if (!fields.readObject(key, &object, presence))
+        return false;
+    if (!fields.has(key))
+        return true;
+    std::optional<T> part = T::fromJson(object, fields.error(), fields.path(key));
+    if (part)
+        *out = std::move(*part);
+    return part.has_value();
+}
+
+/// As readPart, for the launch-side readers whose messages carry no path of their own
+/// (LaunchConfig, ValueType): their message is put under the key's path.
+template <typename T>
+bool readPathless(const json::FieldReader& fields, const QString& key, T* out) {
+    QJsonObject object;
+    if (!fields.readObject(key, &object, kRequired))
+        return false;
+    QString inner;
+    std::optional<T> part = T::fromJson(object, &inner);
+    if (!part)
+        return fields.fail(fields.path(key) + QLatin1Char('.') + inner);
+    *out = std::move(*part);
+    return true;
+}
+
+/// The sanitizer's part, present when the run went through compute-sanitizer.
+bool readSanitizer(const json::FieldReader& fields, RunResult* r) {
+    QStringList tools;
+    for (const auto tool : {SanitizerTool::None, SanitizerTool::Memcheck, SanitizerTool::Racecheck,
+                            SanitizerTool::Initcheck})
+        tools << sanitizerToolName(tool);
+    QString tool = sanitizerToolName(SanitizerTool::None);
+    if (!fields.readChoice(QStringLiteral("sanitizerTool"), tools, &tool))
+        return false;
+    r->sanitizerTool = sanitizerToolFromName(tool).value_or(SanitizerTool::None);
+    // Written together with the tool's name, and only then.
+    const json::Presence presence =
+        fields.has(QStringLiteral("sanitizerTool")) ? kRequired : json::Presence::Optional;
+    return fields.readObjects(
+               QStringLiteral("sanitizer"),
+               [r](const json::FieldReader& item) {
+                   std::optional<SanitizerReport> report =
+                       SanitizerReport::fromJson(item.object(), item.error(), item.where());
+                   if (report)
+                       r->sanitizer.append(std::move(*report));
+                   return report.has_value();
+               },
+               presence) &&
+           // -1: the tool's log had no summary.
+           fields.readInt(QStringLiteral("sanitizerErrors"), &r->sanitizerErrors, presence,
+                          {-1, std::numeric_limits<int>::max()}) &&
+           fields.readString(QStringLiteral("sanitizerNote"), &r->sanitizerNote,
+                             json::Presence::NullIsAbsent);
+}
+
+} // namespace
+
+std::optional<RunResult> RunResult::fromJson(const QJsonObject& json, QString* error) {
+    const json::FieldReader fields(json, error);
     RunResult r;
-    // An unknown status is not "ok": a newer runner's failure must not read as success.
-    r.status = runStatusFromName(json.value(QStringLiteral("status")).toString())
-                   .value_or(RunStatus::BadInput);
-    r.error = json.value(QStringLiteral("error")).toString();
-    if (r.error.isEmpty() && !runStatusFromName(json.value(QStringLiteral("status")).toString()))
-        r.error = QStringLiteral("unknown run status '%1'")
-                      .arg(json.value(QStringLiteral("status")).toString());
-    r.faultCode = json.value(QStringLiteral("faultCode")).toInt(0);
-    r.compile = CompileResult::fromJson(json.value(QStringLiteral("compile")).toObject());
-    r.device = DeviceInfo::fromJson(json.value(QStringLiteral("device")).toObject());
-    r.kernelLowered = json.value(QStringLiteral("kernelLowered")).toString();
-    if (auto launch =
-            LaunchConfig::fromJson(json.value(QStringLiteral("launch")).toObject(), nullptr))
-        r.launch = *launch;
-    r.resources = KernelResources::fromJson(json.value(QStringLiteral("resources")).toObject());
-    r.timing = TimingStats::fromJson(json.value(QStringLiteral("timing")).toObject());
-    for (const QJsonValue& item : json.value(QStringLiteral("verification")).toArray())
-        r.verification.append(BufferVerification::fromJson(item.toObject()));
-    for (const QJsonValue& item : json.value(QStringLiteral("outputs")).toArray()) {
-        const QJsonObject o = item.toObject();
-        OutputBuffer out;
-        out.name = o.value(QStringLiteral("name")).toString();
-        if (auto type = ValueType::fromJson(o.value(QStringLiteral("type")).toObject(), nullptr))
-            out.type = *type;
-        out.count = readInt64(o, QStringLiteral("count"));
-        r.outputs.append(out);
-    }
-    r.totalMs = readDouble(json, QStringLiteral("totalMs"));
-    r.sanitizerTool =
-        sanitizerToolFromName(
-            json.value(QStringLiteral("sanitizerTool")).toString(QStringLiteral("none")))
-            .value_or(SanitizerTool::None);
-    const QJsonArray reports = json.value(QStringLiteral("sanitizer")).toArray();
-    for (int k = 0; k < reports.size(); ++k) {
-        QString why;
-        if (std::optional<SanitizerReport> report =
-                SanitizerReport::fromJson(reports[k].toObject(), &why))
-            r.sanitizer.append(*report);
-        else if (r.error.isEmpty())
-            // A report the runner sent but this side cannot read must not vanish silently.
-            r.error = QStringLiteral("sanitizer[%1].%2").arg(k).arg(why);
-    }
-    r.sanitizerErrors = json.value(QStringLiteral("sanitizerErrors")).toInt(0);
-    r.sanitizerNote = json.value(QStringLiteral("sanitizerNote")).toString();
-    r.console.text = json.value(QStringLiteral("stdout")).toString().left(int(kMaxConsoleBytes));
-    r.console.totalBytes =
-        std::max(readInt64(json, QStringLiteral("stdoutBytes")), qint64(r.console.text.size()));
-    r.console.laterBytes = std::max<qint64>(0, readInt64(json, QStringLiteral("stdoutLaterBytes")));
-    r.jit = JitLog::fromJson(json.value(QStringLiteral("jit")).toObject());
-    r.pipeline = PipelineTiming::fromJson(json.value(QStringLiteral("pipeline")).toObject());
+    // An unknown status is an error, not "ok": a newer runner's failure must not read as
+    // success.
+    QString status;
+    if (!fields.readChoice(QStringLiteral("status"), runStatusNames(), &status, kRequired))
+        return std::nullopt;
+    r.status = runStatusFromName(status).value_or(RunStatus::BadInput);
+    if (!fields.readString(QStringLiteral("error"), &r.error, json::Presence::NullIsAbsent) ||
+        !readPart(fields, QStringLiteral("compile"), &r.compile) ||
+        !readPart(fields, QStringLiteral("device"), &r.device) ||
+        !fields.readString(QStringLiteral("kernelLowered"), &r.kernelLowered, kRequired) ||
+        !readPathless(fields, QStringLiteral("launch"), &r.launch) ||
+        !readPart(fields, QStringLiteral("resources"), &r.resources) ||
+        !readPart(fields, QStringLiteral("timing"), &r.timing))
+        return std::nullopt;
+    if (!fields.readObjects(
+            QStringLiteral("verification"),
+            [&r](const json::FieldReader& item) {
+                std::optional<BufferVerification> v =
+                    BufferVerification::fromJson(item.object(), item.error(), item.where());
+                if (v)
+                    r.verification.append(std::move(*v));
+                return v.has_value();
+            },
+            kRequired) ||
+        !fields.readObjects(
+            QStringLiteral("outputs"),
+            [&r](const json::FieldReader& item) {
+                OutputBuffer out;
+                if (!item.readString(QStringLiteral("name"), &out.name, kRequired) ||
+                    !readPathless(item, QStringLiteral("type"), &out.type) ||
+                    !item.readWholeNumber(QStringLiteral("count"), &out.count, kRequired,
+                                          kByteCount))
+                    return false;
+                r.outputs.append(std::move(out));
+                return true;
+            },
+            kRequired))
+        return std::nullopt;
+    if (!fields.readNumber(QStringLiteral("totalMs"), &r.totalMs, kRequired,
+                           json::NullNumber::IsNaN) ||
+        !readSanitizer(fields, &r) ||
+        !fields.readString(QStringLiteral("stdout"), &r.console.text, kRequired) ||
+        !fields.readWholeNumber(QStringLiteral("stdoutBytes"), &r.console.totalBytes, kRequired,
+                                kByteCount) ||
+        !fields.readWholeNumber(QStringLiteral("stdoutLaterBytes"), &r.console.laterBytes,
+                                kRequired, kByteCount) ||
+        // Written only for a module loaded from PTX, and only for a pipeline.
+        !readPart(fields, QStringLiteral("jit"), &r.jit, json::Presence::Optional) ||
+        !readPart(fields, QStringLiteral("pipeline"), &r.pipeline, json::Presence::Optional))
+        return std::nullopt;
+    r.console.text.truncate(int(kMaxConsoleBytes));
+    r.console.totalBytes = std::max(r.console.totalBytes, qint64(r.console.text.size()));
+    // Written only for a kernel fault.
+    if (!fields.readInt(QStringLiteral("faultCode"), &r.faultCode, json::Presence::Optional,
+                        {0, std::numeric_limits<int>::max()}))
+        return std::nullopt;
     return r;
 }
 

@@ -19,6 +19,8 @@
 #include <QString>
 #include <QVector>
 
+#include <optional>
+
 namespace kernelpad {
 
 /// Everything one run produced; `error` is a sentence a person can act on.
@@ -58,7 +60,11 @@ struct RunResult {
     /// Reports of severity error, counting merged ones, or the tool's total if larger.
     [[nodiscard]] int sanitizerErrorCount() const;
     [[nodiscard]] QJsonObject toJson(bool withPtx = true) const;
-    static RunResult fromJson(const QJsonObject& json);
+    /// Reads the runner's JSON form; nullopt, with a message naming the field
+    /// ("timing.timesMs[3]: expected a number or null, got a string"), when a field is missing
+    /// or malformed: a result the runner sent but this side cannot read is a protocol error,
+    /// never a run with zeros in it.
+    static std::optional<RunResult> fromJson(const QJsonObject& json, QString* error);
 };
 
 } // namespace kernelpad

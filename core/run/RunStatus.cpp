@@ -33,4 +33,11 @@ std::optional<RunStatus> runStatusFromName(const QString& name) {
     return std::nullopt;
 }
 
+QStringList runStatusNames() {
+    QStringList names;
+    for (const auto& [status, name] : kStatusNames)
+        names << QString::fromLatin1(name);
+    return names;
+}
+
 } // namespace kernelpad

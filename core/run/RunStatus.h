@@ -2,6 +2,7 @@
 // How a run ended: the status every RunResult carries and kernelpad-cli maps to exit codes.
 
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -20,5 +21,7 @@ enum class RunStatus {
 };
 [[nodiscard]] QString runStatusName(RunStatus s);
 [[nodiscard]] std::optional<RunStatus> runStatusFromName(const QString& name);
+/// Every status's name, in the enum's order (for a reader's message).
+[[nodiscard]] QStringList runStatusNames();
 
 } // namespace kernelpad

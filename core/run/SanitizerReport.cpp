@@ -111,13 +111,15 @@ QJsonObject SanitizerReport::toJson() const {
                        {QStringLiteral("message"), message()}};
 }
 
-std::optional<SanitizerReport> SanitizerReport::fromJson(const QJsonObject& json, QString* error) {
-    const json::FieldReader fields(json, error);
+std::optional<SanitizerReport> SanitizerReport::fromJson(const QJsonObject& json, QString* error,
+                                                         const QString& path) {
+    const json::FieldReader fields(json, error, path);
     SanitizerReport r;
     if (!fields.readString(QStringLiteral("kind"), &r.kind, json::Presence::Required))
         return std::nullopt;
     if (r.kind.isEmpty()) {
-        fields.fail(QStringLiteral("kind: empty; a report says what went wrong"));
+        fields.fail(QStringLiteral("%1: empty; a report says what went wrong")
+                        .arg(fields.path(QStringLiteral("kind"))));
         return std::nullopt;
     }
     QString severity = severityName(Diagnostic::Severity::Error);
@@ -128,8 +130,8 @@ std::optional<SanitizerReport> SanitizerReport::fromJson(const QJsonObject& json
     } else if (severity == severityName(Diagnostic::Severity::Warning)) {
         r.severity = Diagnostic::Severity::Warning;
     } else {
-        fields.fail(
-            QStringLiteral("severity: expected \"error\" or \"warning\", got '%1'").arg(severity));
+        fields.fail(QStringLiteral("%1: expected \"error\" or \"warning\", got '%2'")
+                        .arg(fields.path(QStringLiteral("severity")), severity));
         return std::nullopt;
     }
     // A writer that knows no file or kernel writes null; both read as empty.

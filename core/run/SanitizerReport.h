@@ -45,7 +45,8 @@ struct SanitizerReport {
     [[nodiscard]] Diagnostic diagnostic() const;
     [[nodiscard]] QJsonObject toJson() const;
     /// Fails with a message naming the field ("line: must be an integer >= 0").
-    static std::optional<SanitizerReport> fromJson(const QJsonObject& json, QString* error);
+    static std::optional<SanitizerReport> fromJson(const QJsonObject& json, QString* error,
+                                                   const QString& path = {});
     friend bool operator==(const SanitizerReport& a, const SanitizerReport& b);
 };
 

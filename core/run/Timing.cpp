@@ -1,5 +1,6 @@
 #include "core/run/Timing.h"
 
+#include "core/io/JsonFields.h"
 #include "core/io/JsonValues.h"
 
 #include <QJsonArray>
@@ -8,10 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace kernelpad {
 
-using json::readDouble;
 constexpr auto jsonDouble = json::fromDouble;
 
 QJsonObject TimingStats::toJson() const {
@@ -49,36 +50,50 @@ QJsonObject TimingStats::toJson() const {
     return json;
 }
 
-TimingStats TimingStats::fromJson(const QJsonObject& json) {
+std::optional<TimingStats> TimingStats::fromJson(const QJsonObject& json, QString* error,
+                                                 const QString& path) {
+    const json::FieldReader fields(json, error, path);
+    constexpr auto required = json::Presence::Required;
+    // NaN and infinity travel as null (JsonValues.h): a statistic without a value.
+    constexpr auto nullIsNaN = json::NullNumber::IsNaN;
+    constexpr json::WholeRange count{0, std::numeric_limits<int>::max()};
+    constexpr json::WholeRange bytes{0, json::WholeRange{}.max};
     TimingStats stats;
-    const QJsonArray times = json.value(QStringLiteral("timesMs")).toArray();
-    stats.timesMs.reserve(times.size());
-    for (const QJsonValue& t : times)
-        stats.timesMs.append(t.isDouble() ? t.toDouble()
-                                          : std::numeric_limits<double>::quiet_NaN());
-    stats.minMs = readDouble(json, QStringLiteral("minMs"));
-    stats.medianMs = readDouble(json, QStringLiteral("medianMs"));
-    stats.meanMs = readDouble(json, QStringLiteral("meanMs"));
-    stats.maxMs = readDouble(json, QStringLiteral("maxMs"));
-    stats.stddevMs = readDouble(json, QStringLiteral("stddevMs"));
-    stats.relNoise = readDouble(json, QStringLiteral("relNoise"));
-    stats.bytesMoved = qint64(json.value(QStringLiteral("bytesMoved")).toDouble());
-    stats.bandwidthGBs = readDouble(json, QStringLiteral("bandwidthGBs"));
-    stats.flopsPerLaunch = readDouble(json, QStringLiteral("flopsPerLaunch"));
-    stats.gflops = readDouble(json, QStringLiteral("gflops"));
-    stats.mode = json.value(QStringLiteral("mode")).toString();
-    stats.stopReason = json.value(QStringLiteral("stopReason")).toString();
-    stats.smClockMHz = json.value(QStringLiteral("smClockMHz")).toInt();
-    stats.smClockDefaultMHz = json.value(QStringLiteral("smClockDefaultMHz")).toInt();
-    stats.memClockMHz = json.value(QStringLiteral("memClockMHz")).toInt();
-    stats.throttledSamples = json.value(QStringLiteral("throttledSamples")).toInt();
-    stats.blockingKernel = json.value(QStringLiteral("blockingKernel")).toBool();
-    stats.blockingTimeouts = json.value(QStringLiteral("blockingTimeouts")).toInt();
-    stats.ceilingGBs = readDouble(json, QStringLiteral("ceilingGBs"));
-    stats.verifyMs = readDouble(json, QStringLiteral("verifyMs"));
-    stats.buffersReused = json.value(QStringLiteral("buffersReused")).toInt();
-    stats.uploadsSkipped = json.value(QStringLiteral("uploadsSkipped")).toInt();
-    stats.uploadBytesSkipped = qint64(json.value(QStringLiteral("uploadBytesSkipped")).toDouble());
+    if (!fields.readNumbers(QStringLiteral("timesMs"), &stats.timesMs, required, nullIsNaN))
+        return std::nullopt;
+    for (const auto& [key, target] :
+         {std::pair{QStringLiteral("minMs"), &stats.minMs},
+          std::pair{QStringLiteral("medianMs"), &stats.medianMs},
+          std::pair{QStringLiteral("meanMs"), &stats.meanMs},
+          std::pair{QStringLiteral("maxMs"), &stats.maxMs},
+          std::pair{QStringLiteral("stddevMs"), &stats.stddevMs},
+          std::pair{QStringLiteral("relNoise"), &stats.relNoise},
+          std::pair{QStringLiteral("bandwidthGBs"), &stats.bandwidthGBs},
+          std::pair{QStringLiteral("flopsPerLaunch"), &stats.flopsPerLaunch},
+          std::pair{QStringLiteral("gflops"), &stats.gflops},
+          std::pair{QStringLiteral("verifyMs"), &stats.verifyMs}})
+        if (!fields.readNumber(key, target, required, nullIsNaN))
+            return std::nullopt;
+    for (const auto& [key, target] :
+         {std::pair{QStringLiteral("smClockMHz"), &stats.smClockMHz},
+          std::pair{QStringLiteral("smClockDefaultMHz"), &stats.smClockDefaultMHz},
+          std::pair{QStringLiteral("memClockMHz"), &stats.memClockMHz},
+          std::pair{QStringLiteral("throttledSamples"), &stats.throttledSamples},
+          std::pair{QStringLiteral("blockingTimeouts"), &stats.blockingTimeouts},
+          std::pair{QStringLiteral("buffersReused"), &stats.buffersReused},
+          std::pair{QStringLiteral("uploadsSkipped"), &stats.uploadsSkipped}})
+        if (!fields.readInt(key, target, required, count))
+            return std::nullopt;
+    if (!fields.readWholeNumber(QStringLiteral("bytesMoved"), &stats.bytesMoved, required, bytes) ||
+        !fields.readWholeNumber(QStringLiteral("uploadBytesSkipped"), &stats.uploadBytesSkipped,
+                                required, bytes) ||
+        !fields.readString(QStringLiteral("mode"), &stats.mode, required) ||
+        !fields.readString(QStringLiteral("stopReason"), &stats.stopReason, required) ||
+        !fields.readBool(QStringLiteral("blockingKernel"), &stats.blockingKernel, required) ||
+        // Written only once the device's ceiling has been measured.
+        !fields.readNumber(QStringLiteral("ceilingGBs"), &stats.ceilingGBs,
+                           json::Presence::Optional, nullIsNaN))
+        return std::nullopt;
     return stats;
 }
 

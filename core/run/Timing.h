@@ -48,7 +48,10 @@ struct TimingStats {
     }
     [[nodiscard]] int reps() const { return int(timesMs.size()); }
     [[nodiscard]] QJsonObject toJson() const;
-    static TimingStats fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<TimingStats> fromJson(const QJsonObject& json, QString* error,
+                                               const QString& path = {});
 };
 
 /// Min, median (mean of the middle two for even counts), mean, max, stddev and noise of

@@ -1,5 +1,6 @@
 #include "core/runner/RunnerConnection.h"
 
+#include "core/io/JsonFields.h"
 #include "core/io/SafeFile.h"
 #include "core/launch/BufferInit.h"
 
@@ -269,7 +270,7 @@ void RunnerConnection::onReadyRead() {
     }
 }
 
-void RunnerConnection::protocolViolation(const QString& what) {
+QString RunnerConnection::protocolViolation(const QString& what) {
     const QString message =
         QStringLiteral("KernelPad's runner broke the protocol (%1), so it was stopped; a fresh "
                        "runner will serve the next run. Your source is unchanged.")
@@ -278,6 +279,7 @@ void RunnerConnection::protocolViolation(const QString& what) {
     m_stopReason = QStringLiteral("protocol");
     stopProcess();
     finishActive(RunStatus::CudaError, message);
+    return message;
 }
 
 bool RunnerConnection::acceptHello(const RunnerMessage& m) {
@@ -286,7 +288,15 @@ bool RunnerConnection::acceptHello(const RunnerMessage& m) {
         return false;
     }
     m_helloSeen = true;
-    const int version = m.body.value("version").toInt(-1);
+    QString error;
+    const json::FieldReader fields(m.body, &error);
+    int version = -1;
+    QString dir;
+    if (!fields.readInt(QStringLiteral("version"), &version, json::Presence::Required) ||
+        !fields.readString(QStringLiteral("outputDir"), &dir, json::Presence::Required)) {
+        protocolViolation(QStringLiteral("runner hello: %1").arg(error));
+        return false;
+    }
     if (version != kRunnerProtocolVersion) {
         protocolViolation(
             QStringLiteral("it speaks protocol version %1 and this KernelPad speaks %2: update "
@@ -298,7 +308,6 @@ bool RunnerConnection::acceptHello(const RunnerMessage& m) {
                      m_program));
         return false;
     }
-    const QString dir = m.body.value("outputDir").toString();
     const QString problem = checkOutputDir(dir);
     if (!problem.isEmpty()) {
         protocolViolation(problem);
@@ -317,29 +326,76 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
         protocolViolation(QStringLiteral("'%1' before its hello").arg(m.type));
         return;
     }
+    QString error;
+    const json::FieldReader fields(m.body, &error);
+    constexpr auto required = json::Presence::Required;
     if (m.type == QLatin1String("progress")) {
         if (!m_active || m.id != m_active->id)
             return;
-        const QString stage = m.body.value("stage").toString();
+        QString stage;
+        int done = 0, total = 0;
+        if (!fields.readString(QStringLiteral("stage"), &stage, required) ||
+            !fields.readInt(QStringLiteral("done"), &done, required) ||
+            !fields.readInt(QStringLiteral("total"), &total, required)) {
+            protocolViolation(QStringLiteral("runner progress: %1").arg(error));
+            return;
+        }
         if (m_stopReason.isEmpty())
             armKernelWatchdog(stage);
-        emit runProgress(m.id, stage, m.body.value("done").toInt(), m.body.value("total").toInt());
+        emit runProgress(m.id, stage, done, total);
     } else if (m.type == QLatin1String("result")) {
         onResult(m);
     } else if (m.type == QLatin1String("devices")) {
         QVector<DeviceInfo> devices;
-        for (const QJsonValue& d : m.body.value("devices").toArray())
-            devices.push_back(DeviceInfo::fromJson(d.toObject()));
-        emit devicesChanged(devices, m.body.value("error").toString());
+        QString listError; // the runner's own: no driver, no device
+        const bool read =
+            fields.readObjects(
+                QStringLiteral("devices"),
+                [&devices](const json::FieldReader& item) {
+                    std::optional<DeviceInfo> d =
+                        DeviceInfo::fromJson(item.object(), item.error(), item.where());
+                    if (d)
+                        devices.push_back(std::move(*d));
+                    return d.has_value();
+                },
+                required) &&
+            fields.readString(QStringLiteral("error"), &listError, json::Presence::NullIsAbsent);
+        if (!read) {
+            // Whoever asked for the list is told why it did not come.
+            emit devicesChanged({},
+                                protocolViolation(QStringLiteral("runner devices: %1").arg(error)));
+            return;
+        }
+        emit devicesChanged(devices, listError);
     } else if (m.type == QLatin1String("resources")) {
-        if (m.body.contains("resources"))
-            emit resourcesReady(m.id, m.body.value("kernel").toString(),
-                                KernelResources::fromJson(m.body.value("resources").toObject()));
+        QString kernel;
+        QJsonObject json;
+        if (!fields.readString(QStringLiteral("kernel"), &kernel, required) ||
+            !fields.readObject(QStringLiteral("resources"), &json)) {
+            protocolViolation(QStringLiteral("runner resources: %1").arg(error));
+            return;
+        }
+        // Without "resources" the kernel could not be loaded: its "error" says why, and the
+        // panel keeps what it showed.
+        if (!fields.has(QStringLiteral("resources")))
+            return;
+        const std::optional<KernelResources> resources =
+            KernelResources::fromJson(json, &error, fields.path(QStringLiteral("resources")));
+        if (!resources) {
+            protocolViolation(QStringLiteral("runner resources: %1").arg(error));
+            return;
+        }
+        emit resourcesReady(m.id, kernel, *resources);
     } else if (m.type == QLatin1String("error")) {
+        QString message;
+        if (!fields.readString(QStringLiteral("message"), &message, required)) {
+            protocolViolation(QStringLiteral("runner error: %1").arg(error));
+            return;
+        }
         if (m_active && m.id == m_active->id)
-            finishActive(RunStatus::BadInput, m.body.value("message").toString());
+            finishActive(RunStatus::BadInput, message);
         else
-            qWarning("KernelPad runner: %s", qPrintable(m.body.value("message").toString()));
+            qWarning("KernelPad runner: %s", qPrintable(message));
     }
 }
 
@@ -347,24 +403,62 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
     if (!m_active || m.id != m_active->id)
         return;
     m_watchdog.stop();
-    RunResult result = RunResult::fromJson(m.body.value("result").toObject());
+    QString error;
+    const json::FieldReader fields(m.body, &error);
+    constexpr auto required = json::Presence::Required;
+    QJsonObject json;
+    if (!fields.readObject(QStringLiteral("result"), &json, required)) {
+        protocolViolation(QStringLiteral("runner result message: %1").arg(error));
+        return;
+    }
+    std::optional<RunResult> read = RunResult::fromJson(json, &error);
+    if (!read) {
+        protocolViolation(QStringLiteral("runner result: %1").arg(error));
+        return;
+    }
+    RunResult result = std::move(*read);
     // The result's JSON names its outputs without their contents; the contents come as files,
     // listed beside it. Only those are kept, or every output would appear twice, once empty.
     result.outputs.clear();
     const QDir dir(m_outputDir);
-    for (const QJsonValue& v : m.body.value("outputs").toArray()) {
-        const QJsonObject o = v.toObject();
-        OutputBuffer b;
-        b.name = o.value("name").toString();
-        QString ignored;
-        b.type = ValueType::fromJson(o.value("type").toObject(), &ignored).value_or(ValueType());
-        b.count = qint64(o.value("count").toDouble());
+    QVector<std::pair<OutputBuffer, QString>> listed; // each buffer and its file's name
+    bool poisoned = false;
+    const bool readListing =
+        fields.readObjects(
+            QStringLiteral("outputs"),
+            [&listed](const json::FieldReader& item) {
+                OutputBuffer b;
+                QString file;
+                QJsonObject type;
+                QString typeError;
+                if (!item.readString(QStringLiteral("name"), &b.name, json::Presence::Required) ||
+                    !item.readObject(QStringLiteral("type"), &type, json::Presence::Required) ||
+                    !item.readWholeNumber(QStringLiteral("count"), &b.count,
+                                          json::Presence::Required) ||
+                    !item.readString(QStringLiteral("file"), &file, json::Presence::Required))
+                    return false;
+                std::optional<ValueType> t = ValueType::fromJson(type, &typeError);
+                if (!t)
+                    return item.fail(item.path(QStringLiteral("type")) + QLatin1Char('.') +
+                                     typeError);
+                b.type = *t;
+                listed.append({std::move(b), file});
+                return true;
+            },
+            required) &&
+        fields.readBool(QStringLiteral("poisoned"), &poisoned, required);
+    if (!readListing) {
+        protocolViolation(QStringLiteral("runner result message: %1").arg(error));
+        return;
+    }
+    for (auto& [b, name] : listed) {
         const double declared = b.count * double(b.type.sizeBytes());
         // Only a bare file name inside the runner's own folder, a regular file of exactly the
         // buffer's size, is read.
-        const QString file = dir.filePath(QFileInfo(o.value("file").toString()).fileName());
+        const QString file = dir.filePath(QFileInfo(name).fileName());
         if (b.count < 0 || declared > double(kMaxBufferBytes))
             continue;
+        QString ignored;
         std::optional<QByteArray> data =
             readRegularFile(file, ReadLimits{qint64(declared), false}, &ignored);
         QFile::remove(file);
@@ -373,7 +467,6 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
             result.outputs.push_back(std::move(b));
         }
     }
-    const bool poisoned = m.body.value("poisoned").toBool();
     m_active.reset();
     m_stopReason.clear();
     if (poisoned) {

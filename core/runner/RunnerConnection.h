@@ -91,7 +91,7 @@ private:
     /// Checks the runner's one hello (version, output folder); false after a violation.
     bool acceptHello(const RunnerMessage& message);
     /// Stops a runner that broke the protocol and ends the active run with `what`.
-    void protocolViolation(const QString& what);
+    QString protocolViolation(const QString& what);
     /// Re-arms the watchdog for the stage the runner reported (see the .cpp).
     void armKernelWatchdog(const QString& stage);
     void onResult(const RunnerMessage& message);

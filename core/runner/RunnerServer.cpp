@@ -4,6 +4,7 @@
 
 #include "core/runner/RunnerServer.h"
 
+#include "core/io/JsonFields.h"
 #include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
@@ -203,8 +204,12 @@ int runRunnerServer() {
             continue;
         }
         QString error;
+        QJsonObject requestJson;
+        const bool hasRequest =
+            json::FieldReader(m.body, &error)
+                .readObject(QStringLiteral("request"), &requestJson, json::Presence::Required);
         const std::optional<RunRequest> request =
-            RunRequest::fromJson(m.body.value("request").toObject(), &error);
+            hasRequest ? RunRequest::fromJson(requestJson, &error) : std::nullopt;
         if (!request) {
             out.send(
                 RunnerMessage::make(QStringLiteral("error"), m.id,

@@ -1,5 +1,6 @@
 #include "core/verify/VerificationReport.h"
 
+#include "core/io/JsonFields.h"
 #include "core/io/JsonValues.h"
 
 #include <QJsonArray>
@@ -11,8 +12,6 @@
 namespace kernelpad {
 
 using json::nullIfEmpty;
-using json::readDouble;
-using json::readInt64;
 constexpr auto jsonDouble = json::fromDouble;
 
 QJsonObject BufferVerification::toJson() const {
@@ -37,25 +36,41 @@ QJsonObject BufferVerification::toJson() const {
     return json;
 }
 
-BufferVerification BufferVerification::fromJson(const QJsonObject& json) {
+std::optional<BufferVerification>
+BufferVerification::fromJson(const QJsonObject& json, QString* error, const QString& path) {
+    const json::FieldReader fields(json, error, path);
+    constexpr auto required = json::Presence::Required;
+    // NaN and infinity travel as null (JsonValues.h).
+    constexpr auto nullIsNaN = json::NullNumber::IsNaN;
+    constexpr json::WholeRange count{0, json::WholeRange{}.max};
     BufferVerification v;
-    v.buffer = json.value(QStringLiteral("buffer")).toString();
-    v.method = json.value(QStringLiteral("method")).toString();
-    v.passed = json.value(QStringLiteral("passed")).toBool();
-    v.checked = readInt64(json, QStringLiteral("checked"));
-    v.maxAbsError = readDouble(json, QStringLiteral("maxAbsError"));
-    v.maxRelError = readDouble(json, QStringLiteral("maxRelError"));
-    v.mismatches = readInt64(json, QStringLiteral("mismatches"));
-    v.nanCount = readInt64(json, QStringLiteral("nanCount"));
-    v.unwritten = readInt64(json, QStringLiteral("unwritten"));
-    for (const QJsonValue& item : json.value(QStringLiteral("firstMismatches")).toArray()) {
-        const QJsonObject m = item.toObject();
-        v.firstMismatches.append(Mismatch{readInt64(m, QStringLiteral("index")),
-                                          readDouble(m, QStringLiteral("got")),
-                                          readDouble(m, QStringLiteral("expected"))});
-    }
-    v.error = json.value(QStringLiteral("error")).toString();
-    v.global = json.value(QStringLiteral("global")).toBool();
+    if (!fields.readString(QStringLiteral("buffer"), &v.buffer, required) ||
+        !fields.readString(QStringLiteral("method"), &v.method, required) ||
+        !fields.readBool(QStringLiteral("passed"), &v.passed, required) ||
+        !fields.readWholeNumber(QStringLiteral("checked"), &v.checked, required, count) ||
+        !fields.readNumber(QStringLiteral("maxAbsError"), &v.maxAbsError, required, nullIsNaN) ||
+        !fields.readNumber(QStringLiteral("maxRelError"), &v.maxRelError, required, nullIsNaN) ||
+        !fields.readWholeNumber(QStringLiteral("mismatches"), &v.mismatches, required, count) ||
+        !fields.readWholeNumber(QStringLiteral("nanCount"), &v.nanCount, required, count) ||
+        !fields.readWholeNumber(QStringLiteral("unwritten"), &v.unwritten, required, count))
+        return std::nullopt;
+    if (!fields.readObjects(
+            QStringLiteral("firstMismatches"),
+            [&](const json::FieldReader& item) {
+                Mismatch m;
+                if (!item.readWholeNumber(QStringLiteral("index"), &m.index, required, count) ||
+                    !item.readNumber(QStringLiteral("got"), &m.got, required, nullIsNaN) ||
+                    !item.readNumber(QStringLiteral("expected"), &m.expected, required, nullIsNaN))
+                    return false;
+                v.firstMismatches.append(m);
+                return true;
+            },
+            required))
+        return std::nullopt;
+    // Null when there was nothing to report; "global" is written only when set.
+    if (!fields.readString(QStringLiteral("error"), &v.error, json::Presence::NullIsAbsent) ||
+        !fields.readBool(QStringLiteral("global"), &v.global))
+        return std::nullopt;
     return v;
 }
 

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include <optional>
+
 namespace kernelpad {
 
 /// One element that failed verification.
@@ -33,7 +35,10 @@ struct BufferVerification {
     bool global = false;
 
     [[nodiscard]] QJsonObject toJson() const;
-    static BufferVerification fromJson(const QJsonObject& json);
+    /// Reads the JSON form; nullopt, with a message naming the field under `path`, when a
+    /// field is missing or malformed.
+    static std::optional<BufferVerification> fromJson(const QJsonObject& json, QString* error,
+                                                      const QString& path = {});
 };
 
 /// The byte every element of an output buffer is filled with before the launch; elements

@@ -367,12 +367,14 @@ void TestCompile::resultJsonRoundTrip() {
                                      .compile("sm_90", {"vector_add<float>", "vector_add<int>"});
     QVERIFY2(result.ok, qPrintable(result.log));
     QCOMPARE(result.kernels.size(), 2);
-    const CompileResult back = CompileResult::fromJson(result.toJson());
-    QCOMPARE(back.toJson(), result.toJson());
-    QCOMPARE(back.ptx, result.ptx);
-    QCOMPARE(back.loweredNames, result.loweredNames);
-    QVERIFY(back.findKernel(QStringLiteral("vector_add<int>")));
-    QVERIFY(back.cubin.isEmpty()); // sent separately
+    QString error;
+    const std::optional<CompileResult> back = CompileResult::fromJson(result.toJson(), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->toJson(), result.toJson());
+    QCOMPARE(back->ptx, result.ptx);
+    QCOMPARE(back->loweredNames, result.loweredNames);
+    QVERIFY(back->findKernel(QStringLiteral("vector_add<int>")));
+    QVERIFY(back->cubin.isEmpty()); // sent separately
     QVERIFY(!result.toJson(false).contains(QStringLiteral("ptx")));
     QVERIFY(!result.toJson().contains(QStringLiteral("cubin")));
 }

@@ -87,7 +87,10 @@ private slots:
         QVERIFY(hit.compileMs >= 0);
         QCOMPARE(hit.toJson().value(QStringLiteral("fromCache")).toString(),
                  QStringLiteral("disk"));
-        QCOMPARE(CompileResult::fromJson(hit.toJson()).fromCache, CompileResult::CacheTier::Disk);
+        QString error;
+        const std::optional<CompileResult> sent = CompileResult::fromJson(hit.toJson(), &error);
+        QVERIFY2(sent, qPrintable(error));
+        QCOMPARE(sent->fromCache, CompileResult::CacheTier::Disk);
         // The disk hit is promoted into memory.
         QCOMPARE(
             compileProject(saxpyProject(), m_projectDir.path(), QStringLiteral("sm_90"), &fresh)

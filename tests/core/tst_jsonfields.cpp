@@ -6,6 +6,9 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <array>
+#include <cmath>
+
 using namespace kernelpad;
 
 namespace {
@@ -29,6 +32,12 @@ private slots:
     void absentAndNull();
     void optionals();
     void intRange();
+    void nullNumbers();
+    void arrays_data();
+    void arrays();
+    void arraysKeepTheOutputOnFailure();
+    void choices();
+    void objectsAndNesting();
 };
 
 void TestJsonFields::typeNames_data() {
@@ -221,6 +230,149 @@ void TestJsonFields::intRange() {
     QVERIFY(!isExactDoubleInteger(9007199254740992.0));
     QVERIFY(!isExactDoubleInteger(0.5));
     QVERIFY(!isExactDoubleInteger(std::numeric_limits<double>::infinity()));
+}
+
+void TestJsonFields::nullNumbers() {
+    QString error;
+    const json::FieldReader fields(parse(R"({"n":null,"s":"1"})"), &error);
+    double value = 1;
+    // Result JSON writes NaN as null: there null is a number without a value.
+    QVERIFY(fields.readNumber(QStringLiteral("n"), &value, json::Presence::Required,
+                              json::NullNumber::IsNaN));
+    QVERIFY(std::isnan(value));
+    value = 1;
+    QVERIFY(!fields.readNumber(QStringLiteral("n"), &value));
+    QCOMPARE(error, QStringLiteral("n: expected a number, got null"));
+    QVERIFY(!fields.readNumber(QStringLiteral("s"), &value, json::Presence::Required,
+                               json::NullNumber::IsNaN));
+    QCOMPARE(error, QStringLiteral("s: expected a number or null, got a string"));
+    QVERIFY(!fields.readNumber(QStringLiteral("absent"), &value, json::Presence::Required,
+                               json::NullNumber::IsNaN));
+    QCOMPARE(error, QStringLiteral("absent: missing"));
+    QCOMPARE(value, 1.0);
+}
+
+void TestJsonFields::arrays_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message"); // empty: accepted
+    QTest::newRow("numbers") << QByteArray(R"({"a":[1,2.5]})") << "numbers" << QString();
+    QTest::newRow("numbers with null, null allowed")
+        << QByteArray(R"({"a":[1,null]})") << "nullable numbers" << QString();
+    QTest::newRow("numbers with null") << QByteArray(R"({"a":[1,null]})") << "numbers"
+                                       << "t.a[1]: expected a number, got null";
+    QTest::newRow("numbers with a string")
+        << QByteArray(R"({"a":[1,2,3,"4"]})") << "nullable numbers"
+        << "t.a[3]: expected a number or null, got a string";
+    QTest::newRow("numbers not an array") << QByteArray(R"({"a":{}})") << "numbers"
+                                          << "t.a: expected an array, got an object";
+    QTest::newRow("strings") << QByteArray(R"({"a":["x",""]})") << "strings" << QString();
+    QTest::newRow("strings with a number") << QByteArray(R"({"a":["x",2]})") << "strings"
+                                           << "t.a[1]: expected a string, got a number";
+    QTest::newRow("dims") << QByteArray(R"({"a":[1,2,3]})") << "dims" << QString();
+    QTest::newRow("dims of two") << QByteArray(R"({"a":[1,2]})") << "dims"
+                                 << "t.a: expected [x, y, z], got 2 elements";
+    QTest::newRow("dims negative") << QByteArray(R"({"a":[1,-2,3]})") << "dims"
+                                   << "t.a[1]: must be >= 0 (got -2)";
+    QTest::newRow("dims beyond int") << QByteArray(R"({"a":[1,2,4294967296]})") << "dims"
+                                     << "t.a[2]: must be at most 2147483647 (got 4294967296)";
+    QTest::newRow("dims a fraction") << QByteArray(R"({"a":[1.5,2,3]})") << "dims"
+                                     << "t.a[0]: expected a whole number, got 1.5";
+    QTest::newRow("missing") << QByteArray(R"({})") << "numbers"
+                             << "t.a: missing";
+}
+
+void TestJsonFields::arrays() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QString error;
+    const json::FieldReader fields(parse(json), &error, QStringLiteral("t"));
+    const QString key = QStringLiteral("a");
+    const auto required = json::Presence::Required;
+    bool ok = false;
+    if (kind == QLatin1String("numbers") || kind == QLatin1String("nullable numbers")) {
+        QVector<double> numbers;
+        ok = fields.readNumbers(key, &numbers, required,
+                                kind == QLatin1String("numbers") ? json::NullNumber::Refused
+                                                                 : json::NullNumber::IsNaN);
+        if (ok)
+            QCOMPARE(numbers.size(), 2);
+    } else if (kind == QLatin1String("strings")) {
+        QStringList strings;
+        ok = fields.readStrings(key, &strings, required);
+        if (ok)
+            QCOMPARE(strings, (QStringList{QStringLiteral("x"), QString()}));
+    } else {
+        std::array<int, 3> dims{};
+        ok = fields.readDims(key, &dims, required);
+        if (ok)
+            QCOMPARE(dims, (std::array<int, 3>{1, 2, 3}));
+    }
+    QCOMPARE(ok, message.isEmpty());
+    QCOMPARE(error, message);
+}
+
+void TestJsonFields::arraysKeepTheOutputOnFailure() {
+    const json::FieldReader fields(parse(R"({"a":[1,"x"],"n":null})"), nullptr);
+    QVector<double> numbers{7};
+    QVERIFY(!fields.readNumbers(QStringLiteral("a"), &numbers));
+    QCOMPARE(numbers, QVector<double>{7});
+    // Absent (or null where null is absent) and optional: nothing changes.
+    QVERIFY(fields.readNumbers(QStringLiteral("b"), &numbers));
+    QVERIFY(fields.readNumbers(QStringLiteral("n"), &numbers, json::Presence::NullIsAbsent));
+    QCOMPARE(numbers, QVector<double>{7});
+}
+
+void TestJsonFields::choices() {
+    QString error;
+    const json::FieldReader fields(parse(R"({"tier":"disk","bad":"tape","n":3})"), &error);
+    const QStringList tiers{QStringLiteral("none"), QStringLiteral("memory"),
+                            QStringLiteral("disk")};
+    QString tier = QStringLiteral("none");
+    QVERIFY(fields.readChoice(QStringLiteral("tier"), tiers, &tier));
+    QCOMPARE(tier, QStringLiteral("disk"));
+    QVERIFY(fields.readChoice(QStringLiteral("absent"), tiers, &tier));
+    QCOMPARE(tier, QStringLiteral("disk"));
+    QVERIFY(!fields.readChoice(QStringLiteral("bad"), tiers, &tier));
+    QCOMPARE(error, QStringLiteral("bad: expected one of \"none\", \"memory\", \"disk\", got "
+                                   "'tape'"));
+    QVERIFY(!fields.readChoice(QStringLiteral("n"), tiers, &tier));
+    QCOMPARE(error, QStringLiteral("n: expected a string, got a number"));
+    QCOMPARE(tier, QStringLiteral("disk"));
+}
+
+void TestJsonFields::objectsAndNesting() {
+    QString error;
+    const json::FieldReader fields(
+        parse(R"({"steps":[{"k":"a"},{"k":"b"},{"k":3}],"list":[{},7],"inner":{"x":"y"}})"), &error,
+        QStringLiteral("pipeline"));
+    QStringList seen;
+    const auto readStep = [&seen](const json::FieldReader& step) {
+        QString k;
+        if (!step.readString(QStringLiteral("k"), &k, json::Presence::Required))
+            return false;
+        seen << k;
+        return true;
+    };
+    // Each element's reader sits at its index and reports through the same error.
+    QVERIFY(!fields.readObjects(QStringLiteral("steps"), readStep));
+    QCOMPARE(seen, (QStringList{QStringLiteral("a"), QStringLiteral("b")}));
+    QCOMPARE(error, QStringLiteral("pipeline.steps[2].k: expected a string, got a number"));
+    QVERIFY(
+        !fields.readObjects(QStringLiteral("list"), [](const json::FieldReader&) { return true; }));
+    QCOMPARE(error, QStringLiteral("pipeline.list[1]: expected an object, got a number"));
+    QVERIFY(!fields.readObjects(QStringLiteral("absent"), readStep, json::Presence::Required));
+    QCOMPARE(error, QStringLiteral("pipeline.absent: missing"));
+
+    QJsonObject inner;
+    QVERIFY(fields.readObject(QStringLiteral("inner"), &inner));
+    const json::FieldReader nested = fields.nested(QStringLiteral("inner"), inner);
+    QCOMPARE(nested.where(), QStringLiteral("pipeline.inner"));
+    QCOMPARE(nested.error(), &error);
+    bool flag = false;
+    QVERIFY(!nested.readBool(QStringLiteral("x"), &flag));
+    QCOMPARE(error, QStringLiteral("pipeline.inner.x: expected a boolean, got a string"));
 }
 
 QTEST_GUILESS_MAIN(TestJsonFields)

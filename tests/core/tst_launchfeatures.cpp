@@ -150,14 +150,19 @@ void TestLaunchFeatures::ptxGlobalsFromNvrtc() {
     QCOMPARE(describeModuleGlobal(*filter), QStringLiteral("__constant__ float[9]"));
 
     // The list travels with the compile result (runner protocol, compile cache).
-    const CompileResult back = CompileResult::fromJson(throughText(r.toJson()));
-    QCOMPARE(back.globals.size(), r.globals.size());
-    QCOMPARE(back.findGlobal("ns::nested")->lowered, nested->lowered);
-    QCOMPARE(back.findGlobal("filter")->sourceType, QStringLiteral("float[9]"));
+    QString error;
+    const std::optional<CompileResult> back =
+        CompileResult::fromJson(throughText(r.toJson()), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->globals.size(), r.globals.size());
+    QCOMPARE(back->findGlobal("ns::nested")->lowered, nested->lowered);
+    QCOMPARE(back->findGlobal("filter")->sourceType, QStringLiteral("float[9]"));
     // A result cached before globals were listed gets them from its PTX.
     QJsonObject old = r.toJson();
     old.remove("globals");
-    QCOMPARE(CompileResult::fromJson(old).globals.size(), r.globals.size());
+    const std::optional<CompileResult> oldBack = CompileResult::fromJson(old, &error);
+    QVERIFY2(oldBack, qPrintable(error));
+    QCOMPARE(oldBack->globals.size(), r.globals.size());
 }
 
 void TestLaunchFeatures::ptxGlobalsSkipsWhatIsNotAVariable() {
@@ -213,9 +218,12 @@ extern "C" __global__ void plain(int* x) { cg::this_cluster().sync(); x[0] = 1; 
     const KernelInfo* plain = r.findKernel("plain");
     QCOMPARE(plain->reqnctapercluster, (std::array<int, 3>{0, 0, 0}));
     QVERIFY(!plain->explicitCluster);
-    const KernelInfo back = KernelInfo::fromJson(throughText(declared->toJson()));
-    QCOMPARE(back.reqnctapercluster, declared->reqnctapercluster);
-    QVERIFY(back.explicitCluster);
+    QString error;
+    const std::optional<KernelInfo> back =
+        KernelInfo::fromJson(throughText(declared->toJson()), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->reqnctapercluster, declared->reqnctapercluster);
+    QVERIFY(back->explicitCluster);
 }
 
 void TestLaunchFeatures::globalsLoad() {
@@ -569,23 +577,27 @@ void TestLaunchFeatures::protocolCarriesNewFields() {
     result.jit.errorLog = QStringLiteral("");
     result.jit.jitMs = 95.5;
     result.jit.loadMs = 96.25;
-    const RunResult r = RunResult::fromJson(throughText(result.toJson()));
-    QVERIFY(r.jit.used);
-    QCOMPARE(r.jit.target, result.jit.target);
-    QCOMPARE(r.jit.infoLog, result.jit.infoLog);
-    QCOMPARE(r.jit.jitMs, 95.5);
-    QCOMPARE(r.jit.loadMs, 96.25);
-    QCOMPARE(r.launch, result.launch);
+    const std::optional<RunResult> r = RunResult::fromJson(throughText(result.toJson()), &error);
+    QVERIFY2(r, qPrintable(error));
+    QVERIFY(r->jit.used);
+    QCOMPARE(r->jit.target, result.jit.target);
+    QCOMPARE(r->jit.infoLog, result.jit.infoLog);
+    QCOMPARE(r->jit.jitMs, 95.5);
+    QCOMPARE(r->jit.loadMs, 96.25);
+    QCOMPARE(r->launch, result.launch);
     JitLog failed;
     failed.used = true;
     failed.failure = QStringLiteral("CUDA_ERROR_INVALID_PTX");
     failed.errorLog = QStringLiteral("ptxas fatal : SM version too high");
-    const JitLog failedBack = JitLog::fromJson(throughText(failed.toJson()));
-    QVERIFY(failedBack.failed());
-    QCOMPARE(failedBack.errorLog, failed.errorLog);
+    const std::optional<JitLog> failedBack = JitLog::fromJson(throughText(failed.toJson()), &error);
+    QVERIFY2(failedBack, qPrintable(error));
+    QVERIFY(failedBack->failed());
+    QCOMPARE(failedBack->errorLog, failed.errorLog);
     // A CUBIN run says nothing about a JIT.
     QVERIFY(!RunResult{}.toJson().contains("jit"));
-    QVERIFY(!RunResult::fromJson(RunResult{}.toJson()).jit.used);
+    const std::optional<RunResult> plain = RunResult::fromJson(RunResult{}.toJson(), &error);
+    QVERIFY2(plain, qPrintable(error));
+    QVERIFY(!plain->jit.used);
 }
 
 void TestLaunchFeatures::everyExampleCompiles_data() {

@@ -320,13 +320,16 @@ private slots:
         r.timing = r.pipeline.sequence;
 
         const QByteArray text = QJsonDocument(r.toJson()).toJson(QJsonDocument::Compact);
-        const RunResult back = RunResult::fromJson(QJsonDocument::fromJson(text).object());
-        QCOMPARE(back.pipeline, r.pipeline);
-        QCOMPARE(back.pipeline.steps[1].repeat, 2);
-        QCOMPARE(back.pipeline.savedMs(), 0.015);
+        QString error;
+        const std::optional<RunResult> back =
+            RunResult::fromJson(QJsonDocument::fromJson(text).object(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->pipeline, r.pipeline);
+        QCOMPARE(back->pipeline.steps[1].repeat, 2);
+        QCOMPARE(back->pipeline.savedMs(), 0.015);
         QVERIFY(!RunResult().toJson().contains(QStringLiteral("pipeline")));
 
-        const QVector<Summary> s = summarize(back);
+        const QVector<Summary> s = summarize(*back);
         QCOMPARE(findSummary(s, "pipeline.step1.median")->value, 0.011e-3);
         QCOMPARE(findSummary(s, "pipeline.step2.median")->name,
                  QStringLiteral("step 2: add_one x2"));
@@ -338,11 +341,11 @@ private slots:
         QCOMPARE(formatSummaryValue(*findSummary(s, "pipeline.graphSavedShare")),
                  QStringLiteral("37.5 %"));
 
-        RunResult slower = back;
+        RunResult slower = *back;
         slower.pipeline.graphReplay = computeStats({0.045});
         QCOMPARE(formatSummaryValue(*findSummary(summarize(slower), "pipeline.graphSaved")),
                  QStringLiteral("-5.00 µs"));
-        RunResult noGraph = back;
+        RunResult noGraph = *back;
         noGraph.pipeline.graph = false;
         QVERIFY(!findSummary(summarize(noGraph), "pipeline.graph"));
         QVERIFY(findSummary(summarize(noGraph), "pipeline.stream"));

@@ -237,9 +237,11 @@ void TestPtxParser::launchBoundsDirectives() {
     QCOMPARE(kernels.first().maxntid, maxntid);
     QCOMPARE(kernels.first().reqntid, reqntid);
     // Survives the trip to the runner and back.
-    const KernelInfo back = KernelInfo::fromJson(kernels.first().toJson());
-    QCOMPARE(back.maxntid, maxntid);
-    QCOMPARE(back.reqntid, reqntid);
+    QString error;
+    const std::optional<KernelInfo> back = KernelInfo::fromJson(kernels.first().toJson(), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->maxntid, maxntid);
+    QCOMPARE(back->reqntid, reqntid);
 }
 
 void TestPtxParser::launchBoundsFromNvrtc() {

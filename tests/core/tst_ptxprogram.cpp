@@ -328,9 +328,11 @@ private slots:
         QVERIFY(!asCuda.cacheHit);
         QVERIFY(!asCuda.ok);
         // The result survives the trip to and from the runner.
-        const CompileResult sent = CompileResult::fromJson(first.toJson());
-        QCOMPARE(sent.language, SourceLanguage::Ptx);
-        QCOMPARE(sent.compiler, first.compiler);
+        QString error;
+        const std::optional<CompileResult> sent = CompileResult::fromJson(first.toJson(), &error);
+        QVERIFY2(sent, qPrintable(error));
+        QCOMPARE(sent->language, SourceLanguage::Ptx);
+        QCOMPARE(sent->compiler, first.compiler);
     }
 
     void projectFromPtxFile() {

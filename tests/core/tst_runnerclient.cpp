@@ -226,6 +226,18 @@ private slots:
                            QStringLiteral("read line; printf '{\"type\":\"result\",\"id\":4,"
                                           "\"result\":{\"status\":\"ok\"}}\\n'; cat")}
             << "before its hello";
+        // A message the client cannot read is a protocol error naming the field, never a run
+        // with zeros in it.
+        QTest::newRow("a result missing its parts")
+            << standIn(hello, QStringLiteral("read line; printf '{\"type\":\"result\",\"id\":4,"
+                                             "\"result\":{\"status\":\"ok\"},\"outputs\":[],"
+                                             "\"poisoned\":false}\\n'; cat"))
+            << "runner result: compile: missing";
+        QTest::newRow("progress with a count as text")
+            << standIn(hello, QStringLiteral("read line; printf '{\"type\":\"progress\",\"id\":4,"
+                                             "\"stage\":\"timing\",\"done\":\"5\","
+                                             "\"total\":20}\\n'; cat"))
+            << "runner progress: done: expected a whole number, got a string";
     }
     void helloIsChecked() {
         QFETCH(QStringList, script);

@@ -231,29 +231,34 @@ void TestStatistics::statsJsonRoundTrip() {
         QVERIFY2(json.contains(QLatin1String(key)), key);
     QCOMPARE(json.value(QLatin1String("reps")).toInt(), 4);
 
-    const TimingStats back = TimingStats::fromJson(json);
-    QCOMPARE(back.timesMs, s.timesMs);
-    QCOMPARE(back.medianMs, s.medianMs);
-    QCOMPARE(back.stddevMs, s.stddevMs);
-    QCOMPARE(back.bytesMoved, s.bytesMoved);
-    QCOMPARE(back.bandwidthGBs, s.bandwidthGBs);
-    QCOMPARE(back.gflops, s.gflops);
-    QVERIFY(!back.blockingKernel);
-    QCOMPARE(back.blockingTimeouts, 0);
+    QString error;
+    const std::optional<TimingStats> back = TimingStats::fromJson(json, &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->timesMs, s.timesMs);
+    QCOMPARE(back->medianMs, s.medianMs);
+    QCOMPARE(back->stddevMs, s.stddevMs);
+    QCOMPARE(back->bytesMoved, s.bytesMoved);
+    QCOMPARE(back->bandwidthGBs, s.bandwidthGBs);
+    QCOMPARE(back->gflops, s.gflops);
+    QVERIFY(!back->blockingKernel);
+    QCOMPARE(back->blockingTimeouts, 0);
 
     TimingStats blocked = s;
     blocked.blockingKernel = true;
     blocked.blockingTimeouts = 3;
-    const TimingStats blockedBack = TimingStats::fromJson(blocked.toJson());
-    QVERIFY(blockedBack.blockingKernel);
-    QCOMPARE(blockedBack.blockingTimeouts, 3);
+    const std::optional<TimingStats> blockedBack = TimingStats::fromJson(blocked.toJson(), &error);
+    QVERIFY2(blockedBack, qPrintable(error));
+    QVERIFY(blockedBack->blockingKernel);
+    QCOMPARE(blockedBack->blockingTimeouts, 3);
 
     // NaN is not JSON: it is written as null and read back as NaN.
     TimingStats odd = s;
     odd.relNoise = std::numeric_limits<double>::quiet_NaN();
     const QJsonObject oddJson = odd.toJson();
     QVERIFY(oddJson.value(QLatin1String("relNoise")).isNull());
-    QVERIFY(std::isnan(TimingStats::fromJson(oddJson).relNoise));
+    const std::optional<TimingStats> oddBack = TimingStats::fromJson(oddJson, &error);
+    QVERIFY2(oddBack, qPrintable(error));
+    QVERIFY(std::isnan(oddBack->relNoise));
 }
 
 QTEST_GUILESS_MAIN(TestStatistics)

@@ -496,10 +496,13 @@ void TestGlobalsTable::verificationKeepsTheGlobalFlagThroughJson() {
     BufferVerification v;
     v.buffer = QStringLiteral("blocksDone");
     v.global = true;
-    QVERIFY(BufferVerification::fromJson(v.toJson()).global);
+    QString error;
+    std::optional<BufferVerification> back = BufferVerification::fromJson(v.toJson(), &error);
+    QVERIFY2(back && back->global, qPrintable(error));
     v.global = false;
     QVERIFY(!v.toJson().contains(QStringLiteral("global")));
-    QVERIFY(!BufferVerification::fromJson(v.toJson()).global);
+    back = BufferVerification::fromJson(v.toJson(), &error);
+    QVERIFY2(back && !back->global, qPrintable(error));
 }
 
 QTEST_MAIN(TestGlobalsTable)
