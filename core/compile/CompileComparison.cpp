@@ -43,7 +43,8 @@ QString ComparisonRow::text(const QString& arrow) const {
     QString out = side(before) + arrow + side(after);
     if (before && after && *before != *after) {
         const qint64 delta = *after - *before;
-        out += QStringLiteral(" (%1%2)").arg(delta > 0 ? QStringLiteral("+") : QString()).arg(delta);
+        out +=
+            QStringLiteral(" (%1%2)").arg(delta > 0 ? QStringLiteral("+") : QString()).arg(delta);
     }
     return out;
 }
@@ -162,6 +163,15 @@ QJsonObject CompileComparison::toJson(bool withPtxRows) const {
     if (hasSass)
         object.insert("sass", diffJson(sass, false));
     return object;
+}
+
+ProgramOptions withPtxasReport(ProgramOptions options) {
+    for (const QString& flag : options.extraFlags)
+        if (flag == QLatin1String("-v") || flag == QLatin1String("--verbose") ||
+            flag.endsWith(QLatin1String("=-v")) || flag.endsWith(QLatin1String("=--verbose")))
+            return options;
+    options.extraFlags << QStringLiteral("-Xptxas") << QStringLiteral("-v");
+    return options;
 }
 
 CompileComparison compareCompiles(const CompileResult& before, const SassListing* beforeSass,

@@ -77,6 +77,12 @@ struct CompileComparison {
     [[nodiscard]] QJsonObject toJson(bool withPtxRows = false) const;
 };
 
+/// `options` with ptxas's -v report asked for (`-Xptxas -v`, unless a verbose flag is there
+/// already): ptxas then writes each kernel's registers, spills, stack and shared memory into
+/// the program log, which summarizeCompile() reads; the code it makes is the same. For CUDA
+/// C++ (NVRTC) compiles.
+[[nodiscard]] ProgramOptions withPtxasReport(ProgramOptions options);
+
 /// Compares two compiles. `beforeSass`/`afterSass` are their SASS where known; SASS rows and
 /// the SASS diff are there only when both are.
 [[nodiscard]] CompileComparison compareCompiles(const CompileResult& before,

@@ -60,8 +60,8 @@ struct InstructionCounts {
 
 /// One function of a PTX module and its instructions' opcodes in order.
 struct PtxFunctionBody {
-    QString name;    ///< the symbol (the lowered name)
-    bool entry = false; ///< `.entry` (a kernel) rather than `.func`
+    QString name;        ///< the symbol (the lowered name)
+    bool entry = false;  ///< `.entry` (a kernel) rather than `.func`
     QStringList opcodes; ///< "ld.param.u64", "fma.rn.f32", "ret", ...
 };
 

@@ -154,8 +154,8 @@ ListingDiff diffListings(const QString& before, const QString& after, ListingKin
     std::vector<Edit> middle;
     if (myers(midA, midB, kMaxListingEdits, &middle)) {
         for (const Edit& e : middle)
-            script.push_back({e.op, e.before < 0 ? -1 : e.before + head,
-                              e.after < 0 ? -1 : e.after + head});
+            script.push_back(
+                {e.op, e.before < 0 ? -1 : e.before + head, e.after < 0 ? -1 : e.after + head});
     } else {
         diff.truncated = true;
         for (int i = 0; i < static_cast<int>(midA.size()); ++i)

@@ -242,17 +242,27 @@ void TestCompileComparison::diffRows_data() {
     QTest::addColumn<int>("changed");
     QTest::addColumn<int>("removed");
     QTest::addColumn<int>("added");
-    QTest::newRow("identical") << "a;\nb;\nc;" << "a;\nb;\nc;" << "===" << 0 << 0 << 0;
-    QTest::newRow("one changed in the middle") << "a;\nb;\nc;" << "a;\nx;\nc;" << "=~=" << 1 << 0
-                                               << 0;
-    QTest::newRow("one added at the end") << "a;\nb;" << "a;\nb;\nc;" << "==+" << 0 << 0 << 1;
-    QTest::newRow("one removed at the start") << "a;\nb;\nc;" << "b;\nc;" << "-==" << 0 << 1 << 0;
-    QTest::newRow("fma split in two") << "ld;\nfma;\nst;" << "ld;\nmul;\nadd;\nst;" << "=~+="
-                                      << 1 << 0 << 1;
+    QTest::newRow("identical") << "a;\nb;\nc;"
+                               << "a;\nb;\nc;"
+                               << "===" << 0 << 0 << 0;
+    QTest::newRow("one changed in the middle") << "a;\nb;\nc;"
+                                               << "a;\nx;\nc;"
+                                               << "=~=" << 1 << 0 << 0;
+    QTest::newRow("one added at the end") << "a;\nb;"
+                                          << "a;\nb;\nc;"
+                                          << "==+" << 0 << 0 << 1;
+    QTest::newRow("one removed at the start") << "a;\nb;\nc;"
+                                              << "b;\nc;"
+                                              << "-==" << 0 << 1 << 0;
+    QTest::newRow("fma split in two") << "ld;\nfma;\nst;"
+                                      << "ld;\nmul;\nadd;\nst;"
+                                      << "=~+=" << 1 << 0 << 1;
     QTest::newRow("comments and blanks are noise") << "a; // one\n\n  b;"
                                                    << "a;   // two\n// only a comment\nb;"
                                                    << "==" << 0 << 0 << 0;
-    QTest::newRow("empty before") << "" << "a;\nb;" << "++" << 0 << 0 << 2;
+    QTest::newRow("empty before") << ""
+                                  << "a;\nb;"
+                                  << "++" << 0 << 0 << 2;
 }
 
 void TestCompileComparison::diffRows() {
@@ -295,8 +305,9 @@ void TestCompileComparison::lineInfoOnlyIsNoChange() {
             ptxWithoutLoc += line + '\n';
     QVERIFY(diffListings(recorded("saxpy.ptx"), ptxWithoutLoc, ListingKind::Ptx).identical());
     // The address column and an encoding are no difference either.
-    QCOMPARE(normalizeListingLine("        /*0130*/   LDG.E R5, desc[UR4][R4.64] ; /* 0x000ea8000c1e1900 */",
-                                  ListingKind::Sass),
+    QCOMPARE(normalizeListingLine(
+                 "        /*0130*/   LDG.E R5, desc[UR4][R4.64] ; /* 0x000ea8000c1e1900 */",
+                 ListingKind::Sass),
              QStringLiteral("LDG.E R5, desc[UR4][R4.64] ;"));
     QVERIFY(normalizeListingLine("\t//## File \"/tmp/a.cu\", line 4", ListingKind::Sass).isEmpty());
 }
@@ -359,8 +370,7 @@ void TestCompileComparison::fmadOffAddsAnInstruction() {
     QCOMPARE(came.count("add.rn.f32"), 1);
     QCOMPARE(c.ptx.added, 1); // the add.rn.f32
     const QJsonObject json = c.toJson(true);
-    const QJsonObject figures =
-        json["kernels"].toArray().at(0).toObject()["figures"].toObject();
+    const QJsonObject figures = json["kernels"].toArray().at(0).toObject()["figures"].toObject();
     QCOMPARE(figures["ptx.arithmetic"].toObject()["delta"].toInt(), 1);
     const QJsonObject ptx = json["ptx"].toObject();
     QCOMPARE(ptx["added"].toInt(), 1);

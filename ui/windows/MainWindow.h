@@ -55,6 +55,7 @@ public:
         DiagnosticsTab,
         PtxTab,
         SassTab,
+        DiffTab,
         ResourcesTab,
         TimingTab,
         VerificationTab,

@@ -25,6 +25,7 @@ class PipelinePanel;
 class PtxView;
 class ResourcesPanel;
 class SassView;
+class CompileDiffView;
 class TimingChartView;
 class VerificationPanel;
 
@@ -74,6 +75,9 @@ void ptx(Session* session, PtxView* view);
 /// source <-> PTX <-> SASS line matching between the editor, the PTX and the SASS
 /// (SassBinding.cpp).
 void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx);
+/// The diff view follows the session's compiles through a CompileHistory it owns
+/// (DiffBinding.cpp).
+void compileDiff(Session* session, CompileDiffView* view);
 void programLog(Session* session, QPlainTextEdit* log);
 void resources(Session* session, ResourcesPanel* panel);
 void timing(Session* session, TimingChartView* chart);
