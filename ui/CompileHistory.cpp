@@ -138,8 +138,9 @@ void CompileHistory::recompare() {
     } else if (reportsReady() && base->report->compile.ok && m_current->report->compile.ok) {
         const SassReport& before = *base->report;
         const SassReport& after = *m_current->report;
-        m_comparison = compareCompiles(before.compile, before.sass.ok ? &before.sass.listing : nullptr,
-                                       after.compile, after.sass.ok ? &after.sass.listing : nullptr);
+        m_comparison =
+            compareCompiles(before.compile, before.sass.ok ? &before.sass.listing : nullptr,
+                            after.compile, after.sass.ok ? &after.sass.listing : nullptr);
     } else {
         m_comparison = compareCompiles(base->compile, nullptr, m_current->compile, nullptr);
     }

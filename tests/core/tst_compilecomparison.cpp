@@ -84,6 +84,7 @@ private slots:
     void identicalCompilesHaveNoChanges();
     void fmadOffAddsAnInstruction();
     void kernelAddedAndRemoved();
+    void localArrayOnTheStack();
     void manyEditsStopAligning();
     void rowText();
 };
@@ -393,6 +394,45 @@ void TestCompileComparison::kernelAddedAndRemoved() {
     QCOMPARE(shrank.kernels.size(), 2);
     QCOMPARE(shrank.kernels.last().name, QStringLiteral("zero")); // the lost one comes last
     QVERIFY(shrank.kernels.last().inBefore && !shrank.kernels.last().inAfter);
+}
+
+void TestCompileComparison::localArrayOnTheStack() {
+    // Indexed at run time for both a write and a read, the array stays in local memory:
+    // ptxas's stack frame holds it (the PTX counts its ld.local/st.local).
+    const auto compile = [](const char* source) {
+        return Program(QString::fromLatin1(source), QStringLiteral("pick.cu"),
+                       withPtxasReport(ProgramOptions{}))
+            .compile(QStringLiteral("sm_90"));
+    };
+    const CompileResult direct = compile(R"(
+extern "C" __global__ void pick(const float* in, float* out, int k)
+{
+    out[threadIdx.x] = in[(k + threadIdx.x) % 64 * blockDim.x + threadIdx.x];
+})");
+    const CompileResult stacked = compile(R"(
+extern "C" __global__ void pick(const float* in, float* out, int k)
+{
+    float local[256];
+    for (int j = 0; j < 256; ++j)
+        local[j] = in[j * blockDim.x + threadIdx.x];
+    local[k & 255] += 1.0f;
+    out[threadIdx.x] = local[(k + threadIdx.x) & 255];
+})");
+    QVERIFY2(direct.ok && stacked.ok, qPrintable(direct.log + stacked.log));
+    const CompileComparison c = compareCompiles(direct, nullptr, stacked, nullptr);
+    const KernelComparison* pick = c.find("pick");
+    QVERIFY(pick);
+    QCOMPARE(pick->row("localBytes")->before, std::optional<qint64>(0));
+    QVERIFY2(pick->row("localBytes")->after.value_or(0) >= 256 * 4,
+             qPrintable(pick->row("localBytes")->text()));
+    const CompileSummary summary = summarizeCompile(stacked);
+    QCOMPARE(summary.kernels.size(), 1);
+    QVERIFY(summary.kernels[0].ptx.localStores > 0);
+    QVERIFY(summary.kernels[0].ptx.localLoads > 0);
+    QCOMPARE(summarizeCompile(direct).kernels[0].ptx.localStores, 0);
+    // The option adds -Xptxas -v once.
+    const ProgramOptions twice = withPtxasReport(withPtxasReport(ProgramOptions{}));
+    QCOMPARE(twice.extraFlags, (QStringList{"-Xptxas", "-v"}));
 }
 
 void TestCompileComparison::manyEditsStopAligning() {
