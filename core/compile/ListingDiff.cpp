@@ -125,10 +125,11 @@ ListingDiff diffListings(const QString& before, const QString& after, ListingKin
                 continue;
             const auto it = ids.constFind(normal);
             keys->push_back(it != ids.constEnd() ? *it : *ids.insert(normal, ids.size()));
-            QString display = line;
-            while (!display.isEmpty() && display.back().isSpace())
-                display.chop(1);
-            shown->append(display);
+            // nvdisasm pads its columns to about 40 blanks; side by side every column counts.
+            const bool indented = !line.isEmpty() && line.front().isSpace();
+            shown->append(
+                (indented && kind == ListingKind::Ptx ? QStringLiteral("  ") : QString()) +
+                line.simplified());
         }
     };
     std::vector<int> a;

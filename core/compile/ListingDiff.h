@@ -27,7 +27,8 @@ struct ListingDiffRow {
 };
 
 /// The diff of two listings. `before` and `after` are the lines the diff compared, in their
-/// original text (trailing blanks removed) for display; noise-only lines are not among them.
+/// original text for display (runs of blanks made one; an indented PTX line keeps two);
+/// noise-only lines are not among them.
 struct ListingDiff {
     QStringList before;
     QStringList after;

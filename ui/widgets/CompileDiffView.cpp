@@ -78,7 +78,7 @@ CompileDiffView::CompileDiffView(QWidget* parent)
 
     m_figures->setObjectName(QStringLiteral("diffFigures"));
     m_figures->setColumnCount(2);
-    m_figures->setHorizontalHeaderLabels({tr("Figure"), tr("Before → after (delta)")});
+    m_figures->setHorizontalHeaderLabels({tr("Figure"), tr("Before → after")});
     m_figures->verticalHeader()->hide();
     m_figures->horizontalHeader()->setStretchLastSection(true);
     m_figures->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -110,8 +110,9 @@ CompileDiffView::CompileDiffView(QWidget* parent)
     split->addWidget(m_figures);
     split->addWidget(panes);
     split->setStretchFactor(1, 1);
-    // The table needs about the width of its longest label and "1234 → 1240 (+6)".
-    split->setSizes({330, 900});
+    // Beside the editor the tab is about 630 pixels wide: the table gets what its labels and
+    // "1234 → 1240 (+6)" need, the listings the rest.
+    split->setSizes({250, 900});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -290,7 +291,16 @@ void CompileDiffView::showListing(const ListingDiff& diff) {
     }
     m_before->setExtraSelections(marksBefore);
     m_after->setExtraSelections(marksAfter);
-    m_before->verticalScrollBar()->setValue(scroll);
+    // A fresh listing opens at its first change; one already scrolled stays where it was.
+    int first = -1;
+    for (int i = 0; i < diff.rows.size() && first < 0; ++i)
+        first = diff.rows.at(i).kind == ListingDiffRow::Kind::Same ? -1 : i;
+    if (scroll == 0 && first > 0) {
+        m_after->setTextCursor(QTextCursor(m_after->document()->findBlockByNumber(first)));
+        m_after->centerCursor();
+    } else {
+        m_before->verticalScrollBar()->setValue(scroll);
+    }
 }
 
 } // namespace kernelpad
