@@ -74,6 +74,7 @@ CompileDiffView::CompileDiffView(QWidget* parent)
     m_kernels->setToolTip(tr("The kernel whose figures the table shows"));
     m_message->setObjectName(QStringLiteral("diffMessage"));
     m_message->setWordWrap(true);
+    m_message->setMinimumWidth(0);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_figures->setObjectName(QStringLiteral("diffFigures"));
@@ -89,12 +90,14 @@ CompileDiffView::CompileDiffView(QWidget* parent)
     bar->addWidget(new QLabel(tr("Compare with:"), this));
     bar->addWidget(m_baseline);
     bar->addWidget(m_pin);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Listing:"), this));
-    bar->addWidget(m_listing);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Kernel:"), this));
-    bar->addWidget(m_kernels, 1);
+    bar->addStretch(1);
+    // Two rows: beside the editor one row of all five would widen the window past 1280.
+    auto* bar2 = new QHBoxLayout;
+    bar2->addWidget(new QLabel(tr("Listing:"), this));
+    bar2->addWidget(m_listing);
+    bar2->addSpacing(12);
+    bar2->addWidget(new QLabel(tr("Kernel:"), this));
+    bar2->addWidget(m_kernels, 1);
 
     auto* panes = new QWidget(this);
     auto* grid = new QGridLayout(panes);
@@ -117,6 +120,7 @@ CompileDiffView::CompileDiffView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
+    layout->addLayout(bar2);
     layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
