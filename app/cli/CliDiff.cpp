@@ -22,7 +22,8 @@ namespace {
 
 int fail(const QString& message, bool json) {
     if (json)
-        QTextStream(stdout) << QJsonDocument(QJsonObject{{"error", message}, {"status", "bad-input"}})
+        QTextStream(stdout) << QJsonDocument(
+                                   QJsonObject{{"error", message}, {"status", "bad-input"}})
                                    .toJson(QJsonDocument::Indented);
     else
         QTextStream(stderr) << "kernelpad-cli: " << message << '\n';
@@ -119,15 +120,17 @@ int runCompileDiff(const CompileDiffOptions& options) {
     };
     const Side old = build(*before, options.beforePath);
     const Side now = build(*after, options.afterPath);
-    for (const auto& [side, path] : {std::pair{&old, options.beforePath}, {&now, options.afterPath}}) {
+    for (const auto& [side, path] :
+         {std::pair{&old, options.beforePath}, {&now, options.afterPath}}) {
         if (!side->compile.error.isEmpty())
             return fail(QStringLiteral("%1: %2").arg(path, side->compile.error), options.json);
         if (!side->compile.ok) {
             if (options.json) {
-                QTextStream(stdout) << QJsonDocument(QJsonObject{{"error", path + " does not compile"},
-                                                                 {"status", "compile-error"},
-                                                                 {"log", side->compile.log}})
-                                           .toJson(QJsonDocument::Indented);
+                QTextStream(stdout)
+                    << QJsonDocument(QJsonObject{{"error", path + " does not compile"},
+                                                 {"status", "compile-error"},
+                                                 {"log", side->compile.log}})
+                           .toJson(QJsonDocument::Indented);
             } else {
                 QTextStream(stderr) << "kernelpad-cli: " << path << " does not compile:\n"
                                     << side->compile.log << '\n';

@@ -96,7 +96,8 @@ void TestCompileDiffCli::textTableHasDeltas() {
     QVERIFY(r.out.contains("before: " + m_base));
     QVERIFY(r.out.contains("after:  " + m_edited));
     QVERIFY(r.out.contains("kernel saxpy\n"));
-    const QRegularExpression arithmetic(QStringLiteral("PTX arithmetic +(\\d+) -> (\\d+) \\(\\+1\\)"));
+    const QRegularExpression arithmetic(
+        QStringLiteral("PTX arithmetic +(\\d+) -> (\\d+) \\(\\+1\\)"));
     QVERIFY2(arithmetic.match(r.out).hasMatch(), qPrintable(r.out));
     const QRegularExpression memory(QStringLiteral("PTX memory +(\\d+) -> (\\d+) \\(\\+1\\)"));
     QVERIFY2(memory.match(r.out).hasMatch(), qPrintable(r.out));
@@ -142,8 +143,7 @@ void TestCompileDiffCli::sassComparedWithNvdisasm() {
     QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
     const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
     // The script prints the same recording for both: counted by hand, 40 instructions.
-    const QJsonObject figures =
-        json["kernels"].toArray().at(0).toObject()["figures"].toObject();
+    const QJsonObject figures = json["kernels"].toArray().at(0).toObject()["figures"].toObject();
     QCOMPARE(figures["sass.total"].toObject()["before"].toInt(), 40);
     QCOMPARE(figures["sass.total"].toObject()["delta"].toInt(), 0);
     QCOMPARE(figures["sass.arithmetic"].toObject()["after"].toInt(), 12);
@@ -158,8 +158,10 @@ void TestCompileDiffCli::badInputIsNamed_data() {
     QTest::addColumn<QStringList>("extra");
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("message");
-    QTest::newRow("missing --diff file") << "nowhere.cu" << QStringList{} << 4 << "--diff: cannot read";
-    QTest::newRow("base does not compile") << "broken.cu" << QStringList{} << 1 << "does not compile";
+    QTest::newRow("missing --diff file")
+        << "nowhere.cu" << QStringList{} << 4 << "--diff: cannot read";
+    QTest::newRow("base does not compile")
+        << "broken.cu" << QStringList{} << 1 << "does not compile";
     QTest::newRow("unknown kernel") << "saxpy.cu" << QStringList{"--kernel", "nope"} << 4
                                     << "--kernel: 'nope' is in neither compile";
 }
@@ -170,7 +172,8 @@ void TestCompileDiffCli::badInputIsNamed() {
     QFETCH(int, exitCode);
     QFETCH(QString, message);
     write(QStringLiteral("broken.cu"), QStringLiteral("__global__ void k() { int x = ; }\n"));
-    const CliResult r = run(QStringList{"compile", m_edited, "--diff", m_dir.filePath(base)} + extra);
+    const CliResult r =
+        run(QStringList{"compile", m_edited, "--diff", m_dir.filePath(base)} + extra);
     QCOMPARE(r.exitCode, exitCode);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
 }

@@ -100,15 +100,16 @@ void TestGpuCompileDiff::fmadOffSplitsFfma() {
     QCOMPARE(opcodeCount(after.sass.listing, "FMUL"), 1);
     QCOMPARE(opcodeCount(after.sass.listing, "FADD"), 1);
 
-    const CompileComparison c = compareCompiles(before.compile, &before.sass.listing,
-                                                after.compile, &after.sass.listing);
+    const CompileComparison c =
+        compareCompiles(before.compile, &before.sass.listing, after.compile, &after.sass.listing);
     QVERIFY(c.hasSass);
     const KernelComparison* saxpy = c.find("saxpy");
     QVERIFY(saxpy);
     const ComparisonRow* arithmetic = saxpy->row("sass.arithmetic");
     QVERIFY(arithmetic && arithmetic->before && arithmetic->after);
     qInfo("SASS arithmetic %s, total %s, registers %s", qPrintable(arithmetic->text()),
-          qPrintable(saxpy->row("sass.total")->text()), qPrintable(saxpy->row("registers")->text()));
+          qPrintable(saxpy->row("sass.total")->text()),
+          qPrintable(saxpy->row("registers")->text()));
     QCOMPARE(*arithmetic->after - *arithmetic->before, qint64(1));
     QVERIFY(!saxpy->row("sass.memory")->changed());
     QVERIFY(saxpy->row("registers")->before.value_or(0) > 0);
@@ -138,8 +139,8 @@ void TestGpuCompileDiff::localArrayShowsAsLocalMemory() {
     const Compiled before = compileAndDisassemble(kRegisters, {});
     const Compiled after = compileAndDisassemble(kLocal, {});
     QVERIFY2(before.sass.ok && after.sass.ok, qPrintable(before.sass.error + after.sass.error));
-    const CompileComparison c = compareCompiles(before.compile, &before.sass.listing,
-                                                after.compile, &after.sass.listing);
+    const CompileComparison c =
+        compareCompiles(before.compile, &before.sass.listing, after.compile, &after.sass.listing);
     const KernelComparison* pick = c.find("pick");
     QVERIFY(pick);
     qInfo("local stores %s, local loads %s, local bytes %s",
