@@ -106,6 +106,7 @@ void Session::clear() {
     m_compileTimer.stop();
     m_lastCompile.reset();
     m_lastCompiledSource.clear();
+    m_lastCompiledProject = Project();
     m_structs.clear();
     m_resources.reset();
     m_resourcesKernel.clear();
@@ -166,6 +167,7 @@ void Session::compile() {
     const DeviceInfo* device = currentDevice();
     m_compileId = m_engine->compile(project, m_document->directory(), device ? device->ordinal : 0);
     m_lastCompiledSource = project.source;
+    m_lastCompiledProject = project;
     notify([this](SessionViewer* v) { v->compileStarted(*this); });
 }
 
@@ -294,6 +296,7 @@ bool Session::run(RunRequest request, QString* why) {
     request.device = currentDevice() ? currentDevice()->ordinal : 0;
     m_runningProject = request.project;
     m_lastCompiledSource = request.project.source;
+    m_lastCompiledProject = request.project;
     // The runner then loads the CUBIN the SASS view shows, and finds the compile-while-typing
     // result in the disk cache; the run's record keeps the document's options.
     if (m_lineInfoWanted)

@@ -116,6 +116,9 @@ public:
     [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
     /// The source the last compile (or run) was made from.
     [[nodiscard]] const QString& lastCompiledSource() const { return m_lastCompiledSource; }
+    /// The project as the last compile (or run) was asked for, so that it can be compiled
+    /// again as it was (the diff view's previous and pinned compiles).
+    [[nodiscard]] const Project& lastCompiledProject() const { return m_lastCompiledProject; }
     [[nodiscard]] bool isCompiling() const { return m_compileId != 0; }
     /// The kernel the document names, as the last successful compile lowered it; null when
     /// that compile did not make it.
@@ -206,6 +209,7 @@ private:
     quint64 m_compileId = 0; ///< the compile in flight, 0 when none
     std::optional<CompileResult> m_lastCompile;
     QString m_lastCompiledSource;
+    Project m_lastCompiledProject;
     QVector<StructType> m_structs;
     std::optional<KernelResources> m_resources;
     QString m_resourcesKernel;

@@ -1,5 +1,6 @@
 #include "app/cli/CliCommands.h"
 
+#include "app/cli/CliDiff.h"
 #include "app/cli/CliFormat.h"
 #include "app/cli/CliOccupancy.h"
 #include "app/cli/CliProfile.h"
@@ -134,7 +135,7 @@ RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolatio
 int runCompile(const QStringList& args) {
     QString error;
     const std::optional<ParsedArgs> p =
-        parseArgs(args, {"ptx", "json", "sass", "occupancy"}, {"arch", "kernel"}, &error);
+        parseArgs(args, {"ptx", "json", "sass", "occupancy"}, {"arch", "kernel", "diff"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -142,6 +143,10 @@ int runCompile(const QStringList& args) {
         return badInput(QStringLiteral("compile takes one FILE.kpad, FILE.cu, FILE.ptx or FILE.ll"),
                         json);
     const QString path = p->positional.first();
+    if (p->values.contains("diff"))
+        return runCompileDiff({path, p->values.value("diff"), p->values.value("arch"),
+                               p->values.value("kernel"), p->flags.contains("ptx"),
+                               p->flags.contains("sass"), json});
     const QFileInfo info(path);
     Project project;
     if (path.endsWith(QLatin1String(".kpad"))) {

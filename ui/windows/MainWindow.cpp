@@ -8,6 +8,7 @@
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/CompileDiffView.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/ConsolePanel.h"
 #include "ui/widgets/DiagnosticsList.h"
@@ -90,6 +91,7 @@ void MainWindow::bindPanels() {
     bind::ptx(m_session, m_ptx);
     bind::sass(m_session, m_sass, m_editor, m_ptx);
     bind::fault(m_session, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
+    bind::compileDiff(m_session, findChild<CompileDiffView*>(QStringLiteral("compileDiff")));
     bind::programLog(m_session, m_log);
     bind::resources(m_session, m_resources);
     bind::occupancy(m_session, m_occupancy);
@@ -150,6 +152,9 @@ void MainWindow::createWidgets() {
     m_tabs->insertTab(DiagnosticsTab, m_diagnostics, tr("Diagnostics"));
     m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
     m_tabs->insertTab(SassTab, m_sass, tr("SASS"));
+    auto* diff = new CompileDiffView(this);
+    diff->setObjectName(QStringLiteral("compileDiff"));
+    m_tabs->insertTab(DiffTab, diff, tr("Diff"));
     m_tabs->insertTab(ResourcesTab, m_resources, tr("Resources"));
     m_tabs->insertTab(OccupancyTab, m_occupancy, tr("Occupancy"));
     m_tabs->insertTab(TimingTab, m_timing, tr("Timing"));

@@ -59,6 +59,7 @@ public:
         DiagnosticsTab,
         PtxTab,
         SassTab,
+        DiffTab,
         ResourcesTab,
         OccupancyTab,
         TimingTab,

@@ -28,6 +28,7 @@ class ProfilePanel;
 class PtxView;
 class ResourcesPanel;
 class SassView;
+class CompileDiffView;
 class TimingChartView;
 class VerificationPanel;
 
@@ -85,6 +86,9 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx);
 /// finds its line (offered, or started at once with Preferences::memcheckAfterFault), what it
 /// found, and the editor's cursor moved to that line.
 void fault(Session* session, FaultBanner* banner, CodeEditor* editor);
+/// The diff view follows the session's compiles through a CompileHistory it owns
+/// (DiffBinding.cpp).
+void compileDiff(Session* session, CompileDiffView* view);
 void programLog(Session* session, QPlainTextEdit* log);
 void resources(Session* session, ResourcesPanel* panel);
 /// The occupancy curves of the project's kernel at its launch, following compiles, the

@@ -1,0 +1,150 @@
+#include "ui/CompileHistory.h"
+
+#include "core/engine/Engine.h"
+#include "ui/ProjectDocument.h"
+
+namespace kernelpad {
+
+namespace {
+
+/// True when `a` and `b` compile to the same code: what compileProject() reads.
+bool sameInputs(const CompileSnapshot& a, const Project& project, const CompileResult& compile) {
+    return a.compile.arch == compile.arch && a.project.source == project.source &&
+           a.project.sourceName == project.sourceName && a.project.options == project.options &&
+           a.project.language == project.language &&
+           a.project.nameExpressions() == project.nameExpressions();
+}
+
+} // namespace
+
+QString CompileSnapshot::label() const {
+    return QObject::tr("compile %1 (%2)").arg(number).arg(at.toString(QStringLiteral("HH:mm:ss")));
+}
+
+CompileHistory::CompileHistory(Session* session, QObject* parent)
+    : QObject(parent)
+    , m_session(session) {
+    if (Engine* engine = session->engine())
+        connect(engine, &Engine::sassReady, this, &CompileHistory::onReport);
+    session->addViewer(this);
+}
+
+// The Session drops a viewer that is a QObject when it is destroyed.
+CompileHistory::~CompileHistory() = default;
+
+const std::optional<CompileSnapshot>& CompileHistory::baselineSnapshot() const {
+    return m_baseline == Baseline::Pinned ? m_pinned : m_previous;
+}
+
+void CompileHistory::setBaseline(Baseline baseline) {
+    if (baseline == m_baseline)
+        return;
+    m_baseline = baseline;
+    recompare();
+}
+
+void CompileHistory::pinCurrent() {
+    if (!m_current)
+        return;
+    m_pinned = m_current;
+    m_baseline = Baseline::Pinned;
+    recompare();
+}
+
+void CompileHistory::sessionCleared(const Session&) {
+    // A new project: its compiles are not comparable with the old one's.
+    m_current.reset();
+    m_previous.reset();
+    m_pinned.reset();
+    m_count = 0;
+    recompare();
+}
+
+void CompileHistory::compiled(const Session& session) {
+    const std::optional<CompileResult>& result = session.lastCompile();
+    if (!result || !result->ok)
+        return; // a failed compile has nothing to compare; the last good one stays
+    const Project& project = session.lastCompiledProject();
+    if (m_current && sameInputs(*m_current, project, *result)) {
+        m_current->compile = *result; // the same code again (a run, another device's arch)
+        return;
+    }
+    CompileSnapshot snapshot;
+    snapshot.project = project;
+    snapshot.directory = session.document()->directory();
+    snapshot.compile = *result;
+    snapshot.number = ++m_count;
+    snapshot.at = QDateTime::currentDateTime();
+    m_previous = std::move(m_current);
+    m_current = std::move(snapshot);
+    recompare();
+}
+
+void CompileHistory::requestReport(std::optional<CompileSnapshot>& snapshot) {
+    if (!snapshot || snapshot->report || snapshot->reportId != 0 || !m_session->engine())
+        return;
+    // The pinned copy of the current compile shares its request.
+    for (const std::optional<CompileSnapshot>* other : {&m_current, &m_previous, &m_pinned}) {
+        if (other != &snapshot && *other && (*other)->number == snapshot->number &&
+            (*other)->reportId != 0) {
+            snapshot->reportId = (*other)->reportId;
+            return;
+        }
+    }
+    Project project = snapshot->project;
+    if (project.language == SourceLanguage::Cuda)
+        project.options = withPtxasReport(project.options);
+    snapshot->reportId =
+        m_session->engine()->disassemble(project, snapshot->directory, snapshot->compile.arch);
+}
+
+void CompileHistory::requestReports() {
+    requestReport(m_current);
+    requestReport(m_pinned);
+    requestReport(m_previous);
+}
+
+bool CompileHistory::reportsReady() const {
+    const std::optional<CompileSnapshot>& base = baselineSnapshot();
+    return m_current && m_current->report && base && base->report;
+}
+
+QString CompileHistory::sassUnavailable() const {
+    if (!reportsReady())
+        return {};
+    for (const CompileSnapshot* s : {&*m_current, &*baselineSnapshot()})
+        if (!s->report->sass.ok)
+            return s->report->sass.error;
+    return {};
+}
+
+void CompileHistory::onReport(quint64 id, const SassReport& report) {
+    bool mine = false;
+    for (std::optional<CompileSnapshot>* snapshot : {&m_current, &m_previous, &m_pinned}) {
+        if (*snapshot && (*snapshot)->reportId == id) {
+            (*snapshot)->report = report;
+            (*snapshot)->reportId = 0;
+            mine = true;
+        }
+    }
+    if (mine)
+        recompare();
+}
+
+void CompileHistory::recompare() {
+    const std::optional<CompileSnapshot>& base = baselineSnapshot();
+    if (!m_current || !base) {
+        m_comparison.reset();
+    } else if (reportsReady() && base->report->compile.ok && m_current->report->compile.ok) {
+        const SassReport& before = *base->report;
+        const SassReport& after = *m_current->report;
+        m_comparison =
+            compareCompiles(before.compile, before.sass.ok ? &before.sass.listing : nullptr,
+                            after.compile, after.sass.ok ? &after.sass.listing : nullptr);
+    } else {
+        m_comparison = compareCompiles(base->compile, nullptr, m_current->compile, nullptr);
+    }
+    emit changed();
+}
+
+} // namespace kernelpad

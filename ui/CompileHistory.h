@@ -1,0 +1,95 @@
+#pragma once
+// The compiles the diff view compares: the newest, the one before it and one the user pinned,
+// each with its SASS and ptxas report once asked for. It observes the Session, so the window
+// keeps the previous compile's PTX and SASS when a new compile arrives.
+
+#include "core/compile/CompileComparison.h"
+#include "core/compile/SassReport.h"
+#include "core/project/Project.h"
+#include "ui/Session.h"
+
+#include <QDateTime>
+#include <QObject>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// One successful compile as the diff view knows it.
+struct CompileSnapshot {
+    Project project;   ///< as it was compiled
+    QString directory; ///< the project's directory (for its #includes)
+    CompileResult compile;
+    int number = 0; ///< 1 for the first compile of this project in the window, then 2, ...
+    QDateTime at;
+    /// The same project compiled again with -lineinfo and ptxas's -v report, and its SASS
+    /// (through the Engine's compile worker); empty until it comes back.
+    std::optional<SassReport> report;
+    quint64 reportId = 0; ///< the request awaited, 0 when none
+
+    /// "compile 3 (14:02:11)".
+    [[nodiscard]] QString label() const;
+};
+
+/// Keeps the current, previous and pinned compiles of a Session and compares the current one
+/// with the chosen baseline. A compile of the same inputs as the current one (the same source,
+/// options and arch, as a run's compile is) replaces it rather than becoming a new one.
+class CompileHistory : public QObject, public SessionViewer {
+    Q_OBJECT
+public:
+    enum class Baseline { Previous, Pinned };
+
+    explicit CompileHistory(Session* session, QObject* parent = nullptr);
+    ~CompileHistory() override;
+
+    [[nodiscard]] const std::optional<CompileSnapshot>& current() const { return m_current; }
+    [[nodiscard]] const std::optional<CompileSnapshot>& previous() const { return m_previous; }
+    [[nodiscard]] const std::optional<CompileSnapshot>& pinned() const { return m_pinned; }
+    /// The compile the current one is compared with, by the chosen baseline; empty when there
+    /// is none (no compile before, nothing pinned).
+    [[nodiscard]] const std::optional<CompileSnapshot>& baselineSnapshot() const;
+
+    [[nodiscard]] Baseline baseline() const { return m_baseline; }
+    void setBaseline(Baseline baseline);
+    /// Pins the current compile (nothing without one) and compares with it from now on.
+    void pinCurrent();
+
+    /// Asks for the reports of the current and the baseline compile that are not there yet;
+    /// the view calls it when shown, so hidden, nothing runs nvdisasm.
+    void requestReports();
+    /// Both compared compiles have their reports.
+    [[nodiscard]] bool reportsReady() const;
+
+    /// The baseline against the current compile: from the reports when both are there (SASS,
+    /// registers and spills), else from the compiles themselves (PTX only). Empty without a
+    /// baseline.
+    [[nodiscard]] const std::optional<CompileComparison>& comparison() const {
+        return m_comparison;
+    }
+    /// Why the comparison has no SASS (nvdisasm missing: where it looked); empty when it has
+    /// or when the reports are not back yet.
+    [[nodiscard]] QString sassUnavailable() const;
+
+    // SessionViewer
+    void sessionCleared(const Session& session) override;
+    void compiled(const Session& session) override;
+
+signals:
+    /// Any of the compiles, their reports, the baseline or the comparison changed.
+    void changed();
+
+private:
+    void onReport(quint64 id, const SassReport& report);
+    void requestReport(std::optional<CompileSnapshot>& snapshot);
+    void recompare();
+
+    Session* m_session;
+    std::optional<CompileSnapshot> m_current;
+    std::optional<CompileSnapshot> m_previous;
+    std::optional<CompileSnapshot> m_pinned;
+    std::optional<CompileComparison> m_comparison;
+    Baseline m_baseline = Baseline::Previous;
+    int m_count = 0; ///< compiles seen since the project was opened
+};
+
+} // namespace kernelpad
