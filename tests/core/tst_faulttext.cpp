@@ -239,10 +239,15 @@ void TestFaultText::faultCodeTravelsInJson() {
     const QJsonObject json = r.toJson(false);
     QCOMPARE(json.value(QStringLiteral("faultCode")).toInt(),
              int(CUDA_ERROR_INVALID_ADDRESS_SPACE));
-    QCOMPARE(RunResult::fromJson(json).faultCode, int(CUDA_ERROR_INVALID_ADDRESS_SPACE));
+    QString error;
+    const std::optional<RunResult> back = RunResult::fromJson(json, &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->faultCode, int(CUDA_ERROR_INVALID_ADDRESS_SPACE));
     RunResult ok;
     QVERIFY(!ok.toJson(false).contains(QStringLiteral("faultCode")));
-    QCOMPARE(RunResult::fromJson(ok.toJson(false)).faultCode, 0);
+    const std::optional<RunResult> okBack = RunResult::fromJson(ok.toJson(false), &error);
+    QVERIFY2(okBack, qPrintable(error));
+    QCOMPARE(okBack->faultCode, 0);
 }
 
 QTEST_GUILESS_MAIN(TestFaultText)

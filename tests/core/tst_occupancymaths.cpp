@@ -308,22 +308,28 @@ void TestOccupancyMaths::deviceAttributesOverrideTables() {
 void TestOccupancyMaths::deviceInfoJsonRoundTrip() {
     DeviceInfo d = OccupancyLimits::tableDevice(QStringLiteral("sm_86"));
     d.name = QStringLiteral("NVIDIA GeForce RTX 3080");
-    const DeviceInfo back = DeviceInfo::fromJson(d.toJson());
-    QCOMPARE(back.maxBlocksPerSm, 16);
-    QCOMPARE(back.reservedSharedPerBlockBytes, 1024);
-    QCOMPARE(back.registersPerSm, 65536);
-    QCOMPARE(back.sharedMemPerSmBytes, 102400);
-    QCOMPARE(back.sharedMemPerBlockOptinBytes, 101376);
-    QCOMPARE(back.maxThreadsPerSm, 1536);
+    QString error;
+    const std::optional<DeviceInfo> back = DeviceInfo::fromJson(d.toJson(), &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->maxBlocksPerSm, 16);
+    QCOMPARE(back->reservedSharedPerBlockBytes, 1024);
+    QCOMPARE(back->registersPerSm, 65536);
+    QCOMPARE(back->sharedMemPerSmBytes, 102400);
+    QCOMPARE(back->sharedMemPerBlockOptinBytes, 101376);
+    QCOMPARE(back->maxThreadsPerSm, 1536);
     // 0 bytes reserved is an answer, not "unknown".
     d.reservedSharedPerBlockBytes = 0;
-    QCOMPARE(DeviceInfo::fromJson(d.toJson()).reservedSharedPerBlockBytes, 0);
+    const std::optional<DeviceInfo> zero = DeviceInfo::fromJson(d.toJson(), &error);
+    QVERIFY2(zero, qPrintable(error));
+    QCOMPARE(zero->reservedSharedPerBlockBytes, 0);
     // A JSON from before the fields existed reads as unknown.
     QJsonObject old = d.toJson();
     old.remove(QStringLiteral("reservedSharedPerBlockBytes"));
     old.remove(QStringLiteral("maxBlocksPerSm"));
-    QCOMPARE(DeviceInfo::fromJson(old).reservedSharedPerBlockBytes, -1);
-    QCOMPARE(DeviceInfo::fromJson(old).maxBlocksPerSm, 0);
+    const std::optional<DeviceInfo> older = DeviceInfo::fromJson(old, &error);
+    QVERIFY2(older, qPrintable(error));
+    QCOMPARE(older->reservedSharedPerBlockBytes, -1);
+    QCOMPARE(older->maxBlocksPerSm, 0);
 }
 
 void TestOccupancyMaths::curvesOnH100() {
