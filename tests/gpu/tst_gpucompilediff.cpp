@@ -181,10 +181,15 @@ void TestGpuCompileDiff::examplesAgainstThemselves() {
 
     const CompileComparison same = compareCompiles(a, &sassA.listing, a, &sassA.listing);
     QVERIFY(same.sass.identical());
-    // -lineinfo adds //## comments and .loc lines only.
+    // -lineinfo leaves the SASS alone (//## comments aside). Its PTX is not always the same
+    // apart from .loc lines: on the H100 (CUDA 13.0) the texture, cluster, cooperative and
+    // pipeline examples' PTX differed in other lines too, so only the SASS is held to it and
+    // the PTX difference is reported.
     const CompileComparison withLines = compareCompiles(a, &sassA.listing, b, &sassB.listing);
     QVERIFY2(withLines.sass.identical(), qPrintable(QString::number(withLines.sass.changed)));
-    QVERIFY(withLines.ptx.identical());
+    if (!withLines.ptx.identical())
+        qInfo("PTX with -lineinfo: %d changed, %d added, %d removed lines", withLines.ptx.changed,
+              withLines.ptx.added, withLines.ptx.removed);
     // Every instruction is counted once, and what the table counts as "other" is listed, so
     // that an opcode missing from the classes is seen.
     QSet<QString> other;

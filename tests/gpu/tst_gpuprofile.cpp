@@ -64,8 +64,11 @@ struct CliProfile {
 
 CliProfile profileThroughCli(const QString& kpad, const QStringList& extra) {
     QProcess p;
-    p.start(QStringLiteral(KERNELPAD_CLI_PATH),
-            QStringList{QStringLiteral("profile"), kpad} << extra);
+    // The GPU machine runs a bundle outside the build tree: $KERNELPAD_CLI names its CLI.
+    const QString cli = qEnvironmentVariableIsSet("KERNELPAD_CLI")
+                            ? qEnvironmentVariable("KERNELPAD_CLI")
+                            : QStringLiteral(KERNELPAD_CLI_PATH);
+    p.start(cli, QStringList{QStringLiteral("profile"), kpad} << extra);
     CliProfile out;
     if (!p.waitForFinished(300000)) {
         p.kill();

@@ -81,7 +81,10 @@ private:
         if (maxRegisters > 0)
             options.maxRegisters = maxRegisters;
         options.arch.reset();
-        c.result = Program(source, QStringLiteral("occupancy.cu"), options).compile(m_info.arch());
+        // A template kernel (vector_add<float>) is found through its lowered name, which
+        // NVRTC gives only for a name expression asked for at compile time.
+        c.result = Program(source, QStringLiteral("occupancy.cu"), options)
+                       .compile(m_info.arch(), QStringList{kernel});
         if (!c.result.ok)
             return c;
         c.lowered = c.result.loweredName(kernel);
