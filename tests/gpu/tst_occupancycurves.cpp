@@ -246,7 +246,8 @@ private slots:
             QVERIFY2(c.result.ok, qPrintable(c.result.log + c.result.error));
             const Kernel k = c.module->kernel(c.lowered, kernel);
             const OccupancyKernel occ = kernelOf(k, c);
-            QVERIFY(occ.registersPerThread <= cap);
+            // ptxas may keep more registers than a low cap asks for (on the H100, convolution
+            // and the register-heavy kernel did), so the curve is read at the count it kept.
             registerCounts.insert(occ.registersPerThread);
             for (const int block : {32, 96, 256, 512, 1024}) {
                 if (block > occ.maxThreadsPerBlock)
