@@ -5,6 +5,7 @@
 
 #include "app/cli/CliFormat.h"
 
+#include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -3,6 +3,7 @@
 
 #include "core/project/Project.h"
 
+#include "TestPaths.h"
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>

@@ -13,6 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "TestPaths.h"
 #include <cstring>
 #include <future>
 #include <thread>

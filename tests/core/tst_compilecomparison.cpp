@@ -8,6 +8,7 @@
 #include "core/compile/Program.h"
 #include "core/compile/Sass.h"
 
+#include "TestPaths.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QtTest>

@@ -2,6 +2,7 @@
 // table and resource deltas print as text or JSON, --ptx adds the line diff, --sass compares
 // the SASS of an nvdisasm found through CUDA_HOME (a script printing the SAXPY recording).
 
+#include "TestPaths.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>

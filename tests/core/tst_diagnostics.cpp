@@ -3,6 +3,7 @@
 #include "core/compile/Diagnostics.h"
 #include "core/compile/Program.h"
 
+#include "TestPaths.h"
 #include <QtTest>
 
 using namespace kernelpad;

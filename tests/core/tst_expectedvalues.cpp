@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include "TestPaths.h"
 #include <functional>
 
 using namespace kernelpad;

@@ -3,6 +3,7 @@
 // pages) has one, and lookups read modifiers and find opcodes in listing lines.
 #include "core/compile/InstructionHelp.h"
 
+#include "TestPaths.h"
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>

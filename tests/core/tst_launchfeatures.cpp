@@ -10,6 +10,7 @@
 #include "core/run/RunGlobals.h"
 #include "core/run/RunTypes.h"
 
+#include "TestPaths.h"
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>

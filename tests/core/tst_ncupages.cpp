@@ -12,6 +12,7 @@
 #include <QTest>
 #include <QTextStream>
 
+#include "TestPaths.h"
 #include <cmath>
 
 using namespace kernelpad;

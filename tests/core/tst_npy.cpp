@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "TestPaths.h"
 #include <sys/stat.h>
 
 using namespace kernelpad;

@@ -2,6 +2,7 @@
 // project's launch, the limiter in words and the curves' key points, from the compiled
 // architecture's limits (no GPU needed).
 
+#include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -7,6 +7,7 @@
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
 
+#include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>

@@ -2,6 +2,7 @@
 // its arguments, writes what the real ncu writes to its log, and starts the runner it was
 // given, so the whole path runs: ncu's command line, the runner under it speaking the
 // protocol, the log read back, and the exit codes.
+#include "TestPaths.h"
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include <sys/stat.h>
 
 using namespace kernelpad;

@@ -13,6 +13,7 @@
 #include "core/project/ProjectFromSource.h"
 #include "core/run/ExecutionSession.h"
 
+#include "TestPaths.h"
 #include <QFile>
 #include <QJsonDocument>
 #include <QTemporaryDir>

@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include "TestPaths.h"
 #include <cmath>
 #include <functional>
 #include <limits>

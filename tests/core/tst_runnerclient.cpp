@@ -16,6 +16,7 @@
 
 #include <csignal>
 
+#include "TestPaths.h"
 #include <sys/wait.h>
 #include <unistd.h>
 

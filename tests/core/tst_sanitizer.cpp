@@ -10,6 +10,7 @@
 #include "core/runner/SanitizerLogParser.h"
 #include "core/runner/SanitizerRun.h"
 
+#include "TestPaths.h"
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>

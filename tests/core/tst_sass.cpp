@@ -4,6 +4,7 @@
 #include "core/compile/LineMap.h"
 #include "core/compile/Sass.h"
 
+#include "TestPaths.h"
 #include <QFile>
 #include <QtTest>
 

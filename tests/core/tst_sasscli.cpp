@@ -4,6 +4,7 @@
 
 #include "core/compile/Toolkit.h"
 
+#include "TestPaths.h"
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>

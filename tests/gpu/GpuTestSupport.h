@@ -5,6 +5,7 @@
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
 
+#include "TestPaths.h"
 #include <QSignalSpy>
 #include <QTest>
 

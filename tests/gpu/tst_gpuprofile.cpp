@@ -8,6 +8,7 @@
 #include "core/profile/Ncu.h"
 #include "core/profile/ProfileReport.h"
 
+#include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

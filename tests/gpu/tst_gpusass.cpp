@@ -6,6 +6,7 @@
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
 
+#include "TestPaths.h"
 #include <QDir>
 #include <QtTest>
 

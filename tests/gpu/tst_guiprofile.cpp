@@ -21,6 +21,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include "TestPaths.h"
 #include <memory>
 
 using namespace kernelpad;

@@ -31,6 +31,7 @@
 #include <QTextBlock>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include <memory>
 
 using namespace kernelpad;

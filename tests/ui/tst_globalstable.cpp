@@ -12,6 +12,7 @@
 #include "ui/widgets/VerificationPanel.h"
 #include "ui/windows/MainWindow.h"
 
+#include "TestPaths.h"
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QSettings>

@@ -15,6 +15,7 @@
 #include "ui/widgets/SourceLineBands.h"
 #include "ui/windows/MainWindow.h"
 
+#include "TestPaths.h"
 #include <QAction>
 #include <QFile>
 #include <QHelpEvent>

@@ -29,6 +29,7 @@
 
 #include "../support/SmallFilesystem.h"
 #include "../support/TestProjects.h"
+#include "TestPaths.h"
 
 Q_DECLARE_METATYPE(kernelpad::Project)
 

@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include <cmath>
 
 using namespace kernelpad;

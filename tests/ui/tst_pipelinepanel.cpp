@@ -10,6 +10,7 @@
 #include "ui/widgets/PipelinePanel.h"
 #include "ui/windows/PanelBindings.h"
 
+#include "TestPaths.h"
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QLabel>

@@ -26,6 +26,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include <memory>
 
 using namespace kernelpad;

@@ -12,6 +12,7 @@
 #include "ui/widgets/PtxView.h"
 #include "ui/windows/MainWindow.h"
 
+#include "TestPaths.h"
 #include <QAction>
 #include <QFile>
 #include <QSettings>

@@ -12,6 +12,7 @@
 #include "ui/widgets/SassView.h"
 #include "ui/windows/MainWindow.h"
 
+#include "TestPaths.h"
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>

@@ -15,6 +15,7 @@
 
 #include "../support/TestProjects.h"
 
+#include "TestPaths.h"
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>

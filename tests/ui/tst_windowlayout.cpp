@@ -23,6 +23,7 @@
 #include <QTableView>
 #include <QtTest>
 
+#include "TestPaths.h"
 #include <algorithm>
 
 using namespace kernelpad;
