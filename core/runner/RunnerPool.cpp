@@ -1,0 +1,296 @@
+#include "core/runner/RunnerPool.h"
+
+#include "core/runner/RunnerClient.h"
+
+#include <utility>
+
+namespace kernelpad {
+
+RunnerPool::RunnerPool(QVector<int> devices, QObject* parent)
+    : QObject(parent) {
+    m_runners.resize(devices.size());
+    for (int i = 0; i < devices.size(); ++i) {
+        m_runners[i].device = devices[i];
+        makeClient(i);
+    }
+}
+
+RunnerPool::~RunnerPool() = default; // the clients, children, stop their processes
+
+QVector<int> RunnerPool::allDevices(const QVector<DeviceInfo>& devices) {
+    QVector<int> ordinals;
+    ordinals.reserve(devices.size());
+    for (const DeviceInfo& d : devices)
+        ordinals.push_back(d.ordinal);
+    return ordinals;
+}
+
+QString RunnerPool::deviceLabel(const QString& name, int ordinal) {
+    return name.isEmpty() ? QStringLiteral("device %1").arg(ordinal)
+                          : QStringLiteral("%1 (device %2)").arg(name).arg(ordinal);
+}
+
+void RunnerPool::makeClient(int index) {
+    Runner& r = m_runners[index];
+    r.client = new RunnerClient(this);
+    if (m_commandSet)
+        r.client->setCommand(m_program, m_arguments);
+    if (m_preparationLimitMs >= 0)
+        r.client->setPreparationLimitMs(m_preparationLimitMs);
+    connect(r.client, &RunnerClient::runFinished, this,
+            [this, index](quint64 id, const RunResult& result) {
+                onRunFinished(index, id, result);
+            });
+    // RunnerConnection says a process died right after the run's answer (runFinished, then
+    // crashed or killed), in the same call: the answer is settled a turn of the event loop
+    // later, when it is known which of the two it was.
+    connect(r.client, &RunnerClient::runnerRestarted, this, [this, index](const QString& why) {
+        Runner& runner = m_runners[index];
+        if (runner.answer)
+            runner.restartReason = why.isEmpty() ? QStringLiteral("it ended") : why;
+    });
+}
+
+void RunnerPool::setCommand(const QString& program, const QStringList& arguments) {
+    m_program = program;
+    m_arguments = arguments;
+    m_commandSet = true;
+    for (Runner& r : m_runners)
+        if (r.client)
+            r.client->setCommand(program, arguments);
+}
+
+void RunnerPool::setPreparationLimitMs(int ms) {
+    m_preparationLimitMs = ms;
+    for (Runner& r : m_runners)
+        if (r.client)
+            r.client->setPreparationLimitMs(ms);
+}
+
+void RunnerPool::setDevices(const QVector<DeviceInfo>& devices) {
+    m_devices = devices;
+}
+
+void RunnerPool::warmUp() {
+    for (Runner& r : m_runners)
+        if (r.client)
+            r.client->warmUp();
+}
+
+int RunnerPool::busyRunners() const {
+    int busy = 0;
+    for (const Runner& r : m_runners)
+        busy += r.job.has_value();
+    return busy;
+}
+
+int RunnerPool::liveRunners() const {
+    int live = 0;
+    for (const Runner& r : m_runners)
+        live += r.client != nullptr;
+    return live;
+}
+
+qint64 RunnerPool::runnerPid(int runner) const {
+    const Runner& r = m_runners.at(runner);
+    return r.client ? r.client->runnerPid() : 0;
+}
+
+void RunnerPool::submit(quint64 tag, const RunRequest& request) {
+    m_active = true;
+    m_queue.push_back(Job{tag, request, 0, -1});
+    if (liveRunners() == 0) {
+        // Answered on the next turn of the event loop, as a runner's answer would be.
+        QMetaObject::invokeMethod(this, &RunnerPool::failAllPending, Qt::QueuedConnection);
+        return;
+    }
+    dispatch();
+}
+
+void RunnerPool::cancelAll() {
+    const QVector<Job> dropped = std::exchange(m_queue, {});
+    for (const Job& job : dropped) {
+        RunResult r;
+        r.status = RunStatus::Cancelled;
+        r.error = QStringLiteral("Cancelled before it ran.");
+        answer(job, r, -1, -1);
+    }
+    for (Runner& r : m_runners) {
+        if (r.job && r.client && !r.answer) {
+            r.cancelling = true;
+            r.client->cancel();
+        }
+    }
+    checkDrained();
+}
+
+bool RunnerPool::mayRun(const Job& job, int runner) const {
+    if (job.avoidRunner != runner)
+        return true;
+    // A job whose runner died goes to the others; to the same one only when none is left.
+    for (int i = 0; i < m_runners.size(); ++i)
+        if (i != runner && m_runners[i].client)
+            return false;
+    return true;
+}
+
+void RunnerPool::dispatch() {
+    // A work queue: each idle runner takes the first job it may run, so a slower device
+    // simply takes fewer.
+    for (int i = 0; i < m_runners.size() && !m_queue.isEmpty(); ++i) {
+        const Runner& r = m_runners[i];
+        if (!r.client || r.job)
+            continue;
+        for (int k = 0; k < m_queue.size(); ++k) {
+            if (mayRun(m_queue[k], i)) {
+                Job job = m_queue.takeAt(k);
+                start(i, std::move(job));
+                break;
+            }
+        }
+    }
+}
+
+void RunnerPool::start(int runner, Job job) {
+    Runner& r = m_runners[runner];
+    job.request.device = r.device;
+    r.runId = ++m_nextRunId;
+    r.answer.reset();
+    r.restartReason.clear();
+    r.cancelling = false;
+    const RunRequest request = job.request;
+    r.job = std::move(job);
+    r.client->run(r.runId, request); // may answer at once (a runner that cannot start)
+}
+
+void RunnerPool::onRunFinished(int runner, quint64 id, const RunResult& result) {
+    Runner& r = m_runners[runner];
+    if (!r.job || id != r.runId || r.answer)
+        return;
+    r.answer = result;
+    QMetaObject::invokeMethod(
+        this, [this, runner] { settle(runner); }, Qt::QueuedConnection);
+}
+
+void RunnerPool::settle(int runner) {
+    Runner& r = m_runners[runner];
+    if (!r.job || !r.answer)
+        return;
+    Job job = std::move(*r.job);
+    const RunResult result = std::move(*r.answer);
+    r.job.reset();
+    r.answer.reset();
+    const QString restartReason = std::exchange(r.restartReason, QString());
+    const bool cancelling = std::exchange(r.cancelling, false);
+    // A kernel fault is the job's answer: the runner reported it (faultCode) and, when the
+    // error is sticky, RunnerClient has already replaced it. The runner is lost when its
+    // process died under the job: it was restarted after the answer, or (it could not start)
+    // none runs now.
+    const bool died =
+        !restartReason.isEmpty() ||
+        (result.status == RunStatus::CudaError && result.faultCode == 0 && r.client &&
+         r.client->runnerPid() == 0);
+    if (died && !cancelling && result.faultCode == 0)
+        lose(runner, std::move(job), result.error.isEmpty() ? restartReason : result.error);
+    else
+        answer(job, result, runner, r.device);
+    if (liveRunners() == 0)
+        failAllPending();
+    else
+        dispatch();
+    checkDrained();
+}
+
+void RunnerPool::lose(int runner, Job job, const QString& reason) {
+    Runner& r = m_runners[runner];
+    ++r.losses;
+    r.lastLoss = reason;
+    QString what;
+    if (r.losses > m_maxRestarts) {
+        what = QStringLiteral("Runner %1 (%2) was lost %3 times, so it stays out of the pool; "
+                              "the others go on. The last time: %4")
+                   .arg(runner)
+                   .arg(deviceLabel(QString(), r.device))
+                   .arg(r.losses)
+                   .arg(reason);
+        r.client->disconnect(this);
+        r.client->deleteLater(); // its process is told to exit or killed
+        r.client = nullptr;
+    } else {
+        what = QStringLiteral("Runner %1 (%2) was lost and started again (restart %3 of %4): %5")
+                   .arg(runner)
+                   .arg(deviceLabel(QString(), r.device))
+                   .arg(r.losses)
+                   .arg(m_maxRestarts)
+                   .arg(reason);
+        r.client->warmUp();
+    }
+    emit runnerLost(runner, what);
+    if (job.losses == 0) {
+        // Once more, first in line, on another runner.
+        job.losses = 1;
+        job.avoidRunner = runner;
+        m_queue.prepend(std::move(job));
+        return;
+    }
+    // A configuration that takes down two runners is answered, not tried again: one poisoned
+    // job must not empty the pool.
+    RunResult failed;
+    failed.status = RunStatus::CudaError;
+    failed.error = QStringLiteral("This job stopped two runners, so it was not run a third time. "
+                                  "The second time: %1")
+                       .arg(reason);
+    answer(job, failed, runner, r.device);
+}
+
+void RunnerPool::answer(const Job& job, const RunResult& result, int runner, int device) {
+    if (runner >= 0)
+        ++m_runners[runner].answered;
+    const int dev = device >= 0 ? device : job.request.device;
+    emit finished(job.tag, result, runner, dev, nameOf(result, dev));
+}
+
+QString RunnerPool::nameOf(const RunResult& result, int device) const {
+    if (!result.device.name.isEmpty())
+        return deviceLabel(result.device.name, result.device.ordinal);
+    for (const DeviceInfo& d : m_devices)
+        if (d.ordinal == device)
+            return deviceLabel(d.name, device);
+    return deviceLabel(QString(), device);
+}
+
+void RunnerPool::failAllPending() {
+    if (m_queue.isEmpty() || liveRunners() > 0)
+        return;
+    QStringList losses;
+    for (int i = 0; i < m_runners.size(); ++i)
+        if (!m_runners[i].lastLoss.isEmpty())
+            losses << QStringLiteral("runner %1: %2").arg(i).arg(m_runners[i].lastLoss);
+    const QString message =
+        m_runners.isEmpty()
+            ? QStringLiteral("The runner pool has no runners (its device list is empty), so "
+                             "this job was not run.")
+            : QStringLiteral("Every runner of the pool was lost %1 times and stays out, so this "
+                             "job was not run. %2")
+                  .arg(m_maxRestarts + 1)
+                  .arg(losses.isEmpty() ? QString()
+                                        : QStringLiteral("Last losses: ") +
+                                              losses.join(QStringLiteral("; ")));
+    const QVector<Job> failed = std::exchange(m_queue, {});
+    for (const Job& job : failed) {
+        RunResult r;
+        r.status = RunStatus::CudaError;
+        r.error = message;
+        answer(job, r, -1, -1);
+    }
+    checkDrained();
+}
+
+void RunnerPool::checkDrained() {
+    if (!m_active || !m_queue.isEmpty() || busyRunners() > 0)
+        return;
+    m_active = false;
+    emit drained();
+}
+
+} // namespace kernelpad

@@ -1,0 +1,123 @@
+#pragma once
+// Several warm runners at once (issue 14, "every GPU"): one RunnerClient per entry of a device
+// list, fed from one work queue, so a sweep's configurations spread over every local GPU (or
+// over two runners on one GPU). A runner that dies is replaced a bounded number of times and
+// the job it held runs once more on another; a kernel fault is the job's answer, not a loss.
+
+#include "core/run/RunTypes.h"
+
+#include <QObject>
+#include <QVector>
+
+#include <optional>
+
+namespace kernelpad {
+
+class RunnerClient;
+
+/// A pool of runner processes; lives on one thread with an event loop (never blocks it but
+/// for RunnerClient's short wait after a poisoned runner). Every submitted job is answered by
+/// exactly one finished(), whatever happens to the runners.
+class RunnerPool : public QObject {
+    Q_OBJECT
+public:
+    /// One runner per entry (a device ordinal; the same one may appear twice). The runners
+    /// start with the first jobs, or at once with warmUp().
+    explicit RunnerPool(QVector<int> devices, QObject* parent = nullptr);
+    ~RunnerPool() override;
+
+    /// One entry per local device (its ordinal), in the order listed.
+    [[nodiscard]] static QVector<int> allDevices(const QVector<DeviceInfo>& devices);
+    /// How a result names its device: "NAME (device N)", or "device N" without a name.
+    [[nodiscard]] static QString deviceLabel(const QString& name, int ordinal);
+
+    /// Overrides every runner's command (tests, the benchmark); before the first job.
+    void setCommand(const QString& program, const QStringList& arguments);
+    /// Time each runner allows for compilation and set-up (RunnerClient's).
+    void setPreparationLimitMs(int ms);
+    /// How often a lost runner is started again before it stays out (default kMaxRestarts).
+    void setMaxRestarts(int restarts) { m_maxRestarts = restarts; }
+    /// Names for the devices, for answers that carry none (a job that never ran); a result
+    /// from a runner names its own device.
+    void setDevices(const QVector<DeviceInfo>& devices);
+    /// Starts every runner that is not running, so the first jobs do not wait for them.
+    void warmUp();
+
+    /// Queues a job; the runner that takes it sets request.device. Answered by finished().
+    void submit(quint64 tag, const RunRequest& request);
+    /// Answers every queued job as cancelled and cancels the running ones (their answers
+    /// follow from the runners); drained() follows once every runner is idle.
+    void cancelAll();
+
+    [[nodiscard]] int runnerCount() const { return int(m_runners.size()); }
+    /// Runners holding a job.
+    [[nodiscard]] int busyRunners() const;
+    /// Whether a runner holds a job.
+    [[nodiscard]] bool runnerBusy(int runner) const { return m_runners.at(runner).job.has_value(); }
+    /// Jobs waiting for a runner.
+    [[nodiscard]] int pending() const { return int(m_queue.size()); }
+    /// Runners not out for good.
+    [[nodiscard]] int liveRunners() const;
+    /// The process id of a runner, 0 while none runs (tests kill it).
+    [[nodiscard]] qint64 runnerPid(int runner) const;
+    [[nodiscard]] int runnerDevice(int runner) const { return m_runners.at(runner).device; }
+    /// Jobs a runner has answered (any status), for the spread over runners.
+    [[nodiscard]] int jobsAnswered(int runner) const { return m_runners.at(runner).answered; }
+
+    static constexpr int kMaxRestarts = 3;
+
+signals:
+    /// `runner` is -1 for a job answered without running (cancelled or failed in the queue).
+    void finished(quint64 tag, const kernelpad::RunResult& result, int runner, int device,
+                  const QString& deviceName);
+    /// A runner died during a job (crash, kill, watchdog); `reason` says why and whether it
+    /// was started again or stays out. Its job was queued once more for the others.
+    void runnerLost(int runner, const QString& reason);
+    /// The queue is empty and every runner idle (after the last answer).
+    void drained();
+
+private:
+    struct Job {
+        quint64 tag = 0;
+        RunRequest request;
+        int losses = 0;      ///< runners this job was on when they died
+        int avoidRunner = -1; ///< the runner it was on when that died
+    };
+    struct Runner {
+        RunnerClient* client = nullptr; ///< a child; null once out for good
+        int device = 0;
+        quint64 runId = 0;          ///< the id of the active run on the client
+        std::optional<Job> job;     ///< held from the start of the run until it is settled
+        std::optional<RunResult> answer;
+        QString restartReason;      ///< runnerRestarted() after the answer: the process died
+        bool cancelling = false;
+        int losses = 0;
+        int answered = 0;
+        QString lastLoss;
+    };
+
+    void makeClient(int index);
+    void dispatch();
+    [[nodiscard]] bool mayRun(const Job& job, int runner) const;
+    void start(int runner, Job job);
+    void onRunFinished(int runner, quint64 id, const RunResult& result);
+    void settle(int runner);
+    void lose(int runner, Job job, const QString& reason);
+    void answer(const Job& job, const RunResult& result, int runner, int device);
+    void failAllPending();
+    void checkDrained();
+    [[nodiscard]] QString nameOf(const RunResult& result, int device) const;
+
+    QVector<Runner> m_runners;
+    QVector<Job> m_queue;
+    QString m_program;
+    QStringList m_arguments;
+    bool m_commandSet = false;
+    int m_preparationLimitMs = -1;
+    int m_maxRestarts = kMaxRestarts;
+    quint64 m_nextRunId = 0;
+    QVector<DeviceInfo> m_devices;
+    bool m_active = false; ///< something was submitted since the last drained()
+};
+
+} // namespace kernelpad
