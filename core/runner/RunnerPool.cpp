@@ -37,10 +37,9 @@ void RunnerPool::makeClient(int index) {
         r.client->setCommand(m_program, m_arguments);
     if (m_preparationLimitMs >= 0)
         r.client->setPreparationLimitMs(m_preparationLimitMs);
-    connect(r.client, &RunnerClient::runFinished, this,
-            [this, index](quint64 id, const RunResult& result) {
-                onRunFinished(index, id, result);
-            });
+    connect(
+        r.client, &RunnerClient::runFinished, this,
+        [this, index](quint64 id, const RunResult& result) { onRunFinished(index, id, result); });
     // RunnerConnection says a process died right after the run's answer (runFinished, then
     // crashed or killed), in the same call: the answer is settled a turn of the event loop
     // later, when it is known which of the two it was.
@@ -186,10 +185,9 @@ void RunnerPool::settle(int runner) {
     // error is sticky, RunnerClient has already replaced it. The runner is lost when its
     // process died under the job: it was restarted after the answer, or (it could not start)
     // none runs now.
-    const bool died =
-        !restartReason.isEmpty() ||
-        (result.status == RunStatus::CudaError && result.faultCode == 0 && r.client &&
-         r.client->runnerPid() == 0);
+    const bool died = !restartReason.isEmpty() ||
+                      (result.status == RunStatus::CudaError && result.faultCode == 0 && r.client &&
+                       r.client->runnerPid() == 0);
     if (died && !cancelling && result.faultCode == 0)
         lose(runner, std::move(job), result.error.isEmpty() ? restartReason : result.error);
     else
@@ -273,9 +271,9 @@ void RunnerPool::failAllPending() {
             : QStringLiteral("Every runner of the pool was lost %1 times and stays out, so this "
                              "job was not run. %2")
                   .arg(m_maxRestarts + 1)
-                  .arg(losses.isEmpty() ? QString()
-                                        : QStringLiteral("Last losses: ") +
-                                              losses.join(QStringLiteral("; ")));
+                  .arg(losses.isEmpty()
+                           ? QString()
+                           : QStringLiteral("Last losses: ") + losses.join(QStringLiteral("; ")));
     const QVector<Job> failed = std::exchange(m_queue, {});
     for (const Job& job : failed) {
         RunResult r;

@@ -80,16 +80,16 @@ private:
     struct Job {
         quint64 tag = 0;
         RunRequest request;
-        int losses = 0;      ///< runners this job was on when they died
+        int losses = 0;       ///< runners this job was on when they died
         int avoidRunner = -1; ///< the runner it was on when that died
     };
     struct Runner {
         RunnerClient* client = nullptr; ///< a child; null once out for good
         int device = 0;
-        quint64 runId = 0;          ///< the id of the active run on the client
-        std::optional<Job> job;     ///< held from the start of the run until it is settled
+        quint64 runId = 0;      ///< the id of the active run on the client
+        std::optional<Job> job; ///< held from the start of the run until it is settled
         std::optional<RunResult> answer;
-        QString restartReason;      ///< runnerRestarted() after the answer: the process died
+        QString restartReason; ///< runnerRestarted() after the answer: the process died
         bool cancelling = false;
         int losses = 0;
         int answered = 0;

@@ -80,7 +80,8 @@ public:
                 "while IFS= read -r line; do\n"
                 "  case \"$line\" in *'\"type\":\"run\"'*) ;; *) continue ;; esac\n"
                 "  id=${line#'{\"id\":'}; id=${id%%,*}\n"
-                "  job=$(printf '%s' \"$line\" | sed -n 's/.*\"name\":\"\\(job-[a-z0-9]*\\)\".*/\\1/p')\n"
+                "  job=$(printf '%s' \"$line\" | sed -n "
+                "'s/.*\"name\":\"\\(job-[a-z0-9]*\\)\".*/\\1/p')\n"
                 "  if [ \"$job\" = job-poison ]; then kill -9 $$; fi\n"
                 "  if [ \"$job\" = job-fault ]; then\n"
                 "    printf '{\"type\":\"result\",\"id\":%s,\"result\":%s,\"outputs\":[],"
@@ -187,10 +188,10 @@ private slots:
             tags.insert(a.tag);
         }
         QCOMPARE(tags.size(), 8);
-        QVERIFY2(pool.jobsAnswered(0) >= 2 && pool.jobsAnswered(1) >= 2,
-                 qPrintable(QStringLiteral("%1 and %2")
-                                .arg(pool.jobsAnswered(0))
-                                .arg(pool.jobsAnswered(1))));
+        QVERIFY2(
+            pool.jobsAnswered(0) >= 2 && pool.jobsAnswered(1) >= 2,
+            qPrintable(
+                QStringLiteral("%1 and %2").arg(pool.jobsAnswered(0)).arg(pool.jobsAnswered(1))));
         QCOMPARE(pool.jobsAnswered(0) + pool.jobsAnswered(1), 8);
         QCOMPARE(fake.completed().size(), 8);
         QCOMPARE(pool.busyRunners(), 0);

@@ -62,11 +62,11 @@ private slots:
         pool.setMaxRestarts(0); // the killed runner stays out: the other must finish alone
         QVector<Answer> answers;
         bool lostSeen = false;
-        connect(&pool, &RunnerPool::finished, this,
-                [&](quint64 tag, const RunResult& result, int runner, int device,
-                    const QString& name) {
-                    answers.push_back({tag, result, runner, device, name, lostSeen});
-                });
+        connect(
+            &pool, &RunnerPool::finished, this,
+            [&](quint64 tag, const RunResult& result, int runner, int device, const QString& name) {
+                answers.push_back({tag, result, runner, device, name, lostSeen});
+            });
         QSignalSpy lost(&pool, &RunnerPool::runnerLost);
         connect(&pool, &RunnerPool::runnerLost, this, [&] { lostSeen = true; });
         QSignalSpy drained(&pool, &RunnerPool::drained);
@@ -111,9 +111,9 @@ private slots:
                      qPrintable(QStringLiteral("job %1: %2").arg(a.tag).arg(a.result.error)));
             QVERIFY(!a.result.verification.isEmpty());
             for (const BufferVerification& v : a.result.verification)
-                QVERIFY2(v.passed, qPrintable(QStringLiteral("job %1: %2 not verified")
-                                                  .arg(a.tag)
-                                                  .arg(v.buffer)));
+                QVERIFY2(
+                    v.passed,
+                    qPrintable(QStringLiteral("job %1: %2 not verified").arg(a.tag).arg(v.buffer)));
             QCOMPARE(a.result.timing.timesMs.size(), 5);
             QCOMPARE(a.device, 0);
             QVERIFY(!a.result.device.name.isEmpty());
