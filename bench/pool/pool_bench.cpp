@@ -174,8 +174,9 @@ int main(int argc, char** argv) {
         QStringLiteral("Per-job overhead of KernelPad's runner pool on a compile-cache hit."));
     parser.addHelpOption();
     const QCommandLineOption projectOption(
-        QStringLiteral("project"), QStringLiteral("The job (default bench/kernels/saxpy_1elem.kpad)."),
-        QStringLiteral("file"), QStringLiteral(KERNELPAD_BENCH_DIR "/kernels/saxpy_1elem.kpad"));
+        QStringLiteral("project"),
+        QStringLiteral("The job (default bench/kernels/saxpy_1elem.kpad)."), QStringLiteral("file"),
+        QStringLiteral(KERNELPAD_BENCH_DIR "/kernels/saxpy_1elem.kpad"));
     const QCommandLineOption jobsOption(QStringLiteral("jobs"), QStringLiteral("Jobs timed (64)."),
                                         QStringLiteral("n"), QStringLiteral("64"));
     const QCommandLineOption runnersOption(QStringLiteral("runners"),
@@ -191,15 +192,16 @@ int main(int argc, char** argv) {
         QStringLiteral("runner"), QStringLiteral("kernelpad-cli to serve (default: found)."),
         QStringLiteral("path"));
     const QCommandLineOption jsonOption(QStringLiteral("json"), QStringLiteral("JSON output."));
-    parser.addOptions(
-        {projectOption, jobsOption, runnersOption, deviceOption, repsOption, runnerOption, jsonOption});
+    parser.addOptions({projectOption, jobsOption, runnersOption, deviceOption, repsOption,
+                       runnerOption, jsonOption});
     parser.process(app);
 
     const auto number = [&](const QCommandLineOption& o, int least, int* out) {
         bool ok = false;
         *out = parser.value(o).toInt(&ok);
         if (!ok || *out < least) {
-            std::fprintf(stderr, "pool_bench: --%s must be a whole number of at least %d, got '%s'\n",
+            std::fprintf(stderr,
+                         "pool_bench: --%s must be a whole number of at least %d, got '%s'\n",
                          qPrintable(o.names().first()), least, qPrintable(parser.value(o)));
             return false;
         }

@@ -1,7 +1,7 @@
 // The runner pool without a GPU: stand-in runners (shell scripts that speak the protocol and
 // answer with a canned result) prove the work queue, a runner killed mid-job, a job that kills
-// every runner it touches, a pool with every runner gone, cancelAll and a kernel fault that
-// is the job's answer, not a loss.
+// or hangs every runner it touches, a pool with every runner gone, cancelAll and a kernel fault
+// that is the job's answer, not a loss.
 
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerPool.h"
@@ -55,7 +55,8 @@ struct Answers {
 };
 
 /// A stand-in runner. It says hello like the real one, and for each "run" takes the job's
-/// name from the project ("job-…"): `job-poison` kills the runner at once, `job-fault`
+/// name from the project ("job-…"): `job-poison` kills the runner at once, `job-hang` sleeps
+/// past the watchdog, `job-fault`
 /// answers as a kernel fault with a sticky error (poisoned) and exits, every other job sleeps
 /// `delay` seconds, writes its name to the log (run to completion) and answers Ok.
 class FakeRunner {
@@ -83,6 +84,7 @@ public:
                 "  job=$(printf '%s' \"$line\" | sed -n "
                 "'s/.*\"name\":\"\\(job-[a-z0-9]*\\)\".*/\\1/p')\n"
                 "  if [ \"$job\" = job-poison ]; then kill -9 $$; fi\n"
+                "  if [ \"$job\" = job-hang ]; then sleep 5; fi\n"
                 "  if [ \"$job\" = job-fault ]; then\n"
                 "    printf '{\"type\":\"result\",\"id\":%s,\"result\":%s,\"outputs\":[],"
                 "\"poisoned\":true}\\n' \"$id\" \"$(cat '%2/fault.json')\"\n"
@@ -257,6 +259,30 @@ private slots:
             QCOMPARE(answers.of(t)->result.status, RunStatus::Ok);
         QCOMPARE(fake.completed().size(), 4);
         QCOMPARE(pool.liveRunners(), 2);
+    }
+
+    void aJobThatHangsIsStoppedByTheWatchdogAndCountsAsALoss() {
+        FakeRunner fake(QStringLiteral("0.1"));
+        RunnerPool pool({0, 0});
+        fake.apply(pool);
+        pool.setPreparationLimitMs(300);
+        Answers answers(pool);
+        QSignalSpy lost(&pool, &RunnerPool::runnerLost);
+        RunRequest hang = job(QStringLiteral("hang"));
+        hang.project.timing.timeLimitMs = 100;
+        pool.submit(1, hang);
+        for (quint64 t = 2; t <= 4; ++t)
+            pool.submit(t, job(QString::number(t)));
+        QVERIFY(answers.waitFor(4, 20000));
+        const Answer* stuck = answers.of(1);
+        QCOMPARE(stuck->result.status, RunStatus::CudaError);
+        QVERIFY2(stuck->result.error.contains("stopped two runners") &&
+                     stuck->result.error.contains("time limit"),
+                 qPrintable(stuck->result.error));
+        QCOMPARE(lost.count(), 2);
+        for (quint64 t = 2; t <= 4; ++t)
+            QCOMPARE(answers.of(t)->result.status, RunStatus::Ok);
+        QCOMPARE(fake.completed().size(), 3);
     }
 
     void everyRunnerGoneAnswersEveryJob() {
