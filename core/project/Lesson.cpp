@@ -34,12 +34,16 @@ const QStringList& kindNames() {
 /// The keys the "lesson" section may hold: a misspelt one ("hint") is an error, not a silent
 /// loss of the teacher's hints.
 const QStringList& sectionKeys() {
-    static const QStringList keys{
-        QStringLiteral("title"),           QStringLiteral("topic"),
-        QStringLiteral("level"),           QStringLiteral("order"),
-        QStringLiteral("kind"),            QStringLiteral("hints"),
-        QStringLiteral("solution"),        QStringLiteral("solutionFile"),
-        QStringLiteral("requiredSpeedup"), QStringLiteral("recorded")};
+    static const QStringList keys{QStringLiteral("title"),
+                                  QStringLiteral("topic"),
+                                  QStringLiteral("level"),
+                                  QStringLiteral("order"),
+                                  QStringLiteral("kind"),
+                                  QStringLiteral("hints"),
+                                  QStringLiteral("solution"),
+                                  QStringLiteral("solutionFile"),
+                                  QStringLiteral("requiredSpeedup"),
+                                  QStringLiteral("recorded")};
     return keys;
 }
 
@@ -110,9 +114,9 @@ bool readRecord(const json::FieldReader& section, std::optional<LessonRecord>* o
         !readNonEmptyString(fields, QStringLiteral("date"), &record.date))
         return false;
     if (!QDate::fromString(record.date, Qt::ISODate).isValid())
-        return fields.fail(fields.path(QStringLiteral("date")) +
-                           QStringLiteral(": expected a date as 2026-11-24 (got \"%1\")")
-                               .arg(record.date));
+        return fields.fail(
+            fields.path(QStringLiteral("date")) +
+            QStringLiteral(": expected a date as 2026-11-24 (got \"%1\")").arg(record.date));
     std::optional<LessonFigures> solution = readFigures(fields, QStringLiteral("solution"));
     if (!solution)
         return false;
@@ -122,8 +126,7 @@ bool readRecord(const json::FieldReader& section, std::optional<LessonRecord>* o
         if (!record.starter)
             return false;
     }
-    if (!readPositive(fields, QStringLiteral("speedup"), &record.speedup,
-                      json::Presence::Optional))
+    if (!readPositive(fields, QStringLiteral("speedup"), &record.speedup, json::Presence::Optional))
         return false;
     *out = record;
     return true;
@@ -216,9 +219,9 @@ std::optional<Lesson> Lesson::load(const QString& dir, QString* error) {
     const json::FieldReader fields = top.nested(QStringLiteral("lesson"), section);
     for (auto it = section.constBegin(); it != section.constEnd(); ++it)
         if (!sectionKeys().contains(it.key()))
-            return fail(projectName, fields.path(it.key()) +
-                                         QStringLiteral(": unknown field; the fields are %1")
-                                             .arg(sectionKeys().join(QLatin1String(", "))));
+            return fail(projectName,
+                        fields.path(it.key()) + QStringLiteral(": unknown field; the fields are %1")
+                                                    .arg(sectionKeys().join(QLatin1String(", "))));
 
     QString level;
     QString kind;
@@ -307,8 +310,8 @@ std::optional<Lesson> Lesson::load(const QString& dir, QString* error) {
 
 QVector<Lesson> listLessons(const QString& dir, QStringList* problems) {
     QVector<Lesson> lessons;
-    const QFileInfoList folders = QDir(dir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot,
-                                                          QDir::Name);
+    const QFileInfoList folders =
+        QDir(dir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo& folder : folders) {
         if (!QFileInfo::exists(folder.absoluteFilePath() + QLatin1Char('/') +
                                QLatin1String(Lesson::kProjectFile)))

@@ -164,10 +164,10 @@ private slots:
         QTest::addColumn<QString>("text");  ///< replaces lesson.md when not empty
         QTest::addColumn<QString>("expected");
         const QString keepText;
-        QTest::newRow("no lesson section") << "no section" << keepText
-                                           << "bad/lesson.kpad: lesson: missing";
-        QTest::newRow("misspelt field") << R"({"hint": ["x"]})" << keepText
-                                        << "bad/lesson.kpad: lesson.hint: unknown field";
+        QTest::newRow("no lesson section")
+            << "no section" << keepText << "bad/lesson.kpad: lesson: missing";
+        QTest::newRow("misspelt field")
+            << R"({"hint": ["x"]})" << keepText << "bad/lesson.kpad: lesson.hint: unknown field";
         QTest::newRow("no title") << R"({"title": null})" << keepText
                                   << "bad/lesson.kpad: lesson.title: missing";
         QTest::newRow("blank topic") << R"({"topic": " "})" << keepText
@@ -182,8 +182,8 @@ private slots:
                                   << "bad/lesson.kpad: lesson.hints: give at least one hint";
         QTest::newRow("empty second hint") << R"({"hints": ["a", ""]})" << keepText
                                            << "bad/lesson.kpad: lesson.hints[1]: must not be empty";
-        QTest::newRow("hint not a string") << R"({"hints": [3]})" << keepText
-                                           << "bad/lesson.kpad: lesson.hints[0]";
+        QTest::newRow("hint not a string")
+            << R"({"hints": [3]})" << keepText << "bad/lesson.kpad: lesson.hints[0]";
         QTest::newRow("two solutions") << R"({"solution": "x"})" << keepText
                                        << "bad/lesson.kpad: lesson.solution: give exactly one";
         QTest::newRow("no solution") << R"({"solutionFile": null})" << keepText
@@ -194,8 +194,9 @@ private slots:
         QTest::newRow("solution file outside the folder")
             << R"({"solutionFile": "../solution.cu"})" << keepText
             << "bad/lesson.kpad: lesson.solutionFile: \"../solution.cu\" must be a file name";
-        QTest::newRow("speed without a factor") << R"({"kind": "speed"})" << keepText
-                                                << "bad/lesson.kpad: lesson.requiredSpeedup: missing";
+        QTest::newRow("speed without a factor")
+            << R"({"kind": "speed"})" << keepText
+            << "bad/lesson.kpad: lesson.requiredSpeedup: missing";
         QTest::newRow("speed factor not above 1")
             << R"({"kind": "speed", "requiredSpeedup": 0.5})" << keepText
             << "bad/lesson.kpad: lesson.requiredSpeedup: a speed lesson's solution must be faster";
@@ -217,16 +218,20 @@ private slots:
         const QString longParagraph = QString(QStringLiteral("Text of the lesson. ")).repeated(30);
         QTest::newRow("text without questions")
             << "{}"
-            << "# T\n\n## Concept\n\n" + longParagraph + "\n\n## What to do\n\nx\n\n## What to look at\n\nx\n"
+            << "# T\n\n## Concept\n\n" + longParagraph +
+                   "\n\n## What to do\n\nx\n\n## What to look at\n\nx\n"
             << "bad/lesson.md: has no heading \"## Questions\"";
         QTest::newRow("text without a title")
             << "{}"
             << "## Concept\n\n" + longParagraph +
                    "\n## What to do\n\n## What to look at\n\n## Questions\n"
             << "bad/lesson.md: must start with a title line";
-        QTest::newRow("text too short") << "{}" << "# T\n\nToo short.\n"
+        QTest::newRow("text too short") << "{}"
+                                        << "# T\n\nToo short.\n"
                                         << "bad/lesson.md: has 15 characters";
-        QTest::newRow("no text") << "{}" << "delete" << "bad/lesson.md: no such file";
+        QTest::newRow("no text") << "{}"
+                                 << "delete"
+                                 << "bad/lesson.md: no such file";
     }
     void badLessonIsRefused() {
         QFETCH(QString, patch);
