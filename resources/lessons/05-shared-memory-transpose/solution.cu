@@ -14,7 +14,7 @@ extern "C" __global__ void transpose(const float* in, float* out, int rows, int 
     for (int k = 0; k < TILE; k += ROWS_PER_PASS)
         if (x < cols && y + k < rows)
             tile[threadIdx.y + k][threadIdx.x] = in[(y + k) * cols + x];
-    // Every element of the tile is written by another thread than the one that reads it.
+    // Each element of the tile is read by another thread than the one that wrote it.
     __syncthreads();
     // The tile goes to block (blockIdx.y, blockIdx.x) of out, and threadIdx.x now runs
     // along a row of out, so the writes are coalesced too; the tile is read down a column.

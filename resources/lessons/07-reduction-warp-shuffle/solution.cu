@@ -24,8 +24,8 @@ block_sum_tree(const float* in, float* out, unsigned int n)
 __device__ float warp_sum(float v)
 {
     for (int offset = WARP / 2; offset > 0; offset /= 2) {
-        // Every lane takes part (full mask); lanes near the top receive their own value
-        // back, which only lanes that are never read again add.
+        // Every lane takes part (full mask). A lane whose partner would be past lane 31
+        // gets its own value back: its partial sum goes wrong, but lane 0's never depends on it.
         v += __shfl_down_sync(0xffffffffu, v, offset);
     }
     return v; // complete in lane 0 only
