@@ -182,6 +182,7 @@ struct ExecutionSession::DeviceState {
         , info(device.info())
         , context(device)
         , comparer(cache)
+        , expressionEvaluator(cache)
         , blocker(cache) {
         // A ceiling measured by an earlier process is shown from the first run on.
         if (std::optional<CopyCeiling> known =
@@ -199,9 +200,10 @@ struct ExecutionSession::DeviceState {
     /// The last run's buffers: the next run keeps the allocations (and the contents of
     /// unchanged "in" buffers) it can (issue 5, "Fast edit -> result").
     std::vector<RunBuffer> buffers;
-    GpuComparer comparer;   ///< large reference-kernel verifications (RunVerification.h)
-    BlockingKernel blocker; ///< what timed samples are queued behind (Measure.h)
-    ExpectedCache expected; ///< expression checks' expected values, kept between runs
+    GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
+    GpuExpressionEvaluator expressionEvaluator; ///< expression checks compared on the GPU
+    BlockingKernel blocker;             ///< what timed samples are queued behind (Measure.h)
+    ExpectedCache expected;             ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
     /// The run's textures and surfaces: freed when the run ends, or by the next run when an
     /// error ended it (never while a sticky fault unwinds: GPU.md).
@@ -617,6 +619,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     RunVerifier verifier(project, request.projectDir, result.compile, *module, s.stream,
                          &s.comparer, arch, &s.expected);
     verifier.imageHandles = s.textures->handles(project.arguments.size());
+    verifier.expressionEvaluator = &s.expressionEvaluator;
     // Outputs verified on the GPU are copied to the host only when the caller keeps them.
     QHash<QString, QByteArray> outputs;
     for (const RunBuffer& b : buffers) {
