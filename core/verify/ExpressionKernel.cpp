@@ -19,7 +19,8 @@ namespace {
 
 /// What every translated kernel starts with. Each helper is written as muParser 2.3's
 /// implementation is (MathImpl), so that both compute the same doubles.
-const char* const kPrelude = R"(// An expression check's expected values, translated from muParser syntax.
+const char* const kPrelude =
+    R"(// An expression check's expected values, translated from muParser syntax.
 __device__ __forceinline__ double kp_sign(double v) { return v < 0 ? -1.0 : (v > 0 ? 1.0 : 0.0); }
 __device__ __forceinline__ double kp_rint(double v) { return floor(v + 0.5); }
 __device__ __forceinline__ double kp_min(double a, double b) { return b < a ? b : a; }
@@ -34,11 +35,11 @@ struct Function {
     const char* cuda;
 };
 constexpr Function kUnaryFunctions[] = {
-    {"sin", "sin"},     {"cos", "cos"},     {"tan", "tan"},     {"asin", "asin"},
-    {"acos", "acos"},   {"atan", "atan"},   {"sinh", "sinh"},   {"cosh", "cosh"},
-    {"tanh", "tanh"},   {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"},
-    {"exp", "exp"},     {"log", "log"},     {"ln", "log"},      {"log2", "log2"},
-    {"log10", "log10"}, {"sqrt", "sqrt"},   {"abs", "fabs"},    {"sign", "kp_sign"},
+    {"sin", "sin"},      {"cos", "cos"},     {"tan", "tan"},     {"asin", "asin"},
+    {"acos", "acos"},    {"atan", "atan"},   {"sinh", "sinh"},   {"cosh", "cosh"},
+    {"tanh", "tanh"},    {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"},
+    {"exp", "exp"},      {"log", "log"},     {"ln", "log"},      {"log2", "log2"},
+    {"log10", "log10"},  {"sqrt", "sqrt"},   {"abs", "fabs"},    {"sign", "kp_sign"},
     {"rint", "kp_rint"},
 };
 constexpr const char* kVariadicFunctions[] = {"min", "max", "sum", "avg"};
@@ -320,8 +321,8 @@ private:
         const char* cuda = nullptr;
         if (isUnaryFunction(word, &cuda) || isVariadicFunction(word)) {
             if (isArgument)
-                return unsupported(QStringLiteral("'%1' names both an argument and a function")
-                                       .arg(word));
+                return unsupported(
+                    QStringLiteral("'%1' names both an argument and a function").arg(word));
             if (!accept("("))
                 return unsupported(QStringLiteral("function '%1' without '('").arg(word));
             QStringList args;
@@ -342,8 +343,8 @@ private:
         }
         if (word == QLatin1String("_pi") || word == QLatin1String("_e")) {
             if (isArgument)
-                return unsupported(QStringLiteral("'%1' names both an argument and a constant")
-                                       .arg(word));
+                return unsupported(
+                    QStringLiteral("'%1' names both an argument and a constant").arg(word));
             return literal(muParserConstant(word == QLatin1String("_pi") ? "_pi" : "_e"));
         }
         if (m_scalars.contains(word)) {
@@ -397,10 +398,11 @@ bool expressionKernelSupportsInput(ScalarType type) {
     return cudaType(type) != nullptr;
 }
 
-std::optional<ExpressionKernelSource>
-translateExpression(const QString& expression, ScalarType outputType,
-                    const QHash<QString, ScalarType>& buffers, const QStringList& scalars,
-                    bool indexAvailable, QString* why) {
+std::optional<ExpressionKernelSource> translateExpression(const QString& expression,
+                                                          ScalarType outputType,
+                                                          const QHash<QString, ScalarType>& buffers,
+                                                          const QStringList& scalars,
+                                                          bool indexAvailable, QString* why) {
     if (!expressionKernelSupportsOutput(outputType)) {
         *why = QStringLiteral("outputs of %1 are checked on the host")
                    .arg(QLatin1String(scalarTypeInfo(outputType).numpyName));
@@ -422,21 +424,24 @@ translateExpression(const QString& expression, ScalarType outputType,
                        .arg(kernel.buffers.at(k), QLatin1String(scalarTypeInfo(type).numpyName));
             return std::nullopt;
         }
-        params += QStringLiteral(", const %1* __restrict__ b%2").arg(QLatin1String(cudaType(type))).arg(k);
+        params += QStringLiteral(", const %1* __restrict__ b%2")
+                      .arg(QLatin1String(cudaType(type)))
+                      .arg(k);
     }
     for (int k = 0; k < kernel.scalars.size(); ++k)
         params += QStringLiteral(", double s%1").arg(k);
-    kernel.source = QLatin1String(kPrelude) +
-                    QStringLiteral("extern \"C\" __global__ void %1(%2)\n{\n"
-                                   "    const unsigned long long stride = "
-                                   "(unsigned long long)gridDim.x * blockDim.x;\n"
-                                   "    for (unsigned long long i = (unsigned long long)blockIdx.x * "
-                                   "blockDim.x + threadIdx.x; i < n; i += stride) {\n"
-                                   "        const double v = %3;\n"
-                                   "        out[i] = (%4)v;\n"
-                                   "    }\n}\n")
-                        .arg(QLatin1String(kExpressionKernelName), params, *code,
-                             QLatin1String(cudaType(outputType)));
+    kernel.source =
+        QLatin1String(kPrelude) +
+        QStringLiteral("extern \"C\" __global__ void %1(%2)\n{\n"
+                       "    const unsigned long long stride = "
+                       "(unsigned long long)gridDim.x * blockDim.x;\n"
+                       "    for (unsigned long long i = (unsigned long long)blockIdx.x * "
+                       "blockDim.x + threadIdx.x; i < n; i += stride) {\n"
+                       "        const double v = %3;\n"
+                       "        out[i] = (%4)v;\n"
+                       "    }\n}\n")
+            .arg(QLatin1String(kExpressionKernelName), params, *code,
+                 QLatin1String(cudaType(outputType)));
     return kernel;
 }
 
@@ -476,12 +481,13 @@ bool GpuExpressionEvaluator::evaluate(const ExpressionKernelSource& kernel, Scal
         const Program program(kernel.source, QStringLiteral("kernelpad_expression.cu"), options);
         const auto compile = [&] { return program.compile(arch); };
         const CompileResult compiled =
-            m_cache ? m_cache->findOrCompile(
-                          CompileCache::key(kernel.source, QStringLiteral("kernelpad_expression.cu"),
-                                            {arch, QStringLiteral("--fmad=false")}, {},
-                                            Program::nvrtcVersion()),
-                          compile)
-                    : compile();
+            m_cache
+                ? m_cache->findOrCompile(
+                      CompileCache::key(kernel.source, QStringLiteral("kernelpad_expression.cu"),
+                                        {arch, QStringLiteral("--fmad=false")}, {},
+                                        Program::nvrtcVersion()),
+                      compile)
+                : compile();
         if (!compiled.ok || compiled.cubin.isEmpty()) {
             *why = QStringLiteral("the expression kernel did not compile for %1: %2")
                        .arg(arch, compiled.error.isEmpty() ? compiled.log : compiled.error);

@@ -15,12 +15,9 @@ using namespace kernelpad;
 
 namespace {
 
-const QHash<QString, ScalarType> kBuffers{{"x", ScalarType::Float32},
-                                          {"y", ScalarType::Float64},
-                                          {"k", ScalarType::Int32},
-                                          {"u", ScalarType::UInt64},
-                                          {"flag", ScalarType::Bool},
-                                          {"h", ScalarType::Float16}};
+const QHash<QString, ScalarType> kBuffers{{"x", ScalarType::Float32}, {"y", ScalarType::Float64},
+                                          {"k", ScalarType::Int32},   {"u", ScalarType::UInt64},
+                                          {"flag", ScalarType::Bool}, {"h", ScalarType::Float16}};
 const QStringList kScalars{"a", "n"};
 
 std::optional<ExpressionKernelSource> translate(const QString& expression, QString* why,
@@ -45,26 +42,39 @@ private slots:
         QTest::addColumn<QString>("expression");
         QTest::addColumn<QString>("code");
         // -a^2 is -(a^2); ^ groups right to left; ?: nests to the right.
-        QTest::newRow("sign below power") << "-a^2" << "(-kp_pow(s0, (0x1p+1)))";
-        QTest::newRow("power right to left")
-            << "2^3^2" << "kp_pow((0x1p+1), kp_pow((0x1.8p+1), (0x1p+1)))";
-        QTest::newRow("saxpy") << "a*x+y" << "((s0 * ((double)b0[i])) + ((double)b1[i]))";
-        QTest::newRow("left to right") << "x-y-a" << "((((double)b0[i]) - ((double)b1[i])) - s0)";
+        QTest::newRow("sign below power") << "-a^2"
+                                          << "(-kp_pow(s0, (0x1p+1)))";
+        QTest::newRow("power right to left") << "2^3^2"
+                                             << "kp_pow((0x1p+1), kp_pow((0x1.8p+1), (0x1p+1)))";
+        QTest::newRow("saxpy") << "a*x+y"
+                               << "((s0 * ((double)b0[i])) + ((double)b1[i]))";
+        QTest::newRow("left to right") << "x-y-a"
+                                       << "((((double)b0[i]) - ((double)b1[i])) - s0)";
         QTest::newRow("ternary right")
-            << "a?1:n?2:3" << "((s0) != 0.0 ? ((0x1p+0)) : (((s1) != 0.0 ? ((0x1p+1)) : ((0x1.8p+1)))))";
+            << "a?1:n?2:3"
+            << "((s0) != 0.0 ? ((0x1p+0)) : (((s1) != 0.0 ? ((0x1p+1)) : ((0x1.8p+1)))))";
         QTest::newRow("and above or")
             << "a||n&&x"
             << "((s0) != 0.0 || (((s1) != 0.0 && (((double)b0[i])) != 0.0 ? 1.0 : 0.0)) != 0.0 ? "
                "1.0 : 0.0)";
-        QTest::newRow("comparison below sum") << "a+1<=n" << "(((s0 + (0x1p+0))) <= (s1) ? 1.0 : 0.0)";
-        QTest::newRow("sum from zero") << "sum(a,n)" << "((0.0 + s0) + s1)";
-        QTest::newRow("avg") << "avg(a,n)" << "(((0.0 + s0) + s1) / (0x1p+1))";
-        QTest::newRow("min folds") << "min(a,n)" << "kp_min(kp_min(s0, s0), s1)";
-        QTest::newRow("ln is log") << "ln(a)" << "log(s0)";
-        QTest::newRow("abs") << "abs(x)" << "fabs(((double)b0[i]))";
-        QTest::newRow("bool input") << "flag" << "(b0[i] != 0 ? 1.0 : 0.0)";
-        QTest::newRow("index") << "i*2" << "(((double)i) * (0x1p+1))";
-        QTest::newRow("exponent literal") << "2e-1" << "(0x1.999999999999ap-3)";
+        QTest::newRow("comparison below sum") << "a+1<=n"
+                                              << "(((s0 + (0x1p+0))) <= (s1) ? 1.0 : 0.0)";
+        QTest::newRow("sum from zero") << "sum(a,n)"
+                                       << "((0.0 + s0) + s1)";
+        QTest::newRow("avg") << "avg(a,n)"
+                             << "(((0.0 + s0) + s1) / (0x1p+1))";
+        QTest::newRow("min folds") << "min(a,n)"
+                                   << "kp_min(kp_min(s0, s0), s1)";
+        QTest::newRow("ln is log") << "ln(a)"
+                                   << "log(s0)";
+        QTest::newRow("abs") << "abs(x)"
+                             << "fabs(((double)b0[i]))";
+        QTest::newRow("bool input") << "flag"
+                                    << "(b0[i] != 0 ? 1.0 : 0.0)";
+        QTest::newRow("index") << "i*2"
+                               << "(((double)i) * (0x1p+1))";
+        QTest::newRow("exponent literal") << "2e-1"
+                                          << "(0x1.999999999999ap-3)";
     }
     void precedenceAsMuParser() {
         QFETCH(QString, expression);
@@ -157,8 +167,8 @@ private slots:
                 options.fmad = false;
                 const CompileResult compiled =
                     Program(k->source, "kernelpad_expression.cu", options).compile("sm_90");
-                QVERIFY2(compiled.ok, qPrintable(expression + ":\n" + compiled.log + compiled.error +
-                                                 "\n" + k->source));
+                QVERIFY2(compiled.ok, qPrintable(expression + ":\n" + compiled.log +
+                                                 compiled.error + "\n" + k->source));
                 QVERIFY(!compiled.cubin.isEmpty());
                 QVERIFY(compiled.findKernel(kExpressionKernelName));
             }
