@@ -75,15 +75,23 @@ private slots:
         QTest::addColumn<int>("outType");
         QTest::addColumn<bool>("exact"); // +-*/ and comparisons only: identical bits
         const int f32 = int(ScalarType::Float32), f64 = int(ScalarType::Float64);
-        const QStringList arithmetic{"a*x+y", "x*y - k/3", "-a^2 + x^2", "(x < y) + (k >= 0)",
-                                     "x > 0 && y > 0 || k == 5", "x < 0 ? -x : y",
+        const QStringList arithmetic{"a*x+y",
+                                     "x*y - k/3",
+                                     "-a^2 + x^2",
+                                     "(x < y) + (k >= 0)",
+                                     "x > 0 && y > 0 || k == 5",
+                                     "x < 0 ? -x : y",
                                      "min(x, y, a) + max(x, k) + sum(x, y) + avg(x, y, u)",
-                                     "abs(x) + sign(y) + rint(x * 10)", "i * 1e-7 + n",
-                                     "flag ? x : y", "2^3^2 + 1e3*x + .5"};
+                                     "abs(x) + sign(y) + rint(x * 10)",
+                                     "i * 1e-7 + n",
+                                     "flag ? x : y",
+                                     "2^3^2 + 1e3*x + .5"};
         const QStringList functions{"sin(x) + cos(y) + tan(x/2)",
                                     "exp(x) * log(1 + abs(y)) + ln(2) + log2(1 + u) + log10(3)",
                                     "sqrt(abs(x)) + asin(x) + acos(y) + atan(k)",
-                                    "sinh(x) + cosh(y) + tanh(x)", "_pi * x + _e", "x^1.5 + y^a"};
+                                    "sinh(x) + cosh(y) + tanh(x)",
+                                    "_pi * x + _e",
+                                    "x^1.5 + y^a"};
         for (int out : {f32, f64}) {
             for (const QString& e : arithmetic)
                 QTest::addRow("%s -> %s", qPrintable(e), out == f32 ? "float32" : "float64")
@@ -159,8 +167,10 @@ private slots:
                 }
             if (scenario == 2)
                 got = doublesToBytes(ValueType::of(out), QVector<double>(count, 12345.0));
-            const BufferVerification h = compareBuffers(ValueType::of(out), got, host, count, 1e-6, 1e-5);
-            const BufferVerification g = compareBuffers(ValueType::of(out), got, gpu, count, 1e-6, 1e-5);
+            const BufferVerification h =
+                compareBuffers(ValueType::of(out), got, host, count, 1e-6, 1e-5);
+            const BufferVerification g =
+                compareBuffers(ValueType::of(out), got, gpu, count, 1e-6, 1e-5);
             QCOMPARE(g.passed, h.passed);
             QCOMPARE(g.mismatches, h.mismatches);
             QCOMPARE(g.nanCount, h.nanCount);
@@ -195,8 +205,9 @@ private slots:
 
         // A kernel off by 1e-3 from element 1000 on: the GPU's report equals the host's, whose
         // expected values for the same inputs are computed here with muParser.
-        request.project.source.replace(QStringLiteral("a * x[tid] + y[tid]"),
-                                       QStringLiteral("a * x[tid] + y[tid] + (tid >= 1000 ? 1e-3f : 0.0f)"));
+        request.project.source.replace(
+            QStringLiteral("a * x[tid] + y[tid]"),
+            QStringLiteral("a * x[tid] + y[tid] + (tid >= 1000 ? 1e-3f : 0.0f)"));
         QVERIFY(request.project.source.contains("1e-3f"));
         r = session.run(request, cancel);
         QCOMPARE(r.status, RunStatus::VerificationFailed);
