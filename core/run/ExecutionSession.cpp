@@ -183,6 +183,7 @@ struct ExecutionSession::DeviceState {
         , context(device)
         , comparer(cache)
         , expressionEvaluator(cache)
+        , deviceInit(cache)
         , blocker(cache) {
         // A ceiling measured by an earlier process is shown from the first run on.
         if (std::optional<CopyCeiling> known =
@@ -202,6 +203,7 @@ struct ExecutionSession::DeviceState {
     std::vector<RunBuffer> buffers;
     GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
     GpuExpressionEvaluator expressionEvaluator; ///< expression checks compared on the GPU
+    DeviceInit deviceInit;                      ///< "uniform" inputs generated on the GPU
     BlockingKernel blocker;             ///< what timed samples are queued behind (Measure.h)
     ExpectedCache expected;             ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
@@ -541,8 +543,12 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
                              AvailableMemory{availableHostBytes(), qint64(freeBeforeBytes)});
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
-    std::optional<std::vector<RunBuffer>> prepared =
-        prepareBuffers(project.arguments, request.projectDir, &problem, &s.buffers);
+    // Large "uniform" inputs are generated on the GPU when its generator is ready (the host
+    // makes the same values only if it needs them); its compile failing only costs the upload.
+    QString deviceInitProblem;
+    const bool generateOnDevice = s.deviceInit.prepare(s.info.arch(), &deviceInitProblem);
+    std::optional<std::vector<RunBuffer>> prepared = prepareBuffers(
+        project.arguments, request.projectDir, &problem, &s.buffers, generateOnDevice);
     if (!prepared)
         return fail(RunStatus::BadInput, problem);
     tracePhase("buffers prepared on the host (inputs generated)");
@@ -561,7 +567,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         for (RunBuffer& b : *prepared)
             if (b.reuse == BufferReuse::Contents)
                 b.reuse = BufferReuse::Memory;
-    const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString());
+    const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString(), &s.deviceInit);
     s.buffers = std::move(*prepared);
     tracePhase("buffers allocated, initialised and uploaded");
     if (isPipeline)

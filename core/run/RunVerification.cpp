@@ -33,7 +33,7 @@ QByteArray expressionKey(const QString& expression, const RunBuffer& output,
     for (const QString& name : names)
         key += '\n' + name.toUtf8() + '=' + QByteArray::number(scalars.value(name), 'g', 17);
     for (const RunBuffer& b : buffers) {
-        if (b.initial.isEmpty())
+        if (!b.hasInitialContents())
             continue;
         const BufferContentKey& k = b.key;
         key += '\n' + k.name.toUtf8() + ' ' + k.type + ' ' + QByteArray::number(k.count) + ' ' +
@@ -106,7 +106,7 @@ RunVerifier::verifyExpressionOnGpu(const RunBuffer& b, const std::vector<RunBuff
     // Inputs as the host path sees them: buffers with initial contents, of scalar types.
     QHash<QString, ScalarType> inputTypes;
     for (const RunBuffer& in : buffers)
-        if (!in.initial.isEmpty() && !in.type.isStruct())
+        if (in.hasInitialContents() && !in.type.isStruct())
             inputTypes.insert(in.name, in.type.scalar);
     std::vector<DeviceBuffer> initialCopies; // alive until the comparison synchronises
     if (!reused) {
@@ -271,8 +271,9 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
             if (!expressionInputsReady) {
                 scalars = scalarValues(project.arguments);
                 for (const RunBuffer& in : buffers)
-                    if (!in.initial.isEmpty() && !in.type.isStruct())
-                        inputs.insert(in.name, ExpressionInput{in.type, &in.initial, in.count});
+                    if (in.hasInitialContents() && !in.type.isStruct())
+                        inputs.insert(in.name,
+                                      ExpressionInput{in.type, &in.hostContents(), in.count});
                 expressionInputsReady = true;
             }
             if (verifiesOnGpu(b) && m_expected && expressionEvaluator)
