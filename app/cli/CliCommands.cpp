@@ -6,6 +6,7 @@
 #include "app/cli/CliProfile.h"
 #include "app/cli/CliSass.h"
 #include "core/engine/Engine.h"
+#include "core/io/Trace.h"
 #include "core/project/Project.h"
 #include "core/run/ErrorText.h"
 #include "core/run/ExecutionSession.h"
@@ -267,6 +268,7 @@ int runRun(const QStringList& args) {
     request.project = *project;
     request.projectDir = QFileInfo(path).absolutePath();
     request.keepOutputs = false;
+    tracePhase("project loaded");
     request.measureCeiling = p->flags.contains("measure-ceiling");
     if (p->flags.contains("no-blocking"))
         request.project.timing.blockingKernel = false;
@@ -311,6 +313,7 @@ int runRun(const QStringList& args) {
     const RunResult result =
         runThroughEngine(request, p->flags.contains("in-process") ? Engine::Isolation::InProcess
                                                                   : Engine::defaultIsolation());
+    tracePhase("result received");
     // One run under memcheck places a fault at its line, thread and block (issue 13, point 7).
     std::optional<RunResult> memcheck;
     if (memcheckOnFault && memcheckCanLocateFault(result)) {
@@ -341,6 +344,7 @@ int runRun(const QStringList& args) {
                 << " --memcheck-on-fault\n";
         }
     }
+    tracePhase("result printed");
     return exitCodeFor(result);
 }
 

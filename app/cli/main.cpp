@@ -3,6 +3,7 @@
 #include "app/cli/CliBench.h"
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
+#include "core/io/Trace.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -77,7 +78,9 @@ const char* const kUsage =
 } // namespace
 
 int main(int argc, char** argv) {
+    kernelpad::tracePhase("main");
     QCoreApplication app(argc, argv);
+    kernelpad::tracePhase("Qt core application started");
     QCoreApplication::setApplicationName(QStringLiteral("kernelpad-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(KERNELPAD_VERSION));
     QStringList args = QCoreApplication::arguments().mid(1);

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <new>
 #include <random>
+#include <thread>
+#include <vector>
 
 namespace kernelpad {
 
@@ -75,13 +77,44 @@ public:
         m_hasSpare = true;
         return mean + stddev * r * std::cos(angle);
     }
-    bool bit() { return m_engine() >> 63; }
 
 private:
     std::mt19937_64 m_engine;
     double m_spare = 0.0;
     bool m_hasSpare = false;
 };
+
+/// Uniform draws of element `index` in [low, high), as uniformDraw() defines them.
+struct UniformDraws {
+    quint64 key;
+    double low;
+    double high;
+    double at(quint64 draw) const {
+        const double x = low + unitFromBits(randomBits(key, draw)) * (high - low);
+        // Rounding can land on `high`; keep the interval half-open.
+        return (x >= high && high > low) ? std::nextafter(high, low) : x;
+    }
+};
+
+/// Runs fill(begin, end) over [0, count) on several threads once the buffer is large enough to
+/// pay for them: each element depends on its index alone, so the split changes nothing.
+template <class Fill> void forEachChunk(qint64 count, const Fill& fill) {
+    constexpr qint64 kPerThread = qint64(1) << 20;
+    const qint64 threads = std::min<qint64>(
+        {qint64(std::max(1u, std::thread::hardware_concurrency())), 16, count / kPerThread});
+    if (threads <= 1) {
+        fill(qint64(0), count);
+        return;
+    }
+    std::vector<std::thread> pool;
+    const qint64 chunk = (count + threads - 1) / threads;
+    for (qint64 t = 1; t < threads; ++t)
+        pool.emplace_back(
+            [&fill, t, chunk, count] { fill(t * chunk, std::min(count, (t + 1) * chunk)); });
+    fill(qint64(0), std::min(count, chunk));
+    for (std::thread& thread : pool)
+        thread.join();
+}
 
 QString initKindName(InitSpec::Kind kind) {
     InitSpec spec;
@@ -154,21 +187,28 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
                                    .arg(init.low)
                                    .arg(init.high)
                                    .arg(QLatin1String(info.numpyName)));
-        Random random(init.seed);
-        for (qint64 i = 0; i < count; ++i) {
-            char* at = out + i * size;
-            if (type == ScalarType::Bool) {
-                detail::storeScalar(type, random.bit() ? 1.0 : 0.0, 0.0, at);
-            } else if (integer) {
-                // floor keeps integer draws inside [low, high): [0, 10) gives 0..9.
-                const double x = std::floor(random.uniform(init.low, init.high));
-                detail::storeScalar(type, std::max(x, std::ceil(init.low)), 0.0, at);
-            } else {
-                const double re = random.uniform(init.low, init.high);
-                const double im = info.isComplex ? random.uniform(init.low, init.high) : 0.0;
-                detail::storeScalar(type, re, im, at);
+        // Counter-based: element i's value depends on (seed, i) alone (uniformDraw()), so the
+        // GPU can generate the same values and the host can split the work.
+        const UniformDraws draws{randomKey(init.seed), init.low, init.high};
+        const double lowestInteger = std::ceil(init.low);
+        forEachChunk(count, [&](qint64 begin, qint64 end) {
+            for (qint64 i = begin; i < end; ++i) {
+                char* at = out + i * size;
+                if (type == ScalarType::Bool) {
+                    detail::storeScalar(type, double(randomBits(draws.key, quint64(i)) >> 63), 0.0,
+                                        at);
+                } else if (integer) {
+                    // floor keeps integer draws inside [low, high): [0, 10) gives 0..9.
+                    const double x = std::floor(draws.at(quint64(i)));
+                    detail::storeScalar(type, std::max(x, lowestInteger), 0.0, at);
+                } else if (info.isComplex) {
+                    detail::storeScalar(type, draws.at(2 * quint64(i)),
+                                        draws.at(2 * quint64(i) + 1), at);
+                } else {
+                    detail::storeScalar(type, draws.at(quint64(i)), 0.0, at);
+                }
             }
-        }
+        });
         return true;
     }
     case InitSpec::Kind::Normal: {

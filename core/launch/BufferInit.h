@@ -25,6 +25,29 @@ inline constexpr qint64 kMaxBufferBytes = qint64(16) << 30;
 /// neither is known.
 [[nodiscard]] qint64 elementsToCover(const QVector<ArgumentSpec>& args);
 
+/// The counter-based generator of "uniform" contents (splitmix64's finaliser, applied twice):
+/// randomKey(seed) once per buffer, then draw k's 64 bits are randomBits(key, k), so element
+/// i's value depends on (seed, i) alone and the GPU (core/run/DeviceInit.cu) computes the same
+/// bits. A real element i is low + unitFromBits(randomBits(key, i)) * (high - low) (a value
+/// that rounds to `high` becomes the largest double below it), then rounded to its type;
+/// a complex element takes draws 2i and 2i + 1; an integer element the floor of the real draw
+/// (at least ceil(low)); a bool the top bit of draw i.
+[[nodiscard]] constexpr quint64 splitmix64Finalise(quint64 z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+[[nodiscard]] constexpr quint64 randomKey(quint64 seed) {
+    return splitmix64Finalise(seed ^ 0x6A09E667F3BCC909ULL);
+}
+[[nodiscard]] constexpr quint64 randomBits(quint64 key, quint64 draw) {
+    return splitmix64Finalise(key + (draw + 1) * 0x9E3779B97F4A7C15ULL);
+}
+/// [0, 1) with the top 53 bits of `bits`.
+[[nodiscard]] constexpr double unitFromBits(quint64 bits) {
+    return double(bits >> 11) * 0x1.0p-53;
+}
+
 /// The initial contents of a buffer of `count` elements, as raw bytes. Random contents are
 /// deterministic for a seed. File contents come from a .npy file (relative to `baseDir`)
 /// whose dtype and element count must match.

@@ -1,5 +1,7 @@
 #include "core/run/ExecutionSession.h"
 
+#include "core/io/Trace.h"
+
 #include "core/compile/Program.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/CudaError.h"
@@ -180,6 +182,8 @@ struct ExecutionSession::DeviceState {
         , info(device.info())
         , context(device)
         , comparer(cache)
+        , expressionEvaluator(cache)
+        , deviceInit(cache)
         , blocker(cache) {
         // A ceiling measured by an earlier process is shown from the first run on.
         if (std::optional<CopyCeiling> known =
@@ -197,9 +201,11 @@ struct ExecutionSession::DeviceState {
     /// The last run's buffers: the next run keeps the allocations (and the contents of
     /// unchanged "in" buffers) it can (issue 5, "Fast edit -> result").
     std::vector<RunBuffer> buffers;
-    GpuComparer comparer;   ///< large reference-kernel verifications (RunVerification.h)
-    BlockingKernel blocker; ///< what timed samples are queued behind (Measure.h)
-    ExpectedCache expected; ///< expression checks' expected values, kept between runs
+    GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
+    GpuExpressionEvaluator expressionEvaluator; ///< expression checks compared on the GPU
+    DeviceInit deviceInit;                      ///< "uniform" inputs generated on the GPU
+    BlockingKernel blocker;             ///< what timed samples are queued behind (Measure.h)
+    ExpectedCache expected;             ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
     /// The run's textures and surfaces: freed when the run ends, or by the next run when an
     /// error ended it (never while a sticky fault unwinds: GPU.md).
@@ -379,11 +385,14 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
         return finish(std::move(result));
     }
     QString noDriver;
+    tracePhase("run: started");
     const bool haveDriver = DriverApi::load(&noDriver) != nullptr;
+    tracePhase(haveDriver ? "driver loaded (cuInit)" : "no driver");
     try {
         QString arch = request.project.options.arch.value_or(QString());
         if (haveDriver) {
             DeviceState& s = deviceState(request.device);
+            tracePhase("device and primary context ready");
             result.device = s.info;
             if (arch.isEmpty())
                 arch = s.info.arch();
@@ -393,6 +402,7 @@ RunResult ExecutionSession::run(const RunRequest& request, const std::atomic_boo
         if (progress)
             progress(QStringLiteral("compiling"), 0, 1);
         result.compile = compileProject(request.project, request.projectDir, arch, m_cache);
+        tracePhase(result.compile.cacheHit ? "compiled (cache hit)" : "compiled (NVRTC)");
         if (!result.compile.ok) {
             result.status = RunStatus::CompileError;
             result.error = !result.compile.error.isEmpty()
@@ -467,6 +477,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     if (progress)
         progress(QStringLiteral("loading"), 0, 1);
     const Module* module = s.moduleOf(result.compile, &result.jit);
+    tracePhase("module loaded");
     if (!module)
         return fail(RunStatus::CompileError, jitFailure(result.jit, result.compile.arch));
     std::optional<PipelinePlan> plan;
@@ -521,6 +532,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         if (isPoisoned())
             return fail(RunStatus::CudaError, m_poisonReason);
     }
+    tracePhase("launch checked, globals bound, copy ceiling known");
     if (progress)
         progress(QStringLiteral("preparing buffers"), 0, 1);
     // Bounds before bytes: the whole run's host and device memory is checked before any
@@ -531,10 +543,15 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
                              AvailableMemory{availableHostBytes(), qint64(freeBeforeBytes)});
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
-    std::optional<std::vector<RunBuffer>> prepared =
-        prepareBuffers(project.arguments, request.projectDir, &problem, &s.buffers);
+    // Large "uniform" inputs are generated on the GPU when its generator is ready (the host
+    // makes the same values only if it needs them); its compile failing only costs the upload.
+    QString deviceInitProblem;
+    const bool generateOnDevice = s.deviceInit.prepare(s.info.arch(), &deviceInitProblem);
+    std::optional<std::vector<RunBuffer>> prepared = prepareBuffers(
+        project.arguments, request.projectDir, &problem, &s.buffers, generateOnDevice);
     if (!prepared)
         return fail(RunStatus::BadInput, problem);
+    tracePhase("buffers prepared on the host (inputs generated)");
     // What the previous run left that this one cannot use is freed before the check.
     const qint64 toAllocateBytes = adoptBuffers(*prepared, s.buffers);
     size_t freeBytes = 0, totalDeviceBytes = 0;
@@ -550,8 +567,9 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         for (RunBuffer& b : *prepared)
             if (b.reuse == BufferReuse::Contents)
                 b.reuse = BufferReuse::Memory;
-    const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString());
+    const BufferUploadStats uploads = uploadBuffers(*prepared, s.stream, QString(), &s.deviceInit);
     s.buffers = std::move(*prepared);
+    tracePhase("buffers allocated, initialised and uploaded");
     if (isPipeline)
         // Any step may write any buffer: what this run leaves is no buffer's initial contents,
         // so the next run keeps the allocations only (a changed key forbids Contents).
@@ -590,6 +608,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         s.stream.synchronize(QStringLiteral("running '%1'").arg(project.kernel));
     }
     s.textures->readSurfaces(s.stream);
+    tracePhase("verified launch done");
     QElapsedTimer verifyClock;
     verifyClock.start();
     // The comparer's kernels need a CUBIN: a virtual arch gives none, so the device's arch.
@@ -606,6 +625,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     RunVerifier verifier(project, request.projectDir, result.compile, *module, s.stream,
                          &s.comparer, arch, &s.expected);
     verifier.imageHandles = s.textures->handles(project.arguments.size());
+    verifier.expressionEvaluator = &s.expressionEvaluator;
     // Outputs verified on the GPU are copied to the host only when the caller keeps them.
     QHash<QString, QByteArray> outputs;
     for (const RunBuffer& b : buffers) {
@@ -627,6 +647,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         verifyGlobals(*globals, globalOutputs, project, buffers, request.projectDir);
     result.verification += s.textures->verify(project.arguments, buffers, request.projectDir);
     const double verifyMs = double(verifyClock.nsecsElapsed()) / 1e6;
+    tracePhase("outputs verified");
     if (request.keepOutputs)
         for (const RunBuffer& b : buffers)
             if (outputs.contains(b.name))
@@ -684,6 +705,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         measure(MeasureTarget{kernel, launch.dims(), s.stream, packed->kernelParams(), s.info,
                               flush, blocker, bytes, timing.flopsPerLaunch.value_or(0.0)},
                 timing, request.repetitions, cancel, watchdog, progress);
+    tracePhase("timed");
     result.timing = m.timing;
     if (!blockerProblem.isEmpty())
         qWarning("timed without the blocking kernel: %s", qPrintable(blockerProblem));

@@ -61,7 +61,8 @@ BufferReuse decideReuse(const BufferContentKey* previous, const BufferContentKey
 
 std::optional<std::vector<RunBuffer>> prepareBuffers(const QVector<ArgumentSpec>& args,
                                                      const QString& baseDir, QString* error,
-                                                     const std::vector<RunBuffer>* previous) {
+                                                     const std::vector<RunBuffer>* previous,
+                                                     bool generateOnDevice) {
     std::vector<RunBuffer> buffers;
     for (int i = 0; i < args.size(); ++i) {
         const ArgumentSpec& a = args[i];
@@ -93,8 +94,15 @@ std::optional<std::vector<RunBuffer>> prepareBuffers(const QVector<ArgumentSpec>
         b.key = bufferContentKey(a, b.count, baseDir);
         const RunBuffer* before = findByName(previous, b.name);
         b.reuse = decideReuse(before ? &before->key : nullptr, b.key);
-        if (b.reuse == BufferReuse::Contents && before->initial.size() == b.bytes) {
+        if (b.reuse == BufferReuse::Contents &&
+            (before->initial.size() == b.bytes || before->deviceGenerated)) {
             b.initial = before->initial; // implicitly shared: no generation, no copy
+            b.deviceGenerated = before->deviceGenerated;
+        } else if (generateOnDevice && b.direction == Direction::In &&
+                   b.count >= kDeviceInitMinElements && deviceCanGenerate(a.buffer)) {
+            if (b.reuse == BufferReuse::Contents)
+                b.reuse = BufferReuse::Memory;
+            b.deviceGenerated = a.buffer;
         } else if (b.direction != Direction::Out) {
             if (b.reuse == BufferReuse::Contents)
                 b.reuse = BufferReuse::Memory;
@@ -146,8 +154,18 @@ qint64 adoptBuffers(std::vector<RunBuffer>& next, std::vector<RunBuffer>& previo
     return toAllocate;
 }
 
+const QByteArray& RunBuffer::hostContents() const {
+    if (initial.isEmpty() && deviceGenerated) {
+        QString why;
+        std::optional<QByteArray> contents = makeBufferContents(*deviceGenerated, count, {}, &why);
+        if (contents)
+            initial = std::move(*contents);
+    }
+    return initial;
+}
+
 BufferUploadStats uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& stream,
-                                const QString& labelPrefix) {
+                                const QString& labelPrefix, const DeviceInit* init) {
     BufferUploadStats stats;
     for (RunBuffer& b : buffers) {
         if (b.reuse != BufferReuse::Fresh && b.device.sizeBytes() == b.bytes &&
@@ -163,7 +181,10 @@ BufferUploadStats uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& s
             stats.bytesSkipped += b.bytes;
         } else if (b.direction == Direction::Out) {
             b.device.fillBytesAsync(kPoisonByte, stream);
+        } else if (b.deviceGenerated && init && init->ready()) {
+            init->generate(*b.deviceGenerated, b.count, b.device, stream);
         } else {
+            (void)b.hostContents();
             b.device.uploadAsync(b.initial.constData(), b.initial.size(), stream);
             stats.bytesUploaded += b.initial.size();
         }

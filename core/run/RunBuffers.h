@@ -4,6 +4,7 @@
 
 #include "core/cuda/DeviceBuffer.h"
 #include "core/launch/ArgumentSpec.h"
+#include "core/run/DeviceInit.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -63,7 +64,18 @@ struct RunBuffer {
     qint64 bytes = 0;
     Direction direction = Direction::In;
     VerifySpec verify;
-    QByteArray initial; ///< host contents before the launch (empty for "out" buffers)
+    /// Host contents before the launch (empty for "out" buffers, and until hostContents()
+    /// makes them for contents generated on the GPU).
+    mutable QByteArray initial;
+    /// Contents the GPU generates from this spec (DeviceInit.h) instead of an upload.
+    std::optional<BufferSpec> deviceGenerated;
+    /// True when the buffer has contents before the launch (in and inout buffers).
+    [[nodiscard]] bool hasInitialContents() const {
+        return !initial.isEmpty() || deviceGenerated.has_value();
+    }
+    /// The contents before the launch on the host: `initial`, made now with the host's
+    /// generator (the same values) when the GPU generated them.
+    const QByteArray& hostContents() const;
     DeviceBuffer device;
     BufferContentKey key;
     BufferReuse reuse = BufferReuse::Fresh; ///< decided against the previous run's buffers
@@ -83,7 +95,11 @@ struct BufferUploadStats {
 /// generating them again.
 [[nodiscard]] std::optional<std::vector<RunBuffer>>
 prepareBuffers(const QVector<ArgumentSpec>& args, const QString& baseDir, QString* error,
-               const std::vector<RunBuffer>* previous = nullptr);
+               const std::vector<RunBuffer>* previous = nullptr, bool generateOnDevice = false);
+
+/// "in" buffers of at least this many elements whose contents the GPU can generate are
+/// generated there when prepareBuffers() is asked to: below it the host is as fast.
+inline constexpr qint64 kDeviceInitMinElements = qint64(1) << 20;
 
 /// Moves the device memory of `previous` buffers that `next` reuses into `next`, then frees
 /// the rest of `previous`. Returns the bytes `next` still has to allocate.
@@ -99,7 +115,7 @@ qint64 adoptBuffers(std::vector<RunBuffer>& next, std::vector<RunBuffer>& previo
 /// in/inout buffers (except those whose reuse is Contents) and fills "out" buffers with
 /// kPoisonByte.
 BufferUploadStats uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& stream,
-                                const QString& labelPrefix);
+                                const QString& labelPrefix, const DeviceInit* init = nullptr);
 
 /// The device addresses in argument order (0 for scalars), for PackedArgs::pack.
 [[nodiscard]] QVector<quint64> bufferAddresses(const std::vector<RunBuffer>& buffers, int argCount);

@@ -145,8 +145,8 @@ QVector<BufferVerification> verifyGlobals(const std::vector<RunGlobal>& globals,
     const QHash<QString, double> scalars = scalarValues(project.arguments);
     QHash<QString, ExpressionInput> inputs;
     for (const RunBuffer& b : buffers)
-        if (!b.initial.isEmpty() && !b.type.isStruct())
-            inputs.insert(b.name, ExpressionInput{b.type, &b.initial, b.count});
+        if (b.hasInitialContents() && !b.type.isStruct())
+            inputs.insert(b.name, ExpressionInput{b.type, &b.hostContents(), b.count});
     for (const RunGlobal& g : globals)
         if (g.direction != Direction::Out && !g.type.isStruct())
             inputs.insert(g.name, ExpressionInput{g.type, &g.initial, g.count});

@@ -265,8 +265,8 @@ QVector<BufferVerification> RunTextures::verify(const QVector<ArgumentSpec>& arg
     const QHash<QString, double> scalars = scalarValues(args);
     QHash<QString, ExpressionInput> inputs;
     for (const RunBuffer& b : buffers)
-        if (!b.initial.isEmpty() && !b.type.isStruct())
-            inputs.insert(b.name, ExpressionInput{b.type, &b.initial, b.count});
+        if (b.hasInitialContents() && !b.type.isStruct())
+            inputs.insert(b.name, ExpressionInput{b.type, &b.hostContents(), b.count});
     for (const RunTexture& t : m_items)
         if (t.direction != Direction::Out)
             inputs.insert(t.name, ExpressionInput{t.type, &t.initial, t.count});

@@ -33,7 +33,7 @@ QByteArray expressionKey(const QString& expression, const RunBuffer& output,
     for (const QString& name : names)
         key += '\n' + name.toUtf8() + '=' + QByteArray::number(scalars.value(name), 'g', 17);
     for (const RunBuffer& b : buffers) {
-        if (b.initial.isEmpty())
+        if (!b.hasInitialContents())
             continue;
         const BufferContentKey& k = b.key;
         key += '\n' + k.name.toUtf8() + ' ' + k.type + ' ' + QByteArray::number(k.count) + ' ' +
@@ -93,6 +93,69 @@ ExpectedValues* RunVerifier::expectedFor(const RunBuffer& b, const std::vector<R
     slot->host = doublesToBytes(b.type, *values);
     slot->key = key;
     return slot;
+}
+
+std::optional<BufferVerification>
+RunVerifier::verifyExpressionOnGpu(const RunBuffer& b, const std::vector<RunBuffer>& buffers,
+                                   const QHash<QString, double>& scalars, const QString& method) {
+    const QByteArray key = expressionKey(b.verify.expression, b, scalars, buffers);
+    if (key.isEmpty())
+        return std::nullopt;
+    ExpectedValues& kept = (*m_expected)[b.name];
+    const bool reused = kept.key == key && kept.device.sizeBytes() == b.bytes;
+    // Inputs as the host path sees them: buffers with initial contents, of scalar types.
+    QHash<QString, ScalarType> inputTypes;
+    for (const RunBuffer& in : buffers)
+        if (in.hasInitialContents() && !in.type.isStruct())
+            inputTypes.insert(in.name, in.type.scalar);
+    std::vector<DeviceBuffer> initialCopies; // alive until the comparison synchronises
+    if (!reused) {
+        const QString indexName = QStringLiteral("i");
+        QString why;
+        const std::optional<ExpressionKernelSource> kernel = translateExpression(
+            b.verify.expression, b.type.scalar, inputTypes, scalars.keys(),
+            !scalars.contains(indexName) && !inputTypes.contains(indexName), &why);
+        if (!kernel)
+            return std::nullopt;
+        QVector<CUdeviceptr> pointers;
+        for (const QString& name : kernel->buffers) {
+            const auto in = std::find_if(buffers.begin(), buffers.end(),
+                                         [&](const RunBuffer& c) { return c.name == name; });
+            // A shorter input is an error the host words.
+            if (in == buffers.end() || in->count < b.count)
+                return std::nullopt;
+            if (in->direction == Direction::In) {
+                // Neither kernel writes an "in" buffer (as for reference kernels): its device
+                // copy still holds the initial contents.
+                pointers << in->device.address();
+                continue;
+            }
+            // The launch changed this buffer; the expression reads its initial contents.
+            initialCopies.emplace_back(
+                in->bytes, QStringLiteral("the initial contents of '%1'").arg(in->name));
+            initialCopies.back().uploadAsync(in->initial.constData(), in->bytes, stream);
+            pointers << initialCopies.back().address();
+        }
+        QVector<double> values;
+        for (const QString& name : kernel->scalars)
+            values << scalars.value(name);
+        kept.key.clear();
+        kept.host.clear();
+        if (kept.device.sizeBytes() != b.bytes)
+            kept.device =
+                DeviceBuffer(b.bytes, QStringLiteral("the expected values of '%1'").arg(b.name));
+        if (!expressionEvaluator->evaluate(*kernel, b.type.scalar, kept.device, b.count, pointers,
+                                           values, stream, arch, &why)) {
+            kept.device = DeviceBuffer();
+            return std::nullopt;
+        }
+        kept.key = key;
+    }
+    return compareOnGpu(b, kept.device,
+                        method + (reused
+                                      ? QStringLiteral(" (expected values kept from the "
+                                                       "previous run)")
+                                      : QStringLiteral(" (expected values computed on the GPU)")));
 }
 
 RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKernel,
@@ -208,10 +271,17 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
             if (!expressionInputsReady) {
                 scalars = scalarValues(project.arguments);
                 for (const RunBuffer& in : buffers)
-                    if (!in.initial.isEmpty() && !in.type.isStruct())
-                        inputs.insert(in.name, ExpressionInput{in.type, &in.initial, in.count});
+                    if (in.hasInitialContents() && !in.type.isStruct())
+                        inputs.insert(in.name,
+                                      ExpressionInput{in.type, &in.hostContents(), in.count});
                 expressionInputsReady = true;
             }
+            if (verifiesOnGpu(b) && m_expected && expressionEvaluator)
+                if (std::optional<BufferVerification> v =
+                        verifyExpressionOnGpu(b, buffers, scalars, method)) {
+                    reports.push_back(*v);
+                    continue;
+                }
             ExpectedValues scratch;
             bool reused = false;
             ExpectedValues* values =

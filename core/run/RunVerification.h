@@ -7,6 +7,7 @@
 #include "core/project/Project.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunTypes.h"
+#include "core/verify/ExpressionKernel.h"
 #include "core/verify/GpuCompare.h"
 #include "core/verify/Verify.h"
 
@@ -73,7 +74,18 @@ public:
     /// take as the kernel under test does (RunTextures::handles).
     QVector<quint64> imageHandles;
 
+    /// Computes an expression check's expected values on the GPU when the check is compared
+    /// there and the expression translates (ExpressionKernel.h); null: muParser on the host.
+    /// Belongs to the current context.
+    GpuExpressionEvaluator* expressionEvaluator = nullptr;
+
 private:
+    /// Expression check `b` with its expected values computed and compared on the GPU; nothing
+    /// when that cannot be done (the host path then evaluates the expression with muParser).
+    std::optional<BufferVerification> verifyExpressionOnGpu(const RunBuffer& b,
+                                                            const std::vector<RunBuffer>& buffers,
+                                                            const QHash<QString, double>& scalars,
+                                                            const QString& method);
     /// The out/inout buffers of one reference kernel's run, left on the device.
     struct ReferenceRun {
         std::vector<RunBuffer> outputs;

@@ -2,6 +2,7 @@
 
 #include "core/io/JsonFields.h"
 #include "core/io/SafeFile.h"
+#include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
 
 #include <QCoreApplication>
@@ -11,6 +12,7 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 #include <signal.h>
@@ -168,6 +170,11 @@ bool RunnerConnection::start(QString* error) {
         const QStringList lines =
             QString::fromUtf8(m_process->readAllStandardError()).split('\n', Qt::SkipEmptyParts);
         m_stderrTail += lines;
+        // The runner's phase trace belongs with the caller's (core/io/Trace.h).
+        if (traceEnabled())
+            for (const QString& line : lines)
+                if (line.startsWith(QLatin1String(kTracePrefix)))
+                    std::fprintf(stderr, "%s\n", qPrintable(line));
         while (m_stderrTail.size() > kStderrLinesKept)
             m_stderrTail.removeFirst();
     });

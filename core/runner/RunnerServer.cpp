@@ -5,6 +5,7 @@
 #include "core/runner/RunnerServer.h"
 
 #include "core/io/JsonFields.h"
+#include "core/io/Trace.h"
 #include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
@@ -242,6 +243,7 @@ int runRunnerServer() {
             continue;
         }
         // "run"
+        tracePhase("runner: run request read");
         cancel = false;
         activeRun = m.id;
         (void)console->take(); // output from before this run (a library's chatter) is not its
@@ -270,6 +272,7 @@ int runRunnerServer() {
                                      {{"result", result.toJson(true)},
                                       {"outputs", outputs},
                                       {"poisoned", session.isPoisoned()}}));
+        tracePhase("runner: result sent");
         if (session.isPoisoned())
             break; // a sticky error: this process must not touch the GPU again (GPU.md)
     }

@@ -58,6 +58,7 @@ private slots:
     void integerChecks_data();
     void integerChecks();
     void uniform();
+    void uniformKnownValues();
     void uniformIntegers();
     void normal();
     void complexRandom();
@@ -239,6 +240,57 @@ void TestBufferInit::uniform() {
     }
     QVERIFY(std::abs(sum / n - 0.5) < 0.05); // mean of U(-2, 3); stderr 0.01
     QVERIFY(lowest < -1.99 && highest > 2.99);
+}
+
+namespace {
+
+/// Sebastiano Vigna's splitmix64, written as the sequential generator it is published as: the
+/// reference the counter-based form in BufferInit.h must agree with.
+struct ReferenceSplitMix64 {
+    quint64 state;
+    quint64 next() {
+        quint64 z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+};
+
+} // namespace
+
+void TestBufferInit::uniformKnownValues() {
+    // splitmix64 seeded with 0 starts 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4 (published values).
+    ReferenceSplitMix64 zero{0};
+    QCOMPARE(zero.next(), quint64(0xE220A8397B1DCDAFULL));
+    QCOMPARE(zero.next(), quint64(0x6E789E6AA1B965F4ULL));
+    QCOMPARE(randomBits(0, 0), quint64(0xE220A8397B1DCDAFULL));
+    QCOMPARE(randomBits(0, 1), quint64(0x6E789E6AA1B965F4ULL));
+
+    // Element i of a buffer is draw i of the sequential generator seeded with the buffer's key.
+    ReferenceSplitMix64 keyOf{42 ^ 0x6A09E667F3BCC909ULL};
+    keyOf.state -= 0x9E3779B97F4A7C15ULL; // next() adds it first: finalise(seed ^ constant)
+    const quint64 key = keyOf.next();
+    QCOMPARE(randomKey(42), key);
+    BufferSpec f32 = buffer(ScalarType::Float32, InitSpec::Kind::Uniform);
+    f32.init.low = -2;
+    f32.init.high = 3;
+    f32.init.seed = 42;
+    BufferSpec f64 = f32;
+    f64.elementType = ValueType::of(ScalarType::Float64);
+    BufferSpec i32 = f32;
+    i32.elementType = ValueType::of(ScalarType::Int32);
+    const qint64 n = (qint64(1) << 21) + 3; // several threads fill it
+    const QByteArray a = make(f32, n), d = make(f64, n), k = make(i32, n);
+    ReferenceSplitMix64 draws{key};
+    for (qint64 i = 0; i < n; ++i) {
+        const double unit = double(draws.next() >> 11) / 9007199254740992.0; // 2^53
+        const double value = -2.0 + unit * 5.0;
+        if (i < 1000 || i % 4099 == 0 || i >= n - 1000) {
+            QCOMPARE(at<double>(d, i), value);
+            QCOMPARE(at<float>(a, i), float(value));
+            QCOMPARE(at<qint32>(k, i), qint32(std::max(std::floor(value), -2.0)));
+        }
+    }
 }
 
 void TestBufferInit::uniformIntegers() {
