@@ -37,6 +37,9 @@ struct RunRecord {
     std::optional<ProfileReport> profile;
     /// Names the record while the history changes (a profile finds its run by it).
     quint64 serial = 0;
+    /// Started by live mode (with Session::liveTiming()'s short budget instead of the
+    /// project's timing, which `project` keeps).
+    bool live = false;
     [[nodiscard]] bool sanitized() const { return result.sanitizerTool != SanitizerTool::None; }
 };
 
@@ -149,6 +152,34 @@ public:
     /// Forgets the runs (the next run is compared with nothing).
     void clearHistory();
 
+    // --- live mode and baseline (SessionLive.cpp) ---
+    /// Live mode's pause after the last keystroke before it compiles and runs: shorter than
+    /// compile-while-typing's, since the result is what the author waits for.
+    static constexpr int kLiveDelayMs = 300;
+    /// Live mode: after each pause in typing, compile, and run a successful compile with
+    /// liveTiming(); an edit cancels the live run in flight, whose result is then dropped.
+    void setLiveMode(bool on);
+    [[nodiscard]] bool liveMode() const { return m_liveMode; }
+    /// `timing` with live mode's short budget: adaptive, at least 10 samples, stopping at the
+    /// noise target after 5 ms of GPU time or at 150 ms; mode, blocking kernel, byte and
+    /// FLOP counts and the watchdog limit stay the project's.
+    [[nodiscard]] static TimingSpec liveTiming(TimingSpec timing);
+    /// The run in flight was started by live mode.
+    [[nodiscard]] bool isLiveRunning() const { return isRunning() && m_runIsLive; }
+    /// Pins the history entry `serial` as the baseline every later run is compared with;
+    /// false when there is no such entry or it has no successful timings.
+    bool setBaseline(quint64 serial);
+    void clearBaseline();
+    /// The pinned run, or null (none pinned, or its entry was cleared).
+    [[nodiscard]] const RunRecord* baselineRun() const;
+    /// What `run` is compared with: the baseline when one is pinned (and is not `run`), else
+    /// the previous successful measured run of the same kernel; null when `run` itself failed,
+    /// was a sanitizer run or has no timings (a failure is never compared as "faster").
+    [[nodiscard]] const RunRecord* comparedWith(const RunRecord& run) const;
+    /// The status bar's sentence for `run`: "this edit: −12.3 % (±0.8 %), a real change",
+    /// "2.41× faster than baseline (±0.03)"; empty when there is nothing to compare with.
+    [[nodiscard]] QString comparisonText(const RunRecord& run) const;
+
     // --- profiling (SessionProfile.cpp) ---
     /// Empty when Build ▸ Profile can start, else why not ("A run is in progress").
     [[nodiscard]] QString profileBlockedReason() const;
@@ -172,6 +203,10 @@ signals:
     void compileShown(const kernelpad::CompileResult& result);
     void runShown(const kernelpad::RunResult& result);
     void profileShown(const kernelpad::ProfileOutcome& outcome);
+    /// The baseline was pinned, cleared, or its entry left the history.
+    void baselineChanged();
+    /// Live mode compiled the edit but could not run it ("No CUDA driver: compile-only mode").
+    void liveRunSkipped(const QString& why);
 
 private:
     void clear();
@@ -193,6 +228,16 @@ private:
     void followCompiledKernel();
     void syncArgumentsWithKernel();
     template <typename Call> void notify(Call call);
+    /// run() with live mode's timing when `live`.
+    bool startRun(RunRequest request, QString* why, bool live);
+    // Live mode (SessionLive.cpp).
+    void liveEdited();
+    void liveCompile();
+    void liveCompiled(quint64 id, const CompileResult& result);
+    void startLiveRun();
+    /// A live run whose source was edited since: dropped (true), and a waiting live run
+    /// started.
+    bool dropSupersededLiveRun(const RunResult& result);
 
     QPointer<Engine> m_engine;
     ProjectDocument* m_document;
@@ -213,6 +258,13 @@ private:
     QVector<StructType> m_structs;
     std::optional<KernelResources> m_resources;
     QString m_resourcesKernel;
+
+    QTimer m_liveTimer;
+    bool m_liveMode = false;
+    quint64 m_liveCompileId = 0;   ///< live mode's compile in flight, 0 when none
+    bool m_runIsLive = false;      ///< the run in flight was started by live mode
+    bool m_liveRunWaiting = false; ///< a live run waits for the run in flight to end
+    quint64 m_baselineSerial = 0;  ///< the pinned history entry, 0 when none
 
     quint64 m_runId = 0; ///< the run in flight, 0 when none
     Project m_runningProject;

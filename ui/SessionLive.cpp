@@ -1,0 +1,148 @@
+// Session: live mode (compile and run after each pause in typing) and the baseline every run is
+// compared with (core/run/Significance.h).
+
+#include "ui/Session.h"
+
+#include "core/engine/Engine.h"
+#include "core/run/Significance.h"
+#include "ui/ProjectDocument.h"
+
+#include <algorithm>
+
+namespace kernelpad {
+
+namespace {
+/// Live mode's budget: enough samples for a verdict (kMinSamples), a short minimum so a
+/// microsecond kernel answers within the 60 ms the loop is held to, and at most 150 ms of
+/// timing so a slow kernel still answers before the next keystroke feels ignored.
+constexpr int kLiveRepetitions = 10;
+constexpr int kLiveMinTimeMs = 5;
+constexpr int kLiveMaxTimeMs = 150;
+constexpr int kLiveWarmupLaunches = 1;
+
+bool measuredOk(const RunRecord& run) {
+    return !run.sanitized() && run.result.status == RunStatus::Ok && run.result.timing.reps() > 0;
+}
+} // namespace
+
+TimingSpec Session::liveTiming(TimingSpec timing) {
+    timing.adaptive = true;
+    timing.repetitions = kLiveRepetitions;
+    timing.warmupLaunches = std::min(timing.warmupLaunches, kLiveWarmupLaunches);
+    timing.minTimeMs = kLiveMinTimeMs;
+    timing.maxTimeMs = kLiveMaxTimeMs;
+    return timing;
+}
+
+void Session::setLiveMode(bool on) {
+    if (m_liveMode == on)
+        return;
+    m_liveMode = on;
+    if (!on) {
+        m_liveTimer.stop();
+        m_liveCompileId = 0;
+        m_liveRunWaiting = false;
+        return;
+    }
+    m_compileTimer.stop();
+    // Switching on measures what is in the editor now, as an edit would.
+    if (!m_document->project().source.trimmed().isEmpty())
+        m_liveTimer.start();
+}
+
+void Session::liveEdited() {
+    m_compileTimer.stop();
+    m_liveTimer.start();
+    m_liveCompileId = 0; // a live compile in flight is of older text: it starts no run
+    m_liveRunWaiting = false;
+    // The run in flight measures text that is gone: stop it between repetitions. Its answer
+    // is dropped in onRunFinished (dropSupersededLiveRun). A run the user started is left
+    // alone, and so is a profile (Engine::cancel would stop it too).
+    if (isLiveRunning() && !isProfiling() && m_engine)
+        m_engine->cancel();
+}
+
+void Session::liveCompile() {
+    compile();
+    m_liveCompileId = m_compileId;
+}
+
+void Session::liveCompiled(quint64 id, const CompileResult& result) {
+    if (id == 0 || id != m_liveCompileId)
+        return;
+    m_liveCompileId = 0;
+    if (result.ok)
+        startLiveRun();
+}
+
+void Session::startLiveRun() {
+    m_liveRunWaiting = false;
+    // An edit since the compile has its own pause running: that one runs instead.
+    if (!m_liveMode || m_liveTimer.isActive() || m_document->project().source != m_lastCompiledSource)
+        return;
+    if (isRunning() || isProfiling()) {
+        m_liveRunWaiting = true;
+        return;
+    }
+    QString why;
+    if (!startRun(RunRequest(), &why, true))
+        emit liveRunSkipped(why);
+}
+
+bool Session::dropSupersededLiveRun(const RunResult& result) {
+    Q_UNUSED(result); // dropped whatever its status: it is of text the editor no longer holds
+    if (!m_runIsLive || m_document->project().source == m_runningProject.source)
+        return false;
+    m_runIsLive = false;
+    emit runStateChanged();
+    if (m_liveRunWaiting)
+        startLiveRun();
+    return true;
+}
+
+bool Session::setBaseline(quint64 serial) {
+    const RunRecord* run = findRun(serial);
+    if (!run || !measuredOk(*run))
+        return false;
+    m_baselineSerial = serial;
+    emit baselineChanged();
+    return true;
+}
+
+void Session::clearBaseline() {
+    if (m_baselineSerial == 0)
+        return;
+    m_baselineSerial = 0;
+    emit baselineChanged();
+}
+
+const RunRecord* Session::baselineRun() const {
+    return m_baselineSerial ? findRun(m_baselineSerial) : nullptr;
+}
+
+const RunRecord* Session::comparedWith(const RunRecord& run) const {
+    if (!measuredOk(run))
+        return nullptr;
+    if (const RunRecord* baseline = baselineRun())
+        return baseline->serial == run.serial ? nullptr : baseline;
+    const RunRecord* previous = nullptr;
+    for (const RunRecord& r : m_history) {
+        if (r.serial >= run.serial)
+            break;
+        if (measuredOk(r) && r.project.kernel == run.project.kernel)
+            previous = &r;
+    }
+    return previous;
+}
+
+QString Session::comparisonText(const RunRecord& run) const {
+    const RunRecord* other = comparedWith(run);
+    if (!other)
+        return {};
+    const Comparison c = compareMedians(other->result.timing.timesMs, run.result.timing.timesMs);
+    if (other->serial == m_baselineSerial)
+        return describeSpeedup(c);
+    return tr("this edit: %1").arg(describeChange(c));
+}
+
+} // namespace kernelpad
