@@ -114,7 +114,9 @@ void Session::clear() {
     m_liveTimer.stop();
     m_liveCompileId = 0;
     m_liveRunWaiting = false;
+    m_baselineKernelRun.reset();
     clearBaseline();
+    setBaselineKernel(QString()); // the new project's kernels are others
     m_lastCompile.reset();
     m_lastCompiledSource.clear();
     m_lastCompiledProject = Project();
@@ -299,7 +301,7 @@ bool Session::run(RunRequest request, QString* why) {
     return startRun(std::move(request), why, false);
 }
 
-bool Session::startRun(RunRequest request, QString* why, bool live) {
+bool Session::startRun(RunRequest request, QString* why, bool live, const Project* project) {
     QString reason = m_engine ? runBlockedReason() : tr("No engine");
     if (!reason.isEmpty()) {
         if (why)
@@ -307,7 +309,7 @@ bool Session::startRun(RunRequest request, QString* why, bool live) {
         return false;
     }
     m_compileTimer.stop();
-    request.project = m_document->project();
+    request.project = project ? *project : m_document->project();
     request.projectDir = m_document->directory();
     request.device = currentDevice() ? currentDevice()->ordinal : 0;
     m_runningProject = request.project;
@@ -358,7 +360,7 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
     if (id != m_runId || !isRunning())
         return;
     m_runId = 0;
-    if (dropSupersededLiveRun(result))
+    if (dropSupersededLiveRun(result) || keepBaselineKernelRun(result))
         return;
     const bool live = std::exchange(m_runIsLive, false);
     const bool compiled = !result.compile.log.isEmpty() || !result.compile.ptx.isEmpty() ||
@@ -392,6 +394,8 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
     emit runShown(result);
     if (m_liveRunWaiting)
         startLiveRun();
+    else
+        runBaselineKernel();
 }
 
 } // namespace kernelpad

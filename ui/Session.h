@@ -172,6 +172,17 @@ public:
     void clearBaseline();
     /// The pinned run, or null (none pinned, or its entry was cleared).
     [[nodiscard]] const RunRecord* baselineRun() const;
+    /// Names a second kernel of the same source as the baseline ("matmul_naive" against
+    /// "matmul_tiled"), empty for none; replaces a pinned run. After each successful run of
+    /// another kernel, the baseline kernel runs as the following request with the same
+    /// project (arguments, launch, options, timing); its result is kept, outside the history,
+    /// until the project changes, so it runs again only after an edit.
+    void setBaselineKernel(const QString& kernel);
+    [[nodiscard]] QString baselineKernel() const { return m_baselineKernel; }
+    /// The baseline kernel's last run, or null before it has answered.
+    [[nodiscard]] const RunRecord* baselineKernelRun() const {
+        return m_baselineKernelRun ? &*m_baselineKernelRun : nullptr;
+    }
     /// What `run` is compared with: the baseline when one is pinned (and is not `run`), else
     /// the previous successful measured run of the same kernel; null when `run` itself failed,
     /// was a sanitizer run or has no timings (a failure is never compared as "faster").
@@ -228,8 +239,9 @@ private:
     void followCompiledKernel();
     void syncArgumentsWithKernel();
     template <typename Call> void notify(Call call);
-    /// run() with live mode's timing when `live`.
-    bool startRun(RunRequest request, QString* why, bool live);
+    /// run() with live mode's timing when `live`, of `project` instead of the document's
+    /// when given (the baseline kernel).
+    bool startRun(RunRequest request, QString* why, bool live, const Project* project = nullptr);
     // Live mode (SessionLive.cpp).
     void liveEdited();
     void liveCompile();
@@ -238,6 +250,11 @@ private:
     /// A live run whose source was edited since: dropped (true), and a waiting live run
     /// started.
     bool dropSupersededLiveRun(const RunResult& result);
+    /// The baseline kernel's answer: kept (true) instead of joining the history.
+    bool keepBaselineKernelRun(const RunResult& result);
+    /// After a successful run of another kernel: runs the baseline kernel unless its kept
+    /// result is of the same project.
+    void runBaselineKernel();
 
     QPointer<Engine> m_engine;
     ProjectDocument* m_document;
@@ -265,6 +282,9 @@ private:
     bool m_runIsLive = false;      ///< the run in flight was started by live mode
     bool m_liveRunWaiting = false; ///< a live run waits for the run in flight to end
     quint64 m_baselineSerial = 0;  ///< the pinned history entry, 0 when none
+    QString m_baselineKernel;      ///< the baseline kernel's name, empty when none
+    bool m_runIsBaseline = false;  ///< the run in flight is of the baseline kernel
+    std::optional<RunRecord> m_baselineKernelRun;
 
     quint64 m_runId = 0; ///< the run in flight, 0 when none
     Project m_runningProject;

@@ -78,7 +78,8 @@ void Session::liveCompiled(quint64 id, const CompileResult& result) {
 void Session::startLiveRun() {
     m_liveRunWaiting = false;
     // An edit since the compile has its own pause running: that one runs instead.
-    if (!m_liveMode || m_liveTimer.isActive() || m_document->project().source != m_lastCompiledSource)
+    if (!m_liveMode || m_liveTimer.isActive() ||
+        m_document->project().source != m_lastCompiledSource)
         return;
     if (isRunning() || isProfiling()) {
         m_liveRunWaiting = true;
@@ -94,16 +95,67 @@ bool Session::dropSupersededLiveRun(const RunResult& result) {
     if (!m_runIsLive || m_document->project().source == m_runningProject.source)
         return false;
     m_runIsLive = false;
+    m_runIsBaseline = false;
     emit runStateChanged();
     if (m_liveRunWaiting)
         startLiveRun();
     return true;
 }
 
+bool Session::keepBaselineKernelRun(const RunResult& result) {
+    if (!m_runIsBaseline)
+        return false;
+    m_runIsBaseline = false;
+    m_runIsLive = false;
+    RunRecord record;
+    record.project = m_runningProject;
+    record.result = result;
+    record.result.outputs.clear(); // only compared by its times
+    record.finishedAt = QDateTime::currentDateTime();
+    m_baselineKernelRun = std::move(record);
+    emit runStateChanged();
+    emit baselineChanged();
+    if (m_liveRunWaiting)
+        startLiveRun();
+    return true;
+}
+
+void Session::runBaselineKernel() {
+    if (m_baselineKernel.isEmpty() || m_history.isEmpty() || isRunning() || isProfiling())
+        return;
+    const RunRecord& last = m_history.constLast();
+    if (!measuredOk(last) || last.project.kernel == m_baselineKernel ||
+        last.project.source != m_document->project().source)
+        return;
+    Project project = last.project;
+    project.kernel = m_baselineKernel;
+    if (m_baselineKernelRun && m_baselineKernelRun->project == project)
+        return; // kept: same source, arguments, launch and timing
+    // A live edit's baseline follows it with the same short budget, and is cancelled with it.
+    QString why;
+    if (startRun(RunRequest(), &why, last.live, &project))
+        m_runIsBaseline = true;
+    else
+        emit liveRunSkipped(why);
+}
+
+void Session::setBaselineKernel(const QString& kernel) {
+    if (kernel == m_baselineKernel)
+        return;
+    m_baselineKernel = kernel;
+    m_baselineKernelRun.reset();
+    if (!kernel.isEmpty())
+        m_baselineSerial = 0; // one baseline at a time
+    emit baselineChanged();
+    runBaselineKernel();
+}
+
 bool Session::setBaseline(quint64 serial) {
     const RunRecord* run = findRun(serial);
     if (!run || !measuredOk(*run))
         return false;
+    m_baselineKernel.clear();
+    m_baselineKernelRun.reset();
     m_baselineSerial = serial;
     emit baselineChanged();
     return true;
@@ -123,6 +175,14 @@ const RunRecord* Session::baselineRun() const {
 const RunRecord* Session::comparedWith(const RunRecord& run) const {
     if (!measuredOk(run))
         return nullptr;
+    if (!m_baselineKernel.isEmpty()) {
+        if (run.project.kernel == m_baselineKernel || !m_baselineKernelRun ||
+            !measuredOk(*m_baselineKernelRun))
+            return nullptr;
+        Project same = run.project;
+        same.kernel = m_baselineKernel;
+        return m_baselineKernelRun->project == same ? &*m_baselineKernelRun : nullptr;
+    }
     if (const RunRecord* baseline = baselineRun())
         return baseline->serial == run.serial ? nullptr : baseline;
     const RunRecord* previous = nullptr;
@@ -140,6 +200,8 @@ QString Session::comparisonText(const RunRecord& run) const {
     if (!other)
         return {};
     const Comparison c = compareMedians(other->result.timing.timesMs, run.result.timing.timesMs);
+    if (m_baselineKernelRun && other == &*m_baselineKernelRun)
+        return tr("%1, baseline kernel %2").arg(describeSpeedup(c), m_baselineKernel);
     if (other->serial == m_baselineSerial)
         return describeSpeedup(c);
     return tr("this edit: %1").arg(describeChange(c));

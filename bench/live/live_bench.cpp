@@ -96,7 +96,8 @@ int main(int argc, char** argv) {
     QTextStream out(stdout);
     int edits = kDefaultEdits;
     double limitMs = kDefaultLimitMs;
-    QString examples = qEnvironmentVariable("KERNELPAD_EXAMPLES", QStringLiteral("resources/examples"));
+    QString examples =
+        qEnvironmentVariable("KERNELPAD_EXAMPLES", QStringLiteral("resources/examples"));
     bool json = false;
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
@@ -113,8 +114,9 @@ int main(int argc, char** argv) {
         else
             ok = false;
         if (!ok || edits < 1) {
-            std::fprintf(stderr, "live_bench: bad argument '%s' (usage: live_bench [--edits N] "
-                                 "[--limit-ms MS] [--examples DIR] [--json])\n",
+            std::fprintf(stderr,
+                         "live_bench: bad argument '%s' (usage: live_bench [--edits N] "
+                         "[--limit-ms MS] [--examples DIR] [--json])\n",
                          qPrintable(a));
             return 4;
         }

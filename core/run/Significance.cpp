@@ -101,7 +101,8 @@ MedianInterval medianInterval(const QVector<double>& timesMs) {
     double cumulative = 0;
     int l = 0; // the largest rank with P(X < l) <= alpha/2 (P(X < 1) = P(X = 0))
     for (int k = 0; k < n; ++k) {
-        const double logChoose = std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0);
+        const double logChoose =
+            std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0);
         cumulative += std::exp(logChoose + logHalfN); // now P(X <= k) = P(X < k + 1)
         if (cumulative > alphaHalf)
             break;

@@ -129,7 +129,8 @@ void TestSignificance::coverageOfAKnownRatio() {
 void TestSignificance::tinyShiftUnderTheMinimumEffectIsNoise() {
     // 0.2 % slower, measured on 5000 quiet samples: the interval excludes 1, but the change is
     // under the 0.5 % minimum effect.
-    const Comparison c = compareMedians(sample(1.0, 0.001, 5000, 11), sample(1.002, 0.001, 5000, 12));
+    const Comparison c =
+        compareMedians(sample(1.0, 0.001, 5000, 11), sample(1.002, 0.001, 5000, 12));
     QVERIFY(c.low > 1.0);
     QCOMPARE(c.verdict, Comparison::Verdict::WithinNoise);
     SignificanceOptions strict;
@@ -150,7 +151,8 @@ void TestSignificance::tooFewSamples_data() {
 void TestSignificance::tooFewSamples() {
     QFETCH(int, oldCount);
     QFETCH(int, newCount);
-    const Comparison c = compareMedians(sample(1.0, 0.01, oldCount, 1), sample(0.5, 0.01, newCount, 2));
+    const Comparison c =
+        compareMedians(sample(1.0, 0.01, oldCount, 1), sample(0.5, 0.01, newCount, 2));
     QCOMPARE(c.verdict, Comparison::Verdict::TooFewSamples);
     QVERIFY(!c.hasInterval());
     QVERIFY(c.why.contains(QStringLiteral("too few samples")));
@@ -251,8 +253,7 @@ void TestSignificance::describedForThePerson_data() {
                                   << QStringLiteral("\u221212.3 % (\u00b10.8 %), a real change")
                                   << QStringLiteral("1.14\u00d7 faster than baseline (\u00b10.01)");
     QTest::newRow("slower, noise")
-        << 1.002 << 0.993 << 1.011 << false
-        << QStringLiteral("+0.2 % (\u00b10.9 %), within noise")
+        << 1.002 << 0.993 << 1.011 << false << QStringLiteral("+0.2 % (\u00b10.9 %), within noise")
         << QStringLiteral("the same as baseline within noise (1.00\u00d7, \u00b10.01)");
     QTest::newRow("slower, real") << 1.5 << 1.45 << 1.55 << true
                                   << QStringLiteral("+50.0 % (\u00b15.0 %), a real change")

@@ -88,7 +88,8 @@ void TestGuiLive::editsRunTheEditedSource() {
     setExpression(document, QStringLiteral("a*x-y"));
     QString source = document.project().source;
     QVERIFY(source.contains(kAddition));
-    document.setSource(source.replace(kAddition, QStringLiteral("out[tid] = a * x[tid] - y[tid];")));
+    document.setSource(
+        source.replace(kAddition, QStringLiteral("out[tid] = a * x[tid] - y[tid];")));
     const RunRecord* subtracted = nextRun(session);
     QVERIFY(subtracted);
     QVERIFY2(subtracted->result.status == RunStatus::Ok, qPrintable(subtracted->result.error));
@@ -102,8 +103,8 @@ void TestGuiLive::editsRunTheEditedSource() {
     const QString base = document.project().source;
     document.setSource(base + QStringLiteral("// edit 1\n"));
     QTest::qWait(30);
-    document.setSource(QString(base).replace(QStringLiteral("- y[tid]"),
-                                             QStringLiteral("- y[tid] + 1.0f")));
+    document.setSource(
+        QString(base).replace(QStringLiteral("- y[tid]"), QStringLiteral("- y[tid] + 1.0f")));
     const RunRecord* wrong = nextRun(session);
     QVERIFY(wrong);
     QCOMPARE(wrong->project.source, document.project().source);

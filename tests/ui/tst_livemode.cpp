@@ -124,6 +124,7 @@ private slots:
     void comparisonAgainstThePreviousRun();
     void baselineSpeedup();
     void failedRunIsNeverCompared();
+    void baselineKernelFollowsEachRun();
     void chartShowsIntervalsAndTheBaseline();
 };
 
@@ -230,7 +231,8 @@ void TestLiveMode::comparisonAgainstThePreviousRun() {
     QCOMPARE(f.session.comparisonText(f.session.history().last()), QString()); // the first
     QVERIFY(runWith(f, resultWith(timesAround(0.877))));
     const QString faster = f.session.comparisonText(f.session.history().last());
-    QVERIFY2(faster.startsWith(QStringLiteral("this edit: \u221212.3 % (\u00b1")), qPrintable(faster));
+    QVERIFY2(faster.startsWith(QStringLiteral("this edit: \u221212.3 % (\u00b1")),
+             qPrintable(faster));
     QVERIFY2(faster.endsWith(QStringLiteral("a real change")), qPrintable(faster));
     QVERIFY(runWith(f, resultWith(timesAround(0.878))));
     const QString same = f.session.comparisonText(f.session.history().last());
@@ -260,8 +262,8 @@ void TestLiveMode::baselineSpeedup() {
     f.session.clearBaseline();
     QVERIFY(!f.session.baselineRun());
     QCOMPARE(changed.size(), 2);
-    QVERIFY(f.session.comparisonText(f.session.history().last()).startsWith(
-        QStringLiteral("this edit: +400.0 %")));
+    QVERIFY(f.session.comparisonText(f.session.history().last())
+                .startsWith(QStringLiteral("this edit: +400.0 %")));
     // A failed run cannot be pinned; clearing the history drops the baseline.
     QVERIFY(runWith(f, resultWith(timesAround(1.0), RunStatus::VerificationFailed)));
     QVERIFY(!f.session.setBaseline(f.session.history().last().serial));
@@ -282,8 +284,60 @@ void TestLiveMode::failedRunIsNeverCompared() {
     QCOMPARE(f.session.comparisonText(f.session.history().last()), QString());
     // The next good run is compared with the last good one, not with the failures.
     QVERIFY(runWith(f, resultWith(timesAround(1.0))));
-    QVERIFY(f.session.comparisonText(f.session.history().last()).endsWith(
-        QStringLiteral("within noise")));
+    QVERIFY(f.session.comparisonText(f.session.history().last())
+                .endsWith(QStringLiteral("within noise")));
+}
+
+void TestLiveMode::baselineKernelFollowsEachRun() {
+    Fixture f;
+    QVERIFY(f.ready());
+    const QString naive = QStringLiteral("__global__ void scale_naive(float* data, int n) {\n"
+                                         "    for (int i = 0; i < n; ++i) data[i] *= 2.0f;\n"
+                                         "}\n");
+    QSignalSpy compiled(&f.session, &Session::compileShown);
+    f.document.setSource(f.document.project().source + naive);
+    f.session.compile();
+    QVERIFY(compiled.wait(kCompileTimeoutMs));
+    QCOMPARE(f.document.project().kernel, QStringLiteral("scale"));
+    f.session.setBaselineKernel(QStringLiteral("scale_naive"));
+    QVERIFY(!f.session.isRunning()); // nothing ran yet to follow
+
+    QSignalSpy requested(&f.session, &Session::runRequested);
+    QVERIFY(f.session.run(RunRequest()));
+    emit f.engine.runFinished(requested.at(0).at(0).toULongLong(), resultWith(timesAround(0.25)));
+    // The baseline kernel follows at once, with the same project but its own kernel.
+    QCOMPARE(requested.size(), 2);
+    const RunRequest follow = requested.at(1).at(1).value<RunRequest>();
+    QCOMPARE(follow.project.kernel, QStringLiteral("scale_naive"));
+    QCOMPARE(follow.project.arguments.size(), f.document.project().arguments.size());
+    QCOMPARE(follow.project.source, f.document.project().source);
+    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString()); // not yet
+    emit f.engine.runFinished(requested.at(1).at(0).toULongLong(), resultWith(timesAround(1.0)));
+    QVERIFY(!f.session.isRunning());
+    QCOMPARE(f.session.history().size(), 1); // the baseline kernel's run is kept apart
+    QVERIFY(f.session.baselineKernelRun());
+    const QString text = f.session.comparisonText(f.session.history().last());
+    QVERIFY2(text.startsWith(QStringLiteral("4.00\u00d7 faster than baseline (\u00b1")) &&
+                 text.endsWith(QStringLiteral("baseline kernel scale_naive")),
+             qPrintable(text));
+
+    // The same project again: the kept result answers, nothing follows.
+    QVERIFY(f.session.run(RunRequest()));
+    emit f.engine.runFinished(requested.at(2).at(0).toULongLong(), resultWith(timesAround(0.5)));
+    QCOMPARE(requested.size(), 3);
+    QVERIFY(f.session.comparisonText(f.session.history().last())
+                .startsWith(QStringLiteral("2.00\u00d7 faster than baseline")));
+    // An edit changes the project: the kept result no longer answers, and it runs again.
+    f.document.setSource(f.document.project().source + QStringLiteral("// edited\n"));
+    QVERIFY(f.session.run(RunRequest()));
+    emit f.engine.runFinished(requested.at(3).at(0).toULongLong(), resultWith(timesAround(0.5)));
+    QCOMPARE(requested.size(), 5);
+    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString());
+    // Pinning a run replaces the baseline kernel.
+    emit f.engine.runFinished(requested.at(4).at(0).toULongLong(), resultWith(timesAround(1.0)));
+    QVERIFY(f.session.setBaseline(f.session.history().first().serial));
+    QVERIFY(f.session.baselineKernel().isEmpty());
+    QVERIFY(!f.session.baselineKernelRun());
 }
 
 void TestLiveMode::chartShowsIntervalsAndTheBaseline() {

@@ -21,10 +21,10 @@ using timingchart::unitFor;
 
 namespace {
 QString intervalText(const MedianInterval& interval) {
-    return interval.valid ? TimingChartView::tr("95 % interval of the median %1 – %2")
-                                .arg(formatDurationMs(interval.lowMs),
-                                     formatDurationMs(interval.highMs))
-                          : TimingChartView::tr("no interval: %1").arg(interval.why);
+    return interval.valid
+               ? TimingChartView::tr("95 % interval of the median %1 – %2")
+                     .arg(formatDurationMs(interval.lowMs), formatDurationMs(interval.highMs))
+               : TimingChartView::tr("no interval: %1").arg(interval.why);
 }
 } // namespace
 
@@ -119,7 +119,8 @@ QMenu* TimingChartView::historyMenu(double x, QWidget* parent) {
             const quint64 serial = h.serial;
             QAction* pin = menu->addAction(tr("Set Run %1 as Baseline").arg(run + 1));
             pin->setObjectName(QStringLiteral("setBaselineAction"));
-            connect(pin, &QAction::triggered, this, [this, serial] { emit baselineRequested(serial); });
+            connect(pin, &QAction::triggered, this,
+                    [this, serial] { emit baselineRequested(serial); });
         }
     }
     if (m_baselineSerial != 0) {

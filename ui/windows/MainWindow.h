@@ -183,6 +183,7 @@ private:
     /// Live mode's toggle and the baseline's actions (MainWindowLive.cpp).
     void createLiveActions();
     void updateBaselineActions();
+    void fillBaselineKernelMenu();
     void updateRunState();
     void startRun(RunRequest request);
 
@@ -247,6 +248,7 @@ private:
     QAction* m_liveModeAction = nullptr;
     QAction* m_setBaselineAction = nullptr;
     QAction* m_clearBaselineAction = nullptr;
+    QMenu* m_baselineKernelMenu = nullptr;
     QAction* m_verificationPinnedAction = nullptr;
     QAction* m_profileAction = nullptr;
     QActionGroup* m_profileSetGroup = nullptr;

@@ -5,9 +5,12 @@
 
 #include "core/run/Summary.h"
 #include "ui/Preferences.h"
+#include "ui/ProjectDocument.h"
 #include "ui/Session.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QMenu>
 #include <QStatusBar>
 
 namespace kernelpad {
@@ -59,8 +62,25 @@ void MainWindow::createLiveActions() {
     });
     m_clearBaselineAction = new QAction(tr("C&lear Baseline"), this);
     m_clearBaselineAction->setObjectName(QStringLiteral("clearBaselineAction"));
-    connect(m_clearBaselineAction, &QAction::triggered, m_session, &Session::clearBaseline);
+    connect(m_clearBaselineAction, &QAction::triggered, m_session, [this] {
+        m_session->clearBaseline();
+        m_session->setBaselineKernel(QString());
+    });
+    m_baselineKernelMenu = new QMenu(tr("Baseline &Kernel"), this);
+    m_baselineKernelMenu->setObjectName(QStringLiteral("baselineKernelMenu"));
+    m_baselineKernelMenu->setToolTip(
+        tr("A second kernel of the same source, run with the same arguments after each run"));
+    connect(m_baselineKernelMenu, &QMenu::aboutToShow, this, &MainWindow::fillBaselineKernelMenu);
+    fillBaselineKernelMenu();
     connect(m_session, &Session::baselineChanged, this, &MainWindow::updateBaselineActions);
+    // The baseline kernel answers after the run it follows: say how that run compares now.
+    connect(m_session, &Session::baselineChanged, this, [this] {
+        if (!m_session->baselineKernelRun() || m_session->history().isEmpty())
+            return;
+        const QString comparison = m_session->comparisonText(m_session->history().constLast());
+        if (!comparison.isEmpty())
+            statusBar()->showMessage(comparison, kLiveMessageMs);
+    });
     connect(m_session, &Session::runStateChanged, this, &MainWindow::updateBaselineActions);
     updateBaselineActions();
 }
@@ -68,7 +88,28 @@ void MainWindow::createLiveActions() {
 void MainWindow::updateBaselineActions() {
     const RunRecord* last = m_session->lastMeasuredRun();
     m_setBaselineAction->setEnabled(last && last->result.status == RunStatus::Ok);
-    m_clearBaselineAction->setEnabled(m_session->baselineRun() != nullptr);
+    m_clearBaselineAction->setEnabled(m_session->baselineRun() != nullptr ||
+                                      !m_session->baselineKernel().isEmpty());
+}
+
+void MainWindow::fillBaselineKernelMenu() {
+    m_baselineKernelMenu->clear();
+    auto* group = new QActionGroup(m_baselineKernelMenu);
+    const auto add = [&](const QString& text, const QString& kernel) {
+        QAction* a = m_baselineKernelMenu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(m_session->baselineKernel() == kernel);
+        a->setActionGroup(group);
+        connect(a, &QAction::triggered, m_session,
+                [this, kernel] { m_session->setBaselineKernel(kernel); });
+    };
+    add(tr("None"), QString());
+    const std::optional<CompileResult>& compiled = m_session->lastCompile();
+    const QString current = m_document->project().kernel;
+    if (compiled && compiled->ok)
+        for (const KernelInfo& k : compiled->kernels)
+            if (k.name != current)
+                add(k.name, k.name);
 }
 
 } // namespace kernelpad

@@ -174,6 +174,7 @@ void MainWindow::createMenus() {
     build->addAction(m_cancelAction);
     build->addSeparator();
     build->addAction(m_setBaselineAction);
+    build->addMenu(m_baselineKernelMenu);
     build->addAction(m_clearBaselineAction);
     build->addSeparator();
     QAction* nextError = build->addAction(tr("&Next Diagnostic"));
