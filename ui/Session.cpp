@@ -320,7 +320,8 @@ bool Session::startRun(RunRequest request, QString* why, bool live, const Projec
     if (m_lineInfoWanted)
         request.project.options.lineInfo = true;
     if (live)
-        request.project.timing = liveTiming(request.project.timing);
+        request.project.timing =
+            liveTiming(request.project.timing, previousMedianMs(request.project.kernel));
     m_runIsLive = live;
     m_runId = m_engine->run(request);
     emit runRequested(m_runId, request);

@@ -160,10 +160,12 @@ public:
     /// liveTiming(); an edit cancels the live run in flight, whose result is then dropped.
     void setLiveMode(bool on);
     [[nodiscard]] bool liveMode() const { return m_liveMode; }
-    /// `timing` with live mode's short budget: adaptive, at least 10 samples, stopping at the
-    /// noise target after 5 ms of GPU time or at 150 ms; mode, blocking kernel, byte and
-    /// FLOP counts and the watchdog limit stay the project's.
-    [[nodiscard]] static TimingSpec liveTiming(TimingSpec timing);
+    /// `timing` with live mode's short budget: adaptive, at least 10 samples, stopping at 2 %
+    /// noise (or the project's lower target) after 5 ms of GPU time, or at 50 ms, or, for a
+    /// kernel whose previous median was `previousMedianMs`, at 12 of its launches (at most
+    /// 2 s) so that a slow kernel still gets enough samples for a verdict; mode, blocking
+    /// kernel, byte and FLOP counts and the watchdog limit stay the project's.
+    [[nodiscard]] static TimingSpec liveTiming(TimingSpec timing, double previousMedianMs = 0);
     /// The run in flight was started by live mode.
     [[nodiscard]] bool isLiveRunning() const { return isRunning() && m_runIsLive; }
     /// Pins the history entry `serial` as the baseline every later run is compared with;
@@ -243,6 +245,8 @@ private:
     /// when given (the baseline kernel).
     bool startRun(RunRequest request, QString* why, bool live, const Project* project = nullptr);
     // Live mode (SessionLive.cpp).
+    /// The median of the last successful measured run of `kernel`, 0 when none.
+    [[nodiscard]] double previousMedianMs(const QString& kernel) const;
     void liveEdited();
     void liveCompile();
     void liveCompiled(quint64 id, const CompileResult& result);
