@@ -18,6 +18,7 @@ const QString kThemeKey = QStringLiteral("preferences/theme");
 const QString kTimingKey = QStringLiteral("preferences/newProjectTiming");
 const QString kMemcheckAfterFaultKey = QStringLiteral("preferences/memcheckAfterFault");
 const QString kLineColoursKey = QStringLiteral("preferences/lineColours");
+const QString kLiveModeKey = QStringLiteral("preferences/liveMode");
 
 /// A palette from the dark theme's colours, for every widget (the editor and the PTX view
 /// follow it through Theme::forPalette).
@@ -95,6 +96,7 @@ Preferences Preferences::load(const QSettings& settings) {
     }
     p.memcheckAfterFault = settings.value(kMemcheckAfterFaultKey, false).toBool();
     p.lineColours = settings.value(kLineColoursKey, true).toBool();
+    p.liveMode = settings.value(kLiveModeKey, false).toBool();
     return p;
 }
 
@@ -107,6 +109,7 @@ void Preferences::save(QSettings& settings) const {
         QString::fromUtf8(QJsonDocument(newProjectTiming.toJson()).toJson(QJsonDocument::Compact)));
     settings.setValue(kMemcheckAfterFaultKey, memcheckAfterFault);
     settings.setValue(kLineColoursKey, lineColours);
+    settings.setValue(kLiveModeKey, liveMode);
 }
 
 void Preferences::apply() const {
@@ -135,7 +138,8 @@ void Preferences::applyTheme(ThemeChoice theme) {
 bool operator==(const Preferences& a, const Preferences& b) {
     return a.editorFontFamily == b.editorFontFamily && a.editorPointSize == b.editorPointSize &&
            a.theme == b.theme && a.newProjectTiming == b.newProjectTiming &&
-           a.memcheckAfterFault == b.memcheckAfterFault && a.lineColours == b.lineColours;
+           a.memcheckAfterFault == b.memcheckAfterFault && a.lineColours == b.lineColours &&
+           a.liveMode == b.liveMode;
 }
 
 PreferencesNotifier* PreferencesNotifier::instance() {

@@ -33,6 +33,8 @@ struct Preferences {
     bool memcheckAfterFault = false;
     /// Compiler Explorer's matching colours on the source, PTX and SASS lines (View menu).
     bool lineColours = true;
+    /// Live mode (Build ▸ Live Mode): compile and run after each pause in typing.
+    bool liveMode = false;
 
     /// The editor's font: the family (or the default monospace one) at the size.
     [[nodiscard]] QFont editorFont() const;

@@ -6,6 +6,8 @@
 #include "ui/ProjectDocument.h"
 #include "ui/models/ArgumentTableModel.h"
 
+#include <utility>
+
 namespace kernelpad {
 
 SessionViewer::~SessionViewer() = default;
@@ -35,8 +37,13 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
         if (!m_document->project().source.trimmed().isEmpty())
             compile();
     });
+    m_liveTimer.setSingleShot(true);
+    m_liveTimer.setInterval(kLiveDelayMs);
+    connect(&m_liveTimer, &QTimer::timeout, this, &Session::liveCompile);
     connect(m_document, &ProjectDocument::sourceChanged, this, [this] {
-        if (m_compileWhileTyping)
+        if (m_liveMode)
+            liveEdited(); // its own, shorter pause replaces compile-while-typing's
+        else if (m_compileWhileTyping)
             m_compileTimer.start();
     });
     // Panels that depend on the kernel (its limits, its parameter types) follow the document.
@@ -104,6 +111,12 @@ void Session::removeViewer(SessionViewer* viewer) {
 
 void Session::clear() {
     m_compileTimer.stop();
+    m_liveTimer.stop();
+    m_liveCompileId = 0;
+    m_liveRunWaiting = false;
+    m_baselineKernelRun.reset();
+    clearBaseline();
+    setBaselineKernel(QString()); // the new project's kernels are others
     m_lastCompile.reset();
     m_lastCompiledSource.clear();
     m_lastCompiledProject = Project();
@@ -184,6 +197,7 @@ void Session::onCompiled(quint64 id, const CompileResult& result) {
     notify([this](SessionViewer* v) { v->compiled(*this); });
     emit runStateChanged();
     emit compileShown(result);
+    liveCompiled(id, result);
 }
 
 const KernelInfo* Session::currentKernel() const {
@@ -284,6 +298,10 @@ QString Session::runBlockedReason() const {
 }
 
 bool Session::run(RunRequest request, QString* why) {
+    return startRun(std::move(request), why, false);
+}
+
+bool Session::startRun(RunRequest request, QString* why, bool live, const Project* project) {
     QString reason = m_engine ? runBlockedReason() : tr("No engine");
     if (!reason.isEmpty()) {
         if (why)
@@ -291,7 +309,7 @@ bool Session::run(RunRequest request, QString* why) {
         return false;
     }
     m_compileTimer.stop();
-    request.project = m_document->project();
+    request.project = project ? *project : m_document->project();
     request.projectDir = m_document->directory();
     request.device = currentDevice() ? currentDevice()->ordinal : 0;
     m_runningProject = request.project;
@@ -301,6 +319,10 @@ bool Session::run(RunRequest request, QString* why) {
     // result in the disk cache; the run's record keeps the document's options.
     if (m_lineInfoWanted)
         request.project.options.lineInfo = true;
+    if (live)
+        request.project.timing =
+            liveTiming(request.project.timing, previousMedianMs(request.project.kernel));
+    m_runIsLive = live;
     m_runId = m_engine->run(request);
     emit runRequested(m_runId, request);
     notify([this](SessionViewer* v) { v->runStarted(*this); });
@@ -323,6 +345,7 @@ const RunRecord* Session::lastMeasuredRun() const {
 
 void Session::clearHistory() {
     m_history.clear();
+    clearBaseline();
     notify([this](SessionViewer* v) { v->historyCleared(*this); });
 }
 
@@ -338,6 +361,9 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
     if (id != m_runId || !isRunning())
         return;
     m_runId = 0;
+    if (dropSupersededLiveRun(result) || keepBaselineKernelRun(result))
+        return;
+    const bool live = std::exchange(m_runIsLive, false);
     const bool compiled = !result.compile.log.isEmpty() || !result.compile.ptx.isEmpty() ||
                           !result.compile.diagnostics.isEmpty() || !result.compile.error.isEmpty();
     if (compiled) {
@@ -351,6 +377,7 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
     record.project = m_runningProject;
     record.result = result;
     record.finishedAt = QDateTime::currentDateTime();
+    record.live = live;
     if (!record.sanitized()) {
         const RunRecord* previous = lastMeasuredRun();
         record.changes = describeProjectChanges(
@@ -366,6 +393,10 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
         continueProfile(run);
     emit runStateChanged();
     emit runShown(result);
+    if (m_liveRunWaiting)
+        startLiveRun();
+    else
+        runBaselineKernel();
 }
 
 } // namespace kernelpad

@@ -37,6 +37,9 @@ struct RunRecord {
     std::optional<ProfileReport> profile;
     /// Names the record while the history changes (a profile finds its run by it).
     quint64 serial = 0;
+    /// Started by live mode (with Session::liveTiming()'s short budget instead of the
+    /// project's timing, which `project` keeps).
+    bool live = false;
     [[nodiscard]] bool sanitized() const { return result.sanitizerTool != SanitizerTool::None; }
 };
 
@@ -149,6 +152,47 @@ public:
     /// Forgets the runs (the next run is compared with nothing).
     void clearHistory();
 
+    // --- live mode and baseline (SessionLive.cpp) ---
+    /// Live mode's pause after the last keystroke before it compiles and runs: shorter than
+    /// compile-while-typing's, since the result is what the author waits for.
+    static constexpr int kLiveDelayMs = 300;
+    /// Live mode: after each pause in typing, compile, and run a successful compile with
+    /// liveTiming(); an edit cancels the live run in flight, whose result is then dropped.
+    void setLiveMode(bool on);
+    [[nodiscard]] bool liveMode() const { return m_liveMode; }
+    /// `timing` with live mode's short budget: adaptive, at least 10 samples, stopping at 2 %
+    /// noise (or the project's lower target) after 5 ms of GPU time, or at 50 ms, or, for a
+    /// kernel whose previous median was `previousMedianMs`, at 12 of its launches (at most
+    /// 2 s) so that a slow kernel still gets enough samples for a verdict; mode, blocking
+    /// kernel, byte and FLOP counts and the watchdog limit stay the project's.
+    [[nodiscard]] static TimingSpec liveTiming(TimingSpec timing, double previousMedianMs = 0);
+    /// The run in flight was started by live mode.
+    [[nodiscard]] bool isLiveRunning() const { return isRunning() && m_runIsLive; }
+    /// Pins the history entry `serial` as the baseline every later run is compared with;
+    /// false when there is no such entry or it has no successful timings.
+    bool setBaseline(quint64 serial);
+    void clearBaseline();
+    /// The pinned run, or null (none pinned, or its entry was cleared).
+    [[nodiscard]] const RunRecord* baselineRun() const;
+    /// Names a second kernel of the same source as the baseline ("matmul_naive" against
+    /// "matmul_tiled"), empty for none; replaces a pinned run. After each successful run of
+    /// another kernel, the baseline kernel runs as the following request with the same
+    /// project (arguments, launch, options, timing); its result is kept, outside the history,
+    /// until the project changes, so it runs again only after an edit.
+    void setBaselineKernel(const QString& kernel);
+    [[nodiscard]] QString baselineKernel() const { return m_baselineKernel; }
+    /// The baseline kernel's last run, or null before it has answered.
+    [[nodiscard]] const RunRecord* baselineKernelRun() const {
+        return m_baselineKernelRun ? &*m_baselineKernelRun : nullptr;
+    }
+    /// What `run` is compared with: the baseline when one is pinned (and is not `run`), else
+    /// the previous successful measured run of the same kernel; null when `run` itself failed,
+    /// was a sanitizer run or has no timings (a failure is never compared as "faster").
+    [[nodiscard]] const RunRecord* comparedWith(const RunRecord& run) const;
+    /// The status bar's sentence for `run`: "this edit: −12.3 % (±0.8 %), a real change",
+    /// "2.41× faster than baseline (±0.03)"; empty when there is nothing to compare with.
+    [[nodiscard]] QString comparisonText(const RunRecord& run) const;
+
     // --- profiling (SessionProfile.cpp) ---
     /// Empty when Build ▸ Profile can start, else why not ("A run is in progress").
     [[nodiscard]] QString profileBlockedReason() const;
@@ -172,6 +216,10 @@ signals:
     void compileShown(const kernelpad::CompileResult& result);
     void runShown(const kernelpad::RunResult& result);
     void profileShown(const kernelpad::ProfileOutcome& outcome);
+    /// The baseline was pinned, cleared, or its entry left the history.
+    void baselineChanged();
+    /// Live mode compiled the edit but could not run it ("No CUDA driver: compile-only mode").
+    void liveRunSkipped(const QString& why);
 
 private:
     void clear();
@@ -193,6 +241,24 @@ private:
     void followCompiledKernel();
     void syncArgumentsWithKernel();
     template <typename Call> void notify(Call call);
+    /// run() with live mode's timing when `live`, of `project` instead of the document's
+    /// when given (the baseline kernel).
+    bool startRun(RunRequest request, QString* why, bool live, const Project* project = nullptr);
+    // Live mode (SessionLive.cpp).
+    /// The median of the last successful measured run of `kernel`, 0 when none.
+    [[nodiscard]] double previousMedianMs(const QString& kernel) const;
+    void liveEdited();
+    void liveCompile();
+    void liveCompiled(quint64 id, const CompileResult& result);
+    void startLiveRun();
+    /// A live run whose source was edited since: dropped (true), and a waiting live run
+    /// started.
+    bool dropSupersededLiveRun(const RunResult& result);
+    /// The baseline kernel's answer: kept (true) instead of joining the history.
+    bool keepBaselineKernelRun(const RunResult& result);
+    /// After a successful run of another kernel: runs the baseline kernel unless its kept
+    /// result is of the same project.
+    void runBaselineKernel();
 
     QPointer<Engine> m_engine;
     ProjectDocument* m_document;
@@ -213,6 +279,16 @@ private:
     QVector<StructType> m_structs;
     std::optional<KernelResources> m_resources;
     QString m_resourcesKernel;
+
+    QTimer m_liveTimer;
+    bool m_liveMode = false;
+    quint64 m_liveCompileId = 0;   ///< live mode's compile in flight, 0 when none
+    bool m_runIsLive = false;      ///< the run in flight was started by live mode
+    bool m_liveRunWaiting = false; ///< a live run waits for the run in flight to end
+    quint64 m_baselineSerial = 0;  ///< the pinned history entry, 0 when none
+    QString m_baselineKernel;      ///< the baseline kernel's name, empty when none
+    bool m_runIsBaseline = false;  ///< the run in flight is of the baseline kernel
+    std::optional<RunRecord> m_baselineKernelRun;
 
     quint64 m_runId = 0; ///< the run in flight, 0 when none
     Project m_runningProject;

@@ -1,4 +1,5 @@
 #include "ui/widgets/TimingChartView.h"
+#include "ui/widgets/TimingChartSupport.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -31,40 +32,16 @@ namespace {
 
 /// About 20 bins: enough to show two modes, few enough that each holds several samples.
 constexpr int kHistogramBins = 20;
-/// Space above and below the data so points on the extremes stay visible.
-constexpr double kAxisMargin = 0.05;
-
-/// The unit a chart of durations around `ms` uses: the one formatDuration() picks, so the axis
-/// reads as the summary table does.
-DurationUnit unitFor(double ms) {
-    return durationUnitFor(ms / 1e3);
-}
-
 /// Columns of the summary table.
 enum SummaryColumn { NameColumn, ValueColumn, SummaryColumns };
 /// Where a row's summary key is kept, on its name cell.
 constexpr int kKeyRole = Qt::UserRole;
 
-QChartView* makeChartView(QWidget* parent, QChart* chart) {
-    chart->setAnimationOptions(QChart::NoAnimation); // redraws must keep up with Run
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    auto* view = new QChartView(chart, parent);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(280, 200);
-    return view;
-}
-
-void setPaddedRange(QValueAxis* axis, double low, double high) {
-    if (!(high > low)) {
-        const double pad = low != 0 ? std::abs(low) * 0.1 : 1.0;
-        low -= pad;
-        high += pad;
-    }
-    const double pad = (high - low) * kAxisMargin;
-    axis->setRange(std::max(0.0, low - pad), high + pad);
-}
-
 } // namespace
+
+using timingchart::makeChartView;
+using timingchart::setPaddedRange;
+using timingchart::unitFor;
 
 TimingChartView::TimingChartView(QWidget* parent)
     : QWidget(parent) {
@@ -188,70 +165,23 @@ void TimingChartView::buildHistogramChart() {
     m_histView = makeChartView(this, chart);
 }
 
-void TimingChartView::buildHistoryChart() {
-    auto* chart = new QChart;
-    chart->setTitle(tr("Median of every run this session (bars: min to max)"));
-    m_historyRange = new QCandlestickSeries(chart);
-    m_historyRange->setName(tr("min–max"));
-    m_historyRange->setBodyOutlineVisible(true);
-    m_historyRange->setBodyWidth(0.3);
-    m_historyRange->setIncreasingColor(QColor(120, 144, 156));
-    m_historyRange->setDecreasingColor(QColor(120, 144, 156));
-    m_historyLine = new QLineSeries(chart);
-    m_historyLine->setName(tr("median"));
-    m_historyPoints = new QScatterSeries(chart);
-    m_historyPoints->setObjectName(QStringLiteral("historyPoints"));
-    m_historyPoints->setMarkerSize(9);
-    m_historyPoints->setName(tr("run"));
-    m_historyX = new QValueAxis(chart);
-    m_historyX->setTitleText(tr("run"));
-    m_historyX->setLabelFormat(QStringLiteral("%d"));
-    m_historyY = new QValueAxis(chart);
-    chart->addAxis(m_historyX, Qt::AlignBottom);
-    chart->addAxis(m_historyY, Qt::AlignLeft);
-    chart->addSeries(m_historyRange);
-    chart->addSeries(m_historyLine);
-    chart->addSeries(m_historyPoints);
-    for (QAbstractSeries* s : {static_cast<QAbstractSeries*>(m_historyRange),
-                               static_cast<QAbstractSeries*>(m_historyLine),
-                               static_cast<QAbstractSeries*>(m_historyPoints)}) {
-        s->attachAxis(m_historyX);
-        s->attachAxis(m_historyY);
-    }
-    connect(m_historyPoints, &QScatterSeries::hovered, this, [this](const QPointF& p, bool state) {
-        const int run = qRound(p.x()) - 1;
-        if (!state || run < 0 || run >= m_history.size())
-            return QToolTip::hideText();
-        const TimingHistoryPoint& h = m_history.at(run);
-        QString text = tr("Run %1: median %2 (min %3, max %4)")
-                           .arg(run + 1)
-                           .arg(formatDurationMs(h.medianMs), formatDurationMs(h.minMs),
-                                formatDurationMs(h.maxMs));
-        if (run > 0 && m_history.at(run - 1).medianMs > 0) {
-            const double change = h.medianMs / m_history.at(run - 1).medianMs - 1.0;
-            text += tr("\n%1%2 % against run %3")
-                        .arg(change >= 0 ? QStringLiteral("+") : QString())
-                        .arg(change * 100.0, 0, 'f', 1)
-                        .arg(run);
-        }
-        if (!h.whatChanged.isEmpty())
-            text += tr("\nChanged: %1").arg(h.whatChanged);
-        if (!h.verified)
-            text += tr("\nVerification failed");
-        QToolTip::showText(QCursor::pos(), text);
-    });
-    m_historyView = makeChartView(this, chart);
-}
-
-void TimingChartView::showRun(const RunResult& result, const QString& whatChanged) {
+void TimingChartView::showRun(const RunResult& result, const QString& whatChanged, quint64 serial) {
     m_last = result.timing;
     m_runSummaries = summarize(result);
     updateRepetitions(m_last);
     updateHistogram(m_last);
     updateSummary();
     if (!m_last.timesMs.isEmpty()) { // a run that never launched has nothing to compare
-        m_history.append(
-            {m_last.medianMs, m_last.minMs, m_last.maxMs, whatChanged, result.verified()});
+        TimingHistoryPoint point;
+        point.medianMs = m_last.medianMs;
+        point.minMs = m_last.minMs;
+        point.maxMs = m_last.maxMs;
+        point.whatChanged = whatChanged;
+        point.verified = result.verified();
+        point.ok = result.status == RunStatus::Ok;
+        point.interval = medianInterval(m_last.timesMs);
+        point.serial = serial;
+        m_history.append(point);
         updateHistory();
     }
     updateEmptyState();
@@ -259,6 +189,7 @@ void TimingChartView::showRun(const RunResult& result, const QString& whatChange
 
 void TimingChartView::clearHistory() {
     m_history.clear();
+    m_baselineSerial = 0;
     updateHistory();
     updateEmptyState();
 }
@@ -320,37 +251,6 @@ void TimingChartView::updateHistogram(const TimingStats& stats) {
     m_histX->append(labels);
     m_histX->setTitleText(tr("time (%1), bin centres").arg(timeUnit()));
     m_histY->setRange(0, *std::max_element(counts.cbegin(), counts.cend()) + 1);
-}
-
-void TimingChartView::updateHistory() {
-    m_historyRange->clear();
-    double top = 0;
-    for (const TimingHistoryPoint& h : std::as_const(m_history))
-        top = std::max(top, h.medianMs);
-    m_historyUnit = unitFor(top > 0 ? top : 1.0);
-    const double perUnitMs = unitMsOf(m_historyUnit);
-    QList<QPointF> points;
-    double low = 0, high = 0;
-    for (int i = 0; i < m_history.size(); ++i) {
-        const TimingHistoryPoint& h = m_history.at(i);
-        const double median = h.medianMs / perUnitMs;
-        points.append(QPointF(i + 1, median));
-        // A flat body at the median with whiskers to min and max: an error bar.
-        m_historyRange->append(
-            new QCandlestickSet(median, h.maxMs / perUnitMs, h.minMs / perUnitMs, median, i + 1));
-        low = i == 0 ? h.minMs : std::min(low, h.minMs);
-        high = std::max(high, h.maxMs);
-    }
-    m_historyLine->replace(points);
-    m_historyPoints->replace(points);
-    const int n = int(m_history.size());
-    m_historyX->setRange(0.5, std::max(n, 1) + 0.5);
-    m_historyX->setTickCount(std::clamp(n + 1, 2, 11));
-    if (n == 0)
-        m_historyY->setRange(0, 1);
-    else
-        setPaddedRange(m_historyY, low / perUnitMs, high / perUnitMs);
-    m_historyY->setTitleText(durationUnitSymbol(m_historyUnit));
 }
 
 double TimingChartView::unitMsOf(DurationUnit unit) {

@@ -3,6 +3,7 @@
 // run), with the run's summaries (core/run/Summary.h) in a table beside the charts.
 
 #include "core/run/RunTypes.h"
+#include "core/run/Significance.h"
 #include "core/run/Summary.h"
 
 #include <QString>
@@ -21,6 +22,7 @@ class QBarCategoryAxis;
 class QStackedWidget;
 class QTabWidget;
 class QTableWidget;
+class QMenu;
 
 namespace kernelpad {
 
@@ -31,6 +33,10 @@ struct TimingHistoryPoint {
     double maxMs = 0;
     QString whatChanged;
     bool verified = true; ///< false when a verified buffer failed in that run
+    bool ok = true;       ///< the run ended with RunStatus::Ok
+    /// The median's 95 % interval (core/run/Significance.h); invalid under 6 samples.
+    MedianInterval interval;
+    quint64 serial = 0; ///< the session's RunRecord::serial, 0 when not from a session
 };
 
 /// Three charts in tabs (repetitions, histogram, history) and a table of the run's summaries
@@ -44,8 +50,22 @@ public:
 
     /// Shows the run's repetitions and summaries and adds it to the session history (runs
     /// without timings, e.g. compile errors, only clear the per-run charts).
-    void showRun(const RunResult& result, const QString& whatChanged);
+    void showRun(const RunResult& result, const QString& whatChanged, quint64 serial = 0);
     void clearHistory();
+    /// Draws the baseline's median across the history chart (child series "baselineLine"),
+    /// or none when `serial` is 0 or names no run shown.
+    void setBaseline(quint64 serial);
+    [[nodiscard]] quint64 baseline() const { return m_baselineSerial; }
+    /// The history chart's context menu, for the run nearest `x` on its run axis (1-based):
+    /// "Set Run N as Baseline" (when it succeeded) and "Clear Baseline" (when one is set).
+    [[nodiscard]] QMenu* historyMenu(double x, QWidget* parent);
+
+signals:
+    /// The history chart's context menu asked to pin the run `serial` as the baseline.
+    void baselineRequested(quint64 serial);
+    void baselineClearRequested();
+
+public:
     /// The device's theoretical DRAM bandwidth; 0 or less: unknown (no "share of peak" row).
     void setPeakBandwidthGBs(double gbs);
 
@@ -104,6 +124,8 @@ private:
     QLineSeries* m_historyLine = nullptr;
     QScatterSeries* m_historyPoints = nullptr;
     QCandlestickSeries* m_historyRange = nullptr;
+    QLineSeries* m_baselineLine = nullptr;
+    quint64 m_baselineSerial = 0;
     QValueAxis* m_historyX = nullptr;
     QValueAxis* m_historyY = nullptr;
     DurationUnit m_historyUnit = DurationUnit::Milliseconds;

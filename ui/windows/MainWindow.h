@@ -180,6 +180,10 @@ private:
     void showDevices();
     void showCompileStatus();
     void showRunFinished(const RunRecord& run);
+    /// Live mode's toggle and the baseline's actions (MainWindowLive.cpp).
+    void createLiveActions();
+    void updateBaselineActions();
+    void fillBaselineKernelMenu();
     void updateRunState();
     void startRun(RunRequest request);
 
@@ -241,6 +245,10 @@ private:
     QAction* m_ceilingAction = nullptr;
     QAction* m_deviceAction = nullptr;
     QAction* m_compileWhileTypingAction = nullptr;
+    QAction* m_liveModeAction = nullptr;
+    QAction* m_setBaselineAction = nullptr;
+    QAction* m_clearBaselineAction = nullptr;
+    QMenu* m_baselineKernelMenu = nullptr;
     QAction* m_verificationPinnedAction = nullptr;
     QAction* m_profileAction = nullptr;
     QActionGroup* m_profileSetGroup = nullptr;

@@ -78,6 +78,7 @@ void MainWindow::createActions() {
         tr("Time a large device-to-device copy again (normally done once per device) and run"));
     m_deviceAction = make(tr("&Device…"), QKeySequence(), &MainWindow::openDeviceDialog);
     createProfileActions();
+    createLiveActions();
     m_compileWhileTypingAction = new QAction(tr("Compile While &Typing"), this);
     m_compileWhileTypingAction->setCheckable(true);
     m_compileWhileTypingAction->setChecked(
@@ -104,6 +105,7 @@ void MainWindow::createActions() {
     toolbar->addAction(m_compileAction);
     toolbar->addAction(m_runAction);
     toolbar->addAction(m_cancelAction);
+    toolbar->addAction(m_liveModeAction);
     toolbar->addSeparator();
     toolbar->addAction(m_deviceAction);
 }
@@ -161,6 +163,7 @@ void MainWindow::createMenus() {
     QMenu* build = menuBar()->addMenu(tr("&Build"));
     build->addAction(m_compileAction);
     build->addAction(m_compileWhileTypingAction);
+    build->addAction(m_liveModeAction);
     build->addSeparator();
     build->addAction(m_runAction);
     build->addAction(m_memcheckAction);
@@ -169,6 +172,10 @@ void MainWindow::createMenus() {
     build->addAction(m_ceilingAction);
     addProfileMenu(build);
     build->addAction(m_cancelAction);
+    build->addSeparator();
+    build->addAction(m_setBaselineAction);
+    build->addMenu(m_baselineKernelMenu);
+    build->addAction(m_clearBaselineAction);
     build->addSeparator();
     QAction* nextError = build->addAction(tr("&Next Diagnostic"));
     nextError->setShortcut(QKeySequence(Qt::Key_F8));

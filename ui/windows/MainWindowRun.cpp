@@ -184,17 +184,25 @@ void MainWindow::showRunFinished(const RunRecord& run) {
     const Summary* median = findSummary(summaries, QStringLiteral("time.median"));
     const Summary* samples = findSummary(summaries, QStringLiteral("samples"));
     const bool measured = median && samples;
+    // Against the baseline or the previous run of the kernel; empty for a failed run, which
+    // is never compared (Session::comparedWith()).
+    const QString comparison = m_session->comparisonText(run);
+    const QString withComparison =
+        comparison.isEmpty() ? QString() : QStringLiteral(" — ") + comparison;
     if (measured) {
-        m_runLabel->setText(tr("Last run: %1 (%2)")
-                                .arg(summaryPhrase(*median), formatSummaryValue(*samples) +
-                                                                 QLatin1Char(' ') + samples->name));
+        m_runLabel->setText(
+            tr("Last run: %1 (%2)%3")
+                .arg(summaryPhrase(*median),
+                     formatSummaryValue(*samples) + QLatin1Char(' ') + samples->name,
+                     withComparison));
         m_runLabel->setToolTip(run.changes);
     }
     if (result.status == RunStatus::Ok) {
         const QString verified = result.verified() ? tr("verified") : tr("not verified");
         statusBar()->showMessage(
-            measured ? tr("Run finished: %1, %2").arg(summaryPhrase(*median), verified)
-                     : tr("Run finished: %1").arg(verified),
+            (measured ? tr("Run finished: %1, %2").arg(summaryPhrase(*median), verified)
+                      : tr("Run finished: %1").arg(verified)) +
+                withComparison,
             kRunMessageMs);
         m_tabs->setCurrentIndex(TimingTab);
         return;

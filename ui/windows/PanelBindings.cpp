@@ -444,9 +444,16 @@ void timing(Session* session, TimingChartView* chart) {
     // Times under a sanitizer mean nothing: the chart and its history are left alone.
     viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
         if (!run.sanitized())
-            chart->showRun(run.result, run.changes);
+            chart->showRun(run.result, run.changes, run.serial);
     };
     session->addViewer(viewer);
+    // The baseline is pinned from the chart's context menu or Build ▸ Set as Baseline.
+    QObject::connect(chart, &TimingChartView::baselineRequested, session, &Session::setBaseline);
+    QObject::connect(chart, &TimingChartView::baselineClearRequested, session,
+                     &Session::clearBaseline);
+    QObject::connect(session, &Session::baselineChanged, chart, [=] {
+        chart->setBaseline(session->baselineRun() ? session->baselineRun()->serial : 0);
+    });
 }
 
 void verification(Session* session, VerificationPanel* panel) {

@@ -1,0 +1,128 @@
+// Live mode on a real GPU: edits of SAXPY (n = 1M) compile and run after the pause, and each
+// run's result is that of the edited source: verified against the expression the edit
+// matches, failing verification (and never compared as "faster") when it does not, and a
+// burst of edits runs only the last one. gpu-labelled; without a driver every test skips.
+
+#include "GpuTestSupport.h"
+
+#include "core/engine/Engine.h"
+#include "core/run/Significance.h"
+#include "ui/ProjectDocument.h"
+#include "ui/Session.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+using namespace kernelpad;
+
+namespace {
+
+constexpr int kDevicesTimeoutMs = 60000;
+constexpr int kRunTimeoutMs = 120000;
+constexpr qint64 kElements = 1 << 20;
+const QString kAddition = QStringLiteral("out[tid] = a * x[tid] + y[tid];");
+
+Project saxpy1M() {
+    Project p = test::loadExample(QStringLiteral("saxpy.kpad"));
+    for (ArgumentSpec& a : p.arguments)
+        if (a.name == QLatin1String("n"))
+            a.value = QString::number(kElements);
+    p.launch.grid = {int(kElements / 256), 1, 1};
+    return p;
+}
+
+void setExpression(ProjectDocument& document, const QString& expression) {
+    QVector<ArgumentSpec> arguments = document.project().arguments;
+    for (ArgumentSpec& a : arguments)
+        if (a.name == QLatin1String("out"))
+            a.buffer.verify.expression = expression;
+    document.setArguments(arguments);
+}
+
+/// Waits for the next run the session records.
+const RunRecord* nextRun(Session& session) {
+    const int before = int(session.history().size());
+    QSignalSpy shown(&session, &Session::runShown);
+    while (session.history().size() == before)
+        if (!shown.wait(kRunTimeoutMs))
+            return nullptr;
+    return &session.history().constLast();
+}
+
+} // namespace
+
+class TestGuiLive : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { KERNELPAD_REQUIRE_DRIVER(); }
+    void editsRunTheEditedSource();
+};
+
+void TestGuiLive::editsRunTheEditedSource() {
+    Engine engine;
+    ProjectDocument document;
+    Session session(&engine, &document);
+    QSignalSpy devices(&engine, &Engine::devicesChanged);
+    QVERIFY(session.devicesKnown() || devices.wait(kDevicesTimeoutMs));
+    if (session.devices().isEmpty())
+        QSKIP("found no device");
+    document.replace(saxpy1M(), QString(), test::examplesDir());
+    session.setLiveMode(true);
+
+    // Switching on runs what is in the editor.
+    const RunRecord* first = nextRun(session);
+    QVERIFY(first);
+    QVERIFY2(first->result.status == RunStatus::Ok, qPrintable(first->result.error));
+    QVERIFY(first->live);
+    QVERIFY(first->result.verified());
+    QVERIFY(first->result.timing.reps() >= kMinSamples);
+    // Live mode's short budget, not the project's 50 repetitions behind 5 warm-ups.
+    QVERIFY(first->result.timing.stopReason != QLatin1String("fixed count"));
+    QCOMPARE(first->project.timing.repetitions, 50);
+    qInfo("first live run: median %.4f ms over %d samples (%s)", first->result.timing.medianMs,
+          first->result.timing.reps(), qPrintable(first->result.timing.stopReason));
+
+    // The edit and the check that matches it: subtract instead of add.
+    setExpression(document, QStringLiteral("a*x-y"));
+    QString source = document.project().source;
+    QVERIFY(source.contains(kAddition));
+    document.setSource(
+        source.replace(kAddition, QStringLiteral("out[tid] = a * x[tid] - y[tid];")));
+    const RunRecord* subtracted = nextRun(session);
+    QVERIFY(subtracted);
+    QVERIFY2(subtracted->result.status == RunStatus::Ok, qPrintable(subtracted->result.error));
+    QVERIFY(subtracted->result.verified());
+    QCOMPARE(subtracted->project.source, document.project().source);
+    const QString comparison = session.comparisonText(*subtracted);
+    QVERIFY2(comparison.startsWith(QStringLiteral("this edit: ")), qPrintable(comparison));
+    qInfo("%s", qPrintable(comparison));
+
+    // A burst of edits: only the last one runs, and it does not match a*x-y.
+    const QString base = document.project().source;
+    document.setSource(base + QStringLiteral("// edit 1\n"));
+    QTest::qWait(30);
+    document.setSource(
+        QString(base).replace(QStringLiteral("- y[tid]"), QStringLiteral("- y[tid] + 1.0f")));
+    const RunRecord* wrong = nextRun(session);
+    QVERIFY(wrong);
+    QCOMPARE(wrong->project.source, document.project().source);
+    QCOMPARE(wrong->result.status, RunStatus::VerificationFailed);
+    QCOMPARE(session.comparisonText(*wrong), QString());
+    // Its output is what the edited kernel computes, out = a*x - y + 1: against a*x-y every
+    // element is off by exactly 1.
+    const BufferVerification* check = nullptr;
+    for (const BufferVerification& v : wrong->result.verification)
+        if (v.buffer == QLatin1String("out"))
+            check = &v;
+    QVERIFY(check);
+    QCOMPARE(check->mismatches, kElements);
+    QVERIFY(!check->firstMismatches.isEmpty());
+    QVERIFY(std::abs(check->firstMismatches.first().got - check->firstMismatches.first().expected -
+                     1.0) < 1e-5);
+    QCOMPARE(session.history().size(), 3);
+}
+
+QTEST_MAIN(TestGuiLive)
+#include "tst_guilive.moc"
