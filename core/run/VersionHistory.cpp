@@ -109,15 +109,16 @@ std::optional<Version> Version::fromJson(const QJsonObject& object, QString* err
     QString sanitizer = QStringLiteral("none");
     QJsonObject project;
     QJsonObject timing;
-    if (!fields.readInt(QStringLiteral("number"), &v.number, json::Presence::Required, {1, 1 << 30}) ||
+    if (!fields.readInt(QStringLiteral("number"), &v.number, json::Presence::Required,
+                        {1, 1 << 30}) ||
         !fields.readString(QStringLiteral("finishedAt"), &finished, json::Presence::Required) ||
         !fields.readObject(QStringLiteral("project"), &project, json::Presence::Required) ||
         !fields.readChoice(QStringLiteral("status"), runStatusNames(), &status,
                            json::Presence::Required) ||
         !fields.readInt(QStringLiteral("buffersChecked"), &v.buffersChecked,
                         json::Presence::Optional, {0, 1 << 20}) ||
-        !fields.readInt(QStringLiteral("buffersFailed"), &v.buffersFailed,
-                        json::Presence::Optional, {0, 1 << 20}) ||
+        !fields.readInt(QStringLiteral("buffersFailed"), &v.buffersFailed, json::Presence::Optional,
+                        {0, 1 << 20}) ||
         !fields.readObject(QStringLiteral("timing"), &timing, json::Presence::Required) ||
         !fields.readString(QStringLiteral("changes"), &v.changes) ||
         !fields.readString(QStringLiteral("error"), &v.error) ||
@@ -196,9 +197,8 @@ QVector<Version> VersionStore::load(QString* error) const {
     QJsonParseError parse{};
     const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parse);
     if (parse.error != QJsonParseError::NoError)
-        return fail(QStringLiteral("not JSON (%1 at byte %2)")
-                        .arg(parse.errorString())
-                        .arg(parse.offset));
+        return fail(
+            QStringLiteral("not JSON (%1 at byte %2)").arg(parse.errorString()).arg(parse.offset));
     if (!doc.isObject())
         return fail(QStringLiteral("expected an object"));
     json::FieldReader fields(doc.object(), &message);

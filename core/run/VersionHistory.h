@@ -17,11 +17,11 @@ namespace kernelpad {
 
 /// What a version's verification came to, as the timeline shows it.
 enum class VersionVerdict {
-    Passed,      ///< ran, and every checked buffer matched (or none was checked)
-    Failed,      ///< ran, and a buffer did not match
-    Fault,       ///< the kernel faulted (a sticky CUDA error)
-    Error,       ///< did not run: compile error, bad input, timeout, no driver
-    Cancelled,   ///< stopped before it finished
+    Passed,    ///< ran, and every checked buffer matched (or none was checked)
+    Failed,    ///< ran, and a buffer did not match
+    Fault,     ///< the kernel faulted (a sticky CUDA error)
+    Error,     ///< did not run: compile error, bad input, timeout, no driver
+    Cancelled, ///< stopped before it finished
 };
 [[nodiscard]] QString versionVerdictName(VersionVerdict verdict); ///< "passed", "failed", ...
 
@@ -29,15 +29,15 @@ enum class VersionVerdict {
 struct Version {
     int number = 0; ///< 1 for the first run of this project file, then 2, ... (kept on disk)
     QDateTime finishedAt;
-    Project project;       ///< the project as it ran (source, options, launch, arguments, timing)
-    QString changes;       ///< what changed since the previous measured run, or empty
+    Project project; ///< the project as it ran (source, options, launch, arguments, timing)
+    QString changes; ///< what changed since the previous measured run, or empty
     RunStatus status = RunStatus::Ok;
-    QString error;         ///< the run's error sentence, empty when it ended well
-    int faultCode = 0;     ///< the kernel fault's CUresult, 0 when none
+    QString error;     ///< the run's error sentence, empty when it ended well
+    int faultCode = 0; ///< the kernel fault's CUresult, 0 when none
     int buffersChecked = 0;
     int buffersFailed = 0;
-    TimingStats timing;    ///< samples capped at kMaxKeptSamples (the rest are dropped)
-    QString device;        ///< the device's name
+    TimingStats timing; ///< samples capped at kMaxKeptSamples (the rest are dropped)
+    QString device;     ///< the device's name
     SanitizerTool sanitizer = SanitizerTool::None;
     int sanitizerErrors = 0;
     bool profiled = false; ///< Nsight Compute profiled this run

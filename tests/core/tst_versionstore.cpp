@@ -33,11 +33,11 @@ RunResult run(double medianMs) {
 }
 
 Version version(int number, double medianMs = 0.1) {
-    const QDateTime at = QDateTime::fromString(QStringLiteral("2026-11-24T12:00:00.000"),
-                                               Qt::ISODateWithMs)
-                             .addSecs(number);
-    return Version::fromRun(number, at, fillProject(), run(medianMs), QStringLiteral("block 256→128"),
-                            number % 2 == 0);
+    const QDateTime at =
+        QDateTime::fromString(QStringLiteral("2026-11-24T12:00:00.000"), Qt::ISODateWithMs)
+            .addSecs(number);
+    return Version::fromRun(number, at, fillProject(), run(medianMs),
+                            QStringLiteral("block 256→128"), number % 2 == 0);
 }
 
 void writeFile(const QString& path, const QByteArray& bytes) {
@@ -110,8 +110,10 @@ void TestVersionStore::verdicts_data() {
         << int(RunStatus::VerificationFailed) << 0 << 1 << QStringLiteral("failed");
     QTest::newRow("illegal address")
         << int(RunStatus::CudaError) << 700 << 0 << QStringLiteral("fault");
-    QTest::newRow("compile error") << int(RunStatus::CompileError) << 0 << 0 << QStringLiteral("error");
-    QTest::newRow("cancelled") << int(RunStatus::Cancelled) << 0 << 0 << QStringLiteral("cancelled");
+    QTest::newRow("compile error")
+        << int(RunStatus::CompileError) << 0 << 0 << QStringLiteral("error");
+    QTest::newRow("cancelled") << int(RunStatus::Cancelled) << 0 << 0
+                               << QStringLiteral("cancelled");
 }
 
 void TestVersionStore::verdicts() {
@@ -164,7 +166,8 @@ void TestVersionStore::roundTrip() {
         QCOMPARE(read[i].kept, written[i].kept);
     }
     // Nothing was written beside the project.
-    QCOMPARE(QDir(m_projects->path()).entryList(QDir::Files), QStringList{QStringLiteral("fill.kpad")});
+    QCOMPARE(QDir(m_projects->path()).entryList(QDir::Files),
+             QStringList{QStringLiteral("fill.kpad")});
 }
 
 void TestVersionStore::missingFileIsEmpty() {
@@ -226,8 +229,8 @@ void TestVersionStore::corrupt_data() {
     QTest::addColumn<QString>("expected");
     QTest::newRow("not JSON") << QByteArray("{\"version\":1,") << QStringLiteral("not JSON");
     QTest::newRow("an array") << QByteArray("[]") << QStringLiteral("expected an object");
-    QTest::newRow("another format version")
-        << QByteArray("{\"version\":7,\"versions\":[]}") << QStringLiteral("version: expected 1, got 7");
+    QTest::newRow("another format version") << QByteArray("{\"version\":7,\"versions\":[]}")
+                                            << QStringLiteral("version: expected 1, got 7");
     QTest::newRow("number a string")
         << QByteArray("{\"version\":1,\"versions\":[{\"number\":\"one\"}]}")
         << QStringLiteral("versions[0].number: expected a whole number, got a string");
@@ -236,8 +239,8 @@ void TestVersionStore::corrupt_data() {
                       "\"2026-11-24T12:00:00.000\",\"status\":\"ok\",\"timing\":{},"
                       "\"project\":{\"version\":1,\"kernel\":5}}]}")
         << QStringLiteral("versions[0].project.");
-    QTest::newRow("binary garbage") << QByteArray("\x00\xff\xfe garbage", 12)
-                                    << QStringLiteral("not JSON");
+    QTest::newRow("binary garbage")
+        << QByteArray("\x00\xff\xfe garbage", 12) << QStringLiteral("not JSON");
 }
 
 void TestVersionStore::corrupt() {

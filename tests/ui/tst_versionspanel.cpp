@@ -176,7 +176,8 @@ void TestVersionsPanel::init() {
 void TestVersionsPanel::timelineFillsNewestFirst() {
     Fixture f;
     QVERIFY(f.open(fillProject(sourceWith(QStringLiteral("1.0f")))));
-    QAbstractItemModelTester tester(f.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester tester(f.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
     QVERIFY(f.threeVersions());
     QVERIFY(f.run(measuredRun(0.5), SanitizerTool::Memcheck));
 
@@ -184,7 +185,8 @@ void TestVersionsPanel::timelineFillsNewestFirst() {
     QCOMPARE(f.cell(0, VersionsModel::NumberColumn), QStringLiteral("4"));
     QCOMPARE(f.cell(3, VersionsModel::NumberColumn), QStringLiteral("1"));
     QCOMPARE(f.cell(0, VersionsModel::MarksColumn), QStringLiteral("memcheck: clean"));
-    QCOMPARE(f.cell(0, VersionsModel::MedianColumn), QString()); // a sanitizer run's time is not shown
+    QCOMPARE(f.cell(0, VersionsModel::MedianColumn),
+             QString()); // a sanitizer run's time is not shown
     QCOMPARE(f.cell(1, VersionsModel::MedianColumn), formatDurationMs(0.070));
     QCOMPARE(f.cell(2, VersionsModel::MedianColumn), formatDurationMs(0.060));
     QCOMPARE(f.cell(1, VersionsModel::ChangesColumn), QStringLiteral("source: 1 line"));

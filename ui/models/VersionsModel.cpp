@@ -86,9 +86,10 @@ QString VersionsModel::verdictText(const Version& v) {
 QString VersionsModel::marksText(const Version& v) {
     QStringList marks;
     if (v.sanitizer != SanitizerTool::None)
-        marks << (v.sanitizerErrors == 0
-                      ? tr("%1: clean").arg(sanitizerToolName(v.sanitizer))
-                      : tr("%1: %2 errors").arg(sanitizerToolName(v.sanitizer)).arg(v.sanitizerErrors));
+        marks << (v.sanitizerErrors == 0 ? tr("%1: clean").arg(sanitizerToolName(v.sanitizer))
+                                         : tr("%1: %2 errors")
+                                               .arg(sanitizerToolName(v.sanitizer))
+                                               .arg(v.sanitizerErrors));
     if (v.profiled)
         marks << tr("profiled");
     if (v.kept)

@@ -14,8 +14,16 @@ namespace kernelpad {
 class VersionsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NumberColumn, TimeColumn, KernelColumn, MedianColumn, VerdictColumn,
-                  ChangesColumn, MarksColumn, ColumnCount };
+    enum Column {
+        NumberColumn,
+        TimeColumn,
+        KernelColumn,
+        MedianColumn,
+        VerdictColumn,
+        ChangesColumn,
+        MarksColumn,
+        ColumnCount
+    };
 
     explicit VersionsModel(QObject* parent = nullptr);
 

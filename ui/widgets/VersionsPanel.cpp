@@ -33,8 +33,7 @@ VersionsPanel::VersionsPanel(QWidget* parent)
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setToolTip(tr("Every run of this project, newest first. Select two versions to "
                            "compare them; Restore puts the selected one into the editor."));
-    connect(m_table, &QWidget::customContextMenuRequested, this,
-            &VersionsPanel::showContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &VersionsPanel::showContextMenu);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &VersionsPanel::selectionChanged);
     // A new row at the top, or a reset, changes which versions are compared.

@@ -64,7 +64,9 @@ QString relativeChange(double before, double after) {
     if (before == 0)
         return {};
     const double percent = (after / before - 1) * 100;
-    return QStringLiteral("%1%2 %").arg(percent >= 0 ? QStringLiteral("+") : QString()).arg(percent, 0, 'f', 1);
+    return QStringLiteral("%1%2 %")
+        .arg(percent >= 0 ? QStringLiteral("+") : QString())
+        .arg(percent, 0, 'f', 1);
 }
 
 } // namespace
@@ -83,8 +85,8 @@ VersionCompareView::VersionCompareView(QWidget* parent)
     for (auto [from, to] : {std::pair{m_before, m_after}, std::pair{m_after, m_before}}) {
         connect(from->verticalScrollBar(), &QScrollBar::valueChanged, to->verticalScrollBar(),
                 &QScrollBar::setValue);
-        connect(from->horizontalScrollBar(), &QScrollBar::valueChanged,
-                to->horizontalScrollBar(), &QScrollBar::setValue);
+        connect(from->horizontalScrollBar(), &QScrollBar::valueChanged, to->horizontalScrollBar(),
+                &QScrollBar::setValue);
     }
     m_settings = makeTable(this, QStringLiteral("versionSettings"),
                            {tr("Setting"), tr("Before"), tr("After")});
@@ -94,7 +96,8 @@ VersionCompareView::VersionCompareView(QWidget* parent)
     auto* sourceBox = new QWidget(this);
     auto* sourceGrid = new QHBoxLayout(sourceBox);
     sourceGrid->setContentsMargins(0, 0, 0, 0);
-    for (auto [label, pane] : {std::pair{m_beforeTitle, m_before}, std::pair{m_afterTitle, m_after}}) {
+    for (auto [label, pane] :
+         {std::pair{m_beforeTitle, m_before}, std::pair{m_afterTitle, m_after}}) {
         auto* column = new QVBoxLayout;
         column->addWidget(label);
         column->addWidget(pane, 1);
@@ -142,11 +145,13 @@ void VersionCompareView::compare(const Version& before, const Version& after) {
     const int lines = diff.changed + diff.added + diff.removed;
     QStringList parts;
     parts << tr("%1 → %2").arg(versionLabel(before), versionLabel(after));
-    parts << (lines == 0 ? tr("same source") : tr("source: %1 changed, %2 added, %3 removed")
-                                                  .arg(diff.changed)
-                                                  .arg(diff.added)
-                                                  .arg(diff.removed));
-    parts << (settings.isEmpty() ? tr("same settings") : tr("%n setting(s) differ", nullptr, int(settings.size())));
+    parts << (lines == 0 ? tr("same source")
+                         : tr("source: %1 changed, %2 added, %3 removed")
+                               .arg(diff.changed)
+                               .arg(diff.added)
+                               .arg(diff.removed));
+    parts << (settings.isEmpty() ? tr("same settings")
+                                 : tr("%n setting(s) differ", nullptr, int(settings.size())));
     m_title->setText(parts.join(QStringLiteral(" · ")));
     m_beforeTitle->setText(tr("Before: %1").arg(versionLabel(before)));
     m_afterTitle->setText(tr("After: %1").arg(versionLabel(after)));

@@ -46,7 +46,8 @@ void report(VersionsPanel* panel, const QString& error) {
 void save(VersionsPanel* panel, const VersionsState& state) {
     QString error;
     if (!state.store.save(panel->model()->versions(), &error))
-        report(panel, QObject::tr("Versions not saved to %1: %2").arg(state.store.filePath(), error));
+        report(panel,
+               QObject::tr("Versions not saved to %1: %2").arg(state.store.filePath(), error));
 }
 
 /// Puts `project` into the document: the source as one undo step of the editor, so that its
@@ -72,8 +73,8 @@ void applyProject(ProjectDocument* document, CodeEditor* editor, const Project& 
 
 } // namespace
 
-void versions(Session* session, VersionsPanel* panel, CodeEditor* editor,
-              CompileDiffView* diffView, QTabWidget* tabs) {
+void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, CompileDiffView* diffView,
+              QTabWidget* tabs) {
     ProjectDocument* document = session->document();
     auto state = std::make_shared<VersionsState>();
     VersionsModel* model = panel->model();
@@ -94,8 +95,8 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor,
             return;
         const int number = model->nextNumber();
         state->numberOfSerial.insert(run.serial, number);
-        model->append(Version::fromRun(number, run.finishedAt, run.project, run.result,
-                                       run.changes, run.profile.has_value()));
+        model->append(Version::fromRun(number, run.finishedAt, run.project, run.result, run.changes,
+                                       run.profile.has_value()));
         save(panel, *state);
     };
     viewer->onProfileFinished = [=](const Session&, const RunRecord* run) {
@@ -165,8 +166,8 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor,
                     current);
                 model->append(kept);
                 save(panel, *state);
-                keptNote = QObject::tr(" What the document held is kept as version %1.")
-                               .arg(kept.number);
+                keptNote =
+                    QObject::tr(" What the document held is kept as version %1.").arg(kept.number);
             }
             applyProject(document, editor, target);
             panel->setMessage(QObject::tr("Restored version %1; Undo in the editor brings the "
@@ -210,7 +211,8 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor,
             // This session's runs still hold their compile; versions read from disk do not.
             for (auto it = state->numberOfSerial.cbegin(); it != state->numberOfSerial.cend(); ++it)
                 if (it.value() == v.number)
-                    if (const RunRecord* run = session->findRun(it.key()); run && run->result.compile.ok)
+                    if (const RunRecord* run = session->findRun(it.key());
+                        run && run->result.compile.ok)
                         version.compile = run->result.compile;
             return version;
         };
