@@ -23,6 +23,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QLabel>
 #include <QMessageBox>
@@ -31,6 +32,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -119,6 +121,16 @@ struct Fixture {
     VersionsPanel* panel() const { return part<VersionsPanel>(window.get(), "versions"); }
     VersionsModel* model() const { return panel()->model(); }
     CodeEditor* editor() const { return part<CodeEditor>(window.get(), "editor"); }
+    /// The list with the keyboard focus, as a user who clicked into it has it.
+    QTableView* focusedTable() const {
+        window->show();
+        part<QDockWidget>(window.get(), "versionsDock")->raise();
+        if (!QTest::qWaitForWindowActive(window.get()))
+            qWarning("the window did not become active");
+        auto* table = part<QTableView>(panel(), "versionsTable");
+        table->setFocus();
+        return table;
+    }
     QString cell(int row, int column) const {
         return model()->index(row, column).data().toString();
     }
@@ -265,6 +277,16 @@ void TestVersionsPanel::restoreIsOneUndoStep() {
     f.editor()->undo();
     QCOMPARE(f.editor()->text(), newer);
     QCOMPARE(f.document()->project().source, newer);
+
+    // From the keyboard: arrows in the list, Return restores.
+    QTableView* table = f.focusedTable();
+    QVERIFY(table->hasFocus());
+    f.panel()->selectVersions({3});
+    QTest::keyClick(table, Qt::Key_Down); // version 2: block 128, the old source
+    QCOMPARE(f.panel()->selectedNumbers(), QList<int>{2});
+    QTest::keyClick(table, Qt::Key_Return);
+    QCOMPARE(f.document()->project().source, sourceWith(QStringLiteral("1.0f")));
+    QCOMPARE(f.document()->project().launch.block, (std::array<int, 3>{128, 1, 1}));
 }
 
 void TestVersionsPanel::restoreOfUnkeptSourceAsksAndKeepsIt() {
@@ -321,7 +343,9 @@ void TestVersionsPanel::compileDiffOpensTheDiffTab() {
     QVERIFY(f.open(fillProject(sourceWith(QStringLiteral("1.0f")))));
     QVERIFY(f.threeVersions());
     f.panel()->selectVersions({1, 3});
-    part<QPushButton>(f.panel(), "versionsCompileDiff")->click();
+    QTableView* table = f.focusedTable();
+    QVERIFY(table->hasFocus());
+    QTest::keyClick(table, Qt::Key_D, Qt::ControlModifier);
     auto* tabs = part<QTabWidget>(f.window.get(), "resultTabs");
     auto* diff = part<CompileDiffView>(f.window.get(), "compileDiff");
     QCOMPARE(tabs->currentWidget(), diff);

@@ -3,6 +3,7 @@
 #include "ui/models/VersionsModel.h"
 #include "ui/widgets/VersionsPanelCompare.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -40,7 +41,7 @@ VersionsPanel::VersionsPanel(QWidget* parent)
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &VersionsPanel::selectionChanged);
     connect(m_model, &QAbstractItemModel::modelReset, this, &VersionsPanel::selectionChanged);
 
-    m_restore = new QPushButton(tr("&Restore"), this);
+    m_restore = new QPushButton(tr("Restore"), this);
     m_restore->setObjectName(QStringLiteral("versionsRestore"));
     m_restore->setToolTip(tr("Put the selected version's source and settings into the "
                              "document (Edit ▸ Undo in the editor brings the source back)"));
@@ -49,7 +50,7 @@ VersionsPanel::VersionsPanel(QWidget* parent)
         if (numbers.size() == 1)
             emit restoreRequested(numbers.first());
     });
-    m_compileDiff = new QPushButton(tr("PTX/SASS &Diff"), this);
+    m_compileDiff = new QPushButton(tr("PTX/SASS Diff"), this);
     m_compileDiff->setObjectName(QStringLiteral("versionsCompileDiff"));
     m_compileDiff->setToolTip(tr("Compile both compared versions and show their PTX and SASS "
                                  "side by side in the Diff tab"));
@@ -57,6 +58,20 @@ VersionsPanel::VersionsPanel(QWidget* parent)
         if (m_compared.first != 0)
             emit compileDiffRequested(m_compared.first, m_compared.second);
     });
+    // Keys on the table itself: the buttons' mnemonics would clash with the menu bar's
+    // (Alt+D is the Device menu).
+    auto* restoreKey = new QAction(m_table);
+    restoreKey->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
+    restoreKey->setShortcutContext(Qt::WidgetShortcut);
+    connect(restoreKey, &QAction::triggered, m_restore, &QPushButton::click);
+    auto* diffKey = new QAction(m_table);
+    diffKey->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    diffKey->setShortcutContext(Qt::WidgetShortcut);
+    connect(diffKey, &QAction::triggered, m_compileDiff, &QPushButton::click);
+    m_table->addActions({restoreKey, diffKey});
+    m_restore->setToolTip(m_restore->toolTip() + tr(" (Return in the list)"));
+    m_compileDiff->setToolTip(m_compileDiff->toolTip() + tr(" (Ctrl+D in the list)"));
+
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("versionsMessage"));
     m_message->setWordWrap(true);
