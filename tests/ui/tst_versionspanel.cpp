@@ -163,6 +163,7 @@ private slots:
     void versionsSurviveANewWindow();
     void clearTimingHistoryRemovesTheFile();
     void corruptFileIsIgnoredWithAMessage();
+    void screenshot();
 
 private:
     QString m_projectPath;
@@ -384,9 +385,12 @@ void TestVersionsPanel::versionsSurviveANewWindow() {
     QCOMPARE(again.model()->find(3)->project.source, sourceWith(QStringLiteral("2.0f")));
     QVERIFY(again.model()->find(3)->timing.timesMs.size() == 3);
     QCOMPARE(again.model()->find(1)->project.launch.block, (std::array<int, 3>{256, 1, 1}));
-    // Numbering goes on from the kept versions.
+    // Numbering goes on from the kept versions, and what changed is against the newest (the
+    // file still holds the first source and block).
     QVERIFY(again.run(measuredRun(0.05)));
     QCOMPARE(again.cell(0, VersionsModel::NumberColumn), QStringLiteral("4"));
+    QCOMPARE(again.cell(0, VersionsModel::ChangesColumn),
+             QStringLiteral("source: 1 line, block 128→256"));
     // A restored old version compares with the new ones.
     again.panel()->selectVersions({1, 4});
     QCOMPARE(again.panel()->comparedNumbers(), std::make_pair(1, 4));
@@ -420,6 +424,30 @@ void TestVersionsPanel::corruptFileIsIgnoredWithAMessage() {
     QString error;
     QCOMPARE(VersionStore(m_projectPath).load(&error).size(), 1);
     QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void TestVersionsPanel::screenshot() {
+    // The docs' picture (docs/screenshot-versions.png) is taken here, offscreen, when
+    // KERNELPAD_SCREENSHOT_DIR names a folder: synthetic timings on a fake device.
+    Fixture f;
+    QVERIFY(f.open(fillProject(sourceWith(QStringLiteral("1.0f")))));
+    QVERIFY(f.threeVersions());
+    QVERIFY(f.run(measuredRun(0.5), SanitizerTool::Memcheck));
+    f.window->resize(1600, 1000);
+    auto* dock = part<QDockWidget>(f.window.get(), "versionsDock");
+    // Floating, the dock gets the room a user gives a timeline being compared.
+    dock->setFloating(true);
+    dock->resize(1200, 760);
+    dock->show();
+    dock->raise();
+    f.panel()->selectVersions({1, 3});
+    QVERIFY(QTest::qWaitForWindowExposed(dock));
+    const QImage image = dock->grab().toImage();
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), dock->size() * dock->devicePixelRatio());
+    const QString folder = qEnvironmentVariable("KERNELPAD_SCREENSHOT_DIR");
+    if (!folder.isEmpty())
+        QVERIFY(image.save(QDir(folder).filePath(QStringLiteral("screenshot-versions.png"))));
 }
 
 QTEST_MAIN(TestVersionsPanel)

@@ -4,6 +4,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QLocale>
 
 #include <algorithm>
 
@@ -116,7 +117,10 @@ QVariant VersionsModel::data(const QModelIndex& index, int role) const {
         case NumberColumn:
             return v->number;
         case TimeColumn:
-            return v->finishedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+            // The day only when it is not today's.
+            return v->finishedAt.date() == QDate::currentDate()
+                       ? v->finishedAt.toString(QStringLiteral("HH:mm:ss"))
+                       : v->finishedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
         case KernelColumn:
             return v->project.kernel;
         case MedianColumn:
@@ -141,6 +145,8 @@ QVariant VersionsModel::data(const QModelIndex& index, int role) const {
                      v->device);
         if (index.column() == ChangesColumn)
             return v->changes;
+        if (index.column() == TimeColumn)
+            return QLocale().toString(v->finishedAt, QLocale::LongFormat);
     }
     if (role == Qt::ForegroundRole && index.column() == VerdictColumn && !v->kept) {
         switch (v->verdict()) {

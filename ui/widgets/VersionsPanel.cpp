@@ -31,12 +31,20 @@ VersionsPanel::VersionsPanel(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setToolTip(tr("Every run of this project, newest first. Select two versions to "
                            "compare them; Restore puts the selected one into the editor."));
     connect(m_table, &QWidget::customContextMenuRequested, this, &VersionsPanel::showContextMenu);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &VersionsPanel::selectionChanged);
+    // Columns fit what they show (the time, the median) as rows come.
+    const auto fit = [this] {
+        for (int c = 0; c < VersionsModel::MarksColumn; ++c)
+            m_table->resizeColumnToContents(c);
+    };
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, fit);
+    connect(m_model, &QAbstractItemModel::modelReset, this, fit);
     // A new row at the top, or a reset, changes which versions are compared.
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &VersionsPanel::selectionChanged);
     connect(m_model, &QAbstractItemModel::modelReset, this, &VersionsPanel::selectionChanged);

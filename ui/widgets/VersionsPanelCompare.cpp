@@ -42,6 +42,7 @@ QTableWidget* makeTable(QWidget* parent, const QString& name, const QStringList&
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->horizontalHeader()->setStretchLastSection(true);
     table->setWordWrap(false);
+    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
     return table;
 }
 
@@ -106,12 +107,16 @@ VersionCompareView::VersionCompareView(QWidget* parent)
     auto* figures = new QSplitter(Qt::Vertical, this);
     figures->addWidget(m_settings);
     figures->addWidget(m_timings);
+    figures->setStretchFactor(0, 1);
+    figures->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(sourceBox);
     split->addWidget(figures);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setChildrenCollapsible(false);
+    // The source gets a little more than half: the figures need their four columns whole.
+    split->setSizes({1250, 750});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -150,8 +155,9 @@ void VersionCompareView::compare(const Version& before, const Version& after) {
                                .arg(diff.changed)
                                .arg(diff.added)
                                .arg(diff.removed));
-    parts << (settings.isEmpty() ? tr("same settings")
-                                 : tr("%n setting(s) differ", nullptr, int(settings.size())));
+    parts << (settings.isEmpty()     ? tr("same settings")
+              : settings.size() == 1 ? tr("1 setting differs")
+                                     : tr("%1 settings differ").arg(settings.size()));
     m_title->setText(parts.join(QStringLiteral(" · ")));
     m_beforeTitle->setText(tr("Before: %1").arg(versionLabel(before)));
     m_afterTitle->setText(tr("After: %1").arg(versionLabel(after)));
@@ -234,7 +240,7 @@ void VersionCompareView::showTimings(const Version& before, const Version& after
         {tr("min"), [](const TimingStats& t) { return t.minMs; }, true},
         {tr("max"), [](const TimingStats& t) { return t.maxMs; }, true},
         {tr("mean"), [](const TimingStats& t) { return t.meanMs; }, true},
-        {tr("noise (stddev/mean)"), [](const TimingStats& t) { return t.relNoise * 100; }, false},
+        {tr("noise %"), [](const TimingStats& t) { return t.relNoise * 100; }, false},
         {tr("samples"), [](const TimingStats& t) { return double(t.reps()); }, false},
         {tr("bandwidth GB/s"), [](const TimingStats& t) { return t.bandwidthGBs; }, false},
     };

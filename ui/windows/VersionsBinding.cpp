@@ -94,8 +94,19 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, Compil
         if (state->numberOfSerial.contains(run.serial))
             return;
         const int number = model->nextNumber();
+        QString changes = run.changes;
+        if (state->numberOfSerial.isEmpty() && !run.sanitized()) {
+            // The session's first run: what changed since the last version read from disk.
+            const QVector<Version>& all = model->versions();
+            for (auto it = all.crbegin(); it != all.crend(); ++it) {
+                if (it->hasTiming()) {
+                    changes = describeProjectChanges(it->project, run.project);
+                    break;
+                }
+            }
+        }
         state->numberOfSerial.insert(run.serial, number);
-        model->append(Version::fromRun(number, run.finishedAt, run.project, run.result, run.changes,
+        model->append(Version::fromRun(number, run.finishedAt, run.project, run.result, changes,
                                        run.profile.has_value()));
         save(panel, *state);
     };
