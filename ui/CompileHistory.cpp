@@ -18,6 +18,8 @@ bool sameInputs(const CompileSnapshot& a, const Project& project, const CompileR
 } // namespace
 
 QString CompileSnapshot::label() const {
+    if (!title.isEmpty())
+        return title;
     return QObject::tr("compile %1 (%2)").arg(number).arg(at.toString(QStringLiteral("HH:mm:ss")));
 }
 
@@ -49,6 +51,36 @@ void CompileHistory::pinCurrent() {
     m_pinned = m_current;
     m_baseline = Baseline::Pinned;
     recompare();
+}
+
+void CompileHistory::compareProjects(const ProjectVersion& before, const ProjectVersion& after,
+                                     const QString& directory, const QString& arch) {
+    const auto snapshot = [&](const ProjectVersion& version) {
+        CompileSnapshot s;
+        s.project = version.project;
+        s.directory = directory;
+        s.compile = version.compile;
+        if (s.compile.arch.isEmpty())
+            s.compile.arch = arch;
+        s.number = ++m_count;
+        s.at = QDateTime::currentDateTime();
+        s.title = version.title;
+        return s;
+    };
+    m_previous = std::move(m_current);
+    m_pinned = snapshot(before);
+    m_current = snapshot(after);
+    m_baseline = Baseline::Pinned;
+    requestReports();
+    recompare();
+}
+
+bool CompileHistory::waitingForCompiles() const {
+    const std::optional<CompileSnapshot>& base = baselineSnapshot();
+    if (!m_current || !base || reportsReady())
+        return false;
+    return (base->compile.ptx.isEmpty() && base->reportId != 0) ||
+           (m_current->compile.ptx.isEmpty() && m_current->reportId != 0);
 }
 
 void CompileHistory::sessionCleared(const Session&) {
@@ -133,7 +165,7 @@ void CompileHistory::onReport(quint64 id, const SassReport& report) {
 
 void CompileHistory::recompare() {
     const std::optional<CompileSnapshot>& base = baselineSnapshot();
-    if (!m_current || !base) {
+    if (!m_current || !base || waitingForCompiles()) {
         m_comparison.reset();
     } else if (reportsReady() && base->report->compile.ok && m_current->report->compile.ok) {
         const SassReport& before = *base->report;

@@ -22,6 +22,8 @@ struct CompileSnapshot {
     CompileResult compile;
     int number = 0; ///< 1 for the first compile of this project in the window, then 2, ...
     QDateTime at;
+    /// Names a compile that is not one of the session's ("version 3"); label() then uses it.
+    QString title;
     /// The same project compiled again with -lineinfo and ptxas's -v report, and its SASS
     /// (through the Engine's compile worker); empty until it comes back.
     std::optional<SassReport> report;
@@ -53,6 +55,19 @@ public:
     void setBaseline(Baseline baseline);
     /// Pins the current compile (nothing without one) and compares with it from now on.
     void pinCurrent();
+    /// Compares two given projects, `before` pinned and `after` current, as the Versions
+    /// panel's "PTX/SASS diff" asks: each is compiled again with its reports (a version read
+    /// back from disk kept no PTX); `compile` is what the run compiled, where it is known. A
+    /// later compile of the session becomes the current one as usual.
+    struct ProjectVersion {
+        Project project;
+        QString title;         ///< "version 3 (14:02:11)"
+        CompileResult compile; ///< may be empty
+    };
+    void compareProjects(const ProjectVersion& before, const ProjectVersion& after,
+                         const QString& directory, const QString& arch);
+    /// Both compared compiles exist but one has no PTX yet: it is being compiled.
+    [[nodiscard]] bool waitingForCompiles() const;
 
     /// Asks for the reports of the current and the baseline compile that are not there yet;
     /// the view calls it when shown, so hidden, nothing runs nvdisasm.

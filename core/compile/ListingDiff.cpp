@@ -95,6 +95,11 @@ bool myers(const std::vector<int>& a, const std::vector<int>& b, int maxEdits,
 QString normalizeListingLine(const QString& line, ListingKind kind) {
     QString text = line;
     static const QRegularExpression blockComment(QStringLiteral("/\\*.*?\\*/"));
+    if (kind == ListingKind::Source) {
+        while (!text.isEmpty() && text.back().isSpace())
+            text.chop(1);
+        return text;
+    }
     if (kind == ListingKind::Sass) {
         // /*0080*/ and /* 0x000fe200078e00ff */: where the instruction sits and its bits
         // change with every edit above it; the instruction is what is compared.
@@ -121,11 +126,15 @@ ListingDiff diffListings(const QString& before, const QString& after, ListingKin
     const auto read = [&](const QString& text, QStringList* shown, std::vector<int>* keys) {
         for (const QString& line : text.split(QLatin1Char('\n'))) {
             const QString normal = normalizeListingLine(line, kind);
-            if (normal.isEmpty())
+            if (normal.isEmpty() && kind != ListingKind::Source)
                 continue;
             const auto it = ids.constFind(normal);
             keys->push_back(it != ids.constEnd() ? *it : *ids.insert(normal, ids.size()));
             // nvdisasm pads its columns to about 40 blanks; side by side every column counts.
+            if (kind == ListingKind::Source) {
+                shown->append(normal);
+                continue;
+            }
             const bool indented = !line.isEmpty() && line.front().isSpace();
             shown->append(
                 (indented && kind == ListingKind::Ptx ? QStringLiteral("  ") : QString()) +

@@ -12,10 +12,14 @@ namespace kernelpad {
 enum class ListingKind {
     Ptx,  ///< comments, `.loc` and `.file` lines are dropped
     Sass, ///< the /*0080*/ address column, /* 0x... */ encodings and //## comments are dropped
+    /// CUDA C++ source: every line counts (comments and blank lines too); only blanks at the
+    /// end of a line are ignored, and lines are shown as written.
+    Source,
 };
 
 /// The part of `line` that the diff compares: noise removed, blanks collapsed to one space.
-/// Empty for a line that is only noise (a comment, a `.loc`), which the diff leaves out.
+/// Empty for a line that is only noise (a comment, a `.loc`), which the diff leaves out; a
+/// Source line is never noise.
 [[nodiscard]] QString normalizeListingLine(const QString& line, ListingKind kind);
 
 /// One row of the side-by-side view.

@@ -1,8 +1,13 @@
 #include "core/project/ProjectDiff.h"
 
+#include "core/compile/ListingDiff.h"
+
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
+
+#include <algorithm>
 
 namespace kernelpad {
 
@@ -28,6 +33,62 @@ bool sameJson(const QJsonObject& a, const QJsonObject& b) {
            QJsonDocument(b).toJson(QJsonDocument::Compact);
 }
 
+QString compactJson(const QJsonValue& value) {
+    switch (value.type()) {
+    case QJsonValue::Undefined:
+        return tr("(none)");
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double:
+        return QString::number(value.toDouble(), 'g', 17);
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    }
+    return {};
+}
+
+/// Objects are walked key by key and arrays of objects item by item (arguments[1].value), so
+/// a change names the setting; an array of plain values (a block's x, y, z) is one value.
+void diffJson(const QString& path, const QJsonValue& a, const QJsonValue& b,
+              QVector<SettingChange>* out) {
+    if (a == b)
+        return;
+    const auto child = [&](const QString& key) {
+        return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+    };
+    if (a.isObject() && b.isObject()) {
+        const QJsonObject x = a.toObject();
+        const QJsonObject y = b.toObject();
+        QStringList keys = x.keys();
+        for (const QString& key : y.keys())
+            if (!x.contains(key))
+                keys << key;
+        for (const QString& key : keys)
+            diffJson(child(key), x.value(key), y.value(key), out);
+        return;
+    }
+    const auto ofObjects = [](const QJsonArray& array) {
+        return !array.isEmpty() && std::all_of(array.begin(), array.end(),
+                                               [](const QJsonValue& v) { return v.isObject(); });
+    };
+    if (a.isArray() && b.isArray() && ofObjects(a.toArray()) && ofObjects(b.toArray())) {
+        const QJsonArray x = a.toArray();
+        const QJsonArray y = b.toArray();
+        for (qsizetype i = 0; i < std::max(x.size(), y.size()); ++i)
+            diffJson(QStringLiteral("%1[%2]").arg(path).arg(i),
+                     i < x.size() ? x.at(i) : QJsonValue(QJsonValue::Undefined),
+                     i < y.size() ? y.at(i) : QJsonValue(QJsonValue::Undefined), out);
+        return;
+    }
+    out->append({path, compactJson(a), compactJson(b)});
+}
+
 } // namespace
 
 QString describeProjectChanges(const std::optional<Project>& before, const Project& after) {
@@ -35,8 +96,12 @@ QString describeProjectChanges(const std::optional<Project>& before, const Proje
         return tr("first run");
     const Project& b = *before;
     QStringList parts;
-    if (b.source != after.source)
-        parts << tr("source edited");
+    if (b.source != after.source) {
+        const int lines = changedSourceLines(b.source, after.source);
+        parts << (lines == 0   ? tr("source: blanks at line ends")
+                  : lines == 1 ? tr("source: 1 line")
+                               : tr("source: %1 lines").arg(lines));
+    }
     if (b.language != after.language)
         parts << tr("language %1→%2").arg(languageName(b.language), languageName(after.language));
     if (b.kernel != after.kernel)
@@ -105,6 +170,24 @@ QString describeProjectChanges(const std::optional<Project>& before, const Proje
         parts << tr("%1 more").arg(more);
     }
     return parts.join(QStringLiteral(", "));
+}
+
+int changedSourceLines(const QString& before, const QString& after) {
+    const ListingDiff diff = diffListings(before, after, ListingKind::Source);
+    return diff.changed + diff.added + diff.removed;
+}
+
+QVector<SettingChange> diffProjectSettings(const Project& before, const Project& after) {
+    QJsonObject a = before.toJson();
+    QJsonObject b = after.toJson();
+    // Not settings: the source has its own diff, a name or description changes no result.
+    for (const char* key : {"source", "name", "description", "version"}) {
+        a.remove(QLatin1String(key));
+        b.remove(QLatin1String(key));
+    }
+    QVector<SettingChange> changes;
+    diffJson(QString(), a, b, &changes);
+    return changes;
 }
 
 } // namespace kernelpad

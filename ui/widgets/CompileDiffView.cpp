@@ -176,7 +176,10 @@ void CompileDiffView::refresh() {
         m_history ? &m_history->comparison() : nullptr;
     if (!comparison || !*comparison) {
         QString why;
-        if (!m_history || !m_history->current())
+        if (m_history && m_history->waitingForCompiles())
+            why = tr("Compiling %1 and %2 with -lineinfo and -Xptxas -v…")
+                      .arg(m_history->baselineSnapshot()->label(), m_history->current()->label());
+        else if (!m_history || !m_history->current())
             why = tr("No compile yet: compile the kernel, edit it and compile again to see what "
                      "changed.");
         else if (pinned)

@@ -23,6 +23,7 @@
 #include "ui/widgets/SassView.h"
 #include "ui/widgets/TimingChartView.h"
 #include "ui/widgets/VerificationPanel.h"
+#include "ui/widgets/VersionsPanel.h"
 #include "ui/windows/PanelBindings.h"
 
 #include <QAction>
@@ -92,6 +93,8 @@ void MainWindow::bindPanels() {
     bind::sass(m_session, m_sass, m_editor, m_ptx);
     bind::fault(m_session, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
     bind::compileDiff(m_session, findChild<CompileDiffView*>(QStringLiteral("compileDiff")));
+    bind::versions(m_session, findChild<VersionsPanel*>(QStringLiteral("versions")), m_editor,
+                   findChild<CompileDiffView*>(QStringLiteral("compileDiff")), m_tabs);
     bind::programLog(m_session, m_log);
     bind::resources(m_session, m_resources);
     bind::occupancy(m_session, m_occupancy);

@@ -10,6 +10,7 @@
 #include <functional>
 
 class QComboBox;
+class QTabWidget;
 class QPlainTextEdit;
 
 namespace kernelpad {
@@ -31,6 +32,7 @@ class SassView;
 class CompileDiffView;
 class TimingChartView;
 class VerificationPanel;
+class VersionsPanel;
 
 /// A SessionViewer made of callbacks, owned by the panel it updates (so it goes with it).
 class PanelViewer : public QObject, public SessionViewer {
@@ -89,6 +91,10 @@ void fault(Session* session, FaultBanner* banner, CodeEditor* editor);
 /// The diff view follows the session's compiles through a CompileHistory it owns
 /// (DiffBinding.cpp).
 void compileDiff(Session* session, CompileDiffView* view);
+/// The Versions dock (VersionsBinding.cpp): runs become versions, kept per project file;
+/// Restore writes one into `editor` and the document, PTX/SASS Diff shows `diff` in `tabs`.
+void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, CompileDiffView* diff,
+              QTabWidget* tabs);
 void programLog(Session* session, QPlainTextEdit* log);
 void resources(Session* session, ResourcesPanel* panel);
 /// The occupancy curves of the project's kernel at its launch, following compiles, the

@@ -1,0 +1,190 @@
+#include "ui/models/VersionsModel.h"
+
+#include "core/run/Summary.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QLocale>
+
+#include <algorithm>
+
+namespace kernelpad {
+
+VersionsModel::VersionsModel(QObject* parent)
+    : QAbstractTableModel(parent) {}
+
+void VersionsModel::setVersions(const QVector<Version>& versions) {
+    beginResetModel();
+    m_versions = versions;
+    endResetModel();
+}
+
+void VersionsModel::append(const Version& version) {
+    // The newest is row 0.
+    beginInsertRows({}, 0, 0);
+    m_versions.append(version);
+    endInsertRows();
+}
+
+bool VersionsModel::update(const Version& version) {
+    const int row = rowOf(version.number);
+    if (row < 0)
+        return false;
+    m_versions[int(m_versions.size()) - 1 - row] = version;
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    return true;
+}
+
+void VersionsModel::clear() {
+    setVersions({});
+}
+
+const Version* VersionsModel::find(int number) const {
+    const int row = rowOf(number);
+    return row < 0 ? nullptr : at(row);
+}
+
+int VersionsModel::rowOf(int number) const {
+    for (int i = 0; i < m_versions.size(); ++i)
+        if (m_versions.at(i).number == number)
+            return int(m_versions.size()) - 1 - i;
+    return -1;
+}
+
+const Version* VersionsModel::at(int row) const {
+    if (row < 0 || row >= m_versions.size())
+        return nullptr;
+    return &m_versions.at(int(m_versions.size()) - 1 - row);
+}
+
+int VersionsModel::nextNumber() const {
+    int most = 0;
+    for (const Version& v : m_versions)
+        most = std::max(most, v.number);
+    return most + 1;
+}
+
+QString VersionsModel::verdictText(const Version& v) {
+    if (v.kept)
+        return tr("not run");
+    switch (v.verdict()) {
+    case VersionVerdict::Passed:
+        return v.buffersChecked > 0 ? tr("passed") : tr("ran (nothing checked)");
+    case VersionVerdict::Failed:
+        return v.buffersChecked > 0
+                   ? tr("failed: %1 of %2 buffers").arg(v.buffersFailed).arg(v.buffersChecked)
+                   : tr("failed");
+    case VersionVerdict::Fault:
+        return tr("fault");
+    case VersionVerdict::Error:
+        return tr("error: %1").arg(v.error.isEmpty() ? runStatusName(v.status) : v.error);
+    case VersionVerdict::Cancelled:
+        return tr("cancelled");
+    }
+    return {};
+}
+
+QString VersionsModel::marksText(const Version& v) {
+    QStringList marks;
+    if (v.sanitizer != SanitizerTool::None)
+        marks << (v.sanitizerErrors == 0 ? tr("%1: clean").arg(sanitizerToolName(v.sanitizer))
+                                         : tr("%1: %2 errors")
+                                               .arg(sanitizerToolName(v.sanitizer))
+                                               .arg(v.sanitizerErrors));
+    if (v.profiled)
+        marks << tr("profiled");
+    if (v.kept)
+        marks << tr("kept before restore");
+    return marks.join(QStringLiteral(", "));
+}
+
+int VersionsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(m_versions.size());
+}
+
+int VersionsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant VersionsModel::data(const QModelIndex& index, int role) const {
+    const Version* v = index.isValid() ? at(index.row()) : nullptr;
+    if (!v || index.column() < 0 || index.column() >= ColumnCount)
+        return {};
+    if (role == Qt::UserRole)
+        return v->number;
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case NumberColumn:
+            return v->number;
+        case TimeColumn:
+            // The day only when it is not today's.
+            return v->finishedAt.date() == QDate::currentDate()
+                       ? v->finishedAt.toString(QStringLiteral("HH:mm:ss"))
+                       : v->finishedAt.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+        case KernelColumn:
+            return v->project.kernel;
+        case MedianColumn:
+            return v->hasTiming() ? formatDurationMs(v->timing.medianMs) : QString();
+        case VerdictColumn:
+            return verdictText(*v);
+        case ChangesColumn:
+            return v->changes;
+        case MarksColumn:
+            return marksText(*v);
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == VerdictColumn && !v->error.isEmpty())
+            return v->error;
+        if (index.column() == MedianColumn && v->hasTiming())
+            return tr("%1 samples, min %2, max %3 (%4)")
+                .arg(v->timing.reps())
+                .arg(formatDurationMs(v->timing.minMs), formatDurationMs(v->timing.maxMs),
+                     v->device);
+        if (index.column() == ChangesColumn)
+            return v->changes;
+        if (index.column() == TimeColumn)
+            return QLocale().toString(v->finishedAt, QLocale::LongFormat);
+    }
+    if (role == Qt::ForegroundRole && index.column() == VerdictColumn && !v->kept) {
+        switch (v->verdict()) {
+        case VersionVerdict::Passed:
+            return {};
+        case VersionVerdict::Cancelled:
+            return QBrush(QColor(0x80, 0x80, 0x80));
+        default:
+            return QBrush(QColor(0xc0, 0x20, 0x20));
+        }
+    }
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == NumberColumn || index.column() == MedianColumn))
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant VersionsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NumberColumn:
+        return tr("#");
+    case TimeColumn:
+        return tr("Time");
+    case KernelColumn:
+        return tr("Kernel");
+    case MedianColumn:
+        return tr("Median");
+    case VerdictColumn:
+        return tr("Verification");
+    case ChangesColumn:
+        return tr("What changed");
+    case MarksColumn:
+        return tr("Marks");
+    default:
+        return {};
+    }
+}
+
+} // namespace kernelpad

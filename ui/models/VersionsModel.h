@@ -1,0 +1,59 @@
+#pragma once
+// The Versions timeline as a table: one row per run of the project, newest first.
+
+#include "core/run/VersionHistory.h"
+
+#include <QAbstractTableModel>
+#include <QVector>
+
+namespace kernelpad {
+
+/// Rows are the versions newest first (row 0 is the latest run); the columns are the number,
+/// the time, the kernel, the median, the verification verdict, what changed and the marks
+/// (memcheck, profiled, kept). UserRole of any cell is the version's number.
+class VersionsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        NumberColumn,
+        TimeColumn,
+        KernelColumn,
+        MedianColumn,
+        VerdictColumn,
+        ChangesColumn,
+        MarksColumn,
+        ColumnCount
+    };
+
+    explicit VersionsModel(QObject* parent = nullptr);
+
+    void setVersions(const QVector<Version>& versions);
+    void append(const Version& version);
+    /// Replaces the version with the same number (a profile arrived); false when none has it.
+    bool update(const Version& version);
+    void clear();
+
+    /// Oldest first, as kept.
+    [[nodiscard]] const QVector<Version>& versions() const { return m_versions; }
+    [[nodiscard]] const Version* find(int number) const;
+    /// The row showing version `number`, or -1.
+    [[nodiscard]] int rowOf(int number) const;
+    [[nodiscard]] const Version* at(int row) const;
+    [[nodiscard]] int nextNumber() const;
+
+    /// "passed", "failed: 1 of 2 buffers", "fault", "error: ...": the verdict column's text.
+    [[nodiscard]] static QString verdictText(const Version& version);
+    /// "memcheck: 2 errors", "profiled", "kept before restore", joined by ", ".
+    [[nodiscard]] static QString marksText(const Version& version);
+
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role) const override;
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation,
+                                      int role) const override;
+
+private:
+    QVector<Version> m_versions; ///< oldest first
+};
+
+} // namespace kernelpad

@@ -1,0 +1,240 @@
+// bind::versions: the Versions panel keeps every run of the project as a version, stores them
+// per project file in the application's data folder (core/run/VersionHistory.h), restores one
+// into the document and opens the PTX/SASS diff of two in the Diff tab.
+
+#include "core/project/ProjectDiff.h"
+#include "ui/CompileHistory.h"
+#include "ui/ProjectDocument.h"
+#include "ui/models/VersionsModel.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/widgets/CompileDiffView.h"
+#include "ui/widgets/VersionsPanel.h"
+#include "ui/windows/PanelBindings.h"
+
+#include <QHash>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QtDebug>
+
+#include <memory>
+
+namespace kernelpad::bind {
+
+namespace {
+
+/// What the binding keeps between calls; shared by its lambdas, which the panel outlives.
+struct VersionsState {
+    VersionStore store{QString()};
+    /// Which version each of this session's runs became (a profile finds it by serial).
+    QHash<quint64, int> numberOfSerial;
+};
+
+QString versionTitle(const Version& v) {
+    return QObject::tr("version %1 (%2)")
+        .arg(v.number)
+        .arg(v.finishedAt.toString(QStringLiteral("HH:mm:ss")));
+}
+
+void report(VersionsPanel* panel, const QString& error) {
+    if (error.isEmpty())
+        return;
+    qWarning().noquote() << error;
+    panel->setMessage(error);
+}
+
+void save(VersionsPanel* panel, const VersionsState& state) {
+    QString error;
+    if (!state.store.save(panel->model()->versions(), &error))
+        report(panel,
+               QObject::tr("Versions not saved to %1: %2").arg(state.store.filePath(), error));
+}
+
+/// Puts `project` into the document: the source as one undo step of the editor, so that its
+/// Undo brings back what was there, then each setting through the document's setters.
+void applyProject(ProjectDocument* document, CodeEditor* editor, const Project& project) {
+    if (editor->text() != project.source) {
+        editor->beginUndoAction();
+        editor->selectAll();
+        editor->replaceSelectedText(project.source);
+        editor->endUndoAction();
+        editor->setCursorPosition(0, 0);
+    }
+    // The editor's textChanged normally carries the text; this holds without the binding too.
+    document->setSource(project.source);
+    document->setKernel(project.kernel);
+    document->setOptions(project.options);
+    document->setArguments(project.arguments);
+    document->setGlobals(project.globals);
+    document->setLaunch(project.launch);
+    document->setTiming(project.timing);
+    document->setPipeline(project.pipeline);
+}
+
+} // namespace
+
+void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, CompileDiffView* diffView,
+              QTabWidget* tabs) {
+    ProjectDocument* document = session->document();
+    auto state = std::make_shared<VersionsState>();
+    VersionsModel* model = panel->model();
+
+    const auto load = [=] {
+        state->numberOfSerial.clear();
+        state->store = VersionStore(document->path());
+        QString error;
+        model->setVersions(state->store.load(&error));
+        panel->setMessage(QString());
+        report(panel, error);
+    };
+
+    PanelViewer* viewer = makeViewer(panel);
+    viewer->onCleared = [=](const Session&) { load(); };
+    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+        if (state->numberOfSerial.contains(run.serial))
+            return;
+        const int number = model->nextNumber();
+        QString changes = run.changes;
+        if (state->numberOfSerial.isEmpty() && !run.sanitized()) {
+            // The session's first run: what changed since the last version read from disk.
+            const QVector<Version>& all = model->versions();
+            for (auto it = all.crbegin(); it != all.crend(); ++it) {
+                if (it->hasTiming()) {
+                    changes = describeProjectChanges(it->project, run.project);
+                    break;
+                }
+            }
+        }
+        state->numberOfSerial.insert(run.serial, number);
+        model->append(Version::fromRun(number, run.finishedAt, run.project, run.result, changes,
+                                       run.profile.has_value()));
+        save(panel, *state);
+    };
+    viewer->onProfileFinished = [=](const Session&, const RunRecord* run) {
+        if (!run || !run->profile || !state->numberOfSerial.contains(run->serial))
+            return;
+        const Version* kept = model->find(state->numberOfSerial.value(run->serial));
+        if (!kept || kept->profiled)
+            return;
+        Version marked = *kept;
+        marked.profiled = true;
+        model->update(marked);
+        save(panel, *state);
+    };
+    viewer->onHistoryCleared = [=](const Session&) {
+        state->numberOfSerial.clear();
+        model->clear();
+        QString error;
+        if (!state->store.clear(&error))
+            report(panel, error);
+    };
+    session->addViewer(viewer);
+
+    // Save As: the versions follow the project to its new file.
+    QObject::connect(document, &ProjectDocument::pathChanged, panel, [=](const QString& path) {
+        state->store = VersionStore(path);
+        if (model->rowCount() > 0)
+            save(panel, *state);
+    });
+
+    QObject::connect(panel, &VersionsPanel::restoreRequested, panel, [=](int number) {
+        const Version* chosen = model->find(number);
+        if (!chosen)
+            return;
+        const Project target = chosen->project;
+        const Project current = document->project();
+        if (current == target) {
+            panel->setMessage(QObject::tr("The document already holds version %1.").arg(number));
+            return;
+        }
+        if (current.language != target.language) {
+            panel->setMessage(
+                QObject::tr("Version %1 is written in %2 and the document in %3: open a project "
+                            "of that language to restore it.")
+                    .arg(number)
+                    .arg(languageName(target.language), languageName(current.language)));
+            return;
+        }
+        bool projectKept = false;
+        bool sourceKept = false;
+        for (const Version& v : model->versions()) {
+            projectKept |= v.project == current;
+            sourceKept |= v.project.source == current.source;
+        }
+        const auto restore = [=] {
+            QString keptNote;
+            if (!projectKept) {
+                // What the user had is kept as a version of its own, restorable like any other.
+                Version kept;
+                kept.number = model->nextNumber();
+                kept.finishedAt = QDateTime::currentDateTime();
+                kept.project = current;
+                kept.kept = true;
+                kept.status = RunStatus::Cancelled;
+                const QVector<Version>& all = model->versions();
+                kept.changes = describeProjectChanges(
+                    all.isEmpty() ? std::nullopt : std::optional<Project>(all.last().project),
+                    current);
+                model->append(kept);
+                save(panel, *state);
+                keptNote =
+                    QObject::tr(" What the document held is kept as version %1.").arg(kept.number);
+            }
+            applyProject(document, editor, target);
+            panel->setMessage(QObject::tr("Restored version %1; Undo in the editor brings the "
+                                          "source back.%2")
+                                  .arg(number)
+                                  .arg(keptNote));
+        };
+        if (sourceKept) {
+            restore();
+            return;
+        }
+        // Non-modal, so that nothing waits on a nested event loop.
+        auto* box = new QMessageBox(QMessageBox::Question, QObject::tr("Restore Version"),
+                                    QObject::tr("The source in the editor is in no version. "
+                                                "Restore version %1 over it?")
+                                        .arg(number),
+                                    QMessageBox::NoButton, panel);
+        box->setObjectName(QStringLiteral("versionsRestoreConfirm"));
+        box->setInformativeText(
+            QObject::tr("What the editor holds now is kept as a version of its own (marked "
+                        "\"kept before restore\"), and Undo in the editor brings it back."));
+        QPushButton* yes = box->addButton(QObject::tr("Restore"), QMessageBox::AcceptRole);
+        box->addButton(QMessageBox::Cancel);
+        box->setDefaultButton(yes);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        QObject::connect(box, &QMessageBox::finished, panel, [=] {
+            if (box->clickedButton() == yes)
+                restore();
+        });
+        box->open();
+    });
+
+    QObject::connect(panel, &VersionsPanel::compileDiffRequested, panel, [=](int a, int b) {
+        auto* history = diffView->findChild<CompileHistory*>(QStringLiteral("compileHistory"));
+        const Version* before = model->find(a);
+        const Version* after = model->find(b);
+        if (!history || !before || !after)
+            return;
+        const auto side = [&](const Version& v) {
+            CompileHistory::ProjectVersion version{v.project, versionTitle(v), CompileResult()};
+            // This session's runs still hold their compile; versions read from disk do not.
+            for (auto it = state->numberOfSerial.cbegin(); it != state->numberOfSerial.cend(); ++it)
+                if (it.value() == v.number)
+                    if (const RunRecord* run = session->findRun(it.key());
+                        run && run->result.compile.ok)
+                        version.compile = run->result.compile;
+            return version;
+        };
+        QString arch;
+        if (session->lastCompile() && !session->lastCompile()->arch.isEmpty())
+            arch = session->lastCompile()->arch;
+        else if (const DeviceInfo* device = session->currentDevice())
+            arch = device->arch();
+        history->compareProjects(side(*before), side(*after), document->directory(), arch);
+        tabs->setCurrentWidget(diffView);
+    });
+}
+
+} // namespace kernelpad::bind
