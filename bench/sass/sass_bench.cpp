@@ -2,6 +2,10 @@
 // 300 ms of a compile for every example). Each example is edited (a comment appended, so that
 // no cache answers) and goes through the Engine as the window sends it: the compile, then the
 // SASS view's disassemble request (SassReport: the -lineinfo compile, nvdisasm, the line map).
+// The window's path is split into its parts: NVRTC, the nvdisasm process(es) (one per CUBIN),
+// the parse of their output, the line map, and the rest (the -lineinfo compile's cache lookup,
+// the queue); "text shown at" is when the SASS view gets the text (before the map), and "cache
+// hit" the same request again (the Diff tab's, answered by SassCache without a process).
 // Two paths are timed: the window's (one compile with -lineinfo, which the disassemble request
 // finds in the compile cache) and the earlier one (a plain compile, then a second NVRTC compile
 // with -lineinfo for the views). NVRTC and nvdisasm are reported apart, and the SASS of each
@@ -11,7 +15,9 @@
 // 3 when nvdisasm is missing (it names where it looked), 4 on bad arguments.
 
 #include "core/compile/CompileCache.h"
+#include "core/compile/LineMap.h"
 #include "core/compile/Sass.h"
+#include "core/compile/SassCache.h"
 #include "core/compile/SassReport.h"
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
@@ -22,6 +28,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
@@ -44,9 +51,21 @@ struct Sample {
     double compileMs = 0;      ///< request → compiled answer (the window's compile)
     double compileNvrtcMs = 0; ///< NVRTC's share of it (0 on a cache hit)
     double sassMs = 0;         ///< disassemble request → SassReport answer
+    double listedMs = 0;       ///< disassemble request → the SASS text (sassListed)
     double sassNvrtcMs = 0;    ///< NVRTC's share of that (the second compile; 0 on a hit)
+    double processMs = 0;      ///< nvdisasm's processes, wall time
+    double processes = 0;      ///< how many nvdisasm processes the request started
+    double parseMs = 0;        ///< parsing nvdisasm's output
+    double mapMs = 0;          ///< building the line map
+    double hitMs = 0;          ///< the same request again, answered by SassCache
+    double hitProcesses = 0;   ///< processes that started for it (0 expected)
     [[nodiscard]] double totalMs() const { return compileMs + sassMs; }
+    [[nodiscard]] double textMs() const { return compileMs + listedMs; }
     [[nodiscard]] double nvdisasmMs() const { return sassMs - sassNvrtcMs; }
+    /// What the parts leave: the -lineinfo compile's cache lookup, the queue, the signals.
+    [[nodiscard]] double otherMs() const {
+        return sassMs - sassNvrtcMs - processMs - parseMs - mapMs;
+    }
 };
 
 double median(QVector<double> v) {
@@ -120,18 +139,45 @@ std::optional<Sample> measure(Engine& engine, const Project& project, const QStr
         *error = QStringLiteral("does not compile: %1").arg(result.error);
         return std::nullopt;
     }
+    // An edit that leaves the code as it was gives the same CUBIN: without this the cache
+    // would answer, and the first request after an edit that changes the code is measured.
+    SassCache::instance().clear();
     t.restart();
     SassReport report;
-    if (!waitFor(engine, &Engine::sassReady, engine.disassemble(project, dir, arch), &report)) {
+    const quint64 id = engine.disassemble(project, dir, arch);
+    const QMetaObject::Connection listed = QObject::connect(
+        &engine, &Engine::sassListed, &engine, [&](quint64 got, const SassReport&) {
+            if (got == id)
+                s.listedMs = double(t.nsecsElapsed()) / 1e6;
+        });
+    const bool answered = waitFor(engine, &Engine::sassReady, id, &report);
+    QObject::disconnect(listed);
+    if (!answered) {
         *error = QStringLiteral("no SASS answer");
         return std::nullopt;
     }
     s.sassMs = double(t.nsecsElapsed()) / 1e6;
+    if (s.listedMs <= 0)
+        s.listedMs = s.sassMs;
     s.sassNvrtcMs = report.compile.cacheHit ? 0.0 : report.compile.compileMs;
     if (!report.ok()) {
         *error = report.sass.error;
         return std::nullopt;
     }
+    s.processMs = report.sass.processMs;
+    s.processes = report.sass.processes;
+    s.parseMs = report.sass.parseMs;
+    s.mapMs = report.mapMs;
+    // The Diff tab's request for the same compile: the cache's answer.
+    t.restart();
+    SassReport again;
+    if (!waitFor(engine, &Engine::sassReady, engine.disassemble(project, dir, arch), &again) ||
+        !again.ok()) {
+        *error = QStringLiteral("no SASS answer the second time");
+        return std::nullopt;
+    }
+    s.hitMs = double(t.nsecsElapsed()) / 1e6;
+    s.hitProcesses = again.sass.processes;
     return s;
 }
 
@@ -180,6 +226,51 @@ QString ms(double v) {
     return QString::number(v, 'f', 1);
 }
 
+QString ms3(double v) {
+    return QString::number(v, 'f', 3);
+}
+
+/// --recorded DIR: the parse and the line map on nvdisasm outputs recorded on the GPU machine
+/// (X.sass-gi.txt with X.ptx), for a machine without nvdisasm: what of "nvdisasm and map" is
+/// not the nvdisasm process.
+int timeRecorded(const QString& dir, int reps, QTextStream& out, QTextStream& err) {
+    const QStringList listings =
+        QDir(dir).entryList({QStringLiteral("*.sass-gi.txt")}, QDir::Files, QDir::Name);
+    if (listings.isEmpty()) {
+        err << "sass_bench: no *.sass-gi.txt in '" << dir << "'\n";
+        return kExitBadInput;
+    }
+    out << "parse and map of recorded nvdisasm -c -gi outputs, median of " << reps << '\n';
+    for (const QString& name : listings) {
+        const QString stem = name.chopped(int(qstrlen(".sass-gi.txt")));
+        QFile sassFile(QDir(dir).filePath(name));
+        QFile ptxFile(QDir(dir).filePath(stem + QStringLiteral(".ptx")));
+        if (!sassFile.open(QIODevice::ReadOnly) || !ptxFile.open(QIODevice::ReadOnly)) {
+            err << "sass_bench: cannot read " << name << " and " << stem << ".ptx\n";
+            return kExitBadInput;
+        }
+        const QString text = QString::fromUtf8(sassFile.readAll());
+        const QString ptx = QString::fromUtf8(ptxFile.readAll());
+        QVector<double> parse;
+        QVector<double> map;
+        SassListing listing;
+        LineMap lines;
+        for (int r = 0; r < reps; ++r) {
+            QElapsedTimer t;
+            t.start();
+            listing = parseSass(text);
+            parse << double(t.nsecsElapsed()) / 1e6;
+            t.restart();
+            lines = LineMap::build(ptx, listing, stem + QStringLiteral(".cu"));
+            map << double(t.nsecsElapsed()) / 1e6;
+        }
+        out << stem << ": parse " << ms3(median(parse)) << " ms + map " << ms3(median(map))
+            << " ms (" << listing.instructionCount() << " instructions, " << text.size()
+            << " characters, " << lines.sourceLines().size() << " source lines)\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -189,6 +280,7 @@ int main(int argc, char** argv) {
     int reps = kDefaultReps;
     double limitMs = kDefaultLimitMs;
     QString dir = examplesDirectory();
+    QString recorded;
     const QStringList args = app.arguments().mid(1);
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -200,14 +292,19 @@ int main(int argc, char** argv) {
             limitMs = args[++i].toDouble(&ok);
         else if (a == QLatin1String("--examples") && hasValue)
             dir = args[++i];
+        else if (a == QLatin1String("--recorded") && hasValue)
+            recorded = args[++i];
         else
             ok = false;
         if (!ok || reps < 1 || !(limitMs > 0)) {
             err << "usage: sass_bench [--reps N >= 1] [--limit-ms MS > 0] [--examples DIR]\n"
+                << "       sass_bench --recorded DIR [--reps N]   (parse and map only)\n"
                 << "bad argument: " << a << '\n';
             return kExitBadInput;
         }
     }
+    if (!recorded.isEmpty())
+        return timeRecorded(recorded, reps, out, err);
     const NvdisasmLocation nvdisasm = findNvdisasm();
     if (nvdisasm.path.isEmpty()) {
         err << "sass_bench: " << nvdisasm.notFoundMessage() << '\n';
@@ -265,7 +362,15 @@ int main(int argc, char** argv) {
         over += tooSlow ? 1 : 0;
         out << file << ": " << ms(total) << " ms (NVRTC "
             << ms(medianField(window, &Sample::compileNvrtcMs)) << " + nvdisasm and map "
-            << ms(medianOf(window, &Sample::nvdisasmMs)) << "); two compiles "
+            << ms(medianOf(window, &Sample::nvdisasmMs)) << " = nvdisasm "
+            << ms(medianField(window, &Sample::processMs)) << " in "
+            << medianField(window, &Sample::processes) << " process(es) + parse "
+            << ms(medianField(window, &Sample::parseMs)) << " + map "
+            << ms(medianField(window, &Sample::mapMs)) << " + other "
+            << ms(medianOf(window, &Sample::otherMs)) << "); text shown at "
+            << ms(medianOf(window, &Sample::textMs)) << " ms; cache hit "
+            << ms(medianField(window, &Sample::hitMs)) << " ms in "
+            << medianField(window, &Sample::hitProcesses) << " process(es); two compiles "
             << ms(medianOf(twoCompiles, &Sample::totalMs)) << " ms (NVRTC "
             << ms(medianField(twoCompiles, &Sample::compileNvrtcMs)) << " + NVRTC -lineinfo "
             << ms(medianField(twoCompiles, &Sample::sassNvrtcMs)) << " + nvdisasm and map "
