@@ -11,6 +11,7 @@
 // with -lineinfo for the views). NVRTC and nvdisasm are reported apart, and the SASS of each
 // example is compared with and without -lineinfo (tests/data/sass/README.md).
 //
+// --flags adds, per example, nvdisasm alone on the -lineinfo CUBIN with -c, -c -g and -c -gi.
 // Prints one line per example and a total; exits 1 when an example's median is over the limit,
 // 3 when nvdisasm is missing (it names where it looked), 4 on bad arguments.
 
@@ -30,6 +31,8 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryFile>
 #include <QTextStream>
 #include <QTimer>
 
@@ -230,6 +233,39 @@ QString ms3(double v) {
     return QString::number(v, 'f', 3);
 }
 
+/// --flags: how long nvdisasm takes on the example's -lineinfo CUBIN with -c, -c -g and -c -gi
+/// (median of `reps` runs each): what the line information costs, so whether a plain -c
+/// process first would show the text sooner.
+QString flagTimes(const Project& project, const QString& dir, const QString& arch,
+                  const QString& nvdisasm, int reps) {
+    Project lines = project;
+    lines.options.lineInfo = true;
+    const CompileResult compile = compileProject(lines, dir, arch, nullptr);
+    if (!compile.ok || compile.cubin.isEmpty())
+        return QStringLiteral("flags not timed (no CUBIN)");
+    QTemporaryFile file(QDir::tempPath() + QStringLiteral("/sass_bench-XXXXXX.cubin"));
+    if (!file.open() || file.write(compile.cubin) != compile.cubin.size() || !file.flush())
+        return QStringLiteral("flags not timed (cannot write the CUBIN)");
+    QStringList parts;
+    for (const QStringList& flags : {QStringList{QStringLiteral("-c")},
+                                     QStringList{QStringLiteral("-c"), QStringLiteral("-g")},
+                                     QStringList{QStringLiteral("-c"), QStringLiteral("-gi")}}) {
+        QVector<double> times;
+        for (int r = 0; r < reps; ++r) {
+            QElapsedTimer t;
+            t.start();
+            QProcess process;
+            process.start(nvdisasm, flags + QStringList{file.fileName()});
+            if (!process.waitForFinished(kNvdisasmTimeoutMs) || process.exitCode() != 0)
+                return QStringLiteral("flags not timed (%1 %2 failed)")
+                    .arg(nvdisasm, flags.join(QLatin1Char(' ')));
+            times << double(t.nsecsElapsed()) / 1e6;
+        }
+        parts << QStringLiteral("%1 %2 ms").arg(flags.join(QLatin1Char(' ')), ms(median(times)));
+    }
+    return QStringLiteral("nvdisasm alone: ") + parts.join(QStringLiteral(", "));
+}
+
 /// --recorded DIR: the parse and the line map on nvdisasm outputs recorded on the GPU machine
 /// (X.sass-gi.txt with X.ptx), for a machine without nvdisasm: what of "nvdisasm and map" is
 /// not the nvdisasm process.
@@ -281,6 +317,7 @@ int main(int argc, char** argv) {
     double limitMs = kDefaultLimitMs;
     QString dir = examplesDirectory();
     QString recorded;
+    bool timeFlags = false;
     const QStringList args = app.arguments().mid(1);
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -294,10 +331,13 @@ int main(int argc, char** argv) {
             dir = args[++i];
         else if (a == QLatin1String("--recorded") && hasValue)
             recorded = args[++i];
+        else if (a == QLatin1String("--flags"))
+            ok = timeFlags = true;
         else
             ok = false;
         if (!ok || reps < 1 || !(limitMs > 0)) {
-            err << "usage: sass_bench [--reps N >= 1] [--limit-ms MS > 0] [--examples DIR]\n"
+            err << "usage: sass_bench [--reps N >= 1] [--limit-ms MS > 0] [--examples DIR] "
+                   "[--flags]\n"
                 << "       sass_bench --recorded DIR [--reps N]   (parse and map only)\n"
                 << "bad argument: " << a << '\n';
             return kExitBadInput;
@@ -375,7 +415,10 @@ int main(int argc, char** argv) {
             << ms(medianField(twoCompiles, &Sample::compileNvrtcMs)) << " + NVRTC -lineinfo "
             << ms(medianField(twoCompiles, &Sample::sassNvrtcMs)) << " + nvdisasm and map "
             << ms(medianOf(twoCompiles, &Sample::nvdisasmMs)) << "); "
-            << compareLineInfo(*project, projectDir, arch) << (tooSlow ? "; OVER" : "; ok") << '\n';
+            << compareLineInfo(*project, projectDir, arch);
+        if (timeFlags)
+            out << "; " << flagTimes(*project, projectDir, arch, nvdisasm.path, reps);
+        out << (tooSlow ? "; OVER" : "; ok") << '\n';
         out.flush();
     }
     out << "total: " << examples.size() << " examples, " << windowMedians.size()

@@ -39,7 +39,9 @@ bool addCode(const QByteArray& cubin, QCryptographicHash* hash) {
     constexpr qint64 kCountAt = 0x3C;
     constexpr quint32 kNote = 7;   // SHT_NOTE
     constexpr quint32 kNoBits = 8; // SHT_NOBITS: no contents in the file
-    if (!cubin.startsWith("\x7f" "ELF") || cubin.size() < 0x40 || cubin[4] != 2 || cubin[5] != 1)
+    if (!cubin.startsWith("\x7f"
+                          "ELF") ||
+        cubin.size() < 0x40 || cubin[4] != 2 || cubin[5] != 1)
         return false;
     quint64 headers = 0;
     quint16 entrySize = 0;
@@ -62,7 +64,7 @@ bool addCode(const QByteArray& cubin, QCryptographicHash* hash) {
             return false;
         if (type == kNote)
             continue;
-        digest += cubin.mid(at, 16); // name, type, flags
+        digest += cubin.mid(at, 16);       // name, type, flags
         digest += cubin.mid(at + 0x20, 8); // size
         if (type != kNoBits) {
             if (offset + size > quint64(cubin.size()))

@@ -131,8 +131,7 @@ void TestSassCache::cacheHitRunsNoProcess() {
     QCOMPARE(starts(), 1);
     int listedCalls = 0;
     const SassReport again = makeSassReport(
-        compile, QStringLiteral("transpose.cu"), [&](const SassReport&) { ++listedCalls; },
-        &cache);
+        compile, QStringLiteral("transpose.cu"), [&](const SassReport&) { ++listedCalls; }, &cache);
     QVERIFY(again.ok());
     QCOMPARE(starts(), 1);
     QVERIFY(again.sass.cacheHit);
@@ -142,7 +141,8 @@ void TestSassCache::cacheHitRunsNoProcess() {
     QCOMPARE(again.mapMs, 0.0);
     QCOMPARE(listedCalls, 0); // the whole report is there at once
     // Without a cache, each asks nvdisasm.
-    const SassReport uncached = makeSassReport(compile, QStringLiteral("transpose.cu"), {}, nullptr);
+    const SassReport uncached =
+        makeSassReport(compile, QStringLiteral("transpose.cu"), {}, nullptr);
     QVERIFY(uncached.ok());
     QCOMPARE(starts(), 2);
 }
@@ -169,7 +169,8 @@ void TestSassCache::failureIsNotKept() {
     qputenv("KERNELPAD_FAKE_NVDISASM_FAIL", "1");
     const SassReport failed = makeSassReport(compile, QStringLiteral("transpose.cu"), {}, &cache);
     QVERIFY(!failed.ok());
-    QVERIFY2(failed.sass.error.contains(QStringLiteral("bad CUBIN")), qPrintable(failed.sass.error));
+    QVERIFY2(failed.sass.error.contains(QStringLiteral("bad CUBIN")),
+             qPrintable(failed.sass.error));
     QCOMPARE(cache.size(), 0);
     qunsetenv("KERNELPAD_FAKE_NVDISASM_FAIL");
     const SassReport ok = makeSassReport(compile, QStringLiteral("transpose.cu"), {}, &cache);
