@@ -2,7 +2,9 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
+#include "ui/CompileHistory.h"
 #include "ui/Preferences.h"
+#include "ui/ProjectDocument.h"
 #include "ui/Session.h"
 #include "ui/windows/MainWindow.h"
 
@@ -10,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -24,6 +27,27 @@ constexpr int kSmallestFileQuality = 0;
 // The docs' screenshot size: a common laptop-plus display, where nothing may be clipped.
 constexpr int kDefaultScreenshotWidth = 1600;
 constexpr int kDefaultScreenshotHeight = 1000;
+// How often a --tab screenshot looks whether its tab has what it waits for.
+constexpr int kPollMs = 100;
+
+/// The result tab a --tab screenshot shows, and what it waits for there.
+enum class ShotTab { None, Sass, Diff, Occupancy, Profile };
+
+ShotTab shotTab(const QString& name, bool* ok) {
+    *ok = true;
+    if (name.isEmpty())
+        return ShotTab::None;
+    if (name == QLatin1String("sass"))
+        return ShotTab::Sass;
+    if (name == QLatin1String("diff"))
+        return ShotTab::Diff;
+    if (name == QLatin1String("occupancy"))
+        return ShotTab::Occupancy;
+    if (name == QLatin1String("profile"))
+        return ShotTab::Profile;
+    *ok = false;
+    return ShotTab::None;
+}
 
 /// Grabs the window to a file once it shows what was asked for: the compile (and the
 /// devices) for a plain screenshot, the run's results with --run, the profile (its tab, the
@@ -31,12 +55,17 @@ constexpr int kDefaultScreenshotHeight = 1000;
 class ScreenshotTaker : public QObject {
 public:
     ScreenshotTaker(kernelpad::MainWindow* window, kernelpad::Engine* engine, QString file,
-                    bool run, bool profile)
+                    bool run, bool profile, ShotTab tab)
         : QObject(window)
         , m_window(window)
         , m_file(std::move(file))
         , m_run(run || profile)
-        , m_profile(profile) {
+        , m_profile(profile)
+        , m_tab(tab) {
+        connect(engine, &kernelpad::Engine::sassReady, this, [this] {
+            if (m_tab == ShotTab::Sass && m_tabShown)
+                finish(0);
+        });
         connect(engine, &kernelpad::Engine::devicesChanged, this, [this] {
             m_devices = true;
             step();
@@ -47,14 +76,24 @@ public:
         });
         connect(window->session(), &kernelpad::Session::runShown, this, [this] {
             // A profile follows its run in the session; the picture waits for the profile.
-            if (!m_profile || !m_window->session()->isProfiling())
-                finish(0);
+            if (!m_profile || !m_window->session()->isProfiling()) {
+                if (m_profile)
+                    finish(0);
+                else
+                    showTab();
+            }
         });
         connect(window->session(), &kernelpad::Session::profileShown, this,
                 [this](const kernelpad::ProfileOutcome& outcome) {
                     if (!outcome.ok())
                         std::fprintf(stderr, "kernelpad: profile failed: %s\n",
                                      qPrintable(outcome.error));
+                    if (outcome.ok() && m_tab == ShotTab::Profile && !m_tabShown) {
+                        m_tabShown = true;
+                        if (auto* tabs =
+                                m_window->findChild<QTabWidget*>(QStringLiteral("resultTabs")))
+                            tabs->setCurrentIndex(kernelpad::MainWindow::ProfileTab);
+                    }
                     finish(outcome.ok() ? 0 : 3);
                 });
         QTimer::singleShot(kScreenshotTimeoutMs, this, [this] {
@@ -68,9 +107,20 @@ private:
     void step() {
         if (!m_devices || !m_compiled || m_started)
             return;
+        if (m_tab == ShotTab::Diff && !m_secondCompile) {
+            // The Diff tab compares two compiles: the project as it is, then with
+            // --use_fast_math turned the other way, so that the picture shows what it changes.
+            m_secondCompile = true;
+            m_compiled = false;
+            kernelpad::ProgramOptions options = m_window->document()->project().options;
+            options.fastMath = !options.fastMath.value_or(false);
+            m_window->document()->setOptions(options);
+            m_window->compile();
+            return;
+        }
         m_started = true;
         if (!m_run) {
-            finish(0);
+            showTab();
             return;
         }
         const QString reason = m_window->session()->runBlockedReason();
@@ -84,6 +134,36 @@ private:
             m_window->profile(); // runs first, then profiles that run
         else
             m_window->run();
+    }
+
+    /// Shows the asked tab and finishes once it has its content: the SASS answer, both
+    /// compiles' reports for the Diff, at once for the others.
+    void showTab() {
+        auto* tabs = m_window->findChild<QTabWidget*>(QStringLiteral("resultTabs"));
+        if (m_tab == ShotTab::None || !tabs) {
+            finish(0);
+            return;
+        }
+        const int index = m_tab == ShotTab::Sass        ? kernelpad::MainWindow::SassTab
+                          : m_tab == ShotTab::Diff      ? kernelpad::MainWindow::DiffTab
+                          : m_tab == ShotTab::Occupancy ? kernelpad::MainWindow::OccupancyTab
+                                                        : kernelpad::MainWindow::ProfileTab;
+        m_tabShown = true;
+        tabs->setCurrentIndex(index);
+        if (m_tab == ShotTab::Diff) {
+            auto* history =
+                m_window->findChild<kernelpad::CompileHistory*>(QStringLiteral("compileHistory"));
+            auto* poll = new QTimer(this);
+            connect(poll, &QTimer::timeout, this, [this, history, poll] {
+                if (!history || history->reportsReady()) {
+                    poll->stop();
+                    finish(0);
+                }
+            });
+            poll->start(kPollMs);
+        } else if (m_tab != ShotTab::Sass) {
+            finish(0);
+        }
     }
 
     void finish(int code) {
@@ -103,6 +183,9 @@ private:
     QString m_file;
     bool m_run;
     bool m_profile;
+    ShotTab m_tab;
+    bool m_tabShown = false;
+    bool m_secondCompile = false;
     bool m_devices = false;
     bool m_compiled = false;
     bool m_started = false;
@@ -140,7 +223,15 @@ int main(int argc, char** argv) {
         QStringLiteral("With --screenshot: profile the project under Nsight Compute (after a "
                        "run) and take the picture with the profile in the editor's margin and "
                        "the roofline shown."));
+    const QCommandLineOption tabOption(
+        QStringLiteral("tab"),
+        QStringLiteral("With --screenshot: the result tab to show, sass|diff|occupancy|profile. "
+                       "sass waits for the SASS; diff compiles twice (as the project is, then "
+                       "with --use_fast_math turned the other way) and waits for both reports; "
+                       "profile implies --profile."),
+        QStringLiteral("TAB"));
     parser.addOption(screenshot);
+    parser.addOption(tabOption);
     parser.addOption(runOption);
     parser.addOption(profileOption);
     parser.addOption(sizeOption);
@@ -165,8 +256,17 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "kernelpad: --size wants WIDTHxHEIGHT, e.g. 1280x800\n");
         }
         window.resize(size);
+        bool tabOk = false;
+        const ShotTab tab = shotTab(parser.value(tabOption), &tabOk);
+        if (!tabOk) {
+            std::fprintf(stderr,
+                         "kernelpad: --tab wants sass, diff, occupancy or profile, not "
+                         "'%s'\n",
+                         qPrintable(parser.value(tabOption)));
+            return 4;
+        }
         new ScreenshotTaker(&window, &engine, parser.value(screenshot), parser.isSet(runOption),
-                            parser.isSet(profileOption));
+                            parser.isSet(profileOption) || tab == ShotTab::Profile, tab);
     }
     window.show();
     // After a run the picture should show the timing and whether the output is right; after

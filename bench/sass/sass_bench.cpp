@@ -2,16 +2,23 @@
 // 300 ms of a compile for every example). Each example is edited (a comment appended, so that
 // no cache answers) and goes through the Engine as the window sends it: the compile, then the
 // SASS view's disassemble request (SassReport: the -lineinfo compile, nvdisasm, the line map).
+// The window's path is split into its parts: NVRTC, the nvdisasm process(es) (one per CUBIN),
+// the parse of their output, the line map, and the rest (the -lineinfo compile's cache lookup,
+// the queue); "text shown at" is when the SASS view gets the text (before the map), and "cache
+// hit" the same request again (the Diff tab's, answered by SassCache without a process).
 // Two paths are timed: the window's (one compile with -lineinfo, which the disassemble request
 // finds in the compile cache) and the earlier one (a plain compile, then a second NVRTC compile
 // with -lineinfo for the views). NVRTC and nvdisasm are reported apart, and the SASS of each
 // example is compared with and without -lineinfo (tests/data/sass/README.md).
 //
+// --flags adds, per example, nvdisasm alone on the -lineinfo CUBIN with -c, -c -g and -c -gi.
 // Prints one line per example and a total; exits 1 when an example's median is over the limit,
 // 3 when nvdisasm is missing (it names where it looked), 4 on bad arguments.
 
 #include "core/compile/CompileCache.h"
+#include "core/compile/LineMap.h"
 #include "core/compile/Sass.h"
+#include "core/compile/SassCache.h"
 #include "core/compile/SassReport.h"
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
@@ -22,7 +29,10 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryFile>
 #include <QTextStream>
 #include <QTimer>
 
@@ -44,9 +54,21 @@ struct Sample {
     double compileMs = 0;      ///< request → compiled answer (the window's compile)
     double compileNvrtcMs = 0; ///< NVRTC's share of it (0 on a cache hit)
     double sassMs = 0;         ///< disassemble request → SassReport answer
+    double listedMs = 0;       ///< disassemble request → the SASS text (sassListed)
     double sassNvrtcMs = 0;    ///< NVRTC's share of that (the second compile; 0 on a hit)
+    double processMs = 0;      ///< nvdisasm's processes, wall time
+    double processes = 0;      ///< how many nvdisasm processes the request started
+    double parseMs = 0;        ///< parsing nvdisasm's output
+    double mapMs = 0;          ///< building the line map
+    double hitMs = 0;          ///< the same request again, answered by SassCache
+    double hitProcesses = 0;   ///< processes that started for it (0 expected)
     [[nodiscard]] double totalMs() const { return compileMs + sassMs; }
+    [[nodiscard]] double textMs() const { return compileMs + listedMs; }
     [[nodiscard]] double nvdisasmMs() const { return sassMs - sassNvrtcMs; }
+    /// What the parts leave: the -lineinfo compile's cache lookup, the queue, the signals.
+    [[nodiscard]] double otherMs() const {
+        return sassMs - sassNvrtcMs - processMs - parseMs - mapMs;
+    }
 };
 
 double median(QVector<double> v) {
@@ -120,18 +142,45 @@ std::optional<Sample> measure(Engine& engine, const Project& project, const QStr
         *error = QStringLiteral("does not compile: %1").arg(result.error);
         return std::nullopt;
     }
+    // An edit that leaves the code as it was gives the same CUBIN: without this the cache
+    // would answer, and the first request after an edit that changes the code is measured.
+    SassCache::instance().clear();
     t.restart();
     SassReport report;
-    if (!waitFor(engine, &Engine::sassReady, engine.disassemble(project, dir, arch), &report)) {
+    const quint64 id = engine.disassemble(project, dir, arch);
+    const QMetaObject::Connection listed = QObject::connect(
+        &engine, &Engine::sassListed, &engine, [&](quint64 got, const SassReport&) {
+            if (got == id)
+                s.listedMs = double(t.nsecsElapsed()) / 1e6;
+        });
+    const bool answered = waitFor(engine, &Engine::sassReady, id, &report);
+    QObject::disconnect(listed);
+    if (!answered) {
         *error = QStringLiteral("no SASS answer");
         return std::nullopt;
     }
     s.sassMs = double(t.nsecsElapsed()) / 1e6;
+    if (s.listedMs <= 0)
+        s.listedMs = s.sassMs;
     s.sassNvrtcMs = report.compile.cacheHit ? 0.0 : report.compile.compileMs;
     if (!report.ok()) {
         *error = report.sass.error;
         return std::nullopt;
     }
+    s.processMs = report.sass.processMs;
+    s.processes = report.sass.processes;
+    s.parseMs = report.sass.parseMs;
+    s.mapMs = report.mapMs;
+    // The Diff tab's request for the same compile: the cache's answer.
+    t.restart();
+    SassReport again;
+    if (!waitFor(engine, &Engine::sassReady, engine.disassemble(project, dir, arch), &again) ||
+        !again.ok()) {
+        *error = QStringLiteral("no SASS answer the second time");
+        return std::nullopt;
+    }
+    s.hitMs = double(t.nsecsElapsed()) / 1e6;
+    s.hitProcesses = again.sass.processes;
     return s;
 }
 
@@ -180,6 +229,84 @@ QString ms(double v) {
     return QString::number(v, 'f', 1);
 }
 
+QString ms3(double v) {
+    return QString::number(v, 'f', 3);
+}
+
+/// --flags: how long nvdisasm takes on the example's -lineinfo CUBIN with -c, -c -g and -c -gi
+/// (median of `reps` runs each): what the line information costs, so whether a plain -c
+/// process first would show the text sooner.
+QString flagTimes(const Project& project, const QString& dir, const QString& arch,
+                  const QString& nvdisasm, int reps) {
+    Project lines = project;
+    lines.options.lineInfo = true;
+    const CompileResult compile = compileProject(lines, dir, arch, nullptr);
+    if (!compile.ok || compile.cubin.isEmpty())
+        return QStringLiteral("flags not timed (no CUBIN)");
+    QTemporaryFile file(QDir::tempPath() + QStringLiteral("/sass_bench-XXXXXX.cubin"));
+    if (!file.open() || file.write(compile.cubin) != compile.cubin.size() || !file.flush())
+        return QStringLiteral("flags not timed (cannot write the CUBIN)");
+    QStringList parts;
+    for (const QStringList& flags : {QStringList{QStringLiteral("-c")},
+                                     QStringList{QStringLiteral("-c"), QStringLiteral("-g")},
+                                     QStringList{QStringLiteral("-c"), QStringLiteral("-gi")}}) {
+        QVector<double> times;
+        for (int r = 0; r < reps; ++r) {
+            QElapsedTimer t;
+            t.start();
+            QProcess process;
+            process.start(nvdisasm, flags + QStringList{file.fileName()});
+            if (!process.waitForFinished(kNvdisasmTimeoutMs) || process.exitCode() != 0)
+                return QStringLiteral("flags not timed (%1 %2 failed)")
+                    .arg(nvdisasm, flags.join(QLatin1Char(' ')));
+            times << double(t.nsecsElapsed()) / 1e6;
+        }
+        parts << QStringLiteral("%1 %2 ms").arg(flags.join(QLatin1Char(' ')), ms(median(times)));
+    }
+    return QStringLiteral("nvdisasm alone: ") + parts.join(QStringLiteral(", "));
+}
+
+/// --recorded DIR: the parse and the line map on nvdisasm outputs recorded on the GPU machine
+/// (X.sass-gi.txt with X.ptx), for a machine without nvdisasm: what of "nvdisasm and map" is
+/// not the nvdisasm process.
+int timeRecorded(const QString& dir, int reps, QTextStream& out, QTextStream& err) {
+    const QStringList listings =
+        QDir(dir).entryList({QStringLiteral("*.sass-gi.txt")}, QDir::Files, QDir::Name);
+    if (listings.isEmpty()) {
+        err << "sass_bench: no *.sass-gi.txt in '" << dir << "'\n";
+        return kExitBadInput;
+    }
+    out << "parse and map of recorded nvdisasm -c -gi outputs, median of " << reps << '\n';
+    for (const QString& name : listings) {
+        const QString stem = name.chopped(int(qstrlen(".sass-gi.txt")));
+        QFile sassFile(QDir(dir).filePath(name));
+        QFile ptxFile(QDir(dir).filePath(stem + QStringLiteral(".ptx")));
+        if (!sassFile.open(QIODevice::ReadOnly) || !ptxFile.open(QIODevice::ReadOnly)) {
+            err << "sass_bench: cannot read " << name << " and " << stem << ".ptx\n";
+            return kExitBadInput;
+        }
+        const QString text = QString::fromUtf8(sassFile.readAll());
+        const QString ptx = QString::fromUtf8(ptxFile.readAll());
+        QVector<double> parse;
+        QVector<double> map;
+        SassListing listing;
+        LineMap lines;
+        for (int r = 0; r < reps; ++r) {
+            QElapsedTimer t;
+            t.start();
+            listing = parseSass(text);
+            parse << double(t.nsecsElapsed()) / 1e6;
+            t.restart();
+            lines = LineMap::build(ptx, listing, stem + QStringLiteral(".cu"));
+            map << double(t.nsecsElapsed()) / 1e6;
+        }
+        out << stem << ": parse " << ms3(median(parse)) << " ms + map " << ms3(median(map))
+            << " ms (" << listing.instructionCount() << " instructions, " << text.size()
+            << " characters, " << lines.sourceLines().size() << " source lines)\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -189,6 +316,8 @@ int main(int argc, char** argv) {
     int reps = kDefaultReps;
     double limitMs = kDefaultLimitMs;
     QString dir = examplesDirectory();
+    QString recorded;
+    bool timeFlags = false;
     const QStringList args = app.arguments().mid(1);
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
@@ -200,14 +329,22 @@ int main(int argc, char** argv) {
             limitMs = args[++i].toDouble(&ok);
         else if (a == QLatin1String("--examples") && hasValue)
             dir = args[++i];
+        else if (a == QLatin1String("--recorded") && hasValue)
+            recorded = args[++i];
+        else if (a == QLatin1String("--flags"))
+            ok = timeFlags = true;
         else
             ok = false;
         if (!ok || reps < 1 || !(limitMs > 0)) {
-            err << "usage: sass_bench [--reps N >= 1] [--limit-ms MS > 0] [--examples DIR]\n"
+            err << "usage: sass_bench [--reps N >= 1] [--limit-ms MS > 0] [--examples DIR] "
+                   "[--flags]\n"
+                << "       sass_bench --recorded DIR [--reps N]   (parse and map only)\n"
                 << "bad argument: " << a << '\n';
             return kExitBadInput;
         }
     }
+    if (!recorded.isEmpty())
+        return timeRecorded(recorded, reps, out, err);
     const NvdisasmLocation nvdisasm = findNvdisasm();
     if (nvdisasm.path.isEmpty()) {
         err << "sass_bench: " << nvdisasm.notFoundMessage() << '\n';
@@ -265,12 +402,23 @@ int main(int argc, char** argv) {
         over += tooSlow ? 1 : 0;
         out << file << ": " << ms(total) << " ms (NVRTC "
             << ms(medianField(window, &Sample::compileNvrtcMs)) << " + nvdisasm and map "
-            << ms(medianOf(window, &Sample::nvdisasmMs)) << "); two compiles "
+            << ms(medianOf(window, &Sample::nvdisasmMs)) << " = nvdisasm "
+            << ms(medianField(window, &Sample::processMs)) << " in "
+            << medianField(window, &Sample::processes) << " process(es) + parse "
+            << ms(medianField(window, &Sample::parseMs)) << " + map "
+            << ms(medianField(window, &Sample::mapMs)) << " + other "
+            << ms(medianOf(window, &Sample::otherMs)) << "); text shown at "
+            << ms(medianOf(window, &Sample::textMs)) << " ms; cache hit "
+            << ms(medianField(window, &Sample::hitMs)) << " ms in "
+            << medianField(window, &Sample::hitProcesses) << " process(es); two compiles "
             << ms(medianOf(twoCompiles, &Sample::totalMs)) << " ms (NVRTC "
             << ms(medianField(twoCompiles, &Sample::compileNvrtcMs)) << " + NVRTC -lineinfo "
             << ms(medianField(twoCompiles, &Sample::sassNvrtcMs)) << " + nvdisasm and map "
             << ms(medianOf(twoCompiles, &Sample::nvdisasmMs)) << "); "
-            << compareLineInfo(*project, projectDir, arch) << (tooSlow ? "; OVER" : "; ok") << '\n';
+            << compareLineInfo(*project, projectDir, arch);
+        if (timeFlags)
+            out << "; " << flagTimes(*project, projectDir, arch, nvdisasm.path, reps);
+        out << (tooSlow ? "; OVER" : "; ok") << '\n';
         out.flush();
     }
     out << "total: " << examples.size() << " examples, " << windowMedians.size()

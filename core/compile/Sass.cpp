@@ -3,6 +3,7 @@
 #include "core/compile/Toolkit.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
@@ -237,7 +238,10 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
         return result;
     }
 
+    QElapsedTimer clock;
+    clock.start();
     QProcess process;
+    result.processes = 1;
     // -gi: the source line of every instruction, with the line that inlined it, so code from
     // a header (atomicAdd) still maps to the user's line.
     process.start(location.path, {QStringLiteral("-c"), QStringLiteral("-gi"), file.fileName()});
@@ -280,6 +284,7 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
     }
     out += process.readAllStandardOutput();
     err += process.readAllStandardError();
+    result.processMs = double(clock.nsecsElapsed()) / 1e6;
     const QString errText = QString::fromUtf8(err).trimmed();
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         result.error = QStringLiteral("%1 failed (exit code %2)%3")
@@ -288,7 +293,9 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
                            .arg(errText.isEmpty() ? QString() : QStringLiteral(": ") + errText);
         return result;
     }
+    clock.restart();
     result.listing = parseSass(QString::fromUtf8(out));
+    result.parseMs = double(clock.nsecsElapsed()) / 1e6;
     if (result.listing.functions.isEmpty()) {
         result.error = QStringLiteral("%1 printed no functions%2")
                            .arg(location.path)

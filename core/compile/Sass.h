@@ -85,6 +85,13 @@ struct SassResult {
     QString error;       ///< why there is no SASS (tool missing, failed, timed out); names the tool
     QString nvdisasm;    ///< the nvdisasm that ran
     SassListing listing; ///< the parsed output when ok
+    /// Where the time went, for bench/sass: nvdisasm processes started (one per CUBIN, every
+    /// kernel and the line information in one pass; 0 when a cache answered), their wall time
+    /// and the parse of their output.
+    int processes = 0;
+    double processMs = 0;
+    double parseMs = 0;
+    bool cacheHit = false; ///< SassCache answered: no process ran
 };
 
 /// Runs `nvdisasm -c -gi` on `cubin` (written to a temporary file) and parses its output.

@@ -1,8 +1,11 @@
 #include "core/compile/SassReport.h"
 
+#include <QElapsedTimer>
+
 namespace kernelpad {
 
-SassReport makeSassReport(const CompileResult& compile, const QString& sourceName) {
+SassReport makeSassReport(const CompileResult& compile, const QString& sourceName,
+                          const SassListedCallback& listed, SassCache* cache) {
     SassReport report;
     report.compile = compile;
     report.sourceName = sourceName;
@@ -12,9 +15,37 @@ SassReport makeSassReport(const CompileResult& compile, const QString& sourceNam
                                 : QStringLiteral("no SASS: ") + compile.error;
         return report;
     }
-    report.sass = disassembleCubin(compile.cubin);
-    if (report.sass.ok)
-        report.lines = LineMap::build(compile.ptx, report.sass.listing, sourceName);
+    // Without nvdisasm or a CUBIN there is nothing to look up: disassembleCubin says why.
+    const QString nvdisasm = compile.cubin.isEmpty() ? QString() : findNvdisasm().path;
+    const bool cached = cache && !nvdisasm.isEmpty();
+    const QByteArray key = cached ? SassCache::key(compile.cubin, nvdisasm) : QByteArray();
+    const QByteArray mapKey = SassCache::mapKey(compile.ptx, sourceName);
+    if (cached) {
+        if (std::optional<SassCache::Entry> hit = cache->find(key)) {
+            report.sass = hit->sass;
+            report.sass.cacheHit = true;
+            report.sass.processes = 0;
+            report.sass.processMs = 0;
+            report.sass.parseMs = 0;
+            if (hit->mapKey == mapKey) {
+                report.lines = hit->lines;
+                return report;
+            }
+        }
+    }
+    if (!report.sass.cacheHit) {
+        report.sass = disassembleCubin(compile.cubin);
+        if (!report.sass.ok)
+            return report;
+    }
+    if (listed)
+        listed(report);
+    QElapsedTimer clock;
+    clock.start();
+    report.lines = LineMap::build(compile.ptx, report.sass.listing, sourceName);
+    report.mapMs = double(clock.nsecsElapsed()) / 1e6;
+    if (cached)
+        cache->insert({key, report.sass, mapKey, report.lines});
     return report;
 }
 

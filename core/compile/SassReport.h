@@ -5,8 +5,11 @@
 #include "core/compile/CompileResult.h"
 #include "core/compile/LineMap.h"
 #include "core/compile/Sass.h"
+#include "core/compile/SassCache.h"
 
 #include <QMetaType>
+
+#include <functional>
 
 namespace kernelpad {
 
@@ -16,14 +19,22 @@ struct SassReport {
     SassResult sass;       ///< sass.error says why there is no SASS
     LineMap lines;         ///< empty when either side lacks line information
     QString sourceName;    ///< the source file the line numbers are in
+    double mapMs = 0;      ///< building `lines` (0 when the cache had them)
 
     [[nodiscard]] bool ok() const { return compile.ok && sass.ok; }
 };
 
+/// Called with the report as soon as its SASS exists, before the line map is built (its
+/// `lines` still empty), so that a view can show the text first.
+using SassListedCallback = std::function<void(const SassReport&)>;
+
 /// Disassembles `compile`'s CUBIN (blocking: call it on a worker thread) and maps its lines to
-/// `sourceName`. A failed compile gives a report whose sass.error says the source does not
-/// compile.
-[[nodiscard]] SassReport makeSassReport(const CompileResult& compile, const QString& sourceName);
+/// `sourceName`. One nvdisasm process per CUBIN, none when `cache` (SassCache::instance() by
+/// default; nullptr for none) already holds the disassembly of the same CUBIN. A failed compile
+/// gives a report whose sass.error says the source does not compile.
+[[nodiscard]] SassReport makeSassReport(const CompileResult& compile, const QString& sourceName,
+                                        const SassListedCallback& listed = {},
+                                        SassCache* cache = &SassCache::instance());
 
 } // namespace kernelpad
 

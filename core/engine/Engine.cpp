@@ -73,6 +73,7 @@ Engine::Engine(QObject* parent, Isolation isolation)
                         d->gpuWorker, "queryResources", Qt::QueuedConnection, Q_ARG(quint64, id),
                         Q_ARG(kernelpad::CompileResult, r), Q_ARG(kernelpad::RunRequest, want));
             });
+    connect(d->compileWorker, &CompileWorker::sassListed, this, &Engine::sassListed);
     connect(d->compileWorker, &CompileWorker::sassReady, this, &Engine::sassReady);
     connect(d->gpuWorker, &GpuWorker::devicesChanged, this,
             [this](const QVector<DeviceInfo>& devices, const QString& error) {

@@ -36,7 +36,8 @@ public:
     /// with the same id. With a driver, the kernel's resources follow in resourcesReady().
     quint64 compile(const Project& project, const QString& projectDir, int device);
     /// The SASS of the project compiled for `arch` with -lineinfo, through nvdisasm on the
-    /// compile worker; answered by sassReady() with the same id.
+    /// compile worker; answered by sassReady() with the same id, after sassListed() (the SASS
+    /// before its line map) when nvdisasm ran.
     quint64 disassemble(const Project& project, const QString& projectDir, const QString& arch);
     /// Runs the request on the GPU worker; progress through runProgress(), the end through
     /// runFinished() with the same id. A newer request replaces a queued older one.
@@ -57,6 +58,8 @@ signals:
     /// found: compile-only").
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& driverError);
     void compiled(quint64 id, const kernelpad::CompileResult& result);
+    /// The SASS of a disassemble request before its line map is built (report.lines empty).
+    void sassListed(quint64 id, const kernelpad::SassReport& report);
     void sassReady(quint64 id, const kernelpad::SassReport& report);
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);

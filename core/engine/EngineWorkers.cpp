@@ -22,8 +22,10 @@ void CompileWorker::disassemble(quint64 id, const Project& project, const QStrin
     // Program's name for a source without one: the name .loc and nvdisasm use.
     const QString sourceName =
         project.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : project.sourceName;
-    emit sassReady(
-        id, makeSassReport(compileProject(withLines, projectDir, arch, m_cache), sourceName));
+    // The text goes out as soon as nvdisasm has printed it; the map follows in sassReady().
+    emit sassReady(id,
+                   makeSassReport(compileProject(withLines, projectDir, arch, m_cache), sourceName,
+                                  [&](const SassReport& listed) { emit sassListed(id, listed); }));
 }
 
 RunnerClient& GpuWorker::client() {

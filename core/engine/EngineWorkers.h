@@ -34,6 +34,7 @@ public slots:
 
 signals:
     void compiled(quint64 id, const kernelpad::CompileResult& result);
+    void sassListed(quint64 id, const kernelpad::SassReport& report);
     void sassReady(quint64 id, const kernelpad::SassReport& report);
 
 private:

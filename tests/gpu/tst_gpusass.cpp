@@ -2,6 +2,7 @@
 // build machines do not): each kernel has SASS, the line map reaches the source, and -lineinfo
 // leaves the instructions as they are (README, "kernelpad-cli").
 
+#include "core/compile/SassCache.h"
 #include "core/compile/SassReport.h"
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
@@ -69,6 +70,22 @@ void TestGpuSass::examples() {
         makeSassReport(compileProject(withLines, dir, arch, nullptr), sourceName);
     QVERIFY2(without.ok(), qPrintable(without.sass.error + without.compile.log));
     QVERIFY2(with.ok(), qPrintable(with.sass.error + with.compile.log));
+
+    // One nvdisasm process reads the whole CUBIN, every kernel and its lines; the same CUBIN
+    // again starts none and gives the same SASS.
+    SassCache cache;
+    const SassReport first = makeSassReport(with.compile, sourceName, {}, &cache);
+    QVERIFY2(first.ok(), qPrintable(first.sass.error));
+    QCOMPARE(first.sass.processes, 1);
+    QVERIFY(!first.sass.cacheHit);
+    qInfo("%s: nvdisasm %.1f ms, parse %.1f ms, map %.1f ms",
+          qPrintable(QFileInfo(path).fileName()), first.sass.processMs, first.sass.parseMs,
+          first.mapMs);
+    const SassReport again = makeSassReport(with.compile, sourceName, {}, &cache);
+    QVERIFY(again.sass.cacheHit);
+    QCOMPARE(again.sass.processes, 0);
+    QCOMPARE(again.sass.listing.text, first.sass.listing.text);
+    QCOMPARE(again.lines.sourceLines(), first.lines.sourceLines());
 
     // Every kernel entry of the module is a function of the listing, with instructions.
     for (const KernelInfo& kernel : with.compile.kernels) {

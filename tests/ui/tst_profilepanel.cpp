@@ -4,11 +4,15 @@
 
 #include "ui/models/ProfileViewModel.h"
 #include "ui/widgets/ProfilePanel.h"
+#include "ui/widgets/RooflineChart.h"
 #include "ui/widgets/StallChart.h"
 
+#include <QChart>
 #include <QComboBox>
 #include <QLabel>
+#include <QLogValueAxis>
 #include <QProgressBar>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -89,6 +93,7 @@ private slots:
     void stallsWithPlainWords();
     void marginLinesAndTooltips();
     void rooflineFromConstructedReports();
+    void rooflineZeroFlopAtTheFloor();
     void errorStates_data();
     void errorStates();
     void historyListPicksAnEntry();
@@ -213,6 +218,51 @@ void TestProfilePanel::rooflineFromConstructedReports() {
     QCOMPARE(panel.roofline()->roofs().size(), 2);
     QCOMPARE(panel.roofline()->points().size(), 2);
     QVERIFY(panel.roofline()->pointToolTip(1).startsWith(QStringLiteral("Profile 2: 2 FLOP/byte")));
+}
+
+// read_strided counts no floating-point operation: its point has no place on log axes and is
+// drawn in the floor's corner with a label, not dropped.
+void TestProfilePanel::rooflineZeroFlopAtTheFloor() {
+    ProfileReport copy = constructedReport();
+    copy.roofline.arithmeticIntensity = 0;
+    copy.roofline.achievedFp32FlopsPerSecond = 0;
+    copy.roofline.achievedFp64FlopsPerSecond = 0;
+    ProfiledRun run;
+    run.runNumber = 1;
+    run.report = &copy;
+    const QVector<RooflinePoint> points = rooflinePoints({run});
+    QCOMPARE(points.size(), 1);
+    QCOMPARE(points.at(0).flopsPerSecond, 0.0);
+
+    ProfilePanel panel;
+    panel.resize(1200, 800);
+    panel.roofline()->setRoofs(3.35e12, {{QStringLiteral("FP32"), 67e12}});
+    panel.roofline()->setPoints(points);
+    QScatterSeries* marker = nullptr;
+    for (QAbstractSeries* series : panel.roofline()->chart()->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series))
+            marker = scatter;
+    QVERIFY2(marker, "the 0-FLOP run is drawn");
+    QCOMPARE(marker->count(), 1);
+    QVERIFY(marker->pointLabelsVisible());
+    QCOMPARE(marker->pointLabelsFormat(), QStringLiteral("1: no FP operations counted"));
+    // In the floor's corner: within a decade of both axes' minimum.
+    auto* x = qobject_cast<QLogValueAxis*>(panel.roofline()->chart()->axes(Qt::Horizontal).first());
+    auto* y = qobject_cast<QLogValueAxis*>(panel.roofline()->chart()->axes(Qt::Vertical).first());
+    QVERIFY(x && y);
+    const QPointF at = marker->at(0);
+    QVERIFY2(at.x() > x->min() && at.x() < x->min() * 10, qPrintable(QString::number(at.x())));
+    QVERIFY2(at.y() > y->min() && at.y() < y->min() * 10, qPrintable(QString::number(at.y())));
+    QVERIFY(panel.roofline()->pointToolTip(0).contains(QStringLiteral("no FP operations counted")));
+    // A run with FLOPs joins it: both are drawn, the path leaves the floor point out.
+    RooflinePoint real{0.5, 1e12, QString()};
+    panel.roofline()->setPoints({points.at(0), real});
+    int scatters = 0;
+    for (QAbstractSeries* series : panel.roofline()->chart()->series()) {
+        scatters += qobject_cast<QScatterSeries*>(series) ? 1 : 0;
+        QVERIFY(series->name() != QStringLiteral("Profiles in order"));
+    }
+    QCOMPARE(scatters, 2);
 }
 
 void TestProfilePanel::errorStates_data() {

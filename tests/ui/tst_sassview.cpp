@@ -4,7 +4,9 @@
 // editor marks its PTX and SASS, and back.
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
+#include "core/compile/SassCache.h"
 #include "core/engine/Engine.h"
+#include "ui/CompileHistory.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
 #include "ui/widgets/CodeEditor.h"
@@ -70,8 +72,16 @@ private slots:
     void errorIsShown();
     void windowShowsSassAndMatchesLines();
     void oneCompilePerEditWhileSassIsShown();
+    void sassAndDiffShareOneDisassembly();
 
 private:
+    [[nodiscard]] QString startsLog() const { return m_dir.filePath(QStringLiteral("starts.log")); }
+    /// nvdisasm's starts since the log was last removed.
+    [[nodiscard]] int starts() const {
+        QFile file(startsLog());
+        return file.open(QIODevice::ReadOnly) ? int(file.readAll().count('\n')) : 0;
+    }
+
     QTemporaryDir m_dir;
 };
 
@@ -84,10 +94,12 @@ void TestSassView::initTestCase() {
     QVERIFY(QDir().mkpath(bin));
     QFile script(bin + QStringLiteral("/nvdisasm"));
     QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write(
-        "#!/bin/sh\nhead -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
-        "cat '" +
-        QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
+    // Each start is logged, so that a test can count the processes.
+    script.write("#!/bin/sh\necho \"$@\" >> '" + startsLog().toUtf8() +
+                 "'\n"
+                 "head -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
+                 "cat '" +
+                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
     script.close();
     QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
     qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
@@ -268,6 +280,59 @@ void TestSassView::oneCompilePerEditWhileSassIsShown() {
     }
     // The document's own options are unchanged: -lineinfo is the session's, not the project's.
     QVERIFY(!window.document()->project().options.lineInfo);
+}
+
+// The SASS tab's request and the Diff tab's for the same compile: one nvdisasm process, the
+// same SASS and map in both, and the SASS text shown before its map (sassListed).
+void TestSassView::sassAndDiffShareOneDisassembly() {
+    SassCache::instance().clear();
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    window.show();
+    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy listed(&engine, &Engine::sassListed);
+    QSignalSpy sass(&engine, &Engine::sassReady);
+    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
+    project.sourceName = QStringLiteral("saxpy.cu");
+    project.kernel = QStringLiteral("saxpy");
+    // A source no other test compiled: no CUBIN of it is in the cache.
+    project.source += QStringLiteral("\n__device__ int shareOneDisassembly%1;\n")
+                          .arg(QDateTime::currentMSecsSinceEpoch());
+    window.document()->replace(project);
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    QFile::remove(startsLog());
+
+    auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
+    tabs->setCurrentIndex(MainWindow::SassTab);
+    QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
+    QCoreApplication::processEvents();
+    auto* view = test::part<SassView>(&window, "sass");
+    QVERIFY2(view->report().ok(), qPrintable(view->report().sass.error));
+    QCOMPARE(starts(), 1);
+    QCOMPARE(view->report().sass.processes, 1);
+    // The text came first, with the same listing and no map yet.
+    QCOMPARE(listed.count(), 1);
+    const SassReport early = listed.first().at(1).value<SassReport>();
+    QCOMPARE(listed.first().at(0).toULongLong(), sass.first().at(0).toULongLong());
+    QVERIFY(early.lines.isEmpty());
+    QCOMPARE(early.sass.listing.text, view->report().sass.listing.text);
+    QVERIFY(!view->report().lines.isEmpty());
+
+    // The Diff tab asks for the reports of its compiles: the cache answers.
+    tabs->setCurrentIndex(MainWindow::DiffTab);
+    auto* history = window.findChild<CompileHistory*>(QStringLiteral("compileHistory"));
+    QVERIFY(history);
+    history->requestReports();
+    QTRY_VERIFY_WITH_TIMEOUT(history->current() && history->current()->report, kCompileTimeoutMs);
+    const SassReport& diffReport = *history->current()->report;
+    QVERIFY2(diffReport.sass.ok, qPrintable(diffReport.sass.error));
+    QCOMPARE(starts(), 1);
+    QVERIFY(diffReport.sass.cacheHit);
+    QCOMPARE(diffReport.sass.processes, 0);
+    QCOMPARE(diffReport.sass.listing.text, view->report().sass.listing.text);
+    QCOMPARE(diffReport.lines.sourceLines(), view->report().lines.sourceLines());
 }
 
 QTEST_MAIN(TestSassView)

@@ -8,19 +8,23 @@
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/LaunchPanel.h"
+#include "ui/widgets/ProfilePanel.h"
 #include "ui/windows/MainWindow.h"
 
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QtTest>
 
 #include "TestPaths.h"
@@ -129,6 +133,7 @@ private slots:
     void noSidewaysScrolling();
     void noControlCutSideways_data();
     void noControlCutSideways();
+    void profileValuesReadable();
 };
 
 void TestWindowLayout::initTestCase() {
@@ -264,6 +269,61 @@ void TestWindowLayout::noControlCutSideways() {
     }
     // Compile options (11), launch (6 + cover + 2) and timing controls at least.
     QVERIFY2(checked >= 25, qPrintable(QString::number(checked)));
+}
+
+// The Profile tab at 1600x1000: every speed-of-light value is as wide as its text and on
+// screen (they were cut inside narrow bars), the memory table's numbers too.
+void TestWindowLayout::profileValuesReadable() {
+    const std::unique_ptr<MainWindow> window = windowAt(QSize(1600, 1000));
+    QVERIFY(window);
+    auto* tabs = window->findChild<QTabWidget*>(QStringLiteral("resultTabs"));
+    QVERIFY(tabs);
+    tabs->setCurrentIndex(MainWindow::ProfileTab);
+    auto* panel = qobject_cast<ProfilePanel*>(tabs->widget(MainWindow::ProfileTab));
+    QVERIFY(panel);
+    ProfileReport report;
+    report.kernel = QStringLiteral("read_strided");
+    report.device = QStringLiteral("NVIDIA H100 80GB HBM3");
+    report.set = QStringLiteral("basic");
+    report.speedOfLight.computeThroughputPct = 12.5;
+    report.speedOfLight.memoryThroughputPct = 81.04;
+    report.speedOfLight.dramThroughputPct = 100.0;
+    report.speedOfLight.achievedOccupancyPct = 83.6;
+    report.speedOfLight.theoreticalOccupancyPct = 100;
+    report.speedOfLight.dramBytes = 201.3e6;
+    report.speedOfLight.l2Bytes = 210e6;
+    report.speedOfLight.l2HitRatePct = 33.3;
+    report.stalls = {{QStringLiteral("long_scoreboard"), QString(), 600, 590}};
+    panel->showReport(report); // L1 and L2 throughput are "not collected by the basic set"
+    QTest::qWait(100);
+    const QList<QLabel*> values = panel->valueLabels();
+    QCOMPARE(values.size(), 7);
+    for (const QLabel* value : values) {
+        QVERIFY2(!value->text().isEmpty(), qPrintable(value->objectName()));
+        QVERIFY2(value->sizeHint().width() <= value->width(),
+                 qPrintable(QStringLiteral("%1 '%2' is %3 px wide, needs %4")
+                                .arg(value->objectName(), value->text())
+                                .arg(value->width())
+                                .arg(value->sizeHint().width())));
+        const QString cut = cutSideways(value);
+        QVERIFY2(cut.isEmpty(), qPrintable(cut));
+    }
+    auto* memory = panel->findChild<QTableWidget*>(QStringLiteral("profileMemory"));
+    QVERIFY(memory);
+    for (int c = 0; c < memory->columnCount(); ++c) {
+        for (int r = 0; r < memory->rowCount(); ++r) {
+            const QString text = memory->item(r, c)->text();
+            const int needs = memory->fontMetrics().horizontalAdvance(text);
+            QVERIFY2(needs <= memory->columnWidth(c),
+                     qPrintable(QStringLiteral("'%1' needs %2 px, column %3 is %4")
+                                    .arg(text)
+                                    .arg(needs)
+                                    .arg(c)
+                                    .arg(memory->columnWidth(c))));
+        }
+    }
+    const QString tableCut = cutSideways(memory);
+    QVERIFY2(tableCut.isEmpty(), qPrintable(tableCut));
 }
 
 QTEST_MAIN(TestWindowLayout)

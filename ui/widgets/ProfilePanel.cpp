@@ -25,6 +25,8 @@ namespace {
 /// Bars hold tenths of a percent, so 78.2 % draws as 78.2 and not 78.
 constexpr int kBarScale = 10;
 constexpr int kMaxBarValue = 100 * kBarScale;
+/// A bar narrower than this no longer reads as a proportion.
+constexpr int kMinBarWidth = 60;
 /// NVIDIA's page on ERR_NVGPUCTRPERM, which says how to allow counters for every platform.
 const char kCounterPermissionUrl[] = "https://developer.nvidia.com/ERR_NVGPUCTRPERM";
 } // namespace
@@ -71,12 +73,11 @@ ProfilePanel::ProfilePanel(QWidget* parent)
     m_content = new QWidget(m_stack);
     auto* contentLayout = new QHBoxLayout(m_content);
     contentLayout->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(m_content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(makeSpeedOfLight(scroll));
+    // No scroll area of its own: the column's minimum width (its widest value) reaches the
+    // splitter, and the tab's own scroll area scrolls before any value is cut.
+    QWidget* speedOfLight = makeSpeedOfLight(m_content);
     m_stalls = new StallChart(m_content);
-    contentLayout->addWidget(scroll, 1);
+    contentLayout->addWidget(speedOfLight, 1);
     contentLayout->addWidget(m_stalls, 1);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_error);
@@ -110,23 +111,41 @@ ProfilePanel::ProfilePanel(QWidget* parent)
     showEmpty();
 }
 
-QProgressBar* ProfilePanel::addBar(const QString& key, QWidget* parent) {
-    auto* bar = new QProgressBar(parent);
+QWidget* ProfilePanel::addBar(const QString& key, QWidget* parent) {
+    // The value sits beside its bar, as a label that is never narrower than its text: drawn
+    // inside a narrow bar, "not collected by the basic set" or even "78.2 %" was cut.
+    auto* row = new QWidget(parent);
+    auto* bar = new QProgressBar(row);
     bar->setObjectName(QStringLiteral("sol.") + key);
     bar->setRange(0, kMaxBarValue);
-    bar->setTextVisible(true);
+    bar->setTextVisible(false);
+    bar->setMinimumWidth(kMinBarWidth);
+    auto* value = new QLabel(row);
+    value->setObjectName(QStringLiteral("solValue.") + key);
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(bar, 1);
+    layout->addWidget(value);
     m_bars.insert(key, bar);
-    return bar;
+    m_values.insert(key, value);
+    return row;
+}
+
+QList<QLabel*> ProfilePanel::valueLabels() const {
+    return m_values.values();
 }
 
 QWidget* ProfilePanel::makeSpeedOfLight(QWidget* parent) {
     auto* page = new QWidget(parent);
     auto* throughput = new QGroupBox(tr("Speed of light (% of peak)"), page);
     auto* throughputForm = new QFormLayout(throughput);
+    throughputForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     for (const PercentRow& row : throughputRows(SpeedOfLight()))
         throughputForm->addRow(row.label, addBar(row.key, throughput));
     auto* occupancy = new QGroupBox(tr("Occupancy (% of the SM's warps)"), page);
     auto* occupancyForm = new QFormLayout(occupancy);
+    occupancyForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     for (const PercentRow& row : occupancyRows(SpeedOfLight()))
         occupancyForm->addRow(row.label, addBar(row.key, occupancy));
 
@@ -220,6 +239,12 @@ void ProfilePanel::showReport(const ProfileReport& report) {
             bar->setValue(0);
             bar->setFormat(tr("not collected by the %1 set").arg(report.set));
         }
+        if (QLabel* value = m_values.value(row.key)) {
+            value->setText(bar->text());
+            value->setToolTip(row.toolTip);
+            // Never narrower than the text, whatever the splitter or the window asks.
+            value->setMinimumWidth(value->sizeHint().width());
+        }
     }
     const QVector<MemoryRow> memory = memoryRows(sol);
     for (int r = 0; r < memory.size(); ++r) {
@@ -241,6 +266,8 @@ void ProfilePanel::showReport(const ProfileReport& report) {
     }
     m_warnings->setVisible(!report.warnings.isEmpty());
     m_warnings->setText(tr("Nsight Compute said: %1").arg(report.warnings.join(QLatin1Char('\n'))));
+    m_memory->resizeColumnsToContents();
+    m_memory->setMinimumWidth(m_memory->horizontalHeader()->length() + 2 * m_memory->frameWidth());
     m_stalls->setStalls(stallBars(report));
     m_stack->setCurrentWidget(m_content);
 }

@@ -24,7 +24,8 @@ class StallChart;
 /// Children by name: "profileHistory" (the profiled runs), "profileHeadline",
 /// "profileEmptyState", "profileError", "profileStale", "profileMemory" (DRAM, L2, L1 rows),
 /// "sol.compute", "sol.memory", "sol.dram", "sol.l2", "sol.l1", "sol.occupancy.achieved",
-/// "sol.occupancy.theoretical" (bars), the stall chart and the roofline.
+/// "sol.occupancy.theoretical" (bars), "solValue.<key>" (their values), the stall chart and the
+/// roofline.
 class ProfilePanel : public QWidget {
     Q_OBJECT
 public:
@@ -48,6 +49,8 @@ public:
     [[nodiscard]] State state() const { return m_state; }
     /// The bar of `key` ("compute", "dram", "occupancy.achieved", ...), null when unknown.
     [[nodiscard]] QProgressBar* bar(const QString& key) const { return m_bars.value(key); }
+    /// The labels beside the bars ("solValue.<key>") that show each value in full.
+    [[nodiscard]] QList<QLabel*> valueLabels() const;
     [[nodiscard]] StallChart* stallChart() const { return m_stalls; }
     [[nodiscard]] RooflineChart* roofline() const { return m_roofline; }
     /// The title and the error text shown in the error state.
@@ -61,7 +64,8 @@ signals:
 
 private:
     QWidget* makeSpeedOfLight(QWidget* parent);
-    QProgressBar* addBar(const QString& key, QWidget* parent);
+    /// A row of the bar of `key` and the label with its value.
+    QWidget* addBar(const QString& key, QWidget* parent);
 
     State m_state = State::Empty;
     QComboBox* m_history = nullptr;
@@ -72,6 +76,7 @@ private:
     QLabel* m_error = nullptr;
     QWidget* m_content = nullptr;
     QHash<QString, QProgressBar*> m_bars;
+    QHash<QString, QLabel*> m_values;
     QTableWidget* m_memory = nullptr;
     QLabel* m_warnings = nullptr;
     StallChart* m_stalls = nullptr;

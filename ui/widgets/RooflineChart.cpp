@@ -48,6 +48,16 @@ bool drawable(const RooflinePoint& p) {
            std::isfinite(p.flopsPerSecond);
 }
 
+/// A run that counted no floating-point operation (a copy, a strided read): log axes have no
+/// place for 0 FLOP/s, so it is drawn in the floor's corner with a label saying why.
+bool onFloor(const RooflinePoint& p) {
+    return p.flopsPerSecond == 0 && p.flopsPerByte >= 0 && std::isfinite(p.flopsPerByte);
+}
+
+/// How far inside the floor's corner such a point sits, in decades, so that its marker is
+/// not cut by the frame.
+constexpr double kFloorInset = 0.15;
+
 } // namespace
 
 RooflineChart::RooflineChart(QWidget* parent)
@@ -133,6 +143,9 @@ QString RooflineChart::pointToolTip(int index) const {
     const double roof = attainable(p.flopsPerByte);
     if (roof > 0 && p.flopsPerSecond > 0)
         text += tr(" (%1 % of the roof there)").arg(100.0 * p.flopsPerSecond / roof, 0, 'f', 1);
+    if (onFloor(p))
+        text += tr("\nno FP operations counted: drawn in the corner, as 0 has no place on a log "
+                   "axis");
     if (!p.toolTip.isEmpty())
         text += QLatin1Char('\n') + p.toolTip;
     return text;
@@ -212,9 +225,13 @@ void RooflineChart::rebuild() {
     }
 
     QVector<int> drawn;
-    for (int i = 0; i < m_points.size(); ++i)
+    QVector<int> floor;
+    for (int i = 0; i < m_points.size(); ++i) {
         if (drawable(m_points.at(i)))
             drawn.append(i);
+        else if (onFloor(m_points.at(i)))
+            floor.append(i);
+    }
     if (drawn.size() > 1) {
         auto* path = new QLineSeries;
         path->setName(tr("Profiles in order"));
@@ -226,16 +243,24 @@ void RooflineChart::rebuild() {
         add(path);
     }
     // One series per point: its label is its number, and hovering it names the run.
-    for (int i : drawn) {
+    const double inset = std::pow(10.0, kFloorInset);
+    for (int i : drawn + floor) {
         auto* point = new QScatterSeries;
         const bool current = i == m_points.size() - 1;
+        const bool atFloor = onFloor(m_points.at(i));
         point->setName(tr("Profile %1").arg(i + 1));
         point->setMarkerSize(kPointSize);
         point->setColor(current ? QColor(0xd3, 0x2f, 0x2f) : QColor(0x15, 0x65, 0xc0));
-        point->setPointLabelsFormat(QString::number(i + 1));
+        if (atFloor)
+            point->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+        point->setPointLabelsFormat(atFloor ? tr("%1: no FP operations counted").arg(i + 1)
+                                            : QString::number(i + 1));
         point->setPointLabelsVisible(true);
         point->setPointLabelsClipping(false);
-        point->append(m_points.at(i).flopsPerByte, m_points.at(i).flopsPerSecond / kGiga);
+        if (atFloor)
+            point->append(xMin * inset, yMin * inset);
+        else
+            point->append(m_points.at(i).flopsPerByte, m_points.at(i).flopsPerSecond / kGiga);
         connect(point, &QScatterSeries::hovered, this, [this, i](const QPointF&, bool state) {
             if (state)
                 QToolTip::showText(QCursor::pos(), pointToolTip(i), m_view);

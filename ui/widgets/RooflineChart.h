@@ -39,7 +39,9 @@ public:
     /// The device's DRAM bandwidth (the slanted roof) and its compute roofs. Roofs that are
     /// not positive are left out (a device whose peaks ncu did not report).
     void setRoofs(double dramBytesPerSecond, const QVector<RooflineRoof>& computeRoofs);
-    /// The runs in the order they were profiled; the last is the current one.
+    /// The runs in the order they were profiled; the last is the current one. A run with
+    /// 0 FLOP/s has no place on log axes: it is drawn in the floor's corner, labelled "no FP
+    /// operations counted", and left out of the path.
     void setPoints(const QVector<RooflinePoint>& points);
     void clear();
 

@@ -155,6 +155,14 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
     QObject::connect(view, &SassView::wanted, view, requestIfOutdated);
     if (ptx)
         QObject::connect(ptx, &PtxView::shown, view, requestIfOutdated);
+    // The text as soon as nvdisasm has printed it; the colours come with the map.
+    if (session->engine()) {
+        QObject::connect(session->engine(), &Engine::sassListed, view,
+                         [=](quint64 id, const SassReport& report) {
+                             if (id == state->requestId)
+                                 view->showReport(report);
+                         });
+    }
     QObject::connect(session->engine(), &Engine::sassReady, view,
                      [=](quint64 id, const SassReport& report) {
                          if (id != state->requestId)
