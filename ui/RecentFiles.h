@@ -18,6 +18,9 @@ public:
 
     /// Paths, most recent first; files that no longer exist are left out.
     [[nodiscard]] QStringList files() const;
+    /// Every stored path, most recent first, missing files included (the welcome page marks
+    /// them "not found" and offers to remove them).
+    [[nodiscard]] QStringList allFiles() const { return stored(); }
     /// Moves (or adds) `path` to the top.
     void add(const QString& path);
     void remove(const QString& path);

@@ -1,7 +1,6 @@
 // The KernelPad desktop application.
 
 #include "core/engine/Engine.h"
-#include "core/project/Examples.h"
 #include "ui/CompileHistory.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
@@ -10,8 +9,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDir>
-#include <QFileInfo>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -207,7 +204,7 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("project"),
-        QStringLiteral("A .kpad project to open (default: the SAXPY example)."));
+        QStringLiteral("A .kpad project to open (default: the welcome page)."));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Save a picture of the window to FILE once it is ready, then quit."),
@@ -278,18 +275,7 @@ int main(int argc, char** argv) {
     if (!scripted)
         restored = window.restoreRecovery();
 
-    QString path = parser.positionalArguments().value(0);
-    // Nothing asked for: the SAXPY example, as an untitled copy like File ▸ Examples opens
-    // (Save must not overwrite the shipped file).
-    bool example = false;
-    if (path.isEmpty() && restored == 0) {
-        const QString saxpy =
-            QDir(kernelpad::examplesDirectory()).filePath(QStringLiteral("saxpy.kpad"));
-        if (!kernelpad::examplesDirectory().isEmpty() && QFileInfo::exists(saxpy)) {
-            path = saxpy;
-            example = true;
-        }
-    }
+    const QString path = parser.positionalArguments().value(0);
     if (!path.isEmpty()) {
         if (restored > 0) {
             // Keep the restored work in this window; the requested file gets its own.
@@ -297,13 +283,15 @@ int main(int argc, char** argv) {
             other->setAttribute(Qt::WA_DeleteOnClose);
             other->show();
             other->openProject(path);
-        } else if (example) {
-            window.openExample(path);
         } else {
             window.openProject(path);
         }
-    } else if (scripted && parser.isSet(runOption)) {
-        window.run(); // nothing to open: the run reports why it cannot start
+    } else if (restored == 0) {
+        // Nothing asked for and nothing to restore: the welcome page (templates, recent
+        // projects, examples) until a project opens.
+        window.closeProject();
+        if (scripted && parser.isSet(runOption))
+            window.run(); // nothing to open: the run reports why it cannot start
     }
     if (scripted && path.isEmpty())
         window.compile();

@@ -5,10 +5,41 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QHash>
 
 #include <algorithm>
 
 namespace kernelpad {
+
+namespace {
+
+/// The first existing folder of $`variable`, <appdir>/../share/kernelpad/`folder`,
+/// <appdir>/`folder` and the source tree's resources/`folder`.
+QString shippedDirectory(const char* variable, const QString& folder) {
+    QStringList candidates;
+    const QString fromEnvironment = qEnvironmentVariable(variable);
+    if (!fromEnvironment.isEmpty())
+        candidates.append(fromEnvironment);
+    // applicationDirPath() needs an application object; tests and tools may not have one.
+    if (QCoreApplication::instance()) {
+        const QString appDir = QCoreApplication::applicationDirPath();
+        candidates.append(appDir + QStringLiteral("/../share/kernelpad/") + folder);
+        candidates.append(appDir + QStringLiteral("/") + folder);
+    }
+    candidates.append(QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/") + folder);
+    for (const QString& candidate : candidates) {
+        const QFileInfo info(candidate);
+        if (info.isDir())
+            return info.canonicalFilePath();
+    }
+    return {};
+}
+
+/// The templates' file names in the order a newcomer meets them.
+const QStringList kTemplateOrder = {QStringLiteral("empty_kernel"), QStringLiteral("map_1d"),
+                                    QStringLiteral("map_2d"), QStringLiteral("reduction")};
+
+} // namespace
 
 QVector<ExampleInfo> listExamples(const QString& dir) {
     QVector<ExampleInfo> examples;
@@ -21,7 +52,8 @@ QVector<ExampleInfo> listExamples(const QString& dir) {
             continue;
         const QString name =
             project->name.trimmed().isEmpty() ? file.completeBaseName() : project->name;
-        examples.append(ExampleInfo{file.absoluteFilePath(), name, project->description});
+        examples.append(ExampleInfo{file.absoluteFilePath(), name, project->description,
+                                    exampleTopic(file.absoluteFilePath())});
     }
     std::sort(examples.begin(), examples.end(), [](const ExampleInfo& a, const ExampleInfo& b) {
         const int order = QString::compare(a.name, b.name, Qt::CaseInsensitive);
@@ -31,23 +63,44 @@ QVector<ExampleInfo> listExamples(const QString& dir) {
 }
 
 QString examplesDirectory() {
-    QStringList candidates;
-    const QString fromEnvironment = qEnvironmentVariable("KERNELPAD_EXAMPLES");
-    if (!fromEnvironment.isEmpty())
-        candidates.append(fromEnvironment);
-    // applicationDirPath() needs an application object; tests and tools may not have one.
-    if (QCoreApplication::instance()) {
-        const QString appDir = QCoreApplication::applicationDirPath();
-        candidates.append(appDir + QStringLiteral("/../share/kernelpad/examples"));
-        candidates.append(appDir + QStringLiteral("/examples"));
-    }
-    candidates.append(QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/examples"));
-    for (const QString& candidate : candidates) {
-        const QFileInfo info(candidate);
-        if (info.isDir())
-            return info.canonicalFilePath();
-    }
-    return {};
+    return shippedDirectory("KERNELPAD_EXAMPLES", QStringLiteral("examples"));
+}
+
+QString exampleTopic(const QString& path) {
+    // The topic is how the gallery arranges the examples, not a property of a project, so it
+    // is kept here rather than in the .kpad files (which a user saves as their own).
+    static const QHash<QString, QString> topics = {
+        {QStringLiteral("saxpy"), QStringLiteral("Basics")},
+        {QStringLiteral("vector_add"), QStringLiteral("Basics")},
+        {QStringLiteral("test_struct"), QStringLiteral("Basics")},
+        {QStringLiteral("printf_whoami"), QStringLiteral("Basics")},
+        {QStringLiteral("convolution"), QStringLiteral("Memory and textures")},
+        {QStringLiteral("bilinear_texture"), QStringLiteral("Memory and textures")},
+        {QStringLiteral("cubemap_texture"), QStringLiteral("Memory and textures")},
+        {QStringLiteral("reduction"), QStringLiteral("Reductions and synchronisation")},
+        {QStringLiteral("reduction_pipeline"), QStringLiteral("Reductions and synchronisation")},
+        {QStringLiteral("cooperative_sum"), QStringLiteral("Reductions and synchronisation")},
+        {QStringLiteral("cluster_histogram"), QStringLiteral("Reductions and synchronisation")},
+        {QStringLiteral("ptx_saxpy"), QStringLiteral("PTX")},
+    };
+    return topics.value(QFileInfo(path).completeBaseName(), QStringLiteral("More examples"));
+}
+
+QString templatesDirectory() {
+    return shippedDirectory("KERNELPAD_TEMPLATES", QStringLiteral("templates"));
+}
+
+QVector<ExampleInfo> listTemplates(const QString& dir) {
+    QVector<ExampleInfo> templates = listExamples(dir);
+    const auto rank = [](const ExampleInfo& info) {
+        const int index = kTemplateOrder.indexOf(QFileInfo(info.path).completeBaseName());
+        return index < 0 ? kTemplateOrder.size() : index;
+    };
+    // Stable: templates outside the list keep listExamples()' order by name.
+    std::stable_sort(
+        templates.begin(), templates.end(),
+        [&rank](const ExampleInfo& a, const ExampleInfo& b) { return rank(a) < rank(b); });
+    return templates;
 }
 
 } // namespace kernelpad

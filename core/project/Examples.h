@@ -1,5 +1,6 @@
 #pragma once
-// The example gallery: .kpad projects shipped in resources/examples.
+// The example gallery and the project templates: .kpad projects shipped in resources/examples
+// and resources/templates.
 
 #include <QString>
 #include <QVector>
@@ -11,6 +12,7 @@ struct ExampleInfo {
     QString path; ///< absolute path of the .kpad file
     QString name; ///< the project's name, or the file's base name when it has none
     QString description;
+    QString topic; ///< the gallery's heading for it (exampleTopic())
 };
 
 /// Every loadable *.kpad file in `dir`, sorted by name; broken files are skipped.
@@ -20,5 +22,18 @@ struct ExampleInfo {
 /// (<appdir>/../share/kernelpad/examples, <appdir>/examples), then the source tree's
 /// resources/examples. Empty when none of them exists.
 [[nodiscard]] QString examplesDirectory();
+
+/// The gallery's heading for the example in `path` (by its file name): "Basics", "Memory and
+/// textures", "Reductions and synchronisation", "PTX"; "More examples" for one not listed.
+[[nodiscard]] QString exampleTopic(const QString& path);
+
+/// The templates folder, found like examplesDirectory(): $KERNELPAD_TEMPLATES,
+/// <appdir>/../share/kernelpad/templates, <appdir>/templates, the source tree's
+/// resources/templates. Empty when none of them exists.
+[[nodiscard]] QString templatesDirectory();
+
+/// The loadable templates in `dir` in teaching order (empty kernel, 1D map, 2D map, reduction),
+/// any others after them by name.
+[[nodiscard]] QVector<ExampleInfo> listTemplates(const QString& dir);
 
 } // namespace kernelpad

@@ -66,6 +66,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     restoreLayout();
     bindPanels();
     watchSession();
+    createWelcome();
 
     connect(m_document, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);

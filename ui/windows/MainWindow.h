@@ -38,6 +38,7 @@ class PanelViewer;
 class ProfilePanel;
 class PtxView;
 class SassView;
+class WelcomePage;
 class RecentFiles;
 class ResourcesPanel;
 class OccupancyView;
@@ -94,6 +95,17 @@ public:
     int restoreRecovery();
     /// Asks about unsaved work; false when the user cancelled.
     bool maybeSave();
+
+    // --- the welcome page (WelcomeBinding.cpp) ---
+    /// Opens a template (resources/templates) as a new, untitled project: nothing is written
+    /// until Save As.
+    bool openTemplate(const QString& path);
+    /// File ▸ Close Project: asks about unsaved work, then shows the welcome page with no
+    /// project behind it. False when the user cancelled.
+    bool closeProject();
+    /// Help ▸ Welcome: the welcome page over the open project (Escape goes back to it).
+    void showWelcome();
+    [[nodiscard]] bool welcomeShown() const;
 
     // --- build and run (MainWindowRun.cpp) ---
     void compile();
@@ -173,6 +185,12 @@ private:
     void showShortcuts();
     /// F8 / Shift+F8: the next (step 1) or previous (-1) diagnostic, shown in the editor.
     void jumpToDiagnostic(int step);
+
+    // WelcomeBinding.cpp
+    void createWelcome();
+    /// File ▸ New from Template, File ▸ Close Project and Help ▸ Welcome, put in their menus.
+    void addWelcomeActions(QMenu* file, QMenu* help);
+    void hideWelcome();
 
     // MainWindowRun.cpp: what the window itself shows of the session (the status bar, the
     // banner, which tab is in front, which actions are enabled)
@@ -255,6 +273,11 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_examplesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    WelcomePage* m_welcome = nullptr;
+    QWidget* m_workspace = nullptr;  ///< the editor and the results, behind the welcome page
+    QByteArray m_stateBehindWelcome; ///< the docks and toolbar as the project had them
+    bool m_projectOpen = true;       ///< false after Close Project, until one opens
+    QAction* m_closeProjectAction = nullptr;
     QByteArray m_defaultState; ///< the docks as built, for View ▸ Reset Layout
     double m_dockShare = 0;    ///< the dock column's share of the width; applyDefaultDockSizes()
 

@@ -169,6 +169,9 @@ void MainWindow::saveLayout() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/layoutVersion"), kLayoutVersion);
     settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    // Behind the welcome page the docks are hidden: keep the layout the project had.
+    if (welcomeShown())
+        restoreState(m_stateBehindWelcome);
     settings.setValue(QLatin1String(kStateKey), saveState(kLayoutVersion));
     settings.setValue(QLatin1String(kDockShareKey), m_dockShare);
 }

@@ -236,6 +236,7 @@ void MainWindow::createMenus() {
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this,
             [this] { QMessageBox::about(this, tr("About KernelPad"), aboutText()); });
+    addWelcomeActions(file, help);
 }
 
 void MainWindow::jumpToDiagnostic(int step) {

@@ -1,0 +1,61 @@
+#pragma once
+// One card of the welcome page: what it shows and what it does, and the button that draws it.
+
+#include <QAbstractButton>
+#include <QString>
+#include <QVector>
+
+#include <functional>
+
+namespace kernelpad {
+
+/// What a card shows and does. The welcome page's sections are lists of these, read from a
+/// WelcomeCardSource, so a new kind of card (a lesson) is one more source.
+struct WelcomeCard {
+    QString title;
+    QString subtitle;
+    /// Cards of a section are grouped under their topics, in the order the topics first
+    /// appear; empty: no heading.
+    QString topic;
+    /// A short tag drawn in the card's corner ("beginner"); empty: none.
+    QString level;
+    /// The file the card opens: its tooltip, and how a card is found again.
+    QString path;
+    /// The file is gone: the card is greyed, says "not found" and does nothing when activated.
+    bool missing = false;
+    std::function<void()> activate;
+    /// Set: a Remove button beside the card calls it.
+    std::function<void()> remove;
+};
+
+/// The cards of one section, read again at each WelcomePage::refresh().
+using WelcomeCardSource = std::function<QVector<WelcomeCard>()>;
+
+/// A focusable, clickable card: the title in bold, the subtitle below (up to three lines,
+/// elided), the level in the corner. Space, Enter and a click activate it; the arrow keys move
+/// to the neighbouring cards. Drawn from the palette, so it follows the light and dark themes.
+class WelcomeCardButton : public QAbstractButton {
+    Q_OBJECT
+public:
+    explicit WelcomeCardButton(WelcomeCard card, QWidget* parent = nullptr);
+
+    [[nodiscard]] const WelcomeCard& card() const { return m_card; }
+    [[nodiscard]] QSize sizeHint() const override;
+    [[nodiscard]] QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void enterEvent(QEnterEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    [[nodiscard]] int padding() const;
+    [[nodiscard]] QString subtitleText() const;
+
+    WelcomeCard m_card;
+    bool m_hovered = false;
+};
+
+} // namespace kernelpad
