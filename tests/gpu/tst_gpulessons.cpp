@@ -151,11 +151,10 @@ private slots:
         for (const Measured& m : m_measured) {
             if (m.solutionMs <= 0)
                 continue;
-            QJsonObject recorded{
-                {QStringLiteral("device"), m_device},
-                {QStringLiteral("date"), today},
-                {QStringLiteral("solution"),
-                 figures(m.solutionMs, m.solutionGBs, m.solutionGflops)}};
+            QJsonObject recorded{{QStringLiteral("device"), m_device},
+                                 {QStringLiteral("date"), today},
+                                 {QStringLiteral("solution"),
+                                  figures(m.solutionMs, m.solutionGBs, m.solutionGflops)}};
             // A starter that failed verification has figures that mean nothing to compare.
             if (m.kind == lessonKindName(LessonKind::Speed) && m.starterMs > 0) {
                 recorded.insert(QStringLiteral("starter"),
