@@ -1,4 +1,4 @@
-// The Versions dock in a window: runs become a timeline (newest first) with the median, the
+// The Versions tab in a window: runs become a timeline (newest first) with the median, the
 // verdict, what changed and the marks; two selected versions show their source diff, settings
 // and timings; Restore puts an old version into the editor as one undo step and keeps what
 // the user had; the PTX/SASS diff compiles both versions into the Diff tab; the versions of a
@@ -124,7 +124,7 @@ struct Fixture {
     /// The list with the keyboard focus, as a user who clicked into it has it.
     QTableView* focusedTable() const {
         window->show();
-        part<QDockWidget>(window.get(), "versionsDock")->raise();
+        part<QTabWidget>(window.get(), "resultTabs")->setCurrentWidget(panel());
         if (!QTest::qWaitForWindowActive(window.get()))
             qWarning("the window did not become active");
         auto* table = part<QTableView>(panel(), "versionsTable");
@@ -434,17 +434,13 @@ void TestVersionsPanel::screenshot() {
     QVERIFY(f.threeVersions());
     QVERIFY(f.run(measuredRun(0.5), SanitizerTool::Memcheck));
     f.window->resize(1600, 1000);
-    auto* dock = part<QDockWidget>(f.window.get(), "versionsDock");
-    // Floating, the dock gets the room a user gives a timeline being compared.
-    dock->setFloating(true);
-    dock->resize(1200, 760);
-    dock->show();
-    dock->raise();
+    f.window->show();
+    part<QTabWidget>(f.window.get(), "resultTabs")->setCurrentWidget(f.panel());
     f.panel()->selectVersions({1, 3});
-    QVERIFY(QTest::qWaitForWindowExposed(dock));
-    const QImage image = dock->grab().toImage();
+    QVERIFY(QTest::qWaitForWindowExposed(f.window.get()));
+    const QImage image = f.window->grab().toImage();
     QVERIFY(!image.isNull());
-    QCOMPARE(image.size(), dock->size() * dock->devicePixelRatio());
+    QCOMPARE(image.size(), f.window->size() * f.window->devicePixelRatio());
     const QString folder = qEnvironmentVariable("KERNELPAD_SCREENSHOT_DIR");
     if (!folder.isEmpty())
         QVERIFY(image.save(QDir(folder).filePath(QStringLiteral("screenshot-versions.png"))));

@@ -18,6 +18,15 @@
 
 namespace kernelpad {
 
+namespace {
+constexpr int kMinimumWidth = 240;
+constexpr int kMinimumHeight = 160;
+} // namespace
+
+QSize VersionsPanel::sizeHint() const {
+    return {2 * kMinimumWidth, 2 * kMinimumHeight};
+}
+
 VersionsPanel::VersionsPanel(QWidget* parent)
     : QWidget(parent)
     , m_model(new VersionsModel(this)) {
@@ -109,6 +118,10 @@ VersionsPanel::VersionsPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
+    // A tab among the docks of the right column: its tables and panes must not raise that
+    // column's minimum height or width, or the compile options above it lose their room at
+    // 1280x800 (tst_windowlayout). Squeezed, it clips; floated, it gets the room it wants.
+    setMinimumSize(kMinimumWidth, kMinimumHeight);
     selectionChanged();
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The Versions dock: every run of the project as a timeline (newest first), two selected
+// The Versions tab: every run of the project as a timeline (newest first), two selected
 // versions compared below it, and Restore / PTX/SASS Diff for the selection.
 
 #include "core/run/VersionHistory.h"
@@ -35,6 +35,8 @@ public:
     /// A line above the table (a versions file that could not be read, a restore's outcome).
     void setMessage(const QString& message);
     [[nodiscard]] QString message() const;
+    /// Small: the dock column shares its height by the hints of its docks' contents.
+    [[nodiscard]] QSize sizeHint() const override;
 
 signals:
     /// Restore asked for version `number` (one row selected).

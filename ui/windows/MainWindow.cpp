@@ -168,6 +168,10 @@ void MainWindow::createWidgets() {
     m_profile = new ProfilePanel(this);
     m_profile->setObjectName(QStringLiteral("profile"));
     m_tabs->insertTab(ProfileTab, m_profile, tr("Profile"));
+    // Every run of the project; wide enough here to compare two side by side.
+    auto* versions = new VersionsPanel(this);
+    versions->setObjectName(QStringLiteral("versions"));
+    m_tabs->addTab(versions, tr("Versions"));
     connect(m_console, &ConsolePanel::titleChanged, this,
             [this](const QString& title) { m_tabs->setTabText(ConsoleTab, title); });
 

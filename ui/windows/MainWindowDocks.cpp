@@ -7,7 +7,6 @@
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PipelinePanel.h"
-#include "ui/widgets/VersionsPanel.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -114,17 +113,11 @@ void MainWindow::createDocks() {
     QDockWidget* pipelineDock =
         makeDock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipeline, true);
     tabifyDockWidget(launchDock, pipelineDock);
-    // Every run of the project, beside the launch settings that the versions differ in.
-    auto* versions = new VersionsPanel(this);
-    versions->setObjectName(QStringLiteral("versions"));
-    QDockWidget* versionsDock =
-        makeDock(tr("Versions"), QStringLiteral("versionsDock"), versions, false);
-    tabifyDockWidget(pipelineDock, versionsDock);
     launchDock->raise();
     applyDefaultDockSizes();
 
     m_viewMenu = new QMenu(tr("&View"), this);
-    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock, pipelineDock, versionsDock}) {
+    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock, pipelineDock}) {
         // The menu would read "Kernel & Compile" as a mnemonic on " C" (issue 11).
         dock->toggleViewAction()->setText(
             dock->windowTitle().replace(QLatin1Char('&'), QStringLiteral("&&")));

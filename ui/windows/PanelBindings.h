@@ -91,7 +91,7 @@ void fault(Session* session, FaultBanner* banner, CodeEditor* editor);
 /// The diff view follows the session's compiles through a CompileHistory it owns
 /// (DiffBinding.cpp).
 void compileDiff(Session* session, CompileDiffView* view);
-/// The Versions dock (VersionsBinding.cpp): runs become versions, kept per project file;
+/// The Versions tab (VersionsBinding.cpp): runs become versions, kept per project file;
 /// Restore writes one into `editor` and the document, PTX/SASS Diff shows `diff` in `tabs`.
 void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, CompileDiffView* diff,
               QTabWidget* tabs);
