@@ -33,8 +33,8 @@ struct SweepArgs {
 
 int badInput(const QString& message, bool json) {
     if (json)
-        QTextStream(stdout) << QJsonDocument(QJsonObject{{"error", message},
-                                                         {"status", "bad-input"}})
+        QTextStream(stdout) << QJsonDocument(
+                                   QJsonObject{{"error", message}, {"status", "bad-input"}})
                                    .toJson(QJsonDocument::Indented);
     else
         QTextStream(stderr) << "kernelpad-cli: sweep: " << message << '\n';
@@ -79,10 +79,10 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
             }
             if (!ok) {
                 *error = QStringLiteral("%1: '%2' is not a whole number >= %3")
-                             .arg(a, value, a == QLatin1String("--budget") ||
-                                                    a == QLatin1String("--reps")
-                                                ? QStringLiteral("1")
-                                                : QStringLiteral("0"));
+                             .arg(a, value,
+                                  a == QLatin1String("--budget") || a == QLatin1String("--reps")
+                                      ? QStringLiteral("1")
+                                      : QStringLiteral("0"));
                 return std::nullopt;
             }
         } else if (a.startsWith(QLatin1String("--"))) {
@@ -91,7 +91,8 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
         } else if (out.project.isEmpty()) {
             out.project = a;
         } else {
-            *error = QStringLiteral("one project at a time (got '%1' and '%2')").arg(out.project, a);
+            *error =
+                QStringLiteral("one project at a time (got '%1' and '%2')").arg(out.project, a);
             return std::nullopt;
         }
     }
@@ -175,7 +176,11 @@ QString cell(double value, const QString& text) {
 void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStringList& names) {
     QVector<QStringList> rows;
     QStringList header = names;
-    header << "status" << "median" << "min" << "GB/s" << "device";
+    header << "status"
+           << "median"
+           << "min"
+           << "GB/s"
+           << "device";
     rows.append(header);
     QStringList failures;
     for (const SweepRecord& record : sorted) {
@@ -188,8 +193,8 @@ void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStr
             << (record.device.isEmpty() ? QStringLiteral("-") : record.device);
         rows.append(row);
         if (!record.passed())
-            failures.append(QStringLiteral("  %1: %2: %3").arg(record.key, record.status,
-                                                                record.error));
+            failures.append(
+                QStringLiteral("  %1: %2: %3").arg(record.key, record.status, record.error));
     }
     QVector<int> widths(header.size(), 0);
     for (const QStringList& row : rows)
@@ -321,8 +326,7 @@ int runSweep(const QStringList& args) {
         out << recordsToCsv(sorted, space.names());
     } else {
         printTable(out, sorted, space.names());
-        out << '\n'
-            << passed << " of " << sorted.size() << " configurations passed";
+        out << '\n' << passed << " of " << sorted.size() << " configurations passed";
         if (!stopped.isEmpty())
             out << " (stopped: " << stopped << ')';
         out << '\n';

@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
     QTextStream out(stdout);
     QTextStream err(stderr);
     const QStringList args = app.arguments().mid(1);
-    const QString path = args.value(0, QStringLiteral(KERNELPAD_SOURCE_DIR
-                                                      "/resources/examples/transpose_sweep.kpad"));
+    const QString path = args.value(
+        0, QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/examples/transpose_sweep.kpad"));
     if (args.size() > 1 || path.startsWith(QLatin1String("-"))) {
         err << "usage: sweep_bench [TRANSPOSE_SWEEP.kpad]\n";
         return 4;

@@ -98,7 +98,8 @@ std::optional<SweepValues> SweepValues::fromJson(const QJsonValue& json, const Q
                 return std::nullopt;
             }
             if (values.list.contains(array[i].toDouble())) {
-                failWith(error, QStringLiteral("%1: %2 is listed twice").arg(at).arg(array[i].toDouble()));
+                failWith(error,
+                         QStringLiteral("%1: %2 is listed twice").arg(at).arg(array[i].toDouble()));
                 return std::nullopt;
             }
             values.list.append(array[i].toDouble());
@@ -106,9 +107,10 @@ std::optional<SweepValues> SweepValues::fromJson(const QJsonValue& json, const Q
         return values;
     }
     if (!json.isObject()) {
-        failWith(error, json::typeError(path, QStringLiteral("an array of numbers or a range "
-                                                             "{\"from\", \"to\", \"step\" or "
-                                                             "\"powersOf\"}"),
+        failWith(error, json::typeError(path,
+                                        QStringLiteral("an array of numbers or a range "
+                                                       "{\"from\", \"to\", \"step\" or "
+                                                       "\"powersOf\"}"),
                                         json));
         return std::nullopt;
     }
@@ -288,11 +290,11 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
                                              QString* error) {
     const QString root = QStringLiteral("sweep");
     const json::FieldReader fields(json, error, root);
-    static const QStringList known{
-        QStringLiteral("block"),      QStringLiteral("defines"),        QStringLiteral("scalars"),
-        QStringLiteral("parameters"), QStringLiteral("grid"),           QStringLiteral("kernel"),
-        QStringLiteral("restrictions"), QStringLiteral("sharedMemBytes"), QStringLiteral("strategy"),
-        QStringLiteral("objective")};
+    static const QStringList known{QStringLiteral("block"),        QStringLiteral("defines"),
+                                   QStringLiteral("scalars"),      QStringLiteral("parameters"),
+                                   QStringLiteral("grid"),         QStringLiteral("kernel"),
+                                   QStringLiteral("restrictions"), QStringLiteral("sharedMemBytes"),
+                                   QStringLiteral("strategy"),     QStringLiteral("objective")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key())) {
             fields.fail(QStringLiteral("%1: unknown field (a sweep has %2)")
@@ -347,9 +349,8 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
             }
             if (role == SweepTunable::Role::Scalar) {
                 const auto scalar =
-                    std::find_if(arguments.begin(), arguments.end(), [&](const ArgumentSpec& a) {
-                        return a.name == it.key();
-                    });
+                    std::find_if(arguments.begin(), arguments.end(),
+                                 [&](const ArgumentSpec& a) { return a.name == it.key(); });
                 if (scalar == arguments.end() || !scalar->isScalar()) {
                     fields.fail(QStringLiteral("%1: the project has no scalar argument '%2'")
                                     .arg(path, it.key()));
@@ -390,10 +391,10 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
     const json::FieldReader strategyFields = fields.nested(QStringLiteral("strategy"), strategy);
     QString kind = strategyKindName(spec.strategy.kind);
     qint64 seed = 1;
-    if (!strategyFields.readChoice(QStringLiteral("kind"),
-                                   {QStringLiteral("exhaustive"), QStringLiteral("random"),
-                                    QStringLiteral("local")},
-                                   &kind) ||
+    if (!strategyFields.readChoice(
+            QStringLiteral("kind"),
+            {QStringLiteral("exhaustive"), QStringLiteral("random"), QStringLiteral("local")},
+            &kind) ||
         !strategyFields.readInt(QStringLiteral("budget"), &spec.strategy.budget,
                                 json::Presence::Optional, {0, 1 << 30}) ||
         !strategyFields.readWholeNumber(QStringLiteral("seed"), &seed, json::Presence::Optional,

@@ -107,9 +107,8 @@ struct SweepSpec {
     [[nodiscard]] QJsonObject toJson() const;
     /// Reads the section; `arguments` are the project's (a swept scalar must be one of its
     /// scalar arguments). Messages name the field under "sweep" ("sweep.block.x[2]: ...").
-    static std::optional<SweepSpec> fromJson(const QJsonObject& json,
-                                             const QVector<ArgumentSpec>& arguments,
-                                             QString* error);
+    static std::optional<SweepSpec>
+    fromJson(const QJsonObject& json, const QVector<ArgumentSpec>& arguments, QString* error);
     friend bool operator==(const SweepSpec& a, const SweepSpec& b) {
         return a.toJson() == b.toJson();
     }

@@ -10,7 +10,9 @@
 namespace kernelpad {
 
 Sweep::Sweep(RunRequest base, SweepEvaluator* evaluator, QObject* parent)
-    : QObject(parent), m_base(std::move(base)), m_evaluator(evaluator) {
+    : QObject(parent)
+    , m_base(std::move(base))
+    , m_evaluator(evaluator) {
     // Outputs are checked in the runner; copying them back would only cost time.
     m_base.keepOutputs = false;
     connect(evaluator, &SweepEvaluator::finished, this, &Sweep::onFinished);

@@ -5,7 +5,8 @@
 namespace kernelpad {
 
 RunnerSweepEvaluator::RunnerSweepEvaluator(RunnerClient* client, QObject* parent)
-    : SweepEvaluator(parent), m_client(client ? client : new RunnerClient(this)) {
+    : SweepEvaluator(parent)
+    , m_client(client ? client : new RunnerClient(this)) {
     connect(m_client, &RunnerClient::runFinished, this,
             [this](quint64 id, const RunResult& result) {
                 const auto it = m_tags.constFind(id);

@@ -72,7 +72,8 @@ std::optional<SweepRecord> SweepRecord::fromJson(const QJsonObject& json, QStrin
         !fields.readNumber(QStringLiteral("gbps"), &record.bandwidthGBs, json::Presence::Optional,
                            json::NullNumber::IsNaN))
         return std::nullopt;
-    const json::FieldReader parameterFields = fields.nested(QStringLiteral("parameters"), parameters);
+    const json::FieldReader parameterFields =
+        fields.nested(QStringLiteral("parameters"), parameters);
     for (const QString& name : record.names) {
         double value = 0;
         if (!parameterFields.readNumber(name, &value, json::Presence::Required))
@@ -119,8 +120,7 @@ QString recordsToCsv(const QVector<SweepRecord>& records, const QStringList& nam
                                                           : QString());
         }
         row << csvField(record.status) << csvNumber(record.medianMs) << csvNumber(record.minMs)
-            << csvNumber(record.bandwidthGBs) << csvField(record.device)
-            << csvField(record.error);
+            << csvNumber(record.bandwidthGBs) << csvField(record.device) << csvField(record.error);
         out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

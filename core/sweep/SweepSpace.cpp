@@ -91,9 +91,9 @@ std::unique_ptr<SweepSpace> SweepSpace::create(const Project& project, QString* 
     QString message;
     if (spec.grid) {
         for (int axis = 0; axis < 3; ++axis) {
-            auto formula = compileFormula((*spec.grid)[size_t(axis)],
-                                          json::indexPath(QStringLiteral("sweep.grid"), axis),
-                                          &message);
+            auto formula =
+                compileFormula((*spec.grid)[size_t(axis)],
+                               json::indexPath(QStringLiteral("sweep.grid"), axis), &message);
             if (!formula)
                 return fail(message);
             space->m_grid.push_back(std::move(formula));
@@ -113,9 +113,9 @@ std::unique_ptr<SweepSpace> SweepSpace::create(const Project& project, QString* 
     }
     std::vector<std::unique_ptr<SweepFormula>> restrictions;
     for (qsizetype i = 0; i < spec.restrictions.size(); ++i) {
-        auto formula = compileFormula(
-            spec.restrictions[i], json::indexPath(QStringLiteral("sweep.restrictions"), i),
-            &message);
+        auto formula =
+            compileFormula(spec.restrictions[i],
+                           json::indexPath(QStringLiteral("sweep.restrictions"), i), &message);
         if (!formula)
             return fail(message);
         restrictions.push_back(std::move(formula));

@@ -29,7 +29,9 @@ QVector<int> shuffled(int size, quint64 seed) {
 /// Walks a fixed order: exhaustive (enumeration order) and random (a seeded permutation).
 class OrderStrategy : public SweepStrategy {
 public:
-    OrderStrategy(QVector<int> order, int limit) : m_order(std::move(order)), m_limit(limit) {}
+    OrderStrategy(QVector<int> order, int limit)
+        : m_order(std::move(order))
+        , m_limit(limit) {}
     QVector<int> propose(int count) override {
         QVector<int> out;
         while (out.size() < count && m_next < m_limit)
@@ -48,7 +50,9 @@ private:
 class LocalStrategy : public SweepStrategy {
 public:
     LocalStrategy(const SweepSpace& space, quint64 seed, int limit)
-        : m_space(space), m_starts(shuffled(int(space.size()), seed)), m_limit(limit) {}
+        : m_space(space)
+        , m_starts(shuffled(int(space.size()), seed))
+        , m_limit(limit) {}
 
     QVector<int> propose(int count) override {
         QVector<int> out;

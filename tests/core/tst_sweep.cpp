@@ -142,7 +142,11 @@ private slots:
                 s.insert("block", block);
             };
         };
-        row("block axis w", [](QJsonObject& s) { s.insert("block", QJsonObject{{"w", QJsonArray{1}}}); },
+        row(
+            "block axis w",
+            [](QJsonObject& s) {
+                s.insert("block", QJsonObject{{"w", QJsonArray{1}}});
+            },
             "sweep.block.w: a block has x, y and z");
         row("empty list", setBlockX(QJsonArray{}), "sweep.block.x: must list at least one value");
         row("string value", setBlockX(QJsonArray{1, "two"}), "sweep.block.x[1]: expected a number");
@@ -159,32 +163,69 @@ private slots:
             "sweep.block.x.from: must be > 0 for powers");
         row("huge range", setBlockX(QJsonObject{{"from", 0}, {"to", 1e9}, {"step", 1}}),
             "sweep.block.x: more than the 100000 values");
-        row("unknown scalar", [](QJsonObject& s) { s.insert("scalars", QJsonObject{{"m", QJsonArray{1}}}); },
+        row(
+            "unknown scalar",
+            [](QJsonObject& s) {
+                s.insert("scalars", QJsonObject{{"m", QJsonArray{1}}});
+            },
             "sweep.scalars.m: the project has no scalar argument 'm'");
-        row("buffer as scalar", [](QJsonObject& s) { s.insert("scalars", QJsonObject{{"in", QJsonArray{1}}}); },
+        row(
+            "buffer as scalar",
+            [](QJsonObject& s) {
+                s.insert("scalars", QJsonObject{{"in", QJsonArray{1}}});
+            },
             "sweep.scalars.in: the project has no scalar argument 'in'");
-        row("define not a name", [](QJsonObject& s) { s.insert("defines", QJsonObject{{"1X", QJsonArray{1}}}); },
+        row(
+            "define not a name",
+            [](QJsonObject& s) {
+                s.insert("defines", QJsonObject{{"1X", QJsonArray{1}}});
+            },
             "sweep.defines.1X: '1X' is not a name");
-        row("define named bx", [](QJsonObject& s) { s.insert("defines", QJsonObject{{"bx", QJsonArray{1}}}); },
+        row(
+            "define named bx",
+            [](QJsonObject& s) {
+                s.insert("defines", QJsonObject{{"bx", QJsonArray{1}}});
+            },
             "sweep.defines.bx: 'bx' names a block dimension");
-        row("swept twice", [](QJsonObject& s) {
+        row(
+            "swept twice",
+            [](QJsonObject& s) {
                 s.insert("defines", QJsonObject{{"T", QJsonArray{1}}});
                 s.insert("parameters", QJsonObject{{"T", QJsonArray{2}}});
             },
             "sweep.parameters.T: 'T' is swept twice");
-        row("strategy kind", [](QJsonObject& s) { s.insert("strategy", QJsonObject{{"kind", "annealing"}}); },
+        row(
+            "strategy kind",
+            [](QJsonObject& s) {
+                s.insert("strategy", QJsonObject{{"kind", "annealing"}});
+            },
             "sweep.strategy.kind: expected one of");
-        row("negative budget", [](QJsonObject& s) { s.insert("strategy", QJsonObject{{"kind", "random"}, {"budget", -1}}); },
+        row(
+            "negative budget",
+            [](QJsonObject& s) {
+                s.insert("strategy", QJsonObject{{"kind", "random"}, {"budget", -1}});
+            },
             "sweep.strategy.budget:");
-        row("grid of two", [](QJsonObject& s) { s.insert("grid", QJsonArray{"1", "1"}); },
+        row(
+            "grid of two",
+            [](QJsonObject& s) {
+                s.insert("grid", QJsonArray{"1", "1"});
+            },
             "sweep.grid: expected 3 formulas (x, y, z), got 2");
-        row("grid of numbers", [](QJsonObject& s) { s.insert("grid", QJsonArray{1, 1, 1}); },
+        row(
+            "grid of numbers",
+            [](QJsonObject& s) {
+                s.insert("grid", QJsonArray{1, 1, 1});
+            },
             "sweep.grid[0]: expected a string");
-        row("objective", [](QJsonObject& s) { s.insert("objective", "fast"); },
+        row(
+            "objective", [](QJsonObject& s) { s.insert("objective", "fast"); },
             "sweep.objective: expected one of");
-        row("unknown field", [](QJsonObject& s) { s.insert("tunables", QJsonObject{}); },
+        row(
+            "unknown field", [](QJsonObject& s) { s.insert("tunables", QJsonObject{}); },
             "sweep.tunables: unknown field");
-        row("nothing swept", [](QJsonObject& s) { s.remove("block"); }, "sweep: sweeps nothing");
+        row(
+            "nothing swept", [](QJsonObject& s) { s.remove("block"); }, "sweep: sweeps nothing");
     }
     void badSpecNamesItsField() {
         QFETCH(QJsonObject, json);
@@ -210,7 +251,8 @@ private slots:
         step.step = 8;
         QCOMPARE(step.expand(), (QVector<double>{0, 8, 16, 24, 32, 40, 48, 56, 64}));
         QString error;
-        std::optional<SweepValues> text = SweepValues::fromText(QStringLiteral("1:1024:x2"), &error);
+        std::optional<SweepValues> text =
+            SweepValues::fromText(QStringLiteral("1:1024:x2"), &error);
         QVERIFY2(text, qPrintable(error));
         QCOMPARE(text->expand().size(), 11);
         text = SweepValues::fromText(QStringLiteral("0:64:8"), &error);
@@ -264,15 +306,15 @@ private slots:
     void badFormulasNameTheirField_data() {
         QTest::addColumn<QJsonObject>("json");
         QTest::addColumn<QString>("message");
-        QTest::newRow("restriction syntax")
-            << transposeWith([](QJsonObject& s) { s.insert("restrictions", QJsonArray{"bx*by <= 1024", "bx <="}); })
-            << "sweep.restrictions[1]:";
+        QTest::newRow("restriction syntax") << transposeWith([](QJsonObject& s) {
+            s.insert("restrictions", QJsonArray{"bx*by <= 1024", "bx <="});
+        }) << "sweep.restrictions[1]:";
         QTest::newRow("restriction unknown name")
             << transposeWith([](QJsonObject& s) { s.insert("restrictions", QJsonArray{"bq < 4"}); })
             << "sweep.restrictions[0]:";
-        QTest::newRow("grid formula")
-            << transposeWith([](QJsonObject& s) { s.insert("grid", QJsonArray{"cols / bx", "(", "1"}); })
-            << "sweep.grid[1]:";
+        QTest::newRow("grid formula") << transposeWith([](QJsonObject& s) {
+            s.insert("grid", QJsonArray{"cols / bx", "(", "1"});
+        }) << "sweep.grid[1]:";
         QTest::newRow("shared formula")
             << transposeWith([](QJsonObject& s) { s.insert("sharedMemBytes", "TILE * 4"); })
             << "sweep.sharedMemBytes:";
@@ -323,7 +365,8 @@ private slots:
         QVERIFY2(p, qPrintable(error));
         QCOMPARE(p->findArgument(QStringLiteral("n"))->value, QStringLiteral("4096"));
         QCOMPARE(p->launch.grid[0], 16); // (4096 + 255) / 256
-        for (const QString& buffer : {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("out")}) {
+        for (const QString& buffer :
+             {QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("out")}) {
             const std::optional<qint64> count =
                 resolveCount(p->findArgument(buffer)->buffer.count, p->arguments, &error);
             QVERIFY2(count, qPrintable(error));
@@ -341,7 +384,8 @@ private slots:
         QCOMPARE(space->size(), qsizetype(121));
         QString error;
         QVERIFY(!space->project(SweepPoint{10, 1}, &error));
-        QVERIFY2(error.startsWith(QStringLiteral("block:")) && error.contains(QStringLiteral("1024")),
+        QVERIFY2(error.startsWith(QStringLiteral("block:")) &&
+                     error.contains(QStringLiteral("1024")),
                  qPrintable(error));
         const Project zeroGrid = parse(transposeWith([](QJsonObject& s) {
             s.insert("grid", QJsonArray{"cols / (bx * 4096)", "1", "1"});
@@ -393,7 +437,8 @@ private slots:
         QTest::addColumn<quint64>("seed");
         QTest::addColumn<int>("capacity");
         for (quint64 seed = 1; seed <= 10; ++seed)
-            QTest::newRow(qPrintable(QStringLiteral("seed %1").arg(seed))) << seed << int(1 + seed % 3);
+            QTest::newRow(qPrintable(QStringLiteral("seed %1").arg(seed)))
+                << seed << int(1 + seed % 3);
     }
     void localSearchFindsTheBowlsMinimum() {
         QFETCH(quint64, seed);
@@ -429,7 +474,8 @@ private slots:
     }
 
     void localSearchSkipsRestrictedNeighbours() {
-        const Project p = grid2d(12, {QStringLiteral("X != 5")}, 0, SweepStrategySpec::Kind::Local, 9);
+        const Project p =
+            grid2d(12, {QStringLiteral("X != 5")}, 0, SweepStrategySpec::Kind::Local, 9);
         const std::unique_ptr<SweepSpace> space = spaceOf(p);
         std::unique_ptr<SweepStrategy> s = SweepStrategy::create(p.sweep.strategy, *space);
         const QVector<int> order = drive(*s, *space, 1, bowl);

@@ -50,21 +50,23 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         QTest::newRow("no project") << QStringList{} << "name the project";
-        QTest::newRow("unknown option") << QStringList{kTranspose, "--fast"} << "unknown option --fast";
-        QTest::newRow("strategy") << QStringList{kTranspose, "--strategy", "annealing"}
-                                  << "--strategy: expected exhaustive, random or local, got 'annealing'";
+        QTest::newRow("unknown option")
+            << QStringList{kTranspose, "--fast"} << "unknown option --fast";
+        QTest::newRow("strategy")
+            << QStringList{kTranspose, "--strategy", "annealing"}
+            << "--strategy: expected exhaustive, random or local, got 'annealing'";
         QTest::newRow("budget") << QStringList{kTranspose, "--budget", "0"}
                                 << "--budget: '0' is not a whole number >= 1";
-        QTest::newRow("set without =") << QStringList{kTranspose, "--set", "bx"}
-                                       << "--set 'bx': expected NAME=VALUES";
-        QTest::newRow("set bad values") << QStringList{kTranspose, "--set", "bx=1,x"}
-                                        << "--set bx: '1,x': 'x' is not a number";
+        QTest::newRow("set without =")
+            << QStringList{kTranspose, "--set", "bx"} << "--set 'bx': expected NAME=VALUES";
+        QTest::newRow("set bad values")
+            << QStringList{kTranspose, "--set", "bx=1,x"} << "--set bx: '1,x': 'x' is not a number";
         QTest::newRow("set bad name") << QStringList{kTranspose, "--set", "2T=1,2"}
                                       << "--set 2T: sweep.defines.2T: '2T' is not a name";
-        QTest::newRow("no sweep section") << QStringList{kSaxpy}
-                                          << "sweep: the project has no \"sweep\" section";
-        QTest::newRow("json and csv") << QStringList{kTranspose, "--json", "--csv"}
-                                      << "--json and --csv: choose one";
+        QTest::newRow("no sweep section")
+            << QStringList{kSaxpy} << "sweep: the project has no \"sweep\" section";
+        QTest::newRow("json and csv")
+            << QStringList{kTranspose, "--json", "--csv"} << "--json and --csv: choose one";
         QTest::newRow("results in a missing folder")
             << QStringList{kTranspose, "--results", "/nonexistent/dir/r.jsonl"}
             << "results file '/nonexistent/dir/r.jsonl': cannot write it";
@@ -85,17 +87,20 @@ private slots:
         QCOMPARE(r.exitCode, 4);
         const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("bad-input"));
-        QVERIFY(json.value(QStringLiteral("error")).toString().startsWith(QStringLiteral("--strategy")));
+        QVERIFY(json.value(QStringLiteral("error"))
+                    .toString()
+                    .startsWith(QStringLiteral("--strategy")));
     }
 
     void sweepsOrSaysThereIsNoDevice() {
         QTemporaryDir dir;
         const QString results = dir.filePath(QStringLiteral("r.jsonl"));
         // Two block shapes through --set: quick with or without a device.
-        const CliResult r = runCli({kTranspose, "--set", "bx=16,32", "--set", "by=8", "--reps",
-                                    "2", "--results", results},
-                                   dir.path());
-        QVERIFY2(r.err.contains(QStringLiteral("sweep: 2 of 2 configurations kept")), qPrintable(r.err));
+        const CliResult r = runCli(
+            {kTranspose, "--set", "bx=16,32", "--set", "by=8", "--reps", "2", "--results", results},
+            dir.path());
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: 2 of 2 configurations kept")),
+                 qPrintable(r.err));
         if (!haveDevice()) {
             QCOMPARE(r.exitCode, 3);
             QVERIFY2(r.err.contains(QStringLiteral("no CUDA device")) &&
@@ -113,14 +118,14 @@ private slots:
 
     void defaultResultsGoToTheCacheFolder() {
         QTemporaryDir cache;
-        const CliResult r = runCli({kTranspose, "--set", "bx=32", "--set", "by=8", "--reps", "2"},
-                                   cache.path());
+        const CliResult r =
+            runCli({kTranspose, "--set", "bx=32", "--set", "by=8", "--reps", "2"}, cache.path());
         QVERIFY2(r.exitCode == 0 || r.exitCode == 3, qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("results in ") + cache.path()) ||
-                     r.exitCode == 3,
+        QVERIFY2(r.err.contains(QStringLiteral("results in ") + cache.path()) || r.exitCode == 3,
                  qPrintable(r.err));
         QDir sweeps(cache.path() + QStringLiteral("/kernelpad-cli/sweeps"));
-        QCOMPARE(sweeps.entryList({QStringLiteral("transpose_sweep-*.jsonl")}, QDir::Files).size(), 1);
+        QCOMPARE(sweeps.entryList({QStringLiteral("transpose_sweep-*.jsonl")}, QDir::Files).size(),
+                 1);
     }
 };
 

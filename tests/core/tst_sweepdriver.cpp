@@ -28,7 +28,8 @@ namespace {
 class FakeEvaluator : public SweepEvaluator {
 public:
     FakeEvaluator(int capacity, std::function<RunResult(const Project&)> outcome)
-        : m_capacity(capacity), m_outcome(std::move(outcome)) {}
+        : m_capacity(capacity)
+        , m_outcome(std::move(outcome)) {}
     void start(quint64 tag, const RunRequest& request) override {
         ++started;
         ++inFlight;
@@ -213,8 +214,10 @@ private slots:
     void resumesFromTheResultsFile_data() {
         QTest::addColumn<int>("kind");
         QTest::addColumn<int>("killAfter");
-        QTest::newRow("exhaustive, killed after 10") << int(SweepStrategySpec::Kind::Exhaustive) << 10;
-        QTest::newRow("exhaustive, killed after 1") << int(SweepStrategySpec::Kind::Exhaustive) << 1;
+        QTest::newRow("exhaustive, killed after 10")
+            << int(SweepStrategySpec::Kind::Exhaustive) << 10;
+        QTest::newRow("exhaustive, killed after 1")
+            << int(SweepStrategySpec::Kind::Exhaustive) << 1;
         QTest::newRow("random, killed after 25") << int(SweepStrategySpec::Kind::Random) << 25;
     }
     void resumesFromTheResultsFile() {
@@ -280,14 +283,16 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("bad.jsonl"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"key\":\"bx=1\",\"names\":[\"bx\"],\"parameters\":{\"bx\":1},\"status\":\"ok\"}\n");
+        f.write(
+            "{\"key\":\"bx=1\",\"names\":[\"bx\"],\"parameters\":{\"bx\":1},\"status\":\"ok\"}\n");
         f.write("{\"key\":\"bx=2\",\"names\":[\"bx\"],\"parameters\":{},\"status\":\"ok\"}\n");
         f.write("[1]\n");
         f.close();
         SweepResultsFile file;
         QString error;
         QVERIFY(!file.open(path, &error));
-        QVERIFY2(error.contains(QStringLiteral("line 2: parameters.bx: missing")), qPrintable(error));
+        QVERIFY2(error.contains(QStringLiteral("line 2: parameters.bx: missing")),
+                 qPrintable(error));
     }
 
     void recordRoundTripsAndExports() {

@@ -6,11 +6,16 @@
 
 #include "GpuTestSupport.h"
 
-#include "core/sweep/Sweep.h"
 #include "core/runner/RunnerClient.h"
+#include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -77,8 +82,9 @@ private slots:
 
     void failingShapesAreNeverBest() {
         Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
-        project.source.replace(QStringLiteral("__global__\nvoid transpose("),
-                               QStringLiteral("__global__ __launch_bounds__(256)\nvoid transpose("));
+        project.source.replace(
+            QStringLiteral("__global__\nvoid transpose("),
+            QStringLiteral("__global__ __launch_bounds__(256)\nvoid transpose("));
         QVERIFY(project.source.contains(QStringLiteral("__launch_bounds__(256)")));
         QString stopped;
         const QVector<SweepRecord> records = sweepAll(project, &stopped);
@@ -88,7 +94,7 @@ private slots:
         for (const SweepRecord& r : records) {
             const bool fits = r.values[0] * r.values[1] <= 256;
             QVERIFY2(r.passed() == fits, qPrintable(r.key + QStringLiteral(": ") + r.status +
-                                                     QStringLiteral(" ") + r.error));
+                                                    QStringLiteral(" ") + r.error));
             if (!fits)
                 QVERIFY2(!r.error.isEmpty(), qPrintable(r.key));
             passed += r.passed() ? 1 : 0;
@@ -120,6 +126,51 @@ private slots:
         QCOMPARE(bestRecord(records, SweepObjective::Bandwidth)->bandwidthGBs >=
                      records.last().bandwidthGBs,
                  true);
+    }
+
+    void cliPrintsCsvJsonAndResumes() {
+        // The GPU machine runs a bundle outside the build tree: $KERNELPAD_CLI names its CLI.
+        const QString cli = qEnvironmentVariableIsSet("KERNELPAD_CLI")
+                                ? qEnvironmentVariable("KERNELPAD_CLI")
+                                : QStringLiteral(KERNELPAD_CLI_PATH);
+        QTemporaryDir dir;
+        const QString results = dir.filePath(QStringLiteral("r.jsonl"));
+        const QString example = test::examplesDir() + QStringLiteral("/transpose_sweep.kpad");
+        const auto sweep = [&](const QStringList& extra, QString* out, QString* err) {
+            QProcess p;
+            p.start(cli, QStringList{"sweep", example, "--set", "bx=8,16,32", "--set", "by=8",
+                                     "--results", results} +
+                             extra);
+            if (!p.waitForFinished(120000))
+                return -1;
+            *out = QString::fromUtf8(p.readAllStandardOutput());
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitCode();
+        };
+        QString out, err;
+        QCOMPARE(sweep({"--csv"}, &out, &err), 0);
+        QStringList lines = out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QStringLiteral("bx,by,status,median_ms,min_ms,gbps,device,error"));
+        for (int i = 1; i < 4; ++i)
+            QVERIFY2(lines[i].contains(QStringLiteral(",ok,")), qPrintable(lines[i]));
+        // The same results file again: nothing left to run, the same table.
+        QCOMPARE(sweep({"--json"}, &out, &err), 0);
+        QVERIFY2(err.contains(QStringLiteral("resuming: 3 configurations already in")),
+                 qPrintable(err));
+        const QJsonObject json = QJsonDocument::fromJson(out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(json.value(QStringLiteral("results")).toArray().size(), 3);
+        QCOMPARE(
+            json.value(QStringLiteral("best")).toObject().value(QStringLiteral("key")).toString(),
+            json.value(QStringLiteral("results"))
+                .toArray()[0]
+                .toObject()
+                .value(QStringLiteral("key"))
+                .toString());
+        QFile file(results);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count('\n'), 3); // nothing appended twice
     }
 
 private:
