@@ -4,6 +4,7 @@
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
 #include "core/io/Trace.h"
+#include "app/cli/CliSweep.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -63,6 +64,18 @@ const char* const kUsage =
     "      prints {status, profile, flags} or {status, error}. Exit codes as for run; 4 when\n"
     "      ncu is missing (naming every place looked), 3 when the driver does not allow this\n"
     "      user the performance counters (ERR_NVGPUCTRPERM; the message says how to allow them).\n"
+    "  sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local] [--budget N]\n"
+    "            [--seed S] [--results FILE] [--set NAME=VALUES ...] [--device N] [--reps N]\n"
+    "      Run the project's parameter sweep (its \"sweep\" section: block dimensions, -D\n"
+    "      defines, scalar values such as n, the grid and shared memory as formulas,\n"
+    "      restrictions) in one warm runner: each configuration compiled (cached), run and\n"
+    "      verified. Prints the table best first (failures with their reason last) and the\n"
+    "      best configuration. --set replaces or adds a tunable: bx, by, bz, a scalar argument\n"
+    "      or a define, VALUES as \"1,2,4\", \"0:64:8\" or \"1:1024:x2\" (powers of 2).\n"
+    "      Results are appended as JSON lines to --results FILE (default: a new file in the\n"
+    "      cache folder, named on stderr); an interrupted sweep given the same FILE skips the\n"
+    "      configurations already there. Exit 2 when no configuration passed, 3 without a\n"
+    "      CUDA device (a compile-only evaluation is no sweep).\n"
     "  devices [--json]\n"
     "      List the CUDA devices and their limits.\n"
     "  bench-launch [--launches N] [--repeats K] [--device N] [--json]\n"
@@ -103,6 +116,8 @@ int main(int argc, char** argv) {
         return kernelpad::cli::runRun(args);
     if (command == "profile")
         return kernelpad::cli::runProfile(args);
+    if (command == "sweep")
+        return kernelpad::cli::runSweep(args);
     if (command == "devices")
         return kernelpad::cli::runDevices(args);
     if (command == "bench-launch")

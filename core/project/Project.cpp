@@ -158,6 +158,8 @@ QJsonObject Project::toJson() const {
         json.insert(QStringLiteral("language"), languageName(language));
     if (!pipeline.isEmpty())
         json.insert(QStringLiteral("pipeline"), pipeline.toJson());
+    if (!sweep.isEmpty())
+        json.insert(QStringLiteral("sweep"), sweep.toJson());
     return json;
 }
 
@@ -297,6 +299,15 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
         if (!pipeline)
             return fail(message);
         project.pipeline = std::move(*pipeline);
+    }
+    if (json.contains(QStringLiteral("sweep"))) {
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("sweep"), &value))
+            return std::nullopt;
+        std::optional<SweepSpec> sweep = SweepSpec::fromJson(value, project.arguments, &message);
+        if (!sweep)
+            return fail(message);
+        project.sweep = std::move(*sweep);
     }
     return project;
 }

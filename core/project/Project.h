@@ -6,6 +6,7 @@
 #include "core/launch/ArgumentSpec.h"
 #include "core/launch/GlobalSpec.h"
 #include "core/project/Pipeline.h"
+#include "core/project/SweepSpec.h"
 #include "core/project/TimingSpec.h"
 
 #include <QJsonObject>
@@ -37,6 +38,8 @@ struct Project {
     /// A sequence of launches run instead of the single one (JSON: "pipeline", written only
     /// when it has steps). `kernel` and `launch` stay what reference kernels run with.
     Pipeline pipeline;
+    /// The parameter sweep (core/sweep; JSON: "sweep", written only when it has tunables).
+    SweepSpec sweep;
 
     /// Name expressions to hand NVRTC: the kernel and reference kernels that contain '<'.
     [[nodiscard]] QStringList nameExpressions() const;

@@ -1,0 +1,346 @@
+#include "app/cli/CliSweep.h"
+
+#include "app/cli/CliCommands.h"
+#include "core/run/Summary.h"
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepEvaluator.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QTextStream>
+
+#include <cmath>
+
+namespace kernelpad::cli {
+namespace {
+
+struct SweepArgs {
+    QString project;
+    bool json = false;
+    bool csv = false;
+    std::optional<QString> strategy;
+    std::optional<int> budget;
+    std::optional<qint64> seed;
+    QString results;
+    QStringList sets;
+    int device = 0;
+    std::optional<int> repetitions;
+};
+
+int badInput(const QString& message, bool json) {
+    if (json)
+        QTextStream(stdout) << QJsonDocument(
+                                   QJsonObject{{"error", message}, {"status", "bad-input"}})
+                                   .toJson(QJsonDocument::Indented);
+    else
+        QTextStream(stderr) << "kernelpad-cli: sweep: " << message << '\n';
+    return kExitBadInput;
+}
+
+std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
+    SweepArgs out;
+    const QStringList valued{"--strategy", "--budget", "--seed", "--results",
+                             "--set",      "--device", "--reps"};
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == QLatin1String("--json")) {
+            out.json = true;
+        } else if (a == QLatin1String("--csv")) {
+            out.csv = true;
+        } else if (valued.contains(a)) {
+            if (i + 1 >= args.size()) {
+                *error = QStringLiteral("option %1 needs a value").arg(a);
+                return std::nullopt;
+            }
+            const QString value = args[++i];
+            bool ok = true;
+            if (a == QLatin1String("--strategy")) {
+                out.strategy = value;
+            } else if (a == QLatin1String("--budget")) {
+                out.budget = value.toInt(&ok);
+                ok = ok && *out.budget >= 1;
+            } else if (a == QLatin1String("--seed")) {
+                out.seed = value.toLongLong(&ok);
+                ok = ok && *out.seed >= 0;
+            } else if (a == QLatin1String("--results")) {
+                out.results = value;
+            } else if (a == QLatin1String("--set")) {
+                out.sets.append(value);
+            } else if (a == QLatin1String("--device")) {
+                out.device = value.toInt(&ok);
+                ok = ok && out.device >= 0;
+            } else {
+                out.repetitions = value.toInt(&ok);
+                ok = ok && *out.repetitions >= 1;
+            }
+            if (!ok) {
+                *error = QStringLiteral("%1: '%2' is not a whole number >= %3")
+                             .arg(a, value,
+                                  a == QLatin1String("--budget") || a == QLatin1String("--reps")
+                                      ? QStringLiteral("1")
+                                      : QStringLiteral("0"));
+                return std::nullopt;
+            }
+        } else if (a.startsWith(QLatin1String("--"))) {
+            *error = QStringLiteral("unknown option %1").arg(a);
+            return std::nullopt;
+        } else if (out.project.isEmpty()) {
+            out.project = a;
+        } else {
+            *error =
+                QStringLiteral("one project at a time (got '%1' and '%2')").arg(out.project, a);
+            return std::nullopt;
+        }
+    }
+    if (out.project.isEmpty()) {
+        *error = QStringLiteral("name the project: kernelpad-cli sweep FILE.kpad");
+        return std::nullopt;
+    }
+    if (out.json && out.csv) {
+        *error = QStringLiteral("--json and --csv: choose one");
+        return std::nullopt;
+    }
+    return out;
+}
+
+/// --set NAME=VALUES: replaces a tunable's values, or adds one: bx, by, bz (or block.x ...)
+/// sweep the block, a scalar argument's name its value, any other name a -D define.
+bool applySet(Project* project, const QString& set, QString* error) {
+    const qsizetype eq = set.indexOf(QLatin1Char('='));
+    if (eq <= 0) {
+        *error = QStringLiteral("--set '%1': expected NAME=VALUES (\"bx=32,64\", "
+                                "\"n=1024:1048576:x2\")")
+                     .arg(set);
+        return false;
+    }
+    QString name = set.left(eq).trimmed();
+    static const QStringList blockAliases{"block.x", "block.y", "block.z"};
+    static const QStringList blockNames{"bx", "by", "bz"};
+    if (blockAliases.contains(name))
+        name = blockNames[blockAliases.indexOf(name)];
+    QString why;
+    std::optional<SweepValues> values = SweepValues::fromText(set.mid(eq + 1), &why);
+    if (!values) {
+        *error = QStringLiteral("--set %1: %2").arg(name, why);
+        return false;
+    }
+    SweepSpec& spec = project->sweep;
+    for (SweepTunable& tunable : spec.tunables) {
+        if (tunable.name == name) {
+            tunable.values = *values;
+            return true;
+        }
+    }
+    SweepTunable tunable;
+    tunable.name = name;
+    tunable.values = *values;
+    const ArgumentSpec* argument = project->findArgument(name);
+    if (blockNames.contains(name)) {
+        tunable.role = SweepTunable::Role::Block;
+        tunable.axis = int(blockNames.indexOf(name));
+    } else if (argument && argument->isScalar()) {
+        tunable.role = SweepTunable::Role::Scalar;
+    } else {
+        tunable.role = SweepTunable::Role::Define;
+    }
+    spec.tunables.append(tunable);
+    // Through the file's reader, so a name it would refuse is refused here the same way.
+    std::optional<SweepSpec> checked = SweepSpec::fromJson(spec.toJson(), project->arguments, &why);
+    if (!checked) {
+        *error = QStringLiteral("--set %1: %2").arg(name, why);
+        return false;
+    }
+    spec = std::move(*checked);
+    return true;
+}
+
+QString defaultResultsPath(const QString& projectPath) {
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    if (dir.isEmpty())
+        dir = QDir::tempPath();
+    dir += QStringLiteral("/sweeps");
+    QDir().mkpath(dir);
+    return QStringLiteral("%1/%2-%3.jsonl")
+        .arg(dir, QFileInfo(projectPath).completeBaseName(),
+             QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-hhmmss-zzz")));
+}
+
+QString cell(double value, const QString& text) {
+    return std::isfinite(value) ? text : QStringLiteral("-");
+}
+
+void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStringList& names) {
+    QVector<QStringList> rows;
+    QStringList header = names;
+    header << "status"
+           << "median"
+           << "min"
+           << "GB/s"
+           << "device";
+    rows.append(header);
+    QStringList failures;
+    for (const SweepRecord& record : sorted) {
+        QStringList row;
+        for (double v : record.values)
+            row.append(SweepSpace::formatValue(v));
+        row << record.status << cell(record.medianMs, formatDurationMs(record.medianMs))
+            << cell(record.minMs, formatDurationMs(record.minMs))
+            << cell(record.bandwidthGBs, QString::number(record.bandwidthGBs, 'f', 1))
+            << (record.device.isEmpty() ? QStringLiteral("-") : record.device);
+        rows.append(row);
+        if (!record.passed())
+            failures.append(
+                QStringLiteral("  %1: %2: %3").arg(record.key, record.status, record.error));
+    }
+    QVector<int> widths(header.size(), 0);
+    for (const QStringList& row : rows)
+        for (qsizetype c = 0; c < row.size() && c < widths.size(); ++c)
+            widths[c] = std::max(widths[c], int(row[c].size()));
+    for (const QStringList& row : rows) {
+        QStringList padded;
+        for (qsizetype c = 0; c < row.size(); ++c)
+            padded.append(c + 1 == row.size() ? row[c] : row[c].leftJustified(widths[c]));
+        out << padded.join(QStringLiteral("  ")) << '\n';
+    }
+    if (!failures.isEmpty())
+        out << "\nFailed configurations:\n" << failures.join(QLatin1Char('\n')) << '\n';
+}
+
+} // namespace
+
+int runSweep(const QStringList& args) {
+    QString error;
+    const std::optional<SweepArgs> a = parse(args, &error);
+    if (!a)
+        return badInput(error, args.contains(QStringLiteral("--json")));
+    std::optional<Project> project = Project::load(a->project, &error);
+    if (!project)
+        return badInput(error, a->json);
+    for (const QString& set : a->sets)
+        if (!applySet(&*project, set, &error))
+            return badInput(error, a->json);
+    if (a->strategy) {
+        const std::optional<SweepStrategySpec::Kind> kind = strategyKindFromName(*a->strategy);
+        if (!kind)
+            return badInput(QStringLiteral("--strategy: expected exhaustive, random or local, "
+                                           "got '%1'")
+                                .arg(*a->strategy),
+                            a->json);
+        project->sweep.strategy.kind = *kind;
+    }
+    if (a->budget)
+        project->sweep.strategy.budget = *a->budget;
+    if (a->seed)
+        project->sweep.strategy.seed = quint64(*a->seed);
+
+    RunRequest base;
+    base.project = *project;
+    base.projectDir = QFileInfo(a->project).absolutePath();
+    base.device = a->device;
+    base.repetitions = a->repetitions;
+    RunnerSweepEvaluator evaluator;
+    Sweep sweep(base, &evaluator);
+    if (!sweep.prepare(&error))
+        return badInput(error, a->json);
+
+    const QString resultsPath = a->results.isEmpty() ? defaultResultsPath(a->project) : a->results;
+    SweepResultsFile results;
+    if (!results.open(resultsPath, &error))
+        return badInput(error, a->json);
+    sweep.setDone(results.existing());
+
+    QTextStream err(stderr);
+    const SweepSpace& space = *sweep.space();
+    err << "sweep: " << space.size() << " of " << space.fullSize() << " configurations kept";
+    for (const RestrictionCount& count : space.restrictionCounts())
+        err << "; \"" << count.restriction << "\" removes " << count.removed;
+    err << "; " << strategyKindName(project->sweep.strategy.kind) << " evaluates up to "
+        << sweep.total() << '\n';
+    if (!results.existing().isEmpty())
+        err << "sweep: resuming: " << results.existing().size() << " configurations already in "
+            << QDir::toNativeSeparators(resultsPath) << '\n';
+    err.flush();
+
+    QString appendError;
+    QObject::connect(&sweep, &Sweep::recordAdded, &sweep, [&](const SweepRecord& record) {
+        if (appendError.isEmpty())
+            results.append(record, &appendError);
+        err << '[' << sweep.done() << '/' << sweep.total() << "] " << record.key << "  "
+            << record.status;
+        if (record.passed())
+            err << "  " << formatDurationMs(record.medianMs);
+        err << '\n';
+        err.flush();
+        if (!appendError.isEmpty())
+            sweep.cancel();
+    });
+    QString stopped;
+    QEventLoop loop;
+    QObject::connect(&sweep, &Sweep::finished, &loop, [&](const QString& why) {
+        stopped = why;
+        loop.quit();
+    });
+    sweep.start();
+    loop.exec();
+
+    if (!appendError.isEmpty())
+        return badInput(appendError, a->json);
+    if (stopped.startsWith(QLatin1String("no CUDA device"))) {
+        const QString message =
+            QStringLiteral("%1%2 A sweep needs a device: compiling the configurations alone "
+                           "measures nothing.")
+                .arg(stopped, stopped.endsWith(QLatin1Char('.')) ? QString() : QStringLiteral("."));
+        if (a->json)
+            QTextStream(stdout) << QJsonDocument(QJsonObject{{"status", "driver-unavailable"},
+                                                             {"error", message}})
+                                       .toJson(QJsonDocument::Indented);
+        else
+            err << "kernelpad-cli: sweep: " << message << '\n';
+        return kExitCudaError;
+    }
+
+    const SweepObjective objective = project->sweep.objective;
+    const QVector<SweepRecord> sorted = sortedRecords(sweep.records(), objective);
+    const std::optional<SweepRecord> best = bestRecord(sorted, objective);
+    int passed = 0;
+    for (const SweepRecord& record : sorted)
+        passed += record.passed() ? 1 : 0;
+    QTextStream out(stdout);
+    if (a->json) {
+        QJsonObject object{{"status", best ? "ok" : "no-configuration-passed"},
+                           {"evaluated", int(sorted.size())},
+                           {"passed", passed},
+                           {"configurations", int(space.size())},
+                           {"results", recordsToJson(sorted)},
+                           {"resultsFile", QDir::toNativeSeparators(resultsPath)}};
+        if (best)
+            object.insert("best", best->toJson());
+        if (!stopped.isEmpty())
+            object.insert("stopped", stopped);
+        out << QJsonDocument(object).toJson(QJsonDocument::Indented);
+    } else if (a->csv) {
+        out << recordsToCsv(sorted, space.names());
+    } else {
+        printTable(out, sorted, space.names());
+        out << '\n' << passed << " of " << sorted.size() << " configurations passed";
+        if (!stopped.isEmpty())
+            out << " (stopped: " << stopped << ')';
+        out << '\n';
+        if (best)
+            out << "best: " << best->key << "  median " << formatDurationMs(best->medianMs)
+                << (std::isfinite(best->bandwidthGBs)
+                        ? QStringLiteral("  %1 GB/s").arg(best->bandwidthGBs, 0, 'f', 1)
+                        : QString())
+                << "  on " << best->device << '\n';
+        else
+            out << "no configuration passed\n";
+    }
+    err << "sweep: results in " << QDir::toNativeSeparators(resultsPath) << '\n';
+    return best ? kExitOk : kExitVerificationFailed;
+}
+
+} // namespace kernelpad::cli

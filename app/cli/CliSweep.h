@@ -1,0 +1,15 @@
+#pragma once
+// kernelpad-cli sweep: a project's parameter sweep (its "sweep" section, core/sweep) in one
+// warm runner, results appended to a JSON-lines file and printed as a sorted table.
+
+#include <QStringList>
+
+namespace kernelpad::cli {
+
+/// `sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local] [--budget N]
+/// [--seed S] [--results FILE] [--set NAME=VALUES ...] [--device N] [--reps N]`. Exit codes:
+/// 0 when a configuration passed, 2 when none did, 3 without a CUDA device (a compile-only
+/// evaluation is no sweep), 4 for bad input.
+int runSweep(const QStringList& args);
+
+} // namespace kernelpad::cli

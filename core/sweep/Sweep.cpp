@@ -1,0 +1,157 @@
+#include "core/sweep/Sweep.h"
+
+#include "core/sweep/SweepEvaluator.h"
+
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kernelpad {
+
+Sweep::Sweep(RunRequest base, SweepEvaluator* evaluator, QObject* parent)
+    : QObject(parent)
+    , m_base(std::move(base))
+    , m_evaluator(evaluator) {
+    // Outputs are checked in the runner; copying them back would only cost time.
+    m_base.keepOutputs = false;
+    connect(evaluator, &SweepEvaluator::finished, this, &Sweep::onFinished);
+}
+
+Sweep::~Sweep() = default;
+
+bool Sweep::prepare(QString* error) {
+    m_space = SweepSpace::create(m_base.project, error);
+    if (!m_space)
+        return false;
+    m_strategy = SweepStrategy::create(m_base.project.sweep.strategy, *m_space);
+    return true;
+}
+
+void Sweep::setDone(const QVector<SweepRecord>& records) {
+    for (const SweepRecord& record : records)
+        m_done.insert(record.key, record);
+}
+
+int Sweep::total() const {
+    return m_strategy ? m_strategy->limit() : 0;
+}
+
+std::optional<SweepRecord> Sweep::best() const {
+    return bestRecord(m_records, m_base.project.sweep.objective);
+}
+
+void Sweep::start() {
+    if (!m_strategy || m_running)
+        return;
+    m_running = true;
+    // Started from the event loop, so that a caller connects to every signal first.
+    QTimer::singleShot(0, this, &Sweep::pump);
+}
+
+void Sweep::cancel() {
+    if (!m_running)
+        return;
+    if (m_evaluator)
+        m_evaluator->cancel();
+    finish(QStringLiteral("cancelled"));
+}
+
+SweepRecord Sweep::recordFor(int index) const {
+    const SweepPoint& point = m_space->points()[index];
+    SweepRecord record;
+    record.key = m_space->key(point);
+    record.names = m_space->names();
+    record.values = m_space->valuesOf(point);
+    return record;
+}
+
+void Sweep::pump() {
+    if (!m_running || m_pumping)
+        return;
+    m_pumping = true; // a record added below may come back here through a slot
+    const int capacity = m_evaluator ? std::max(1, m_evaluator->capacity()) : 1;
+    while (m_running) {
+        const int room = capacity - int(m_inFlight.size());
+        if (room <= 0)
+            break;
+        const QVector<int> next = m_strategy->propose(room);
+        if (next.isEmpty())
+            break;
+        for (int index : next) {
+            SweepRecord record = recordFor(index);
+            if (const auto it = m_done.constFind(record.key); it != m_done.constEnd()) {
+                addRecord(index, it.value(), false);
+                continue;
+            }
+            QString why;
+            std::optional<Project> project = m_space->project(m_space->points()[index], &why);
+            if (!project) {
+                record.status = SweepRecord::kInvalid;
+                record.error = why;
+                addRecord(index, record, true);
+                continue;
+            }
+            RunRequest request = m_base;
+            request.project = std::move(*project);
+            const quint64 tag = m_nextTag++;
+            m_inFlight.insert(tag, index);
+            m_evaluator->start(tag, request);
+        }
+    }
+    m_pumping = false;
+    // Nothing in flight after the strategy proposed nothing more: it has ended.
+    if (m_running && m_inFlight.isEmpty())
+        finish({});
+}
+
+void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& device) {
+    const auto it = m_inFlight.constFind(tag);
+    if (!m_running || it == m_inFlight.constEnd())
+        return;
+    const int index = it.value();
+    m_inFlight.erase(it);
+    if (result.status == RunStatus::DriverUnavailable) {
+        // Compiling every configuration without running one would look like a sweep and
+        // measure nothing.
+        if (m_evaluator)
+            m_evaluator->cancel();
+        finish(QStringLiteral("no CUDA device: %1").arg(result.error));
+        return;
+    }
+    if (result.status == RunStatus::Cancelled) {
+        finish(QStringLiteral("cancelled"));
+        return;
+    }
+    SweepRecord record = recordFor(index);
+    record.status = runStatusName(result.status);
+    record.device = device;
+    if (result.status == RunStatus::Ok) {
+        record.medianMs = result.timing.medianMs;
+        record.minMs = result.timing.minMs;
+        record.bandwidthGBs =
+            result.timing.bandwidthGBs > 0 ? result.timing.bandwidthGBs : std::nan("");
+    } else {
+        record.error = result.error.isEmpty() ? runStatusName(result.status) : result.error;
+    }
+    addRecord(index, record, true);
+    pump();
+}
+
+void Sweep::addRecord(int index, SweepRecord record, bool announce) {
+    m_strategy->report(index, record.score(m_base.project.sweep.objective));
+    m_records.append(record);
+    if (announce)
+        emit recordAdded(record);
+    emit progress(done(), total());
+}
+
+void Sweep::finish(const QString& error) {
+    if (!m_running)
+        return;
+    m_running = false;
+    m_inFlight.clear();
+    emit finished(error);
+}
+
+} // namespace kernelpad

@@ -1,0 +1,83 @@
+#pragma once
+// One sweep run: a SweepSpace searched by a SweepStrategy, each configuration mapped to its
+// project and evaluated (compiled through the runner's compile cache, run, verified) by a
+// SweepEvaluator; every outcome becomes a SweepRecord. A failing configuration (it cannot
+// launch, does not compile, faults, fails verification) is recorded with its reason and is
+// never the best. Configurations given as already done (a resumed results file) are not run
+// again. No device at all ends the sweep with an error instead: a compile-only evaluation is
+// not a sweep.
+
+#include "core/run/RunRequest.h"
+#include "core/run/RunResult.h"
+#include "core/sweep/SweepResults.h"
+#include "core/sweep/SweepSpace.h"
+#include "core/sweep/SweepStrategy.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+#include <optional>
+
+namespace kernelpad {
+
+class SweepEvaluator;
+
+/// Drives one sweep over an evaluator. Lives on a thread with an event loop.
+class Sweep : public QObject {
+    Q_OBJECT
+public:
+    /// `base` gives the project (with its "sweep" section), its folder, the device and the
+    /// repetitions; each configuration runs a copy with the project replaced. `evaluator` is
+    /// not owned and must outlive the sweep.
+    Sweep(RunRequest base, SweepEvaluator* evaluator, QObject* parent = nullptr);
+    ~Sweep() override;
+
+    /// Builds the space and the strategy; false with `error` naming the field.
+    bool prepare(QString* error);
+    /// Records of an earlier, interrupted run of the same sweep: their configurations are
+    /// taken as evaluated (in the strategy too) and not run again. Call before start().
+    void setDone(const QVector<SweepRecord>& records);
+    void start();
+    /// Stops at once: the runs in flight are cancelled, and finished() follows.
+    void cancel();
+
+    [[nodiscard]] const SweepSpace* space() const { return m_space.get(); }
+    /// Every record so far, the resumed ones first.
+    [[nodiscard]] const QVector<SweepRecord>& records() const { return m_records; }
+    /// How many configurations the strategy will evaluate at most.
+    [[nodiscard]] int total() const;
+    [[nodiscard]] int done() const { return int(m_records.size()); }
+    [[nodiscard]] std::optional<SweepRecord> best() const;
+    [[nodiscard]] bool isRunning() const { return m_running; }
+
+signals:
+    /// A configuration's outcome, as it arrives (not for resumed ones).
+    void recordAdded(const kernelpad::SweepRecord& record);
+    /// After each record: how many are done of the total.
+    void progress(int done, int total);
+    /// The end: `error` is empty when the strategy ran out of configurations, else why the
+    /// sweep stopped early ("cancelled", no device).
+    void finished(const QString& error);
+
+private:
+    void pump();
+    void onFinished(quint64 tag, const RunResult& result, const QString& device);
+    void addRecord(int index, SweepRecord record, bool announce);
+    void finish(const QString& error);
+    [[nodiscard]] SweepRecord recordFor(int index) const;
+
+    RunRequest m_base;
+    QPointer<SweepEvaluator> m_evaluator;
+    std::unique_ptr<SweepSpace> m_space;
+    std::unique_ptr<SweepStrategy> m_strategy;
+    QHash<QString, SweepRecord> m_done; ///< resumed records by key
+    QVector<SweepRecord> m_records;
+    QHash<quint64, int> m_inFlight; ///< tag -> configuration index
+    quint64 m_nextTag = 1;
+    bool m_running = false;
+    bool m_pumping = false;
+};
+
+} // namespace kernelpad

@@ -1,0 +1,133 @@
+// kernelpad-cli sweep (issue 14, point 4): bad input is refused with exit 4 and a message
+// naming the option or field; without a CUDA device the sweep stops at the first
+// configuration, says that no device was found and exits 3 (a compile-only evaluation is no
+// sweep), writing no record; on a machine with a device the same command sweeps.
+
+#include "core/cuda/DriverApi.h"
+
+#include "TestPaths.h"
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct CliResult {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+CliResult runCli(const QStringList& args, const QString& cacheHome) {
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The default results file goes to the cache folder: a temporary one here.
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), cacheHome);
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(KERNELPAD_CLI_PATH), QStringList{QStringLiteral("sweep")} + args);
+    if (!process.waitForFinished(280'000))
+        qFatal("kernelpad-cli sweep did not finish");
+    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+const QString kTranspose = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad");
+const QString kSaxpy = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad");
+
+bool haveDevice() {
+    QString why;
+    return kernelpad::DriverApi::load(&why);
+}
+
+} // namespace
+
+class TestSweepCli : public QObject {
+    Q_OBJECT
+private slots:
+    void badInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no project") << QStringList{} << "name the project";
+        QTest::newRow("unknown option")
+            << QStringList{kTranspose, "--fast"} << "unknown option --fast";
+        QTest::newRow("strategy")
+            << QStringList{kTranspose, "--strategy", "annealing"}
+            << "--strategy: expected exhaustive, random or local, got 'annealing'";
+        QTest::newRow("budget") << QStringList{kTranspose, "--budget", "0"}
+                                << "--budget: '0' is not a whole number >= 1";
+        QTest::newRow("set without =")
+            << QStringList{kTranspose, "--set", "bx"} << "--set 'bx': expected NAME=VALUES";
+        QTest::newRow("set bad values")
+            << QStringList{kTranspose, "--set", "bx=1,x"} << "--set bx: '1,x': 'x' is not a number";
+        QTest::newRow("set bad name") << QStringList{kTranspose, "--set", "2T=1,2"}
+                                      << "--set 2T: sweep.defines.2T: '2T' is not a name";
+        QTest::newRow("no sweep section")
+            << QStringList{kSaxpy} << "sweep: the project has no \"sweep\" section";
+        QTest::newRow("json and csv")
+            << QStringList{kTranspose, "--json", "--csv"} << "--json and --csv: choose one";
+        QTest::newRow("results in a missing folder")
+            << QStringList{kTranspose, "--results", "/nonexistent/dir/r.jsonl"}
+            << "results file '/nonexistent/dir/r.jsonl': cannot write it";
+    }
+    void badInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir cache;
+        const CliResult r = runCli(args, cache.path());
+        QCOMPARE(r.exitCode, 4);
+        // With --json the message is the JSON "error" on stdout.
+        QVERIFY2((r.err + r.out).contains(message), qPrintable(r.err + r.out));
+    }
+
+    void badInputAsJson() {
+        QTemporaryDir cache;
+        const CliResult r = runCli({kTranspose, "--json", "--strategy", "x"}, cache.path());
+        QCOMPARE(r.exitCode, 4);
+        const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("bad-input"));
+        QVERIFY(json.value(QStringLiteral("error"))
+                    .toString()
+                    .startsWith(QStringLiteral("--strategy")));
+    }
+
+    void sweepsOrSaysThereIsNoDevice() {
+        QTemporaryDir dir;
+        const QString results = dir.filePath(QStringLiteral("r.jsonl"));
+        // Two block shapes through --set: quick with or without a device.
+        const CliResult r = runCli(
+            {kTranspose, "--set", "bx=16,32", "--set", "by=8", "--reps", "2", "--results", results},
+            dir.path());
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: 2 of 2 configurations kept")),
+                 qPrintable(r.err));
+        if (!haveDevice()) {
+            QCOMPARE(r.exitCode, 3);
+            QVERIFY2(r.err.contains(QStringLiteral("no CUDA device")) &&
+                         r.err.contains(QStringLiteral("A sweep needs a device")),
+                     qPrintable(r.err));
+            QFile file(results);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), QByteArray()); // no record of a run that never ran
+            return;
+        }
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("2 of 2 configurations passed")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("best: bx=")), qPrintable(r.out));
+    }
+
+    void defaultResultsGoToTheCacheFolder() {
+        QTemporaryDir cache;
+        const CliResult r =
+            runCli({kTranspose, "--set", "bx=32", "--set", "by=8", "--reps", "2"}, cache.path());
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 3, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("results in ") + cache.path()) || r.exitCode == 3,
+                 qPrintable(r.err));
+        QDir sweeps(cache.path() + QStringLiteral("/kernelpad-cli/sweeps"));
+        QCOMPARE(sweeps.entryList({QStringLiteral("transpose_sweep-*.jsonl")}, QDir::Files).size(),
+                 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweepCli)
+#include "tst_sweepcli.moc"

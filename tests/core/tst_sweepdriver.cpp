@@ -1,0 +1,341 @@
+// The sweep driver and its results (issue 14, points 4 and 5) over a stand-in evaluator (no
+// GPU): every configuration of the space is evaluated once, failures are recorded with their
+// reason and never chosen as best, configurations that cannot launch never reach the
+// evaluator, no device ends the sweep with an error and no record; the results file is
+// appended as results arrive, a sweep killed after k results resumes from it and evaluates
+// only the rest; the table's CSV and JSON export.
+
+#include "core/project/Project.h"
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepEvaluator.h"
+
+#include "TestPaths.h"
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include <cmath>
+#include <functional>
+
+using namespace kernelpad;
+
+namespace {
+
+/// Answers each request on the next turn of the event loop with `outcome(project)`, up to
+/// `capacity` at once (a pool of several runners, as far as the sweep can tell).
+class FakeEvaluator : public SweepEvaluator {
+public:
+    FakeEvaluator(int capacity, std::function<RunResult(const Project&)> outcome)
+        : m_capacity(capacity)
+        , m_outcome(std::move(outcome)) {}
+    void start(quint64 tag, const RunRequest& request) override {
+        ++started;
+        ++inFlight;
+        maxInFlight = std::max(maxInFlight, inFlight);
+        kernels.append(request.project.kernel);
+        QVERIFY(!request.keepOutputs);
+        QVERIFY(request.project.sweep.isEmpty());
+        const RunResult result = m_outcome(request.project);
+        QTimer::singleShot(0, this, [this, tag, result] {
+            --inFlight;
+            emit finished(tag, result, QStringLiteral("Fake GPU %1").arg(tag % m_capacity));
+        });
+    }
+    [[nodiscard]] int capacity() const override { return m_capacity; }
+    void cancel() override { ++cancels; }
+
+    int started = 0;
+    int inFlight = 0;
+    int maxInFlight = 0;
+    int cancels = 0;
+    QStringList kernels;
+
+private:
+    int m_capacity;
+    std::function<RunResult(const Project&)> m_outcome;
+};
+
+Project transpose(const std::function<void(QJsonObject&)>& edit = {}) {
+    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read the transpose example");
+    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
+    if (edit)
+        edit(sweep);
+    json.insert(QStringLiteral("sweep"), sweep);
+    QString error;
+    std::optional<Project> p = Project::fromJson(json, &error);
+    if (!p)
+        qFatal("%s", qPrintable(error));
+    return *p;
+}
+
+/// A fake time that is least at bx = 32, by = 8; bx = 64 "fails verification" and bx = 128
+/// "does not compile", each with a fake time below every passing one.
+RunResult synthetic(const Project& p) {
+    RunResult r;
+    const int bx = p.launch.block[0], by = p.launch.block[1];
+    const double lx = std::log2(bx) - 5, ly = std::log2(by) - 3;
+    r.timing.medianMs = 1.0 + lx * lx + ly * ly;
+    r.timing.minMs = r.timing.medianMs * 0.9;
+    r.timing.bandwidthGBs = 100.0 / r.timing.medianMs;
+    if (bx == 64) {
+        r.status = RunStatus::VerificationFailed;
+        r.error = QStringLiteral("out: 17 of 4194304 elements differ");
+        r.timing.medianMs = 0.01;
+    } else if (bx == 128) {
+        r.status = RunStatus::CompileError;
+        r.error = QStringLiteral("compilation failed");
+        r.timing.medianMs = 0.001;
+    }
+    return r;
+}
+
+RunRequest requestFor(const Project& p) {
+    RunRequest r;
+    r.project = p;
+    r.projectDir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
+    return r;
+}
+
+/// Runs `sweep` to its end; returns the finished() error.
+QString runToEnd(Sweep& sweep) {
+    QSignalSpy finished(&sweep, &Sweep::finished);
+    sweep.start();
+    if (!finished.wait(20000))
+        return QStringLiteral("never finished");
+    return finished.first().at(0).toString();
+}
+
+} // namespace
+
+class TestSweepDriver : public QObject {
+    Q_OBJECT
+private slots:
+    void evaluatesEveryConfigurationOnce() {
+        FakeEvaluator evaluator(3, synthetic);
+        Sweep sweep(requestFor(transpose()), &evaluator);
+        QString error;
+        QVERIFY2(sweep.prepare(&error), qPrintable(error));
+        QCOMPARE(sweep.total(), 66);
+        QSignalSpy progress(&sweep, &Sweep::progress);
+        QCOMPARE(runToEnd(sweep), QString());
+        QCOMPARE(evaluator.started, 66);
+        QCOMPARE(evaluator.maxInFlight, 3);
+        QCOMPARE(sweep.records().size(), 66);
+        QCOMPARE(progress.size(), 66);
+        QCOMPARE(progress.last().at(0).toInt(), 66);
+        QSet<QString> keys;
+        for (const SweepRecord& r : sweep.records())
+            keys.insert(r.key);
+        QCOMPARE(keys.size(), 66);
+    }
+
+    void failuresAreRecordedAndNeverBest() {
+        FakeEvaluator evaluator(1, synthetic);
+        Sweep sweep(requestFor(transpose()), &evaluator);
+        QString error;
+        QVERIFY(sweep.prepare(&error));
+        QCOMPARE(runToEnd(sweep), QString());
+        const std::optional<SweepRecord> best = sweep.best();
+        QVERIFY(best);
+        QCOMPARE(best->key, QStringLiteral("bx=32,by=8"));
+        QCOMPARE(best->medianMs, 1.0);
+        QVERIFY(best->device.startsWith(QStringLiteral("Fake GPU")));
+        int verification = 0, compile = 0;
+        for (const SweepRecord& r : sweep.records()) {
+            if (r.values[0] == 64) {
+                QCOMPARE(r.status, QStringLiteral("verification-failed"));
+                QCOMPARE(r.error, QStringLiteral("out: 17 of 4194304 elements differ"));
+                QVERIFY(std::isnan(r.medianMs)); // a failed run's time means nothing
+                ++verification;
+            } else if (r.values[0] == 128) {
+                QCOMPARE(r.status, QStringLiteral("compile-error"));
+                ++compile;
+            } else {
+                QVERIFY(r.passed());
+            }
+        }
+        QCOMPARE(verification, 5); // by = 1 .. 16
+        QCOMPARE(compile, 4);      // by = 1 .. 8
+        const QVector<SweepRecord> sorted = sortedRecords(sweep.records(), SweepObjective::Time);
+        QCOMPARE(sorted.first().key, best->key);
+        for (int i = 0; i < 57; ++i)
+            QVERIFY(sorted[i].passed());
+        for (int i = 57; i < 66; ++i)
+            QVERIFY(!sorted[i].passed());
+        // By bandwidth, the best is the same configuration here (100 / time).
+        QCOMPARE(bestRecord(sweep.records(), SweepObjective::Bandwidth)->key, best->key);
+    }
+
+    void unlaunchableConfigurationsNeverReachTheEvaluator() {
+        FakeEvaluator evaluator(2, synthetic);
+        Sweep sweep(requestFor(transpose([](QJsonObject& s) { s.remove("restrictions"); })),
+                    &evaluator);
+        QString error;
+        QVERIFY(sweep.prepare(&error));
+        QCOMPARE(runToEnd(sweep), QString());
+        QCOMPARE(sweep.records().size(), 121);
+        QCOMPARE(evaluator.started, 66);
+        int invalid = 0;
+        for (const SweepRecord& r : sweep.records()) {
+            if (r.status == SweepRecord::kInvalid) {
+                ++invalid;
+                QVERIFY2(r.error.startsWith(QStringLiteral("block:")), qPrintable(r.error));
+                QVERIFY(r.device.isEmpty());
+            }
+        }
+        QCOMPARE(invalid, 55);
+        QCOMPARE(sweep.best()->key, QStringLiteral("bx=32,by=8"));
+    }
+
+    void noDeviceEndsTheSweep() {
+        FakeEvaluator evaluator(1, [](const Project&) {
+            RunResult r;
+            r.status = RunStatus::DriverUnavailable;
+            r.error = QStringLiteral("libcuda.so.1: cannot open shared object file");
+            return r;
+        });
+        Sweep sweep(requestFor(transpose()), &evaluator);
+        QString error;
+        QVERIFY(sweep.prepare(&error));
+        QSignalSpy added(&sweep, &Sweep::recordAdded);
+        const QString stopped = runToEnd(sweep);
+        QVERIFY2(stopped.startsWith(QStringLiteral("no CUDA device: libcuda.so.1")),
+                 qPrintable(stopped));
+        QCOMPARE(evaluator.started, 1);
+        QCOMPARE(added.size(), 0);
+        QVERIFY(!sweep.best());
+    }
+
+    void resumesFromTheResultsFile_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("killAfter");
+        QTest::newRow("exhaustive, killed after 10")
+            << int(SweepStrategySpec::Kind::Exhaustive) << 10;
+        QTest::newRow("exhaustive, killed after 1")
+            << int(SweepStrategySpec::Kind::Exhaustive) << 1;
+        QTest::newRow("random, killed after 25") << int(SweepStrategySpec::Kind::Random) << 25;
+    }
+    void resumesFromTheResultsFile() {
+        QFETCH(int, kind);
+        QFETCH(int, killAfter);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("results.jsonl"));
+        Project project = transpose();
+        project.sweep.strategy.kind = SweepStrategySpec::Kind(kind);
+        project.sweep.strategy.seed = 5;
+
+        int firstEvaluated = 0;
+        {
+            FakeEvaluator evaluator(1, synthetic);
+            Sweep sweep(requestFor(project), &evaluator);
+            QString error;
+            QVERIFY(sweep.prepare(&error));
+            SweepResultsFile file;
+            QVERIFY2(file.open(path, &error), qPrintable(error));
+            QVERIFY(file.existing().isEmpty());
+            connect(&sweep, &Sweep::recordAdded, &sweep, [&](const SweepRecord& r) {
+                QVERIFY(file.append(r, &error));
+                if (sweep.done() == killAfter)
+                    sweep.cancel(); // as if the process were killed here
+            });
+            QCOMPARE(runToEnd(sweep), QStringLiteral("cancelled"));
+            firstEvaluated = evaluator.started;
+            QCOMPARE(sweep.records().size(), killAfter);
+        }
+        // A kill while writing leaves half a line: the resumed sweep drops it.
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("{\"key\": \"bx=1,by=");
+        }
+        FakeEvaluator evaluator(1, synthetic);
+        Sweep sweep(requestFor(project), &evaluator);
+        QString error;
+        QVERIFY(sweep.prepare(&error));
+        SweepResultsFile file;
+        QVERIFY2(file.open(path, &error), qPrintable(error));
+        QCOMPARE(file.existing().size(), killAfter);
+        sweep.setDone(file.existing());
+        connect(&sweep, &Sweep::recordAdded, &sweep,
+                [&](const SweepRecord& r) { QVERIFY(file.append(r, &error)); });
+        QCOMPARE(runToEnd(sweep), QString());
+        QCOMPARE(evaluator.started, 66 - killAfter);
+        QCOMPARE(firstEvaluated - 1 <= killAfter, true); // at most the one in flight lost
+        QCOMPARE(sweep.records().size(), 66);
+        QCOMPARE(sweep.best()->key, QStringLiteral("bx=32,by=8"));
+
+        SweepResultsFile reread;
+        QVERIFY(reread.open(path, &error));
+        QCOMPARE(reread.existing().size(), 66);
+        QSet<QString> keys;
+        for (const SweepRecord& r : reread.existing())
+            keys.insert(r.key);
+        QCOMPARE(keys.size(), 66);
+    }
+
+    void resultsFileRefusesABadLine() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.jsonl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "{\"key\":\"bx=1\",\"names\":[\"bx\"],\"parameters\":{\"bx\":1},\"status\":\"ok\"}\n");
+        f.write("{\"key\":\"bx=2\",\"names\":[\"bx\"],\"parameters\":{},\"status\":\"ok\"}\n");
+        f.write("[1]\n");
+        f.close();
+        SweepResultsFile file;
+        QString error;
+        QVERIFY(!file.open(path, &error));
+        QVERIFY2(error.contains(QStringLiteral("line 2: parameters.bx: missing")),
+                 qPrintable(error));
+    }
+
+    void recordRoundTripsAndExports() {
+        SweepRecord ok;
+        ok.key = QStringLiteral("bx=32,TILE=16");
+        ok.names = {QStringLiteral("bx"), QStringLiteral("TILE")};
+        ok.values = {32, 16};
+        ok.status = QStringLiteral("ok");
+        ok.medianMs = 0.25;
+        ok.minMs = 0.2;
+        ok.bandwidthGBs = 1500;
+        ok.device = QStringLiteral("NVIDIA H100 80GB HBM3");
+        SweepRecord failed = ok;
+        failed.key = QStringLiteral("bx=64,TILE=16");
+        failed.values = {64, 16};
+        failed.status = QStringLiteral("cuda-error");
+        failed.error = QStringLiteral("an illegal memory access, \"out\" at 0x10\nline two");
+        failed.medianMs = failed.minMs = failed.bandwidthGBs = std::nan("");
+
+        QString error;
+        for (const SweepRecord& r : {ok, failed}) {
+            const std::optional<SweepRecord> back = SweepRecord::fromJson(r.toJson(), &error);
+            QVERIFY2(back, qPrintable(error));
+            QCOMPARE(back->toJson(), r.toJson());
+            QCOMPARE(back->values, r.values);
+            QCOMPARE(back->names, r.names);
+        }
+        const QVector<SweepRecord> sorted = sortedRecords({failed, ok}, SweepObjective::Time);
+        QCOMPARE(sorted[0].key, ok.key);
+        const QString csv = recordsToCsv(sorted, ok.names);
+        const QStringList lines = csv.split(QLatin1Char('\n'));
+        QCOMPARE(lines[0], QStringLiteral("bx,TILE,status,median_ms,min_ms,gbps,device,error"));
+        QCOMPARE(lines[1], QStringLiteral("32,16,ok,0.25,0.2,1500,NVIDIA H100 80GB HBM3,"));
+        QCOMPARE(lines[2], QStringLiteral("64,16,cuda-error,,,,NVIDIA H100 80GB HBM3,\"an illegal "
+                                          "memory access, \"\"out\"\" at 0x10"));
+        QCOMPARE(lines[3], QStringLiteral("line two\""));
+        const QJsonArray json = recordsToJson(sorted);
+        QCOMPARE(json.size(), 2);
+        QCOMPARE(json[0].toObject().value(QStringLiteral("medianMs")).toDouble(), 0.25);
+        QVERIFY(json[1].toObject().value(QStringLiteral("medianMs")).isNull());
+        QCOMPARE(json[1].toObject().value(QStringLiteral("error")).toString(), failed.error);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweepDriver)
+#include "tst_sweepdriver.moc"

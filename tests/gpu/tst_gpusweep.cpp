@@ -1,0 +1,181 @@
+// Sweeps on the GPU (issue 14, points 4 and 5): the transpose example over its 66 block
+// shapes in one warm runner, every configuration verified against the reference transpose
+// and the best the fastest of them; a kernel with __launch_bounds__(256) where the larger
+// shapes fail with their reason and are never best; SAXPY over sizes, where the bandwidth of
+// the largest size beats that of the smallest (launch-bound against bandwidth-bound).
+
+#include "GpuTestSupport.h"
+
+#include "core/runner/RunnerClient.h"
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepEvaluator.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace kernelpad;
+
+namespace {
+
+/// Runs the sweep of `project` to its end in one warm runner; the records, or a failure.
+QVector<SweepRecord> sweepAll(const Project& project, QString* stopped) {
+    RunnerSweepEvaluator evaluator;
+    RunRequest base;
+    base.project = project;
+    base.projectDir = test::examplesDir();
+    Sweep sweep(base, &evaluator);
+    if (!sweep.prepare(stopped))
+        return {};
+    QSignalSpy finished(&sweep, &Sweep::finished);
+    sweep.start();
+    if (!finished.wait(280000)) {
+        *stopped = QStringLiteral("the sweep did not end within 280 s");
+        return {};
+    }
+    *stopped = finished.first().at(0).toString();
+    return sweep.records();
+}
+
+} // namespace
+
+class TestGpuSweep : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        KERNELPAD_REQUIRE_DRIVER();
+        QVERIFY2(!runnerPath().isEmpty(), "the runner (kernelpad-cli) must be found");
+    }
+
+    void transposeOverBlockShapes() {
+        const Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
+        QString stopped;
+        const QVector<SweepRecord> records = sweepAll(project, &stopped);
+        if (stopped.startsWith(QStringLiteral("no CUDA device")))
+            QSKIP(qPrintable(QStringLiteral("found no device: %1").arg(stopped)));
+        QVERIFY2(stopped.isEmpty(), qPrintable(stopped));
+        QCOMPARE(records.size(), 66);
+        double fastest = INFINITY;
+        for (const SweepRecord& r : records) {
+            QVERIFY2(r.passed(), qPrintable(r.key + QStringLiteral(": ") + r.error));
+            QVERIFY(r.medianMs > 0);
+            QVERIFY(r.bandwidthGBs > 0);
+            QVERIFY(!r.device.isEmpty());
+            fastest = std::min(fastest, r.medianMs);
+        }
+        const std::optional<SweepRecord> best = bestRecord(records, SweepObjective::Time);
+        QVERIFY(best);
+        QCOMPARE(best->medianMs, fastest);
+        QCOMPARE(sortedRecords(records, SweepObjective::Time).first().key, best->key);
+        // One-thread-wide blocks walk the output with a stride of a whole row: a shape of at
+        // least a warp must beat bx = by = 1.
+        QVERIFY(best->values[0] * best->values[1] >= 32);
+        qInfo("best of 66: %s, %.4f ms, %.1f GB/s", qPrintable(best->key), best->medianMs,
+              best->bandwidthGBs);
+    }
+
+    void failingShapesAreNeverBest() {
+        Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
+        project.source.replace(
+            QStringLiteral("__global__\nvoid transpose("),
+            QStringLiteral("__global__ __launch_bounds__(256)\nvoid transpose("));
+        QVERIFY(project.source.contains(QStringLiteral("__launch_bounds__(256)")));
+        QString stopped;
+        const QVector<SweepRecord> records = sweepAll(project, &stopped);
+        QVERIFY2(stopped.isEmpty(), qPrintable(stopped));
+        QCOMPARE(records.size(), 66);
+        int passed = 0;
+        for (const SweepRecord& r : records) {
+            const bool fits = r.values[0] * r.values[1] <= 256;
+            QVERIFY2(r.passed() == fits, qPrintable(r.key + QStringLiteral(": ") + r.status +
+                                                    QStringLiteral(" ") + r.error));
+            if (!fits)
+                QVERIFY2(!r.error.isEmpty(), qPrintable(r.key));
+            passed += r.passed() ? 1 : 0;
+        }
+        QCOMPARE(passed, 45); // a + b <= 8 for bx = 2^a, by = 2^b
+        const std::optional<SweepRecord> best = bestRecord(records, SweepObjective::Time);
+        QVERIFY(best && best->passed());
+        QVERIFY(best->values[0] * best->values[1] <= 256);
+    }
+
+    void saxpyOverSizes() {
+        Project project = test::loadExample(QStringLiteral("saxpy_sizes.kpad"));
+        // 2^10 .. 2^24: enough to leave the launch-bound region, quick enough for a test.
+        for (SweepTunable& t : project.sweep.tunables)
+            if (t.name == QLatin1String("n"))
+                t.values.to = double(1 << 24);
+        QString stopped;
+        const QVector<SweepRecord> records = sweepAll(project, &stopped);
+        QVERIFY2(stopped.isEmpty(), qPrintable(stopped));
+        QCOMPARE(records.size(), 15);
+        for (const SweepRecord& r : records)
+            QVERIFY2(r.passed(), qPrintable(r.key + QStringLiteral(": ") + r.error));
+        QCOMPARE(records.first().key, QStringLiteral("n=1024"));
+        QCOMPARE(records.last().key, QStringLiteral("n=16777216"));
+        QVERIFY2(records.last().bandwidthGBs > 10 * records.first().bandwidthGBs,
+                 qPrintable(QStringLiteral("%1 GB/s at 2^24, %2 GB/s at 2^10")
+                                .arg(records.last().bandwidthGBs)
+                                .arg(records.first().bandwidthGBs)));
+        QCOMPARE(bestRecord(records, SweepObjective::Bandwidth)->bandwidthGBs >=
+                     records.last().bandwidthGBs,
+                 true);
+    }
+
+    void cliPrintsCsvJsonAndResumes() {
+        // The GPU machine runs a bundle outside the build tree: $KERNELPAD_CLI names its CLI.
+        const QString cli = qEnvironmentVariableIsSet("KERNELPAD_CLI")
+                                ? qEnvironmentVariable("KERNELPAD_CLI")
+                                : QStringLiteral(KERNELPAD_CLI_PATH);
+        QTemporaryDir dir;
+        const QString results = dir.filePath(QStringLiteral("r.jsonl"));
+        const QString example = test::examplesDir() + QStringLiteral("/transpose_sweep.kpad");
+        const auto sweep = [&](const QStringList& extra, QString* out, QString* err) {
+            QProcess p;
+            p.start(cli, QStringList{"sweep", example, "--set", "bx=8,16,32", "--set", "by=8",
+                                     "--results", results} +
+                             extra);
+            if (!p.waitForFinished(120000))
+                return -1;
+            *out = QString::fromUtf8(p.readAllStandardOutput());
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitCode();
+        };
+        QString out, err;
+        QCOMPARE(sweep({"--csv"}, &out, &err), 0);
+        QStringList lines = out.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QStringLiteral("bx,by,status,median_ms,min_ms,gbps,device,error"));
+        for (int i = 1; i < 4; ++i)
+            QVERIFY2(lines[i].contains(QStringLiteral(",ok,")), qPrintable(lines[i]));
+        // The same results file again: nothing left to run, the same table.
+        QCOMPARE(sweep({"--json"}, &out, &err), 0);
+        QVERIFY2(err.contains(QStringLiteral("resuming: 3 configurations already in")),
+                 qPrintable(err));
+        const QJsonObject json = QJsonDocument::fromJson(out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(json.value(QStringLiteral("results")).toArray().size(), 3);
+        QCOMPARE(
+            json.value(QStringLiteral("best")).toObject().value(QStringLiteral("key")).toString(),
+            json.value(QStringLiteral("results"))
+                .toArray()[0]
+                .toObject()
+                .value(QStringLiteral("key"))
+                .toString());
+        QFile file(results);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count('\n'), 3); // nothing appended twice
+    }
+
+private:
+    static QString runnerPath() { return RunnerClient::findRunner(); }
+};
+
+QTEST_GUILESS_MAIN(TestGpuSweep)
+#include "tst_gpusweep.moc"
