@@ -1,7 +1,10 @@
 #include "app/cli/CliSweep.h"
 
 #include "app/cli/CliCommands.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
+#include "core/runner/RunnerPool.h"
+#include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
 
@@ -14,6 +17,7 @@
 #include <QTextStream>
 
 #include <cmath>
+#include <memory>
 
 namespace kernelpad::cli {
 namespace {
@@ -28,6 +32,9 @@ struct SweepArgs {
     QString results;
     QStringList sets;
     int device = 0;
+    bool deviceGiven = false;
+    /// --devices: "all" or ordinals ("0,1"; "0,0" is two runners on device 0).
+    QString devices;
     std::optional<int> repetitions;
 };
 
@@ -44,7 +51,7 @@ int badInput(const QString& message, bool json) {
 std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
     SweepArgs out;
     const QStringList valued{"--strategy", "--budget", "--seed", "--results",
-                             "--set",      "--device", "--reps"};
+                             "--set",      "--device", "--reps",   "--devices"};
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         if (a == QLatin1String("--json")) {
@@ -73,6 +80,9 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
             } else if (a == QLatin1String("--device")) {
                 out.device = value.toInt(&ok);
                 ok = ok && out.device >= 0;
+                out.deviceGiven = true;
+            } else if (a == QLatin1String("--devices")) {
+                out.devices = value;
             } else {
                 out.repetitions = value.toInt(&ok);
                 ok = ok && *out.repetitions >= 1;
@@ -98,6 +108,10 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
     }
     if (out.project.isEmpty()) {
         *error = QStringLiteral("name the project: kernelpad-cli sweep FILE.kpad");
+        return std::nullopt;
+    }
+    if (out.deviceGiven && !out.devices.isEmpty()) {
+        *error = QStringLiteral("--device and --devices: choose one");
         return std::nullopt;
     }
     if (out.json && out.csv) {
@@ -210,6 +224,37 @@ void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStr
         out << "\nFailed configurations:\n" << failures.join(QLatin1Char('\n')) << '\n';
 }
 
+/// The runners' devices: --device N is one runner there; --devices lists them ("all", or
+/// ordinals, one runner each, repeats allowed); neither is every local device. Empty when the
+/// driver or its devices are missing: the single runner then says so.
+std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
+    if (a.deviceGiven)
+        return QVector<int>{a.device};
+    QString driverError;
+    const QVector<DeviceInfo> local = ExecutionSession().devices(&driverError);
+    if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
+        return RunnerPool::allDevices(local);
+    QVector<int> out;
+    for (const QString& item : a.devices.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int ordinal = item.trimmed().toInt(&ok);
+        if (!ok || ordinal < 0) {
+            *error = QStringLiteral("--devices: '%1' is not a device ordinal (expected all or a "
+                                    "list such as 0,1)")
+                         .arg(item);
+            return std::nullopt;
+        }
+        if (driverError.isEmpty() && ordinal >= local.size()) {
+            *error = QStringLiteral("--devices: there is no device %1 (this computer has %2)")
+                         .arg(ordinal)
+                         .arg(local.size());
+            return std::nullopt;
+        }
+        out.append(ordinal);
+    }
+    return out;
+}
+
 } // namespace
 
 int runSweep(const QStringList& args) {
@@ -242,8 +287,23 @@ int runSweep(const QStringList& args) {
     base.projectDir = QFileInfo(a->project).absolutePath();
     base.device = a->device;
     base.repetitions = a->repetitions;
-    RunnerSweepEvaluator evaluator;
-    Sweep sweep(base, &evaluator);
+    const std::optional<QVector<int>> devices = runnerDevices(*a, &error);
+    if (!devices)
+        return badInput(error, a->json);
+    // One device: one warm runner; several: a pool that gives each runner the next
+    // configuration when it is free.
+    std::unique_ptr<RunnerPool> pool;
+    std::unique_ptr<SweepEvaluator> evaluator;
+    if (devices->size() > 1) {
+        pool = std::make_unique<RunnerPool>(*devices);
+        pool->warmUp();
+        evaluator = std::make_unique<PoolSweepEvaluator>(pool.get());
+    } else {
+        if (devices->size() == 1)
+            base.device = devices->first();
+        evaluator = std::make_unique<RunnerSweepEvaluator>();
+    }
+    Sweep sweep(base, evaluator.get());
     if (!sweep.prepare(&error))
         return badInput(error, a->json);
 

@@ -7,6 +7,8 @@
 #include "GpuTestSupport.h"
 
 #include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerPool.h"
+#include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
 
@@ -14,11 +16,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QElapsedTimer>
+
 #include <cmath>
+#include <csignal>
 
 using namespace kernelpad;
 
@@ -126,6 +132,58 @@ private slots:
         QCOMPARE(bestRecord(records, SweepObjective::Bandwidth)->bandwidthGBs >=
                      records.last().bandwidthGBs,
                  true);
+    }
+
+    void twoRunnersOnOneDeviceSurviveAKill() {
+        // Two runners on device 0 share the 66 shapes; after 10 results one runner's process
+        // is killed. Its configuration goes to the other runner (and the killed one restarts),
+        // so the sweep still ends with every shape verified exactly once.
+        const Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
+        RunnerPool pool({0, 0});
+        pool.warmUp();
+        PoolSweepEvaluator evaluator(&pool);
+        RunRequest base;
+        base.project = project;
+        base.projectDir = test::examplesDir();
+        Sweep sweep(base, &evaluator);
+        QString error;
+        QVERIFY2(sweep.prepare(&error), qPrintable(error));
+        QSignalSpy lost(&pool, &RunnerPool::runnerLost);
+        QSignalSpy finished(&sweep, &Sweep::finished);
+        bool killed = false;
+        connect(&sweep, &Sweep::recordAdded, this, [&](const SweepRecord&) {
+            if (killed || sweep.done() < 10)
+                return;
+            for (int r = 0; r < pool.runnerCount() && !killed; ++r) {
+                if (pool.runnerBusy(r) && pool.runnerPid(r) > 0) {
+                    ::kill(pid_t(pool.runnerPid(r)), SIGKILL);
+                    killed = true;
+                }
+            }
+        });
+        QElapsedTimer wall;
+        wall.start();
+        sweep.start();
+        QVERIFY(finished.wait(280000));
+        const QString stopped = finished.first().at(0).toString();
+        if (stopped.startsWith(QStringLiteral("no CUDA device")))
+            QSKIP(qPrintable(QStringLiteral("found no device: %1").arg(stopped)));
+        QVERIFY2(stopped.isEmpty(), qPrintable(stopped));
+        QVERIFY2(killed, "no runner was busy after 10 results");
+        QCOMPARE(lost.size(), 1);
+        const QVector<SweepRecord> records = sweep.records();
+        QCOMPARE(records.size(), 66);
+        QSet<QString> keys;
+        for (const SweepRecord& r : records) {
+            QVERIFY2(r.passed(), qPrintable(r.key + QStringLiteral(": ") + r.error));
+            keys.insert(r.key);
+        }
+        QCOMPARE(keys.size(), 66);
+        QVERIFY(pool.jobsAnswered(0) > 0);
+        QVERIFY(pool.jobsAnswered(1) > 0);
+        qInfo("66 shapes on two runners of device 0, one killed after 10: %lld ms; runner 0 "
+              "answered %d, runner 1 %d",
+              wall.elapsed(), pool.jobsAnswered(0), pool.jobsAnswered(1));
     }
 
     void cliPrintsCsvJsonAndResumes() {
