@@ -43,12 +43,11 @@ bool DeviceInit::prepare(const QString& arch, QString* error) {
     m_module.reset();
     const auto compile = [&] { return deviceInitProgram().compile(arch); };
     const CompileResult compiled =
-        m_cache ? m_cache->findOrCompile(
-                      CompileCache::key(QString::fromLatin1(kDeviceInitSource),
-                                        QLatin1String(kSourceName),
-                                        {arch, QStringLiteral("--fmad=false")}, {},
-                                        Program::nvrtcVersion()),
-                      compile)
+        m_cache ? m_cache->findOrCompile(CompileCache::key(QString::fromLatin1(kDeviceInitSource),
+                                                           QLatin1String(kSourceName),
+                                                           {arch, QStringLiteral("--fmad=false")},
+                                                           {}, Program::nvrtcVersion()),
+                                         compile)
                 : compile();
     if (!compiled.ok || compiled.cubin.isEmpty()) {
         *error = QStringLiteral("the device-side generator did not compile for %1: %2")

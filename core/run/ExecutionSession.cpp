@@ -546,7 +546,13 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     // Large "uniform" inputs are generated on the GPU when its generator is ready (the host
     // makes the same values only if it needs them); its compile failing only costs the upload.
     QString deviceInitProblem;
-    const bool generateOnDevice = s.deviceInit.prepare(s.info.arch(), &deviceInitProblem);
+    const bool anyToGenerate =
+        std::any_of(project.arguments.begin(), project.arguments.end(), [](const ArgumentSpec& a) {
+            return a.isBuffer() && a.buffer.direction == Direction::In &&
+                   deviceCanGenerate(a.buffer);
+        });
+    const bool generateOnDevice =
+        anyToGenerate && s.deviceInit.prepare(s.info.arch(), &deviceInitProblem);
     std::optional<std::vector<RunBuffer>> prepared = prepareBuffers(
         project.arguments, request.projectDir, &problem, &s.buffers, generateOnDevice);
     if (!prepared)

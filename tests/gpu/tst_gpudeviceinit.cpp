@@ -42,11 +42,11 @@ private slots:
             quint64 seed;
             double low, high;
         };
-        const Case cases[] = {{ScalarType::Float32, 1, -1, 1},     {ScalarType::Float32, 2, -1, 1},
-                              {ScalarType::Float32, 42, -2, 3},    {ScalarType::Float64, 7, 0, 1},
-                              {ScalarType::Float64, 99, -1e300, 1e300},
-                              {ScalarType::Float32, 5, 3, 3},      {ScalarType::Float64, 0, 1e-9, 2e-9},
-                              {ScalarType::Float32, ~0ULL, -65504, 65504}};
+        const Case cases[] = {
+            {ScalarType::Float32, 1, -1, 1},          {ScalarType::Float32, 2, -1, 1},
+            {ScalarType::Float32, 42, -2, 3},         {ScalarType::Float64, 7, 0, 1},
+            {ScalarType::Float64, 99, -1e300, 1e300}, {ScalarType::Float32, 5, 3, 3},
+            {ScalarType::Float64, 0, 1e-9, 2e-9},     {ScalarType::Float32, ~0ULL, -65504, 65504}};
         const qint64 count = (qint64(1) << 20) + 3;
         for (const Case& c : cases) {
             BufferSpec spec;
