@@ -170,7 +170,8 @@ private slots:
             QSKIP(qPrintable(QStringLiteral("found no device: %1").arg(stopped)));
         QVERIFY2(stopped.isEmpty(), qPrintable(stopped));
         QVERIFY2(killed, "no runner was busy after 10 results");
-        QCOMPARE(lost.size(), 1);
+        // A kill that lands just after the runner's answer left is no loss (the answer counts).
+        QVERIFY(lost.size() <= 1);
         const QVector<SweepRecord> records = sweep.records();
         QCOMPARE(records.size(), 66);
         QSet<QString> keys;
@@ -182,8 +183,8 @@ private slots:
         QVERIFY(pool.jobsAnswered(0) > 0);
         QVERIFY(pool.jobsAnswered(1) > 0);
         qInfo("66 shapes on two runners of device 0, one killed after 10: %lld ms; runner 0 "
-              "answered %d, runner 1 %d",
-              wall.elapsed(), pool.jobsAnswered(0), pool.jobsAnswered(1));
+              "answered %d, runner 1 %d, runners lost %d",
+              wall.elapsed(), pool.jobsAnswered(0), pool.jobsAnswered(1), int(lost.size()));
     }
 
     void cliPrintsCsvJsonAndResumes() {
