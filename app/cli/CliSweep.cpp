@@ -1,6 +1,7 @@
 #include "app/cli/CliSweep.h"
 
 #include "app/cli/CliCommands.h"
+#include "core/compile/CompileCache.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
 #include "core/runner/RunnerPool.h"
@@ -231,7 +232,8 @@ std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
     if (a.deviceGiven)
         return QVector<int>{a.device};
     QString driverError;
-    const QVector<DeviceInfo> local = ExecutionSession().devices(&driverError);
+    CompileCache unused; // the session only lists devices here
+    const QVector<DeviceInfo> local = ExecutionSession(&unused).devices(&driverError);
     if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
         return RunnerPool::allDevices(local);
     QVector<int> out;
