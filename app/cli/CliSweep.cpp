@@ -52,7 +52,7 @@ int badInput(const QString& message, bool json) {
 std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
     SweepArgs out;
     const QStringList valued{"--strategy", "--budget", "--seed", "--results",
-                             "--set",      "--device", "--reps",   "--devices"};
+                             "--set",      "--device", "--reps", "--devices"};
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         if (a == QLatin1String("--json")) {

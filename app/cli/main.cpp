@@ -3,8 +3,8 @@
 #include "app/cli/CliBench.h"
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
-#include "core/io/Trace.h"
 #include "app/cli/CliSweep.h"
+#include "core/io/Trace.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -73,7 +73,8 @@ const char* const kUsage =
     "      them, a device twice is two runners on it; --device N is one runner on N); each\n"
     "      runner takes the next configuration when it is free, and a configuration whose\n"
     "      runner dies goes to another. Each configuration is compiled (cached), run and\n"
-    "      verified, and names the device that ran it. Prints the table best first (failures with their reason last) and the\n"
+    "      verified, and names the device that ran it. Prints the table best first (failures with "
+    "their reason last) and the\n"
     "      best configuration. --set replaces or adds a tunable: bx, by, bz, a scalar argument\n"
     "      or a define, VALUES as \"1,2,4\", \"0:64:8\" or \"1:1024:x2\" (powers of 2).\n"
     "      Results are appended as JSON lines to --results FILE (default: a new file in the\n"

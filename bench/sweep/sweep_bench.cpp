@@ -94,8 +94,11 @@ int main(int argc, char** argv) {
     QTextStream out(stdout);
     QTextStream err(stderr);
     const QStringList args = app.arguments().mid(1);
+    // The GPU machine runs a bundle outside the build tree: $KERNELPAD_EXAMPLES names the examples.
     const QString path = args.value(
-        0, QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/examples/transpose_sweep.kpad"));
+        0, qEnvironmentVariable("KERNELPAD_EXAMPLES",
+                                QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/examples")) +
+               QStringLiteral("/transpose_sweep.kpad"));
     if (args.size() > 1 || path.startsWith(QLatin1String("-"))) {
         err << "usage: sweep_bench [TRANSPOSE_SWEEP.kpad]\n";
         return 4;

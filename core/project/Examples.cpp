@@ -82,6 +82,8 @@ QString exampleTopic(const QString& path) {
         {QStringLiteral("cooperative_sum"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("cluster_histogram"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("ptx_saxpy"), QStringLiteral("PTX")},
+        {QStringLiteral("transpose_sweep"), QStringLiteral("Sweeps")},
+        {QStringLiteral("saxpy_sizes"), QStringLiteral("Sweeps")},
     };
     return topics.value(QFileInfo(path).completeBaseName(), QStringLiteral("More examples"));
 }

@@ -7,7 +7,8 @@
 namespace kernelpad {
 
 PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
-    : SweepEvaluator(parent), m_pool(pool) {
+    : SweepEvaluator(parent)
+    , m_pool(pool) {
     connect(m_pool, &RunnerPool::finished, this,
             [this](quint64 tag, const RunResult& result, int, int, const QString& deviceName) {
                 emit finished(tag, result, deviceName);
@@ -18,8 +19,12 @@ void PoolSweepEvaluator::start(quint64 tag, const RunRequest& request) {
     m_pool->submit(tag, request);
 }
 
-int PoolSweepEvaluator::capacity() const { return std::max(1, m_pool->liveRunners()); }
+int PoolSweepEvaluator::capacity() const {
+    return std::max(1, m_pool->liveRunners());
+}
 
-void PoolSweepEvaluator::cancel() { m_pool->cancelAll(); }
+void PoolSweepEvaluator::cancel() {
+    m_pool->cancelAll();
+}
 
 } // namespace kernelpad

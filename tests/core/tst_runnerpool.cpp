@@ -57,7 +57,8 @@ struct Answers {
 /// A stand-in runner. It says hello like the real one, and for each "run" takes the job's
 /// name from the project ("job-…"): `job-poison` kills the runner at once, `job-hang` sleeps
 /// past the watchdog, `job-fault`
-/// answers as a kernel fault with a sticky error (poisoned) and exits, every other job sleeps
+/// answers as a kernel fault with a sticky error (poisoned) and exits, leaving its folder to
+/// the client as the real runner does, every other job sleeps
 /// `delay` seconds, writes its name to the log (run to completion) and answers Ok.
 class FakeRunner {
 public:
@@ -88,7 +89,7 @@ public:
                 "  if [ \"$job\" = job-fault ]; then\n"
                 "    printf '{\"type\":\"result\",\"id\":%s,\"result\":%s,\"outputs\":[],"
                 "\"poisoned\":true}\\n' \"$id\" \"$(cat '%2/fault.json')\"\n"
-                "    rmdir \"$d\"; exit 0\n"
+                "    exit 0\n"
                 "  fi\n"
                 "  sleep %3\n"
                 "  echo \"$job\" >> '%2/log'\n"

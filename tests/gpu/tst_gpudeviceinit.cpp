@@ -72,8 +72,10 @@ private slots:
 
     void runChecksGpuInputsOnHost() {
         QString error;
-        const std::optional<Project> project =
-            Project::load(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/device_init_copy.kpad"), &error);
+        const std::optional<Project> project = Project::load(
+            qEnvironmentVariable("KERNELPAD_TEST_DATA", QStringLiteral(KERNELPAD_TEST_DATA_DIR)) +
+                QStringLiteral("/device_init_copy.kpad"),
+            &error);
         QVERIFY2(project, qPrintable(error));
         RunRequest request;
         request.project = *project;
