@@ -157,7 +157,8 @@ void TestGpuCompileDiff::localArrayShowsAsLocalMemory() {
 
 void TestGpuCompileDiff::examplesAgainstThemselves_data() {
     QTest::addColumn<QString>("path");
-    const QDir dir(QStringLiteral(KERNELPAD_EXAMPLES_DIR));
+    const QDir dir(
+        qEnvironmentVariable("KERNELPAD_EXAMPLES", QStringLiteral(KERNELPAD_EXAMPLES_DIR)));
     for (const QString& name : dir.entryList({QStringLiteral("*.kpad")}, QDir::Files))
         QTest::newRow(qPrintable(name)) << dir.filePath(name);
 }
