@@ -2,6 +2,7 @@
 
 #include "core/compile/KernelSignature.h"
 #include "core/engine/Engine.h"
+#include "core/io/Trace.h"
 #include "core/project/ProjectDiff.h"
 #include "ui/ProjectDocument.h"
 #include "ui/models/ArgumentTableModel.h"
@@ -178,6 +179,7 @@ void Session::compile() {
     if (m_lineInfoWanted)
         project.options.lineInfo = true;
     const DeviceInfo* device = currentDevice();
+    tracePhase("session: compile requested");
     m_compileId = m_engine->compile(project, m_document->directory(), device ? device->ordinal : 0);
     m_lastCompiledSource = project.source;
     m_lastCompiledProject = project;
@@ -191,6 +193,7 @@ void Session::setLineInfoWanted(bool on) {
 void Session::onCompiled(quint64 id, const CompileResult& result) {
     if (id != m_compileId)
         return; // another window's request, or superseded by a newer compile
+    tracePhase("session: compile result arrived");
     m_lastCompile = result;
     if (result.ok)
         followCompiledKernel();
@@ -323,6 +326,7 @@ bool Session::startRun(RunRequest request, QString* why, bool live, const Projec
         request.project.timing =
             liveTiming(request.project.timing, previousMedianMs(request.project.kernel));
     m_runIsLive = live;
+    tracePhase("session: run requested");
     m_runId = m_engine->run(request);
     emit runRequested(m_runId, request);
     notify([this](SessionViewer* v) { v->runStarted(*this); });
@@ -360,6 +364,7 @@ void Session::onRunProgress(quint64 id, const QString& stage, int done, int tota
 void Session::onRunFinished(quint64 id, const RunResult& result) {
     if (id != m_runId || !isRunning())
         return;
+    tracePhase("session: run result arrived");
     m_runId = 0;
     if (dropSupersededLiveRun(result) || keepBaselineKernelRun(result))
         return;
@@ -389,6 +394,7 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
     m_history.append(std::move(record));
     const RunRecord& run = m_history.constLast();
     notify([&](SessionViewer* v) { v->runFinished(*this, run); });
+    tracePhase("session: run shown");
     if (m_profileAfterRun)
         continueProfile(run);
     emit runStateChanged();

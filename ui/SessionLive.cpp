@@ -14,14 +14,14 @@ namespace kernelpad {
 
 namespace {
 /// Live mode's budget. The loop is held to 60 ms from the pause to the result for SAXPY on
-/// 1M elements, NVRTC included, which leaves a few tens of milliseconds for timing: enough
-/// samples for a verdict (kMinSamples), a short minimum of GPU time, and a noise target a
-/// microsecond kernel reaches (event timing quantises a 5 us kernel's samples by several per
-/// cent, so 0.5 % would run to the time budget every time). The verdict comes from the
-/// bootstrap interval of the medians, not from this target.
+/// 1M elements, NVRTC included, which leaves about ten milliseconds for timing: enough
+/// samples for a verdict (kMinSamples; a 16 us kernel gives several hundred), a short minimum
+/// of GPU time, and a noise target a microsecond kernel reaches (event timing quantises a 5 us
+/// kernel's samples by several per cent, so 0.5 % would run to the time budget every time).
+/// The verdict comes from the bootstrap interval of the medians, not from this target.
 constexpr int kLiveRepetitions = 10;
-constexpr int kLiveMinTimeMs = 5;
-constexpr int kLiveMaxTimeMs = 50;
+constexpr int kLiveMinTimeMs = 3;
+constexpr int kLiveMaxTimeMs = 10;
 constexpr double kLiveTargetNoise = 0.02;
 constexpr int kLiveWarmupLaunches = 1;
 /// A slow kernel's budget: this many of its launches (a few over kMinSamples, for warm-up and

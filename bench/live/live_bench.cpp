@@ -12,6 +12,7 @@
 // not verified, 3 without a driver or a device, 4 on bad arguments.
 
 #include "core/engine/Engine.h"
+#include "core/io/Trace.h"
 #include "core/project/Project.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
@@ -52,7 +53,9 @@ public:
     }
     void runFinished(const Session&, const RunRecord& run) override {
         m_chart->showRun(run.result, run.changes, run.serial);
+        kernelpad::tracePhase("bench: chart updated");
         m_chart->repaint(); // on screen: drawn now, not at the next idle moment
+        kernelpad::tracePhase("bench: chart drawn");
         shownMs = m_clock.nsecsElapsed() / 1e6;
         last = &run;
     }

@@ -632,6 +632,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
                          &s.comparer, arch, &s.expected);
     verifier.imageHandles = s.textures->handles(project.arguments.size());
     verifier.expressionEvaluator = &s.expressionEvaluator;
+    verifier.deviceInit = &s.deviceInit;
     // Outputs verified on the GPU are copied to the host only when the caller keeps them.
     QHash<QString, QByteArray> outputs;
     for (const RunBuffer& b : buffers) {
@@ -645,10 +646,12 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     QHash<QString, QByteArray> globalOutputs;
     readGlobals(*globals, s.stream, &globalOutputs);
     s.stream.synchronize(QStringLiteral("copying outputs of '%1'").arg(project.kernel));
+    tracePhase("outputs copied to the host");
 
     if (progress)
         progress(QStringLiteral("verifying"), 0, 1);
     result.verification = verifier.verify(buffers, outputs);
+    tracePhase("buffers compared");
     result.verification +=
         verifyGlobals(*globals, globalOutputs, project, buffers, request.projectDir);
     result.verification += s.textures->verify(project.arguments, buffers, request.projectDir);

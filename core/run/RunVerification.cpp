@@ -3,6 +3,7 @@
 #include "core/cuda/CudaError.h"
 #include "core/launch/Npy.h"
 #include "core/launch/Packing.h"
+#include "core/run/DeviceInit.h"
 #include "core/verify/Verify.h"
 
 #include <QDir>
@@ -133,7 +134,10 @@ RunVerifier::verifyExpressionOnGpu(const RunBuffer& b, const std::vector<RunBuff
             // The launch changed this buffer; the expression reads its initial contents.
             initialCopies.emplace_back(
                 in->bytes, QStringLiteral("the initial contents of '%1'").arg(in->name));
-            initialCopies.back().uploadAsync(in->initial.constData(), in->bytes, stream);
+            if (in->initial.isEmpty() && in->deviceGenerated && deviceInit && deviceInit->ready())
+                deviceInit->generate(*in->deviceGenerated, in->count, initialCopies.back(), stream);
+            else
+                initialCopies.back().uploadAsync(in->hostContents().constData(), in->bytes, stream);
             pointers << initialCopies.back().address();
         }
         QVector<double> values;
@@ -219,6 +223,7 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
     QHash<QString, double> scalars;
     QHash<QString, ExpressionInput> inputs;
     bool expressionInputsReady = false;
+    bool scalarsReady = false;
     for (const RunBuffer& b : buffers) {
         const VerifySpec& spec = b.verify;
         if (spec.kind == VerifySpec::Kind::None)
@@ -268,13 +273,9 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
                 error = QStringLiteral("expressions can only check buffers of scalar types");
                 break;
             }
-            if (!expressionInputsReady) {
+            if (!scalarsReady) {
                 scalars = scalarValues(project.arguments);
-                for (const RunBuffer& in : buffers)
-                    if (in.hasInitialContents() && !in.type.isStruct())
-                        inputs.insert(in.name,
-                                      ExpressionInput{in.type, &in.hostContents(), in.count});
-                expressionInputsReady = true;
+                scalarsReady = true;
             }
             if (verifiesOnGpu(b) && m_expected && expressionEvaluator)
                 if (std::optional<BufferVerification> v =
@@ -282,6 +283,15 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
                     reports.push_back(*v);
                     continue;
                 }
+            // The host path reads the inputs on the host: contents the GPU generated are made
+            // there only now (the GPU path above never needs them).
+            if (!expressionInputsReady) {
+                for (const RunBuffer& in : buffers)
+                    if (in.hasInitialContents() && !in.type.isStruct())
+                        inputs.insert(in.name,
+                                      ExpressionInput{in.type, &in.hostContents(), in.count});
+                expressionInputsReady = true;
+            }
             ExpectedValues scratch;
             bool reused = false;
             ExpectedValues* values =

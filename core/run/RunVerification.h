@@ -40,6 +40,8 @@ using ExpectedCache = std::map<QString, ExpectedValues>;
                                        const QHash<QString, double>& scalars,
                                        const std::vector<RunBuffer>& buffers);
 
+class DeviceInit;
+
 /// Checks every output buffer that asks for it; reference kernels run once each.
 class RunVerifier {
 public:
@@ -78,6 +80,10 @@ public:
     /// there and the expression translates (ExpressionKernel.h); null: muParser on the host.
     /// Belongs to the current context.
     GpuExpressionEvaluator* expressionEvaluator = nullptr;
+    /// Regenerates, on the GPU, the initial contents of a buffer the GPU generated (an inout
+    /// buffer the expression reads as it was before the launch), so that no host copy of it
+    /// is made; null or not ready: the host's generator makes them (the same values).
+    const DeviceInit* deviceInit = nullptr;
 
 private:
     /// Expression check `b` with its expected values computed and compared on the GPU; nothing

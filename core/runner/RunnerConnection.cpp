@@ -227,6 +227,7 @@ void RunnerConnection::run(quint64 id, const RunRequest& request) {
     m_kernelClock.invalidate();
     m_kernelUsedMs = 0;
     send(RunnerMessage::make(QStringLiteral("run"), id, {{"request", request.toJson()}}));
+    tracePhase("client: run request sent");
 }
 
 void RunnerConnection::requestDevices(quint64 id) {
@@ -409,6 +410,7 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
 void RunnerConnection::onResult(const RunnerMessage& m) {
     if (!m_active || m.id != m_active->id)
         return;
+    tracePhase("client: result message read");
     m_watchdog.stop();
     QString error;
     const json::FieldReader fields(m.body, &error);
@@ -481,6 +483,7 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
         m_stopReason = QStringLiteral("poisoned");
         emit this->poisoned();
     }
+    tracePhase("client: outputs read");
     emit runFinished(m.id, result);
 }
 

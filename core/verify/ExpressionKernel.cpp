@@ -3,6 +3,7 @@
 #include "core/compile/Program.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/LaunchDims.h"
+#include "core/io/Trace.h"
 
 #include <QRegularExpression>
 
@@ -495,6 +496,8 @@ bool GpuExpressionEvaluator::evaluate(const ExpressionKernelSource& kernel, Scal
             return false;
         }
         it = m_modules.emplace(kernel.source, std::make_unique<Module>(compiled.cubin)).first;
+        tracePhase(compiled.cacheHit ? "expression kernel loaded (cache hit)"
+                                     : "expression kernel loaded (NVRTC)");
     }
     if (count == 0)
         return true;

@@ -89,6 +89,33 @@ private slots:
             QCOMPARE(v.checked, qint64(4096));
         }
     }
+
+    /// y = a*x + y in place on 2M elements, both inputs generated on the GPU: the expression
+    /// reads y as it was before the launch, which the GPU generates again (the host generates
+    /// nothing); a wrong regeneration fails the check.
+    void inPlaceExpressionReadsRegeneratedInitialContents() {
+        QString error;
+        const std::optional<Project> project = Project::load(
+            qEnvironmentVariable("KERNELPAD_TEST_DATA", QStringLiteral(KERNELPAD_TEST_DATA_DIR)) +
+                QStringLiteral("/device_init_inplace.kpad"),
+            &error);
+        QVERIFY2(project, qPrintable(error));
+        RunRequest request;
+        request.project = *project;
+        ExecutionSession session(nullptr);
+        std::atomic_bool cancel{false};
+        for (int run = 0; run < 2; ++run) { // the second keeps the expected values
+            const RunResult r = session.run(request, cancel);
+            QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.error));
+            QCOMPARE(r.verification.size(), 1);
+            const BufferVerification& v = r.verification.first();
+            QVERIFY2(v.passed, qPrintable(v.buffer + ": " + v.method));
+            QCOMPARE(v.checked, qint64(2097152));
+            QVERIFY2(v.method.contains(QLatin1String("GPU")) ||
+                         v.method.contains(QLatin1String("kept")),
+                     qPrintable(v.method));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGpuDeviceInit)

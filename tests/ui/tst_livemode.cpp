@@ -138,7 +138,7 @@ void TestLiveMode::liveTimingIsShortAndKeepsTheRest() {
     project.bytesOverride = 1234;
     const TimingSpec live = Session::liveTiming(project);
     QVERIFY(live.adaptive);
-    QCOMPARE(live.maxTimeMs, 50);
+    QCOMPARE(live.maxTimeMs, 10);
     QCOMPARE(live.targetNoise, 0.02);
     QVERIFY(live.repetitions >= kMinSamples);
     QCOMPARE(live.mode, TimingSpec::Mode::Cold);
@@ -148,7 +148,7 @@ void TestLiveMode::liveTimingIsShortAndKeepsTheRest() {
     // A kernel that took 20 ms last time gets 12 of its launches; one of 10 s is capped.
     QCOMPARE(Session::liveTiming(project, 20.0).maxTimeMs, 240);
     QCOMPARE(Session::liveTiming(project, 10000.0).maxTimeMs, 2000);
-    QCOMPARE(Session::liveTiming(project, 0.005).maxTimeMs, 50);
+    QCOMPARE(Session::liveTiming(project, 0.005).maxTimeMs, 10);
     // A project asking for less noise than live mode gets live mode's; more stays its own.
     project.targetNoise = 0.1;
     QCOMPARE(Session::liveTiming(project).targetNoise, 0.1);
