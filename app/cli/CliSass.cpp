@@ -37,7 +37,7 @@ void printSass(QTextStream& out, const SassResult& sass, const CompileResult& co
                const QString& source, const QString& sourceName) {
     const LineMap map = LineMap::build(compile.ptx, sass.listing, sourceName);
     const QStringList sourceLines = source.split(u'\n');
-    out << "\nSASS (" << sass.nvdisasm << " -c -gi):\n";
+    out << "\nSASS (" << sass.nvdisasm << " -c -gi -ndf):\n";
     for (int f = 0; f < sass.listing.functions.size(); ++f) {
         const SassFunction& function = sass.listing.functions[f];
         const QString kernel = kernelNameOf(compile, function.name);

@@ -94,7 +94,7 @@ struct SassResult {
     bool cacheHit = false; ///< SassCache answered: no process ran
 };
 
-/// Runs `nvdisasm -c -gi` on `cubin` (written to a temporary file) and parses its output.
+/// Runs `nvdisasm -c -gi -ndf` on `cubin` (written to a temporary file) and parses its output.
 /// Blocks for up to `timeoutMs`: call it on a worker thread, never the UI thread.
 [[nodiscard]] SassResult disassembleCubin(const QByteArray& cubin,
                                           int timeoutMs = kNvdisasmTimeoutMs);

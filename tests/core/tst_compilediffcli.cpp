@@ -85,7 +85,7 @@ void TestCompileDiffCli::initTestCase() {
     QVERIFY(QDir().mkpath(bin));
     QFile script(bin + QStringLiteral("/nvdisasm"));
     QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write("#!/bin/sh\nhead -c 4 \"$3\" | grep -q ELF || exit 3\ncat '" +
+    script.write("#!/bin/sh\nfor f; do :; done\nhead -c 4 \"$f\" | grep -q ELF || exit 3\ncat '" +
                  QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
     script.close();
     QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));

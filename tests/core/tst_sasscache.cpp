@@ -57,7 +57,8 @@ void TestSassCache::initTestCase() {
     // Logs its arguments, insists on a CUBIN, fails when KERNELPAD_FAKE_NVDISASM_FAIL is set.
     script.write("#!/bin/sh\necho \"$@\" >> '" + m_log.toUtf8() +
                  "'\n"
-                 "head -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
+                 "for f; do :; done\n"
+                 "head -c 4 \"$f\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
                  "[ -n \"$KERNELPAD_FAKE_NVDISASM_FAIL\" ] && { echo 'bad CUBIN' >&2; exit 2; }\n"
                  "cat '" +
                  QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/transpose.sass-gi.txt") + "'\n");

@@ -77,15 +77,16 @@ private:
 void TestSassCli::initTestCase() {
     QVERIFY(m_dir.isValid());
     m_fakeHome = m_dir.filePath(QStringLiteral("cuda"));
-    // Checks what KernelPad passes (-c -gi and a CUBIN, an ELF file) before printing the
+    // Checks what KernelPad passes (-c -gi -ndf and a CUBIN, an ELF file) before printing the
     // listing nvdisasm printed for the same source on the GPU machine.
-    const QByteArray script = "#!/bin/sh\n"
-                              "[ \"$1\" = -c ] && [ \"$2\" = -gi ] && [ -s \"$3\" ] || "
-                              "{ echo \"fake nvdisasm: unexpected arguments: $*\" >&2; exit 2; }\n"
-                              "head -c 4 \"$3\" | grep -q ELF || "
-                              "{ echo \"fake nvdisasm: $3 is not an ELF file\" >&2; exit 3; }\n"
-                              "cat '" +
-                              (kData + QStringLiteral("saxpy.sass-gi.txt")).toUtf8() + "'\n";
+    const QByteArray script =
+        "#!/bin/sh\n"
+        "[ \"$1\" = -c ] && [ \"$2\" = -gi ] && [ \"$3\" = -ndf ] && [ -s \"$4\" ] || "
+        "{ echo \"fake nvdisasm: unexpected arguments: $*\" >&2; exit 2; }\n"
+        "head -c 4 \"$4\" | grep -q ELF || "
+        "{ echo \"fake nvdisasm: $4 is not an ELF file\" >&2; exit 3; }\n"
+        "cat '" +
+        (kData + QStringLiteral("saxpy.sass-gi.txt")).toUtf8() + "'\n";
     QVERIFY(writeFakeToolkit(m_fakeHome, script));
 }
 
@@ -95,7 +96,7 @@ void TestSassCli::printsSassWithSourceLines() {
                 QStringLiteral("--arch"), QStringLiteral("sm_90"), QStringLiteral("--sass")},
                environmentWith(m_fakeHome));
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-    QVERIFY2(r.out.contains(QStringLiteral("SASS (%1/bin/nvdisasm -c -gi):").arg(m_fakeHome)),
+    QVERIFY2(r.out.contains(QStringLiteral("SASS (%1/bin/nvdisasm -c -gi -ndf):").arg(m_fakeHome)),
              qPrintable(r.out));
     QVERIFY(r.out.contains(QLatin1String("\nsaxpy: 40 instructions\n")));
     // Line 6's comment comes right before its first instruction, and the FFMA is under it.

@@ -150,13 +150,14 @@ void TestCompileDiff::initTestCase() {
     QVERIFY(QDir().mkpath(bin));
     QFile script(bin + QStringLiteral("/nvdisasm"));
     QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write(
-        "#!/bin/sh\nhead -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
-        "if grep -q edited_marker \"$3\"; then\n"
-        "  sed 's|FFMA R9, R2, UR6, R5 ;|FMUL R9, R2, UR6 ;\\n"
-        "        /*0185*/                   FADD R9, R9, R5 ;|' '" +
-        QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\nelse\n  cat '" +
-        QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\nfi\n");
+    script.write("#!/bin/sh\nfor f; do :; done\nhead -c 4 \"$f\" | grep -q ELF || { echo 'not a "
+                 "CUBIN' >&2; exit 3; }\n"
+                 "if grep -q edited_marker \"$f\"; then\n"
+                 "  sed 's|FFMA R9, R2, UR6, R5 ;|FMUL R9, R2, UR6 ;\\n"
+                 "        /*0185*/                   FADD R9, R9, R5 ;|' '" +
+                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") +
+                 "'\nelse\n  cat '" +
+                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\nfi\n");
     script.close();
     QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
     qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());

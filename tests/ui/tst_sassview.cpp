@@ -97,7 +97,8 @@ void TestSassView::initTestCase() {
     // Each start is logged, so that a test can count the processes.
     script.write("#!/bin/sh\necho \"$@\" >> '" + startsLog().toUtf8() +
                  "'\n"
-                 "head -c 4 \"$3\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
+                 "for f; do :; done\n"
+                 "head -c 4 \"$f\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
                  "cat '" +
                  QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
     script.close();
