@@ -12,6 +12,8 @@
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
 #include "core/runner/ConsoleCapture.h"
+#include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -305,6 +307,19 @@ int runRun(const QStringList& args) {
         request.sanitizer = *tool;
     }
     const bool memcheckOnFault = p->flags.contains("memcheck-on-fault");
+    QString specError;
+    const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&specError);
+    const bool remote = spec && !spec->isLocal();
+    if (remote && p->flags.contains("in-process"))
+        return badInput(QStringLiteral("--in-process cannot be combined with --runner %1: the "
+                                       "kernel runs in that runner")
+                            .arg(spec->toText()),
+                        json);
+    if (remote && (memcheckOnFault || request.sanitizer != SanitizerTool::None))
+        return badInput(QStringLiteral("--memcheck and --memcheck-on-fault need the runner on this "
+                                       "computer (compute-sanitizer starts it), not --runner %1")
+                            .arg(spec->toText()),
+                        json);
     if (memcheckOnFault && p->flags.contains("in-process"))
         return badInput(QStringLiteral("--memcheck-on-fault cannot be combined with --in-process: "
                                        "compute-sanitizer must start the process that runs the "
@@ -312,6 +327,7 @@ int runRun(const QStringList& args) {
                         json);
     const RunResult result =
         runThroughEngine(request, p->flags.contains("in-process") ? Engine::Isolation::InProcess
+                                  : remote                        ? Engine::Isolation::Process
                                                                   : Engine::defaultIsolation());
     tracePhase("result received");
     // One run under memcheck places a fault at its line, thread and block (issue 13, point 7).
@@ -441,9 +457,15 @@ int runDevices(const QStringList& args) {
         return badInput(error, json);
     if (!p->positional.isEmpty())
         return badInput(QStringLiteral("devices takes no file"), json);
-    CompileCache unused;
-    ExecutionSession session(&unused);
-    const QVector<DeviceInfo> devices = session.devices(&error);
+    QVector<DeviceInfo> devices;
+    if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&error);
+        spec && !spec->isLocal()) {
+        devices = RunnerClient::devicesOf(*spec, &error);
+    } else {
+        CompileCache unused;
+        ExecutionSession session(&unused);
+        devices = session.devices(&error);
+    }
     if (json) {
         QJsonArray list;
         for (const DeviceInfo& d : devices)

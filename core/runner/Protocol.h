@@ -19,7 +19,9 @@
 //   {"type":"cancel","id":7}                          stop run 7 between repetitions
 //   {"type":"shutdown"}                               exit cleanly (temporary files removed)
 // runner -> client
-//   {"type":"hello","version":1,"pid":1234,"outputDir":"/tmp/kernelpad-runner-XXXXXX"}
+//   {"type":"hello","version":1,"kernelpad":"0.1.0","pid":1234,
+//    "outputDir":"/tmp/kernelpad-runner-XXXXXX"}    protocol and release; a runner elsewhere
+//                                                     (RunnerSpec) must match both
 //   {"type":"progress","id":7,"stage":"timing","done":5,"total":20}
 //   {"type":"result","id":7,"result":{RunResult},"poisoned":false,
 //    "outputs":[{"name":"out","type":{ValueType},"count":N,"file":"7-0.bin","bytes":B}]}

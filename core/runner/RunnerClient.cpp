@@ -3,6 +3,8 @@
 #include "core/runner/RunnerConnection.h"
 #include "core/runner/SanitizerRun.h"
 
+#include <QEventLoop>
+
 namespace kernelpad {
 namespace {
 
@@ -44,6 +46,31 @@ void RunnerClient::setCommand(const QString& program, const QStringList& argumen
     m_runner->setCommand(program, arguments);
 }
 
+bool RunnerClient::setSpec(const RunnerSpec& spec, QString* error) {
+    return m_runner->setSpec(spec, error);
+}
+
+const RunnerSpec& RunnerClient::spec() const {
+    return m_runner->spec();
+}
+
+QVector<DeviceInfo> RunnerClient::devicesOf(const RunnerSpec& spec, QString* error) {
+    RunnerClient client;
+    if (!client.setSpec(spec, error))
+        return {};
+    QVector<DeviceInfo> devices;
+    QEventLoop loop;
+    connect(&client, &RunnerClient::devicesChanged, &loop,
+            [&](const QVector<DeviceInfo>& list, const QString& why) {
+                devices = list;
+                *error = why;
+                loop.quit();
+            });
+    client.requestDevices(1);
+    loop.exec();
+    return devices;
+}
+
 void RunnerClient::setPreparationLimitMs(int ms) {
     m_runner->setPreparationLimitMs(ms);
 }
@@ -74,6 +101,16 @@ void RunnerClient::run(quint64 id, const RunRequest& request) {
         return;
     }
     if (request.sanitizer != SanitizerTool::None) {
+        if (!m_runner->spec().isLocal()) {
+            RunResult r;
+            r.status = RunStatus::BadInput;
+            r.error = QStringLiteral("compute-sanitizer runs need the runner on this computer; "
+                                     "the chosen runner is %1")
+                          .arg(m_runner->spec().displayName());
+            r.sanitizerTool = request.sanitizer;
+            emit runFinished(id, r);
+            return;
+        }
         runSanitized(id, request);
         return;
     }

@@ -4,6 +4,7 @@
 // or a cancel; a run with a compute-sanitizer tool goes to a SanitizerRun instead.
 
 #include "core/run/RunTypes.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QObject>
 
@@ -24,6 +25,14 @@ public:
     [[nodiscard]] static QString findRunner(QStringList* searched = nullptr);
     /// Overrides the command (tests; sanitized runs put compute-sanitizer in front of it).
     void setCommand(const QString& program, const QStringList& arguments);
+    /// Where the runner runs (RunnerConnection::setSpec): a runner of another spec is stopped
+    /// and the next request starts the new one.
+    bool setSpec(const RunnerSpec& spec, QString* error);
+    [[nodiscard]] const RunnerSpec& spec() const;
+    /// Starts `spec`'s runner, asks for its devices and waits for them in a local event loop
+    /// (a command-line tool's use; never on a window's thread). Empty with `error` set when the
+    /// runner could not be reached or has no devices.
+    [[nodiscard]] static QVector<DeviceInfo> devicesOf(const RunnerSpec& spec, QString* error);
 
     /// Runs the request; answered by runFinished(). A request with a sanitizer tool runs in a
     /// separate, one-off runner under compute-sanitizer (SanitizerRun; the warm runner is left

@@ -9,6 +9,7 @@
 #include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -137,6 +138,7 @@ int runRunnerServer() {
     Output out(console->protocolFd());
     out.send(RunnerMessage::make(QStringLiteral("hello"), 0,
                                  {{"version", kRunnerProtocolVersion},
+                                  {"kernelpad", kernelpadVersion()},
                                   {"pid", double(QCoreApplication::applicationPid())},
                                   {"outputDir", outputDir.path()}}));
 
