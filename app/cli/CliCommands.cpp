@@ -176,7 +176,32 @@ int runCompile(const QStringList& args) {
     if (wantSass)
         project.options.lineInfo = true;
     CompileCache cache; // in memory for this process, backed by the disk cache
-    const CompileResult result = compileProject(project, info.absolutePath(), arch, &cache);
+    CompileResult result;
+    QString specError;
+    const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&specError);
+    if (nvrtcUnavailableHere()) {
+        // No NVRTC here: the runner elsewhere compiles (its toolkit, the same source).
+        if (!spec || spec->isLocal())
+            return badInput(QStringLiteral("NVRTC is not available on this computer "
+                                           "(KERNELPAD_NO_NVRTC=1) and no --runner elsewhere was "
+                                           "given to compile in"),
+                            json);
+        if (wantSass)
+            return badInput(QStringLiteral("--sass needs NVRTC and nvdisasm on this computer"),
+                            json);
+        RunRequest request;
+        request.project = project;
+        request.project.options.arch = arch;
+        request.projectDir = info.absolutePath();
+        result = RunnerClient::compileIn(*spec, request);
+        if (!result.ok && result.kernels.isEmpty() && result.diagnostics.isEmpty() &&
+            result.arch.isEmpty()) {
+            QTextStream(stderr) << "kernelpad-cli: " << result.log << '\n';
+            return kExitCudaError;
+        }
+    } else {
+        result = compileProject(project, info.absolutePath(), arch, &cache);
+    }
     if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
         bool lowered = false;
         for (const auto& [expression, name] : result.loweredNames)

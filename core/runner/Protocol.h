@@ -16,6 +16,9 @@
 //   {"type":"devices","id":8}                         list devices
 //   {"type":"resources","id":9,"request":{RunRequest}} compile and report the kernel's
 //                                                     registers, shared memory, occupancy
+//   {"type":"compile","id":10,"request":{RunRequest}}  compile only (for a client without
+//                                                     NVRTC), for the project's arch or
+//                                                     the request's device
 //   {"type":"cancel","id":7}                          stop run 7 between repetitions
 //   {"type":"shutdown"}                               exit cleanly (temporary files removed)
 // runner -> client
@@ -28,6 +31,7 @@
 //   {"type":"devices","id":8,"devices":[{DeviceInfo}],"error":null}
 //   {"type":"resources","id":9,"kernel":"saxpy","resources":{KernelResources}} or
 //   {"type":"resources","id":9,"error":"..."}
+//   {"type":"compile","id":10,"result":{CompileResult}}
 //   {"type":"error","id":7,"message":"..."}           a request the runner could not read
 //
 // Output buffers never travel through the pipe: the runner writes each to a file in its

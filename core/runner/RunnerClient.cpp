@@ -21,6 +21,7 @@ RunnerClient::RunnerClient(QObject* parent)
     connect(m_runner, &RunnerConnection::runFinished, this, &RunnerClient::runFinished);
     connect(m_runner, &RunnerConnection::devicesChanged, this, &RunnerClient::devicesChanged);
     connect(m_runner, &RunnerConnection::resourcesReady, this, &RunnerClient::resourcesReady);
+    connect(m_runner, &RunnerConnection::compiled, this, &RunnerClient::compiled);
     // A poisoned runner's successor starts before the result is handed on, so that the next
     // run does not wait for it.
     connect(m_runner, &RunnerConnection::poisoned, this, [this] {
@@ -69,6 +70,24 @@ QVector<DeviceInfo> RunnerClient::devicesOf(const RunnerSpec& spec, QString* err
     client.requestDevices(1);
     loop.exec();
     return devices;
+}
+
+CompileResult RunnerClient::compileIn(const RunnerSpec& spec, const RunRequest& request) {
+    RunnerClient client;
+    CompileResult result;
+    if (!client.setSpec(spec, &result.log))
+        return result;
+    QEventLoop loop;
+    bool answered = false; // a runner that cannot start answers at once, before the loop
+    connect(&client, &RunnerClient::compiled, &loop, [&](quint64, const CompileResult& r) {
+        result = r;
+        answered = true;
+        loop.quit();
+    });
+    client.requestCompile(1, request);
+    if (!answered)
+        loop.exec();
+    return result;
 }
 
 void RunnerClient::setPreparationLimitMs(int ms) {
@@ -123,6 +142,10 @@ void RunnerClient::requestDevices(quint64 id) {
 
 void RunnerClient::requestResources(quint64 id, const RunRequest& request) {
     m_runner->requestResources(id, request);
+}
+
+void RunnerClient::requestCompile(quint64 id, const RunRequest& request) {
+    m_runner->requestCompile(id, request);
 }
 
 void RunnerClient::cancel() {

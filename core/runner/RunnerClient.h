@@ -33,6 +33,8 @@ public:
     /// (a command-line tool's use; never on a window's thread). Empty with `error` set when the
     /// runner could not be reached or has no devices.
     [[nodiscard]] static QVector<DeviceInfo> devicesOf(const RunnerSpec& spec, QString* error);
+    /// As devicesOf, for a compile in `spec`'s runner; a failed result's log says why.
+    [[nodiscard]] static CompileResult compileIn(const RunnerSpec& spec, const RunRequest& request);
 
     /// Runs the request; answered by runFinished(). A request with a sanitizer tool runs in a
     /// separate, one-off runner under compute-sanitizer (SanitizerRun; the warm runner is left
@@ -42,6 +44,8 @@ public:
     void setSanitizerPath(const QString& path) { m_sanitizerPath = path; }
     void requestDevices(quint64 id);
     void requestResources(quint64 id, const RunRequest& request);
+    /// Compiles in the runner (RunnerConnection::requestCompile); answered by compiled().
+    void requestCompile(quint64 id, const RunRequest& request);
     /// Stops the active run at once: the runner is killed (a kernel cannot be interrupted
     /// otherwise) and replaced; the run ends as Cancelled.
     void cancel();
@@ -65,6 +69,7 @@ signals:
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
+    void compiled(quint64 id, const kernelpad::CompileResult& result);
     /// A new runner replaced one that died; `reason` says why.
     void runnerRestarted(const QString& reason);
 

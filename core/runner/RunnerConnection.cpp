@@ -282,6 +282,24 @@ void RunnerConnection::requestResources(quint64 id, const RunRequest& request) {
         send(RunnerMessage::make(QStringLiteral("resources"), id, {{"request", request.toJson()}}));
 }
 
+void RunnerConnection::requestCompile(quint64 id, const RunRequest& request) {
+    QString error;
+    m_compilesPending.push_back(id);
+    if (!start(&error)) {
+        failPendingCompiles(error);
+        return;
+    }
+    send(RunnerMessage::make(QStringLiteral("compile"), id, {{"request", request.toJson()}}));
+}
+
+void RunnerConnection::failPendingCompiles(const QString& why) {
+    for (const quint64 id : std::exchange(m_compilesPending, {})) {
+        CompileResult failed;
+        failed.log = why;
+        emit compiled(id, failed);
+    }
+}
+
 void RunnerConnection::cancel() {
     if (!m_active || m_stopReason == QLatin1String("cancel"))
         return;
@@ -332,6 +350,7 @@ QString RunnerConnection::protocolViolation(const QString& what) {
     m_stopReason = QStringLiteral("protocol");
     stopProcess();
     finishActive(RunStatus::CudaError, message);
+    failPendingCompiles(message);
     return message;
 }
 
@@ -457,16 +476,35 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
             return;
         }
         emit resourcesReady(m.id, kernel, *resources);
+    } else if (m.type == QLatin1String("compile")) {
+        QJsonObject json;
+        if (!fields.readObject(QStringLiteral("result"), &json, required)) {
+            protocolViolation(QStringLiteral("runner compile: %1").arg(error));
+            return;
+        }
+        std::optional<CompileResult> result =
+            CompileResult::fromJson(json, &error, QStringLiteral("result"));
+        if (!result) {
+            protocolViolation(QStringLiteral("runner compile: %1").arg(error));
+            return;
+        }
+        if (m_compilesPending.removeOne(m.id))
+            emit compiled(m.id, *result);
     } else if (m.type == QLatin1String("error")) {
         QString message;
         if (!fields.readString(QStringLiteral("message"), &message, required)) {
             protocolViolation(QStringLiteral("runner error: %1").arg(error));
             return;
         }
-        if (m_active && m.id == m_active->id)
+        if (m_compilesPending.removeOne(m.id)) {
+            CompileResult refused;
+            refused.log = message;
+            emit compiled(m.id, refused);
+        } else if (m_active && m.id == m_active->id) {
             finishActive(RunStatus::BadInput, message);
-        else
+        } else {
             qWarning("KernelPad runner: %s", qPrintable(message));
+        }
     }
 }
 
@@ -637,6 +675,7 @@ void RunnerConnection::startFailed(const QString& message) {
     finishActive(RunStatus::CudaError, message);
     if (std::exchange(m_devicesPending, false))
         emit devicesChanged({}, message);
+    failPendingCompiles(message);
 }
 
 void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
@@ -656,6 +695,7 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
         finishActive(RunStatus::CudaError, message);
         if (std::exchange(m_devicesPending, false))
             emit devicesChanged({}, message);
+        failPendingCompiles(message);
         m_stopReason.clear();
         return;
     }
@@ -677,6 +717,11 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
                      tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
         emit crashed(why);
     }
+    const QString ended =
+        QStringLiteral("KernelPad's runner ended before it answered (%1)").arg(why);
+    failPendingCompiles(ended);
+    if (std::exchange(m_devicesPending, false))
+        emit devicesChanged({}, ended);
     if (m_stopReason == QLatin1String("shutdown")) {
         m_stopReason.clear();
         emit exited();

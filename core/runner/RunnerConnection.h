@@ -58,6 +58,9 @@ public:
     void run(quint64 id, const RunRequest& request);
     void requestDevices(quint64 id);
     void requestResources(quint64 id, const RunRequest& request);
+    /// Compiles in the runner (for a client without NVRTC); answered by compiled(), also when
+    /// the runner cannot be reached (a failed result whose log says why).
+    void requestCompile(quint64 id, const RunRequest& request);
     /// Asks the runner to stop the active run between repetitions; after a grace it is killed
     /// (killed("cancel")) and the run ends as Cancelled.
     void cancel();
@@ -76,6 +79,7 @@ signals:
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
+    void compiled(quint64 id, const kernelpad::CompileResult& result);
     /// A result said "poisoned": the runner is exiting and will not touch the GPU again.
     /// Emitted just before that result's runFinished().
     void poisoned();
@@ -124,9 +128,12 @@ private:
     LineSplitter m_lines;     ///< the protocol channel, split into bounded lines
     bool m_helloSeen = false; ///< the runner's one hello arrived (and was accepted)
     RunnerSpec m_spec;
-    QTimer m_helloTimer;           ///< from start() to the hello
-    bool m_devicesPending = false; ///< a devices request waits for its answer
-    QString m_outputDir;           ///< the runner's private folder for output buffers
+    QTimer m_helloTimer;                ///< from start() to the hello
+    bool m_devicesPending = false;      ///< a devices request waits for its answer
+    QVector<quint64> m_compilesPending; ///< compile requests without an answer yet
+    /// Answers every pending compile with a failure that says `why`.
+    void failPendingCompiles(const QString& why);
+    QString m_outputDir; ///< the runner's private folder for output buffers
     std::optional<ActiveRun> m_active;
     QTimer m_watchdog;
     QElapsedTimer m_kernelClock; ///< runs while the runner is in a GPU stage of the active run

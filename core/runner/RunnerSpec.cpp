@@ -65,6 +65,10 @@ QString kernelpadVersion() {
 #endif
 }
 
+bool nvrtcUnavailableHere() {
+    return qEnvironmentVariable("KERNELPAD_NO_NVRTC") == QLatin1String("1");
+}
+
 RunnerSpec RunnerSpec::local() {
     return RunnerSpec{};
 }
@@ -195,9 +199,10 @@ std::optional<RunnerSpec> RunnerSpec::fromJson(const QJsonObject& o, QString* er
     constexpr auto required = json::Presence::Required;
     RunnerSpec s;
     QString kind;
-    if (!fields.readChoice(QStringLiteral("kind"),
-                           {QStringLiteral("local"), QStringLiteral("ssh"), QStringLiteral("command")},
-                           &kind, required) ||
+    if (!fields.readChoice(
+            QStringLiteral("kind"),
+            {QStringLiteral("local"), QStringLiteral("ssh"), QStringLiteral("command")}, &kind,
+            required) ||
         !fields.readString(QStringLiteral("name"), &s.name, optional))
         return std::nullopt;
     if (kind == QLatin1String("local")) {
@@ -261,8 +266,8 @@ std::optional<RunnerSpec> RunnerSpec::parse(const QString& text, QString* error)
         const QString portText = rest.mid(colon + 1);
         const int port = portText.toInt(&ok);
         if (!ok || port < 1 || port > 65535)
-            return fail(QStringLiteral("the port '%1' is not a number between 1 and 65535")
-                            .arg(portText));
+            return fail(
+                QStringLiteral("the port '%1' is not a number between 1 and 65535").arg(portText));
         s.port = port;
         rest = rest.left(colon);
     }
@@ -298,8 +303,8 @@ std::optional<RunnerSpec> RunnerSpec::fromEnvironment(QString* error) {
 }
 
 bool RunnerSpec::operator==(const RunnerSpec& o) const {
-    return kind == o.kind && name == o.name && host == o.host && user == o.user &&
-           port == o.port && sshOptions == o.sshOptions && remotePath == o.remotePath &&
+    return kind == o.kind && name == o.name && host == o.host && user == o.user && port == o.port &&
+           sshOptions == o.sshOptions && remotePath == o.remotePath &&
            commandLine == o.commandLine && helloLimitMs == o.helloLimitMs;
 }
 
@@ -311,7 +316,8 @@ QString describeRunnerStartFailure(const RunnerSpec& spec, const QString& why,
         text = QStringLiteral("KernelPad's runner on %1 printed \"%2\" instead of its hello")
                    .arg(where, firstLine.left(200));
     else
-        text = QStringLiteral("KernelPad's runner on %1 ended before its hello (%2)").arg(where, why);
+        text =
+            QStringLiteral("KernelPad's runner on %1 ended before its hello (%2)").arg(where, why);
     const QString said = stderrText.trimmed().right(2000);
     if (!said.isEmpty())
         text += QStringLiteral(". It said:\n") + said;
@@ -349,17 +355,16 @@ QString describeVersionMismatch(const RunnerSpec& spec, int protocol,
     const QString ours = kernelpadVersion();
     if (protocol == kRunnerProtocolVersion && runnerVersion == ours)
         return {};
-    const QString theirs =
-        runnerVersion.isEmpty() ? QStringLiteral("an older KernelPad") : QStringLiteral("KernelPad ") + runnerVersion;
+    const QString theirs = runnerVersion.isEmpty() ? QStringLiteral("an older KernelPad")
+                                                   : QStringLiteral("KernelPad ") + runnerVersion;
     // Which is older: the protocol says first, then the release number.
     bool runnerOlder = protocol < kRunnerProtocolVersion;
     if (protocol == kRunnerProtocolVersion)
         runnerOlder = runnerVersion.isEmpty() ||
                       QVersionNumber::fromString(runnerVersion) < QVersionNumber::fromString(ours);
     const QString where = whereText(spec);
-    const QString runnerWhere = spec.kind == RunnerSpec::Kind::Ssh
-                                    ? QStringLiteral("on ") + where
-                                    : QStringLiteral("of ") + where;
+    const QString runnerWhere = spec.kind == RunnerSpec::Kind::Ssh ? QStringLiteral("on ") + where
+                                                                   : QStringLiteral("of ") + where;
     QString update;
     if (runnerOlder)
         update = spec.kind == RunnerSpec::Kind::Local

@@ -20,10 +20,10 @@ struct RunnerSpec {
     QString name;
     // Ssh
     QString host;
-    QString user;     ///< empty: ssh's own choice (config, $USER)
-    int port = 0;     ///< 0: ssh's own choice
+    QString user;           ///< empty: ssh's own choice (config, $USER)
+    int port = 0;           ///< 0: ssh's own choice
     QStringList sshOptions; ///< extra arguments before the host, e.g. {"-F", "/path/config"}
-    QString remotePath;     ///< kernelpad-cli on the remote side; empty: `kernelpad-cli` on its PATH
+    QString remotePath; ///< kernelpad-cli on the remote side; empty: `kernelpad-cli` on its PATH
     // Command
     QString commandLine; ///< split shell-like (QProcess::splitCommand)
     /// How long the runner may take to say hello; 0: the kind's default (Command runners wait
@@ -36,7 +36,8 @@ struct RunnerSpec {
 
     [[nodiscard]] static RunnerSpec local();
     [[nodiscard]] bool isLocal() const { return kind == Kind::Local; }
-    /// The name shown to the user: name, else "this computer", the host, or the command's first word.
+    /// The name shown to the user: name, else "this computer", the host, or the command's first
+    /// word.
     [[nodiscard]] QString displayName() const;
     /// ssh's destination: [user@]host.
     [[nodiscard]] QString destination() const;
@@ -58,7 +59,8 @@ struct RunnerSpec {
     /// The CLI syntax: `local`, `ssh:[user@]host[:port][/path/to/kernelpad-cli]` or
     /// `cmd:<command line>`; `error` says what is wrong and shows the syntax.
     [[nodiscard]] static std::optional<RunnerSpec> parse(const QString& text, QString* error);
-    /// The CLI syntax for this spec (parse(toText()) gives it back; ssh options are not part of it).
+    /// The CLI syntax for this spec (parse(toText()) gives it back; ssh options are not part of
+    /// it).
     [[nodiscard]] QString toText() const;
 
     /// $KERNELPAD_RUNNER_SPEC, parsed; nullopt when unset (or empty). A bad value fills `error`.
@@ -80,6 +82,10 @@ struct RunnerSpec {
 /// sent).
 [[nodiscard]] QString describeVersionMismatch(const RunnerSpec& spec, int protocol,
                                               const QString& kernelpadVersion);
+
+/// True when this computer's NVRTC must not be used ($KERNELPAD_NO_NVRTC=1: a computer without
+/// the toolkit, and the tests that play one): compiles then go to a runner elsewhere.
+[[nodiscard]] bool nvrtcUnavailableHere();
 
 /// This build's KernelPad version (CMake's PROJECT_VERSION).
 [[nodiscard]] QString kernelpadVersion();

@@ -31,13 +31,21 @@ private slots:
         QTest::addColumn<QString>("host");
         QTest::addColumn<int>("port");
         QTest::addColumn<QString>("path");
-        QTest::newRow("host") << "ssh:gpu-box" << "" << "gpu-box" << 0 << "";
-        QTest::newRow("user") << "ssh:ana@gpu-box" << "ana" << "gpu-box" << 0 << "";
-        QTest::newRow("port") << "ssh:gpu-box:2222" << "" << "gpu-box" << 2222 << "";
-        QTest::newRow("all") << "ssh:ana@10.0.0.7:22/opt/kp/bin/kernelpad-cli" << "ana"
+        QTest::newRow("host") << "ssh:gpu-box"
+                              << ""
+                              << "gpu-box" << 0 << "";
+        QTest::newRow("user") << "ssh:ana@gpu-box"
+                              << "ana"
+                              << "gpu-box" << 0 << "";
+        QTest::newRow("port") << "ssh:gpu-box:2222"
+                              << ""
+                              << "gpu-box" << 2222 << "";
+        QTest::newRow("all") << "ssh:ana@10.0.0.7:22/opt/kp/bin/kernelpad-cli"
+                             << "ana"
                              << "10.0.0.7" << 22 << "/opt/kp/bin/kernelpad-cli";
-        QTest::newRow("path") << "ssh:gpu-box/home/ana/kernelpad-cli" << "" << "gpu-box" << 0
-                              << "/home/ana/kernelpad-cli";
+        QTest::newRow("path") << "ssh:gpu-box/home/ana/kernelpad-cli"
+                              << ""
+                              << "gpu-box" << 0 << "/home/ana/kernelpad-cli";
     }
     void parsesSsh() {
         QFETCH(QString, text);
@@ -68,10 +76,11 @@ private slots:
         QStringList arguments;
         QVERIFY(s.command(QStringLiteral("/local/kernelpad-cli"), &program, &arguments, &error));
         QCOMPARE(program, QStringLiteral("ssh"));
-        const QStringList expected{"-o",  "BatchMode=yes", "-o",          "ServerAliveInterval=5",
-                                   "-o",  "ServerAliveCountMax=3", "-p",  "2222",
-                                   "-F",  "/tmp/config",   "ana@gpu-box", "kernelpad-cli",
-                                   "serve"};
+        const QStringList expected{
+            "-o",   "BatchMode=yes",         "-o",          "ServerAliveInterval=5",
+            "-o",   "ServerAliveCountMax=3", "-p",          "2222",
+            "-F",   "/tmp/config",           "ana@gpu-box", "kernelpad-cli",
+            "serve"};
         QCOMPARE(arguments, expected);
         s.remotePath = QStringLiteral("/opt/kp/kernelpad-cli");
         QVERIFY(s.command(QString(), &program, &arguments, &error));
@@ -91,8 +100,8 @@ private slots:
         QStringList arguments;
         QVERIFY(s->command(QString(), &program, &arguments, &error));
         QCOMPARE(program, QStringLiteral("srun"));
-        QCOMPARE(arguments, (QStringList{"--gpus=1", "--time=00:30:00", "my dir/kernelpad-cli",
-                                         "serve"}));
+        QCOMPARE(arguments,
+                 (QStringList{"--gpus=1", "--time=00:30:00", "my dir/kernelpad-cli", "serve"}));
         QCOMPARE(s->displayName(), QStringLiteral("srun"));
         // A batch queue may take minutes before the runner starts.
         QCOMPARE(s->effectiveHelloLimitMs(), RunnerSpec::kCommandHelloLimitMs);
@@ -102,17 +111,28 @@ private slots:
     void parseErrors_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("kind") << "gpu-box" << "unknown kind of runner";
-        QTest::newRow("empty") << "" << "unknown kind of runner";
-        QTest::newRow("no host") << "ssh:" << "the host is empty";
-        QTest::newRow("no host, user") << "ssh:ana@" << "the host is empty";
-        QTest::newRow("no user") << "ssh:@gpu-box" << "the user before '@' is empty";
-        QTest::newRow("port text") << "ssh:gpu-box:ssh" << "the port 'ssh' is not a number";
-        QTest::newRow("port 0") << "ssh:gpu-box:0" << "the port '0' is not a number";
-        QTest::newRow("port big") << "ssh:gpu-box:70000" << "the port '70000' is not a number";
-        QTest::newRow("option host") << "ssh:-oProxyCommand=x" << "is not a host name";
-        QTest::newRow("two users") << "ssh:a@b@c" << "is not a host name";
-        QTest::newRow("empty command") << "cmd:   " << "the command line is empty";
+        QTest::newRow("kind") << "gpu-box"
+                              << "unknown kind of runner";
+        QTest::newRow("empty") << ""
+                               << "unknown kind of runner";
+        QTest::newRow("no host") << "ssh:"
+                                 << "the host is empty";
+        QTest::newRow("no host, user") << "ssh:ana@"
+                                       << "the host is empty";
+        QTest::newRow("no user") << "ssh:@gpu-box"
+                                 << "the user before '@' is empty";
+        QTest::newRow("port text") << "ssh:gpu-box:ssh"
+                                   << "the port 'ssh' is not a number";
+        QTest::newRow("port 0") << "ssh:gpu-box:0"
+                                << "the port '0' is not a number";
+        QTest::newRow("port big") << "ssh:gpu-box:70000"
+                                  << "the port '70000' is not a number";
+        QTest::newRow("option host") << "ssh:-oProxyCommand=x"
+                                     << "is not a host name";
+        QTest::newRow("two users") << "ssh:a@b@c"
+                                   << "is not a host name";
+        QTest::newRow("empty command") << "cmd:   "
+                                       << "the command line is empty";
     }
     void parseErrors() {
         QFETCH(QString, text);
@@ -158,15 +178,15 @@ private slots:
         QTest::newRow("no kind") << QByteArray(R"({"host":"x"})") << "runner.kind";
         QTest::newRow("bad kind") << QByteArray(R"({"kind":"telnet"})") << "runner.kind";
         QTest::newRow("no host") << QByteArray(R"({"kind":"ssh"})") << "runner.host";
-        QTest::newRow("empty host") << QByteArray(R"({"kind":"ssh","host":""})")
-                                    << "the ssh host is empty";
+        QTest::newRow("empty host")
+            << QByteArray(R"({"kind":"ssh","host":""})") << "the ssh host is empty";
         QTest::newRow("port") << QByteArray(R"({"kind":"ssh","host":"h","port":99999})")
                               << "runner.port";
         QTest::newRow("options") << QByteArray(R"({"kind":"ssh","host":"h","sshOptions":[1]})")
                                  << "runner.sshOptions";
         QTest::newRow("no command") << QByteArray(R"({"kind":"command"})") << "runner.command";
-        QTest::newRow("empty command") << QByteArray(R"({"kind":"command","command":" "})")
-                                       << "the command line is empty";
+        QTest::newRow("empty command")
+            << QByteArray(R"({"kind":"command","command":" "})") << "the command line is empty";
         QTest::newRow("hello limit")
             << QByteArray(R"({"kind":"local","helloLimitMs":-1})") << "runner.helloLimitMs";
     }
@@ -199,16 +219,16 @@ private slots:
         s.kind = RunnerSpec::Kind::Ssh;
         s.host = QStringLiteral("gpu-box");
         QVERIFY(describeVersionMismatch(s, kRunnerProtocolVersion, kernelpadVersion()).isEmpty());
-        const QString older = describeVersionMismatch(s, kRunnerProtocolVersion - 1,
-                                                      QStringLiteral("0.0.1"));
+        const QString older =
+            describeVersionMismatch(s, kRunnerProtocolVersion - 1, QStringLiteral("0.0.1"));
         QCOMPARE(older, QStringLiteral("the runner on gpu-box is KernelPad 0.0.1 (protocol %1); "
                                        "this KernelPad is %2 (protocol %3): update kernelpad-cli "
                                        "on gpu-box")
                             .arg(kRunnerProtocolVersion - 1)
                             .arg(kernelpadVersion())
                             .arg(kRunnerProtocolVersion));
-        const QString newer = describeVersionMismatch(s, kRunnerProtocolVersion + 1,
-                                                      QStringLiteral("99.0"));
+        const QString newer =
+            describeVersionMismatch(s, kRunnerProtocolVersion + 1, QStringLiteral("99.0"));
         QVERIFY2(newer.endsWith(QLatin1String(": update this KernelPad")), qPrintable(newer));
         // Same protocol, another release: the release decides.
         QVERIFY(describeVersionMismatch(s, kRunnerProtocolVersion, QStringLiteral("99.0"))

@@ -4,11 +4,13 @@
 // a proper hello (an old version, a shell's greeting, "not found", an unreachable host).
 
 #include "../support/LoopbackSsh.h"
+#include "core/engine/Engine.h"
 #include "core/project/Project.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerSpec.h"
 
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -116,6 +118,75 @@ private slots:
         QVERIFY2(r.status == RunStatus::DriverUnavailable || r.status == RunStatus::Ok,
                  qPrintable(r.error));
         QCOMPARE(client.startCount(), 1); // the same connection, kept warm
+    }
+
+    void compilesInTheRunnerOverSsh() {
+        requireSsh();
+        RunRequest request = exampleRequest(QStringLiteral("saxpy.kpad"));
+        request.project.options.arch = QStringLiteral("sm_80");
+        const CompileResult r =
+            RunnerClient::compileIn(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), request);
+        QVERIFY2(r.ok, qPrintable(r.log));
+        QCOMPARE(r.arch, QStringLiteral("sm_80"));
+        QVERIFY(r.findKernel(QStringLiteral("saxpy")));
+        QVERIFY(r.ptx.contains(QLatin1String(".entry")));
+        // A compile error comes back with its diagnostics.
+        request.project.source += QStringLiteral("\nthis is not C++;\n");
+        const CompileResult bad =
+            RunnerClient::compileIn(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), request);
+        QVERIFY(!bad.ok);
+        QVERIFY(!bad.diagnostics.isEmpty());
+    }
+
+    void theEngineCompilesInTheRunnerWithoutNvrtcHere() {
+        requireSsh();
+        qputenv("KERNELPAD_NO_NVRTC", "1");
+        Engine engine;
+        QSignalSpy devices(&engine, &Engine::devicesChanged);
+        engine.setRunner(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)));
+        QCOMPARE(engine.runner().kind, RunnerSpec::Kind::Ssh);
+        QVERIFY(devices.wait(60000)); // the runner's list (empty without a GPU, with why)
+        QSignalSpy compiled(&engine, &Engine::compiled);
+        const RunRequest saxpy = exampleRequest(QStringLiteral("saxpy.kpad"));
+        const quint64 id = engine.compile(saxpy.project, saxpy.projectDir, 0);
+        QVERIFY(compiled.wait(60000));
+        qunsetenv("KERNELPAD_NO_NVRTC");
+        QCOMPARE(compiled.first().at(0).toULongLong(), id);
+        const CompileResult r = compiled.first().at(1).value<CompileResult>();
+        QVERIFY2(r.ok, qPrintable(r.log));
+        QVERIFY(r.findKernel(QStringLiteral("saxpy")));
+    }
+
+    void cliCompilesInTheRunnerWithoutNvrtcHere() {
+        requireSsh();
+        // KERNELPAD_NO_NVRTC=1 plays a laptop without the toolkit: compile goes to --runner.
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KERNELPAD_NO_NVRTC"), QStringLiteral("1"));
+        env.remove(QStringLiteral("KERNELPAD_RUNNER_SPEC"));
+        cli.setProcessEnvironment(env);
+        const QString examples = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
+        // The CLI syntax has no ssh options: the loopback host's config comes through a
+        // command runner that calls ssh with it.
+        const RunnerSpec s = m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH));
+        QString program, error;
+        QStringList arguments;
+        QVERIFY(s.command(QString(), &program, &arguments, &error));
+        const QString runner =
+            QStringLiteral("cmd:") + program + QLatin1Char(' ') + arguments.join(QLatin1Char(' '));
+        cli.start(QStringLiteral(KERNELPAD_CLI_PATH),
+                  {QStringLiteral("compile"), examples + QStringLiteral("/saxpy.kpad"),
+                   QStringLiteral("--json"), QStringLiteral("--runner"), runner});
+        QVERIFY(cli.waitForFinished(60000));
+        const QByteArray out = cli.readAllStandardOutput();
+        QVERIFY2(cli.exitCode() == 0, out.constData());
+        QVERIFY2(out.contains("\"saxpy\""), out.constData());
+        // Without a runner elsewhere it says what is missing.
+        cli.start(QStringLiteral(KERNELPAD_CLI_PATH),
+                  {QStringLiteral("compile"), examples + QStringLiteral("/saxpy.kpad")});
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitCode(), 4);
+        QVERIFY(cli.readAllStandardError().contains("no --runner elsewhere"));
     }
 
     void aKilledConnectionEndsTheRunAndTheNextReconnects() {

@@ -48,7 +48,8 @@ public:
             *error = QStringLiteral("no temporary folder");
             return false;
         }
-        if (!keygen(QStringLiteral("host_key"), error) || !keygen(QStringLiteral("user_key"), error))
+        if (!keygen(QStringLiteral("host_key"), error) ||
+            !keygen(QStringLiteral("user_key"), error))
             return false;
         QFile::copy(path("user_key.pub"), path("authorized_keys"));
         // root's sshd separates privileges into this folder (the package's service makes it).
@@ -61,9 +62,8 @@ public:
             writeConfigs();
             m_sshd = std::make_unique<QProcess>();
             m_sshd->setProcessChannelMode(QProcess::MergedChannels);
-            m_sshd->start(QString::fromLatin1(kSshd),
-                          {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                           path("sshd_config")});
+            m_sshd->start(QString::fromLatin1(kSshd), {QStringLiteral("-D"), QStringLiteral("-e"),
+                                                       QStringLiteral("-f"), path("sshd_config")});
             if (!m_sshd->waitForStarted(5000)) {
                 *error = QStringLiteral("sshd did not start: ") + m_sshd->errorString();
                 return false;
@@ -71,9 +71,9 @@ public:
             // Listening once a client gets through; a taken port makes sshd exit.
             for (int i = 0; i < 50 && m_sshd->state() == QProcess::Running; ++i) {
                 QProcess probe;
-                probe.start(QStringLiteral("ssh"), {QStringLiteral("-F"), path("ssh_config"),
-                                                    QStringLiteral("kp-loopback"),
-                                                    QStringLiteral("true")});
+                probe.start(QStringLiteral("ssh"),
+                            {QStringLiteral("-F"), path("ssh_config"),
+                             QStringLiteral("kp-loopback"), QStringLiteral("true")});
                 if (probe.waitForFinished(10000) && probe.exitStatus() == QProcess::NormalExit &&
                     probe.exitCode() == 0)
                     return true;
@@ -85,7 +85,8 @@ public:
             m_sshd->waitForFinished(3000);
             m_sshd.reset();
         }
-        *error = QStringLiteral("sshd would not accept a connection: %1 %2").arg(m_log, m_lastProbe);
+        *error =
+            QStringLiteral("sshd would not accept a connection: %1 %2").arg(m_log, m_lastProbe);
         return false;
     }
 
