@@ -3,6 +3,7 @@
 #include "ui/Theme.h"
 
 #include <QApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QPalette>
 #include <QSettings>
@@ -19,6 +20,8 @@ const QString kTimingKey = QStringLiteral("preferences/newProjectTiming");
 const QString kMemcheckAfterFaultKey = QStringLiteral("preferences/memcheckAfterFault");
 const QString kLineColoursKey = QStringLiteral("preferences/lineColours");
 const QString kLiveModeKey = QStringLiteral("preferences/liveMode");
+const QString kRunnersKey = QStringLiteral("preferences/runners");
+const QString kRunnerKey = QStringLiteral("preferences/runner");
 
 /// A palette from the dark theme's colours, for every widget (the editor and the PTX view
 /// follow it through Theme::forPalette).
@@ -97,6 +100,15 @@ Preferences Preferences::load(const QSettings& settings) {
     p.memcheckAfterFault = settings.value(kMemcheckAfterFaultKey, false).toBool();
     p.lineColours = settings.value(kLineColoursKey, true).toBool();
     p.liveMode = settings.value(kLiveModeKey, false).toBool();
+    // A runner that no longer reads (edited by hand, from a newer release) is left out.
+    const QJsonDocument runners =
+        QJsonDocument::fromJson(settings.value(kRunnersKey).toString().toUtf8());
+    for (const QJsonValue& v : runners.array()) {
+        QString error;
+        if (const auto spec = RunnerSpec::fromJson(v.toObject(), &error); spec && !spec->isLocal())
+            p.runners.push_back(*spec);
+    }
+    p.runner = settings.value(kRunnerKey).toString();
     return p;
 }
 
@@ -110,6 +122,19 @@ void Preferences::save(QSettings& settings) const {
     settings.setValue(kMemcheckAfterFaultKey, memcheckAfterFault);
     settings.setValue(kLineColoursKey, lineColours);
     settings.setValue(kLiveModeKey, liveMode);
+    QJsonArray list;
+    for (const RunnerSpec& r : runners)
+        list.append(r.toJson());
+    settings.setValue(kRunnersKey,
+                      QString::fromUtf8(QJsonDocument(list).toJson(QJsonDocument::Compact)));
+    settings.setValue(kRunnerKey, runner);
+}
+
+RunnerSpec Preferences::chosenRunner() const {
+    for (const RunnerSpec& r : runners)
+        if (r.displayName() == runner)
+            return r;
+    return RunnerSpec::local();
 }
 
 void Preferences::apply() const {
@@ -139,7 +164,7 @@ bool operator==(const Preferences& a, const Preferences& b) {
     return a.editorFontFamily == b.editorFontFamily && a.editorPointSize == b.editorPointSize &&
            a.theme == b.theme && a.newProjectTiming == b.newProjectTiming &&
            a.memcheckAfterFault == b.memcheckAfterFault && a.lineColours == b.lineColours &&
-           a.liveMode == b.liveMode;
+           a.liveMode == b.liveMode && a.runners == b.runners && a.runner == b.runner;
 }
 
 PreferencesNotifier* PreferencesNotifier::instance() {

@@ -5,10 +5,12 @@
 
 #include "core/project/Project.h"
 #include "core/project/TimingSpec.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QFont>
 #include <QObject>
 #include <QString>
+#include <QVector>
 
 class QSettings;
 
@@ -35,6 +37,14 @@ struct Preferences {
     bool lineColours = true;
     /// Live mode (Build ▸ Live Mode): compile and run after each pause in typing.
     bool liveMode = false;
+    /// Runners besides this computer's (which is always there, first), each with its own
+    /// display name.
+    QVector<RunnerSpec> runners;
+    /// The display name of the runner kernels run in; empty: this computer.
+    QString runner;
+
+    /// The chosen runner (this computer's when `runner` names none of `runners`).
+    [[nodiscard]] RunnerSpec chosenRunner() const;
 
     /// The editor's font: the family (or the default monospace one) at the size.
     [[nodiscard]] QFont editorFont() const;

@@ -12,6 +12,8 @@
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
 #include "core/runner/ConsoleCapture.h"
+#include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -174,7 +176,32 @@ int runCompile(const QStringList& args) {
     if (wantSass)
         project.options.lineInfo = true;
     CompileCache cache; // in memory for this process, backed by the disk cache
-    const CompileResult result = compileProject(project, info.absolutePath(), arch, &cache);
+    CompileResult result;
+    QString specError;
+    const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&specError);
+    if (nvrtcUnavailableHere()) {
+        // No NVRTC here: the runner elsewhere compiles (its toolkit, the same source).
+        if (!spec || spec->isLocal())
+            return badInput(QStringLiteral("NVRTC is not available on this computer "
+                                           "(KERNELPAD_NO_NVRTC=1) and no --runner elsewhere was "
+                                           "given to compile in"),
+                            json);
+        if (wantSass)
+            return badInput(QStringLiteral("--sass needs NVRTC and nvdisasm on this computer"),
+                            json);
+        RunRequest request;
+        request.project = project;
+        request.project.options.arch = arch;
+        request.projectDir = info.absolutePath();
+        result = RunnerClient::compileIn(*spec, request);
+        if (!result.ok && result.kernels.isEmpty() && result.diagnostics.isEmpty() &&
+            result.arch.isEmpty()) {
+            QTextStream(stderr) << "kernelpad-cli: " << result.log << '\n';
+            return kExitCudaError;
+        }
+    } else {
+        result = compileProject(project, info.absolutePath(), arch, &cache);
+    }
     if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
         bool lowered = false;
         for (const auto& [expression, name] : result.loweredNames)
@@ -305,6 +332,19 @@ int runRun(const QStringList& args) {
         request.sanitizer = *tool;
     }
     const bool memcheckOnFault = p->flags.contains("memcheck-on-fault");
+    QString specError;
+    const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&specError);
+    const bool remote = spec && !spec->isLocal();
+    if (remote && p->flags.contains("in-process"))
+        return badInput(QStringLiteral("--in-process cannot be combined with --runner %1: the "
+                                       "kernel runs in that runner")
+                            .arg(spec->toText()),
+                        json);
+    if (remote && (memcheckOnFault || request.sanitizer != SanitizerTool::None))
+        return badInput(QStringLiteral("--memcheck and --memcheck-on-fault need the runner on this "
+                                       "computer (compute-sanitizer starts it), not --runner %1")
+                            .arg(spec->toText()),
+                        json);
     if (memcheckOnFault && p->flags.contains("in-process"))
         return badInput(QStringLiteral("--memcheck-on-fault cannot be combined with --in-process: "
                                        "compute-sanitizer must start the process that runs the "
@@ -312,6 +352,7 @@ int runRun(const QStringList& args) {
                         json);
     const RunResult result =
         runThroughEngine(request, p->flags.contains("in-process") ? Engine::Isolation::InProcess
+                                  : remote                        ? Engine::Isolation::Process
                                                                   : Engine::defaultIsolation());
     tracePhase("result received");
     // One run under memcheck places a fault at its line, thread and block (issue 13, point 7).
@@ -441,9 +482,15 @@ int runDevices(const QStringList& args) {
         return badInput(error, json);
     if (!p->positional.isEmpty())
         return badInput(QStringLiteral("devices takes no file"), json);
-    CompileCache unused;
-    ExecutionSession session(&unused);
-    const QVector<DeviceInfo> devices = session.devices(&error);
+    QVector<DeviceInfo> devices;
+    if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&error);
+        spec && !spec->isLocal()) {
+        devices = RunnerClient::devicesOf(*spec, &error);
+    } else {
+        CompileCache unused;
+        ExecutionSession session(&unused);
+        devices = session.devices(&error);
+    }
     if (json) {
         QJsonArray list;
         for (const DeviceInfo& d : devices)

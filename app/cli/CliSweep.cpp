@@ -4,7 +4,9 @@
 #include "core/compile/CompileCache.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
+#include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerPool.h"
+#include "core/runner/RunnerSpec.h"
 #include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
@@ -232,8 +234,15 @@ std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
     if (a.deviceGiven)
         return QVector<int>{a.device};
     QString driverError;
-    CompileCache unused; // the session only lists devices here
-    const QVector<DeviceInfo> local = ExecutionSession(&unused).devices(&driverError);
+    QVector<DeviceInfo> local;
+    // With --runner elsewhere, "every device" is every device of that runner.
+    if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&driverError);
+        spec && !spec->isLocal()) {
+        local = RunnerClient::devicesOf(*spec, &driverError);
+    } else {
+        CompileCache unused; // the session only lists devices here
+        local = ExecutionSession(&unused).devices(&driverError);
+    }
     if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
         return RunnerPool::allDevices(local);
     QVector<int> out;

@@ -5,6 +5,7 @@
 #include "app/cli/CliInit.h"
 #include "app/cli/CliSweep.h"
 #include "core/io/Trace.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -89,6 +90,14 @@ const char* const kUsage =
     "      Be KernelPad's runner process: JSON requests on stdin, one per line, answers on\n"
     "      stdout (the protocol is documented in core/runner/Protocol.h).\n"
     "\n"
+    "The runner (run, compile, sweep, devices):\n"
+    "  --runner local|ssh:[user@]host[:port][/path/to/kernelpad-cli]|cmd:<command line>\n"
+    "      Where kernels run (default: this computer, or $KERNELPAD_RUNNER_SPEC in the same\n"
+    "      syntax). ssh: `kernelpad-cli serve` on HOST through OpenSSH with your own config,\n"
+    "      keys and agent (BatchMode: never a password prompt). cmd: any command that starts\n"
+    "      a runner, e.g. cmd:srun --gpus=1 --time=00:30:00 kernelpad-cli serve (Slurm).\n"
+    "      compile uses the runner only when NVRTC cannot be loaded here.\n"
+    "\n"
     "Exit codes: 0 success, 1 compile error, 2 verification failed, 3 CUDA or driver error\n"
     "(including no driver: compile-only, and errors compute-sanitizer reported under\n"
     "--memcheck), 4 bad input (file, arguments; also --memcheck without compute-sanitizer).\n";
@@ -113,6 +122,47 @@ int main(int argc, char** argv) {
         return 0;
     }
     const QString command = args.takeFirst();
+    // --runner (anywhere after the command) becomes $KERNELPAD_RUNNER_SPEC, which every
+    // runner this process starts follows (RunnerConnection).
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        QString text;
+        if (args[i] == QLatin1String("--runner")) {
+            if (i + 1 >= args.size()) {
+                err << "kernelpad-cli: --runner needs a value: local, ssh:[user@]host[:port]"
+                       "[/path/to/kernelpad-cli] or cmd:<command line>\n";
+                return kernelpad::cli::kExitBadInput;
+            }
+            text = args[i + 1];
+            args.remove(i, 2);
+        } else if (args[i].startsWith(QLatin1String("--runner="))) {
+            text = args[i].mid(9);
+            args.remove(i);
+        } else {
+            continue;
+        }
+        if (command != "run" && command != "compile" && command != "sweep" &&
+            command != "devices") {
+            err << "kernelpad-cli: --runner is for run, compile, sweep and devices\n";
+            return kernelpad::cli::kExitBadInput;
+        }
+        QString error;
+        const std::optional<kernelpad::RunnerSpec> spec =
+            kernelpad::RunnerSpec::parse(text, &error);
+        if (!spec) {
+            err << "kernelpad-cli: " << error << '\n';
+            return kernelpad::cli::kExitBadInput;
+        }
+        qputenv("KERNELPAD_RUNNER_SPEC", spec->toText().toUtf8());
+        break;
+    }
+    if (command != "serve") {
+        QString error;
+        (void)kernelpad::RunnerSpec::fromEnvironment(&error);
+        if (!error.isEmpty()) {
+            err << "kernelpad-cli: " << error << '\n';
+            return kernelpad::cli::kExitBadInput;
+        }
+    }
     if (command == "init")
         return kernelpad::cli::runInit(args);
     if (command == "compile")

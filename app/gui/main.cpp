@@ -237,6 +237,11 @@ int main(int argc, char** argv) {
     // Edit ▸ Preferences' theme, before any window takes its colours from the palette.
     kernelpad::Preferences::applyTheme(kernelpad::Preferences::load().theme);
     kernelpad::Engine engine;
+    // Kernels run where Preferences says; choosing another runner there switches at once.
+    engine.setRunner(kernelpad::Preferences::load().chosenRunner());
+    QObject::connect(
+        kernelpad::PreferencesNotifier::instance(), &kernelpad::PreferencesNotifier::changed,
+        &engine, [&engine] { engine.setRunner(kernelpad::Preferences::load().chosenRunner()); });
     kernelpad::MainWindow window(&engine);
     const bool scripted = parser.isSet(screenshot);
     if (scripted) {

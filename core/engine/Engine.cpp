@@ -28,6 +28,7 @@ struct Engine::Private {
     quint64 activeProfile = 0;
     Isolation isolation = Isolation::Process;
     QHash<quint64, RunRequest> wantResources; ///< compile id -> what to query after it
+    RunnerSpec runner;
 };
 
 Engine::Isolation Engine::defaultIsolation() {
@@ -64,15 +65,17 @@ Engine::Engine(QObject* parent, Isolation isolation)
     d->gpuWorker->moveToThread(&d->gpuThread);
     connect(&d->gpuThread, &QThread::finished, d->gpuWorker, &QObject::deleteLater);
 
-    connect(d->compileWorker, &CompileWorker::compiled, this,
-            [this](quint64 id, const CompileResult& r) {
-                emit compiled(id, r);
-                const RunRequest want = d->wantResources.take(id);
-                if (r.ok && !d->driverKnownMissing && !want.project.kernel.isEmpty())
-                    QMetaObject::invokeMethod(
-                        d->gpuWorker, "queryResources", Qt::QueuedConnection, Q_ARG(quint64, id),
-                        Q_ARG(kernelpad::CompileResult, r), Q_ARG(kernelpad::RunRequest, want));
-            });
+    const auto onCompiled = [this](quint64 id, const CompileResult& r) {
+        emit compiled(id, r);
+        const RunRequest want = d->wantResources.take(id);
+        if (r.ok && !d->driverKnownMissing && !want.project.kernel.isEmpty())
+            QMetaObject::invokeMethod(d->gpuWorker, "queryResources", Qt::QueuedConnection,
+                                      Q_ARG(quint64, id), Q_ARG(kernelpad::CompileResult, r),
+                                      Q_ARG(kernelpad::RunRequest, want));
+    };
+    connect(d->compileWorker, &CompileWorker::compiled, this, onCompiled);
+    // Without NVRTC here the runner elsewhere compiles (Engine::compile).
+    connect(d->gpuWorker, &GpuWorker::compiled, this, onCompiled);
     connect(d->compileWorker, &CompileWorker::sassListed, this, &Engine::sassListed);
     connect(d->compileWorker, &CompileWorker::sassReady, this, &Engine::sassReady);
     connect(d->gpuWorker, &GpuWorker::devicesChanged, this,
@@ -121,6 +124,19 @@ void Engine::refreshDevices() {
     QMetaObject::invokeMethod(d->gpuWorker, &GpuWorker::refreshDevices, Qt::QueuedConnection);
 }
 
+void Engine::setRunner(const RunnerSpec& spec) {
+    if (spec == d->runner)
+        return;
+    d->runner = spec;
+    QMetaObject::invokeMethod(
+        d->gpuWorker, [worker = d->gpuWorker, spec] { worker->setRunner(spec); },
+        Qt::QueuedConnection);
+}
+
+const RunnerSpec& Engine::runner() const {
+    return d->runner;
+}
+
 quint64 Engine::compile(const Project& project, const QString& projectDir, int device) {
     const quint64 id = d->nextId++;
     QString arch = project.options.arch.value_or(QString());
@@ -134,6 +150,15 @@ quint64 Engine::compile(const Project& project, const QString& projectDir, int d
     want.device = device;
     want.keepOutputs = false;
     d->wantResources.insert(id, want);
+    if (nvrtcUnavailableHere() && !d->runner.isLocal()) {
+        RunRequest request = want;
+        request.project.options.arch = arch;
+        QMetaObject::invokeMethod(
+            d->gpuWorker,
+            [worker = d->gpuWorker, id, request] { worker->compileInRunner(id, request); },
+            Qt::QueuedConnection);
+        return id;
+    }
     QMetaObject::invokeMethod(d->compileWorker, "compile", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(kernelpad::Project, project), Q_ARG(QString, projectDir),
                               Q_ARG(QString, arch));

@@ -7,6 +7,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/profile/ProfileReport.h"
 #include "core/run/RunTypes.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QObject>
 #include <QString>
@@ -32,6 +33,11 @@ public:
 
     /// Asks for the device list; answered by devicesChanged().
     void refreshDevices();
+    /// Where kernels run from now on (a runner of another spec is stopped; a run in it ends);
+    /// the new runner's devices follow in devicesChanged().
+    void setRunner(const RunnerSpec& spec);
+    /// The runner set last (this computer's until setRunner()).
+    [[nodiscard]] const RunnerSpec& runner() const;
     /// Compiles the project's source (NVRTC on the compile worker); answered by compiled()
     /// with the same id. With a driver, the kernel's resources follow in resourcesReady().
     quint64 compile(const Project& project, const QString& projectDir, int device);

@@ -36,6 +36,7 @@ RunnerClient& GpuWorker::client() {
         connect(m_client, &RunnerClient::runFinished, this, &GpuWorker::runFinished);
         connect(m_client, &RunnerClient::resourcesReady, this, &GpuWorker::resourcesReady);
         connect(m_client, &RunnerClient::runnerRestarted, this, &GpuWorker::runnerRestarted);
+        connect(m_client, &RunnerClient::compiled, this, &GpuWorker::compiled);
     }
     return *m_client;
 }
@@ -54,6 +55,20 @@ void GpuWorker::refreshDevices() {
     QString error;
     const QVector<DeviceInfo> devices = session().devices(&error);
     emit devicesChanged(devices, error);
+}
+
+void GpuWorker::setRunner(const RunnerSpec& spec) {
+    QString error;
+    if (!client().setSpec(spec, &error)) {
+        emit devicesChanged({}, error);
+        return;
+    }
+    m_isolated = spec.isLocal() ? m_localIsolated : true;
+    refreshDevices();
+}
+
+void GpuWorker::compileInRunner(quint64 id, const RunRequest& request) {
+    client().requestCompile(id, request);
 }
 
 void GpuWorker::run(quint64 id, const RunRequest& request) {

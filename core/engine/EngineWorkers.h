@@ -49,10 +49,16 @@ public:
     GpuWorker(CompileCache* cache, std::atomic_bool* cancel, bool isolated)
         : m_cache(cache)
         , m_cancel(cancel)
-        , m_isolated(isolated) {}
+        , m_isolated(isolated)
+        , m_localIsolated(isolated) {}
 
 public slots:
     void refreshDevices();
+    /// Runs through `spec`'s runner from now on (one elsewhere always through a runner
+    /// process) and lists its devices.
+    void setRunner(const kernelpad::RunnerSpec& spec);
+    /// Compiles in the runner (no NVRTC on this computer); answered by compiled().
+    void compileInRunner(quint64 id, const kernelpad::RunRequest& request);
     void run(quint64 id, const kernelpad::RunRequest& request);
     void queryResources(quint64 id, const kernelpad::CompileResult& compiled,
                         const kernelpad::RunRequest& request);
@@ -67,6 +73,7 @@ signals:
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
     void runnerRestarted(const QString& reason);
+    void compiled(quint64 id, const kernelpad::CompileResult& result);
     void profileFinished(quint64 id, const kernelpad::ProfileOutcome& outcome);
 
 private:
@@ -76,7 +83,8 @@ private:
     CompileCache* m_cache;
     std::atomic_bool* m_cancel; // owned by Engine, outlives the worker
     bool m_isolated;
-    RunnerClient* m_client = nullptr;            // child of this worker, made on its thread
+    bool m_localIsolated;             ///< the isolation chosen for this computer's runner
+    RunnerClient* m_client = nullptr; // child of this worker, made on its thread
     std::unique_ptr<ExecutionSession> m_session; // in-process mode only
     ProfileRun* m_profile = nullptr;             // the profile in flight, a child
 };

@@ -19,7 +19,7 @@ const QHash<QString, bool>& knownTypes() {
         {QStringLiteral("resources"), true}, {QStringLiteral("cancel"), true},
         {QStringLiteral("shutdown"), false}, {QStringLiteral("hello"), false},
         {QStringLiteral("progress"), true},  {QStringLiteral("result"), true},
-        {QStringLiteral("error"), false},
+        {QStringLiteral("error"), false},    {QStringLiteral("compile"), true},
     };
     return types;
 }
@@ -31,7 +31,7 @@ const QHash<QString, bool>& knownTypes() {
 bool isRunnerRequestType(const QString& type) {
     return type == QLatin1String("run") || type == QLatin1String("devices") ||
            type == QLatin1String("resources") || type == QLatin1String("cancel") ||
-           type == QLatin1String("shutdown");
+           type == QLatin1String("shutdown") || type == QLatin1String("compile");
 }
 
 QVector<LineSplitter::Line> LineSplitter::feed(const char* data, qsizetype size) {

@@ -16,16 +16,22 @@
 //   {"type":"devices","id":8}                         list devices
 //   {"type":"resources","id":9,"request":{RunRequest}} compile and report the kernel's
 //                                                     registers, shared memory, occupancy
+//   {"type":"compile","id":10,"request":{RunRequest}}  compile only (for a client without
+//                                                     NVRTC), for the project's arch or
+//                                                     the request's device
 //   {"type":"cancel","id":7}                          stop run 7 between repetitions
 //   {"type":"shutdown"}                               exit cleanly (temporary files removed)
 // runner -> client
-//   {"type":"hello","version":1,"pid":1234,"outputDir":"/tmp/kernelpad-runner-XXXXXX"}
+//   {"type":"hello","version":1,"kernelpad":"0.1.0","pid":1234,
+//    "outputDir":"/tmp/kernelpad-runner-XXXXXX"}    protocol and release; a runner elsewhere
+//                                                     (RunnerSpec) must match both
 //   {"type":"progress","id":7,"stage":"timing","done":5,"total":20}
 //   {"type":"result","id":7,"result":{RunResult},"poisoned":false,
 //    "outputs":[{"name":"out","type":{ValueType},"count":N,"file":"7-0.bin","bytes":B}]}
 //   {"type":"devices","id":8,"devices":[{DeviceInfo}],"error":null}
 //   {"type":"resources","id":9,"kernel":"saxpy","resources":{KernelResources}} or
 //   {"type":"resources","id":9,"error":"..."}
+//   {"type":"compile","id":10,"result":{CompileResult}}
 //   {"type":"error","id":7,"message":"..."}           a request the runner could not read
 //
 // Output buffers never travel through the pipe: the runner writes each to a file in its

@@ -3,6 +3,8 @@
 #include "core/runner/RunnerConnection.h"
 #include "core/runner/SanitizerRun.h"
 
+#include <QEventLoop>
+
 namespace kernelpad {
 namespace {
 
@@ -19,6 +21,7 @@ RunnerClient::RunnerClient(QObject* parent)
     connect(m_runner, &RunnerConnection::runFinished, this, &RunnerClient::runFinished);
     connect(m_runner, &RunnerConnection::devicesChanged, this, &RunnerClient::devicesChanged);
     connect(m_runner, &RunnerConnection::resourcesReady, this, &RunnerClient::resourcesReady);
+    connect(m_runner, &RunnerConnection::compiled, this, &RunnerClient::compiled);
     // A poisoned runner's successor starts before the result is handed on, so that the next
     // run does not wait for it.
     connect(m_runner, &RunnerConnection::poisoned, this, [this] {
@@ -42,6 +45,49 @@ QString RunnerClient::findRunner(QStringList* searched) {
 
 void RunnerClient::setCommand(const QString& program, const QStringList& arguments) {
     m_runner->setCommand(program, arguments);
+}
+
+bool RunnerClient::setSpec(const RunnerSpec& spec, QString* error) {
+    return m_runner->setSpec(spec, error);
+}
+
+const RunnerSpec& RunnerClient::spec() const {
+    return m_runner->spec();
+}
+
+QVector<DeviceInfo> RunnerClient::devicesOf(const RunnerSpec& spec, QString* error) {
+    RunnerClient client;
+    if (!client.setSpec(spec, error))
+        return {};
+    QVector<DeviceInfo> devices;
+    QEventLoop loop;
+    connect(&client, &RunnerClient::devicesChanged, &loop,
+            [&](const QVector<DeviceInfo>& list, const QString& why) {
+                devices = list;
+                *error = why;
+                loop.quit();
+            });
+    client.requestDevices(1);
+    loop.exec();
+    return devices;
+}
+
+CompileResult RunnerClient::compileIn(const RunnerSpec& spec, const RunRequest& request) {
+    RunnerClient client;
+    CompileResult result;
+    if (!client.setSpec(spec, &result.log))
+        return result;
+    QEventLoop loop;
+    bool answered = false; // a runner that cannot start answers at once, before the loop
+    connect(&client, &RunnerClient::compiled, &loop, [&](quint64, const CompileResult& r) {
+        result = r;
+        answered = true;
+        loop.quit();
+    });
+    client.requestCompile(1, request);
+    if (!answered)
+        loop.exec();
+    return result;
 }
 
 void RunnerClient::setPreparationLimitMs(int ms) {
@@ -74,6 +120,16 @@ void RunnerClient::run(quint64 id, const RunRequest& request) {
         return;
     }
     if (request.sanitizer != SanitizerTool::None) {
+        if (!m_runner->spec().isLocal()) {
+            RunResult r;
+            r.status = RunStatus::BadInput;
+            r.error = QStringLiteral("compute-sanitizer runs need the runner on this computer; "
+                                     "the chosen runner is %1")
+                          .arg(m_runner->spec().displayName());
+            r.sanitizerTool = request.sanitizer;
+            emit runFinished(id, r);
+            return;
+        }
         runSanitized(id, request);
         return;
     }
@@ -86,6 +142,10 @@ void RunnerClient::requestDevices(quint64 id) {
 
 void RunnerClient::requestResources(quint64 id, const RunRequest& request) {
     m_runner->requestResources(id, request);
+}
+
+void RunnerClient::requestCompile(quint64 id, const RunRequest& request) {
+    m_runner->requestCompile(id, request);
 }
 
 void RunnerClient::cancel() {

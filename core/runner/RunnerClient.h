@@ -4,6 +4,7 @@
 // or a cancel; a run with a compute-sanitizer tool goes to a SanitizerRun instead.
 
 #include "core/run/RunTypes.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QObject>
 
@@ -24,6 +25,16 @@ public:
     [[nodiscard]] static QString findRunner(QStringList* searched = nullptr);
     /// Overrides the command (tests; sanitized runs put compute-sanitizer in front of it).
     void setCommand(const QString& program, const QStringList& arguments);
+    /// Where the runner runs (RunnerConnection::setSpec): a runner of another spec is stopped
+    /// and the next request starts the new one.
+    bool setSpec(const RunnerSpec& spec, QString* error);
+    [[nodiscard]] const RunnerSpec& spec() const;
+    /// Starts `spec`'s runner, asks for its devices and waits for them in a local event loop
+    /// (a command-line tool's use; never on a window's thread). Empty with `error` set when the
+    /// runner could not be reached or has no devices.
+    [[nodiscard]] static QVector<DeviceInfo> devicesOf(const RunnerSpec& spec, QString* error);
+    /// As devicesOf, for a compile in `spec`'s runner; a failed result's log says why.
+    [[nodiscard]] static CompileResult compileIn(const RunnerSpec& spec, const RunRequest& request);
 
     /// Runs the request; answered by runFinished(). A request with a sanitizer tool runs in a
     /// separate, one-off runner under compute-sanitizer (SanitizerRun; the warm runner is left
@@ -33,6 +44,8 @@ public:
     void setSanitizerPath(const QString& path) { m_sanitizerPath = path; }
     void requestDevices(quint64 id);
     void requestResources(quint64 id, const RunRequest& request);
+    /// Compiles in the runner (RunnerConnection::requestCompile); answered by compiled().
+    void requestCompile(quint64 id, const RunRequest& request);
     /// Stops the active run at once: the runner is killed (a kernel cannot be interrupted
     /// otherwise) and replaced; the run ends as Cancelled.
     void cancel();
@@ -56,6 +69,7 @@ signals:
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
+    void compiled(quint64 id, const kernelpad::CompileResult& result);
     /// A new runner replaced one that died; `reason` says why.
     void runnerRestarted(const QString& reason);
 

@@ -67,8 +67,23 @@ RunnerConnection::RunnerConnection(QObject* parent)
     : QObject(parent) {
     m_program = findRunner();
     m_arguments = {QStringLiteral("serve")};
+    // $KERNELPAD_RUNNER_SPEC (kernelpad-cli --runner sets it) sends every runner of this
+    // process elsewhere; a bad value was reported where it was set, and is ignored here.
+    QString ignored;
+    if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&ignored))
+        (void)setSpec(*spec, &ignored);
     m_watchdog.setSingleShot(true);
     connect(&m_watchdog, &QTimer::timeout, this, &RunnerConnection::onWatchdog);
+    m_helloTimer.setSingleShot(true);
+    connect(&m_helloTimer, &QTimer::timeout, this, [this] {
+        if (m_process && !m_helloSeen)
+            startFailed(
+                QStringLiteral("KernelPad's runner on %1 did not say hello within %2 s, so "
+                               "it was stopped (%3 %4)")
+                    .arg(m_spec.isLocal() ? QStringLiteral("this computer") : m_spec.displayName())
+                    .arg(m_spec.effectiveHelloLimitMs() / 1000.0)
+                    .arg(m_program, m_arguments.join(QLatin1Char(' '))));
+    });
 }
 
 RunnerConnection::~RunnerConnection() {
@@ -144,6 +159,26 @@ QString RunnerConnection::findRunner(QStringList* searched) {
 void RunnerConnection::setCommand(const QString& program, const QStringList& arguments) {
     m_program = program;
     m_arguments = arguments;
+    m_spec = RunnerSpec::local();
+}
+
+bool RunnerConnection::setSpec(const RunnerSpec& spec, QString* error) {
+    QString program;
+    QStringList arguments;
+    if (!spec.command(findRunner(), &program, &arguments, error))
+        return false;
+    if (m_process && (program != m_program || arguments != m_arguments)) {
+        // Another runner: the one running now is stopped (a run in it ends as a crash would).
+        m_stopReason = QStringLiteral("switch");
+        stopProcess();
+        finishActive(RunStatus::Cancelled,
+                     QStringLiteral("The runner was switched to %1 during the run; run again.")
+                         .arg(spec.displayName()));
+    }
+    m_program = program;
+    m_arguments = arguments;
+    m_spec = spec;
+    return true;
 }
 
 qint64 RunnerConnection::pid() const {
@@ -190,7 +225,9 @@ bool RunnerConnection::start(QString* error) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     });
     m_process->start(m_program, m_arguments);
+    m_helloTimer.start(m_spec.effectiveHelloLimitMs());
     if (!m_process->waitForStarted(5000)) {
+        m_helloTimer.stop();
         *error = QStringLiteral("KernelPad's runner %1 could not be started: %2")
                      .arg(m_program, m_process->errorString());
         m_process->deleteLater();
@@ -236,6 +273,7 @@ void RunnerConnection::requestDevices(quint64 id) {
         emit devicesChanged({}, error);
         return;
     }
+    m_devicesPending = true;
     send(RunnerMessage::make(QStringLiteral("devices"), id));
 }
 
@@ -243,6 +281,24 @@ void RunnerConnection::requestResources(quint64 id, const RunRequest& request) {
     QString error;
     if (start(&error))
         send(RunnerMessage::make(QStringLiteral("resources"), id, {{"request", request.toJson()}}));
+}
+
+void RunnerConnection::requestCompile(quint64 id, const RunRequest& request) {
+    QString error;
+    m_compilesPending.push_back(id);
+    if (!start(&error)) {
+        failPendingCompiles(error);
+        return;
+    }
+    send(RunnerMessage::make(QStringLiteral("compile"), id, {{"request", request.toJson()}}));
+}
+
+void RunnerConnection::failPendingCompiles(const QString& why) {
+    for (const quint64 id : std::exchange(m_compilesPending, {})) {
+        CompileResult failed;
+        failed.log = why;
+        emit compiled(id, failed);
+    }
 }
 
 void RunnerConnection::cancel() {
@@ -265,6 +321,14 @@ void RunnerConnection::onReadyRead() {
         }
         QString error;
         std::optional<RunnerMessage> m = decodeRunnerMessage(line.bytes, &error);
+        if (!m && !m_helloSeen && !m_spec.isLocal()) {
+            // Elsewhere, nothing but the runner should speak first: a shell's greeting or a
+            // "command not found" is quoted to the user.
+            startFailed(describeRunnerStartFailure(m_spec, QString(),
+                                                   m_stderrTail.join(QLatin1Char('\n')),
+                                                   QString::fromUtf8(line.bytes.left(200))));
+            return;
+        }
         if (!m) {
             // Not a message (a tool wrapped around the runner may print a banner); the
             // protocol channel carries nothing a kernel printed, so nothing here is trusted.
@@ -287,6 +351,7 @@ QString RunnerConnection::protocolViolation(const QString& what) {
     m_stopReason = QStringLiteral("protocol");
     stopProcess();
     finishActive(RunStatus::CudaError, message);
+    failPendingCompiles(message);
     return message;
 }
 
@@ -305,6 +370,18 @@ bool RunnerConnection::acceptHello(const RunnerMessage& m) {
         protocolViolation(QStringLiteral("runner hello: %1").arg(error));
         return false;
     }
+    QString release; // sent since protocol 1's KernelPad 0.1; an older runner leaves it out
+    if (!fields.readString(QStringLiteral("kernelpad"), &release, json::Presence::Optional)) {
+        protocolViolation(QStringLiteral("runner hello: %1").arg(error));
+        return false;
+    }
+    if (!m_spec.isLocal()) {
+        if (const QString mismatch = describeVersionMismatch(m_spec, version, release);
+            !mismatch.isEmpty()) {
+            startFailed(QStringLiteral("KernelPad's runner cannot be used: ") + mismatch);
+            return false;
+        }
+    }
     if (version != kRunnerProtocolVersion) {
         protocolViolation(
             QStringLiteral("it speaks protocol version %1 and this KernelPad speaks %2: update "
@@ -316,8 +393,13 @@ bool RunnerConnection::acceptHello(const RunnerMessage& m) {
                      m_program));
         return false;
     }
+    m_helloTimer.stop();
     const QString problem = checkOutputDir(dir);
     if (!problem.isEmpty()) {
+        // A runner on another computer names a folder there: nothing of it is read or
+        // removed here (its outputs must come over the stream instead).
+        if (!m_spec.isLocal())
+            return true;
         protocolViolation(problem);
         return false;
     }
@@ -374,6 +456,7 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
                                 protocolViolation(QStringLiteral("runner devices: %1").arg(error)));
             return;
         }
+        m_devicesPending = false;
         emit devicesChanged(devices, listError);
     } else if (m.type == QLatin1String("resources")) {
         QString kernel;
@@ -394,16 +477,35 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
             return;
         }
         emit resourcesReady(m.id, kernel, *resources);
+    } else if (m.type == QLatin1String("compile")) {
+        QJsonObject json;
+        if (!fields.readObject(QStringLiteral("result"), &json, required)) {
+            protocolViolation(QStringLiteral("runner compile: %1").arg(error));
+            return;
+        }
+        std::optional<CompileResult> result =
+            CompileResult::fromJson(json, &error, QStringLiteral("result"));
+        if (!result) {
+            protocolViolation(QStringLiteral("runner compile: %1").arg(error));
+            return;
+        }
+        if (m_compilesPending.removeOne(m.id))
+            emit compiled(m.id, *result);
     } else if (m.type == QLatin1String("error")) {
         QString message;
         if (!fields.readString(QStringLiteral("message"), &message, required)) {
             protocolViolation(QStringLiteral("runner error: %1").arg(error));
             return;
         }
-        if (m_active && m.id == m_active->id)
+        if (m_compilesPending.removeOne(m.id)) {
+            CompileResult refused;
+            refused.log = message;
+            emit compiled(m.id, refused);
+        } else if (m_active && m.id == m_active->id) {
             finishActive(RunStatus::BadInput, message);
-        else
+        } else {
             qWarning("KernelPad runner: %s", qPrintable(message));
+        }
     }
 }
 
@@ -465,7 +567,7 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
         // Only a bare file name inside the runner's own folder, a regular file of exactly the
         // buffer's size, is read.
         const QString file = dir.filePath(QFileInfo(name).fileName());
-        if (b.count < 0 || declared > double(kMaxBufferBytes))
+        if (m_outputDir.isEmpty() || b.count < 0 || declared > double(kMaxBufferBytes))
             continue;
         QString ignored;
         std::optional<QByteArray> data =
@@ -568,9 +670,38 @@ void RunnerConnection::stopProcess() {
     m_outputDir.clear();
 }
 
+void RunnerConnection::startFailed(const QString& message) {
+    qWarning("%s", qPrintable(message));
+    m_helloTimer.stop();
+    m_stopReason = QStringLiteral("start");
+    stopProcess();
+    finishActive(RunStatus::CudaError, message);
+    if (std::exchange(m_devicesPending, false))
+        emit devicesChanged({}, message);
+    failPendingCompiles(message);
+}
+
 void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
     const QString why = describeExit(exitCode, status);
     const QString tail = m_stderrTail.join(QLatin1Char('\n'));
+    m_helloTimer.stop();
+    if (!m_helloSeen && m_stopReason.isEmpty() && (!m_spec.isLocal() || !m_active)) {
+        // It never became a runner: ssh could not connect, the program is missing, ... (a
+        // local runner that dies in a run is reported as a crash below, as it always was)
+        if (m_process) {
+            m_process->readAllStandardError(); // the tail has it already
+            m_process->deleteLater();
+            m_process = nullptr;
+        }
+        const QString message = describeRunnerStartFailure(m_spec, why, tail, QString());
+        m_stopReason = QStringLiteral("start");
+        finishActive(RunStatus::CudaError, message);
+        if (std::exchange(m_devicesPending, false))
+            emit devicesChanged({}, message);
+        failPendingCompiles(message);
+        m_stopReason.clear();
+        return;
+    }
     if (m_process) {
         m_process->deleteLater();
         m_process = nullptr;
@@ -589,6 +720,11 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
                      tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
         emit crashed(why);
     }
+    const QString ended =
+        QStringLiteral("KernelPad's runner ended before it answered (%1)").arg(why);
+    failPendingCompiles(ended);
+    if (std::exchange(m_devicesPending, false))
+        emit devicesChanged({}, ended);
     if (m_stopReason == QLatin1String("shutdown")) {
         m_stopReason.clear();
         emit exited();

@@ -6,6 +6,7 @@
 
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -29,8 +30,14 @@ public:
     /// The runner executable: $KERNELPAD_RUNNER, kernelpad-cli next to this program, or the
     /// one in the build tree. Empty (and `searched` lists where it looked) if none exists.
     [[nodiscard]] static QString findRunner(QStringList* searched = nullptr);
-    /// What start() runs (until set: findRunner()'s `serve`).
+    /// What start() runs (until set: $KERNELPAD_RUNNER_SPEC's runner, else findRunner()'s
+    /// `serve`). A local spec.
     void setCommand(const QString& program, const QStringList& arguments);
+    /// Runs the runner `spec` describes (its command, its hello limit, its messages); a runner
+    /// process of another spec is stopped. False with a sentence in `error` for a spec that
+    /// cannot be used (the command is left as it was).
+    bool setSpec(const RunnerSpec& spec, QString* error);
+    [[nodiscard]] const RunnerSpec& spec() const { return m_spec; }
     [[nodiscard]] const QString& program() const { return m_program; }
     [[nodiscard]] const QStringList& arguments() const { return m_arguments; }
     /// Start the process in a process group of its own and kill the whole group when it is
@@ -51,6 +58,9 @@ public:
     void run(quint64 id, const RunRequest& request);
     void requestDevices(quint64 id);
     void requestResources(quint64 id, const RunRequest& request);
+    /// Compiles in the runner (for a client without NVRTC); answered by compiled(), also when
+    /// the runner cannot be reached (a failed result whose log says why).
+    void requestCompile(quint64 id, const RunRequest& request);
     /// Asks the runner to stop the active run between repetitions; after a grace it is killed
     /// (killed("cancel")) and the run ends as Cancelled.
     void cancel();
@@ -69,6 +79,7 @@ signals:
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
+    void compiled(quint64 id, const kernelpad::CompileResult& result);
     /// A result said "poisoned": the runner is exiting and will not touch the GPU again.
     /// Emitted just before that result's runFinished().
     void poisoned();
@@ -90,6 +101,10 @@ private:
     void onMessage(const RunnerMessage& message);
     /// Checks the runner's one hello (version, output folder); false after a violation.
     bool acceptHello(const RunnerMessage& message);
+    /// The runner could not be used (it ended or spoke before its hello, its versions do not
+    /// match, it never said hello): stops it and tells whoever waits (the active run, a devices
+    /// request).
+    void startFailed(const QString& message);
     /// Stops a runner that broke the protocol and ends the active run with `what`.
     QString protocolViolation(const QString& what);
     /// Re-arms the watchdog for the stage the runner reported (see the .cpp).
@@ -112,7 +127,13 @@ private:
     bool m_ownGroup = false;
     LineSplitter m_lines;     ///< the protocol channel, split into bounded lines
     bool m_helloSeen = false; ///< the runner's one hello arrived (and was accepted)
-    QString m_outputDir;      ///< the runner's private folder for output buffers
+    RunnerSpec m_spec;
+    QTimer m_helloTimer;                ///< from start() to the hello
+    bool m_devicesPending = false;      ///< a devices request waits for its answer
+    QVector<quint64> m_compilesPending; ///< compile requests without an answer yet
+    /// Answers every pending compile with a failure that says `why`.
+    void failPendingCompiles(const QString& why);
+    QString m_outputDir; ///< the runner's private folder for output buffers
     std::optional<ActiveRun> m_active;
     QTimer m_watchdog;
     QElapsedTimer m_kernelClock; ///< runs while the runner is in a GPU stage of the active run

@@ -9,6 +9,7 @@
 #include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -137,6 +138,7 @@ int runRunnerServer() {
     Output out(console->protocolFd());
     out.send(RunnerMessage::make(QStringLiteral("hello"), 0,
                                  {{"version", kRunnerProtocolVersion},
+                                  {"kernelpad", kernelpadVersion()},
                                   {"pid", double(QCoreApplication::applicationPid())},
                                   {"outputDir", outputDir.path()}}));
 
@@ -217,17 +219,26 @@ int runRunnerServer() {
                                     {{"message", QStringLiteral("bad request: %1").arg(error)}}));
             continue;
         }
-        if (m.type == QLatin1String("resources")) {
+        const auto resolveArch = [&](QString* why) {
             const QString arch = request->project.options.arch.value_or(QString());
+            if (!arch.isEmpty())
+                return arch;
+            const QVector<DeviceInfo> devices = session.devices(why);
+            return request->device < devices.size() ? devices[request->device].arch()
+                                                    : QString::fromLatin1(kDefaultArch);
+        };
+        if (m.type == QLatin1String("compile")) {
             QString why;
-            QString resolvedArch = arch;
-            if (resolvedArch.isEmpty()) {
-                const QVector<DeviceInfo> devices = session.devices(&why);
-                resolvedArch = request->device < devices.size() ? devices[request->device].arch()
-                                                                : QString::fromLatin1(kDefaultArch);
-            }
             const CompileResult compiled =
-                compileProject(request->project, request->projectDir, resolvedArch, &cache);
+                compileProject(request->project, request->projectDir, resolveArch(&why), &cache);
+            out.send(RunnerMessage::make(QStringLiteral("compile"), m.id,
+                                         {{"result", compiled.toJson()}}));
+            continue;
+        }
+        if (m.type == QLatin1String("resources")) {
+            QString why;
+            const CompileResult compiled =
+                compileProject(request->project, request->projectDir, resolveArch(&why), &cache);
             const std::optional<KernelResources> r =
                 compiled.ok
                     ? session.kernelResources(compiled, request->project.kernel,

@@ -61,6 +61,17 @@ DeviceDialog::DeviceDialog(const QVector<DeviceInfo>& devices, int currentIndex,
     resize(520, 560);
 }
 
+void DeviceDialog::setRunner(const RunnerSpec& runner) {
+    if (runner.isLocal())
+        return;
+    for (int i = 0; i < m_devices.size() && i < m_selector->count(); ++i)
+        m_selector->setItemText(
+            i, QStringLiteral("%1: %2, %3 (device %4)")
+                   .arg(runner.displayName(), m_devices[i].name, m_devices[i].arch())
+                   .arg(m_devices[i].ordinal));
+    setWindowTitle(tr("CUDA Device on %1").arg(runner.displayName()));
+}
+
 int DeviceDialog::selectedIndex() const {
     return m_devices.isEmpty() ? -1 : m_selector->currentIndex();
 }

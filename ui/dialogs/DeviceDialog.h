@@ -2,6 +2,7 @@
 // Picks the CUDA device to compile for and run on, listing every attribute of each.
 
 #include "core/cuda/DeviceInfo.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QDialog>
 
@@ -19,6 +20,9 @@ public:
     DeviceDialog(const QVector<DeviceInfo>& devices, int currentIndex, const QString& driverError,
                  QWidget* parent = nullptr);
 
+    /// Names each device after the runner it belongs to ("gpu-box: NVIDIA H100 80GB HBM3,
+    /// sm_90") when that runner is not this computer's.
+    void setRunner(const RunnerSpec& runner);
     /// Index into the device list of the chosen device, -1 when there is none.
     [[nodiscard]] int selectedIndex() const;
     /// The attribute rows currently shown, for tests.

@@ -1,5 +1,7 @@
 #include "ui/dialogs/PreferencesDialog.h"
 
+#include "ui/widgets/RunnersEditor.h"
+
 #include "ui/Theme.h"
 
 #include <QAction>
@@ -123,6 +125,9 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     layout->addWidget(look);
     layout->addWidget(timing);
     layout->addWidget(runner);
+    m_runners = new RunnersEditor(this);
+    m_runners->setObjectName(QStringLiteral("runners"));
+    layout->addWidget(m_runners);
     layout->addWidget(buttons);
     setPreferences(Preferences::load());
 }
@@ -143,6 +148,7 @@ void PreferencesDialog::setPreferences(const Preferences& p) {
     m_blocking->setChecked(t.blockingKernel);
     m_timeLimit->setValue(t.timeLimitMs);
     m_memcheckAfterFault->setChecked(p.memcheckAfterFault);
+    m_runners->setRunners(p.runners, p.runner);
     m_targetNoise->setEnabled(t.adaptive);
     m_maxTime->setEnabled(t.adaptive);
 }
@@ -167,6 +173,8 @@ Preferences PreferencesDialog::preferences() const {
     t.blockingKernel = m_blocking->isChecked();
     t.timeLimitMs = m_timeLimit->value();
     p.memcheckAfterFault = m_memcheckAfterFault->isChecked();
+    p.runners = m_runners->runners();
+    p.runner = m_runners->chosen();
     return p;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Edit ▸ Preferences: editor font and size, theme, how new projects are timed and the
-// runner's time limit, the memcheck re-run after a fault.
+// runner's time limit, the memcheck re-run after a fault, the runners and the chosen one.
 
 #include "ui/Preferences.h"
 
@@ -15,9 +15,12 @@ class QSpinBox;
 
 namespace kernelpad {
 
+class RunnersEditor;
+
 /// Edits a Preferences; OK saves them to QSettings and applies them at once. Child object
 /// names: editorFont, editorFontSize, theme, timingMode, warmup, repetitions, adaptive,
-/// targetNoise, maxTimeMs, blockingKernel, timeLimitMs, memcheckAfterFault.
+/// targetNoise, maxTimeMs, blockingKernel, timeLimitMs, memcheckAfterFault, runners (a
+/// RunnersEditor).
 class PreferencesDialog : public QDialog {
     Q_OBJECT
 public:
@@ -49,6 +52,7 @@ private:
     QCheckBox* m_blocking = nullptr;
     QSpinBox* m_timeLimit = nullptr;
     QCheckBox* m_memcheckAfterFault = nullptr;
+    RunnersEditor* m_runners = nullptr;
 };
 
 } // namespace kernelpad

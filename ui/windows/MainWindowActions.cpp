@@ -284,6 +284,8 @@ void MainWindow::fillExamplesMenu() {
 void MainWindow::openDeviceDialog() {
     DeviceDialog dialog(m_session->devices(), m_session->deviceIndex(), m_session->driverError(),
                         this);
+    if (m_engine)
+        dialog.setRunner(m_engine->runner());
     if (dialog.exec() == QDialog::Accepted)
         m_session->selectDevice(dialog.selectedIndex());
 }

@@ -1,0 +1,384 @@
+#include "core/runner/RunnerSpec.h"
+
+#include "core/io/JsonFields.h"
+#include "core/runner/Protocol.h"
+
+#include <QProcess>
+#include <QVersionNumber>
+
+namespace kernelpad {
+namespace {
+
+const QString kSyntax = QStringLiteral(
+    "expected local, ssh:[user@]host[:port][/path/to/kernelpad-cli] or cmd:<command line>");
+
+QString kindName(RunnerSpec::Kind kind) {
+    switch (kind) {
+    case RunnerSpec::Kind::Local:
+        return QStringLiteral("local");
+    case RunnerSpec::Kind::Ssh:
+        return QStringLiteral("ssh");
+    case RunnerSpec::Kind::Command:
+        return QStringLiteral("command");
+    }
+    return {};
+}
+
+/// Where a runner lives, for messages: "gpu-box", "this computer", "the runner command".
+QString whereText(const RunnerSpec& spec) {
+    switch (spec.kind) {
+    case RunnerSpec::Kind::Local:
+        return QStringLiteral("this computer");
+    case RunnerSpec::Kind::Ssh:
+        return spec.host;
+    case RunnerSpec::Kind::Command:
+        return spec.displayName();
+    }
+    return {};
+}
+
+bool isSshProblem(const QString& text) {
+    static const char* const kSigns[] = {
+        "Permission denied",    "Could not resolve hostname", "Connection refused",
+        "Connection timed out", "No route to host",           "Host key verification failed",
+        "Connection closed by", "Network is unreachable",     "Too many authentication failures",
+    };
+    for (const char* s : kSigns)
+        if (text.contains(QLatin1String(s)))
+            return true;
+    return false;
+}
+
+bool isMissingProgram(const QString& text) {
+    return text.contains(QLatin1String("command not found")) ||
+           text.contains(QLatin1String("No such file or directory")) ||
+           text.contains(QLatin1String("not found"));
+}
+
+} // namespace
+
+QString kernelpadVersion() {
+#ifdef KERNELPAD_VERSION
+    return QStringLiteral(KERNELPAD_VERSION);
+#else
+    return QStringLiteral("unknown");
+#endif
+}
+
+bool nvrtcUnavailableHere() {
+    return qEnvironmentVariable("KERNELPAD_NO_NVRTC") == QLatin1String("1");
+}
+
+RunnerSpec RunnerSpec::local() {
+    return RunnerSpec{};
+}
+
+QString RunnerSpec::displayName() const {
+    if (!name.isEmpty())
+        return name;
+    switch (kind) {
+    case Kind::Local:
+        return QStringLiteral("this computer");
+    case Kind::Ssh:
+        return host;
+    case Kind::Command: {
+        const QStringList words = QProcess::splitCommand(commandLine);
+        return words.isEmpty() ? QStringLiteral("command") : words.first();
+    }
+    }
+    return {};
+}
+
+QString RunnerSpec::destination() const {
+    return user.isEmpty() ? host : user + QLatin1Char('@') + host;
+}
+
+int RunnerSpec::effectiveHelloLimitMs() const {
+    if (helloLimitMs > 0)
+        return helloLimitMs;
+    switch (kind) {
+    case Kind::Local:
+        return kLocalHelloLimitMs;
+    case Kind::Ssh:
+        return kSshHelloLimitMs;
+    case Kind::Command:
+        return kCommandHelloLimitMs;
+    }
+    return kLocalHelloLimitMs;
+}
+
+QString RunnerSpec::validate() const {
+    switch (kind) {
+    case Kind::Local:
+        return {};
+    case Kind::Ssh:
+        if (host.isEmpty())
+            return QStringLiteral("runner '%1': the ssh host is empty").arg(displayName());
+        if (host.startsWith(QLatin1Char('-')) || host.contains(QLatin1Char(' ')) ||
+            host.contains(QLatin1Char('@')))
+            return QStringLiteral("runner '%1': the ssh host '%2' is not a host name")
+                .arg(displayName(), host);
+        if (user.startsWith(QLatin1Char('-')) || user.contains(QLatin1Char(' ')) ||
+            user.contains(QLatin1Char('@')))
+            return QStringLiteral("runner '%1': the ssh user '%2' is not a user name")
+                .arg(displayName(), user);
+        if (port < 0 || port > 65535)
+            return QStringLiteral("runner '%1': the ssh port %2 is not between 1 and 65535")
+                .arg(displayName())
+                .arg(port);
+        return {};
+    case Kind::Command:
+        if (QProcess::splitCommand(commandLine).isEmpty())
+            return QStringLiteral("runner '%1': the command line is empty").arg(displayName());
+        return {};
+    }
+    return {};
+}
+
+bool RunnerSpec::command(const QString& localRunner, QString* program, QStringList* arguments,
+                         QString* error) const {
+    if (const QString problem = validate(); !problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    switch (kind) {
+    case Kind::Local:
+        *program = localRunner;
+        *arguments = {QStringLiteral("serve")};
+        return true;
+    case Kind::Ssh: {
+        // BatchMode: a key or agent, never a prompt (nobody can answer it in the window);
+        // keep-alives: a vanished network ends the run within ~15 s instead of never.
+        QStringList a{QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+                      QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=5"),
+                      QStringLiteral("-o"), QStringLiteral("ServerAliveCountMax=3")};
+        if (port > 0)
+            a << QStringLiteral("-p") << QString::number(port);
+        a << sshOptions << destination()
+          << (remotePath.isEmpty() ? QStringLiteral("kernelpad-cli") : remotePath)
+          << QStringLiteral("serve");
+        *program = QStringLiteral("ssh");
+        *arguments = a;
+        return true;
+    }
+    case Kind::Command: {
+        QStringList words = QProcess::splitCommand(commandLine);
+        *program = words.takeFirst();
+        *arguments = words;
+        return true;
+    }
+    }
+    return false;
+}
+
+QJsonObject RunnerSpec::toJson() const {
+    QJsonObject o{{"kind", kindName(kind)}};
+    if (!name.isEmpty())
+        o.insert(QStringLiteral("name"), name);
+    if (kind == Kind::Ssh) {
+        o.insert(QStringLiteral("host"), host);
+        if (!user.isEmpty())
+            o.insert(QStringLiteral("user"), user);
+        if (port > 0)
+            o.insert(QStringLiteral("port"), port);
+        if (!sshOptions.isEmpty())
+            o.insert(QStringLiteral("sshOptions"), QJsonArray::fromStringList(sshOptions));
+        if (!remotePath.isEmpty())
+            o.insert(QStringLiteral("remotePath"), remotePath);
+    } else if (kind == Kind::Command) {
+        o.insert(QStringLiteral("command"), commandLine);
+    }
+    if (helloLimitMs > 0)
+        o.insert(QStringLiteral("helloLimitMs"), helloLimitMs);
+    return o;
+}
+
+std::optional<RunnerSpec> RunnerSpec::fromJson(const QJsonObject& o, QString* error) {
+    const json::FieldReader fields(o, error, QStringLiteral("runner"));
+    constexpr auto optional = json::Presence::Optional;
+    constexpr auto required = json::Presence::Required;
+    RunnerSpec s;
+    QString kind;
+    if (!fields.readChoice(
+            QStringLiteral("kind"),
+            {QStringLiteral("local"), QStringLiteral("ssh"), QStringLiteral("command")}, &kind,
+            required) ||
+        !fields.readString(QStringLiteral("name"), &s.name, optional))
+        return std::nullopt;
+    if (kind == QLatin1String("local")) {
+        s.kind = Kind::Local;
+    } else if (kind == QLatin1String("ssh")) {
+        s.kind = Kind::Ssh;
+        if (!fields.readString(QStringLiteral("host"), &s.host, required) ||
+            !fields.readString(QStringLiteral("user"), &s.user, optional) ||
+            !fields.readInt(QStringLiteral("port"), &s.port, optional, {0, 65535}) ||
+            !fields.readString(QStringLiteral("remotePath"), &s.remotePath, optional))
+            return std::nullopt;
+        if (!fields.readStrings(QStringLiteral("sshOptions"), &s.sshOptions, optional))
+            return std::nullopt;
+    } else if (kind == QLatin1String("command")) {
+        s.kind = Kind::Command;
+        if (!fields.readString(QStringLiteral("command"), &s.commandLine, required))
+            return std::nullopt;
+    }
+    if (!fields.readInt(QStringLiteral("helloLimitMs"), &s.helloLimitMs, optional,
+                        {0, 24 * 3600 * 1000}))
+        return std::nullopt;
+    if (const QString problem = s.validate(); !problem.isEmpty()) {
+        *error = problem;
+        return std::nullopt;
+    }
+    return s;
+}
+
+std::optional<RunnerSpec> RunnerSpec::parse(const QString& text, QString* error) {
+    const auto fail = [&](const QString& what) {
+        *error = QStringLiteral("--runner '%1': %2; %3").arg(text, what, kSyntax);
+        return std::nullopt;
+    };
+    if (text == QLatin1String("local"))
+        return local();
+    if (text.startsWith(QLatin1String("cmd:"))) {
+        RunnerSpec s;
+        s.kind = Kind::Command;
+        s.commandLine = text.mid(4);
+        if (QProcess::splitCommand(s.commandLine).isEmpty())
+            return fail(QStringLiteral("the command line is empty"));
+        return s;
+    }
+    if (!text.startsWith(QLatin1String("ssh:")))
+        return fail(QStringLiteral("unknown kind of runner"));
+    RunnerSpec s;
+    s.kind = Kind::Ssh;
+    QString rest = text.mid(4);
+    if (const qsizetype slash = rest.indexOf(QLatin1Char('/')); slash >= 0) {
+        s.remotePath = rest.mid(slash);
+        rest = rest.left(slash);
+    }
+    if (const qsizetype at = rest.indexOf(QLatin1Char('@')); at >= 0) {
+        s.user = rest.left(at);
+        rest = rest.mid(at + 1);
+        if (s.user.isEmpty())
+            return fail(QStringLiteral("the user before '@' is empty"));
+    }
+    if (const qsizetype colon = rest.indexOf(QLatin1Char(':')); colon >= 0) {
+        bool ok = false;
+        const QString portText = rest.mid(colon + 1);
+        const int port = portText.toInt(&ok);
+        if (!ok || port < 1 || port > 65535)
+            return fail(
+                QStringLiteral("the port '%1' is not a number between 1 and 65535").arg(portText));
+        s.port = port;
+        rest = rest.left(colon);
+    }
+    s.host = rest;
+    if (s.host.isEmpty())
+        return fail(QStringLiteral("the host is empty"));
+    if (const QString problem = s.validate(); !problem.isEmpty())
+        return fail(problem);
+    return s;
+}
+
+QString RunnerSpec::toText() const {
+    switch (kind) {
+    case Kind::Local:
+        return QStringLiteral("local");
+    case Kind::Ssh:
+        return QStringLiteral("ssh:") + destination() +
+               (port > 0 ? QStringLiteral(":%1").arg(port) : QString()) + remotePath;
+    case Kind::Command:
+        return QStringLiteral("cmd:") + commandLine;
+    }
+    return {};
+}
+
+std::optional<RunnerSpec> RunnerSpec::fromEnvironment(QString* error) {
+    const QString text = qEnvironmentVariable("KERNELPAD_RUNNER_SPEC");
+    if (text.isEmpty())
+        return std::nullopt;
+    std::optional<RunnerSpec> s = parse(text, error);
+    if (!s)
+        *error = QStringLiteral("$KERNELPAD_RUNNER_SPEC: ") + *error;
+    return s;
+}
+
+bool RunnerSpec::operator==(const RunnerSpec& o) const {
+    return kind == o.kind && name == o.name && host == o.host && user == o.user && port == o.port &&
+           sshOptions == o.sshOptions && remotePath == o.remotePath &&
+           commandLine == o.commandLine && helloLimitMs == o.helloLimitMs;
+}
+
+QString describeRunnerStartFailure(const RunnerSpec& spec, const QString& why,
+                                   const QString& stderrText, const QString& firstLine) {
+    const QString where = whereText(spec);
+    QString text;
+    if (!firstLine.isEmpty())
+        text = QStringLiteral("KernelPad's runner on %1 printed \"%2\" instead of its hello")
+                   .arg(where, firstLine.left(200));
+    else
+        text =
+            QStringLiteral("KernelPad's runner on %1 ended before its hello (%2)").arg(where, why);
+    const QString said = stderrText.trimmed().right(2000);
+    if (!said.isEmpty())
+        text += QStringLiteral(". It said:\n") + said;
+    const QString all = stderrText + QLatin1Char('\n') + firstLine;
+    QString hint;
+    if (spec.kind == RunnerSpec::Kind::Ssh && isSshProblem(all)) {
+        hint = QStringLiteral("check that `ssh -o BatchMode=yes %1 true` works in a terminal; add "
+                              "your key with ssh-copy-id %1")
+                   .arg(spec.destination());
+    } else if (isMissingProgram(all) || why.contains(QLatin1String("code 127"))) {
+        const QString program = spec.kind == RunnerSpec::Kind::Ssh && !spec.remotePath.isEmpty()
+                                    ? spec.remotePath
+                                    : QStringLiteral("kernelpad-cli");
+        hint = spec.kind == RunnerSpec::Kind::Ssh
+                   ? QStringLiteral("%1 was not found on %2: install KernelPad on %2 or give the "
+                                    "path, as in ssh:%3/path/to/kernelpad-cli")
+                         .arg(program, spec.host, spec.destination())
+                   : QStringLiteral("a program of the command was not found: install KernelPad "
+                                    "there or give the full path of kernelpad-cli in the "
+                                    "command");
+    } else if (spec.kind == RunnerSpec::Kind::Command) {
+        hint = QStringLiteral("check that `%1` prints a hello line in a terminal")
+                   .arg(spec.commandLine);
+    } else if (!firstLine.isEmpty() && spec.kind == RunnerSpec::Kind::Ssh) {
+        hint = QStringLiteral("the remote shell's start-up files must not print anything for a "
+                              "non-interactive command");
+    }
+    if (!hint.isEmpty())
+        text += QStringLiteral("\nTry: ") + hint + QLatin1Char('.');
+    return text;
+}
+
+QString describeVersionMismatch(const RunnerSpec& spec, int protocol,
+                                const QString& runnerVersion) {
+    const QString ours = kernelpadVersion();
+    if (protocol == kRunnerProtocolVersion && runnerVersion == ours)
+        return {};
+    const QString theirs = runnerVersion.isEmpty() ? QStringLiteral("an older KernelPad")
+                                                   : QStringLiteral("KernelPad ") + runnerVersion;
+    // Which is older: the protocol says first, then the release number.
+    bool runnerOlder = protocol < kRunnerProtocolVersion;
+    if (protocol == kRunnerProtocolVersion)
+        runnerOlder = runnerVersion.isEmpty() ||
+                      QVersionNumber::fromString(runnerVersion) < QVersionNumber::fromString(ours);
+    const QString where = whereText(spec);
+    const QString runnerWhere = spec.kind == RunnerSpec::Kind::Ssh ? QStringLiteral("on ") + where
+                                                                   : QStringLiteral("of ") + where;
+    QString update;
+    if (runnerOlder)
+        update = spec.kind == RunnerSpec::Kind::Local
+                     ? QStringLiteral("update kernelpad-cli on this computer")
+                     : QStringLiteral("update kernelpad-cli on %1").arg(where);
+    else
+        update = QStringLiteral("update this KernelPad");
+    return QStringLiteral("the runner %1 is %2 (protocol %3); this KernelPad is %4 (protocol %5): "
+                          "%6")
+        .arg(runnerWhere, theirs)
+        .arg(protocol)
+        .arg(ours)
+        .arg(kRunnerProtocolVersion)
+        .arg(update);
+}
+
+} // namespace kernelpad

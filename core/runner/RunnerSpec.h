@@ -1,0 +1,93 @@
+#pragma once
+// Where a runner process runs: this computer (kernelpad-cli serve next to this program), another
+// computer through OpenSSH (the user's own ssh config, keys and agent; never a password
+// prompt), or any command that ends in a runner speaking Protocol.h on its stdin/stdout (a
+// Slurm `srun --gpus=1 ... kernelpad-cli serve`). RunnerConnection runs program()/arguments().
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace kernelpad {
+
+struct RunnerSpec {
+    enum class Kind { Local, Ssh, Command };
+
+    Kind kind = Kind::Local;
+    /// Shown before device names ("gpu-box: NVIDIA H100 ..."); the host for Ssh by default.
+    QString name;
+    // Ssh
+    QString host;
+    QString user;           ///< empty: ssh's own choice (config, $USER)
+    int port = 0;           ///< 0: ssh's own choice
+    QStringList sshOptions; ///< extra arguments before the host, e.g. {"-F", "/path/config"}
+    QString remotePath; ///< kernelpad-cli on the remote side; empty: `kernelpad-cli` on its PATH
+    // Command
+    QString commandLine; ///< split shell-like (QProcess::splitCommand)
+    /// How long the runner may take to say hello; 0: the kind's default (Command runners wait
+    /// for a batch system's queue).
+    int helloLimitMs = 0;
+
+    static constexpr int kLocalHelloLimitMs = 60000;
+    static constexpr int kSshHelloLimitMs = 30000;
+    static constexpr int kCommandHelloLimitMs = 600000;
+
+    [[nodiscard]] static RunnerSpec local();
+    [[nodiscard]] bool isLocal() const { return kind == Kind::Local; }
+    /// The name shown to the user: name, else "this computer", the host, or the command's first
+    /// word.
+    [[nodiscard]] QString displayName() const;
+    /// ssh's destination: [user@]host.
+    [[nodiscard]] QString destination() const;
+    /// The hello limit in effect (helloLimitMs or the kind's default).
+    [[nodiscard]] int effectiveHelloLimitMs() const;
+
+    /// The program and arguments that start the runner; for Local, `localRunner serve`. False with
+    /// a sentence in `error` for an incomplete spec (no host, an empty command line).
+    bool command(const QString& localRunner, QString* program, QStringList* arguments,
+                 QString* error) const;
+    /// Why the spec cannot be used, or empty.
+    [[nodiscard]] QString validate() const;
+
+    /// Settings form: {"kind":"ssh","name":...,"host":...,...}; fields left out when default.
+    [[nodiscard]] QJsonObject toJson() const;
+    /// Reads toJson()'s form; `error` names the field.
+    [[nodiscard]] static std::optional<RunnerSpec> fromJson(const QJsonObject& o, QString* error);
+
+    /// The CLI syntax: `local`, `ssh:[user@]host[:port][/path/to/kernelpad-cli]` or
+    /// `cmd:<command line>`; `error` says what is wrong and shows the syntax.
+    [[nodiscard]] static std::optional<RunnerSpec> parse(const QString& text, QString* error);
+    /// The CLI syntax for this spec (parse(toText()) gives it back; ssh options are not part of
+    /// it).
+    [[nodiscard]] QString toText() const;
+
+    /// $KERNELPAD_RUNNER_SPEC, parsed; nullopt when unset (or empty). A bad value fills `error`.
+    [[nodiscard]] static std::optional<RunnerSpec> fromEnvironment(QString* error);
+
+    bool operator==(const RunnerSpec& o) const;
+    bool operator!=(const RunnerSpec& o) const { return !(*this == o); }
+};
+
+/// Describes what went wrong when a runner process ended (or spoke) before its hello, with what
+/// to try: `stderrText` is the process's standard error (bounded), `firstLine` what it printed
+/// on its protocol channel instead of a hello (empty if nothing).
+[[nodiscard]] QString describeRunnerStartFailure(const RunnerSpec& spec, const QString& why,
+                                                 const QString& stderrText,
+                                                 const QString& firstLine);
+
+/// The version check of a hello: empty when `protocol` and `kernelpadVersion` match this
+/// build's, else which side to update (an empty kernelpadVersion is a runner from before it was
+/// sent).
+[[nodiscard]] QString describeVersionMismatch(const RunnerSpec& spec, int protocol,
+                                              const QString& kernelpadVersion);
+
+/// True when this computer's NVRTC must not be used ($KERNELPAD_NO_NVRTC=1: a computer without
+/// the toolkit, and the tests that play one): compiles then go to a runner elsewhere.
+[[nodiscard]] bool nvrtcUnavailableHere();
+
+/// This build's KernelPad version (CMake's PROJECT_VERSION).
+[[nodiscard]] QString kernelpadVersion();
+
+} // namespace kernelpad
