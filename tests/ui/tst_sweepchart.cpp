@@ -87,8 +87,9 @@ struct TransposeSweep {
 
 TransposeSweep transposeSweep() {
     TransposeSweep t;
-    t.spec.tunables = {tunable(QStringLiteral("bx"), powersOfTwo(0, 10), SweepTunable::Role::Block),
-                       tunable(QStringLiteral("by"), powersOfTwo(0, 10), SweepTunable::Role::Block)};
+    t.spec.tunables = {
+        tunable(QStringLiteral("bx"), powersOfTwo(0, 10), SweepTunable::Role::Block),
+        tunable(QStringLiteral("by"), powersOfTwo(0, 10), SweepTunable::Role::Block)};
     t.spec.tunables[1].axis = 1;
     const QStringList names{QStringLiteral("bx"), QStringLiteral("by")};
     for (double bx : powersOfTwo(0, 10))
@@ -135,9 +136,11 @@ QVector<SweepRecord> threeRecords() {
     for (double bx : {32.0, 64.0, 128.0, 256.0})
         for (double tile : {8.0, 16.0, 32.0})
             for (double unroll : {1.0, 2.0, 4.0})
-                out.append(record(names, {bx, tile, unroll}, 1.0 + bx / 100.0 + 1.0 / tile + 1.0 / unroll));
+                out.append(record(names, {bx, tile, unroll},
+                                  1.0 + bx / 100.0 + 1.0 / tile + 1.0 / unroll));
     // A failure with the smallest time of all: it must never appear as a bar.
-    out[5] = failed(out[5], QStringLiteral("compile-error"), QStringLiteral("error: TILE too large"));
+    out[5] =
+        failed(out[5], QStringLiteral("compile-error"), QStringLiteral("error: TILE too large"));
     out[5].medianMs = 0.001;
     return out;
 }
@@ -151,7 +154,8 @@ int pixelsNear(const QImage& image, const QColor& colour, int tolerance) {
     for (int y = 0; y < image.height(); ++y) {
         const QRgb* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
         for (int x = 0; x < image.width(); ++x)
-            if (std::abs(qRed(line[x]) - colour.red()) + std::abs(qGreen(line[x]) - colour.green()) +
+            if (std::abs(qRed(line[x]) - colour.red()) +
+                    std::abs(qGreen(line[x]) - colour.green()) +
                     std::abs(qBlue(line[x]) - colour.blue()) <=
                 tolerance)
                 ++count;
@@ -186,6 +190,7 @@ private slots:
     void renderIsNotBlank_data();
     void renderIsNotBlank();
     void emptyUntilRecordsArrive();
+    void followsTheDarkTheme();
     void liveRedrawOfAThousandRecords();
 };
 
@@ -195,7 +200,8 @@ void TestSweepChart::modeChoice_data() {
     SweepSpec one;
     one.tunables = {tunable(QStringLiteral("bx"), {32, 64, 128}, SweepTunable::Role::Block),
                     tunable(QStringLiteral("TILE"), {16}, SweepTunable::Role::Define)};
-    QTest::newRow("one varying parameter (another fixed): line") << one << int(SweepChart::Mode::Line);
+    QTest::newRow("one varying parameter (another fixed): line")
+        << one << int(SweepChart::Mode::Line);
     QTest::newRow("two varying parameters: heat map")
         << transposeSweep().spec << int(SweepChart::Mode::HeatMap);
     QTest::newRow("three varying parameters: bars") << threeSpec() << int(SweepChart::Mode::Bars);
@@ -206,11 +212,13 @@ void TestSweepChart::modeChoice_data() {
     QTest::newRow("parameter named n over powers of two: size sweep")
         << namedN << int(SweepChart::Mode::Sizes);
     SweepSpec scalarNotPowers;
-    scalarNotPowers.tunables = {tunable(QStringLiteral("n"), {1000, 3000, 5000}, SweepTunable::Role::Scalar)};
+    scalarNotPowers.tunables = {
+        tunable(QStringLiteral("n"), {1000, 3000, 5000}, SweepTunable::Role::Scalar)};
     QTest::newRow("scalar not over powers of two: line")
         << scalarNotPowers << int(SweepChart::Mode::Line);
     SweepSpec blockPowers;
-    blockPowers.tunables = {tunable(QStringLiteral("bx"), powersOfTwo(5, 10), SweepTunable::Role::Block)};
+    blockPowers.tunables = {
+        tunable(QStringLiteral("bx"), powersOfTwo(5, 10), SweepTunable::Role::Block)};
     QTest::newRow("block size over powers of two is not the problem size: line")
         << blockPowers << int(SweepChart::Mode::Line);
     SweepSpec nothingVaries;
@@ -248,7 +256,8 @@ void TestSweepChart::lineHasOnePointPerPassingRecord() {
         records.append(record({QStringLiteral("bx")}, {bx}, 10.0 / bx + bx / 100.0));
     records[10] = failed(records[10], QStringLiteral("invalid"),
                          QStringLiteral("block: 1024 threads exceed the kernel's limit of 768"));
-    records[0] = failed(records[0], QStringLiteral("timeout"), QStringLiteral("the kernel ran past 5 s"));
+    records[0] =
+        failed(records[0], QStringLiteral("timeout"), QStringLiteral("the kernel ran past 5 s"));
     // Records arrive in any order; the line runs along bx.
     std::swap(records[2], records[7]);
     SweepChart chart;
@@ -560,6 +569,29 @@ void TestSweepChart::emptyUntilRecordsArrive() {
     QVERIFY(chart.chart()->series().isEmpty());
 }
 
+void TestSweepChart::followsTheDarkTheme() {
+    const QPalette light = QApplication::palette();
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+    dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+    QApplication::setPalette(dark);
+    const TransposeSweep t = transposeSweep();
+    {
+        SweepChart chart;
+        showAt(chart, {800, 600});
+        chart.setSweep(t.spec, t.records);
+        const QImage image = chart.heatMap()->grab().toImage();
+        QCOMPARE(QColor(image.pixel(1, 1)), Theme::darkTheme().paper);
+        const QRect best = chart.heatMap()->cellRect(t.bestKey);
+        QCOMPARE(QColor(image.pixel(best.left() + 1, best.center().y())), Theme::darkTheme().text);
+        chart.setSweep(threeSpec(), threeRecords());
+        QCOMPARE(chart.chart()->theme(), QChart::ChartThemeDark);
+    }
+    QApplication::setPalette(light);
+    SweepChart chart;
+    QCOMPARE(chart.chart()->theme(), QChart::ChartThemeLight);
+}
+
 void TestSweepChart::liveRedrawOfAThousandRecords() {
     // A live sweep calls setSweep after every record: at a thousand records one redraw
     // (rebuild and paint) stays well under a frame budget a person would notice.
@@ -572,11 +604,13 @@ void TestSweepChart::liveRedrawOfAThousandRecords() {
     QVector<SweepRecord> lineRecords, gridRecords, manyRecords;
     for (int i = 0; i < kRecords; ++i) {
         line.tunables[0].values.list.append(i + 1);
-        lineRecords.append(record({QStringLiteral("UNROLL")}, {double(i + 1)}, 1.0 + (i % 37) / 10.0));
+        lineRecords.append(
+            record({QStringLiteral("UNROLL")}, {double(i + 1)}, 1.0 + (i % 37) / 10.0));
         gridRecords.append(record({QStringLiteral("bx"), QStringLiteral("by")},
                                   {double(i % 40), double(i / 40)}, 1.0 + (i % 53) / 10.0));
-        manyRecords.append(record({QStringLiteral("bx"), QStringLiteral("TILE"), QStringLiteral("UNROLL")},
-                                  {double(i % 10), double(i / 10 % 10), double(i / 100)}, 1.0 + i % 71));
+        manyRecords.append(
+            record({QStringLiteral("bx"), QStringLiteral("TILE"), QStringLiteral("UNROLL")},
+                   {double(i % 10), double(i / 10 % 10), double(i / 100)}, 1.0 + i % 71));
     }
     for (int v = 0; v < 40; ++v)
         grid.tunables[0].values.list.append(v);

@@ -142,7 +142,8 @@ void SweepChart::applyTheme() {
 }
 
 void SweepChart::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+    if (event->type() == QEvent::PaletteChange ||
+        event->type() == QEvent::ApplicationPaletteChange) {
         applyTheme();
         rebuild();
     }
@@ -166,17 +167,18 @@ void SweepChart::rebuild() {
         m_automatic = Mode::Bars;
     m_mode = m_automatic;
     if (m_override) {
-        const bool allowed = *m_override == Mode::Bars ||
-                             (*m_override == Mode::HeatMap && m_varying.size() >= 2) ||
-                             ((*m_override == Mode::Line || *m_override == Mode::Sizes) &&
-                              !m_varying.isEmpty());
+        const bool allowed =
+            *m_override == Mode::Bars || (*m_override == Mode::HeatMap && m_varying.size() >= 2) ||
+            ((*m_override == Mode::Line || *m_override == Mode::Sizes) && !m_varying.isEmpty());
         if (allowed)
             m_mode = *m_override;
     }
 
     resetChart();
     if (m_records.isEmpty()) {
-        m_title->setText(m_spec.isEmpty() ? QString() : tr("Sweep of %1").arg(m_spec.names().join(QStringLiteral(", "))));
+        m_title->setText(m_spec.isEmpty()
+                             ? QString()
+                             : tr("Sweep of %1").arg(m_spec.names().join(QStringLiteral(", "))));
         m_heatMap->clear();
         m_stack->setCurrentWidget(m_empty);
         return;
@@ -195,8 +197,7 @@ void SweepChart::rebuild() {
         buildHeatMap();
         break;
     }
-    m_stack->setCurrentWidget(m_mode == Mode::HeatMap ? static_cast<QWidget*>(m_heatMap)
-                                                      : m_view);
+    m_stack->setCurrentWidget(m_mode == Mode::HeatMap ? static_cast<QWidget*>(m_heatMap) : m_view);
 }
 
 bool SweepChart::chartShown() const {

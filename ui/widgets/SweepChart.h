@@ -79,10 +79,10 @@ protected:
 private:
     /// Something clickable drawn with Qt Charts: a record's point, failure mark or bar.
     struct Mark {
-        int record = -1;        ///< index into m_records
-        QPointF value;          ///< chart coordinates of the mark's centre
+        int record = -1;                   ///< index into m_records
+        QPointF value;                     ///< chart coordinates of the mark's centre
         QAbstractSeries* series = nullptr; ///< the series whose axes `value` is on
-        bool bar = false;       ///< a bar: hit anywhere along its row
+        bool bar = false;                  ///< a bar: hit anywhere along its row
     };
 
     void rebuild();
@@ -97,7 +97,7 @@ private:
     /// The x axis of a swept parameter, added to the chart at the bottom.
     struct ParameterAxis {
         QAbstractAxis* axis = nullptr;
-        bool log2Units = false; ///< the axis is in log2 of the values (labelled 2^k)
+        bool log2Units = false;  ///< the axis is in log2 of the values (labelled 2^k)
         double min = 0, max = 0; ///< its range, in its own units
         [[nodiscard]] double x(double value) const;
     };

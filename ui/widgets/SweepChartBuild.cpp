@@ -36,6 +36,8 @@ constexpr double kLinearPad = 0.05;
 /// Headroom above the highest value on a linear objective axis.
 constexpr double kHeadroom = 1.1;
 constexpr int kBestBars = 10;
+/// Significant digits of a bar's label: "1.601", not "1.60125".
+constexpr int kBarLabelDigits = 4;
 constexpr qreal kPointSize = 8.0;
 constexpr qreal kBestPointSize = 14.0;
 constexpr qreal kFailurePointSize = 9.0;
@@ -199,6 +201,7 @@ void SweepChart::buildLine() {
     line->setObjectName(QStringLiteral("sweepValues"));
     line->setName(objectiveTitle(objective));
     line->setPointsVisible(true);
+    line->setMarkerSize(kPointSize);
     line->setColor(kTimeColour);
     QList<QPointF> values;
     values.reserve(points.size());
@@ -215,8 +218,7 @@ void SweepChart::buildLine() {
         best->setName(tr("best: %1").arg(m_best->key));
         best->setMarkerSize(kBestPointSize);
         best->setColor(kBestColour);
-        best->append(x.x(parameterValue(*m_best, axis.name)),
-                     objectiveValue(*m_best, objective));
+        best->append(x.x(parameterValue(*m_best, axis.name)), objectiveValue(*m_best, objective));
         addSeries(best, x.axis, y);
     }
     if (!failed.isEmpty()) {
@@ -304,11 +306,13 @@ void SweepChart::buildSizes() {
     timeLine->setObjectName(QStringLiteral("sweepTime"));
     timeLine->setName(tr("median time (ms, left)"));
     timeLine->setPointsVisible(true);
+    timeLine->setMarkerSize(kPointSize);
     timeLine->setColor(kTimeColour);
     auto* gbsLine = new QLineSeries;
     gbsLine->setObjectName(QStringLiteral("sweepBandwidth"));
     gbsLine->setName(tr("GB/s (right)"));
     gbsLine->setPointsVisible(true);
+    gbsLine->setMarkerSize(kPointSize);
     gbsLine->setColor(kBandwidthColour);
     QList<QPointF> times, rates;
     for (const Point& p : points) {
@@ -393,6 +397,7 @@ void SweepChart::buildBars() {
     bars->setLabelsVisible(true);
     bars->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
     bars->setLabelsFormat(QStringLiteral("@value"));
+    bars->setLabelsPrecision(kBarLabelDigits);
     addSeries(bars, value, keys);
     for (int j = 0; j < categories.size(); ++j)
         m_marks.append({m_indexOfKey.value(categories.at(j)), QPointF(set->at(j), j), bars, true});

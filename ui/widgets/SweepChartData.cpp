@@ -19,9 +19,9 @@ QString tr(const char* text) {
 }
 
 QVector<double> sortedDistinct(QVector<double> values) {
-    values.erase(std::remove_if(values.begin(), values.end(),
-                                [](double v) { return !std::isfinite(v); }),
-                 values.end());
+    values.erase(
+        std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
+        values.end());
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
     return values;
@@ -31,8 +31,8 @@ SweepChartAxis axisOf(const QString& name, const QVector<double>& values) {
     SweepChartAxis axis;
     axis.name = name;
     axis.values = sortedDistinct(values);
-    axis.powersOfTwo = !axis.values.isEmpty() &&
-                       std::all_of(axis.values.begin(), axis.values.end(), isPowerOfTwo);
+    axis.powersOfTwo =
+        !axis.values.isEmpty() && std::all_of(axis.values.begin(), axis.values.end(), isPowerOfTwo);
     return axis;
 }
 
@@ -84,8 +84,7 @@ bool isSizeSweep(const SweepSpec& spec, const QVector<SweepChartAxis>& varying) 
         return false;
     const SweepTunable* tunable = spec.find(varying.first().name);
     if (tunable)
-        return tunable->role == SweepTunable::Role::Scalar ||
-               tunable->name == QLatin1String("n");
+        return tunable->role == SweepTunable::Role::Scalar || tunable->name == QLatin1String("n");
     return varying.first().name == QLatin1String("n");
 }
 
@@ -144,8 +143,7 @@ QString objectiveText(double value, SweepObjective objective) {
 }
 
 QString objectiveTitle(SweepObjective objective) {
-    return objective == SweepObjective::Bandwidth ? tr("Bandwidth (GB/s)")
-                                                  : tr("Median time (ms)");
+    return objective == SweepObjective::Bandwidth ? tr("Bandwidth (GB/s)") : tr("Median time (ms)");
 }
 
 QString ceilingLabel(double gigabytesPerSecond) {

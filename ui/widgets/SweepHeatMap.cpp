@@ -53,7 +53,7 @@ QColor viridis(double t) {
 
 /// A cell's text: short enough for a 40-pixel cell.
 QString cellText(double value, SweepObjective objective) {
-    if (objective == SweepObjective::Bandwidth)
+    if (objective == SweepObjective::Bandwidth || value >= 100)
         return QString::number(value, 'f', 0);
     return QString::number(value, 'g', 3);
 }
@@ -222,7 +222,7 @@ void SweepHeatMap::paintEvent(QPaintEvent*) {
     const QFontMetrics metrics(font());
     const int columnStep = std::max<qsizetype>(
         1, (metrics.horizontalAdvance(QStringLiteral("00000")) * m_columns.values.size()) /
-               std::max(1, grid.width()) +
+                   std::max(1, grid.width()) +
                1);
     for (int c = 0; c < m_columns.values.size(); c += columnStep) {
         const QRect cell = cellRect(c, int(m_rows.values.size()) - 1);
@@ -235,8 +235,7 @@ void SweepHeatMap::paintEvent(QPaintEvent*) {
     for (int r = 0; r < m_rows.values.size(); r += rowStep) {
         const QRect cell = cellRect(0, r);
         p.drawText(QRect(0, cell.top(), kLeftMargin - 6, cell.height()),
-                   Qt::AlignRight | Qt::AlignVCenter,
-                   SweepSpace::formatValue(m_rows.values.at(r)));
+                   Qt::AlignRight | Qt::AlignVCenter, SweepSpace::formatValue(m_rows.values.at(r)));
     }
     p.drawText(QRect(grid.left(), height() - metrics.height() - 2, grid.width(), metrics.height()),
                Qt::AlignHCenter, m_columns.name);
