@@ -401,6 +401,10 @@ void TestSweepChart::barsShowTheTenBestInOrder() {
         QVERIFY(set->at(j) <= set->at(j - 1));
     QCOMPARE(set->at(9), sortedRecords(records, SweepObjective::Time).first().medianMs);
     QVERIFY2(chart.title().contains(QStringLiteral("1 failed")), qPrintable(chart.title()));
+    // A bar answers along its length, and its row past its end does not.
+    const QPoint best = *chart.positionOf(expected.first());
+    QCOMPARE(chart.keyAt(best + QPoint(-40, 0)), expected.first());
+    QVERIFY(chart.keyAt(QPoint(chart.width() - 20, best.y())).isEmpty());
 }
 
 void TestSweepChart::sizeSweepDrawsTimeBandwidthAndCeiling() {

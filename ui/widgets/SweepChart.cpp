@@ -231,7 +231,7 @@ int SweepChart::markAt(const QPoint& pos) const {
         if (mark.bar) {
             const QPointF value = toValue(pos, mark.series);
             if (std::abs(value.y() - mark.value.y()) <= kBarHalfHeight && value.x() >= 0 &&
-                value.x() <= 2 * mark.value.x())
+                value.x() <= mark.value.x())
                 return mark.record;
             continue;
         }
