@@ -204,6 +204,17 @@ QVector<ProtocolReader::Item> ProtocolReader::feed(const char* data, qsizetype s
             } else {
                 item.message = decodeRunnerMessage(line.bytes, &item.error);
             }
+            // A frame header the decoder refused (no id) still has bytes after it that
+            // cannot be told from lines: the stream is lost either way.
+            if (!item.message && !item.tooLong &&
+                QJsonDocument::fromJson(line.bytes).object().value(QStringLiteral("type")) ==
+                    QLatin1String("frame")) {
+                item.error = QStringLiteral("frame: %1").arg(item.error);
+                item.fatal = true;
+                m_broken = true;
+                items.push_back(std::move(item));
+                return items;
+            }
             if (item.message && item.message->type == QLatin1String("frame")) {
                 std::optional<FrameHeader> header =
                     readFrameHeader(item.message->body, &item.error);

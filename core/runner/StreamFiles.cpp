@@ -121,8 +121,8 @@ std::optional<QVector<StreamedFile>> collectStreamedFiles(RunRequest* request, Q
                     add(name, path);
                     QFile f(path);
                     if (f.open(QIODevice::ReadOnly))
-                        pending.push_back({QString::fromUtf8(f.readAll()),
-                                           QFileInfo(path).absolutePath()});
+                        pending.push_back(
+                            {QString::fromUtf8(f.readAll()), QFileInfo(path).absolutePath()});
                 }
                 break;
             }
