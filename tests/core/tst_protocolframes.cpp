@@ -54,7 +54,8 @@ private slots:
         const QByteArray wire =
             before + encodeFrames(7, "out", 0, data.constData(), data.size()) + after;
         const QVector<ProtocolReader::Item> items = readInSteps(wire, step);
-        const qsizetype frames = dataBytes == 0 ? 1 : (dataBytes + kMaxFrameBytes - 1) / kMaxFrameBytes;
+        const qsizetype frames =
+            dataBytes == 0 ? 1 : (dataBytes + kMaxFrameBytes - 1) / kMaxFrameBytes;
         QCOMPARE(items.size(), frames + 2);
         QVERIFY(items.first().message);
         QCOMPARE(items.first().message->type, QStringLiteral("progress"));
@@ -99,22 +100,27 @@ private slots:
                    QByteArray::number(kMaxFrameBytes + 1) + R"(,"last":true})"
             << "frame.bytes";
         QTest::newRow("negative bytes")
-            << QByteArray(R"({"type":"frame","id":1,"stream":"a","offset":0,"bytes":-1,"last":true})")
+            << QByteArray(
+                   R"({"type":"frame","id":1,"stream":"a","offset":0,"bytes":-1,"last":true})")
             << "frame.bytes";
         QTest::newRow("no bytes")
             << QByteArray(R"({"type":"frame","id":1,"stream":"a","offset":0,"last":true})")
             << "frame.bytes";
         QTest::newRow("negative offset")
-            << QByteArray(R"({"type":"frame","id":1,"stream":"a","offset":-5,"bytes":1,"last":true})")
+            << QByteArray(
+                   R"({"type":"frame","id":1,"stream":"a","offset":-5,"bytes":1,"last":true})")
             << "frame.offset";
         QTest::newRow("escaping stream")
-            << QByteArray(R"({"type":"frame","id":1,"stream":"../etc/passwd","offset":0,"bytes":1,"last":true})")
+            << QByteArray(
+                   R"({"type":"frame","id":1,"stream":"../etc/passwd","offset":0,"bytes":1,"last":true})")
             << "frame.stream";
         QTest::newRow("absolute stream")
-            << QByteArray(R"({"type":"frame","id":1,"stream":"/etc/passwd","offset":0,"bytes":1,"last":true})")
+            << QByteArray(
+                   R"({"type":"frame","id":1,"stream":"/etc/passwd","offset":0,"bytes":1,"last":true})")
             << "frame.stream";
         QTest::newRow("last not a bool")
-            << QByteArray(R"({"type":"frame","id":1,"stream":"a","offset":0,"bytes":1,"last":"yes"})")
+            << QByteArray(
+                   R"({"type":"frame","id":1,"stream":"a","offset":0,"bytes":1,"last":"yes"})")
             << "frame.last";
         QTest::newRow("no id")
             << QByteArray(R"({"type":"frame","stream":"a","offset":0,"bytes":1,"last":true})")
@@ -124,7 +130,8 @@ private slots:
         QFETCH(QByteArray, line);
         QFETCH(QString, field);
         ProtocolReader reader;
-        const QByteArray wire = line + "\n" + encodeRunnerMessage(RunnerMessage::make("shutdown", 0));
+        const QByteArray wire =
+            line + "\n" + encodeRunnerMessage(RunnerMessage::make("shutdown", 0));
         const QVector<ProtocolReader::Item> items = reader.feed(wire.constData(), wire.size());
         QCOMPARE(items.size(), 1); // nothing after a bad header is read
         QVERIFY(!items[0].message);
@@ -138,7 +145,8 @@ private slots:
     void overlongLineIsRefusedWithoutHoldingIt() {
         ProtocolReader reader(64);
         const QByteArray longLine = QByteArray(1000, 'x') + "\n";
-        const QVector<ProtocolReader::Item> items = reader.feed(longLine.constData(), longLine.size());
+        const QVector<ProtocolReader::Item> items =
+            reader.feed(longLine.constData(), longLine.size());
         QCOMPARE(items.size(), 1);
         QVERIFY(items[0].tooLong);
         QVERIFY(reader.pendingBytes() <= 64);

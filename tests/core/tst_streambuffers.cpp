@@ -1,9 +1,9 @@
-// Streamed buffers (Protocol.h) with the real runner (kernelpad-cli serve, KERNELPAD_STREAM_BUFFERS=1)
-// started in another working directory and never told the project folder: local headers
-// travel as frames, paths outside the project are refused by name, the runner opens no path
-// it was not sent, bad frames and fetches are refused naming the field, and a runner killed
-// in the middle of an output's frames ends the run with the usual message and no output.
-// No GPU needed: the runs compile (NVRTC needs no driver) and stop at the device.
+// Streamed buffers (Protocol.h) with the real runner (kernelpad-cli serve,
+// KERNELPAD_STREAM_BUFFERS=1) started in another working directory and never told the project
+// folder: local headers travel as frames, paths outside the project are refused by name, the runner
+// opens no path it was not sent, bad frames and fetches are refused naming the field, and a runner
+// killed in the middle of an output's frames ends the run with the usual message and no output. No
+// GPU needed: the runs compile (NVRTC needs no driver) and stop at the device.
 
 #include "core/project/Project.h"
 #include "core/runner/Protocol.h"
@@ -108,7 +108,8 @@ private slots:
         r.projectDir = project.path();
         r.project.options.includeDirs = {QStringLiteral("inc")};
         r.project.source.prepend(QStringLiteral("#include <scale.h>\n"));
-        r.project.source.replace(QStringLiteral("a * x[tid]"), QStringLiteral("SCALE * a * x[tid]"));
+        r.project.source.replace(QStringLiteral("a * x[tid]"),
+                                 QStringLiteral("SCALE * a * x[tid]"));
 
         RunRequest listed = r;
         QString error;
@@ -141,9 +142,12 @@ private slots:
     void pathsOutsideTheProjectAreRefused_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("absolute outside") << "/etc/hostname" << "arguments[1].init.path";
-        QTest::newRow("parent folder") << "../x.npy" << "outside the project folder";
-        QTest::newRow("missing") << "absent.npy" << "not a readable file";
+        QTest::newRow("absolute outside") << "/etc/hostname"
+                                          << "arguments[1].init.path";
+        QTest::newRow("parent folder") << "../x.npy"
+                                       << "outside the project folder";
+        QTest::newRow("missing") << "absent.npy"
+                                 << "not a readable file";
     }
     void pathsOutsideTheProjectAreRefused() {
         QFETCH(QString, path);
@@ -177,8 +181,9 @@ private slots:
         runner.write(encodeRunnerMessage(RunnerMessage::make(
             "run", 5,
             {{"request", r.toJson()},
-             {"stream", QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "x.npy"},
-                                                                     {"bytes", data.size()}}}}}}})));
+             {"stream",
+              QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "x.npy"},
+                                                           {"bytes", data.size()}}}}}}})));
         runner.write(encodeFrames(5, "x.npy", 0, data.constData(), data.size()));
         QJsonObject answer = nextAnswer(runner);
         QCOMPARE(answer.value("type").toString(), QStringLiteral("error"));
@@ -190,8 +195,8 @@ private slots:
         runner.write(encodeRunnerMessage(RunnerMessage::make(
             "run", 6,
             {{"request", saxpyRequest().toJson()},
-             {"stream", QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "x.npy"},
-                                                                     {"bytes", 8}}}}}}})));
+             {"stream",
+              QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "x.npy"}, {"bytes", 8}}}}}}})));
         runner.write(encodeFrameHeader(FrameHeader{6, "x.npy", 4, 4, true}) + "abcd");
         answer = nextAnswer(runner);
         QCOMPARE(answer.value("id").toInt(), 6);
