@@ -168,7 +168,8 @@ private slots:
         // The whole output, timed.
         QElapsedTimer clock;
         clock.start();
-        const QByteArray whole = fetchWith(client, 102, 11, QStringLiteral("out"), 0, n * 4, &error);
+        const QByteArray whole =
+            fetchWith(client, 102, 11, QStringLiteral("out"), 0, n * 4, &error);
         const double seconds = double(clock.nsecsElapsed()) / 1e9;
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(whole.size(), qsizetype(n * 4));
