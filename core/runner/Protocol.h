@@ -34,10 +34,32 @@
 //   {"type":"compile","id":10,"result":{CompileResult}}
 //   {"type":"error","id":7,"message":"..."}           a request the runner could not read
 //
-// Output buffers never travel through the pipe: the runner writes each to a file in its
-// private outputDir (mode 0700, removed when the runner ends); the client reads and deletes
-// it. "poisoned": a sticky CUDA error happened and the runner will not touch the GPU again;
-// the client replaces it before the next run.
+// Output buffers, by default, never travel through the pipe: the runner writes each to a file
+// in its private outputDir (mode 0700, removed when the runner ends); the client reads and
+// deletes it. "poisoned": a sticky CUDA error happened and the runner will not touch the GPU
+// again; the client replaces it before the next run.
+//
+// Streamed buffers (a runner that shares no file system with the client): a frame is a header
+// line followed by exactly "bytes" raw bytes (any bytes, '\n' included), at most
+// kMaxFrameBytes each, in both directions:
+//   {"type":"frame","id":7,"stream":"data/x.npy","offset":0,"bytes":B,"last":false}<B bytes>
+// A run with streamed buffers says so in the run message:
+//   {"type":"run","id":7,"request":{RunRequest},
+//    "stream":{"files":[{"name":"data/x.npy","bytes":N}],"keepBeyondBytes":67108864}}
+// and its frames (id 7, one stream per file, offsets in order) follow it. Names are relative
+// paths inside the project folder (no '..', no absolute path); the runner writes them to a
+// private folder of its own and runs the request there, never opening a path of the client's.
+// Every path the request names must be one of those files. Each output then comes back as:
+//   "outputs":[{"name":"out","type":{ValueType},"count":N,"bytes":B,"stream":true}]
+// followed by the frames of stream "out" (id 7) after the result line, or, when B is beyond
+// keepBeyondBytes, "kept":true: the bytes stay on the runner (verified there) until the next
+// run replaces them or the runner ends, and the client asks for a range:
+//   client -> runner {"type":"fetch","id":12,"run":7,"buffer":"out","offset":O,"bytes":B}
+//   runner -> client frames of stream "out" with id 12 covering [O, O+B), or
+//                    {"type":"error","id":12,"message":"..."}
+// A frame is checked before its bytes are read: a stream nobody announced, an offset out of
+// order, more bytes than announced or than kMaxFrameBytes end the connection with a message
+// naming the field (after a bad header the reader cannot know where the next message starts).
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -84,6 +106,63 @@ private:
     qsizetype m_maxBytes;
     QByteArray m_pending;
     bool m_skipping = false; ///< inside an over-long line: drop until its '\n'
+};
+
+/// The most raw bytes one frame carries (4 MiB): the reader holds at most this much of a frame.
+inline constexpr qint64 kMaxFrameBytes = qint64(4) << 20;
+/// Outputs larger than this stay on a streaming runner unless the client says otherwise.
+inline constexpr qint64 kDefaultKeepBeyondBytes = qint64(64) << 20;
+
+/// A frame's header line (see the protocol above).
+struct FrameHeader {
+    quint64 id = 0;
+    QString stream;
+    qint64 offset = 0;
+    qint64 bytes = 0;
+    bool last = false;
+};
+
+/// True when `name` may name a streamed file: a relative path of plain components (no "",
+/// ".", "..", backslash or NUL), at most 255 bytes, so that it stays inside the folder it is
+/// written to.
+[[nodiscard]] bool isSafeStreamName(const QString& name);
+/// Reads a "frame" message's header; fails with a message naming the bad field.
+[[nodiscard]] std::optional<FrameHeader> readFrameHeader(const QJsonObject& body, QString* error);
+/// The header line of a frame of `header.bytes` bytes (the bytes follow it on the wire).
+[[nodiscard]] QByteArray encodeFrameHeader(const FrameHeader& header);
+/// `data` as frames of at most kMaxFrameBytes, offsets from `offset`; the final one is "last".
+/// An empty `data` is one empty last frame.
+[[nodiscard]] QByteArray encodeFrames(quint64 id, const QString& stream, qint64 offset,
+                                      const char* data, qint64 size);
+
+/// Reads the protocol channel: lines become messages, and a frame's header line takes the
+/// raw bytes that follow it, however the reads split them. A fatal item (a bad frame header)
+/// means the stream can no longer be read.
+class ProtocolReader {
+public:
+    explicit ProtocolReader(qsizetype maxLineBytes = kMaxRunnerMessageBytes)
+        : m_lines(maxLineBytes) {}
+    struct Item {
+        std::optional<RunnerMessage> message; ///< absent: `error` says why
+        std::optional<FrameHeader> frame;     ///< a complete frame: its header; data below
+        QByteArray data;                      ///< the frame's bytes
+        QString error;                        ///< an unreadable line or a bad frame header
+        QByteArray text; ///< an unreadable line's first bytes, to quote (a shell's greeting)
+        bool tooLong = false;                 ///< the line was longer than the limit
+        bool fatal = false;                   ///< a bad frame header: stop reading
+    };
+    /// Feeds bytes; returns the messages and frames they complete. Nothing after a fatal item.
+    [[nodiscard]] QVector<Item> feed(const char* data, qsizetype size);
+    /// Bytes held now: the unfinished line or frame.
+    [[nodiscard]] qsizetype pendingBytes() const {
+        return m_lines.pendingBytes() + m_frameData.size();
+    }
+
+private:
+    LineSplitter m_lines;
+    std::optional<FrameHeader> m_frame; ///< inside a frame's bytes
+    QByteArray m_frameData;
+    bool m_broken = false;
 };
 
 /// Parses one line (with or without its '\n'). Fails with a message for: an over-long line,

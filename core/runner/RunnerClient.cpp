@@ -22,6 +22,7 @@ RunnerClient::RunnerClient(QObject* parent)
     connect(m_runner, &RunnerConnection::devicesChanged, this, &RunnerClient::devicesChanged);
     connect(m_runner, &RunnerConnection::resourcesReady, this, &RunnerClient::resourcesReady);
     connect(m_runner, &RunnerConnection::compiled, this, &RunnerClient::compiled);
+    connect(m_runner, &RunnerConnection::fetched, this, &RunnerClient::fetched);
     // A poisoned runner's successor starts before the result is handed on, so that the next
     // run does not wait for it.
     connect(m_runner, &RunnerConnection::poisoned, this, [this] {
@@ -88,6 +89,23 @@ CompileResult RunnerClient::compileIn(const RunnerSpec& spec, const RunRequest& 
     if (!answered)
         loop.exec();
     return result;
+}
+
+void RunnerClient::setStreamBuffers(bool on) {
+    m_runner->setStreamBuffers(on);
+}
+
+bool RunnerClient::streamBuffers() const {
+    return m_runner->streamBuffers();
+}
+
+void RunnerClient::setKeepBeyondBytes(qint64 bytes) {
+    m_runner->setKeepBeyondBytes(bytes);
+}
+
+void RunnerClient::fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset,
+                         qint64 bytes) {
+    m_runner->fetch(id, run, buffer, offset, bytes);
 }
 
 void RunnerClient::setPreparationLimitMs(int ms) {

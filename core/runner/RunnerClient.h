@@ -63,7 +63,17 @@ public:
     /// runner (compilation, buffer set-up and copies are not part of the kernel's time).
     static constexpr int kWatchdogGraceMs = 5000;
 
+    /// Streamed buffers for a runner that shares no file system with this computer
+    /// (RunnerConnection::setStreamBuffers; off by default, KERNELPAD_STREAM_BUFFERS=1 on).
+    void setStreamBuffers(bool on);
+    [[nodiscard]] bool streamBuffers() const;
+    /// Outputs larger than this stay on a streaming runner (RunnerConnection).
+    void setKeepBeyondBytes(qint64 bytes);
+    /// A range of an output kept on the runner (OutputBuffer::keptRun); answered by fetched().
+    void fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
+
 signals:
+    void fetched(quint64 id, const QByteArray& data, const QString& error);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);

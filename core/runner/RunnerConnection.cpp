@@ -4,6 +4,7 @@
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
+#include "core/runner/StreamFiles.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 #include <signal.h>
@@ -72,6 +74,11 @@ RunnerConnection::RunnerConnection(QObject* parent)
     QString ignored;
     if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&ignored))
         (void)setSpec(*spec, &ignored);
+    m_streamBuffers = qEnvironmentVariableIntValue("KERNELPAD_STREAM_BUFFERS") == 1;
+    bool set = false;
+    const qint64 keep = qEnvironmentVariable("KERNELPAD_STREAM_KEEP_BYTES").toLongLong(&set);
+    if (set && keep >= 0)
+        m_keepBeyondBytes = keep;
     m_watchdog.setSingleShot(true);
     connect(&m_watchdog, &QTimer::timeout, this, &RunnerConnection::onWatchdog);
     m_helloTimer.setSingleShot(true);
@@ -178,6 +185,10 @@ bool RunnerConnection::setSpec(const RunnerSpec& spec, QString* error) {
     m_program = program;
     m_arguments = arguments;
     m_spec = spec;
+    // A runner elsewhere shares no folder with this computer: the project's files go to it,
+    // and its outputs come back, over the protocol stream (Protocol.h, "Streamed buffers").
+    if (!spec.isLocal())
+        m_streamBuffers = true;
     return true;
 }
 
@@ -196,7 +207,7 @@ bool RunnerConnection::start(QString* error) {
         return false;
     }
     m_process = new QProcess(this);
-    m_lines = LineSplitter();
+    m_reader = ProtocolReader();
     m_helloSeen = false;
     m_stderrTail.clear();
     m_stopReason.clear();
@@ -263,6 +274,11 @@ void RunnerConnection::run(quint64 id, const RunRequest& request) {
     m_watchdog.start(m_preparationLimitMs + request.project.timing.timeLimitMs);
     m_kernelClock.invalidate();
     m_kernelUsedMs = 0;
+    if (m_streamBuffers) {
+        if (!sendStreamed(QStringLiteral("run"), id, request, &error))
+            finishActive(RunStatus::BadInput, error);
+        return;
+    }
     send(RunnerMessage::make(QStringLiteral("run"), id, {{"request", request.toJson()}}));
     tracePhase("client: run request sent");
 }
@@ -279,8 +295,12 @@ void RunnerConnection::requestDevices(quint64 id) {
 
 void RunnerConnection::requestResources(quint64 id, const RunRequest& request) {
     QString error;
-    if (start(&error))
+    if (start(&error) && m_streamBuffers) {
+        if (!sendStreamed(QStringLiteral("resources"), id, request, &error))
+            qWarning("KernelPad runner: %s", qPrintable(error));
+    } else if (m_process) {
         send(RunnerMessage::make(QStringLiteral("resources"), id, {{"request", request.toJson()}}));
+    }
 }
 
 void RunnerConnection::requestCompile(quint64 id, const RunRequest& request) {
@@ -313,27 +333,35 @@ void RunnerConnection::cancel() {
 
 void RunnerConnection::onReadyRead() {
     const QByteArray bytes = m_process->readAllStandardOutput();
-    for (const LineSplitter::Line& line : m_lines.feed(bytes.constData(), bytes.size())) {
-        if (line.tooLong) {
+    for (ProtocolReader::Item& item : m_reader.feed(bytes.constData(), bytes.size())) {
+        if (item.tooLong) {
             protocolViolation(QStringLiteral("it sent a message longer than %1 bytes")
                                   .arg(kMaxRunnerMessageBytes));
             return;
         }
-        QString error;
-        std::optional<RunnerMessage> m = decodeRunnerMessage(line.bytes, &error);
+        if (item.fatal) {
+            protocolViolation(item.error);
+            return;
+        }
+        if (item.frame) {
+            onFrame(*item.frame, item.data);
+            if (!m_process)
+                return;
+            continue;
+        }
+        const std::optional<RunnerMessage>& m = item.message;
         if (!m && !m_helloSeen && !m_spec.isLocal()) {
             // Elsewhere, nothing but the runner should speak first: a shell's greeting or a
             // "command not found" is quoted to the user.
             startFailed(describeRunnerStartFailure(m_spec, QString(),
                                                    m_stderrTail.join(QLatin1Char('\n')),
-                                                   QString::fromUtf8(line.bytes.left(200))));
+                                                   QString::fromUtf8(item.text)));
             return;
         }
         if (!m) {
             // Not a message (a tool wrapped around the runner may print a banner); the
             // protocol channel carries nothing a kernel printed, so nothing here is trusted.
-            qWarning("KernelPad runner sent an unreadable line (%s): %s", qPrintable(error),
-                     line.bytes.left(200).constData());
+            qWarning("KernelPad runner sent an unreadable line (%s)", qPrintable(item.error));
             continue;
         }
         onMessage(*m);
@@ -394,6 +422,10 @@ bool RunnerConnection::acceptHello(const RunnerMessage& m) {
         return false;
     }
     m_helloTimer.stop();
+    // A runner with streamed buffers may be on another computer: its folder is not ours to
+    // check or delete.
+    if (m_streamBuffers)
+        return true;
     const QString problem = checkOutputDir(dir);
     if (!problem.isEmpty()) {
         // A runner on another computer names a folder there: nothing of it is read or
@@ -501,6 +533,9 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
             CompileResult refused;
             refused.log = message;
             emit compiled(m.id, refused);
+        } else if (const auto f = m_fetches.constFind(m.id); f != m_fetches.constEnd()) {
+            m_fetches.erase(f);
+            emit fetched(m.id, {}, message);
         } else if (m_active && m.id == m_active->id) {
             finishActive(RunStatus::BadInput, message);
         } else {
@@ -531,6 +566,20 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
     // The result's JSON names its outputs without their contents; the contents come as files,
     // listed beside it. Only those are kept, or every output would appear twice, once empty.
     result.outputs.clear();
+    if (m_streamBuffers) {
+        bool poisonedRunner = false;
+        if (!fields.readBool(QStringLiteral("poisoned"), &poisonedRunner, required) ||
+            !readStreamedOutputs(fields, m.id, &result, &error)) {
+            protocolViolation(QStringLiteral("runner result message: %1").arg(error));
+            return;
+        }
+        if (m_pendingOutputs && m_pendingOutputs->streams.isEmpty())
+            deliverResult(m.id, std::exchange(m_pendingOutputs, std::nullopt)->result,
+                          poisonedRunner);
+        else if (m_pendingOutputs)
+            m_pendingOutputs->poisoned = poisonedRunner;
+        return;
+    }
     const QDir dir(m_outputDir);
     QVector<std::pair<OutputBuffer, QString>> listed; // each buffer and its file's name
     bool poisoned = false;
@@ -578,6 +627,10 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
             result.outputs.push_back(std::move(b));
         }
     }
+    deliverResult(m.id, result, poisoned);
+}
+
+void RunnerConnection::deliverResult(quint64 id, const RunResult& result, bool poisoned) {
     m_active.reset();
     m_stopReason.clear();
     if (poisoned) {
@@ -586,7 +639,7 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
         emit this->poisoned();
     }
     tracePhase("client: outputs read");
-    emit runFinished(m.id, result);
+    emit runFinished(id, result);
 }
 
 void RunnerConnection::armKernelWatchdog(const QString& stage) {
@@ -611,6 +664,7 @@ void RunnerConnection::finishActive(RunStatus status, const QString& message) {
     if (!m_active)
         return;
     m_watchdog.stop();
+    m_pendingOutputs.reset(); // a result half received is never shown as complete
     RunResult r;
     r.status = status;
     r.error = message;
@@ -659,6 +713,7 @@ void RunnerConnection::stopProcess() {
     m_process = nullptr;
     p->disconnect(this);
     killProcess(p);
+    dropTransfers(QStringLiteral("KernelPad's runner was stopped before the range arrived"));
     // A process killed with a hung kernel takes seconds to exit while the driver tears its
     // context down; nobody waits for that (the message and the next runner go out now).
     if (p->state() == QProcess::NotRunning)
@@ -683,6 +738,8 @@ void RunnerConnection::startFailed(const QString& message) {
 
 void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
     const QString why = describeExit(exitCode, status);
+    dropTransfers(
+        QStringLiteral("KernelPad's runner ended (%1) before the range arrived").arg(why));
     const QString tail = m_stderrTail.join(QLatin1Char('\n'));
     m_helloTimer.stop();
     if (!m_helloSeen && m_stopReason.isEmpty() && (!m_spec.isLocal() || !m_active)) {
@@ -746,6 +803,213 @@ void RunnerConnection::shutdown() {
         stopProcess();
         emit exited();
     });
+}
+
+// ---- Streamed buffers (Protocol.h) ----
+
+bool RunnerConnection::sendStreamed(const QString& type, quint64 id, const RunRequest& request,
+                                    QString* error) {
+    RunRequest copy = request;
+    const std::optional<QVector<StreamedFile>> files = collectStreamedFiles(&copy, error);
+    if (!files)
+        return false;
+    // The runner resolves every path in its own folder; this computer's is none of its business.
+    copy.projectDir.clear();
+    QJsonArray list;
+    for (const StreamedFile& f : *files)
+        list.append(QJsonObject{{"name", f.name}, {"bytes", double(f.bytes)}});
+    send(RunnerMessage::make(
+        type, id,
+        {{"request", copy.toJson()},
+         {"stream",
+          QJsonObject{{"files", list}, {"keepBeyondBytes", double(m_keepBeyondBytes)}}}}));
+    for (const StreamedFile& f : *files) {
+        QFile file(f.path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            *error = QStringLiteral("cannot read '%1' to send it to the runner: %2")
+                         .arg(f.path, file.errorString());
+            stopProcess(); // its request waits for bytes that will never come
+            return false;
+        }
+        qint64 sent = 0;
+        do {
+            const QByteArray chunk = file.read(std::min(kMaxFrameBytes, f.bytes - sent));
+            if (chunk.size() != std::min(kMaxFrameBytes, f.bytes - sent)) {
+                *error = QStringLiteral("'%1' changed while it was sent to the runner").arg(f.path);
+                stopProcess();
+                return false;
+            }
+            if (m_process) {
+                m_process->write(encodeFrameHeader(
+                    FrameHeader{id, f.name, sent, chunk.size(), sent + chunk.size() == f.bytes}));
+                m_process->write(chunk);
+            }
+            sent += chunk.size();
+        } while (sent < f.bytes);
+    }
+    return true;
+}
+
+bool RunnerConnection::readStreamedOutputs(const json::FieldReader& fields, quint64 id,
+                                           RunResult* result, QString* error) {
+    PendingOutputs pending;
+    pending.id = id;
+    const qint64 keepBeyond = m_keepBeyondBytes;
+    const bool read = fields.readObjects(
+        QStringLiteral("outputs"),
+        [&](const json::FieldReader& item) {
+            OutputBuffer b;
+            QJsonObject type;
+            QString typeError;
+            qint64 bytes = 0;
+            bool streamed = false, kept = false;
+            if (!item.readString(QStringLiteral("name"), &b.name, json::Presence::Required) ||
+                !item.readObject(QStringLiteral("type"), &type, json::Presence::Required) ||
+                !item.readWholeNumber(QStringLiteral("count"), &b.count, json::Presence::Required,
+                                      {0, kMaxBufferBytes}) ||
+                !item.readWholeNumber(QStringLiteral("bytes"), &bytes, json::Presence::Required,
+                                      {0, kMaxBufferBytes}) ||
+                !item.readBool(QStringLiteral("stream"), &streamed) ||
+                !item.readBool(QStringLiteral("kept"), &kept))
+                return false;
+            std::optional<ValueType> t = ValueType::fromJson(type, &typeError);
+            if (!t)
+                return item.fail(item.path(QStringLiteral("type")) + QLatin1Char('.') + typeError);
+            b.type = *t;
+            if (bytes != b.sizeBytes())
+                return item.fail(item.path(QStringLiteral("bytes")) +
+                                 QStringLiteral(": %1 is not count × element size (%2)")
+                                     .arg(bytes)
+                                     .arg(b.sizeBytes()));
+            if (streamed == kept)
+                return item.fail(item.path(QStringLiteral("stream")) +
+                                 QStringLiteral(": an output either streams or is kept"));
+            if (!isSafeStreamName(b.name) || pending.streams.contains(b.name))
+                return item.fail(
+                    item.path(QStringLiteral("name")) +
+                    QStringLiteral(": '%1' is not a unique plain name").arg(b.name.left(64)));
+            if (kept) {
+                b.keptRun = id;
+            } else {
+                // This side holds at most what it allowed to stream.
+                if (bytes > keepBeyond)
+                    return item.fail(item.path(QStringLiteral("bytes")) +
+                                     QStringLiteral(": %1 is beyond the %2 allowed to stream")
+                                         .arg(bytes)
+                                         .arg(keepBeyond));
+                b.data = QByteArray(qsizetype(bytes), Qt::Uninitialized);
+                pending.streams.insert(b.name, result->outputs.size());
+                pending.received.insert(b.name, 0);
+            }
+            result->outputs.push_back(std::move(b));
+            return true;
+        },
+        json::Presence::Required);
+    if (!read)
+        return false;
+    // Empty outputs need no bytes but still arrive as one empty frame each.
+    pending.result = std::move(*result);
+    m_pendingOutputs = std::move(pending);
+    (void)error;
+    return true;
+}
+
+void RunnerConnection::onFrame(const FrameHeader& h, const QByteArray& data) {
+    // Rules shared by result streams and fetched ranges: in order, within what was asked.
+    const auto take = [&](QByteArray& into, qint64 base, qint64& received) -> bool {
+        if (h.offset - base != received) {
+            protocolViolation(QStringLiteral("frame.offset: %1 for '%2', expected %3")
+                                  .arg(h.offset)
+                                  .arg(h.stream)
+                                  .arg(base + received));
+            return false;
+        }
+        if (received + h.bytes > into.size()) {
+            protocolViolation(QStringLiteral("frame.bytes: %1 at offset %2 runs past the %3 bytes "
+                                             "of '%4'")
+                                  .arg(h.bytes)
+                                  .arg(h.offset)
+                                  .arg(into.size())
+                                  .arg(h.stream));
+            return false;
+        }
+        if (h.last != (received + h.bytes == into.size())) {
+            protocolViolation(QStringLiteral("frame.last: %1 at offset %2 of '%3'")
+                                  .arg(h.last ? QStringLiteral("true") : QStringLiteral("false"))
+                                  .arg(h.offset)
+                                  .arg(h.stream));
+            return false;
+        }
+        std::memcpy(into.data() + received, data.constData(), size_t(h.bytes));
+        received += h.bytes;
+        return true;
+    };
+    if (auto f = m_fetches.find(h.id); f != m_fetches.end()) {
+        if (h.stream != f->buffer) {
+            protocolViolation(QStringLiteral("frame.stream: '%1' answers a fetch of '%2'")
+                                  .arg(h.stream, f->buffer));
+            return;
+        }
+        if (!take(f->data, f->offset, f->received))
+            return;
+        if (h.last) {
+            const QByteArray bytes = std::move(f->data);
+            m_fetches.erase(f);
+            emit fetched(h.id, bytes, {});
+        }
+        return;
+    }
+    if (!m_pendingOutputs || h.id != m_pendingOutputs->id ||
+        !m_pendingOutputs->streams.contains(h.stream)) {
+        protocolViolation(QStringLiteral("frame.stream: '%1' of request %2 was not announced")
+                              .arg(h.stream.left(64))
+                              .arg(h.id));
+        return;
+    }
+    PendingOutputs& p = *m_pendingOutputs;
+    const int index = p.streams.value(h.stream);
+    if (!take(p.result.outputs[index].data, 0, p.received[h.stream]))
+        return;
+    if (h.last)
+        p.streams.remove(h.stream);
+    if (p.streams.isEmpty()) {
+        PendingOutputs done = std::move(*std::exchange(m_pendingOutputs, std::nullopt));
+        deliverResult(done.id, done.result, done.poisoned);
+    }
+}
+
+void RunnerConnection::fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset,
+                             qint64 bytes) {
+    QString error;
+    if (!m_streamBuffers)
+        error = QStringLiteral("this runner does not keep outputs (streamed buffers are off)");
+    else if (offset < 0 || bytes < 0 || bytes > kMaxBufferBytes)
+        error = QStringLiteral("bytes: %1 at offset %2 is not a range of a buffer")
+                    .arg(bytes)
+                    .arg(offset);
+    else if (!m_process || !m_helloSeen)
+        error = QStringLiteral("the runner that kept run %1's outputs has ended").arg(run);
+    else if (m_fetches.contains(id))
+        error = QStringLiteral("fetch %1 is already waiting").arg(id);
+    if (!error.isEmpty()) {
+        QTimer::singleShot(0, this, [this, id, error] { emit fetched(id, {}, error); });
+        return;
+    }
+    m_fetches.insert(
+        id, PendingFetch{buffer, offset, QByteArray(qsizetype(bytes), Qt::Uninitialized), 0});
+    send(RunnerMessage::make(QStringLiteral("fetch"), id,
+                             {{"run", double(run)},
+                              {"buffer", buffer},
+                              {"offset", double(offset)},
+                              {"bytes", double(bytes)}}));
+}
+
+void RunnerConnection::dropTransfers(const QString& why) {
+    m_pendingOutputs.reset();
+    const QList<quint64> ids = m_fetches.keys();
+    m_fetches.clear();
+    for (quint64 id : ids)
+        emit fetched(id, {}, why);
 }
 
 } // namespace kernelpad

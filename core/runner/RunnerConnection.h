@@ -4,9 +4,12 @@
 // It never starts a successor by itself: it says what happened and its owner decides
 // (RunnerClient keeps one warm and replaces it; SanitizerRun uses one once).
 
+#include "core/io/JsonFields.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerSpec.h"
+
+#include <QHash>
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -73,7 +76,23 @@ public:
     /// runner (compilation, buffer set-up and copies are not part of the kernel's time).
     static constexpr int kWatchdogGraceMs = 5000;
 
+    /// Streamed buffers (Protocol.h), for a runner that shares no file system with this
+    /// computer: the request's files go as frames, outputs come back as frames, and outputs
+    /// beyond keepBeyondBytes() stay on the runner (OutputBuffer::keptRun) for fetch(). Off
+    /// by default (files in the runner's outputDir); KERNELPAD_STREAM_BUFFERS=1 turns it on.
+    void setStreamBuffers(bool on) { m_streamBuffers = on; }
+    [[nodiscard]] bool streamBuffers() const { return m_streamBuffers; }
+    /// Outputs larger than this stay on a streaming runner (default kDefaultKeepBeyondBytes,
+    /// or $KERNELPAD_STREAM_KEEP_BYTES).
+    void setKeepBeyondBytes(qint64 bytes) { m_keepBeyondBytes = bytes; }
+    [[nodiscard]] qint64 keepBeyondBytes() const { return m_keepBeyondBytes; }
+    /// Asks for bytes [offset, offset + bytes) of output `buffer` that run `run` left on the
+    /// runner; answered by fetched() (with an error when the runner refuses or ends).
+    void fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
+
 signals:
+    /// The answer to fetch(): the range's bytes, or an empty array and why.
+    void fetched(quint64 id, const QByteArray& data, const QString& error);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& error);
@@ -114,6 +133,17 @@ private:
     void onWatchdog();
     void finishActive(RunStatus status, const QString& message);
     void stopProcess();
+    // Streamed buffers (Protocol.h).
+    /// Sends a run or resources request with its files as frames; false with why.
+    bool sendStreamed(const QString& type, quint64 id, const RunRequest& request, QString* error);
+    /// Reads a streamed result's outputs; those that come as frames are awaited.
+    bool readStreamedOutputs(const json::FieldReader& fields, quint64 id, RunResult* result,
+                             QString* error);
+    void onFrame(const FrameHeader& header, const QByteArray& data);
+    /// Hands a result on once its outputs are complete.
+    void deliverResult(quint64 id, const RunResult& result, bool poisoned);
+    /// Ends every pending fetch with `why` and drops a partly received result.
+    void dropTransfers(const QString& why);
     /// Sends "shutdown" and closes the runner's input, without waiting for the event loop.
     static void askToExit(QProcess* p);
     /// Kills `p` and, when the runner has a process group of its own, the whole group.
@@ -125,7 +155,7 @@ private:
     QString m_program;
     QStringList m_arguments;
     bool m_ownGroup = false;
-    LineSplitter m_lines;     ///< the protocol channel, split into bounded lines
+    ProtocolReader m_reader;  ///< the protocol channel: bounded lines and frames
     bool m_helloSeen = false; ///< the runner's one hello arrived (and was accepted)
     RunnerSpec m_spec;
     QTimer m_helloTimer;                ///< from start() to the hello
@@ -142,6 +172,24 @@ private:
     QStringList m_stderrTail;
     int m_startCount = 0;
     int m_preparationLimitMs = 120000;
+    bool m_streamBuffers = false;
+    qint64 m_keepBeyondBytes = kDefaultKeepBeyondBytes;
+    /// A streamed result whose outputs are still arriving (the run stays active meanwhile).
+    struct PendingOutputs {
+        quint64 id = 0;
+        RunResult result;
+        bool poisoned = false;
+        QHash<QString, int> streams; ///< buffer name -> index in result.outputs
+        QHash<QString, qint64> received;
+    };
+    std::optional<PendingOutputs> m_pendingOutputs;
+    struct PendingFetch {
+        QString buffer;
+        qint64 offset = 0;
+        QByteArray data; ///< sized to the range asked for
+        qint64 received = 0;
+    };
+    QHash<quint64, PendingFetch> m_fetches;
 };
 
 } // namespace kernelpad
