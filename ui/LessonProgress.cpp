@@ -16,7 +16,8 @@ constexpr const char* kGroup = "lessons/done";
 class ProgressNotifier : public QObject {
     Q_OBJECT
 public:
-    static ProgressNotifier& instance() {
+    static ProgressNotifier& instance()
+    {
         static ProgressNotifier notifier;
         return notifier;
     }
@@ -24,7 +25,8 @@ signals:
     void changed();
 };
 
-QString keyFor(const QString& id) {
+QString keyFor(const QString& id)
+{
     // A lesson id is a folder name; '/' would open a sub-group in QSettings.
     QString safe = id;
     safe.replace(QLatin1Char('/'), QLatin1Char('_'));
@@ -34,24 +36,23 @@ QString keyFor(const QString& id) {
 } // namespace
 
 LessonProgress::LessonProgress(QObject* parent)
-    : QObject(parent) {
+    : QObject(parent)
+{
     connect(&ProgressNotifier::instance(), &ProgressNotifier::changed, this,
             &LessonProgress::changed);
 }
 
-QString LessonProgress::lessonId(const Lesson& lesson) {
-    return lessonId(lesson.directory);
-}
+QString LessonProgress::lessonId(const Lesson& lesson) { return lessonId(lesson.directory); }
 
-QString LessonProgress::lessonId(const QString& lessonDirectory) {
+QString LessonProgress::lessonId(const QString& lessonDirectory)
+{
     return QFileInfo(QDir::cleanPath(lessonDirectory)).fileName();
 }
 
-bool LessonProgress::isDone(const QString& id) const {
-    return completion(id).has_value();
-}
+bool LessonProgress::isDone(const QString& id) const { return completion(id).has_value(); }
 
-std::optional<LessonCompletion> LessonProgress::completion(const QString& id) const {
+std::optional<LessonCompletion> LessonProgress::completion(const QString& id) const
+{
     if (id.isEmpty())
         return std::nullopt;
     const QSettings settings;
@@ -67,7 +68,8 @@ std::optional<LessonCompletion> LessonProgress::completion(const QString& id) co
     return done;
 }
 
-QStringList LessonProgress::doneIds() const {
+QStringList LessonProgress::doneIds() const
+{
     QSettings settings;
     settings.beginGroup(QString::fromLatin1(kGroup));
     QStringList ids;
@@ -80,7 +82,8 @@ QStringList LessonProgress::doneIds() const {
     return ids;
 }
 
-void LessonProgress::markDone(const QString& id, const QString& summary) {
+void LessonProgress::markDone(const QString& id, const QString& summary)
+{
     if (id.isEmpty())
         return;
     QSettings settings;
@@ -92,7 +95,8 @@ void LessonProgress::markDone(const QString& id, const QString& summary) {
     emit ProgressNotifier::instance().changed();
 }
 
-void LessonProgress::reset(const QString& id) {
+void LessonProgress::reset(const QString& id)
+{
     if (id.isEmpty())
         return;
     QSettings settings;
@@ -101,7 +105,8 @@ void LessonProgress::reset(const QString& id) {
     emit ProgressNotifier::instance().changed();
 }
 
-void LessonProgress::resetAll() {
+void LessonProgress::resetAll()
+{
     QSettings settings;
     settings.remove(QString::fromLatin1(kGroup));
     settings.sync();

@@ -13,14 +13,16 @@ using namespace kernelpad;
 class TestLessonProgress : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
+    void initTestCase()
+    {
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("KernelPadTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_lessonprogress"));
     }
     void init() { LessonProgress().resetAll(); }
 
-    void idIsTheFolderName() {
+    void idIsTheFolderName()
+    {
         QCOMPARE(LessonProgress::lessonId(QStringLiteral("/x/lessons/04-coalescing/")),
                  QStringLiteral("04-coalescing"));
         Lesson lesson;
@@ -28,7 +30,8 @@ private slots:
         QCOMPARE(LessonProgress::lessonId(lesson), QStringLiteral("12-tiled-matmul"));
     }
 
-    void completionSurvivesANewInstance() {
+    void completionSurvivesANewInstance()
+    {
         QVERIFY(!LessonProgress().isDone(QStringLiteral("02-saxpy-grid-stride")));
         LessonProgress().markDone(QStringLiteral("02-saxpy-grid-stride"),
                                   QStringLiteral("0.0393 ms"));
@@ -42,7 +45,8 @@ private slots:
         QVERIFY(!later.isDone(QStringLiteral("03-image-2d")));
     }
 
-    void resetForgetsOneOrAll() {
+    void resetForgetsOneOrAll()
+    {
         LessonProgress progress;
         progress.markDone(QStringLiteral("b"), {});
         progress.markDone(QStringLiteral("a"), {});
@@ -54,12 +58,14 @@ private slots:
         QVERIFY(progress.doneIds().isEmpty());
     }
 
-    void brokenEntryIsNotDone() {
+    void brokenEntryIsNotDone()
+    {
         QSettings().setValue(QStringLiteral("lessons/done/05-x/when"), QStringLiteral("yesterday"));
         QVERIFY(!LessonProgress().isDone(QStringLiteral("05-x")));
     }
 
-    void everyInstanceHearsOfAChange() {
+    void everyInstanceHearsOfAChange()
+    {
         LessonProgress welcome;
         LessonProgress pane;
         QSignalSpy spy(&welcome, &LessonProgress::changed);
