@@ -105,8 +105,9 @@ bool restoreLessonCopy(const QString& lessonDirectory, QString* error) {
     const QString old = copy + QStringLiteral(".old");
     QDir(old).removeRecursively();
     if (QFileInfo(copy).isDir() && !QDir().rename(copy, old))
-        return fail(error, QStringLiteral("cannot move the copy '%1' aside")
-                               .arg(QDir::toNativeSeparators(copy)));
+        return fail(
+            error,
+            QStringLiteral("cannot move the copy '%1' aside").arg(QDir::toNativeSeparators(copy)));
     QString why;
     if (!lessonCopy(lessonDirectory, &why)) {
         // The student's work comes back rather than nothing.

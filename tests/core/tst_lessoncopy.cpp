@@ -27,7 +27,10 @@ QJsonObject lessonSectionOf(const QString& kpadPath) {
     QFile file(kpadPath);
     if (!file.open(QIODevice::ReadOnly))
         return {};
-    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("lesson")).toObject();
+    return QJsonDocument::fromJson(file.readAll())
+        .object()
+        .value(QStringLiteral("lesson"))
+        .toObject();
 }
 
 bool copyFolder(const QString& from, const QString& to) {

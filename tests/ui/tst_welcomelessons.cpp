@@ -71,7 +71,10 @@ QJsonObject lessonSection(const QString& kpadPath) {
     QFile file(kpadPath);
     if (!file.open(QIODevice::ReadOnly))
         return {};
-    return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("lesson")).toObject();
+    return QJsonDocument::fromJson(file.readAll())
+        .object()
+        .value(QStringLiteral("lesson"))
+        .toObject();
 }
 
 QString shipped(const QString& id) {
@@ -143,9 +146,9 @@ private slots:
         QVERIFY(filter);
         filter->setCurrentIndex(filter->findText(QStringLiteral("advanced")));
         const QVector<WelcomeCardButton*> cards = page(window)->cards(kLessons);
-        const auto advanced = std::count_if(m_lessons.cbegin(), m_lessons.cend(), [](const Lesson& l) {
-            return l.level == LessonLevel::Advanced;
-        });
+        const auto advanced =
+            std::count_if(m_lessons.cbegin(), m_lessons.cend(),
+                          [](const Lesson& l) { return l.level == LessonLevel::Advanced; });
         QVERIFY(advanced > 0);
         QCOMPARE(cards.size(), int(advanced));
         for (const WelcomeCardButton* card : cards)
@@ -184,12 +187,13 @@ private slots:
             }())
                 .object();
         QJsonObject section = json.value(QStringLiteral("lesson")).toObject();
-        section.insert(QStringLiteral("recorded"),
-                       QJsonObject{{QStringLiteral("device"), QStringLiteral("NVIDIA H100 80GB HBM3")},
-                                   {QStringLiteral("date"), QStringLiteral("2026-11-24")},
-                                   {QStringLiteral("solution"),
-                                    QJsonObject{{QStringLiteral("medianMs"), 0.0653}}},
-                                   {QStringLiteral("speedup"), 6.2}});
+        section.insert(
+            QStringLiteral("recorded"),
+            QJsonObject{
+                {QStringLiteral("device"), QStringLiteral("NVIDIA H100 80GB HBM3")},
+                {QStringLiteral("date"), QStringLiteral("2026-11-24")},
+                {QStringLiteral("solution"), QJsonObject{{QStringLiteral("medianMs"), 0.0653}}},
+                {QStringLiteral("speedup"), 6.2}});
         json.insert(QStringLiteral("lesson"), section);
         const auto write = [](const QString& path, const QJsonObject& object) {
             QFile file(path);
@@ -232,8 +236,11 @@ private slots:
         QTRY_COMPARE(QApplication::focusWidget(), first);
         // Lessons first only while there are no recent projects: the page is then for them.
         QVERIFY(first->y() + first->mapTo(page(window)->widget(), QPoint()).y() <
-                page(window)->cards(QStringLiteral("templates")).value(0)->mapTo(
-                    page(window)->widget(), QPoint()).y());
+                page(window)
+                    ->cards(QStringLiteral("templates"))
+                    .value(0)
+                    ->mapTo(page(window)->widget(), QPoint())
+                    .y());
         QTest::keyClick(first, Qt::Key_Space);
 
         QVERIFY(!window->welcomeShown());
@@ -264,8 +271,8 @@ private slots:
         QVERIFY(window);
         const QString id = QStringLiteral("04-coalescing");
         lessonCard(window, id)->click();
-        const QString kpad = lessonWorkspaceDirectory() + QLatin1Char('/') + id +
-                             QStringLiteral("/lesson.kpad");
+        const QString kpad =
+            lessonWorkspaceDirectory() + QLatin1Char('/') + id + QStringLiteral("/lesson.kpad");
         QCOMPARE(window->document()->path(), kpad);
         const QString pristine = window->document()->project().source;
         const QJsonObject section = lessonSection(shipped(id) + QStringLiteral("/lesson.kpad"));
@@ -331,8 +338,8 @@ private slots:
         LessonProgress().markDone(QStringLiteral("05-shared-memory-transpose"), {});
         entries = lessonEntries(window);
         for (QAction* action : entries)
-            QCOMPARE(action->isChecked(),
-                     action->data().toString().endsWith(QStringLiteral("05-shared-memory-transpose")));
+            QCOMPARE(action->isChecked(), action->data().toString().endsWith(
+                                              QStringLiteral("05-shared-memory-transpose")));
 
         // Choosing one opens it; its mark stays what the progress says.
         entries.at(4)->trigger();

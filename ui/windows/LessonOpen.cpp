@@ -41,14 +41,17 @@ QString recordedFigure(const Lesson& lesson) {
     if (!lesson.recorded)
         return {};
     const LessonRecord& record = *lesson.recorded;
-    QStringList parts{MainWindow::tr("%1 ms").arg(QString::number(record.solution.medianMs, 'g', 3))};
+    QStringList parts{
+        MainWindow::tr("%1 ms").arg(QString::number(record.solution.medianMs, 'g', 3))};
     if (record.solution.gflops)
         parts << MainWindow::tr("%1 GFLOP/s").arg(QString::number(*record.solution.gflops, 'f', 0));
     else if (record.solution.bandwidthGBs)
-        parts << MainWindow::tr("%1 GB/s").arg(QString::number(*record.solution.bandwidthGBs, 'f', 0));
+        parts << MainWindow::tr("%1 GB/s").arg(
+            QString::number(*record.solution.bandwidthGBs, 'f', 0));
     if (record.speedup)
         parts << MainWindow::tr("%1×").arg(QString::number(*record.speedup, 'f', 1));
-    return MainWindow::tr("%1: %2").arg(shortDeviceName(record.device), parts.join(QStringLiteral(", ")));
+    return MainWindow::tr("%1: %2").arg(shortDeviceName(record.device),
+                                        parts.join(QStringLiteral(", ")));
 }
 
 QString kindLabel(LessonKind kind) {
@@ -66,15 +69,15 @@ QString doneLabel(const LessonProgress& progress, const Lesson& lesson) {
 
 } // namespace
 
-QVector<WelcomeCard> MainWindow::lessonCards() const {
+QVector<WelcomeCard> MainWindow::lessonCards() {
     QVector<WelcomeCard> cards;
     const QString dir = lessonsDirectory();
     if (dir.isEmpty()) {
         WelcomeCard card;
         card.title = tr("No lessons found");
-        card.problem = tr("Looked in %1")
-                           .arg(QDir::toNativeSeparators(
-                               lessonsSearchPaths().join(QStringLiteral(", "))));
+        card.problem =
+            tr("Looked in %1")
+                .arg(QDir::toNativeSeparators(lessonsSearchPaths().join(QStringLiteral(", "))));
         return {card};
     }
     const int levelFilter = m_lessonLevelFilter ? m_lessonLevelFilter->currentData().toInt() : -1;
@@ -94,7 +97,7 @@ QVector<WelcomeCard> MainWindow::lessonCards() const {
         card.topic = lesson.topic;
         card.level = lessonLevelName(lesson.level);
         card.path = lesson.directory;
-        auto* window = const_cast<MainWindow*>(this);
+        MainWindow* window = this;
         card.activate = [window, path = lesson.directory] { window->openLesson(path); };
         card.menu.append({tr("Start Over…"),
                           [window, path = lesson.directory] { window->startOverLesson(path); }});
@@ -171,9 +174,8 @@ void MainWindow::addLessonActions(QMenu* help) {
 
     // Read again before it opens: the open project decides whether Start Over applies.
     connect(m_lessonsMenu, &QMenu::aboutToShow, this, &MainWindow::fillLessonsMenu);
-    connect(m_document, &ProjectDocument::pathChanged, this, [this] {
-        m_startOverAction->setEnabled(!openLessonDirectory().isEmpty());
-    });
+    connect(m_document, &ProjectDocument::pathChanged, this,
+            [this] { m_startOverAction->setEnabled(!openLessonDirectory().isEmpty()); });
     fillLessonsMenu();
     // After Help ▸ Welcome, before the separator that follows it.
     help->insertMenu(help->actions().value(1), m_lessonsMenu);
@@ -190,13 +192,14 @@ void MainWindow::fillLessonsMenu() {
             m_lessonsMenu->addSection(topic);
         }
         QString label = tr("%1. %2").arg(lesson.order).arg(lesson.title);
-        QAction* action = m_lessonsMenu->addAction(label.replace(QLatin1Char('&'), QStringLiteral("&&")));
+        QAction* action =
+            m_lessonsMenu->addAction(label.replace(QLatin1Char('&'), QStringLiteral("&&")));
         const bool done = m_lessonProgress->isDone(LessonProgress::lessonId(lesson));
         action->setCheckable(true);
         action->setChecked(done);
         action->setData(lesson.directory);
-        action->setToolTip(tr("%1, %2").arg(lessonLevelName(lesson.level),
-                                            kindLabel(lesson.kind).toLower()));
+        action->setToolTip(
+            tr("%1, %2").arg(lessonLevelName(lesson.level), kindLabel(lesson.kind).toLower()));
         connect(action, &QAction::triggered, this, [this, action, done, path = lesson.directory] {
             action->setChecked(done); // the mark is progress, not something a click changes
             openLesson(path);
@@ -204,9 +207,9 @@ void MainWindow::fillLessonsMenu() {
     }
     if (lessons.isEmpty())
         m_lessonsMenu
-            ->addAction(tr("No lessons found (looked in %1)")
-                            .arg(QDir::toNativeSeparators(
-                                lessonsSearchPaths().join(QStringLiteral(", ")))))
+            ->addAction(
+                tr("No lessons found (looked in %1)")
+                    .arg(QDir::toNativeSeparators(lessonsSearchPaths().join(QStringLiteral(", ")))))
             ->setEnabled(false);
     m_lessonsMenu->addSeparator();
     m_lessonsMenu->addAction(m_showLessonsAction);
@@ -266,7 +269,8 @@ bool MainWindow::startOverLesson(const QString& lessonDirectory) {
                                 ? lessonsDirectory() + QLatin1Char('/') + id
                                 : lessonDirectory;
     const QString copyPath = lessonWorkspaceDirectory() + QLatin1Char('/') + id;
-    const bool isOpen = QFileInfo(m_document->path()).absolutePath() == QFileInfo(copyPath).absoluteFilePath();
+    const bool isOpen =
+        QFileInfo(m_document->path()).absolutePath() == QFileInfo(copyPath).absoluteFilePath();
     if (!confirm(tr("Start the Lesson Over"),
                  tr("Replace your copy of the lesson %1 with a fresh one? Your code in it%2 is "
                     "lost and the lesson is no longer marked done.")

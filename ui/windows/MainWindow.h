@@ -212,7 +212,7 @@ private:
     /// Help ▸ Lessons, after Help ▸ Welcome.
     void addLessonActions(QMenu* help);
     void fillLessonsMenu();
-    [[nodiscard]] QVector<WelcomeCard> lessonCards() const;
+    [[nodiscard]] QVector<WelcomeCard> lessonCards();
     void orderWelcomeSections();
     /// Yes/Cancel; without prompts, yes.
     bool confirm(const QString& title, const QString& question);
