@@ -315,6 +315,31 @@ private slots:
         QCOMPARE(window->document()->project().source, pristine);
     }
 
+    void openingAsksAboutUnsavedWork() {
+        Engine engine;
+        auto window = startWindow(&engine);
+        QVERIFY(window);
+        QVERIFY(window->openLesson(m_lessons.at(1).directory));
+        window->document()->setSource(QStringLiteral("// unsaved\n"));
+        window->setUnsavedChoice(MainWindow::UnsavedChoice::Cancel);
+        QVERIFY(!window->openLesson(m_lessons.at(2).directory));
+        QCOMPARE(window->openLessonDirectory(), m_lessons.at(1).directory);
+        QCOMPARE(window->document()->project().source, QStringLiteral("// unsaved\n"));
+        // Cancelled before anything was copied.
+        QVERIFY(!QFileInfo::exists(lessonWorkspaceDirectory() + QLatin1Char('/') +
+                                   QFileInfo(m_lessons.at(2).directory).fileName()));
+        window->setUnsavedChoice(MainWindow::UnsavedChoice::Save);
+        QVERIFY(window->openLesson(m_lessons.at(2).directory));
+        QCOMPARE(window->openLessonDirectory(), m_lessons.at(2).directory);
+        QString error;
+        const std::optional<Lesson> saved =
+            Lesson::load(lessonWorkspaceDirectory() + QLatin1Char('/') +
+                             QFileInfo(m_lessons.at(1).directory).fileName(),
+                         &error);
+        QVERIFY2(saved, qPrintable(error));
+        QCOMPARE(saved->project.source, QStringLiteral("// unsaved\n"));
+    }
+
     void helpLessonsListsEveryLessonWithItsMark() {
         Engine engine;
         auto window = startWindow(&engine);
