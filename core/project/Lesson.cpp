@@ -335,7 +335,7 @@ QVector<Lesson> listLessons(const QString& dir, QStringList* problems) {
     return lessons;
 }
 
-QString lessonsDirectory() {
+QStringList lessonsSearchPaths() {
     QStringList candidates;
     const QString fromEnvironment = qEnvironmentVariable("KERNELPAD_LESSONS");
     if (!fromEnvironment.isEmpty())
@@ -347,7 +347,13 @@ QString lessonsDirectory() {
         candidates.append(appDir + QStringLiteral("/lessons"));
     }
     candidates.append(QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/lessons"));
-    for (const QString& candidate : candidates) {
+    for (QString& candidate : candidates)
+        candidate = QDir::cleanPath(candidate);
+    return candidates;
+}
+
+QString lessonsDirectory() {
+    for (const QString& candidate : lessonsSearchPaths()) {
         const QFileInfo info(candidate);
         if (info.isDir())
             return info.canonicalFilePath();

@@ -79,5 +79,7 @@ struct Lesson {
 /// (<appdir>/../share/kernelpad/lessons, <appdir>/lessons), then the source tree's
 /// resources/lessons. Empty when none of them exists.
 [[nodiscard]] QString lessonsDirectory();
+/// The folders lessonsDirectory() tries, in order, so that "no lessons" can say where it looked.
+[[nodiscard]] QStringList lessonsSearchPaths();
 
 } // namespace kernelpad

@@ -160,6 +160,8 @@ QJsonObject Project::toJson() const {
         json.insert(QStringLiteral("pipeline"), pipeline.toJson());
     if (!sweep.isEmpty())
         json.insert(QStringLiteral("sweep"), sweep.toJson());
+    if (!lesson.isEmpty())
+        json.insert(QStringLiteral("lesson"), lesson);
     return json;
 }
 
@@ -309,6 +311,10 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
             return fail(message);
         project.sweep = std::move(*sweep);
     }
+    // Validated by Lesson::load, which knows its fields; a plain project only carries it.
+    if (json.contains(QStringLiteral("lesson")) &&
+        !fields.readObject(QStringLiteral("lesson"), &project.lesson))
+        return std::nullopt;
     return project;
 }
 

@@ -40,6 +40,9 @@ struct Project {
     Pipeline pipeline;
     /// The parameter sweep (core/sweep; JSON: "sweep", written only when it has tunables).
     SweepSpec sweep;
+    /// The "lesson" section of a lesson's project (core/project/Lesson reads it), kept as
+    /// written so that saving a student's copy of a lesson keeps it; empty for other projects.
+    QJsonObject lesson;
 
     /// Name expressions to hand NVRTC: the kernel and reference kernels that contain '<'.
     [[nodiscard]] QStringList nameExpressions() const;

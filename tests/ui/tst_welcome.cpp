@@ -129,9 +129,10 @@ private slots:
             headings.append(label->text());
         QVERIFY2(headings.contains(QStringLiteral("Basics")), qPrintable(headings.join(',')));
         QVERIFY(headings.contains(QStringLiteral("Reductions and synchronisation")));
-        // No recent projects yet: no empty section, and no section for anything else.
+        // No recent projects yet: no empty section, and the lessons lead (tst_welcomelessons).
         QVERIFY(!page(window)->section(QStringLiteral("recent"))->isVisibleTo(page(window)));
-        QVERIFY(!page(window)->section(QStringLiteral("lessons")));
+        QVERIFY(page(window)->section(QStringLiteral("lessons"))->isVisibleTo(page(window)));
+        QCOMPARE(page(window)->sectionOrder().value(0), QStringLiteral("lessons"));
     }
 
     void templateCardOpensAnUntitledCopy_data() {
@@ -256,6 +257,8 @@ private slots:
     }
 
     void keyboardMovesBetweenCardsAndOpens() {
+        // With a recent project the templates lead the page (a newcomer's starts on the lessons).
+        RecentFiles().add(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"));
         Engine engine;
         auto window = startWindow(&engine);
         QVERIFY(window);

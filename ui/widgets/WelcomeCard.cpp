@@ -2,7 +2,9 @@
 
 #include "ui/Theme.h"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollArea>
@@ -43,14 +45,14 @@ WelcomeCardButton::WelcomeCardButton(WelcomeCard card, QWidget* parent)
     : QAbstractButton(parent)
     , m_card(std::move(card)) {
     setFocusPolicy(Qt::StrongFocus);
-    setCursor(m_card.missing ? Qt::ArrowCursor : Qt::PointingHandCursor);
+    setCursor(m_card.unusable() ? Qt::ArrowCursor : Qt::PointingHandCursor);
     setText(m_card.title);
     setAccessibleName(m_card.title);
     setAccessibleDescription(subtitleText());
     setToolTip(m_card.path.isEmpty() ? m_card.subtitle : m_card.path);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     connect(this, &QAbstractButton::clicked, this, [this] {
-        if (!m_card.missing && m_card.activate)
+        if (!m_card.unusable() && m_card.activate)
             m_card.activate();
     });
 }
@@ -60,6 +62,8 @@ int WelcomeCardButton::padding() const {
 }
 
 QString WelcomeCardButton::subtitleText() const {
+    if (!m_card.problem.isEmpty())
+        return m_card.problem;
     return m_card.missing ? tr("Not found: %1").arg(m_card.subtitle) : m_card.subtitle;
 }
 
@@ -80,8 +84,8 @@ void WelcomeCardButton::paintEvent(QPaintEvent*) {
     painter.setRenderHint(QPainter::Antialiasing);
     const QPalette& colours = palette();
     const bool focused = hasFocus();
-    const QColor paper = m_hovered && !m_card.missing ? colours.color(QPalette::AlternateBase)
-                                                      : colours.color(QPalette::Base);
+    const QColor paper = m_hovered && !m_card.unusable() ? colours.color(QPalette::AlternateBase)
+                                                         : colours.color(QPalette::Base);
     const QColor border =
         focused ? colours.color(QPalette::Highlight) : colours.color(QPalette::Mid);
     const qreal radius = fontMetrics().height() * kCornerRadiusEm;
@@ -96,8 +100,8 @@ void WelcomeCardButton::paintEvent(QPaintEvent*) {
 
     const QRect inner = rect().adjusted(padding(), padding(), -padding(), -padding());
     const QColor ink =
-        colours.color(m_card.missing ? QPalette::Disabled : QPalette::Active, QPalette::Text);
-    const QColor softInk = m_card.missing
+        colours.color(m_card.unusable() ? QPalette::Disabled : QPalette::Active, QPalette::Text);
+    const QColor softInk = m_card.unusable()
                                ? Theme::forPalette(colours).warningColor
                                : colours.color(QPalette::Active, QPalette::PlaceholderText);
 
@@ -122,8 +126,8 @@ void WelcomeCardButton::paintEvent(QPaintEvent*) {
         titleMetrics.elidedText(m_card.title, Qt::ElideRight, inner.width() - levelWidth));
 
     painter.setFont(font());
-    painter.setPen(m_card.missing ? softInk
-                                  : colours.color(QPalette::Active, QPalette::WindowText));
+    painter.setPen(m_card.unusable() ? softInk
+                                     : colours.color(QPalette::Active, QPalette::WindowText));
     const QFontMetrics metrics = fontMetrics();
     int y = inner.top() + titleMetrics.height() + metrics.height() / 3;
     for (const QString& line : wrapLines(subtitleText(), font(), inner.width(), kSubtitleLines)) {
@@ -150,6 +154,17 @@ void WelcomeCardButton::keyPressEvent(QKeyEvent* event) {
     default:
         QAbstractButton::keyPressEvent(event);
     }
+}
+
+void WelcomeCardButton::contextMenuEvent(QContextMenuEvent* event) {
+    if (m_card.menu.isEmpty()) {
+        QAbstractButton::contextMenuEvent(event);
+        return;
+    }
+    QMenu menu(this);
+    for (const auto& [label, action] : m_card.menu)
+        connect(menu.addAction(label), &QAction::triggered, this, [action = action] { action(); });
+    menu.exec(event->globalPos());
 }
 
 void WelcomeCardButton::focusInEvent(QFocusEvent* event) {

@@ -2,6 +2,7 @@
 // One card of the welcome page: what it shows and what it does, and the button that draws it.
 
 #include <QAbstractButton>
+#include <QPair>
 #include <QString>
 #include <QVector>
 
@@ -23,9 +24,16 @@ struct WelcomeCard {
     QString path;
     /// The file is gone: the card is greyed, says "not found" and does nothing when activated.
     bool missing = false;
+    /// Set: what is wrong with what the card names (a lesson that does not load); the card is
+    /// greyed, shows this in place of the subtitle and does nothing when activated.
+    QString problem;
     std::function<void()> activate;
+    [[nodiscard]] bool unusable() const { return missing || !problem.isEmpty(); }
     /// Set: a Remove button beside the card calls it.
     std::function<void()> remove;
+    /// More that can be done with what the card names, offered on its context menu
+    /// (label, action): "Start Over…" on a lesson.
+    QVector<QPair<QString, std::function<void()>>> menu;
 };
 
 /// The cards of one section, read again at each WelcomePage::refresh().
@@ -46,6 +54,7 @@ public:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
     void enterEvent(QEnterEvent* event) override;
     void leaveEvent(QEvent* event) override;

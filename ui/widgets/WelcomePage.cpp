@@ -142,12 +142,46 @@ void WelcomePage::addSection(const QString& id, const QString& title, WelcomeCar
     section.widget->setObjectName(id + QStringLiteral("Section"));
     auto* layout = new QVBoxLayout(section.widget);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(heading(title, kSectionScale, section.widget));
+    section.headingRow = new QHBoxLayout;
+    section.headingRow->addWidget(heading(title, kSectionScale, section.widget));
+    section.headingRow->addStretch(1);
+    layout->addLayout(section.headingRow);
     section.groups = new QVBoxLayout;
     layout->addLayout(section.groups);
     m_sectionsLayout->addWidget(section.widget);
     m_sections.append(section);
     fill(m_sections.last());
+}
+
+void WelcomePage::setSectionOrder(const QStringList& ids) {
+    QVector<Section> ordered;
+    for (const QString& id : ids)
+        for (const Section& section : m_sections)
+            if (section.id == id)
+                ordered.append(section);
+    for (const Section& section : m_sections)
+        if (!ids.contains(section.id))
+            ordered.append(section);
+    m_sections = ordered;
+    for (const Section& section : m_sections)
+        m_sectionsLayout->removeWidget(section.widget);
+    for (const Section& section : m_sections)
+        m_sectionsLayout->addWidget(section.widget);
+}
+
+QStringList WelcomePage::sectionOrder() const {
+    QStringList ids;
+    for (const Section& section : m_sections)
+        ids.append(section.id);
+    return ids;
+}
+
+void WelcomePage::setSectionTool(const QString& id, QWidget* tool) {
+    for (Section& section : m_sections)
+        if (section.id == id) {
+            tool->setParent(section.widget);
+            section.headingRow->addWidget(tool, 0, Qt::AlignVCenter);
+        }
 }
 
 void WelcomePage::refresh() {

@@ -6,6 +6,7 @@
 
 #include <QScrollArea>
 
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QVBoxLayout;
@@ -22,6 +23,13 @@ public:
 
     /// Adds a section below the others, named `id` (for refreshSection() and tests).
     void addSection(const QString& id, const QString& title, WelcomeCardSource source);
+    /// Puts the sections named in `ids` first, in that order; the others follow in the order
+    /// they had.
+    void setSectionOrder(const QStringList& ids);
+    /// The ids of every section, top to bottom.
+    [[nodiscard]] QStringList sectionOrder() const;
+    /// Puts `tool` (a filter) at the right of the section's heading; the section owns it.
+    void setSectionTool(const QString& id, QWidget* tool);
     /// Reads every section's cards again.
     void refresh();
     void refreshSection(const QString& id);
@@ -46,6 +54,7 @@ private:
         WelcomeCardSource source;
         QWidget* widget = nullptr;
         QVBoxLayout* groups = nullptr; ///< one heading and grid per topic
+        QHBoxLayout* headingRow = nullptr;
     };
 
     void fill(Section& section);

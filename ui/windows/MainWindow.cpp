@@ -298,7 +298,11 @@ void MainWindow::setVerificationPinned(bool on) {
 }
 
 void MainWindow::updateTitle() {
-    setWindowTitle(tr("%1[*] — KernelPad").arg(m_document->displayName()));
+    // A lesson is named by its title: every lesson's file is lesson.kpad.
+    const QString lesson = m_document->project().lesson.value(QStringLiteral("title")).toString();
+    setWindowTitle(
+        tr("%1[*] — KernelPad")
+            .arg(lesson.isEmpty() ? m_document->displayName() : tr("%1 (lesson)").arg(lesson)));
     setWindowModified(m_document->isDirty());
 }
 

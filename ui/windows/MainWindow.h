@@ -33,6 +33,8 @@ class DiagnosticsList;
 class Engine;
 class FindReplaceBar;
 class LaunchPanel;
+class LessonProgress;
+struct WelcomeCard;
 class ProjectDocument;
 class PanelViewer;
 class ProfilePanel;
@@ -106,6 +108,19 @@ public:
     /// Help ▸ Welcome: the welcome page over the open project (Escape goes back to it).
     void showWelcome();
     [[nodiscard]] bool welcomeShown() const;
+
+    // --- lessons (LessonOpen.cpp) ---
+    /// Opens a lesson (its shipped folder, or the student's copy) from the student's writable
+    /// copy (lessonWorkspaceDirectory()): made on the first open, reopened with its edits
+    /// later. Asks about unsaved work first.
+    bool openLesson(const QString& lessonDirectory);
+    /// "Start over": asks, then replaces the student's copy with the shipped lesson and forgets
+    /// its completion; the copy is reopened when it is the open project.
+    bool startOverLesson(const QString& lessonDirectory);
+    /// Help ▸ Lessons ▸ Show All Lessons: the welcome page at its lessons.
+    void showLessons();
+    /// The shipped lesson whose copy is the open project; empty when it is not a lesson.
+    [[nodiscard]] QString openLessonDirectory() const;
 
     // --- build and run (MainWindowRun.cpp) ---
     void compile();
@@ -191,6 +206,16 @@ private:
     /// File ▸ New from Template, File ▸ Close Project and Help ▸ Welcome, put in their menus.
     void addWelcomeActions(QMenu* file, QMenu* help);
     void hideWelcome();
+
+    // LessonOpen.cpp
+    void createLessonSection();
+    /// Help ▸ Lessons, after Help ▸ Welcome.
+    void addLessonActions(QMenu* help);
+    void fillLessonsMenu();
+    [[nodiscard]] QVector<WelcomeCard> lessonCards();
+    void orderWelcomeSections();
+    /// Yes/Cancel; without prompts, yes.
+    bool confirm(const QString& title, const QString& question);
 
     // MainWindowRun.cpp: what the window itself shows of the session (the status bar, the
     // banner, which tab is in front, which actions are enabled)
@@ -278,6 +303,12 @@ private:
     QByteArray m_stateBehindWelcome; ///< the docks and toolbar as the project had them
     bool m_projectOpen = true;       ///< false after Close Project, until one opens
     QAction* m_closeProjectAction = nullptr;
+    LessonProgress* m_lessonProgress = nullptr;
+    QPointer<QComboBox> m_lessonLevelFilter;
+    QMenu* m_lessonsMenu = nullptr;
+    QAction* m_showLessonsAction = nullptr;
+    QAction* m_startOverAction = nullptr;
+    QAction* m_resetProgressAction = nullptr;
     QByteArray m_defaultState; ///< the docks as built, for View ▸ Reset Layout
     double m_dockShare = 0;    ///< the dock column's share of the width; applyDefaultDockSizes()
 

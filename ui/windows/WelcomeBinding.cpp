@@ -81,6 +81,8 @@ void MainWindow::createWelcome() {
                           [this] { return recentCards(this, m_recent); });
     m_welcome->addSection(QStringLiteral("examples"), tr("Examples"),
                           [this] { return exampleCards(this); });
+    createLessonSection();
+    orderWelcomeSections();
     connect(m_welcome, &WelcomePage::openRequested, this, &MainWindow::openDialog);
     connect(m_welcome, &WelcomePage::returnRequested, this, &MainWindow::hideWelcome);
     connect(m_recent, &RecentFiles::changed, m_welcome,
@@ -133,6 +135,7 @@ void MainWindow::addWelcomeActions(QMenu* file, QMenu* help) {
     connect(welcome, &QAction::triggered, this, &MainWindow::showWelcome);
     help->insertAction(help->actions().value(0), welcome);
     help->insertSeparator(help->actions().value(1));
+    addLessonActions(help);
 }
 
 bool MainWindow::openTemplate(const QString& path) {
@@ -171,6 +174,7 @@ void MainWindow::showWelcome() {
     m_welcome->setReturnTarget(m_projectOpen ? m_document->displayName() : QString());
     if (welcomeShown())
         return;
+    orderWelcomeSections();
     m_welcome->refresh();
     m_stateBehindWelcome = saveState();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -180,11 +184,13 @@ void MainWindow::showWelcome() {
     auto* stack = static_cast<QStackedWidget*>(centralWidget());
     stack->setCurrentWidget(m_welcome);
     // The first card, so that the keyboard starts on the page.
-    const QVector<WelcomeCardButton*> first = m_welcome->cards(QStringLiteral("templates"));
-    if (!first.isEmpty())
-        first.first()->setFocus(Qt::OtherFocusReason);
-    else
-        m_welcome->setFocus(Qt::OtherFocusReason);
+    for (const QString& id : m_welcome->sectionOrder()) {
+        if (const QVector<WelcomeCardButton*> cards = m_welcome->cards(id); !cards.isEmpty()) {
+            cards.first()->setFocus(Qt::OtherFocusReason);
+            return;
+        }
+    }
+    m_welcome->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::hideWelcome() {
