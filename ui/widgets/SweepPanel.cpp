@@ -101,7 +101,7 @@ QWidget* SweepPanel::buildForm() {
         gridRow->addWidget(m_grid[axis]);
     }
     m_shared = new QLineEdit(form);
-    m_shared->setPlaceholderText(tr("project's (a formula such as TILE * (TILE + 1) * 4)"));
+    m_shared->setPlaceholderText(tr("project's (e.g. TILE * (TILE + 1) * 4)"));
     m_kernel = new QLineEdit(form);
     m_kernel->setPlaceholderText(tr("project's (e.g. transpose<{TILE}>)"));
     m_restrictions = new QPlainTextEdit(form);
@@ -119,7 +119,7 @@ QWidget* SweepPanel::buildForm() {
     m_budget->setSpecialValueText(tr("all"));
     m_budget->setPrefix(tr("budget "));
     m_seed = new QSpinBox(form);
-    m_seed->setRange(0, 1 << 30);
+    m_seed->setRange(0, 999999);
     m_seed->setPrefix(tr("seed "));
     m_objective = new QComboBox(form);
     m_objective->addItems({tr("lowest time"), tr("highest bandwidth")});
@@ -128,9 +128,8 @@ QWidget* SweepPanel::buildForm() {
     for (QSpinBox* box : {m_budget, m_seed})
         connect(box, &QSpinBox::valueChanged, this, [this] { onFormEdited(); });
     auto* strategyRow = new QHBoxLayout;
-    strategyRow->addWidget(m_strategy, 1);
-    strategyRow->addWidget(m_budget);
-    strategyRow->addWidget(m_seed);
+    strategyRow->addWidget(m_budget, 1);
+    strategyRow->addWidget(m_seed, 1);
 
     m_count = new QLabel(form);
     m_count->setObjectName(QStringLiteral("sweepCount"));
@@ -141,11 +140,13 @@ QWidget* SweepPanel::buildForm() {
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* fields = new QFormLayout;
-    fields->addRow(tr("Grid (x, y, z):"), gridRow);
+    fields->addRow(tr("Grid:"), gridRow);
+    fields->setRowWrapPolicy(QFormLayout::WrapLongRows);
     fields->addRow(tr("Shared memory:"), m_shared);
     fields->addRow(tr("Kernel:"), m_kernel);
     fields->addRow(tr("Restrictions:"), m_restrictions);
-    fields->addRow(tr("Strategy:"), strategyRow);
+    fields->addRow(tr("Strategy:"), m_strategy);
+    fields->addRow(QString(), strategyRow);
     fields->addRow(tr("Best is:"), m_objective);
 
     auto* layout = new QVBoxLayout(form);

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
@@ -70,7 +71,8 @@ QWidget* SweepPanel::buildResults() {
     m_results->addWidget(m_resultsView);
 
     m_applyBest = new QPushButton(tr("Apply Best"), pane);
-    m_applyRow = new QPushButton(tr("Apply This Configuration"), pane);
+    m_applyRow = new QPushButton(tr("Apply Selected"), pane);
+    m_applyRow->setToolTip(tr("Apply the selected configuration to the project"));
     m_exportCsv = new QPushButton(tr("Export CSV…"), pane);
     m_exportJson = new QPushButton(tr("Export JSON…"), pane);
     connect(m_applyBest, &QPushButton::clicked, this, &SweepPanel::applyBest);
@@ -90,12 +92,12 @@ QWidget* SweepPanel::buildResults() {
                 exportTo(path, json);
         });
     }
-    auto* applyRow = new QHBoxLayout;
-    applyRow->addWidget(m_applyBest);
-    applyRow->addWidget(m_applyRow);
-    applyRow->addStretch(1);
-    applyRow->addWidget(m_exportCsv);
-    applyRow->addWidget(m_exportJson);
+    // Two rows, so that a narrow dock shows every button.
+    auto* applyRow = new QGridLayout;
+    applyRow->addWidget(m_applyBest, 0, 0);
+    applyRow->addWidget(m_applyRow, 0, 1);
+    applyRow->addWidget(m_exportCsv, 1, 0);
+    applyRow->addWidget(m_exportJson, 1, 1);
 
     auto* layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -117,7 +117,7 @@ void MainWindow::createDocks() {
     // Parameter sweeps: beside the launch settings they change (issue 14).
     auto* sweep = new SweepPanel(this);
     sweep->setObjectName(QStringLiteral("sweepPanel"));
-    QDockWidget* sweepDock = makeDock(tr("Sweep"), QStringLiteral("sweepDock"), sweep, false);
+    QDockWidget* sweepDock = makeDock(tr("Sweep"), QStringLiteral("sweepDock"), sweep, true);
     tabifyDockWidget(pipelineDock, sweepDock);
     launchDock->raise();
     applyDefaultDockSizes();
