@@ -124,6 +124,13 @@ void ProjectDocument::setLaunch(const LaunchConfig& launch) {
     changedField(&ProjectDocument::launchChanged);
 }
 
+void ProjectDocument::setSweep(const SweepSpec& sweep) {
+    if (m_project.sweep == sweep)
+        return;
+    m_project.sweep = sweep;
+    changedField(&ProjectDocument::sweepChanged);
+}
+
 void ProjectDocument::setTiming(const TimingSpec& timing) {
     if (m_project.timing == timing)
         return;

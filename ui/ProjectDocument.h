@@ -55,6 +55,8 @@ public:
     void setTiming(const TimingSpec& timing);
     /// The sequence of launches run instead of the single one (issue 12, point 3).
     void setPipeline(const Pipeline& pipeline);
+    /// The parameter sweep's section (the sweep panel's tunables, strategy and objective).
+    void setSweep(const SweepSpec& sweep);
 
     /// Shows `project` as an untitled (or `path`) clean document: every panel re-reads it
     /// (projectReplaced). An untitled copy resolves relative paths in `copyDirectory`.
@@ -119,6 +121,7 @@ signals:
     void launchChanged();
     void timingChanged();
     void pipelineChanged();
+    void sweepChanged();
     /// After any of the field signals above.
     void edited();
     void dirtyChanged(bool dirty);

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -28,7 +29,7 @@ constexpr int kDefaultScreenshotHeight = 1000;
 constexpr int kPollMs = 100;
 
 /// The result tab a --tab screenshot shows, and what it waits for there.
-enum class ShotTab { None, Sass, Diff, Occupancy, Profile };
+enum class ShotTab { None, Sass, Diff, Occupancy, Profile, Sweep };
 
 ShotTab shotTab(const QString& name, bool* ok) {
     *ok = true;
@@ -42,6 +43,8 @@ ShotTab shotTab(const QString& name, bool* ok) {
         return ShotTab::Occupancy;
     if (name == QLatin1String("profile"))
         return ShotTab::Profile;
+    if (name == QLatin1String("sweep"))
+        return ShotTab::Sweep;
     *ok = false;
     return ShotTab::None;
 }
@@ -141,6 +144,16 @@ private:
             finish(0);
             return;
         }
+        if (m_tab == ShotTab::Sweep) {
+            // The sweep is a dock, not a result tab: brought to the front of its column.
+            if (auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("sweepDock"))) {
+                dock->show();
+                dock->raise();
+            }
+            m_tabShown = true;
+            finish(0);
+            return;
+        }
         const int index = m_tab == ShotTab::Sass        ? kernelpad::MainWindow::SassTab
                           : m_tab == ShotTab::Diff      ? kernelpad::MainWindow::DiffTab
                           : m_tab == ShotTab::Occupancy ? kernelpad::MainWindow::OccupancyTab
@@ -222,7 +235,8 @@ int main(int argc, char** argv) {
                        "the roofline shown."));
     const QCommandLineOption tabOption(
         QStringLiteral("tab"),
-        QStringLiteral("With --screenshot: the result tab to show, sass|diff|occupancy|profile. "
+        QStringLiteral("With --screenshot: the result tab to show, sass|diff|occupancy|profile, "
+                       "or sweep (the Sweep dock). "
                        "sass waits for the SASS; diff compiles twice (as the project is, then "
                        "with --use_fast_math turned the other way) and waits for both reports; "
                        "profile implies --profile."),
@@ -262,7 +276,7 @@ int main(int argc, char** argv) {
         const ShotTab tab = shotTab(parser.value(tabOption), &tabOk);
         if (!tabOk) {
             std::fprintf(stderr,
-                         "kernelpad: --tab wants sass, diff, occupancy or profile, not "
+                         "kernelpad: --tab wants sass, diff, occupancy, profile or sweep, not "
                          "'%s'\n",
                          qPrintable(parser.value(tabOption)));
             return 4;

@@ -21,6 +21,7 @@
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/ResourcesPanel.h"
 #include "ui/widgets/SassView.h"
+#include "ui/widgets/SweepPanel.h"
 #include "ui/widgets/TimingChartView.h"
 #include "ui/widgets/VerificationPanel.h"
 #include "ui/widgets/VersionsPanel.h"
@@ -104,6 +105,7 @@ void MainWindow::bindPanels() {
     bind::buffers(m_session, m_buffers);
     bind::console(m_session, m_console);
     bind::profile(m_session, m_profile, m_editor);
+    bind::sweep(m_session, findChild<SweepPanel*>(QStringLiteral("sweepPanel")));
 }
 
 void MainWindow::createWidgets() {

@@ -7,6 +7,7 @@
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PipelinePanel.h"
+#include "ui/widgets/SweepPanel.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -113,11 +114,16 @@ void MainWindow::createDocks() {
     QDockWidget* pipelineDock =
         makeDock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipeline, true);
     tabifyDockWidget(launchDock, pipelineDock);
+    // Parameter sweeps: beside the launch settings they change (issue 14).
+    auto* sweep = new SweepPanel(this);
+    sweep->setObjectName(QStringLiteral("sweepPanel"));
+    QDockWidget* sweepDock = makeDock(tr("Sweep"), QStringLiteral("sweepDock"), sweep, true);
+    tabifyDockWidget(pipelineDock, sweepDock);
     launchDock->raise();
     applyDefaultDockSizes();
 
     m_viewMenu = new QMenu(tr("&View"), this);
-    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock, pipelineDock}) {
+    for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock, pipelineDock, sweepDock}) {
         // The menu would read "Kernel & Compile" as a mnemonic on " C" (issue 11).
         dock->toggleViewAction()->setText(
             dock->windowTitle().replace(QLatin1Char('&'), QStringLiteral("&&")));

@@ -9,12 +9,14 @@
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/FindReplaceBar.h"
+#include "ui/widgets/SweepPanel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QMenuBar>
@@ -172,6 +174,18 @@ void MainWindow::createMenus() {
     build->addAction(m_ceilingAction);
     addProfileMenu(build);
     build->addAction(m_cancelAction);
+    build->addSeparator();
+    // The sweep runs from its dock, which shows its progress, results and any refusal.
+    QAction* runSweep = build->addAction(tr("Run S&weep"));
+    runSweep->setObjectName(QStringLiteral("runSweepAction"));
+    connect(runSweep, &QAction::triggered, this, [this] {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("sweepDock"))) {
+            dock->show();
+            dock->raise();
+        }
+        if (auto* panel = findChild<SweepPanel*>(QStringLiteral("sweepPanel")))
+            panel->runSweep();
+    });
     build->addSeparator();
     build->addAction(m_setBaselineAction);
     build->addMenu(m_baselineKernelMenu);

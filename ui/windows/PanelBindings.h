@@ -33,6 +33,7 @@ class CompileDiffView;
 class TimingChartView;
 class VerificationPanel;
 class VersionsPanel;
+class SweepPanel;
 
 /// A SessionViewer made of callbacks, owned by the panel it updates (so it goes with it).
 class PanelViewer : public QObject, public SessionViewer {
@@ -107,6 +108,8 @@ void console(Session* session, ConsolePanel* panel);
 /// The Profile tab, the editor's profile margin and the roofline follow the session's
 /// profiles; the tab's list picks which run's profile they show (ProfileBinding.cpp).
 void profile(Session* session, ProfilePanel* panel, CodeEditor* editor);
+/// The Sweep dock (SweepBinding.cpp).
+void sweep(Session* session, SweepPanel* panel);
 } // namespace bind
 
 } // namespace kernelpad

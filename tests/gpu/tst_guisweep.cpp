@@ -1,0 +1,114 @@
+// The Sweep dock on a real GPU (issue 14, point 4): transpose_sweep.kpad opened in the window,
+// its sweep run through Build ▸ Run Sweep on the window's device (a runner of the sweep's own,
+// on its own thread), every one of its 66 block shapes compiled, run and verified; Apply best
+// writes the best block and grid into the project, and a normal Run then launches with them.
+// gpu-labelled; without a driver it skips with the reason.
+
+#include "GpuTestSupport.h"
+
+#include "core/engine/Engine.h"
+#include "ui/ProjectDocument.h"
+#include "ui/Session.h"
+#include "ui/models/SweepResultsModel.h"
+#include "ui/widgets/SweepPanel.h"
+#include "ui/windows/MainWindow.h"
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kernelpad;
+
+namespace {
+
+constexpr int kDevicesTimeoutMs = 60000;
+constexpr int kRunTimeoutMs = 120000;
+// 66 configurations at 10 repetitions each, NVRTC for each shape included.
+constexpr int kSweepTimeoutMs = 300000;
+
+bool waitForDevices(Engine& engine, MainWindow& window, QString* driverError) {
+    QSignalSpy devices(&engine, &Engine::devicesChanged);
+    window.show();
+    if (devices.isEmpty() && !devices.wait(kDevicesTimeoutMs))
+        return false;
+    *driverError = devices.last().at(1).toString();
+    return driverError->isEmpty();
+}
+
+} // namespace
+
+class TestGuiSweep : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { KERNELPAD_REQUIRE_DRIVER(); }
+    void sweepsAppliesAndRunsTheBest();
+};
+
+void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    QString driverError;
+    if (!waitForDevices(engine, window, &driverError))
+        QSKIP(qPrintable(QStringLiteral("the engine found no device: %1").arg(driverError)));
+    // A copy, so that the results file is written beside it and not into the examples.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("transpose_sweep.kpad"));
+    QVERIFY(QFile::copy(test::examplesDir() + QStringLiteral("/transpose_sweep.kpad"), path));
+    QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
+
+    auto* panel = window.findChild<SweepPanel*>(QStringLiteral("sweepPanel"));
+    auto* runSweep = window.findChild<QAction*>(QStringLiteral("runSweepAction"));
+    QVERIFY(panel && runSweep);
+    QVERIFY2(panel->countText().startsWith(QStringLiteral("66 configurations")),
+             qPrintable(panel->countText()));
+    panel->setResumeQuestion(
+        [](int, const QString&) { return SweepPanel::ResumeChoice::StartOver; });
+
+    QElapsedTimer clock;
+    clock.start();
+    runSweep->trigger();
+    QVERIFY2(panel->isRunning(), qPrintable(panel->message()));
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->isRunning(), kSweepTimeoutMs);
+    qInfo("66 transpose block shapes swept from the window in %lld ms: %s", clock.elapsed(),
+          qPrintable(panel->message()));
+
+    SweepResultsModel* model = panel->resultsModel();
+    QCOMPARE(model->rowCount(), 66);
+    for (const SweepRecord& record : model->records())
+        QVERIFY2(record.passed() && !record.device.isEmpty(),
+                 qPrintable(record.key + QStringLiteral(": ") + record.status +
+                            QStringLiteral(" ") + record.error));
+    QVERIFY(model->bestRow() >= 0);
+    const SweepRecord best = model->records()[model->bestRow()];
+    qInfo("best: %s, median %.4f ms on %s", qPrintable(best.key), best.medianMs,
+          qPrintable(best.device));
+    QVERIFY(QFile::exists(panel->resultsPath())); // beside the project, for a resume
+
+    QVERIFY2(panel->applyBest(), qPrintable(panel->message()));
+    const LaunchConfig launch = window.document()->project().launch;
+    QCOMPARE(launch.block[0], int(best.values[0]));
+    QCOMPARE(launch.block[1], int(best.values[1]));
+    QCOMPARE(launch.grid[0], (2048 + launch.block[0] - 1) / launch.block[0]);
+    QCOMPARE(launch.grid[1], (2048 + launch.block[1] - 1) / launch.block[1]);
+
+    // The next normal Run launches the best's block and verifies.
+    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
+                              qPrintable(window.session()->runBlockedReason()), kRunTimeoutMs);
+    QSignalSpy shown(window.session(), &Session::runShown);
+    window.run();
+    QVERIFY(shown.wait(kRunTimeoutMs));
+    const RunRecord& run = window.session()->history().constLast();
+    QVERIFY2(
+        run.result.status == RunStatus::Ok,
+        qPrintable(runStatusName(run.result.status) + QStringLiteral(": ") + run.result.error));
+    QVERIFY(run.result.verified());
+    QCOMPARE(run.project.launch.block[0], int(best.values[0]));
+    QCOMPARE(run.project.launch.block[1], int(best.values[1]));
+    qInfo("normal run with the best block: median %.4f ms", run.result.timing.medianMs);
+}
+
+QTEST_MAIN(TestGuiSweep)
+#include "tst_guisweep.moc"

@@ -1,0 +1,296 @@
+// The Sweep dock offscreen, over a stand-in evaluator (no GPU): the tunables of
+// transpose_sweep.kpad and the number of configurations; an invalid value or restriction
+// named in the message and never written to the project; records filling the table as they
+// arrive with the progress, the best marked and a failure shown with its reason and never
+// best; sorting by median; cancel; resume from the results file without evaluating done
+// configurations again; Apply best writing the block and grid; the CSV and JSON export; no
+// device refused with a message.
+
+#include "core/sweep/SweepEvaluator.h"
+#include "core/sweep/SweepSpace.h"
+#include "ui/ProjectDocument.h"
+#include "ui/models/SweepResultsModel.h"
+#include "ui/widgets/SweepPanel.h"
+
+#include "TestPaths.h"
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include <atomic>
+#include <cmath>
+#include <memory>
+
+using namespace kernelpad;
+
+namespace {
+
+/// A fake time that is least at bx = 32, by = 8; bx = 64 "fails verification" with a time
+/// below every passing one.
+RunResult synthetic(const Project& p) {
+    RunResult r;
+    const int bx = p.launch.block[0], by = p.launch.block[1];
+    const double lx = std::log2(bx) - 5, ly = std::log2(by) - 3;
+    r.timing.medianMs = 1.0 + lx * lx + ly * ly;
+    r.timing.minMs = r.timing.medianMs * 0.9;
+    r.timing.bandwidthGBs = 100.0 / r.timing.medianMs;
+    if (bx == 64) {
+        r.status = RunStatus::VerificationFailed;
+        r.error = QStringLiteral("out: 17 of 4194304 elements differ");
+        r.timing.medianMs = 0.01;
+    }
+    return r;
+}
+
+/// Answers each request after `delayMs` on the sweep's thread; counts what it was asked.
+class FakeEvaluator : public SweepEvaluator {
+public:
+    FakeEvaluator(int delayMs, std::shared_ptr<std::atomic<int>> started)
+        : m_delayMs(delayMs)
+        , m_started(std::move(started)) {}
+    void start(quint64 tag, const RunRequest& request) override {
+        ++*m_started;
+        const RunResult result = synthetic(request.project);
+        QTimer::singleShot(m_delayMs, this, [this, tag, result] {
+            emit finished(tag, result, QStringLiteral("Fake GPU"));
+        });
+    }
+    [[nodiscard]] int capacity() const override { return 1; }
+    void cancel() override {}
+
+private:
+    int m_delayMs;
+    std::shared_ptr<std::atomic<int>> m_started;
+};
+
+struct Fixture {
+    QTemporaryDir dir;
+    ProjectDocument document;
+    SweepPanel panel;
+    std::shared_ptr<std::atomic<int>> started = std::make_shared<std::atomic<int>>(0);
+
+    explicit Fixture(int delayMs = 0) {
+        const QString path = dir.filePath(QStringLiteral("transpose_sweep.kpad"));
+        QFile::copy(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"), path);
+        QString error;
+        if (!document.open(path, &error))
+            qFatal("%s", qPrintable(error));
+        panel.setDocument(&document);
+        auto counter = started;
+        panel.setEvaluatorFactory(
+            [delayMs, counter] { return std::make_unique<FakeEvaluator>(delayMs, counter); });
+    }
+    /// Runs the sweep to its end; false when it never ends.
+    bool runToEnd() {
+        if (!panel.runSweep())
+            return false;
+        return QTest::qWaitFor([&] { return !panel.isRunning(); }, 20000);
+    }
+    void setCell(int row, int column, const QString& text) {
+        panel.tunablesTable()->item(row, column)->setText(text);
+    }
+};
+
+int rowOf(const SweepResultsModel* model, const QString& key) {
+    for (int row = 0; row < model->records().size(); ++row)
+        if (model->records()[row].key == key)
+            return row;
+    return -1;
+}
+
+} // namespace
+
+class TestSweepPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void showsTheTunablesAndTheCount() {
+        Fixture f;
+        QTableWidget* table = f.panel.tunablesTable();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->item(0, SweepPanel::NameColumn)->text(), QStringLiteral("bx"));
+        QCOMPARE(table->item(1, SweepPanel::NameColumn)->text(), QStringLiteral("by"));
+        QCOMPARE(table->item(0, SweepPanel::ValuesColumn)->text(),
+                 QStringLiteral("powers 2^0..2^10"));
+        // 11 x 11 block shapes, of which bx*by <= 1024 keeps 66.
+        QVERIFY2(f.panel.countText().startsWith(QStringLiteral("66 configurations of 121")),
+                 qPrintable(f.panel.countText()));
+        QVERIFY(f.panel.message().isEmpty());
+
+        // A narrower range is written into the project and counted again at once.
+        f.setCell(0, SweepPanel::ValuesColumn, QStringLiteral("8..64 step 8"));
+        QCOMPARE(f.document.project().sweep.tunables[0].values.kind, SweepValues::Kind::Step);
+        QVERIFY(f.document.isDirty());
+        // bx in 8, 16, ..., 64 and by in 1 .. 1024: 88 combinations, bx*by <= 1024 keeps 47.
+        QVERIFY2(f.panel.countText().startsWith(QStringLiteral("47 configurations of 88")),
+                 qPrintable(f.panel.countText()));
+    }
+
+    void invalidEntriesAreNamed() {
+        Fixture f;
+        const SweepSpec before = f.document.project().sweep;
+        f.setCell(1, SweepPanel::ValuesColumn, QStringLiteral("1, 2, four"));
+        QVERIFY2(f.panel.message().contains(QStringLiteral("by")) &&
+                     f.panel.message().contains(QStringLiteral("four")),
+                 qPrintable(f.panel.message()));
+        QVERIFY(f.document.project().sweep == before);
+        QVERIFY(f.panel.countText().isEmpty());
+        f.setCell(1, SweepPanel::ValuesColumn, QStringLiteral("powers 2^0..2^10"));
+        QVERIFY(f.panel.message().isEmpty());
+
+        f.panel.restrictionsEdit()->setPlainText(QStringLiteral("bx*by <= 1024\nbx * <= 4"));
+        QVERIFY2(f.panel.message().contains(QStringLiteral("restrictions[1]")),
+                 qPrintable(f.panel.message()));
+        QVERIFY(f.document.project().sweep == before);
+    }
+
+    void recordsFillTheTableLive() {
+        Fixture f;
+        QSignalSpy changed(&f.panel, &SweepPanel::recordsChanged);
+        QVector<int> seenCounts;
+        connect(&f.panel, &SweepPanel::recordsChanged, this,
+                [&](const SweepSpec&, const QVector<SweepRecord>& records) {
+                    seenCounts.append(int(records.size()));
+                });
+        QVERIFY(f.runToEnd());
+        SweepResultsModel* model = f.panel.resultsModel();
+        QCOMPARE(model->rowCount(), 66);
+        QCOMPARE(f.started->load(), 66);
+        QCOMPARE(f.panel.progressBar()->value(), 66);
+        QCOMPARE(f.panel.progressBar()->maximum(), 66);
+        QCOMPARE(f.panel.progressBar()->text(), QStringLiteral("66 / 66"));
+        // One signal per record, each with one more than the last.
+        QVERIFY(seenCounts.contains(1) && seenCounts.contains(33) && seenCounts.last() == 66);
+
+        QVERIFY(model->bestRow() >= 0);
+        QCOMPARE(model->records()[model->bestRow()].key, QStringLiteral("bx=32,by=8"));
+        const QModelIndex bestStatus =
+            model->index(model->bestRow(), model->column(SweepResultsModel::Status));
+        QVERIFY(bestStatus.data().toString().contains(QStringLiteral("best")));
+
+        const int failed = rowOf(model, QStringLiteral("bx=64,by=1"));
+        QVERIFY(failed >= 0);
+        QVERIFY(failed != model->bestRow());
+        QCOMPARE(model->index(failed, model->column(SweepResultsModel::Status)).data().toString(),
+                 QStringLiteral("verification-failed"));
+        QCOMPARE(model->index(failed, model->column(SweepResultsModel::Error)).data().toString(),
+                 QStringLiteral("out: 17 of 4194304 elements differ"));
+        QVERIFY(model->index(failed, 0).data(Qt::ForegroundRole).isValid());
+        // The failure cannot be applied.
+        QVERIFY(!f.panel.applyRecord(failed));
+        QVERIFY(f.panel.message().contains(QStringLiteral("only a passing")));
+    }
+
+    void sortsByMedian() {
+        Fixture f;
+        QVERIFY(f.runToEnd());
+        SweepResultsModel* model = f.panel.resultsModel();
+        QSortFilterProxyModel* sorted = f.panel.sortedResults();
+        const int median = model->column(SweepResultsModel::MedianMs);
+        sorted->sort(median, Qt::AscendingOrder);
+        QCOMPARE(sorted->mapToSource(sorted->index(0, 0)).row(), model->bestRow());
+        double last = -1;
+        for (int row = 0; row < sorted->rowCount(); ++row) {
+            const double key =
+                sorted->index(row, median).data(SweepResultsModel::kSortRole).toDouble();
+            QVERIFY(key >= last);
+            last = key;
+        }
+        sorted->sort(median, Qt::DescendingOrder);
+        QCOMPARE(sorted->mapToSource(sorted->index(sorted->rowCount() - 1, 0)).row(),
+                 model->bestRow());
+    }
+
+    void cancelStopsAndResumeSkipsDone() {
+        Fixture f(15);
+        QVERIFY(f.panel.runSweep());
+        QVERIFY(QTest::qWaitFor([&] { return f.panel.resultsModel()->rowCount() >= 5; }, 20000));
+        f.panel.cancel();
+        QVERIFY(QTest::qWaitFor([&] { return !f.panel.isRunning(); }, 20000));
+        const int done = f.panel.resultsModel()->rowCount();
+        QVERIFY2(done >= 5 && done < 66, qPrintable(QString::number(done)));
+        QVERIFY(f.panel.message().startsWith(QStringLiteral("Cancelled")));
+        QTest::qWait(100); // nothing more arrives after a cancel
+        QCOMPARE(f.panel.resultsModel()->rowCount(), done);
+        QVERIFY(QFile::exists(f.panel.resultsPath()));
+
+        int asked = -1;
+        f.panel.setResumeQuestion([&](int count, const QString&) {
+            asked = count;
+            return SweepPanel::ResumeChoice::Resume;
+        });
+        const int startedBefore = f.started->load();
+        QVERIFY(f.runToEnd());
+        QCOMPARE(asked, done);
+        QCOMPARE(f.panel.resultsModel()->rowCount(), 66);
+        QCOMPARE(f.started->load() - startedBefore, 66 - done);
+
+        // Start over evaluates every configuration again.
+        f.panel.setResumeQuestion(
+            [](int, const QString&) { return SweepPanel::ResumeChoice::StartOver; });
+        const int startedThen = f.started->load();
+        QVERIFY(f.runToEnd());
+        QCOMPARE(f.started->load() - startedThen, 66);
+    }
+
+    void applyBestWritesTheLaunch() {
+        Fixture f;
+        QVERIFY(f.runToEnd());
+        QVERIFY(f.panel.applyBest());
+        const LaunchConfig& launch = f.document.project().launch;
+        QCOMPARE(launch.block[0], 32);
+        QCOMPARE(launch.block[1], 8);
+        // The grid follows the sweep's formulas for a 2048 x 2048 matrix.
+        QCOMPARE(launch.grid[0], 64);
+        QCOMPARE(launch.grid[1], 256);
+        QVERIFY(!f.document.project().sweep.isEmpty());
+        QVERIFY(f.document.isDirty());
+
+        const int other = rowOf(f.panel.resultsModel(), QStringLiteral("bx=16,by=16"));
+        QVERIFY(f.panel.applyRecord(other));
+        QCOMPARE(f.document.project().launch.block[0], 16);
+        QCOMPARE(f.document.project().launch.grid[1], 128);
+    }
+
+    void exportsCsvAndJson() {
+        Fixture f;
+        QVERIFY(f.runToEnd());
+        const QString csvPath = f.dir.filePath(QStringLiteral("out.csv"));
+        QVERIFY(f.panel.exportTo(csvPath, false));
+        QFile csv(csvPath);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 67);
+        QVERIFY(lines[0].startsWith(QStringLiteral("bx,by,status")));
+        QVERIFY(lines[1].startsWith(QStringLiteral("32,8,ok"))); // best first
+
+        const QString jsonPath = f.dir.filePath(QStringLiteral("out.json"));
+        QVERIFY(f.panel.exportTo(jsonPath, true));
+        QFile json(jsonPath);
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(json.readAll()).array().size(), 66);
+
+        QVERIFY(!f.panel.exportTo(f.dir.filePath(QStringLiteral("no/such/dir/x.csv")), false));
+        QVERIFY(f.panel.message().contains(QStringLiteral("Export to")));
+    }
+
+    void noDeviceIsRefused() {
+        Fixture f;
+        f.panel.setDevice(0, QStringLiteral("libcuda.so.1 not found"));
+        QVERIFY(!f.panel.runSweep());
+        QVERIFY2(f.panel.message().contains(QStringLiteral("No CUDA device")) &&
+                     f.panel.message().contains(QStringLiteral("libcuda.so.1")),
+                 qPrintable(f.panel.message()));
+        QCOMPARE(f.started->load(), 0);
+    }
+};
+
+QTEST_MAIN(TestSweepPanel)
+#include "tst_sweeppanel.moc"

@@ -1,0 +1,152 @@
+#pragma once
+// The Sweep dock (issue 14, point 4): the project's "sweep" section as an editable form (the
+// tunables with their role and values, the grid, shared memory and kernel formulas, the
+// restrictions, the strategy and the objective), the number of configurations it keeps,
+// Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or any
+// passing row) and the CSV and JSON export. The sweep runs in a SweepJob, on a thread of its
+// own that talks to a runner; the panel never waits for it. Its results file lies next to the
+// project (sweepResultsPath), so an interrupted sweep resumes.
+
+#include "core/sweep/SweepJob.h"
+
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QTimer>
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QSplitter;
+class QTableView;
+class QTableWidget;
+
+namespace kernelpad {
+
+class ProjectDocument;
+class SweepResultsModel;
+
+class SweepPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// Tunables table columns.
+    enum TunableColumn { NameColumn, RoleColumn, ValuesColumn };
+    /// What to do with a results file of the same sweep found at Run.
+    enum class ResumeChoice { Resume, StartOver, Cancel };
+
+    explicit SweepPanel(QWidget* parent = nullptr);
+    ~SweepPanel() override;
+
+    /// The document whose sweep the form edits and whose project Run Sweep runs.
+    void setDocument(ProjectDocument* document);
+    /// The device the sweep runs on; a non-empty `noDevice` ("libcuda.so.1 not found") makes
+    /// Run Sweep refuse with it: compiling the configurations alone measures nothing.
+    void setDevice(int device, const QString& noDevice);
+    /// Where the evaluator comes from (a fake in tests); by default a runner of the sweep's own.
+    void setEvaluatorFactory(SweepJob::EvaluatorFactory factory);
+    /// Asked when a results file of the same sweep exists (`done` records in it); by default
+    /// a message box.
+    void setResumeQuestion(std::function<ResumeChoice(int done, const QString& path)> ask);
+    /// Puts `chart` beside the results table; until then the table takes the space.
+    void setChartWidget(QWidget* chart);
+
+    /// Build ▸ Run Sweep. False with message() saying why it did not start.
+    bool runSweep();
+    void cancel();
+    [[nodiscard]] bool isRunning() const;
+    /// Writes the best passing configuration, or that of results row `row` (a row of the
+    /// results model, not of the sorted view), into the document. False with message().
+    bool applyBest();
+    bool applyRecord(int row);
+    /// Writes the results, best first, as CSV or JSON to `path`; false with message().
+    bool exportTo(const QString& path, bool json);
+
+    /// The last error or notice shown under the form ("sweep.restrictions[0]: ...").
+    [[nodiscard]] QString message() const;
+    /// "66 configurations (121 combinations; "bx*by <= 1024" removes 55)".
+    [[nodiscard]] QString countText() const;
+    [[nodiscard]] QTableWidget* tunablesTable() const { return m_tunables; }
+    [[nodiscard]] QPlainTextEdit* restrictionsEdit() const { return m_restrictions; }
+    [[nodiscard]] SweepResultsModel* resultsModel() const { return m_model; }
+    [[nodiscard]] QSortFilterProxyModel* sortedResults() const { return m_proxy; }
+    [[nodiscard]] QTableView* resultsView() const { return m_resultsView; }
+    [[nodiscard]] QProgressBar* progressBar() const { return m_progress; }
+    /// The path Run Sweep records into for the document's current project.
+    [[nodiscard]] QString resultsPath() const;
+
+signals:
+    /// After every new record, a resume and a clear: the sweep and every record so far.
+    void recordsChanged(const kernelpad::SweepSpec& spec,
+                        const QVector<kernelpad::SweepRecord>& records);
+    /// A results row was selected: its configuration's key ("bx=32,by=8").
+    void configurationSelected(const QString& key);
+    /// A sweep started or ended.
+    void runningChanged(bool running);
+
+private:
+    // The form (SweepPanel.cpp).
+    QWidget* buildForm();
+    void loadFromDocument();
+    void addTunableRow(const SweepTunable& tunable);
+    void onFormEdited();
+    /// The form as a sweep section, validated; nullopt with `error` naming the field.
+    std::optional<SweepSpec> formSpec(QString* error) const;
+    void showMessage(const QString& text, bool error);
+    // Running and results (SweepPanelRun.cpp).
+    QWidget* buildResults();
+    void onStarted(const QVector<SweepRecord>& resumed, int total);
+    void onRecord(const SweepRecord& record);
+    void onFinished(const QString& error);
+    void setRunning(bool running);
+    void updateButtons();
+    void emitRecords();
+    bool applyProject(const SweepRecord& record);
+
+    QPointer<ProjectDocument> m_document;
+    int m_device = 0;
+    QString m_noDevice;
+    SweepJob::EvaluatorFactory m_factory;
+    std::function<ResumeChoice(int, const QString&)> m_askResume;
+    std::unique_ptr<SweepJob> m_job;
+    SweepSpec m_runningSpec;
+    bool m_loading = false;
+    QString m_countText;
+
+    QTableWidget* m_tunables = nullptr;
+    QLineEdit* m_grid[3] = {};
+    QLineEdit* m_shared = nullptr;
+    QLineEdit* m_kernel = nullptr;
+    QPlainTextEdit* m_restrictions = nullptr;
+    QComboBox* m_strategy = nullptr;
+    QSpinBox* m_budget = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QComboBox* m_objective = nullptr;
+    QLabel* m_count = nullptr;
+    QLabel* m_message = nullptr;
+
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_elapsed = nullptr;
+    QElapsedTimer m_clock;
+    QTimer m_tick;
+    QSplitter* m_splitter = nullptr;
+    QSplitter* m_results = nullptr; ///< the table, then the chart once set
+    SweepResultsModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTableView* m_resultsView = nullptr;
+    QPushButton* m_applyBest = nullptr;
+    QPushButton* m_applyRow = nullptr;
+    QPushButton* m_exportCsv = nullptr;
+    QPushButton* m_exportJson = nullptr;
+};
+
+} // namespace kernelpad

@@ -1,0 +1,348 @@
+// SweepPanel: Run Sweep with its progress, elapsed time and Cancel; the results table; Apply
+// best or a chosen row; the CSV and JSON export.
+
+#include "core/sweep/SweepSpace.h"
+#include "ui/ProjectDocument.h"
+#include "ui/models/SweepResultsModel.h"
+#include "ui/widgets/SweepPanel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace kernelpad {
+
+QWidget* SweepPanel::buildResults() {
+    auto* pane = new QWidget(this);
+    m_run = new QPushButton(tr("Run Sweep"), pane);
+    m_run->setObjectName(QStringLiteral("runSweep"));
+    m_cancel = new QPushButton(tr("Cancel"), pane);
+    m_progress = new QProgressBar(pane);
+    m_progress->setFormat(QStringLiteral("%v / %m"));
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_elapsed = new QLabel(pane);
+    connect(m_run, &QPushButton::clicked, this, [this] { runSweep(); });
+    connect(m_cancel, &QPushButton::clicked, this, &SweepPanel::cancel);
+    m_tick.setInterval(250);
+    connect(&m_tick, &QTimer::timeout, this, [this] {
+        m_elapsed->setText(tr("%1 s").arg(double(m_clock.elapsed()) / 1000.0, 0, 'f', 1));
+    });
+    auto* runRow = new QHBoxLayout;
+    runRow->addWidget(m_run);
+    runRow->addWidget(m_cancel);
+    runRow->addWidget(m_progress, 1);
+    runRow->addWidget(m_elapsed);
+
+    m_model = new SweepResultsModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SweepResultsModel::kSortRole);
+    m_resultsView = new QTableView(pane);
+    m_resultsView->setObjectName(QStringLiteral("sweepResults"));
+    m_resultsView->setModel(m_proxy);
+    m_resultsView->setSortingEnabled(true);
+    m_resultsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_resultsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_resultsView->verticalHeader()->hide();
+    m_resultsView->horizontalHeader()->setStretchLastSection(true);
+    connect(m_resultsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                updateButtons();
+                const int row = m_proxy->mapToSource(current).row();
+                if (row >= 0 && row < m_model->records().size())
+                    emit configurationSelected(m_model->records()[row].key);
+            });
+    m_results = new QSplitter(Qt::Horizontal, pane);
+    m_results->addWidget(m_resultsView);
+
+    m_applyBest = new QPushButton(tr("Apply Best"), pane);
+    m_applyRow = new QPushButton(tr("Apply Selected"), pane);
+    m_applyRow->setToolTip(tr("Apply the selected configuration to the project"));
+    m_exportCsv = new QPushButton(tr("Export CSV…"), pane);
+    m_exportJson = new QPushButton(tr("Export JSON…"), pane);
+    connect(m_applyBest, &QPushButton::clicked, this, &SweepPanel::applyBest);
+    connect(m_applyRow, &QPushButton::clicked, this,
+            [this] { applyRecord(m_proxy->mapToSource(m_resultsView->currentIndex()).row()); });
+    for (QPushButton* button : {m_exportCsv, m_exportJson}) {
+        const bool json = button == m_exportJson;
+        connect(button, &QPushButton::clicked, this, [this, json] {
+            const QString base = m_document && !m_document->isUntitled()
+                                     ? QFileInfo(m_document->path()).completeBaseName()
+                                     : QStringLiteral("sweep");
+            const QString path = QFileDialog::getSaveFileName(
+                this, json ? tr("Export Sweep as JSON") : tr("Export Sweep as CSV"),
+                base + (json ? QStringLiteral("-sweep.json") : QStringLiteral("-sweep.csv")),
+                json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+            if (!path.isEmpty())
+                exportTo(path, json);
+        });
+    }
+    // Two rows, so that a narrow dock shows every button.
+    auto* applyRow = new QGridLayout;
+    applyRow->addWidget(m_applyBest, 0, 0);
+    applyRow->addWidget(m_applyRow, 0, 1);
+    applyRow->addWidget(m_exportCsv, 1, 0);
+    applyRow->addWidget(m_exportJson, 1, 1);
+
+    auto* layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(runRow);
+    layout->addWidget(m_results, 1);
+    layout->addLayout(applyRow);
+    return pane;
+}
+
+void SweepPanel::setChartWidget(QWidget* chart) {
+    if (!chart)
+        return;
+    m_results->addWidget(chart);
+    m_results->setStretchFactor(0, 1);
+    m_results->setStretchFactor(1, 1);
+}
+
+void SweepPanel::setDevice(int device, const QString& noDevice) {
+    m_device = device;
+    m_noDevice = noDevice;
+    updateButtons();
+}
+
+void SweepPanel::setEvaluatorFactory(SweepJob::EvaluatorFactory factory) {
+    m_factory = std::move(factory);
+    m_job.reset();
+}
+
+void SweepPanel::setResumeQuestion(std::function<ResumeChoice(int, const QString&)> ask) {
+    m_askResume = std::move(ask);
+}
+
+QString SweepPanel::resultsPath() const {
+    return m_document ? sweepResultsPath(m_document->project(), m_document->path()) : QString();
+}
+
+bool SweepPanel::isRunning() const {
+    return m_job && m_job->isRunning();
+}
+
+bool SweepPanel::runSweep() {
+    if (isRunning() || !m_document)
+        return false;
+    QString error;
+    if (!formSpec(&error)) {
+        showMessage(error, true);
+        return false;
+    }
+    if (m_document->project().sweep.isEmpty()) {
+        showMessage(tr("The project has no tunables: add one to sweep it."), true);
+        return false;
+    }
+    if (!m_noDevice.isEmpty()) {
+        showMessage(tr("No CUDA device: %1. A sweep needs one: compiling the configurations "
+                       "alone measures nothing.")
+                        .arg(m_noDevice),
+                    true);
+        return false;
+    }
+    const QString path = resultsPath();
+    bool resume = false;
+    QString why;
+    SweepResultsFile existing;
+    if (QFile::exists(path) && existing.open(path, &why) && !existing.existing().isEmpty()) {
+        const int done = int(existing.existing().size());
+        ResumeChoice choice = ResumeChoice::Resume;
+        if (m_askResume) {
+            choice = m_askResume(done, path);
+        } else {
+            QMessageBox box(QMessageBox::Question, tr("Resume Sweep"),
+                            tr("%1 configurations of this sweep were already evaluated (%2).")
+                                .arg(done)
+                                .arg(QDir::toNativeSeparators(path)),
+                            QMessageBox::Cancel, this);
+            QAbstractButton* resumeButton = box.addButton(tr("Resume"), QMessageBox::AcceptRole);
+            QAbstractButton* overButton = box.addButton(tr("Start Over"), QMessageBox::ResetRole);
+            box.exec();
+            choice = box.clickedButton() == resumeButton ? ResumeChoice::Resume
+                     : box.clickedButton() == overButton ? ResumeChoice::StartOver
+                                                         : ResumeChoice::Cancel;
+        }
+        if (choice == ResumeChoice::Cancel)
+            return false;
+        resume = choice == ResumeChoice::Resume;
+    }
+    RunRequest base;
+    base.project = m_document->project();
+    base.projectDir =
+        m_document->isUntitled() ? QString() : QFileInfo(m_document->path()).absolutePath();
+    base.device = m_device;
+    m_runningSpec = base.project.sweep;
+    if (!m_job) {
+        m_job = std::make_unique<SweepJob>(m_factory);
+        connect(m_job.get(), &SweepJob::started, this, &SweepPanel::onStarted);
+        connect(m_job.get(), &SweepJob::recordAdded, this, &SweepPanel::onRecord);
+        connect(m_job.get(), &SweepJob::progress, this, [this](int done, int total) {
+            m_progress->setRange(0, std::max(1, total));
+            m_progress->setValue(done);
+        });
+        connect(m_job.get(), &SweepJob::finished, this, &SweepPanel::onFinished);
+    }
+    m_model->reset({}, {}, m_runningSpec.objective);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_job->start(base, path, resume);
+    showMessage(tr("Sweeping; results in %1").arg(QDir::toNativeSeparators(path)), false);
+    setRunning(true);
+    return true;
+}
+
+void SweepPanel::cancel() {
+    if (m_job)
+        m_job->cancel();
+}
+
+void SweepPanel::onStarted(const QVector<SweepRecord>& resumed, int total) {
+    QStringList names;
+    for (const SweepTunable& t : m_runningSpec.tunables)
+        names.append(t.name);
+    m_model->reset(names, {}, m_runningSpec.objective);
+    for (const SweepRecord& record : resumed) {
+        if (m_model->names() != record.names)
+            m_model->reset(record.names, m_model->records(), m_runningSpec.objective);
+        m_model->append(record);
+    }
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(int(resumed.size()));
+    emitRecords();
+}
+
+void SweepPanel::onRecord(const SweepRecord& record) {
+    if (m_model->names() != record.names)
+        m_model->reset(record.names, m_model->records(), m_runningSpec.objective);
+    m_model->append(record);
+    emitRecords();
+    updateButtons();
+}
+
+void SweepPanel::onFinished(const QString& error) {
+    setRunning(false);
+    int passed = 0;
+    for (const SweepRecord& r : m_model->records())
+        passed += r.passed() ? 1 : 0;
+    const QString summary =
+        tr("%1 of %2 configurations passed").arg(passed).arg(m_model->records().size());
+    if (error.isEmpty())
+        showMessage(summary + QLatin1Char('.'), false);
+    else if (error == QLatin1String("cancelled"))
+        showMessage(tr("Cancelled: %1; Run Sweep resumes it.").arg(summary), false);
+    else if (error.startsWith(QLatin1String("no CUDA device")))
+        showMessage(tr("%1. A sweep needs a device: compiling the configurations alone measures "
+                       "nothing.")
+                        .arg(error),
+                    true);
+    else
+        showMessage(tr("The sweep stopped: %1").arg(error), true);
+}
+
+void SweepPanel::setRunning(bool running) {
+    if (running) {
+        m_clock.start();
+        m_tick.start();
+        m_elapsed->setText(tr("0.0 s"));
+    } else {
+        m_tick.stop();
+        if (m_clock.isValid())
+            m_elapsed->setText(tr("%1 s").arg(double(m_clock.elapsed()) / 1000.0, 0, 'f', 1));
+    }
+    updateButtons();
+    emit runningChanged(running);
+}
+
+void SweepPanel::updateButtons() {
+    if (!m_run)
+        return;
+    const bool running = isRunning();
+    m_run->setEnabled(!running && m_document && !m_document->project().sweep.isEmpty());
+    m_run->setToolTip(m_noDevice.isEmpty() ? QString() : tr("No CUDA device: %1").arg(m_noDevice));
+    m_cancel->setEnabled(running);
+    m_applyBest->setEnabled(m_model->bestRow() >= 0);
+    const int row = m_proxy->mapToSource(m_resultsView->currentIndex()).row();
+    m_applyRow->setEnabled(row >= 0 && row < m_model->records().size() &&
+                           m_model->records()[row].passed());
+    m_exportCsv->setEnabled(!m_model->records().isEmpty());
+    m_exportJson->setEnabled(!m_model->records().isEmpty());
+}
+
+void SweepPanel::emitRecords() {
+    emit recordsChanged(m_runningSpec, m_model->records());
+}
+
+bool SweepPanel::applyBest() {
+    if (m_model->bestRow() < 0) {
+        showMessage(tr("No configuration passed: there is no best to apply."), true);
+        return false;
+    }
+    return applyRecord(m_model->bestRow());
+}
+
+bool SweepPanel::applyRecord(int row) {
+    if (row < 0 || row >= m_model->records().size() || !m_document)
+        return false;
+    const SweepRecord& record = m_model->records()[row];
+    if (!record.passed()) {
+        showMessage(tr("%1 failed (%2): only a passing configuration is applied.")
+                        .arg(record.key, record.error),
+                    true);
+        return false;
+    }
+    return applyProject(record);
+}
+
+bool SweepPanel::applyProject(const SweepRecord& record) {
+    QString error;
+    const std::optional<Project> project = projectWithRecord(m_document->project(), record, &error);
+    if (!project) {
+        showMessage(tr("Cannot apply %1").arg(error), true);
+        return false;
+    }
+    // Each setter marks the document modified and tells its panels; the next Run uses them.
+    m_document->setKernel(project->kernel);
+    m_document->setOptions(project->options);
+    m_document->setArguments(project->arguments);
+    m_document->setLaunch(project->launch);
+    showMessage(tr("Applied %1: the next Run uses it.").arg(record.key), false);
+    return true;
+}
+
+bool SweepPanel::exportTo(const QString& path, bool json) {
+    const QVector<SweepRecord> sorted = sortedRecords(m_model->records(), m_runningSpec.objective);
+    const QByteArray bytes =
+        json ? QJsonDocument(recordsToJson(sorted)).toJson(QJsonDocument::Indented)
+             : recordsToCsv(sorted, m_model->names()).toUtf8();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        showMessage(
+            tr("Export to %1 failed: %2").arg(QDir::toNativeSeparators(path), file.errorString()),
+            true);
+        return false;
+    }
+    showMessage(tr("Exported %1 configurations to %2")
+                    .arg(sorted.size())
+                    .arg(QDir::toNativeSeparators(path)),
+                false);
+    return true;
+}
+
+} // namespace kernelpad
