@@ -57,6 +57,9 @@ public:
     void setResumeQuestion(std::function<ResumeChoice(int done, const QString& path)> ask);
     /// Puts `chart` beside the results table; until then the table takes the space.
     void setChartWidget(QWidget* chart);
+    /// Selects the results row of configuration `key` ("bx=32,by=8"), as when a chart's point
+    /// is clicked; false when no row has it.
+    bool selectConfiguration(const QString& key);
 
     /// Build ▸ Run Sweep. False with message() saying why it did not start.
     bool runSweep();

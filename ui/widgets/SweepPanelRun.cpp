@@ -107,6 +107,19 @@ QWidget* SweepPanel::buildResults() {
     return pane;
 }
 
+bool SweepPanel::selectConfiguration(const QString& key) {
+    const QVector<SweepRecord>& records = m_model->records();
+    for (int row = 0; row < records.size(); ++row) {
+        if (records[row].key != key)
+            continue;
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+        m_resultsView->setCurrentIndex(index);
+        m_resultsView->scrollTo(index);
+        return true;
+    }
+    return false;
+}
+
 void SweepPanel::setChartWidget(QWidget* chart) {
     if (!chart)
         return;

@@ -2,6 +2,7 @@
 // the window has chosen; without a driver or a device, Run Sweep says so instead of starting.
 
 #include "ui/Session.h"
+#include "ui/widgets/SweepChart.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/PanelBindings.h"
 
@@ -9,7 +10,20 @@ namespace kernelpad::bind {
 
 void sweep(Session* session, SweepPanel* panel) {
     panel->setDocument(session->document());
+    // The chart beside the results: redrawn with every record, and a point clicked selects
+    // its row (and a row selected is what Apply Selected writes).
+    auto* chart = new SweepChart(panel);
+    chart->setObjectName(QStringLiteral("sweepChart"));
+    panel->setChartWidget(chart);
+    QObject::connect(panel, &SweepPanel::recordsChanged, chart, &SweepChart::setSweep);
+    QObject::connect(chart, &SweepChart::configurationChosen, panel,
+                     &SweepPanel::selectConfiguration);
     PanelViewer* viewer = makeViewer(panel);
+    // The size sweep's copy ceiling: the device's, as the last measured run reported it.
+    viewer->onRunFinished = [chart](const Session&, const RunRecord& run) {
+        if (run.result.timing.ceilingGBs > 0)
+            chart->setCopyCeiling(run.result.timing.ceilingGBs);
+    };
     viewer->onDevices = [panel](const Session& s) {
         QString noDevice = s.driverError();
         if (noDevice.isEmpty() && s.devicesKnown() && s.devices().isEmpty())
