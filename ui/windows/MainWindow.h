@@ -33,6 +33,7 @@ class DiagnosticsList;
 class Engine;
 class FindReplaceBar;
 class LaunchPanel;
+class LessonPane;
 class ProjectDocument;
 class PanelViewer;
 class ProfilePanel;
@@ -150,6 +151,11 @@ public:
     /// Help ▸ Keyboard Shortcuts: (action, keys) for every menu action that has keys.
     [[nodiscard]] QVector<QPair<QString, QString>> shortcutList() const;
 
+signals:
+    /// The lesson pane's "Next lesson", after a lesson was completed: the next lesson's
+    /// folder in the course (listLessons() order).
+    void nextLessonRequested(const QString& lessonDirectory);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -191,6 +197,9 @@ private:
     /// File ▸ New from Template, File ▸ Close Project and Help ▸ Welcome, put in their menus.
     void addWelcomeActions(QMenu* file, QMenu* help);
     void hideWelcome();
+
+    // LessonBinding.cpp: the lesson pane and exercise mode
+    void createLessonPane();
 
     // MainWindowRun.cpp: what the window itself shows of the session (the status bar, the
     // banner, which tab is in front, which actions are enabled)
