@@ -118,9 +118,9 @@ LessonVerdict judgeLessonRun(const Lesson& lesson, const RunResult& result,
             return verdict;
         }
     } else {
-        verdict.summary = figures.isEmpty() ? QStringLiteral("verified")
-                                             : figures.join(QStringLiteral(", ")) +
-                                                   QStringLiteral(", verified");
+        verdict.summary = figures.isEmpty()
+                              ? QStringLiteral("verified")
+                              : figures.join(QStringLiteral(", ")) + QStringLiteral(", verified");
     }
     verdict.state = LessonVerdict::State::Complete;
     return verdict;

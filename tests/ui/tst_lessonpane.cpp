@@ -325,8 +325,9 @@ void TestLessonPane::speedLessonNeedsTheRequiredSpeedup() {
     QCOMPARE(int(verdict.state), int(LessonVerdict::State::Complete));
     QVERIFY(verdict.speedup && qFuzzyCompare(*verdict.speedup, 4.0));
     QVERIFY(progress.isDone(id));
-    QVERIFY2(progress.completion(id)->summary.contains(QStringLiteral("4× faster than the starter")),
-             qPrintable(progress.completion(id)->summary));
+    QVERIFY2(
+        progress.completion(id)->summary.contains(QStringLiteral("4× faster than the starter")),
+        qPrintable(progress.completion(id)->summary));
     QCOMPARE(baseline.count(), 0);
 }
 
@@ -371,7 +372,8 @@ void TestLessonPane::speedLessonTimesTheStarterWhenItHasNoBaseline() {
     QCOMPARE(freshJudged.count(), 1);
     verdict = freshJudged.takeFirst().at(0).value<LessonVerdict>();
     QCOMPARE(int(verdict.state), int(LessonVerdict::State::Failed));
-    QVERIFY2(verdict.failure.contains(QStringLiteral("out of memory")), qPrintable(verdict.failure));
+    QVERIFY2(verdict.failure.contains(QStringLiteral("out of memory")),
+             qPrintable(verdict.failure));
     QVERIFY(!progress.isDone(id));
 }
 

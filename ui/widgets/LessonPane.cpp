@@ -106,15 +106,20 @@ QString LessonPane::lessonKey() const {
 void LessonPane::setLesson(const Lesson& lesson) {
     m_lesson = lesson;
     m_title->setText(lesson.title);
-    QString meta = tr("%1 · %2 · %3")
-                       .arg(lesson.topic, lessonLevelName(lesson.level), lessonKindName(lesson.kind));
+    QString meta =
+        tr("%1 · %2 · %3")
+            .arg(lesson.topic, lessonLevelName(lesson.level), lessonKindName(lesson.kind));
     if (lesson.kind == LessonKind::Speed && lesson.requiredSpeedup)
         meta += tr(": verified and at least %1 faster than the starter")
                     .arg(speedupText(*lesson.requiredSpeedup));
     else
         meta += tr(": the run's verification must pass");
     m_meta->setText(meta);
-    m_text->setMarkdown(lesson.text);
+    // The title is shown above; the text's own "# Title" line would repeat it.
+    QString text = lesson.text;
+    if (text.startsWith(QLatin1String("# ")))
+        text = text.mid(text.indexOf(QLatin1Char('\n')) + 1);
+    m_text->setMarkdown(text);
     const bool hasSolution = !lesson.solutionSource.isEmpty();
     m_diffButton->setEnabled(hasSolution);
     m_useSolution->setEnabled(hasSolution);
@@ -285,9 +290,9 @@ void LessonPane::showVerdict(const LessonVerdict& verdict) {
 
 void LessonPane::styleResult(bool success) {
     const Theme theme = Theme::forPalette(palette());
-    m_result->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; }")
-                                .arg((success ? theme.notePaper : theme.errorPaper).name(),
-                                     theme.text.name()));
+    m_result->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; }")
+            .arg((success ? theme.notePaper : theme.errorPaper).name(), theme.text.name()));
     if (success) {
         QFont bold = m_result->font();
         bold.setBold(true);
