@@ -36,6 +36,9 @@ std::optional<double> LessonExercise::starterMedianMs(const QString& device) con
 void LessonExercise::runFinished(const RunResult& result, const Project& ran) {
     if (!m_lesson)
         return;
+    // A run that ends while the starter is being timed replaces the one waiting for it; the
+    // starter is timed once.
+    const bool alreadyWaiting = m_pending.has_value();
     m_pending.reset();
     if (m_lesson->kind == LessonKind::Speed && isStarter(*m_lesson, ran))
         if (const std::optional<double> median = baselineMedianMs(result))
@@ -45,18 +48,23 @@ void LessonExercise::runFinished(const RunResult& result, const Project& ran) {
     if (verdict.state == LessonVerdict::State::NeedsBaseline) {
         m_pending = result;
         m_pending->outputs.clear(); // the buffers are not needed to judge it, and may be large
-        emit baselineNeeded(m_lesson->project, result.device.ordinal);
+        if (!alreadyWaiting)
+            emit baselineNeeded(m_lesson->project, result.device.ordinal);
         return;
     }
     publish(verdict);
 }
 
 void LessonExercise::baselineFinished(const RunResult& result) {
-    if (!m_lesson || !m_pending)
+    if (!m_lesson)
+        return;
+    const std::optional<double> median = baselineMedianMs(result);
+    if (median)
+        m_baselines.insert(baselineKey(result.device.name), *median);
+    if (!m_pending)
         return;
     const RunResult pending = *m_pending;
     m_pending.reset();
-    const std::optional<double> median = baselineMedianMs(result);
     if (!median) {
         LessonVerdict verdict;
         verdict.state = LessonVerdict::State::Failed;
@@ -71,7 +79,6 @@ void LessonExercise::baselineFinished(const RunResult& result) {
         publish(verdict);
         return;
     }
-    m_baselines.insert(baselineKey(pending.device.name), *median);
     publish(judgeLessonRun(*m_lesson, pending, *median));
 }
 

@@ -345,6 +345,11 @@ void TestLessonPane::speedLessonTimesTheStarterWhenItHasNoBaseline() {
     QCOMPARE(baseline.count(), 1);
     QCOMPARE(baseline.first().at(0).value<Project>().source, lesson.project.source);
     QVERIFY(exercise.waitingForBaseline());
+    // Another run while the starter is timed takes the waiting one's place; the starter is
+    // not timed twice.
+    exercise.runFinished(syntheticRun(1.0), lesson.solutionProject());
+    QCOMPARE(baseline.count(), 1);
+    QCOMPARE(judged.count(), 0);
     exercise.baselineFinished(syntheticRun(1.2));
     QCOMPARE(judged.count(), 1);
     auto verdict = judged.takeFirst().at(0).value<LessonVerdict>();
