@@ -40,10 +40,9 @@ void MainWindow::createLessonPane() {
     addDockWidget(Qt::LeftDockWidgetArea, dock);
     dock->hide();
     QAction* toggle = dock->toggleViewAction();
-    toggle->setText(tr("&Lesson"));
+    toggle->setText(tr("Lesson")); // as the other docks' toggles: no mnemonic ("Reset &Layout")
     toggle->setEnabled(false);
-    const QList<QAction*> viewActions = m_viewMenu->actions();
-    m_viewMenu->insertAction(viewActions.isEmpty() ? nullptr : viewActions.constFirst(), toggle);
+    m_viewMenu->insertAction(m_verificationPinnedAction, toggle); // after the other docks
 
     auto* progress = new LessonProgress(pane);
     auto* exercise = new LessonExercise(progress, pane);
