@@ -155,6 +155,8 @@ void TestLessonPane::paneIsHiddenForOrdinaryProjects() {
     QVERIFY(w.window.openProject(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad")));
     QVERIFY(w.dock()->isHidden());
     QVERIFY(!w.dock()->toggleViewAction()->isEnabled());
+    w.window.resetLayout(); // shows every dock but this one
+    QVERIFY(w.dock()->isHidden());
     // Back to a lesson: shown again, with that lesson's text.
     QVERIFY(w.window.openProject(loadLesson("03-image-2d").projectPath()));
     QCoreApplication::processEvents();
