@@ -361,4 +361,26 @@ QString lessonsDirectory() {
     return {};
 }
 
+std::optional<Lesson> lessonForProject(const QString& projectPath) {
+    if (projectPath.isEmpty())
+        return std::nullopt;
+    const QFileInfo file(projectPath);
+    if (file.fileName() != QLatin1String(Lesson::kProjectFile) || !file.isFile())
+        return std::nullopt;
+    QString error;
+    return Lesson::load(file.absolutePath(), &error);
+}
+
+QString nextLessonDirectory(const QVector<Lesson>& lessons, const Lesson& current) {
+    // A lesson opened from a copy keeps its folder's name, so that finds it in the course.
+    const QString id = QFileInfo(current.directory).fileName();
+    for (qsizetype i = 0; i < lessons.size(); ++i)
+        if (QFileInfo(lessons.at(i).directory).fileName() == id)
+            return i + 1 < lessons.size() ? lessons.at(i + 1).directory : QString();
+    for (const Lesson& lesson : lessons)
+        if (lesson.order > current.order)
+            return lesson.directory;
+    return {};
+}
+
 } // namespace kernelpad

@@ -82,4 +82,13 @@ struct Lesson {
 /// The folders lessonsDirectory() tries, in order, so that "no lessons" can say where it looked.
 [[nodiscard]] QStringList lessonsSearchPaths();
 
+/// The lesson a project file belongs to: `projectPath` is a lesson.kpad whose folder
+/// Lesson::load accepts. Nullopt for any other project (and for an untitled one, "").
+[[nodiscard]] std::optional<Lesson> lessonForProject(const QString& projectPath);
+
+/// The folder of the lesson after `current` in the course `lessons` (listLessons()): the one
+/// after the lesson with the same folder name, else the first with a higher order. Empty
+/// after the last lesson.
+[[nodiscard]] QString nextLessonDirectory(const QVector<Lesson>& lessons, const Lesson& current);
+
 } // namespace kernelpad

@@ -68,6 +68,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     bindPanels();
     watchSession();
     createWelcome();
+    createLessonPane();
 
     connect(m_document, &ProjectDocument::dirtyChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ProjectDocument::pathChanged, this, &MainWindow::updateTitle);

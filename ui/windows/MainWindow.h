@@ -35,6 +35,7 @@ class FindReplaceBar;
 class LaunchPanel;
 class LessonProgress;
 struct WelcomeCard;
+class LessonPane;
 class ProjectDocument;
 class PanelViewer;
 class ProfilePanel;
@@ -165,6 +166,11 @@ public:
     /// Help ▸ Keyboard Shortcuts: (action, keys) for every menu action that has keys.
     [[nodiscard]] QVector<QPair<QString, QString>> shortcutList() const;
 
+signals:
+    /// The lesson pane's "Next lesson", after a lesson was completed: the next lesson's
+    /// folder in the course (listLessons() order).
+    void nextLessonRequested(const QString& lessonDirectory);
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -216,6 +222,8 @@ private:
     void orderWelcomeSections();
     /// Yes/Cancel; without prompts, yes.
     bool confirm(const QString& title, const QString& question);
+    // LessonBinding.cpp: the lesson pane and exercise mode
+    void createLessonPane();
 
     // MainWindowRun.cpp: what the window itself shows of the session (the status bar, the
     // banner, which tab is in front, which actions are enabled)

@@ -160,7 +160,8 @@ void MainWindow::restoreLayout() {
 void MainWindow::resetLayout() {
     restoreState(m_defaultState, kLayoutVersion);
     for (QDockWidget* dock : findChildren<QDockWidget*>())
-        dock->show();
+        if (dock->toggleViewAction()->isEnabled()) // the lesson pane only beside a lesson
+            dock->show();
     applyDefaultDockSizes();
 }
 
