@@ -147,9 +147,9 @@ public:
         std::optional<FrameHeader> frame;     ///< a complete frame: its header; data below
         QByteArray data;                      ///< the frame's bytes
         QString error;                        ///< an unreadable line or a bad frame header
-        QByteArray text; ///< an unreadable line's first bytes, to quote (a shell's greeting)
-        bool tooLong = false;                 ///< the line was longer than the limit
-        bool fatal = false;                   ///< a bad frame header: stop reading
+        QByteArray text;      ///< an unreadable line's first bytes, to quote (a shell's greeting)
+        bool tooLong = false; ///< the line was longer than the limit
+        bool fatal = false;   ///< a bad frame header: stop reading
     };
     /// Feeds bytes; returns the messages and frames they complete. Nothing after a fatal item.
     [[nodiscard]] QVector<Item> feed(const char* data, qsizetype size);

@@ -62,11 +62,21 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no host") << "ssh:" << "" << "Runner: the host is empty";
-        QTest::newRow("bad port") << "ssh:h:x" << "" << "Runner: the port 'x' is not a number";
-        QTest::newRow("kind") << "gpu-box" << "" << "Runner: unknown kind of runner";
-        QTest::newRow("local") << "local" << "" << "this computer is always in the list";
-        QTest::newRow("taken") << "ssh:other" << "first" << "Runner name: 'first' is taken";
+        QTest::newRow("no host") << "ssh:"
+                                 << ""
+                                 << "Runner: the host is empty";
+        QTest::newRow("bad port") << "ssh:h:x"
+                                  << ""
+                                  << "Runner: the port 'x' is not a number";
+        QTest::newRow("kind") << "gpu-box"
+                              << ""
+                              << "Runner: unknown kind of runner";
+        QTest::newRow("local") << "local"
+                               << ""
+                               << "this computer is always in the list";
+        QTest::newRow("taken") << "ssh:other"
+                               << "first"
+                               << "Runner name: 'first' is taken";
     }
     void errorsNameTheField() {
         QFETCH(QString, text);

@@ -129,7 +129,8 @@ bool RunnersEditor::addRunner(const QString& text, const QString& name) {
     m_list->setCurrentRow(int(m_runners.size()));
     m_newSpec->clear();
     m_newName->clear();
-    showStatus(tr("Added %1; Test Connection checks it, \"Run kernels on\" chooses it.").arg(shown));
+    showStatus(
+        tr("Added %1; Test Connection checks it, \"Run kernels on\" chooses it.").arg(shown));
     return true;
 }
 

@@ -68,7 +68,7 @@ SweepChart::SweepChart(QWidget* parent)
     m_view = new QChartView(m_chart, m_stack);
     m_view->setObjectName(QStringLiteral("sweepChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumSize(280, 200);
+    m_view->setMinimumSize(240, 200);
     m_view->viewport()->installEventFilter(this);
     m_view->viewport()->setMouseTracking(true);
 

@@ -55,7 +55,7 @@ public:
     /// Asked when a results file of the same sweep exists (`done` records in it); by default
     /// a message box.
     void setResumeQuestion(std::function<ResumeChoice(int done, const QString& path)> ask);
-    /// Puts `chart` beside the results table; until then the table takes the space.
+    /// Puts `chart` below the results table; until then the table takes the space.
     void setChartWidget(QWidget* chart);
     /// Selects the results row of configuration `key` ("bx=32,by=8"), as when a chart's point
     /// is clicked; false when no row has it.

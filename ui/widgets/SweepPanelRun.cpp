@@ -123,6 +123,9 @@ bool SweepPanel::selectConfiguration(const QString& key) {
 void SweepPanel::setChartWidget(QWidget* chart) {
     if (!chart)
         return;
+    // Below the table, not beside it: the dock is narrow, and a chart needs width more than
+    // height.
+    m_results->setOrientation(Qt::Vertical);
     m_results->addWidget(chart);
     m_results->setStretchFactor(0, 1);
     m_results->setStretchFactor(1, 1);

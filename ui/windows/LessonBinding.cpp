@@ -129,8 +129,11 @@ void MainWindow::createLessonPane() {
     });
     connect(pane, &LessonPane::nextLessonRequested, this, &MainWindow::nextLessonRequested);
     // "Next lesson" opens the student's copy of it, as a card on the welcome page does.
-    connect(this, &MainWindow::nextLessonRequested, this,
-            [this](const QString& lessonDirectory) { openLesson(lessonDirectory); });
+    // Queued: the pane that asked is rebuilt for the next lesson, and the directory is copied.
+    connect(
+        this, &MainWindow::nextLessonRequested, this,
+        [this](const QString& lessonDirectory) { openLesson(lessonDirectory); },
+        Qt::QueuedConnection);
 }
 
 } // namespace kernelpad
