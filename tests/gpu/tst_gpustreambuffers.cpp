@@ -92,6 +92,7 @@ private slots:
             std::memcpy(x.data.data() + i * 4, &v, 4);
         }
         QString error;
+        QVERIFY(QDir(project.path()).mkpath(QStringLiteral("data")));
         QVERIFY2(writeNpy(project.filePath("data/x.npy"), x, &error), qPrintable(error));
         RunRequest r;
         r.project = test::loadExample(QStringLiteral("saxpy.kpad"));
