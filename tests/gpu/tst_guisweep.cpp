@@ -14,6 +14,7 @@
 #include "ui/windows/MainWindow.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -86,6 +87,17 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
     qInfo("best: %s, median %.4f ms on %s", qPrintable(best.key), best.medianMs,
           qPrintable(best.device));
     QVERIFY(QFile::exists(panel->resultsPath())); // beside the project, for a resume
+
+    // $KERNELPAD_SCREENSHOT_DIR: the Sweep dock with these results, large, for the docs.
+    if (const QString shots = qEnvironmentVariable("KERNELPAD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("sweepDock"));
+        QVERIFY(dock);
+        dock->setFloating(true);
+        dock->resize(1400, 1000);
+        dock->show();
+        QTest::qWait(300);
+        QVERIFY(dock->grab().save(shots + QStringLiteral("/screenshot-sweep.png")));
+    }
 
     QVERIFY2(panel->applyBest(), qPrintable(panel->message()));
     const LaunchConfig launch = window.document()->project().launch;
