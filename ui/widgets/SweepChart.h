@@ -16,6 +16,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
 
 class QAbstractAxis;
 class QAbstractSeries;
@@ -102,6 +103,9 @@ private:
         [[nodiscard]] double x(double value) const;
     };
     ParameterAxis parameterAxis(const SweepChartAxis& axis);
+    /// Failed configurations (record index, parameter value) as marks on `x` at `yOnAxis` of `y`.
+    void addFailureMarks(const QVector<std::pair<int, double>>& failed, const ParameterAxis& x,
+                         QAbstractAxis* y, double yOnAxis);
     /// The copy ceiling as a horizontal line on `y` from `xMin` to `xMax`, its label at `xLabel`.
     void addCeiling(double xMin, double xMax, double xLabel, QAbstractAxis* x, QAbstractAxis* y);
     /// Failures in `records`, for the titles.

@@ -221,20 +221,10 @@ void SweepChart::buildLine() {
         best->append(x.x(parameterValue(*m_best, axis.name)), objectiveValue(*m_best, objective));
         addSeries(best, x.axis, y);
     }
-    if (!failed.isEmpty()) {
-        // On the axis, not at a value: a failure has no time, and its reason is its tooltip.
-        auto* marks = new QScatterSeries;
-        marks->setObjectName(QStringLiteral("sweepFailures"));
-        marks->setName(tr("failed (%1), reason on hover").arg(failed.size()));
-        marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        marks->setMarkerSize(kFailurePointSize);
-        marks->setColor(kFailureColour);
-        for (const Point& p : failed) {
-            marks->append(x.x(p.x), y->min());
-            m_marks.append({p.record, QPointF(x.x(p.x), y->min()), marks, false});
-        }
-        addSeries(marks, x.axis, y);
-    }
+    QVector<std::pair<int, double>> failures;
+    for (const Point& p : failed)
+        failures.append({p.record, p.x});
+    addFailureMarks(failures, x, y, y->min());
     if (ceiling)
         addCeiling(x.min, x.max, x.min + (x.max - x.min) * 0.25, x.axis, y);
 
@@ -245,6 +235,25 @@ void SweepChart::buildLine() {
     if (!failed.isEmpty())
         title += tr("; %1 failed, marked on the axis").arg(failed.size());
     m_title->setText(title);
+}
+
+void SweepChart::addFailureMarks(const QVector<std::pair<int, double>>& failed,
+                                 const ParameterAxis& x, QAbstractAxis* y, double yOnAxis) {
+    if (failed.isEmpty())
+        return;
+    // On the axis, not at a value: a failure has no time, and its reason is its tooltip.
+    auto* marks = new QScatterSeries;
+    marks->setObjectName(QStringLiteral("sweepFailures"));
+    marks->setName(tr("failed (%1), reason on hover").arg(failed.size()));
+    marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    marks->setMarkerSize(kFailurePointSize);
+    marks->setColor(kFailureColour);
+    for (const auto& [record, value] : failed) {
+        const QPointF at(x.x(value), yOnAxis);
+        marks->append(at);
+        m_marks.append({record, at, marks, false});
+    }
+    addSeries(marks, x.axis, y);
 }
 
 void SweepChart::buildSizes() {
@@ -329,19 +338,10 @@ void SweepChart::buildSizes() {
     gbsLine->replace(rates);
     addSeries(timeLine, x.axis, time);
     addSeries(gbsLine, x.axis, bandwidth);
-    if (!failed.isEmpty()) {
-        auto* marks = new QScatterSeries;
-        marks->setObjectName(QStringLiteral("sweepFailures"));
-        marks->setName(tr("failed (%1), reason on hover").arg(failed.size()));
-        marks->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-        marks->setMarkerSize(kFailurePointSize);
-        marks->setColor(kFailureColour);
-        for (const Point& p : failed) {
-            marks->append(x.x(p.n), time->min());
-            m_marks.append({p.record, QPointF(x.x(p.n), time->min()), marks, false});
-        }
-        addSeries(marks, x.axis, time);
-    }
+    QVector<std::pair<int, double>> failures;
+    for (const Point& p : failed)
+        failures.append({p.record, p.n});
+    addFailureMarks(failures, x, time, time->min());
     if (m_ceilingGBs) {
         // On a log2-unit axis the label's x is linear in the exponent; on a log axis, the
         // geometric point a quarter of the way along.
