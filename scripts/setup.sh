@@ -13,9 +13,11 @@ KERNELPAD_PACKAGES=(
 kernelpad_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 kernelpad_build=${KERNELPAD_BUILD_DIR:-$kernelpad_root/build}
 
+# Installs those of the named packages (default: KERNELPAD_PACKAGES) that are missing.
 kernelpad_install_packages() {
-    local missing=()
-    for p in "${KERNELPAD_PACKAGES[@]}"; do
+    local missing=() wanted=("$@")
+    [ ${#wanted[@]} -gt 0 ] || wanted=("${KERNELPAD_PACKAGES[@]}")
+    for p in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -27,6 +29,18 @@ kernelpad_install_packages() {
     fi
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Packages only some tests use, named in $KERNELPAD_EXTRA_PACKAGES (.ci/run names
+# openssh-server for tst_sshrunner's loopback sshd). Not installed for a developer's
+# scripts/test, where openssh-server would start a system sshd. A failure here is not fatal:
+# the tests that need them skip with the reason.
+kernelpad_install_extra_packages() {
+    [ -n "${KERNELPAD_EXTRA_PACKAGES:-}" ] || return 0
+    local extras
+    read -r -a extras <<<"$KERNELPAD_EXTRA_PACKAGES"
+    kernelpad_install_packages "${extras[@]}" ||
+        echo "KernelPad: could not install ${extras[*]}; the tests that need them skip" >&2
 }
 
 kernelpad_check_cuda() {
@@ -54,4 +68,5 @@ kernelpad_build() {
 }
 
 kernelpad_install_packages
+kernelpad_install_extra_packages
 kernelpad_check_cuda
