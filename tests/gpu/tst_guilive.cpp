@@ -9,8 +9,14 @@
 #include "core/run/Significance.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
+#include "ui/widgets/CodeEditor.h"
+#include "ui/windows/MainWindow.h"
 
+#include <QAction>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -58,6 +64,7 @@ class TestGuiLive : public QObject {
 private slots:
     void initTestCase() { KERNELPAD_REQUIRE_DRIVER(); }
     void editsRunTheEditedSource();
+    void typingInTheWindowRunsEachPause();
 };
 
 void TestGuiLive::editsRunTheEditedSource() {
@@ -122,6 +129,75 @@ void TestGuiLive::editsRunTheEditedSource() {
     QVERIFY(std::abs(check->firstMismatches.first().got - check->firstMismatches.first().expected -
                      1.0) < 1e-5);
     QCOMPARE(session.history().size(), 3);
+}
+
+// The window as a user meets live mode: the toolbar's Live Mode switched on, keys typed into
+// the editor, and after each pause a run of what was typed, its comparison with the previous
+// edit in the status bar. With $KERNELPAD_SCREENSHOT_DIR set it saves the window for the docs.
+void TestGuiLive::typingInTheWindowRunsEachPause() {
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.resize(1600, 1000);
+    QSignalSpy devices(&engine, &Engine::devicesChanged);
+    window.show();
+    Session* session = window.session();
+    QVERIFY(session->devicesKnown() || devices.wait(kDevicesTimeoutMs));
+    if (session->devices().isEmpty())
+        QSKIP("found no device");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("saxpy.kpad"));
+    QString error;
+    QVERIFY2(saxpy1M().save(path, &error), qPrintable(error));
+    QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
+
+    auto* live = window.findChild<QAction*>(QStringLiteral("liveModeAction"));
+    auto* editor = window.findChild<CodeEditor*>(QStringLiteral("editor"));
+    QVERIFY(live && editor);
+    live->setChecked(true);
+    const RunRecord* first = nextRun(*session);
+    QVERIFY(first);
+    QVERIFY2(first->result.status == RunStatus::Ok, qPrintable(first->result.error));
+    QVERIFY(first->live);
+
+    // Keys typed at the end of the kernel's line (a comment, then three more bursts into it):
+    // each pause runs what the editor holds then.
+    const QString source = window.document()->project().source;
+    const int line = int(source.left(source.indexOf(kAddition)).count(QLatin1Char('\n')));
+    editor->setFocus();
+    editor->setCursorPosition(line, editor->text(line).length() - 1);
+    QTest::keyClicks(editor, QStringLiteral(" // live"));
+    const RunRecord* commented = nextRun(*session);
+    QVERIFY(commented);
+    QVERIFY2(commented->result.verified(), qPrintable(commented->result.error));
+    QVERIFY(commented->project.source.contains(QStringLiteral("// live")));
+    QCOMPARE(commented->project.source, window.document()->project().source);
+
+    for (int edit = 0; edit < 3; ++edit) {
+        editor->setCursorPosition(line, editor->text(line).length() - 1);
+        QTest::keyClicks(editor, QStringLiteral(" x%1").arg(edit));
+        const RunRecord* run = nextRun(*session);
+        QVERIFY(run);
+        QVERIFY2(run->result.verified(), qPrintable(run->result.error));
+        QVERIFY(run->live);
+        QCOMPARE(run->project.source, window.document()->project().source);
+    }
+    // Every pause ran once: the switch-on run, the comment, three edits.
+    QCOMPARE(session->history().size(), 5);
+
+    // The run label carries the comparison of the last edit with the one before.
+    const QString comparison = session->comparisonText(session->history().constLast());
+    QVERIFY2(comparison.startsWith(QStringLiteral("this edit: ")), qPrintable(comparison));
+    bool shown = false;
+    for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())
+        shown = shown || label->text().contains(comparison);
+    QVERIFY2(shown, qPrintable(comparison));
+    qInfo("after typing in the window: %s", qPrintable(comparison));
+
+    if (const QString shots = qEnvironmentVariable("KERNELPAD_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/screenshot-live.png")));
+    }
 }
 
 QTEST_MAIN(TestGuiLive)
