@@ -225,6 +225,20 @@ QString Session::comparisonText(const RunRecord& run) const {
         return tr("%1, baseline kernel %2").arg(describeSpeedup(c), m_baselineKernel);
     if (other->serial == m_baselineSerial)
         return describeSpeedup(c);
+    // An edit that left the machine code and every setting as they were (a comment, a
+    // renamed local) cannot have changed the kernel's speed: what the comparison sees then
+    // is the variation between runs, which the bootstrap of one run's samples does not hold.
+    const QString code = run.result.compile.machineCodeHash();
+    Project same = other->project;
+    same.source = run.project.source;
+    if (!code.isEmpty() && code == other->result.compile.machineCodeHash() && same == run.project &&
+        run.result.device.name == other->result.device.name)
+        return c.isRealChange()
+                   ? tr("this edit: %1, but the machine code and settings are those of the "
+                        "previous run: variation between runs, not the edit")
+                         .arg(describeChange(c))
+                   : tr("this edit: %1 (the same machine code as the previous run)")
+                         .arg(describeChange(c));
     return tr("this edit: %1").arg(describeChange(c));
 }
 

@@ -3,6 +3,7 @@
 #include "core/compile/PtxParser.h"
 #include "core/io/JsonFields.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 
 #include <algorithm>
@@ -241,6 +242,17 @@ const ModuleGlobal* CompileResult::findGlobal(const QString& nameOrLowered) cons
     return nullptr;
 }
 
+QString CompileResult::machineCodeHash() const {
+    if (!codeHash.isEmpty())
+        return codeHash;
+    const QByteArray code = !cubin.isEmpty() ? cubin : ptx.toUtf8();
+    if (!ok || code.isEmpty())
+        return {};
+    constexpr int kHexDigits = 32;
+    return QString::fromLatin1(
+        QCryptographicHash::hash(code, QCryptographicHash::Sha256).toHex().left(kHexDigits));
+}
+
 QJsonObject CompileResult::toJson(bool withPtx) const {
     QJsonArray lowered;
     for (const auto& [expression, name] : loweredNames) {
@@ -267,6 +279,8 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
         json.insert(QStringLiteral("language"), languageName(language));
     if (!compiler.isEmpty())
         json.insert(QStringLiteral("compiler"), compiler);
+    if (const QString hash = machineCodeHash(); !hash.isEmpty())
+        json.insert(QStringLiteral("codeHash"), hash);
     return json;
 }
 
@@ -314,7 +328,8 @@ std::optional<CompileResult> CompileResult::fromJson(const QJsonObject& json, QS
         !fields.readChoice(QStringLiteral("fromCache"), tiers, &tier) ||
         !fields.readString(QStringLiteral("error"), &result.error, kRequired) ||
         !fields.readChoice(QStringLiteral("language"), languageNames(), &language) ||
-        !fields.readString(QStringLiteral("compiler"), &result.compiler))
+        !fields.readString(QStringLiteral("compiler"), &result.compiler) ||
+        !fields.readString(QStringLiteral("codeHash"), &result.codeHash))
         return std::nullopt;
     for (const auto t : {CacheTier::None, CacheTier::Memory, CacheTier::Disk}) {
         if (cacheTierName(t) == tier)

@@ -120,7 +120,14 @@ struct CompileResult {
     enum class CacheTier { None, Memory, Disk };
     CacheTier fromCache = CacheTier::None;
     QString error; ///< NVRTC could not be run at all (not a source error)
+    /// What a side without the CUBIN knows of it (JSON "codeHash", read back here): see
+    /// machineCodeHash().
+    QString codeHash;
 
+    /// A SHA-256 (hex, 32 digits) of the code a run loads: the CUBIN, else the PTX; empty for
+    /// a failed compile. Two compiles with the same hash run the same machine code, so an edit
+    /// that leaves it unchanged (a comment) cannot change the kernel's speed. codeHash when set.
+    [[nodiscard]] QString machineCodeHash() const;
     [[nodiscard]] const KernelInfo* findKernel(const QString& nameOrLowered) const;
     /// The entry to load for `name`: the lowered name of a name expression
     /// ("saxpy<float>"), else that of the kernel found by findKernel(); empty when neither.

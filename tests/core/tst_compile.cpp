@@ -110,6 +110,7 @@ private slots:
     void externCKernelKeepsItsName();
     void structByValueParam();
     void resultJsonRoundTrip();
+    void machineCodeHashFollowsTheCode();
     void allowedExtraFlagsCompile_data();
     void allowedExtraFlagsCompile();
     void refusedFlagNeverReachesNvrtc_data();
@@ -378,6 +379,31 @@ void TestCompile::resultJsonRoundTrip() {
     QVERIFY(back->cubin.isEmpty()); // sent separately
     QVERIFY(!result.toJson(false).contains(QStringLiteral("ptx")));
     QVERIFY(!result.toJson().contains(QStringLiteral("cubin")));
+    QCOMPARE(back->machineCodeHash(), result.machineCodeHash());
+}
+
+void TestCompile::machineCodeHashFollowsTheCode() {
+    const auto hashOf = [](const QString& source) {
+        const CompileResult r =
+            Program(source, "saxpy.cu", ProgramOptions{}).compile(QStringLiteral("sm_90"));
+        return r.ok ? r.machineCodeHash() : QStringLiteral("failed: ") + r.log;
+    };
+    const QString saxpy = QString::fromLatin1(kSaxpy);
+    const QString hash = hashOf(saxpy);
+    QCOMPARE(hash.size(), 32);
+    // A comment, and a blank line that moves every line after it: the same machine code.
+    QCOMPARE(hashOf(saxpy + QStringLiteral("// faster?\n")), hash);
+    QCOMPARE(hashOf(QStringLiteral("\n") + saxpy), hash);
+    // Other arithmetic: other code.
+    QString minus = saxpy;
+    minus.replace(QStringLiteral("a * x[i] + y[i]"), QStringLiteral("a * x[i] - y[i]"));
+    QVERIFY(minus != saxpy);
+    QVERIFY(hashOf(minus) != hash);
+    // A failed compile has none.
+    QCOMPARE(Program(QStringLiteral("__global__ void k( {"), "broken.cu", ProgramOptions{})
+                 .compile(QStringLiteral("sm_90"))
+                 .machineCodeHash(),
+             QString());
 }
 
 void TestCompile::allowedExtraFlagsCompile_data() {

@@ -122,6 +122,7 @@ private slots:
     void editWhileARunIsPendingCancelsIt();
     void switchingOffStopsThePause();
     void comparisonAgainstThePreviousRun();
+    void sameMachineCodeIsVariationBetweenRuns();
     void baselineSpeedup();
     void failedRunIsNeverCompared();
     void baselineKernelFollowsEachRun();
@@ -246,6 +247,37 @@ void TestLiveMode::comparisonAgainstThePreviousRun() {
     const QString same = f.session.comparisonText(f.session.history().last());
     QVERIFY2(same.startsWith(QStringLiteral("this edit: +0.1 % (\u00b1")), qPrintable(same));
     QVERIFY2(same.endsWith(QStringLiteral("within noise")), qPrintable(same));
+}
+
+void TestLiveMode::sameMachineCodeIsVariationBetweenRuns() {
+    Fixture f;
+    QVERIFY(f.ready());
+    const auto withCode = [](const QVector<double>& times, const QString& hash) {
+        RunResult r = resultWith(times);
+        r.compile.codeHash = hash;
+        return r;
+    };
+    QVERIFY(runWith(f, withCode(timesAround(1.0), QStringLiteral("c0de"))));
+    // 12 % apart with the same code: the difference is between runs, not the edit.
+    QVERIFY(runWith(f, withCode(timesAround(0.88), QStringLiteral("c0de"))));
+    const QString variation = f.session.comparisonText(f.session.history().last());
+    QVERIFY2(variation.startsWith(QStringLiteral("this edit: \u221212.0 % (\u00b1")),
+             qPrintable(variation));
+    QVERIFY2(variation.endsWith(QStringLiteral("variation between runs, not the edit")),
+             qPrintable(variation));
+    QVERIFY(runWith(f, withCode(timesAround(0.881), QStringLiteral("c0de"))));
+    const QString noise = f.session.comparisonText(f.session.history().last());
+    QVERIFY2(noise.endsWith(QStringLiteral("within noise (the same machine code as the previous "
+                                           "run)")),
+             qPrintable(noise));
+    // Other code: a real change again.
+    QVERIFY(runWith(f, withCode(timesAround(0.5), QStringLiteral("beef"))));
+    const QString changed = f.session.comparisonText(f.session.history().last());
+    QVERIFY2(changed.endsWith(QStringLiteral("a real change")), qPrintable(changed));
+    // A code hash on one side only says nothing of the other: compared as before.
+    QVERIFY(runWith(f, withCode(timesAround(0.25), QString())));
+    QVERIFY(f.session.comparisonText(f.session.history().last())
+                .endsWith(QStringLiteral("a real change")));
 }
 
 void TestLiveMode::baselineSpeedup() {
