@@ -267,6 +267,8 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
         json.insert(QStringLiteral("language"), languageName(language));
     if (!compiler.isEmpty())
         json.insert(QStringLiteral("compiler"), compiler);
+    if (compilerMissing)
+        json.insert(QStringLiteral("compilerMissing"), true);
     return json;
 }
 
@@ -314,7 +316,8 @@ std::optional<CompileResult> CompileResult::fromJson(const QJsonObject& json, QS
         !fields.readChoice(QStringLiteral("fromCache"), tiers, &tier) ||
         !fields.readString(QStringLiteral("error"), &result.error, kRequired) ||
         !fields.readChoice(QStringLiteral("language"), languageNames(), &language) ||
-        !fields.readString(QStringLiteral("compiler"), &result.compiler))
+        !fields.readString(QStringLiteral("compiler"), &result.compiler) ||
+        !fields.readBool(QStringLiteral("compilerMissing"), &result.compilerMissing))
         return std::nullopt;
     for (const auto t : {CacheTier::None, CacheTier::Memory, CacheTier::Disk}) {
         if (cacheTierName(t) == tier)

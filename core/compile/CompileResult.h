@@ -120,6 +120,10 @@ struct CompileResult {
     enum class CacheTier { None, Memory, Disk };
     CacheTier fromCache = CacheTier::None;
     QString error; ///< NVRTC could not be run at all (not a source error)
+    /// NVRTC (nvJitLink for PTX and NVVM IR) could not be loaded where it ran: no CUDA toolkit
+    /// there; `error` says what was tried and what to do (JSON "compilerMissing", written only
+    /// when true).
+    bool compilerMissing = false;
 
     [[nodiscard]] const KernelInfo* findKernel(const QString& nameOrLowered) const;
     /// The entry to load for `name`: the lowered name of a name expression
