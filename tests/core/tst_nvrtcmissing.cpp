@@ -72,6 +72,7 @@ private slots:
     void compileSaysNvrtcIsMissing();
     void ptxSaysNvJitLinkIsMissing();
     void theEngineSaysSoWithoutARunnerElsewhere();
+    void theEngineCompilesInTheRunnerElsewhere();
     void cliCompileFailsWithTheMessage();
     void cliCompilesInTheRunner_data();
     void cliCompilesInTheRunner();
@@ -182,6 +183,28 @@ void TestNvrtcMissing::theEngineSaysSoWithoutARunnerElsewhere() {
     QVERIFY(r.compilerMissing);
     QVERIFY2(r.error.contains(QLatin1String("NVRTC not found on this computer")),
              qPrintable(r.error));
+}
+
+void TestNvrtcMissing::theEngineCompilesInTheRunnerElsewhere() {
+    QString error;
+    const std::optional<Project> saxpy = Project::load(kSaxpy, &error);
+    QVERIFY2(saxpy, qPrintable(error));
+    const std::optional<RunnerSpec> spec = RunnerSpec::parse(runnerWithTheToolkit(), &error);
+    QVERIFY2(spec, qPrintable(error));
+    Engine engine;
+    QSignalSpy devices(&engine, &Engine::devicesChanged);
+    engine.setRunner(*spec);
+    QVERIFY(devices.wait(kCompileTimeoutMs)); // the runner's list (empty without a GPU)
+    QSignalSpy compiled(&engine, &Engine::compiled);
+    const quint64 id = engine.compile(*saxpy, QFileInfo(kSaxpy).absolutePath(), -1);
+    QVERIFY(compiled.wait(kCompileTimeoutMs));
+    QCOMPARE(compiled.first().at(0).toULongLong(), id);
+    const CompileResult r = compiled.first().at(1).value<CompileResult>();
+    QVERIFY2(r.ok, qPrintable(r.error + r.log));
+    QVERIFY(!r.compilerMissing);
+    QVERIFY(!r.nvrtcVersion.isEmpty()); // the runner's NVRTC
+    QVERIFY(r.findKernel(QStringLiteral("saxpy")));
+    QVERIFY(r.ptx.contains(QLatin1String(".entry saxpy(")));
 }
 
 void TestNvrtcMissing::cliCompileFailsWithTheMessage() {
