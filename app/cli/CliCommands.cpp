@@ -179,13 +179,10 @@ int runCompile(const QStringList& args) {
     CompileResult result;
     QString specError;
     const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&specError);
-    if (nvrtcUnavailableHere()) {
+    if (const QString noNvrtc = nvrtcUnavailableReason(); !noNvrtc.isEmpty()) {
         // No NVRTC here: the runner elsewhere compiles (its toolkit, the same source).
         if (!spec || spec->isLocal())
-            return badInput(QStringLiteral("NVRTC is not available on this computer "
-                                           "(KERNELPAD_NO_NVRTC=1) and no --runner elsewhere was "
-                                           "given to compile in"),
-                            json);
+            return badInput(noNvrtc + QStringLiteral(" (no --runner elsewhere was given)"), json);
         if (wantSass)
             return badInput(QStringLiteral("--sass needs NVRTC and nvdisasm on this computer"),
                             json);

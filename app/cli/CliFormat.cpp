@@ -67,6 +67,8 @@ void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
     else if (r.language == SourceLanguage::Nvvm)
         out << (r.ok ? "Compiled NVVM IR" : "NVVM IR compilation failed") << " for " << r.arch
             << " with " << r.compiler << " in " << formatDurationMs(r.compileMs);
+    else if (r.compilerMissing) // the error below says what was tried and what to do
+        out << "Compilation failed for " << r.arch << ": NVRTC not found";
     else
         out << (r.ok ? "Compiled" : "Compilation failed") << " for " << r.arch << " with NVRTC "
             << r.nvrtcVersion << " in " << formatDurationMs(r.compileMs);
@@ -75,7 +77,7 @@ void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
         << '\n';
     if (!r.error.isEmpty())
         out << "error: " << r.error << '\n';
-    if (!r.diagnostics.isEmpty()) {
+    if (!r.diagnostics.isEmpty() && !r.compilerMissing) { // else the error again
         out << "\nDiagnostics:\n";
         QVector<QStringList> rows{{"location", "severity", "message"}};
         for (const Diagnostic& d : r.diagnostics) {

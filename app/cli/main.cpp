@@ -4,6 +4,9 @@
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
 #include "app/cli/CliSweep.h"
+#include "core/compile/NvrtcApi.h"
+#include "core/compile/Program.h"
+#include "core/compile/PtxAssembler.h"
 #include "core/io/Trace.h"
 #include "core/runner/RunnerSpec.h"
 
@@ -118,7 +121,18 @@ int main(int argc, char** argv) {
         return args.isEmpty() ? kernelpad::cli::kExitBadInput : kernelpad::cli::kExitOk;
     }
     if (args.first() == "--version") {
-        QTextStream(stdout) << "kernelpad-cli " << KERNELPAD_VERSION << '\n';
+        QTextStream out(stdout);
+        out << "kernelpad-cli " << KERNELPAD_VERSION << '\n';
+        // The compilers this computer has (loaded at run time, so a missing one is no crash).
+        QString why;
+        if (const kernelpad::NvrtcApi* nvrtc = kernelpad::NvrtcApi::load(&why))
+            out << "NVRTC " << kernelpad::Program::nvrtcVersion() << " (" << nvrtc->path << ")\n";
+        else
+            out << why << '\n';
+        if (const kernelpad::NvJitLinkApi* link = kernelpad::NvJitLinkApi::load(&why))
+            out << "nvJitLink " << kernelpad::nvJitLinkVersion() << " (" << link->path << ")\n";
+        else
+            out << why << '\n';
         return 0;
     }
     const QString command = args.takeFirst();

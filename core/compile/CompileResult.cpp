@@ -281,6 +281,8 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
         json.insert(QStringLiteral("compiler"), compiler);
     if (const QString hash = machineCodeHash(); !hash.isEmpty())
         json.insert(QStringLiteral("codeHash"), hash);
+    if (compilerMissing)
+        json.insert(QStringLiteral("compilerMissing"), true);
     return json;
 }
 
@@ -329,7 +331,8 @@ std::optional<CompileResult> CompileResult::fromJson(const QJsonObject& json, QS
         !fields.readString(QStringLiteral("error"), &result.error, kRequired) ||
         !fields.readChoice(QStringLiteral("language"), languageNames(), &language) ||
         !fields.readString(QStringLiteral("compiler"), &result.compiler) ||
-        !fields.readString(QStringLiteral("codeHash"), &result.codeHash))
+        !fields.readString(QStringLiteral("codeHash"), &result.codeHash) ||
+        !fields.readBool(QStringLiteral("compilerMissing"), &result.compilerMissing))
         return std::nullopt;
     for (const auto t : {CacheTier::None, CacheTier::Memory, CacheTier::Disk}) {
         if (cacheTierName(t) == tier)

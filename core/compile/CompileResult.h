@@ -123,6 +123,10 @@ struct CompileResult {
     /// What a side without the CUBIN knows of it (JSON "codeHash", read back here): see
     /// machineCodeHash().
     QString codeHash;
+    /// NVRTC (nvJitLink for PTX and NVVM IR) could not be loaded where it ran: no CUDA toolkit
+    /// there; `error` says what was tried and what to do (JSON "compilerMissing", written only
+    /// when true).
+    bool compilerMissing = false;
 
     /// A SHA-256 (hex, 32 digits) of the code a run loads: the CUBIN, else the PTX; empty for
     /// a failed compile. Two compiles with the same hash run the same machine code, so an edit

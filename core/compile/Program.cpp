@@ -3,6 +3,7 @@
 #include "core/compile/Diagnostics.h"
 #include "core/compile/IncludeCheck.h"
 #include "core/compile/KernelNames.h"
+#include "core/compile/NvrtcApi.h"
 #include "core/compile/PtxAssembler.h"
 #include "core/compile/PtxParser.h"
 #include "core/compile/Toolkit.h"
@@ -10,8 +11,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-
-#include <nvrtc.h>
 
 #include <chrono>
 #include <climits>
@@ -27,17 +26,19 @@ namespace {
 /// Owns an nvrtcProgram: destroyed on every path out of compile().
 class NvrtcProgramHandle {
 public:
-    NvrtcProgramHandle() = default;
+    explicit NvrtcProgramHandle(const NvrtcApi& api)
+        : m_api(api) {}
     NvrtcProgramHandle(const NvrtcProgramHandle&) = delete;
     NvrtcProgramHandle& operator=(const NvrtcProgramHandle&) = delete;
     ~NvrtcProgramHandle() {
         if (m_program)
-            nvrtcDestroyProgram(&m_program); // nothing useful to do with a failure here
+            m_api.nvrtcDestroyProgram(&m_program); // nothing useful to do with a failure here
     }
     [[nodiscard]] nvrtcProgram get() const { return m_program; }
     [[nodiscard]] nvrtcProgram* out() { return &m_program; }
 
 private:
+    const NvrtcApi& m_api;
     nvrtcProgram m_program = nullptr;
 };
 
@@ -48,37 +49,37 @@ Diagnostic plainError(const QString& message) {
     return diagnostic;
 }
 
-QString nvrtcErrorText(nvrtcResult result) {
-    return QString::fromUtf8(nvrtcGetErrorString(result));
+QString nvrtcErrorText(const NvrtcApi& api, nvrtcResult result) {
+    return QString::fromUtf8(api.nvrtcGetErrorString(result));
 }
 
-QString programLog(nvrtcProgram program) {
+QString programLog(const NvrtcApi& api, nvrtcProgram program) {
     size_t size = 0;
-    if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+    if (api.nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size <= 1)
         return {};
     std::string log(size, '\0');
-    if (nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS)
+    if (api.nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS)
         return {};
     return QString::fromUtf8(log.c_str()); // size includes the terminating NUL
 }
 
-QString programPtx(nvrtcProgram program) {
+QString programPtx(const NvrtcApi& api, nvrtcProgram program) {
     size_t size = 0;
-    if (nvrtcGetPTXSize(program, &size) != NVRTC_SUCCESS || size <= 1)
+    if (api.nvrtcGetPTXSize(program, &size) != NVRTC_SUCCESS || size <= 1)
         return {};
     std::string ptx(size, '\0');
-    if (nvrtcGetPTX(program, ptx.data()) != NVRTC_SUCCESS)
+    if (api.nvrtcGetPTX(program, ptx.data()) != NVRTC_SUCCESS)
         return {};
     return QString::fromUtf8(ptx.c_str());
 }
 
-QByteArray programCubin(nvrtcProgram program) {
+QByteArray programCubin(const NvrtcApi& api, nvrtcProgram program) {
     size_t size = 0;
     // NVRTC gives no CUBIN for a virtual arch (compute_XY); that is not an error.
-    if (nvrtcGetCUBINSize(program, &size) != NVRTC_SUCCESS || size == 0)
+    if (api.nvrtcGetCUBINSize(program, &size) != NVRTC_SUCCESS || size == 0)
         return {};
     QByteArray cubin(static_cast<qsizetype>(size), '\0');
-    if (nvrtcGetCUBIN(program, cubin.data()) != NVRTC_SUCCESS)
+    if (api.nvrtcGetCUBIN(program, cubin.data()) != NVRTC_SUCCESS)
         return {};
     return cubin;
 }
@@ -141,7 +142,9 @@ Program::Program(QString source, QString name, ProgramOptions options, QString b
     , m_language(language) {}
 
 QString Program::compilerOf(SourceLanguage language) {
-    const QString linker = QStringLiteral("nvJitLink ") + nvJitLinkVersion();
+    const QString linkerVersion = nvJitLinkVersion();
+    const QString linker = linkerVersion.isEmpty() ? QStringLiteral("nvJitLink not found")
+                                                   : QStringLiteral("nvJitLink ") + linkerVersion;
     switch (language) {
     case SourceLanguage::Ptx:
         return linker;
@@ -154,7 +157,9 @@ QString Program::compilerOf(SourceLanguage language) {
     case SourceLanguage::Cuda:
         break;
     }
-    return QStringLiteral("NVRTC ") + nvrtcVersion();
+    const QString version = nvrtcVersion();
+    return version.isEmpty() ? QStringLiteral("NVRTC not found")
+                             : QStringLiteral("NVRTC ") + version;
 }
 
 CompileResult Program::compileLowLevel(CompileResult result) const {
@@ -196,9 +201,10 @@ CompileResult Program::compileLowLevel(CompileResult result) const {
 }
 
 QString Program::nvrtcVersion() {
+    const NvrtcApi* api = NvrtcApi::load();
     int major = 0;
     int minor = 0;
-    if (::nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+    if (!api || api->nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
         return {};
     return QStringLiteral("%1.%2").arg(major).arg(minor);
 }
@@ -230,6 +236,18 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         named.m_name = shownName;
         return named.compileLowLevel(std::move(result));
     }
+    // Before the include checks, which look for headers in a toolkit that is not here either.
+    QString notLoaded;
+    const NvrtcApi* loaded = NvrtcApi::load(&notLoaded);
+    if (!loaded) {
+        // Both places the window and the CLI show a failed compile: its error and its list.
+        result.error = notLoaded;
+        result.compilerMissing = true;
+        result.compiler = compilerOf(m_language); // "NVRTC not found"
+        result.diagnostics.append(plainError(notLoaded));
+        return result;
+    }
+    const NvrtcApi& api = *loaded;
     if (std::optional<Diagnostic> nul = nulCharacter(m_source, shownName)) {
         result.diagnostics.append(*nul);
         return result;
@@ -259,20 +277,20 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
 
     const QByteArray source = m_source.toUtf8();
     const QByteArray name = shownName.toUtf8();
-    NvrtcProgramHandle program;
-    const nvrtcResult created = nvrtcCreateProgram(program.out(), source.constData(),
-                                                   name.constData(), 0, nullptr, nullptr);
+    NvrtcProgramHandle program(api);
+    const nvrtcResult created = api.nvrtcCreateProgram(program.out(), source.constData(),
+                                                       name.constData(), 0, nullptr, nullptr);
     if (created != NVRTC_SUCCESS) {
         result.error =
-            QStringLiteral("NVRTC could not create the program: ") + nvrtcErrorText(created);
+            QStringLiteral("NVRTC could not create the program: ") + nvrtcErrorText(api, created);
         return result;
     }
     for (const QString& expression : nameExpressions) {
         const nvrtcResult added =
-            nvrtcAddNameExpression(program.get(), expression.toUtf8().constData());
+            api.nvrtcAddNameExpression(program.get(), expression.toUtf8().constData());
         if (added != NVRTC_SUCCESS) {
             result.diagnostics.append(plainError(QStringLiteral("name expression \"%1\": %2")
-                                                     .arg(expression, nvrtcErrorText(added))));
+                                                     .arg(expression, nvrtcErrorText(api, added))));
             return result;
         }
     }
@@ -284,17 +302,17 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         flagBytes.push_back(flag.toUtf8());
         flagPointers.push_back(flagBytes.back().constData());
     }
-    const nvrtcResult compiled = nvrtcCompileProgram(
+    const nvrtcResult compiled = api.nvrtcCompileProgram(
         program.get(), static_cast<int>(flagPointers.size()), flagPointers.data());
-    result.log = programLog(program.get());
+    result.log = programLog(api, program.get());
     result.diagnostics = parseNvrtcLog(result.log);
 
     if (compiled == NVRTC_SUCCESS) {
-        result.ptx = programPtx(program.get());
-        result.cubin = programCubin(program.get());
+        result.ptx = programPtx(api, program.get());
+        result.cubin = programCubin(api, program.get());
         for (const QString& expression : nameExpressions) {
             const char* lowered = nullptr;
-            if (nvrtcGetLoweredName(program.get(), expression.toUtf8().constData(), &lowered) ==
+            if (api.nvrtcGetLoweredName(program.get(), expression.toUtf8().constData(), &lowered) ==
                     NVRTC_SUCCESS &&
                 lowered)
                 result.loweredNames.append({expression, QString::fromUtf8(lowered)});
@@ -316,7 +334,7 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         }
         if (result.errorCount() == 0) // a failure the log does not explain
             result.diagnostics.append(
-                plainError(QStringLiteral("NVRTC: ") + nvrtcErrorText(compiled)));
+                plainError(QStringLiteral("NVRTC: ") + nvrtcErrorText(api, compiled)));
     }
     result.compileMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)

@@ -26,10 +26,11 @@ public:
     [[nodiscard]] CompileResult compile(const QString& arch,
                                         const QStringList& nameExpressions = {}) const;
 
-    /// "13.0", or an empty string if NVRTC cannot be queried.
+    /// "13.0", or an empty string if NVRTC cannot be loaded (NvrtcApi.h) or queried.
     [[nodiscard]] static QString nvrtcVersion();
     /// The tools `language` goes through, with versions: "NVRTC 13.0", "nvJitLink 13.0",
-    /// "libNVVM 2.0, nvJitLink 13.0" ("libNVVM (not found), ..." when it cannot be loaded).
+    /// "libNVVM 2.0, nvJitLink 13.0" ("NVRTC not found", "nvJitLink not found",
+    /// "libNVVM (not found), ..." when one cannot be loaded).
     [[nodiscard]] static QString compilerOf(SourceLanguage language);
 
 private:

@@ -1,17 +1,15 @@
 #include "core/compile/PtxAssembler.h"
 
+#include "core/compile/NvrtcApi.h"
 #include "core/compile/Toolkit.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
 
-// nvJitLink is linked like NVRTC: every toolkit since 12.0 ships it beside libnvrtc, and its
-// header maps each call to a versioned symbol (__nvJitLinkCreate_13_0), which plain dlsym
-// lookups would have to spell out. libNVVM is loaded at run time instead: toolkits keep it
-// in nvvm/lib64, off the library path, and some installs leave it out, so a machine without
-// it must still run KernelPad and hear where it was looked for.
-#include <nvJitLink.h>
-
+// nvJitLink is loaded like NVRTC (NvrtcApi.h), from the library path and the toolkit's lib64.
+// libNVVM has its own loader below: toolkits keep it in nvvm/lib64, off the library path, and
+// some installs leave it out, so a machine without it must still run KernelPad and hear where
+// it was looked for.
 #include <dlfcn.h>
 
 #include <mutex>
@@ -42,29 +40,31 @@ Diagnostic::Severity severityOf(const QString& word) {
 /// Owns an nvJitLinkHandle: destroyed on every path out of assemblePtx().
 class LinkHandle {
 public:
-    LinkHandle() = default;
+    explicit LinkHandle(const NvJitLinkApi& api)
+        : m_api(api) {}
     LinkHandle(const LinkHandle&) = delete;
     LinkHandle& operator=(const LinkHandle&) = delete;
     ~LinkHandle() {
         if (m_handle)
-            nvJitLinkDestroy(&m_handle); // nothing useful to do with a failure here
+            m_api.destroy(&m_handle); // nothing useful to do with a failure here
     }
     [[nodiscard]] nvJitLinkHandle get() const { return m_handle; }
     [[nodiscard]] nvJitLinkHandle* out() { return &m_handle; }
 
 private:
+    const NvJitLinkApi& m_api;
     nvJitLinkHandle m_handle = nullptr;
 };
 
-QString linkLog(nvJitLinkHandle handle, bool errors) {
+QString linkLog(const NvJitLinkApi& api, nvJitLinkHandle handle, bool errors) {
     size_t size = 0;
     const nvJitLinkResult sized =
-        errors ? nvJitLinkGetErrorLogSize(handle, &size) : nvJitLinkGetInfoLogSize(handle, &size);
+        errors ? api.getErrorLogSize(handle, &size) : api.getInfoLogSize(handle, &size);
     if (sized != NVJITLINK_SUCCESS || size <= 1)
         return {};
     std::string log(size, '\0');
     const nvJitLinkResult read =
-        errors ? nvJitLinkGetErrorLog(handle, log.data()) : nvJitLinkGetInfoLog(handle, log.data());
+        errors ? api.getErrorLog(handle, log.data()) : api.getInfoLog(handle, log.data());
     if (read != NVJITLINK_SUCCESS)
         return {};
     return QString::fromUtf8(log.c_str()).trimmed();
@@ -232,9 +232,10 @@ std::vector<QByteArray> toBytes(const QStringList& list, std::vector<const char*
 } // namespace
 
 QString nvJitLinkVersion() {
+    const NvJitLinkApi* api = NvJitLinkApi::load();
     unsigned major = 0;
     unsigned minor = 0;
-    if (::nvJitLinkVersion(&major, &minor) != NVJITLINK_SUCCESS)
+    if (!api || api->version(&major, &minor) != NVJITLINK_SUCCESS)
         return {};
     return QStringLiteral("%1.%2").arg(major).arg(minor);
 }
@@ -313,11 +314,20 @@ QVector<Diagnostic> parsePtxasLog(const QString& log, const QString& file) {
 bool assemblePtx(const QByteArray& ptx, const QString& file, const ProgramOptions& options,
                  CompileResult* result) {
     result->flags = nvJitLinkOptions(options, result->arch);
+    QString notLoaded;
+    const NvJitLinkApi* loaded = NvJitLinkApi::load(&notLoaded);
+    if (!loaded) {
+        result->error = notLoaded;
+        result->compilerMissing = true;
+        result->diagnostics << positionless(Diagnostic::Severity::Error, notLoaded);
+        return false;
+    }
+    const NvJitLinkApi& api = *loaded;
     std::vector<const char*> pointers;
     const std::vector<QByteArray> bytes = toBytes(result->flags, &pointers);
-    LinkHandle link;
+    LinkHandle link(api);
     const nvJitLinkResult created =
-        nvJitLinkCreate(link.out(), uint32_t(pointers.size()), pointers.data());
+        api.create(link.out(), uint32_t(pointers.size()), pointers.data());
     if (created != NVJITLINK_SUCCESS) {
         result->diagnostics << positionless(
             Diagnostic::Severity::Error,
@@ -326,12 +336,12 @@ bool assemblePtx(const QByteArray& ptx, const QString& file, const ProgramOption
         return false;
     }
     const QByteArray name = QFileInfo(file).fileName().toUtf8();
-    nvJitLinkResult status = nvJitLinkAddData(link.get(), NVJITLINK_INPUT_PTX, ptx.constData(),
-                                              size_t(ptx.size()), name.constData());
+    nvJitLinkResult status = api.addData(link.get(), NVJITLINK_INPUT_PTX, ptx.constData(),
+                                         size_t(ptx.size()), name.constData());
     if (status == NVJITLINK_SUCCESS)
-        status = nvJitLinkComplete(link.get());
-    const QString errors = linkLog(link.get(), true);
-    const QString info = linkLog(link.get(), false);
+        status = api.complete(link.get());
+    const QString errors = linkLog(api, link.get(), true);
+    const QString info = linkLog(api, link.get(), false);
     result->log = errors;
     if (!info.isEmpty())
         result->log += (result->log.isEmpty() ? QString() : QStringLiteral("\n")) + info;
@@ -344,13 +354,13 @@ bool assemblePtx(const QByteArray& ptx, const QString& file, const ProgramOption
         return false;
     }
     size_t size = 0;
-    if (nvJitLinkGetLinkedCubinSize(link.get(), &size) != NVJITLINK_SUCCESS || size == 0) {
+    if (api.getLinkedCubinSize(link.get(), &size) != NVJITLINK_SUCCESS || size == 0) {
         result->diagnostics << positionless(Diagnostic::Severity::Error,
                                             QStringLiteral("nvJitLink produced no CUBIN"));
         return false;
     }
     QByteArray cubin(qsizetype(size), '\0');
-    if (nvJitLinkGetLinkedCubin(link.get(), cubin.data()) != NVJITLINK_SUCCESS) {
+    if (api.getLinkedCubin(link.get(), cubin.data()) != NVJITLINK_SUCCESS) {
         result->diagnostics << positionless(
             Diagnostic::Severity::Error, QStringLiteral("nvJitLink could not hand over the CUBIN"));
         return false;

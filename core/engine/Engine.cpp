@@ -74,7 +74,9 @@ Engine::Engine(QObject* parent, Isolation isolation)
                                       Q_ARG(kernelpad::RunRequest, want));
     };
     connect(d->compileWorker, &CompileWorker::compiled, this, onCompiled);
-    // Without NVRTC here the runner elsewhere compiles (Engine::compile).
+    // Without NVRTC here the runner elsewhere compiles (CompileWorker::compile).
+    connect(d->compileWorker, &CompileWorker::compileInRunnerWanted, d->gpuWorker,
+            &GpuWorker::compileInRunner);
     connect(d->gpuWorker, &GpuWorker::compiled, this, onCompiled);
     connect(d->compileWorker, &CompileWorker::sassListed, this, &Engine::sassListed);
     connect(d->compileWorker, &CompileWorker::sassReady, this, &Engine::sassReady);
@@ -150,18 +152,9 @@ quint64 Engine::compile(const Project& project, const QString& projectDir, int d
     want.device = device;
     want.keepOutputs = false;
     d->wantResources.insert(id, want);
-    if (nvrtcUnavailableHere() && !d->runner.isLocal()) {
-        RunRequest request = want;
-        request.project.options.arch = arch;
-        QMetaObject::invokeMethod(
-            d->gpuWorker,
-            [worker = d->gpuWorker, id, request] { worker->compileInRunner(id, request); },
-            Qt::QueuedConnection);
-        return id;
-    }
     QMetaObject::invokeMethod(d->compileWorker, "compile", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(kernelpad::Project, project), Q_ARG(QString, projectDir),
-                              Q_ARG(QString, arch));
+                              Q_ARG(QString, arch), Q_ARG(bool, !d->runner.isLocal()));
     return id;
 }
 

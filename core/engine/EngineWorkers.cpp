@@ -3,13 +3,25 @@
 #include "core/profile/Ncu.h"
 #include "core/profile/ProfileRun.h"
 #include "core/runner/RunnerConnection.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <optional>
 
 namespace kernelpad {
 
 void CompileWorker::compile(quint64 id, const Project& project, const QString& projectDir,
-                            const QString& arch) {
+                            const QString& arch, bool runnerElsewhere) {
+    // Asked here rather than in Engine::compile: the first question loads NVRTC, which the UI
+    // thread must not wait for.
+    if (runnerElsewhere && nvrtcUnavailableHere()) {
+        RunRequest request;
+        request.project = project;
+        request.project.options.arch = arch;
+        request.projectDir = projectDir;
+        request.keepOutputs = false;
+        emit compileInRunnerWanted(id, request);
+        return;
+    }
     emit compiled(id, compileProject(project, projectDir, arch, m_cache));
 }
 

@@ -26,14 +26,19 @@ public:
         : m_cache(cache) {}
 
 public slots:
+    /// Compiles with this computer's NVRTC; without it, and with `runnerElsewhere`, hands the
+    /// project to compileInRunnerWanted() instead.
     void compile(quint64 id, const kernelpad::Project& project, const QString& projectDir,
-                 const QString& arch);
+                 const QString& arch, bool runnerElsewhere);
     /// Compiles with -lineinfo and runs nvdisasm on the CUBIN.
     void disassemble(quint64 id, const kernelpad::Project& project, const QString& projectDir,
                      const QString& arch);
 
 signals:
     void compiled(quint64 id, const kernelpad::CompileResult& result);
+    /// No NVRTC here: the runner elsewhere compiles `request` (its arch set) in
+    /// GpuWorker::compileInRunner.
+    void compileInRunnerWanted(quint64 id, const kernelpad::RunRequest& request);
     void sassListed(quint64 id, const kernelpad::SassReport& report);
     void sassReady(quint64 id, const kernelpad::SassReport& report);
 

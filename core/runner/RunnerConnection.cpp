@@ -1,5 +1,6 @@
 #include "core/runner/RunnerConnection.h"
 
+#include "core/compile/KernelSignature.h"
 #include "core/io/JsonFields.h"
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
@@ -310,7 +311,15 @@ void RunnerConnection::requestCompile(quint64 id, const RunRequest& request) {
         failPendingCompiles(error);
         return;
     }
-    send(RunnerMessage::make(QStringLiteral("compile"), id, {{"request", request.toJson()}}));
+    // A compile needs no kernel but a request's project names one (Project::fromJson): a plain
+    // .cu names its first __global__ function, which adds no name expression (only a template
+    // instantiation does), so the compile is the same.
+    RunRequest sent = request;
+    if (sent.project.kernel.trimmed().isEmpty()) {
+        const QStringList names = KernelSignature::kernelNames(sent.project.source);
+        sent.project.kernel = names.isEmpty() ? QStringLiteral("kernel") : names.first();
+    }
+    send(RunnerMessage::make(QStringLiteral("compile"), id, {{"request", sent.toJson()}}));
 }
 
 void RunnerConnection::failPendingCompiles(const QString& why) {

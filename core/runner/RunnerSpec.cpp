@@ -1,5 +1,6 @@
 #include "core/runner/RunnerSpec.h"
 
+#include "core/compile/NvrtcApi.h"
 #include "core/io/JsonFields.h"
 #include "core/runner/Protocol.h"
 
@@ -66,7 +67,16 @@ QString kernelpadVersion() {
 }
 
 bool nvrtcUnavailableHere() {
-    return qEnvironmentVariable("KERNELPAD_NO_NVRTC") == QLatin1String("1");
+    return !nvrtcUnavailableReason().isEmpty();
+}
+
+QString nvrtcUnavailableReason() {
+    if (qEnvironmentVariable("KERNELPAD_NO_NVRTC") == QLatin1String("1"))
+        return QStringLiteral("NVRTC is not used on this computer (KERNELPAD_NO_NVRTC=1); ") +
+               useARunnerAdvice();
+    QString why;
+    (void)NvrtcApi::load(&why);
+    return why;
 }
 
 RunnerSpec RunnerSpec::local() {

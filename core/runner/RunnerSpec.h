@@ -83,9 +83,12 @@ struct RunnerSpec {
 [[nodiscard]] QString describeVersionMismatch(const RunnerSpec& spec, int protocol,
                                               const QString& kernelpadVersion);
 
-/// True when this computer's NVRTC must not be used ($KERNELPAD_NO_NVRTC=1: a computer without
-/// the toolkit, and the tests that play one): compiles then go to a runner elsewhere.
+/// True when this computer's NVRTC cannot be loaded (no CUDA toolkit here) or must not be used
+/// ($KERNELPAD_NO_NVRTC=1, the tests that play such a computer): compiles then go to a runner
+/// elsewhere. The first call loads NVRTC, so keep it off the UI thread.
 [[nodiscard]] bool nvrtcUnavailableHere();
+/// Why nvrtcUnavailableHere() is true, with what to do; empty when NVRTC is here.
+[[nodiscard]] QString nvrtcUnavailableReason();
 
 /// This build's KernelPad version (CMake's PROJECT_VERSION).
 [[nodiscard]] QString kernelpadVersion();

@@ -227,6 +227,7 @@ void MainWindow::createWidgets() {
 void MainWindow::createStatusBar() {
     m_deviceLabel = new QLabel(this);
     m_compileLabel = new QLabel(this);
+    m_compileLabel->setObjectName(QStringLiteral("compileStatus"));
     m_runLabel = new QLabel(this);
     m_reasonLabel = new QLabel(this);
     m_reasonLabel->setObjectName(QStringLiteral("runBlockedLabel"));

@@ -267,9 +267,11 @@ QString MainWindow::aboutText() const {
                                    : QApplication::applicationVersion();
     // NVRTC's version comes from the core with each compile: the UI never asks NVRTC.
     const std::optional<CompileResult>& compile = m_session->lastCompile();
-    const QString nvrtc = compile && !compile->nvrtcVersion.isEmpty()
-                              ? compile->nvrtcVersion
-                              : tr("known after the first compile");
+    QString nvrtc = tr("known after the first compile");
+    if (compile && !compile->nvrtcVersion.isEmpty())
+        nvrtc = compile->nvrtcVersion;
+    else if (compile && compile->compilerMissing)
+        nvrtc = tr("NVRTC not found on this computer");
     const QVector<DeviceInfo>& devices = m_session->devices();
     QString driver = tr("none found (compile-only)");
     if (!devices.isEmpty() && devices.first().driverVersion > 0) {

@@ -99,7 +99,11 @@ void MainWindow::showCompileStatus() {
                                            ? tr("Diagnostics")
                                            : tr("Diagnostics (%1)").arg(result.diagnostics.size()));
     if (!result.error.isEmpty()) {
-        m_compileLabel->setText(tr("Compile error"));
+        // The compiler itself is missing, not the source wrong: say which, the tooltip says why.
+        m_compileLabel->setText(!result.compilerMissing ? tr("Compile error")
+                                : result.language == SourceLanguage::Cuda
+                                    ? tr("NVRTC not found")
+                                    : tr("nvJitLink not found"));
         m_compileLabel->setToolTip(result.error);
     } else if (result.ok) {
         m_compileLabel->setText(

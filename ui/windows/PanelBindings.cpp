@@ -389,7 +389,9 @@ void programLog(Session* session, QPlainTextEdit* log) {
                                         result.cacheHit ? QObject::tr(" (cache)") : QString())
                              : QObject::tr("Compile failed: %1")
                                    .arg(DiagnosticsList::summaryOf(result.diagnostics)));
-        if (!result.error.isEmpty())
+        if (result.compilerMissing) // the message names the library and what to do
+            header << result.error;
+        else if (!result.error.isEmpty())
             header << QObject::tr("NVRTC could not run: %1").arg(result.error);
         log->setPlainText(header.join(QLatin1Char('\n')) + QStringLiteral("\n\n") +
                           (result.log.isEmpty() ? QObject::tr("(empty program log)") : result.log));
