@@ -12,15 +12,12 @@
 #include <cmath>
 #include <cstring>
 #include <new>
-#include <random>
 #include <thread>
 #include <vector>
 
 namespace kernelpad {
 
 namespace {
-
-constexpr double kPi = 3.141592653589793238462643383279502884;
 
 /// Why `name` cannot be used in a count, or empty when it can; sets `value`.
 QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, double* value) {
@@ -49,40 +46,6 @@ QString variableValue(const QString& name, const QVector<ArgumentSpec>& args, do
     return QStringLiteral("unknown variable '%1' (counts may use integer scalar arguments)")
         .arg(name);
 }
-
-/// Deterministic random numbers from a seed. The transforms are written here, not taken from
-/// <random>'s distributions, whose output differs between standard libraries.
-class Random {
-public:
-    explicit Random(quint64 seed)
-        : m_engine(seed) {}
-    /// Uniform in [0, 1) with 53 random bits.
-    double unit() { return double(m_engine() >> 11) * 0x1.0p-53; }
-    double uniform(double low, double high) {
-        const double x = low + unit() * (high - low);
-        // Rounding can land on `high`; keep the interval half-open.
-        return (x >= high && high > low) ? std::nextafter(high, low) : x;
-    }
-    /// Box-Muller; both values of each pair are used.
-    double normal(double mean, double stddev) {
-        if (m_hasSpare) {
-            m_hasSpare = false;
-            return mean + stddev * m_spare;
-        }
-        const double u1 = 1.0 - unit(); // (0, 1]: log stays finite
-        const double u2 = unit();
-        const double r = std::sqrt(-2.0 * std::log(u1));
-        const double angle = 2.0 * kPi * u2;
-        m_spare = r * std::sin(angle);
-        m_hasSpare = true;
-        return mean + stddev * r * std::cos(angle);
-    }
-
-private:
-    std::mt19937_64 m_engine;
-    double m_spare = 0.0;
-    bool m_hasSpare = false;
-};
 
 /// Uniform draws of element `index` in [low, high), as uniformDraw() defines them.
 struct UniformDraws {
@@ -146,6 +109,8 @@ bool checkIntegerValue(ScalarType type, double value, const QString& what, QStri
 }
 
 bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, QString* error) {
+    if (const QString problem = initProblemForType(init, type, count); !problem.isEmpty())
+        return fail(error, problem);
     const auto& info = scalarTypeInfo(type);
     const qint64 size = info.sizeBytes;
     const bool integer = detail::isIntegerType(type);
@@ -157,36 +122,15 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
             detail::storeScalar(type, 1.0, 0.0, out + i * size);
         return true;
     case InitSpec::Kind::Constant:
-        if (!checkIntegerValue(type, init.value, QStringLiteral("constant"), error))
-            return false;
         for (qint64 i = 0; i < count; ++i)
             detail::storeScalar(type, init.value, 0.0, out + i * size);
         return true;
     case InitSpec::Kind::Iota: {
-        if (count > 0) {
-            const double last = init.value + init.step * double(count - 1);
-            if (!checkIntegerValue(type, init.value, QStringLiteral("iota start"), error) ||
-                !checkIntegerValue(type, init.step, QStringLiteral("iota step"), error) ||
-                !checkIntegerValue(type, last, QStringLiteral("iota's last element"), error))
-                return false;
-        }
         for (qint64 i = 0; i < count; ++i)
             detail::storeScalar(type, init.value + init.step * double(i), 0.0, out + i * size);
         return true;
     }
     case InitSpec::Kind::Uniform: {
-        if (integer && type != ScalarType::Bool &&
-            (!checkIntegerValue(type, std::ceil(init.low), QStringLiteral("uniform low"), error) ||
-             !checkIntegerValue(type, std::ceil(init.high) - 1, QStringLiteral("uniform high - 1"),
-                                error)))
-            return false;
-        if (integer && type != ScalarType::Bool && init.low < init.high &&
-            std::ceil(init.low) >= init.high)
-            return fail(error, QStringLiteral("uniform [%1, %2) holds no integer, which %3 "
-                                              "elements need")
-                                   .arg(init.low)
-                                   .arg(init.high)
-                                   .arg(QLatin1String(info.numpyName)));
         // Counter-based: element i's value depends on (seed, i) alone (uniformDraw()), so the
         // GPU can generate the same values and the host can split the work.
         const UniformDraws draws{randomKey(init.seed), init.low, init.high};
@@ -212,13 +156,21 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
         return true;
     }
     case InitSpec::Kind::Normal: {
-        Random random(init.seed);
-        for (qint64 i = 0; i < count; ++i) {
-            const double re = random.normal(init.mean, init.stddev);
-            const double im = info.isComplex ? random.normal(init.mean, init.stddev) : 0.0;
-            // Integer elements get the rounded draw, saturated to the type's range.
-            detail::storeScalar(type, re, im, out + i * size);
-        }
+        // Counter-based like uniform (normalFromBits()): the GPU makes the same values.
+        const quint64 key = randomKey(init.seed);
+        const auto draw = [&](quint64 index) {
+            return init.mean + init.stddev * normalFromBits(randomBits(key, index));
+        };
+        forEachChunk(count, [&](qint64 begin, qint64 end) {
+            for (qint64 i = begin; i < end; ++i) {
+                // Integer elements get the rounded draw, saturated to the type's range.
+                if (info.isComplex)
+                    detail::storeScalar(type, draw(2 * quint64(i)), draw(2 * quint64(i) + 1),
+                                        out + i * size);
+                else
+                    detail::storeScalar(type, draw(quint64(i)), 0.0, out + i * size);
+            }
+        });
         return true;
     }
     case InitSpec::Kind::File:
@@ -260,6 +212,126 @@ std::optional<QByteArray> contentsFromFile(const BufferSpec& spec, qint64 count,
 }
 
 } // namespace
+
+namespace {
+
+// AS241's coefficients (Wichura 1988, as Python's statistics.NormalDist.inv_cdf prints them),
+// written in hexadecimal so that no compiler's decimal conversion is involved; DeviceInit.cu
+// holds the same table. Highest power first, for horner().
+constexpr double kCentralNum[] = {
+    0x1.39a296f7d925ep+11, 0x1.052d26b2e45e4p+15, 0x1.06c1c55b78f20p+16, 0x1.66c3e869b752ap+15,
+    0x1.ad1d8cd4ee71dp+13, 0x1.ece5d2213c0ccp+10, 0x1.0a4888b1a436ep+7,  0x1.b18d91e9eef75p+1};
+constexpr double kCentralDen[] = {
+    0x1.46a7eca984b69p+12, 0x1.c0e457cb1ae76p+14, 0x1.3317caa64f4bep+15, 0x1.4b772d5d65266p+14,
+    0x1.512322e75c89fp+12, 0x1.5797efdc8b3f7p+9,  0x1.5281b386e1ab5p+5,  1.0};
+constexpr double kNearNum[] = {0x1.9615ac0b7ace9p-11, 0x1.744eb6c45ec67p-6, 0x1.ef2abb9b85c37p-3,
+                               0x1.453cc085375b2p+0,  0x1.d2ecb1a3d02c4p+1, 0x1.713f71462256ap+2,
+                               0x1.2857748cab19bp+2,  0x1.6c665fde9526ap+0};
+constexpr double kNearDen[] = {
+    0x1.20d3f686439e4p-30, 0x1.1f18cbfdf2728p-11, 0x1.f207a7eab17bfp-7, 0x1.2f5123394f040p-3,
+    0x1.61292f23385c9p-1,  0x1.ad278e6526633p+0,  0x1.06cefbb46a449p+1, 1.0};
+constexpr double kFarNum[] = {0x1.afb74d693bf93p-23, 0x1.c6ec6cc59e02ap-16, 0x1.45c1908425345p-10,
+                              0x1.b2b41193b4ee7p-6,  0x1.2fad9315255cfp-2,  0x1.c8ea6461fa445p+0,
+                              0x1.5daea6e875003p+2,  0x1.aa1b1c13ee526p+2};
+constexpr double kFarDen[] = {
+    0x1.269bff1f8c190p-49, 0x1.31446f740b9e0p-23, 0x1.35c2c496374bfp-16, 0x1.9c8bc979dc5d7p-11,
+    0x1.e76f93215462ap-7,  0x1.186eb183443fbp-3,  0x1.331d34fc7d77fp-1,  1.0};
+/// 1/21, 1/19, ..., 1/3, 1: atanh(s)/s = sum of s^2k/(2k+1); 11 terms reach 2^-53 for
+/// |s| <= 3 - 2 sqrt(2), the largest s of a significand in [sqrt(1/2), sqrt(2)].
+constexpr double kAtanhSeries[] = {0x1.8618618618618p-5,
+                                   0x1.af286bca1af28p-5,
+                                   0x1.e1e1e1e1e1e1ep-5,
+                                   0x1.1111111111111p-4,
+                                   0x1.3b13b13b13b14p-4,
+                                   0x1.745d1745d1746p-4,
+                                   0x1.c71c71c71c71cp-4,
+                                   0x1.2492492492492p-3,
+                                   0x1.999999999999ap-3,
+                                   0x1.5555555555555p-2,
+                                   1.0};
+constexpr double kLn2 = 0x1.62e42fefa39efp-1;
+constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
+
+/// c[0] x^(n-1) + ... + c[n-1], one multiplication and one addition (each rounded) per step.
+template <size_t N> double horner(const double (&c)[N], double x) {
+    double acc = c[0];
+    for (size_t k = 1; k < N; ++k)
+        acc = acc * x + c[k];
+    return acc;
+}
+
+} // namespace
+
+double portableLog(double x) {
+    // x = m * 2^e with m in [1, 2), read from the bits (exact), then m in (sqrt(1/2), sqrt(2)].
+    quint64 bits = 0;
+    std::memcpy(&bits, &x, sizeof bits);
+    int exponent = int((bits >> 52) & 0x7FF) - 1023;
+    bits = (bits & 0x000FFFFFFFFFFFFFULL) | (quint64(1023) << 52);
+    double m = 0;
+    std::memcpy(&m, &bits, sizeof m);
+    if (m > kSqrt2) {
+        m = m * 0.5;
+        ++exponent;
+    }
+    // log(m) = 2 atanh(s) with s = (m - 1) / (m + 1); m - 1 is exact.
+    const double s = (m - 1.0) / (m + 1.0);
+    const double series = horner(kAtanhSeries, s * s);
+    const double twoS = 2.0 * s;
+    return double(exponent) * kLn2 + twoS * series;
+}
+
+double normalFromBits(quint64 bits) {
+    const double p = double(2 * (bits >> 12) + 1) * 0x1.0p-53;
+    const double q = p - 0.5; // exact
+    if (std::fabs(q) <= 0.425) {
+        const double r = 0.180625 - q * q;
+        return (horner(kCentralNum, r) * q) / horner(kCentralDen, r);
+    }
+    double r = std::sqrt(-portableLog(q < 0 ? p : 1.0 - p));
+    double x = 0;
+    if (r <= 5.0) {
+        r = r - 1.6;
+        x = horner(kNearNum, r) / horner(kNearDen, r);
+    } else {
+        r = r - 5.0;
+        x = horner(kFarNum, r) / horner(kFarDen, r);
+    }
+    return q < 0 ? -x : x;
+}
+
+QString initProblemForType(const InitSpec& init, ScalarType type, qint64 count) {
+    if (!detail::isIntegerType(type) || type == ScalarType::Bool)
+        return {};
+    QString error;
+    switch (init.kind) {
+    case InitSpec::Kind::Constant:
+        checkIntegerValue(type, init.value, QStringLiteral("constant"), &error);
+        break;
+    case InitSpec::Kind::Iota:
+        if (count > 0) {
+            const double last = init.value + init.step * double(count - 1);
+            if (checkIntegerValue(type, init.value, QStringLiteral("iota start"), &error) &&
+                checkIntegerValue(type, init.step, QStringLiteral("iota step"), &error))
+                checkIntegerValue(type, last, QStringLiteral("iota's last element"), &error);
+        }
+        break;
+    case InitSpec::Kind::Uniform:
+        if (!checkIntegerValue(type, std::ceil(init.low), QStringLiteral("uniform low"), &error) ||
+            !checkIntegerValue(type, std::ceil(init.high) - 1, QStringLiteral("uniform high - 1"),
+                               &error))
+            break;
+        if (init.low < init.high && std::ceil(init.low) >= init.high)
+            error = QStringLiteral("uniform [%1, %2) holds no integer, which %3 elements need")
+                        .arg(init.low)
+                        .arg(init.high)
+                        .arg(QLatin1String(scalarTypeInfo(type).numpyName));
+        break;
+    default:
+        break;
+    }
+    return error;
+}
 
 std::optional<qint64> resolveCount(const QString& countText, const QVector<ArgumentSpec>& args,
                                    QString* error) {

@@ -48,6 +48,27 @@ inline constexpr qint64 kMaxBufferBytes = qint64(16) << 30;
     return double(bits >> 11) * 0x1.0p-53;
 }
 
+/// "normal" contents are counter-based too: element i is mean + stddev * normalFromBits(
+/// randomBits(key, i)) (each operation rounded once), then rounded to its type as any value
+/// is (integers: nearest, saturated; complex: draws 2i and 2i + 1). normalFromBits takes p =
+/// (2k + 1) / 2^53 from the top 52 bits k (so p is never 0 or 1, and 1 - p is exact) and
+/// returns the inverse normal CDF at p by Wichura's AS241 (Applied Statistics 37(3), 1988;
+/// relative error about 1e-16), the tails' log(p) computed from p's exponent and an atanh
+/// series. Every step is +, -, *, / or sqrt in double, which IEEE 754 rounds correctly
+/// everywhere, so the GPU (core/run/DeviceInit.cu, with the same constants) computes the same
+/// bits; Box-Muller would need log, sin and cos, whose last bits differ between libraries,
+/// and a sum of 12 uniforms ends at 6 sigma and is several percent off at 3.
+/// The draws reach +-8.21 (p = 2^-53).
+[[nodiscard]] double normalFromBits(quint64 bits);
+/// log(x) of a positive normal double from +, -, *, / only (an exponent and an atanh series,
+/// relative error below 1e-15): the one log normalFromBits uses.
+[[nodiscard]] double portableLog(double x);
+
+/// Why `init` cannot fill elements of scalar `type`, empty when it can: a "uniform" range
+/// whose integer bounds do not fit an integer type or that holds no integer, a "constant"
+/// or "iota" that is not an exact integer of it. The names the messages give are the init's.
+[[nodiscard]] QString initProblemForType(const InitSpec& init, ScalarType type, qint64 count);
+
 /// The initial contents of a buffer of `count` elements, as raw bytes. Random contents are
 /// deterministic for a seed. File contents come from a .npy file (relative to `baseDir`)
 /// whose dtype and element count must match.

@@ -6,6 +6,7 @@
 #include "core/run/DeviceInitSource.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kernelpad {
 
@@ -14,8 +15,17 @@ constexpr const char* kSourceName = "kernelpad_device_init.cu";
 } // namespace
 
 bool deviceCanGenerate(const BufferSpec& spec) {
-    return spec.init.kind == InitSpec::Kind::Uniform && !spec.elementType.isStruct() &&
-           !deviceInitKernelName(spec.elementType.scalar).isEmpty();
+    const InitSpec& init = spec.init;
+    if (spec.elementType.isStruct() ||
+        deviceInitKernelName(init.kind, spec.elementType.scalar).isEmpty())
+        return false;
+    // A spec the host refuses is left to the host, which says why.
+    if (!init.problem().isEmpty() ||
+        !initProblemForType(init, spec.elementType.scalar, 0).isEmpty())
+        return false;
+    // A range wider than the largest double makes NaNs (0 * inf), whose bits the CPU and the
+    // GPU spell differently: the host makes those.
+    return init.kind != InitSpec::Kind::Uniform || std::isfinite(init.high - init.low);
 }
 
 Program deviceInitProgram() {
@@ -25,12 +35,14 @@ Program deviceInitProgram() {
     return Program(QString::fromLatin1(kDeviceInitSource), QLatin1String(kSourceName), options);
 }
 
-QString deviceInitKernelName(ScalarType type) {
-    if (type == ScalarType::Float32)
-        return QStringLiteral("kpUniform_float32");
-    if (type == ScalarType::Float64)
-        return QStringLiteral("kpUniform_float64");
-    return {};
+QString deviceInitKernelName(InitSpec::Kind kind, ScalarType type) {
+    const char* prefix = kind == InitSpec::Kind::Uniform  ? "kpUniform_"
+                         : kind == InitSpec::Kind::Normal ? "kpNormal_"
+                                                          : nullptr;
+    if (!prefix)
+        return {};
+    // DeviceInit.cu has both kinds for every scalar type of the table.
+    return QLatin1String(prefix) + QLatin1String(scalarTypeInfo(type).numpyName);
 }
 
 DeviceInit::DeviceInit(CompileCache* cache)
@@ -63,14 +75,17 @@ void DeviceInit::generate(const BufferSpec& spec, qint64 count, const DeviceBuff
                           const Stream& stream) const {
     if (count == 0)
         return;
-    const QString name = deviceInitKernelName(spec.elementType.scalar);
+    const QString name = deviceInitKernelName(spec.init.kind, spec.elementType.scalar);
     const Kernel kernel = m_module->kernel(name, name);
     CUdeviceptr outPtr = out.address();
     unsigned long long n = static_cast<unsigned long long>(count);
     unsigned long long key = randomKey(spec.init.seed);
-    double low = spec.init.low;
-    double high = spec.init.high;
-    void* params[] = {&outPtr, &n, &key, &low, &high};
+    // DeviceInit.cu's (a, b, c): uniform's low, high and ceil(low); normal's mean and stddev.
+    const bool uniform = spec.init.kind == InitSpec::Kind::Uniform;
+    double a = uniform ? spec.init.low : spec.init.mean;
+    double b = uniform ? spec.init.high : spec.init.stddev;
+    double c = uniform ? std::ceil(spec.init.low) : 0.0;
+    void* params[] = {&outPtr, &n, &key, &a, &b, &c};
     constexpr qint64 threads = 256;
     LaunchDims dims;
     dims.grid = {int(std::min<qint64>((count + threads - 1) / threads, qint64(1) << 16)), 1, 1};

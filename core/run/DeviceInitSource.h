@@ -1,6 +1,6 @@
 #pragma once
-// The CUDA of the device-side "uniform" generator (DeviceInit.cu), embedded at build time
-// (kernelpad_embed_cuda, target kernelpad_device_init_source).
+// The CUDA of the device-side "uniform" and "normal" generators (DeviceInit.cu), embedded at
+// build time (kernelpad_embed_cuda, target kernelpad_device_init_source).
 
 namespace kernelpad {
 

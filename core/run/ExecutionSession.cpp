@@ -203,7 +203,7 @@ struct ExecutionSession::DeviceState {
     std::vector<RunBuffer> buffers;
     GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
     GpuExpressionEvaluator expressionEvaluator; ///< expression checks compared on the GPU
-    DeviceInit deviceInit;                      ///< "uniform" inputs generated on the GPU
+    DeviceInit deviceInit;                      ///< seeded random inputs generated on the GPU
     BlockingKernel blocker;             ///< what timed samples are queued behind (Measure.h)
     ExpectedCache expected;             ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
@@ -543,7 +543,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
                              AvailableMemory{availableHostBytes(), qint64(freeBeforeBytes)});
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
-    // Large "uniform" inputs are generated on the GPU when its generator is ready (the host
+    // Large seeded random inputs are generated on the GPU when its generator is ready (the host
     // makes the same values only if it needs them); its compile failing only costs the upload.
     QString deviceInitProblem;
     const bool anyToGenerate =

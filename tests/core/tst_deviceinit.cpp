@@ -1,6 +1,6 @@
-// Which buffers the GPU generates (core/run/DeviceInit), what the host still makes for them
-// on demand (the same values as makeBufferContents), and the generator's CUDA compiling with
-// NVRTC (no GPU needed).
+// Which buffers the GPU generates (core/run/DeviceInit: uniform and normal of every scalar
+// type), what the host still makes for them on demand (the same values as
+// makeBufferContents), and the generator's CUDA compiling with NVRTC (no GPU needed).
 
 #include "core/compile/Program.h"
 #include "core/launch/BufferInit.h"
@@ -30,6 +30,8 @@ ArgumentSpec buffer(const QString& name, ScalarType type, InitSpec::Kind kind, q
 
 } // namespace
 
+Q_DECLARE_METATYPE(kernelpad::BufferSpec)
+
 class TestDeviceInit : public QObject {
     Q_OBJECT
 
@@ -37,12 +39,66 @@ private slots:
     void generatorCompiles() {
         const CompileResult compiled = deviceInitProgram().compile("sm_90");
         QVERIFY2(compiled.ok, qPrintable(compiled.log + compiled.error));
-        QVERIFY(compiled.findKernel(deviceInitKernelName(ScalarType::Float32)));
-        QVERIFY(compiled.findKernel(deviceInitKernelName(ScalarType::Float64)));
-        QVERIFY(deviceInitKernelName(ScalarType::Int32).isEmpty());
+        for (const InitSpec::Kind kind : {InitSpec::Kind::Uniform, InitSpec::Kind::Normal}) {
+            for (const ScalarType type : allScalarTypes()) {
+                const QString name = deviceInitKernelName(kind, type);
+                QVERIFY2(compiled.findKernel(name), qPrintable(name));
+            }
+        }
+        QCOMPARE(deviceInitKernelName(InitSpec::Kind::Normal, ScalarType::Int8),
+                 QStringLiteral("kpNormal_int8"));
+        QVERIFY(deviceInitKernelName(InitSpec::Kind::Iota, ScalarType::Int32).isEmpty());
+        QVERIFY(deviceInitKernelName(InitSpec::Kind::Zeros, ScalarType::Float32).isEmpty());
     }
 
-    void largeUniformInputsOnly() {
+    /// Every scalar type's uniform and normal; anything the host refuses stays with the host,
+    /// which says why.
+    void whatTheGpuGenerates_data() {
+        QTest::addColumn<BufferSpec>("spec");
+        QTest::addColumn<bool>("generated");
+        for (const ScalarType type : allScalarTypes()) {
+            const QString name = QLatin1String(scalarTypeInfo(type).numpyName);
+            for (const InitSpec::Kind kind : {InitSpec::Kind::Uniform, InitSpec::Kind::Normal}) {
+                BufferSpec s = buffer("x", type, kind, 1, Direction::In).buffer;
+                s.init.low = 0; // [0, 100) fits every integer type
+                s.init.high = 100;
+                QTest::addRow("%s %s", kind == InitSpec::Kind::Uniform ? "uniform" : "normal",
+                              qPrintable(name))
+                    << s << true;
+            }
+        }
+        const auto with = [](ScalarType type, InitSpec::Kind kind, double a, double b) {
+            BufferSpec s = buffer("x", type, kind, 1, Direction::In).buffer;
+            s.init.low = s.init.mean = a;
+            s.init.high = s.init.stddev = b;
+            return s;
+        };
+        QTest::newRow("iota") << with(ScalarType::Int32, InitSpec::Kind::Iota, 0, 1) << false;
+        QTest::newRow("zeros") << with(ScalarType::Float32, InitSpec::Kind::Zeros, 0, 1) << false;
+        QTest::newRow("int8 uniform beyond its range")
+            << with(ScalarType::Int8, InitSpec::Kind::Uniform, 0, 1000) << false;
+        QTest::newRow("int32 uniform holding no integer")
+            << with(ScalarType::Int32, InitSpec::Kind::Uniform, 0.2, 0.7) << false;
+        QTest::newRow("uniform low above high")
+            << with(ScalarType::Float32, InitSpec::Kind::Uniform, 2, 1) << false;
+        QTest::newRow("float64 uniform wider than the largest double (NaNs)")
+            << with(ScalarType::Float64, InitSpec::Kind::Uniform, -1e308, 1e308) << false;
+        QTest::newRow("uint64 uniform of its whole range")
+            << with(ScalarType::UInt64, InitSpec::Kind::Uniform, 0, 0x1.0p64) << true;
+        QTest::newRow("normal with a negative stddev")
+            << with(ScalarType::Float32, InitSpec::Kind::Normal, 0, -1) << false;
+        BufferSpec pair =
+            buffer("x", ScalarType::Float32, InitSpec::Kind::Uniform, 1, Direction::In).buffer;
+        pair.elementType = ValueType::ofStruct(StructType{"pair", {{"a", ScalarType::Float32, 1}}});
+        QTest::newRow("struct elements") << pair << false;
+    }
+    void whatTheGpuGenerates() {
+        QFETCH(BufferSpec, spec);
+        QFETCH(bool, generated);
+        QCOMPARE(deviceCanGenerate(spec), generated);
+    }
+
+    void largeGeneratedInputsOnly() {
         const qint64 big = kDeviceInitMinElements;
         const QVector<ArgumentSpec> args{
             buffer("x", ScalarType::Float32, InitSpec::Kind::Uniform, big, Direction::In),
@@ -51,12 +107,13 @@ private slots:
             buffer("io", ScalarType::Float32, InitSpec::Kind::Uniform, big, Direction::InOut),
             buffer("k", ScalarType::Int32, InitSpec::Kind::Uniform, big, Direction::In),
             buffer("nrm", ScalarType::Float32, InitSpec::Kind::Normal, big, Direction::In),
+            buffer("iota", ScalarType::Float32, InitSpec::Kind::Iota, big, Direction::In),
         };
         QString error;
         const std::optional<std::vector<RunBuffer>> on =
             prepareBuffers(args, QString(), &error, nullptr, true);
         QVERIFY2(on, qPrintable(error));
-        const QStringList expected{"x", "d"};
+        const QStringList expected{"x", "d", "k", "nrm"};
         for (const RunBuffer& b : *on) {
             QCOMPARE(b.deviceGenerated.has_value(), expected.contains(b.name));
             QVERIFY(b.hasInitialContents());

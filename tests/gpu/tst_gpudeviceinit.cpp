@@ -1,8 +1,9 @@
-// "uniform" inputs generated on the GPU (core/run/DeviceInit) are the host generator's
-// values bit for bit (BufferInit.h): compared element by element for float32 and float64 over
-// several seeds and ranges, and through a whole run whose outputs copy the first elements of
-// GPU-generated inputs and are checked exactly (atol = rtol = 0) by muParser on the host, which
-// reads the host's generation of the same inputs.
+// Seeded inputs generated on the GPU (core/run/DeviceInit) are the host generator's values
+// bit for bit (BufferInit.h): "uniform" and "normal" of every scalar type compared byte for
+// byte with makeBufferContents() at sizes with tails (1, 7, 1000003) and two seeds, and
+// through whole runs whose outputs copy the first elements of GPU-generated inputs (float,
+// int, uint8, float16, normal) and are checked exactly (atol = rtol = 0) by muParser on the
+// host, which reads the host's generation of the same inputs.
 
 #include "GpuTestSupport.h"
 
@@ -11,8 +12,10 @@
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Stream.h"
 #include "core/launch/BufferInit.h"
+#include "core/launch/ScalarCodec.h"
 #include "core/run/DeviceInit.h"
 #include "core/run/ExecutionSession.h"
+#include "core/run/RunBuffers.h"
 
 #include <QTest>
 
@@ -67,6 +70,144 @@ private slots:
                                                   .arg(c.seed)
                                                   .arg(c.low)
                                                   .arg(c.high)));
+        }
+    }
+
+    /// Every type x kind deviceCanGenerate() accepts: the GPU's bytes are the host's.
+    void everyTypeAndKindSameBytes() {
+        const Device device(0);
+        Context context(device);
+        Stream stream;
+        DeviceInit init;
+        QString error;
+        QVERIFY2(init.prepare(device.info().arch(), &error), qPrintable(error));
+        int compared = 0;
+        for (const ScalarType type : allScalarTypes()) {
+            const ScalarTypeInfo& info = scalarTypeInfo(type);
+            const bool integer = !info.isFloat && type != ScalarType::Bool;
+            double lowest = 0, highest = 0;
+            if (integer)
+                detail::integerRange(type, &lowest, &highest);
+            for (const InitSpec::Kind kind : {InitSpec::Kind::Uniform, InitSpec::Kind::Normal}) {
+                for (int variant = 0; variant < 2; ++variant) {
+                    BufferSpec spec;
+                    spec.elementType = ValueType::of(type);
+                    spec.init.kind = kind;
+                    spec.init.seed = variant == 0 ? 1 : 0xC0FFEE123456789ULL;
+                    if (kind == InitSpec::Kind::Uniform && integer) {
+                        // The type's whole range, then a narrow one with fractional bounds.
+                        spec.init.low = variant == 0 ? lowest : (info.isSigned ? -3.5 : 0.5);
+                        spec.init.high = variant == 0 ? highest + 1 : 17.25;
+                    } else if (kind == InitSpec::Kind::Uniform) {
+                        spec.init.low = variant == 0 ? -2 : -65504;
+                        spec.init.high = variant == 0 ? 3 : 65504;
+                    } else {
+                        // Integers saturate (uint8 below 0), float16 overflows to infinity.
+                        spec.init.mean = variant == 0 ? 0.5 : -20;
+                        spec.init.stddev = variant == 0 ? 2 : 30000;
+                    }
+                    QVERIFY2(deviceCanGenerate(spec),
+                             qPrintable(QStringLiteral("%1 %2").arg(info.numpyName).arg(variant)));
+                    for (const qint64 count : {qint64(1), qint64(7), qint64(1000003)}) {
+                        const std::optional<QByteArray> host =
+                            makeBufferContents(spec, count, {}, &error);
+                        QVERIFY2(host, qPrintable(error));
+                        DeviceBuffer out(host->size(), "generated");
+                        init.generate(spec, count, out, stream);
+                        QByteArray gpu(host->size(), Qt::Uninitialized);
+                        out.downloadAsync(gpu.data(), gpu.size(), stream);
+                        stream.synchronize("device init test");
+                        if (gpu != *host) {
+                            qint64 first = 0;
+                            while (gpu.at(first) == host->at(first))
+                                ++first;
+                            const qint64 element = first / info.sizeBytes;
+                            QFAIL(qPrintable(
+                                QStringLiteral("%1 %2, seed %3, %4 elements: element %5 differs: "
+                                               "GPU %6, host %7")
+                                    .arg(kind == InitSpec::Kind::Uniform ? "uniform" : "normal",
+                                         info.numpyName)
+                                    .arg(spec.init.seed)
+                                    .arg(count)
+                                    .arg(element)
+                                    .arg(
+                                        elementToString(spec.elementType, gpu.constData(), element),
+                                        elementToString(spec.elementType, host->constData(),
+                                                        element))));
+                        }
+                        ++compared;
+                    }
+                }
+            }
+        }
+        QCOMPARE(compared, allScalarTypes().size() * 2 * 2 * 3);
+        qInfo("%d type x kind x seed x size cases: GPU bytes equal the host's", compared);
+    }
+
+    /// The run path itself: prepareBuffers() leaves int, float16 and normal inputs to the GPU,
+    /// uploadBuffers() uploads nothing for them, and the device holds the host's contents.
+    void uploadPathGeneratesIntHalfNormal() {
+        const Device device(0);
+        Context context(device);
+        Stream stream;
+        DeviceInit init;
+        QString error;
+        QVERIFY2(init.prepare(device.info().arch(), &error), qPrintable(error));
+        const qint64 count = kDeviceInitMinElements + 5;
+        const auto input = [&](const char* name, ScalarType type, InitSpec::Kind kind) {
+            ArgumentSpec a;
+            a.name = QLatin1String(name);
+            a.kind = ArgumentSpec::Kind::Buffer;
+            a.buffer.elementType = ValueType::of(type);
+            a.buffer.count = QString::number(count);
+            a.buffer.init.kind = kind;
+            a.buffer.init.low = -50;
+            a.buffer.init.high = 50;
+            a.buffer.init.mean = 3;
+            a.buffer.init.stddev = 7;
+            a.buffer.init.seed = 11;
+            return a;
+        };
+        const QVector<ArgumentSpec> args{input("k", ScalarType::Int32, InitSpec::Kind::Uniform),
+                                         input("h", ScalarType::Float16, InitSpec::Kind::Uniform),
+                                         input("n", ScalarType::Float32, InitSpec::Kind::Normal),
+                                         input("c", ScalarType::Complex128, InitSpec::Kind::Normal),
+                                         input("b", ScalarType::Int8, InitSpec::Kind::Normal)};
+        std::optional<std::vector<RunBuffer>> buffers =
+            prepareBuffers(args, QString(), &error, nullptr, true);
+        QVERIFY2(buffers, qPrintable(error));
+        for (const RunBuffer& b : *buffers) {
+            QVERIFY2(b.deviceGenerated, qPrintable(b.name));
+            QVERIFY(b.initial.isEmpty());
+        }
+        const BufferUploadStats stats = uploadBuffers(*buffers, stream, QString(), &init);
+        QCOMPARE(stats.bytesUploaded, qint64(0));
+        for (const RunBuffer& b : *buffers) {
+            QByteArray gpu(b.bytes, Qt::Uninitialized);
+            b.device.downloadAsync(gpu.data(), gpu.size(), stream);
+            stream.synchronize("device init test");
+            QVERIFY2(gpu == b.hostContents(), qPrintable(b.name));
+        }
+    }
+
+    /// int32, uint8, float16 and normal inputs made on the GPU, checked on the host.
+    void runChecksGeneratedIntHalfNormalOnHost() {
+        QString error;
+        const std::optional<Project> project = Project::load(
+            qEnvironmentVariable("KERNELPAD_TEST_DATA", QStringLiteral(KERNELPAD_TEST_DATA_DIR)) +
+                QStringLiteral("/device_init_types.kpad"),
+            &error);
+        QVERIFY2(project, qPrintable(error));
+        RunRequest request;
+        request.project = *project;
+        ExecutionSession session(nullptr);
+        std::atomic_bool cancel{false};
+        const RunResult r = session.run(request, cancel);
+        QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.error));
+        QCOMPARE(r.verification.size(), 5);
+        for (const BufferVerification& v : r.verification) {
+            QVERIFY2(v.passed, qPrintable(v.buffer + ": " + v.method));
+            QCOMPARE(v.checked, qint64(4096));
         }
     }
 
