@@ -89,10 +89,9 @@ void OutputRangeReader::pump() {
         return;
     while (!m_queue.isEmpty() && m_inFlight.size() < kMaxInFlight) {
         const qint64 chunk = m_queue.takeFirst();
-        const quint64 id =
-            m_fetcher->fetchRange(m_buffer.keptRun, m_buffer.name,
-                                  chunkFirstElement(chunk) * m_elementBytes,
-                                  chunkElementCount(chunk) * m_elementBytes);
+        const quint64 id = m_fetcher->fetchRange(m_buffer.keptRun, m_buffer.name,
+                                                 chunkFirstElement(chunk) * m_elementBytes,
+                                                 chunkElementCount(chunk) * m_elementBytes);
         m_inFlight.insert(id, chunk);
         m_inFlightChunks.insert(chunk);
     }

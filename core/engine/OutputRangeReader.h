@@ -22,8 +22,7 @@ public:
     using QObject::QObject;
     /// Starts fetching bytes [offset, offset + bytes) of output `buffer` of run `run` and
     /// returns the id that fetched() will carry; never answers inside this call.
-    virtual quint64 fetchRange(quint64 run, const QString& buffer, qint64 offset,
-                               qint64 bytes) = 0;
+    virtual quint64 fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes) = 0;
     /// Where kept outputs are, for the viewer's words ("gpu-box").
     [[nodiscard]] virtual QString sourceName() const = 0;
 

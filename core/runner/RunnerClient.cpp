@@ -6,6 +6,8 @@
 #include <QEventLoop>
 #include <QTimer>
 
+#include <utility>
+
 namespace kernelpad {
 namespace {
 
@@ -19,25 +21,28 @@ RunnerClient::RunnerClient(QObject* parent)
     , m_runner(new RunnerConnection(this)) {
     static_assert(kWatchdogGraceMs == RunnerConnection::kWatchdogGraceMs);
     connect(m_runner, &RunnerConnection::runProgress, this, &RunnerClient::runProgress);
+    // Which run's outputs the runner keeps, so that a fetch of a run it dropped is answered
+    // with why instead of the protocol's refusal. Connected first: a caller may fetch as soon
+    // as it hears of the result.
+    connect(m_runner, &RunnerConnection::runFinished, this,
+            [this](quint64 id, const RunResult& result) {
+                // A poisoned runner exits with what it kept; its successor is already there.
+                const int start = std::exchange(m_poisoned, false) ? -1 : m_runner->startCount();
+                for (const OutputBuffer& b : result.outputs)
+                    if (b.isKept()) {
+                        m_kept = KeptRun{id, start, false, m_runner->spec().displayName()};
+                        break;
+                    }
+            });
     connect(m_runner, &RunnerConnection::runFinished, this, &RunnerClient::runFinished);
     connect(m_runner, &RunnerConnection::devicesChanged, this, &RunnerClient::devicesChanged);
     connect(m_runner, &RunnerConnection::resourcesReady, this, &RunnerClient::resourcesReady);
     connect(m_runner, &RunnerConnection::compiled, this, &RunnerClient::compiled);
     connect(m_runner, &RunnerConnection::fetched, this, &RunnerClient::onFetched);
-    // Which run's outputs the runner keeps, so that a fetch of a run it dropped is answered
-    // with why instead of the protocol's refusal.
-    connect(m_runner, &RunnerConnection::runFinished, this,
-            [this](quint64 id, const RunResult& result) {
-                for (const OutputBuffer& b : result.outputs)
-                    if (b.isKept()) {
-                        m_kept = KeptRun{id, m_runner->startCount(), false,
-                                         m_runner->spec().displayName()};
-                        break;
-                    }
-            });
     // A poisoned runner's successor starts before the result is handed on, so that the next
     // run does not wait for it.
     connect(m_runner, &RunnerConnection::poisoned, this, [this] {
+        m_poisoned = true;
         m_runner->waitForExitOrStop(kPoisonedExitMs);
         warmUp();
     });

@@ -105,7 +105,8 @@ private:
         QString where;              ///< the runner's name then
     };
     KeptRun m_kept;
-    quint64 m_lastRun = 0; ///< the last run sent to the warm runner (it replaces what is kept)
+    quint64 m_lastRun = 0;   ///< the last run sent to the warm runner (it replaces what is kept)
+    bool m_poisoned = false; ///< the result about to arrive is from a runner that is exiting
     struct FetchInFlight {
         quint64 run = 0;
         QString buffer;

@@ -231,9 +231,9 @@ private slots:
         // Another runner chosen: the output was kept on the first one.
         engine.setRunner(standInSpec(QStringLiteral("other-box")));
         f = fetch(engine, third, QStringLiteral("y"), 4, 4);
-        QCOMPARE(f.error, RunnerClient::keptOutputGoneMessage(
-                              QStringLiteral("gpu-box"),
-                              QStringLiteral("another runner was chosen since")));
+        QCOMPARE(f.error,
+                 RunnerClient::keptOutputGoneMessage(
+                     QStringLiteral("gpu-box"), QStringLiteral("another runner was chosen since")));
     }
 
     void inProcessKeepsNothing() {

@@ -78,15 +78,16 @@ private slots:
         QTest::addColumn<qint64>("last");
         // offset and size of every range asked for, as pairs
         QTest::addColumn<QVector<qint64>>("expected");
-        QTest::newRow("floats, one chunk") << 4 << qint64(1 << 20) << qint64(10) << qint64(40)
-                                           << QVector<qint64>{0, 65536};
+        QTest::newRow("floats, one chunk")
+            << 4 << qint64(1 << 20) << qint64(10) << qint64(40) << QVector<qint64>{0, 65536};
         QTest::newRow("floats across a chunk boundary")
             << 4 << qint64(1 << 20) << kChunkFloats - 2 << kChunkFloats + 2
             << QVector<qint64>{0, 65536, 65536, 65536};
         QTest::newRow("the short last chunk")
             << 4 << kChunkFloats * 3 + 10 << kChunkFloats * 3 + 1 << kChunkFloats * 3 + 9
             << QVector<qint64>{65536 * 3, 40};
-        // 12-byte elements (a struct of three floats): 5461 whole elements a chunk, never one split in two.
+        // 12-byte elements (a struct of three floats): 5461 whole elements a chunk, never one split
+        // in two.
         QTest::newRow("float3 elements stay whole")
             << 12 << qint64(100000) << qint64(5461) << qint64(5461)
             << QVector<qint64>{5461 * 12, 5461 * 12};
@@ -102,10 +103,11 @@ private slots:
         reader.setFetcher(&fetcher);
         OutputBuffer b = keptFloats(count);
         if (elementBytes == 12)
-            b.type = ValueType::ofStruct(StructType{QStringLiteral("xyz"),
-                                                    {{QStringLiteral("x"), ScalarType::Float32, 1},
-                                                     {QStringLiteral("y"), ScalarType::Float32, 1},
-                                                     {QStringLiteral("z"), ScalarType::Float32, 1}}});
+            b.type =
+                ValueType::ofStruct(StructType{QStringLiteral("xyz"),
+                                               {{QStringLiteral("x"), ScalarType::Float32, 1},
+                                                {QStringLiteral("y"), ScalarType::Float32, 1},
+                                                {QStringLiteral("z"), ScalarType::Float32, 1}}});
         QCOMPARE(b.type.sizeBytes(), elementBytes);
         reader.setBuffer(b);
         reader.want(first, last);

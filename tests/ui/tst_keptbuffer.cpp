@@ -127,8 +127,13 @@ private slots:
         QAbstractItemModel* page = viewer.pageModel();
         QCOMPARE(page->index(3, 0).data().toString(),
                  QString::fromUtf8(BufferTableModel::kFetchingText));
+        QSignalSpy pageChanged(page, &QAbstractItemModel::dataChanged);
         fetcher.answerAll();
         QCOMPARE(page->index(3, 0).data().toString().toDouble(), 1.5);
+        // The page tells its view, for the rows of this page that arrived.
+        QCOMPARE(pageChanged.size(), 1);
+        QCOMPARE(pageChanged[0][0].value<QModelIndex>().row(), 0);
+        QCOMPARE(pageChanged[0][1].value<QModelIndex>().row(), int(kChunkFloats - 1));
 
         // A jump to the end asks for the end only.
         QVERIFY(viewer.goToIndex(count - 1));

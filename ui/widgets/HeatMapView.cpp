@@ -117,8 +117,8 @@ QString HeatMapView::keptCaption() const {
                  locale.toString(dataHeight()));
     // The whole image would fetch most of the buffer (see the class comment).
     return m_missing ? tr("%1: fetching from the runner…").arg(rows)
-                     : tr("%1, as far as the table is scrolled (a kept output is drawn %2 at "
-                          "a time)")
+                     : tr("%1, following the table (an output kept on the runner is drawn "
+                          "%2 at a time)")
                            .arg(rows, locale.formattedDataSize(kKeptWindowBytes));
 }
 
