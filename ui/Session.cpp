@@ -58,6 +58,11 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
         connect(m_engine, &Engine::runProgress, this, &Session::onRunProgress);
         connect(m_engine, &Engine::runFinished, this, &Session::onRunFinished);
         connect(m_engine, &Engine::profileFinished, this, &Session::onProfileFinished);
+        connect(m_engine, &Engine::rangeFetched, this,
+                [this](quint64 id, const QByteArray& data, const QString& error) {
+                    if (m_fetchIds.remove(id))
+                        emit rangeFetched(id, data, error);
+                });
         m_engine->refreshDevices();
     }
 }
@@ -403,6 +408,24 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
         startLiveRun();
     else
         runBaselineKernel();
+}
+
+quint64 Session::fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes) {
+    if (!m_engine) {
+        // Ids the Engine never hands out, so that this answer cannot be taken for one of its.
+        static quint64 nextLocalId = quint64(1) << 63;
+        const quint64 id = nextLocalId++;
+        QMetaObject::invokeMethod(
+            this, [this, id] { emit rangeFetched(id, {}, tr("No engine")); }, Qt::QueuedConnection);
+        return id;
+    }
+    const quint64 id = m_engine->fetchRange(run, buffer, offset, bytes);
+    m_fetchIds.insert(id);
+    return id;
+}
+
+QString Session::runnerName() const {
+    return m_engine ? m_engine->runner().displayName() : QString();
 }
 
 } // namespace kernelpad

@@ -15,6 +15,7 @@
 #include <QDateTime>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QTimer>
 #include <QVector>
 
@@ -151,6 +152,11 @@ public:
     [[nodiscard]] const RunRecord* lastMeasuredRun() const;
     /// Forgets the runs (the next run is compared with nothing).
     void clearHistory();
+    /// Asks the runner for bytes of an output it kept (OutputBuffer::keptRun,
+    /// Engine::fetchRange); answered by rangeFetched() with the id returned.
+    quint64 fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
+    /// Where kept outputs are: the chosen runner's name ("gpu-box").
+    [[nodiscard]] QString runnerName() const;
 
     // --- live mode and baseline (SessionLive.cpp) ---
     /// Live mode's pause after the last keystroke before it compiles and runs: shorter than
@@ -218,6 +224,8 @@ signals:
     void profileShown(const kernelpad::ProfileOutcome& outcome);
     /// The baseline was pinned, cleared, or its entry left the history.
     void baselineChanged();
+    /// The answer to fetchRange() (answers to other windows' requests are not passed on).
+    void rangeFetched(quint64 id, const QByteArray& data, const QString& error);
     /// Live mode compiled the edit but could not run it ("No CUDA driver: compile-only mode").
     void liveRunSkipped(const QString& why);
 
@@ -290,7 +298,8 @@ private:
     bool m_runIsBaseline = false;  ///< the run in flight is of the baseline kernel
     std::optional<RunRecord> m_baselineKernelRun;
 
-    quint64 m_runId = 0; ///< the run in flight, 0 when none
+    QSet<quint64> m_fetchIds; ///< fetchRange() requests without an answer yet
+    quint64 m_runId = 0;      ///< the run in flight, 0 when none
     Project m_runningProject;
     QVector<RunRecord> m_history;
     quint64 m_nextSerial = 1;

@@ -89,6 +89,7 @@ Engine::Engine(QObject* parent, Isolation isolation)
     connect(d->gpuWorker, &GpuWorker::resourcesReady, this, &Engine::resourcesReady);
     connect(d->gpuWorker, &GpuWorker::runnerRestarted, this, &Engine::runnerRestarted);
     connect(d->gpuWorker, &GpuWorker::runProgress, this, &Engine::runProgress);
+    connect(d->gpuWorker, &GpuWorker::rangeFetched, this, &Engine::rangeFetched);
     connect(d->gpuWorker, &GpuWorker::runFinished, this, [this](quint64 id, const RunResult& r) {
         d->activeRun = 0;
         emit runFinished(id, r);
@@ -204,6 +205,19 @@ quint64 Engine::profile(const RunRequest& request, ProfileSet set) {
     QMetaObject::invokeMethod(d->gpuWorker, "profile", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(kernelpad::RunRequest, request),
                               Q_ARG(kernelpad::ProfileSet, set));
+    return id;
+}
+
+quint64 Engine::fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes) {
+    const quint64 id = d->nextId++;
+    // Not queued behind runs: the runner answers it between runs, and a later run makes the
+    // answer an error that says so.
+    QMetaObject::invokeMethod(
+        d->gpuWorker,
+        [worker = d->gpuWorker, id, run, buffer, offset, bytes] {
+            worker->fetchRange(id, run, buffer, offset, bytes);
+        },
+        Qt::QueuedConnection);
     return id;
 }
 

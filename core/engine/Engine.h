@@ -53,6 +53,11 @@ public:
     /// profileFinished() with the same id. One profile at a time: a second while one is in
     /// flight is answered at once with ProfileStatus::Failed.
     quint64 profile(const RunRequest& request, ProfileSet set);
+    /// Asks the runner for bytes [offset, offset + bytes) of output `buffer` of run `run`,
+    /// an output it kept (OutputBuffer::keptRun: streamed buffers beyond their size limit);
+    /// answered by rangeFetched() with the same id, with the bytes or why not (the runner
+    /// restarted or a later run replaced the output: "run again to see it").
+    quint64 fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
     /// Stops the current run between repetitions (it ends with RunStatus::Cancelled), and the
     /// current profile.
     void cancel();
@@ -72,6 +77,8 @@ signals:
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);
     void profileFinished(quint64 id, const kernelpad::ProfileOutcome& outcome);
+    /// The answer to fetchRange(): the range's bytes, or an empty array and a sentence.
+    void rangeFetched(quint64 id, const QByteArray& data, const QString& error);
     /// The runner process was replaced after a fault, a hang or a cancel.
     void runnerRestarted(const QString& reason);
 

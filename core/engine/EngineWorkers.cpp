@@ -49,6 +49,7 @@ RunnerClient& GpuWorker::client() {
         connect(m_client, &RunnerClient::resourcesReady, this, &GpuWorker::resourcesReady);
         connect(m_client, &RunnerClient::runnerRestarted, this, &GpuWorker::runnerRestarted);
         connect(m_client, &RunnerClient::compiled, this, &GpuWorker::compiled);
+        connect(m_client, &RunnerClient::fetched, this, &GpuWorker::rangeFetched);
     }
     return *m_client;
 }
@@ -169,6 +170,19 @@ void GpuWorker::profile(quint64 id, const RunRequest& request, ProfileSet set) {
         m_profile = nullptr;
         fail(ProfileStatus::Failed, error);
     }
+}
+
+void GpuWorker::fetchRange(quint64 id, quint64 run, const QString& buffer, qint64 offset,
+                           qint64 bytes) {
+    if (!m_isolated) {
+        // Outputs of a run in this process are all here; none was kept anywhere.
+        emit rangeFetched(id, {},
+                          QStringLiteral("kernels run inside this process now, so no runner "
+                                         "keeps output '%1'; run again to see it")
+                              .arg(buffer));
+        return;
+    }
+    client().fetch(id, run, buffer, offset, bytes);
 }
 
 void GpuWorker::cancelRun() {

@@ -70,8 +70,11 @@ public slots:
     /// Finds ncu and the kernel's lowered name, then profiles through a ProfileRun.
     void profile(quint64 id, const kernelpad::RunRequest& request, kernelpad::ProfileSet set);
     void cancelRun();
+    /// A range of an output the runner kept (RunnerClient::fetch); answered by rangeFetched().
+    void fetchRange(quint64 id, quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
 
 signals:
+    void rangeFetched(quint64 id, const QByteArray& data, const QString& error);
     void devicesChanged(const QVector<kernelpad::DeviceInfo>& devices, const QString& driverError);
     void runProgress(quint64 id, const QString& stage, int done, int total);
     void runFinished(quint64 id, const kernelpad::RunResult& result);

@@ -4,6 +4,9 @@
 #include "core/runner/SanitizerRun.h"
 
 #include <QEventLoop>
+#include <QTimer>
+
+#include <utility>
 
 namespace kernelpad {
 namespace {
@@ -18,14 +21,28 @@ RunnerClient::RunnerClient(QObject* parent)
     , m_runner(new RunnerConnection(this)) {
     static_assert(kWatchdogGraceMs == RunnerConnection::kWatchdogGraceMs);
     connect(m_runner, &RunnerConnection::runProgress, this, &RunnerClient::runProgress);
+    // Which run's outputs the runner keeps, so that a fetch of a run it dropped is answered
+    // with why instead of the protocol's refusal. Connected first: a caller may fetch as soon
+    // as it hears of the result.
+    connect(m_runner, &RunnerConnection::runFinished, this,
+            [this](quint64 id, const RunResult& result) {
+                // A poisoned runner exits with what it kept; its successor is already there.
+                const int start = std::exchange(m_poisoned, false) ? -1 : m_runner->startCount();
+                for (const OutputBuffer& b : result.outputs)
+                    if (b.isKept()) {
+                        m_kept = KeptRun{id, start, false, m_runner->spec().displayName()};
+                        break;
+                    }
+            });
     connect(m_runner, &RunnerConnection::runFinished, this, &RunnerClient::runFinished);
     connect(m_runner, &RunnerConnection::devicesChanged, this, &RunnerClient::devicesChanged);
     connect(m_runner, &RunnerConnection::resourcesReady, this, &RunnerClient::resourcesReady);
     connect(m_runner, &RunnerConnection::compiled, this, &RunnerClient::compiled);
-    connect(m_runner, &RunnerConnection::fetched, this, &RunnerClient::fetched);
+    connect(m_runner, &RunnerConnection::fetched, this, &RunnerClient::onFetched);
     // A poisoned runner's successor starts before the result is handed on, so that the next
     // run does not wait for it.
     connect(m_runner, &RunnerConnection::poisoned, this, [this] {
+        m_poisoned = true;
         m_runner->waitForExitOrStop(kPoisonedExitMs);
         warmUp();
     });
@@ -49,7 +66,12 @@ void RunnerClient::setCommand(const QString& program, const QStringList& argumen
 }
 
 bool RunnerClient::setSpec(const RunnerSpec& spec, QString* error) {
-    return m_runner->setSpec(spec, error);
+    const bool changed = spec != m_runner->spec();
+    if (!m_runner->setSpec(spec, error))
+        return false;
+    if (changed)
+        m_kept.runnerChanged = true;
+    return true;
 }
 
 const RunnerSpec& RunnerClient::spec() const {
@@ -103,9 +125,56 @@ void RunnerClient::setKeepBeyondBytes(qint64 bytes) {
     m_runner->setKeepBeyondBytes(bytes);
 }
 
+QString RunnerClient::keptOutputGoneMessage(const QString& where, const QString& why) {
+    return QStringLiteral("this output was kept on %1 and is gone: %2; run again to see it")
+        .arg(where, why);
+}
+
+QString RunnerClient::keptGoneReason(quint64 run) const {
+    if (run != 0 && run == m_kept.run && m_kept.runnerChanged)
+        return QStringLiteral("another runner was chosen since");
+    // Run ids only grow (the Engine's), so an older one was sent before the last run.
+    if (run != 0 && run < m_lastRun)
+        return QStringLiteral("a later run replaced it (the runner keeps the last run's "
+                              "outputs only)");
+    if (run == 0 || run != m_lastRun || run != m_kept.run)
+        return QStringLiteral("the runner does not know that run");
+    if (m_runner->startCount() != m_kept.startCount)
+        return QStringLiteral("the runner restarted");
+    if (m_runner->pid() == 0)
+        return QStringLiteral("the runner has ended");
+    return {};
+}
+
+QString RunnerClient::keptWhere() const {
+    return m_kept.where.isEmpty() ? m_runner->spec().displayName() : m_kept.where;
+}
+
 void RunnerClient::fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset,
                          qint64 bytes) {
+    if (const QString why = keptGoneReason(run); !why.isEmpty()) {
+        const QString message = keptOutputGoneMessage(keptWhere(), why);
+        // Answered later, as every answer: the caller connects after this returns.
+        QTimer::singleShot(0, this, [this, id, message] { emit fetched(id, {}, message); });
+        return;
+    }
+    m_fetches.insert(id, FetchInFlight{run, buffer});
     m_runner->fetch(id, run, buffer, offset, bytes);
+}
+
+void RunnerClient::onFetched(quint64 id, const QByteArray& data, const QString& error) {
+    const FetchInFlight asked = m_fetches.take(id);
+    if (error.isEmpty()) {
+        emit fetched(id, data, error);
+        return;
+    }
+    // The runner ended or was replaced under the fetch: say so as a fetch before it would.
+    const QString where = keptWhere();
+    if (const QString why = keptGoneReason(asked.run); !why.isEmpty())
+        emit fetched(id, {}, keptOutputGoneMessage(where, why));
+    else
+        emit fetched(id, {},
+                     QStringLiteral("fetching '%1' from %2: %3").arg(asked.buffer, where, error));
 }
 
 void RunnerClient::setPreparationLimitMs(int ms) {
@@ -151,6 +220,7 @@ void RunnerClient::run(quint64 id, const RunRequest& request) {
         runSanitized(id, request);
         return;
     }
+    m_lastRun = id;
     m_runner->run(id, request);
 }
 

@@ -6,6 +6,7 @@
 #include "core/run/RunTypes.h"
 #include "core/runner/RunnerSpec.h"
 
+#include <QHash>
 #include <QObject>
 
 namespace kernelpad {
@@ -70,7 +71,11 @@ public:
     /// Outputs larger than this stay on a streaming runner (RunnerConnection).
     void setKeepBeyondBytes(qint64 bytes);
     /// A range of an output kept on the runner (OutputBuffer::keptRun); answered by fetched().
+    /// When the runner no longer has it (it restarted or ended, a later run replaced it, the
+    /// runner was changed) the answer is keptOutputGoneMessage()'s sentence, without asking.
     void fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
+    /// "this output was kept on gpu-box and is gone: the runner restarted; run again to see it"
+    [[nodiscard]] static QString keptOutputGoneMessage(const QString& where, const QString& why);
 
 signals:
     void fetched(quint64 id, const QByteArray& data, const QString& error);
@@ -86,6 +91,27 @@ signals:
 private:
     void runSanitized(quint64 id, const RunRequest& request);
     void onSanitizedFinished(quint64 id, const RunResult& result);
+    /// Why run `run`'s kept outputs are no longer on the runner, empty while they are.
+    [[nodiscard]] QString keptGoneReason(quint64 run) const;
+    /// The runner that kept the outputs, for the messages.
+    [[nodiscard]] QString keptWhere() const;
+    void onFetched(quint64 id, const QByteArray& data, const QString& error);
+
+    /// The run whose outputs the runner keeps now (the runner keeps one run's: RunnerServer).
+    struct KeptRun {
+        quint64 run = 0;
+        int startCount = 0;         ///< the runner process that holds them
+        bool runnerChanged = false; ///< setSpec() chose another runner since
+        QString where;              ///< the runner's name then
+    };
+    KeptRun m_kept;
+    quint64 m_lastRun = 0;   ///< the last run sent to the warm runner (it replaces what is kept)
+    bool m_poisoned = false; ///< the result about to arrive is from a runner that is exiting
+    struct FetchInFlight {
+        quint64 run = 0;
+        QString buffer;
+    };
+    QHash<quint64, FetchInFlight> m_fetches; ///< fetch id -> what it asked for
 
     RunnerConnection* m_runner; ///< the warm runner, a child
     QString m_sanitizerPath;

@@ -182,11 +182,17 @@ private slots:
         qInfo("fetched the whole 256 MiB output in %.3f s: %.0f MB/s", seconds,
               double(n * 4) / 1e6 / seconds);
 
-        // The next run replaces what was kept.
+        // The next run replaces what was kept: the client says so without asking the runner.
         const RunResult next = runWith(client, 12, r);
         QVERIFY2(next.status == RunStatus::Ok, qPrintable(next.error));
         (void)fetchWith(client, 103, 11, QStringLiteral("out"), 0, 4, &error);
-        QVERIFY2(error.contains("run 12 replaced them"), qPrintable(error));
+        QVERIFY2(error.contains("is gone: a later run replaced it") &&
+                     error.endsWith("run again to see it"),
+                 qPrintable(error));
+        // The new run's output is there.
+        const QByteArray head = fetchWith(client, 104, 12, QStringLiteral("out"), 0, 8, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(head.size(), qsizetype(8));
     }
 };
 

@@ -1,9 +1,12 @@
 #include "ui/models/BufferTableModel.h"
 
+#include "core/engine/OutputRangeReader.h"
 #include "core/launch/BufferInit.h"
 
 #include <QFont>
 #include <QFontDatabase>
+
+#include <QTimer>
 
 #include <climits>
 
@@ -19,18 +22,60 @@ int clampToInt(qint64 n) {
 } // namespace
 
 BufferTableModel::BufferTableModel(QObject* parent)
-    : QAbstractTableModel(parent) {}
+    : QAbstractTableModel(parent)
+    , m_reader(new OutputRangeReader(this)) {
+    connect(m_reader, &OutputRangeReader::arrived, this, &BufferTableModel::onArrived);
+    // A failure empties the "…" cells; the viewer says why.
+    connect(m_reader, &OutputRangeReader::failed, this, [this] {
+        if (rowCount() > 0)
+            emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    });
+}
 
 void BufferTableModel::setBuffer(const OutputBuffer& buffer) {
     beginResetModel();
-    m_buffer = buffer; // shares the bytes (QByteArray is implicitly shared)
-    // Never trust count beyond the bytes that are really there.
-    const qint64 elementBytes = m_buffer.type.sizeBytes();
-    if (elementBytes <= 0)
-        m_buffer.count = 0;
-    else
-        m_buffer.count = std::min(m_buffer.count, qint64(m_buffer.data.size()) / elementBytes);
+    m_reader->setBuffer(buffer); // shares the bytes (QByteArray is implicitly shared)
+    m_buffer = buffer;
+    // Never trust count beyond the bytes that are really there (or, kept, on the runner).
+    m_buffer.count = m_reader->elementCount();
+    m_missingFirst = m_missingLast = -1;
     endResetModel();
+}
+
+void BufferTableModel::setRangeFetcher(RangeFetcher* fetcher) {
+    m_reader->setFetcher(fetcher);
+}
+
+void BufferTableModel::noteMissing(qint64 element) const {
+    if (m_missingFirst < 0) {
+        m_missingFirst = m_missingLast = element;
+        // After the paint that asks for the rows in view: one request for all of them.
+        QTimer::singleShot(0, const_cast<BufferTableModel*>(this),
+                           &BufferTableModel::requestMissing);
+        return;
+    }
+    m_missingFirst = std::min(m_missingFirst, element);
+    m_missingLast = std::max(m_missingLast, element);
+}
+
+void BufferTableModel::requestMissing() {
+    if (m_missingFirst < 0)
+        return;
+    // A screenful of margin on either side, so that a short scroll finds its rows here.
+    const qint64 margin = m_missingLast - m_missingFirst + 1;
+    m_reader->want(m_missingFirst - margin, m_missingLast + margin);
+    m_missingFirst = m_missingLast = -1;
+}
+
+void BufferTableModel::onArrived(qint64 first, qint64 last) {
+    const qint64 width = m_rowWidth > 1 ? m_rowWidth : 1;
+    const qint64 rows = rowCount();
+    const qint64 top = first / width;
+    const qint64 bottom = std::min(last / width, rows - 1);
+    if (top > bottom)
+        return;
+    emit dataChanged(index(int(top), 0), index(int(bottom), columnCount() - 1),
+                     {Qt::DisplayRole, Qt::ToolTipRole});
 }
 
 void BufferTableModel::clear() {
@@ -87,15 +132,25 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const {
     const qint64 element = elementAt(index);
     if (element < 0)
         return {};
-    switch (role) {
-    case Qt::DisplayRole:
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         // Formatted on demand: the view asks only for the rows it shows.
-        return elementToString(m_buffer.type, m_buffer.data.constData(), element);
-    case Qt::ToolTipRole:
-        return tr("%1[%2] = %3")
-            .arg(m_buffer.name)
-            .arg(element)
-            .arg(elementToString(m_buffer.type, m_buffer.data.constData(), element));
+        const char* bytes = m_reader->element(element);
+        if (!bytes) {
+            if (!m_reader->error().isEmpty())
+                return role == Qt::ToolTipRole ? QVariant(m_reader->error()) : QVariant(QString());
+            noteMissing(element);
+            return role == Qt::ToolTipRole ? QVariant(tr("%1[%2] is being fetched from the runner")
+                                                          .arg(m_buffer.name)
+                                                          .arg(element))
+                                           : QVariant(QString::fromUtf8(kFetchingText));
+        }
+        // elementToString reads element `i` of a base pointer: this one points at the element.
+        const QString text = elementToString(m_buffer.type, bytes, 0);
+        return role == Qt::DisplayRole
+                   ? text
+                   : tr("%1[%2] = %3").arg(m_buffer.name).arg(element).arg(text);
+    }
+    switch (role) {
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
@@ -130,6 +185,18 @@ BufferPageModel::BufferPageModel(BufferTableModel* source, QObject* parent)
         m_page = 0;
         endResetModel();
     });
+    // Rows of a kept buffer that arrived: those on this page change.
+    connect(source, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& topLeft, const QModelIndex& bottomRight,
+                   const QList<int>& roles) {
+                const qint64 top = std::max<qint64>(topLeft.row(), firstRow());
+                const qint64 bottom =
+                    std::min<qint64>(bottomRight.row(), firstRow() + rowCount() - 1);
+                if (top > bottom)
+                    return;
+                emit dataChanged(index(int(top - firstRow()), topLeft.column()),
+                                 index(int(bottom - firstRow()), bottomRight.column()), roles);
+            });
 }
 
 void BufferPageModel::setPageRows(int rows) {

@@ -1,6 +1,8 @@
 #pragma once
 // A read-only, lazy view of one output buffer: nothing is precomputed per element, only the
-// rows the view asks for are formatted (100 million elements stay smooth).
+// rows the view asks for are formatted (100 million elements stay smooth). An output kept on
+// the runner is read through an OutputRangeReader: the rows the view asks for are fetched (with
+// a margin) and show "…" until they arrive.
 
 #include "core/run/RunTypes.h"
 
@@ -8,14 +10,25 @@
 
 namespace kernelpad {
 
+class OutputRangeReader;
+class RangeFetcher;
+
 /// Table over an OutputBuffer: one column (row = element) or `rowWidth` columns (2-D).
 class BufferTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     explicit BufferTableModel(QObject* parent = nullptr);
 
-    /// O(1): the QByteArray is implicitly shared, not copied.
+    /// What a kept cell shows until its element arrives.
+    static constexpr const char* kFetchingText = "…";
+
+    /// O(1): the QByteArray is implicitly shared, not copied. A kept buffer (isKept()) keeps
+    /// its count and is fetched through rangeFetcher() as rows are shown.
     void setBuffer(const OutputBuffer& buffer);
+    /// Where kept buffers' rows come from (the window's Session; a fake in tests).
+    void setRangeFetcher(RangeFetcher* fetcher);
+    /// The reader of the current buffer (shared with the heat map).
+    [[nodiscard]] OutputRangeReader* reader() const { return m_reader; }
     void clear();
     /// 0 or 1: one element per row; N > 1: N elements per row (a 2-D table).
     void setRowWidth(qint64 width);
@@ -35,8 +48,17 @@ public:
                                       int role = Qt::DisplayRole) const override;
 
 private:
+    /// data() asked for an element that is not here: wanted once the view's paint is over.
+    void noteMissing(qint64 element) const;
+    void requestMissing();
+    void onArrived(qint64 first, qint64 last);
+
     OutputBuffer m_buffer;
     qint64 m_rowWidth = 0;
+    OutputRangeReader* m_reader = nullptr;
+    /// Elements asked for and missing since the last request, [first, last]; first < 0: none.
+    mutable qint64 m_missingFirst = -1;
+    mutable qint64 m_missingLast = -1;
 };
 
 /// A window of at most `pageRows` rows of a BufferTableModel. QTableView keeps per-row

@@ -1,5 +1,6 @@
 #include "ui/widgets/BufferViewer.h"
 
+#include "core/engine/OutputRangeReader.h"
 #include "ui/models/BufferTableModel.h"
 #include "ui/widgets/HeatMapView.h"
 
@@ -10,6 +11,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpressionValidator>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
@@ -38,6 +40,10 @@ BufferViewer::BufferViewer(QWidget* parent)
     m_info->setObjectName(QStringLiteral("bufferInfo"));
     // Wraps rather than setting the window's minimum width by its longest sentence.
     m_info->setWordWrap(true);
+    m_kept = new QLabel(this);
+    m_kept->setObjectName(QStringLiteral("keptNote"));
+    m_kept->setWordWrap(true);
+    m_kept->setVisible(false);
     m_rowWidth = new QSpinBox(this);
     m_rowWidth->setObjectName(QStringLiteral("rowWidth"));
     m_rowWidth->setRange(0, kMaxRowWidth);
@@ -102,7 +108,12 @@ BufferViewer::BufferViewer(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_kept);
     layout->addWidget(m_tabs, 1);
+    m_heatMap->setReader(m_model->reader());
+    connect(m_model->reader(), &OutputRangeReader::failed, this, &BufferViewer::showKeptNote);
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            &BufferViewer::followTable);
 
     connect(m_combo, &QComboBox::currentIndexChanged, this, &BufferViewer::showBuffer);
     connect(m_rowWidth, &QSpinBox::valueChanged, this, &BufferViewer::applyRowWidth);
@@ -116,6 +127,47 @@ BufferViewer::BufferViewer(QWidget* parent)
                                          : QStringLiteral("[%1] = %2").arg(index).arg(value));
             });
     clear();
+}
+
+void BufferViewer::setRangeFetcher(RangeFetcher* fetcher) {
+    m_fetcher = fetcher;
+    m_model->setRangeFetcher(fetcher);
+}
+
+QString BufferViewer::keptNote() const {
+    return m_model->buffer().isKept() ? m_kept->text() : QString();
+}
+
+void BufferViewer::showKeptNote() {
+    const OutputBuffer& buffer = m_model->buffer();
+    m_kept->setVisible(buffer.isKept());
+    if (!buffer.isKept()) {
+        m_kept->clear();
+        return;
+    }
+    const OutputRangeReader* reader = m_model->reader();
+    if (!reader->error().isEmpty()) {
+        m_kept->setText(reader->error());
+        return;
+    }
+    if (!m_fetcher) {
+        m_kept->setText(tr("This output stayed on the runner, and this view cannot fetch it."));
+        return;
+    }
+    const QString where = m_fetcher->sourceName();
+    m_kept->setText(tr("kept on %1: %2, rows fetched as you scroll")
+                        .arg(where.isEmpty() ? tr("the runner") : where,
+                             QLocale().formattedDataSize(buffer.sizeBytes())));
+}
+
+void BufferViewer::followTable() {
+    const qint64 width = m_heatMap->dataWidth();
+    if (!m_model->buffer().isKept() || width <= 0)
+        return;
+    const int visible = std::max(0, m_table->rowAt(0));
+    const qint64 row = m_page->firstRow() + visible;
+    const qint64 tableWidth = std::max<qint64>(1, m_model->rowWidth());
+    m_heatMap->setWindowRow(row * tableWidth / width);
 }
 
 void BufferViewer::clear() {
@@ -153,6 +205,7 @@ void BufferViewer::showBuffer(int comboIndex) {
                                  : tr("Output buffers (out and inout) show here after a run, "
                                       "as a table and a heat map."));
         updatePageLabel();
+        showKeptNote();
         return;
     }
     const OutputBuffer& buffer = m_outputs.at(comboIndex);
@@ -161,8 +214,9 @@ void BufferViewer::showBuffer(int comboIndex) {
     const QLocale locale;
     m_info->setText(tr("%1 × %2 (%3)")
                         .arg(buffer.type.displayName(), locale.toString(m_model->elementCount()),
-                             locale.formattedDataSize(buffer.data.size())));
+                             locale.formattedDataSize(buffer.sizeBytes())));
     updatePageLabel();
+    showKeptNote();
 }
 
 void BufferViewer::applyRowWidth() {
@@ -170,11 +224,13 @@ void BufferViewer::applyRowWidth() {
     const int index = m_combo->currentIndex();
     if (index >= 0 && index < m_outputs.size())
         m_heatMap->setBuffer(m_outputs.at(index), m_rowWidth->value());
+    followTable();
 }
 
 void BufferViewer::showPage(qint64 page) {
     m_page->setPage(page);
     updatePageLabel();
+    followTable();
 }
 
 void BufferViewer::updatePageLabel() {

@@ -19,10 +19,13 @@ namespace kernelpad {
 class BufferPageModel;
 class BufferTableModel;
 class HeatMapView;
+class RangeFetcher;
 
 /// Pick an output buffer, read it as a table (1-D or rows of N) or look at it as a heat map.
-/// Child object names: bufferCombo, bufferInfo, rowWidth, gotoIndex, bufferTable, heatMap. The
-/// table shows one page of BufferPageModel::kDefaultPageRows rows at a time (see BufferPageModel).
+/// Child object names: bufferCombo, bufferInfo, keptNote, rowWidth, gotoIndex, bufferTable,
+/// heatMap. The table shows one page of BufferPageModel::kDefaultPageRows rows at a time (see
+/// BufferPageModel). An output kept on the runner (OutputBuffer::isKept) is fetched through the
+/// RangeFetcher as its rows are shown; keptNote says where it is, or why it cannot be shown.
 class BufferViewer : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +35,10 @@ public:
     void setOutputs(const QVector<OutputBuffer>& outputs);
     /// No run yet: says that output buffers show after one.
     void clear();
+    /// Where kept outputs' rows come from (the window's Session; a fake in tests).
+    void setRangeFetcher(RangeFetcher* fetcher);
+    /// keptNote's text: where a kept output is, or why it cannot be shown; empty otherwise.
+    [[nodiscard]] QString keptNote() const;
 
     [[nodiscard]] BufferTableModel* model() const { return m_model; }
     [[nodiscard]] HeatMapView* heatMap() const { return m_heatMap; }
@@ -46,6 +53,9 @@ private:
     void onGoTo();
     void showPage(qint64 page);
     void updatePageLabel();
+    /// The heat map's window of a kept output follows the table's first visible row.
+    void followTable();
+    void showKeptNote();
 
     QVector<OutputBuffer> m_outputs; ///< implicitly shared bytes: no copies
     bool m_hasRun = false;           ///< setOutputs() since the last clear()
@@ -58,6 +68,8 @@ private:
     QSpinBox* m_rowWidth = nullptr;
     QLineEdit* m_goto = nullptr;
     QLabel* m_info = nullptr;
+    QLabel* m_kept = nullptr;
+    RangeFetcher* m_fetcher = nullptr;
     QTabWidget* m_tabs = nullptr;
     QTableView* m_table = nullptr;
     HeatMapView* m_heatMap = nullptr;

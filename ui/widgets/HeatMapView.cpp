@@ -1,8 +1,10 @@
 #include "ui/widgets/HeatMapView.h"
 
+#include "core/engine/OutputRangeReader.h"
 #include "core/launch/BufferInit.h"
 
 #include <QLinearGradient>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -44,18 +46,97 @@ HeatMapView::HeatMapView(QWidget* parent)
     setMinimumSize(120, 80);
 }
 
+void HeatMapView::setReader(OutputRangeReader* reader) {
+    if (m_reader)
+        m_reader->disconnect(this);
+    m_reader = reader;
+    if (!reader)
+        return;
+    connect(reader, &OutputRangeReader::arrived, this, [this](qint64 first, qint64 last) {
+        const qint64 begin = m_windowRow * m_width;
+        if (m_buffer.isKept() && last >= begin && first < begin + windowRows() * m_width) {
+            m_cache = QImage();
+            update();
+        }
+    });
+    connect(reader, &OutputRangeReader::failed, this, [this] {
+        if (m_buffer.isKept())
+            update();
+    });
+}
+
 void HeatMapView::setBuffer(const OutputBuffer& buffer, qint64 width) {
     m_buffer = buffer; // shares the bytes
     const qint64 elementBytes = m_buffer.type.sizeBytes();
-    m_buffer.count = elementBytes > 0
-                         ? std::min(m_buffer.count, qint64(m_buffer.data.size()) / elementBytes)
-                         : 0;
+    if (elementBytes <= 0)
+        m_buffer.count = 0;
+    else if (!m_buffer.isKept()) // never beyond the bytes that are here
+        m_buffer.count = std::min(m_buffer.count, qint64(m_buffer.data.size()) / elementBytes);
     if (width > 0)
         m_width = width;
     else
         m_width = m_buffer.count > 0 ? qint64(std::ceil(std::sqrt(double(m_buffer.count)))) : 0;
+    m_windowRow = 0;
     m_cache = QImage();
     update();
+}
+
+qint64 HeatMapView::maxWindowRows() const {
+    const qint64 rowBytes = std::max<qint64>(1, m_width * m_buffer.type.sizeBytes());
+    return std::max<qint64>(1, kKeptWindowBytes / rowBytes);
+}
+
+void HeatMapView::setWindowRow(qint64 row) {
+    // Near the end the window starts earlier, so that it stays full.
+    row = std::clamp<qint64>(row, 0, std::max<qint64>(0, dataHeight() - maxWindowRows()));
+    if (row == m_windowRow)
+        return;
+    m_windowRow = row;
+    if (m_buffer.isKept()) {
+        m_cache = QImage();
+        update();
+    }
+}
+
+qint64 HeatMapView::windowRows() const {
+    const qint64 height = dataHeight();
+    if (!m_buffer.isKept() || m_width <= 0)
+        return height;
+    return std::min(maxWindowRows(), height - m_windowRow);
+}
+
+QString HeatMapView::keptCaption() const {
+    if (!m_buffer.isKept() || m_width <= 0)
+        return {};
+    if (m_reader && !m_reader->error().isEmpty())
+        return m_reader->error();
+    const QLocale locale;
+    const QString rows =
+        tr("rows %1–%2 of %3")
+            .arg(locale.toString(m_windowRow), locale.toString(m_windowRow + windowRows() - 1),
+                 locale.toString(dataHeight()));
+    // The whole image would fetch most of the buffer (see the class comment).
+    return m_missing ? tr("%1: fetching from the runner…").arg(rows)
+                     : tr("%1, following the table (an output kept on the runner is drawn "
+                          "%2 at a time)")
+                           .arg(rows, locale.formattedDataSize(kKeptWindowBytes));
+}
+
+double HeatMapView::valueAt(qint64 element) const {
+    if (element < 0 || element >= m_buffer.count)
+        return std::numeric_limits<double>::quiet_NaN();
+    if (!m_buffer.isKept())
+        return elementAsDouble(m_buffer.type, m_buffer.data.constData(), element);
+    const char* bytes = m_reader ? m_reader->element(element) : nullptr;
+    return bytes ? elementAsDouble(m_buffer.type, bytes, 0)
+                 : std::numeric_limits<double>::quiet_NaN();
+}
+
+QString HeatMapView::textAt(qint64 element) const {
+    if (!m_buffer.isKept())
+        return elementToString(m_buffer.type, m_buffer.data.constData(), element);
+    const char* bytes = m_reader ? m_reader->element(element) : nullptr;
+    return bytes ? elementToString(m_buffer.type, bytes, 0) : tr("(being fetched)");
 }
 
 void HeatMapView::clear() {
@@ -71,9 +152,14 @@ QRect HeatMapView::imageRect() const {
 }
 
 QImage HeatMapView::render(const QSize& size) {
-    const qint64 height = dataHeight();
-    if (m_buffer.count == 0 || size.isEmpty() || m_width <= 0)
+    // A kept buffer: only its window's rows, from windowRow() on.
+    const qint64 height = windowRows();
+    const qint64 top = m_buffer.isKept() ? m_windowRow : 0;
+    if (m_buffer.count == 0 || size.isEmpty() || m_width <= 0 || height <= 0)
         return {};
+    if (m_buffer.isKept() && m_reader)
+        m_reader->want(top * m_width, (top + height) * m_width - 1, 1);
+    m_missing = false;
     // One sample per output pixel, never more pixels than elements: the cost is bounded by
     // the widget's area however large the buffer is.
     const int w = int(std::min<qint64>(size.width(), m_width));
@@ -81,14 +167,14 @@ QImage HeatMapView::render(const QSize& size) {
     std::vector<double> samples(size_t(w) * size_t(h));
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
-    const char* bytes = m_buffer.data.constData();
     for (int y = 0; y < h; ++y) {
-        const qint64 row = qint64(y) * height / h;
+        const qint64 row = top + qint64(y) * height / h;
         for (int x = 0; x < w; ++x) {
             const qint64 element = row * m_width + qint64(x) * m_width / w;
-            double v = std::numeric_limits<double>::quiet_NaN();
-            if (element < m_buffer.count)
-                v = elementAsDouble(m_buffer.type, bytes, element);
+            const double v = valueAt(element);
+            if (m_buffer.isKept() && element < m_buffer.count &&
+                (!m_reader || !m_reader->contains(element)))
+                m_missing = true;
             samples[size_t(y) * w + x] = v;
             if (std::isfinite(v)) {
                 lo = std::min(lo, v);
@@ -142,11 +228,13 @@ void HeatMapView::paintEvent(QPaintEvent*) {
     painter.setPen(palette().windowText().color());
     painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, QString::number(m_min, 'g', 6));
     painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, QString::number(m_max, 'g', 6));
-    painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop,
-                     tr("%1 × %2, %3 sampled")
-                         .arg(m_width)
-                         .arg(dataHeight())
-                         .arg(qint64(m_cache.width()) * m_cache.height()));
+    const QString caption = m_buffer.isKept()
+                                ? keptCaption()
+                                : tr("%1 × %2, %3 sampled")
+                                      .arg(m_width)
+                                      .arg(dataHeight())
+                                      .arg(qint64(m_cache.width()) * m_cache.height());
+    painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, caption);
 }
 
 qint64 HeatMapView::elementAtPixel(const QPoint& pos) const {
@@ -154,7 +242,8 @@ qint64 HeatMapView::elementAtPixel(const QPoint& pos) const {
     if (!target.contains(pos) || m_width <= 0)
         return -1;
     const qint64 col = qint64(pos.x() - target.left()) * m_width / target.width();
-    const qint64 row = qint64(pos.y() - target.top()) * dataHeight() / target.height();
+    const qint64 row = (m_buffer.isKept() ? m_windowRow : 0) +
+                       qint64(pos.y() - target.top()) * windowRows() / target.height();
     const qint64 element = row * m_width + col;
     return element < m_buffer.count ? element : -1;
 }
@@ -166,7 +255,7 @@ void HeatMapView::mouseMoveEvent(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
-    const QString value = elementToString(m_buffer.type, m_buffer.data.constData(), element);
+    const QString value = textAt(element);
     emit hoveredElement(element, value);
     QToolTip::showText(event->globalPosition().toPoint(),
                        tr("[%1] (row %2, column %3) = %4")

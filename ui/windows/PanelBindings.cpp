@@ -3,6 +3,7 @@
 
 #include "core/launch/BufferInit.h"
 #include "ui/ProjectDocument.h"
+#include "ui/SessionRangeFetcher.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/BufferViewer.h"
@@ -468,6 +469,7 @@ void verification(Session* session, VerificationPanel* panel) {
 }
 
 void buffers(Session* session, BufferViewer* buffers) {
+    buffers->setRangeFetcher(new SessionRangeFetcher(session, buffers));
     PanelViewer* viewer = makeViewer(buffers);
     viewer->onCleared = [=](const Session&) { buffers->clear(); };
     viewer->onRunFinished = [=](const Session& s, const RunRecord& run) {
