@@ -103,6 +103,10 @@ void RunnerClient::setKeepBeyondBytes(qint64 bytes) {
     m_runner->setKeepBeyondBytes(bytes);
 }
 
+qint64 RunnerClient::keepBeyondBytes() const {
+    return m_runner->keepBeyondBytes();
+}
+
 void RunnerClient::fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset,
                          qint64 bytes) {
     m_runner->fetch(id, run, buffer, offset, bytes);

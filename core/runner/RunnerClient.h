@@ -69,6 +69,7 @@ public:
     [[nodiscard]] bool streamBuffers() const;
     /// Outputs larger than this stay on a streaming runner (RunnerConnection).
     void setKeepBeyondBytes(qint64 bytes);
+    [[nodiscard]] qint64 keepBeyondBytes() const;
     /// A range of an output kept on the runner (OutputBuffer::keptRun); answered by fetched().
     void fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
 
