@@ -49,7 +49,7 @@ private:
     QVector<RunnerSpec> m_runners;
     QVector<QVector<PoolEntry>> m_found; ///< per runner
     QVector<RunnerClient*> m_clients;    ///< per runner, children until they answer
-    QStringList m_problems; ///< per runner, empty for one that gave devices
+    QStringList m_problems;              ///< per runner, empty for one that gave devices
     int m_waiting = 0;
     bool m_finishPending = false;
     quint64 m_generation = 0; ///< answers of an abandoned survey are dropped
