@@ -108,8 +108,8 @@ void SweepPanel::refreshDeviceTexts() {
     for (int i = 0; i < 3; ++i) {
         m_devices->setItemText(i, deviceScopeText(DeviceScope(i)));
         const QString& why = m_choices[i].why;
-        m_devices->setItemData(i, why.isEmpty() ? QVariant() : QVariant(tr("Left out: %1").arg(why)),
-                               Qt::ToolTipRole);
+        m_devices->setItemData(
+            i, why.isEmpty() ? QVariant() : QVariant(tr("Left out: %1").arg(why)), Qt::ToolTipRole);
     }
 }
 
