@@ -24,6 +24,7 @@
 #include <QJsonDocument>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -450,6 +451,16 @@ private slots:
                      f.panel.message().contains(QStringLiteral("libcuda.so.1")),
                  qPrintable(f.panel.message()));
         QCOMPARE(f.started->load(), 0);
+        auto* run = f.panel.findChild<QPushButton*>(QStringLiteral("runSweep"));
+        QVERIFY(run->toolTip().contains(QLatin1String("libcuda.so.1")));
+        // The chosen runner's missing driver does not stop a sweep over every runner's devices.
+        f.panel.setDeviceScope(SweepPanel::DeviceScope::EveryRunner);
+        QVERIFY(run->toolTip().isEmpty());
+        SweepPanel::DeviceChoice every;
+        every.entries = {PoolEntry{silentRunner(QStringLiteral("a")), 0, QStringLiteral("X")}};
+        f.panel.setDeviceChoice(SweepPanel::DeviceScope::EveryRunner, every);
+        QVERIFY2(f.runToEnd(), qPrintable(f.panel.message()));
+        QVERIFY(f.started->load() > 0); // the test's evaluator stands in for the pool
     }
 };
 

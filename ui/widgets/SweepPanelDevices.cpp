@@ -59,6 +59,7 @@ void SweepPanel::setDeviceScope(DeviceScope scope) {
         return;
     m_scope = scope;
     QSettings().setValue(kScopeKey, QLatin1String(kScopeNames[int(scope)]));
+    updateButtons();
     emit deviceScopeChanged(scope);
 }
 

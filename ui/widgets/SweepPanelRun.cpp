@@ -300,7 +300,9 @@ void SweepPanel::updateButtons() {
         return;
     const bool running = isRunning();
     m_run->setEnabled(!running && m_document && !m_document->project().sweep.isEmpty());
-    m_run->setToolTip(m_noDevice.isEmpty() ? QString() : tr("No CUDA device: %1").arg(m_noDevice));
+    m_run->setToolTip(m_noDevice.isEmpty() || m_scope != DeviceScope::Chosen
+                          ? QString()
+                          : tr("No CUDA device: %1").arg(m_noDevice));
     m_cancel->setEnabled(running);
     m_applyBest->setEnabled(m_model->bestRow() >= 0);
     const int row = m_proxy->mapToSource(m_resultsView->currentIndex()).row();
