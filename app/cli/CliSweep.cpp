@@ -7,6 +7,7 @@
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerPool.h"
 #include "core/runner/RunnerSpec.h"
+#include "core/runner/RunnerSurvey.h"
 #include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
@@ -39,6 +40,9 @@ struct SweepArgs {
     /// --devices: "all" or ordinals ("0,1"; "0,0" is two runners on device 0).
     QString devices;
     std::optional<int> repetitions;
+    /// --runner, each time it is given (main passes them on, the first also in
+    /// $KERNELPAD_RUNNER_SPEC): two or more spread the sweep over every device of each.
+    QVector<RunnerSpec> runners;
 };
 
 int badInput(const QString& message, bool json) {
@@ -53,8 +57,8 @@ int badInput(const QString& message, bool json) {
 
 std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
     SweepArgs out;
-    const QStringList valued{"--strategy", "--budget", "--seed", "--results",
-                             "--set",      "--device", "--reps", "--devices"};
+    const QStringList valued{"--strategy", "--budget", "--seed",    "--results", "--set",
+                             "--device",   "--reps",   "--devices", "--runner"};
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         if (a == QLatin1String("--json")) {
@@ -86,6 +90,11 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
                 out.deviceGiven = true;
             } else if (a == QLatin1String("--devices")) {
                 out.devices = value;
+            } else if (a == QLatin1String("--runner")) {
+                std::optional<RunnerSpec> spec = RunnerSpec::parse(value, error);
+                if (!spec)
+                    return std::nullopt;
+                out.runners.append(*spec);
             } else {
                 out.repetitions = value.toInt(&ok);
                 ok = ok && *out.repetitions >= 1;
@@ -115,6 +124,15 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
     }
     if (out.deviceGiven && !out.devices.isEmpty()) {
         *error = QStringLiteral("--device and --devices: choose one");
+        return std::nullopt;
+    }
+    if (out.runners.size() > 1 && (out.deviceGiven || !out.devices.isEmpty())) {
+        *error =
+            QStringLiteral("%1 chooses devices of one runner; with %2 --runner options the "
+                           "sweep uses every device of each (leave %1 out, or give one "
+                           "--runner)")
+                .arg(out.deviceGiven ? QStringLiteral("--device") : QStringLiteral("--devices"))
+                .arg(out.runners.size());
         return std::nullopt;
     }
     if (out.json && out.csv) {
@@ -228,23 +246,48 @@ void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStr
 }
 
 /// The runners' devices: --device N is one runner there; --devices lists them ("all", or
-/// ordinals, one runner each, repeats allowed); neither is every local device. Empty when the
-/// driver or its devices are missing: the single runner then says so.
-std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
-    if (a.deviceGiven)
-        return QVector<int>{a.device};
+/// ordinals, one runner each, repeats allowed); neither is every device of the runner (this
+/// computer, or the one --runner names). Several --runner: every device of each, a runner that
+/// cannot be reached reported on stderr and left out. Empty when the driver or its devices are
+/// missing: the single runner then says so.
+std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* error) {
+    if (a.runners.size() > 1) {
+        QStringList problems;
+        const QVector<PoolEntry> entries = RunnerSurvey::listDevices(a.runners, &problems);
+        QTextStream err(stderr);
+        for (const QString& problem : problems)
+            err << "sweep: left out runner " << problem << '\n';
+        if (entries.isEmpty()) {
+            *error = QStringLiteral("no CUDA device on any of the %1 runners: %2")
+                         .arg(a.runners.size())
+                         .arg(problems.join(QStringLiteral("; ")));
+            return std::nullopt;
+        }
+        return entries;
+    }
     QString driverError;
+    std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&driverError);
+    if (!a.runners.isEmpty())
+        spec = a.runners.first();
+    const RunnerSpec runner = spec ? *spec : RunnerSpec::local();
+    const auto onRunner = [&runner](const QVector<int>& ordinals) {
+        QVector<PoolEntry> entries = RunnerPool::localEntries(ordinals);
+        for (PoolEntry& e : entries)
+            e.spec = runner;
+        return entries;
+    };
+    if (a.deviceGiven)
+        return onRunner({a.device});
     QVector<DeviceInfo> local;
     // With --runner elsewhere, "every device" is every device of that runner.
-    if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&driverError);
-        spec && !spec->isLocal()) {
-        local = RunnerClient::devicesOf(*spec, &driverError);
+    if (!runner.isLocal()) {
+        local = RunnerClient::devicesOf(runner, &driverError);
     } else {
         CompileCache unused; // the session only lists devices here
         local = ExecutionSession(&unused).devices(&driverError);
     }
     if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
-        return RunnerPool::allDevices(local);
+        return RunnerPool::entriesOf(runner, local);
     QVector<int> out;
     for (const QString& item : a.devices.split(QLatin1Char(','))) {
         bool ok = false;
@@ -256,14 +299,15 @@ std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
             return std::nullopt;
         }
         if (driverError.isEmpty() && ordinal >= local.size()) {
-            *error = QStringLiteral("--devices: there is no device %1 (this computer has %2)")
+            *error = QStringLiteral("--devices: there is no device %1 (%2 has %3)")
                          .arg(ordinal)
+                         .arg(runner.displayName())
                          .arg(local.size());
             return std::nullopt;
         }
         out.append(ordinal);
     }
-    return out;
+    return onRunner(out);
 }
 
 } // namespace
@@ -298,20 +342,27 @@ int runSweep(const QStringList& args) {
     base.projectDir = QFileInfo(a->project).absolutePath();
     base.device = a->device;
     base.repetitions = a->repetitions;
-    const std::optional<QVector<int>> devices = runnerDevices(*a, &error);
-    if (!devices)
+    const std::optional<QVector<PoolEntry>> devices = runnerEntries(*a, &error);
+    if (!devices) {
+        if (a->runners.size() > 1) {
+            if (a->json)
+                QTextStream(stdout) << QJsonDocument(QJsonObject{{"status", "driver-unavailable"},
+                                                                 {"error", error}})
+                                           .toJson(QJsonDocument::Indented);
+            else
+                QTextStream(stderr) << "kernelpad-cli: sweep: " << error << '\n';
+            return kExitCudaError;
+        }
         return badInput(error, a->json);
-    // One device: one warm runner; several: a pool that gives each runner the next
-    // configuration when it is free.
-    std::unique_ptr<RunnerPool> pool;
+    }
+    // One device of this computer: one warm runner; several, or a runner elsewhere: a pool that
+    // gives each runner the next configuration when it is free and names each result's runner.
     std::unique_ptr<SweepEvaluator> evaluator;
-    if (devices->size() > 1) {
-        pool = std::make_unique<RunnerPool>(*devices);
-        pool->warmUp();
-        evaluator = std::make_unique<PoolSweepEvaluator>(pool.get());
+    if (devices->size() > 1 || (devices->size() == 1 && !devices->first().spec.isLocal())) {
+        evaluator = PoolSweepEvaluator::over(*devices);
     } else {
         if (devices->size() == 1)
-            base.device = devices->first();
+            base.device = devices->first().device;
         evaluator = std::make_unique<RunnerSweepEvaluator>();
     }
     Sweep sweep(base, evaluator.get());

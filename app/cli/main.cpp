@@ -70,7 +70,7 @@ const char* const kUsage =
     "      user the performance counters (ERR_NVGPUCTRPERM; the message says how to allow them).\n"
     "  sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local] [--budget N]\n"
     "            [--seed S] [--results FILE] [--set NAME=VALUES ...] [--reps N]\n"
-    "            [--device N | --devices all|N,M,...]\n"
+    "            [--device N | --devices all|N,M,...] [--runner SPEC ...]\n"
     "      Run the project's parameter sweep (its \"sweep\" section: block dimensions, -D\n"
     "      defines, scalar values such as n, the grid and shared memory as formulas,\n"
     "      restrictions) over every local device, one warm runner each (--devices lists\n"
@@ -85,6 +85,11 @@ const char* const kUsage =
     "      cache folder, named on stderr); an interrupted sweep given the same FILE skips the\n"
     "      configurations already there. Exit 2 when no configuration passed, 3 without a\n"
     "      CUDA device (a compile-only evaluation is no sweep).\n"
+    "      With one --runner, --devices and --device choose devices of that runner. With\n"
+    "      --runner given twice or more, the sweep spreads over every device of every runner\n"
+    "      (--device and --devices are refused then); a runner that cannot be reached is\n"
+    "      named on stderr and left out, and each result names its device as\n"
+    "      \"RUNNER: NAME (device N)\" in the table, --csv and --json.\n"
     "  devices [--json]\n"
     "      List the CUDA devices and their limits.\n"
     "  bench-launch [--launches N] [--repeats K] [--device N] [--json]\n"
@@ -99,7 +104,8 @@ const char* const kUsage =
     "      syntax). ssh: `kernelpad-cli serve` on HOST through OpenSSH with your own config,\n"
     "      keys and agent (BatchMode: never a password prompt). cmd: any command that starts\n"
     "      a runner, e.g. cmd:srun --gpus=1 --time=00:30:00 kernelpad-cli serve (Slurm).\n"
-    "      compile uses the runner only when NVRTC cannot be loaded here.\n"
+    "      compile uses the runner only when NVRTC cannot be loaded here. sweep takes --runner\n"
+    "      more than once: every device of every runner (see sweep above).\n"
     "\n"
     "Exit codes: 0 success, 1 compile error, 2 verification failed, 3 CUDA or driver error\n"
     "(including no driver: compile-only, and errors compute-sanitizer reported under\n"
@@ -137,8 +143,10 @@ int main(int argc, char** argv) {
     }
     const QString command = args.takeFirst();
     // --runner (anywhere after the command) becomes $KERNELPAD_RUNNER_SPEC, which every
-    // runner this process starts follows (RunnerConnection).
-    for (qsizetype i = 0; i < args.size(); ++i) {
+    // runner this process starts follows (RunnerConnection). sweep takes it several times (every
+    // device of every runner): it gets them all back as --runner options.
+    QStringList runners;
+    for (qsizetype i = 0; i < args.size();) {
         QString text;
         if (args[i] == QLatin1String("--runner")) {
             if (i + 1 >= args.size()) {
@@ -152,6 +160,7 @@ int main(int argc, char** argv) {
             text = args[i].mid(9);
             args.remove(i);
         } else {
+            ++i;
             continue;
         }
         if (command != "run" && command != "compile" && command != "sweep" &&
@@ -166,9 +175,17 @@ int main(int argc, char** argv) {
             err << "kernelpad-cli: " << error << '\n';
             return kernelpad::cli::kExitBadInput;
         }
-        qputenv("KERNELPAD_RUNNER_SPEC", spec->toText().toUtf8());
-        break;
+        if (!runners.isEmpty() && command != "sweep") {
+            err << "kernelpad-cli: --runner once: only sweep spreads over several runners\n";
+            return kernelpad::cli::kExitBadInput;
+        }
+        if (runners.isEmpty())
+            qputenv("KERNELPAD_RUNNER_SPEC", spec->toText().toUtf8());
+        runners << spec->toText();
     }
+    if (command == "sweep")
+        for (const QString& runner : std::as_const(runners))
+            args << QStringLiteral("--runner") << runner;
     if (command != "serve") {
         QString error;
         (void)kernelpad::RunnerSpec::fromEnvironment(&error);

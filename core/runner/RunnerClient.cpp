@@ -150,6 +150,10 @@ QString RunnerClient::keptWhere() const {
     return m_kept.where.isEmpty() ? m_runner->spec().displayName() : m_kept.where;
 }
 
+qint64 RunnerClient::keepBeyondBytes() const {
+    return m_runner->keepBeyondBytes();
+}
+
 void RunnerClient::fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset,
                          qint64 bytes) {
     if (const QString why = keptGoneReason(run); !why.isEmpty()) {

@@ -70,6 +70,7 @@ public:
     [[nodiscard]] bool streamBuffers() const;
     /// Outputs larger than this stay on a streaming runner (RunnerConnection).
     void setKeepBeyondBytes(qint64 bytes);
+    [[nodiscard]] qint64 keepBeyondBytes() const;
     /// A range of an output kept on the runner (OutputBuffer::keptRun); answered by fetched().
     /// When the runner no longer has it (it restarted or ended, a later run replaced it, the
     /// runner was changed) the answer is keptOutputGoneMessage()'s sentence, without asking.

@@ -190,6 +190,8 @@ bool RunnerConnection::setSpec(const RunnerSpec& spec, QString* error) {
     // and its outputs come back, over the protocol stream (Protocol.h, "Streamed buffers").
     if (!spec.isLocal())
         m_streamBuffers = true;
+    // The runner's own keep limit (Preferences ▸ Runners); the environment still overrides it.
+    m_keepBeyondBytes = spec.effectiveKeepBeyondBytes();
     return true;
 }
 

@@ -6,14 +6,18 @@
 
 namespace kernelpad {
 
-RunnerPool::RunnerPool(QVector<int> devices, QObject* parent)
-    : QObject(parent) {
-    m_runners.resize(devices.size());
-    for (int i = 0; i < devices.size(); ++i) {
-        m_runners[i].device = devices[i];
+RunnerPool::RunnerPool(const QVector<PoolEntry>& entries, QObject* parent)
+    : QObject(parent)
+    , m_namesRunners(namesRunners(entries)) {
+    m_runners.resize(entries.size());
+    for (int i = 0; i < entries.size(); ++i) {
+        m_runners[i].entry = entries[i];
         makeClient(i);
     }
 }
+
+RunnerPool::RunnerPool(const QVector<int>& devices, QObject* parent)
+    : RunnerPool(localEntries(devices), parent) {}
 
 RunnerPool::~RunnerPool() = default; // the clients, children, stop their processes
 
@@ -25,16 +29,57 @@ QVector<int> RunnerPool::allDevices(const QVector<DeviceInfo>& devices) {
     return ordinals;
 }
 
+QVector<PoolEntry> RunnerPool::entriesOf(const RunnerSpec& runner,
+                                         const QVector<DeviceInfo>& devices) {
+    QVector<PoolEntry> entries;
+    entries.reserve(devices.size());
+    for (const DeviceInfo& d : devices)
+        entries.push_back(PoolEntry{runner, d.ordinal, d.name});
+    return entries;
+}
+
+QVector<PoolEntry> RunnerPool::localEntries(const QVector<int>& devices) {
+    QVector<PoolEntry> entries;
+    entries.reserve(devices.size());
+    for (int ordinal : devices)
+        entries.push_back(PoolEntry{RunnerSpec::local(), ordinal, QString()});
+    return entries;
+}
+
 QString RunnerPool::deviceLabel(const QString& name, int ordinal) {
     return name.isEmpty() ? QStringLiteral("device %1").arg(ordinal)
                           : QStringLiteral("%1 (device %2)").arg(name).arg(ordinal);
 }
 
+QString RunnerPool::deviceLabel(const RunnerSpec& runner, const QString& name, int ordinal,
+                                bool named) {
+    const QString device = deviceLabel(name, ordinal);
+    return named ? runner.displayName() + QStringLiteral(": ") + device : device;
+}
+
+bool RunnerPool::namesRunners(const QVector<PoolEntry>& entries) {
+    for (const PoolEntry& e : entries)
+        if (!e.spec.isLocal() || !(e.spec == entries.first().spec))
+            return true;
+    return false;
+}
+
 void RunnerPool::makeClient(int index) {
     Runner& r = m_runners[index];
     r.client = new RunnerClient(this);
-    if (m_commandSet)
+    if (m_commandSet) {
         r.client->setCommand(m_program, m_arguments);
+    } else if (!r.entry.spec.isLocal()) {
+        // A spec that cannot be used (an empty host) keeps its runner out from the start: the
+        // client's own runner, this computer's, must not take its jobs instead.
+        QString error;
+        if (!r.client->setSpec(r.entry.spec, &error)) {
+            delete r.client;
+            r.client = nullptr;
+            r.lastLoss = error;
+            return;
+        }
+    }
     if (m_preparationLimitMs >= 0)
         r.client->setPreparationLimitMs(m_preparationLimitMs);
     connect(
@@ -54,9 +99,22 @@ void RunnerPool::setCommand(const QString& program, const QStringList& arguments
     m_program = program;
     m_arguments = arguments;
     m_commandSet = true;
-    for (Runner& r : m_runners)
+    for (Runner& r : m_runners) {
+        r.entry.spec = RunnerSpec::local();
         if (r.client)
             r.client->setCommand(program, arguments);
+    }
+    m_namesRunners = false;
+}
+
+bool RunnerPool::runnerStreams(int runner) const {
+    const Runner& r = m_runners.at(runner);
+    return r.client && r.client->streamBuffers();
+}
+
+qint64 RunnerPool::runnerKeepBeyondBytes(int runner) const {
+    const Runner& r = m_runners.at(runner);
+    return r.client ? r.client->keepBeyondBytes() : -1;
 }
 
 void RunnerPool::setPreparationLimitMs(int ms) {
@@ -152,7 +210,7 @@ void RunnerPool::dispatch() {
 
 void RunnerPool::start(int runner, Job job) {
     Runner& r = m_runners[runner];
-    job.request.device = r.device;
+    job.request.device = r.entry.device;
     r.runId = ++m_nextRunId;
     r.answer.reset();
     r.restartReason.clear();
@@ -188,10 +246,11 @@ void RunnerPool::settle(int runner) {
     const bool died = !restartReason.isEmpty() ||
                       (result.status == RunStatus::CudaError && result.faultCode == 0 && r.client &&
                        r.client->runnerPid() == 0);
+    const int device = r.entry.device;
     if (died && !cancelling && result.faultCode == 0)
         lose(runner, std::move(job), result.error.isEmpty() ? restartReason : result.error);
     else
-        answer(job, result, runner, r.device);
+        answer(job, result, runner, device);
     if (liveRunners() == 0)
         failAllPending();
     else
@@ -208,7 +267,7 @@ void RunnerPool::lose(int runner, Job job, const QString& reason) {
         what = QStringLiteral("Runner %1 (%2) was lost %3 times, so it stays out of the pool; "
                               "the others go on. The last time: %4")
                    .arg(runner)
-                   .arg(deviceLabel(QString(), r.device))
+                   .arg(deviceLabel(r.entry.spec, QString(), r.entry.device, m_namesRunners))
                    .arg(r.losses)
                    .arg(reason);
         r.client->disconnect(this);
@@ -217,7 +276,7 @@ void RunnerPool::lose(int runner, Job job, const QString& reason) {
     } else {
         what = QStringLiteral("Runner %1 (%2) was lost and started again (restart %3 of %4): %5")
                    .arg(runner)
-                   .arg(deviceLabel(QString(), r.device))
+                   .arg(deviceLabel(r.entry.spec, QString(), r.entry.device, m_namesRunners))
                    .arg(r.losses)
                    .arg(m_maxRestarts)
                    .arg(reason);
@@ -238,23 +297,28 @@ void RunnerPool::lose(int runner, Job job, const QString& reason) {
     failed.error = QStringLiteral("This job stopped two runners, so it was not run a third time. "
                                   "The second time: %1")
                        .arg(reason);
-    answer(job, failed, runner, r.device);
+    answer(job, failed, runner, r.entry.device);
 }
 
 void RunnerPool::answer(const Job& job, const RunResult& result, int runner, int device) {
     if (runner >= 0)
         ++m_runners[runner].answered;
     const int dev = device >= 0 ? device : job.request.device;
-    emit finished(job.tag, result, runner, dev, nameOf(result, dev));
+    emit finished(job.tag, result, runner, dev, nameOf(result, runner, dev));
 }
 
-QString RunnerPool::nameOf(const RunResult& result, int device) const {
+QString RunnerPool::nameOf(const RunResult& result, int runner, int device) const {
+    const RunnerSpec spec = runner >= 0 ? m_runners[runner].entry.spec : RunnerSpec::local();
+    // A job answered without running has no runner: it names only the device.
+    const bool named = m_namesRunners && runner >= 0;
     if (!result.device.name.isEmpty())
-        return deviceLabel(result.device.name, result.device.ordinal);
+        return deviceLabel(spec, result.device.name, result.device.ordinal, named);
+    if (runner >= 0 && !m_runners[runner].entry.deviceName.isEmpty())
+        return deviceLabel(spec, m_runners[runner].entry.deviceName, device, named);
     for (const DeviceInfo& d : m_devices)
-        if (d.ordinal == device)
+        if (d.ordinal == device && !named)
             return deviceLabel(d.name, device);
-    return deviceLabel(QString(), device);
+    return deviceLabel(spec, QString(), device, named);
 }
 
 void RunnerPool::failAllPending() {

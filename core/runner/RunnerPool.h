@@ -1,10 +1,13 @@
 #pragma once
-// Several warm runners at once (issue 14, "every GPU"): one RunnerClient per entry of a device
-// list, fed from one work queue, so a sweep's configurations spread over every local GPU (or
-// over two runners on one GPU). A runner that dies is replaced a bounded number of times and
-// the job it held runs once more on another; a kernel fault is the job's answer, not a loss.
+// Several warm runners at once (issue 14, "every GPU"; issue 16, "devices of every runner"): one
+// RunnerClient per entry, an entry being a runner (this computer, ssh, a command) and one of its
+// devices, fed from one work queue, so a sweep's configurations spread over every GPU of every
+// runner (or over two runners on one GPU). A runner that dies is replaced a bounded number of
+// times and the job it held runs once more on another; a kernel fault is the job's answer, not
+// a loss.
 
 #include "core/run/RunTypes.h"
+#include "core/runner/RunnerSpec.h"
 
 #include <QObject>
 #include <QVector>
@@ -15,23 +18,48 @@ namespace kernelpad {
 
 class RunnerClient;
 
+/// One runner of a pool: where it runs and which of that runner's devices it uses.
+struct PoolEntry {
+    RunnerSpec spec;    ///< this computer by default
+    int device = 0;     ///< the device's ordinal on that runner
+    QString deviceName; ///< as the runner listed it; empty when it was not asked
+
+    bool operator==(const PoolEntry& o) const {
+        return spec == o.spec && device == o.device && deviceName == o.deviceName;
+    }
+};
+
 /// A pool of runner processes; lives on one thread with an event loop (never blocks it but
 /// for RunnerClient's short wait after a poisoned runner). Every submitted job is answered by
 /// exactly one finished(), whatever happens to the runners.
 class RunnerPool : public QObject {
     Q_OBJECT
 public:
-    /// One runner per entry (a device ordinal; the same one may appear twice). The runners
-    /// start with the first jobs, or at once with warmUp().
-    explicit RunnerPool(QVector<int> devices, QObject* parent = nullptr);
+    /// One runner per entry (a device of a runner; the same one may appear twice). The
+    /// runners start with the first jobs, or at once with warmUp().
+    explicit RunnerPool(const QVector<PoolEntry>& entries, QObject* parent = nullptr);
+    /// One runner on this computer per device ordinal.
+    explicit RunnerPool(const QVector<int>& devices, QObject* parent = nullptr);
     ~RunnerPool() override;
 
     /// One entry per local device (its ordinal), in the order listed.
     [[nodiscard]] static QVector<int> allDevices(const QVector<DeviceInfo>& devices);
+    /// One entry per device of `runner`, in the order listed, each with its name.
+    [[nodiscard]] static QVector<PoolEntry> entriesOf(const RunnerSpec& runner,
+                                                      const QVector<DeviceInfo>& devices);
+    /// One entry on this computer per ordinal.
+    [[nodiscard]] static QVector<PoolEntry> localEntries(const QVector<int>& devices);
     /// How a result names its device: "NAME (device N)", or "device N" without a name.
     [[nodiscard]] static QString deviceLabel(const QString& name, int ordinal);
+    /// deviceLabel() after the runner's name ("gpu-box: NAME (device N)") when `named`.
+    [[nodiscard]] static QString deviceLabel(const RunnerSpec& runner, const QString& name,
+                                             int ordinal, bool named);
+    /// Whether a pool of `entries` names each result's runner: when one of them is not this
+    /// computer's, or they are of different runners.
+    [[nodiscard]] static bool namesRunners(const QVector<PoolEntry>& entries);
 
-    /// Overrides every runner's command (tests, the benchmark); before the first job.
+    /// Overrides every runner's command (tests, the benchmark), making each a runner of this
+    /// computer; before the first job.
     void setCommand(const QString& program, const QStringList& arguments);
     /// Time each runner allows for compilation and set-up (RunnerClient's).
     void setPreparationLimitMs(int ms);
@@ -60,7 +88,13 @@ public:
     [[nodiscard]] int liveRunners() const;
     /// The process id of a runner, 0 while none runs (tests kill it).
     [[nodiscard]] qint64 runnerPid(int runner) const;
-    [[nodiscard]] int runnerDevice(int runner) const { return m_runners.at(runner).device; }
+    [[nodiscard]] int runnerDevice(int runner) const { return m_runners.at(runner).entry.device; }
+    [[nodiscard]] const PoolEntry& runnerEntry(int runner) const {
+        return m_runners.at(runner).entry;
+    }
+    /// The runner's streamed-buffer setting and keep limit, as its spec set them (tests).
+    [[nodiscard]] bool runnerStreams(int runner) const;
+    [[nodiscard]] qint64 runnerKeepBeyondBytes(int runner) const;
     /// Jobs a runner has answered (any status), for the spread over runners.
     [[nodiscard]] int jobsAnswered(int runner) const { return m_runners.at(runner).answered; }
 
@@ -85,7 +119,7 @@ private:
     };
     struct Runner {
         RunnerClient* client = nullptr; ///< a child; null once out for good
-        int device = 0;
+        PoolEntry entry;
         quint64 runId = 0;      ///< the id of the active run on the client
         std::optional<Job> job; ///< held from the start of the run until it is settled
         std::optional<RunResult> answer;
@@ -106,7 +140,8 @@ private:
     void answer(const Job& job, const RunResult& result, int runner, int device);
     void failAllPending();
     void checkDrained();
-    [[nodiscard]] QString nameOf(const RunResult& result, int device) const;
+    /// The device's label for an answer of `runner` (-1: a job answered without running).
+    [[nodiscard]] QString nameOf(const RunResult& result, int runner, int device) const;
 
     QVector<Runner> m_runners;
     QVector<Job> m_queue;
@@ -117,7 +152,8 @@ private:
     int m_maxRestarts = kMaxRestarts;
     quint64 m_nextRunId = 0;
     QVector<DeviceInfo> m_devices;
-    bool m_active = false; ///< something was submitted since the last drained()
+    bool m_namesRunners = false; ///< results name their runner (namesRunners())
+    bool m_active = false;       ///< something was submitted since the last drained()
 };
 
 } // namespace kernelpad

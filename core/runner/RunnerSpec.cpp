@@ -117,7 +117,78 @@ int RunnerSpec::effectiveHelloLimitMs() const {
     return kLocalHelloLimitMs;
 }
 
+qint64 RunnerSpec::effectiveKeepBeyondBytes() const {
+    bool set = false;
+    const qint64 fromEnv = qEnvironmentVariable("KERNELPAD_STREAM_KEEP_BYTES").toLongLong(&set);
+    if (set && fromEnv >= 0)
+        return fromEnv;
+    return keepBeyondBytes >= 0 ? keepBeyondBytes : kDefaultKeepBeyondBytes;
+}
+
+bool RunnerSpec::setHelloLimitText(const QString& seconds, QString* error) {
+    const QString text = seconds.trimmed();
+    if (text.isEmpty()) {
+        helloLimitMs = 0;
+        return true;
+    }
+    bool ok = false;
+    const double value = text.toDouble(&ok);
+    if (!ok || !(value >= 0) || value * 1000.0 > kMaxHelloLimitMs) {
+        RunnerSpec byDefault;
+        byDefault.kind = kind;
+        *error = QStringLiteral("Hello time limit: '%1' is not a number of seconds between 0 "
+                                "(the default, %2 s for this runner) and %3")
+                     .arg(text)
+                     .arg(byDefault.effectiveHelloLimitMs() / 1000)
+                     .arg(kMaxHelloLimitMs / 1000);
+        return false;
+    }
+    helloLimitMs = int(value * 1000.0 + 0.5);
+    return true;
+}
+
+bool RunnerSpec::setKeepLimitText(const QString& mebibytes, QString* error) {
+    const QString text = mebibytes.trimmed();
+    if (text.isEmpty()) {
+        keepBeyondBytes = -1;
+        return true;
+    }
+    bool ok = false;
+    const double value = text.toDouble(&ok);
+    constexpr double kMiB = 1024.0 * 1024.0;
+    if (!ok || !(value >= 0) || value * kMiB > double(kMaxKeepBeyondBytes)) {
+        *error = QStringLiteral("Keep outputs larger than: '%1' is not a size in MiB between 0 "
+                                "(every output stays on the runner) and %2 (empty: %3)")
+                     .arg(text)
+                     .arg(kMaxKeepBeyondBytes >> 20)
+                     .arg(kDefaultKeepBeyondBytes >> 20);
+        return false;
+    }
+    keepBeyondBytes = qint64(value * kMiB + 0.5);
+    return true;
+}
+
+QString RunnerSpec::helloLimitText() const {
+    return helloLimitMs > 0 ? QString::number(helloLimitMs / 1000.0) : QString();
+}
+
+QString RunnerSpec::keepLimitText() const {
+    return keepBeyondBytes >= 0 ? QString::number(double(keepBeyondBytes) / (1024.0 * 1024.0))
+                                : QString();
+}
+
 QString RunnerSpec::validate() const {
+    if (helloLimitMs < 0 || helloLimitMs > kMaxHelloLimitMs)
+        return QStringLiteral("runner '%1': the hello time limit %2 ms is not between 0 and %3 ms")
+            .arg(displayName())
+            .arg(helloLimitMs)
+            .arg(kMaxHelloLimitMs);
+    if (keepBeyondBytes < -1 || keepBeyondBytes > kMaxKeepBeyondBytes)
+        return QStringLiteral("runner '%1': the keep limit of streamed outputs, %2 bytes, is not "
+                              "between 0 and %3 bytes")
+            .arg(displayName())
+            .arg(keepBeyondBytes)
+            .arg(kMaxKeepBeyondBytes);
     switch (kind) {
     case Kind::Local:
         return {};
@@ -200,6 +271,8 @@ QJsonObject RunnerSpec::toJson() const {
     }
     if (helloLimitMs > 0)
         o.insert(QStringLiteral("helloLimitMs"), helloLimitMs);
+    if (keepBeyondBytes >= 0)
+        o.insert(QStringLiteral("keepBeyondBytes"), keepBeyondBytes);
     return o;
 }
 
@@ -231,8 +304,11 @@ std::optional<RunnerSpec> RunnerSpec::fromJson(const QJsonObject& o, QString* er
         if (!fields.readString(QStringLiteral("command"), &s.commandLine, required))
             return std::nullopt;
     }
+    // Both limits are optional: settings saved before they existed still load.
     if (!fields.readInt(QStringLiteral("helloLimitMs"), &s.helloLimitMs, optional,
-                        {0, 24 * 3600 * 1000}))
+                        {0, kMaxHelloLimitMs}) ||
+        !fields.readWholeNumber(QStringLiteral("keepBeyondBytes"), &s.keepBeyondBytes, optional,
+                                {0, kMaxKeepBeyondBytes}))
         return std::nullopt;
     if (const QString problem = s.validate(); !problem.isEmpty()) {
         *error = problem;
@@ -315,7 +391,8 @@ std::optional<RunnerSpec> RunnerSpec::fromEnvironment(QString* error) {
 bool RunnerSpec::operator==(const RunnerSpec& o) const {
     return kind == o.kind && name == o.name && host == o.host && user == o.user && port == o.port &&
            sshOptions == o.sshOptions && remotePath == o.remotePath &&
-           commandLine == o.commandLine && helloLimitMs == o.helloLimitMs;
+           commandLine == o.commandLine && helloLimitMs == o.helloLimitMs &&
+           keepBeyondBytes == o.keepBeyondBytes;
 }
 
 QString describeRunnerStartFailure(const RunnerSpec& spec, const QString& why,

@@ -29,10 +29,17 @@ struct RunnerSpec {
     /// How long the runner may take to say hello; 0: the kind's default (Command runners wait
     /// for a batch system's queue).
     int helloLimitMs = 0;
+    /// Streamed outputs larger than this stay on the runner until the buffer viewer asks for a
+    /// range; -1: kDefaultKeepBeyondBytes (64 MiB). $KERNELPAD_STREAM_KEEP_BYTES overrides it.
+    qint64 keepBeyondBytes = -1;
 
     static constexpr int kLocalHelloLimitMs = 60000;
     static constexpr int kSshHelloLimitMs = 30000;
     static constexpr int kCommandHelloLimitMs = 600000;
+    /// The longest hello limit a runner may be given: a day in a batch queue.
+    static constexpr int kMaxHelloLimitMs = 24 * 3600 * 1000;
+    /// The largest keep limit: 1 TiB, more than any GPU's memory today.
+    static constexpr qint64 kMaxKeepBeyondBytes = qint64(1) << 40;
 
     [[nodiscard]] static RunnerSpec local();
     [[nodiscard]] bool isLocal() const { return kind == Kind::Local; }
@@ -43,6 +50,20 @@ struct RunnerSpec {
     [[nodiscard]] QString destination() const;
     /// The hello limit in effect (helloLimitMs or the kind's default).
     [[nodiscard]] int effectiveHelloLimitMs() const;
+    /// The keep limit in effect: $KERNELPAD_STREAM_KEEP_BYTES when set, else keepBeyondBytes,
+    /// else kDefaultKeepBeyondBytes.
+    [[nodiscard]] qint64 effectiveKeepBeyondBytes() const;
+
+    /// Reads the Preferences field "Hello time limit" in seconds ("" or "0": the kind's
+    /// default); false with a message naming the field when it is not a number of seconds.
+    bool setHelloLimitText(const QString& seconds, QString* error);
+    /// Reads the Preferences field "Keep outputs larger than" in MiB ("": the default); false
+    /// with a message naming the field.
+    bool setKeepLimitText(const QString& mebibytes, QString* error);
+    /// The two fields' texts as setHelloLimitText and setKeepLimitText read them ("" for the
+    /// defaults).
+    [[nodiscard]] QString helloLimitText() const;
+    [[nodiscard]] QString keepLimitText() const;
 
     /// The program and arguments that start the runner; for Local, `localRunner serve`. False with
     /// a sentence in `error` for an incomplete spec (no host, an empty command line).

@@ -1,7 +1,5 @@
 #include "core/sweep/PoolSweepEvaluator.h"
 
-#include "core/runner/RunnerPool.h"
-
 #include <algorithm>
 
 namespace kernelpad {
@@ -13,6 +11,14 @@ PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
             [this](quint64 tag, const RunResult& result, int, int, const QString& deviceName) {
                 emit finished(tag, result, deviceName);
             });
+}
+
+std::unique_ptr<PoolSweepEvaluator> PoolSweepEvaluator::over(const QVector<PoolEntry>& entries) {
+    auto* pool = new RunnerPool(entries);
+    auto evaluator = std::make_unique<PoolSweepEvaluator>(pool);
+    pool->setParent(evaluator.get());
+    pool->warmUp();
+    return evaluator;
 }
 
 void PoolSweepEvaluator::start(quint64 tag, const RunRequest& request) {

@@ -1,10 +1,14 @@
 // The runner pool without a GPU: stand-in runners (shell scripts that speak the protocol and
 // answer with a canned result) prove the work queue, a runner killed mid-job, a job that kills
 // or hangs every runner it touches, a pool with every runner gone, cancelAll and a kernel fault
-// that is the job's answer, not a loss.
+// that is the job's answer, not a loss. Stand-ins started as runners of two specs (commands, as
+// a Slurm or any other runner elsewhere is) make a pool over two "runners" whose results name
+// both, listed by RunnerSurvey, which reports and leaves out a runner it cannot reach.
 
+#include "../support/StandInRunner.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerPool.h"
+#include "core/runner/RunnerSurvey.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -356,7 +360,7 @@ private slots:
 
     void kernelFaultIsTheJobsAnswerNotALoss() {
         FakeRunner fake(QStringLiteral("0.1"));
-        RunnerPool pool({0});
+        RunnerPool pool(QVector<int>{0});
         fake.apply(pool);
         Answers answers(pool);
         QSignalSpy lost(&pool, &RunnerPool::runnerLost);
@@ -371,8 +375,127 @@ private slots:
         QCOMPARE(fake.completed(), QStringList{"job-2"});
     }
 
+    void labelsNameTheRunnerWhenThePoolHoldsSeveral() {
+        RunnerSpec box;
+        box.kind = RunnerSpec::Kind::Ssh;
+        box.host = QStringLiteral("gpu-box");
+        const PoolEntry local{RunnerSpec::local(), 0, QStringLiteral("A")};
+        const PoolEntry remote{box, 1, QStringLiteral("B")};
+        QVERIFY(!RunnerPool::namesRunners({local, local}));
+        QVERIFY(!RunnerPool::namesRunners({}));
+        QVERIFY(RunnerPool::namesRunners({local, remote}));
+        QVERIFY(RunnerPool::namesRunners({remote})); // a runner elsewhere is always named
+        QCOMPARE(RunnerPool::deviceLabel(box, QStringLiteral("NVIDIA H100"), 1, true),
+                 QStringLiteral("gpu-box: NVIDIA H100 (device 1)"));
+        QCOMPARE(RunnerPool::deviceLabel(box, QStringLiteral("NVIDIA H100"), 1, false),
+                 QStringLiteral("NVIDIA H100 (device 1)"));
+        const QVector<PoolEntry> entries = RunnerPool::entriesOf(box, [] {
+            QVector<DeviceInfo> list(2);
+            list[0].ordinal = 0;
+            list[0].name = QStringLiteral("X");
+            list[1].ordinal = 1;
+            list[1].name = QStringLiteral("Y");
+            return list;
+        }());
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries[1], (PoolEntry{box, 1, QStringLiteral("Y")}));
+        RunnerPool pool({local, remote});
+        QCOMPARE(pool.runnerCount(), 2);
+        QCOMPARE(pool.runnerEntry(1).spec, box);
+        QCOMPARE(pool.runnerDevice(1), 1);
+        // A runner elsewhere shares no folder with this computer: its buffers are streamed.
+        QVERIFY(!pool.runnerStreams(0));
+        QVERIFY(pool.runnerStreams(1));
+    }
+
+    void aRunnersOwnKeepLimitIsUsed() {
+        if (qEnvironmentVariableIsSet("KERNELPAD_STREAM_KEEP_BYTES"))
+            QSKIP("$KERNELPAD_STREAM_KEEP_BYTES overrides every runner's keep limit");
+        RunnerSpec box;
+        box.kind = RunnerSpec::Kind::Ssh;
+        box.host = QStringLiteral("gpu-box");
+        RunnerSpec big = box;
+        big.name = QStringLiteral("big");
+        big.keepBeyondBytes = qint64(512) << 20;
+        RunnerPool pool({PoolEntry{box, 0, {}}, PoolEntry{big, 0, {}}});
+        QCOMPARE(pool.runnerKeepBeyondBytes(0), kDefaultKeepBeyondBytes);
+        QCOMPARE(pool.runnerKeepBeyondBytes(1), qint64(512) << 20);
+        qputenv("KERNELPAD_STREAM_KEEP_BYTES", "4096"); // the environment still overrides
+        RunnerPool overridden({PoolEntry{big, 0, {}}});
+        qunsetenv("KERNELPAD_STREAM_KEEP_BYTES");
+        QCOMPARE(overridden.runnerKeepBeyondBytes(0), qint64(4096));
+    }
+
+    void aPoolOverTwoRunnersNamesBoth() {
+        test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"));
+        test::StandInRunner beta(QStringLiteral("beta"), QStringLiteral("Fake H100"));
+        // Listed as the CLI and the window list them: every device of every runner.
+        QStringList problems;
+        const QVector<PoolEntry> entries =
+            RunnerSurvey::listDevices({alpha.spec(), beta.spec()}, &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries[0], (PoolEntry{alpha.spec(), 0, QStringLiteral("Fake A100")}));
+        QCOMPARE(entries[1], (PoolEntry{beta.spec(), 0, QStringLiteral("Fake H100")}));
+
+        RunnerPool pool(entries);
+        Answers answers(pool);
+        for (quint64 t = 1; t <= 8; ++t)
+            pool.submit(t, job(QString::number(t)));
+        QCOMPARE(pool.busyRunners(), 2);
+        QVERIFY(answers.waitFor(8));
+        QSet<QString> names;
+        QSet<quint64> tags;
+        for (const Answer& a : answers.list) {
+            QVERIFY2(a.result.status == RunStatus::Ok, qPrintable(a.result.error));
+            QCOMPARE(a.device, 0);
+            QCOMPARE(a.deviceName, a.runner == 0 ? QStringLiteral("alpha: Fake A100 (device 0)")
+                                                 : QStringLiteral("beta: Fake H100 (device 0)"));
+            names.insert(a.deviceName);
+            tags.insert(a.tag);
+        }
+        QCOMPARE(tags.size(), 8);
+        QCOMPARE(names.size(), 2); // both runners answered jobs
+        QCOMPARE(alpha.completed().size() + beta.completed().size(), 8);
+        QCOMPARE(alpha.completed().size(), pool.jobsAnswered(0));
+    }
+
+    void anUnreachableRunnerIsReportedAndLeftOut() {
+        test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"));
+        RunnerSpec gone;
+        gone.kind = RunnerSpec::Kind::Command;
+        gone.name = QStringLiteral("gone");
+        gone.commandLine = QStringLiteral("/bin/sh -c \"echo 'ssh: connect to host gone port 22: "
+                                          "Connection refused' >&2; exit 255\"");
+        RunnerSpec empty;
+        empty.kind = RunnerSpec::Kind::Ssh; // no host: refused before it starts
+        empty.name = QStringLiteral("empty");
+        RunnerSurvey survey;
+        QSignalSpy finished(&survey, &RunnerSurvey::finished);
+        survey.start({gone, alpha.spec(), empty});
+        QVERIFY(survey.isRunning());
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(!survey.isRunning());
+        QCOMPARE(survey.entries().size(), 1);
+        QCOMPARE(survey.entries().first().spec, alpha.spec());
+        QCOMPARE(survey.runnersWithDevices(), 1);
+        const QStringList problems = survey.problems();
+        QCOMPARE(problems.size(), 2);
+        QVERIFY2(problems[0].startsWith(QLatin1String("gone: ")) &&
+                     problems[0].contains(QLatin1String("Connection refused")),
+                 qPrintable(problems[0]));
+        QVERIFY2(problems[1].startsWith(QLatin1String("empty: ")) &&
+                     problems[1].contains(QLatin1String("host is empty")),
+                 qPrintable(problems[1]));
+        // An empty list answers too, on the next turn of the event loop.
+        survey.start({});
+        QVERIFY(finished.wait(2000));
+        QVERIFY(survey.entries().isEmpty());
+    }
+
     void emptyPoolAnswersWithAMessage() {
-        RunnerPool pool({});
+        RunnerPool pool(QVector<PoolEntry>{});
         Answers answers(pool);
         pool.submit(1, job(QStringLiteral("1")));
         QVERIFY(answers.waitFor(1, 2000));

@@ -156,6 +156,7 @@ private slots:
         ssh.sshOptions = {QStringLiteral("-J"), QStringLiteral("bastion")};
         ssh.remotePath = QStringLiteral("/opt/kp/kernelpad-cli");
         ssh.helloLimitMs = 45000;
+        ssh.keepBeyondBytes = qint64(300) << 20;
         specs << ssh;
         RunnerSpec cmd;
         cmd.kind = RunnerSpec::Kind::Command;
@@ -170,6 +171,97 @@ private slots:
         }
         QCOMPARE(ssh.displayName(), QStringLiteral("lab"));
         QCOMPARE(ssh.effectiveHelloLimitMs(), 45000);
+        QCOMPARE(ssh.toJson().value(QStringLiteral("keepBeyondBytes")).toDouble(),
+                 double(qint64(300) << 20));
+        // A zero keep limit (every output stays on the runner) is kept, not taken as the default.
+        RunnerSpec none = ssh;
+        none.keepBeyondBytes = 0;
+        const std::optional<RunnerSpec> back = RunnerSpec::fromJson(none.toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->keepBeyondBytes, qint64(0));
+    }
+
+    void settingsWithoutTheLimitsStillLoad() {
+        if (qEnvironmentVariableIsSet("KERNELPAD_STREAM_KEEP_BYTES"))
+            QSKIP("$KERNELPAD_STREAM_KEEP_BYTES overrides the keep limit");
+        // As saved before the limits were fields of a runner.
+        const QByteArray old = R"({"kind":"ssh","name":"lab","host":"gpu-box"})";
+        QString error;
+        const std::optional<RunnerSpec> s =
+            RunnerSpec::fromJson(QJsonDocument::fromJson(old).object(), &error);
+        QVERIFY2(s, qPrintable(error));
+        QCOMPARE(s->helloLimitMs, 0);
+        QCOMPARE(s->keepBeyondBytes, qint64(-1));
+        QCOMPARE(s->effectiveHelloLimitMs(), RunnerSpec::kSshHelloLimitMs);
+        QCOMPARE(s->effectiveKeepBeyondBytes(), kDefaultKeepBeyondBytes);
+        QVERIFY(!s->toJson().contains(QStringLiteral("keepBeyondBytes")));
+        QVERIFY(!s->toJson().contains(QStringLiteral("helloLimitMs")));
+        QCOMPARE(s->helloLimitText(), QString());
+        QCOMPARE(s->keepLimitText(), QString());
+    }
+
+    void theEnvironmentOverridesTheKeepLimit() {
+        RunnerSpec s;
+        s.keepBeyondBytes = qint64(1) << 30;
+        qputenv("KERNELPAD_STREAM_KEEP_BYTES", "1234");
+        const qint64 overridden = s.effectiveKeepBeyondBytes();
+        qunsetenv("KERNELPAD_STREAM_KEEP_BYTES");
+        QCOMPARE(overridden, qint64(1234));
+        QCOMPARE(s.effectiveKeepBeyondBytes(), qint64(1) << 30);
+    }
+
+    void limitFieldsReadTheirText_data() {
+        QTest::addColumn<QString>("hello");
+        QTest::addColumn<QString>("keep");
+        QTest::addColumn<int>("helloMs");
+        QTest::addColumn<qint64>("keepBytes");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("defaults") << ""
+                                  << "" << 0 << qint64(-1) << "";
+        QTest::newRow("slurm queue") << "900"
+                                     << "512" << 900000 << (qint64(512) << 20) << "";
+        QTest::newRow("fractions") << " 2.5 "
+                                   << "0.5" << 2500 << (qint64(1) << 19) << "";
+        QTest::newRow("keep nothing") << "0"
+                                      << "0" << 0 << qint64(0) << "";
+        QTest::newRow("hello not a number") << "soon"
+                                            << "" << 0 << qint64(-1) << "Hello time limit: 'soon'";
+        QTest::newRow("hello negative") << "-5"
+                                        << "" << 0 << qint64(-1) << "Hello time limit";
+        QTest::newRow("hello over a day") << "90000"
+                                          << "" << 0 << qint64(-1) << "and 86400";
+        QTest::newRow("keep not a number")
+            << ""
+            << "lots" << 0 << qint64(-1) << "Keep outputs larger than: 'lots'";
+        QTest::newRow("keep negative") << ""
+                                       << "-1" << 0 << qint64(-1) << "Keep outputs larger";
+        QTest::newRow("keep beyond 1 TiB") << ""
+                                           << "2000000" << 0 << qint64(-1) << "between 0";
+    }
+    void limitFieldsReadTheirText() {
+        QFETCH(QString, hello);
+        QFETCH(QString, keep);
+        QFETCH(int, helloMs);
+        QFETCH(qint64, keepBytes);
+        QFETCH(QString, message);
+        RunnerSpec s;
+        s.kind = RunnerSpec::Kind::Command;
+        s.commandLine = QStringLiteral("srun kernelpad-cli serve");
+        QString error;
+        const bool ok = s.setHelloLimitText(hello, &error) && s.setKeepLimitText(keep, &error);
+        QCOMPARE(ok, message.isEmpty());
+        if (!ok) {
+            QVERIFY2(error.contains(message), qPrintable(error));
+            return;
+        }
+        QCOMPARE(s.helloLimitMs, helloMs);
+        QCOMPARE(s.keepBeyondBytes, keepBytes);
+        QVERIFY(s.validate().isEmpty());
+        // The fields show what they read, and read it back the same.
+        RunnerSpec again = s;
+        QVERIFY(again.setHelloLimitText(s.helloLimitText(), &error));
+        QVERIFY(again.setKeepLimitText(s.keepLimitText(), &error));
+        QCOMPARE(again, s);
     }
 
     void jsonErrors_data() {
@@ -189,6 +281,17 @@ private slots:
             << QByteArray(R"({"kind":"command","command":" "})") << "the command line is empty";
         QTest::newRow("hello limit")
             << QByteArray(R"({"kind":"local","helloLimitMs":-1})") << "runner.helloLimitMs";
+        QTest::newRow("hello limit over a day")
+            << QByteArray(R"({"kind":"local","helloLimitMs":90000000})") << "runner.helloLimitMs";
+        QTest::newRow("keep limit negative")
+            << QByteArray(R"({"kind":"ssh","host":"h","keepBeyondBytes":-2})")
+            << "runner.keepBeyondBytes";
+        QTest::newRow("keep limit not a number")
+            << QByteArray(R"({"kind":"ssh","host":"h","keepBeyondBytes":"64M"})")
+            << "runner.keepBeyondBytes";
+        QTest::newRow("keep limit fractional")
+            << QByteArray(R"({"kind":"ssh","host":"h","keepBeyondBytes":1.5})")
+            << "runner.keepBeyondBytes";
     }
     void jsonErrors() {
         QFETCH(QByteArray, json);

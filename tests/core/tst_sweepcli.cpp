@@ -1,14 +1,20 @@
 // kernelpad-cli sweep (issue 14, point 4): bad input is refused with exit 4 and a message
 // naming the option or field; without a CUDA device the sweep stops at the first
 // configuration, says that no device was found and exits 3 (a compile-only evaluation is no
-// sweep), writing no record; on a machine with a device the same command sweeps.
+// sweep), writing no record; on a machine with a device the same command sweeps. --runner given
+// twice spreads the sweep over every device of stand-in runners, each result naming its runner in
+// the table, the CSV and the JSON; an unreachable runner is named on stderr and left out;
+// --devices with several runners is refused.
 
+#include "../support/StandInRunner.h"
 #include "core/cuda/DriverApi.h"
 
 #include "TestPaths.h"
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -67,6 +73,12 @@ private slots:
             << QStringList{kSaxpy} << "sweep: the project has no \"sweep\" section";
         QTest::newRow("json and csv")
             << QStringList{kTranspose, "--json", "--csv"} << "--json and --csv: choose one";
+        QTest::newRow("devices with two runners")
+            << QStringList{kTranspose, "--devices", "0,1", "--runner", "ssh:a", "--runner", "ssh:b"}
+            << "--devices chooses devices of one runner; with 2 --runner options";
+        QTest::newRow("bad runner")
+            << QStringList{kTranspose, "--runner", "ssh:a", "--runner", "telnet:b"}
+            << "--runner 'telnet:b': unknown kind of runner";
         QTest::newRow("results in a missing folder")
             << QStringList{kTranspose, "--results", "/nonexistent/dir/r.jsonl"}
             << "results file '/nonexistent/dir/r.jsonl': cannot write it";
@@ -114,6 +126,59 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("2 of 2 configurations passed")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("best: bx=")), qPrintable(r.out));
+    }
+
+    void sweepsOverEveryDeviceOfTwoRunners() {
+        kernelpad::test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"));
+        kernelpad::test::StandInRunner beta(QStringLiteral("beta"), QStringLiteral("Fake H100"));
+        QTemporaryDir dir;
+        const QStringList sweep{kTranspose, "--set", "bx=8,16,32,64", "--set", "by=4,8"};
+        const QStringList runners{"--runner", "cmd:" + alpha.spec().commandLine,
+                                  "--runner", "cmd:/bin/sh -c \"echo 'Connection refused' >&2\"",
+                                  "--runner", "cmd:" + beta.spec().commandLine};
+        const auto names = [](const QString& text) {
+            QSet<QString> seen;
+            for (const QString& runner : {QStringLiteral("/bin/sh: Fake A100 (device 0)"),
+                                          QStringLiteral("/bin/sh: Fake H100 (device 0)")})
+                if (text.contains(runner))
+                    seen.insert(runner);
+            return seen;
+        };
+        CliResult r =
+            runCli(sweep + runners + QStringList{"--results", dir.filePath("t.jsonl")}, dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: left out runner /bin/sh: ")) &&
+                     r.err.contains(QStringLiteral("Connection refused")),
+                 qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("8 of 8 configurations passed")), qPrintable(r.out));
+        QCOMPARE(names(r.out).size(), 2); // the table names both
+
+        r = runCli(sweep + runners + QStringList{"--csv", "--results", dir.filePath("c.jsonl")},
+                   dir.path());
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(names(r.out).size(), 2);
+
+        r = runCli(sweep + runners + QStringList{"--json", "--results", dir.filePath("j.jsonl")},
+                   dir.path());
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(json.value(QStringLiteral("passed")).toInt(), 8);
+        QSet<QString> devices;
+        for (const QJsonValue& v : json.value(QStringLiteral("results")).toArray())
+            devices.insert(v.toObject().value(QStringLiteral("device")).toString());
+        QCOMPARE(devices, names(r.out));
+        QCOMPARE(alpha.completed().size() + beta.completed().size(), 24);
+    }
+
+    void noRunnerWithADeviceExits3() {
+        QTemporaryDir dir;
+        const CliResult r =
+            runCli({kTranspose, "--runner", "cmd:/bin/sh -c \"exit 3\"", "--runner",
+                    "cmd:/bin/sh -c \"echo nope >&2\"", "--results", dir.filePath("r.jsonl")},
+                   dir.path());
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("no CUDA device on any of the 2 runners")),
+                 qPrintable(r.err));
     }
 
     void defaultResultsGoToTheCacheFolder() {

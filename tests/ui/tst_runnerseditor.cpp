@@ -10,6 +10,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QSettings>
 #include <QSignalSpy>
@@ -106,6 +107,82 @@ private slots:
         QCOMPARE(again.findChild<RunnersEditor*>(QStringLiteral("runners"))->chosen(),
                  QStringLiteral("gpu-box"));
         QVERIFY(again.preferences() == p);
+    }
+
+    void limitFieldsEditTheSelectedRunner() {
+        RunnersEditor editor;
+        QVERIFY(editor.addRunner(QStringLiteral("cmd:srun --gpus=1 kernelpad-cli serve"),
+                                 QStringLiteral("cluster")));
+        QVERIFY(editor.addRunner(QStringLiteral("ssh:gpu-box"), QString()));
+        auto* list = editor.findChild<QListWidget*>(QStringLiteral("runnerList"));
+        auto* hello = editor.findChild<QLineEdit*>(QStringLiteral("runnerHelloLimit"));
+        auto* keep = editor.findChild<QLineEdit*>(QStringLiteral("runnerKeepLimit"));
+        QVERIFY(hello && keep);
+        list->setCurrentRow(0); // this computer: nothing to set
+        QVERIFY(!hello->isEnabled());
+        QVERIFY(!keep->isEnabled());
+        list->setCurrentRow(1);
+        QVERIFY(hello->isEnabled() && keep->isEnabled());
+        QVERIFY(hello->text().isEmpty());
+        QVERIFY2(hello->placeholderText().startsWith(QLatin1String("600")),
+                 qPrintable(hello->placeholderText())); // a command's default
+        QVERIFY(keep->placeholderText().startsWith(QLatin1String("64")));
+
+        // Typed and left, as a user does: a Slurm queue gets 15 minutes.
+        hello->setFocus();
+        QTest::keyClicks(hello, QStringLiteral("900"));
+        QTest::keyClick(hello, Qt::Key_Return);
+        keep->setText(QStringLiteral("512"));
+        QVERIFY(editor.applyLimits());
+        QCOMPARE(editor.runners().at(0).helloLimitMs, 900000);
+        QCOMPARE(editor.runners().at(0).keepBeyondBytes, qint64(512) << 20);
+        QCOMPARE(editor.runners().at(1).helloLimitMs, 0); // the other keeps its defaults
+        QVERIFY2(editor.status().contains(QLatin1String("hello within 900 s")),
+                 qPrintable(editor.status()));
+
+        // A bad value names the runner and the field, and changes nothing.
+        hello->setText(QStringLiteral("soon"));
+        QVERIFY(!editor.applyLimits());
+        QVERIFY2(editor.status().startsWith(QLatin1String("cluster: Hello time limit: 'soon'")),
+                 qPrintable(editor.status()));
+        QCOMPARE(editor.runners().at(0).helloLimitMs, 900000);
+        hello->setText(QStringLiteral("900"));
+        keep->setText(QStringLiteral("-3"));
+        QVERIFY(!editor.applyLimits());
+        QVERIFY2(editor.status().contains(QLatin1String("Keep outputs larger than: '-3'")),
+                 qPrintable(editor.status()));
+        QCOMPARE(editor.runners().at(0).keepBeyondBytes, qint64(512) << 20);
+
+        // Each runner shows its own.
+        list->setCurrentRow(2);
+        QVERIFY(hello->text().isEmpty());
+        QVERIFY(hello->placeholderText().startsWith(QLatin1String("30")));
+        list->setCurrentRow(1);
+        QCOMPARE(hello->text(), QStringLiteral("900"));
+        QCOMPARE(keep->text(), QStringLiteral("512"));
+    }
+
+    void limitsAreKeptInTheSettings() {
+        PreferencesDialog dialog;
+        auto* editor = dialog.findChild<RunnersEditor*>(QStringLiteral("runners"));
+        QVERIFY(editor->addRunner(QStringLiteral("cmd:srun kernelpad-cli serve"),
+                                  QStringLiteral("cluster")));
+        editor->findChild<QListWidget*>(QStringLiteral("runnerList"))->setCurrentRow(1);
+        editor->findChild<QLineEdit*>(QStringLiteral("runnerHelloLimit"))
+            ->setText(QStringLiteral("1200"));
+        editor->findChild<QLineEdit*>(QStringLiteral("runnerKeepLimit"))
+            ->setText(QStringLiteral("300"));
+        QVERIFY(editor->applyLimits());
+        dialog.accept();
+        const Preferences p = Preferences::load();
+        QCOMPARE(p.runners.size(), 1);
+        QCOMPARE(p.runners.first().helloLimitMs, 1200000);
+        QCOMPARE(p.runners.first().keepBeyondBytes, qint64(300) << 20);
+        PreferencesDialog again;
+        auto* shown = again.findChild<RunnersEditor*>(QStringLiteral("runners"));
+        shown->findChild<QListWidget*>(QStringLiteral("runnerList"))->setCurrentRow(1);
+        QCOMPARE(shown->findChild<QLineEdit*>(QStringLiteral("runnerKeepLimit"))->text(),
+                 QStringLiteral("300"));
     }
 
     void testShowsDevicesOrWhy() {

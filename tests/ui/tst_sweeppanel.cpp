@@ -4,21 +4,32 @@
 // arrive with the progress, the best marked and a failure shown with its reason and never
 // best; sorting by median; cancel; resume from the results file without evaluating done
 // configurations again; Apply best writing the block and grid; the CSV and JSON export; no
-// device refused with a message.
+// device refused with a message. "Devices:": each choice's entries, its text with the count,
+// kept in the settings, and the pool Run Sweep builds from them; SweepDevices asking stand-in
+// runners (this computer's too) for their devices, leaving out one that cannot be reached, and a
+// sweep over them whose every result names its runner.
 
+#include "../support/StandInRunner.h"
+#include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepSpace.h"
 #include "ui/ProjectDocument.h"
+#include "ui/SweepDevices.h"
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
 
 #include "TestPaths.h"
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QPushButton>
+#include <QSet>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -107,9 +118,23 @@ int rowOf(const SweepResultsModel* model, const QString& key) {
 
 } // namespace
 
+/// A runner that starts and never says hello (stopped with its pool).
+RunnerSpec silentRunner(const QString& name) {
+    RunnerSpec s;
+    s.kind = RunnerSpec::Kind::Command;
+    s.name = name;
+    s.commandLine = QStringLiteral("/bin/sleep 30");
+    return s;
+}
+
 class TestSweepPanel : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+    void cleanup() { QSettings().clear(); }
     void showsTheTunablesAndTheCount() {
         Fixture f;
         QTableWidget* table = f.panel.tunablesTable();
@@ -281,6 +306,143 @@ private slots:
         QVERIFY(f.panel.message().contains(QStringLiteral("Export to")));
     }
 
+    void deviceChoiceBuildsAPoolOfItsEntries() {
+        SweepPanel panel;
+        panel.setDevice(1, QString());
+        auto* combo = panel.findChild<QComboBox*>(QStringLiteral("sweepDevices"));
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), 3);
+        QCOMPARE(panel.deviceScope(), SweepPanel::DeviceScope::Chosen);
+        // Until the binding says which runner, the chosen device is this computer's.
+        QCOMPARE(panel.deviceEntries(),
+                 (QVector<PoolEntry>{PoolEntry{RunnerSpec::local(), 1, {}}}));
+
+        const RunnerSpec a = silentRunner(QStringLiteral("a")),
+                         b = silentRunner(QStringLiteral("b"));
+        SweepPanel::DeviceChoice chosen;
+        chosen.entries = {PoolEntry{a, 0, QStringLiteral("Fake H100")}};
+        panel.setDeviceChoice(SweepPanel::DeviceScope::Chosen, chosen);
+        QCOMPARE(combo->itemText(0), QStringLiteral("the chosen device (a: Fake H100 (device 0))"));
+        SweepPanel::DeviceChoice here;
+        here.entries = {PoolEntry{RunnerSpec::local(), 0, QStringLiteral("L")},
+                        PoolEntry{RunnerSpec::local(), 1, QStringLiteral("L")}};
+        panel.setDeviceChoice(SweepPanel::DeviceScope::ThisComputer, here);
+        SweepPanel::DeviceChoice every;
+        every.entries = {PoolEntry{a, 0, QStringLiteral("X")}, PoolEntry{a, 1, QStringLiteral("X")},
+                         PoolEntry{b, 0, QStringLiteral("Y")}};
+        every.why = QStringLiteral("gone: Connection refused");
+        panel.setDeviceChoice(SweepPanel::DeviceScope::EveryRunner, every);
+        QCOMPARE(combo->itemText(1), QStringLiteral("every device of this computer (2)"));
+        QCOMPARE(combo->itemText(2), QStringLiteral("every device (3 on 2 runners)"));
+        QVERIFY(
+            combo->itemData(2, Qt::ToolTipRole).toString().contains("gone: Connection refused"));
+
+        // Chosen as a user does, and kept.
+        QSignalSpy changed(&panel, &SweepPanel::deviceScopeChanged);
+        combo->setCurrentIndex(2);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(panel.deviceScope(), SweepPanel::DeviceScope::EveryRunner);
+        QCOMPARE(panel.deviceEntries(), every.entries);
+        QCOMPARE(QSettings().value(QStringLiteral("sweep/devices")).toString(),
+                 QStringLiteral("every"));
+        {
+            SweepPanel again;
+            QCOMPARE(again.deviceScope(), SweepPanel::DeviceScope::EveryRunner);
+            QCOMPARE(again.findChild<QComboBox*>(QStringLiteral("sweepDevices"))->currentIndex(),
+                     2);
+        }
+
+        // Run Sweep's evaluator: a pool with one runner per entry, each on its runner and device.
+        QString error;
+        SweepJob::EvaluatorFactory factory = panel.evaluatorFactory(&error);
+        QVERIFY2(factory, qPrintable(error));
+        std::unique_ptr<SweepEvaluator> evaluator = factory();
+        auto* pooled = qobject_cast<PoolSweepEvaluator*>(evaluator.get());
+        QVERIFY(pooled);
+        QCOMPARE(pooled->capacity(), 3);
+        QCOMPARE(pooled->pool()->runnerCount(), 3);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(pooled->pool()->runnerEntry(i), every.entries[i]);
+        QVERIFY(pooled->pool()->runnerStreams(2)); // a runner elsewhere streams its buffers
+        evaluator.reset();
+
+        panel.setDeviceScope(SweepPanel::DeviceScope::ThisComputer);
+        QCOMPARE(combo->currentIndex(), 1);
+        QCOMPARE(panel.deviceEntries(), here.entries);
+
+        // While the runners are asked, and when none has a device, Run Sweep says why.
+        SweepPanel::DeviceChoice asking;
+        asking.pending = true;
+        panel.setDeviceChoice(SweepPanel::DeviceScope::ThisComputer, asking);
+        QCOMPARE(combo->itemText(1), QStringLiteral("every device of this computer (asking…)"));
+        QVERIFY(!panel.evaluatorFactory(&error));
+        QVERIFY2(error.contains(QLatin1String("still asking")), qPrintable(error));
+        SweepPanel::DeviceChoice none;
+        none.why = QStringLiteral("this computer: libcuda.so.1 not found");
+        panel.setDeviceChoice(SweepPanel::DeviceScope::ThisComputer, none);
+        QVERIFY(!panel.evaluatorFactory(&error));
+        QVERIFY2(error.startsWith(QLatin1String("Devices: no device to sweep on")) &&
+                     error.contains(QLatin1String("libcuda.so.1")),
+                 qPrintable(error));
+    }
+
+    void sweepDevicesAsksEveryRunnerAndTheSweepNamesThem() {
+        // This computer's runner is a stand-in too ($KERNELPAD_RUNNER), so no GPU is needed.
+        test::StandInRunner here(QStringLiteral("here"), QStringLiteral("Fake L4"));
+        test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"));
+        test::StandInRunner beta(QStringLiteral("beta"), QStringLiteral("Fake H100"));
+        qputenv("KERNELPAD_RUNNER", here.script().toUtf8());
+        RunnerSpec gone;
+        gone.kind = RunnerSpec::Kind::Command;
+        gone.name = QStringLiteral("gone");
+        gone.commandLine = QStringLiteral("/bin/sh -c \"echo 'Connection refused' >&2; exit 255\"");
+
+        Fixture f;
+        f.panel.setEvaluatorFactory({}); // the panel's own: a pool over the chosen devices
+        auto* devices = new SweepDevices(&f.panel);
+        devices->setRunners({alpha.spec(), gone, beta.spec()});
+        QVERIFY(!devices->isAsking()); // the chosen device needs no survey
+        QSignalSpy surveyed(devices, &SweepDevices::surveyed);
+        f.panel.setDeviceScope(SweepPanel::DeviceScope::EveryRunner);
+        QVERIFY(devices->isAsking());
+        QCOMPARE(f.panel.deviceScopeText(SweepPanel::DeviceScope::EveryRunner),
+                 QStringLiteral("every device of every runner (asking…)"));
+        QVERIFY(surveyed.wait(30000));
+        QCOMPARE(f.panel.deviceScopeText(SweepPanel::DeviceScope::EveryRunner),
+                 QStringLiteral("every device (3 on 3 runners)"));
+        QCOMPARE(f.panel.deviceScopeText(SweepPanel::DeviceScope::ThisComputer),
+                 QStringLiteral("every device of this computer (1)"));
+        const QVector<PoolEntry> entries = f.panel.deviceEntries();
+        QCOMPARE(entries.size(), 3);
+        QVERIFY(entries[0].spec.isLocal()); // this computer first
+        QCOMPARE(entries[0].deviceName, QStringLiteral("Fake L4"));
+        QCOMPARE(entries[1].spec, alpha.spec());
+        QCOMPARE(entries[2].spec, beta.spec());
+        const QString tip = f.panel.findChild<QComboBox*>(QStringLiteral("sweepDevices"))
+                                ->itemData(2, Qt::ToolTipRole)
+                                .toString();
+        QVERIFY2(tip.contains(QLatin1String("gone: ")) && tip.contains("Connection refused"),
+                 qPrintable(tip));
+        // Asked once for these runners; the same list again asks nothing.
+        devices->setRunners({alpha.spec(), gone, beta.spec()});
+        QVERIFY(!devices->isAsking());
+
+        // A sweep over the three: every result names its runner and device.
+        QVERIFY2(f.runToEnd(), qPrintable(f.panel.message()));
+        const QVector<SweepRecord>& records = f.panel.resultsModel()->records();
+        QCOMPARE(records.size(), 66);
+        QSet<QString> names;
+        for (const SweepRecord& r : records) {
+            QVERIFY2(r.passed(), qPrintable(r.key + QLatin1String(": ") + r.error));
+            names.insert(r.device);
+        }
+        QVERIFY2(names.contains(QStringLiteral("alpha: Fake A100 (device 0)")) &&
+                     names.contains(QStringLiteral("beta: Fake H100 (device 0)")) &&
+                     names.contains(QStringLiteral("this computer: Fake L4 (device 0)")),
+                 qPrintable(QStringList(names.begin(), names.end()).join(", ")));
+        qunsetenv("KERNELPAD_RUNNER");
+    }
+
     void noDeviceIsRefused() {
         Fixture f;
         f.panel.setDevice(0, QStringLiteral("libcuda.so.1 not found"));
@@ -289,6 +451,16 @@ private slots:
                      f.panel.message().contains(QStringLiteral("libcuda.so.1")),
                  qPrintable(f.panel.message()));
         QCOMPARE(f.started->load(), 0);
+        auto* run = f.panel.findChild<QPushButton*>(QStringLiteral("runSweep"));
+        QVERIFY(run->toolTip().contains(QLatin1String("libcuda.so.1")));
+        // The chosen runner's missing driver does not stop a sweep over every runner's devices.
+        f.panel.setDeviceScope(SweepPanel::DeviceScope::EveryRunner);
+        QVERIFY(run->toolTip().isEmpty());
+        SweepPanel::DeviceChoice every;
+        every.entries = {PoolEntry{silentRunner(QStringLiteral("a")), 0, QStringLiteral("X")}};
+        f.panel.setDeviceChoice(SweepPanel::DeviceScope::EveryRunner, every);
+        QVERIFY2(f.runToEnd(), qPrintable(f.panel.message()));
+        QVERIFY(f.started->load() > 0); // the test's evaluator stands in for the pool
     }
 };
 

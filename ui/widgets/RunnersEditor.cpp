@@ -1,5 +1,6 @@
 #include "ui/widgets/RunnersEditor.h"
 
+#include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
 
 #include <QComboBox>
@@ -22,6 +23,8 @@ RunnersEditor::RunnersEditor(QWidget* parent)
     , m_add(new QPushButton(tr("Add"), this))
     , m_remove(new QPushButton(tr("Remove"), this))
     , m_test(new QPushButton(tr("Test Connection"), this))
+    , m_helloLimit(new QLineEdit(this))
+    , m_keepLimit(new QLineEdit(this))
     , m_status(new QLabel(this)) {
     m_choice->setObjectName(QStringLiteral("runnerChoice"));
     m_list->setObjectName(QStringLiteral("runnerList"));
@@ -31,6 +34,15 @@ RunnersEditor::RunnersEditor(QWidget* parent)
     m_remove->setObjectName(QStringLiteral("removeRunner"));
     m_test->setObjectName(QStringLiteral("testRunner"));
     m_status->setObjectName(QStringLiteral("runnerStatus"));
+    m_helloLimit->setObjectName(QStringLiteral("runnerHelloLimit"));
+    m_keepLimit->setObjectName(QStringLiteral("runnerKeepLimit"));
+    m_helloLimit->setToolTip(
+        tr("How long the runner may take to start and say hello, in seconds: raise it for a "
+           "batch queue (Slurm). Empty: 60 s here, 30 s over ssh, 600 s for a command."));
+    m_keepLimit->setToolTip(
+        tr("Outputs larger than this many MiB stay on the runner until the buffer viewer asks "
+           "for a range, so a large output is not copied unless someone looks at it. Empty: "
+           "64 MiB. $KERNELPAD_STREAM_KEEP_BYTES overrides it."));
     m_newSpec->setPlaceholderText(
         tr("ssh:[user@]host[:port][/path/to/kernelpad-cli] or cmd:srun --gpus=1 kernelpad-cli "
            "serve"));
@@ -54,6 +66,10 @@ RunnersEditor::RunnersEditor(QWidget* parent)
     buttons->addWidget(m_test);
     buttons->addStretch();
     layout->addLayout(buttons);
+    auto* limits = new QFormLayout;
+    limits->addRow(tr("Hello time limit (s):"), m_helloLimit);
+    limits->addRow(tr("Keep outputs larger than (MiB):"), m_keepLimit);
+    layout->addLayout(limits);
     layout->addWidget(m_status);
 
     connect(m_add, &QPushButton::clicked, this,
@@ -65,7 +81,10 @@ RunnersEditor::RunnersEditor(QWidget* parent)
         // This computer's runner is always there.
         m_remove->setEnabled(row > 0);
         m_test->setEnabled(row >= 0);
+        showLimits(row);
     });
+    connect(m_helloLimit, &QLineEdit::editingFinished, this, &RunnersEditor::applyLimits);
+    connect(m_keepLimit, &QLineEdit::editingFinished, this, &RunnersEditor::applyLimits);
     refill(QString());
 }
 
@@ -99,6 +118,42 @@ void RunnersEditor::refill(const QString& chosen) {
     const int index = chosen.isEmpty() ? 0 : m_choice->findText(chosen);
     m_choice->setCurrentIndex(std::max(index, 0));
     m_list->setCurrentRow(0);
+}
+
+void RunnersEditor::showLimits(int row) {
+    // This computer's runner starts at once and shares its folders: its limits are not asked.
+    const bool elsewhere = row > 0 && row <= m_runners.size();
+    m_helloLimit->setEnabled(elsewhere);
+    m_keepLimit->setEnabled(elsewhere);
+    const RunnerSpec spec = elsewhere ? m_runners[row - 1] : RunnerSpec::local();
+    m_helloLimit->setText(spec.helloLimitText());
+    m_keepLimit->setText(spec.keepLimitText());
+    RunnerSpec byDefault;
+    byDefault.kind = spec.kind;
+    m_helloLimit->setPlaceholderText(
+        tr("%1 (default)").arg(byDefault.effectiveHelloLimitMs() / 1000));
+    m_keepLimit->setPlaceholderText(tr("%1 (default)").arg(kDefaultKeepBeyondBytes >> 20));
+}
+
+bool RunnersEditor::applyLimits() {
+    const int row = m_list->currentRow();
+    if (row <= 0 || row > m_runners.size())
+        return false;
+    RunnerSpec spec = m_runners[row - 1];
+    QString error;
+    if (!spec.setHelloLimitText(m_helloLimit->text(), &error) ||
+        !spec.setKeepLimitText(m_keepLimit->text(), &error)) {
+        showStatus(tr("%1: %2").arg(spec.displayName(), error));
+        return false;
+    }
+    if (spec != m_runners[row - 1]) {
+        m_runners[row - 1] = spec;
+        showStatus(tr("%1: hello within %2 s; outputs over %3 MiB stay on the runner.")
+                       .arg(spec.displayName())
+                       .arg(spec.effectiveHelloLimitMs() / 1000.0)
+                       .arg(double(spec.effectiveKeepBeyondBytes()) / (1024.0 * 1024.0)));
+    }
+    return true;
 }
 
 void RunnersEditor::showStatus(const QString& text) {

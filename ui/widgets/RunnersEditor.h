@@ -20,7 +20,9 @@ namespace kernelpad {
 class RunnerClient;
 
 /// Child object names: runnerChoice, runnerList, newRunner, newRunnerName, addRunner,
-/// removeRunner, testRunner, runnerStatus.
+/// removeRunner, testRunner, runnerStatus; the selected runner's limits: runnerHelloLimit
+/// (seconds; empty: the kind's default) and runnerKeepLimit (MiB of a streamed output kept on
+/// the runner; empty: 64).
 class RunnersEditor : public QGroupBox {
     Q_OBJECT
 public:
@@ -43,6 +45,10 @@ public:
     /// Starts the selected runner and asks for its devices; the answer arrives on the status
     /// line (the window never waits for it).
     void testSelected();
+    /// Reads the limit fields into the selected runner; false with the reason, naming the
+    /// field, on the status line (the runner keeps its limits then). Called when either field
+    /// is left.
+    bool applyLimits();
 
 signals:
     /// A test has answered (the status line says how).
@@ -51,6 +57,7 @@ signals:
 private:
     void refill(const QString& chosen);
     void showStatus(const QString& text);
+    void showLimits(int row);
 
     QVector<RunnerSpec> m_runners;
     QComboBox* m_choice;
@@ -60,6 +67,8 @@ private:
     QPushButton* m_add;
     QPushButton* m_remove;
     QPushButton* m_test;
+    QLineEdit* m_helloLimit;
+    QLineEdit* m_keepLimit;
     QLabel* m_status;
     RunnerClient* m_testClient = nullptr; ///< the runner under test, a child
 };

@@ -5,8 +5,11 @@
 // Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or any
 // passing row) and the CSV and JSON export. The sweep runs in a SweepJob, on a thread of its
 // own that talks to a runner; the panel never waits for it. Its results file lies next to the
-// project (sweepResultsPath), so an interrupted sweep resumes.
+// project (sweepResultsPath), so an interrupted sweep resumes. "Devices:" chooses what the
+// sweep spreads over: the chosen device, every device of this computer, or every device of every
+// runner in Preferences (SweepPanelDevices.cpp; the binding finds them).
 
+#include "core/runner/RunnerPool.h"
 #include "core/sweep/SweepJob.h"
 
 #include <QElapsedTimer>
@@ -41,6 +44,14 @@ public:
     enum TunableColumn { NameColumn, RoleColumn, ValuesColumn };
     /// What to do with a results file of the same sweep found at Run.
     enum class ResumeChoice { Resume, StartOver, Cancel };
+    /// What Run Sweep spreads over ("Devices:", kept in the settings as sweep/devices).
+    enum class DeviceScope { Chosen, ThisComputer, EveryRunner };
+    /// The devices of one scope, as the binding found them.
+    struct DeviceChoice {
+        QVector<PoolEntry> entries;
+        bool pending = false; ///< the runners are still being asked
+        QString why;          ///< why some runners (or all) were left out; empty when none
+    };
 
     explicit SweepPanel(QWidget* parent = nullptr);
     ~SweepPanel() override;
@@ -50,8 +61,24 @@ public:
     /// The device the sweep runs on; a non-empty `noDevice` ("libcuda.so.1 not found") makes
     /// Run Sweep refuse with it: compiling the configurations alone measures nothing.
     void setDevice(int device, const QString& noDevice);
-    /// Where the evaluator comes from (a fake in tests); by default a runner of the sweep's own.
+    /// Where the evaluator comes from (a fake in tests); by default a pool over the chosen
+    /// scope's entries (evaluatorFactory()).
     void setEvaluatorFactory(SweepJob::EvaluatorFactory factory);
+    /// "Devices:": the scope Run Sweep uses; setting it saves it.
+    void setDeviceScope(DeviceScope scope);
+    [[nodiscard]] DeviceScope deviceScope() const { return m_scope; }
+    /// What the binding found for `scope`; the item's text follows ("every device (3 on 2
+    /// runners)").
+    void setDeviceChoice(DeviceScope scope, const DeviceChoice& choice);
+    /// The entries Run Sweep spreads over now (the chosen device: this computer's device
+    /// setDevice() named, until the binding says which runner).
+    [[nodiscard]] QVector<PoolEntry> deviceEntries() const;
+    /// The text of a scope's item in "Devices:".
+    [[nodiscard]] QString deviceScopeText(DeviceScope scope) const;
+    /// The evaluator Run Sweep makes, called on the sweep's thread: the test's factory, else a
+    /// pool (PoolSweepEvaluator::over) of deviceEntries(); empty with `error` when the scope has
+    /// none yet.
+    [[nodiscard]] SweepJob::EvaluatorFactory evaluatorFactory(QString* error) const;
     /// Asked when a results file of the same sweep exists (`done` records in it); by default
     /// a message box.
     void setResumeQuestion(std::function<ResumeChoice(int done, const QString& path)> ask);
@@ -93,6 +120,8 @@ signals:
     void configurationSelected(const QString& key);
     /// A sweep started or ended.
     void runningChanged(bool running);
+    /// "Devices:" changed (the binding asks the runners when a scope needs them).
+    void deviceScopeChanged(kernelpad::SweepPanel::DeviceScope scope);
 
 private:
     // The form (SweepPanel.cpp).
@@ -112,11 +141,18 @@ private:
     void updateButtons();
     void emitRecords();
     bool applyProject(const SweepRecord& record);
+    // Devices (SweepPanelDevices.cpp).
+    QWidget* buildDevices(QWidget* parent);
+    void refreshDeviceTexts();
 
     QPointer<ProjectDocument> m_document;
     int m_device = 0;
     QString m_noDevice;
     SweepJob::EvaluatorFactory m_factory;
+    DeviceScope m_scope = DeviceScope::Chosen;
+    DeviceChoice m_choices[3];  ///< by DeviceScope
+    bool m_chosenKnown = false; ///< the binding named the chosen device's runner
+    QComboBox* m_devices = nullptr;
     std::function<ResumeChoice(int, const QString&)> m_askResume;
     std::unique_ptr<SweepJob> m_job;
     SweepSpec m_runningSpec;

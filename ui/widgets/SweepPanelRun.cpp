@@ -101,6 +101,7 @@ QWidget* SweepPanel::buildResults() {
 
     auto* layout = new QVBoxLayout(pane);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildDevices(pane));
     layout->addLayout(runRow);
     layout->addWidget(m_results, 1);
     layout->addLayout(applyRow);
@@ -166,11 +167,17 @@ bool SweepPanel::runSweep() {
         showMessage(tr("The project has no tunables: add one to sweep it."), true);
         return false;
     }
-    if (!m_noDevice.isEmpty()) {
+    // The chosen runner's lack of a device matters only when the sweep runs on it alone.
+    if (!m_noDevice.isEmpty() && m_scope == DeviceScope::Chosen) {
         showMessage(tr("No CUDA device: %1. A sweep needs one: compiling the configurations "
                        "alone measures nothing.")
                         .arg(m_noDevice),
                     true);
+        return false;
+    }
+    SweepJob::EvaluatorFactory factory = evaluatorFactory(&error);
+    if (!factory) {
+        showMessage(error, true);
         return false;
     }
     const QString path = resultsPath();
@@ -205,8 +212,10 @@ bool SweepPanel::runSweep() {
         m_document->isUntitled() ? QString() : QFileInfo(m_document->path()).absolutePath();
     base.device = m_device;
     m_runningSpec = base.project.sweep;
+    if (!m_factory)
+        m_job.reset(); // the devices may have changed since the last sweep
     if (!m_job) {
-        m_job = std::make_unique<SweepJob>(m_factory);
+        m_job = std::make_unique<SweepJob>(factory);
         connect(m_job.get(), &SweepJob::started, this, &SweepPanel::onStarted);
         connect(m_job.get(), &SweepJob::recordAdded, this, &SweepPanel::onRecord);
         connect(m_job.get(), &SweepJob::progress, this, [this](int done, int total) {
@@ -291,7 +300,9 @@ void SweepPanel::updateButtons() {
         return;
     const bool running = isRunning();
     m_run->setEnabled(!running && m_document && !m_document->project().sweep.isEmpty());
-    m_run->setToolTip(m_noDevice.isEmpty() ? QString() : tr("No CUDA device: %1").arg(m_noDevice));
+    m_run->setToolTip(m_noDevice.isEmpty() || m_scope != DeviceScope::Chosen
+                          ? QString()
+                          : tr("No CUDA device: %1").arg(m_noDevice));
     m_cancel->setEnabled(running);
     m_applyBest->setEnabled(m_model->bestRow() >= 0);
     const int row = m_proxy->mapToSource(m_resultsView->currentIndex()).row();

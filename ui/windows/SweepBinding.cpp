@@ -1,7 +1,10 @@
 // bind::sweep: the Sweep dock edits the document's sweep section and runs it on the device
-// the window has chosen; without a driver or a device, Run Sweep says so instead of starting.
+// the window has chosen, every device of this computer or every device of every runner
+// (SweepDevices); without a driver or a device, Run Sweep says so instead of starting.
 
+#include "ui/Preferences.h"
 #include "ui/Session.h"
+#include "ui/SweepDevices.h"
 #include "ui/widgets/SweepChart.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/PanelBindings.h"
@@ -24,12 +27,18 @@ void sweep(Session* session, SweepPanel* panel) {
         if (run.result.timing.ceilingGBs > 0)
             chart->setCopyCeiling(run.result.timing.ceilingGBs);
     };
-    viewer->onDevices = [panel](const Session& s) {
+    auto* devices = new SweepDevices(panel);
+    devices->setRunners(Preferences::load().runners);
+    viewer->onDevices = [panel, devices](const Session& s) {
         QString noDevice = s.driverError();
         if (noDevice.isEmpty() && s.devicesKnown() && s.devices().isEmpty())
             noDevice = QObject::tr("the driver found no device");
         panel->setDevice(s.deviceIndex(), noDevice);
+        devices->setChosen(Preferences::load().chosenRunner(), s.deviceIndex(),
+                           s.devices().value(s.deviceIndex()).name);
     };
+    QObject::connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, devices,
+                     [devices] { devices->setRunners(Preferences::load().runners); });
     session->addViewer(viewer);
 }
 
