@@ -65,6 +65,9 @@ SettingsHistory::SettingsHistory(ProjectDocument* document)
     , m_document(document)
     , m_stack(new QUndoStack(this)) {
     m_stack->setObjectName(QStringLiteral("settingsUndoStack"));
+    // Each step holds two projects; their sources share one buffer (implicit sharing) until
+    // edited, but a long session of applies should still not grow without end.
+    m_stack->setUndoLimit(kUndoLimit);
     // Another project: its settings are not the ones these steps would write.
     connect(document, &ProjectDocument::projectReplaced, this, &SettingsHistory::clear);
     const auto watch = [this, document](void (ProjectDocument::*signal)(), SettingsField field) {

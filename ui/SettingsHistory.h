@@ -38,6 +38,9 @@ using SettingsFields = unsigned;
 class SettingsHistory : public QObject {
     Q_OBJECT
 public:
+    /// Steps kept; the oldest goes first.
+    static constexpr int kUndoLimit = 100;
+
     /// Owned by `document` and follows its signals.
     explicit SettingsHistory(ProjectDocument* document);
 

@@ -42,11 +42,10 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("block shape") << QStringList{QStringLiteral("bx"), QStringLiteral("by")}
                                      << QVector<double>{8, 32} << QStringLiteral("bx=8, by=32");
-        QTest::newRow("fractional scalar")
-            << QStringList{QStringLiteral("alpha")} << QVector<double>{0.5}
-            << QStringLiteral("alpha=0.5");
-        QTest::newRow("no tunables: the key") << QStringList{} << QVector<double>{}
-                                              << QStringLiteral("k");
+        QTest::newRow("fractional scalar") << QStringList{QStringLiteral("alpha")}
+                                           << QVector<double>{0.5} << QStringLiteral("alpha=0.5");
+        QTest::newRow("no tunables: the key")
+            << QStringList{} << QVector<double>{} << QStringLiteral("k");
     }
     void configurationText() {
         QFETCH(QStringList, names);

@@ -48,10 +48,10 @@ Project richSweepProject() {
     if (!project)
         qFatal("%s", qPrintable(error));
     QJsonObject sweep = project->sweep.toJson();
-    sweep.insert(QStringLiteral("block"),
-                 QJsonObject{{QStringLiteral("x"), QJsonArray{8, 16, 32}},
-                             {QStringLiteral("y"), QJsonArray{8, 32}}});
-    sweep.insert(QStringLiteral("defines"), QJsonObject{{QStringLiteral("TILE"), QJsonArray{8, 16}}});
+    sweep.insert(QStringLiteral("block"), QJsonObject{{QStringLiteral("x"), QJsonArray{8, 16, 32}},
+                                                      {QStringLiteral("y"), QJsonArray{8, 32}}});
+    sweep.insert(QStringLiteral("defines"),
+                 QJsonObject{{QStringLiteral("TILE"), QJsonArray{8, 16}}});
     sweep.insert(QStringLiteral("scalars"),
                  QJsonObject{{QStringLiteral("rows"), QJsonArray{1024, 2048}}});
     sweep.insert(QStringLiteral("parameters"),
@@ -233,6 +233,19 @@ private slots:
         // back for an apply the dock no longer reports.
         QVERIFY(f.document.settingsHistory()->redo());
         QCOMPARE(f.document.project().launch.block, (std::array<int, 3>{8, 32, 1}));
+        QVERIFY(undo->isHidden());
+        // Another step on top hides it; undoing that step shows it again.
+        QVERIFY(f.document.settingsHistory()->undo());
+        QVERIFY(f.panel.applyBest());
+        QVERIFY(!undo->isHidden());
+        TimingSpec timing = f.document.project().timing;
+        timing.repetitions += 1;
+        Project restored = f.document.project();
+        restored.timing = timing;
+        QVERIFY(f.document.settingsHistory()->apply(restored, QStringLiteral("Other step")));
+        QVERIFY(undo->isHidden());
+        QVERIFY(f.document.settingsHistory()->undo());
+        QVERIFY(!undo->isHidden());
     }
 
     void saveKeepsAndOpenClears() {

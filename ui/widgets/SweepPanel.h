@@ -29,6 +29,7 @@ class QSplitter;
 class QTableView;
 class QTableWidget;
 class QToolButton;
+class QUndoCommand;
 
 namespace kernelpad {
 
@@ -143,8 +144,8 @@ private:
     QLabel* m_count = nullptr;
     QLabel* m_message = nullptr;
     QToolButton* m_undoApply = nullptr;
-    int m_appliedIndex = -1; ///< the settings stack's index right after the last apply
-    QString m_appliedText;   ///< "bx=8, by=32", what that apply wrote
+    const QUndoCommand* m_applied = nullptr; ///< the settings step of the last apply
+    QString m_appliedText;                   ///< "bx=8, by=32", what that apply wrote
 
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;

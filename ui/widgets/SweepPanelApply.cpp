@@ -23,24 +23,33 @@ void SweepPanel::createUndoApply(QWidget* parent) {
 
 void SweepPanel::updateUndoApply() {
     const QUndoStack* stack = m_document ? m_document->settingsHistory()->stack() : nullptr;
-    const int index = stack ? stack->index() : 0;
-    if (m_appliedIndex > 0 && index < m_appliedIndex) {
-        // Undone (by this button or the Edit menu), or the history was cleared: a later step
-        // at the same index is not this apply.
-        if (stack && stack->count() >= m_appliedIndex)
-            showMessage(tr("Undone: the settings are back as they were before %1.")
-                            .arg(m_appliedText),
-                        false);
-        m_appliedIndex = -1;
-        m_appliedText.clear();
+    if (m_applied) {
+        // Found by identity, not by index: the stack drops its oldest step at its limit, and
+        // every step it deletes (clear, a push over undone steps, the limit) emits
+        // indexChanged, so a deleted apply is forgotten before its address could be reused.
+        int position = -1;
+        for (int i = 0; stack && i < stack->count(); ++i)
+            if (stack->command(i) == m_applied)
+                position = i;
+        if (position < 0 || position >= stack->index()) {
+            // Undone (here or by Edit ▸ Undo Settings), or the history was cleared.
+            if (position >= 0)
+                showMessage(
+                    tr("Undone: the settings are back as they were before %1.").arg(m_appliedText),
+                    false);
+            m_applied = nullptr;
+            m_appliedText.clear();
+        }
     }
-    m_undoApply->setToolTip(stack ? stack->undoText() : QString());
-    m_undoApply->setVisible(m_appliedIndex > 0 && index == m_appliedIndex);
+    const bool onTop =
+        m_applied && stack->index() > 0 && stack->command(stack->index() - 1) == m_applied;
+    m_undoApply->setToolTip(onTop ? stack->undoText() : QString());
+    m_undoApply->setVisible(onTop);
 }
 
 void SweepPanel::undoApply() {
-    if (m_document && m_appliedIndex > 0 &&
-        m_document->settingsHistory()->stack()->index() == m_appliedIndex)
+    const QUndoStack* stack = m_document ? m_document->settingsHistory()->stack() : nullptr;
+    if (m_applied && stack->index() > 0 && stack->command(stack->index() - 1) == m_applied)
         m_document->settingsHistory()->undo();
 }
 

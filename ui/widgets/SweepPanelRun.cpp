@@ -346,7 +346,8 @@ bool SweepPanel::applyProject(const SweepRecord& record) {
         showMessage(tr("The project already holds %1.").arg(configuration), false);
         return true;
     }
-    m_appliedIndex = m_document->settingsHistory()->stack()->index();
+    const QUndoStack* stack = m_document->settingsHistory()->stack();
+    m_applied = stack->command(stack->index() - 1);
     m_appliedText = configuration;
     const QString replaced = was >= 0
                                  ? tr("was %1").arg(sweepConfigurationText(m_model->records()[was]))
