@@ -1,6 +1,7 @@
 #include "ui/ProjectDocument.h"
 
 #include "core/io/SafeFile.h"
+#include "ui/SettingsHistory.h"
 
 #include <QDir>
 #include <QFile>
@@ -44,6 +45,7 @@ ProjectDocument::ProjectDocument(QObject* parent)
             emit autosaveFailed(error);
     });
     newRecoveryPath();
+    m_settingsHistory = new SettingsHistory(this);
 }
 
 // The recovery file is deliberately left in place: only removeRecovery() (save, discard,
@@ -148,6 +150,7 @@ void ProjectDocument::setPipeline(const Pipeline& pipeline) {
 void ProjectDocument::replace(const Project& project, const QString& path,
                               const QString& copyDirectory) {
     m_project = project;
+    m_savedProject = project;
     m_untitledName = project.name;
     reset(path);
     if (!copyDirectory.isEmpty())
@@ -188,6 +191,7 @@ bool ProjectDocument::save(const QString& path, QString* error) {
     }
     const bool kernelGuessed = project.kernel != m_project.kernel;
     m_project = project;
+    m_savedProject = project;
     m_untitledName = project.name;
     const QString absolute = QFileInfo(target).absoluteFilePath();
     if (absolute != m_path) {
@@ -216,6 +220,13 @@ void ProjectDocument::markChanged() {
     setDirty(true);
     if (!m_autosave.isActive())
         m_autosave.start();
+}
+
+void ProjectDocument::cleanIfSaved() {
+    if (!m_dirty || !m_savedProject || !(m_project == *m_savedProject))
+        return;
+    removeRecovery();
+    setDirty(false);
 }
 
 void ProjectDocument::setDirty(bool dirty) {
@@ -283,6 +294,7 @@ void ProjectDocument::adoptRecovery(const RecoveryEntry& entry) {
     m_lock = std::make_unique<QLockFile>(lockPathFor(m_recoveryPath));
     m_lock->tryLock(0);
     m_project = entry.project;
+    m_savedProject.reset();
     m_untitledName = entry.project.name;
     m_copyDirectory.clear();
     m_path = entry.originalPath;

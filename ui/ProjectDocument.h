@@ -19,6 +19,8 @@ class QLockFile;
 
 namespace kernelpad {
 
+class SettingsHistory;
+
 /// A recovery file left by a KernelPad that did not close cleanly.
 struct RecoveryEntry {
     QString recoveryPath; ///< the JSON file in the recovery directory
@@ -57,6 +59,13 @@ public:
     void setPipeline(const Pipeline& pipeline);
     /// The parameter sweep's section (the sweep panel's tunables, strategy and objective).
     void setSweep(const SweepSpec& sweep);
+
+    /// The undo history of compound settings changes (a sweep's Apply, a version's Restore);
+    /// cleared when another project replaces this one, kept by Save.
+    [[nodiscard]] SettingsHistory* settingsHistory() const { return m_settingsHistory; }
+    /// After an undo or redo of settings: the document is clean again when the project is
+    /// what was last opened or saved (and its recovery file, holding the undone edit, goes).
+    void cleanIfSaved();
 
     /// Shows `project` as an untitled (or `path`) clean document: every panel re-reads it
     /// (projectReplaced). An untitled copy resolves relative paths in `copyDirectory`.
@@ -138,6 +147,9 @@ private:
     void changedField(void (ProjectDocument::*signal)());
 
     Project m_project;
+    /// The project as last opened or saved; none after a recovery, whose file is not it.
+    std::optional<Project> m_savedProject;
+    SettingsHistory* m_settingsHistory = nullptr;
     QString m_untitledName;
     QString m_path;
     QString m_copyDirectory; ///< directory() of an untitled copy; empty otherwise

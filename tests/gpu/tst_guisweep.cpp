@@ -1,7 +1,8 @@
 // The Sweep dock on a real GPU (issue 14, point 4): transpose_sweep.kpad opened in the window,
 // its sweep run through Build ▸ Run Sweep on the window's device (a runner of the sweep's own,
 // on its own thread), every one of its 66 block shapes compiled, run and verified; Apply best
-// writes the best block and grid into the project, and a normal Run then launches with them.
+// writes the best block and grid into the project as one settings step that Edit ▸ Undo
+// Settings takes back and Redo re-applies, and a normal Run then launches with them.
 // gpu-labelled; without a driver it skips with the reason.
 
 #include "GpuTestSupport.h"
@@ -99,12 +100,27 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
         QVERIFY(dock->grab().save(shots + QStringLiteral("/screenshot-sweep.png")));
     }
 
+    const LaunchConfig original = window.document()->project().launch;
     QVERIFY2(panel->applyBest(), qPrintable(panel->message()));
     const LaunchConfig launch = window.document()->project().launch;
     QCOMPARE(launch.block[0], int(best.values[0]));
     QCOMPARE(launch.block[1], int(best.values[1]));
     QCOMPARE(launch.grid[0], (2048 + launch.block[0] - 1) / launch.block[0]);
     QCOMPARE(launch.grid[1], (2048 + launch.block[1] - 1) / launch.block[1]);
+    if (!(launch == original)) {
+        // One settings step: Edit ▸ Undo Settings puts the example's launch back, Redo the
+        // best's again.
+        auto* undo = window.findChild<QAction*>(QStringLiteral("undoSettingsAction"));
+        auto* redo = window.findChild<QAction*>(QStringLiteral("redoSettingsAction"));
+        QVERIFY(undo && redo && undo->isEnabled());
+        QVERIFY2(undo->text().startsWith(QStringLiteral("Undo Apply sweep configuration bx=")),
+                 qPrintable(undo->text()));
+        qInfo("%s", qPrintable(undo->text()));
+        undo->trigger();
+        QVERIFY(window.document()->project().launch == original);
+        redo->trigger();
+        QVERIFY(window.document()->project().launch == launch);
+    }
 
     // The next normal Run launches the best's block and verifies.
     QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),

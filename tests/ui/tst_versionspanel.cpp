@@ -14,6 +14,7 @@
 #include "ui/CompileHistory.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
+#include "ui/SettingsHistory.h"
 #include "ui/models/VersionsModel.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileDiffView.h"
@@ -22,6 +23,7 @@
 #include "ui/windows/MainWindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -35,6 +37,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <memory>
@@ -159,6 +162,7 @@ private slots:
     void selectingTwoShowsTheSourceDiff();
     void restoreIsOneUndoStep();
     void restoreOfUnkeptSourceAsksAndKeepsIt();
+    void restoredSettingsAreOneSettingsStep();
     void compileDiffOpensTheDiffTab();
     void versionsSurviveANewWindow();
     void clearTimingHistoryRemovesTheFile();
@@ -337,6 +341,49 @@ void TestVersionsPanel::restoreOfUnkeptSourceAsksAndKeepsIt() {
     box->button(QMessageBox::Cancel)->click();
     QCOMPARE(f.editor()->text(), sourceWith(QStringLiteral("4.0f")));
     QCOMPARE(f.model()->rowCount(), 4);
+}
+
+void TestVersionsPanel::restoredSettingsAreOneSettingsStep() {
+    Fixture f;
+    QVERIFY(f.open(fillProject(sourceWith(QStringLiteral("1.0f")))));
+    QVERIFY(f.threeVersions());
+    // Settings edited by hand after the last run: kept as a version of their own at restore.
+    ProgramOptions options = f.document()->project().options;
+    options.defines << QStringLiteral("SCALE=3");
+    f.document()->setOptions(options);
+    TimingSpec timing = f.document()->project().timing;
+    timing.repetitions += 7;
+    f.document()->setTiming(timing);
+    const Project before = f.document()->project();
+    QUndoStack* stack = f.document()->settingsHistory()->stack();
+    QCOMPARE(stack->count(), 0);
+
+    f.panel()->selectVersions({1});
+    part<QPushButton>(f.panel(), "versionsRestore")->click();
+    const Project restored = f.document()->project();
+    QCOMPARE(restored.launch.block, (std::array<int, 3>{256, 1, 1}));
+    QVERIFY(!restored.options.defines.contains(QStringLiteral("SCALE=3")));
+    QCOMPARE(restored.source, sourceWith(QStringLiteral("1.0f")));
+    QCOMPARE(stack->count(), 1);
+    auto* undo = f.window->findChild<QAction*>(QStringLiteral("undoSettingsAction"));
+    QVERIFY(undo);
+    QCOMPARE(undo->text(), QStringLiteral("Undo Restore version 1's settings"));
+    QVERIFY2(f.panel()->message().contains(QStringLiteral("Undo Settings")),
+             qPrintable(f.panel()->message()));
+
+    // One step puts back every setting; the source is the editor's to take back.
+    undo->trigger();
+    QCOMPARE(f.document()->project().launch.block, (std::array<int, 3>{128, 1, 1}));
+    QVERIFY(f.document()->project().options == before.options);
+    QCOMPARE(f.document()->project().timing.repetitions, before.timing.repetitions);
+    QCOMPARE(f.document()->project().source, sourceWith(QStringLiteral("1.0f")));
+    f.editor()->undo();
+    QVERIFY(f.document()->project() == before);
+    auto* redo = f.window->findChild<QAction*>(QStringLiteral("redoSettingsAction"));
+    QCOMPARE(redo->text(), QStringLiteral("Redo Restore version 1's settings"));
+    redo->trigger();
+    QCOMPARE(f.document()->project().launch.block, (std::array<int, 3>{256, 1, 1}));
+    QCOMPARE(f.document()->project().timing.repetitions, restored.timing.repetitions);
 }
 
 void TestVersionsPanel::compileDiffOpensTheDiffTab() {

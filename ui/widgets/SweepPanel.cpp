@@ -5,6 +5,7 @@
 
 #include "core/sweep/SweepSpace.h"
 #include "ui/ProjectDocument.h"
+#include "ui/SettingsHistory.h"
 #include "ui/models/SweepResultsModel.h"
 
 #include <QComboBox>
@@ -18,6 +19,8 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QToolButton>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -138,6 +141,10 @@ QWidget* SweepPanel::buildForm() {
     m_message->setObjectName(QStringLiteral("sweepMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    createUndoApply(form);
+    auto* messageRow = new QHBoxLayout;
+    messageRow->addWidget(m_message, 1);
+    messageRow->addWidget(m_undoApply, 0, Qt::AlignTop);
 
     auto* fields = new QFormLayout;
     fields->addRow(tr("Grid:"), gridRow);
@@ -155,15 +162,19 @@ QWidget* SweepPanel::buildForm() {
     layout->addLayout(tunableButtons);
     layout->addLayout(fields);
     layout->addWidget(m_count);
-    layout->addWidget(m_message);
+    layout->addLayout(messageRow);
     return form;
 }
 
 void SweepPanel::setDocument(ProjectDocument* document) {
-    if (m_document)
+    if (m_document) {
         disconnect(m_document, nullptr, this, nullptr);
+        disconnect(m_document->settingsHistory()->stack(), nullptr, this, nullptr);
+    }
     m_document = document;
     if (document) {
+        connect(document->settingsHistory()->stack(), &QUndoStack::indexChanged, this,
+                &SweepPanel::updateUndoApply);
         connect(document, &ProjectDocument::projectReplaced, this, [this] {
             if (m_job && m_job->isRunning())
                 cancel();

@@ -31,6 +31,8 @@ class QSpinBox;
 class QSplitter;
 class QTableView;
 class QTableWidget;
+class QToolButton;
+class QUndoCommand;
 
 namespace kernelpad {
 
@@ -109,6 +111,9 @@ public:
     [[nodiscard]] QSortFilterProxyModel* sortedResults() const { return m_proxy; }
     [[nodiscard]] QTableView* resultsView() const { return m_resultsView; }
     [[nodiscard]] QProgressBar* progressBar() const { return m_progress; }
+    /// The "Undo" beside the message after an apply, shown while that apply is the settings
+    /// step Undo would take back.
+    [[nodiscard]] QToolButton* undoApplyButton() const { return m_undoApply; }
     /// The path Run Sweep records into for the document's current project.
     [[nodiscard]] QString resultsPath() const;
 
@@ -144,6 +149,10 @@ private:
     // Devices (SweepPanelDevices.cpp).
     QWidget* buildDevices(QWidget* parent);
     void refreshDeviceTexts();
+    // Apply as one settings step, with its Undo (SweepPanelApply.cpp).
+    void createUndoApply(QWidget* parent);
+    void updateUndoApply();
+    void undoApply();
 
     QPointer<ProjectDocument> m_document;
     int m_device = 0;
@@ -170,6 +179,9 @@ private:
     QComboBox* m_objective = nullptr;
     QLabel* m_count = nullptr;
     QLabel* m_message = nullptr;
+    QToolButton* m_undoApply = nullptr;
+    const QUndoCommand* m_applied = nullptr; ///< the settings step of the last apply
+    QString m_appliedText;                   ///< "bx=8, by=32", what that apply wrote
 
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;

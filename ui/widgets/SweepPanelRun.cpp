@@ -1,8 +1,11 @@
 // SweepPanel: Run Sweep with its progress, elapsed time and Cancel; the results table; Apply
 // best or a chosen row; the CSV and JSON export.
 
+#include "core/project/ProjectDiff.h"
+#include "core/sweep/SweepApply.h"
 #include "core/sweep/SweepSpace.h"
 #include "ui/ProjectDocument.h"
+#include "ui/SettingsHistory.h"
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
 
@@ -22,6 +25,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace kernelpad {
@@ -344,12 +348,23 @@ bool SweepPanel::applyProject(const SweepRecord& record) {
         showMessage(tr("Cannot apply %1").arg(error), true);
         return false;
     }
-    // Each setter marks the document modified and tells its panels; the next Run uses them.
-    m_document->setKernel(project->kernel);
-    m_document->setOptions(project->options);
-    m_document->setArguments(project->arguments);
-    m_document->setLaunch(project->launch);
-    showMessage(tr("Applied %1: the next Run uses it.").arg(record.key), false);
+    // One step of the settings history, so that one Undo puts every setting back.
+    const QString configuration = sweepConfigurationText(record);
+    const int was = recordHeldBy(m_document->project(), m_model->records());
+    const Project before = m_document->project();
+    if (!m_document->settingsHistory()->apply(
+            *project, tr("Apply sweep configuration %1").arg(configuration))) {
+        showMessage(tr("The project already holds %1.").arg(configuration), false);
+        return true;
+    }
+    const QUndoStack* stack = m_document->settingsHistory()->stack();
+    m_applied = stack->command(stack->index() - 1);
+    m_appliedText = configuration;
+    const QString replaced = was >= 0
+                                 ? tr("was %1").arg(sweepConfigurationText(m_model->records()[was]))
+                                 : describeProjectChanges(before, m_document->project());
+    showMessage(tr("Applied %1 (%2): the next Run uses it.").arg(configuration, replaced), false);
+    updateUndoApply();
     return true;
 }
 

@@ -183,6 +183,8 @@ private:
     void createDocks();
     void createActions();
     void createMenus();
+    /// Edit ▸ Undo/Redo of the document's settings history (MainWindowMenus.cpp).
+    void addSettingsUndoActions(QMenu* edit);
     void createStatusBar();
     /// Binds every panel to the document and the session (PanelBindings.h).
     void bindPanels();

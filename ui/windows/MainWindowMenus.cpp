@@ -3,8 +3,10 @@
 #include "ui/windows/MainWindow.h"
 
 #include "ui/Preferences.h"
+#include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
 #include "ui/Session.h"
+#include "ui/SettingsHistory.h"
 #include "ui/dialogs/PreferencesDialog.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
@@ -27,6 +29,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QUndoStack>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -112,6 +115,39 @@ void MainWindow::createActions() {
     toolbar->addAction(m_deviceAction);
 }
 
+// A settings change made in one go (a sweep's Apply, a version's Restore) has its own history
+// beside the editor's: Ctrl+Z stays the editor's, so these have keys of their own, and each
+// names the step it takes back ("Undo Apply sweep configuration bx=8, by=32").
+void MainWindow::addSettingsUndoActions(QMenu* edit) {
+    QUndoStack* stack = m_document->settingsHistory()->stack();
+    QAction* undo = edit->addAction(QString());
+    undo->setObjectName(QStringLiteral("undoSettingsAction"));
+    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Z));
+    QAction* redo = edit->addAction(QString());
+    redo->setObjectName(QStringLiteral("redoSettingsAction"));
+    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::SHIFT | Qt::Key_Z));
+    for (QAction* a : {undo, redo})
+        a->setStatusTip(tr("Settings changed in one go (a sweep's Apply, a version's Restore); "
+                           "Ctrl+Z undoes typing in the editor"));
+    connect(undo, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(redo, &QAction::triggered, stack, &QUndoStack::redo);
+    const auto escaped = [](QString text) {
+        return text.replace(QLatin1Char('&'), QStringLiteral("&&"));
+    };
+    const auto update = [=] {
+        undo->setEnabled(stack->canUndo());
+        undo->setText(stack->canUndo() ? tr("Undo %1").arg(escaped(stack->undoText()))
+                                       : tr("Undo Se&ttings"));
+        redo->setEnabled(stack->canRedo());
+        redo->setText(stack->canRedo() ? tr("Redo %1").arg(escaped(stack->redoText()))
+                                       : tr("Redo Setti&ngs"));
+    };
+    connect(stack, &QUndoStack::indexChanged, this, update);
+    connect(stack, &QUndoStack::undoTextChanged, this, update);
+    connect(stack, &QUndoStack::redoTextChanged, this, update);
+    update();
+}
+
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_newAction);
@@ -140,6 +176,7 @@ void MainWindow::createMenus() {
     };
     editorAction(tr("&Undo"), QKeySequence::Undo, &QsciScintilla::undo);
     editorAction(tr("&Redo"), QKeySequence::Redo, &QsciScintilla::redo);
+    addSettingsUndoActions(edit);
     edit->addSeparator();
     editorAction(tr("Cu&t"), QKeySequence::Cut, &QsciScintilla::cut);
     editorAction(tr("&Copy"), QKeySequence::Copy, &QsciScintilla::copy);

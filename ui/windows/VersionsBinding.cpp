@@ -5,6 +5,7 @@
 #include "core/project/ProjectDiff.h"
 #include "ui/CompileHistory.h"
 #include "ui/ProjectDocument.h"
+#include "ui/SettingsHistory.h"
 #include "ui/models/VersionsModel.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileDiffView.h"
@@ -50,10 +51,14 @@ void save(VersionsPanel* panel, const VersionsState& state) {
                QObject::tr("Versions not saved to %1: %2").arg(state.store.filePath(), error));
 }
 
-/// Puts `project` into the document: the source as one undo step of the editor, so that its
-/// Undo brings back what was there, then each setting through the document's setters.
-void applyProject(ProjectDocument* document, CodeEditor* editor, const Project& project) {
-    if (editor->text() != project.source) {
+/// Puts version `number`'s `project` into the document: the source as one undo step of the
+/// editor, so that its Undo brings back what was there, then the settings as one step of the
+/// document's settings history (its sweep section is the document's own and stays). Returns
+/// what the message says about undoing.
+QString applyProject(ProjectDocument* document, CodeEditor* editor, const Project& project,
+                     int number) {
+    const bool sourceChanged = editor->text() != project.source;
+    if (sourceChanged) {
         editor->beginUndoAction();
         editor->selectAll();
         editor->replaceSelectedText(project.source);
@@ -62,13 +67,16 @@ void applyProject(ProjectDocument* document, CodeEditor* editor, const Project& 
     }
     // The editor's textChanged normally carries the text; this holds without the binding too.
     document->setSource(project.source);
-    document->setKernel(project.kernel);
-    document->setOptions(project.options);
-    document->setArguments(project.arguments);
-    document->setGlobals(project.globals);
-    document->setLaunch(project.launch);
-    document->setTiming(project.timing);
-    document->setPipeline(project.pipeline);
+    Project settings = project;
+    settings.sweep = document->project().sweep;
+    const bool settingsChanged = document->settingsHistory()->apply(
+        settings, QObject::tr("Restore version %1's settings").arg(number));
+    if (sourceChanged && settingsChanged)
+        return QObject::tr("Undo in the editor brings the source back, Edit ▸ Undo Settings the "
+                           "settings.");
+    if (settingsChanged)
+        return QObject::tr("Edit ▸ Undo Settings brings the settings back.");
+    return QObject::tr("Undo in the editor brings the source back.");
 }
 
 } // namespace
@@ -180,11 +188,9 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, Compil
                 keptNote =
                     QObject::tr(" What the document held is kept as version %1.").arg(kept.number);
             }
-            applyProject(document, editor, target);
-            panel->setMessage(QObject::tr("Restored version %1; Undo in the editor brings the "
-                                          "source back.%2")
-                                  .arg(number)
-                                  .arg(keptNote));
+            const QString undo = applyProject(document, editor, target, number);
+            panel->setMessage(
+                QObject::tr("Restored version %1; %2%3").arg(number).arg(undo, keptNote));
         };
         if (sourceKept) {
             restore();
