@@ -10,13 +10,13 @@
 #include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
+#include "core/sweep/SweepResultsPath.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QStandardPaths>
 #include <QTextStream>
 
 #include <cmath>
@@ -29,6 +29,7 @@ struct SweepArgs {
     QString project;
     bool json = false;
     bool csv = false;
+    bool fresh = false; ///< --fresh: start the results file over instead of resuming it
     std::optional<QString> strategy;
     std::optional<int> budget;
     std::optional<qint64> seed;
@@ -61,6 +62,8 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
             out.json = true;
         } else if (a == QLatin1String("--csv")) {
             out.csv = true;
+        } else if (a == QLatin1String("--fresh")) {
+            out.fresh = true;
         } else if (valued.contains(a)) {
             if (i + 1 >= args.size()) {
                 *error = QStringLiteral("option %1 needs a value").arg(a);
@@ -175,17 +178,6 @@ bool applySet(Project* project, const QString& set, QString* error) {
     return true;
 }
 
-QString defaultResultsPath(const QString& projectPath) {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    if (dir.isEmpty())
-        dir = QDir::tempPath();
-    dir += QStringLiteral("/sweeps");
-    QDir().mkpath(dir);
-    return QStringLiteral("%1/%2-%3.jsonl")
-        .arg(dir, QFileInfo(projectPath).completeBaseName(),
-             QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-hhmmss-zzz")));
-}
-
 QString cell(double value, const QString& text) {
     return std::isfinite(value) ? text : QStringLiteral("-");
 }
@@ -229,10 +221,9 @@ void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStr
 
 /// The runners' devices: --device N is one runner there; --devices lists them ("all", or
 /// ordinals, one runner each, repeats allowed); neither is every local device. Empty when the
-/// driver or its devices are missing: the single runner then says so.
-std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
-    if (a.deviceGiven)
-        return QVector<int>{a.device};
+/// driver or its devices are missing: the single runner then says so. `names` gets the
+/// chosen devices' names (what the results file's name is keyed by), none without a driver.
+std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QStringList* names, QString* error) {
     QString driverError;
     QVector<DeviceInfo> local;
     // With --runner elsewhere, "every device" is every device of that runner.
@@ -243,8 +234,16 @@ std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
         CompileCache unused; // the session only lists devices here
         local = ExecutionSession(&unused).devices(&driverError);
     }
+    const auto named = [&](const QVector<int>& ordinals) {
+        for (int ordinal : ordinals)
+            if (ordinal < local.size())
+                names->append(local[ordinal].name);
+        return ordinals;
+    };
+    if (a.deviceGiven)
+        return named(QVector<int>{a.device});
     if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
-        return RunnerPool::allDevices(local);
+        return named(RunnerPool::allDevices(local));
     QVector<int> out;
     for (const QString& item : a.devices.split(QLatin1Char(','))) {
         bool ok = false;
@@ -263,7 +262,7 @@ std::optional<QVector<int>> runnerDevices(const SweepArgs& a, QString* error) {
         }
         out.append(ordinal);
     }
-    return out;
+    return named(out);
 }
 
 } // namespace
@@ -298,7 +297,8 @@ int runSweep(const QStringList& args) {
     base.projectDir = QFileInfo(a->project).absolutePath();
     base.device = a->device;
     base.repetitions = a->repetitions;
-    const std::optional<QVector<int>> devices = runnerDevices(*a, &error);
+    QStringList deviceNames;
+    const std::optional<QVector<int>> devices = runnerDevices(*a, &deviceNames, &error);
     if (!devices)
         return badInput(error, a->json);
     // One device: one warm runner; several: a pool that gives each runner the next
@@ -318,7 +318,15 @@ int runSweep(const QStringList& args) {
     if (!sweep.prepare(&error))
         return badInput(error, a->json);
 
-    const QString resultsPath = a->results.isEmpty() ? defaultResultsPath(a->project) : a->results;
+    // The window's file for the same project, sweep and devices: either resumes the other's.
+    const QString resultsPath =
+        a->results.isEmpty() ? sweepResultsPath(*project, QFileInfo(a->project).absoluteFilePath(),
+                                                sweepDeviceKey(deviceNames))
+                             : a->results;
+    if (a->fresh && QFile::exists(resultsPath) && !QFile::remove(resultsPath))
+        return badInput(QStringLiteral("--fresh: cannot remove %1 to start over")
+                            .arg(QDir::toNativeSeparators(resultsPath)),
+                        a->json);
     SweepResultsFile results;
     if (!results.open(resultsPath, &error))
         return badInput(error, a->json);
@@ -332,8 +340,11 @@ int runSweep(const QStringList& args) {
     err << "; " << strategyKindName(project->sweep.strategy.kind) << " evaluates up to "
         << sweep.total() << '\n';
     if (!results.existing().isEmpty())
-        err << "sweep: resuming: " << results.existing().size() << " configurations already in "
-            << QDir::toNativeSeparators(resultsPath) << '\n';
+        err << "sweep: resuming " << QDir::toNativeSeparators(resultsPath) << ": "
+            << results.existing().size() << " of " << sweep.total()
+            << " configurations already done (--fresh starts over)\n";
+    else
+        err << "sweep: recording into " << QDir::toNativeSeparators(resultsPath) << '\n';
     err.flush();
 
     QString appendError;
@@ -390,6 +401,8 @@ int runSweep(const QStringList& args) {
                            {"resultsFile", QDir::toNativeSeparators(resultsPath)}};
         if (best)
             object.insert("best", best->toJson());
+        if (const std::optional<double> ceiling = recordsCeilingGBs(sorted))
+            object.insert("ceilingGBs", *ceiling);
         if (!stopped.isEmpty())
             object.insert("stopped", stopped);
         out << QJsonDocument(object).toJson(QJsonDocument::Indented);
@@ -409,6 +422,9 @@ int runSweep(const QStringList& args) {
                 << "  on " << best->device << '\n';
         else
             out << "no configuration passed\n";
+        // What a size sweep's GB/s approach: the device's measured copy ceiling.
+        if (const std::optional<double> ceiling = recordsCeilingGBs(sorted))
+            out << "copy ceiling: " << QString::number(*ceiling, 'f', 1) << " GB/s\n";
     }
     err << "sweep: results in " << QDir::toNativeSeparators(resultsPath) << '\n';
     return best ? kExitOk : kExitVerificationFailed;
