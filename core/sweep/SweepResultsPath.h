@@ -56,14 +56,13 @@ struct SweepResultsSnapshot {
     QDateTime modified;           ///< when it was last written
     /// Configurations the sweep's strategy evaluates at most; 0 when the sweep does not read.
     int total = 0;
-    QString error;      ///< the file is there but does not read
-    QStringList stale;  ///< staleSweepResults(path)
+    QString error;     ///< the file is there but does not read
+    QStringList stale; ///< staleSweepResults(path)
 };
 
 /// Looks up and reads `project`'s results file (sweepResultsPath, readSweepResults).
-[[nodiscard]] SweepResultsSnapshot loadSweepResults(const Project& project,
-                                                    const QString& projectPath,
-                                                    const QString& deviceKey);
+[[nodiscard]] SweepResultsSnapshot
+loadSweepResults(const Project& project, const QString& projectPath, const QString& deviceKey);
 
 /// loadSweepResults on a thread of its own: the file is JSON lines and may be large, and the
 /// hash builds the sweep's space. A newer request makes an older one's answer moot: only the

@@ -142,8 +142,8 @@ private slots:
         QTest::addColumn<QString>("project");
         QTest::addColumn<QString>("base");
         QTest::newRow("untitled") << QString() << "untitled";
-        QTest::newRow("folder that does not exist")
-            << "/nonexistent-folder/read-only.kpad" << "read-only";
+        QTest::newRow("folder that does not exist") << "/nonexistent-folder/read-only.kpad"
+                                                    << "read-only";
         QTest::newRow("the examples folder")
             << QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad") << "transpose_sweep";
     }

@@ -19,7 +19,8 @@ void sweep(Session* session, SweepPanel* panel) {
     QObject::connect(chart, &SweepChart::configurationChosen, panel,
                      &SweepPanel::selectConfiguration);
     PanelViewer* viewer = makeViewer(panel);
-    // The size sweep's copy ceiling: the device's, as the last measured run reported it.
+    // The size sweep's copy ceiling when its records carry none (a file written before they
+    // did): the device's, as the last measured run reported it.
     viewer->onRunFinished = [chart](const Session&, const RunRecord& run) {
         if (run.result.timing.ceilingGBs > 0)
             chart->setCopyCeiling(run.result.timing.ceilingGBs);
@@ -28,7 +29,11 @@ void sweep(Session* session, SweepPanel* panel) {
         QString noDevice = s.driverError();
         if (noDevice.isEmpty() && s.devicesKnown() && s.devices().isEmpty())
             noDevice = QObject::tr("the driver found no device");
-        panel->setDevice(s.deviceIndex(), noDevice);
+        // The device's name keys the results file, as kernelpad-cli's does.
+        const QString name = s.deviceIndex() >= 0 && s.deviceIndex() < s.devices().size()
+                                 ? s.devices()[s.deviceIndex()].name
+                                 : QString();
+        panel->setDevice(s.deviceIndex(), noDevice, name);
     };
     session->addViewer(viewer);
 }
