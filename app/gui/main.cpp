@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption tabOption(
         QStringLiteral("tab"),
         QStringLiteral("With --screenshot: the result tab to show, sass|diff|occupancy|profile, "
-                       "or sweep (the Sweep dock). "
+                       "or sweep (the Sweep dock with the project's results file, once read). "
                        "sass waits for the SASS; diff compiles twice (as the project is, then "
                        "with --use_fast_math turned the other way) and waits for both reports; "
                        "profile implies --profile."),

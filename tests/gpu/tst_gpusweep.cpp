@@ -264,6 +264,10 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("t.kpad"));
         QString error;
         QVERIFY2(project.save(path, &error), qPrintable(error));
+        // As the CLI and the window read it.
+        const std::optional<Project> saved = Project::load(path, &error);
+        QVERIFY2(saved, qPrintable(error));
+        project = *saved;
         QProcess p;
         p.start(cli, {"sweep", path, "--device", "0", "--budget", "2"});
         QVERIFY(p.waitForFinished(120000));
