@@ -11,13 +11,13 @@
 #include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
+#include "core/sweep/SweepResultsPath.h"
 
-#include <QDateTime>
 #include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QStandardPaths>
 #include <QTextStream>
 
 #include <cmath>
@@ -30,6 +30,7 @@ struct SweepArgs {
     QString project;
     bool json = false;
     bool csv = false;
+    bool fresh = false; ///< --fresh: start the results file over instead of resuming it
     std::optional<QString> strategy;
     std::optional<int> budget;
     std::optional<qint64> seed;
@@ -65,6 +66,8 @@ std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
             out.json = true;
         } else if (a == QLatin1String("--csv")) {
             out.csv = true;
+        } else if (a == QLatin1String("--fresh")) {
+            out.fresh = true;
         } else if (valued.contains(a)) {
             if (i + 1 >= args.size()) {
                 *error = QStringLiteral("option %1 needs a value").arg(a);
@@ -193,17 +196,6 @@ bool applySet(Project* project, const QString& set, QString* error) {
     return true;
 }
 
-QString defaultResultsPath(const QString& projectPath) {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    if (dir.isEmpty())
-        dir = QDir::tempPath();
-    dir += QStringLiteral("/sweeps");
-    QDir().mkpath(dir);
-    return QStringLiteral("%1/%2-%3.jsonl")
-        .arg(dir, QFileInfo(projectPath).completeBaseName(),
-             QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-hhmmss-zzz")));
-}
-
 QString cell(double value, const QString& text) {
     return std::isfinite(value) ? text : QStringLiteral("-");
 }
@@ -270,14 +262,6 @@ std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* err
     if (!a.runners.isEmpty())
         spec = a.runners.first();
     const RunnerSpec runner = spec ? *spec : RunnerSpec::local();
-    const auto onRunner = [&runner](const QVector<int>& ordinals) {
-        QVector<PoolEntry> entries = RunnerPool::localEntries(ordinals);
-        for (PoolEntry& e : entries)
-            e.spec = runner;
-        return entries;
-    };
-    if (a.deviceGiven)
-        return onRunner({a.device});
     QVector<DeviceInfo> local;
     // With --runner elsewhere, "every device" is every device of that runner.
     if (!runner.isLocal()) {
@@ -286,6 +270,18 @@ std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* err
         CompileCache unused; // the session only lists devices here
         local = ExecutionSession(&unused).devices(&driverError);
     }
+    // Each entry named as its runner lists the device: the results file is keyed by the names.
+    const auto onRunner = [&runner, &local](const QVector<int>& ordinals) {
+        QVector<PoolEntry> entries = RunnerPool::localEntries(ordinals);
+        for (PoolEntry& e : entries) {
+            e.spec = runner;
+            if (e.device >= 0 && e.device < local.size())
+                e.deviceName = local[e.device].name;
+        }
+        return entries;
+    };
+    if (a.deviceGiven)
+        return onRunner({a.device});
     if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
         return RunnerPool::entriesOf(runner, local);
     QVector<int> out;
@@ -355,6 +351,10 @@ int runSweep(const QStringList& args) {
         }
         return badInput(error, a->json);
     }
+    QStringList deviceNames;
+    for (const PoolEntry& entry : *devices)
+        if (!entry.deviceName.isEmpty())
+            deviceNames.append(entry.deviceName);
     // One device of this computer: one warm runner; several, or a runner elsewhere: a pool that
     // gives each runner the next configuration when it is free and names each result's runner.
     std::unique_ptr<SweepEvaluator> evaluator;
@@ -369,7 +369,15 @@ int runSweep(const QStringList& args) {
     if (!sweep.prepare(&error))
         return badInput(error, a->json);
 
-    const QString resultsPath = a->results.isEmpty() ? defaultResultsPath(a->project) : a->results;
+    // The window's file for the same project, sweep and devices: either resumes the other's.
+    const QString resultsPath =
+        a->results.isEmpty() ? sweepResultsPath(*project, QFileInfo(a->project).absoluteFilePath(),
+                                                sweepDeviceKey(deviceNames))
+                             : a->results;
+    if (a->fresh && QFile::exists(resultsPath) && !QFile::remove(resultsPath))
+        return badInput(QStringLiteral("--fresh: cannot remove %1 to start over")
+                            .arg(QDir::toNativeSeparators(resultsPath)),
+                        a->json);
     SweepResultsFile results;
     if (!results.open(resultsPath, &error))
         return badInput(error, a->json);
@@ -383,8 +391,11 @@ int runSweep(const QStringList& args) {
     err << "; " << strategyKindName(project->sweep.strategy.kind) << " evaluates up to "
         << sweep.total() << '\n';
     if (!results.existing().isEmpty())
-        err << "sweep: resuming: " << results.existing().size() << " configurations already in "
-            << QDir::toNativeSeparators(resultsPath) << '\n';
+        err << "sweep: resuming " << QDir::toNativeSeparators(resultsPath) << ": "
+            << results.existing().size() << " of " << sweep.total()
+            << " configurations already done (--fresh starts over)\n";
+    else
+        err << "sweep: recording into " << QDir::toNativeSeparators(resultsPath) << '\n';
     err.flush();
 
     QString appendError;
@@ -441,6 +452,8 @@ int runSweep(const QStringList& args) {
                            {"resultsFile", QDir::toNativeSeparators(resultsPath)}};
         if (best)
             object.insert("best", best->toJson());
+        if (const std::optional<double> ceiling = recordsCeilingGBs(sorted))
+            object.insert("ceilingGBs", *ceiling);
         if (!stopped.isEmpty())
             object.insert("stopped", stopped);
         out << QJsonDocument(object).toJson(QJsonDocument::Indented);
@@ -460,6 +473,9 @@ int runSweep(const QStringList& args) {
                 << "  on " << best->device << '\n';
         else
             out << "no configuration passed\n";
+        // What a size sweep's GB/s approach: the device's measured copy ceiling.
+        if (const std::optional<double> ceiling = recordsCeilingGBs(sorted))
+            out << "copy ceiling: " << QString::number(*ceiling, 'f', 1) << " GB/s\n";
     }
     err << "sweep: results in " << QDir::toNativeSeparators(resultsPath) << '\n';
     return best ? kExitOk : kExitVerificationFailed;

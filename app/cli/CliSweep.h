@@ -7,7 +7,10 @@
 namespace kernelpad::cli {
 
 /// `sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local] [--budget N]
-/// [--seed S] [--results FILE] [--set NAME=VALUES ...] [--device N] [--reps N]`. Exit codes:
+/// [--seed S] [--results FILE] [--fresh] [--set NAME=VALUES ...] [--device N] [--reps N]`.
+/// The results file is the window's (sweepResultsPath: beside the project, or in the cache
+/// folder for a read-only one), so either resumes the other's sweep; --fresh starts it over.
+/// Exit codes:
 /// 0 when a configuration passed, 2 when none did, 3 without a CUDA device (a compile-only
 /// evaluation is no sweep), 4 for bad input.
 int runSweep(const QStringList& args);

@@ -5,6 +5,7 @@
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
+#include "ui/widgets/SweepPanel.h"
 #include "ui/windows/MainWindow.h"
 
 #include <QApplication>
@@ -149,8 +150,23 @@ private:
             if (auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("sweepDock"))) {
                 dock->show();
                 dock->raise();
+                // The whole of its column, so that the results table and the chart show
+                // below the form: the docks stacked with it step aside for the picture.
+                const QList<QDockWidget*> tabbed = m_window->tabifiedDockWidgets(dock);
+                for (QDockWidget* other : m_window->findChildren<QDockWidget*>())
+                    if (other != dock && !tabbed.contains(other) && !other->isFloating() &&
+                        m_window->dockWidgetArea(other) == m_window->dockWidgetArea(dock))
+                        other->hide();
             }
             m_tabShown = true;
+            // The project's results file, read now that the device (part of its name) is
+            // known: the picture shows the sweep it holds, or why none is shown.
+            if (auto* panel = m_window->findChild<kernelpad::SweepPanel*>()) {
+                connect(panel, &kernelpad::SweepPanel::resultsFileLoaded, this,
+                        [this] { finish(0); });
+                panel->reloadResultsFile();
+                return;
+            }
             finish(0);
             return;
         }
@@ -236,7 +252,7 @@ int main(int argc, char** argv) {
     const QCommandLineOption tabOption(
         QStringLiteral("tab"),
         QStringLiteral("With --screenshot: the result tab to show, sass|diff|occupancy|profile, "
-                       "or sweep (the Sweep dock). "
+                       "or sweep (the Sweep dock with the project's results file, once read). "
                        "sass waits for the SASS; diff compiles twice (as the project is, then "
                        "with --use_fast_math turned the other way) and waits for both reports; "
                        "profile implies --profile."),

@@ -207,6 +207,9 @@ struct ExecutionSession::DeviceState {
     BlockingKernel blocker;             ///< what timed samples are queued behind (Measure.h)
     ExpectedCache expected;             ///< expression checks' expected values, kept between runs
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
+    /// A measurement was tried: one that failed (too little free memory) is not tried again
+    /// before every later run, which would add it to each configuration of a sweep.
+    bool ceilingTried = false;
     /// The run's textures and surfaces: freed when the run ends, or by the next run when an
     /// error ended it (never while a sticky fault unwinds: GPU.md).
     std::optional<RunTextures> textures;
@@ -524,7 +527,8 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
 
     // The copy ceiling, once per device (then from the disk cache), before the run's buffers
     // take the memory; a failed measurement only leaves the share of the ceiling out.
-    if (request.measureCeiling || !s.ceiling) {
+    if (request.measureCeiling || (!s.ceiling && !s.ceilingTried)) {
+        s.ceilingTried = true;
         if (progress)
             progress(QStringLiteral("measuring the device's copy ceiling"), 0, 1);
         QString ceilingProblem;
@@ -699,6 +703,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
             computeStats(result.pipeline.sequence.timesMs, timing.bytesOverride.value_or(0),
                          timing.flopsPerLaunch.value_or(0.0));
         result.timing.mode = result.pipeline.sequence.mode;
+        result.timing.ceilingGBs = s.ceiling ? s.ceiling->gbs : 0.0;
         result.timing.stopReason = result.pipeline.sequence.stopReason;
         result.timing.verifyMs = verifyMs;
         result.timing.buffersReused = uploads.reused;

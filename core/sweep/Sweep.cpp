@@ -126,6 +126,10 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
     SweepRecord record = recordFor(index);
     record.status = runStatusName(result.status);
     record.device = device;
+    // A property of the device, measured once per runner and device (then read from the disk
+    // cache), so every record of a size sweep carries what its chart draws against.
+    if (result.timing.ceilingGBs > 0)
+        record.ceilingGBs = result.timing.ceilingGBs;
     if (result.status == RunStatus::Ok) {
         record.medianMs = result.timing.medianMs;
         record.minMs = result.timing.minMs;

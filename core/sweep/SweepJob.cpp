@@ -4,13 +4,9 @@
 #include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepSpace.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
-#include <QJsonDocument>
 #include <QRegularExpression>
-#include <QStandardPaths>
 #include <QThread>
 
 #include <cmath>
@@ -121,30 +117,6 @@ void SweepJob::cancel() {
     SweepWorker* worker = m_worker;
     QMetaObject::invokeMethod(
         worker, [worker] { worker->cancel(); }, Qt::QueuedConnection);
-}
-
-QString sweepResultsPath(const Project& project, const QString& projectPath) {
-    QJsonObject json = project.toJson();
-    // The strategy only chooses which configurations run; each record stays valid.
-    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
-    sweep.remove(QStringLiteral("strategy"));
-    json.insert(QStringLiteral("sweep"), sweep);
-    const QString hash = QString::fromLatin1(
-        QCryptographicHash::hash(QJsonDocument(json).toJson(QJsonDocument::Compact),
-                                 QCryptographicHash::Sha1)
-            .toHex()
-            .left(8));
-    if (!projectPath.isEmpty()) {
-        const QFileInfo info(projectPath);
-        return QStringLiteral("%1/%2.sweep-%3.jsonl")
-            .arg(info.absolutePath(), info.completeBaseName(), hash);
-    }
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    if (dir.isEmpty())
-        dir = QDir::tempPath();
-    dir += QStringLiteral("/sweeps");
-    QDir().mkpath(dir);
-    return QStringLiteral("%1/untitled.sweep-%2.jsonl").arg(dir, hash);
 }
 
 namespace {

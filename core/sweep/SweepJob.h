@@ -2,11 +2,13 @@
 // A sweep run away from the caller's thread, for the window: the evaluator (one warm runner,
 // or the one a factory makes) and the Sweep live on a worker thread with its own event loop,
 // the results file is appended there, and every record, the progress and the end come back
-// as queued signals. Also what a window and the command line share around a sweep: where its
-// results file lives, the text form of a tunable's values, and a record applied to a project.
+// as queued signals. Also what a window and the command line share around a sweep besides
+// where its results file lives (SweepResultsPath.h): the text form of a tunable's values,
+// and a record applied to a project.
 
 #include "core/run/RunRequest.h"
 #include "core/sweep/SweepResults.h"
+#include "core/sweep/SweepResultsPath.h"
 
 #include <QObject>
 #include <QPointer>
@@ -86,12 +88,6 @@ private:
     SweepResultsFile m_file;
     QString m_appendError;
 };
-
-/// Where a window keeps the results of `project`'s sweep so that an interrupted one resumes:
-/// next to the project file ("transpose_sweep.sweep-1a2b3c4d.jsonl"), or in the cache folder
-/// for an untitled project. The name carries a hash of the project (its strategy left out),
-/// so a file found there is of the same kernel, settings and space.
-[[nodiscard]] QString sweepResultsPath(const Project& project, const QString& projectPath);
 
 /// A tunable's values as the sweep panel shows them: "8, 16, 32", "1..64 step 8",
 /// "powers 2^5..2^10" (or "3..96 x2" when the ends are not powers of the base).

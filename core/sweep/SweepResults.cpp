@@ -48,6 +48,9 @@ QJsonObject SweepRecord::toJson() const {
                      {QStringLiteral("minMs"), numberOrNull(minMs)},
                      {QStringLiteral("gbps"), numberOrNull(bandwidthGBs)},
                      {QStringLiteral("device"), device}};
+    // Absent rather than null when unknown: files written before the field read the same.
+    if (std::isfinite(ceilingGBs) && ceilingGBs > 0)
+        json.insert(QStringLiteral("ceilingGBs"), ceilingGBs);
     if (!error.isEmpty())
         json.insert(QStringLiteral("error"), error);
     // The order of the parameters, which a JSON object does not keep.
@@ -70,7 +73,9 @@ std::optional<SweepRecord> SweepRecord::fromJson(const QJsonObject& json, QStrin
         !fields.readNumber(QStringLiteral("minMs"), &record.minMs, json::Presence::Optional,
                            json::NullNumber::IsNaN) ||
         !fields.readNumber(QStringLiteral("gbps"), &record.bandwidthGBs, json::Presence::Optional,
-                           json::NullNumber::IsNaN))
+                           json::NullNumber::IsNaN) ||
+        !fields.readNumber(QStringLiteral("ceilingGBs"), &record.ceilingGBs,
+                           json::Presence::Optional, json::NullNumber::IsNaN))
         return std::nullopt;
     const json::FieldReader parameterFields =
         fields.nested(QStringLiteral("parameters"), parameters);
@@ -110,7 +115,8 @@ QString recordsToCsv(const QVector<SweepRecord>& records, const QStringList& nam
     for (const QString& name : names)
         header.append(csvField(name));
     header << QStringLiteral("status") << QStringLiteral("median_ms") << QStringLiteral("min_ms")
-           << QStringLiteral("gbps") << QStringLiteral("device") << QStringLiteral("error");
+           << QStringLiteral("gbps") << QStringLiteral("ceiling_gbps") << QStringLiteral("device")
+           << QStringLiteral("error");
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const SweepRecord& record : records) {
         QStringList row;
@@ -120,7 +126,8 @@ QString recordsToCsv(const QVector<SweepRecord>& records, const QStringList& nam
                                                           : QString());
         }
         row << csvField(record.status) << csvNumber(record.medianMs) << csvNumber(record.minMs)
-            << csvNumber(record.bandwidthGBs) << csvField(record.device) << csvField(record.error);
+            << csvNumber(record.bandwidthGBs) << csvNumber(record.ceilingGBs)
+            << csvField(record.device) << csvField(record.error);
         out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;
@@ -131,6 +138,64 @@ QJsonArray recordsToJson(const QVector<SweepRecord>& records) {
     for (const SweepRecord& record : records)
         array.append(record.toJson());
     return array;
+}
+
+namespace {
+
+/// The records of `data`, the contents of the results file `shown`; a last line without its
+/// newline (cut short by a kill) is skipped.
+std::optional<QVector<SweepRecord>> parseResults(const QByteArray& data, const QString& shown,
+                                                 QString* error) {
+    QVector<SweepRecord> records;
+    const QList<QByteArray> lines = data.split('\n');
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QByteArray line = lines[i].trimmed();
+        const bool cutShort = i == lines.size() - 1 && !data.endsWith('\n');
+        if (line.isEmpty() || cutShort)
+            continue;
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
+        if (!document.isObject()) {
+            if (error)
+                *error = QStringLiteral("results file '%1', line %2: not a JSON object (%3)")
+                             .arg(shown)
+                             .arg(i + 1)
+                             .arg(parseError.errorString());
+            return std::nullopt;
+        }
+        QString why;
+        std::optional<SweepRecord> record = SweepRecord::fromJson(document.object(), &why);
+        if (!record) {
+            if (error)
+                *error =
+                    QStringLiteral("results file '%1', line %2: %3").arg(shown).arg(i + 1).arg(why);
+            return std::nullopt;
+        }
+        records.append(std::move(*record));
+    }
+    return records;
+}
+
+} // namespace
+
+std::optional<QVector<SweepRecord>> readSweepResults(const QString& path, QString* error) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("results file '%1': cannot read it (%2)")
+                         .arg(QDir::toNativeSeparators(path), file.errorString());
+        return std::nullopt;
+    }
+    return parseResults(file.readAll(), QDir::toNativeSeparators(path), error);
+}
+
+std::optional<double> recordsCeilingGBs(const QVector<SweepRecord>& records) {
+    std::optional<double> ceiling;
+    for (const SweepRecord& record : records)
+        if (std::isfinite(record.ceilingGBs) && record.ceilingGBs > 0 &&
+            (!ceiling || record.ceilingGBs > *ceiling))
+            ceiling = record.ceilingGBs;
+    return ceiling;
 }
 
 bool SweepResultsFile::open(const QString& path, QString* error) {
@@ -149,30 +214,10 @@ bool SweepResultsFile::open(const QString& path, QString* error) {
                             .arg(shown, m_file.errorString()));
         const QByteArray data = m_file.readAll();
         m_file.close();
-        const QList<QByteArray> lines = data.split('\n');
-        for (qsizetype i = 0; i < lines.size(); ++i) {
-            const QByteArray line = lines[i].trimmed();
-            // Without a newline after it the last line was cut short: dropped.
-            const bool cutShort = i == lines.size() - 1 && !data.endsWith('\n');
-            if (line.isEmpty() || cutShort)
-                continue;
-            QJsonParseError parseError;
-            const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
-            if (!document.isObject()) {
-                return fail(QStringLiteral("results file '%1', line %2: not a JSON object (%3)")
-                                .arg(shown)
-                                .arg(i + 1)
-                                .arg(parseError.errorString()));
-            }
-            QString why;
-            std::optional<SweepRecord> record = SweepRecord::fromJson(document.object(), &why);
-            if (!record)
-                return fail(QStringLiteral("results file '%1', line %2: %3")
-                                .arg(shown)
-                                .arg(i + 1)
-                                .arg(why));
-            m_existing.append(std::move(*record));
-        }
+        std::optional<QVector<SweepRecord>> records = parseResults(data, shown, error);
+        if (!records)
+            return false;
+        m_existing = std::move(*records);
         // A line cut short is dropped from the file too, so the next append starts clean.
         if (!data.isEmpty() && !data.endsWith('\n')) {
             const qsizetype keep = data.lastIndexOf('\n') + 1;

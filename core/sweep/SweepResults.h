@@ -31,6 +31,10 @@ struct SweepRecord {
     double minMs = std::numeric_limits<double>::quiet_NaN();
     double bandwidthGBs = std::numeric_limits<double>::quiet_NaN();
     QString device; ///< the device's name, empty when it never reached one
+    /// The device's copy ceiling (DeviceCeiling.h) in GB/s as the run reported it: what a size
+    /// sweep's chart draws its GB/s against. NaN when the run did not know it (or the record
+    /// comes from a file written before records carried it).
+    double ceilingGBs = std::numeric_limits<double>::quiet_NaN();
 
     /// Compiled, ran and verified.
     [[nodiscard]] bool passed() const { return status == QLatin1String("ok"); }
@@ -50,10 +54,19 @@ struct SweepRecord {
                                                     SweepObjective objective);
 
 /// The table as CSV: the parameters' columns (`names`), then status, median_ms, min_ms,
-/// gbps, device, error; one row per record in the given order, RFC 4180 quoting.
+/// gbps, ceiling_gbps, device, error; one row per record in the given order, RFC 4180 quoting.
 [[nodiscard]] QString recordsToCsv(const QVector<SweepRecord>& records, const QStringList& names);
 /// The table as a JSON array of records.
 [[nodiscard]] QJsonArray recordsToJson(const QVector<SweepRecord>& records);
+
+/// The records of the results file at `path`, read without writing it (a last line cut short
+/// is skipped); nullopt with `error` naming the file and the line that does not read.
+[[nodiscard]] std::optional<QVector<SweepRecord>> readSweepResults(const QString& path,
+                                                                   QString* error);
+
+/// The copy ceiling a sweep's records report: the highest finite one (several devices may
+/// have run it), nullopt when none carries one.
+[[nodiscard]] std::optional<double> recordsCeilingGBs(const QVector<SweepRecord>& records);
 
 /// The JSON-lines results file of one sweep: read at open (a resumed sweep skips what it
 /// holds), appended to and flushed after every record.

@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -181,16 +182,56 @@ private slots:
                  qPrintable(r.err));
     }
 
-    void defaultResultsGoToTheCacheFolder() {
+    // An example's folder is not the user's: its results go to the cache folder the window
+    // uses too, named like the window's file.
+    void anExamplesResultsGoToTheCacheFolder() {
         QTemporaryDir cache;
         const CliResult r =
             runCli({kTranspose, "--set", "bx=32", "--set", "by=8", "--reps", "2"}, cache.path());
         QVERIFY2(r.exitCode == 0 || r.exitCode == 3, qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("results in ") + cache.path()) || r.exitCode == 3,
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: recording into ") + cache.path() +
+                                QStringLiteral("/kernelpad/sweeps/transpose_sweep.sweep-")),
                  qPrintable(r.err));
-        QDir sweeps(cache.path() + QStringLiteral("/kernelpad-cli/sweeps"));
-        QCOMPARE(sweeps.entryList({QStringLiteral("transpose_sweep-*.jsonl")}, QDir::Files).size(),
-                 1);
+        QDir sweeps(cache.path() + QStringLiteral("/kernelpad/sweeps"));
+        QCOMPARE(
+            sweeps.entryList({QStringLiteral("transpose_sweep.sweep-*.jsonl")}, QDir::Files).size(),
+            1);
+        QVERIFY(QDir(QStringLiteral(KERNELPAD_EXAMPLES_DIR))
+                    .entryList({QStringLiteral("*.jsonl")}, QDir::Files)
+                    .isEmpty());
+    }
+
+    // A project in a folder of the user's: the file beside it; the same command again finds
+    // it, --fresh starts it over, --results chooses another.
+    void besideTheProjectResumedOrStartedOver() {
+        if (haveDevice())
+            QSKIP("with a device the sweep runs: tst_gpusweep covers the resume on the device");
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("t.kpad"));
+        QVERIFY(QFile::copy(kTranspose, project));
+        CliResult r = runCli({project, "--set", "bx=16,32", "--set", "by=8"}, dir.path());
+        QCOMPARE(r.exitCode, 3);
+        const QRegularExpression recording(QStringLiteral("sweep: recording into (\\S+)\n"));
+        const QRegularExpressionMatch m = recording.match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        const QString results = m.captured(1);
+        QCOMPARE(QFileInfo(results).absolutePath(), QFileInfo(dir.path()).canonicalFilePath());
+        QVERIFY(QFileInfo(results).fileName().startsWith(QStringLiteral("t.sweep-")));
+        // One record, as an interrupted sweep leaves it.
+        QFile file(results);
+        QVERIFY(file.open(QIODevice::Append));
+        file.write("{\"key\":\"bx=16,by=8\",\"names\":[\"bx\",\"by\"],\"parameters\":{\"bx\":16,"
+                   "\"by\":8},\"status\":\"ok\",\"medianMs\":0.5,\"device\":\"Fake GPU\"}\n");
+        file.close();
+        r = runCli({project, "--set", "bx=16,32", "--set", "by=8"}, dir.path());
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: resuming %1: 1 of 2 configurations already "
+                                               "done (--fresh starts over)")
+                                    .arg(results)),
+                 qPrintable(r.err));
+        r = runCli({project, "--set", "bx=16,32", "--set", "by=8", "--fresh"}, dir.path());
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: recording into ") + results),
+                 qPrintable(r.err));
+        QCOMPARE(QFileInfo(results).size(), 0);
     }
 };
 

@@ -305,6 +305,7 @@ private slots:
         ok.minMs = 0.2;
         ok.bandwidthGBs = 1500;
         ok.device = QStringLiteral("NVIDIA H100 80GB HBM3");
+        ok.ceilingGBs = 2973.5;
         SweepRecord failed = ok;
         failed.key = QStringLiteral("bx=64,TILE=16");
         failed.values = {64, 16};
@@ -319,21 +320,89 @@ private slots:
             QCOMPARE(back->toJson(), r.toJson());
             QCOMPARE(back->values, r.values);
             QCOMPARE(back->names, r.names);
+            QCOMPARE(back->ceilingGBs, 2973.5);
         }
         const QVector<SweepRecord> sorted = sortedRecords({failed, ok}, SweepObjective::Time);
         QCOMPARE(sorted[0].key, ok.key);
         const QString csv = recordsToCsv(sorted, ok.names);
         const QStringList lines = csv.split(QLatin1Char('\n'));
-        QCOMPARE(lines[0], QStringLiteral("bx,TILE,status,median_ms,min_ms,gbps,device,error"));
-        QCOMPARE(lines[1], QStringLiteral("32,16,ok,0.25,0.2,1500,NVIDIA H100 80GB HBM3,"));
-        QCOMPARE(lines[2], QStringLiteral("64,16,cuda-error,,,,NVIDIA H100 80GB HBM3,\"an illegal "
-                                          "memory access, \"\"out\"\" at 0x10"));
+        QCOMPARE(lines[0],
+                 QStringLiteral("bx,TILE,status,median_ms,min_ms,gbps,ceiling_gbps,device,error"));
+        QCOMPARE(lines[1], QStringLiteral("32,16,ok,0.25,0.2,1500,2973.5,NVIDIA H100 80GB HBM3,"));
+        QCOMPARE(lines[2], QStringLiteral("64,16,cuda-error,,,,2973.5,NVIDIA H100 80GB HBM3,"
+                                          "\"an illegal memory access, \"\"out\"\" at 0x10"));
         QCOMPARE(lines[3], QStringLiteral("line two\""));
         const QJsonArray json = recordsToJson(sorted);
         QCOMPARE(json.size(), 2);
         QCOMPARE(json[0].toObject().value(QStringLiteral("medianMs")).toDouble(), 0.25);
         QVERIFY(json[1].toObject().value(QStringLiteral("medianMs")).isNull());
         QCOMPARE(json[1].toObject().value(QStringLiteral("error")).toString(), failed.error);
+        QCOMPARE(json[0].toObject().value(QStringLiteral("ceilingGBs")).toDouble(), 2973.5);
+        // Unknown: absent, and read back as unknown.
+        SweepRecord unknown = ok;
+        unknown.ceilingGBs = std::nan("");
+        QVERIFY(!unknown.toJson().contains(QStringLiteral("ceilingGBs")));
+        QVERIFY(std::isnan(SweepRecord::fromJson(unknown.toJson(), &error)->ceilingGBs));
+        QCOMPARE(recordsCeilingGBs({unknown}), std::nullopt);
+        QCOMPARE(recordsCeilingGBs({unknown, ok}), std::optional<double>(2973.5));
+    }
+
+    // A results file written before records carried the ceiling: every line still reads, the
+    // ceiling unknown, and the file resumes (appending a record that has one).
+    void oldResultsFileLoads() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.sweep-1a2b3c4d.jsonl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"device\":\"NVIDIA H100 80GB HBM3\",\"gbps\":1200.5,\"key\":\"bx=32,by=8\","
+                "\"medianMs\":0.05,\"minMs\":0.049,\"names\":[\"bx\",\"by\"],"
+                "\"parameters\":{\"bx\":32,\"by\":8},\"status\":\"ok\"}\n");
+        f.write("{\"device\":\"\",\"gbps\":null,\"key\":\"bx=64,by=32\",\"medianMs\":null,"
+                "\"minMs\":null,\"names\":[\"bx\",\"by\"],\"parameters\":{\"bx\":64,\"by\":32},"
+                "\"status\":\"invalid\",\"error\":\"block: 2048 threads\"}\n");
+        f.close();
+        QString error;
+        const std::optional<QVector<SweepRecord>> read = readSweepResults(path, &error);
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(read->size(), 2);
+        QCOMPARE((*read)[0].bandwidthGBs, 1200.5);
+        QVERIFY(std::isnan((*read)[0].ceilingGBs));
+        QCOMPARE(recordsCeilingGBs(*read), std::nullopt);
+        SweepResultsFile file;
+        QVERIFY2(file.open(path, &error), qPrintable(error));
+        QCOMPARE(file.existing().size(), 2);
+        SweepRecord next = (*read)[0];
+        next.key = QStringLiteral("bx=16,by=8");
+        next.values = {16, 8};
+        next.ceilingGBs = 3000;
+        QVERIFY(file.append(next, &error));
+        const std::optional<QVector<SweepRecord>> again = readSweepResults(path, &error);
+        QVERIFY2(again, qPrintable(error));
+        QCOMPARE(again->size(), 3);
+        QCOMPARE(recordsCeilingGBs(*again), std::optional<double>(3000));
+    }
+
+    // The ceiling a run reports rides on its configuration's record, failures included (it is
+    // the device's, not the configuration's).
+    void recordsCarryTheRunsCeiling() {
+        FakeEvaluator evaluator(2, [](const Project& p) {
+            RunResult r = synthetic(p);
+            r.timing.ceilingGBs = 2973;
+            return r;
+        });
+        Sweep sweep(requestFor(transpose()), &evaluator);
+        QString error;
+        QVERIFY(sweep.prepare(&error));
+        QCOMPARE(runToEnd(sweep), QString());
+        int withCeiling = 0;
+        for (const SweepRecord& r : sweep.records()) {
+            if (r.status == SweepRecord::kInvalid)
+                QVERIFY(std::isnan(r.ceilingGBs)); // never reached a device
+            else if (r.ceilingGBs == 2973)
+                ++withCeiling;
+        }
+        QCOMPARE(withCeiling, evaluator.started);
+        QCOMPARE(recordsCeilingGBs(sweep.records()), std::optional<double>(2973));
     }
 };
 

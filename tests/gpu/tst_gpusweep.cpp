@@ -2,7 +2,10 @@
 // shapes in one warm runner, every configuration verified against the reference transpose
 // and the best the fastest of them; a kernel with __launch_bounds__(256) where the larger
 // shapes fail with their reason and are never best; SAXPY over sizes, where the bandwidth of
-// the largest size beats that of the smallest (launch-bound against bandwidth-bound).
+// the largest size beats that of the smallest (launch-bound against bandwidth-bound), every
+// record carrying the device's copy ceiling, the same one (measured once per device, not per
+// configuration); kernelpad-cli interrupted by a budget, then resumed in-process from the
+// same default results file, as the window resumes it.
 
 #include "GpuTestSupport.h"
 
@@ -11,6 +14,8 @@
 #include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
+#include "core/sweep/SweepJob.h"
+#include "core/sweep/SweepResultsPath.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -132,6 +137,14 @@ private slots:
         QCOMPARE(bestRecord(records, SweepObjective::Bandwidth)->bandwidthGBs >=
                      records.last().bandwidthGBs,
                  true);
+        // The chart's ceiling comes from the records: each carries the device's, one value.
+        const std::optional<double> ceiling = recordsCeilingGBs(records);
+        QVERIFY(ceiling);
+        for (const SweepRecord& r : records)
+            QCOMPARE(r.ceilingGBs, *ceiling);
+        QVERIFY2(*ceiling > records.last().bandwidthGBs * 0.5 && *ceiling < 20000,
+                 qPrintable(QString::number(*ceiling)));
+        qInfo("copy ceiling carried by every record: %.1f GB/s", *ceiling);
     }
 
     void twoRunnersOnOneDeviceSurviveAKill() {
@@ -210,13 +223,16 @@ private slots:
         QCOMPARE(sweep({"--csv"}, &out, &err), 0);
         QStringList lines = out.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 4);
-        QCOMPARE(lines[0], QStringLiteral("bx,by,status,median_ms,min_ms,gbps,device,error"));
+        QCOMPARE(lines[0],
+                 QStringLiteral("bx,by,status,median_ms,min_ms,gbps,ceiling_gbps,device,error"));
         for (int i = 1; i < 4; ++i)
             QVERIFY2(lines[i].contains(QStringLiteral(",ok,")), qPrintable(lines[i]));
         // The same results file again: nothing left to run, the same table.
         QCOMPARE(sweep({"--json"}, &out, &err), 0);
-        QVERIFY2(err.contains(QStringLiteral("resuming: 3 configurations already in")),
-                 qPrintable(err));
+        QVERIFY2(
+            err.contains(
+                QStringLiteral("resuming %1: 3 of 3 configurations already done").arg(results)),
+            qPrintable(err));
         const QJsonObject json = QJsonDocument::fromJson(out.toUtf8()).object();
         QCOMPARE(json.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
         QCOMPARE(json.value(QStringLiteral("results")).toArray().size(), 3);
@@ -230,6 +246,59 @@ private slots:
         QFile file(results);
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll().count('\n'), 3); // nothing appended twice
+        QVERIFY(json.value(QStringLiteral("ceilingGBs")).toDouble() > 0);
+    }
+
+    // The CLI stopped by its budget leaves the window's file (beside the project, named by its
+    // hash and the device); the window's SweepJob resumes it and evaluates only the rest.
+    void cliSweepResumedByTheWindowsJob() {
+        const QString cli = qEnvironmentVariableIsSet("KERNELPAD_CLI")
+                                ? qEnvironmentVariable("KERNELPAD_CLI")
+                                : QStringLiteral(KERNELPAD_CLI_PATH);
+        QTemporaryDir dir;
+        Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
+        project.sweep.tunables[0].values = SweepValues{};
+        project.sweep.tunables[0].values.list = {8, 16, 32};
+        project.sweep.tunables[1].values = SweepValues{};
+        project.sweep.tunables[1].values.list = {4, 8};
+        const QString path = dir.filePath(QStringLiteral("t.kpad"));
+        QString error;
+        QVERIFY2(project.save(path, &error), qPrintable(error));
+        // As the CLI and the window read it.
+        const std::optional<Project> saved = Project::load(path, &error);
+        QVERIFY2(saved, qPrintable(error));
+        project = *saved;
+        QProcess p;
+        p.start(cli, {"sweep", path, "--device", "0", "--budget", "2"});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 0);
+        const QString device = RunnerClient::devicesOf(RunnerSpec{}, &error).value(0).name;
+        const QString results = sweepResultsPath(project, path, sweepDeviceKey({device}));
+        QVERIFY2(err.contains(QStringLiteral("sweep: recording into ") + results), qPrintable(err));
+        QVERIFY2(QFileInfo(results).absolutePath() == QFileInfo(dir.path()).canonicalFilePath(),
+                 qPrintable(results));
+
+        SweepJob job;
+        QSignalSpy started(&job, &SweepJob::started);
+        QSignalSpy added(&job, &SweepJob::recordAdded);
+        QSignalSpy finished(&job, &SweepJob::finished);
+        RunRequest base;
+        base.project = project;
+        base.projectDir = dir.path();
+        QVERIFY(job.start(base, results, true));
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().at(0).toString(), QString());
+        QCOMPARE(started.first().at(0).value<QVector<SweepRecord>>().size(), 2);
+        QCOMPARE(added.size(), 4); // 6 shapes, 2 done by the CLI
+        const std::optional<QVector<SweepRecord>> all = readSweepResults(results, &error);
+        QVERIFY2(all, qPrintable(error));
+        QCOMPARE(all->size(), 6);
+        for (const SweepRecord& r : *all) {
+            QVERIFY2(r.passed(), qPrintable(r.key + QStringLiteral(": ") + r.error));
+            QCOMPARE(r.ceilingGBs, (*all)[0].ceilingGBs); // CLI's and job's runners alike
+        }
+        QVERIFY((*all)[0].ceilingGBs > 0);
     }
 
 private:

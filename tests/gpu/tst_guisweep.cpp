@@ -3,6 +3,8 @@
 // on its own thread), every one of its 66 block shapes compiled, run and verified; Apply best
 // writes the best block and grid into the project as one settings step that Edit ▸ Undo
 // Settings takes back and Redo re-applies, and a normal Run then launches with them.
+// Every record carries the device's copy ceiling, which the chart draws; the project opened
+// again shows its 66 results from the file at once, before any Run Sweep.
 // gpu-labelled; without a driver it skips with the reason.
 
 #include "GpuTestSupport.h"
@@ -11,6 +13,7 @@
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
 #include "ui/models/SweepResultsModel.h"
+#include "ui/widgets/SweepChart.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/MainWindow.h"
 
@@ -88,6 +91,28 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
     qInfo("best: %s, median %.4f ms on %s", qPrintable(best.key), best.medianMs,
           qPrintable(best.device));
     QVERIFY(QFile::exists(panel->resultsPath())); // beside the project, for a resume
+    QCOMPARE(panel->resultsPath(),
+             sweepResultsPath(
+                 window.document()->project(), path,
+                 sweepDeviceKey(
+                     {window.session()->devices().value(window.session()->deviceIndex()).name})));
+    const double ceiling = best.ceilingGBs;
+    QVERIFY2(ceiling > 0, "the records carry the device's copy ceiling");
+    for (const SweepRecord& record : model->records())
+        QCOMPARE(record.ceilingGBs, ceiling); // measured once for the device, not per shape
+    qInfo("copy ceiling on every record: %.1f GB/s", ceiling);
+
+    // Opened again: the file's 66 results are shown before any Run Sweep, the chart's
+    // ceiling taken from them.
+    QSignalSpy loaded(panel, &SweepPanel::resultsFileLoaded);
+    QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
+    QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() == 66, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 10000);
+    QVERIFY2(panel->resultsFileText().startsWith(QStringLiteral("66 of 66 configurations from ")),
+             qPrintable(panel->resultsFileText()));
+    auto* chart = window.findChild<SweepChart*>(QStringLiteral("sweepChart"));
+    QVERIFY(chart);
+    QCOMPARE(chart->copyCeiling(), std::optional<double>(ceiling));
 
     // $KERNELPAD_SCREENSHOT_DIR: the Sweep dock with these results, large, for the docs.
     if (const QString shots = qEnvironmentVariable("KERNELPAD_SCREENSHOT_DIR"); !shots.isEmpty()) {

@@ -185,6 +185,7 @@ private slots:
     void barsShowTheTenBestInOrder();
     void sizeSweepDrawsTimeBandwidthAndCeiling();
     void ceilingOnlyWhenGiven();
+    void ceilingFromTheRecordsAlone();
     void clickEmitsTheKey_data();
     void clickEmitsTheKey();
     void renderIsNotBlank_data();
@@ -459,6 +460,32 @@ void TestSweepChart::ceilingOnlyWhenGiven() {
     QCOMPARE(ceiling->at(0).y(), 850.0);
     chart.setCopyCeiling(0.0); // not a measurement
     QVERIFY(!findSeries<QLineSeries>(chart, QStringLiteral("sweepCeiling")));
+}
+
+// A sweep read from its file or run by kernelpad-cli: no window run set a ceiling, the
+// records carry it; the records' wins over the window's.
+void TestSweepChart::ceilingFromTheRecordsAlone() {
+    QVector<SweepRecord> records = sizeRecords();
+    for (SweepRecord& r : records)
+        if (r.passed())
+            r.ceilingGBs = 2973.0;
+    SweepChart chart;
+    chart.setSweep(sizeSpec(), records);
+    QCOMPARE(chart.mode(), SweepChart::Mode::Sizes);
+    QCOMPARE(chart.copyCeiling(), std::optional<double>(2973.0));
+    auto* ceiling = findSeries<QLineSeries>(chart, QStringLiteral("sweepCeiling"));
+    QVERIFY(ceiling);
+    QVERIFY2(ceiling->name().startsWith(QStringLiteral("copy ceiling ")),
+             qPrintable(ceiling->name()));
+    QCOMPARE(ceiling->at(0).y(), 2973.0);
+    QCOMPARE(ceiling->attachedAxes(),
+             findSeries<QLineSeries>(chart, QStringLiteral("sweepBandwidth"))->attachedAxes());
+    chart.setCopyCeiling(850.0); // the window's last run: a fallback only
+    QCOMPARE(findSeries<QLineSeries>(chart, QStringLiteral("sweepCeiling"))->at(0).y(), 2973.0);
+    // Records of a file written before they carried it: the fallback is drawn.
+    chart.setSweep(sizeSpec(), sizeRecords());
+    QCOMPARE(chart.copyCeiling(), std::optional<double>(850.0));
+    QCOMPARE(findSeries<QLineSeries>(chart, QStringLiteral("sweepCeiling"))->at(0).y(), 850.0);
 }
 
 void TestSweepChart::clickEmitsTheKey_data() {

@@ -4,12 +4,15 @@
 // arrive with the progress, the best marked and a failure shown with its reason and never
 // best; sorting by median; cancel; resume from the results file without evaluating done
 // configurations again; Apply best writing the block and grid; the CSV and JSON export; no
-// device refused with a message. "Devices:": each choice's entries, its text with the count,
-// kept in the settings, and the pool Run Sweep builds from them; SweepDevices asking stand-in
-// runners (this computer's too) for their devices, leaving out one that cannot be reached, and a
-// sweep over them whose every result names its runner.
+// device refused with a message; the results file of the project as it is now shown when it
+// opens (a file of another version named, not shown), and the same file as kernelpad-cli's.
+// "Devices:": each choice's entries, its text with the count, kept in the settings, and the pool
+// Run Sweep builds from them; SweepDevices asking stand-in runners (this computer's too) for
+// their devices, leaving out one that cannot be reached, and a sweep over them whose every
+// result names its runner.
 
 #include "../support/StandInRunner.h"
+#include "core/cuda/DriverApi.h"
 #include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepSpace.h"
@@ -23,6 +26,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSet>
@@ -108,6 +112,42 @@ struct Fixture {
         panel.tunablesTable()->item(row, column)->setText(text);
     }
 };
+
+/// Records of the transpose sweep as a finished run would have written them.
+QVector<SweepRecord> someRecords(int count) {
+    QVector<SweepRecord> out;
+    const int shapes[][2] = {{32, 8}, {16, 16}, {8, 32}, {64, 4}, {4, 64}};
+    for (int i = 0; i < count && i < 5; ++i) {
+        SweepRecord r;
+        r.key = QStringLiteral("bx=%1,by=%2").arg(shapes[i][0]).arg(shapes[i][1]);
+        r.names = {QStringLiteral("bx"), QStringLiteral("by")};
+        r.values = {double(shapes[i][0]), double(shapes[i][1])};
+        r.status = QStringLiteral("ok");
+        r.medianMs = 1.0 + i;
+        r.minMs = 0.9 + i;
+        r.bandwidthGBs = 100.0 / r.medianMs;
+        r.device = QStringLiteral("Fake GPU");
+        r.ceilingGBs = 2973;
+        out.append(r);
+    }
+    return out;
+}
+
+void writeRecords(const QString& path, const QVector<SweepRecord>& records) {
+    SweepResultsFile file;
+    QString error;
+    if (!file.open(path, &error))
+        qFatal("%s", qPrintable(error));
+    for (const SweepRecord& r : records)
+        if (!file.append(r, &error))
+            qFatal("%s", qPrintable(error));
+}
+
+/// Waits for the panel to show the file of the project as it is now.
+bool waitForFile(SweepPanel& panel) {
+    QSignalSpy loaded(&panel, &SweepPanel::resultsFileLoaded);
+    return loaded.wait(10000);
+}
 
 int rowOf(const SweepResultsModel* model, const QString& key) {
     for (int row = 0; row < model->records().size(); ++row)
@@ -461,6 +501,135 @@ private slots:
         f.panel.setDeviceChoice(SweepPanel::DeviceScope::EveryRunner, every);
         QVERIFY2(f.runToEnd(), qPrintable(f.panel.message()));
         QVERIFY(f.started->load() > 0); // the test's evaluator stands in for the pool
+    }
+
+    // Reopening a project shows its sweep as the file holds it, before Run Sweep resumes it.
+    void showsTheResultsFileAtOpen() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("transpose_sweep.kpad"));
+        QVERIFY(QFile::copy(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"), path));
+        ProjectDocument document;
+        QString error;
+        QVERIFY2(document.open(path, &error), qPrintable(error));
+        SweepPanel probe;
+        probe.setDocument(&document);
+        const QString results = probe.resultsPath();
+        QCOMPARE(QFileInfo(results).absolutePath(), QFileInfo(dir.path()).canonicalFilePath());
+        writeRecords(results, someRecords(3));
+
+        SweepPanel panel;
+        QSignalSpy changed(&panel, &SweepPanel::recordsChanged);
+        QSignalSpy loaded(&panel, &SweepPanel::resultsFileLoaded);
+        panel.setDocument(&document);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(loaded.last().at(0).toString(), results);
+        SweepResultsModel* model = panel.resultsModel();
+        QCOMPARE(model->rowCount(), 3);
+        QCOMPARE(model->records()[model->bestRow()].key, QStringLiteral("bx=32,by=8"));
+        QVERIFY(!changed.isEmpty());
+        const auto shown = changed.last().at(1).value<QVector<SweepRecord>>();
+        QCOMPARE(shown.size(), 3);
+        QCOMPARE(shown[0].ceilingGBs, 2973.0); // what the chart draws its ceiling from
+        QVERIFY2(
+            panel.resultsFileText().startsWith(QStringLiteral("3 of 66 configurations from %1, ")
+                                                   .arg(QFileInfo(results).fileName())) &&
+                panel.resultsFileText().endsWith(QStringLiteral("; Run Sweep resumes")),
+            qPrintable(panel.resultsFileText()));
+        QCOMPARE(panel.progressBar()->value(), 3);
+
+        // Run Sweep resumes it: only the other 63 are evaluated.
+        auto started = std::make_shared<std::atomic<int>>(0);
+        panel.setEvaluatorFactory(
+            [started] { return std::make_unique<FakeEvaluator>(0, started); });
+        int asked = -1;
+        panel.setResumeQuestion([&](int count, const QString&) {
+            asked = count;
+            return SweepPanel::ResumeChoice::Resume;
+        });
+        QVERIFY(panel.runSweep());
+        QVERIFY(QTest::qWaitFor([&] { return !panel.isRunning(); }, 20000));
+        QCOMPARE(asked, 3);
+        QCOMPARE(started->load(), 63);
+        QCOMPARE(model->rowCount(), 66);
+        QVERIFY(waitForFile(panel));
+        QVERIFY2(panel.resultsFileText().startsWith(QStringLiteral("66 of 66 configurations")) &&
+                     panel.resultsFileText().endsWith(QStringLiteral("the sweep is complete")),
+                 qPrintable(panel.resultsFileText()));
+    }
+
+    // An edit that changes the records' figures makes the file another version's: the table
+    // empties and the file is named as not shown; undoing the edit shows it again.
+    void aStaleFileIsNotShownAsCurrent() {
+        Fixture f;
+        writeRecords(f.panel.resultsPath(), someRecords(2));
+        f.panel.reloadResultsFile();
+        QVERIFY(waitForFile(f.panel));
+        QCOMPARE(f.panel.resultsModel()->rowCount(), 2);
+        const QString source = f.document.project().source;
+        f.document.setSource(source + QStringLiteral("\n// a different kernel\n"));
+        QVERIFY(waitForFile(f.panel));
+        QCOMPARE(f.panel.resultsModel()->rowCount(), 0);
+        QVERIFY2(f.panel.resultsFileText().startsWith(
+                     QStringLiteral("No results for the project as it is now")) &&
+                     f.panel.resultsFileText().contains(QStringLiteral("is not shown")),
+                 qPrintable(f.panel.resultsFileText()));
+        f.document.setSource(source);
+        QVERIFY(waitForFile(f.panel));
+        QCOMPARE(f.panel.resultsModel()->rowCount(), 2);
+
+        // Apply Best changes only what the tunables set: the same file stays shown.
+        QVERIFY(f.panel.applyBest());
+        QVERIFY(waitForFile(f.panel));
+        QCOMPARE(f.panel.resultsModel()->rowCount(), 2);
+    }
+
+    // kernelpad-cli sweep and the panel name the same file: the CLI resumes what the panel
+    // left (and says so), and the panel shows what the CLI wrote.
+    void sharesTheResultsFileWithTheCli() {
+        QString why;
+        if (DriverApi::load(&why))
+            QSKIP("a CUDA driver is present: tst_gpusweep runs the round trip on the device");
+        Fixture f;
+        const QString results = f.panel.resultsPath();
+        QTemporaryDir cache;
+        QProcess cli;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), cache.path());
+        cli.setProcessEnvironment(env);
+        // Nothing there yet: the CLI records into the panel's file (and, without a device,
+        // stops before the first record).
+        cli.start(QStringLiteral(KERNELPAD_CLI_PATH), {QStringLiteral("sweep"), f.document.path()});
+        QVERIFY(cli.waitForFinished(60000));
+        QString err = QString::fromUtf8(cli.readAllStandardError());
+        QCOMPARE(cli.exitCode(), 3);
+        QVERIFY2(err.contains(QStringLiteral("sweep: recording into ") + results), qPrintable(err));
+
+        // The panel's interrupted sweep: the CLI resumes it.
+        QFile::remove(results);
+        writeRecords(results, someRecords(4));
+        cli.start(QStringLiteral(KERNELPAD_CLI_PATH), {QStringLiteral("sweep"), f.document.path()});
+        QVERIFY(cli.waitForFinished(60000));
+        err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("sweep: resuming %1: 4 of 66 configurations already "
+                                             "done")
+                                  .arg(results)),
+                 qPrintable(err));
+
+        // --fresh starts over: the file is emptied, and the panel shows no records.
+        cli.start(QStringLiteral(KERNELPAD_CLI_PATH),
+                  {QStringLiteral("sweep"), f.document.path(), QStringLiteral("--fresh")});
+        QVERIFY(cli.waitForFinished(60000));
+        err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("sweep: recording into ") + results), qPrintable(err));
+        QCOMPARE(QFileInfo(results).size(), 0);
+
+        // What the CLI left (as an interrupted CLI sweep leaves it) is what the panel shows.
+        writeRecords(results, someRecords(5));
+        f.panel.reloadResultsFile();
+        QVERIFY(waitForFile(f.panel));
+        QCOMPARE(f.panel.resultsModel()->rowCount(), 5);
+        QVERIFY2(f.panel.resultsFileText().startsWith(QStringLiteral("5 of 66 configurations")),
+                 qPrintable(f.panel.resultsFileText()));
     }
 };
 

@@ -99,7 +99,7 @@ void SweepChart::setSweep(const SweepSpec& spec, const QVector<SweepRecord>& rec
 void SweepChart::setCopyCeiling(std::optional<double> gigabytesPerSecond) {
     if (gigabytesPerSecond && !(*gigabytesPerSecond > 0 && std::isfinite(*gigabytesPerSecond)))
         gigabytesPerSecond.reset();
-    m_ceilingGBs = gigabytesPerSecond;
+    m_fallbackCeilingGBs = gigabytesPerSecond;
     rebuild();
 }
 
@@ -153,6 +153,11 @@ void SweepChart::changeEvent(QEvent* event) {
 void SweepChart::rebuild() {
     m_varying = varyingParameters(m_spec, m_records);
     m_best = bestRecord(m_records, m_spec.objective);
+    // The records' own ceiling first: a sweep read from its file or run by kernelpad-cli has
+    // no window run to take one from.
+    m_ceilingGBs = recordsCeilingGBs(m_records);
+    if (!m_ceilingGBs)
+        m_ceilingGBs = m_fallbackCeilingGBs;
     m_indexOfKey.clear();
     m_indexOfKey.reserve(m_records.size());
     for (int i = 0; i < m_records.size(); ++i)

@@ -39,8 +39,11 @@ public:
 
     void setSweep(const kernelpad::SweepSpec& spec, const QVector<kernelpad::SweepRecord>& records);
     /// The device's copy ceiling in GB/s, drawn on the size sweep's GB/s axis and on a
-    /// bandwidth line chart; nullopt (or not positive) draws none.
+    /// bandwidth line chart when the records carry none (SweepRecord::ceilingGBs, which
+    /// wins); nullopt (or not positive) draws none.
     void setCopyCeiling(std::optional<double> gigabytesPerSecond);
+    /// The ceiling drawn: the records', else setCopyCeiling's; nullopt when neither.
+    [[nodiscard]] std::optional<double> copyCeiling() const { return m_ceilingGBs; }
     void clear();
 
     enum class Mode { Line, HeatMap, Bars, Sizes };
@@ -119,7 +122,8 @@ private:
 
     SweepSpec m_spec;
     QVector<SweepRecord> m_records;
-    std::optional<double> m_ceilingGBs;
+    std::optional<double> m_ceilingGBs;         ///< what is drawn (rebuild)
+    std::optional<double> m_fallbackCeilingGBs; ///< setCopyCeiling's
     std::optional<Mode> m_override;
     Mode m_mode = Mode::Bars;
     Mode m_automatic = Mode::Bars;

@@ -59,6 +59,7 @@ SweepPanel::SweepPanel(QWidget* parent)
     m_splitter->addWidget(buildResults());
     m_splitter->setStretchFactor(1, 1);
     layout->addWidget(m_splitter);
+    setUpResultsFile();
     updateButtons();
 }
 
@@ -180,8 +181,14 @@ void SweepPanel::setDocument(ProjectDocument* document) {
                 cancel();
             loadFromDocument();
             m_model->reset({}, {}, SweepObjective::Time);
+            m_shownPath.clear();
+            m_file->clear();
             emitRecords();
+            scheduleResultsLookup();
         });
+        // Any field may change the results file's hash; the path its folder and name.
+        connect(document, &ProjectDocument::edited, this, &SweepPanel::scheduleResultsLookup);
+        connect(document, &ProjectDocument::pathChanged, this, &SweepPanel::scheduleResultsLookup);
         connect(document, &ProjectDocument::sweepChanged, this, [this] {
             if (!m_loading && !(formSpec(nullptr) == std::optional(m_document->project().sweep)))
                 loadFromDocument();
@@ -193,6 +200,7 @@ void SweepPanel::setDocument(ProjectDocument* document) {
         });
     }
     loadFromDocument();
+    scheduleResultsLookup();
 }
 
 void SweepPanel::addTunableRow(const SweepTunable& tunable) {

@@ -5,9 +5,11 @@
 // Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or any
 // passing row) and the CSV and JSON export. The sweep runs in a SweepJob, on a thread of its
 // own that talks to a runner; the panel never waits for it. Its results file lies next to the
-// project (sweepResultsPath), so an interrupted sweep resumes. "Devices:" chooses what the
-// sweep spreads over: the chosen device, every device of this computer, or every device of every
-// runner in Preferences (SweepPanelDevices.cpp; the binding finds them).
+// project (sweepResultsPath; kernelpad-cli uses the same), so an interrupted sweep resumes, and
+// the file of the project as it is now is read (off this thread) and shown when the project
+// opens or changes. "Devices:" chooses what the sweep spreads over: the chosen device, every
+// device of this computer, or every device of every runner in Preferences
+// (SweepPanelDevices.cpp; the binding finds them).
 
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/SweepJob.h"
@@ -62,7 +64,8 @@ public:
     void setDocument(ProjectDocument* document);
     /// The device the sweep runs on; a non-empty `noDevice` ("libcuda.so.1 not found") makes
     /// Run Sweep refuse with it: compiling the configurations alone measures nothing.
-    void setDevice(int device, const QString& noDevice);
+    /// `deviceName` keys the results file (sweepDeviceKey), empty while unknown.
+    void setDevice(int device, const QString& noDevice, const QString& deviceName = {});
     /// Where the evaluator comes from (a fake in tests); by default a pool over the chosen
     /// scope's entries (evaluatorFactory()).
     void setEvaluatorFactory(SweepJob::EvaluatorFactory factory);
@@ -116,6 +119,12 @@ public:
     [[nodiscard]] QToolButton* undoApplyButton() const { return m_undoApply; }
     /// The path Run Sweep records into for the document's current project.
     [[nodiscard]] QString resultsPath() const;
+    /// What the results file shown says: "12 of 66 configurations from NAME.sweep-HASH.jsonl,
+    /// 2026-11-25 00:40; Run Sweep resumes", or why none is shown.
+    [[nodiscard]] QString resultsFileText() const;
+    /// Reads the document's results file again now (it is otherwise read a moment after the
+    /// project opens or changes); resultsFileLoaded follows.
+    void reloadResultsFile();
 
 signals:
     /// After every new record, a resume and a clear: the sweep and every record so far.
@@ -127,6 +136,8 @@ signals:
     void runningChanged(bool running);
     /// "Devices:" changed (the binding asks the runners when a scope needs them).
     void deviceScopeChanged(kernelpad::SweepPanel::DeviceScope scope);
+    /// The document's results file was read and its records (or none) are shown.
+    void resultsFileLoaded(const QString& path);
 
 private:
     // The form (SweepPanel.cpp).
@@ -149,14 +160,26 @@ private:
     // Devices (SweepPanelDevices.cpp).
     QWidget* buildDevices(QWidget* parent);
     void refreshDeviceTexts();
+    /// What keys the results file: the names of the devices "Devices:" spreads over.
+    [[nodiscard]] QString resultsDeviceKey() const;
     // Apply as one settings step, with its Undo (SweepPanelApply.cpp).
     void createUndoApply(QWidget* parent);
     void updateUndoApply();
     void undoApply();
+    // The results file shown at open (SweepPanelFile.cpp).
+    void setUpResultsFile();
+    void scheduleResultsLookup();
+    void onResultsLoaded(const SweepResultsSnapshot& snapshot);
+    void showRecords(const QVector<SweepRecord>& records, int total);
 
     QPointer<ProjectDocument> m_document;
     int m_device = 0;
     QString m_noDevice;
+    QString m_deviceName;
+    SweepResultsLoader* m_loader = nullptr;
+    QTimer m_lookup;          ///< a pause after an edit before the file is looked up
+    QString m_shownPath;      ///< the results file whose records the table shows
+    QLabel* m_file = nullptr; ///< resultsFileText()
     SweepJob::EvaluatorFactory m_factory;
     DeviceScope m_scope = DeviceScope::Chosen;
     DeviceChoice m_choices[3];  ///< by DeviceScope

@@ -4,6 +4,7 @@
 // names them and makes the evaluator, a RunnerPool over the entries, on the sweep's thread.
 
 #include "core/sweep/PoolSweepEvaluator.h"
+#include "core/sweep/SweepResultsPath.h"
 #include "ui/widgets/SweepPanel.h"
 
 #include <QComboBox>
@@ -60,6 +61,7 @@ void SweepPanel::setDeviceScope(DeviceScope scope) {
     m_scope = scope;
     QSettings().setValue(kScopeKey, QLatin1String(kScopeNames[int(scope)]));
     updateButtons();
+    scheduleResultsLookup(); // another set of devices: another results file
     emit deviceScopeChanged(scope);
 }
 
@@ -68,6 +70,21 @@ void SweepPanel::setDeviceChoice(DeviceScope scope, const DeviceChoice& choice) 
     if (scope == DeviceScope::Chosen)
         m_chosenKnown = true;
     refreshDeviceTexts();
+    if (scope == m_scope)
+        scheduleResultsLookup();
+}
+
+QString SweepPanel::resultsDeviceKey() const {
+    // The names of the devices the sweep spreads over, as kernelpad-cli keys its file with
+    // --runner given twice; the chosen device by the name the window knows it by.
+    QStringList names;
+    if (m_scope != DeviceScope::Chosen)
+        for (const PoolEntry& entry : deviceEntries())
+            if (!entry.deviceName.isEmpty())
+                names.append(entry.deviceName);
+    if (names.isEmpty())
+        names.append(m_deviceName);
+    return sweepDeviceKey(names);
 }
 
 QVector<PoolEntry> SweepPanel::deviceEntries() const {

@@ -71,6 +71,10 @@ QWidget* SweepPanel::buildResults() {
                 if (row >= 0 && row < m_model->records().size())
                     emit configurationSelected(m_model->records()[row].key);
             });
+    m_file = new QLabel(pane);
+    m_file->setObjectName(QStringLiteral("sweepResultsFile"));
+    m_file->setWordWrap(true);
+    m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_results = new QSplitter(Qt::Horizontal, pane);
     m_results->addWidget(m_resultsView);
 
@@ -107,6 +111,7 @@ QWidget* SweepPanel::buildResults() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildDevices(pane));
     layout->addLayout(runRow);
+    layout->addWidget(m_file);
     layout->addWidget(m_results, 1);
     layout->addLayout(applyRow);
     return pane;
@@ -136,9 +141,13 @@ void SweepPanel::setChartWidget(QWidget* chart) {
     m_results->setStretchFactor(1, 1);
 }
 
-void SweepPanel::setDevice(int device, const QString& noDevice) {
+void SweepPanel::setDevice(int device, const QString& noDevice, const QString& deviceName) {
     m_device = device;
     m_noDevice = noDevice;
+    if (deviceName != m_deviceName) {
+        m_deviceName = deviceName;
+        scheduleResultsLookup();
+    }
     updateButtons();
 }
 
@@ -152,7 +161,9 @@ void SweepPanel::setResumeQuestion(std::function<ResumeChoice(int, const QString
 }
 
 QString SweepPanel::resultsPath() const {
-    return m_document ? sweepResultsPath(m_document->project(), m_document->path()) : QString();
+    return m_document ? sweepResultsPath(m_document->project(), m_document->path(),
+                                         resultsDeviceKey())
+                      : QString();
 }
 
 bool SweepPanel::isRunning() const {
@@ -231,6 +242,9 @@ bool SweepPanel::runSweep() {
     m_model->reset({}, {}, m_runningSpec.objective);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_shownPath = path;
+    m_lookup.stop();
+    m_file->clear();
     m_job->start(base, path, resume);
     showMessage(tr("Sweeping; results in %1").arg(QDir::toNativeSeparators(path)), false);
     setRunning(true);
@@ -267,6 +281,7 @@ void SweepPanel::onRecord(const SweepRecord& record) {
 
 void SweepPanel::onFinished(const QString& error) {
     setRunning(false);
+    scheduleResultsLookup(); // what the file now holds, for resultsFileText()
     int passed = 0;
     for (const SweepRecord& r : m_model->records())
         passed += r.passed() ? 1 : 0;

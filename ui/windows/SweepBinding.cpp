@@ -22,7 +22,8 @@ void sweep(Session* session, SweepPanel* panel) {
     QObject::connect(chart, &SweepChart::configurationChosen, panel,
                      &SweepPanel::selectConfiguration);
     PanelViewer* viewer = makeViewer(panel);
-    // The size sweep's copy ceiling: the device's, as the last measured run reported it.
+    // The size sweep's copy ceiling when its records carry none (a file written before they
+    // did): the device's, as the last measured run reported it.
     viewer->onRunFinished = [chart](const Session&, const RunRecord& run) {
         if (run.result.timing.ceilingGBs > 0)
             chart->setCopyCeiling(run.result.timing.ceilingGBs);
@@ -33,9 +34,10 @@ void sweep(Session* session, SweepPanel* panel) {
         QString noDevice = s.driverError();
         if (noDevice.isEmpty() && s.devicesKnown() && s.devices().isEmpty())
             noDevice = QObject::tr("the driver found no device");
-        panel->setDevice(s.deviceIndex(), noDevice);
-        devices->setChosen(Preferences::load().chosenRunner(), s.deviceIndex(),
-                           s.devices().value(s.deviceIndex()).name);
+        // The device's name keys the results file, as kernelpad-cli's does.
+        const QString name = s.devices().value(s.deviceIndex()).name;
+        panel->setDevice(s.deviceIndex(), noDevice, name);
+        devices->setChosen(Preferences::load().chosenRunner(), s.deviceIndex(), name);
     };
     QObject::connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, devices,
                      [devices] { devices->setRunners(Preferences::load().runners); });
