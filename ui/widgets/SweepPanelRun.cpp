@@ -161,9 +161,9 @@ void SweepPanel::setResumeQuestion(std::function<ResumeChoice(int, const QString
 }
 
 QString SweepPanel::resultsPath() const {
-    return m_document ? sweepResultsPath(m_document->project(), m_document->path(),
-                                         resultsDeviceKey())
-                      : QString();
+    return m_document
+               ? sweepResultsPath(m_document->project(), m_document->path(), resultsDeviceKey())
+               : QString();
 }
 
 bool SweepPanel::isRunning() const {
