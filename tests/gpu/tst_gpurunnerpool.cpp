@@ -74,10 +74,20 @@ private slots:
         for (quint64 tag = 0; tag < kJobs; ++tag)
             pool.submit(tag, saxpyJob(sizeOf(tag)));
 
-        // Mid-way, while runner 1 holds a job, its process is killed.
+        // Mid-way, once both runners have answered (a runner whose start is slower than the
+        // other's first jobs answers later), while runner 1 holds a job, its process is killed.
         QElapsedTimer clock;
         clock.start();
-        while (answers.size() < kJobs / 3 && clock.elapsed() < 120000)
+        const auto bothAnswered = [&answers] {
+            bool first = false, second = false;
+            for (const Answer& a : answers) {
+                first = first || a.runner == 0;
+                second = second || a.runner == 1;
+            }
+            return first && second;
+        };
+        while ((answers.size() < kJobs / 3 || !bothAnswered()) && answers.size() < kJobs &&
+               clock.elapsed() < 120000)
             QTest::qWait(5);
         QVERIFY2(answers.size() < kJobs, "every job finished before the kill");
         while (!(pool.runnerBusy(1) && pool.runnerPid(1) > 0) && clock.elapsed() < 120000)
