@@ -6,6 +6,7 @@
 #include "app/cli/CliProfile.h"
 #include "app/cli/CliSass.h"
 #include "core/engine/Engine.h"
+#include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
 #include "core/project/Project.h"
 #include "core/run/ErrorText.h"
@@ -17,7 +18,6 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -158,11 +158,13 @@ int runCompile(const QStringList& args) {
             return badInput(error, json);
         project = *loaded;
     } else {
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            return badInput(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()),
-                            json);
-        project.source = QString::fromUtf8(file.readAll());
+        // Bounded and regular files only: a FIFO would hang the CLI, /dev/zero fill memory.
+        QString why;
+        const std::optional<QByteArray> bytes =
+            readRegularFile(path, ReadLimits{kMaxCliSourceBytes, true}, &why);
+        if (!bytes)
+            return badInput(QStringLiteral("cannot read %1: %2").arg(path, why), json);
+        project.source = QString::fromUtf8(*bytes);
         project.sourceName = info.fileName();
         project.language = languageOfFile(path); // .ptx, .ll/.nvvm
     }

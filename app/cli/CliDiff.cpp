@@ -4,10 +4,10 @@
 #include "core/compile/CompileCache.h"
 #include "core/compile/CompileComparison.h"
 #include "core/compile/Sass.h"
+#include "core/io/SafeFile.h"
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QTextStream>
@@ -34,13 +34,16 @@ int fail(const QString& message, bool json) {
 std::optional<Project> loadInput(const QString& path, QString* error) {
     if (path.endsWith(QLatin1String(".kpad")))
         return Project::load(path, error);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
+    // Bounded and regular files only: a FIFO would hang the CLI, /dev/zero fill memory.
+    QString why;
+    const std::optional<QByteArray> bytes =
+        readRegularFile(path, ReadLimits{kMaxCliSourceBytes, true}, &why);
+    if (!bytes) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, why);
         return std::nullopt;
     }
     Project project;
-    project.source = QString::fromUtf8(file.readAll());
+    project.source = QString::fromUtf8(*bytes);
     project.sourceName = QFileInfo(path).fileName();
     project.language = languageOfFile(path);
     return project;

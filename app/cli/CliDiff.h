@@ -6,6 +6,10 @@
 
 namespace kernelpad::cli {
 
+/// The largest source file `compile FILE` and `--diff FILE` read, as a project's source
+/// (core/project/ProjectFromSource.cpp).
+inline constexpr qint64 kMaxCliSourceBytes = qint64(16) << 20;
+
 /// What `compile --diff` was asked for.
 struct CompileDiffOptions {
     QString afterPath;  ///< the compile shown as "after" (compile's FILE)

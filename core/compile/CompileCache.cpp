@@ -1,32 +1,12 @@
 #include "core/compile/CompileCache.h"
 
-#include <QElapsedTimer>
+#include "core/compile/IncludeResolver.h"
 
 #include <QCryptographicHash>
-#include <QDateTime>
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QRegularExpression>
-#include <QSet>
+#include <QElapsedTimer>
 
 namespace kernelpad {
 namespace {
-
-/// Included files larger than this are fingerprinted by size and modification time only.
-constexpr qint64 kMaxHashedIncludeBytes = qint64(16) << 20;
-
-/// The first existing file named `name` in `dirs`, or an empty string.
-QString resolveInclude(const QString& name, const QStringList& dirs) {
-    if (QFileInfo(name).isAbsolute())
-        return QFileInfo(name).isFile() ? QDir::cleanPath(name) : QString();
-    for (const QString& dir : dirs) {
-        const QString candidate = QDir::cleanPath(QDir(dir).absoluteFilePath(name));
-        if (QFileInfo(candidate).isFile())
-            return candidate;
-    }
-    return {};
-}
 
 /// Puts `note` where both the CLI and the window show it: a line of the program log and a
 /// note in the diagnostics (the CLI prints the log only for failed compiles).
@@ -67,50 +47,22 @@ QByteArray CompileCache::key(const QString& source, const QString& sourceName,
 
 QByteArray CompileCache::includeFingerprint(const QString& source, const QString& sourceDir,
                                             const QStringList& includeDirs) {
-    // #include "x" and #include <x>; macros as include names are not followed (rare in a
-    // playground; such a header changing is the one stale case left).
-    static const QRegularExpression includeLine(
-        QStringLiteral(R"re(^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>))re"),
-        QRegularExpression::MultilineOption);
+    // The same resolver as Program::compile, so the digest covers exactly the headers NVRTC
+    // is handed, read the same bounded way.
+    const ResolvedIncludes resolved =
+        resolveIncludes(source, QString(), projectIncludeRoots(sourceDir, includeDirs));
+    if (resolved.problem) // never compiled, so never cached; keyed apart all the same
+        return QCryptographicHash::hash(resolved.problem->message.toUtf8(),
+                                        QCryptographicHash::Sha256);
+    if (resolved.headers.isEmpty())
+        return {};
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    QSet<QString> seen;
-    // (text, directory of the file it came from)
-    QList<QPair<QString, QString>> pending{{source, sourceDir}};
-    int files = 0;
-    while (!pending.isEmpty()) {
-        const auto [text, dir] = pending.takeFirst();
-        auto it = includeLine.globalMatch(text);
-        while (it.hasNext()) {
-            const QRegularExpressionMatch m = it.next();
-            const bool quoted = m.capturedLength(1) > 0;
-            const QString name = quoted ? m.captured(1) : m.captured(2);
-            QStringList dirs = includeDirs;
-            if (quoted)
-                dirs.prepend(dir);
-            const QString path = resolveInclude(name, dirs);
-            if (path.isEmpty() || seen.contains(path))
-                continue; // the toolkit's or NVRTC's (versioned by the NVRTC version), or done
-            seen.insert(path);
-            if (++files > kMaxFingerprintFiles) {
-                hash.addData(QByteArrayLiteral("too many includes"));
-                return hash.result();
-            }
-            const QFileInfo info(path);
-            hash.addData(path.toUtf8());
-            hash.addData(QByteArray::number(info.size()));
-            if (info.size() > kMaxHashedIncludeBytes) {
-                hash.addData(QByteArray::number(info.lastModified().toMSecsSinceEpoch()));
-                continue;
-            }
-            QFile file(path);
-            if (!file.open(QIODevice::ReadOnly))
-                continue;
-            const QByteArray contents = file.readAll();
-            hash.addData(contents);
-            pending.append({QString::fromUtf8(contents), info.absolutePath()});
-        }
+    for (const ResolvedHeader& header : resolved.headers) {
+        for (const QByteArray& part : {header.includeName.toUtf8(), header.path.toUtf8(),
+                                       QByteArray::number(header.bytes.size()), header.bytes})
+            hash.addData(part);
     }
-    return files == 0 ? QByteArray() : hash.result();
+    return hash.result();
 }
 
 std::optional<CompileResult> CompileCache::find(const QByteArray& key) {

@@ -37,15 +37,13 @@ public:
                                         const QString& nvrtcVersion,
                                         const QByteArray& includeFingerprint = {});
 
-    /// A digest of the contents of every file `source` includes (recursively) that resolves
-    /// in `sourceDir` or `includeDirs`; headers found nowhere there (the toolkit's, NVRTC's
-    /// built-ins) are left to the NVRTC version in the key. Reads at most kMaxFingerprintFiles
-    /// files; past that the digest says so, so such a source misses the cache rather than
-    /// risking a stale hit.
+    /// A digest of the project headers `source` includes, as resolveIncludes() finds and
+    /// reads them for a project in `sourceDir` (IncludeResolver.h): the same files, the same
+    /// bounded reads, the same bytes NVRTC is handed. Toolkit headers are left to the NVRTC
+    /// version in the key. Empty when there are none.
     [[nodiscard]] static QByteArray includeFingerprint(const QString& source,
                                                        const QString& sourceDir,
                                                        const QStringList& includeDirs);
-    static constexpr int kMaxFingerprintFiles = 256;
 
     /// A successful result for `key` (cacheHit, fromCache = Memory or Disk), or nothing.
     /// A disk hit is kept in memory too.

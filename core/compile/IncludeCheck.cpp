@@ -1,299 +1,308 @@
 #include "core/compile/IncludeCheck.h"
 
-#include "core/io/SafeFile.h"
+#include <QHash>
 
-#include <QDir>
-#include <QFileInfo>
-#include <QRegularExpression>
-#include <QSet>
-#include <QVector>
+#include <algorithm>
+#include <vector>
 
 namespace kernelpad {
 
 namespace {
 
-/// PATH_MAX on Linux: a longer header name cannot name a file.
-constexpr qsizetype kMaxHeaderNameLength = 4096;
+/// A name longer than this is cut in messages (a computed include's macro text, say).
+constexpr qsizetype kShownNameLength = 120;
 
-/// One include directive (or __has_include) of a text.
-struct Directive {
-    int line = 0;   ///< 1-based physical line where the logical line starts
-    int column = 0; ///< 1-based column of the header name, 1 when it is past a line splice
-    enum class Kind { Quoted, Angled, Computed, Malformed } kind = Kind::Malformed;
-    QString name;      ///< the header name without its quotes or brackets
-    QString keyword;   ///< "#include", "#include_next", "__has_include", for messages
-    qsizetype end = 0; ///< index just past the header name in the text it was read from
-
-    /// `#include <name>` as written, for messages.
-    [[nodiscard]] QString spelled() const {
-        const QString quoted = kind == Kind::Quoted   ? QLatin1Char('"') + name + QLatin1Char('"')
-                               : kind == Kind::Angled ? QLatin1Char('<') + name + QLatin1Char('>')
-                                                      : name;
-        return keyword + QLatin1Char(' ') + quoted;
+/// Maps positions of a text with characters taken out back to the text they came from.
+class ShiftMap {
+public:
+    /// `count` characters were taken out just before position `at` of the new text.
+    void removed(qsizetype at, qsizetype count) {
+        m_total += count;
+        m_points.emplace_back(at, m_total);
     }
+    [[nodiscard]] qsizetype toSource(qsizetype at) const {
+        const auto after =
+            std::upper_bound(m_points.begin(), m_points.end(), at,
+                             [](qsizetype value, const std::pair<qsizetype, qsizetype>& p) {
+                                 return value < p.first;
+                             });
+        return after == m_points.begin() ? at : at + std::prev(after)->second;
+    }
+
+private:
+    std::vector<std::pair<qsizetype, qsizetype>> m_points; ///< (position, removed up to it)
+    qsizetype m_total = 0;
 };
 
-/// A logical line: physical lines joined at a backslash-newline (translation phase 2).
-struct LogicalLine {
-    int firstLine = 0;
-    qsizetype firstLength = 0; ///< length of the first physical line, for columns
-    QString text;
-};
-
-QVector<LogicalLine> logicalLines(const QString& text) {
-    QVector<LogicalLine> lines;
-    const QStringList physical = text.split(u'\n');
-    for (qsizetype i = 0; i < physical.size(); ++i) {
-        LogicalLine line;
-        line.firstLine = int(i + 1);
-        QString part = physical.at(i);
-        if (part.endsWith(u'\r'))
-            part.chop(1);
-        line.firstLength = part.size();
-        while (part.endsWith(u'\\') && i + 1 < physical.size()) {
-            part.chop(1);
-            line.text += part;
-            part = physical.at(++i);
-            if (part.endsWith(u'\r'))
-                part.chop(1);
-        }
-        line.text += part;
-        lines.append(line);
-    }
-    return lines;
+/// Space to the scan: what a compiler skips at a line's start counts as space, so that a
+/// directive after it is still seen at the start (a byte order mark, control characters).
+bool isBlank(QChar c) {
+    return c.isSpace() || c.unicode() < 0x20 || c.unicode() == 0xFEFF;
 }
 
-/// `text` with every same-line /* ... */ replaced by a space and an unclosed /* cut (translation
-/// phase 3, done per line on purpose: see findUnsafeInclude). Linear in the line's length:
-/// a line of a million "/*" must not cost a million scans.
-QString withoutComments(const QString& text) {
+bool isIdentifierChar(QChar c) {
+    return c.isLetterOrNumber() || c == u'_' || c == u'$';
+}
+
+/// `text` with the nine trigraphs replaced (translation phase 1 under -std=c++11/14).
+QString withTrigraphs(const QString& text, ShiftMap* map) {
+    static const QHash<QChar, QChar> replacement{{u'=', u'#'}, {u'/', u'\\'}, {u'\'', u'^'},
+                                                 {u'(', u'['}, {u')', u']'},  {u'!', u'|'},
+                                                 {u'<', u'{'}, {u'>', u'}'},  {u'-', u'~'}};
     QString out;
     out.reserve(text.size());
-    qsizetype from = 0;
-    while (from < text.size()) {
-        const qsizetype open = text.indexOf(QLatin1String("/*"), from);
-        if (open < 0) {
-            out += QStringView(text).mid(from);
-            break;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text.at(i) == u'?' && i + 2 < text.size() && text.at(i + 1) == u'?' &&
+            replacement.contains(text.at(i + 2))) {
+            out += replacement.value(text.at(i + 2));
+            i += 2;
+            map->removed(out.size(), 2);
+        } else {
+            out += text.at(i);
         }
-        out += QStringView(text).mid(from, open - from);
-        const qsizetype close = text.indexOf(QLatin1String("*/"), open + 2);
-        if (close < 0)
-            break; // the comment runs past this line
-        out += u' ';
-        from = close + 2;
     }
     return out;
 }
 
-/// Reads a header name at `at` of `code`: "name" or <name>; the kind says which, or why not.
-Directive headerName(const QString& code, qsizetype at) {
-    Directive directive;
-    while (at < code.size() && code.at(at).isSpace())
-        ++at;
-    directive.column = int(at + 1);
-    if (at >= code.size()) {
-        directive.kind = Directive::Kind::Malformed;
-        return directive;
-    }
-    const QChar open = code.at(at);
-    if (open != u'"' && open != u'<') {
-        directive.kind = Directive::Kind::Computed;
-        directive.name = code.mid(at).trimmed();
-        return directive;
-    }
-    const QChar close = open == u'"' ? u'"' : u'>';
-    // Bounded, so that many unterminated names on one line cost no more than the line.
-    const qsizetype length = QStringView(code).mid(at + 1, kMaxHeaderNameLength + 1).indexOf(close);
-    const qsizetype end = length < 0 ? -1 : at + 1 + length;
-    if (end < 0 || end == at + 1) {
-        directive.kind = Directive::Kind::Malformed;
-        directive.name = code.mid(at).trimmed();
-        return directive;
-    }
-    directive.kind = open == u'"' ? Directive::Kind::Quoted : Directive::Kind::Angled;
-    directive.name = code.mid(at + 1, end - at - 1);
-    directive.end = end + 1;
-    return directive;
+bool isFatal(const IncludeDirective& directive) {
+    return directive.mayBeReal() && (directive.kind == IncludeDirective::Kind::Computed ||
+                                     directive.kind == IncludeDirective::Kind::Malformed);
 }
 
-/// Every include directive and __has_include of `text`, commented out or not.
-QVector<Directive> findDirectives(const QString& text) {
-    static const QRegularExpression include(
-        QStringLiteral("^\\s*#\\s*(include_next|include|import)\\b"));
-    QVector<Directive> directives;
-    for (const LogicalLine& line : logicalLines(text)) {
-        // The line as written, and the text after its first "*/": a directive may follow the
-        // end of a comment that began on an earlier line, and such a comment ends at the first
-        // "*/". (Only the first, so a line of many "*/" costs one more pass, not one per "*/".)
-        QStringList candidates{line.text};
-        if (const qsizetype end = line.text.indexOf(QLatin1String("*/")); end >= 0)
-            candidates.append(line.text.mid(end + 2));
-        // A directive seen in two candidates is checked twice; that costs a stat().
-        for (const QString& candidate : std::as_const(candidates)) {
-            const QString code = withoutComments(candidate);
-            const qsizetype offset = line.text.size() - candidate.size();
-            const auto add = [&](Directive directive) {
-                directive.line = line.firstLine;
-                // Columns are exact unless comments were removed or lines spliced before it.
-                const qsizetype column = directive.column + offset;
-                directive.column =
-                    code.size() == candidate.size() && column <= line.firstLength ? int(column) : 1;
-                directives.append(directive);
-            };
-            const QRegularExpressionMatch match = include.match(code);
-            if (match.hasMatch()) {
-                qsizetype after = match.capturedEnd(0);
-                // A trailing // comment is not part of the header name's line.
-                QString rest = code.mid(after);
-                const qsizetype slashes = rest.indexOf(QLatin1String("//"));
-                const qsizetype quote = rest.indexOf(u'"');
-                const qsizetype angle = rest.indexOf(u'<');
-                if (slashes >= 0 && (quote < 0 || slashes < quote) &&
-                    (angle < 0 || slashes < angle))
-                    rest.truncate(slashes);
-                Directive directive = headerName(code.left(after) + rest, after);
-                directive.keyword = QLatin1Char('#') + match.captured(1);
-                add(directive);
-            }
-            // Found by hand rather than by a regular expression: QRegularExpression::match()
-            // with an offset re-validates the whole line each time, quadratic on a long line.
-            // Each search starts past the last name read, so the line is read once.
-            const QLatin1String keyword("__has_include");
-            for (qsizetype from = code.indexOf(keyword); from >= 0;
-                 from = code.indexOf(keyword, from)) {
-                qsizetype at = from + keyword.size();
-                if (QStringView(code).mid(at).startsWith(QLatin1String("_next")))
-                    at += 5;
-                while (at < code.size() && code.at(at).isSpace())
-                    ++at;
-                if (at >= code.size() || code.at(at) != u'(') {
-                    from = at;
-                    continue; // "#ifdef __has_include" and the like
-                }
-                Directive directive = headerName(code, at + 1);
-                directive.keyword = QStringLiteral("__has_include");
-                const bool usable = directive.kind == Directive::Kind::Quoted ||
-                                    directive.kind == Directive::Kind::Angled;
-                add(directive);
-                if (!usable)
-                    break;
-                from = directive.end;
-            }
-        }
-        // The walk stops at the first of these anyway; stopping here keeps a line of a
-        // million malformed directives from being collected first.
-        if (!directives.isEmpty() && (directives.last().kind == Directive::Kind::Computed ||
-                                      directives.last().kind == Directive::Kind::Malformed))
-            return directives;
-    }
-    return directives;
-}
-
-/// Walks the include tree; one instance per findUnsafeInclude() call.
-class IncludeWalker {
+/// One pass over one spelling of the text (with or without trigraphs).
+class Scanner {
 public:
-    explicit IncludeWalker(const IncludeSearch& search)
-        : m_search(search) {}
+    /// `toOriginal` maps `text` to the text as given (trigraphs), or is null.
+    Scanner(const QString& text, const ShiftMap* toOriginal)
+        : m_toOriginal(toOriginal) {
+        splice(text);
+    }
 
-    std::optional<IncludeProblem> walk(const QString& text, const QString& shownName,
-                                       const QString& directory, int depth) {
-        for (const Directive& directive : findDirectives(text)) {
-            const auto problem = [&](const QString& message) {
-                return IncludeProblem{shownName, directive.line, directive.column, message};
-            };
-            switch (directive.kind) {
-            case Directive::Kind::Computed:
-                return problem(QStringLiteral("%1: an include named by a macro is not "
-                                              "supported; KernelPad checks every included file "
-                                              "before NVRTC opens it, so write the name in "
-                                              "quotes or angle brackets")
-                                   .arg(directive.spelled()));
-            case Directive::Kind::Malformed:
-                return problem(QStringLiteral("%1: cannot read the file name; write it "
-                                              "as \"name\" or <name>")
-                                   .arg(directive.spelled()));
-            case Directive::Kind::Quoted:
-            case Directive::Kind::Angled:
-                break;
-            }
-            const Found found = resolve(directive, directory);
-            if (found.path.isEmpty())
-                continue; // NVRTC reports a missing header itself
-            if (isSpecialFile(found.path)) {
-                return problem(QStringLiteral("%1: '%2' is not a regular file (a "
-                                              "FIFO, device, socket or folder); NVRTC would "
-                                              "hang or fail reading it")
-                                   .arg(directive.spelled(), QDir::toNativeSeparators(found.path)));
-            }
-            if (found.inToolkit)
+    /// Appends what it finds; true when it stopped at a directive no compile can go past (a
+    /// real one without a readable name), after which nothing else matters.
+    bool scan(QVector<IncludeDirective>* out) {
+        bool clean = true; // only white space since the line's start or the last "*/"
+        const qsizetype n = m_text.size();
+        for (qsizetype i = 0; i < n; ++i) {
+            const QChar c = m_text.at(i);
+            if (c == u'\n') {
+                clean = true;
                 continue;
-            const QString canonical = QFileInfo(found.path).canonicalFilePath();
-            const QString key = canonical.isEmpty() ? found.path : canonical;
-            if (m_visited.contains(key))
-                continue;
-            if (depth + 1 > kMaxIncludeDepth || m_visited.size() >= kMaxCheckedHeaders) {
-                return problem(QStringLiteral("%1: more than %2 nested or %3 "
-                                              "headers; KernelPad stops checking here")
-                                   .arg(directive.spelled())
-                                   .arg(kMaxIncludeDepth)
-                                   .arg(kMaxCheckedHeaders));
             }
-            m_visited.insert(key);
-            QString why;
-            const std::optional<QByteArray> bytes =
-                readRegularFile(found.path, ReadLimits{kMaxHeaderBytes, true}, &why);
-            if (!bytes)
-                return problem(QStringLiteral("%1: %2").arg(directive.spelled(), why));
-            if (auto nested = walk(QString::fromUtf8(*bytes), found.path,
-                                   QFileInfo(found.path).absolutePath(), depth + 1))
-                return nested;
+            if (c == u'*' && i + 1 < n && m_text.at(i + 1) == u'/') {
+                clean = true;
+                ++i;
+                continue;
+            }
+            const qsizetype before = out->size();
+            if (c == u'#' || (c == u'%' && i + 1 < n && m_text.at(i + 1) == u':')) {
+                directiveAt(i, c == u'#' ? i + 1 : i + 2, clean, out);
+            } else if (c == u'_' && (i == 0 || !isIdentifierChar(m_text.at(i - 1)))) {
+                operatorAt(i, out);
+            }
+            if (out->size() > before && isFatal(out->last()))
+                return true;
+            if (!isBlank(c))
+                clean = false;
         }
-        return std::nullopt;
+        return false;
     }
 
 private:
-    struct Found {
-        QString path; ///< empty: found nowhere
-        bool inToolkit = false;
-    };
+    const ShiftMap* m_toOriginal;               ///< null for the text as given
+    ShiftMap m_splices;                         ///< m_text back to the text scanned
+    QString m_text;                             ///< lines spliced
+    std::vector<qsizetype> m_starts;            ///< where each physical line starts in m_text
+    QHash<qsizetype, qsizetype> m_afterComment; ///< skipSeparators() from just past a "*/"
+    qsizetype m_closeFrom = -1;                 ///< no "*/" starts in [m_closeFrom, m_closeAt)
+    qsizetype m_closeAt = -1;
 
-    /// The first existing match along NVRTC's search path: the including file's directory for
-    /// a quoted name, then the -I directories in order.
-    [[nodiscard]] Found resolve(const Directive& directive, const QString& directory) const {
-        if (QDir::isAbsolutePath(directive.name))
-            return exists(directive.name) ? Found{directive.name, false} : Found{};
-        if (directive.kind == Directive::Kind::Quoted) {
-            const QString path = QDir(directory).filePath(directive.name);
-            if (exists(path))
-                return {path, false};
+    /// Translation phase 2, keeping where each physical line starts for line numbers. A
+    /// backslash followed by blanks before the newline splices too (GCC and EDG accept it).
+    void splice(const QString& text) {
+        m_text.reserve(text.size());
+        m_starts.push_back(0);
+        for (qsizetype i = 0; i < text.size(); ++i) {
+            const QChar c = text.at(i);
+            if (c == u'\\') {
+                qsizetype j = i + 1;
+                while (j < text.size() &&
+                       (text.at(j) == u' ' || text.at(j) == u'\t' || text.at(j) == u'\r'))
+                    ++j;
+                if (j < text.size() && text.at(j) == u'\n') {
+                    m_starts.push_back(m_text.size());
+                    m_splices.removed(m_text.size(), j + 1 - i);
+                    i = j;
+                    continue;
+                }
+            }
+            m_text += c;
+            if (c == u'\n')
+                m_starts.push_back(m_text.size());
         }
-        for (const QString& dir : m_search.userDirs) {
-            const QString path = QDir(dir).filePath(directive.name);
-            if (exists(path))
-                return {path, false};
+    }
+
+    [[nodiscard]] int lineOf(qsizetype at) const {
+        return int(std::upper_bound(m_starts.begin(), m_starts.end(), at) - m_starts.begin());
+    }
+
+    enum Next { NextNewline, NextQuote, NextAngle, NextCount };
+    /// Per Next: no such character in [m_nextFrom, m_nextAt).
+    qsizetype m_nextFrom[NextCount] = {-1, -1, -1};
+    qsizetype m_nextAt[NextCount] = {-1, -1, -1};
+
+    /// The first '\n', '"' or '>' at or after `from`, or -1: remembered like commentClose(), so
+    /// that a line of many names is read once, not once per name.
+    qsizetype nextOf(Next which, qsizetype from) {
+        static constexpr char16_t kChars[NextCount] = {u'\n', u'"', u'>'};
+        qsizetype& searched = m_nextFrom[which];
+        qsizetype& found = m_nextAt[which];
+        if (searched >= 0 && from >= searched && (found < 0 || from <= found))
+            return found;
+        searched = from;
+        found = m_text.indexOf(QChar(kChars[which]), from);
+        return found;
+    }
+
+    /// The first "*/" at or after `from`, or -1; amortised linear over increasing queries.
+    qsizetype commentClose(qsizetype from) {
+        if (m_closeFrom >= 0 && from >= m_closeFrom && (m_closeAt < 0 || from <= m_closeAt))
+            return m_closeAt;
+        m_closeFrom = from;
+        m_closeAt = m_text.indexOf(QLatin1String("*/"), from);
+        return m_closeAt;
+    }
+
+    /// Past white space (newlines included) and /* */ comments from `at`. Remembered per
+    /// comment end, so that many '#' inside one long comment cost one walk past it.
+    qsizetype skipSeparators(qsizetype at) {
+        std::vector<qsizetype> visited;
+        const qsizetype n = m_text.size();
+        for (;;) {
+            while (at < n && isBlank(m_text.at(at)))
+                ++at;
+            if (at + 1 >= n || m_text.at(at) != u'/' || m_text.at(at + 1) != u'*')
+                break;
+            const qsizetype close = commentClose(at + 2);
+            if (close < 0) {
+                at = n;
+                break;
+            }
+            at = close + 2;
+            if (const auto known = m_afterComment.constFind(at); known != m_afterComment.cend()) {
+                at = *known;
+                break;
+            }
+            visited.push_back(at);
         }
-        for (const QString& dir : m_search.toolkitDirs) {
-            const QString path = QDir(dir).filePath(directive.name);
-            if (exists(path))
-                return {path, true};
+        for (qsizetype from : visited)
+            m_afterComment.insert(from, at);
+        return at;
+    }
+
+    /// The identifier at `at` if it is one of `words` (whole), else an empty string.
+    [[nodiscard]] QString wordAt(qsizetype at, std::initializer_list<const char*> words) const {
+        for (const char* word : words) {
+            const QLatin1String w(word);
+            if (QStringView(m_text).mid(at, w.size()) == w &&
+                (at + w.size() >= m_text.size() || !isIdentifierChar(m_text.at(at + w.size()))))
+                return w;
         }
         return {};
     }
 
-    /// Exists after following links; a dangling link is as absent to NVRTC as to us.
-    [[nodiscard]] static bool exists(const QString& path) { return QFileInfo::exists(path); }
+    /// Reads a header name at `at` into `directive`.
+    void readName(qsizetype at, IncludeDirective* directive) {
+        const int lineNumber = lineOf(at);
+        directive->column =
+            lineNumber == directive->line ? int(at - m_starts[size_t(lineNumber - 1)] + 1) : 1;
+        const qsizetype n = m_text.size();
+        const qsizetype newline = nextOf(NextNewline, at);
+        const qsizetype lineEnd = newline < 0 ? n : newline;
+        const auto rest = [&] {
+            return m_text.mid(at, std::min(lineEnd - at, kShownNameLength)).trimmed();
+        };
+        if (at >= lineEnd) {
+            directive->kind = IncludeDirective::Kind::Malformed;
+            return;
+        }
+        const QChar open = m_text.at(at);
+        if (open != u'"' && open != u'<') {
+            directive->kind = IncludeDirective::Kind::Computed;
+            directive->name = rest();
+            return;
+        }
+        const qsizetype close = nextOf(open == u'"' ? NextQuote : NextAngle, at + 1);
+        const qsizetype end = close - (at + 1); // the name's length
+        if (close < 0 || close > lineEnd || end == 0 || end > kMaxHeaderNameLength) {
+            directive->kind = IncludeDirective::Kind::Malformed;
+            directive->name = rest();
+            return;
+        }
+        directive->kind =
+            open == u'"' ? IncludeDirective::Kind::Quoted : IncludeDirective::Kind::Angled;
+        directive->name = m_text.mid(at + 1, end);
+        const qsizetype first = original(at + 1);
+        if (original(at + end) - first == end - 1)
+            directive->nameOffset = first;
+    }
 
-    const IncludeSearch& m_search;
-    QSet<QString> m_visited;
+    /// Position `at` of m_text in the text as given.
+    [[nodiscard]] qsizetype original(qsizetype at) const {
+        const qsizetype spliced = m_splices.toSource(at);
+        return m_toOriginal ? m_toOriginal->toSource(spliced) : spliced;
+    }
+
+    void directiveAt(qsizetype hash, qsizetype after, bool clean, QVector<IncludeDirective>* out) {
+        const qsizetype at = skipSeparators(after);
+        // Longest first: "include" is a prefix of "include_next".
+        const QString word = wordAt(at, {"include_next", "include", "import", "embed"});
+        if (word.isEmpty())
+            return;
+        IncludeDirective directive;
+        directive.keyword = QLatin1Char('#') + word;
+        directive.line = lineOf(hash);
+        directive.atLineStart = clean;
+        readName(skipSeparators(at + word.size()), &directive);
+        out->append(directive);
+    }
+
+    void operatorAt(qsizetype at, QVector<IncludeDirective>* out) {
+        const QString word = wordAt(at, {"__has_include_next", "__has_include", "__has_embed"});
+        if (word.isEmpty())
+            return;
+        const qsizetype open = skipSeparators(at + word.size());
+        if (open >= m_text.size() || m_text.at(open) != u'(')
+            return; // "#ifdef __has_include" and the like
+        IncludeDirective directive;
+        directive.keyword = word;
+        directive.line = lineOf(at);
+        readName(skipSeparators(open + 1), &directive);
+        out->append(directive);
+    }
 };
 
 } // namespace
 
-std::optional<IncludeProblem> findUnsafeInclude(const QString& source, const QString& sourceName,
-                                                const IncludeSearch& search) {
-    IncludeWalker walker(search);
-    return walker.walk(source, sourceName, search.mainDirectory, 0);
+QString IncludeDirective::spelled() const {
+    const QString shown = kind == Kind::Quoted   ? QLatin1Char('"') + name + QLatin1Char('"')
+                          : kind == Kind::Angled ? QLatin1Char('<') + name + QLatin1Char('>')
+                                                 : name;
+    if (keyword.startsWith(QLatin1String("__has_")))
+        return keyword + QLatin1Char('(') + shown + QLatin1Char(')');
+    return keyword + QLatin1Char(' ') + shown;
+}
+
+QVector<IncludeDirective> scanIncludeDirectives(const QString& text) {
+    QVector<IncludeDirective> directives;
+    const bool stopped = Scanner(text, nullptr).scan(&directives);
+    // NVRTC replaces trigraphs under -std=c++11/14 only; both readings are scanned.
+    if (!stopped && text.contains(QLatin1String("??"))) {
+        ShiftMap map;
+        const QString replaced = withTrigraphs(text, &map);
+        Scanner(replaced, &map).scan(&directives);
+    }
+    return directives;
 }
 
 } // namespace kernelpad

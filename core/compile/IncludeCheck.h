@@ -1,47 +1,50 @@
 #pragma once
-// NVRTC opens every #include'd file itself, blocking: an #include of a FIFO hung the compile
-// worker for ever, and /dev/zero would run it out of memory. So before NVRTC sees a source,
-// each include is resolved as NVRTC would and refused unless its first match is a regular file.
+// Finds every place a source may name a file for the preprocessor: KernelPad resolves and
+// reads each such header itself (IncludeResolver.h) and NVRTC opens none, so this scan must
+// find at least every directive NVRTC acts on, whatever its spelling. It is a superset on
+// purpose: directives in comments and strings are reported too, since a scan that disagrees
+// with NVRTC's lexer about where a comment ends would otherwise miss a real one.
 
 #include <QString>
-#include <QStringList>
-
-#include <optional>
+#include <QVector>
 
 namespace kernelpad {
 
-/// Where NVRTC looks for the headers of one program.
-struct IncludeSearch {
-    /// The directory NVRTC resolves the main source's quoted includes against: the directory
-    /// part of the program name, relative to the process's working directory (NVRTC 13 finds
-    /// `#include "h.cuh"` in the working directory, and nowhere else without -I).
-    QString mainDirectory;
-    QStringList userDirs;    ///< the -I directories of the project, in order; scanned into
-    QStringList toolkitDirs; ///< searched after the user's; trusted, never scanned into
+/// One include directive, __has_include or #embed of a text, or something that looks like one.
+struct IncludeDirective {
+    enum class Kind {
+        Quoted,   ///< "name"
+        Angled,   ///< <name>
+        Computed, ///< a macro names the file: unknown before preprocessing
+        Malformed ///< no readable name
+    };
+    Kind kind = Kind::Malformed;
+    QString name;             ///< without its quotes or brackets
+    QString keyword;          ///< "#include", "#include_next", "#import", "#embed", "__has_include"
+    int line = 0;             ///< 1-based physical line of the keyword
+    int column = 1;           ///< 1-based column of the name on its line, where it is known
+    bool atLineStart = false; ///< only white space and comments before the '#' on its line
+    /// Where the name (without its quotes or brackets) is in the text as given, or -1 when it
+    /// is not there letter for letter (a line splice or a trigraph inside it).
+    qsizetype nameOffset = -1;
+
+    /// `#include <name>` as written, for messages.
+    [[nodiscard]] QString spelled() const;
+    /// One NVRTC may act on: a '#' directive at a line's start (a "#include" in prose after
+    /// code or "//" is not one), and every __has_include.
+    [[nodiscard]] bool mayBeReal() const {
+        return atLineStart || keyword.startsWith(QLatin1String("__has_"));
+    }
 };
 
-/// An include that must not reach NVRTC, positioned like an NVRTC diagnostic.
-struct IncludeProblem {
-    QString file; ///< the program name for the main source, else the header's path
-    int line = 0; ///< 1-based
-    int column = 0;
-    QString message; ///< names the path and why
-};
+/// Every directive candidate of `text`: `#`, the digraph `%:` and the trigraph `??=` (scanned
+/// with and without trigraphs replaced), white space, line splices (backslash, optional
+/// blanks, newline) and /* */ comments (across lines) between the `#` and the keyword and
+/// between the keyword and the name; `__has_include(...)` and `__has_embed(...)` anywhere.
+/// Linear in the text's length. Ordered by position in the text of each pass.
+[[nodiscard]] QVector<IncludeDirective> scanIncludeDirectives(const QString& text);
 
-/// Scans the #include (and __has_include) directives of `source` and, recursively, of every
-/// header found outside the toolkit (at most kMaxIncludeDepth deep and kMaxCheckedHeaders
-/// headers, each read bounded to kMaxHeaderBytes). Directives are found on every line,
-/// commented out or not: a check that runs too often costs nothing, one that misses a line lets
-/// a FIFO through. Refused: an include whose first match exists but is not a regular file, a
-/// computed `#include MACRO` (what it names is unknown before preprocessing), a malformed one,
-/// and a header that cannot be read. nullopt when NVRTC may go ahead.
-[[nodiscard]] std::optional<IncludeProblem>
-findUnsafeInclude(const QString& source, const QString& sourceName, const IncludeSearch& search);
-
-/// Limits of findUnsafeInclude(): far above real kernels (CUTLASS-style trees stay in the
-/// toolkit or a few dozen user headers), low enough that a crafted tree ends quickly.
-inline constexpr int kMaxIncludeDepth = 32;
-inline constexpr int kMaxCheckedHeaders = 512;
-inline constexpr qint64 kMaxHeaderBytes = qint64(16) << 20; // 16 MiB
+/// PATH_MAX on Linux: a longer header name cannot name a file.
+inline constexpr qsizetype kMaxHeaderNameLength = 4096;
 
 } // namespace kernelpad

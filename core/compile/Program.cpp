@@ -1,7 +1,8 @@
 #include "core/compile/Program.h"
 
+#include "core/compile/CompileWatchdog.h"
 #include "core/compile/Diagnostics.h"
-#include "core/compile/IncludeCheck.h"
+#include "core/compile/IncludeResolver.h"
 #include "core/compile/KernelNames.h"
 #include "core/compile/NvrtcApi.h"
 #include "core/compile/PtxAssembler.h"
@@ -10,10 +11,12 @@
 #include "core/io/ControlChars.h"
 
 #include <QDir>
-#include <QFileInfo>
+#include <QHash>
 
 #include <chrono>
 #include <climits>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -84,6 +87,80 @@ QByteArray programCubin(const NvrtcApi& api, nvrtcProgram program) {
     return cubin;
 }
 
+/// One NVRTC compile with everything it reads and writes: run on a thread of its own that may
+/// outlive the compile() that started it (CompileWatchdog.h), so it shares nothing else.
+struct NvrtcJob {
+    const NvrtcApi* api = nullptr; // loaded once, never unloaded
+    QByteArray source;
+    QByteArray name;
+    QVector<ResolvedHeader> headers;
+    QStringList flags;
+    QStringList nameExpressions;
+
+    QString failure; ///< NVRTC could not take the program; then failureDiagnostics
+    QVector<Diagnostic> failureDiagnostics;
+    nvrtcResult compiled = NVRTC_ERROR_INTERNAL_ERROR;
+    QString log;
+    QString ptx;
+    QByteArray cubin;
+    decltype(CompileResult::loweredNames) loweredNames;
+
+    void run() {
+        const NvrtcApi& nvrtc = *api;
+        NvrtcProgramHandle program(nvrtc);
+        std::vector<QByteArray> headerNames;
+        std::vector<const char*> headerNamePointers;
+        std::vector<const char*> headerPointers;
+        for (const ResolvedHeader& header : std::as_const(headers)) {
+            headerNames.push_back(header.includeName.toUtf8());
+            headerPointers.push_back(header.bytes.constData()); // a QByteArray ends with a NUL
+        }
+        for (const QByteArray& headerName : headerNames)
+            headerNamePointers.push_back(headerName.constData());
+        const nvrtcResult created = nvrtc.nvrtcCreateProgram(
+            program.out(), source.constData(), name.constData(), int(headerPointers.size()),
+            headerPointers.data(), headerNamePointers.data());
+        if (created != NVRTC_SUCCESS) {
+            failure = QStringLiteral("NVRTC could not create the program: ") +
+                      nvrtcErrorText(nvrtc, created);
+            return;
+        }
+        for (const QString& expression : std::as_const(nameExpressions)) {
+            const nvrtcResult added =
+                nvrtc.nvrtcAddNameExpression(program.get(), expression.toUtf8().constData());
+            if (added != NVRTC_SUCCESS) {
+                failure = QStringLiteral("name expression \"%1\": %2")
+                              .arg(expression, nvrtcErrorText(nvrtc, added));
+                failureDiagnostics.append(plainError(failure));
+                return;
+            }
+        }
+        std::vector<QByteArray> flagBytes;
+        std::vector<const char*> flagPointers;
+        flagBytes.reserve(size_t(flags.size()));
+        for (const QString& flag : std::as_const(flags)) {
+            flagBytes.push_back(flag.toUtf8());
+            flagPointers.push_back(flagBytes.back().constData());
+        }
+        if (const std::function<void()> hook = beforeNvrtcCompileHook())
+            hook();
+        compiled =
+            nvrtc.nvrtcCompileProgram(program.get(), int(flagPointers.size()), flagPointers.data());
+        log = programLog(nvrtc, program.get());
+        if (compiled != NVRTC_SUCCESS)
+            return;
+        ptx = programPtx(nvrtc, program.get());
+        cubin = programCubin(nvrtc, program.get());
+        for (const QString& expression : std::as_const(nameExpressions)) {
+            const char* lowered = nullptr;
+            if (nvrtc.nvrtcGetLoweredName(program.get(), expression.toUtf8().constData(),
+                                          &lowered) == NVRTC_SUCCESS &&
+                lowered)
+                loweredNames.append({expression, QString::fromUtf8(lowered)});
+        }
+    }
+};
+
 /// Names each PTX entry as the user knows it, and marks pointer parameters that the PTX does
 /// not mark (NVRTC 13 emits plain `.u64` for pointers) from the demangled signature.
 void nameKernels(CompileResult* result) {
@@ -129,6 +206,38 @@ std::optional<Diagnostic> nulCharacter(const QString& source, const QString& nam
     diagnostic.message = QStringLiteral("the source contains a NUL character; NVRTC would "
                                         "silently ignore everything after it");
     return diagnostic;
+}
+
+/// The flags NVRTC gets: no -I of a project folder, whose headers come in memory. The
+/// toolkit's folders stay on its path: it finds the toolkit's headers itself, which keeps
+/// thousands of CCCL headers from being read and copied for every compile.
+QStringList nvrtcFlags(ProgramOptions options, const QString& arch) {
+    options.includeDirs.clear();
+    return options.toFlags(arch);
+}
+
+/// NVRTC names the source and each header by the absolute name it was given; the log shows
+/// the source's name and where each header was found, as when NVRTC opened them itself.
+QString showNames(const QString& log, const ResolvedIncludes& includes, const QString& shownName) {
+    QHash<QString, QString> shown{{includes.mainName, shownName}};
+    for (const ResolvedHeader& header : includes.headers)
+        shown.insert(header.includeName, QDir::toNativeSeparators(header.path));
+    QStringList lines = log.split(u'\n');
+    for (QString& line : lines) {
+        // "NAME(LINE): error: ..." and "... in the compilation of "NAME"."
+        const qsizetype open = line.indexOf(u'(');
+        if (const auto name = shown.constFind(line.left(open)); open > 0 && name != shown.cend())
+            line.replace(0, open, *name);
+        line.replace(QLatin1Char('"') + includes.mainName + QLatin1Char('"'),
+                     QLatin1Char('"') + shownName + QLatin1Char('"'));
+    }
+    return lines.join(u'\n');
+}
+
+/// Where the headers of a program with `baseDir` may come from; without one, the working
+/// directory is the project folder (where NVRTC used to look for the main source's headers).
+IncludeRoots rootsFor(const QString& baseDir, const QStringList& includeDirs) {
+    return projectIncludeRoots(baseDir.isEmpty() ? QDir::currentPath() : baseDir, includeDirs);
 }
 
 } // namespace
@@ -254,69 +363,45 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
     }
 
     const auto started = std::chrono::steady_clock::now();
-    ProgramOptions options = m_options;
-    if (!m_baseDir.isEmpty()) {
-        const QDir base(m_baseDir);
-        for (QString& dir : options.includeDirs)
-            dir = QDir::cleanPath(base.absoluteFilePath(dir));
-    }
-
-    // NVRTC resolves the main source's quoted includes against the directory of its name,
-    // which for a plain name is the working directory.
-    const IncludeSearch search{QFileInfo(QDir::current(), shownName).absolutePath(),
-                               options.includeDirs, cudaToolkitIncludeDirs()};
-    if (std::optional<IncludeProblem> include = findUnsafeInclude(m_source, shownName, search)) {
-        Diagnostic diagnostic = plainError(include->message);
-        diagnostic.file = include->file;
-        diagnostic.line = include->line;
-        diagnostic.column = include->column;
+    const ResolvedIncludes includes =
+        resolveIncludes(m_source, shownName, rootsFor(m_baseDir, m_options.includeDirs));
+    if (includes.problem) {
+        Diagnostic diagnostic = plainError(includes.problem->message);
+        diagnostic.file = includes.problem->file;
+        diagnostic.line = includes.problem->line;
+        diagnostic.column = includes.problem->column;
         result.diagnostics.append(diagnostic);
         return result;
     }
-    result.flags = options.toFlags(result.arch);
+    result.flags = nvrtcFlags(m_options, result.arch);
 
-    const QByteArray source = m_source.toUtf8();
-    const QByteArray name = shownName.toUtf8();
-    NvrtcProgramHandle program(api);
-    const nvrtcResult created = api.nvrtcCreateProgram(program.out(), source.constData(),
-                                                       name.constData(), 0, nullptr, nullptr);
-    if (created != NVRTC_SUCCESS) {
-        result.error =
-            QStringLiteral("NVRTC could not create the program: ") + nvrtcErrorText(api, created);
+    auto job = std::make_shared<NvrtcJob>();
+    job->api = &api;
+    job->source = includes.mainSource.toUtf8();
+    job->name = includes.mainName.toUtf8();
+    job->headers = includes.headers;
+    job->flags = result.flags;
+    job->nameExpressions = nameExpressions;
+    QString abandoned;
+    if (!runWithinCompileLimit([job] { job->run(); }, &abandoned)) {
+        result.error = abandoned;
+        result.diagnostics.append(plainError(abandoned));
         return result;
     }
-    for (const QString& expression : nameExpressions) {
-        const nvrtcResult added =
-            api.nvrtcAddNameExpression(program.get(), expression.toUtf8().constData());
-        if (added != NVRTC_SUCCESS) {
-            result.diagnostics.append(plainError(QStringLiteral("name expression \"%1\": %2")
-                                                     .arg(expression, nvrtcErrorText(api, added))));
-            return result;
-        }
+    if (!job->failure.isEmpty()) {
+        if (job->failureDiagnostics.isEmpty())
+            result.error = job->failure;
+        result.diagnostics = job->failureDiagnostics;
+        return result;
     }
-
-    std::vector<QByteArray> flagBytes;
-    std::vector<const char*> flagPointers;
-    flagBytes.reserve(result.flags.size());
-    for (const QString& flag : std::as_const(result.flags)) {
-        flagBytes.push_back(flag.toUtf8());
-        flagPointers.push_back(flagBytes.back().constData());
-    }
-    const nvrtcResult compiled = api.nvrtcCompileProgram(
-        program.get(), static_cast<int>(flagPointers.size()), flagPointers.data());
-    result.log = programLog(api, program.get());
+    const nvrtcResult compiled = job->compiled;
+    result.log = showNames(job->log, includes, shownName);
     result.diagnostics = parseNvrtcLog(result.log);
 
     if (compiled == NVRTC_SUCCESS) {
-        result.ptx = programPtx(api, program.get());
-        result.cubin = programCubin(api, program.get());
-        for (const QString& expression : nameExpressions) {
-            const char* lowered = nullptr;
-            if (api.nvrtcGetLoweredName(program.get(), expression.toUtf8().constData(), &lowered) ==
-                    NVRTC_SUCCESS &&
-                lowered)
-                result.loweredNames.append({expression, QString::fromUtf8(lowered)});
-        }
+        result.ptx = job->ptx;
+        result.cubin = job->cubin;
+        result.loweredNames = job->loweredNames;
         result.kernels = parsePtxEntries(result.ptx);
         nameKernels(&result);
         result.globals = parsePtxGlobals(result.ptx);

@@ -1,5 +1,6 @@
 #include "core/engine/Engine.h"
 
+#include "core/compile/CompileWatchdog.h"
 #include "core/engine/EngineWorkers.h"
 
 #include <QMetaObject>
@@ -117,10 +118,16 @@ Engine::Engine(QObject* parent, Isolation isolation)
 
 Engine::~Engine() {
     d->cancel = true;
+    // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both
+    // threads stop promptly even with NVRTC hung; runs compile on the GPU thread too.
+    abandonCompilesOn(&d->compileThread);
+    abandonCompilesOn(&d->gpuThread);
     d->compileThread.quit();
     d->gpuThread.quit();
     d->compileThread.wait();
     d->gpuThread.wait();
+    stopAbandoningCompilesOn(&d->compileThread);
+    stopAbandoningCompilesOn(&d->gpuThread);
 }
 
 void Engine::refreshDevices() {

@@ -1,0 +1,4 @@
+#/* one
+ two */include "d.cuh"
+#inc\
+lude "e.cuh"

@@ -1,0 +1,2 @@
+%:include <b.cuh>
+??=include "c.cuh"
