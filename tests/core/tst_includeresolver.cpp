@@ -4,7 +4,6 @@
 // project folder cannot shadow a toolkit header, and ordinary projects with headers compile.
 
 #include "core/compile/CompileCache.h"
-#include "core/compile/IncludeResolver.h"
 #include "core/compile/Program.h"
 #include "core/compile/Toolkit.h"
 
