@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                          directives.last().mayBeReal();
     if (stopped)
         return 0;
-    static const QRegularExpression plain(QStringLiteral(R"(^#include "([a-z./]{1,64})"$)"));
+    static const QRegularExpression plain(QStringLiteral(R"re(^#include "([a-z./]{1,64})"$)re"));
     const QStringList all = text.split(u'\n');
     for (qsizetype i = 0; i < all.size(); ++i) {
         const QRegularExpressionMatch m = plain.match(all.at(i));

@@ -302,6 +302,13 @@ QVector<IncludeDirective> scanIncludeDirectives(const QString& text) {
         const QString replaced = withTrigraphs(text, &map);
         Scanner(replaced, &map).scan(&directives);
     }
+    // A name whose last letter came from a trigraph maps back to a run of the right length
+    // but other letters: only a name found letter for letter in `text` can be rewritten there.
+    for (IncludeDirective& directive : directives) {
+        if (directive.nameOffset >= 0 &&
+            QStringView(text).mid(directive.nameOffset, directive.name.size()) != directive.name)
+            directive.nameOffset = -1;
+    }
     return directives;
 }
 
