@@ -46,8 +46,9 @@ CliResult runCli(const QStringList& args, const QString& cacheHome) {
 const QString kTranspose = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad");
 const QString kSaxpy = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad");
 const QByteArray kHeader = QByteArrayLiteral("{\"kernelpad\":\"sweep-results\",\"version\":1}\n");
-/// A shell profile without a final newline: what a planted link's target must keep.
-const QByteArray kProfile = QByteArrayLiteral("alias ll='ls -l'\nexport EDITOR=vi");
+/// A shell profile of one line without its newline, what a planted link's target must keep: the
+/// old code emptied such a file and appended records to it.
+const QByteArray kProfile = QByteArrayLiteral("alias ll='ls -l'");
 
 QByteArray contents(const QString& path) {
     QFile f(path);

@@ -96,6 +96,8 @@ private slots:
     // newline) or appended to with records that quote a kernel name the project chose.
     void aSymbolicLinkIsNeverFollowed_data() {
         QTest::addColumn<QByteArray>("target");
+        // One line without its newline: the old code emptied it, then wrote a record in it.
+        QTest::newRow("one line without a final newline") << QByteArrayLiteral("alias ll='ls -l'");
         QTest::newRow("profile without a final newline") << kProfile;
         QTest::newRow("profile with a final newline") << kProfile + '\n';
         QTest::newRow("a results file of KernelPad's") << kHeader + recordLine(32);
