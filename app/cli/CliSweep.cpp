@@ -2,6 +2,7 @@
 
 #include "app/cli/CliCommands.h"
 #include "core/compile/CompileCache.h"
+#include "core/io/ErrorOut.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
 #include "core/runner/RunnerClient.h"
@@ -54,6 +55,22 @@ int badInput(const QString& message, bool json) {
     else
         QTextStream(stderr) << "kernelpad-cli: sweep: " << message << '\n';
     return kExitBadInput;
+}
+
+/// --fresh's start over: only a results file KernelPad wrote is removed (readSweepResults'
+/// rules: its header, every line read; a symbolic link is refused, never followed).
+bool removeForFresh(const QString& path, QString* error) {
+    const QFileInfo info(path);
+    if (!info.exists() && !info.isSymLink())
+        return true;
+    QString why;
+    if (!readSweepResults(path, &why))
+        return fail(error, QStringLiteral("--fresh: %1 is not removed: %2")
+                               .arg(QDir::toNativeSeparators(path), why));
+    if (!QFile::remove(path))
+        return fail(error, QStringLiteral("--fresh: cannot remove %1 to start over")
+                               .arg(QDir::toNativeSeparators(path)));
+    return true;
 }
 
 std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
@@ -374,10 +391,8 @@ int runSweep(const QStringList& args) {
         a->results.isEmpty() ? sweepResultsPath(*project, QFileInfo(a->project).absoluteFilePath(),
                                                 sweepDeviceKey(deviceNames))
                              : a->results;
-    if (a->fresh && QFile::exists(resultsPath) && !QFile::remove(resultsPath))
-        return badInput(QStringLiteral("--fresh: cannot remove %1 to start over")
-                            .arg(QDir::toNativeSeparators(resultsPath)),
-                        a->json);
+    if (a->fresh && !removeForFresh(resultsPath, &error))
+        return badInput(error, a->json);
     SweepResultsFile results;
     if (!results.open(resultsPath, &error))
         return badInput(error, a->json);
@@ -396,6 +411,11 @@ int runSweep(const QStringList& args) {
             << " configurations already done (--fresh starts over)\n";
     else
         err << "sweep: recording into " << QDir::toNativeSeparators(resultsPath) << '\n';
+    if (const QStringList beside = sweepResultsBesideProject(a->project); !beside.isEmpty())
+        err << "sweep: ignoring " << QDir::toNativeSeparators(beside.first())
+            << (beside.size() > 1 ? QStringLiteral(" and %1 more").arg(beside.size() - 1)
+                                  : QString())
+            << ": results beside a project are no longer read or written\n";
     err.flush();
 
     QString appendError;

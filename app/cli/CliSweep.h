@@ -8,8 +8,10 @@ namespace kernelpad::cli {
 
 /// `sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local] [--budget N]
 /// [--seed S] [--results FILE] [--fresh] [--set NAME=VALUES ...] [--device N] [--reps N]`.
-/// The results file is the window's (sweepResultsPath: beside the project, or in the cache
-/// folder for a read-only one), so either resumes the other's sweep; --fresh starts it over.
+/// The results file is the window's (sweepResultsPath: in the cache folder, keyed by the
+/// project's canonical path), so either resumes the other's sweep; --fresh starts it over
+/// (removing only a results file KernelPad wrote). --results FILE names another file, read
+/// and appended by the same rules (its header, no symbolic link, a regular file of one link).
 /// Exit codes:
 /// 0 when a configuration passed, 2 when none did, 3 without a CUDA device (a compile-only
 /// evaluation is no sweep), 4 for bad input.

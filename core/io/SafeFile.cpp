@@ -168,6 +168,59 @@ std::optional<QByteArray> readRegularFile(const QString& path, ReadLimits limits
     return bytes;
 }
 
+std::optional<AppendFile> openAppendOnly(const QString& path, bool create, QString* error) {
+    const QString shown = QDir::toNativeSeparators(path);
+    const auto refuse = [&](const QString& why) -> std::optional<AppendFile> {
+        if (error)
+            *error = QStringLiteral("'%1' %2").arg(shown, why);
+        return std::nullopt;
+    };
+    const QByteArray name = QFile::encodeName(path);
+    // O_NONBLOCK: a FIFO with no reader fails with ENXIO instead of waiting for one.
+    const int flags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+    AppendFile out;
+    out.fd = UniqueFd(::open(name.constData(), flags));
+    if (!out.fd.isValid() && errno == ENOENT && create) {
+        // O_EXCL: a link planted between the two opens is not followed, it is an error.
+        out.fd = UniqueFd(::open(name.constData(), flags | O_CREAT | O_EXCL, 0600));
+        out.created = out.fd.isValid();
+    }
+    if (!out.fd.isValid()) {
+        const int code = errno;
+        if (code == ELOOP)
+            return refuse(QStringLiteral("is a symbolic link, which is never written through"));
+        if (code == ENXIO)
+            return refuse(QStringLiteral("is not a regular file (a FIFO or socket)"));
+        return refuse(QStringLiteral("cannot be opened to append (%1)").arg(errnoText(code)));
+    }
+    struct stat st {};
+    if (::fstat(out.fd.get(), &st) != 0)
+        return refuse(QStringLiteral("cannot be opened to append (%1)").arg(errnoText(errno)));
+    if (!S_ISREG(st.st_mode))
+        return refuse(QStringLiteral("is not a regular file (a FIFO, device, socket or folder)"));
+    if (st.st_nlink > 1)
+        return refuse(QStringLiteral("has %1 hard links; a file written here must have one, so "
+                                     "that no other file can be reached through it")
+                          .arg(qulonglong(st.st_nlink)));
+    if (st.st_uid != ::geteuid())
+        return refuse(QStringLiteral("is owned by another user"));
+    // A regular file never blocks; clearing O_NONBLOCK keeps write() semantics plain.
+    ::fcntl(out.fd.get(), F_SETFL, O_WRONLY | O_APPEND);
+    out.sizeBytes = qint64(st.st_size);
+    out.device = st.st_dev;
+    out.inode = st.st_ino;
+    return out;
+}
+
+bool writeAllTo(int fd, const QByteArray& bytes, QString* error) {
+    int code = 0;
+    if (writeAll(fd, bytes, &code))
+        return true;
+    if (error)
+        *error = errnoText(code);
+    return false;
+}
+
 bool isSpecialFile(const QString& path) {
     struct stat st {};
     if (::stat(QFile::encodeName(path).constData(), &st) != 0)

@@ -9,6 +9,8 @@
 #include <optional>
 #include <utility>
 
+#include <sys/types.h>
+
 namespace kernelpad {
 
 /// A file descriptor closed on every path out (move-only).
@@ -61,6 +63,27 @@ struct ReadLimits {
 [[nodiscard]] std::optional<QByteArray> readRegularFile(const QString& path, ReadLimits limits,
                                                         QString* error,
                                                         ReadFailure* failure = nullptr);
+
+/// An open file that is appended to only: the descriptor and what fstat() said of it.
+struct AppendFile {
+    UniqueFd fd;
+    qint64 sizeBytes = 0; ///< its size when opened
+    bool created = false; ///< it did not exist and was made (0600, empty)
+    dev_t device = 0;     ///< with `inode`, which file it is (to match a later read)
+    ino_t inode = 0;
+};
+
+/// Opens `path` for appending only where nothing but the caller's own file can be reached:
+/// never through a symbolic link (O_NOFOLLOW), without blocking (a FIFO is refused at once),
+/// only a regular file, with a single link (a hard link planted to another file is refused)
+/// and owned by the user. When it does not exist and `create` is set, it is made with O_EXCL
+/// and mode 0600. Never truncates. nullopt with `*error` naming the file and the reason.
+[[nodiscard]] std::optional<AppendFile> openAppendOnly(const QString& path, bool create,
+                                                       QString* error);
+
+/// Writes all of `bytes` to `fd` (short writes and EINTR retried); false with `*error` set to
+/// the system's reason ("No space left on device").
+[[nodiscard]] bool writeAllTo(int fd, const QByteArray& bytes, QString* error);
 
 /// True when `path` exists and is not a regular file (after following links): a FIFO, a
 /// device, a socket or a folder. Used to refuse such paths before a library opens them.

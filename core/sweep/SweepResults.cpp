@@ -1,12 +1,16 @@
 #include "core/sweep/SweepResults.h"
 
+#include "core/io/ErrorOut.h"
 #include "core/io/JsonFields.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 
 #include <algorithm>
 #include <cmath>
+
+#include <sys/stat.h>
 
 namespace kernelpad {
 
@@ -142,33 +146,82 @@ QJsonArray recordsToJson(const QVector<SweepRecord>& records) {
 
 namespace {
 
-/// The records of `data`, the contents of the results file `shown`; a last line without its
-/// newline (cut short by a kill) is skipped.
-std::optional<QVector<SweepRecord>> parseResults(const QByteArray& data, const QString& shown,
-                                                 QString* error) {
+const QByteArray kHeaderTag = QByteArrayLiteral("sweep-results");
+/// Written after a line cut short, on a line of its own, when the next record is appended:
+/// the one line that may not parse is the one the mark names, so any other bad line is still
+/// an error.
+const QByteArray kCutShortMark = QByteArrayLiteral("{\"kernelpad\":\"line-above-cut-short\"}");
+
+QByteArray headerLine() {
+    const QJsonObject header{{QStringLiteral("kernelpad"), QString::fromLatin1(kHeaderTag)},
+                             {QStringLiteral("version"), kSweepResultsVersion}};
+    return QJsonDocument(header).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QString lineError(const QString& shown, qsizetype line, const QString& why) {
+    return QStringLiteral("results file '%1', line %2: %3").arg(shown).arg(line).arg(why);
+}
+
+/// Empty when `line` is this version's header, else why it is not.
+QString headerProblem(const QByteArray& line) {
+    const QString notOurs =
+        QStringLiteral("not a KernelPad sweep results file (its first line is not the header "
+                       "{\"kernelpad\":\"sweep-results\",...}); it is neither read nor written");
+    const QJsonDocument document = QJsonDocument::fromJson(line);
+    if (!document.isObject())
+        return notOurs;
+    const QJsonObject header = document.object();
+    if (header.value(QStringLiteral("kernelpad")).toString() != QLatin1String(kHeaderTag))
+        return notOurs;
+    const QJsonValue version = header.value(QStringLiteral("version"));
+    if (!version.isDouble() || version.toDouble() < 1 ||
+        version.toDouble() != std::floor(version.toDouble()))
+        return QStringLiteral("the header's version must be a whole number from 1");
+    if (version.toDouble() > kSweepResultsVersion)
+        return QStringLiteral("written by a newer KernelPad (format version %1; this one reads %2)")
+            .arg(version.toDouble())
+            .arg(kSweepResultsVersion);
+    return {};
+}
+
+} // namespace
+
+std::optional<QVector<SweepRecord>> parseSweepResults(const QByteArray& data, const QString& shown,
+                                                      QString* error) {
+    QList<QByteArray> lines = data.split('\n');
+    // The last element is what follows the last newline: empty, or a line cut short.
+    lines.removeLast();
+    if (lines.isEmpty() || !headerProblem(lines.first()).isEmpty()) {
+        fail(error, lineError(shown, 1,
+                              lines.isEmpty() ? headerProblem({}) : headerProblem(lines.first())));
+        return std::nullopt;
+    }
     QVector<SweepRecord> records;
-    const QList<QByteArray> lines = data.split('\n');
-    for (qsizetype i = 0; i < lines.size(); ++i) {
+    for (qsizetype i = 1; i < lines.size(); ++i) {
         const QByteArray line = lines[i].trimmed();
-        const bool cutShort = i == lines.size() - 1 && !data.endsWith('\n');
-        if (line.isEmpty() || cutShort)
+        const bool markedCutShort = i + 1 < lines.size() && lines[i + 1].trimmed() == kCutShortMark;
+        if (line.isEmpty() || line == kCutShortMark || markedCutShort)
             continue;
+        if (records.size() >= kSweepResultsMaxRecords) {
+            fail(error, lineError(shown, i + 1,
+                                  QStringLiteral("more than %1 records, more than a sweep holds")
+                                      .arg(kSweepResultsMaxRecords)));
+            return std::nullopt;
+        }
         QJsonParseError parseError;
         const QJsonDocument document = QJsonDocument::fromJson(line, &parseError);
         if (!document.isObject()) {
-            if (error)
-                *error = QStringLiteral("results file '%1', line %2: not a JSON object (%3)")
-                             .arg(shown)
-                             .arg(i + 1)
-                             .arg(parseError.errorString());
+            fail(error, lineError(shown, i + 1,
+                                  QStringLiteral("not a JSON object (%1)")
+                                      .arg(parseError.error == QJsonParseError::NoError
+                                               ? QStringLiteral("an array")
+                                               : parseError.errorString())));
             return std::nullopt;
         }
         QString why;
         std::optional<SweepRecord> record = SweepRecord::fromJson(document.object(), &why);
         if (!record) {
-            if (error)
-                *error =
-                    QStringLiteral("results file '%1', line %2: %3").arg(shown).arg(i + 1).arg(why);
+            fail(error, lineError(shown, i + 1, why));
             return std::nullopt;
         }
         records.append(std::move(*record));
@@ -176,17 +229,15 @@ std::optional<QVector<SweepRecord>> parseResults(const QByteArray& data, const Q
     return records;
 }
 
-} // namespace
-
 std::optional<QVector<SweepRecord>> readSweepResults(const QString& path, QString* error) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error)
-            *error = QStringLiteral("results file '%1': cannot read it (%2)")
-                         .arg(QDir::toNativeSeparators(path), file.errorString());
+    QString why;
+    const std::optional<QByteArray> data =
+        readRegularFile(path, ReadLimits{kSweepResultsMaxBytes, false}, &why);
+    if (!data) {
+        fail(error, QStringLiteral("results file ") + why);
         return std::nullopt;
     }
-    return parseResults(file.readAll(), QDir::toNativeSeparators(path), error);
+    return parseSweepResults(*data, QDir::toNativeSeparators(path), error);
 }
 
 std::optional<double> recordsCeilingGBs(const QVector<SweepRecord>& records) {
@@ -199,48 +250,65 @@ std::optional<double> recordsCeilingGBs(const QVector<SweepRecord>& records) {
 }
 
 bool SweepResultsFile::open(const QString& path, QString* error) {
-    const auto fail = [&](const QString& message) {
-        if (error)
-            *error = message;
-        return false;
-    };
-    const QString shown = QDir::toNativeSeparators(path);
     m_existing.clear();
-    m_file.close();
-    m_file.setFileName(path);
-    if (m_file.exists()) {
-        if (!m_file.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("results file '%1': cannot read it (%2)")
-                            .arg(shown, m_file.errorString()));
-        const QByteArray data = m_file.readAll();
-        m_file.close();
-        std::optional<QVector<SweepRecord>> records = parseResults(data, shown, error);
-        if (!records)
-            return false;
-        m_existing = std::move(*records);
-        // A line cut short is dropped from the file too, so the next append starts clean.
-        if (!data.isEmpty() && !data.endsWith('\n')) {
-            const qsizetype keep = data.lastIndexOf('\n') + 1;
-            if (!m_file.resize(keep))
-                return fail(QStringLiteral("results file '%1': cannot drop its unfinished last "
-                                           "line (%2)")
-                                .arg(shown, m_file.errorString()));
-        }
+    m_fd = UniqueFd();
+    m_path = path;
+    m_sizeBytes = 0;
+    m_endsCutShort = false;
+    QString why;
+    std::optional<AppendFile> file = openAppendOnly(path, true, &why);
+    if (!file)
+        return fail(error, QStringLiteral("results file ") + why);
+    if (file->created) {
+        m_fd = std::move(file->fd);
+        return write(headerLine(), error);
     }
-    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Append))
-        return fail(QStringLiteral("results file '%1': cannot write it (%2)")
-                        .arg(shown, m_file.errorString()));
+    std::optional<QByteArray> data =
+        readRegularFile(path, ReadLimits{kSweepResultsMaxBytes, false}, &why);
+    if (!data)
+        return fail(error, QStringLiteral("results file ") + why);
+    // What was read must be the file opened: a rename between the two opens is refused.
+    struct stat st {};
+    if (::lstat(QFile::encodeName(path).constData(), &st) != 0 || st.st_dev != file->device ||
+        st.st_ino != file->inode)
+        return fail(error, QStringLiteral("results file '%1' was replaced while it was opened")
+                               .arg(QDir::toNativeSeparators(path)));
+    std::optional<QVector<SweepRecord>> records =
+        parseSweepResults(*data, QDir::toNativeSeparators(path), error);
+    if (!records)
+        return false;
+    m_existing = std::move(*records);
+    m_fd = std::move(file->fd);
+    m_sizeBytes = data->size();
+    m_endsCutShort = !data->endsWith('\n');
     return true;
 }
 
 bool SweepResultsFile::append(const SweepRecord& record, QString* error) {
-    const QByteArray line = QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact) + '\n';
-    if (m_file.write(line) != line.size() || !m_file.flush()) {
-        if (error)
-            *error = QStringLiteral("results file '%1': cannot append (%2)")
-                         .arg(QDir::toNativeSeparators(m_file.fileName()), m_file.errorString());
+    QByteArray bytes;
+    if (m_endsCutShort)
+        bytes = '\n' + kCutShortMark + '\n';
+    bytes += QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact) + '\n';
+    if (!write(bytes, error))
         return false;
-    }
+    m_endsCutShort = false;
+    return true;
+}
+
+bool SweepResultsFile::write(const QByteArray& bytes, QString* error) {
+    const QString shown = QDir::toNativeSeparators(m_path);
+    if (!m_fd.isValid())
+        return fail(error, QStringLiteral("results file '%1': not open").arg(shown));
+    if (m_sizeBytes + bytes.size() > kSweepResultsMaxBytes)
+        return fail(error, QStringLiteral("results file '%1' reached the %2 bytes a results "
+                                          "file may hold; start the sweep over or narrow it")
+                               .arg(shown)
+                               .arg(kSweepResultsMaxBytes));
+    QString why;
+    // One write() of the whole line: O_APPEND puts it at the end in one piece.
+    if (!writeAllTo(m_fd.get(), bytes, &why))
+        return fail(error, QStringLiteral("results file '%1': cannot append (%2)").arg(shown, why));
+    m_sizeBytes += bytes.size();
     return true;
 }
 

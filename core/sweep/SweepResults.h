@@ -2,10 +2,15 @@
 // A sweep's results: one record per configuration (its parameters, status, times, device,
 // error), appended to a JSON-lines file as each arrives so that an interrupted sweep resumes
 // from it, and exported as a CSV or JSON table sorted best first.
+//
+// The results file is KernelPad's own: its first line is a header that says so
+// ({"kernelpad":"sweep-results","version":1}), every other line is a record, and it is read
+// and appended only as a regular file of the user's with one link, never through a symbolic
+// link and never truncated; a file that is not one is refused and left as it is.
 
+#include "core/io/SafeFile.h"
 #include "core/project/SweepSpec.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
@@ -59,8 +64,27 @@ struct SweepRecord {
 /// The table as a JSON array of records.
 [[nodiscard]] QJsonArray recordsToJson(const QVector<SweepRecord>& records);
 
-/// The records of the results file at `path`, read without writing it (a last line cut short
-/// is skipped); nullopt with `error` naming the file and the line that does not read.
+/// A results file larger than this is refused before a byte is read (a planted link to
+/// /proc/self/pagemap or a huge file must not exhaust memory); an append that would pass it
+/// fails, so the file stays readable. At about 200 bytes a record it holds some 300,000.
+inline constexpr qint64 kSweepResultsMaxBytes = qint64(64) << 20;
+/// A results file holding more records than a sweep's space may have configurations
+/// (SweepSpace::kMaxConfigurations) is not one KernelPad wrote.
+inline constexpr qint64 kSweepResultsMaxRecords = 1000000;
+/// The version of the results file's format that this KernelPad writes and reads.
+inline constexpr int kSweepResultsVersion = 1;
+
+/// The records in `data`, the contents of a results file shown as `shown` in messages: the
+/// first line must be the header; a last line without its newline (cut short by a kill) is
+/// skipped, as is a line that the line after it marks as cut short (the mark an append writes
+/// after such a line); any other line that does not read is an error naming `shown` and the
+/// line. The file's one parser (fuzz/fuzz_sweepresults.cpp feeds it).
+[[nodiscard]] std::optional<QVector<SweepRecord>>
+parseSweepResults(const QByteArray& data, const QString& shown, QString* error);
+
+/// The records of the results file at `path`, read without writing it (parseSweepResults),
+/// only when it is a regular file, not a symbolic link, of at most kSweepResultsMaxBytes;
+/// nullopt with `error` naming the file and why (the line that does not read).
 [[nodiscard]] std::optional<QVector<SweepRecord>> readSweepResults(const QString& path,
                                                                    QString* error);
 
@@ -69,20 +93,27 @@ struct SweepRecord {
 [[nodiscard]] std::optional<double> recordsCeilingGBs(const QVector<SweepRecord>& records);
 
 /// The JSON-lines results file of one sweep: read at open (a resumed sweep skips what it
-/// holds), appended to and flushed after every record.
+/// holds), appended to with one write() per record.
 class SweepResultsFile {
 public:
-    /// Opens `path` for appending, creating it; the records already there are read first. A
-    /// last line cut short (the sweep was killed while writing it) is dropped; any other line
-    /// that does not read is an error naming the file and the line.
+    /// Opens `path` for appending (openAppendOnly: no symbolic link, no FIFO, one link, the
+    /// user's), creating it with its header line (0600); the records already there are read
+    /// first (readSweepResults' rules). A file that is refused is never written. Opening
+    /// writes nothing to a file that exists.
     bool open(const QString& path, QString* error);
     [[nodiscard]] const QVector<SweepRecord>& existing() const { return m_existing; }
-    /// Appends one line and flushes it.
+    /// Appends one line. After a last line cut short, the line starts fresh: a newline and a
+    /// mark that the line above was cut short come first, so the file reads again.
     bool append(const SweepRecord& record, QString* error);
-    [[nodiscard]] QString path() const { return m_file.fileName(); }
+    [[nodiscard]] QString path() const { return m_path; }
 
 private:
-    QFile m_file;
+    bool write(const QByteArray& bytes, QString* error);
+
+    UniqueFd m_fd;
+    QString m_path;
+    qint64 m_sizeBytes = 0;
+    bool m_endsCutShort = false; ///< the file's last line has no newline
     QVector<SweepRecord> m_existing;
 };
 

@@ -1,6 +1,5 @@
 #include "core/sweep/SweepResultsPath.h"
 
-#include "core/project/Examples.h"
 #include "core/sweep/SweepSpace.h"
 #include "core/sweep/SweepStrategy.h"
 
@@ -13,6 +12,9 @@
 
 #include <algorithm>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace kernelpad {
 
 namespace {
@@ -21,22 +23,37 @@ namespace {
 /// between two versions of one project's sweep is not a practical worry at 32 bits.
 constexpr int kHashDigits = 8;
 
-/// `path`'s canonical folder, or its absolute one when it does not exist.
-QString folderOf(const QString& path) {
-    const QFileInfo info(path);
-    const QString canonical = QFileInfo(info.absolutePath()).canonicalFilePath();
-    return canonical.isEmpty() ? info.absolutePath() : canonical;
+/// What keys a project's results folder: the project file's canonical path, or, while it
+/// does not exist, its canonical folder's path and its name.
+QString canonicalProjectPath(const QString& projectPath) {
+    const QFileInfo info(projectPath);
+    const QString canonical = info.canonicalFilePath();
+    if (!canonical.isEmpty())
+        return canonical;
+    const QString folder = QFileInfo(info.absolutePath()).canonicalFilePath();
+    return folder.isEmpty() ? info.absoluteFilePath() : folder + QLatin1Char('/') + info.fileName();
 }
 
-bool isShippedFolder(const QString& folder) {
-    for (const QString& shipped : {examplesDirectory(), templatesDirectory()}) {
-        if (shipped.isEmpty())
-            continue;
-        const QString canonical = QFileInfo(shipped).canonicalFilePath();
-        if (!canonical.isEmpty() && canonical == folder)
-            return true;
-    }
-    return false;
+/// Makes `path` a folder only its owner can enter (mode 0700), or tightens one of the user's
+/// that an older KernelPad made with the umask's mode.
+void makePrivateFolder(const QString& path) {
+    const QByteArray name = QFile::encodeName(path);
+    if (::mkdir(name.constData(), 0700) == 0)
+        return;
+    struct stat st {};
+    if (::lstat(name.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() &&
+        (st.st_mode & 077) != 0)
+        ::chmod(name.constData(), 0700);
+}
+
+/// "NAME.sweep-HASH.jsonl" of `projectPath` ("untitled" when empty); NAME that of the file a
+/// link to the project leads to, so that every path to it names one file.
+QString resultsFileName(const QString& projectPath, const QString& hash) {
+    return QStringLiteral("%1.sweep-%2.jsonl")
+        .arg(projectPath.isEmpty()
+                 ? QStringLiteral("untitled")
+                 : QFileInfo(canonicalProjectPath(projectPath)).completeBaseName(),
+             hash);
 }
 
 /// "NAME.sweep-" of a results file name, or empty when `fileName` is not one.
@@ -87,23 +104,44 @@ QString sweepResultsCacheDirectory() {
     QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
     if (base.isEmpty())
         base = QDir::tempPath();
+    QDir().mkpath(base + QStringLiteral("/kernelpad"));
     const QString dir = base + QStringLiteral("/kernelpad/sweeps");
-    QDir().mkpath(dir);
+    makePrivateFolder(dir);
+    return dir;
+}
+
+QString sweepResultsDirectory(const QString& projectPath) {
+    const QString key =
+        projectPath.isEmpty()
+            ? QStringLiteral("untitled")
+            : QString::fromLatin1(
+                  QCryptographicHash::hash(QFile::encodeName(canonicalProjectPath(projectPath)),
+                                           QCryptographicHash::Sha256)
+                      .toHex());
+    const QString dir = sweepResultsCacheDirectory() + QLatin1Char('/') + key;
+    makePrivateFolder(dir);
     return dir;
 }
 
 QString sweepResultsPath(const Project& project, const QString& projectPath,
                          const QString& deviceKey) {
-    const QString name = QStringLiteral("%1.sweep-%2.jsonl")
-                             .arg(projectPath.isEmpty() ? QStringLiteral("untitled")
-                                                        : QFileInfo(projectPath).completeBaseName(),
-                                  sweepResultsHash(project, deviceKey));
-    if (!projectPath.isEmpty()) {
-        const QString folder = folderOf(projectPath);
-        if (QFileInfo(folder).isWritable() && !isShippedFolder(folder))
-            return folder + QLatin1Char('/') + name;
-    }
-    return sweepResultsCacheDirectory() + QLatin1Char('/') + name;
+    return sweepResultsDirectory(projectPath) + QLatin1Char('/') +
+           resultsFileName(projectPath, sweepResultsHash(project, deviceKey));
+}
+
+QStringList sweepResultsBesideProject(const QString& projectPath) {
+    if (projectPath.isEmpty())
+        return {};
+    const QFileInfo info(projectPath);
+    const QString prefix = info.completeBaseName() + QStringLiteral(".sweep-");
+    // Names only: QDir::System lists links and FIFOs too, and nothing is opened.
+    QStringList out;
+    for (const QString& name :
+         info.dir().entryList({prefix + QStringLiteral("*.jsonl")},
+                              QDir::Files | QDir::System | QDir::Hidden, QDir::Name))
+        if (resultsPrefix(name) == prefix)
+            out.append(info.dir().filePath(name));
+    return out;
 }
 
 QStringList staleSweepResults(const QString& resultsPath) {
@@ -128,7 +166,8 @@ SweepResultsSnapshot loadSweepResults(const Project& project, const QString& pro
     if (std::unique_ptr<SweepSpace> space = SweepSpace::create(project, &ignored))
         snapshot.total = SweepStrategy::create(project.sweep.strategy, *space)->limit();
     const QFileInfo info(snapshot.path);
-    snapshot.exists = info.isFile();
+    // Anything under the name counts, a link or a FIFO included: the read refuses it, by name.
+    snapshot.exists = info.exists() || info.isSymLink();
     if (snapshot.exists) {
         snapshot.modified = info.lastModified();
         if (std::optional<QVector<SweepRecord>> records =
@@ -136,6 +175,7 @@ SweepResultsSnapshot loadSweepResults(const Project& project, const QString& pro
             snapshot.records = std::move(*records);
     }
     snapshot.stale = staleSweepResults(snapshot.path);
+    snapshot.besideProject = sweepResultsBesideProject(projectPath);
     return snapshot;
 }
 

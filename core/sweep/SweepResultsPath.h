@@ -1,8 +1,9 @@
 #pragma once
 // Where a sweep's results file lives, the same for the window and kernelpad-cli so that
-// either resumes what the other left: beside the project as "NAME.sweep-HASH.jsonl", or, for
-// a project whose folder is not writable (an example, a read-only checkout) or that has no
-// file yet, under the cache folder's "kernelpad/sweeps" by the same name. HASH covers what
+// either resumes what the other left: under the cache folder, in a folder of the project's
+// own keyed by its canonical path, as "NAME.sweep-HASH.jsonl". Never beside the project: a
+// project folder someone sent (a checkout, a tarball) could plant a file or a link there,
+// and the name is computable. HASH covers what
 // makes two sweeps' records comparable, and nothing else, so that a file found under the
 // name is of the same kernel, settings, space and device, and a file of another version of
 // the project is never taken for the current one.
@@ -32,15 +33,24 @@ namespace kernelpad {
 /// figures); and `deviceKey`. The project's name, description and lesson text are left out.
 [[nodiscard]] QString sweepResultsHash(const Project& project, const QString& deviceKey);
 
-/// The folder results go to when the project's own cannot take them:
-/// $XDG_CACHE_HOME/kernelpad/sweeps (QStandardPaths::GenericCacheLocation), created.
+/// The folder every project's results folder is in: $XDG_CACHE_HOME/kernelpad/sweeps
+/// (QStandardPaths::GenericCacheLocation), created with mode 0700.
 [[nodiscard]] QString sweepResultsCacheDirectory();
 
-/// The results file of `project`'s sweep on `deviceKey`'s devices: beside `projectPath`
-/// when that folder is writable and not the examples or templates folder, else in
-/// sweepResultsCacheDirectory(); "untitled" names an untitled project's.
+/// The folder of `projectPath`'s results files: sweepResultsCacheDirectory()/KEY, KEY the
+/// SHA-256 (hex) of the project file's canonical path, so that two paths to one project (a
+/// symbolic link to its folder) share it; "untitled" for an untitled project. Created 0700.
+[[nodiscard]] QString sweepResultsDirectory(const QString& projectPath);
+
+/// The results file of `project`'s sweep on `deviceKey`'s devices:
+/// sweepResultsDirectory(projectPath)/NAME.sweep-HASH.jsonl; NAME "untitled" for an untitled
+/// project.
 [[nodiscard]] QString sweepResultsPath(const Project& project, const QString& projectPath,
                                        const QString& deviceKey = {});
+
+/// Results files that an older KernelPad kept beside the project ("NAME.sweep-*.jsonl" in its
+/// folder), by name only: they are never opened, read or written, only mentioned as ignored.
+[[nodiscard]] QStringList sweepResultsBesideProject(const QString& projectPath);
 
 /// The other results files of the same project in `resultsPath`'s folder ("NAME.sweep-*.jsonl"
 /// with another hash), newest first: results of an earlier version of the project, its sweep
@@ -56,8 +66,9 @@ struct SweepResultsSnapshot {
     QDateTime modified;           ///< when it was last written
     /// Configurations the sweep's strategy evaluates at most; 0 when the sweep does not read.
     int total = 0;
-    QString error;     ///< the file is there but does not read
-    QStringList stale; ///< staleSweepResults(path)
+    QString error;             ///< the file is there but does not read
+    QStringList stale;         ///< staleSweepResults(path)
+    QStringList besideProject; ///< sweepResultsBesideProject(): ignored, named in the panel
 };
 
 /// Looks up and reads `project`'s results file (sweepResultsPath, readSweepResults).

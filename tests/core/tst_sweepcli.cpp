@@ -4,7 +4,10 @@
 // sweep), writing no record; on a machine with a device the same command sweeps. --runner given
 // twice spreads the sweep over every device of stand-in runners, each result naming its runner in
 // the table, the CSV and the JSON; an unreachable runner is named on stderr and left out;
-// --devices with several runners is refused.
+// --devices with several runners is refused. The results file lives in the cache folder, keyed
+// by the project's path: one beside the project (an older KernelPad's, or planted) is named as
+// ignored and never opened; --results FILE and --fresh refuse a symbolic link and a file
+// without the header, leaving it as it was.
 
 #include "../support/StandInRunner.h"
 #include "core/cuda/DriverApi.h"
@@ -42,6 +45,20 @@ CliResult runCli(const QStringList& args, const QString& cacheHome) {
 
 const QString kTranspose = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad");
 const QString kSaxpy = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad");
+const QByteArray kHeader = QByteArrayLiteral("{\"kernelpad\":\"sweep-results\",\"version\":1}\n");
+/// A shell profile of one line without its newline, what a planted link's target must keep: the
+/// old code emptied such a file and appended records to it.
+const QByteArray kProfile = QByteArrayLiteral("alias ll='ls -l'");
+
+QByteArray contents(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
+}
+
+bool writePlain(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
 
 bool haveDevice() {
     QString why;
@@ -82,7 +99,7 @@ private slots:
             << "--runner 'telnet:b': unknown kind of runner";
         QTest::newRow("results in a missing folder")
             << QStringList{kTranspose, "--results", "/nonexistent/dir/r.jsonl"}
-            << "results file '/nonexistent/dir/r.jsonl': cannot write it";
+            << "results file '/nonexistent/dir/r.jsonl' cannot be opened to append";
     }
     void badInput() {
         QFETCH(QStringList, args);
@@ -121,7 +138,7 @@ private slots:
                      qPrintable(r.err));
             QFile file(results);
             QVERIFY(file.open(QIODevice::ReadOnly));
-            QCOMPARE(file.readAll(), QByteArray()); // no record of a run that never ran
+            QCOMPARE(file.readAll(), kHeader); // no record of a run that never ran
             return;
         }
         QCOMPARE(r.exitCode, 0);
@@ -182,17 +199,20 @@ private slots:
                  qPrintable(r.err));
     }
 
-    // An example's folder is not the user's: its results go to the cache folder the window
-    // uses too, named like the window's file.
+    // An example's results go to the cache folder the window uses too, in the folder of the
+    // project's canonical path, named like the window's file.
     void anExamplesResultsGoToTheCacheFolder() {
         QTemporaryDir cache;
         const CliResult r =
             runCli({kTranspose, "--set", "bx=32", "--set", "by=8", "--reps", "2"}, cache.path());
         QVERIFY2(r.exitCode == 0 || r.exitCode == 3, qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("sweep: recording into ") + cache.path() +
-                                QStringLiteral("/kernelpad/sweeps/transpose_sweep.sweep-")),
-                 qPrintable(r.err));
-        QDir sweeps(cache.path() + QStringLiteral("/kernelpad/sweeps"));
+        const QRegularExpression recording(
+            QStringLiteral("sweep: recording into ") +
+            QRegularExpression::escape(cache.path() + QStringLiteral("/kernelpad/sweeps/")) +
+            QStringLiteral("([0-9a-f]{64})/transpose_sweep\\.sweep-[0-9a-f]{8}\\.jsonl\n"));
+        const QRegularExpressionMatch m = recording.match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        QDir sweeps(cache.path() + QStringLiteral("/kernelpad/sweeps/") + m.captured(1));
         QCOMPARE(
             sweeps.entryList({QStringLiteral("transpose_sweep.sweep-*.jsonl")}, QDir::Files).size(),
             1);
@@ -201,9 +221,9 @@ private slots:
                     .isEmpty());
     }
 
-    // A project in a folder of the user's: the file beside it; the same command again finds
-    // it, --fresh starts it over, --results chooses another.
-    void besideTheProjectResumedOrStartedOver() {
+    // A project in a folder of the user's: the file in the cache folder, never beside it; the
+    // same command again finds it, --fresh starts it over.
+    void inTheCacheFolderResumedOrStartedOver() {
         if (haveDevice())
             QSKIP("with a device the sweep runs: tst_gpusweep covers the resume on the device");
         QTemporaryDir dir;
@@ -215,8 +235,10 @@ private slots:
         const QRegularExpressionMatch m = recording.match(r.err);
         QVERIFY2(m.hasMatch(), qPrintable(r.err));
         const QString results = m.captured(1);
-        QCOMPARE(QFileInfo(results).absolutePath(), QFileInfo(dir.path()).canonicalFilePath());
+        QVERIFY2(results.startsWith(dir.path() + QStringLiteral("/kernelpad/sweeps/")),
+                 qPrintable(results));
         QVERIFY(QFileInfo(results).fileName().startsWith(QStringLiteral("t.sweep-")));
+        QCOMPARE(contents(results), kHeader);
         // One record, as an interrupted sweep leaves it.
         QFile file(results);
         QVERIFY(file.open(QIODevice::Append));
@@ -231,7 +253,67 @@ private slots:
         r = runCli({project, "--set", "bx=16,32", "--set", "by=8", "--fresh"}, dir.path());
         QVERIFY2(r.err.contains(QStringLiteral("sweep: recording into ") + results),
                  qPrintable(r.err));
-        QCOMPARE(QFileInfo(results).size(), 0);
+        QCOMPARE(contents(results), kHeader);
+    }
+
+    // A project folder someone sent plants `t.sweep-HASH.jsonl -> ~/.bash_aliases` beside the
+    // project, under the name the results file had there: the target was emptied and filled
+    // with records. It is named as ignored and never opened.
+    void aLinkBesideTheProjectIsIgnored() {
+        if (haveDevice())
+            QSKIP("with a device the sweep runs; the link is ignored alike (no device needed)");
+        QTemporaryDir dir, cache, home;
+        const QString project = dir.filePath(QStringLiteral("t.kpad"));
+        QVERIFY(QFile::copy(kTranspose, project));
+        const QStringList args{project, "--set", "bx=16,32", "--set", "by=8"};
+        CliResult r = runCli(args, cache.path());
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("sweep: recording into (\\S+)\n")).match(r.err);
+        QVERIFY2(m.hasMatch(), qPrintable(r.err));
+        const QString profile = home.filePath(QStringLiteral(".bash_aliases"));
+        QVERIFY(writePlain(profile, kProfile));
+        const QString planted = dir.filePath(QFileInfo(m.captured(1)).fileName());
+        QVERIFY(QFile::link(profile, planted));
+        r = runCli(args, cache.path());
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: ignoring %1: results beside a project are "
+                                               "no longer read or written")
+                                    .arg(planted)),
+                 qPrintable(r.err));
+        QCOMPARE(contents(profile), kProfile);
+    }
+
+    // --results names any file: a symbolic link or a file KernelPad did not write is refused
+    // (and --fresh does not remove it), the file as it was.
+    void resultsThatAreNotKernelPadsAreRefused_data() {
+        QTest::addColumn<bool>("link");
+        QTest::addColumn<bool>("fresh");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("a link") << true << false << "is a symbolic link";
+        QTest::newRow("a link, --fresh") << true << true << "is a symbolic link";
+        QTest::newRow("a profile") << false << false << "line 1: not a KernelPad";
+        QTest::newRow("a profile, --fresh") << false << true << "line 1: not a KernelPad";
+    }
+    void resultsThatAreNotKernelPadsAreRefused() {
+        QFETCH(bool, link);
+        QFETCH(bool, fresh);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString profile = dir.filePath(QStringLiteral(".bash_aliases"));
+        QVERIFY(writePlain(profile, kProfile));
+        QString results = profile;
+        if (link) {
+            results = dir.filePath(QStringLiteral("r.jsonl"));
+            QVERIFY(QFile::link(profile, results));
+        }
+        QStringList args{kTranspose, "--set", "bx=16", "--set", "by=8", "--results", results};
+        if (fresh)
+            args.append(QStringLiteral("--fresh"));
+        const CliResult r = runCli(args, dir.path());
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains(message) && r.err.contains(results), qPrintable(r.err));
+        QCOMPARE(contents(profile), kProfile);
+        QCOMPARE(QFileInfo(results).isSymLink(), link);
     }
 };
 

@@ -283,6 +283,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("bad.jsonl"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"kernelpad\":\"sweep-results\",\"version\":1}\n");
         f.write(
             "{\"key\":\"bx=1\",\"names\":[\"bx\"],\"parameters\":{\"bx\":1},\"status\":\"ok\"}\n");
         f.write("{\"key\":\"bx=2\",\"names\":[\"bx\"],\"parameters\":{},\"status\":\"ok\"}\n");
@@ -291,7 +292,7 @@ private slots:
         SweepResultsFile file;
         QString error;
         QVERIFY(!file.open(path, &error));
-        QVERIFY2(error.contains(QStringLiteral("line 2: parameters.bx: missing")),
+        QVERIFY2(error.contains(QStringLiteral("line 3: parameters.bx: missing")),
                  qPrintable(error));
     }
 
@@ -347,13 +348,14 @@ private slots:
         QCOMPARE(recordsCeilingGBs({unknown, ok}), std::optional<double>(2973.5));
     }
 
-    // A results file written before records carried the ceiling: every line still reads, the
-    // ceiling unknown, and the file resumes (appending a record that has one).
-    void oldResultsFileLoads() {
+    // Records written before they carried the ceiling: every line still reads, the ceiling
+    // unknown, and the file resumes (appending a record that has one).
+    void recordsWithoutTheCeilingLoad() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("old.sweep-1a2b3c4d.jsonl"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"kernelpad\":\"sweep-results\",\"version\":1}\n");
         f.write("{\"device\":\"NVIDIA H100 80GB HBM3\",\"gbps\":1200.5,\"key\":\"bx=32,by=8\","
                 "\"medianMs\":0.05,\"minMs\":0.049,\"names\":[\"bx\",\"by\"],"
                 "\"parameters\":{\"bx\":32,\"by\":8},\"status\":\"ok\"}\n");

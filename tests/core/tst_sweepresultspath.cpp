@@ -1,11 +1,13 @@
 // Where a sweep's results file lives (issue 14, point 4: "an interrupted sweep resumes from its
-// results file", from the window or kernelpad-cli alike): beside a project in a writable folder,
-// in the cache folder for an untitled one, one in a folder that cannot be written or the
-// examples'; the hash in its name changes with what changes a record's figures (source, compile
-// options, arguments, the tunables and restrictions, the device) and not with what does not
-// (name, description, strategy, objective, the best configuration applied); a file of another
-// hash is listed as stale; the loader reads the file of the project as it is now, off the
-// caller's thread, and delivers only the latest request's answer.
+// results file", from the window or kernelpad-cli alike): in the cache folder, in a folder
+// (0700) keyed by the project's canonical path, never beside the project (a folder someone
+// sent could plant a file or a link there); two paths to one project share it; a file an
+// older KernelPad left beside the project is named as ignored, never read; the hash in its name
+// changes with what changes a record's figures (source, compile options, arguments, the tunables
+// and restrictions, the device) and not with what does not (name, description, strategy, objective,
+// the best configuration applied); a file of another hash is listed as stale; the loader reads the
+// file of the project as it is now, off the caller's thread, and delivers only the latest request's
+// answer.
 
 #include "core/project/Project.h"
 #include "core/sweep/SweepJob.h"
@@ -18,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace kernelpad;
 
@@ -127,18 +131,54 @@ private slots:
         QCOMPARE(sweepDeviceKey({QString()}), QString());
     }
 
-    void besideAWritableProject() {
+    void inTheCacheFolderKeyedByTheProject() {
         QTemporaryDir dir;
         const QString project = dir.filePath(QStringLiteral("mine.kpad"));
         const QString path = sweepResultsPath(transpose(), project, kH100);
-        QCOMPARE(QFileInfo(path).absolutePath(), QFileInfo(dir.path()).canonicalFilePath());
+        const QString folder = QFileInfo(path).absolutePath();
+        QCOMPARE(folder, sweepResultsDirectory(project));
+        QCOMPARE(QFileInfo(folder).absolutePath(), sweepResultsCacheDirectory());
+        QVERIFY2(!path.startsWith(QFileInfo(dir.path()).canonicalFilePath()), qPrintable(path));
         QCOMPARE(QFileInfo(path).fileName(),
                  QStringLiteral("mine.sweep-%1.jsonl").arg(sweepResultsHash(transpose(), kH100)));
         // The same inputs give the same file: what lets the window and the CLI share it.
         QCOMPARE(sweepResultsPath(transpose(), project, kH100), path);
+        // Another project of the same name elsewhere has a folder of its own.
+        QTemporaryDir other;
+        QVERIFY(sweepResultsDirectory(other.filePath(QStringLiteral("mine.kpad"))) != folder);
+        // Only the user can enter the folders.
+        for (const QString& made : {sweepResultsCacheDirectory(), folder}) {
+            struct stat st {};
+            QCOMPARE(::lstat(QFile::encodeName(made).constData(), &st), 0);
+            QVERIFY(S_ISDIR(st.st_mode));
+            QCOMPARE(st.st_mode & 0777, mode_t(0700));
+        }
     }
 
-    void cacheFolderWhenTheProjectsCannotTakeIt_data() {
+    // Two paths to one project (its folder reached through a symbolic link, or a link to the
+    // file) name one results file.
+    void twoPathsToOneProjectShareTheFile() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("real")));
+        const QString real = dir.filePath(QStringLiteral("real/t.kpad"));
+        QFile f(real);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("real")),
+                            dir.filePath(QStringLiteral("linked"))));
+        QVERIFY(QFile::link(real, dir.filePath(QStringLiteral("other-name.kpad"))));
+        const QString path = sweepResultsPath(transpose(), real, kH100);
+        QVERIFY2(path.startsWith(sweepResultsCacheDirectory() + QLatin1Char('/')),
+                 qPrintable(path));
+        QCOMPARE(
+            sweepResultsPath(transpose(), dir.filePath(QStringLiteral("linked/t.kpad")), kH100),
+            path);
+        QCOMPARE(
+            sweepResultsPath(transpose(), dir.filePath(QStringLiteral("other-name.kpad")), kH100),
+            path);
+    }
+
+    void everyProjectInTheCacheFolder_data() {
         QTest::addColumn<QString>("project");
         QTest::addColumn<QString>("base");
         QTest::newRow("untitled") << QString() << "untitled";
@@ -147,16 +187,50 @@ private slots:
         QTest::newRow("the examples folder")
             << QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad") << "transpose_sweep";
     }
-    void cacheFolderWhenTheProjectsCannotTakeIt() {
+    void everyProjectInTheCacheFolder() {
         QFETCH(QString, project);
         QFETCH(QString, base);
         const QString path = sweepResultsPath(transpose(), project, kH100);
-        QCOMPARE(QFileInfo(path).absolutePath(), sweepResultsCacheDirectory());
+        QCOMPARE(QFileInfo(path).absolutePath(), sweepResultsDirectory(project));
+        QCOMPARE(QFileInfo(QFileInfo(path).absolutePath()).absolutePath(),
+                 sweepResultsCacheDirectory());
         QVERIFY2(sweepResultsCacheDirectory().endsWith(QStringLiteral("/kernelpad/sweeps")),
                  qPrintable(sweepResultsCacheDirectory()));
-        QVERIFY(QFileInfo(sweepResultsCacheDirectory()).isDir());
+        QVERIFY(QFileInfo(sweepResultsDirectory(project)).isDir());
         QVERIFY2(QFileInfo(path).fileName().startsWith(base + QStringLiteral(".sweep-")),
                  qPrintable(path));
+    }
+
+    // Where an older KernelPad kept results, beside the project: a file or a link there is
+    // named as ignored and never opened.
+    void aFileBesideTheProjectIsIgnored() {
+        QTemporaryDir dir, outside;
+        const QString project = dir.filePath(QStringLiteral("t.kpad"));
+        const QString hash = sweepResultsHash(transpose(), kH100);
+        const QString old = dir.filePath(QStringLiteral("t.sweep-%1.jsonl").arg(hash));
+        writeRecords(old, {record(32, 8)});
+        const QByteArray before = [&] {
+            QFile f(old);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        const QString profile = outside.filePath(QStringLiteral(".bash_aliases"));
+        QFile target(profile);
+        QVERIFY(target.open(QIODevice::WriteOnly));
+        target.write("alias ll='ls -l'");
+        target.close();
+        const QString link = dir.filePath(QStringLiteral("t.sweep-00000000.jsonl"));
+        QVERIFY(QFile::link(profile, link));
+
+        const SweepResultsSnapshot snapshot = loadSweepResults(transpose(), project, kH100);
+        QVERIFY(snapshot.path != old);
+        QVERIFY(!snapshot.exists);
+        QVERIFY(snapshot.records.isEmpty());
+        QCOMPARE(snapshot.besideProject, (QStringList{link, old}));
+        QFile f(old);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+        QVERIFY(target.open(QIODevice::ReadOnly));
+        QCOMPARE(target.readAll(), QByteArray("alias ll='ls -l'"));
     }
 
     void otherVersionsAreStale() {
@@ -167,7 +241,8 @@ private slots:
         const QString stalePath = sweepResultsPath(older, project, kH100);
         writeRecords(stalePath, {record(32, 8)});
         // Another project's file in the same folder is not this one's.
-        writeRecords(dir.filePath(QStringLiteral("other.sweep-12345678.jsonl")), {record(1, 1)});
+        writeRecords(sweepResultsDirectory(project) + QStringLiteral("/other.sweep-12345678.jsonl"),
+                     {record(1, 1)});
         const QString current = sweepResultsPath(transpose(), project, kH100);
         QVERIFY(current != stalePath);
         QCOMPARE(staleSweepResults(current), QStringList{stalePath});
@@ -211,16 +286,17 @@ private slots:
         const QString path = sweepResultsPath(transpose(), project, kH100);
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("not json\n");
+        const QByteArray bytes = "{\"kernelpad\":\"sweep-results\",\"version\":1}\nnot json\n";
+        f.write(bytes);
         f.close();
         const SweepResultsSnapshot snapshot = loadSweepResults(transpose(), project, kH100);
         QVERIFY(snapshot.exists);
-        QVERIFY2(snapshot.error.contains(QStringLiteral("line 1: not a JSON object")),
+        QVERIFY2(snapshot.error.contains(QStringLiteral("line 2: not a JSON object")),
                  qPrintable(snapshot.error));
         QVERIFY(snapshot.records.isEmpty());
         // Reading did not write: the file is as it was.
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(f.readAll(), QByteArray("not json\n"));
+        QCOMPARE(f.readAll(), bytes);
     }
 };
 

@@ -90,7 +90,7 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
     const SweepRecord best = model->records()[model->bestRow()];
     qInfo("best: %s, median %.4f ms on %s", qPrintable(best.key), best.medianMs,
           qPrintable(best.device));
-    QVERIFY(QFile::exists(panel->resultsPath())); // beside the project, for a resume
+    QVERIFY(QFile::exists(panel->resultsPath())); // in the cache folder, for a resume
     QCOMPARE(panel->resultsPath(),
              sweepResultsPath(
                  window.document()->project(), path,

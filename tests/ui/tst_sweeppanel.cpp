@@ -15,6 +15,7 @@
 #include "core/cuda/DriverApi.h"
 #include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/SweepEvaluator.h"
+#include "core/sweep/SweepResultsPath.h"
 #include "core/sweep/SweepSpace.h"
 #include "ui/ProjectDocument.h"
 #include "ui/SweepDevices.h"
@@ -514,7 +515,7 @@ private slots:
         SweepPanel probe;
         probe.setDocument(&document);
         const QString results = probe.resultsPath();
-        QCOMPARE(QFileInfo(results).absolutePath(), QFileInfo(dir.path()).canonicalFilePath());
+        QCOMPARE(QFileInfo(results).absolutePath(), sweepResultsDirectory(path));
         writeRecords(results, someRecords(3));
 
         SweepPanel panel;
@@ -591,10 +592,11 @@ private slots:
             QSKIP("a CUDA driver is present: tst_gpusweep runs the round trip on the device");
         Fixture f;
         const QString results = f.panel.resultsPath();
-        QTemporaryDir cache;
         QProcess cli;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CACHE_HOME"), cache.path());
+        // The CLI's cache folder is the panel's (this test's), where the results file lives.
+        env.insert(QStringLiteral("XDG_CACHE_HOME"),
+                   QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation));
         cli.setProcessEnvironment(env);
         // Nothing there yet: the CLI records into the panel's file (and, without a device,
         // stops before the first record).
@@ -615,15 +617,19 @@ private slots:
                                   .arg(results)),
                  qPrintable(err));
 
-        // --fresh starts over: the file is emptied, and the panel shows no records.
+        // --fresh starts over: the file holds its header alone.
         cli.start(QStringLiteral(KERNELPAD_CLI_PATH),
                   {QStringLiteral("sweep"), f.document.path(), QStringLiteral("--fresh")});
         QVERIFY(cli.waitForFinished(60000));
         err = QString::fromUtf8(cli.readAllStandardError());
         QVERIFY2(err.contains(QStringLiteral("sweep: recording into ") + results), qPrintable(err));
-        QCOMPARE(QFileInfo(results).size(), 0);
+        QString error;
+        const std::optional<QVector<SweepRecord>> fresh = readSweepResults(results, &error);
+        QVERIFY2(fresh, qPrintable(error));
+        QVERIFY(fresh->isEmpty());
 
         // What the CLI left (as an interrupted CLI sweep leaves it) is what the panel shows.
+        QFile::remove(results);
         writeRecords(results, someRecords(5));
         f.panel.reloadResultsFile();
         QVERIFY(waitForFile(f.panel));

@@ -4,12 +4,12 @@
 // restrictions, the strategy and the objective), the number of configurations it keeps,
 // Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or any
 // passing row) and the CSV and JSON export. The sweep runs in a SweepJob, on a thread of its
-// own that talks to a runner; the panel never waits for it. Its results file lies next to the
-// project (sweepResultsPath; kernelpad-cli uses the same), so an interrupted sweep resumes, and
-// the file of the project as it is now is read (off this thread) and shown when the project
-// opens or changes. "Devices:" chooses what the sweep spreads over: the chosen device, every
-// device of this computer, or every device of every runner in Preferences
-// (SweepPanelDevices.cpp; the binding finds them).
+// own that talks to a runner; the panel never waits for it. Its results file lives in the cache
+// folder, keyed by the project's path (sweepResultsPath; kernelpad-cli uses the same), so an
+// interrupted sweep resumes, and the file of the project as it is now is read (off this
+// thread) and shown when the project opens or changes. "Devices:" chooses what the sweep spreads
+// over: the chosen device, every device of this computer, or every device of every runner in
+// Preferences (SweepPanelDevices.cpp; the binding finds them).
 
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/SweepJob.h"
@@ -171,6 +171,8 @@ private:
     void scheduleResultsLookup();
     void onResultsLoaded(const SweepResultsSnapshot& snapshot);
     void showRecords(const QVector<SweepRecord>& records, int total);
+    /// The model holds `records`, after one reset.
+    void fillModel(const QVector<SweepRecord>& records);
 
     QPointer<ProjectDocument> m_document;
     int m_device = 0;

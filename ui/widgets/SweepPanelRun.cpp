@@ -197,10 +197,19 @@ bool SweepPanel::runSweep() {
     }
     const QString path = resultsPath();
     bool resume = false;
-    QString why;
-    SweepResultsFile existing;
-    if (QFile::exists(path) && existing.open(path, &why) && !existing.existing().isEmpty()) {
-        const int done = int(existing.existing().size());
+    const QFileInfo found(path);
+    std::optional<QVector<SweepRecord>> existing;
+    if (found.exists() || found.isSymLink()) {
+        // Read, never written: a file that does not read is named and left for the user.
+        QString why;
+        existing = readSweepResults(path, &why);
+        if (!existing) {
+            showMessage(tr("%1. Remove it to start the sweep over.").arg(why), true);
+            return false;
+        }
+    }
+    if (existing && !existing->isEmpty()) {
+        const int done = int(existing->size());
         ResumeChoice choice = ResumeChoice::Resume;
         if (m_askResume) {
             choice = m_askResume(done, path);
@@ -257,15 +266,7 @@ void SweepPanel::cancel() {
 }
 
 void SweepPanel::onStarted(const QVector<SweepRecord>& resumed, int total) {
-    QStringList names;
-    for (const SweepTunable& t : m_runningSpec.tunables)
-        names.append(t.name);
-    m_model->reset(names, {}, m_runningSpec.objective);
-    for (const SweepRecord& record : resumed) {
-        if (m_model->names() != record.names)
-            m_model->reset(record.names, m_model->records(), m_runningSpec.objective);
-        m_model->append(record);
-    }
+    fillModel(resumed);
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue(int(resumed.size()));
     emitRecords();
