@@ -17,6 +17,7 @@
 #include <csignal>
 
 #include "TestPaths.h"
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,6 +63,16 @@ QByteArray readLine(QProcess& p, int timeoutMs = 10000) {
         if (!p.waitForReadyRead(timeoutMs))
             return {};
     return p.readLine();
+}
+
+/// The first bytes written to `fd`, or an empty array after `timeoutMs` or at end of file.
+QByteArray firstBytes(int fd, int timeoutMs) {
+    pollfd ready{fd, POLLIN, 0};
+    if (::poll(&ready, 1, timeoutMs) != 1)
+        return {};
+    char buffer[512];
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    return n > 0 ? QByteArray(buffer, qsizetype(n)) : QByteArray();
 }
 
 /// True once `pid` is gone (or a zombie nobody here can reap).
@@ -293,14 +304,17 @@ private slots:
         // signal can end it.
         int input[2];
         int report[2];
+        int protocol[2];
         QCOMPARE(::pipe(input), 0);
         QCOMPARE(::pipe(report), 0);
+        QCOMPARE(::pipe(protocol), 0);
         const QByteArray cli = QByteArrayLiteral(KERNELPAD_CLI_PATH);
         const pid_t parent = ::fork();
         if (parent == 0) {
             const pid_t runner = ::fork();
             if (runner == 0) {
                 ::dup2(input[0], STDIN_FILENO);
+                ::dup2(protocol[1], STDOUT_FILENO);
                 ::execl(cli.constData(), cli.constData(), "serve", static_cast<char*>(nullptr));
                 ::_exit(127);
             }
@@ -309,14 +323,19 @@ private slots:
             ::_exit(0);
         }
         ::close(report[1]);
+        ::close(protocol[1]);
         pid_t runner = 0;
         QCOMPARE(::read(report[0], &runner, sizeof runner), ssize_t(sizeof runner));
         ::close(report[0]);
-        QTest::qWait(500); // let the runner arm its signal
+        // The runner says hello only once its parent-death signal is armed
+        // (core/runner/RunnerServer.cpp, runRunnerServer).
+        const QByteArray hello = firstBytes(protocol[0], 10000);
+        QVERIFY2(hello.contains("hello"), hello.constData());
         QVERIFY(!processGone(runner));
         ::kill(parent, SIGKILL);
         ::waitpid(parent, nullptr, 0);
         QTRY_VERIFY_WITH_TIMEOUT(processGone(runner), 5000);
+        ::close(protocol[0]);
         ::close(input[0]);
         ::close(input[1]);
     }
@@ -336,7 +355,9 @@ private slots:
         // Writes down its first request, then takes its time to exit.
         const QStringList script = standIn(
             kGoodHello.arg(kRunnerProtocolVersion),
-            QStringLiteral("read line; printf '%s\\n' \"$line\" > \"$HEARD\"; ") + kSlowExit);
+            QStringLiteral(
+                "echo > \"$HEARD.hello\"; read line; printf '%s\\n' \"$line\" > \"$HEARD\"; ") +
+                kSlowExit);
         const QByteArray request = QByteArray("\"type\":\"") + mustHear + '"';
         auto client = std::make_unique<RunnerClient>();
         client->setCommand(QStringLiteral("/bin/sh"), script);
@@ -348,8 +369,8 @@ private slots:
         QVERIFY(pid > 0);
         if (midRun)
             QTRY_VERIFY_WITH_TIMEOUT(heardLine(heard).contains(request), 5000);
-        else
-            QTest::qWait(200); // its hello arrives
+        else // its hello sent
+            QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(heard + QStringLiteral(".hello")), 5000);
 
         QElapsedTimer clock;
         clock.start();
@@ -371,9 +392,9 @@ private slots:
         const QString pidFile = dir.filePath(QStringLiteral("pid"));
         QFile file(runner);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QStringLiteral("#!/bin/sh\necho $$ > \"%1\"\n"
-                                  "d=$(mktemp -d /tmp/kernelpad-runner-XXXXXX)\n%2\n"
-                                  "cat > /dev/null\n%3\n")
+        // Its pid is written once its hello is sent.
+        file.write(QStringLiteral("#!/bin/sh\nd=$(mktemp -d /tmp/kernelpad-runner-XXXXXX)\n%2\n"
+                                  "echo $$ > \"%1\"\ncat > /dev/null\n%3\n")
                        .arg(pidFile, kGoodHello.arg(kRunnerProtocolVersion), kSlowExit)
                        .toUtf8());
         file.close();
@@ -384,7 +405,6 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(heardLine(pidFile).toInt() > 0, 5000);
         qunsetenv("KERNELPAD_RUNNER");
         const pid_t pid = heardLine(pidFile).toInt();
-        QTest::qWait(200); // its hello arrives
 
         QElapsedTimer clock;
         clock.start();

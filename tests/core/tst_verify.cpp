@@ -3,7 +3,6 @@
 
 #include "core/verify/Verify.h"
 
-#include <QElapsedTimer>
 #include <QtTest>
 
 #include <cmath>
@@ -56,7 +55,7 @@ private slots:
     void errorMaximaSkipUnwritten();
     void firstMismatchesOrderAndLimit();
     void sizeAndToleranceErrors();
-    void largeBufferIsFast();
+    void largeBufferFindsTheOneMismatch();
 
     void expressionSaxpy();
     void expressionIndexAcrossChunks();
@@ -64,7 +63,7 @@ private slots:
     void expressionErrors_data();
     void expressionErrors();
     void expressionUnusedShortBufferIsFine();
-    void expressionLargeIsFast();
+    void expressionLargeEveryElement();
 
     void doublesToBytes_data();
     void doublesToBytes();
@@ -248,7 +247,8 @@ void TestVerify::sizeAndToleranceErrors() {
     QCOMPARE(r.checked, qint64(0));
 }
 
-void TestVerify::largeBufferIsFast() {
+// Its speed is bench/verify's (verify_bench).
+void TestVerify::largeBufferFindsTheOneMismatch() {
     const qint64 n = 16 << 20;
     QByteArray got(n * 4, Qt::Uninitialized);
     float* p = reinterpret_cast<float*>(got.data());
@@ -257,15 +257,11 @@ void TestVerify::largeBufferIsFast() {
     QByteArray expected = got;
     reinterpret_cast<float*>(expected.data())[n - 1] += 1.0f;
 
-    QElapsedTimer timer;
-    timer.start();
     const BufferVerification r =
         compareBuffers(ValueType::of(ScalarType::Float32), got, expected, n, 1e-6, 1e-5);
-    const qint64 ms = timer.elapsed();
-    qInfo("compareBuffers over 16M float32: %lld ms", ms);
+    QCOMPARE(r.checked, n);
     QCOMPARE(r.mismatches, qint64(1));
     QCOMPARE(r.firstMismatches.value(0).index, n - 1);
-    QVERIFY2(ms < 1000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
 }
 
 void TestVerify::expressionSaxpy() {
@@ -370,7 +366,8 @@ void TestVerify::expressionUnusedShortBufferIsFine() {
     QCOMPARE(*values, (QVector<double>{0, 1, 2, 3, 4}));
 }
 
-void TestVerify::expressionLargeIsFast() {
+// Its speed is bench/verify's (verify_bench).
+void TestVerify::expressionLargeEveryElement() {
     const qint64 n = 16 << 20;
     QByteArray x(n * 4, Qt::Uninitialized), y(n * 4, Qt::Uninitialized);
     float* px = reinterpret_cast<float*>(x.data());
@@ -380,21 +377,17 @@ void TestVerify::expressionLargeIsFast() {
         py[k] = 1.0f;
     }
     const ValueType f32 = ValueType::of(ScalarType::Float32);
-    QElapsedTimer timer;
-    timer.start();
     QString error;
     const auto values = evaluateExpression(QStringLiteral("a*x+y"), n, {{QStringLiteral("a"), 2}},
                                            {{QStringLiteral("x"), ExpressionInput{f32, &x, n}},
                                             {QStringLiteral("y"), ExpressionInput{f32, &y, n}}},
                                            &error);
-    const qint64 ms = timer.elapsed();
-    qInfo("evaluateExpression a*x+y over 16M float32: %lld ms", ms);
     QVERIFY2(values, qPrintable(error));
+    QCOMPARE(values->size(), qsizetype(n));
     // Every element, since threads evaluate disjoint chunks of the result.
     for (qint64 k = 0; k < n; ++k)
         if (values->at(k) != 2.0 * double(k & 1023) + 1.0)
             QFAIL(qPrintable(QStringLiteral("element %1 is %2").arg(k).arg(values->at(k))));
-    QVERIFY2(ms < 3000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
 }
 
 void TestVerify::doublesToBytes_data() {

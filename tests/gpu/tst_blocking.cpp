@@ -99,7 +99,9 @@ private slots:
         const double waitedMs = double(clock.nsecsElapsed()) / 1e6;
         qInfo("unreleased: the stream went on after %.1f ms", waitedMs);
         QVERIFY(m_blocker->timedOut());
-        QVERIFY2(waitedMs >= 190 && waitedMs < 2000, qPrintable(QString::number(waitedMs)));
+        // It waited out its timeout (a loaded host can only make that longer), then let the
+        // stream go on by itself: synchronize() returned with nobody releasing it.
+        QVERIFY2(waitedMs >= 190, qPrintable(QString::number(waitedMs)));
         m_blocker->release(); // late: harmless
 
         // The next block starts clean.

@@ -12,10 +12,8 @@
 #include "core/verify/GpuCompare.h"
 #include "core/verify/Verify.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -338,7 +336,7 @@ private slots:
         QVERIFY2(gpu.error.contains(QLatin1String("complex64")), qPrintable(gpu.error));
     }
 
-    void quarterBillionFloatsInWellUnder100Ms() {
+    void quarterBillionFloatsFindEveryWrongElement() {
         constexpr qint64 kCount = qint64(256) << 20; // 1 GiB per buffer
         constexpr qint64 kBytes = kCount * 4;
         const Stream& stream = *m_stream;
@@ -355,38 +353,11 @@ private slots:
                   "planting a wrong element");
         stream.synchronize();
 
-        // A fresh comparer's first call compiles and loads the kernel (once per process in
-        // the executor); it is not what the issue measures.
+        // Its time is bench/compare's ("verification of 268,435,456 floats", bench/README.md).
         GpuComparer comparer;
-        QElapsedTimer first;
-        first.start();
-        BufferVerification v = comparer.compare(got, expected, ValueType::of(ScalarType::Float32),
-                                                kCount, 1e-6, 1e-5, stream, m_arch);
-        const qint64 firstMs = first.elapsed();
+        const BufferVerification v = comparer.compare(
+            got, expected, ValueType::of(ScalarType::Float32), kCount, 1e-6, 1e-5, stream, m_arch);
         QVERIFY2(v.error.isEmpty(), qPrintable(v.error));
-
-        constexpr int kRuns = 10;
-        QVector<double> wallMs;
-        Event start, stop;
-        for (int r = 0; r < kRuns; ++r) {
-            QElapsedTimer t;
-            t.start();
-            start.record(stream);
-            v = comparer.compare(got, expected, ValueType::of(ScalarType::Float32), kCount, 1e-6,
-                                 1e-5, stream, m_arch);
-            stop.record(stream);
-            stop.synchronize();
-            wallMs.append(double(t.nsecsElapsed()) / 1e6);
-        }
-        const float lastGpuMs = stop.elapsedMsSince(start);
-        std::sort(wallMs.begin(), wallMs.end());
-        const double medianMs = wallMs[kRuns / 2];
-        qInfo(
-            "256M float32 (2 x 1 GiB): first call %lld ms (NVRTC compile + load); compare() median "
-            "%.3f ms, min %.3f ms over %d calls (%.0f GB/s read); last call %.3f ms by events",
-            firstMs, medianMs, wallMs.front(), kRuns, double(2 * kBytes) / (medianMs * 1e6),
-            double(lastGpuMs));
-
         QCOMPARE(v.checked, kCount);
         QCOMPARE(v.mismatches, qint64(3));
         QCOMPARE(v.firstMismatches.size(), 3);
@@ -394,7 +365,6 @@ private slots:
             QCOMPARE(v.firstMismatches[k].index, wrong[k]);
             QCOMPARE(v.firstMismatches[k].got, 2.0);
         }
-        QVERIFY2(medianMs < 100, qPrintable(QStringLiteral("%1 ms").arg(medianMs)));
     }
 };
 

@@ -209,8 +209,16 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
               qPrintable(r.timing.stopReason), r.totalMs, r.timing.smClockMHz,
               r.timing.smClockDefaultMHz, r.timing.throttledSamples);
         QVERIFY(r.timing.reps() >= 5);
-        QVERIFY(!r.timing.stopReason.isEmpty());
-        QVERIFY2(r.totalMs < 2500, "the stopping rule should end the run in about a second");
+        // The rule (time budget, noise target or sample cap) ended it, not the fixed count.
+        QVERIFY2(r.timing.stopReason != QLatin1String("fixed count") &&
+                     !r.timing.stopReason.isEmpty(),
+                 qPrintable(r.timing.stopReason));
+        // About a second of the GPU's own time in samples (events on the GPU, which a loaded
+        // host does not stretch); the run's wall time is measured in bench/.
+        double sampledMs = 0;
+        for (double ms : r.timing.timesMs)
+            sampledMs += ms;
+        QVERIFY2(sampledMs < 2500, qPrintable(QString::number(sampledMs)));
     }
 
     void secondRunHitsTheCompileCache() {

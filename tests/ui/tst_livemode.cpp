@@ -178,8 +178,10 @@ void TestLiveMode::burstOfEditsCompilesOnce() {
     QVERIFY(shown.wait(kCompileTimeoutMs));
     QCOMPARE(viewer.compiles, 1);
     QCOMPARE(f.session.lastCompiledSource(), scaleSource(QStringLiteral("6.0f")));
-    // Compile-while-typing's own, longer timer did not add a second compile.
-    QTest::qWait(Session::kCompileWhileTypingDelayMs + 100);
+    // Compile-while-typing's own, longer timer did not add a second compile: none is shown
+    // (the wait ends early, failing, if one is) nor started within its delay.
+    shown.clear();
+    QVERIFY(!shown.wait(Session::kCompileWhileTypingDelayMs + 100));
     QCOMPARE(viewer.compiles, 1);
 }
 
@@ -228,7 +230,10 @@ void TestLiveMode::switchingOffStopsThePause() {
     f.document.setSource(scaleSource(QStringLiteral("7.0f")));
     f.session.setLiveMode(false);
     f.session.setCompileWhileTyping(false);
-    QTest::qWait(Session::kLiveDelayMs + 200);
+    // Nothing is shown (the wait ends early, failing, if a compile is) nor started after the
+    // pause would have ended.
+    QSignalSpy shown(&f.session, &Session::compileShown);
+    QVERIFY(!shown.wait(Session::kLiveDelayMs + 200));
     QCOMPARE(viewer.compiles, 0);
     QVERIFY(!f.session.isRunning());
 }

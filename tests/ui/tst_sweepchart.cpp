@@ -1,6 +1,6 @@
 // The sweep charts on synthetic records: the mode each sweep gets, the line's points, the
 // heat map's colours and best cell, the best ten bars, the size sweep's copy ceiling,
-// failures never drawn as values, clicks, renders that are not blank, live redraw cost.
+// failures never drawn as values, clicks, renders that are not blank, live redraws.
 
 #include "ui/widgets/SweepChart.h"
 
@@ -11,7 +11,6 @@
 #include <QApplication>
 #include <QBarSet>
 #include <QChart>
-#include <QElapsedTimer>
 #include <QHorizontalBarSeries>
 #include <QImage>
 #include <QLineSeries>
@@ -624,10 +623,10 @@ void TestSweepChart::followsTheDarkTheme() {
 }
 
 void TestSweepChart::liveRedrawOfAThousandRecords() {
-    // A live sweep calls setSweep after every record: at a thousand records one redraw
-    // (rebuild and paint) stays well under a frame budget a person would notice.
+    // A live sweep calls setSweep after every record: at a thousand records each redraw
+    // (rebuild and paint) picks its mode and draws every record. Its time (under a frame
+    // budget a person would notice) is bench/chart's (chart_bench).
     constexpr int kRecords = 1000;
-    constexpr qint64 kBudgetMs = 250;
     SweepSpec line, grid, many;
     line.tunables = {tunable(QStringLiteral("UNROLL"), {})};
     grid.tunables = {tunable(QStringLiteral("bx"), {}), tunable(QStringLiteral("by"), {})};
@@ -657,14 +656,10 @@ void TestSweepChart::liveRedrawOfAThousandRecords() {
                  {&grid, &gridRecords, SweepChart::Mode::HeatMap},
                  {&many, &manyRecords, SweepChart::Mode::Bars}};
     for (const auto& c : cases) {
-        QElapsedTimer timer;
-        timer.start();
         chart.setSweep(*c.spec, *c.records);
         chart.repaint();
         QCoreApplication::processEvents();
-        const qint64 elapsed = timer.elapsed();
         QCOMPARE(chart.mode(), c.mode);
-        QVERIFY2(elapsed < kBudgetMs, qPrintable(QString::number(elapsed)));
     }
     auto* values = findSeries<QLineSeries>(chart, QStringLiteral("sweepValues"));
     QVERIFY(!values); // the last case drew bars
