@@ -285,7 +285,7 @@ void RunnerConnection::run(quint64 id, const RunRequest& request) {
         return;
     }
     m_active = ActiveRun{id, request.project.kernel, request.project.timing.timeLimitMs,
-                         streamedOutputBounds(request, m_keepBeyondBytes)};
+                         streamedOutputBounds(request)};
     m_watchdog.start(m_preparationLimitMs + request.project.timing.timeLimitMs);
     m_kernelClock.invalidate();
     m_kernelUsedMs = 0;

@@ -269,30 +269,27 @@ bool openStreamedFile(const StreamedFile& file, QFile* into, QString* error) {
     return true;
 }
 
-QHash<QString, qint64> streamedOutputBounds(const RunRequest& request, qint64 fallbackBytes) {
+QHash<QString, qint64> streamedOutputBounds(const RunRequest& request) {
     const QVector<ArgumentSpec>& args = request.project.arguments;
     QHash<QString, qint64> bounds;
-    const auto allow = [&](const QString& name, const BufferSpec* buffer) {
-        qint64 bytes = fallbackBytes;
-        QString ignored;
-        if (buffer) {
-            const std::optional<qint64> count = resolveCount(buffer->count, args, &ignored);
-            const qint64 element = buffer->elementType.sizeBytes();
-            qint64 product = 0;
-            if (count && *count >= 0 && element > 0 &&
-                !__builtin_mul_overflow(*count, element, &product))
-                bytes = std::min(product, kMaxBufferBytes);
-        }
+    const auto allow = [&](const QString& name, std::optional<qint64> count, qint64 element) {
+        qint64 bytes = kMaxBufferBytes;
+        if (count && *count >= 0 && element > 0 && !__builtin_mul_overflow(*count, element, &bytes))
+            bytes = std::min(bytes, kMaxBufferBytes);
+        else
+            bytes = kMaxBufferBytes;
         bounds[name] = std::max(bounds.value(name, 0), bytes);
     };
+    QString ignored;
     for (const ArgumentSpec& a : args) {
         if (a.isBuffer())
-            allow(a.name, &a.buffer);
-        else if (!a.isScalar())
-            allow(a.name, nullptr); // a texture's or surface's array
+            allow(a.name, resolveCount(a.buffer.count, args, &ignored),
+                  a.buffer.elementType.sizeBytes());
+        else if (!a.isScalar()) // a texture's or surface's array
+            allow(a.name, a.texture.elementCount(), a.texture.elementType().sizeBytes());
     }
     for (const GlobalSpec& g : request.project.globals)
-        allow(g.name, &g.value);
+        allow(g.name, resolveCount(g.value.count, args, &ignored), g.value.elementType.sizeBytes());
     return bounds;
 }
 

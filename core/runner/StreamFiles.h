@@ -43,11 +43,11 @@ inline constexpr qint64 kMaxStreamedHeaderBytes = qint64(16) << 20;
 [[nodiscard]] bool openStreamedFile(const StreamedFile& file, QFile* into, QString* error);
 
 /// The most bytes each output of a run of `request` may have, by name: what the client
-/// asked for (a buffer's or global's resolved count × element size; `fallbackBytes` for a
-/// texture or surface, and for a count that does not resolve here). A streamed result that
-/// names anything else, or more bytes, is refused before anything is allocated.
-[[nodiscard]] QHash<QString, qint64> streamedOutputBounds(const RunRequest& request,
-                                                          qint64 fallbackBytes);
+/// asked for (a buffer's or global's resolved count × element size, a texture's or surface's
+/// channel values × their size; kMaxBufferBytes for a count that does not resolve here). A
+/// streamed result that names anything else, or more bytes, is refused before anything is
+/// allocated.
+[[nodiscard]] QHash<QString, qint64> streamedOutputBounds(const RunRequest& request);
 
 /// The runner's side: empty when every path the request names is a relative name among
 /// `names` (.npy files) or a relative folder (include dirs), else why not, naming the field.

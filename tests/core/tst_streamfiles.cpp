@@ -3,6 +3,7 @@
 // its target in full (data/x.npy -> ~/.ssh/id_rsa sent the key), and a header linked to
 // /proc/self/pagemap was read until memory ran out. No runner is started here.
 
+#include "core/launch/BufferInit.h"
 #include "core/project/Project.h"
 #include "core/runner/StreamFiles.h"
 
@@ -49,6 +50,7 @@ private slots:
     void refused();
     void linkInsideTheProjectIsSentUnderItsName();
     void openRefusesAFileSwappedAfterListing();
+    void outputBoundsFollowTheRequest();
 };
 
 void TestStreamFiles::refused_data() {
@@ -152,6 +154,37 @@ void TestStreamFiles::openRefusesAFileSwappedAfterListing() {
     QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
     QVERIFY(!openStreamedFile(files->first(), &opened, &error));
     QVERIFY2(error.contains(QLatin1String("changed while it was sent")), qPrintable(error));
+}
+
+void TestStreamFiles::outputBoundsFollowTheRequest() {
+    RunRequest r = saxpyIn(QStringLiteral(KERNELPAD_EXAMPLES_DIR));
+    for (ArgumentSpec& a : r.project.arguments)
+        if (a.name == QLatin1String("n"))
+            a.value = QStringLiteral("4");
+    ArgumentSpec surface;
+    surface.name = QStringLiteral("img");
+    surface.kind = ArgumentSpec::Kind::Surface;
+    surface.texture.dims = {8, 8, 0};
+    surface.texture.channels = 4;
+    surface.texture.channelType = ScalarType::Float32;
+    r.project.arguments.append(surface);
+    GlobalSpec global;
+    global.name = QStringLiteral("table");
+    global.value.count = QStringLiteral("n*2");
+    global.value.elementType = ValueType::of(ScalarType::Float64);
+    r.project.globals.append(global);
+    GlobalSpec unknown;
+    unknown.name = QStringLiteral("later");
+    unknown.value.count = QStringLiteral("m"); // no such scalar: the protocol's own bound
+    r.project.globals.append(unknown);
+    const QHash<QString, qint64> bounds = streamedOutputBounds(r);
+    QCOMPARE(bounds.value(QStringLiteral("out")), qint64(16));
+    QCOMPARE(bounds.value(QStringLiteral("x")), qint64(16));
+    QCOMPARE(bounds.value(QStringLiteral("img")), qint64(8 * 8 * 4 * 4));
+    QCOMPARE(bounds.value(QStringLiteral("table")), qint64(64));
+    QCOMPARE(bounds.value(QStringLiteral("later")), kMaxBufferBytes);
+    QVERIFY(!bounds.contains(QStringLiteral("a"))); // a scalar is no output
+    QCOMPARE(bounds.size(), 6);
 }
 
 QTEST_GUILESS_MAIN(TestStreamFiles)
