@@ -31,9 +31,13 @@ QStringList toolkitLibraryDirs() {
     roots << QStringLiteral(KERNELPAD_CUDA_ROOT);
 #endif
     QStringList dirs;
-    for (const QString& root : std::as_const(roots))
+    for (const QString& root : std::as_const(roots)) {
+        // A relative root ($CUDA_PATH=cuda) would make dlopen look in the current directory.
+        if (!QDir::isAbsolutePath(root))
+            continue;
         dirs << QDir::cleanPath(root + QStringLiteral("/lib64"))
              << QDir::cleanPath(root + QStringLiteral("/lib"));
+    }
     dirs.removeDuplicates();
     return dirs;
 }
@@ -45,8 +49,10 @@ struct OpenedLibrary {
 };
 
 /// Opens the first candidate that loads: `$environmentVariable` alone when it is set (the user
-/// chose that file), else each soname through the normal search (RPATH, LD_LIBRARY_PATH, the
-/// ld.so cache), then in the toolkit's folders.
+/// chose that file), else each soname by its absolute path in the toolkit's folders, then
+/// through the normal search (the programs' absolute RPATH, LD_LIBRARY_PATH, the ld.so cache)
+/// for a toolkit installed elsewhere (a distribution's package). The toolkit's folders come
+/// first so that nothing the loader's search might reach shadows the toolkit's own library.
 OpenedLibrary openFirst(const QString& what, const char* environmentVariable,
                         const QStringList& sonames) {
     OpenedLibrary opened;
@@ -64,10 +70,11 @@ OpenedLibrary openFirst(const QString& what, const char* environmentVariable,
     }
 
     const QStringList dirs = toolkitLibraryDirs();
-    QStringList candidates = sonames;
+    QStringList candidates;
     for (const QString& soname : sonames)
         for (const QString& dir : dirs)
             candidates << dir + QLatin1Char('/') + soname;
+    candidates << sonames;
     QString firstError;  // the soname's: "libnvrtc.so.13: cannot open shared object file…"
     QString brokenError; // a file that exists but does not load says more
     for (const QString& candidate : std::as_const(candidates)) {
@@ -80,7 +87,7 @@ OpenedLibrary openFirst(const QString& what, const char* environmentVariable,
             return opened;
         }
         const QString error = QString::fromLocal8Bit(dlerror());
-        if (firstError.isEmpty())
+        if (!isPath && firstError.isEmpty())
             firstError = error;
         if (isPath && brokenError.isEmpty())
             brokenError = error;

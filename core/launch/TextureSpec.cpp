@@ -166,15 +166,34 @@ ArrayShape TextureSpec::shape() const {
     }
 }
 
-qint64 TextureSpec::texelCount() const {
+std::optional<qint64> TextureSpec::checkedTexelCount(QString* overflowField) const {
+    // Extents come from a project file: [2097152, 2097152, 4194304] is 2^64 texels, which
+    // wrapped to 0 in plain qint64 arithmetic and passed every size bound.
+    const auto overflow = [&](const char* field) -> std::optional<qint64> {
+        if (overflowField)
+            *overflowField = QLatin1String(field);
+        return std::nullopt;
+    };
     qint64 texels = 1;
     for (int i = 0; i < dimensionCount(); ++i)
-        texels *= std::max<qint64>(dims[size_t(i)], 0);
-    if (cubemap)
-        texels *= 6;
-    if (layers > 0)
-        texels *= layers;
+        if (__builtin_mul_overflow(texels, std::max<qint64>(dims[size_t(i)], 0), &texels))
+            return overflow("dims");
+    if (cubemap && __builtin_mul_overflow(texels, qint64(6), &texels))
+        return overflow("dims");
+    if (layers > 0 && __builtin_mul_overflow(texels, qint64(layers), &texels))
+        return overflow("layers");
     return texels;
+}
+
+qint64 TextureSpec::texelCount() const {
+    return checkedTexelCount().value_or(std::numeric_limits<qint64>::max());
+}
+
+qint64 TextureSpec::elementCount() const {
+    qint64 elements = 0;
+    if (__builtin_mul_overflow(texelCount(), qint64(std::max(channels, 0)), &elements))
+        return std::numeric_limits<qint64>::max();
+    return elements;
 }
 
 int TextureSpec::texelBytes() const {
@@ -219,6 +238,12 @@ QString TextureSpec::problem(bool surface) const {
     if (channels != 1 && channels != 2 && channels != 4)
         return QStringLiteral("channels: %1 (a CUDA array holds 1, 2 or 4 channels)").arg(channels);
     // Bounded like a buffer: a typo in dims must become a message, not an allocation.
+    QString overflowField;
+    if (!checkedTexelCount(&overflowField))
+        return QStringLiteral("%1: %2 texels overflow a 64-bit count, far beyond the %3 GiB "
+                              "KernelPad allows for one buffer")
+            .arg(overflowField, extentText())
+            .arg(kMaxBufferBytes >> 30);
     if (texelCount() > kMaxBufferBytes / texelBytes())
         return QStringLiteral("dims: %1 texels of %2 bytes exceed the %3 GiB KernelPad allows "
                               "for one buffer")

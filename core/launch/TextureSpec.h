@@ -60,10 +60,16 @@ struct TextureSpec {
 
     [[nodiscard]] int dimensionCount() const; ///< leading non-zero extents, 1 to 3
     [[nodiscard]] ArrayShape shape() const;
-    /// Texels of the whole array: every face and layer.
+    /// Texels of the whole array: every face and layer; nullopt when the product of the
+    /// extents does not fit in 64 bits (`overflowField`, when given, names the extent that
+    /// overflowed it: "dims" or "layers").
+    [[nodiscard]] std::optional<qint64> checkedTexelCount(QString* overflowField = nullptr) const;
+    /// checkedTexelCount(), saturated at the largest qint64 (problem() refuses such a spec
+    /// first; a saturated count is never below the true one, so bounds checks still hold).
     [[nodiscard]] qint64 texelCount() const;
-    /// Channel values of the whole array: the element count of its contents.
-    [[nodiscard]] qint64 elementCount() const { return texelCount() * channels; }
+    /// Channel values of the whole array: the element count of its contents (saturated like
+    /// texelCount()).
+    [[nodiscard]] qint64 elementCount() const;
     [[nodiscard]] int texelBytes() const;
     /// The type of one channel value, the element type of the contents.
     [[nodiscard]] ValueType elementType() const { return ValueType::of(channelType); }

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -21,8 +22,9 @@ namespace {
 
 const QString kFormatMarker = QStringLiteral("kernelpad-project");
 /// A project is source text and a few settings; anything larger is not a project file, and
-/// reading it whole could exhaust memory.
-constexpr qint64 kMaxProjectBytes = qint64(64) << 20;
+/// reading it whole could exhaust memory or hold the window. 16 MiB is the largest source
+/// kernelpad-cli init reads (ProjectFromSource.cpp) with room for the settings.
+constexpr qint64 kMaxProjectBytes = qint64(16) << 20;
 /// NAME_MAX of Linux file systems: sourceName is a file name (NVRTC resolves the main
 /// source's quoted includes against its directory part, so it must not have one).
 constexpr qsizetype kMaxSourceNameLength = 255;
@@ -124,6 +126,8 @@ bool readGlobals(const QJsonObject& json, Project* project, QString* error) {
         return false;
     }
     const QJsonArray array = value.toArray();
+    QHash<QString, qsizetype> seen; // name -> its index
+    seen.reserve(array.size());
     for (qsizetype i = 0; i < array.size(); ++i) {
         const QString path = QStringLiteral("globals[%1]").arg(i);
         if (!array[i].isObject()) {
@@ -136,14 +140,14 @@ bool readGlobals(const QJsonObject& json, Project* project, QString* error) {
             *error = withPath(path, message);
             return false;
         }
-        for (qsizetype j = 0; j < project->globals.size(); ++j) {
-            if (project->globals[j].name == global->name) {
-                *error = QStringLiteral("%1.name: duplicate global '%2' (also globals[%3])")
-                             .arg(path, global->name)
-                             .arg(j);
-                return false;
-            }
+        // One lookup per entry: 40,000 globals compared pairwise took 16 s to open.
+        if (const auto before = seen.constFind(global->name); before != seen.cend()) {
+            *error = QStringLiteral("%1.name: duplicate global '%2' (also globals[%3])")
+                         .arg(path, global->name)
+                         .arg(*before);
+            return false;
         }
+        seen.insert(global->name, i);
         project->globals.append(std::move(*global));
     }
     return true;
@@ -255,6 +259,8 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
         QJsonArray args;
         if (!fields.readArray(QStringLiteral("arguments"), &args))
             return std::nullopt;
+        QHash<QString, qsizetype> seen; // name -> its index
+        seen.reserve(args.size());
         for (qsizetype i = 0; i < args.size(); ++i) {
             const QString path = json::indexPath(QStringLiteral("arguments"), i);
             if (!args[i].isObject())
@@ -262,12 +268,13 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
             std::optional<ArgumentSpec> arg = ArgumentSpec::fromJson(args[i].toObject(), &message);
             if (!arg)
                 return fail(withPath(path, message));
-            for (qsizetype j = 0; j < project.arguments.size(); ++j)
-                if (project.arguments[j].name == arg->name)
-                    return fail(QStringLiteral("%1.name: duplicate argument name '%2' (also "
-                                               "arguments[%3])")
-                                    .arg(path, arg->name)
-                                    .arg(j));
+            // One lookup per argument: 40,000 compared pairwise took 7 s to open.
+            if (const auto before = seen.constFind(arg->name); before != seen.cend())
+                return fail(QStringLiteral("%1.name: duplicate argument name '%2' (also "
+                                           "arguments[%3])")
+                                .arg(path, arg->name)
+                                .arg(*before));
+            seen.insert(arg->name, i);
             project.arguments.append(std::move(*arg));
         }
     }
@@ -335,9 +342,11 @@ std::optional<Project> Project::load(const QString& path, QString* error) {
         case ReadFailure::Missing:
             return fail(QStringLiteral("cannot open project '%1': no such file").arg(shown));
         case ReadFailure::TooLarge:
-            return fail(QStringLiteral("'%1' is larger than %2 MiB; it is not a project file")
+            return fail(QStringLiteral("'%1' is larger than %2 MiB, the most a project file may "
+                                       "be; it is not a project file (%3)")
                             .arg(shown)
-                            .arg(kMaxProjectBytes >> 20));
+                            .arg(kMaxProjectBytes >> 20)
+                            .arg(why));
         default:
             return fail(QStringLiteral("cannot open project '%1': %2").arg(shown, why));
         }

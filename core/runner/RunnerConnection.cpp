@@ -47,6 +47,14 @@ QString checkOutputDir(const QString& dir) {
         return QStringLiteral("its output folder '%1' is not a clean absolute path").arg(dir);
     if (!QFileInfo(dir).fileName().startsWith(QLatin1String("kernelpad-runner-")))
         return QStringLiteral("its output folder '%1' is not a kernelpad-runner-* folder").arg(dir);
+    // The runner this side started makes it in the temporary folder the two share (the runner
+    // inherits $TMPDIR); a folder anywhere else is not one this side expects.
+    const QString temp = QDir::cleanPath(QDir::tempPath());
+    if (QFileInfo(dir).path() != temp &&
+        QFileInfo(dir).path() != QFileInfo(temp).canonicalFilePath())
+        return QStringLiteral("its output folder '%1' is not in this computer's temporary folder "
+                              "%2")
+            .arg(dir, temp);
     struct stat st {};
     if (::lstat(QFile::encodeName(dir).constData(), &st) != 0 || !S_ISDIR(st.st_mode))
         return QStringLiteral("its output folder '%1' is not a folder").arg(dir);
@@ -75,7 +83,10 @@ RunnerConnection::RunnerConnection(QObject* parent)
     QString ignored;
     if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&ignored))
         (void)setSpec(*spec, &ignored);
-    m_streamBuffers = qEnvironmentVariableIntValue("KERNELPAD_STREAM_BUFFERS") == 1;
+    // The environment turns streaming on for a local runner; it never turns it off for the
+    // runner elsewhere that setSpec() chose above (that one shares no folder with this side).
+    if (qEnvironmentVariableIntValue("KERNELPAD_STREAM_BUFFERS") == 1)
+        m_streamBuffers = true;
     bool set = false;
     const qint64 keep = qEnvironmentVariable("KERNELPAD_STREAM_KEEP_BYTES").toLongLong(&set);
     if (set && keep >= 0)
@@ -273,7 +284,8 @@ void RunnerConnection::run(quint64 id, const RunRequest& request) {
         emit runFinished(id, failed);
         return;
     }
-    m_active = ActiveRun{id, request.project.kernel, request.project.timing.timeLimitMs};
+    m_active = ActiveRun{id, request.project.kernel, request.project.timing.timeLimitMs,
+                         streamedOutputBounds(request)};
     m_watchdog.start(m_preparationLimitMs + request.project.timing.timeLimitMs);
     m_kernelClock.invalidate();
     m_kernelUsedMs = 0;
@@ -434,15 +446,12 @@ bool RunnerConnection::acceptHello(const RunnerMessage& m) {
     }
     m_helloTimer.stop();
     // A runner with streamed buffers may be on another computer: its folder is not ours to
-    // check or delete.
-    if (m_streamBuffers)
+    // check or delete. A runner elsewhere always streams (setStreamBuffers), so a folder it
+    // names on this computer is never read or removed here.
+    if (m_streamBuffers || !m_spec.isLocal())
         return true;
     const QString problem = checkOutputDir(dir);
     if (!problem.isEmpty()) {
-        // A runner on another computer names a folder there: nothing of it is read or
-        // removed here (its outputs must come over the stream instead).
-        if (!m_spec.isLocal())
-            return true;
         protocolViolation(problem);
         return false;
     }
@@ -835,10 +844,8 @@ bool RunnerConnection::sendStreamed(const QString& type, quint64 id, const RunRe
          {"stream",
           QJsonObject{{"files", list}, {"keepBeyondBytes", double(m_keepBeyondBytes)}}}}));
     for (const StreamedFile& f : *files) {
-        QFile file(f.path);
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = QStringLiteral("cannot read '%1' to send it to the runner: %2")
-                         .arg(f.path, file.errorString());
+        QFile file;
+        if (!openStreamedFile(f, &file, error)) {
             stopProcess(); // its request waits for bytes that will never come
             return false;
         }
@@ -866,6 +873,8 @@ bool RunnerConnection::readStreamedOutputs(const json::FieldReader& fields, quin
     PendingOutputs pending;
     pending.id = id;
     const qint64 keepBeyond = m_keepBeyondBytes;
+    const QHash<QString, qint64> bounds =
+        m_active ? m_active->outputBounds : QHash<QString, qint64>();
     const bool read = fields.readObjects(
         QStringLiteral("outputs"),
         [&](const json::FieldReader& item) {
@@ -895,22 +904,36 @@ bool RunnerConnection::readStreamedOutputs(const json::FieldReader& fields, quin
             if (streamed == kept)
                 return item.fail(item.path(QStringLiteral("stream")) +
                                  QStringLiteral(": an output either streams or is kept"));
-            if (!isSafeStreamName(b.name) || pending.streams.contains(b.name))
+            if (!isSafeStreamName(b.name) || pending.streams.contains(b.name) ||
+                std::any_of(result->outputs.cbegin(), result->outputs.cend(),
+                            [&b](const OutputBuffer& o) { return o.name == b.name; }))
                 return item.fail(
                     item.path(QStringLiteral("name")) +
                     QStringLiteral(": '%1' is not a unique plain name").arg(b.name.left(64)));
+            // Only what the request asked for: its buffers, globals and textures, each at
+            // most its own size.
+            if (!bounds.contains(b.name))
+                return item.fail(
+                    item.path(QStringLiteral("name")) +
+                    QStringLiteral(": '%1' is no buffer of the request").arg(b.name.left(64)));
+            if (bytes > bounds.value(b.name))
+                return item.fail(item.path(QStringLiteral("bytes")) +
+                                 QStringLiteral(": %1 is more than the %2 bytes of '%3'")
+                                     .arg(bytes)
+                                     .arg(bounds.value(b.name))
+                                     .arg(b.name));
             if (kept) {
                 b.keptRun = id;
             } else {
-                // This side holds at most what it allowed to stream.
+                // This side holds at most what it allowed to stream, and allocates it only as
+                // its frames arrive (onFrame).
                 if (bytes > keepBeyond)
                     return item.fail(item.path(QStringLiteral("bytes")) +
                                      QStringLiteral(": %1 is beyond the %2 allowed to stream")
                                          .arg(bytes)
                                          .arg(keepBeyond));
-                b.data = QByteArray(qsizetype(bytes), Qt::Uninitialized);
                 pending.streams.insert(b.name, result->outputs.size());
-                pending.received.insert(b.name, 0);
+                pending.expected.insert(b.name, bytes);
             }
             result->outputs.push_back(std::move(b));
             return true;
@@ -927,7 +950,9 @@ bool RunnerConnection::readStreamedOutputs(const json::FieldReader& fields, quin
 
 void RunnerConnection::onFrame(const FrameHeader& h, const QByteArray& data) {
     // Rules shared by result streams and fetched ranges: in order, within what was asked.
-    const auto take = [&](QByteArray& into, qint64 base, qint64& received) -> bool {
+    // `into` grows as frames arrive, up to `expected` bytes.
+    const auto take = [&](QByteArray& into, qint64 base, qint64 expected) -> bool {
+        const qint64 received = into.size();
         if (h.offset - base != received) {
             protocolViolation(QStringLiteral("frame.offset: %1 for '%2', expected %3")
                                   .arg(h.offset)
@@ -935,24 +960,23 @@ void RunnerConnection::onFrame(const FrameHeader& h, const QByteArray& data) {
                                   .arg(base + received));
             return false;
         }
-        if (received + h.bytes > into.size()) {
+        if (h.bytes != data.size() || received + h.bytes > expected) {
             protocolViolation(QStringLiteral("frame.bytes: %1 at offset %2 runs past the %3 bytes "
                                              "of '%4'")
                                   .arg(h.bytes)
                                   .arg(h.offset)
-                                  .arg(into.size())
+                                  .arg(expected)
                                   .arg(h.stream));
             return false;
         }
-        if (h.last != (received + h.bytes == into.size())) {
+        if (h.last != (received + h.bytes == expected)) {
             protocolViolation(QStringLiteral("frame.last: %1 at offset %2 of '%3'")
                                   .arg(h.last ? QStringLiteral("true") : QStringLiteral("false"))
                                   .arg(h.offset)
                                   .arg(h.stream));
             return false;
         }
-        std::memcpy(into.data() + received, data.constData(), size_t(h.bytes));
-        received += h.bytes;
+        into.append(data);
         return true;
     };
     if (auto f = m_fetches.find(h.id); f != m_fetches.end()) {
@@ -961,7 +985,7 @@ void RunnerConnection::onFrame(const FrameHeader& h, const QByteArray& data) {
                                   .arg(h.stream, f->buffer));
             return;
         }
-        if (!take(f->data, f->offset, f->received))
+        if (!take(f->data, f->offset, f->bytes))
             return;
         if (h.last) {
             const QByteArray bytes = std::move(f->data);
@@ -979,7 +1003,7 @@ void RunnerConnection::onFrame(const FrameHeader& h, const QByteArray& data) {
     }
     PendingOutputs& p = *m_pendingOutputs;
     const int index = p.streams.value(h.stream);
-    if (!take(p.result.outputs[index].data, 0, p.received[h.stream]))
+    if (!take(p.result.outputs[index].data, 0, p.expected.value(h.stream)))
         return;
     if (h.last)
         p.streams.remove(h.stream);
@@ -1006,8 +1030,7 @@ void RunnerConnection::fetch(quint64 id, quint64 run, const QString& buffer, qin
         QTimer::singleShot(0, this, [this, id, error] { emit fetched(id, {}, error); });
         return;
     }
-    m_fetches.insert(
-        id, PendingFetch{buffer, offset, QByteArray(qsizetype(bytes), Qt::Uninitialized), 0});
+    m_fetches.insert(id, PendingFetch{buffer, offset, bytes, {}});
     send(RunnerMessage::make(QStringLiteral("fetch"), id,
                              {{"run", double(run)},
                               {"buffer", buffer},

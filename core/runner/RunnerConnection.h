@@ -80,7 +80,9 @@ public:
     /// computer: the request's files go as frames, outputs come back as frames, and outputs
     /// beyond keepBeyondBytes() stay on the runner (OutputBuffer::keptRun) for fetch(). Off
     /// by default (files in the runner's outputDir); KERNELPAD_STREAM_BUFFERS=1 turns it on.
-    void setStreamBuffers(bool on) { m_streamBuffers = on; }
+    /// Always on for a runner elsewhere (ssh:, cmd:): its outputDir is not on this computer,
+    /// and a folder of this computer that it names is never read or removed.
+    void setStreamBuffers(bool on) { m_streamBuffers = on || !m_spec.isLocal(); }
     [[nodiscard]] bool streamBuffers() const { return m_streamBuffers; }
     /// Outputs larger than this stay on a streaming runner (default kDefaultKeepBeyondBytes,
     /// or $KERNELPAD_STREAM_KEEP_BYTES).
@@ -114,6 +116,9 @@ private:
         quint64 id = 0;
         QString kernel;
         int timeLimitMs = 0;
+        /// The outputs a streamed result may name, and their most bytes
+        /// (streamedOutputBounds()).
+        QHash<QString, qint64> outputBounds;
     };
     void send(const RunnerMessage& message);
     void onReadyRead();
@@ -180,14 +185,15 @@ private:
         RunResult result;
         bool poisoned = false;
         QHash<QString, int> streams; ///< buffer name -> index in result.outputs
-        QHash<QString, qint64> received;
+        /// Buffer name -> its announced bytes; the data grows as frames arrive, never ahead.
+        QHash<QString, qint64> expected;
     };
     std::optional<PendingOutputs> m_pendingOutputs;
     struct PendingFetch {
         QString buffer;
         qint64 offset = 0;
-        QByteArray data; ///< sized to the range asked for
-        qint64 received = 0;
+        qint64 bytes = 0; ///< the range asked for
+        QByteArray data;  ///< what has arrived of it
     };
     QHash<quint64, PendingFetch> m_fetches;
 };

@@ -227,6 +227,13 @@ private slots:
             << standIn(QStringLiteral("rmdir \"$d\"; ln -s \"$KEEP_DIR\" \"$d\"; ") + hello,
                        QStringLiteral("cat"))
             << "is not a folder";
+        // A private kernelpad-runner-* folder of this user's, but not where the runner this
+        // client started makes its own (the temporary folder): not one to read or delete.
+        QTest::newRow("output folder outside the temporary folder")
+            << standIn(QStringLiteral("d=\"$KEEP_DIR/kernelpad-runner-x\"; mkdir -m 700 \"$d\"; ") +
+                           hello,
+                       QStringLiteral("cat"))
+            << "not in this computer's temporary folder";
         QTest::newRow("protocol from the future")
             << standIn(kGoodHello.arg(kRunnerProtocolVersion + 1), QStringLiteral("cat"))
             << "update the KernelPad application";

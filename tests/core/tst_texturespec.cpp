@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <cstring>
+#include <limits>
 
 using namespace kernelpad;
 
@@ -57,6 +58,7 @@ private slots:
     void contentsFollowTheArray();
     void limits_data();
     void limits();
+    void countsSaturateInsteadOfWrapping();
     void packsTheHandle();
     void checkedAgainstParams();
     void scalarsIgnoreTextures();
@@ -85,6 +87,21 @@ void TestTextureSpec::readsTheKpadForm() {
     QCOMPARE(arg->buffer.elementType, ValueType::of(ScalarType::Float32));
     QCOMPARE(arg->buffer.direction, Direction::In);
     QVERIFY(textureArgumentProblem(*arg).isEmpty());
+}
+
+void TestTextureSpec::countsSaturateInsteadOfWrapping() {
+    TextureSpec spec;
+    spec.dims = {2097152, 2097152, 4194304};
+    spec.channels = 4;
+    QString field;
+    QVERIFY(!spec.checkedTexelCount(&field));
+    QCOMPARE(field, QStringLiteral("dims"));
+    QCOMPARE(spec.texelCount(), std::numeric_limits<qint64>::max());
+    QCOMPARE(spec.elementCount(), std::numeric_limits<qint64>::max());
+    spec.dims = {64, 64, 0};
+    spec.layers = 3;
+    QCOMPARE(spec.checkedTexelCount(), std::optional<qint64>(64 * 64 * 3));
+    QCOMPARE(spec.elementCount(), qint64(64 * 64 * 3 * 4));
 }
 
 void TestTextureSpec::roundTrips_data() {
@@ -169,6 +186,16 @@ void TestTextureSpec::refused_data() {
         << textureJson({{"dims", QJsonArray{65536, 65536, 8}}, {"channels", 4}})
         << "texture.dims: 65536 x 65536 x 8 texels of 16 bytes exceed the 16 GiB KernelPad "
            "allows for one buffer";
+    // 2^21 x 2^21 x 2^22 = 2^64 texels wrapped to 0 and passed the bound above.
+    QTest::newRow("extents overflow 64 bits")
+        << textureJson({{"dims", QJsonArray{2097152, 2097152, 4194304}}})
+        << "texture.dims: 2097152 x 2097152 x 4194304 texels overflow a 64-bit count";
+    QTest::newRow("cubemap faces overflow 64 bits")
+        << textureJson({{"dims", QJsonArray{2147483647, 2147483647}}, {"cubemap", true}})
+        << "texture.dims: 2147483647 x 2147483647 x 6 faces texels overflow a 64-bit count";
+    QTest::newRow("layers overflow 64 bits")
+        << textureJson({{"dims", QJsonArray{2147483647, 2147483647}}, {"layers", 2147483647}})
+        << "texture.layers: 2147483647 x 2147483647 x 2147483647 layers texels overflow";
     QTest::newRow("texture written by the kernel")
         << textureJson({{"direction", "out"}}) << "texture.direction: a texture is read-only";
     QTest::newRow("texture verified")
