@@ -295,7 +295,7 @@ void TestCompile::virtualArchMakesPtxOnly_data() {
                                                   << ".target sm_90";
 }
 
-// Issue 12, point 6: a virtual arch is accepted, NVRTC makes PTX for it and no CUBIN; the
+// A virtual arch is accepted, NVRTC makes PTX for it and no CUBIN; the
 // runner hands the PTX to the driver's JIT.
 void TestCompile::virtualArchMakesPtxOnly() {
     QFETCH(QString, arch);

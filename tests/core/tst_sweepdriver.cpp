@@ -1,4 +1,4 @@
-// The sweep driver and its results (issue 14, points 4 and 5) over a stand-in evaluator (no
+// The sweep driver and its results over a stand-in evaluator (no
 // GPU): every configuration of the space is evaluated once, failures are recorded with their
 // reason and never chosen as best, configurations that cannot launch never reach the
 // evaluator, no device ends the sweep with an error and no record; the results file is

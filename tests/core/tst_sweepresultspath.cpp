@@ -1,4 +1,4 @@
-// Where a sweep's results file lives (issue 14, point 4: "an interrupted sweep resumes from its
+// Where a sweep's results file lives ("an interrupted sweep resumes from its
 // results file", from the window or kernelpad-cli alike): beside a project in a writable folder,
 // in the cache folder for an untitled one, one in a folder that cannot be written or the
 // examples'; the hash in its name changes with what changes a record's figures (source, compile

@@ -1,8 +1,8 @@
 // A faulting kernel ends in a clear message, and the session refuses further GPU work
-// instead of calling into a poisoned context (GPU.md, "A sticky fault poisons the process").
-// The message explains the fault whichever code the address produced, and one run under
-// memcheck names its line, thread and block (issue 13, point 7): through the RunnerClient as
-// the window does it, and through `kernelpad-cli run --memcheck-on-fault`.
+// instead of calling into a poisoned context (a sticky fault poisons the process:
+// docs/ARCHITECTURE.md, "Threading"). The message explains the fault whichever code the address
+// produced, and one run under memcheck names its line, thread and block: through the RunnerClient
+// as the window does it, and through `kernelpad-cli run --memcheck-on-fault`.
 
 #include "GpuTestSupport.h"
 

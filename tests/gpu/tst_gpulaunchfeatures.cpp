@@ -1,4 +1,4 @@
-// Issue 12 on a GPU: a virtual arch through the driver's JIT, module globals written and
+// Launch features on a GPU: a virtual arch through the driver's JIT, module globals written and
 // verified, thread block clusters and cooperative launches, and each bad input's message.
 // In process (ExecutionSession) and once through the runner (Engine), so that the new project
 // and result fields are seen to travel through the protocol.
