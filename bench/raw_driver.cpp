@@ -1,5 +1,5 @@
 // raw_driver: the CUDA Python seed's workflow in plain C++ against the driver API, and
-// nothing else, as the baseline KernelPad is measured against (bench/compare, issue 5).
+// nothing else, as the baseline KernelPad is measured against (bench/compare).
 //
 //   raw_driver kernel --source saxpy.cu --kernel saxpy --n N --grid G --block B
 //                     [--reps R] [--warmup W] [--fmad true|false] [--device D]
@@ -390,7 +390,7 @@ int runKernel(const std::map<std::string, std::string>& o) {
 }
 
 /// Host cost per back-to-back launch: wall time of N cuLaunchKernel calls and one
-/// synchronize, divided by N (GPU.md's 3.13 µs baseline); the median of K such samples.
+/// synchronize, divided by N (3.13 µs on the H100); the median of K such samples.
 int runLaunchThroughput(const std::map<std::string, std::string>& o) {
     const long long launches = std::max(1LL, intOption(o, "launches", 100000));
     const int repeats = int(std::max(1LL, intOption(o, "repeats", 5)));

@@ -1,11 +1,16 @@
-# Sourced by scripts/run and scripts/test: installs the Debian packages KernelPad needs
-# (only those missing), checks the CUDA toolkit, then configures and builds.
-# Quiet when everything is already there.
+# Sourced by scripts/run, scripts/test and scripts/package-test: kernelpad_setup installs the
+# Debian packages KernelPad needs (only those missing) and checks the CUDA toolkit;
+# kernelpad_build configures and builds. Quiet when everything is already there.
 
+# What building and running KernelPad needs.
 KERNELPAD_PACKAGES=(
     build-essential cmake ninja-build pkgconf ccache
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqscintilla2-qt6-dev libgl-dev
     libmuparser-dev
+)
+# What only the tests need: an X server for the window's tests, and clang for the fuzzers and
+# the format check.
+KERNELPAD_TEST_PACKAGES=(
     xvfb xauth fonts-dejavu-core
     clang libclang-rt-14-dev clang-format
 )
@@ -52,21 +57,33 @@ kernelpad_check_cuda() {
     export CUDAToolkit_ROOT=$cuda
 }
 
-kernelpad_build() {
-    local jobs
-    jobs=$(nproc)
-    if [ ! -f "$kernelpad_build/CMakeCache.txt" ]; then
-        cmake -S "$kernelpad_root" -B "$kernelpad_build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+# kernelpad_setup [test]: the packages for building and running, with "test" also those the
+# tests need (and $KERNELPAD_EXTRA_PACKAGES); then the CUDA toolkit is checked.
+kernelpad_setup() {
+    if [ "${1:-}" = test ]; then
+        kernelpad_install_packages "${KERNELPAD_PACKAGES[@]}" "${KERNELPAD_TEST_PACKAGES[@]}"
+        kernelpad_install_extra_packages
+    else
+        kernelpad_install_packages
     fi
-    # Warnings are errors in the builds these scripts make (a plain cmake build keeps them
-    # warnings: CMakeLists.txt, KERNELPAD_WERROR).
-    cmake "$kernelpad_build" -DKERNELPAD_WERROR=ON >/dev/null
-    # Progress lines are hidden; warnings and errors show. With pipefail the build's own
-    # status decides the pipeline's.
-    set -o pipefail
-    cmake --build "$kernelpad_build" -j "$jobs" 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\] ' || true; }
+    kernelpad_check_cuda
 }
 
-kernelpad_install_packages
-kernelpad_install_extra_packages
-kernelpad_check_cuda
+# kernelpad_build ON|OFF [TARGET...]: configures with warnings as errors (ON) or as warnings
+# (OFF) and builds the targets, or everything when none is named. The build folder is shared
+# by the scripts, so each says which it wants. Ninja's [n/N] progress line shows.
+kernelpad_build() {
+    local werror=$1
+    shift
+    if [ ! -f "$kernelpad_build/CMakeCache.txt" ]; then
+        echo "KernelPad: configuring $kernelpad_build"
+        cmake -S "$kernelpad_root" -B "$kernelpad_build" -G Ninja \
+            -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKERNELPAD_WERROR="$werror" >/dev/null
+    else
+        cmake "$kernelpad_build" -DKERNELPAD_WERROR="$werror" >/dev/null
+    fi
+    local targets=()
+    [ $# -eq 0 ] || targets=(--target "$@")
+    echo "KernelPad: building ${*:-everything} in $kernelpad_build"
+    cmake --build "$kernelpad_build" -j "$(nproc)" "${targets[@]}"
+}

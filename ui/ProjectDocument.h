@@ -55,7 +55,7 @@ public:
     void setGlobals(const QVector<GlobalSpec>& globals);
     void setLaunch(const LaunchConfig& launch);
     void setTiming(const TimingSpec& timing);
-    /// The sequence of launches run instead of the single one (issue 12, point 3).
+    /// The sequence of launches run instead of the single one.
     void setPipeline(const Pipeline& pipeline);
     /// The parameter sweep's section (the sweep panel's tunables, strategy and objective).
     void setSweep(const SweepSpec& sweep);

@@ -113,7 +113,7 @@ public:
     [[nodiscard]] bool compileWhileTyping() const { return m_compileWhileTyping; }
     /// Compile (and run) with -lineinfo from now on: the SASS view's line map needs it, and
     /// its disassemble request then finds that compile in the cache instead of running NVRTC a
-    /// second time. The SASS is the same with and without it (README, bench/sass); the
+    /// second time. The SASS is the same with and without it (docs/cli.md, bench/sass); the
     /// document's options are left as they are.
     void setLineInfoWanted(bool on);
     [[nodiscard]] bool lineInfoWanted() const { return m_lineInfoWanted; }

@@ -1,5 +1,5 @@
 #pragma once
-// The project's settings history (issue 14): a compound change to everything but the source (a
+// The project's settings history: a compound change to everything but the source (a
 // sweep configuration applied, a version's settings restored) is one step of a QUndoStack, so
 // that Edit ▸ Undo Settings takes all of it back at once. The source keeps the editor's own
 // undo history (Ctrl+Z); this one never touches it.

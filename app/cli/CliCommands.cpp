@@ -354,7 +354,7 @@ int runRun(const QStringList& args) {
                                   : remote                        ? Engine::Isolation::Process
                                                                   : Engine::defaultIsolation());
     tracePhase("result received");
-    // One run under memcheck places a fault at its line, thread and block (issue 13, point 7).
+    // One run under memcheck places a fault at its line, thread and block.
     std::optional<RunResult> memcheck;
     if (memcheckOnFault && memcheckCanLocateFault(result)) {
         if (!json)

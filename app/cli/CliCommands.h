@@ -5,7 +5,7 @@
 
 namespace kernelpad::cli {
 
-/// Exit codes (README, "kernelpad-cli").
+/// Exit codes (docs/cli.md; `kernelpad-cli --help` lists them).
 enum ExitCode {
     kExitOk = 0,
     kExitCompileError = 1,

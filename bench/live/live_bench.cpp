@@ -1,5 +1,5 @@
 // bench/live: live mode's loop, keystroke pause -> verified result on screen, for SAXPY with
-// n = 1M (issue 14: at most 60 ms after the debounce, NVRTC included). The window's own
+// n = 1M (at most 60 ms after the debounce, NVRTC included). The window's own
 // Session and Engine drive it without a window: each edit appends a distinct comment (so the
 // compile cache cannot answer and NVRTC runs), live mode's 300 ms pause ends in a compile, the
 // compile in a run in the warm runner, and the run in a TimingChartView drawn offscreen. The

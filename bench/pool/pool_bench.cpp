@@ -1,4 +1,4 @@
-// bench/pool (issue 14, point 6 and the fast paths' per-configuration overhead): the cost of
+// bench/pool (the fast paths' per-configuration overhead): the cost of
 // one job in a RunnerPool beyond the kernel's own time, on a compile-cache hit.
 //
 // For each runner count (default 1 and 2, all on one device) a pool is warmed (each runner

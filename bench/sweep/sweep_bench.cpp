@@ -1,4 +1,4 @@
-// bench/sweep: the cost of a sweep (issue 14, "Held to": the transpose kernel over its block
+// bench/sweep: the cost of a sweep (held to: the transpose kernel over its block
 // shapes in total wall time <= 3 s plus the kernels' own time; each configuration's overhead,
 // everything but the kernel's own time, <= 10 ms on a compile-cache hit and <= 40 ms when
 // NVRTC runs). Three passes through core/sweep's Sweep over one RunnerSweepEvaluator:

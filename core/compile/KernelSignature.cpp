@@ -6,6 +6,8 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
+
 namespace kernelpad {
 
 namespace {
@@ -416,6 +418,24 @@ bool isIntegerScalar(const ArgumentSpec& a) {
     return !info.isFloat && a.type.scalar != ScalarType::Bool;
 }
 
+/// An integer scalar wide enough to be a size: a char or a short is a value, not a count.
+bool isSizeScalar(const ArgumentSpec& a) {
+    constexpr int kMinSizeBytes = 4;
+    return isIntegerScalar(a) && a.type.sizeBytes() >= kMinSizeBytes;
+}
+
+/// 1024 (an integer is usually a size), or the type's largest value where 1024 does not fit:
+/// an int8 holds at most 127.
+QString defaultIntegerValue(ScalarType scalar) {
+    constexpr qint64 kDefaultCount = 1024;
+    const ScalarTypeInfo& info = scalarTypeInfo(scalar);
+    const int valueBits = 8 * info.sizeBytes - (info.isSigned ? 1 : 0);
+    if (valueBits >= 63)
+        return QString::number(kDefaultCount);
+    const qint64 largest = (qint64(1) << valueBits) - 1;
+    return QString::number(std::min(kDefaultCount, largest));
+}
+
 /// True when `arg` packs to the size of PTX parameter `p` (an 8-byte handle for buffers and
 /// images), or when there is no PTX parameter to compare with.
 bool sizeFits(const ArgumentSpec& arg, const PtxParam* p) {
@@ -425,7 +445,8 @@ bool sizeFits(const ArgumentSpec& arg, const PtxParam* p) {
 }
 
 /// Defaults for a parameter nobody has described yet, chosen so a first Run works:
-/// integers (usually sizes) 1024, buffers sized by the first integer argument.
+/// integers (usually sizes) 1024 where their type holds it, buffers sized by the first integer
+/// argument of at least 32 bits.
 ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst, const ValueType& type,
                            int index) {
     ArgumentSpec a;
@@ -444,7 +465,7 @@ ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst, co
         a.type = type;
         a.value = zeroValue(type);
         if (isIntegerScalar(a))
-            a.value = QStringLiteral("1024");
+            a.value = defaultIntegerValue(type.scalar);
         else if (!type.isStruct() && scalarTypeInfo(type.scalar).isFloat &&
                  !scalarTypeInfo(type.scalar).isComplex)
             a.value = QStringLiteral("1");
@@ -520,7 +541,7 @@ QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString
         } else {
             arg = freshArgument(name, isPointer, isConst, *type, i);
         }
-        if (firstIntegerName.isEmpty() && isIntegerScalar(arg))
+        if (firstIntegerName.isEmpty() && isSizeScalar(arg))
             firstIntegerName = arg.name;
         result << arg;
     }

@@ -24,7 +24,7 @@ int Kernel::attribute(CUfunction_attribute attribute) const {
 QVector<ParamLayout> Kernel::paramLayouts() const {
     const DriverApi& api = DriverApi::get();
     QVector<ParamLayout> layouts;
-    // cuFuncGetParamInfo answers CUDA_ERROR_INVALID_VALUE past the last parameter (GPU.md);
+    // cuFuncGetParamInfo answers CUDA_ERROR_INVALID_VALUE past the last parameter;
     // a kernel has at most a few thousand bytes of parameters, so the loop is bounded.
     constexpr int kMaxParams = 4096;
     for (int i = 0; i < kMaxParams; ++i) {

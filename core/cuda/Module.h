@@ -49,7 +49,8 @@ private:
     QString m_name;
 };
 
-/// A module loaded from CUBIN (GPU.md: CUBIN loads in 0.05 ms, PTX JIT takes ~100 ms).
+/// A module loaded from CUBIN (about 0.05 ms on the H100), or from PTX through the driver's JIT
+/// (about 100 ms).
 class Module {
 public:
     explicit Module(const QByteArray& cubin);

@@ -1,6 +1,6 @@
 #pragma once
 // The one way a reader or check that reports through a `QString* error` says why it failed;
-// it was copied into five files of core/launch before (issue 10).
+// it was copied into five files of core/launch before.
 
 #include <QString>
 

@@ -265,7 +265,7 @@ QString InitSpec::problem() const {
         // low == high is accepted, here and so in the table: the range then holds one value
         // and every element is `low` (BufferInit's draw is low + u * 0), a constant fill
         // that is harmless and that a user narrowing a range on purpose may well want. The
-        // table used to demand low < high while project files allowed it (issue 10).
+        // table used to demand low < high while project files allowed it.
         if (low > high)
             return QStringLiteral("low: %1 is above high (%2)").arg(shortest(low), shortest(high));
         return {};

@@ -1,6 +1,6 @@
 #pragma once
 // A module global (`__constant__` or `__device__` variable) as a project describes it: written
-// before the launch, read back and verified after it, like a buffer (issue 12, point 2).
+// before the launch, read back and verified after it, like a buffer.
 
 #include "core/launch/ArgumentSpec.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // A lesson: a folder with a starter project whose "lesson" section says what the exercise
 // is (lesson.kpad), its text (lesson.md) and usually its solution (solution.cu). The format
-// is described in the README's "Writing a lesson".
+// is described in docs/lessons.md.
 
 #include "core/project/Project.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// A sequence of launches over one project's arguments (issue 12, point 3): each step names a
+// A sequence of launches over one project's arguments: each step names a
 // kernel of the project's source, its launch configuration and its arguments by name, with a
 // repeat count and buffer pairs swapped after each repetition (ping-pong). The whole sequence
 // can be captured as a CUDA graph and replayed. JSON: the project's "pipeline" section,

@@ -1,5 +1,5 @@
 #pragma once
-// A project's parameter sweep (issue 14, points 4 and 5): the tunables (block dimensions,
+// A project's parameter sweep: the tunables (block dimensions,
 // -D defines, scalar argument values such as n, plain parameters for name expressions), the
 // formulas that follow them (grid, dynamic shared memory, the kernel's name expression), the
 // restrictions, the search strategy and the objective. JSON: the project's "sweep" section,

@@ -1,5 +1,5 @@
 #pragma once
-// "Measure device ceiling" (issue 5): the bandwidth of a large device-to-device copy, the
+// "Measure device ceiling": the bandwidth of a large device-to-device copy, the
 // practical upper bound a memory-bound kernel's GB/s is shown against. Measured once per
 // device and driver, kept for the runner's lifetime and on disk next to the compile cache.
 

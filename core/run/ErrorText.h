@@ -1,6 +1,6 @@
 #pragma once
 // Driver errors turned into sentences a kernel author can act on, and the plain explanation of
-// every error a faulting kernel can end with (issue 13, point 7).
+// every error a faulting kernel can end with.
 
 #include "core/cuda/CudaError.h"
 #include "core/run/RunResult.h"

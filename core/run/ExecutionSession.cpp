@@ -58,7 +58,7 @@ LaunchLimits limitsFor(const DeviceInfo& d, const Kernel& kernel) {
     return l;
 }
 
-/// Clusters and cooperative launch (issue 12, point 4), checked against the device and the
+/// Clusters and cooperative launch, checked against the device and the
 /// kernel before any memory is taken; `launch` becomes what the driver is given (a kernel's
 /// own __cluster_dims__ apply without the launch attribute). Empty when it can be launched.
 QString checkClusterAndCooperative(const Kernel& kernel, const KernelInfo* info,
@@ -199,7 +199,7 @@ struct ExecutionSession::DeviceState {
     JitLog moduleJit;     ///< the JIT's report when `module` came from PTX
     DeviceBuffer l2Flush; ///< cold-mode flush buffer, allocated once and reused
     /// The last run's buffers: the next run keeps the allocations (and the contents of
-    /// unchanged "in" buffers) it can (issue 5, "Fast edit -> result").
+    /// unchanged "in" buffers) it can ("Fast edit -> result").
     std::vector<RunBuffer> buffers;
     GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
     GpuExpressionEvaluator expressionEvaluator; ///< expression checks compared on the GPU
@@ -211,7 +211,7 @@ struct ExecutionSession::DeviceState {
     /// before every later run, which would add it to each configuration of a sweep.
     bool ceilingTried = false;
     /// The run's textures and surfaces: freed when the run ends, or by the next run when an
-    /// error ended it (never while a sticky fault unwinds: GPU.md).
+    /// error ended it (never while a sticky fault unwinds: docs/ARCHITECTURE.md, "Threading").
     std::optional<RunTextures> textures;
 
     const Module& moduleFor(const QByteArray& cubin) {
@@ -272,7 +272,7 @@ ExecutionSession::ExecutionSession(CompileCache* cache)
     : m_cache(cache) {}
 
 ExecutionSession::~ExecutionSession() {
-    // After a sticky error the driver may crash in any call (GPU.md): leak the handles.
+    // After a sticky error the driver may crash in any call: leak the handles.
     if (isPoisoned())
         (void)m_state.release();
 }
@@ -466,7 +466,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     watchdog.start();
 
     DeviceState& s = deviceState(request.device);
-    // A pipeline (issue 12, point 3) runs its steps instead of the single launch: its steps
+    // A pipeline runs its steps instead of the single launch: its steps
     // are checked here, the project's own kernel only by reference kernels that use it.
     const bool isPipeline = !project.pipeline.isEmpty();
     QString problem; // the pipeline's kernels were checked against the compile by run()
@@ -506,7 +506,7 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
         problem = validateLaunch(project.launch, limitsFor(s.info, kernel));
     if (!problem.isEmpty())
         return fail(RunStatus::BadInput, problem);
-    // Module globals (issue 12, point 2): found in the module and sized before any buffer.
+    // Module globals: found in the module and sized before any buffer.
     std::optional<std::vector<RunGlobal>> globals =
         prepareGlobals(project, request.projectDir, result.compile, &problem);
     if (!globals)

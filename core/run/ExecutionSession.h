@@ -1,6 +1,6 @@
 #pragma once
-// The run pipeline (DESIGN.md, Data flow): compile -> load CUBIN -> buffers -> poison ->
-// correctness launch -> verify -> warm-up -> timed repetitions -> RunResult.
+// The run pipeline (docs/ARCHITECTURE.md, "Data flow of one run"): compile -> load CUBIN -> buffers
+// -> poison -> correctness launch -> verify -> warm-up -> timed repetitions -> RunResult.
 
 #include "core/compile/CompileCache.h"
 #include "core/run/DeviceCeiling.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Running a project's pipeline (issue 12, point 3): every step checked against its kernel
+// Running a project's pipeline: every step checked against its kernel
 // before memory is taken, every launch of one pass packed once (ping-pong swaps decide which
 // buffer each launch sees), the pass queued on a stream or captured as a CUDA graph, and the
 // timing of steps, stream passes and graph replays.

@@ -1,5 +1,5 @@
 #pragma once
-// The timing of a pipeline run (issue 12, point 3): each step's time within the sequence, the
+// The timing of a pipeline run: each step's time within the sequence, the
 // whole sequence launched on the stream, and, with a CUDA graph, its replay and the saving.
 
 #include "core/run/Timing.h"

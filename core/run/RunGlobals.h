@@ -1,5 +1,5 @@
 #pragma once
-// The module globals of one run (issue 12, point 2): matched against the compiled module,
+// The module globals of one run: matched against the compiled module,
 // written before the verified launch, read back and verified after it.
 
 #include "core/compile/CompileResult.h"

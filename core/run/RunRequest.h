@@ -1,6 +1,7 @@
 #pragma once
-// What a run is asked to do: the project, where it lives, and how to run it (DESIGN.md, Data
-// flow). A plain value with a JSON form, sent to the runner process as it is.
+// What a run is asked to do: the project, where it lives, and how to run it
+// (docs/ARCHITECTURE.md, "Data flow of one run"). A plain value with a JSON form, sent to the
+// runner process as it is.
 
 #include "core/project/Project.h"
 #include "core/run/SanitizerReport.h"

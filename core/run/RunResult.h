@@ -1,6 +1,6 @@
 #pragma once
-// Everything one run produced (DESIGN.md, Data flow): a plain value with a JSON form, sent back
-// by the runner process; output buffer contents travel beside it.
+// Everything one run produced (docs/ARCHITECTURE.md, "Data flow of one run"): a plain value with a
+// JSON form, sent back by the runner process; output buffer contents travel beside it.
 
 #include "core/compile/CompileResult.h"
 #include "core/cuda/DeviceInfo.h"

@@ -1,7 +1,7 @@
 #pragma once
-// RunRequest -> ExecutionSession -> RunResult (DESIGN.md, Data flow), with everything a result
-// holds: one include for the code that handles runs as a whole (the window's panels, the CLI).
-// Each type lives in its own header.
+// RunRequest -> ExecutionSession -> RunResult (docs/ARCHITECTURE.md, "Data flow of one run"), with
+// everything a result holds: one include for the code that handles runs as a whole (the window's
+// panels, the CLI). Each type lives in its own header.
 
 #include "core/run/ConsoleOutput.h"
 #include "core/run/KernelResources.h"

@@ -2,7 +2,7 @@
 // Whether one run of a kernel is really faster or slower than another: the ratio of the two
 // medians with a 95 % bootstrap interval, and the median's own interval for one run.
 //
-// Method (README, "Timing"):
+// Method (docs/user-guide.md, "How a run works"):
 // - Ratio of medians new/old, with a percentile bootstrap: each sample is resampled with
 //   replacement on its own (the two runs are independent), the ratio of the resampled medians
 //   is taken `resamples` times (2000), and the 2.5th and 97.5th percentiles of those ratios

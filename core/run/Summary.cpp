@@ -103,7 +103,7 @@ QString yesNo(bool b) {
     return b ? QStringLiteral("yes") : QStringLiteral("no");
 }
 
-/// A pipeline's entries (issue 12, point 3): each step's median, the sequence, the graph
+/// A pipeline's entries: each step's median, the sequence, the graph
 /// replay and what the graph saved. Keys are numbered by step ("pipeline.step1.median") so a
 /// script finds a step without knowing its kernel.
 void addPipeline(Builder& b, const PipelineTiming& p) {

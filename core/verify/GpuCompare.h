@@ -1,6 +1,6 @@
 #pragma once
 // Verification on the GPU: the same report as compareBuffers() (Verify.h) without copying
-// the buffers to the host (issue 5: 256 million floats in well under 100 ms).
+// the buffers to the host (256 million floats in well under 100 ms).
 
 #include "core/compile/CompileCache.h"
 #include "core/compile/Program.h"

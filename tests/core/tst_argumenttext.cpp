@@ -103,7 +103,7 @@ void TestArgumentText::initRulesAgreeWithLoader_data() {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("problem"); ///< empty: accepted; else how the message starts
 
-    // A constant uniform range is accepted everywhere (issue 10): the table used to refuse
+    // A constant uniform range is accepted everywhere: the table used to refuse
     // what project files allowed.
     QTest::newRow("uniform low equals high: accepted") << "uniform 2 2 seed=1"
                                                        << "";

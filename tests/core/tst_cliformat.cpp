@@ -224,7 +224,8 @@ error: no driver: compile-only.
     // `run --json` keeps every field it had and adds "summaries" (with or without a GPU).
     void runJsonAddsSummaries() {
         QProcess cli;
-        // KERNELPAD_CLI and KERNELPAD_EXAMPLES: the copies on the GPU machine (GPU.md).
+        // KERNELPAD_CLI and KERNELPAD_EXAMPLES: the copies on a GPU machine, where the
+        // suite runs against a bundle of the built programs (scripts/gpu-bundle.sh).
         const QString cliPath = qEnvironmentVariableIsSet("KERNELPAD_CLI")
                                     ? qEnvironmentVariable("KERNELPAD_CLI")
                                     : QStringLiteral(KERNELPAD_CLI_PATH);

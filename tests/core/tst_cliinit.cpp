@@ -13,7 +13,7 @@ using namespace kernelpad;
 
 namespace {
 
-const char* const kSaxpy = R"(// two kernels; init takes the first unless told
+const char* const kSaxpy = R"(// several kernels; init takes the first unless told
 extern "C" __global__ void saxpy(float a, const float* __restrict__ x, float* y, int n)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,6 +26,28 @@ extern "C" __global__ void fill(double* out, unsigned int count, double value)
     const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < count)
         out[i] = value;
+}
+
+// Narrow integers: 1024 does not fit a char, and a char is no size for the buffer.
+extern "C" __global__ void narrow(signed char shift, float* data, int n, char tag)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        data[i] = float(shift + tag);
+}
+
+// No integer of 32 bits: the buffers keep a count of their own.
+extern "C" __global__ void bytes(unsigned char level, short width, unsigned char* out)
+{
+    out[threadIdx.x] = level + width;
+}
+
+// The size is the first integer wide enough, not the short before it.
+extern "C" __global__ void wide(short h, long long n, float* out)
+{
+    const long long i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = h;
 }
 )";
 
@@ -92,6 +114,17 @@ void TestCliInit::writesLoadableProject_data() {
     QTest::newRow("kernel by name")
         << QStringList{"--kernel", "fill"} << "fill"
         << "out:buffer:float64:inout=count,count:scalar:uint32=1024,value:scalar:float64=1" << 4;
+    QTest::newRow("int8 scalars hold their largest value, the int sizes the buffer")
+        << QStringList{"--kernel", "narrow"} << "narrow"
+        << "shift:scalar:int8=127,data:buffer:float32:inout=n,n:scalar:int32=1024,"
+           "tag:scalar:int8=127"
+        << 4;
+    QTest::newRow("no 32-bit integer: a uint8 is no size, buffers keep 1024")
+        << QStringList{"--kernel", "bytes"} << "bytes"
+        << "level:scalar:uint8=255,width:scalar:int16=1024,out:buffer:uint8:inout=1024" << 4;
+    QTest::newRow("a short before the size is skipped")
+        << QStringList{"--kernel", "wide"} << "wide"
+        << "h:scalar:int16=1024,n:scalar:int64=1024,out:buffer:float32:inout=n" << 4;
 }
 
 void TestCliInit::writesLoadableProject() {

@@ -295,7 +295,7 @@ void TestCompile::virtualArchMakesPtxOnly_data() {
                                                   << ".target sm_90";
 }
 
-// Issue 12, point 6: a virtual arch is accepted, NVRTC makes PTX for it and no CUBIN; the
+// A virtual arch is accepted, NVRTC makes PTX for it and no CUBIN; the
 // runner hands the PTX to the driver's JIT.
 void TestCompile::virtualArchMakesPtxOnly() {
     QFETCH(QString, arch);
@@ -556,6 +556,8 @@ void TestCompile::specialFileInclude() {
         QSKIP(qPrintable(QStringLiteral("cannot make a %1 here").arg(kind)));
     writeFile(dir.filePath(QStringLiteral("inc/outer.cuh")),
               "#pragma once\n// includes the special file\n#include \"special.cuh\"\n");
+    if (QTest::currentTestFailed())
+        return;
 
     ProgramOptions options;
     options.includeDirs = QStringList{QStringLiteral("inc")};
@@ -615,9 +617,13 @@ void TestCompile::nestedRegularHeadersCompile() {
     writeFile(dir.filePath(QStringLiteral("inc/a.cuh")),
               "#pragma once\n#include \"sub/b.cuh\"\n#include <cuda_fp16.h>\n"
               "__device__ inline float a(float x) { return b(x) + 1; }\n");
+    if (QTest::currentTestFailed())
+        return;
     writeFile(dir.filePath(QStringLiteral("inc/sub/b.cuh")),
               "#pragma once\n#include \"../a.cuh\"\n"
               "__device__ inline float b(float x) { return 2 * x; }\n");
+    if (QTest::currentTestFailed())
+        return;
     ProgramOptions options;
     options.includeDirs = QStringList{QStringLiteral("inc")};
     const CompileResult result =

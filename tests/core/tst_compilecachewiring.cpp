@@ -54,6 +54,8 @@ private slots:
         QVERIFY(m_projectDir.isValid());
         QVERIFY(m_cacheDir.isValid());
         writeFile(m_projectDir.filePath(QStringLiteral("scale.cuh")), "#define SCALE 1.0f\n");
+        if (QTest::currentTestFailed())
+            return;
         for (const QString& name : entries(m_cacheDir.path()))
             QVERIFY(QFile::remove(m_cacheDir.filePath(name)));
     }
@@ -128,6 +130,8 @@ private slots:
         else
             bytes = QByteArray(bytes.size(), 'x');
         writeFile(path, bytes);
+        if (QTest::currentTestFailed())
+            return;
 
         CompileCache fresh(CompileCache::kDefaultCapacity, m_cacheDir.path());
         const CompileResult again =
@@ -169,6 +173,8 @@ private slots:
             p.kernel = QStringLiteral("fill<int>");
         else
             writeFile(m_projectDir.filePath(QStringLiteral("scale.cuh")), "#define SCALE 2.0f\n");
+        if (QTest::currentTestFailed())
+            return;
         const CompileResult r = compileProject(p, m_projectDir.path(), arch, &cache);
         QVERIFY2(r.ok, qPrintable(r.log));
         QVERIFY(!r.cacheHit);

@@ -1,4 +1,4 @@
-// Two compiles compared (issue 13, point 3): instruction classes of PTX and SASS opcodes,
+// Two compiles compared: instruction classes of PTX and SASS opcodes,
 // counts on recorded listings checked by hand (tests/data/sass), the line diff's rows, and
 // NVRTC compiles of one kernel with and without --fmad.
 

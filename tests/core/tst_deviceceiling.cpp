@@ -30,7 +30,7 @@ private slots:
     }
 
     void gbsCountsReadAndWrite() {
-        // GPU.md: the H100's 3025 GB/s; 1 GiB each way in 0.71 ms.
+        // The H100's 3025 GB/s: 1 GiB each way in 0.71 ms.
         QVERIFY(qAbs(copyGBs(qint64(1) << 30, 0.71) - 3024.5) < 1.0);
         QCOMPARE(copyGBs(1000, 0), 0.0);
     }

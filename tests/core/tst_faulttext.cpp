@@ -1,4 +1,4 @@
-// Kernel faults explain themselves (issue 13, point 7): every error a faulting kernel can end
+// Kernel faults explain themselves: every error a faulting kernel can end
 // with has one plain explanation, a wild write reads the same whichever code the address
 // produced, and what a memcheck re-run found ends with the line, thread and block.
 

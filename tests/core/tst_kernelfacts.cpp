@@ -1,4 +1,4 @@
-// What a compile alone tells about a kernel's resources (issue 11, point 8): the PTX's launch
+// What a compile alone tells about a kernel's resources: the PTX's launch
 // bounds and shared and local declarations, and ptxas's -v report from the program log.
 
 #include "core/compile/KernelFacts.h"

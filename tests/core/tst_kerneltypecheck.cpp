@@ -1,4 +1,4 @@
-// The argument table against the compiled kernel's instantiated signature (issue 11, point 5):
+// The argument table against the compiled kernel's instantiated signature:
 // after recompiling vector_add<double>, float32 buffers are named with the reason, and the
 // update keeps everything but the types.
 

@@ -1,4 +1,4 @@
-// Issue 12 without a GPU: virtual arches compile to PTX only; module globals are listed from
+// Launch features without a GPU: virtual arches compile to PTX only; module globals are listed from
 // real NVRTC output, read from .kpad files and matched against the module; clusters and
 // cooperative launches are validated with messages naming the limit; the new project and
 // result fields survive the runner protocol's JSON; every example compiles.

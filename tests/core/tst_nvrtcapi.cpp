@@ -1,4 +1,4 @@
-// NVRTC and nvJitLink are loaded at run time (issue 16): here, with the toolkit installed, both
+// NVRTC and nvJitLink are loaded at run time: here, with the toolkit installed, both
 // load from the default search and compile; and neither program names them in its ELF dynamic
 // section, so a computer without the toolkit can start KernelPad (a return to load-time linking
 // fails here).

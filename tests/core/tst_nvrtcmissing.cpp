@@ -1,4 +1,4 @@
-// A computer without the CUDA toolkit (issue 16, item 3), played by pointing
+// A computer without the CUDA toolkit, played by pointing
 // $KERNELPAD_NVRTC_LIBRARY and $KERNELPAD_NVJITLINK_LIBRARY at files that do not exist: the
 // load fails with what was tried and what to do, every compile says so instead of crashing, and
 // kernelpad-cli compiles and runs in a runner whose environment has the toolkit.

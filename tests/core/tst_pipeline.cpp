@@ -1,4 +1,4 @@
-// Pipelines in .kpad files (issue 12, point 3): the section parses, round-trips byte for byte,
+// Pipelines in .kpad files: the section parses, round-trips byte for byte,
 // names its kernels for NVRTC, and every bad step is refused with a message naming its field;
 // after a compile, unknown kernels and a buffer bound to a value parameter are named too.
 // The timing of a pipeline run travels in RunResult's JSON and becomes summary entries.

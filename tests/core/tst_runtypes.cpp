@@ -44,9 +44,9 @@ RunResult sampleResult() {
     r.launch.grid = {4, 1, 1};
     r.launch.block = {256, 1, 1};
     r.launch.sharedMemBytes = 512;
-    r.launch.cluster = {2, 1, 1}; // issue 12: clusters and cooperative launch travel
+    r.launch.cluster = {2, 1, 1}; // clusters and cooperative launch travel
     r.launch.cooperative = true;
-    r.jit.used = true; // issue 12: a virtual arch's JIT report travels
+    r.jit.used = true; // a virtual arch's JIT report travels
     r.jit.target = QStringLiteral("sm_90");
     r.jit.infoLog = QStringLiteral("ptxas info    : Used 16 registers");
     r.jit.jitMs = 97.5;
@@ -284,7 +284,7 @@ void TestRunTypes::requestRoundTrip() {
     y.kind = ArgumentSpec::Kind::Buffer;
     y.buffer.direction = Direction::Out;
     request.project.arguments = {y};
-    GlobalSpec filter; // issue 12: module globals travel with the project
+    GlobalSpec filter; // module globals travel with the project
     filter.name = QStringLiteral("filter");
     filter.value.count = QStringLiteral("9");
     filter.value.init.kind = InitSpec::Kind::Constant;

@@ -76,9 +76,15 @@ class TestSshRunner : public QObject {
     std::unique_ptr<test::LoopbackSsh> m_ssh;
     QString m_sshSkip;
 
-    void requireSsh() {
-        if (!m_sshSkip.isEmpty())
-            QSKIP(qPrintable(m_sshSkip));
+    /// The loopback server, or null after marking the test skipped with the reason: QSKIP here
+    /// would return from this helper only, so the test must `if (!ssh) return;`.
+    [[nodiscard]] const test::LoopbackSsh* requireSsh() {
+        if (m_sshSkip.isEmpty() && m_ssh)
+            return m_ssh.get();
+        QTest::qSkip(
+            qPrintable(m_sshSkip.isEmpty() ? QStringLiteral("no loopback sshd") : m_sshSkip),
+            __FILE__, __LINE__);
+        return nullptr;
     }
 
 private slots:
@@ -95,10 +101,12 @@ private slots:
     }
 
     void helloDevicesAndACompileOnlyRunOverSsh() {
-        requireSsh();
+        const test::LoopbackSsh* ssh = requireSsh();
+        if (!ssh)
+            return;
         RunnerClient client;
         QString error;
-        QVERIFY2(client.setSpec(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), &error),
+        QVERIFY2(client.setSpec(ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), &error),
                  qPrintable(error));
         QCOMPARE(client.spec().kind, RunnerSpec::Kind::Ssh);
         // Without a GPU the runner answers with no device and the driver's reason; with one,
@@ -121,11 +129,13 @@ private slots:
     }
 
     void compilesInTheRunnerOverSsh() {
-        requireSsh();
+        const test::LoopbackSsh* ssh = requireSsh();
+        if (!ssh)
+            return;
         RunRequest request = exampleRequest(QStringLiteral("saxpy.kpad"));
         request.project.options.arch = QStringLiteral("sm_80");
         const CompileResult r =
-            RunnerClient::compileIn(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), request);
+            RunnerClient::compileIn(ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), request);
         QVERIFY2(r.ok, qPrintable(r.log));
         QCOMPARE(r.arch, QStringLiteral("sm_80"));
         QVERIFY(r.findKernel(QStringLiteral("saxpy")));
@@ -133,17 +143,19 @@ private slots:
         // A compile error comes back with its diagnostics.
         request.project.source += QStringLiteral("\nthis is not C++;\n");
         const CompileResult bad =
-            RunnerClient::compileIn(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), request);
+            RunnerClient::compileIn(ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), request);
         QVERIFY(!bad.ok);
         QVERIFY(!bad.diagnostics.isEmpty());
     }
 
     void theEngineCompilesInTheRunnerWithoutNvrtcHere() {
-        requireSsh();
+        const test::LoopbackSsh* ssh = requireSsh();
+        if (!ssh)
+            return;
         qputenv("KERNELPAD_NO_NVRTC", "1");
         Engine engine;
         QSignalSpy devices(&engine, &Engine::devicesChanged);
-        engine.setRunner(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)));
+        engine.setRunner(ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)));
         QCOMPARE(engine.runner().kind, RunnerSpec::Kind::Ssh);
         QVERIFY(devices.wait(60000)); // the runner's list (empty without a GPU, with why)
         QSignalSpy compiled(&engine, &Engine::compiled);
@@ -158,7 +170,9 @@ private slots:
     }
 
     void cliCompilesInTheRunnerWithoutNvrtcHere() {
-        requireSsh();
+        const test::LoopbackSsh* ssh = requireSsh();
+        if (!ssh)
+            return;
         // KERNELPAD_NO_NVRTC=1 plays a laptop without the toolkit: compile goes to --runner.
         QProcess cli;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -168,7 +182,7 @@ private slots:
         const QString examples = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
         // The CLI syntax has no ssh options: the loopback host's config comes through a
         // command runner that calls ssh with it.
-        const RunnerSpec s = m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH));
+        const RunnerSpec s = ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH));
         QString program, error;
         QStringList arguments;
         QVERIFY(s.command(QString(), &program, &arguments, &error));
@@ -190,10 +204,12 @@ private slots:
     }
 
     void aKilledConnectionEndsTheRunAndTheNextReconnects() {
-        requireSsh();
+        const test::LoopbackSsh* ssh = requireSsh();
+        if (!ssh)
+            return;
         RunnerClient client;
         QString error;
-        QVERIFY(client.setSpec(m_ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), &error));
+        QVERIFY(client.setSpec(ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), &error));
         (void)devicesError(client); // connected, hello seen
         const qint64 sshPid = client.runnerPid();
         QVERIFY(sshPid > 0);
@@ -218,10 +234,12 @@ private slots:
     }
 
     void aMissingRemoteBinarySaysInstallOrGiveThePath() {
-        requireSsh();
+        const test::LoopbackSsh* ssh = requireSsh();
+        if (!ssh)
+            return;
         RunnerClient client;
         QString error;
-        QVERIFY(client.setSpec(m_ssh->spec(QStringLiteral("/nonexistent/kernelpad-cli")), &error));
+        QVERIFY(client.setSpec(ssh->spec(QStringLiteral("/nonexistent/kernelpad-cli")), &error));
         const QString why = devicesError(client);
         QVERIFY2(why.contains(QLatin1String("ended before its hello")), qPrintable(why));
         QVERIFY2(why.contains(QLatin1String("/nonexistent/kernelpad-cli")), qPrintable(why));

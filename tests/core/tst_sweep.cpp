@@ -1,4 +1,4 @@
-// Sweeps (issue 14, points 4 and 5), without a GPU: the "sweep" section parses and
+// Sweeps, without a GPU: the "sweep" section parses and
 // round-trips, every bad field is refused with its path; the space and what each restriction
 // removes (with the % operator muParser lacks); a configuration mapped to its project (block,
 // grid and shared-memory formulas, defines, scalar values with the buffers that follow them,

@@ -1,4 +1,4 @@
-// kernelpad-cli sweep (issue 14, point 4): bad input is refused with exit 4 and a message
+// kernelpad-cli sweep: bad input is refused with exit 4 and a message
 // naming the option or field; without a CUDA device the sweep stops at the first
 // configuration, says that no device was found and exits 3 (a compile-only evaluation is no
 // sweep), writing no record; on a machine with a device the same command sweeps. --runner given

@@ -1,12 +1,12 @@
-// Where a sweep's results file lives (issue 14, point 4: "an interrupted sweep resumes from its
-// results file", from the window or kernelpad-cli alike): in the cache folder, in a folder
-// (0700) keyed by the project's canonical path, never beside the project (a folder someone
-// sent could plant a file or a link there); two paths to one project share it; a file an
-// older KernelPad left beside the project is named as ignored, never read; the hash in its name
-// changes with what changes a record's figures (source, compile options, arguments, the tunables
-// and restrictions, the device) and not with what does not (name, description, strategy, objective,
-// the best configuration applied); a file of another hash is listed as stale; the loader reads the
-// file of the project as it is now, off the caller's thread, and delivers only the latest request's
+// Where a sweep's results file lives ("an interrupted sweep resumes from its results file",
+// from the window or kernelpad-cli alike): in the cache folder, in a folder (0700) keyed by the
+// project's canonical path, never beside the project (a folder someone sent could plant a file
+// or a link there); two paths to one project share it; a file an older KernelPad left beside the
+// project is named as ignored, never read; the hash in its name changes with what changes a
+// record's figures (source, compile options, arguments, the tunables and restrictions, the
+// device) and not with what does not (name, description, strategy, objective, the best
+// configuration applied); a file of another hash is listed as stale; the loader reads the file
+// of the project as it is now, off the caller's thread, and delivers only the latest request's
 // answer.
 
 #include "core/project/Project.h"

@@ -1,6 +1,6 @@
 // Device printf on a real GPU, through the runner: 10,000 lines, text without a newline, and
 // lines shaped like the runner's own messages all come back as the run's console output, and
-// never change its verdict (issue 9: such lines once turned a failed verification into PASS).
+// never change its verdict (such lines once turned a failed verification into PASS).
 
 #include "GpuTestSupport.h"
 

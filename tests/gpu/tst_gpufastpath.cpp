@@ -1,4 +1,4 @@
-// Issue 5's "fast edit -> result" on a real GPU: large reference-kernel verifications run
+// The fast path from an edit to its result, on a real GPU: large reference-kernel verifications run
 // on the GPU and still report a wrong kernel's mismatches, unchanged "in" buffers are not
 // uploaded again in the next run of a session, and the device's copy ceiling is measured,
 // cached and reported with later runs.

@@ -1,4 +1,4 @@
-// Issue 12 on a GPU: a virtual arch through the driver's JIT, module globals written and
+// Launch features on a GPU: a virtual arch through the driver's JIT, module globals written and
 // verified, thread block clusters and cooperative launches, and each bad input's message.
 // In process (ExecutionSession) and once through the runner (Engine), so that the new project
 // and result fields are seen to travel through the protocol.
@@ -62,6 +62,8 @@ private slots:
         p.options.arch = QStringLiteral("compute_%1%2").arg(m_device.ccMajor).arg(m_device.ccMinor);
         const RunResult r = run(p);
         requireAllPassed(r, 1);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(r.compile.arch, *p.options.arch);
         QVERIFY(r.compile.cubin.isEmpty());
         QVERIFY(r.jit.used);
@@ -75,10 +77,14 @@ private slots:
         // The same PTX again: the module is kept, and the result says so.
         const RunResult again = run(p);
         requireAllPassed(again, 1);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(again.jit.reused);
         // A CUBIN run reports no JIT.
         const RunResult cubin = run(test::loadExample("saxpy.kpad"));
         requireAllPassed(cubin, 1);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(!cubin.jit.used);
     }
 
@@ -99,6 +105,8 @@ private slots:
     void convolutionWithConstantFilter() {
         const RunResult r = run(test::loadExample("convolution.kpad"));
         requireAllPassed(r, 2); // out (reference kernel) and blocksDone (expression)
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(r.verification[1].buffer, QStringLiteral("blocksDone"));
         QVERIFY(r.compile.findGlobal(QStringLiteral("filter")));
         QCOMPARE(r.compile.findGlobal(QStringLiteral("filter"))->sizeBytes, 36);
@@ -158,6 +166,8 @@ private slots:
         QCOMPARE(p.launch.cluster, (std::array<int, 3>{4, 1, 1}));
         const RunResult r = run(p);
         requireAllPassed(r, 1);
+        if (QTest::currentTestFailed())
+            return;
         // Every input landed in exactly one bin.
         for (const OutputBuffer& o : r.outputs)
             if (o.name == QLatin1String("bins")) {
@@ -178,6 +188,8 @@ private slots:
                          QStringLiteral("__global__ void __cluster_dims__(4, 1, 1) clusterHist"));
         p.launch.cluster = {0, 0, 0};
         requireAllPassed(run(p), 1);
+        if (QTest::currentTestFailed())
+            return;
         // A different launch.cluster is refused, naming both.
         p.launch.cluster = {2, 1, 1};
         const RunResult r = run(p);

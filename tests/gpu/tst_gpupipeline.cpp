@@ -1,4 +1,4 @@
-// Pipelines on a GPU (issue 12, point 3): the two-pass reduction example verifies with and
+// Pipelines on a GPU: the two-pass reduction example verifies with and
 // without a CUDA graph, in this process and through the runner, with per-step times, a graph
 // replay time and the time saved; ping-pong swaps leave each buffer what its name says; a
 // step naming a missing buffer or binding a buffer to a value parameter is refused with the

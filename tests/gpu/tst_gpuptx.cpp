@@ -69,6 +69,8 @@ private slots:
         QCOMPARE(p.language, SourceLanguage::Ptx);
         const RunResult r = run(p);
         checkVerified(r);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(r.compile.language, SourceLanguage::Ptx);
         QVERIFY2(r.compile.compiler.startsWith(QLatin1String("nvJitLink")),
                  qPrintable(r.compile.compiler));
@@ -86,6 +88,8 @@ private slots:
         const RunResult r =
             test::runAndWait(engine, test::loadExample(QStringLiteral("ptx_saxpy.kpad")));
         checkVerified(r);
+        if (QTest::currentTestFailed())
+            return;
         QCOMPARE(r.compile.language, SourceLanguage::Ptx);
     }
 
@@ -96,6 +100,8 @@ private slots:
         p.options.arch = virtualArch;
         const RunResult r = run(p);
         checkVerified(r);
+        if (QTest::currentTestFailed())
+            return;
         QVERIFY(r.compile.cubin.isEmpty()); // the driver assembled the PTX itself
     }
 

@@ -1,4 +1,4 @@
-// Closing KernelPad while its runner holds a CUDA context (issue 11: quitting took about 2 s
+// Closing KernelPad while its runner holds a CUDA context (quitting took about 2 s
 // after the window closed, waiting for the driver to tear the runner's context down).
 
 #include "GpuTestSupport.h"

@@ -1,6 +1,6 @@
 // The real nvdisasm on NVRTC's CUBINs of every example (the GPU machine's toolkit has it; the
 // build machines do not): each kernel has SASS, the line map reaches the source, and -lineinfo
-// leaves the instructions as they are (README, "kernelpad-cli").
+// leaves the instructions as they are (docs/cli.md).
 
 #include "core/compile/SassCache.h"
 #include "core/compile/SassReport.h"

@@ -1,4 +1,4 @@
-// Sweeps on the GPU (issue 14, points 4 and 5): the transpose example over its 66 block
+// Sweeps on the GPU: the transpose example over its 66 block
 // shapes in one warm runner, every configuration verified against the reference transpose
 // and the best the fastest of them; a kernel with __launch_bounds__(256) where the larger
 // shapes fail with their reason and are never best; SAXPY over sizes, where the bandwidth of

@@ -1,4 +1,4 @@
-// The window on a real GPU (issue 13, point 7): with "after a memory fault, re-run under
+// The window on a real GPU: with "after a memory fault, re-run under
 // memcheck automatically" on, a wild write shows its explanation above the editor, the
 // memcheck run starts by itself, and the message ends with the faulting line, thread and
 // block, which the editor marks. gpu-labelled; without a driver or compute-sanitizer it skips

@@ -1,4 +1,4 @@
-// The window on a real GPU (issue 12, points 2 and 7): module globals set in the argument table
+// The window on a real GPU: module globals set in the argument table
 // reach the device before the launch, are read back after it, and their verification shows in
 // the verification panel. gpu-labelled; without a driver every test skips with the reason.
 

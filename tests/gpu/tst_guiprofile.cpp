@@ -1,4 +1,4 @@
-// The window's Build ▸ Profile on a real GPU under Nsight Compute (issue 13, points 5 and 6):
+// The window's Build ▸ Profile on a real GPU under Nsight Compute:
 // the strided read flagged in the editor's margin at its line and the contiguous one not, the
 // bank-conflicted tile flagged and the padded one not, SAXPY's speed of light in the Profile
 // tab, and two profiles of SAXPY around an edit as two points of the roofline, each kept with
@@ -36,7 +36,7 @@ constexpr int kProfileTimeoutMs = 240000;
 constexpr int kStridedReadLine = 6;     // out[i] = in[(size_t)i * 32];
 constexpr int kContiguousReadLine = 14; // out[i] = in[i];
 constexpr int kConflictLine = 12;       // out[...] = tile[threadIdx.x][threadIdx.y];
-/// Issue 13 holds SAXPY's DRAM throughput to at least this share of peak.
+/// SAXPY's DRAM throughput is held to at least this share of peak.
 constexpr double kSaxpyDramMinPct = 60.0;
 
 QString dataPath(const QString& file) {

@@ -1,5 +1,6 @@
 // The window on a real GPU: the UI thread stays responsive while a kernel runs for about two
-// seconds (DESIGN.md, Threading: the UI thread never waits on the GPU), and a SAXPY run
+// seconds (the UI thread never waits on the GPU: docs/ARCHITECTURE.md,
+// "Threading"), and a SAXPY run
 // shows up in the timing chart and the verification panel. gpu-labelled; without a driver
 // every test skips with the reason.
 

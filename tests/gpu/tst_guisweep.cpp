@@ -1,4 +1,4 @@
-// The Sweep dock on a real GPU (issue 14, point 4): transpose_sweep.kpad opened in the window,
+// The Sweep dock on a real GPU: transpose_sweep.kpad opened in the window,
 // its sweep run through Build ▸ Run Sweep on the window's device (a runner of the sweep's own,
 // on its own thread), every one of its 66 block shapes compiled, run and verified; Apply best
 // writes the best block and grid into the project as one settings step that Edit ▸ Undo

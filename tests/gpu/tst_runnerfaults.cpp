@@ -139,7 +139,7 @@ private slots:
     }
 
     void hungKernelIsReportedAtItsLimit() {
-        // Issue 9: the message waited for the killed runner's teardown (7.3 s for a 2 s limit).
+        // The message waited for the killed runner's teardown (7.3 s for a 2 s limit).
         Project p = smallSaxpy();
         p.source = saxpyWithBody("    while (*reinterpret_cast<volatile float*>(x) < 1e30f) { }\n  "
                                  "  if (tid < n) out[tid] = a;");

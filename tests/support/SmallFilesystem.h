@@ -1,5 +1,5 @@
 #pragma once
-// A tiny tmpfs for tests of what happens when a disk is full (issue 9: a save on a full disk
+// A tiny tmpfs for tests of what happens when a disk is full (a save on a full disk
 // reported success). Mounting needs root or CAP_SYS_ADMIN; without it ok() is false and why()
 // says so, for the test to QSKIP with.
 

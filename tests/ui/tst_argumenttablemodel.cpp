@@ -231,7 +231,7 @@ void TestArgumentTableModel::tooltipsShowTheWholeValue() {
                 .isEmpty());
 }
 
-// Issue 11, point 5: vector_add<float> recompiled as vector_add<double> kept float32 buffers
+// Vector_add<float> recompiled as vector_add<double> kept float32 buffers
 // with no warning (the source says T, so the sync cannot tell).
 void TestArgumentTableModel::templateTypeMismatchIsMarked() {
     ArgumentTableModel model;

@@ -139,7 +139,7 @@ void TestBufferViewer::heatMapSamplesToWidgetSize() {
     QCOMPARE(heat.render(QSize(200, 100)).size(), QSize(3, 2));
 }
 
-// Issue 11, point 10: before any run the tab said "No output buffers" for a project that has
+// Before any run the tab said "No output buffers" for a project that has
 // them.
 void TestBufferViewer::beforeARunSaysBuffersComeAfterOne() {
     BufferViewer viewer;

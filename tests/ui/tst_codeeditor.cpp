@@ -458,7 +458,7 @@ void TestCodeEditor::completionWords() {
     QCOMPARE(CompletionWords::completions(text, prefix, current), expected);
 }
 
-// Issue 11: the completion popup offered exactly the word just typed, so Enter went to the
+// The completion popup offered exactly the word just typed, so Enter went to the
 // popup instead of starting a new line.
 void TestCodeEditor::completionNeverOffersTheTypedWord() {
     CodeEditor editor;

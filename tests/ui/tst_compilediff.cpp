@@ -1,4 +1,4 @@
-// The Diff tab (issue 13, point 3): two compiles of an edited SAXPY side by side, the changed
+// The Diff tab: two compiles of an edited SAXPY side by side, the changed
 // rows coloured and the counts by class before -> after; pinning a compile compares the next
 // edits with it; without nvdisasm the PTX is diffed and the view says why there is no SASS.
 // NVRTC compiles for real; nvdisasm is a script in CUDA_HOME that prints the SASS recorded on

@@ -1,4 +1,4 @@
-// A faulted run explains itself in the window (issue 13, point 7): the explanation and the
+// A faulted run explains itself in the window: the explanation and the
 // offer of a memcheck run above the editor; accepting starts that run through the Session;
 // its finding ends the message with the line, thread and block and marks the line; the
 // preference starts it without asking. Results are constructed: no GPU is needed.

@@ -1,4 +1,4 @@
-// Module globals in the argument table (issue 12, point 2): a project's __constant__ and
+// Module globals in the argument table: a project's __constant__ and
 // __device__ variables shown below the parameters, edited into the document, followed across
 // compiles (a new one offered, a vanished one marked and kept) and verified in the panel.
 

@@ -185,7 +185,7 @@ void TestLaunchPanel::configAndTimingRoundTrip() {
     QCOMPARE(changed.count(), 5);
 }
 
-// Issue 11: Tab from Block x went to Grid y (the spin boxes were created down the columns).
+// Tab from Block x went to Grid y (the spin boxes were created down the columns).
 void TestLaunchPanel::tabGoesAlongTheRows() {
     LaunchPanel panel;
     panel.show();

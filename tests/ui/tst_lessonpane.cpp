@@ -1,4 +1,4 @@
-// The lesson pane and exercise mode (issue 15): every shipped lesson opens in the window with
+// The lesson pane and exercise mode: every shipped lesson opens in the window with
 // its text beside the editor and compiles without a GPU; hints open one at a time; the
 // solution is shown as a diff and used as one undoable edit; runs are judged from their own
 // verification (and, for a speed lesson, the starter's time) and completions recorded.

@@ -1,4 +1,4 @@
-// The Occupancy tab (issue 13, point 8): the three curves for a compiled example, the marker
+// The Occupancy tab: the three curves for a compiled example, the marker
 // at the launch, the limiter in words; changing the block size moves the marker. Offscreen;
 // without a device the limits come from the compiled architecture's tables.
 

@@ -1,4 +1,4 @@
-// Edit ▸ Preferences (issue 11): editor font and size, theme, the timing of new projects and
+// Edit ▸ Preferences: editor font and size, theme, the timing of new projects and
 // the runner's time limit, kept in QSettings and read where they are used.
 
 #include "core/engine/Engine.h"

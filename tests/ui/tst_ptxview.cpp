@@ -1,4 +1,4 @@
-// The PTX view: a failed compile keeps the last good PTX, marked stale (issue 11, point 10),
+// The PTX view: a failed compile keeps the last good PTX, marked stale,
 // and the entry picker shows demangled names beside the lowered ones (point 11).
 
 #include "ui/widgets/KernelItems.h"

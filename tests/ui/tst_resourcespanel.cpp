@@ -1,4 +1,4 @@
-// The Resources tab without a driver (issue 11, point 8): what the compile knows from its PTX
+// The Resources tab without a driver: what the compile knows from its PTX
 // and ptxas's report, and what only the driver adds, instead of "No kernel compiled".
 
 #include "ui/widgets/ResourcesPanel.h"

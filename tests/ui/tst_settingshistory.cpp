@@ -1,4 +1,4 @@
-// The settings history (issue 14): Apply Best / Apply Selected in the Sweep dock and a
+// The settings history: Apply Best / Apply Selected in the Sweep dock and a
 // version's Restore are each one undo step of the document's settings, offscreen and over a
 // stand-in evaluator (no GPU). Undo puts back every setting the apply wrote (block, grid,
 // defines, a swept scalar, the template argument of the kernel's name expression, dynamic

@@ -258,7 +258,7 @@ RunResult scenario(bool timedRun) {
 
 } // namespace
 
-// Issue 10, point 2: the table is summarize() formatted by formatSummaryValue(), row for row,
+// The table is summarize() formatted by formatSummaryValue(), row for row,
 // so a new summary entry shows in the window without code here.
 void TestTimingChart::tableShowsEverySummary_data() {
     QTest::addColumn<bool>("timed");
@@ -311,7 +311,7 @@ void TestTimingChart::axisUnitIsTheFormattersUnit() {
     }
 }
 
-// Issue 11, point 10: before any run the chart showed bare axes labelled "0 0 0 0 1".
+// Before any run the chart showed bare axes labelled "0 0 0 0 1".
 void TestTimingChart::emptyStateBeforeARun() {
     TimingChartView view;
     view.show();

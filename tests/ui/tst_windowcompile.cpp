@@ -1,4 +1,4 @@
-// What a compile tells the window (issue 11): the kernel's own launch bounds from its PTX
+// What a compile tells the window: the kernel's own launch bounds from its PTX
 // are checked as the device's limits are, with the reason shown beside the launch settings.
 
 #include "../support/WindowParts.h"
@@ -227,7 +227,7 @@ void TestWindowCompile::coverCountsTheReductionsInput() {
     QCOMPARE(count->text(), QStringLiteral("4194304"));
 }
 
-// Issue 11, point 4: typing "n/2" into the cover field became "2".
+// Typing "n/2" into the cover field became "2".
 void TestWindowCompile::coverTakesAnExpressionInTheWindow() {
     Engine engine;
     MainWindow window(&engine);
@@ -249,7 +249,7 @@ void TestWindowCompile::coverTakesAnExpressionInTheWindow() {
     QVERIFY(window.isWindowModified());
 }
 
-// Issue 11, point 5: vector_add<float> typed as vector_add<double> and recompiled with Enter
+// Vector_add<float> typed as vector_add<double> and recompiled with Enter
 // left A, B and C float32 without a word.
 void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
     Engine engine;
@@ -275,7 +275,7 @@ void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
                                                         : QString()));
     QCOMPARE(test::part<QComboBox>(&window, "kernelSelector")->currentText(),
              QStringLiteral("vector_add<double>"));
-    // The kernel box lists the lowered name beside the name (issue 11, point 11).
+    // The kernel box lists the lowered name beside the name.
     const int item = test::part<QComboBox>(&window, "kernelSelector")
                          ->findText(QStringLiteral("vector_add<double>"));
     QVERIFY(item >= 0);
@@ -303,7 +303,7 @@ void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
     QVERIFY(!bar->isVisible());
 }
 
-// Issue 11, point 8: without a driver the Resources tab said "No kernel compiled for a device
+// Without a driver the Resources tab said "No kernel compiled for a device
 // yet" after a compile.
 void TestWindowCompile::resourcesWithoutDriverShowTheCompile() {
     Engine engine;

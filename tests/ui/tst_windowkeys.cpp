@@ -1,11 +1,12 @@
-// The window's keys and menus as a newcomer meets them (issue 11): zoom shortcuts zoom and
-// never type into the kernel, F8 walks the diagnostics, a single click on one jumps, the
-// View menu shows "&" as written, Help lists About, the shortcuts and the README.
+// The window's keys and menus as a newcomer meets them: zoom shortcuts zoom and never type into
+// the kernel, F8 walks the diagnostics, a single click on one jumps, the View menu shows "&" as
+// written, Help lists About, the shortcuts, the user guide and the README.
 
 #include "../support/WindowParts.h"
 #include "ui/ProjectDocument.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
+#include "ui/windows/HelpDocuments.h"
 #include "ui/windows/MainWindow.h"
 
 #include <QAction>
@@ -221,18 +222,23 @@ void TestWindowKeys::helpMenuHasAboutAndShortcuts() {
     QVERIFY(titles.contains(QStringLiteral("About KernelPad")));
     QVERIFY(titles.contains(QStringLiteral("Keyboard Shortcuts")));
     QVERIFY(titles.contains(QStringLiteral("KernelPad README")));
-    // The README it opens is there (the build tree's here), and About links to it.
+    QVERIFY(titles.contains(QStringLiteral("KernelPad User Guide")));
+    // The README and the guide they open are there (the source tree's here), and About links
+    // to the guide.
     const QString readme = MainWindow::readmePath();
     QVERIFY(QFileInfo(readme).isFile());
     QCOMPARE(QFileInfo(readme).fileName(), QStringLiteral("README.md"));
+    const QString guide = userGuidePath();
+    QVERIFY2(QFileInfo(guide).isFile(), qPrintable(guide));
+    QCOMPARE(QFileInfo(guide).fileName(), QStringLiteral("user-guide.md"));
 
     const QString about = window.aboutText();
     QVERIFY(about.contains(QStringLiteral("9.8.7")));
     QVERIFY(about.contains(QString::fromLatin1(qVersion())));
     QVERIFY(about.contains(QStringLiteral("NVRTC")));
     QVERIFY(about.contains(QStringLiteral("driver")));
-    QVERIFY2(about.contains(QStringLiteral("<a href=\"%1\">README</a>")
-                                .arg(QUrl::fromLocalFile(readme).toString(QUrl::FullyEncoded))),
+    QVERIFY2(about.contains(QStringLiteral("<a href=\"%1\">User Guide</a>")
+                                .arg(QUrl::fromLocalFile(guide).toString(QUrl::FullyEncoded))),
              qPrintable(about));
 
     bool zoomListed = false;

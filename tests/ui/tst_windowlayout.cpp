@@ -1,4 +1,4 @@
-// The window's layout at the sizes people use (issue 11): every control of the default
+// The window's layout at the sizes people use: every control of the default
 // project is on screen without scrolling sideways, and extra width goes where content
 // needs it.
 

@@ -1,4 +1,4 @@
-// The window on a computer without the CUDA toolkit (issue 16, item 3), played by pointing
+// The window on a computer without the CUDA toolkit, played by pointing
 // $KERNELPAD_NVRTC_LIBRARY at a file that does not exist: an example opens, and where its
 // diagnostics would be the window says NVRTC was not found and what to do, without crashing and
 // with the text intact.

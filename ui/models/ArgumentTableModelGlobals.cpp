@@ -1,4 +1,4 @@
-// The module-global rows of ArgumentTableModel (issue 12, point 2): their cells, edits and how
+// The module-global rows of ArgumentTableModel: their cells, edits and how
 // they follow the project and the compiled module. The rows' own logic is in GlobalRows.
 
 #include "ui/models/ArgumentCells.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The module-global rows of the argument table (issue 12, point 2): the project's globals and
+// The module-global rows of the argument table: the project's globals and
 // those the last compile declares, each with its cells, edits and problems. The table model
 // shows them below the kernel's parameters.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The steps of a project's pipeline as a table (issue 12, point 3): kernel, grid, block,
+// The steps of a project's pipeline as a table: kernel, grid, block,
 // dynamic shared memory, repeat count, arguments and swaps, edited as text; after a run each
 // step's median time.
 

@@ -176,7 +176,7 @@ void ArgumentTableView::fitColumns() {
         width += header->sectionSize(column);
     }
     // The table asks for every column's width so that the dock never hides Init, Direction
-    // or Verify behind a sideways scroll (issue 11).
+    // or Verify behind a sideways scroll.
     width += m_table->verticalHeader()->sizeHint().width() + 2 * m_table->frameWidth() +
              m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     m_table->setMinimumWidth(width);

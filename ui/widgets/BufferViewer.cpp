@@ -199,7 +199,7 @@ void BufferViewer::showBuffer(int comboIndex) {
         m_model->clear();
         m_heatMap->clear();
         // Before a run the project's out and inout buffers have no contents to show yet; it is
-        // not that there are none (issue 11).
+        // not that there are none.
         m_info->setText(m_hasRun ? tr("The last run returned no output buffers: only out and "
                                       "inout buffers are copied back, from a run that launched.")
                                  : tr("Output buffers (out and inout) show here after a run, "

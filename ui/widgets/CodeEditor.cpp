@@ -161,7 +161,7 @@ CodeEditor::~CodeEditor() = default;
 
 void CodeEditor::setUpZoom() {
     // Scintilla binds Ctrl++ and Ctrl+- (without Shift) and types any other Ctrl+key that
-    // has text into the document: Ctrl+0, Ctrl+= and Ctrl+Shift+= (issue 11). Its bindings
+    // has text into the document: Ctrl+0, Ctrl+= and Ctrl+Shift+=. Its bindings
     // would win the shortcut override, so they go; the window-wide actions take the keys.
     for (QsciCommand::Command command : {QsciCommand::ZoomIn, QsciCommand::ZoomOut}) {
         if (QsciCommand* cmd = standardCommands()->find(command)) {

@@ -1,6 +1,6 @@
 #pragma once
 // The editor's completion list: words of the document that continue the one being typed,
-// never that word itself (issue 11: the popup offered exactly what had just been typed, and
+// never that word itself (the popup offered exactly what had just been typed, and
 // Enter then went to the popup instead of making a new line).
 
 #include <Qsci/qsciabstractapis.h>

@@ -1,6 +1,6 @@
 #pragma once
 // The strip above the editor that explains a kernel fault and offers (or reports) the one run
-// under memcheck that finds its line, thread and block (issue 13, point 7).
+// under memcheck that finds its line, thread and block.
 
 #include <QFrame>
 

@@ -58,7 +58,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     dims->addWidget(new QLabel(tr("Grid (blocks)"), this), 1, 0);
     dims->addWidget(new QLabel(tr("Block (threads)"), this), 2, 0);
     // Created row by row, since creation order is the Tab order: Grid x → y → z, then
-    // Block x → y → z (issue 11), not down the columns.
+    // Block x → y → z, not down the columns.
     for (int i = 0; i < 3; ++i) {
         m_grid[i] =
             makeSpin(this, 1, INT_MAX, QStringLiteral("grid%1").arg(QLatin1String(axes[i])));

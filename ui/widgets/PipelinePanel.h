@@ -1,5 +1,5 @@
 #pragma once
-// The launch list of a pipeline project (issue 12, point 3): its steps as an editable table,
+// The launch list of a pipeline project: its steps as an editable table,
 // whether the sequence is also replayed as a CUDA graph, the problems the project's arguments
 // give it, and after a run the per-step, stream and graph times.
 

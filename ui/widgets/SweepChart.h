@@ -1,5 +1,5 @@
 #pragma once
-// The chart of a sweep's results (issue 14, points 4 and 5), chosen from the spec and the
+// The chart of a sweep's results, chosen from the spec and the
 // records: a line of the objective against the one varying parameter, a heat map for two, the
 // best ten as bars for more, and for a size sweep time and GB/s against n on log axes with the
 // device's copy ceiling, so the launch-bound, cache-resident and bandwidth-bound regions show.

@@ -1,5 +1,5 @@
 #pragma once
-// The Sweep dock (issue 14, point 4): the project's "sweep" section as an editable form (the
+// The Sweep dock: the project's "sweep" section as an editable form (the
 // tunables with their role and values, the grid, shared memory and kernel formulas, the
 // restrictions, the strategy and the objective), the number of configurations it keeps,
 // Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or any

@@ -1,4 +1,4 @@
-// SweepPanel: "Devices:", what Run Sweep spreads over (issue 16, point 4: sweeps over every
+// SweepPanel: "Devices:", what Run Sweep spreads over (sweeps over every
 // runner's devices): the chosen device, every device of this computer, or every device of every
 // runner in Preferences. The binding finds each scope's devices and hands them in; the panel
 // names them and makes the evaluator, a RunnerPool over the entries, on the sweep's thread.

@@ -47,7 +47,7 @@ TimingChartView::TimingChartView(QWidget* parent)
     : QWidget(parent) {
     m_stack = new QStackedWidget(this);
     m_charts = new QWidget(m_stack);
-    // Empty charts would show axes of "0 0 0 0 1" (issue 11): say what a run will show.
+    // Empty charts would show axes of "0 0 0 0 1": say what a run will show.
     m_emptyState =
         new QLabel(tr("No timings yet. After a run, this tab shows the time of every "
                       "repetition, a histogram of them and one point per run of the session, "

@@ -35,7 +35,7 @@ const char kDockShareKey[] = "window/dockShare";
 constexpr int kLayoutVersion = 2;
 // The dock column's share of the window's width. Half gives the arguments' columns, the
 // launch panel's x/y/z and the compile flags their full width at 1280x800 with room to
-// spare; the editor keeps the other half (issue 11). Kept as the user drags the divider.
+// spare; the editor keeps the other half. Kept as the user drags the divider.
 constexpr double kDefaultDockShare = 0.5;
 constexpr double kMinDockShare = 0.15;
 constexpr double kMaxDockShare = 0.85;
@@ -90,7 +90,7 @@ void MainWindow::createDocks() {
                           QDockWidget::DockWidgetClosable);
         if (scroll) {
             // Forms keep their natural height and scroll when the dock is short; never
-            // sideways: the dock is at least as wide as the form (issue 11).
+            // sideways: the dock is at least as wide as the form.
             auto* area = new FormScrollArea(dock);
             area->setWidget(content);
             area->setWidgetResizable(true);
@@ -114,7 +114,7 @@ void MainWindow::createDocks() {
     QDockWidget* pipelineDock =
         makeDock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipeline, true);
     tabifyDockWidget(launchDock, pipelineDock);
-    // Parameter sweeps: beside the launch settings they change (issue 14).
+    // Parameter sweeps: beside the launch settings they change.
     auto* sweep = new SweepPanel(this);
     sweep->setObjectName(QStringLiteral("sweepPanel"));
     QDockWidget* sweepDock = makeDock(tr("Sweep"), QStringLiteral("sweepDock"), sweep, true);
@@ -124,7 +124,7 @@ void MainWindow::createDocks() {
 
     m_viewMenu = new QMenu(tr("&View"), this);
     for (QDockWidget* dock : {kernelDock, argumentsDock, launchDock, pipelineDock, sweepDock}) {
-        // The menu would read "Kernel & Compile" as a mnemonic on " C" (issue 11).
+        // The menu would read "Kernel & Compile" as a mnemonic on " C".
         dock->toggleViewAction()->setText(
             dock->windowTitle().replace(QLatin1Char('&'), QStringLiteral("&&")));
         m_viewMenu->addAction(dock->toggleViewAction());

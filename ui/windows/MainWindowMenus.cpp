@@ -12,6 +12,7 @@
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/FindReplaceBar.h"
 #include "ui/widgets/SweepPanel.h"
+#include "ui/windows/HelpDocuments.h"
 
 #include <QAction>
 #include <QApplication>
@@ -45,6 +46,30 @@ constexpr int kDriverMinorScale = 10;
 constexpr int kNoDiagnosticsMessageMs = 3000;
 constexpr int kShortcutsDialogWidthPx = 520;
 constexpr int kShortcutsDialogHeightPx = 560;
+
+/// The installed copy (bin/../share/doc/kernelpad/NAME) when there is one, else the source
+/// tree's (SOURCE, relative to the folder of README.md); empty when neither is there.
+QString documentPath(const QString& installedName, const QString& sourcePath) {
+    QStringList candidates;
+    if (QCoreApplication::instance())
+        candidates << QApplication::applicationDirPath() +
+                          QStringLiteral("/../share/doc/kernelpad/") + installedName;
+    candidates << QFileInfo(QStringLiteral(KERNELPAD_README_PATH)).absolutePath() +
+                      QLatin1Char('/') + sourcePath;
+    for (const QString& candidate : candidates)
+        if (QFileInfo(candidate).isFile())
+            return QFileInfo(candidate).canonicalFilePath();
+    return {};
+}
+
+/// Opens a document of Help in the desktop's viewer, or says in the status bar why not.
+void openDocument(QStatusBar* statusBar, const QString& path, const QString& what) {
+    if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+        statusBar->showMessage(path.isEmpty()
+                                   ? MainWindow::tr("%1 was not found beside KernelPad").arg(what)
+                                   : MainWindow::tr("No program opens %1").arg(path),
+                               kNoDiagnosticsMessageMs);
+}
 } // namespace
 
 void MainWindow::createActions() {
@@ -270,18 +295,17 @@ void MainWindow::createMenus() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"));
     connect(shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
+    QAction* guide = help->addAction(tr("KernelPad &User Guide"));
+    guide->setObjectName(QStringLiteral("userGuideAction"));
+    guide->setStatusTip(tr("Open the user guide: a tour of the window, its docks and menus"));
+    connect(guide, &QAction::triggered, this,
+            [this] { openDocument(statusBar(), userGuidePath(), tr("The user guide")); });
     QAction* readme = help->addAction(tr("KernelPad &README"));
     readme->setObjectName(QStringLiteral("readmeAction"));
-    readme->setStatusTip(tr("Open the README: a tour of the window, the project file and the "
-                            "command line"));
-    connect(readme, &QAction::triggered, this, [this] {
-        const QString path = readmePath();
-        if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-            statusBar()->showMessage(path.isEmpty()
-                                         ? tr("The README was not found beside KernelPad")
-                                         : tr("No program opens %1").arg(path),
-                                     kNoDiagnosticsMessageMs);
-    });
+    readme->setStatusTip(tr("Open the README: what KernelPad is, how to build it and where the "
+                            "documentation is"));
+    connect(readme, &QAction::triggered, this,
+            [this] { openDocument(statusBar(), readmePath(), tr("The README")); });
     help->addSeparator();
     QAction* about = help->addAction(tr("&About KernelPad"));
     about->setMenuRole(QAction::AboutRole);
@@ -327,22 +351,18 @@ QString MainWindow::aboutText() const {
               "<p>%5</p>")
         .arg(appVersion.toHtmlEscaped(), QString::fromLatin1(qVersion()), nvrtc.toHtmlEscaped(),
              driver.toHtmlEscaped(),
-             readmePath().isEmpty()
-                 ? tr("The README (README.md in the sources) gives a tour.")
-                 : tr("The <a href=\"%1\">README</a> gives a tour.")
-                       .arg(QUrl::fromLocalFile(readmePath()).toString(QUrl::FullyEncoded)));
+             userGuidePath().isEmpty()
+                 ? tr("The user guide (docs/user-guide.md in the sources) gives a tour.")
+                 : tr("The <a href=\"%1\">User Guide</a> gives a tour.")
+                       .arg(QUrl::fromLocalFile(userGuidePath()).toString(QUrl::FullyEncoded)));
 }
 
 QString MainWindow::readmePath() {
-    QStringList candidates;
-    if (QCoreApplication::instance())
-        candidates << QApplication::applicationDirPath() +
-                          QStringLiteral("/../share/doc/kernelpad/README.md");
-    candidates << QStringLiteral(KERNELPAD_README_PATH);
-    for (const QString& candidate : candidates)
-        if (QFileInfo(candidate).isFile())
-            return QFileInfo(candidate).canonicalFilePath();
-    return {};
+    return documentPath(QStringLiteral("README.md"), QStringLiteral("README.md"));
+}
+
+QString userGuidePath() {
+    return documentPath(QStringLiteral("user-guide.md"), QStringLiteral("docs/user-guide.md"));
 }
 
 QVector<QPair<QString, QString>> MainWindow::shortcutList() const {

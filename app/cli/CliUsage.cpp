@@ -1,0 +1,279 @@
+#include "app/cli/CliUsage.h"
+
+namespace kernelpad::cli {
+namespace {
+
+const char* const kRunnerOption =
+    "  --runner local|ssh:[user@]host[:port][/path/to/kernelpad-cli]|cmd:<command line>\n"
+    "      Where kernels run (default: this computer, or $KERNELPAD_RUNNER_SPEC in the same\n"
+    "      syntax; kernelpad-cli --help explains the kinds).\n";
+
+const char* const kInit =
+    "Usage: kernelpad-cli init KERNEL.cu [--kernel NAME] [-o OUT.kpad] [--force]\n"
+    "\n"
+    "Write a project for the first __global__ kernel of KERNEL.cu (or NAME): arguments from\n"
+    "its signature (const pointers as in buffers, other pointers inout, sized by the first\n"
+    "integer scalar of at least 32 bits), a launch covering that size. KERNEL.ptx (or NVVM IR,\n"
+    ".ll) makes a PTX (NVVM) project, arguments guessed from the .entry's .param types.\n"
+    "\n"
+    "  --kernel NAME        the kernel to use (default: the first in the file)\n"
+    "  -o, --output OUT     the project to write (default: KERNEL.kpad beside the source)\n"
+    "  --force              replace OUT when it exists\n";
+
+const char* const kCompile =
+    "Usage: kernelpad-cli compile FILE.kpad|FILE.cu|FILE.ptx|FILE.ll [--arch sm_XY]\n"
+    "           [--kernel NAME] [--ptx] [--sass] [--occupancy] [--diff BASE] [--json]\n"
+    "\n"
+    "Compile with NVRTC, assemble PTX with nvJitLink, or compile NVVM IR with libNVVM (no GPU\n"
+    "needed); show diagnostics, kernels and optionally PTX.\n"
+    "\n"
+    "  --arch sm_XY         the architecture to compile for\n"
+    "  --kernel NAME        the kernel to report on\n"
+    "  --ptx                print the PTX (with --diff: the PTX line diff)\n"
+    "  --sass               compile with -lineinfo and print the CUBIN's SASS per kernel\n"
+    "                       (nvdisasm from $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit or\n"
+    "                       PATH) with source lines; exit code 4 when nvdisasm is missing,\n"
+    "                       naming every place looked\n"
+    "  --occupancy          the kernel's occupancy at the project's launch, what limits it,\n"
+    "                       and where it changes against block size, registers per thread and\n"
+    "                       dynamic shared memory (the compiled architecture's limits: no GPU)\n"
+    "  --diff BASE          compare FILE's compile with BASE's (each .kpad, .cu, .ptx or .ll;\n"
+    "                       ptxas -v added): per kernel the PTX (and with --sass the SASS)\n"
+    "                       instructions by class, registers, spills, local and shared memory\n"
+    "                       as before -> after (delta)\n"
+    "  --json               print the result as JSON\n"
+    "%RUNNER%"
+    "      compile uses the runner only when NVRTC cannot be loaded here.\n";
+
+const char* const kRun =
+    "Usage: kernelpad-cli run FILE.kpad [--device N] [--reps N] [--json] [--in-process]\n"
+    "           [--memcheck [--sanitizer-tool memcheck|racecheck|initcheck]]\n"
+    "           [--measure-ceiling] [--no-blocking] [--memcheck-on-fault]\n"
+    "\n"
+    "Compile, launch, time and verify the project's kernel. Kernels run in a separate runner\n"
+    "process (a faulting kernel cannot take the caller down). A kernel fault (a bad memory\n"
+    "access, a trap, ...) is explained: what usually causes it and what to check.\n"
+    "\n"
+    "  --device N           the CUDA device (default 0)\n"
+    "  --reps N             timed repetitions\n"
+    "  --json               print the result as JSON\n"
+    "  --in-process         run the kernel inside this process, for debugging\n"
+    "  --memcheck           run once (1 repetition, no warm-up) under compute-sanitizer,\n"
+    "                       compiled with -lineinfo; each report prints as FILE:LINE: error:\n"
+    "                       ... with its thread and block (--json: \"sanitizer\")\n"
+    "  --sanitizer-tool T   memcheck, racecheck or initcheck (implies --memcheck)\n"
+    "  --measure-ceiling    time the device's copy ceiling again (otherwise measured once per\n"
+    "                       device and kept on disk)\n"
+    "  --no-blocking        time launches as the host issues them instead of queueing each\n"
+    "                       chunk of samples behind a blocking kernel\n"
+    "  --memcheck-on-fault  after a kernel fault, run the kernel once more under\n"
+    "                       compute-sanitizer memcheck and print the faulting line, thread and\n"
+    "                       block (--json: \"memcheck\" and \"memcheckFinding\")\n"
+    "%RUNNER%";
+
+const char* const kProfile =
+    "Usage: kernelpad-cli profile FILE.kpad [--set basic|full] [--device N] [--json]\n"
+    "\n"
+    "Profile one launch of the project's kernel under Nsight Compute (ncu from\n"
+    "$KERNELPAD_NCU, $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit or PATH), compiled with\n"
+    "-lineinfo, 1 repetition, no warm-up. Prints speed of light (throughputs as % of peak,\n"
+    "occupancy, DRAM/L2/L1 bytes and hit rates), the roofline point and the device's roofs,\n"
+    "the top warp stall reasons, and each flagged source line as FILE:LINE: warning:\n"
+    "uncoalesced global access: N sectors per request, ideal M (or shared-memory bank\n"
+    "conflicts). Exit codes as for run; 4 when ncu is missing (naming every place looked), 3\n"
+    "when the driver does not allow this user the performance counters (ERR_NVGPUCTRPERM).\n"
+    "\n"
+    "  --set basic|full     basic (default) adds the per-line, warp-state and roofline\n"
+    "                       sections to ncu's basic set; full collects every section (slower)\n"
+    "  --device N           the CUDA device (default 0)\n"
+    "  --json               print {status, profile, flags} or {status, error}\n";
+
+const char* const kSweep =
+    "Usage: kernelpad-cli sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local]\n"
+    "           [--budget N] [--seed S] [--results FILE] [--fresh] [--set NAME=VALUES ...]\n"
+    "           [--reps N] [--device N | --devices all|N,M,...] [--runner SPEC ...]\n"
+    "\n"
+    "Run the project's parameter sweep (its \"sweep\" section) over every local device, one\n"
+    "warm runner each; each configuration is compiled (cached), run and verified, and names\n"
+    "the device that ran it. Prints the table best first (failures with their reason last)\n"
+    "and the best configuration. Results are appended as JSON lines to NAME.sweep-HASH.jsonl\n"
+    "beside the project (in the cache folder when that folder is read-only), and an\n"
+    "interrupted sweep resumes from it. Exit 2 when no configuration passed, 3 without a\n"
+    "CUDA device.\n"
+    "\n"
+    "  --json, --csv        print the results as JSON or CSV\n"
+    "  --strategy S         exhaustive (default), random or local\n"
+    "  --budget N           at most N configurations\n"
+    "  --seed S             the random strategy's seed\n"
+    "  --results FILE       the results file instead of NAME.sweep-HASH.jsonl\n"
+    "  --fresh              start over instead of resuming\n"
+    "  --set NAME=VALUES    replace or add a tunable (bx, by, bz, a scalar argument or a\n"
+    "                       define); VALUES as \"1,2,4\", \"0:64:8\" or \"1:1024:x2\"\n"
+    "  --reps N             timed repetitions per configuration\n"
+    "  --device N           one runner on device N\n"
+    "  --devices all|N,M    these devices (a device twice is two runners on it)\n"
+    "%RUNNER%"
+    "      Given twice or more, the sweep spreads over every device of every runner\n"
+    "      (--device and --devices are refused then).\n";
+
+const char* const kDevices = "Usage: kernelpad-cli devices [--json]\n"
+                             "\n"
+                             "List the CUDA devices and their limits.\n"
+                             "\n"
+                             "  --json               print the devices as JSON\n"
+                             "%RUNNER%";
+
+const char* const kBench =
+    "Usage: kernelpad-cli bench-launch [--launches N] [--repeats K] [--device N] [--json]\n"
+    "\n"
+    "Host cost per back-to-back launch of an empty kernel (bench/compare).\n"
+    "\n"
+    "  --launches N         launches per repeat\n"
+    "  --repeats K          repeats\n"
+    "  --device N           the CUDA device (default 0)\n"
+    "  --json               print the result as JSON\n";
+
+const char* const kServe =
+    "Usage: kernelpad-cli serve\n"
+    "\n"
+    "Be KernelPad's runner process: JSON requests on stdin, one per line, answers on stdout\n"
+    "(the protocol is documented in core/runner/Protocol.h). Takes no options.\n";
+
+const char* const kOverview =
+    "Usage: kernelpad-cli COMMAND [options]\n"
+    "       kernelpad-cli COMMAND --help   (that command's options)\n"
+    "       kernelpad-cli --version\n"
+    "\n"
+    "Commands:\n"
+    "%COMMANDS%"
+    "\n"
+    "The runner (run, compile, sweep, devices):\n"
+    "  --runner local|ssh:[user@]host[:port][/path/to/kernelpad-cli]|cmd:<command line>\n"
+    "      Where kernels run (default: this computer, or $KERNELPAD_RUNNER_SPEC in the same\n"
+    "      syntax). ssh: `kernelpad-cli serve` on HOST through OpenSSH with your own config,\n"
+    "      keys and agent (BatchMode: never a password prompt). cmd: any command that starts\n"
+    "      a runner, e.g. cmd:srun --gpus=1 --time=00:30:00 kernelpad-cli serve (Slurm).\n"
+    "\n"
+    "Exit codes: 0 success, 1 compile error, 2 verification failed, 3 CUDA or driver error\n"
+    "(including no driver: compile-only, and errors compute-sanitizer reported under\n"
+    "--memcheck), 4 bad input (file, arguments; also --memcheck without compute-sanitizer).\n";
+
+QString withRunner(const char* text) {
+    return QString::fromUtf8(text).replace(QStringLiteral("%RUNNER%"),
+                                           QString::fromUtf8(kRunnerOption));
+}
+
+const QString kRunner = QStringLiteral("--runner");
+
+/// Whether `arg` is written as an option (a lone "-" is a file name: standard input).
+bool looksLikeOption(const QString& arg) {
+    return arg.size() > 1 && arg.startsWith(QLatin1Char('-'));
+}
+
+bool takesValue(const CommandUsage& command, const QString& arg) {
+    return command.valued.contains(arg);
+}
+
+} // namespace
+
+const QVector<CommandUsage>& commandUsages() {
+    static const QVector<CommandUsage> commands{
+        {QStringLiteral("init"),
+         QStringLiteral("write a project for a kernel in a .cu, .ptx or .ll file"),
+         withRunner(kInit),
+         {QStringLiteral("--force")},
+         {QStringLiteral("--kernel"), QStringLiteral("-o"), QStringLiteral("--output")}},
+        {QStringLiteral("compile"),
+         QStringLiteral("compile with NVRTC (no GPU needed): diagnostics, PTX, SASS, occupancy"),
+         withRunner(kCompile),
+         {QStringLiteral("--ptx"), QStringLiteral("--sass"), QStringLiteral("--occupancy"),
+          QStringLiteral("--json")},
+         {QStringLiteral("--arch"), QStringLiteral("--kernel"), QStringLiteral("--diff"), kRunner}},
+        {QStringLiteral("run"),
+         QStringLiteral("compile, launch, time and verify a project's kernel"),
+         withRunner(kRun),
+         {QStringLiteral("--json"), QStringLiteral("--in-process"), QStringLiteral("--memcheck"),
+          QStringLiteral("--measure-ceiling"), QStringLiteral("--no-blocking"),
+          QStringLiteral("--memcheck-on-fault")},
+         {QStringLiteral("--device"), QStringLiteral("--reps"), QStringLiteral("--sanitizer-tool"),
+          kRunner}},
+        {QStringLiteral("profile"),
+         QStringLiteral("profile one launch under Nsight Compute"),
+         withRunner(kProfile),
+         {QStringLiteral("--json")},
+         {QStringLiteral("--set"), QStringLiteral("--device")}},
+        {QStringLiteral("sweep"),
+         QStringLiteral("run a project's parameter sweep"),
+         withRunner(kSweep),
+         {QStringLiteral("--json"), QStringLiteral("--csv"), QStringLiteral("--fresh")},
+         {QStringLiteral("--strategy"), QStringLiteral("--budget"), QStringLiteral("--seed"),
+          QStringLiteral("--results"), QStringLiteral("--set"), QStringLiteral("--reps"),
+          QStringLiteral("--device"), QStringLiteral("--devices"), kRunner}},
+        {QStringLiteral("devices"),
+         QStringLiteral("list the CUDA devices and their limits"),
+         withRunner(kDevices),
+         {QStringLiteral("--json")},
+         {kRunner}},
+        {QStringLiteral("bench-launch"),
+         QStringLiteral("host cost per back-to-back launch of an empty kernel"),
+         withRunner(kBench),
+         {QStringLiteral("--json")},
+         {QStringLiteral("--launches"), QStringLiteral("--repeats"), QStringLiteral("--device")}},
+        {QStringLiteral("serve"),
+         QStringLiteral("be KernelPad's runner process (JSON lines on stdin and stdout)"),
+         withRunner(kServe),
+         {},
+         {}},
+    };
+    return commands;
+}
+
+const CommandUsage* findCommand(const QString& name) {
+    for (const CommandUsage& command : commandUsages())
+        if (command.name == name)
+            return &command;
+    return nullptr;
+}
+
+QString overviewUsage() {
+    QString list;
+    for (const CommandUsage& command : commandUsages())
+        list += QStringLiteral("  %1%2\n").arg(command.name, -14).arg(command.summary);
+    return QString::fromUtf8(kOverview).replace(QStringLiteral("%COMMANDS%"), list);
+}
+
+bool asksForHelp(const CommandUsage& command, const QStringList& args) {
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--help") || args[i] == QLatin1String("-h"))
+            return true;
+        if (takesValue(command, args[i]))
+            ++i;
+    }
+    return false;
+}
+
+QString unknownOption(const CommandUsage& command, const QStringList& args) {
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if (takesValue(command, arg)) {
+            ++i;
+            continue;
+        }
+        // --runner=SPEC is the one option also written with '=' (main.cpp reads it).
+        if (command.valued.contains(kRunner) && arg.startsWith(kRunner + QLatin1Char('=')))
+            continue;
+        if (looksLikeOption(arg) && !command.flags.contains(arg))
+            return arg;
+    }
+    return {};
+}
+
+QString validOptions(const CommandUsage& command) {
+    QStringList names = command.flags;
+    for (const QString& option : command.valued)
+        names << option + QStringLiteral(" VALUE");
+    names << QStringLiteral("--help");
+    return names.join(QStringLiteral(", "));
+}
+
+} // namespace kernelpad::cli
