@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packs stripped copies of the CLI and the GPU tests (plus extra binaries given as arguments)
-# into .gpu/bundle.tar.xz for the GPU machine (GPU.md, "How to run your build there").
+# into .gpu/bundle.tar.xz for a GPU machine (CONTRIBUTING.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KERNELPAD_BUILD_DIR:-$root/build}

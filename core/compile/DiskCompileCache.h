@@ -29,7 +29,7 @@ namespace kernelpad {
 /// entry. Every method is thread-safe.
 class DiskCompileCache {
 public:
-    /// Bytes the cache may hold before it evicts (Issue 5: "bounded in size").
+    /// Bytes the cache may hold before it evicts (the cache is bounded in size).
     static constexpr qint64 kDefaultMaxBytes = qint64(256) << 20;
     /// Bumped whenever the entry layout or the payload's meaning changes (2: the key is
     /// stored and hashed with the payload).

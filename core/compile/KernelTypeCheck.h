@@ -1,6 +1,6 @@
 #pragma once
 // The argument table against the compiled kernel's instantiated signature: a template kernel
-// recompiled as vector_add<double> still has float32 buffers unless someone says so (issue 11).
+// recompiled as vector_add<double> still has float32 buffers unless someone says so.
 
 #include "core/compile/CompileResult.h"
 #include "core/launch/ArgumentSpec.h"

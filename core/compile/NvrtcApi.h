@@ -1,7 +1,7 @@
 #pragma once
 // NVRTC and nvJitLink loaded at run time with dlopen, as libcuda is (core/cuda/DriverApi.h), so
 // that KernelPad starts on a computer without the CUDA toolkit and compiles in a runner that
-// has one (issue 16). The toolkit's headers still give every type and prototype at build time.
+// has one. The toolkit's headers still give every type and prototype at build time.
 
 #include <nvJitLink.h>
 #include <nvrtc.h>

@@ -61,7 +61,7 @@ bool readStringList(const json::FieldReader& fields, const QString& key, QString
 
 bool isValidArch(const QString& arch) {
     // sm_XY makes a CUBIN for exactly that GPU; compute_XY (a virtual arch) makes PTX only,
-    // which the driver's JIT compiles when the module is loaded (issue 12, point 6).
+    // which the driver's JIT compiles when the module is loaded.
     static const QRegularExpression re(QStringLiteral("^(sm|compute)_\\d+[a-z]?$"));
     return re.match(arch).hasMatch();
 }

@@ -1,6 +1,7 @@
 #pragma once
 // libcuda loaded at run time with dlopen; every entry point resolved through
-// cuGetProcAddress (GPU.md: plain dlsym returns legacy entry points that fail).
+// cuGetProcAddress: plain dlsym returns legacy entry points that fail (cuMemAlloc's
+// 32-bit one answered CUDA_ERROR_INVALID_CONTEXT).
 
 #include <cuda.h>
 

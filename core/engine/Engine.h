@@ -1,6 +1,6 @@
 #pragma once
 // The one narrow interface between the UI (or the CLI) and the GPU: requests go in as
-// values, results come back as values through queued signals (DESIGN.md, Threading).
+// values, results come back as values through queued signals (docs/ARCHITECTURE.md).
 
 #include "core/compile/CompileResult.h"
 #include "core/compile/SassReport.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Files written so that a failure is reported and the old file stays, and files read so that
-// nothing but a regular file of bounded size is ever opened (issue 9: a full disk reported
+// nothing but a regular file of bounded size is ever opened (a full disk once reported
 // success and emptied the project; a FIFO hung a reader; /dev/zero ran to bad_alloc).
 
 #include <QByteArray>

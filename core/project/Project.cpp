@@ -105,7 +105,7 @@ const GlobalSpec* Project::findGlobal(const QString& globalName) const {
 
 namespace {
 
-/// The "globals" section (issue 12, point 2); nothing when the project sets none, so that
+/// The "globals" section; nothing when the project sets none, so that
 /// files without globals stay as they were.
 void insertGlobals(QJsonObject* json, const QVector<GlobalSpec>& globals) {
     if (globals.isEmpty())

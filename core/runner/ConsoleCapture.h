@@ -1,8 +1,8 @@
 #pragma once
 // The runner's stdout, taken away from the protocol: device printf is flushed by the driver to
 // fd 1 at each synchronisation, so fd 1 becomes a pipe drained into a bounded buffer, and the
-// protocol keeps a private copy of the original descriptor (issue 9: a kernel printing
-// protocol-shaped lines forged a passing result).
+// protocol keeps a private copy of the original descriptor (a kernel printing
+// protocol-shaped lines could otherwise forge a passing result).
 
 #include "core/run/RunTypes.h"
 

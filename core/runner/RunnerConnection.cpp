@@ -35,8 +35,8 @@ constexpr int kShutdownGraceMs = 30000;
 constexpr int kShutdownWriteMs = 100;
 
 /// The kernel's own clock may run this far past its limit before the runner is stopped: the
-/// progress message that starts it leaves the runner just before the launch (issue 9 asks
-/// for the message within 0.5 s of the limit).
+/// progress message that starts it leaves the runner just before the launch (the message must
+/// come within 0.5 s of the limit).
 constexpr int kKernelLimitSlackMs = 250;
 
 /// Why `dir` cannot be the runner's output folder, or empty when it can. The client deletes
@@ -142,7 +142,7 @@ void RunnerConnection::killProcess(QProcess* p) const {
 void RunnerConnection::letGo(QProcess* p) {
     // Nobody waits for the exit: a runner's last act is the driver tearing its CUDA context
     // down, which can take seconds, and waiting for it kept the process of a closed window
-    // alive for about 2 s (issue 11). QProcess's destructor waits for its process, so it is
+    // alive for about 2 s. QProcess's destructor waits for its process, so it is
     // not destroyed here. The
     // process finishes by itself (it exits with _Exit after "shutdown", or was killed; it
     // also dies with the thread that started it, PR_SET_PDEATHSIG), and its QProcess moves

@@ -1,5 +1,5 @@
 #pragma once
-// Several warm runners at once (issue 14, "every GPU"; issue 16, "devices of every runner"): one
+// Several warm runners at once (every GPU, the devices of every runner): one
 // RunnerClient per entry, an entry being a runner (this computer, ssh, a command) and one of its
 // devices, fed from one work queue, so a sweep's configurations spread over every GPU of every
 // runner (or over two runners on one GPU). A runner that dies is replaced a bounded number of

@@ -1,5 +1,5 @@
 #pragma once
-// Every device of a set of runners (issue 16, "sweeps spread over every runner's devices"):
+// Every device of a set of runners (sweeps spread over every runner's devices):
 // each runner is started and asked for its devices at once, side by side; a runner that cannot
 // be reached, or has no device, is reported with why and left out, never fatal. The answer is
 // the list of pool entries (a runner and one of its devices) a RunnerPool runs over.

@@ -85,7 +85,7 @@ bool processGone(pid_t pid) {
     return close > 0 && line.size() > close + 2 && line.at(close + 2) == 'Z';
 }
 
-/// Closing KernelPad may not wait for its runner's exit (issue 11: quitting took about 2 s
+/// Closing KernelPad may not wait for its runner's exit (quitting once took about 2 s
 /// after the window closed). The old destructor waited a second for the exit and another
 /// after killing; a runner's exit waits for the driver's CUDA context teardown.
 constexpr qint64 kCloseWithoutWaitingMs = 500;

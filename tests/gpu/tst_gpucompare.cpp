@@ -1,6 +1,6 @@
 // GpuComparer gives the report compareBuffers() gives on the host, field for field, on random
 // data with injected mismatches, NaNs, infinities and poison; and it compares 256 million
-// floats in well under 100 ms (issue 5).
+// floats (bench/compare times it).
 
 #include "GpuTestSupport.h"
 
