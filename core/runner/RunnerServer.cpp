@@ -1,6 +1,6 @@
 // The runner process's loop (kernelpad-cli serve): the ExecutionSession in its own process, so
-// that a faulting or hanging kernel can be killed without taking the editor down (docs/ARCHITECTURE.md;
-// protocol in core/runner/Protocol.h).
+// that a faulting or hanging kernel can be killed without taking the editor down
+// (docs/ARCHITECTURE.md; protocol in core/runner/Protocol.h).
 
 #include "core/runner/RunnerServer.h"
 
@@ -612,7 +612,8 @@ int runRunnerServer() {
                                       {"poisoned", session.isPoisoned()}}));
         tracePhase("runner: result sent");
         if (session.isPoisoned())
-            break; // a sticky error: this process must not touch the GPU again: after an illegal address even a reset context fails
+            break; // a sticky error: this process must not touch the GPU again: after an illegal
+                   // address even a reset context fails
     }
     if (reader.joinable()) {
         // The reader blocks in getline until stdin closes; detach so a poisoned runner can exit.

@@ -69,8 +69,8 @@ QStringList sanitizerArguments(SanitizerTool tool, const QString& logFile) {
                      // A run that fails before touching CUDA (bad input) is not a tool error.
                      QStringLiteral("--require-cuda-init"), QStringLiteral("no"),
                      // The runner probes cuFuncGetParamInfo past the last parameter on purpose
-                     // (it answers CUDA_ERROR_INVALID_VALUE there); a kernel fault is reported on its own, and the run's status
-                     // carries the failed call after it.
+                     // (it answers CUDA_ERROR_INVALID_VALUE there); a kernel fault is reported on
+                     // its own, and the run's status carries the failed call after it.
                      QStringLiteral("--report-api-errors"), QStringLiteral("no"),
                      // Host frames are the runner's cuLaunchKernel, never the user's code.
                      QStringLiteral("--show-backtrace"), QStringLiteral("device")};
