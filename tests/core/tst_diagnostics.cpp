@@ -16,11 +16,11 @@ using Severity = Diagnostic::Severity;
 
 /// Compiles `source` with NVRTC and returns its log (the parser is run separately on it).
 QString nvrtcLog(const QString& source, const QStringList& extraFlags = {},
-                 const QStringList& includeDirs = {}) {
+                 const QStringList& includeDirs = {}, const QString& projectDir = {}) {
     ProgramOptions options;
     options.extraFlags = extraFlags;
     options.includeDirs = includeDirs;
-    return Program(source, QStringLiteral("kernel.cu"), options)
+    return Program(source, QStringLiteral("kernel.cu"), options, projectDir)
         .compile(QStringLiteral("sm_90"))
         .log;
 }
@@ -134,10 +134,11 @@ void TestDiagnostics::twoErrorsOnDifferentLines() {
 }
 
 void TestDiagnostics::errorInIncludedHeader() {
+    // The header's folder lies inside the project's (includes outside it are refused).
     const QString dir = QStringLiteral(KERNELPAD_TEST_DATA_DIR "/compile");
     const QString log = nvrtcLog(
         "#include \"broken_header.cuh\"\n__global__ void k(float* x) { x[0] = helper(1); }\n", {},
-        {dir});
+        {dir}, QStringLiteral(KERNELPAD_TEST_DATA_DIR));
     const QVector<Diagnostic> diagnostics = parseNvrtcLog(log);
     QCOMPARE(diagnostics.size(), 1);
     QVERIFY2(diagnostics.first().file.endsWith(QLatin1String("broken_header.cuh")),
