@@ -38,10 +38,6 @@ struct BenchOptions {
     bool json = false;
 };
 
-void printJson(const QJsonObject& object) {
-    QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Indented);
-}
-
 int fail(int code, const QString& status, const QString& message, bool json) {
     if (json)
         printJson(QJsonObject{{"status", status}, {"error", message}});

@@ -28,6 +28,11 @@
 #include <optional>
 
 namespace kernelpad::cli {
+
+void printJson(const QJsonObject& object) {
+    QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Indented);
+}
+
 namespace {
 
 /// Options of one subcommand: flags without values and options with one value.
@@ -61,10 +66,6 @@ std::optional<ParsedArgs> parseArgs(const QStringList& args, const QStringList& 
         }
     }
     return parsed;
-}
-
-void printJson(const QJsonObject& object) {
-    QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Indented);
 }
 
 int badInput(const QString& message, bool json) {

@@ -3,6 +3,8 @@
 
 #include <QStringList>
 
+class QJsonObject;
+
 namespace kernelpad::cli {
 
 /// Exit codes (docs/cli.md; `kernelpad-cli --help` lists them).
@@ -19,5 +21,8 @@ int runRun(const QStringList& args);
 int runDevices(const QStringList& args);
 int runServe(const QStringList& args);
 int runProfile(const QStringList& args);
+
+/// Writes `object` to stdout as indented JSON (every command's --json output).
+void printJson(const QJsonObject& object);
 
 } // namespace kernelpad::cli

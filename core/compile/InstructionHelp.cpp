@@ -11,24 +11,24 @@ namespace kernelpad {
 
 namespace {
 
-using Table = QHash<QString, QString>;
+using HelpTable = QHash<QString, QString>;
 
-Table toTable(const QVector<help::Entry>& entries) {
-    Table table;
+HelpTable toHelpTable(const QVector<help::Entry>& entries) {
+    HelpTable table;
     for (const help::Entry& entry : entries)
         table.insert(QString::fromLatin1(entry.name), QString::fromLatin1(entry.text));
     return table;
 }
 
-const Table& entries(InstructionSet set) {
-    static const Table ptx = toTable(help::ptxEntries());
-    static const Table sass = toTable(help::sassEntries());
+const HelpTable& entries(InstructionSet set) {
+    static const HelpTable ptx = toHelpTable(help::ptxEntries());
+    static const HelpTable sass = toHelpTable(help::sassEntries());
     return set == InstructionSet::Ptx ? ptx : sass;
 }
 
-const Table& modifiers(InstructionSet set) {
-    static const Table ptx = toTable(help::ptxModifiers());
-    static const Table sass = toTable(help::sassModifiers());
+const HelpTable& modifiers(InstructionSet set) {
+    static const HelpTable ptx = toHelpTable(help::ptxModifiers());
+    static const HelpTable sass = toHelpTable(help::sassModifiers());
     return set == InstructionSet::Ptx ? ptx : sass;
 }
 
@@ -92,7 +92,7 @@ InstructionHelp instructionHelp(InstructionSet set, const QString& instruction) 
     InstructionHelp help;
     if (written.isEmpty())
         return help;
-    const Table& table = entries(set);
+    const HelpTable& table = entries(set);
     if (set == InstructionSet::Ptx) {
         // The longest dotted prefix with an entry: "cp.async.bulk.tensor.2d" is one opcode
         // with a modifier, "ld.global.nc.v4.f32" is ld with four.

@@ -131,7 +131,7 @@ QStringList libNvvmCandidates() {
     return files;
 }
 
-template <typename F> bool resolve(void* library, const char* name, F* out) {
+template <typename F> bool resolveNvvm(void* library, const char* name, F* out) {
     *out = reinterpret_cast<F>(dlsym(library, name));
     return *out != nullptr;
 }
@@ -169,16 +169,16 @@ const LibNvvm& libNvvm() {
             return;
         }
         LibNvvm found;
-        const bool all = resolve(library, "nvvmVersion", &found.version) &&
-                         resolve(library, "nvvmCreateProgram", &found.createProgram) &&
-                         resolve(library, "nvvmDestroyProgram", &found.destroyProgram) &&
-                         resolve(library, "nvvmAddModuleToProgram", &found.addModule) &&
-                         resolve(library, "nvvmCompileProgram", &found.compileProgram) &&
-                         resolve(library, "nvvmGetCompiledResultSize", &found.resultSize) &&
-                         resolve(library, "nvvmGetCompiledResult", &found.result) &&
-                         resolve(library, "nvvmGetProgramLogSize", &found.logSize) &&
-                         resolve(library, "nvvmGetProgramLog", &found.log) &&
-                         resolve(library, "nvvmGetErrorString", &found.errorString);
+        const bool all = resolveNvvm(library, "nvvmVersion", &found.version) &&
+                         resolveNvvm(library, "nvvmCreateProgram", &found.createProgram) &&
+                         resolveNvvm(library, "nvvmDestroyProgram", &found.destroyProgram) &&
+                         resolveNvvm(library, "nvvmAddModuleToProgram", &found.addModule) &&
+                         resolveNvvm(library, "nvvmCompileProgram", &found.compileProgram) &&
+                         resolveNvvm(library, "nvvmGetCompiledResultSize", &found.resultSize) &&
+                         resolveNvvm(library, "nvvmGetCompiledResult", &found.result) &&
+                         resolveNvvm(library, "nvvmGetProgramLogSize", &found.logSize) &&
+                         resolveNvvm(library, "nvvmGetProgramLog", &found.log) &&
+                         resolveNvvm(library, "nvvmGetErrorString", &found.errorString);
         if (!all) {
             nvvm.where = QStringLiteral("%1, which lacks the libNVVM entry points").arg(loaded);
             return; // left loaded: unloading a library the process may still map is not safe

@@ -53,7 +53,7 @@ QString ptxWithoutCommentsAndStrings(const QString& ptx) {
 
 namespace {
 
-bool isIdentifierChar(QChar c) {
+bool isPtxIdentifierChar(QChar c) {
     return c.isLetterOrNumber() || c == u'_' || c == u'$' || c == u'%';
 }
 
@@ -76,7 +76,7 @@ qint64 arrayLength(const QString& text) {
 }
 
 /// One ".param ..." declaration of an entry's parameter list; nullopt if it is not one.
-std::optional<PtxParam> parseParam(const QString& declaration) {
+std::optional<PtxParam> parsePtxParam(const QString& declaration) {
     const QStringList tokens = declaration.simplified().split(u' ', Qt::SkipEmptyParts);
     if (tokens.isEmpty() || tokens.first() != QLatin1String(".param"))
         return std::nullopt;
@@ -181,7 +181,7 @@ QVector<KernelInfo> parsePtxEntries(const QString& ptx) {
 
         qsizetype i = skipSpaces(text, from);
         const qsizetype nameStart = i;
-        while (i < text.size() && isIdentifierChar(text.at(i)))
+        while (i < text.size() && isPtxIdentifierChar(text.at(i)))
             ++i;
         if (i == nameStart)
             continue;
@@ -194,7 +194,7 @@ QVector<KernelInfo> parsePtxEntries(const QString& ptx) {
                 close = text.size(); // truncated PTX: keep what is there
             const QStringList declarations = text.mid(i + 1, close - i - 1).split(u',');
             for (const QString& declaration : declarations) {
-                if (auto param = parseParam(declaration))
+                if (auto param = parsePtxParam(declaration))
                     kernel.params.append(*param);
             }
             from = qMax(from, close);
@@ -290,7 +290,7 @@ QVector<ModuleGlobal> parsePtxGlobals(const QString& ptx) {
         const qsizetype bracket = rest.indexOf(u'[');
         global.lowered = (bracket < 0 ? rest : rest.left(bracket)).trimmed();
         if (global.lowered.isEmpty() ||
-            !std::all_of(global.lowered.cbegin(), global.lowered.cend(), isIdentifierChar))
+            !std::all_of(global.lowered.cbegin(), global.lowered.cend(), isPtxIdentifierChar))
             continue;
         global.name = globalDisplayName(global.lowered);
         global.ptxCount = arrayLength(rest) * vectorWidth;

@@ -4,13 +4,16 @@
 
 #include <mutex>
 
+// From NVML's public C API (nvml.h, "Device Queries"): nvmlReturn_t is an int enum with
+// NVML_SUCCESS = 0; nvmlDevice_t is an opaque pointer; nvmlClockType_t: SM = 1, MEM = 2.
+// Outside the anonymous namespace: Nvml::Api's members have these types.
+struct nvmlDevice_st;
+using nvmlReturn_t = int;
+using nvmlDevice_t = nvmlDevice_st*;
+
 namespace kernelpad {
 namespace {
 
-// From NVML's public C API (nvml.h, "Device Queries"): nvmlReturn_t is an int enum with
-// NVML_SUCCESS = 0; nvmlDevice_t is an opaque pointer; nvmlClockType_t: SM = 1, MEM = 2.
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDeviceOpaque*;
 constexpr int kNvmlSuccess = 0;
 constexpr int kNvmlClockSm = 1;
 constexpr int kNvmlClockMem = 2;

@@ -191,7 +191,7 @@ bool packStruct(const StructType& st, const QString& text, char* dst, QString* e
     return true;
 }
 
-QString plural(qint64 n, const char* word) {
+QString pluralOf(qint64 n, const char* word) {
     return QStringLiteral("%1 %2%3").arg(n).arg(QLatin1String(word)).arg(n == 1 ? "" : "s");
 }
 
@@ -249,7 +249,7 @@ QString checkAgainstParams(const QVector<ArgumentSpec>& args, const QVector<Para
                            const QString& kernelName) {
     if (args.size() != params.size()) {
         return QStringLiteral("kernel '%1' takes %2 but the argument table has %3")
-            .arg(kernelName, plural(params.size(), "parameter"))
+            .arg(kernelName, pluralOf(params.size(), "parameter"))
             .arg(args.size());
     }
     for (int i = 0; i < args.size(); ++i) {
@@ -264,12 +264,12 @@ QString checkAgainstParams(const QVector<ArgumentSpec>& args, const QVector<Para
                 ? QStringLiteral("a %1 object, passed as an 8-byte handle")
                       .arg(arg.kind == ArgumentSpec::Kind::Surface ? QStringLiteral("surface")
                                                                    : QStringLiteral("texture"))
-                : QStringLiteral("%1, %2").arg(arg.type.displayName(), plural(argBytes, "byte"));
+                : QStringLiteral("%1, %2").arg(arg.type.displayName(), pluralOf(argBytes, "byte"));
         return QStringLiteral("argument '%1' (%2) does not match parameter %3 of kernel '%4', "
                               "which takes %5")
             .arg(arg.name, what)
             .arg(i + 1)
-            .arg(kernelName, plural(params.at(i).sizeBytes, "byte"));
+            .arg(kernelName, pluralOf(params.at(i).sizeBytes, "byte"));
     }
     return {};
 }

@@ -21,7 +21,7 @@ constexpr int kMaxBlockedChunk = 128;
 constexpr double kThrottleFraction = 0.75;
 /// The shortest time a launch is taken to need when sizing chunks (a warm-up of 0 ns).
 constexpr double kShortestLaunchMs = 1e-3;
-constexpr double kMsPerSecond = 1000.0;
+constexpr double kMeasureMsPerSecond = 1000.0;
 
 /// One measurement, phase by phase (nvbench's measure_cold): check, initialise, warm up,
 /// trials, summarise. Nothing here runs inside the timed loop but the launches and events.
@@ -86,7 +86,7 @@ private:
                        std::max(m_t.blocker ? std::min(m_budget, kMaxBlockedChunk) : m_budget, 1));
         const int progressTotal =
             m_criterion ? m_criterion->expectedSamples(std::max(m_perLaunchMs, kShortestLaunchMs) /
-                                                       kMsPerSecond)
+                                                       kMeasureMsPerSecond)
                         : m_wanted;
 
         std::vector<Event> starts(static_cast<size_t>(chunk));
@@ -117,7 +117,7 @@ private:
                 const double ms = stops[size_t(i)].elapsedMsSince(starts[size_t(i)]);
                 times.push_back(ms);
                 if (m_criterion)
-                    m_criterion->addSample(ms / kMsPerSecond);
+                    m_criterion->addSample(ms / kMeasureMsPerSecond);
             }
             if (smNow > 0 && m_smClockDefaultMHz > 0 &&
                 smNow < kThrottleFraction * m_smClockDefaultMHz)

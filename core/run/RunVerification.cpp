@@ -13,7 +13,8 @@
 namespace kernelpad {
 namespace {
 
-BufferVerification failedCheck(const RunBuffer& b, const QString& method, const QString& error) {
+BufferVerification failedVerification(const RunBuffer& b, const QString& method,
+                                      const QString& error) {
     BufferVerification v;
     v.buffer = b.name;
     v.method = method;
@@ -229,7 +230,7 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
         if (spec.kind == VerifySpec::Kind::None)
             continue;
         if (b.direction == Direction::In) {
-            reports.push_back(failedCheck(
+            reports.push_back(failedVerification(
                 b, QStringLiteral("none"),
                 QStringLiteral(
                     "'%1' is an input buffer: only out and inout buffers can be verified")
@@ -346,7 +347,7 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
             break;
         }
         if (!error.isEmpty()) {
-            reports.push_back(failedCheck(b, method, error));
+            reports.push_back(failedVerification(b, method, error));
             continue;
         }
         BufferVerification v = compareBuffers(b.type, got, expected, b.count, spec.atol, spec.rtol);

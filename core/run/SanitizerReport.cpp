@@ -18,7 +18,7 @@ constexpr std::array<std::pair<SanitizerTool, const char*>, 4> kToolNames{{
     {SanitizerTool::Initcheck, "initcheck"},
 }};
 
-QString dim3Text(const SanitizerReport::Dim3& d) {
+QString sanitizerDim3Text(const SanitizerReport::Dim3& d) {
     return QStringLiteral("(%1,%2,%3)").arg(d[0]).arg(d[1]).arg(d[2]);
 }
 
@@ -72,9 +72,10 @@ std::optional<SanitizerTool> sanitizerToolFromName(const QString& name) {
 QString SanitizerReport::message() const {
     QString m = kind;
     if (thread && block)
-        m += QStringLiteral(" by thread %1 in block %2").arg(dim3Text(*thread), dim3Text(*block));
+        m += QStringLiteral(" by thread %1 in block %2")
+                 .arg(sanitizerDim3Text(*thread), sanitizerDim3Text(*block));
     else if (block)
-        m += QStringLiteral(" in block %1").arg(dim3Text(*block));
+        m += QStringLiteral(" in block %1").arg(sanitizerDim3Text(*block));
     if (!address.isEmpty())
         m += QStringLiteral(": address %1").arg(address) +
              (detail.isEmpty() ? QString() : QStringLiteral(" is %1").arg(detail));

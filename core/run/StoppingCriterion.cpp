@@ -8,7 +8,7 @@
 namespace kernelpad {
 namespace {
 
-constexpr double kMsPerSecond = 1000.0;
+constexpr double kCriterionMsPerSecond = 1000.0;
 
 double monotonicSeconds() {
     // QElapsedTimer's reference clock is monotonic; whole milliseconds, as the budget is set.
@@ -17,7 +17,7 @@ double monotonicSeconds() {
         t.start();
         return t;
     }();
-    return double(reference.elapsed()) / kMsPerSecond;
+    return double(reference.elapsed()) / kCriterionMsPerSecond;
 }
 
 } // namespace
@@ -25,9 +25,9 @@ double monotonicSeconds() {
 NoiseCriterion::Settings NoiseCriterion::settingsOf(const TimingSpec& spec) {
     Settings s;
     s.minSamples = spec.repetitions;
-    s.minGpuSeconds = spec.minTimeMs / kMsPerSecond;
+    s.minGpuSeconds = spec.minTimeMs / kCriterionMsPerSecond;
     s.targetNoise = spec.targetNoise;
-    s.maxSeconds = spec.maxTimeMs / kMsPerSecond;
+    s.maxSeconds = spec.maxTimeMs / kCriterionMsPerSecond;
     return s;
 }
 

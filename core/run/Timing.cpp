@@ -13,24 +13,24 @@
 
 namespace kernelpad {
 
-constexpr auto jsonDouble = json::fromDouble;
+constexpr auto timingJsonDouble = json::fromDouble;
 
 QJsonObject TimingStats::toJson() const {
     QJsonArray times;
     for (double t : timesMs)
-        times.append(jsonDouble(t));
+        times.append(timingJsonDouble(t));
     QJsonObject json{{QStringLiteral("reps"), reps()},
                      {QStringLiteral("timesMs"), times},
-                     {QStringLiteral("minMs"), jsonDouble(minMs)},
-                     {QStringLiteral("medianMs"), jsonDouble(medianMs)},
-                     {QStringLiteral("meanMs"), jsonDouble(meanMs)},
-                     {QStringLiteral("maxMs"), jsonDouble(maxMs)},
-                     {QStringLiteral("stddevMs"), jsonDouble(stddevMs)},
-                     {QStringLiteral("relNoise"), jsonDouble(relNoise)},
+                     {QStringLiteral("minMs"), timingJsonDouble(minMs)},
+                     {QStringLiteral("medianMs"), timingJsonDouble(medianMs)},
+                     {QStringLiteral("meanMs"), timingJsonDouble(meanMs)},
+                     {QStringLiteral("maxMs"), timingJsonDouble(maxMs)},
+                     {QStringLiteral("stddevMs"), timingJsonDouble(stddevMs)},
+                     {QStringLiteral("relNoise"), timingJsonDouble(relNoise)},
                      {QStringLiteral("bytesMoved"), double(bytesMoved)},
-                     {QStringLiteral("bandwidthGBs"), jsonDouble(bandwidthGBs)},
-                     {QStringLiteral("flopsPerLaunch"), jsonDouble(flopsPerLaunch)},
-                     {QStringLiteral("gflops"), jsonDouble(gflops)},
+                     {QStringLiteral("bandwidthGBs"), timingJsonDouble(bandwidthGBs)},
+                     {QStringLiteral("flopsPerLaunch"), timingJsonDouble(flopsPerLaunch)},
+                     {QStringLiteral("gflops"), timingJsonDouble(gflops)},
                      {QStringLiteral("mode"), mode},
                      {QStringLiteral("stopReason"), stopReason},
                      {QStringLiteral("smClockMHz"), smClockMHz},
@@ -39,13 +39,13 @@ QJsonObject TimingStats::toJson() const {
                      {QStringLiteral("throttledSamples"), throttledSamples},
                      {QStringLiteral("blockingKernel"), blockingKernel},
                      {QStringLiteral("blockingTimeouts"), blockingTimeouts},
-                     {QStringLiteral("verifyMs"), jsonDouble(verifyMs)},
+                     {QStringLiteral("verifyMs"), timingJsonDouble(verifyMs)},
                      {QStringLiteral("buffersReused"), buffersReused},
                      {QStringLiteral("uploadsSkipped"), uploadsSkipped},
                      {QStringLiteral("uploadBytesSkipped"), double(uploadBytesSkipped)}};
     if (ceilingGBs > 0) { // optional: absent until the device's ceiling has been measured
-        json.insert(QStringLiteral("ceilingGBs"), jsonDouble(ceilingGBs));
-        json.insert(QStringLiteral("ceilingShare"), jsonDouble(ceilingShare()));
+        json.insert(QStringLiteral("ceilingGBs"), timingJsonDouble(ceilingGBs));
+        json.insert(QStringLiteral("ceilingShare"), timingJsonDouble(ceilingShare()));
     }
     return json;
 }

@@ -1,4 +1,5 @@
 // JSON of argument descriptions and launch configurations: round trips and broken input.
+#include "../support/TestMain.h"
 #include "core/launch/ArgumentSpec.h"
 
 #include <QJsonDocument>
@@ -383,5 +384,5 @@ void TestArgumentSpec::neverCrashesOnWrongTypes() {
     QVERIFY(!InitSpec::fromJson(QJsonObject(), &error));
 }
 
-QTEST_GUILESS_MAIN(TestArgumentSpec)
+KERNELPAD_TEST_GUILESS_MAIN(TestArgumentSpec)
 #include "tst_argumentspec.moc"

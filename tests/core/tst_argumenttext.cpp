@@ -1,6 +1,7 @@
 // The argument table's cell language (Init and Verify text) and the one rule set that the
 // table, the .kpad loader and the CLI share.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "core/launch/ArgumentText.h"
 
@@ -197,5 +198,5 @@ void TestArgumentText::argumentProblem() {
         QVERIFY2(got.contains(problem), qPrintable(got));
 }
 
-QTEST_GUILESS_MAIN(TestArgumentText)
+KERNELPAD_TEST_GUILESS_MAIN(TestArgumentText)
 #include "tst_argumenttext.moc"

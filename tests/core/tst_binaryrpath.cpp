@@ -5,6 +5,7 @@
 // padding once gave both programs 41 empty DT_RPATH entries, each meaning the current directory.
 
 #include "../support/ElfDynamic.h"
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 #include <QCoreApplication>
@@ -195,5 +196,5 @@ void TestBinaryRpath::plantedLibrariesInTheCurrentFolderAreNotLoaded() {
         QVERIFY2(cli.exitCode() == 0, qPrintable(output));
 }
 
-QTEST_GUILESS_MAIN(TestBinaryRpath)
+KERNELPAD_TEST_GUILESS_MAIN(TestBinaryRpath)
 #include "tst_binaryrpath.moc"

@@ -2,6 +2,7 @@
 // KernelPad targets, with the entry and parameters BlockingKernel::block() launches with,
 // and it reads the GPU's global timer (its timeout) and the flag at every turn.
 
+#include "../support/TestMain.h"
 #include "core/compile/Program.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/DriverApi.h"
@@ -59,5 +60,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestBlockingKernel)
+KERNELPAD_TEST_MAIN(TestBlockingKernel)
 #include "tst_blockingkernel.moc"

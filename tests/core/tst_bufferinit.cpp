@@ -1,4 +1,5 @@
 // Buffer element counts and initial contents.
+#include "../support/TestMain.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/Npy.h"
 
@@ -486,5 +487,5 @@ void TestBufferInit::formatting() {
     QCOMPARE(elementAsDouble(vt, twoElements.constData(), 1), value);
 }
 
-QTEST_GUILESS_MAIN(TestBufferInit)
+KERNELPAD_TEST_GUILESS_MAIN(TestBufferInit)
 #include "tst_bufferinit.moc"

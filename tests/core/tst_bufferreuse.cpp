@@ -1,6 +1,7 @@
 // The buffer-reuse decision (RunBuffers.h): which of the previous run's buffers a run keeps
 // on the device, and which "in" buffers it need not upload again. Host only.
 
+#include "../support/TestMain.h"
 #include "core/run/RunBuffers.h"
 
 #include <QFile>
@@ -135,5 +136,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBufferReuse)
+KERNELPAD_TEST_GUILESS_MAIN(TestBufferReuse)
 #include "tst_bufferreuse.moc"

@@ -5,6 +5,7 @@
 
 #include "app/cli/CliFormat.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -254,5 +255,5 @@ error: no driver: compile-only.
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliFormat)
+KERNELPAD_TEST_GUILESS_MAIN(TestCliFormat)
 #include "tst_cliformat.moc"

@@ -2,6 +2,7 @@
 // with its own usage and exit 0, and refuses an option it does not take with exit 4, naming the
 // option and every option it does take (those its usage shows). Runs the built CLI.
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QProcess>
 #include <QRegularExpression>
@@ -122,5 +123,5 @@ void TestCliHelp::unknownCommandIsRefused() {
     QVERIFY2(run.err.contains(QLatin1String("unknown command 'rnu'")), qPrintable(run.err));
 }
 
-QTEST_GUILESS_MAIN(TestCliHelp)
+KERNELPAD_TEST_GUILESS_MAIN(TestCliHelp)
 #include "tst_clihelp.moc"

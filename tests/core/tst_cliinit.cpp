@@ -3,6 +3,7 @@
 
 #include "core/project/Project.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QFile>
 #include <QProcess>
@@ -207,5 +208,5 @@ void TestCliInit::forceReplaces() {
     QVERIFY2(Project::load(out, &error), qPrintable(error));
 }
 
-QTEST_GUILESS_MAIN(TestCliInit)
+KERNELPAD_TEST_GUILESS_MAIN(TestCliInit)
 #include "tst_cliinit.moc"

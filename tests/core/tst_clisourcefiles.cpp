@@ -1,6 +1,7 @@
 // `kernelpad-cli compile FILE` and `--diff FILE` read their files as bounded regular files: a
 // FIFO, /dev/zero and /proc/self/pagemap are refused at once with the path named, never read.
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 #include <QFile>
@@ -88,5 +89,5 @@ void TestCliSourceFiles::specialFileRefused() {
     QVERIFY2(said.contains(QLatin1String("cannot read")), qPrintable(said));
 }
 
-QTEST_GUILESS_MAIN(TestCliSourceFiles)
+KERNELPAD_TEST_GUILESS_MAIN(TestCliSourceFiles)
 #include "tst_clisourcefiles.moc"

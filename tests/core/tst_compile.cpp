@@ -13,6 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <cstring>
 #include <future>
@@ -655,5 +656,5 @@ void TestCompile::pathologicalSourceCheckedQuickly() {
         qPrintable(result->diagnostics.first().message));
 }
 
-QTEST_GUILESS_MAIN(TestCompile)
+KERNELPAD_TEST_GUILESS_MAIN(TestCompile)
 #include "tst_compile.moc"

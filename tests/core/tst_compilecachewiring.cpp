@@ -3,6 +3,7 @@
 // recompiled, and every input in the key (options, arch, name expressions, included files)
 // changes it.
 
+#include "../support/TestMain.h"
 #include "core/compile/CompileCache.h"
 #include "core/run/BlockingKernel.h"
 #include "core/run/ExecutionSession.h"
@@ -227,5 +228,5 @@ private:
     QTemporaryDir m_cacheDir;
 };
 
-QTEST_GUILESS_MAIN(TestCompileCacheWiring)
+KERNELPAD_TEST_GUILESS_MAIN(TestCompileCacheWiring)
 #include "tst_compilecachewiring.moc"

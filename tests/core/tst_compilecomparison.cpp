@@ -8,6 +8,7 @@
 #include "core/compile/Program.h"
 #include "core/compile/Sass.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QFile>
 #include <QJsonArray>
@@ -465,5 +466,5 @@ void TestCompileComparison::rowText() {
     QCOMPARE(row.text(), QStringLiteral("- -> 12"));
 }
 
-QTEST_GUILESS_MAIN(TestCompileComparison)
+KERNELPAD_TEST_GUILESS_MAIN(TestCompileComparison)
 #include "tst_compilecomparison.moc"

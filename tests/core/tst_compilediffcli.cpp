@@ -2,6 +2,7 @@
 // table and resource deltas print as text or JSON, --ptx adds the line diff, --sass compares
 // the SASS of an nvdisasm found through CUDA_HOME (a script printing the SAXPY recording).
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QFile>
@@ -179,5 +180,5 @@ void TestCompileDiffCli::badInputIsNamed() {
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
 }
 
-QTEST_GUILESS_MAIN(TestCompileDiffCli)
+KERNELPAD_TEST_GUILESS_MAIN(TestCompileDiffCli)
 #include "tst_compilediffcli.moc"

@@ -2,6 +2,7 @@
 // with such a compile in flight is destroyed (the window quits) without waiting for it. A hook
 // that blocks before nvrtcCompileProgram stands in for a hung NVRTC.
 
+#include "../support/TestMain.h"
 #include "core/compile/CompileWatchdog.h"
 #include "core/compile/Program.h"
 #include "core/engine/Engine.h"
@@ -113,5 +114,5 @@ void TestCompileWatchdog::engineQuitsWithAHungCompile() {
     QVERIFY(timer.elapsed() < kPromptQuitMs);
 }
 
-QTEST_GUILESS_MAIN(TestCompileWatchdog)
+KERNELPAD_TEST_GUILESS_MAIN(TestCompileWatchdog)
 #include "tst_compilewatchdog.moc"

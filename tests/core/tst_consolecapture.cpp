@@ -2,6 +2,7 @@
 // lands in the capture, never on the protocol descriptor, and is bounded; a writer printing
 // more than a pipe holds never blocks.
 
+#include "../support/TestMain.h"
 #include "core/runner/ConsoleCapture.h"
 
 #include <QTest>
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConsoleCapture)
+KERNELPAD_TEST_GUILESS_MAIN(TestConsoleCapture)
 #include "tst_consolecapture.moc"

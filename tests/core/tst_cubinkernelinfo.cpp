@@ -2,6 +2,7 @@
 // (what occupancy needs without a driver), checked against ptxas's own -v report of the same
 // compile, for several architectures.
 
+#include "../support/TestMain.h"
 #include "core/compile/CubinKernelInfo.h"
 #include "core/compile/KernelFacts.h"
 #include "core/compile/Program.h"
@@ -125,5 +126,5 @@ void TestCubinKernelInfo::absentEntryAndBadBytes() {
     (void)cubinKernelInfo(flipped, "light");
 }
 
-QTEST_GUILESS_MAIN(TestCubinKernelInfo)
+KERNELPAD_TEST_GUILESS_MAIN(TestCubinKernelInfo)
 #include "tst_cubinkernelinfo.moc"

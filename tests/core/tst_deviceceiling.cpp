@@ -1,6 +1,7 @@
 // DeviceCeiling's host side: the copy size rule, GB/s counting read + write, and the
 // on-disk cache of measured ceilings (keyed by device and driver).
 
+#include "../support/TestMain.h"
 #include "core/run/DeviceCeiling.h"
 
 #include <QFile>
@@ -101,5 +102,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDeviceCeiling)
+KERNELPAD_TEST_GUILESS_MAIN(TestDeviceCeiling)
 #include "tst_deviceceiling.moc"

@@ -2,6 +2,7 @@
 // type), what the host still makes for them on demand (the same values as
 // makeBufferContents), and the generator's CUDA compiling with NVRTC (no GPU needed).
 
+#include "../support/TestMain.h"
 #include "core/compile/Program.h"
 #include "core/launch/BufferInit.h"
 #include "core/run/DeviceInit.h"
@@ -130,5 +131,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDeviceInit)
+KERNELPAD_TEST_GUILESS_MAIN(TestDeviceInit)
 #include "tst_deviceinit.moc"

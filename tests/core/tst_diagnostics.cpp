@@ -3,6 +3,7 @@
 #include "core/compile/Diagnostics.h"
 #include "core/compile/Program.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QtTest>
 
@@ -310,5 +311,5 @@ void TestDiagnostics::defineRefusedByNvrtc() {
     QVERIFY2(!d.message.contains(QLatin1String("NVRTC_ERROR")), qPrintable(d.message));
 }
 
-QTEST_GUILESS_MAIN(TestDiagnostics)
+KERNELPAD_TEST_GUILESS_MAIN(TestDiagnostics)
 #include "tst_diagnostics.moc"

@@ -1,6 +1,7 @@
 // DiskCompileCache: round trips, corrupt and foreign entries, the size bound, concurrent
 // writers and a directory that cannot be written. Real NVRTC output where a CUBIN matters.
 
+#include "../support/TestMain.h"
 #include "core/compile/CompileCache.h"
 #include "core/compile/DiskCompileCache.h"
 #include "core/compile/Program.h"
@@ -456,5 +457,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiskCompileCache)
+KERNELPAD_TEST_GUILESS_MAIN(TestDiskCompileCache)
 #include "tst_diskcompilecache.moc"

@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <functional>
 
@@ -97,5 +98,5 @@ void TestExpectedValues::keyFollowsWhatTheValuesDependOn() {
     QCOMPARE(a == b, sameKey);
 }
 
-QTEST_GUILESS_MAIN(TestExpectedValues)
+KERNELPAD_TEST_GUILESS_MAIN(TestExpectedValues)
 #include "tst_expectedvalues.moc"

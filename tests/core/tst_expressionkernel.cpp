@@ -2,6 +2,7 @@
 // associativity in the generated CUDA, what it leaves to the host, and every translation of
 // a corpus compiling with NVRTC (no GPU needed).
 
+#include "../support/TestMain.h"
 #include "core/compile/Program.h"
 #include "core/verify/ExpressionKernel.h"
 
@@ -175,5 +176,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExpressionKernel)
+KERNELPAD_TEST_GUILESS_MAIN(TestExpressionKernel)
 #include "tst_expressionkernel.moc"

@@ -2,6 +2,7 @@
 // with has one plain explanation, a wild write reads the same whichever code the address
 // produced, and what a memcheck re-run found ends with the line, thread and block.
 
+#include "../support/TestMain.h"
 #include "core/run/ErrorText.h"
 #include "core/run/RunResult.h"
 
@@ -250,5 +251,5 @@ void TestFaultText::faultCodeTravelsInJson() {
     QCOMPARE(okBack->faultCode, 0);
 }
 
-QTEST_GUILESS_MAIN(TestFaultText)
+KERNELPAD_TEST_GUILESS_MAIN(TestFaultText)
 #include "tst_faulttext.moc"

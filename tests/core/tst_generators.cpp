@@ -3,6 +3,7 @@
 // uniform's inclusive and exclusive edges, float16 rounding of edge values, and element i
 // depending on (seed, i) alone, whatever the buffer's size.
 
+#include "../support/TestMain.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/ScalarCodec.h"
 
@@ -330,5 +331,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGenerators)
+KERNELPAD_TEST_GUILESS_MAIN(TestGenerators)
 #include "tst_generators.moc"

@@ -1,6 +1,7 @@
 // The GPU comparison kernels (core/verify/GpuCompareKernels.h) compile with NVRTC, have the
 // entries and parameter layouts GpuComparer launches with, and keep the rounding of the host.
 
+#include "../support/TestMain.h"
 #include "core/compile/Program.h"
 #include "core/verify/GpuCompare.h"
 #include "core/verify/Verify.h"
@@ -118,5 +119,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuCompareSource)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuCompareSource)
 #include "tst_gpucomparesource.moc"

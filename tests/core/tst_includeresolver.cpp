@@ -3,6 +3,7 @@
 // never opened), nothing outside the project folder and the toolkit is read or shown, a
 // project folder cannot shadow a toolkit header, and ordinary projects with headers compile.
 
+#include "../support/TestMain.h"
 #include "core/compile/CompileCache.h"
 #include "core/compile/Program.h"
 #include "core/compile/Toolkit.h"
@@ -304,5 +305,5 @@ void TestIncludeResolver::fingerprintIsBoundedAndFollowsTheBytes() {
     QVERIFY(CompileCache::includeFingerprint(kKernel, m_project, {}).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestIncludeResolver)
+KERNELPAD_TEST_GUILESS_MAIN(TestIncludeResolver)
 #include "tst_includeresolver.moc"

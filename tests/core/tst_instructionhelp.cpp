@@ -3,6 +3,7 @@
 // pages) has one, and lookups read modifiers and find opcodes in listing lines.
 #include "core/compile/InstructionHelp.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QFile>
@@ -294,5 +295,5 @@ void TestInstructionHelp::htmlIsEscaped() {
                 .contains(QLatin1String("branch-free")));
 }
 
-QTEST_APPLESS_MAIN(TestInstructionHelp)
+KERNELPAD_TEST_APPLESS_MAIN(TestInstructionHelp)
 #include "tst_instructionhelp.moc"

@@ -1,6 +1,7 @@
 // The one JSON field reader of every loader: type names, the messages that name the field,
 // absent and null fields, and the 2^53 rule for whole numbers.
 
+#include "../support/TestMain.h"
 #include "core/io/JsonFields.h"
 
 #include <QJsonDocument>
@@ -375,5 +376,5 @@ void TestJsonFields::objectsAndNesting() {
     QCOMPARE(error, QStringLiteral("pipeline.inner.x: expected a boolean, got a string"));
 }
 
-QTEST_GUILESS_MAIN(TestJsonFields)
+KERNELPAD_TEST_GUILESS_MAIN(TestJsonFields)
 #include "tst_jsonfields.moc"

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <unistd.h>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 using namespace kernelpad;
@@ -125,8 +126,8 @@ RunnerSpec standInSpec(const QString& name) {
     RunnerSpec spec;
     spec.kind = RunnerSpec::Kind::Command;
     spec.name = name;
-    spec.commandLine =
-        QStringLiteral("\"%1\" stand-in-runner").arg(QCoreApplication::applicationFilePath());
+    spec.commandLine = QStringLiteral("\"%1\" %2 stand-in-runner")
+                           .arg(QCoreApplication::applicationFilePath(), kptest::currentTestName());
     return spec;
 }
 
@@ -245,7 +246,7 @@ private slots:
     }
 };
 
-int main(int argc, char** argv) {
+static int runTest(int argc, char** argv) {
     // The Engine starts this executable as its runner.
     if (argc > 1 && std::strcmp(argv[1], "stand-in-runner") == 0) {
         QCoreApplication app(argc, argv);
@@ -257,4 +258,5 @@ int main(int argc, char** argv) {
     return QTest::qExec(&test, argc, argv);
 }
 
+KERNELPAD_TEST_CUSTOM_MAIN(runTest)
 #include "tst_keptfetch.moc"

@@ -1,6 +1,7 @@
 // What a compile alone tells about a kernel's resources: the PTX's launch
 // bounds and shared and local declarations, and ptxas's -v report from the program log.
 
+#include "../support/TestMain.h"
 #include "core/compile/KernelFacts.h"
 #include "core/compile/Program.h"
 
@@ -136,5 +137,5 @@ void TestKernelFacts::absentEntry() {
     QVERIFY(!kernelCompileFacts(QString(), QString(), QString()).inPtx);
 }
 
-QTEST_MAIN(TestKernelFacts)
+KERNELPAD_TEST_MAIN(TestKernelFacts)
 #include "tst_kernelfacts.moc"

@@ -1,6 +1,7 @@
 // Kernel signatures read from source text: parameters, structs, and the argument list the
 // table and `kernelpad-cli init` start from.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "core/compile/KernelSignature.h"
 
@@ -214,5 +215,5 @@ void TestKernelSignature::argumentsFromSourceAloneSizeBuffersByN() {
     QCOMPARE(args.at(1).buffer.init.kind, InitSpec::Kind::Uniform);
 }
 
-QTEST_GUILESS_MAIN(TestKernelSignature)
+KERNELPAD_TEST_GUILESS_MAIN(TestKernelSignature)
 #include "tst_kernelsignature.moc"

@@ -2,6 +2,7 @@
 // after recompiling vector_add<double>, float32 buffers are named with the reason, and the
 // update keeps everything but the types.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "core/compile/KernelTypeCheck.h"
 
@@ -132,5 +133,5 @@ void TestKernelTypeCheck::structsMatchByName() {
     QCOMPARE(withKernelTypes({n, n}, found).first().isBuffer(), true);
 }
 
-QTEST_MAIN(TestKernelTypeCheck)
+KERNELPAD_TEST_MAIN(TestKernelTypeCheck)
 #include "tst_kerneltypecheck.moc"

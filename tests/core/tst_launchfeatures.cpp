@@ -10,6 +10,7 @@
 #include "core/run/RunGlobals.h"
 #include "core/run/RunTypes.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QElapsedTimer>
@@ -633,5 +634,5 @@ void TestLaunchFeatures::everyExampleCompiles() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestLaunchFeatures)
+KERNELPAD_TEST_GUILESS_MAIN(TestLaunchFeatures)
 #include "tst_launchfeatures.moc"

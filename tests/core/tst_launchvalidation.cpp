@@ -1,4 +1,5 @@
 // Launch configurations checked against device and kernel limits.
+#include "../support/TestMain.h"
 #include "core/launch/LaunchValidation.h"
 
 #include <QtTest>
@@ -159,5 +160,5 @@ void TestLaunchValidation::gridToCover() {
     QCOMPARE(kernelpad::gridToCover(elements, blockX), grid);
 }
 
-QTEST_GUILESS_MAIN(TestLaunchValidation)
+KERNELPAD_TEST_GUILESS_MAIN(TestLaunchValidation)
 #include "tst_launchvalidation.moc"

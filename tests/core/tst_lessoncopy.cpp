@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 using namespace kernelpad;
@@ -163,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLessonCopy)
+KERNELPAD_TEST_GUILESS_MAIN(TestLessonCopy)
 #include "tst_lessoncopy.moc"

@@ -12,6 +12,7 @@
 #include <QTest>
 #include <QTextStream>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <cmath>
 
@@ -549,5 +550,5 @@ void TestNcuPages::ncuMissingListsPlaces() {
         QVERIFY2(message.contains(QLatin1String(place)), qPrintable(message));
 }
 
-QTEST_GUILESS_MAIN(TestNcuPages)
+KERNELPAD_TEST_GUILESS_MAIN(TestNcuPages)
 #include "tst_ncupages.moc"

@@ -7,6 +7,7 @@
 
 #include <cstring>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <sys/stat.h>
 
@@ -414,5 +415,5 @@ void TestNpy::trailingBytesAreNotRead() {
              qPrintable(QStringLiteral("%1 bytes read").arg(readBytes)));
 }
 
-QTEST_GUILESS_MAIN(TestNpy)
+KERNELPAD_TEST_GUILESS_MAIN(TestNpy)
 #include "tst_npy.moc"

@@ -9,6 +9,7 @@
 #include "core/runner/RunnerSpec.h"
 
 #include "../support/ElfDynamic.h"
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QFile>
 #include <QFileInfo>
@@ -115,5 +116,5 @@ void TestNvrtcApi::programsDoNotNeedTheToolkitToStart() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestNvrtcApi)
+KERNELPAD_TEST_GUILESS_MAIN(TestNvrtcApi)
 #include "tst_nvrtcapi.moc"

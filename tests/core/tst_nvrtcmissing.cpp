@@ -10,6 +10,7 @@
 #include "core/project/Project.h"
 #include "core/runner/RunnerSpec.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -294,5 +295,5 @@ void TestNvrtcMissing::cliVersionAndDevicesSayNotFound() {
              qPrintable(devices.out + devices.err));
 }
 
-QTEST_GUILESS_MAIN(TestNvrtcMissing)
+KERNELPAD_TEST_GUILESS_MAIN(TestNvrtcMissing)
 #include "tst_nvrtcmissing.moc"

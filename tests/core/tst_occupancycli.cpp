@@ -2,6 +2,7 @@
 // project's launch, the limiter in words and the curves' key points, from the compiled
 // architecture's limits (no GPU needed).
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -99,5 +100,5 @@ void TestOccupancyCli::unknownKernelIsRefused() {
              qPrintable(r.out + r.err));
 }
 
-QTEST_GUILESS_MAIN(TestOccupancyCli)
+KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyCli)
 #include "tst_occupancycli.moc"

@@ -1,6 +1,7 @@
 // Occupancy arithmetic against answers worked out by hand for an H100 (sm_90); the GPU test
 // (tests/gpu/tst_occupancy.cpp) compares the same arithmetic with the driver's.
 
+#include "../support/TestMain.h"
 #include "core/cuda/Occupancy.h"
 #include "core/cuda/OccupancyCurves.h"
 
@@ -455,5 +456,5 @@ void TestOccupancyMaths::explanations() {
     QCOMPARE(occupancyExplanation(o, limits, kernel, blockThreads, dynamicShared), expected);
 }
 
-QTEST_GUILESS_MAIN(TestOccupancyMaths)
+KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyMaths)
 #include "tst_occupancymaths.moc"

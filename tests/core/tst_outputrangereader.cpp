@@ -3,6 +3,7 @@
 // again, answers out of order land in the right place, a failure is sticky and stops fetching,
 // answers for a buffer shown before are dropped, and the cache stays bounded.
 
+#include "../support/TestMain.h"
 #include "core/engine/OutputRangeReader.h"
 
 #include <QSignalSpy>
@@ -278,5 +279,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOutputRangeReader)
+KERNELPAD_TEST_GUILESS_MAIN(TestOutputRangeReader)
 #include "tst_outputrangereader.moc"

@@ -1,5 +1,6 @@
 // Kernel-argument bytes for every scalar type and for structs, compared with what this C++
 // compiler stores for the same values.
+#include "../support/TestMain.h"
 #include "core/launch/Packing.h"
 #include "core/launch/ScalarCodec.h"
 
@@ -406,5 +407,5 @@ void TestPacking::checkParams() {
         QVERIFY2(result.contains(message), qPrintable(result));
 }
 
-QTEST_GUILESS_MAIN(TestPacking)
+KERNELPAD_TEST_GUILESS_MAIN(TestPacking)
 #include "tst_packing.moc"

@@ -7,6 +7,7 @@
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -353,5 +354,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPipeline)
+KERNELPAD_TEST_GUILESS_MAIN(TestPipeline)
 #include "tst_pipeline.moc"

@@ -2,6 +2,7 @@
 // its arguments, writes what the real ncu writes to its log, and starts the runner it was
 // given, so the whole path runs: ncu's command line, the runner under it speaking the
 // protocol, the log read back, and the exit codes.
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QFile>
@@ -152,5 +153,5 @@ void TestProfileCli::compileErrorExitsOne() {
         qPrintable(r.out));
 }
 
-QTEST_GUILESS_MAIN(TestProfileCli)
+KERNELPAD_TEST_GUILESS_MAIN(TestProfileCli)
 #include "tst_profilecli.moc"

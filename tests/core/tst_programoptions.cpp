@@ -1,5 +1,6 @@
 // ProgramOptions: flags from set fields only, validation messages, JSON round trip.
 
+#include "../support/TestMain.h"
 #include "core/compile/NvrtcFlags.h"
 #include "core/compile/ProgramOptions.h"
 #include "core/compile/Toolkit.h"
@@ -494,5 +495,5 @@ void TestProgramOptions::controlCharactersRefused() {
     QCOMPARE(error, message);
 }
 
-QTEST_GUILESS_MAIN(TestProgramOptions)
+KERNELPAD_TEST_GUILESS_MAIN(TestProgramOptions)
 #include "tst_programoptions.moc"

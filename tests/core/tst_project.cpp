@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <sys/stat.h>
 
@@ -550,5 +551,5 @@ void TestProject::examplesDirectoryFromEnvironment() {
     qunsetenv("KERNELPAD_EXAMPLES");
 }
 
-QTEST_GUILESS_MAIN(TestProject)
+KERNELPAD_TEST_GUILESS_MAIN(TestProject)
 #include "tst_project.moc"

@@ -1,6 +1,7 @@
 // The "what changed since the last run" note under a timing, from two projects; the lines of
 // source and the settings that differ between two versions, both ways.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "core/project/ProjectDiff.h"
 
@@ -193,5 +194,5 @@ void TestProjectDiff::settingsBothWays() {
     QVERIFY(removedArgument);
 }
 
-QTEST_GUILESS_MAIN(TestProjectDiff)
+KERNELPAD_TEST_GUILESS_MAIN(TestProjectDiff)
 #include "tst_projectdiff.moc"

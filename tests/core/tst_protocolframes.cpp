@@ -1,6 +1,7 @@
 // Binary frames of the runner protocol (Protocol.h): encoding, reading them back however the
 // reads split them, raw bytes that contain '\n', and refusals that name the field.
 
+#include "../support/TestMain.h"
 #include "core/runner/Protocol.h"
 
 #include <QJsonArray>
@@ -181,5 +182,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProtocolFrames)
+KERNELPAD_TEST_GUILESS_MAIN(TestProtocolFrames)
 #include "tst_protocolframes.moc"

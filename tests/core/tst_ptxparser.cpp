@@ -1,5 +1,6 @@
 // parsePtxEntries on PTX from NVRTC and on hand-written PTX, including hostile input.
 
+#include "../support/TestMain.h"
 #include "core/compile/KernelNames.h"
 #include "core/compile/Program.h"
 #include "core/compile/PtxParser.h"
@@ -259,5 +260,5 @@ void TestPtxParser::launchBoundsFromNvrtc() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestPtxParser)
+KERNELPAD_TEST_GUILESS_MAIN(TestPtxParser)
 #include "tst_ptxparser.moc"

@@ -13,6 +13,7 @@
 #include "core/project/ProjectFromSource.h"
 #include "core/run/ExecutionSession.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QFile>
 #include <QJsonDocument>
@@ -418,5 +419,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPtxProgram)
+KERNELPAD_TEST_GUILESS_MAIN(TestPtxProgram)
 #include "tst_ptxprogram.moc"

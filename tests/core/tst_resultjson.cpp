@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <cmath>
 #include <functional>
@@ -548,5 +549,5 @@ void TestResultJson::protocolCorpusReads() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestResultJson)
+KERNELPAD_TEST_GUILESS_MAIN(TestResultJson)
 #include "tst_resultjson.moc"

@@ -1,5 +1,6 @@
 // A run's host and device memory, planned from the project before any buffer is built, and
 // the check against injected available amounts (no GPU needed).
+#include "../support/TestMain.h"
 #include "core/run/RunMemory.h"
 
 #include <QtTest>
@@ -237,5 +238,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunMemory)
+KERNELPAD_TEST_GUILESS_MAIN(TestRunMemory)
 #include "tst_runmemory.moc"

@@ -16,6 +16,7 @@
 
 #include <csignal>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <poll.h>
 #include <sys/wait.h>
@@ -434,5 +435,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunnerClient)
+KERNELPAD_TEST_GUILESS_MAIN(TestRunnerClient)
 #include "tst_runnerclient.moc"

@@ -6,6 +6,7 @@
 // both, listed by RunnerSurvey, which reports and leaves out a runner it cannot reach.
 
 #include "../support/StandInRunner.h"
+#include "../support/TestMain.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerPool.h"
 #include "core/runner/RunnerSurvey.h"
@@ -504,5 +505,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunnerPool)
+KERNELPAD_TEST_GUILESS_MAIN(TestRunnerPool)
 #include "tst_runnerpool.moc"

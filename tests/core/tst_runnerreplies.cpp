@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 using namespace kernelpad;
@@ -280,5 +281,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunnerReplies)
+KERNELPAD_TEST_GUILESS_MAIN(TestRunnerReplies)
 #include "tst_runnerreplies.moc"

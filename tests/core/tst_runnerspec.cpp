@@ -1,6 +1,7 @@
 // RunnerSpec: the CLI syntax, the settings' JSON, the command each kind runs, and the messages a
 // runner that cannot be used gets (no runner process needed).
 
+#include "../support/TestMain.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerSpec.h"
 
@@ -392,5 +393,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunnerSpec)
+KERNELPAD_TEST_GUILESS_MAIN(TestRunnerSpec)
 #include "tst_runnerspec.moc"

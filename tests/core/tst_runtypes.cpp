@@ -1,5 +1,6 @@
 // RunRequest/RunResult and their parts as JSON: what the runner process sends back and forth.
 
+#include "../support/TestMain.h"
 #include "core/run/RunTypes.h"
 
 #include <QJsonArray>
@@ -346,5 +347,5 @@ void TestRunTypes::requestErrors() {
     QVERIFY2(error.contains(message), qPrintable(error));
 }
 
-QTEST_GUILESS_MAIN(TestRunTypes)
+KERNELPAD_TEST_GUILESS_MAIN(TestRunTypes)
 #include "tst_runtypes.moc"

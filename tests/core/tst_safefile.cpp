@@ -6,6 +6,7 @@
 #include "core/project/Project.h"
 
 #include "../support/SmallFilesystem.h"
+#include "../support/TestMain.h"
 
 #include <QDir>
 #include <QFile>
@@ -196,5 +197,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSafeFile)
+KERNELPAD_TEST_GUILESS_MAIN(TestSafeFile)
 #include "tst_safefile.moc"

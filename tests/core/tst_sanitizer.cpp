@@ -10,6 +10,7 @@
 #include "core/runner/SanitizerLogParser.h"
 #include "core/runner/SanitizerRun.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QFile>
 #include <QJsonArray>
@@ -679,5 +680,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSanitizer)
+KERNELPAD_TEST_GUILESS_MAIN(TestSanitizer)
 #include "tst_sanitizer.moc"

@@ -4,6 +4,7 @@
 #include "core/compile/LineMap.h"
 #include "core/compile/Sass.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QFile>
 #include <QtTest>
@@ -385,5 +386,5 @@ void TestSass::toRangesJoinsRuns() {
     QCOMPARE(toRanges({7}), (QVector<LineRange>{{7, 7}}));
 }
 
-QTEST_GUILESS_MAIN(TestSass)
+KERNELPAD_TEST_GUILESS_MAIN(TestSass)
 #include "tst_sass.moc"

@@ -3,6 +3,7 @@
 // CUBIN for all its kernels and their lines, none when the cache has the CUBIN, the text handed
 // out before the map is built, failures not kept.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include "core/compile/SassCache.h"
@@ -199,5 +200,5 @@ void TestSassCache::leastRecentlyUsedGoes() {
             SassCache::key("x", QStringLiteral("/b/nvdisasm")));
 }
 
-QTEST_MAIN(TestSassCache)
+KERNELPAD_TEST_MAIN(TestSassCache)
 #include "tst_sasscache.moc"

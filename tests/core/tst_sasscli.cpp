@@ -4,6 +4,7 @@
 
 #include "core/compile/Toolkit.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QFile>
@@ -182,5 +183,5 @@ void TestSassCli::virtualArchHasNoCubin() {
              qPrintable(ptxOnly.err));
 }
 
-QTEST_GUILESS_MAIN(TestSassCli)
+KERNELPAD_TEST_GUILESS_MAIN(TestSassCli)
 #include "tst_sasscli.moc"

@@ -1,6 +1,7 @@
 // The significance of a change between two runs (core/run/Significance.h), on synthetic
 // samples whose answer is known: the same distribution, a 10 % shift, a known ratio's coverage.
 
+#include "../support/TestMain.h"
 #include "core/run/Significance.h"
 
 #include <QtTest>
@@ -274,5 +275,5 @@ void TestSignificance::describedForThePerson() {
     QTEST(describeSpeedup(c), "speedup");
 }
 
-QTEST_GUILESS_MAIN(TestSignificance)
+KERNELPAD_TEST_GUILESS_MAIN(TestSignificance)
 #include "tst_significance.moc"

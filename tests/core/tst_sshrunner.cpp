@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <csignal>
 
@@ -330,5 +331,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSshRunner)
+KERNELPAD_TEST_GUILESS_MAIN(TestSshRunner)
 #include "tst_sshrunner.moc"

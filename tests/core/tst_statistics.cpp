@@ -1,5 +1,6 @@
 // Timing statistics (computeStats) and the TimingSpec/TimingStats JSON forms.
 
+#include "../support/TestMain.h"
 #include "core/run/Timing.h"
 
 #include <QJsonObject>
@@ -261,5 +262,5 @@ void TestStatistics::statsJsonRoundTrip() {
     QVERIFY(std::isnan(oddBack->relNoise));
 }
 
-QTEST_GUILESS_MAIN(TestStatistics)
+KERNELPAD_TEST_GUILESS_MAIN(TestStatistics)
 #include "tst_statistics.moc"

@@ -1,6 +1,7 @@
 // The stopping rule of an adaptive measurement (core/run/StoppingCriterion.h) on synthetic
 // samples, with a clock the test moves: no GPU, no wall-clock timing.
 
+#include "../support/TestMain.h"
 #include "core/run/StoppingCriterion.h"
 
 #include <QTest>
@@ -156,5 +157,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStoppingCriterion)
+KERNELPAD_TEST_GUILESS_MAIN(TestStoppingCriterion)
 #include "tst_stoppingcriterion.moc"

@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 using namespace kernelpad;
@@ -273,5 +274,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStreamBuffers)
+KERNELPAD_TEST_GUILESS_MAIN(TestStreamBuffers)
 #include "tst_streambuffers.moc"

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <sys/stat.h>
 
@@ -187,5 +188,5 @@ void TestStreamFiles::outputBoundsFollowTheRequest() {
     QCOMPARE(bounds.size(), 6);
 }
 
-QTEST_GUILESS_MAIN(TestStreamFiles)
+KERNELPAD_TEST_GUILESS_MAIN(TestStreamFiles)
 #include "tst_streamfiles.moc"

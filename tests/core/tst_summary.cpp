@@ -2,6 +2,7 @@
 // hint, at zero, NaN, infinity and huge values; the builder on a synthetic RunResult; the JSON
 // form that kernelpad-cli --json adds.
 
+#include "../support/TestMain.h"
 #include "core/run/Summary.h"
 
 #include <QJsonObject>
@@ -303,5 +304,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSummary)
+KERNELPAD_TEST_GUILESS_MAIN(TestSummary)
 #include "tst_summary.moc"

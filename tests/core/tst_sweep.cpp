@@ -10,6 +10,7 @@
 #include "core/sweep/SweepSpace.h"
 #include "core/sweep/SweepStrategy.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -485,5 +486,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
+KERNELPAD_TEST_GUILESS_MAIN(TestSweep)
 #include "tst_sweep.moc"

@@ -6,6 +6,7 @@
 #include "core/sweep/SweepApply.h"
 #include "core/sweep/SweepJob.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QtTest>
 
@@ -83,5 +84,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepApply)
+KERNELPAD_TEST_GUILESS_MAIN(TestSweepApply)
 #include "tst_sweepapply.moc"

@@ -12,6 +12,7 @@
 #include "../support/StandInRunner.h"
 #include "core/cuda/DriverApi.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -317,5 +318,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepCli)
+KERNELPAD_TEST_GUILESS_MAIN(TestSweepCli)
 #include "tst_sweepcli.moc"

@@ -9,6 +9,7 @@
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -412,5 +413,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepDriver)
+KERNELPAD_TEST_GUILESS_MAIN(TestSweepDriver)
 #include "tst_sweepdriver.moc"

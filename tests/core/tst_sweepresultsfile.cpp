@@ -6,6 +6,7 @@
 // cut short by a kill is skipped when read and marked when the next record is appended, so
 // the file keeps reading.
 
+#include "../support/TestMain.h"
 #include "core/sweep/SweepResults.h"
 
 #include <QDir>
@@ -366,5 +367,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepResultsFile)
+KERNELPAD_TEST_GUILESS_MAIN(TestSweepResultsFile)
 #include "tst_sweepresultsfile.moc"

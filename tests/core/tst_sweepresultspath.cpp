@@ -13,6 +13,7 @@
 #include "core/sweep/SweepJob.h"
 #include "core/sweep/SweepResultsPath.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -300,5 +301,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepResultsPath)
+KERNELPAD_TEST_GUILESS_MAIN(TestSweepResultsPath)
 #include "tst_sweepresultspath.moc"

@@ -1,6 +1,7 @@
 // Texture and surface arguments without a GPU: the .kpad form and its round trip, every
 // refused combination with the field it names, the device-limit messages, and the 8-byte
 // handle as packed and checked against the kernel's parameters.
+#include "../support/TestMain.h"
 #include "core/compile/KernelSignature.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/Packing.h"
@@ -468,5 +469,5 @@ void TestTextureSpec::signatureMakesTextureRows() {
     QVERIFY(again[2].texture.cubemap);
 }
 
-QTEST_GUILESS_MAIN(TestTextureSpec)
+KERNELPAD_TEST_GUILESS_MAIN(TestTextureSpec)
 #include "tst_texturespec.moc"

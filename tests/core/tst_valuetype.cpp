@@ -1,5 +1,6 @@
 // The seed's type table and struct layout, checked against what this C++ compiler lays out
 // for the same declarations (the CUDA front end uses the same x86-64 Itanium ABI rules).
+#include "../support/TestMain.h"
 #include "core/launch/ValueType.h"
 
 #include <QJsonDocument>
@@ -333,5 +334,5 @@ void TestValueType::equality() {
     QVERIFY(ValueType::of(ScalarType::Int32) != ValueType::of(ScalarType::UInt32));
 }
 
-QTEST_GUILESS_MAIN(TestValueType)
+KERNELPAD_TEST_GUILESS_MAIN(TestValueType)
 #include "tst_valuetype.moc"

@@ -1,6 +1,7 @@
 // Verification maths: compareBuffers for every kind of element, evaluateExpression over
 // muParser, doublesToBytes.
 
+#include "../support/TestMain.h"
 #include "core/verify/Verify.h"
 
 #include <QtTest>
@@ -443,5 +444,5 @@ void TestVerify::doublesToBytes() {
     QCOMPARE(kernelpad::doublesToBytes(type, values).toHex(' '), bytes.toHex(' '));
 }
 
-QTEST_GUILESS_MAIN(TestVerify)
+KERNELPAD_TEST_GUILESS_MAIN(TestVerify)
 #include "tst_verify.moc"

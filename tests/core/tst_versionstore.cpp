@@ -3,6 +3,7 @@
 // canonical path, keeps the newest within its bounds, and ignores a corrupt file with a
 // message that names the file and the field.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "core/run/VersionHistory.h"
 
@@ -267,5 +268,5 @@ void TestVersionStore::clearRemovesTheFile() {
     QVERIFY(store.clear(&error)); // nothing to clear is fine
 }
 
-QTEST_GUILESS_MAIN(TestVersionStore)
+KERNELPAD_TEST_GUILESS_MAIN(TestVersionStore)
 #include "tst_versionstore.moc"

@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/compile/CompileCache.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
@@ -152,5 +153,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBlocking)
+KERNELPAD_TEST_GUILESS_MAIN(TestBlocking)
 #include "tst_blocking.moc"

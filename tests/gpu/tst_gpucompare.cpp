@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Device.h"
@@ -368,5 +369,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuCompare)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuCompare)
 #include "tst_gpucompare.moc"

@@ -9,6 +9,7 @@
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QtTest>
@@ -216,5 +217,5 @@ void TestGpuCompileDiff::examplesAgainstThemselves() {
     qInfo("counted as other: %s", qPrintable(sorted.join(QStringLiteral(", "))));
 }
 
-QTEST_GUILESS_MAIN(TestGpuCompileDiff)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuCompileDiff)
 #include "tst_gpucompilediff.moc"

@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 #include "core/runner/RunnerClient.h"
 
@@ -142,5 +143,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuConsole)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuConsole)
 #include "tst_gpuconsole.moc"

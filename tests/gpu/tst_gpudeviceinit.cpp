@@ -7,6 +7,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/DeviceBuffer.h"
@@ -259,5 +260,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuDeviceInit)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuDeviceInit)
 #include "tst_gpudeviceinit.moc"

@@ -7,6 +7,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
 #include "core/cuda/DeviceBuffer.h"
@@ -218,5 +219,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuExpression)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuExpression)
 #include "tst_gpuexpression.moc"

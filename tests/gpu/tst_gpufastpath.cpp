@@ -5,6 +5,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/RunVerification.h"
 #include "core/verify/Verify.h"
@@ -243,5 +244,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuFastPath)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuFastPath)
 #include "tst_gpufastpath.moc"

@@ -6,6 +6,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/run/ErrorText.h"
 #include "core/run/ExecutionSession.h"
 #include "core/runner/RunnerClient.h"
@@ -189,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuFaults)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuFaults)
 #include "tst_gpufaults.moc"

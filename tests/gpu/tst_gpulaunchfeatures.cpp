@@ -5,6 +5,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/cuda/Device.h"
 #include "core/engine/Engine.h"
 #include "core/run/ExecutionSession.h"
@@ -271,5 +272,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuLaunchFeatures)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuLaunchFeatures)
 #include "tst_gpulaunchfeatures.moc"

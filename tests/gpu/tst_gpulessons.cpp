@@ -5,6 +5,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/project/Lesson.h"
 #include "core/run/ExecutionSession.h"
 
@@ -167,5 +168,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuLessons)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuLessons)
 #include "tst_gpulessons.moc"

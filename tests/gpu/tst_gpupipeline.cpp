@@ -6,6 +6,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
@@ -235,5 +236,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuPipeline)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuPipeline)
 #include "tst_gpupipeline.moc"

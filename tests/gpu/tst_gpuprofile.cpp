@@ -8,6 +8,7 @@
 #include "core/profile/Ncu.h"
 #include "core/profile/ProfileReport.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -223,5 +224,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuProfile)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuProfile)
 #include "tst_gpuprofile.moc"

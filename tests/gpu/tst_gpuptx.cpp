@@ -5,6 +5,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/compile/PtxAssembler.h"
 #include "core/cuda/Device.h"
 #include "core/engine/Engine.h"
@@ -150,5 +151,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuPtx)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuPtx)
 #include "tst_gpuptx.moc"

@@ -3,6 +3,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 
 #include <QElapsedTimer>
@@ -43,5 +44,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuQuit)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuQuit)
 #include "tst_gpuquit.moc"

@@ -3,6 +3,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/cuda/Device.h"
 #include "core/engine/Engine.h"
 #include "core/run/ExecutionSession.h"
@@ -230,5 +231,5 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuRun)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuRun)
 #include "tst_gpurun.moc"

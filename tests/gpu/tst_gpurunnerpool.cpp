@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerPool.h"
 
@@ -182,5 +183,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestGpuRunnerPool)
+KERNELPAD_TEST_MAIN(TestGpuRunnerPool)
 #include "tst_gpurunnerpool.moc"

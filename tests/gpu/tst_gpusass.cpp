@@ -7,6 +7,7 @@
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QtTest>
@@ -120,5 +121,5 @@ void TestGpuSass::examples() {
     QVERIFY(without.lines.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestGpuSass)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuSass)
 #include "tst_gpusass.moc"

@@ -8,6 +8,7 @@
 // limit it stays on the runner and is fetched whole; both timed (MB/s) for bench/RESULTS.md.
 
 #include "../support/LoopbackSsh.h"
+#include "../support/TestMain.h"
 #include "GpuTestSupport.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerPool.h"
@@ -323,5 +324,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuSshRunner)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuSshRunner)
 #include "tst_gpusshrunner.moc"

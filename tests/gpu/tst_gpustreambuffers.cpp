@@ -5,6 +5,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/launch/Npy.h"
 #include "core/runner/RunnerClient.h"
 
@@ -196,5 +197,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuStreamBuffers)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuStreamBuffers)
 #include "tst_gpustreambuffers.moc"

@@ -9,6 +9,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/PoolSweepEvaluator.h"
@@ -306,5 +307,5 @@ private:
     static QString runnerPath() { return RunnerClient::findRunner(); }
 };
 
-QTEST_GUILESS_MAIN(TestGpuSweep)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuSweep)
 #include "tst_gpusweep.moc"

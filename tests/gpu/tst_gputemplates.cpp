@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/run/ExecutionSession.h"
 
 #include <QTest>
@@ -115,5 +116,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuTemplates)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuTemplates)
 #include "tst_gputemplates.moc"

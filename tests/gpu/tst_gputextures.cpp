@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/CudaError.h"
 #include "core/cuda/Device.h"
@@ -315,5 +316,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGpuTextures)
+KERNELPAD_TEST_GUILESS_MAIN(TestGpuTextures)
 #include "tst_gputextures.moc"

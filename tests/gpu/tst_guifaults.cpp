@@ -6,6 +6,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "core/runner/SanitizerRun.h"
@@ -119,5 +120,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestGuiFaults)
+KERNELPAD_TEST_MAIN(TestGuiFaults)
 #include "tst_guifaults.moc"

@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
@@ -119,5 +120,5 @@ void TestGuiGlobals::globalsEditedInTheTableAreVerified() {
     qInfo("convolution from the window: %s", qPrintable(panel->message()));
 }
 
-QTEST_MAIN(TestGuiGlobals)
+KERNELPAD_TEST_MAIN(TestGuiGlobals)
 #include "tst_guiglobals.moc"

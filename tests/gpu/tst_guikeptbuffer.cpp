@@ -6,6 +6,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/engine/OutputRangeReader.h"
 #include "core/launch/BufferInit.h"
 #include "core/runner/RunnerClient.h"
@@ -154,5 +155,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestGuiKeptBuffer)
+KERNELPAD_TEST_MAIN(TestGuiKeptBuffer)
 #include "tst_guikeptbuffer.moc"

@@ -6,6 +6,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/project/Lesson.h"
 #include "ui/LessonProgress.h"
 #include "ui/ProjectDocument.h"
@@ -155,5 +156,5 @@ void TestGuiLessonPane::speedLessonCompletesWithTheMeasuredSpeedup() {
     qInfo().noquote() << "starter:" << pane->resultText();
 }
 
-QTEST_MAIN(TestGuiLessonPane)
+KERNELPAD_TEST_MAIN(TestGuiLessonPane)
 #include "tst_guilessonpane.moc"

@@ -5,6 +5,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 #include "core/run/Significance.h"
 #include "ui/ProjectDocument.h"
@@ -206,5 +207,5 @@ void TestGuiLive::typingInTheWindowRunsEachPause() {
     }
 }
 
-QTEST_MAIN(TestGuiLive)
+KERNELPAD_TEST_MAIN(TestGuiLive)
 #include "tst_guilive.moc"

@@ -21,6 +21,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <memory>
 
@@ -181,5 +182,5 @@ void TestGuiProfile::saxpyRooflinePathAcrossAnEdit() {
         qInfo("%s", qPrintable(roofline->pointToolTip(i)));
 }
 
-QTEST_MAIN(TestGuiProfile)
+KERNELPAD_TEST_MAIN(TestGuiProfile)
 #include "tst_guiprofile.moc"

@@ -6,6 +6,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "core/run/Summary.h"
@@ -271,5 +272,5 @@ void TestGuiResponsive::memcheckMarksTheFaultingLine() {
     QCOMPARE(test::part<CodeEditor>(&window, "editor")->text(), source);
 }
 
-QTEST_MAIN(TestGuiResponsive)
+KERNELPAD_TEST_MAIN(TestGuiResponsive)
 #include "tst_guiresponsive.moc"

@@ -9,6 +9,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
@@ -163,5 +164,5 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
     qInfo("normal run with the best block: median %.4f ms", run.result.timing.medianMs);
 }
 
-QTEST_MAIN(TestGuiSweep)
+KERNELPAD_TEST_MAIN(TestGuiSweep)
 #include "tst_guisweep.moc"

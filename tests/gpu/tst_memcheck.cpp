@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/SanitizerRun.h"
 
@@ -147,5 +148,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMemcheck)
+KERNELPAD_TEST_GUILESS_MAIN(TestMemcheck)
 #include "tst_memcheck.moc"

@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/compile/Program.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"
@@ -131,5 +132,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOccupancyGpu)
+KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyGpu)
 #include "tst_occupancy.moc"

@@ -8,6 +8,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/compile/CubinKernelInfo.h"
 #include "core/compile/KernelFacts.h"
 #include "core/compile/Program.h"
@@ -282,5 +283,5 @@ private slots:
     void cleanupTestCase() { m_context.reset(); }
 };
 
-QTEST_GUILESS_MAIN(TestOccupancyCurvesGpu)
+KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyCurvesGpu)
 #include "tst_occupancycurves.moc"

@@ -4,6 +4,7 @@
 
 #include "GpuTestSupport.h"
 
+#include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 
 #include <QElapsedTimer>
@@ -192,5 +193,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunnerFaults)
+KERNELPAD_TEST_GUILESS_MAIN(TestRunnerFaults)
 #include "tst_runnerfaults.moc"

@@ -1,5 +1,6 @@
 // The argument table model: Qt model rules, syncing with a compiled kernel, invalid cells.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
@@ -319,5 +320,5 @@ void TestArgumentTableModel::updateTypesActionInTheView() {
     QVERIFY(bar->isHidden());
 }
 
-QTEST_MAIN(TestArgumentTableModel)
+KERNELPAD_TEST_MAIN(TestArgumentTableModel)
 #include "tst_argumenttablemodel.moc"

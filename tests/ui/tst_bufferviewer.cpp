@@ -1,6 +1,7 @@
 // The buffer viewer: a lazy table that stays O(1) to set up at 100 million elements, paging,
 // 2-D rows, go-to-index and the sampled heat map.
 
+#include "../support/TestMain.h"
 #include "ui/models/BufferTableModel.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/HeatMapView.h"
@@ -156,5 +157,5 @@ void TestBufferViewer::beforeARunSaysBuffersComeAfterOne() {
     QVERIFY(info->text().contains(QStringLiteral("after a run")));
 }
 
-QTEST_MAIN(TestBufferViewer)
+KERNELPAD_TEST_MAIN(TestBufferViewer)
 #include "tst_bufferviewer.moc"

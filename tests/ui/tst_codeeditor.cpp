@@ -1,6 +1,7 @@
 // The kernel editor: typing, CUDA highlighting, diagnostics in place, toggle comment and
 // find/replace.
 
+#include "../support/TestMain.h"
 #include "ui/Theme.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompletionWords.h"
@@ -483,5 +484,5 @@ void TestCodeEditor::completionNeverOffersTheTypedWord() {
     QCOMPARE(editor.text(2), QStringLiteral("count"));
 }
 
-QTEST_MAIN(TestCodeEditor)
+KERNELPAD_TEST_MAIN(TestCodeEditor)
 #include "tst_codeeditor.moc"

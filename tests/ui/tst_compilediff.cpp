@@ -31,6 +31,7 @@
 #include <QTextBlock>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <memory>
 
@@ -314,5 +315,5 @@ void TestCompileDiff::withoutNvdisasmThePtxIsDiffed() {
     QVERIFY(markOf(after, marker).isValid());
 }
 
-QTEST_MAIN(TestCompileDiff)
+KERNELPAD_TEST_MAIN(TestCompileDiff)
 #include "tst_compilediff.moc"

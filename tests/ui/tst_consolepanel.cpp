@@ -1,6 +1,7 @@
 // The Console tab: each run's printf output under a line naming the kernel and the time,
 // bounded, with what was not kept said plainly.
 
+#include "../support/TestMain.h"
 #include "ui/widgets/ConsolePanel.h"
 
 #include <QPushButton>
@@ -71,5 +72,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestConsolePanel)
+KERNELPAD_TEST_MAIN(TestConsolePanel)
 #include "tst_consolepanel.moc"

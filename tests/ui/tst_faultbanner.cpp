@@ -13,6 +13,7 @@
 #include "ui/widgets/FaultBanner.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 
 #include <QLabel>
@@ -241,5 +242,5 @@ void TestFaultBanner::otherErrorsAndNewRunsHideTheBanner() {
     QVERIFY(w.banner()->isHidden());
 }
 
-QTEST_MAIN(TestFaultBanner)
+KERNELPAD_TEST_MAIN(TestFaultBanner)
 #include "tst_faultbanner.moc"

@@ -12,6 +12,7 @@
 #include "ui/widgets/VerificationPanel.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -506,5 +507,5 @@ void TestGlobalsTable::verificationKeepsTheGlobalFlagThroughJson() {
     QVERIFY2(back && !back->global, qPrintable(error));
 }
 
-QTEST_MAIN(TestGlobalsTable)
+KERNELPAD_TEST_MAIN(TestGlobalsTable)
 #include "tst_globalstable.moc"

@@ -4,6 +4,7 @@
 // for the end, answers out of order fill the right rows, a failure is shown in keptNote, and the
 // heat map fetches the window it draws.
 
+#include "../support/TestMain.h"
 #include "core/engine/OutputRangeReader.h"
 #include "ui/models/BufferTableModel.h"
 #include "ui/widgets/BufferViewer.h"
@@ -255,5 +256,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestKeptBuffer)
+KERNELPAD_TEST_MAIN(TestKeptBuffer)
 #include "tst_keptbuffer.moc"

@@ -6,6 +6,7 @@
 // types, waits for the recovery file, prints "READY" and then just runs its event loop until
 // it is killed.
 
+#include "../support/TestMain.h"
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
@@ -89,7 +90,7 @@ void TestKillRecovery::textTypedBeforeSigkillIsOffered() {
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     child.setProcessEnvironment(env);
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    child.start(QCoreApplication::applicationFilePath(), {});
+    child.start(QCoreApplication::applicationFilePath(), {kptest::currentTestName()});
     QVERIFY2(child.waitForStarted(10000), qPrintable(child.errorString()));
     QByteArray out;
     QTRY_VERIFY_WITH_TIMEOUT((out += child.readAllStandardOutput()).contains(kReady), 30000);
@@ -119,7 +120,7 @@ void TestKillRecovery::textTypedBeforeSigkillIsOffered() {
     QVERIFY(ProjectDocument::findRecoveryFiles().isEmpty());
 }
 
-int main(int argc, char** argv) {
+static int runTest(int argc, char** argv) {
     // Private data and config folders for both processes: no real recovery files are touched.
     // The child inherits them through its environment.
     if (qEnvironmentVariableIsSet(kChildVariable))
@@ -137,4 +138,5 @@ int main(int argc, char** argv) {
     return QTest::qExec(&test, argc, argv);
 }
 
+KERNELPAD_TEST_CUSTOM_MAIN(runTest)
 #include "tst_killrecovery.moc"

@@ -1,5 +1,6 @@
 // The launch panel: limits shown as text, the "cover N elements" helper, round trips.
 
+#include "../support/TestMain.h"
 #include "ui/widgets/LaunchPanel.h"
 
 #include <QApplication>
@@ -204,5 +205,5 @@ void TestLaunchPanel::tabGoesAlongTheRows() {
     }
 }
 
-QTEST_MAIN(TestLaunchPanel)
+KERNELPAD_TEST_MAIN(TestLaunchPanel)
 #include "tst_launchpanel.moc"

@@ -15,6 +15,7 @@
 #include "ui/widgets/LessonPane.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QAction>
 #include <QCoreApplication>
@@ -445,5 +446,5 @@ void TestLessonPane::recordedFiguresAreLabelled() {
     QVERIFY(w.pane()->recordedText().contains(QStringLiteral("No CUDA GPU here")));
 }
 
-QTEST_MAIN(TestLessonPane)
+KERNELPAD_TEST_MAIN(TestLessonPane)
 #include "tst_lessonpane.moc"

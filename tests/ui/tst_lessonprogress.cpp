@@ -1,5 +1,6 @@
 // LessonProgress: completions survive a new instance (they live in QSettings), a reset forgets
 // them, and every instance hears of a change made through another.
+#include "../support/TestMain.h"
 #include "core/project/Lesson.h"
 #include "ui/LessonProgress.h"
 
@@ -70,5 +71,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLessonProgress)
+KERNELPAD_TEST_GUILESS_MAIN(TestLessonProgress)
 #include "tst_lessonprogress.moc"

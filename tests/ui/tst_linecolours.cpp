@@ -15,6 +15,7 @@
 #include "ui/widgets/SourceLineBands.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QAction>
 #include <QFile>
@@ -297,5 +298,5 @@ void TestLineColours::tooltipsExplainTheOpcode() {
     QVERIFY(ld.contains(QLatin1String("<b>.global</b>")));
 }
 
-QTEST_MAIN(TestLineColours)
+KERNELPAD_TEST_MAIN(TestLineColours)
 #include "tst_linecolours.moc"

@@ -17,6 +17,7 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 
 using namespace kernelpad;
@@ -425,5 +426,5 @@ void TestLiveMode::chartShowsIntervalsAndTheBaseline() {
     QCOMPARE(baseline->count(), 0);
 }
 
-QTEST_MAIN(TestLiveMode)
+KERNELPAD_TEST_MAIN(TestLiveMode)
 #include "tst_livemode.moc"

@@ -28,6 +28,7 @@
 #include <QtTest>
 
 #include "../support/SmallFilesystem.h"
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "TestPaths.h"
 
@@ -433,5 +434,5 @@ void TestMainWindow::verificationPinnedBelowResults() {
     QVERIFY(!panel->isVisible()); // back in its tab, which is not the current one
 }
 
-QTEST_MAIN(TestMainWindow)
+KERNELPAD_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

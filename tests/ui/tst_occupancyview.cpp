@@ -20,6 +20,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <cmath>
 
@@ -191,5 +192,5 @@ void TestOccupancyView::windowMarkerFollowsTheBlockSize() {
     QVERIFY(view->limiterText().contains(QStringLiteral("of 96 threads")));
 }
 
-QTEST_MAIN(TestOccupancyView)
+KERNELPAD_TEST_MAIN(TestOccupancyView)
 #include "tst_occupancyview.moc"

@@ -10,6 +10,7 @@
 #include "ui/widgets/PipelinePanel.h"
 #include "ui/windows/PanelBindings.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -206,5 +207,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPipelinePanel)
+KERNELPAD_TEST_MAIN(TestPipelinePanel)
 #include "tst_pipelinepanel.moc"

@@ -1,6 +1,7 @@
 // Edit ▸ Preferences: editor font and size, theme, the timing of new projects and
 // the runner's time limit, kept in QSettings and read where they are used.
 
+#include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
@@ -151,5 +152,5 @@ void TestPreferencesDialog::newProjectsTakeTheTiming() {
     QCOMPARE(action->shortcut(), QKeySequence(QKeySequence::Preferences));
 }
 
-QTEST_MAIN(TestPreferencesDialog)
+KERNELPAD_TEST_MAIN(TestPreferencesDialog)
 #include "tst_preferencesdialog.moc"

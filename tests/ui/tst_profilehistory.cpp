@@ -26,6 +26,7 @@
 #include <QTabWidget>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <memory>
 
@@ -290,5 +291,5 @@ void TestProfileHistory::failedProfileShowsWhy() {
     QVERIFY(part<QAction>(f.window, "profileAction")->isEnabled());
 }
 
-QTEST_MAIN(TestProfileHistory)
+KERNELPAD_TEST_MAIN(TestProfileHistory)
 #include "tst_profilehistory.moc"

@@ -2,6 +2,7 @@
 // stall chart, the margin's lines and their tooltips, the roofline's roofs and points, and the
 // error states (ncu missing, counters not permitted).
 
+#include "../support/TestMain.h"
 #include "ui/models/ProfileViewModel.h"
 #include "ui/widgets/ProfilePanel.h"
 #include "ui/widgets/RooflineChart.h"
@@ -324,5 +325,5 @@ void TestProfilePanel::historyListPicksAnEntry() {
     QVERIFY(stale->isHidden());
 }
 
-QTEST_MAIN(TestProfilePanel)
+KERNELPAD_TEST_MAIN(TestProfilePanel)
 #include "tst_profilepanel.moc"

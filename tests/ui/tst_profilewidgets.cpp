@@ -2,6 +2,7 @@
 // the stall chart (sorted, capped, tooltips) and the editor margin (heat, flags, tooltips,
 // following edits, stale).
 
+#include "../support/TestMain.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/ProfileMargin.h"
 #include "ui/widgets/RooflineChart.h"
@@ -256,5 +257,5 @@ void TestProfileWidgets::marginIgnoresLinesPastTheEnd() {
     QCOMPARE(editor.marginWidth(ProfileMargin::kMargin), 0);
 }
 
-QTEST_MAIN(TestProfileWidgets)
+KERNELPAD_TEST_MAIN(TestProfileWidgets)
 #include "tst_profilewidgets.moc"

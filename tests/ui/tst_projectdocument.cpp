@@ -1,5 +1,6 @@
 // ProjectDocument: path and dirty state, save/load through Project, the recovery file.
 
+#include "../support/TestMain.h"
 #include "ui/ProjectDocument.h"
 
 #include <QSignalSpy>
@@ -266,7 +267,7 @@ void TestProjectDocument::newestRecoveryFirst() {
     QCOMPARE(entries.at(1).project.source, QStringLiteral("older"));
 }
 
-QTEST_MAIN(TestProjectDocument)
+KERNELPAD_TEST_MAIN(TestProjectDocument)
 void TestProjectDocument::settersSignalOnlyChanges() {
     ProjectDocument doc;
     doc.replace(sampleProject());

@@ -12,6 +12,7 @@
 #include "ui/widgets/PtxView.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QAction>
 #include <QFile>
@@ -206,5 +207,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPtxProject)
+KERNELPAD_TEST_MAIN(TestPtxProject)
 #include "tst_ptxproject.moc"

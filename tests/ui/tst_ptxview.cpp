@@ -1,6 +1,7 @@
 // The PTX view: a failed compile keeps the last good PTX, marked stale,
 // and the entry picker shows demangled names beside the lowered ones (point 11).
 
+#include "../support/TestMain.h"
 #include "ui/widgets/KernelItems.h"
 #include "ui/widgets/PtxView.h"
 
@@ -108,5 +109,5 @@ void TestPtxView::entriesShowDemangledNames() {
     QVERIFY(delegate->sizeHint(option, first).width() >= plain + lowered);
 }
 
-QTEST_MAIN(TestPtxView)
+KERNELPAD_TEST_MAIN(TestPtxView)
 #include "tst_ptxview.moc"

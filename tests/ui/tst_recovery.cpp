@@ -1,6 +1,7 @@
 // Unsaved work survives a crash: autosave writes a recovery file, a window torn down without
 // the clean-close path leaves it, and the next window restores it.
 
+#include "../support/TestMain.h"
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
@@ -151,5 +152,5 @@ void TestRecovery::nothingToRestore() {
     QVERIFY(!window->isWindowModified());
 }
 
-QTEST_MAIN(TestRecovery)
+KERNELPAD_TEST_MAIN(TestRecovery)
 #include "tst_recovery.moc"

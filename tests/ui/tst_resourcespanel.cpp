@@ -1,6 +1,7 @@
 // The Resources tab without a driver: what the compile knows from its PTX
 // and ptxas's report, and what only the driver adds, instead of "No kernel compiled".
 
+#include "../support/TestMain.h"
 #include "ui/widgets/ResourcesPanel.h"
 
 #include <QLabel>
@@ -108,5 +109,5 @@ void TestResourcesPanel::failedCompileSaysSo() {
     QVERIFY(panel.valueText(QStringLiteral("Registers per thread")).isEmpty());
 }
 
-QTEST_MAIN(TestResourcesPanel)
+KERNELPAD_TEST_MAIN(TestResourcesPanel)
 #include "tst_resourcespanel.moc"

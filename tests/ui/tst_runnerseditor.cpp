@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 using namespace kernelpad;
@@ -229,5 +230,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunnersEditor)
+KERNELPAD_TEST_MAIN(TestRunnersEditor)
 #include "tst_runnerseditor.moc"

@@ -14,6 +14,7 @@
 #include "ui/widgets/SassView.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QComboBox>
 #include <QDateTime>
@@ -336,5 +337,5 @@ void TestSassView::sassAndDiffShareOneDisassembly() {
     QCOMPARE(diffReport.lines.sourceLines(), view->report().lines.sourceLines());
 }
 
-QTEST_MAIN(TestSassView)
+KERNELPAD_TEST_MAIN(TestSassView)
 #include "tst_sassview.moc"

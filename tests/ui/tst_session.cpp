@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 
 using namespace kernelpad;
@@ -216,5 +217,5 @@ void TestSession::kernelEditIsNotACompile() {
     QVERIFY(!session.lastCompile());
 }
 
-QTEST_MAIN(TestSession)
+KERNELPAD_TEST_MAIN(TestSession)
 #include "tst_session.moc"

@@ -18,6 +18,7 @@
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QAction>
 #include <QJsonArray>
@@ -344,5 +345,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSettingsHistory)
+KERNELPAD_TEST_MAIN(TestSettingsHistory)
 #include "tst_settingshistory.moc"

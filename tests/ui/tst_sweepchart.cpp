@@ -4,6 +4,7 @@
 
 #include "ui/widgets/SweepChart.h"
 
+#include "../support/TestMain.h"
 #include "core/sweep/SweepSpace.h"
 #include "ui/Theme.h"
 #include "ui/widgets/SweepHeatMap.h"
@@ -667,5 +668,5 @@ void TestSweepChart::liveRedrawOfAThousandRecords() {
     QCOMPARE(findSeries<QLineSeries>(chart, QStringLiteral("sweepValues"))->count(), kRecords);
 }
 
-QTEST_MAIN(TestSweepChart)
+KERNELPAD_TEST_MAIN(TestSweepChart)
 #include "tst_sweepchart.moc"

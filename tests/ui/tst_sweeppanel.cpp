@@ -22,6 +22,7 @@
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QComboBox>
 #include <QJsonArray>
@@ -639,5 +640,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSweepPanel)
+KERNELPAD_TEST_MAIN(TestSweepPanel)
 #include "tst_sweeppanel.moc"

@@ -9,6 +9,7 @@
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -128,5 +129,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSweepResultsShown)
+KERNELPAD_TEST_MAIN(TestSweepResultsShown)
 #include "tst_sweepresultsshown.moc"

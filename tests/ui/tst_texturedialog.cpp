@@ -2,6 +2,7 @@
 // combinations the driver would (with the field named) until they are fixed, and the
 // argument table shows a texture row and opens the dialog from it.
 
+#include "../support/TestMain.h"
 #include "core/launch/TextureArgument.h"
 #include "ui/dialogs/TextureDialog.h"
 #include "ui/models/ArgumentTableModel.h"
@@ -260,5 +261,5 @@ void TestTextureDialog::tableOpensTheDialog() {
              QStringLiteral("100"));
 }
 
-QTEST_MAIN(TestTextureDialog)
+KERNELPAD_TEST_MAIN(TestTextureDialog)
 #include "tst_texturedialog.moc"

@@ -2,6 +2,7 @@
 
 #include "ui/widgets/TimingChartView.h"
 
+#include "../support/TestMain.h"
 #include "core/run/Summary.h"
 #include "core/run/Timing.h"
 
@@ -334,5 +335,5 @@ void TestTimingChart::emptyStateBeforeARun() {
     QVERIFY(view.showsCharts());
 }
 
-QTEST_MAIN(TestTimingChart)
+KERNELPAD_TEST_MAIN(TestTimingChart)
 #include "tst_timingchart.moc"

@@ -1,5 +1,6 @@
 // The verification panel: pass/fail per buffer, counts, mismatches, no-verification text.
 
+#include "../support/TestMain.h"
 #include "ui/widgets/VerificationPanel.h"
 
 #include <QLabel>
@@ -114,5 +115,5 @@ void TestVerificationPanel::verificationCouldNotRun() {
     QVERIFY(!panel.message().contains(QStringLiteral("No verification configured")));
 }
 
-QTEST_MAIN(TestVerificationPanel)
+KERNELPAD_TEST_MAIN(TestVerificationPanel)
 #include "tst_verificationpanel.moc"

@@ -5,6 +5,7 @@
 // saved project survive a new window, Clear Timing History removes them, a corrupt file is
 // ignored with a message.
 
+#include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
@@ -493,5 +494,5 @@ void TestVersionsPanel::screenshot() {
         QVERIFY(image.save(QDir(folder).filePath(QStringLiteral("screenshot-versions.png"))));
 }
 
-QTEST_MAIN(TestVersionsPanel)
+KERNELPAD_TEST_MAIN(TestVersionsPanel)
 #include "tst_versionspanel.moc"

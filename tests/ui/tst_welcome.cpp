@@ -24,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 using namespace kernelpad;
@@ -324,5 +325,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_MAIN(TestWelcome)
+KERNELPAD_TEST_MAIN(TestWelcome)
 #include "tst_welcome.moc"

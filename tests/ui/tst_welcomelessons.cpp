@@ -25,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 
 using namespace kernelpad;
@@ -388,5 +389,5 @@ private:
     QVector<Lesson> m_lessons;
 };
 
-QTEST_MAIN(TestWelcomeLessons)
+KERNELPAD_TEST_MAIN(TestWelcomeLessons)
 #include "tst_welcomelessons.moc"

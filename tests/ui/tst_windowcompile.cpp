@@ -15,6 +15,7 @@
 
 #include "../support/TestProjects.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QComboBox>
 #include <QLabel>
@@ -331,5 +332,5 @@ void TestWindowCompile::resourcesWithoutDriverShowTheCompile() {
              qPrintable(panel->valueText(QStringLiteral("Launch bounds"))));
 }
 
-QTEST_MAIN(TestWindowCompile)
+KERNELPAD_TEST_MAIN(TestWindowCompile)
 #include "tst_windowcompile.moc"

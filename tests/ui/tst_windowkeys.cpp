@@ -2,6 +2,7 @@
 // the kernel, F8 walks the diagnostics, a single click on one jumps, the View menu shows "&" as
 // written, Help lists About, the shortcuts, the user guide and the README.
 
+#include "../support/TestMain.h"
 #include "../support/WindowParts.h"
 #include "ui/ProjectDocument.h"
 #include "ui/widgets/CodeEditor.h"
@@ -272,5 +273,5 @@ void TestWindowKeys::resetLayoutShowsClosedDocks() {
         qPrintable(QStringLiteral("%1 px, was %2").arg(kernel->width()).arg(defaultWidth)));
 }
 
-QTEST_MAIN(TestWindowKeys)
+KERNELPAD_TEST_MAIN(TestWindowKeys)
 #include "tst_windowkeys.moc"

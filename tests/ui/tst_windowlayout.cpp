@@ -27,6 +27,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <algorithm>
 
@@ -326,5 +327,5 @@ void TestWindowLayout::profileValuesReadable() {
     QVERIFY2(tableCut.isEmpty(), qPrintable(tableCut));
 }
 
-QTEST_MAIN(TestWindowLayout)
+KERNELPAD_TEST_MAIN(TestWindowLayout)
 #include "tst_windowlayout.moc"

@@ -12,6 +12,7 @@
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/windows/MainWindow.h"
 
+#include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -104,5 +105,5 @@ void TestWindowNoNvrtc::anExampleSaysNvrtcIsNotFound() {
     QVERIFY(editor->text().endsWith(QLatin1String("// my change\n")));
 }
 
-QTEST_MAIN(TestWindowNoNvrtc)
+KERNELPAD_TEST_MAIN(TestWindowNoNvrtc)
 #include "tst_windownonvrtc.moc"

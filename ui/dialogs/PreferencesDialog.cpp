@@ -23,15 +23,15 @@ namespace kernelpad {
 namespace {
 
 // The same bounds as the launch panel's timing fields and TimingSpec::validate().
-constexpr int kMaxWarmupLaunches = 10000;
-constexpr int kMaxRepetitions = 100000;
-constexpr int kMaxTimeBudgetMs = 3600 * 1000;
-constexpr int kMinTimeLimitMs = 100;
-constexpr int kMaxTimeLimitMs = 24 * 3600 * 1000;
-constexpr double kMinNoisePercent = 0.01;
-constexpr double kMaxNoisePercent = 50.0;
+constexpr int kPreferenceMaxWarmupLaunches = 10000;
+constexpr int kPreferenceMaxRepetitions = 100000;
+constexpr int kPreferenceMaxTimeBudgetMs = 3600 * 1000;
+constexpr int kPreferenceMinTimeLimitMs = 100;
+constexpr int kPreferenceMaxTimeLimitMs = 24 * 3600 * 1000;
+constexpr double kPreferenceMinNoisePercent = 0.01;
+constexpr double kPreferenceMaxNoisePercent = 50.0;
 
-QSpinBox* makeSpin(QWidget* parent, int min, int max, const char* name) {
+QSpinBox* makePreferenceSpin(QWidget* parent, int min, int max, const char* name) {
     auto* spin = new QSpinBox(parent);
     spin->setRange(min, max);
     spin->setGroupSeparatorShown(true);
@@ -48,8 +48,8 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     m_font = new QFontComboBox(this);
     m_font->setObjectName(QStringLiteral("editorFont"));
     m_font->setFontFilters(QFontComboBox::MonospacedFonts);
-    m_fontSize = makeSpin(this, Preferences::kMinEditorPointSize, Preferences::kMaxEditorPointSize,
-                          "editorFontSize");
+    m_fontSize = makePreferenceSpin(this, Preferences::kMinEditorPointSize,
+                                    Preferences::kMaxEditorPointSize, "editorFontSize");
     m_fontSize->setSuffix(tr(" pt"));
     m_theme = new QComboBox(this);
     m_theme->setObjectName(QStringLiteral("theme"));
@@ -69,16 +69,16 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     m_mode->setObjectName(QStringLiteral("timingMode"));
     m_mode->addItem(tr("hot (back-to-back)"), int(TimingSpec::Mode::Hot));
     m_mode->addItem(tr("cold (L2 flushed)"), int(TimingSpec::Mode::Cold));
-    m_warmup = makeSpin(this, 0, kMaxWarmupLaunches, "warmup");
-    m_repetitions = makeSpin(this, 1, kMaxRepetitions, "repetitions");
+    m_warmup = makePreferenceSpin(this, 0, kPreferenceMaxWarmupLaunches, "warmup");
+    m_repetitions = makePreferenceSpin(this, 1, kPreferenceMaxRepetitions, "repetitions");
     m_adaptive = new QCheckBox(tr("until the noise target"), this);
     m_adaptive->setObjectName(QStringLiteral("adaptive"));
     m_targetNoise = new QDoubleSpinBox(this);
     m_targetNoise->setObjectName(QStringLiteral("targetNoise"));
-    m_targetNoise->setRange(kMinNoisePercent, kMaxNoisePercent);
+    m_targetNoise->setRange(kPreferenceMinNoisePercent, kPreferenceMaxNoisePercent);
     m_targetNoise->setDecimals(2);
     m_targetNoise->setSuffix(tr(" %"));
-    m_maxTime = makeSpin(this, 1, kMaxTimeBudgetMs, "maxTimeMs");
+    m_maxTime = makePreferenceSpin(this, 1, kPreferenceMaxTimeBudgetMs, "maxTimeMs");
     m_maxTime->setSuffix(tr(" ms"));
     m_blocking = new QCheckBox(tr("queue behind a blocking kernel"), this);
     m_blocking->setObjectName(QStringLiteral("blockingKernel"));
@@ -94,7 +94,8 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
     timingForm->addRow(tr("Time budget"), m_maxTime);
     timingForm->addRow(tr("Launch queue"), m_blocking);
 
-    m_timeLimit = makeSpin(this, kMinTimeLimitMs, kMaxTimeLimitMs, "timeLimitMs");
+    m_timeLimit = makePreferenceSpin(this, kPreferenceMinTimeLimitMs, kPreferenceMaxTimeLimitMs,
+                                     "timeLimitMs");
     m_timeLimit->setSuffix(tr(" ms"));
     m_timeLimit->setToolTip(tr("The runner's watchdog stops a run that takes longer than this "
                                "(new projects; each project keeps its own)."));

@@ -15,7 +15,7 @@ namespace {
 constexpr int kTopLineStalls = 3;
 constexpr double kNsPerSecond = 1e9;
 
-QString tr(const char* text) {
+QString profileTr(const char* text) {
     return QCoreApplication::translate("ProfileViewModel", text);
 }
 
@@ -44,7 +44,7 @@ QString formatBytes(double bytes) {
 QString lineToolTip(const LineProfile& line, qint64 totalSamples) {
     QStringList parts;
     const double share = totalSamples > 0 ? 100.0 * double(line.stallSamples) / totalSamples : 0;
-    parts << tr("Line %1: %2 warp stall samples (%3 of the kernel's)")
+    parts << profileTr("Line %1: %2 warp stall samples (%3 of the kernel's)")
                  .arg(line.line)
                  .arg(count(line.stallSamples), percentText(share));
     if (!line.stalls.isEmpty()) {
@@ -57,32 +57,33 @@ QString lineToolTip(const LineProfile& line, qint64 totalSamples) {
                         : QStringLiteral("  %1: %2 (%3)")
                               .arg(stall.name, count(stall.samples), meaning));
         }
-        parts << tr("Top stall reasons:\n%1").arg(top.join(QLatin1Char('\n')));
+        parts << profileTr("Top stall reasons:\n%1").arg(top.join(QLatin1Char('\n')));
     }
     if (line.instructionsExecuted > 0)
-        parts << tr("Instructions executed (warp-level): %1").arg(count(line.instructionsExecuted));
+        parts << profileTr("Instructions executed (warp-level): %1")
+                     .arg(count(line.instructionsExecuted));
     if (line.l2SectorsGlobalIdeal > 0) {
         const double ratio = double(line.l2SectorsGlobal) / double(line.l2SectorsGlobalIdeal);
-        const QString flag = line.uncoalesced ? tr(" (uncoalesced)") : QString();
+        const QString flag = line.uncoalesced ? profileTr(" (uncoalesced)") : QString();
         if (line.globalRequests > 0) {
             const double requests = double(line.globalRequests);
-            parts << tr("Global memory: %1 sectors per request where %2 are ideal (%3 L2 "
-                        "sectors for %4 requests)%5")
+            parts << profileTr("Global memory: %1 sectors per request where %2 are ideal (%3 L2 "
+                               "sectors for %4 requests)%5")
                          .arg(double(line.l2SectorsGlobal) / requests, 0, 'f', 1)
                          .arg(double(line.l2SectorsGlobalIdeal) / requests, 0, 'f', 1)
                          .arg(count(line.l2SectorsGlobal), count(line.globalRequests), flag);
         } else {
             // Without request counts, the ratio of the totals is the ratio per request.
-            parts << tr("Global memory: %1 L2 sectors where %2 are ideal: %3x the ideal "
-                        "sectors per request%4")
+            parts << profileTr("Global memory: %1 L2 sectors where %2 are ideal: %3x the ideal "
+                               "sectors per request%4")
                          .arg(count(line.l2SectorsGlobal), count(line.l2SectorsGlobalIdeal))
                          .arg(ratio, 0, 'f', 2)
                          .arg(flag);
         }
     }
     if (line.sharedWavefronts > 0 || line.sharedConflictsNWay > 1) {
-        parts << tr("Shared memory: %1-way bank conflicts, %2 wavefronts where %3 are ideal "
-                    "(%4 excessive)")
+        parts << profileTr("Shared memory: %1-way bank conflicts, %2 wavefronts where %3 are ideal "
+                           "(%4 excessive)")
                      .arg(line.sharedConflictsNWay, 0, 'g', 3)
                      .arg(count(line.sharedWavefronts), count(line.sharedWavefrontsIdeal),
                           count(line.sharedWavefrontsExcessive));
@@ -124,27 +125,29 @@ QVector<StallBar> stallBars(const ProfileReport& report) {
 
 QVector<PercentRow> throughputRows(const SpeedOfLight& sol) {
     return {
-        {QStringLiteral("compute"), tr("Compute (SM) throughput"), sol.computeThroughputPct,
-         tr("The busiest of the SM's pipelines and units, as a share of its peak")},
-        {QStringLiteral("memory"), tr("Memory throughput"), sol.memoryThroughputPct,
-         tr("The busiest of DRAM, L2 and L1, as a share of its peak")},
-        {QStringLiteral("dram"), tr("DRAM throughput"), sol.dramThroughputPct,
-         tr("Device memory traffic as a share of its peak bandwidth")},
-        {QStringLiteral("l2"), tr("L2 cache throughput"), sol.l2ThroughputPct,
-         tr("L2 traffic as a share of its peak")},
-        {QStringLiteral("l1"), tr("L1/TEX cache throughput"), sol.l1ThroughputPct,
-         tr("L1 and texture traffic as a share of its peak")},
+        {QStringLiteral("compute"), profileTr("Compute (SM) throughput"), sol.computeThroughputPct,
+         profileTr("The busiest of the SM's pipelines and units, as a share of its peak")},
+        {QStringLiteral("memory"), profileTr("Memory throughput"), sol.memoryThroughputPct,
+         profileTr("The busiest of DRAM, L2 and L1, as a share of its peak")},
+        {QStringLiteral("dram"), profileTr("DRAM throughput"), sol.dramThroughputPct,
+         profileTr("Device memory traffic as a share of its peak bandwidth")},
+        {QStringLiteral("l2"), profileTr("L2 cache throughput"), sol.l2ThroughputPct,
+         profileTr("L2 traffic as a share of its peak")},
+        {QStringLiteral("l1"), profileTr("L1/TEX cache throughput"), sol.l1ThroughputPct,
+         profileTr("L1 and texture traffic as a share of its peak")},
     };
 }
 
 QVector<PercentRow> occupancyRows(const SpeedOfLight& sol) {
     return {
-        {QStringLiteral("occupancy.achieved"), tr("Achieved occupancy"), sol.achievedOccupancyPct,
-         tr("Warps resident per SM on average while the kernel ran, as a share of the most an "
-            "SM can hold")},
-        {QStringLiteral("occupancy.theoretical"), tr("Theoretical occupancy"),
+        {QStringLiteral("occupancy.achieved"), profileTr("Achieved occupancy"),
+         sol.achievedOccupancyPct,
+         profileTr(
+             "Warps resident per SM on average while the kernel ran, as a share of the most an "
+             "SM can hold")},
+        {QStringLiteral("occupancy.theoretical"), profileTr("Theoretical occupancy"),
          sol.theoreticalOccupancyPct,
-         tr("The most the launch's block size, registers and shared memory allow")},
+         profileTr("The most the launch's block size, registers and shared memory allow")},
     };
 }
 
@@ -174,16 +177,16 @@ QVector<RooflinePoint> rooflinePoints(const QVector<ProfiledRun>& runs) {
         point.flopsPerSecond =
             r.achievedFp32FlopsPerSecond.value_or(0) + r.achievedFp64FlopsPerSecond.value_or(0);
         QStringList lines;
-        lines << tr("Run %1, finished %2")
+        lines << profileTr("Run %1, finished %2")
                      .arg(run.runNumber)
                      .arg(QLocale().toString(run.finishedAt.time(), QLocale::LongFormat));
         if (run.medianSeconds)
-            lines << tr("Median time %1").arg(formatDuration(*run.medianSeconds));
+            lines << profileTr("Median time %1").arg(formatDuration(*run.medianSeconds));
         if (run.report->durationNs)
-            lines << tr("Profiled launch %1")
+            lines << profileTr("Profiled launch %1")
                          .arg(formatDuration(*run.report->durationNs / kNsPerSecond));
-        lines << (run.changes.isEmpty() ? tr("Source version: as first run")
-                                        : tr("Changed: %1").arg(run.changes));
+        lines << (run.changes.isEmpty() ? profileTr("Source version: as first run")
+                                        : profileTr("Changed: %1").arg(run.changes));
         point.toolTip = lines.join(QLatin1Char('\n'));
         points.append(point);
     }
@@ -193,14 +196,14 @@ QVector<RooflinePoint> rooflinePoints(const QVector<ProfiledRun>& runs) {
 QString profileHeadline(const ProfileReport& report) {
     QStringList parts;
     parts << (report.device.isEmpty() ? report.kernel
-                                      : tr("%1 on %2").arg(report.kernel, report.device));
-    parts << tr("%1 set").arg(report.set);
+                                      : profileTr("%1 on %2").arg(report.kernel, report.device));
+    parts << profileTr("%1 set").arg(report.set);
     if (report.durationNs)
         parts << formatDuration(*report.durationNs / kNsPerSecond);
     if (!report.gridSize.isEmpty())
-        parts << tr("grid %1 block %2").arg(report.gridSize, report.blockSize);
+        parts << profileTr("grid %1 block %2").arg(report.gridSize, report.blockSize);
     if (!report.ncuVersion.isEmpty())
-        parts << tr("Nsight Compute %1").arg(report.ncuVersion);
+        parts << profileTr("Nsight Compute %1").arg(report.ncuVersion);
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -19,17 +19,18 @@ namespace {
 
 /// Viridis (matplotlib's default map) at five stops: ordered in lightness, readable by
 /// people with the common colour-vision deficiencies.
-constexpr int kStops = 5;
-const QColor kViridis[kStops] = {QColor(68, 1, 84), QColor(59, 82, 139), QColor(33, 145, 140),
-                                 QColor(94, 201, 98), QColor(253, 231, 37)};
+constexpr int kHeatMapStops = 5;
+const QColor kViridis[kHeatMapStops] = {QColor(68, 1, 84), QColor(59, 82, 139),
+                                        QColor(33, 145, 140), QColor(94, 201, 98),
+                                        QColor(253, 231, 37)};
 /// Elements past the end of the last row and NaNs.
 const QColor kNoValue(96, 96, 96);
 constexpr int kLegendHeight = 28;
 constexpr int kMargin = 4;
 
 QRgb colorAt(double t) {
-    t = std::clamp(t, 0.0, 1.0) * (kStops - 1);
-    const int i = std::min(int(t), kStops - 2);
+    t = std::clamp(t, 0.0, 1.0) * (kHeatMapStops - 1);
+    const int i = std::min(int(t), kHeatMapStops - 2);
     const double f = t - i;
     const QColor& a = kViridis[i];
     const QColor& b = kViridis[i + 1];
@@ -221,8 +222,8 @@ void HeatMapView::paintEvent(QPaintEvent*) {
     const QRect legend(target.left(), target.bottom() + kMargin + 2, target.width(),
                        kLegendHeight / 2 - 2);
     QLinearGradient gradient(legend.topLeft(), legend.topRight());
-    for (int i = 0; i < kStops; ++i)
-        gradient.setColorAt(double(i) / (kStops - 1), kViridis[i]);
+    for (int i = 0; i < kHeatMapStops; ++i)
+        gradient.setColorAt(double(i) / (kHeatMapStops - 1), kViridis[i]);
     painter.fillRect(legend, gradient);
     const QRect labels(legend.left(), legend.bottom() + 1, legend.width(), kLegendHeight / 2);
     painter.setPen(palette().windowText().color());

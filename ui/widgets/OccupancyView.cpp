@@ -26,7 +26,7 @@ constexpr double kBytesPerKiB = 1024.0;
 constexpr double kMarkerSize = 11.0;
 constexpr double kYMarginPercent = 4.0;
 
-int indexOf(OccupancyAxis axis) {
+int occupancyIndexOf(OccupancyAxis axis) {
     return axis == OccupancyAxis::BlockSize ? 0 : axis == OccupancyAxis::Registers ? 1 : 2;
 }
 
@@ -102,7 +102,7 @@ OccupancyView::OccupancyView(QWidget* parent)
 }
 
 QWidget* OccupancyView::buildChart(OccupancyAxis axis) {
-    Chart& c = m_charts[indexOf(axis)];
+    Chart& c = m_charts[occupancyIndexOf(axis)];
     c.chart = new QChart;
     c.chart->setAnimationOptions(QChart::NoAnimation);
     // Room on the right for the last x label.
@@ -145,7 +145,7 @@ QWidget* OccupancyView::buildChart(OccupancyAxis axis) {
     connect(c.line, &QLineSeries::hovered, this, showTip);
     connect(c.marker, &QScatterSeries::hovered, this, showTip);
     auto* view = new QChartView(c.chart, this);
-    view->setObjectName(QStringLiteral("occupancyChart%1").arg(indexOf(axis)));
+    view->setObjectName(QStringLiteral("occupancyChart%1").arg(occupancyIndexOf(axis)));
     view->setRenderHint(QPainter::Antialiasing);
     // Three side by side must fit the editor's half of a 1280x800 window (tst_windowlayout).
     view->setMinimumSize(150, 140);
@@ -190,7 +190,7 @@ void OccupancyView::showReport(const OccupancyReport& report, const QString& ker
 }
 
 void OccupancyView::fill(OccupancyAxis axis) {
-    Chart& chart = m_charts[indexOf(axis)];
+    Chart& chart = m_charts[occupancyIndexOf(axis)];
     const OccupancyCurves& c = m_report.curves;
     const QVector<OccupancyPoint>& curve = c.curve(axis);
     QList<QPointF> points;
@@ -217,12 +217,12 @@ void OccupancyView::fill(OccupancyAxis axis) {
 }
 
 QPointF OccupancyView::markerPoint(OccupancyAxis axis) const {
-    const QScatterSeries* marker = m_charts[indexOf(axis)].marker;
+    const QScatterSeries* marker = m_charts[occupancyIndexOf(axis)].marker;
     return marker->count() > 0 ? marker->at(0) : QPointF();
 }
 
 QList<QPointF> OccupancyView::curvePoints(OccupancyAxis axis) const {
-    return m_charts[indexOf(axis)].line->points();
+    return m_charts[occupancyIndexOf(axis)].line->points();
 }
 
 QString OccupancyView::titleText() const {

@@ -28,18 +28,18 @@ constexpr double kDecadeRoom = 1.0;
 /// dense GEMM tile (tens of FLOP/byte).
 constexpr double kDefaultMinIntensity = 0.01;
 constexpr double kDefaultMaxIntensity = 100.0;
-constexpr qreal kPointSize = 11.0;
+constexpr qreal kRooflinePointSize = 11.0;
 constexpr int kRoofPenWidth = 2;
 
 QString rateText(double flopsPerSecond) {
     return QStringLiteral("%1 GFLOP/s").arg(flopsPerSecond / kGiga, 0, 'f', 1);
 }
 
-double decadeBelow(double v) {
+double rooflineDecadeBelow(double v) {
     return std::pow(10.0, std::floor(std::log10(v) - kDecadeRoom + 1e-9));
 }
 
-double decadeAbove(double v) {
+double rooflineDecadeAbove(double v) {
     return std::pow(10.0, std::ceil(std::log10(v) + kDecadeRoom - 1e-9));
 }
 
@@ -173,14 +173,14 @@ void RooflineChart::fitAxes(double* xMin, double* xMax, double* yMin, double* yM
             highX = std::max(highX, ridge);
         }
     }
-    *xMin = decadeBelow(lowX);
-    *xMax = decadeAbove(highX);
+    *xMin = rooflineDecadeBelow(lowX);
+    *xMax = rooflineDecadeAbove(highX);
     if (m_dramBytesPerSecond > 0)
         takeY(m_dramBytesPerSecond * *xMin / kGiga);
     if (highY <= 0)
         lowY = highY = 1;
-    *yMin = decadeBelow(lowY);
-    *yMax = decadeAbove(highY);
+    *yMin = rooflineDecadeBelow(lowY);
+    *yMax = rooflineDecadeAbove(highY);
 }
 
 void RooflineChart::rebuild() {
@@ -249,7 +249,7 @@ void RooflineChart::rebuild() {
         const bool current = i == m_points.size() - 1;
         const bool atFloor = onFloor(m_points.at(i));
         point->setName(tr("Profile %1").arg(i + 1));
-        point->setMarkerSize(kPointSize);
+        point->setMarkerSize(kRooflinePointSize);
         point->setColor(current ? QColor(0xd3, 0x2f, 0x2f) : QColor(0x15, 0x65, 0xc0));
         if (atFloor)
             point->setMarkerShape(QScatterSeries::MarkerShapeRectangle);

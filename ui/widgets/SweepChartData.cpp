@@ -14,7 +14,7 @@ namespace {
 /// From this rate on a ceiling reads in TB/s: the H100's 3,000 GB/s as "3.0 TB/s".
 constexpr double kTeraInGiga = 1000.0;
 
-QString tr(const char* text) {
+QString sweepChartTr(const char* text) {
     return QCoreApplication::translate("SweepChart", text);
 }
 
@@ -143,22 +143,25 @@ QString objectiveText(double value, SweepObjective objective) {
 }
 
 QString objectiveTitle(SweepObjective objective) {
-    return objective == SweepObjective::Bandwidth ? tr("Bandwidth (GB/s)") : tr("Median time (ms)");
+    return objective == SweepObjective::Bandwidth ? sweepChartTr("Bandwidth (GB/s)")
+                                                  : sweepChartTr("Median time (ms)");
 }
 
 QString ceilingLabel(double gigabytesPerSecond) {
     if (gigabytesPerSecond >= kTeraInGiga)
-        return tr("copy ceiling %1 TB/s").arg(gigabytesPerSecond / kTeraInGiga, 0, 'f', 1);
-    return tr("copy ceiling %1 GB/s").arg(gigabytesPerSecond, 0, 'f', 0);
+        return sweepChartTr("copy ceiling %1 TB/s")
+            .arg(gigabytesPerSecond / kTeraInGiga, 0, 'f', 1);
+    return sweepChartTr("copy ceiling %1 GB/s").arg(gigabytesPerSecond, 0, 'f', 0);
 }
 
 QString recordToolTip(const SweepRecord& record) {
     QString text = record.key;
     if (!record.passed()) {
-        text += QLatin1Char('\n') + tr("failed (%1): %2").arg(record.status, record.error);
+        text +=
+            QLatin1Char('\n') + sweepChartTr("failed (%1): %2").arg(record.status, record.error);
         return text;
     }
-    text += QLatin1Char('\n') + tr("median %1, min %2")
+    text += QLatin1Char('\n') + sweepChartTr("median %1, min %2")
                                     .arg(objectiveText(record.medianMs, SweepObjective::Time),
                                          objectiveText(record.minMs, SweepObjective::Time));
     if (std::isfinite(record.bandwidthGBs))

@@ -17,7 +17,7 @@ const QColor kPassColor(46, 125, 50);
 const QColor kFailColor(198, 40, 40);
 const QColor kErrorColor(230, 81, 0);
 
-enum SummaryColumn {
+enum VerificationColumn {
     BufferColumn,
     ResultColumn,
     MethodColumn,

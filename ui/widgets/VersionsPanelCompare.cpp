@@ -24,7 +24,7 @@ namespace kernelpad {
 
 namespace {
 
-QPlainTextEdit* makePane(QWidget* parent, const QString& name) {
+QPlainTextEdit* makeComparePane(QWidget* parent, const QString& name) {
     auto* pane = new QPlainTextEdit(parent);
     pane->setObjectName(name);
     pane->setReadOnly(true);
@@ -33,7 +33,7 @@ QPlainTextEdit* makePane(QWidget* parent, const QString& name) {
     return pane;
 }
 
-QTableWidget* makeTable(QWidget* parent, const QString& name, const QStringList& headers) {
+QTableWidget* makeCompareTable(QWidget* parent, const QString& name, const QStringList& headers) {
     auto* table = new QTableWidget(0, int(headers.size()), parent);
     table->setObjectName(name);
     table->setHorizontalHeaderLabels(headers);
@@ -78,8 +78,8 @@ VersionCompareView::VersionCompareView(QWidget* parent)
     m_title->setObjectName(QStringLiteral("versionCompareTitle"));
     m_title->setWordWrap(true);
     m_title->setTextFormat(Qt::PlainText);
-    m_before = makePane(this, QStringLiteral("versionSourceBefore"));
-    m_after = makePane(this, QStringLiteral("versionSourceAfter"));
+    m_before = makeComparePane(this, QStringLiteral("versionSourceBefore"));
+    m_after = makeComparePane(this, QStringLiteral("versionSourceAfter"));
     m_beforeTitle = new QLabel(this);
     m_afterTitle = new QLabel(this);
     // One scroll for both panes: the rows are aligned, so line N faces line N.
@@ -89,10 +89,10 @@ VersionCompareView::VersionCompareView(QWidget* parent)
         connect(from->horizontalScrollBar(), &QScrollBar::valueChanged, to->horizontalScrollBar(),
                 &QScrollBar::setValue);
     }
-    m_settings = makeTable(this, QStringLiteral("versionSettings"),
-                           {tr("Setting"), tr("Before"), tr("After")});
-    m_timings = makeTable(this, QStringLiteral("versionTimings"),
-                          {tr("Timing"), tr("Before"), tr("After"), tr("Change")});
+    m_settings = makeCompareTable(this, QStringLiteral("versionSettings"),
+                                  {tr("Setting"), tr("Before"), tr("After")});
+    m_timings = makeCompareTable(this, QStringLiteral("versionTimings"),
+                                 {tr("Timing"), tr("Before"), tr("After"), tr("Change")});
 
     auto* sourceBox = new QWidget(this);
     auto* sourceGrid = new QHBoxLayout(sourceBox);

@@ -24,7 +24,7 @@ namespace kernelpad {
 
 namespace {
 
-constexpr int kStatusMessageMs = 5000;
+constexpr int kLessonStatusMessageMs = 5000;
 const QString kLessonsSection = QStringLiteral("lessons");
 
 /// "NVIDIA H100 80GB HBM3" → "H100": the card has room for the chip, not the board.
@@ -259,7 +259,7 @@ bool MainWindow::openLesson(const QString& lessonDirectory) {
                       "Over restores it")
                  : tr("Lesson \"%1\": your copy, with your edits, from %2"))
             .arg(m_document->project().name, QDir::toNativeSeparators(*copy)),
-        kStatusMessageMs);
+        kLessonStatusMessageMs);
     return true;
 }
 
@@ -290,7 +290,8 @@ bool MainWindow::startOverLesson(const QString& lessonDirectory) {
             return false;
         }
     }
-    statusBar()->showMessage(tr("%1 starts over from a fresh copy").arg(id), kStatusMessageMs);
+    statusBar()->showMessage(tr("%1 starts over from a fresh copy").arg(id),
+                             kLessonStatusMessageMs);
     return true;
 }
 

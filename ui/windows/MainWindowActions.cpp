@@ -40,7 +40,7 @@ bool isCudaSource(const QString& path) {
     return suffix == QLatin1String("cu") || suffix == QLatin1String("cuh") ||
            languageOfFile(path) != SourceLanguage::Cuda;
 }
-constexpr int kStatusMessageMs = 5000;
+constexpr int kActionsStatusMessageMs = 5000;
 } // namespace
 
 bool MainWindow::newProject() {
@@ -68,7 +68,7 @@ bool MainWindow::saveAsPtxProject() {
     statusBar()->showMessage(tr("Made a PTX project of %1: edit the PTX and run it; Save keeps "
                                 "it as a .kpad")
                                  .arg(made.sourceName),
-                             kStatusMessageMs);
+                             kActionsStatusMessageMs);
     return true;
 }
 
@@ -96,7 +96,7 @@ bool MainWindow::openProject(const QString& path) {
                  : tr("Opened %1 as a new project: the argument table is guessed from the "
                       ".entry's .param types (check it); Save keeps it as a .kpad"))
                 .arg(QDir::toNativeSeparators(path)),
-            kStatusMessageMs);
+            kActionsStatusMessageMs);
         return true;
     }
     // A broken file leaves the open project alone.
@@ -107,7 +107,8 @@ bool MainWindow::openProject(const QString& path) {
         return false;
     }
     m_recent->add(path);
-    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)),
+                             kActionsStatusMessageMs);
     return true;
 }
 
@@ -125,7 +126,7 @@ bool MainWindow::openExample(const QString& path) {
     statusBar()->showMessage(tr("Opened the example \"%1\" as an untitled copy: Save asks where "
                                 "to keep your version")
                                  .arg(project->name),
-                             kStatusMessageMs);
+                             kActionsStatusMessageMs);
     return true;
 }
 
@@ -162,7 +163,7 @@ bool MainWindow::saveAs(const QString& path) {
     m_editor->setModified(false);
     m_recent->add(m_document->path());
     statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->path())),
-                             kStatusMessageMs);
+                             kActionsStatusMessageMs);
     return true;
 }
 
@@ -257,7 +258,7 @@ int MainWindow::restoreRecovery() {
         target->statusBar()->showMessage(
             tr("Restored unsaved work from %1")
                 .arg(QLocale().toString(e.savedAt.toLocalTime(), QLocale::ShortFormat)),
-            kStatusMessageMs * 2);
+            kActionsStatusMessageMs * 2);
     }
     return int(entries.size());
 }
@@ -294,7 +295,7 @@ void MainWindow::showError(const QString& title, const QString& message) {
     m_lastError = message;
     statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0) + QLatin1Char(' ') +
                                  message.section(QLatin1Char('\n'), 1),
-                             kStatusMessageMs * 2);
+                             kActionsStatusMessageMs * 2);
     if (m_promptsEnabled)
         QMessageBox::warning(this, title, message);
 }
