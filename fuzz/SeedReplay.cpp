@@ -34,7 +34,9 @@ void feed(const QByteArray& bytes) {
 
 QByteArray mutated(const QByteArray& seed, const QByteArray& other, QRandomGenerator& random) {
     QByteArray bytes = seed;
-    const auto at = [&](qsizetype size) { return size > 0 ? qsizetype(random.bounded(int(size))) : qsizetype(0); };
+    const auto at = [&](qsizetype size) {
+        return size > 0 ? qsizetype(random.bounded(int(size))) : qsizetype(0);
+    };
     switch (random.bounded(6)) {
     case 0: // flip a few bytes
         for (int i = 0, n = 1 + random.bounded(4); i < n && !bytes.isEmpty(); ++i)

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
-# Packs stripped copies of the CLI and the GPU tests (plus extra binaries given as arguments)
-# into .gpu/bundle.tar.xz for a GPU machine (CONTRIBUTING.md).
+# Packs stripped copies of kernelpad-cli, the GPU and window test programs and the shared
+# libraries they load (plus extra binaries given as arguments) into .gpu/bundle.tar.xz for a
+# GPU machine (CONTRIBUTING.md). $KERNELPAD_GPU_BUNDLER names the tool that adds the Qt
+# libraries and writes the archive (it takes the archive path and the binaries).
+#   scripts/gpu-bundle.sh [BINARY...]
+# On the GPU machine, each test runs as `kernelpad_tests_gpu TEST`; `--list` names them.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${KERNELPAD_BUILD_DIR:-$root/build}
+bundler=${KERNELPAD_GPU_BUNDLER:?set KERNELPAD_GPU_BUNDLER to the bundling tool}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-for b in "$build/app/kernelpad-cli" "$build"/tests/tst_gpu* "$build"/tests/tst_runner* "$@"; do
-    [ -f "$b" ] && strip -o "$stage/$(basename "$b")" "$b"
+mkdir -p "$stage/bin" "$stage/lib"
+for l in "$build/core/libkernelpad_testcore.so" "$build/ui/libkernelpad_testui.so"; do
+    strip -o "$stage/lib/$(basename "$l")" "$l"
+done
+for b in "$build/app/kernelpad-cli" "$build/tests/kernelpad_tests_gpu" \
+    "$build/tests/kernelpad_tests_ui" "$build/tests/kernelpad_tests_core" "$@"; do
+    [ -f "$b" ] && strip -o "$stage/bin/$(basename "$b")" "$b"
 done
 mkdir -p "$root/.gpu"
-"$root/../shared/tools/gpu-bundle" "$root/.gpu/bundle.tar.xz" "$stage"/*
+# The test programs find the shared libraries by their build folder; the bundler by this path.
+LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$bundler" "$root/.gpu/bundle.tar.xz" "$stage"/bin/*

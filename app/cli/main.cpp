@@ -5,6 +5,7 @@
 #include "app/cli/CliInit.h"
 #include "app/cli/CliSweep.h"
 #include "app/cli/CliUsage.h"
+#include "core/compile/CompileWatchdog.h"
 #include "core/compile/NvrtcApi.h"
 #include "core/compile/Program.h"
 #include "core/compile/PtxAssembler.h"
@@ -37,7 +38,7 @@ int refuseOption(const kernelpad::cli::CommandUsage& command, const QString& opt
 
 } // namespace
 
-int main(int argc, char** argv) {
+static int runCommandLine(int argc, char** argv) {
     kernelpad::tracePhase("main");
     QCoreApplication app(argc, argv);
     kernelpad::tracePhase("Qt core application started");
@@ -151,4 +152,9 @@ int main(int argc, char** argv) {
     if (command == "bench-launch")
         return kernelpad::cli::runBenchLaunch(args);
     return kernelpad::cli::runServe(args);
+}
+
+int main(int argc, char** argv) {
+    // A command's Engine may leave an abandoned compile running (core/compile/CompileWatchdog.h).
+    return kernelpad::exitCodeAfterCompiles(runCommandLine(argc, argv));
 }

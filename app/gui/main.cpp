@@ -1,5 +1,6 @@
 // The KernelPad desktop application.
 
+#include "core/compile/CompileWatchdog.h"
 #include "core/engine/Engine.h"
 #include "ui/CompileHistory.h"
 #include "ui/Preferences.h"
@@ -339,5 +340,6 @@ int main(int argc, char** argv) {
             }
         });
     }
-    return QApplication::exec();
+    // Quitting mid-compile leaves NVRTC running (core/compile/CompileWatchdog.h).
+    return kernelpad::exitCodeAfterCompiles(QApplication::exec());
 }

@@ -4,6 +4,8 @@
 #include <QThread>
 
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -18,6 +20,7 @@ struct Watch {
     std::condition_variable changed;
     QSet<const QThread*> abandoned; ///< guarded by mutex
     std::function<void()> hook;     ///< guarded by mutex
+    int running = 0;                ///< NVRTC threads not yet finished; guarded by mutex
 };
 
 Watch& watch() {
@@ -37,10 +40,15 @@ std::chrono::seconds compileTimeLimit() {
 bool runWithinCompileLimit(std::function<void()> work, QString* why) {
     Watch& w = watch();
     auto done = std::make_shared<bool>(false); // guarded by w.mutex
+    {
+        const std::lock_guard lock(w.mutex);
+        ++w.running;
+    }
     std::thread([work = std::move(work), done] {
         work();
         const std::lock_guard lock(watch().mutex);
         *done = true;
+        --watch().running;
         watch().changed.notify_all();
     }).detach();
     const std::chrono::seconds limit = compileTimeLimit();
@@ -58,6 +66,16 @@ bool runWithinCompileLimit(std::function<void()> work, QString* why) {
                          .arg(limit.count());
     }
     return false;
+}
+
+int exitCodeAfterCompiles(int code, std::chrono::milliseconds grace) {
+    Watch& w = watch();
+    std::unique_lock lock(w.mutex);
+    if (w.changed.wait_for(lock, grace, [&] { return w.running == 0; }))
+        return code;
+    lock.unlock();
+    std::fflush(nullptr);
+    std::_Exit(code);
 }
 
 void abandonCompilesOn(const QThread* thread) {

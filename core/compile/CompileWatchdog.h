@@ -28,6 +28,16 @@ inline constexpr std::chrono::seconds kDefaultCompileTimeLimit{120};
 void abandonCompilesOn(const QThread* thread);
 void stopAbandoningCompilesOn(const QThread* thread);
 
+/// How long exitCodeAfterCompiles() waits for NVRTC threads still compiling.
+inline constexpr std::chrono::seconds kExitCompileGrace{10};
+
+/// What a program's main() returns: `code`, once no NVRTC thread is compiling. NVRTC carries
+/// LLVM, whose static destructors must not run while one of its threads still compiles (the
+/// process aborts with "LLVM ERROR: out of memory"); an Engine that quits mid-compile leaves
+/// such a thread behind. Waits up to `grace` for them; where one is still running then (a hung
+/// compile), ends the process at once with `code`, stdio flushed, no static destructors run.
+int exitCodeAfterCompiles(int code, std::chrono::milliseconds grace = kExitCompileGrace);
+
 /// Tests only: called on the NVRTC thread right before nvrtcCompileProgram (a hook that
 /// blocks stands in for a hung NVRTC). An empty function removes it.
 void setBeforeNvrtcCompileHook(std::function<void()> hook);

@@ -12,10 +12,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QProcess>
+
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 using namespace kernelpad;
 
@@ -45,6 +50,26 @@ struct Gate {
     }
 };
 
+/// Starts a compile stand-in (work that waits at `gate`) under the watchdog on a thread of its
+/// own, as a compile thread would, and returns once the work is running.
+void startGatedCompile(const std::shared_ptr<Gate>& gate) {
+    std::thread([gate] {
+        QString why;
+        (void)runWithinCompileLimit([gate] { gate->wait(); }, &why);
+    }).detach();
+    while (gate->entered.load() == 0)
+        std::this_thread::yield();
+}
+
+/// The child process of exitEndsTheProcessWhenACompileHangs: exits with 5 while a compile hangs.
+int exitWhileACompileHangs() {
+    qputenv("KERNELPAD_COMPILE_TIMEOUT_S", "600");
+    startGatedCompile(std::make_shared<Gate>()); // never opened
+    std::printf("a compile hangs; exiting\n");   // buffered (a pipe): the exit must flush it
+    // std::_Exit(5) inside; returning at all, with any code, is the failure.
+    return exitCodeAfterCompiles(5, std::chrono::milliseconds(300)) == 5 ? 6 : 7;
+}
+
 } // namespace
 
 class TestCompileWatchdog : public QObject {
@@ -56,6 +81,8 @@ private slots:
     void limitComesFromTheEnvironment();
     void hungCompileIsAbandoned();
     void engineQuitsWithAHungCompile();
+    void exitWaitsForACompileToFinish();
+    void exitEndsTheProcessWhenACompileHangs();
 
 private:
     std::shared_ptr<Gate> m_gate;
@@ -114,5 +141,38 @@ void TestCompileWatchdog::engineQuitsWithAHungCompile() {
     QVERIFY(timer.elapsed() < kPromptQuitMs);
 }
 
-KERNELPAD_TEST_GUILESS_MAIN(TestCompileWatchdog)
+void TestCompileWatchdog::exitWaitsForACompileToFinish() {
+    auto gate = std::make_shared<Gate>();
+    startGatedCompile(gate);
+    std::thread opener([gate] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        gate->release();
+    });
+    // Returns the code once the compile has finished: far sooner than the grace.
+    QCOMPARE(exitCodeAfterCompiles(3, std::chrono::minutes(2)), 3);
+    opener.join();
+    // Nothing is running now: no wait at all.
+    QCOMPARE(exitCodeAfterCompiles(4, std::chrono::milliseconds(0)), 4);
+}
+
+void TestCompileWatchdog::exitEndsTheProcessWhenACompileHangs() {
+    QProcess child;
+    child.start(QCoreApplication::applicationFilePath(),
+                {kptest::currentTestName(), QStringLiteral("exit-while-a-compile-hangs")});
+    QVERIFY2(child.waitForFinished(60'000), qPrintable(child.errorString()));
+    QCOMPARE(child.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(child.exitCode(), 5);
+    QCOMPARE(child.readAllStandardOutput(), QByteArray("a compile hangs; exiting\n"));
+}
+
+static int runTest(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "exit-while-a-compile-hangs") == 0)
+        return exitWhileACompileHangs();
+    QCoreApplication app(argc, argv);
+    TestCompileWatchdog test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+KERNELPAD_TEST_CUSTOM_MAIN(runTest)
 #include "tst_compilewatchdog.moc"

@@ -3,6 +3,8 @@
 
 #include "TestMain.h"
 
+#include "core/compile/CompileWatchdog.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,9 +38,10 @@ std::string baseName(const char* path) {
 void printUsage(FILE* out, const char* program) {
     std::fprintf(out,
                  "usage: %s TEST [QTest options]   (e.g. -functions, or one test function's name)\n"
+                 "       %s --list\n"
                  "Runs one of the test files built into this program; ctest runs each of them.\n"
                  "TEST is one of:\n",
-                 program);
+                 program, program);
     for (const auto& entry : registry())
         std::fprintf(out, "  %s\n", entry.first.c_str());
 }
@@ -60,9 +63,14 @@ QString kptest::currentTestName() {
 }
 
 int main(int argc, char** argv) {
+    if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
+        for (const auto& entry : registry())
+            std::printf("%s\n", entry.first.c_str());
+        return 0;
+    }
     if (argc < 2 || argv[1][0] == '-') {
-        const bool help = argc >= 2 && (std::strcmp(argv[1], "--help") == 0 ||
-                                        std::strcmp(argv[1], "-h") == 0);
+        const bool help =
+            argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0);
         printUsage(help ? stdout : stderr, argv[0]);
         return help ? 0 : 2;
     }
@@ -80,10 +88,12 @@ int main(int argc, char** argv) {
     // (applicationFilePath() still names this program: Qt reads it from /proc/self/exe.)
     std::string program(argv[0]);
     const size_t slash = program.find_last_of('/');
-    program = (slash == std::string::npos ? std::string() : program.substr(0, slash + 1)) +
-              test->first;
+    program =
+        (slash == std::string::npos ? std::string() : program.substr(0, slash + 1)) + test->first;
     std::vector<char*> arguments{program.data()};
     arguments.insert(arguments.end(), argv + 2, argv + argc);
     arguments.push_back(nullptr);
-    return test->second(int(arguments.size()) - 1, arguments.data());
+    // An Engine a test destroyed mid-compile may leave NVRTC compiling on: wait for it.
+    return kernelpad::exitCodeAfterCompiles(
+        test->second(int(arguments.size()) - 1, arguments.data()));
 }
