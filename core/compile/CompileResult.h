@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 #include <QVector>
 
@@ -151,3 +152,7 @@ struct CompileResult {
 [[nodiscard]] QString cacheTierName(CompileResult::CacheTier tier);
 
 } // namespace kernelpad
+
+// Values the window queues between threads and tests keep in data rows.
+Q_DECLARE_METATYPE(kernelpad::Diagnostic)
+Q_DECLARE_METATYPE(kernelpad::KernelInfo)

@@ -3,6 +3,7 @@
 // ProgramOptions).
 
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
@@ -62,3 +63,6 @@ struct ProgramOptions {
 inline constexpr const char* kDefaultArch = "sm_90";
 
 } // namespace kernelpad
+
+// Values the window queues between threads and tests keep in data rows.
+Q_DECLARE_METATYPE(kernelpad::ProgramOptions)

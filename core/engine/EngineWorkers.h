@@ -99,7 +99,5 @@ private:
 
 } // namespace kernelpad
 
-Q_DECLARE_METATYPE(kernelpad::Project)
 Q_DECLARE_METATYPE(kernelpad::RunRequest)
-Q_DECLARE_METATYPE(kernelpad::LaunchConfig)
 Q_DECLARE_METATYPE(kernelpad::ProfileSet)

@@ -9,6 +9,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 #include <QVector>
 
@@ -128,3 +129,6 @@ struct LaunchConfig {
 [[nodiscard]] bool sameArguments(const QVector<ArgumentSpec>& a, const QVector<ArgumentSpec>& b);
 
 } // namespace kernelpad
+
+// Values the window queues between threads and tests keep in data rows.
+Q_DECLARE_METATYPE(kernelpad::LaunchConfig)

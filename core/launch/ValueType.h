@@ -3,6 +3,7 @@
 // natural C alignment, and the value type of a scalar argument or a buffer element.
 
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -95,3 +96,7 @@ bool operator==(const StructField& a, const StructField& b);
 bool operator==(const StructType& a, const StructType& b);
 
 } // namespace kernelpad
+
+// Values the window queues between threads and tests keep in data rows.
+Q_DECLARE_METATYPE(kernelpad::ScalarType)
+Q_DECLARE_METATYPE(kernelpad::ValueType)

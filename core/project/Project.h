@@ -10,6 +10,7 @@
 #include "core/project/TimingSpec.h"
 
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 #include <QVector>
 
@@ -61,3 +62,6 @@ private:
 };
 
 } // namespace kernelpad
+
+// Values the window queues between threads and tests keep in data rows.
+Q_DECLARE_METATYPE(kernelpad::Project)

@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QtTest>
 
+namespace tst_argumentspec {
+
 using namespace kernelpad;
 
 namespace {
@@ -40,7 +42,9 @@ bool sameBuffer(const BufferSpec& a, const BufferSpec& b) {
 
 } // namespace
 
+} // namespace tst_argumentspec
 Q_DECLARE_METATYPE(kernelpad::InitSpec)
+namespace tst_argumentspec {
 
 class TestArgumentSpec : public QObject {
     Q_OBJECT
@@ -385,4 +389,5 @@ void TestArgumentSpec::neverCrashesOnWrongTypes() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestArgumentSpec)
+} // namespace tst_argumentspec
 #include "tst_argumentspec.moc"

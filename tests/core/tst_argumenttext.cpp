@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+namespace tst_argumenttext {
+
 using namespace kernelpad;
 using namespace kernelpad::test;
 
@@ -199,4 +201,5 @@ void TestArgumentText::argumentProblem() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestArgumentText)
+} // namespace tst_argumenttext
 #include "tst_argumenttext.moc"

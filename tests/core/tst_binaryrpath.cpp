@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_binaryrpath {
+
 using namespace kernelpad::test;
 
 namespace {
@@ -197,4 +199,5 @@ void TestBinaryRpath::plantedLibrariesInTheCurrentFolderAreNotLoaded() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestBinaryRpath)
+} // namespace tst_binaryrpath
 #include "tst_binaryrpath.moc"

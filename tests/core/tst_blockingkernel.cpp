@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+namespace tst_blockingkernel {
+
 using namespace kernelpad;
 
 class TestBlockingKernel : public QObject {
@@ -61,4 +63,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestBlockingKernel)
+} // namespace tst_blockingkernel
 #include "tst_blockingkernel.moc"

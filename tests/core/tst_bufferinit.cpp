@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstring>
 
+namespace tst_bufferinit {
+
 using namespace kernelpad;
 
 namespace {
@@ -488,4 +490,5 @@ void TestBufferInit::formatting() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestBufferInit)
+} // namespace tst_bufferinit
 #include "tst_bufferinit.moc"

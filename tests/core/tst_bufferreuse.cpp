@@ -8,9 +8,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_bufferreuse {
+
 using namespace kernelpad;
 
+} // namespace tst_bufferreuse
 Q_DECLARE_METATYPE(kernelpad::BufferReuse)
+namespace tst_bufferreuse {
 
 namespace {
 
@@ -137,4 +141,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestBufferReuse)
+} // namespace tst_bufferreuse
 #include "tst_bufferreuse.moc"

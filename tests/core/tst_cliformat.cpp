@@ -13,6 +13,8 @@
 #include <QProcess>
 #include <QTest>
 
+namespace tst_cliformat {
+
 using namespace kernelpad;
 
 namespace {
@@ -256,4 +258,5 @@ error: no driver: compile-only.
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCliFormat)
+} // namespace tst_cliformat
 #include "tst_cliformat.moc"

@@ -9,6 +9,8 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_clihelp {
+
 namespace {
 
 struct CliRun {
@@ -124,4 +126,5 @@ void TestCliHelp::unknownCommandIsRefused() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCliHelp)
+} // namespace tst_clihelp
 #include "tst_clihelp.moc"

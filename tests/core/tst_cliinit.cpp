@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_cliinit {
+
 using namespace kernelpad;
 
 namespace {
@@ -209,4 +211,5 @@ void TestCliInit::forceReplaces() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCliInit)
+} // namespace tst_cliinit
 #include "tst_cliinit.moc"

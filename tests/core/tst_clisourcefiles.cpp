@@ -11,6 +11,8 @@
 
 #include <sys/stat.h>
 
+namespace tst_clisourcefiles {
+
 namespace {
 
 /// Far past a refusal, far below "for ever" (a FIFO with no writer, /dev/zero).
@@ -90,4 +92,5 @@ void TestCliSourceFiles::specialFileRefused() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCliSourceFiles)
+} // namespace tst_clisourcefiles
 #include "tst_clisourcefiles.moc"

@@ -19,9 +19,9 @@
 #include <future>
 #include <thread>
 
-using namespace kernelpad;
+namespace tst_compile {
 
-Q_DECLARE_METATYPE(kernelpad::ProgramOptions)
+using namespace kernelpad;
 
 namespace {
 
@@ -657,4 +657,5 @@ void TestCompile::pathologicalSourceCheckedQuickly() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCompile)
+} // namespace tst_compile
 #include "tst_compile.moc"

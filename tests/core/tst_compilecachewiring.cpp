@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_compilecachewiring {
+
 using namespace kernelpad;
 
 namespace {
@@ -229,4 +231,5 @@ private:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCompileCacheWiring)
+} // namespace tst_compilecachewiring
 #include "tst_compilecachewiring.moc"

@@ -14,6 +14,8 @@
 #include <QJsonArray>
 #include <QtTest>
 
+namespace tst_compilecomparison {
+
 using namespace kernelpad;
 
 namespace {
@@ -67,7 +69,9 @@ QString rowKinds(const ListingDiff& diff) {
 
 } // namespace
 
+} // namespace tst_compilecomparison
 Q_DECLARE_METATYPE(kernelpad::InstructionClass)
+namespace tst_compilecomparison {
 
 class TestCompileComparison : public QObject {
     Q_OBJECT
@@ -467,4 +471,5 @@ void TestCompileComparison::rowText() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCompileComparison)
+} // namespace tst_compilecomparison
 #include "tst_compilecomparison.moc"

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_compilediffcli {
+
 namespace {
 
 struct CliResult {
@@ -181,4 +183,5 @@ void TestCompileDiffCli::badInputIsNamed() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCompileDiffCli)
+} // namespace tst_compilediffcli
 #include "tst_compilediffcli.moc"

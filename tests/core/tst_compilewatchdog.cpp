@@ -22,6 +22,8 @@
 #include <mutex>
 #include <thread>
 
+namespace tst_compilewatchdog {
+
 using namespace kernelpad;
 
 namespace {
@@ -175,4 +177,5 @@ static int runTest(int argc, char** argv) {
 }
 
 KERNELPAD_TEST_CUSTOM_MAIN(runTest)
+} // namespace tst_compilewatchdog
 #include "tst_compilewatchdog.moc"

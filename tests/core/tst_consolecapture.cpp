@@ -13,6 +13,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+namespace tst_consolecapture {
+
 using namespace kernelpad;
 
 namespace {
@@ -131,4 +133,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestConsoleCapture)
+} // namespace tst_consolecapture
 #include "tst_consolecapture.moc"

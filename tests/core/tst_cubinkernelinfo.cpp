@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+namespace tst_cubinkernelinfo {
+
 using namespace kernelpad;
 
 namespace {
@@ -127,4 +129,5 @@ void TestCubinKernelInfo::absentEntryAndBadBytes() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestCubinKernelInfo)
+} // namespace tst_cubinkernelinfo
 #include "tst_cubinkernelinfo.moc"

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_deviceceiling {
+
 using namespace kernelpad;
 
 class TestDeviceCeiling : public QObject {
@@ -103,4 +105,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestDeviceCeiling)
+} // namespace tst_deviceceiling
 #include "tst_deviceceiling.moc"

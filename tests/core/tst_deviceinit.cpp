@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+namespace tst_deviceinit {
+
 using namespace kernelpad;
 
 namespace {
@@ -31,7 +33,9 @@ ArgumentSpec buffer(const QString& name, ScalarType type, InitSpec::Kind kind, q
 
 } // namespace
 
+} // namespace tst_deviceinit
 Q_DECLARE_METATYPE(kernelpad::BufferSpec)
+namespace tst_deviceinit {
 
 class TestDeviceInit : public QObject {
     Q_OBJECT
@@ -132,4 +136,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestDeviceInit)
+} // namespace tst_deviceinit
 #include "tst_deviceinit.moc"

@@ -7,9 +7,9 @@
 #include "TestPaths.h"
 #include <QtTest>
 
-using namespace kernelpad;
+namespace tst_diagnostics {
 
-Q_DECLARE_METATYPE(kernelpad::Diagnostic)
+using namespace kernelpad;
 
 namespace {
 
@@ -312,4 +312,5 @@ void TestDiagnostics::defineRefusedByNvrtc() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestDiagnostics)
+} // namespace tst_diagnostics
 #include "tst_diagnostics.moc"

@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace tst_diskcompilecache {
+
 using namespace kernelpad;
 
 namespace {
@@ -458,4 +460,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestDiskCompileCache)
+} // namespace tst_diskcompilecache
 #include "tst_diskcompilecache.moc"

@@ -12,6 +12,8 @@
 #include "TestPaths.h"
 #include <functional>
 
+namespace tst_expectedvalues {
+
 using namespace kernelpad;
 
 namespace {
@@ -52,7 +54,9 @@ using Edit = std::function<void(Project&)>;
 
 } // namespace
 
-Q_DECLARE_METATYPE(Edit)
+} // namespace tst_expectedvalues
+Q_DECLARE_METATYPE(tst_expectedvalues::Edit)
+namespace tst_expectedvalues {
 
 class TestExpectedValues : public QObject {
     Q_OBJECT
@@ -99,4 +103,5 @@ void TestExpectedValues::keyFollowsWhatTheValuesDependOn() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestExpectedValues)
+} // namespace tst_expectedvalues
 #include "tst_expectedvalues.moc"

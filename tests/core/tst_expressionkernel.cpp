@@ -12,6 +12,8 @@
 
 #include <cstdio>
 
+namespace tst_expressionkernel {
+
 using namespace kernelpad;
 
 namespace {
@@ -177,4 +179,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestExpressionKernel)
+} // namespace tst_expressionkernel
 #include "tst_expressionkernel.moc"

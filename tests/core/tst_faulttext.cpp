@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+namespace tst_faulttext {
+
 using namespace kernelpad;
 
 namespace {
@@ -252,4 +254,5 @@ void TestFaultText::faultCodeTravelsInJson() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestFaultText)
+} // namespace tst_faulttext
 #include "tst_faulttext.moc"

@@ -14,6 +14,8 @@
 #include <cstring>
 #include <limits>
 
+namespace tst_generators {
+
 using namespace kernelpad;
 
 namespace {
@@ -332,4 +334,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGenerators)
+} // namespace tst_generators
 #include "tst_generators.moc"

@@ -8,9 +8,9 @@
 
 #include <QtTest>
 
-using namespace kernelpad;
+namespace tst_gpucomparesource {
 
-Q_DECLARE_METATYPE(kernelpad::ScalarType)
+using namespace kernelpad;
 
 namespace {
 
@@ -120,4 +120,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuCompareSource)
+} // namespace tst_gpucomparesource
 #include "tst_gpucomparesource.moc"

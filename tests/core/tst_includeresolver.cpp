@@ -19,6 +19,8 @@
 #include <memory>
 #include <thread>
 
+namespace tst_includeresolver {
+
 using namespace kernelpad;
 
 namespace {
@@ -306,4 +308,5 @@ void TestIncludeResolver::fingerprintIsBoundedAndFollowsTheBytes() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestIncludeResolver)
+} // namespace tst_includeresolver
 #include "tst_includeresolver.moc"

@@ -10,6 +10,8 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+namespace tst_instructionhelp {
+
 using namespace kernelpad;
 
 namespace {
@@ -296,4 +298,5 @@ void TestInstructionHelp::htmlIsEscaped() {
 }
 
 KERNELPAD_TEST_APPLESS_MAIN(TestInstructionHelp)
+} // namespace tst_instructionhelp
 #include "tst_instructionhelp.moc"

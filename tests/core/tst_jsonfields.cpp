@@ -10,6 +10,8 @@
 #include <array>
 #include <cmath>
 
+namespace tst_jsonfields {
+
 using namespace kernelpad;
 
 namespace {
@@ -377,4 +379,5 @@ void TestJsonFields::objectsAndNesting() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestJsonFields)
+} // namespace tst_jsonfields
 #include "tst_jsonfields.moc"

@@ -20,6 +20,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_keptfetch {
+
 using namespace kernelpad;
 
 namespace {
@@ -259,4 +261,5 @@ static int runTest(int argc, char** argv) {
 }
 
 KERNELPAD_TEST_CUSTOM_MAIN(runTest)
+} // namespace tst_keptfetch
 #include "tst_keptfetch.moc"

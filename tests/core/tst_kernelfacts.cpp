@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+namespace tst_kernelfacts {
+
 using namespace kernelpad;
 
 namespace {
@@ -138,4 +140,5 @@ void TestKernelFacts::absentEntry() {
 }
 
 KERNELPAD_TEST_MAIN(TestKernelFacts)
+} // namespace tst_kernelfacts
 #include "tst_kernelfacts.moc"

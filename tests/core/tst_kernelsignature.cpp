@@ -7,10 +7,11 @@
 
 #include <QTest>
 
-Q_DECLARE_METATYPE(kernelpad::KernelInfo)
+namespace tst_kernelsignature {
 
 using namespace kernelpad;
 using namespace kernelpad::test;
+using kernelpad::test::describe; // overloads this file's describe(KernelSignature)
 
 namespace {
 
@@ -216,4 +217,5 @@ void TestKernelSignature::argumentsFromSourceAloneSizeBuffersByN() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestKernelSignature)
+} // namespace tst_kernelsignature
 #include "tst_kernelsignature.moc"

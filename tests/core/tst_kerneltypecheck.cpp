@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+namespace tst_kerneltypecheck {
+
 using namespace kernelpad;
 using namespace kernelpad::test;
 
@@ -134,4 +136,5 @@ void TestKernelTypeCheck::structsMatchByName() {
 }
 
 KERNELPAD_TEST_MAIN(TestKernelTypeCheck)
+} // namespace tst_kerneltypecheck
 #include "tst_kerneltypecheck.moc"

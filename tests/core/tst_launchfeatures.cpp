@@ -18,6 +18,8 @@
 #include <QJsonDocument>
 #include <QtTest>
 
+namespace tst_launchfeatures {
+
 using namespace kernelpad;
 
 namespace {
@@ -86,8 +88,9 @@ LaunchConfig launchOf(std::array<int, 3> grid, std::array<int, 3> cluster) {
 
 } // namespace
 
-Q_DECLARE_METATYPE(kernelpad::LaunchConfig)
+} // namespace tst_launchfeatures
 Q_DECLARE_METATYPE(kernelpad::ClusterLimits)
+namespace tst_launchfeatures {
 
 class TestLaunchFeatures : public QObject {
     Q_OBJECT
@@ -635,4 +638,5 @@ void TestLaunchFeatures::everyExampleCompiles() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestLaunchFeatures)
+} // namespace tst_launchfeatures
 #include "tst_launchfeatures.moc"

@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+namespace tst_launchvalidation {
+
 using namespace kernelpad;
 
 namespace {
@@ -28,8 +30,9 @@ LaunchLimits h100Limits() {
 
 } // namespace
 
-Q_DECLARE_METATYPE(kernelpad::LaunchConfig)
+} // namespace tst_launchvalidation
 Q_DECLARE_METATYPE(kernelpad::LaunchLimits)
+namespace tst_launchvalidation {
 
 class TestLaunchValidation : public QObject {
     Q_OBJECT
@@ -161,4 +164,5 @@ void TestLaunchValidation::gridToCover() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestLaunchValidation)
+} // namespace tst_launchvalidation
 #include "tst_launchvalidation.moc"

@@ -16,6 +16,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_lessoncopy {
+
 using namespace kernelpad;
 
 namespace {
@@ -165,4 +167,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestLessonCopy)
+} // namespace tst_lessoncopy
 #include "tst_lessoncopy.moc"

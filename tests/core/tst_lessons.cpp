@@ -16,6 +16,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_lessons {
+
 using namespace kernelpad;
 
 namespace {
@@ -344,4 +346,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestLessons)
+} // namespace tst_lessons
 #include "tst_lessons.moc"

@@ -16,6 +16,8 @@
 #include "TestPaths.h"
 #include <cmath>
 
+namespace tst_ncupages {
+
 using namespace kernelpad;
 
 namespace {
@@ -551,4 +553,5 @@ void TestNcuPages::ncuMissingListsPlaces() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestNcuPages)
+} // namespace tst_ncupages
 #include "tst_ncupages.moc"

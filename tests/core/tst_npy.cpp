@@ -11,6 +11,8 @@
 #include "TestPaths.h"
 #include <sys/stat.h>
 
+namespace tst_npy {
+
 using namespace kernelpad;
 
 namespace {
@@ -416,4 +418,5 @@ void TestNpy::trailingBytesAreNotRead() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestNpy)
+} // namespace tst_npy
 #include "tst_npy.moc"

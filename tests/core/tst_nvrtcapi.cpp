@@ -17,6 +17,8 @@
 
 #include <optional>
 
+namespace tst_nvrtcapi {
+
 using namespace kernelpad;
 
 using kernelpad::test::ElfDynamic;
@@ -117,4 +119,5 @@ void TestNvrtcApi::programsDoNotNeedTheToolkitToStart() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestNvrtcApi)
+} // namespace tst_nvrtcapi
 #include "tst_nvrtcapi.moc"

@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_nvrtcmissing {
+
 using namespace kernelpad;
 
 namespace {
@@ -296,4 +298,5 @@ void TestNvrtcMissing::cliVersionAndDevicesSayNotFound() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestNvrtcMissing)
+} // namespace tst_nvrtcmissing
 #include "tst_nvrtcmissing.moc"

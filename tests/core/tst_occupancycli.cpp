@@ -10,6 +10,8 @@
 #include <QProcess>
 #include <QtTest>
 
+namespace tst_occupancycli {
+
 namespace {
 
 struct CliResult {
@@ -101,4 +103,5 @@ void TestOccupancyCli::unknownKernelIsRefused() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyCli)
+} // namespace tst_occupancycli
 #include "tst_occupancycli.moc"

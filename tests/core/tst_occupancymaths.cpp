@@ -8,7 +8,9 @@
 #include <QJsonArray>
 #include <QTest>
 
+namespace tst_occupancymaths {} // namespace tst_occupancymaths
 Q_DECLARE_METATYPE(kernelpad::OccupancyLimiter)
+namespace tst_occupancymaths {
 
 using namespace kernelpad;
 
@@ -457,4 +459,5 @@ void TestOccupancyMaths::explanations() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyMaths)
+} // namespace tst_occupancymaths
 #include "tst_occupancymaths.moc"

@@ -11,6 +11,8 @@
 
 #include <cstring>
 
+namespace tst_outputrangereader {
+
 using namespace kernelpad;
 
 namespace {
@@ -280,4 +282,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestOutputRangeReader)
+} // namespace tst_outputrangereader
 #include "tst_outputrangereader.moc"

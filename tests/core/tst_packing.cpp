@@ -11,6 +11,8 @@
 #include <cstring>
 #include <limits>
 
+namespace tst_packing {
+
 using namespace kernelpad;
 
 namespace {
@@ -64,8 +66,11 @@ ValueType paramsType() {
 
 } // namespace
 
+} // namespace tst_packing
 Q_DECLARE_METATYPE(kernelpad::ArgumentSpec)
+namespace tst_packing {} // namespace tst_packing
 Q_DECLARE_METATYPE(kernelpad::ParamLayout)
+namespace tst_packing {
 
 class TestPacking : public QObject {
     Q_OBJECT
@@ -408,4 +413,5 @@ void TestPacking::checkParams() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestPacking)
+} // namespace tst_packing
 #include "tst_packing.moc"

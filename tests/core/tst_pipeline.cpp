@@ -13,6 +13,8 @@
 #include <QJsonDocument>
 #include <QtTest>
 
+namespace tst_pipeline {
+
 using namespace kernelpad;
 
 namespace {
@@ -355,4 +357,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestPipeline)
+} // namespace tst_pipeline
 #include "tst_pipeline.moc"

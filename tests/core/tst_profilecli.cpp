@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_profilecli {
+
 namespace {
 
 /// Records its arguments to $FAKE_NCU_ARGS (one a line), writes $FAKE_NCU_LOG's text to the
@@ -154,4 +156,5 @@ void TestProfileCli::compileErrorExitsOne() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestProfileCli)
+} // namespace tst_profilecli
 #include "tst_profilecli.moc"

@@ -8,9 +8,9 @@
 #include <QJsonDocument>
 #include <QtTest>
 
-using namespace kernelpad;
+namespace tst_programoptions {
 
-Q_DECLARE_METATYPE(kernelpad::ProgramOptions)
+using namespace kernelpad;
 
 class TestProgramOptions : public QObject {
     Q_OBJECT
@@ -496,4 +496,5 @@ void TestProgramOptions::controlCharactersRefused() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestProgramOptions)
+} // namespace tst_programoptions
 #include "tst_programoptions.moc"

@@ -15,6 +15,8 @@
 #include "TestPaths.h"
 #include <sys/stat.h>
 
+namespace tst_project {
+
 using namespace kernelpad;
 
 namespace {
@@ -552,4 +554,5 @@ void TestProject::examplesDirectoryFromEnvironment() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestProject)
+} // namespace tst_project
 #include "tst_project.moc"

@@ -7,7 +7,7 @@
 
 #include <QTest>
 
-Q_DECLARE_METATYPE(kernelpad::Project)
+namespace tst_projectdiff {
 
 using namespace kernelpad;
 using namespace kernelpad::test;
@@ -195,4 +195,5 @@ void TestProjectDiff::settingsBothWays() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestProjectDiff)
+} // namespace tst_projectdiff
 #include "tst_projectdiff.moc"

@@ -7,6 +7,8 @@
 #include <QJsonArray>
 #include <QTest>
 
+namespace tst_protocolframes {
+
 using namespace kernelpad;
 
 namespace {
@@ -183,4 +185,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestProtocolFrames)
+} // namespace tst_protocolframes
 #include "tst_protocolframes.moc"

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+namespace tst_ptxparser {
+
 using namespace kernelpad;
 
 namespace {
@@ -27,9 +29,13 @@ QString ptxOf(const QString& source) {
 
 } // namespace
 
-Q_DECLARE_METATYPE(QVector<Expected>)
+} // namespace tst_ptxparser
+Q_DECLARE_METATYPE(QVector<tst_ptxparser::Expected>)
+namespace tst_ptxparser {
 using Dims = std::array<int, 3>;
-Q_DECLARE_METATYPE(Dims)
+} // namespace tst_ptxparser
+Q_DECLARE_METATYPE(tst_ptxparser::Dims)
+namespace tst_ptxparser {
 
 class TestPtxParser : public QObject {
     Q_OBJECT
@@ -261,4 +267,5 @@ void TestPtxParser::launchBoundsFromNvrtc() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestPtxParser)
+} // namespace tst_ptxparser
 #include "tst_ptxparser.moc"

@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_ptxprogram {
+
 using namespace kernelpad;
 
 namespace {
@@ -420,4 +422,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestPtxProgram)
+} // namespace tst_ptxprogram
 #include "tst_ptxprogram.moc"

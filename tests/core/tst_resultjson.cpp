@@ -19,6 +19,8 @@
 #include <functional>
 #include <limits>
 
+namespace tst_resultjson {
+
 using namespace kernelpad;
 
 namespace {
@@ -550,4 +552,5 @@ void TestResultJson::protocolCorpusReads() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestResultJson)
+} // namespace tst_resultjson
 #include "tst_resultjson.moc"

@@ -5,9 +5,13 @@
 
 #include <QtTest>
 
+namespace tst_runmemory {
+
 using namespace kernelpad;
 
+} // namespace tst_runmemory
 Q_DECLARE_METATYPE(QVector<kernelpad::ArgumentSpec>)
+namespace tst_runmemory {
 
 namespace {
 
@@ -239,4 +243,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestRunMemory)
+} // namespace tst_runmemory
 #include "tst_runmemory.moc"

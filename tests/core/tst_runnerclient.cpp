@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+namespace tst_runnerclient {
+
 using namespace kernelpad;
 
 namespace {
@@ -436,4 +438,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestRunnerClient)
+} // namespace tst_runnerclient
 #include "tst_runnerclient.moc"

@@ -22,6 +22,8 @@
 
 #include <csignal>
 
+namespace tst_runnerpool {
+
 using namespace kernelpad;
 
 namespace {
@@ -506,4 +508,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestRunnerPool)
+} // namespace tst_runnerpool
 #include "tst_runnerpool.moc"

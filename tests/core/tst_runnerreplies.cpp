@@ -22,6 +22,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_runnerreplies {
+
 using namespace kernelpad;
 
 namespace {
@@ -282,4 +284,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestRunnerReplies)
+} // namespace tst_runnerreplies
 #include "tst_runnerreplies.moc"

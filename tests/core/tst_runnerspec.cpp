@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+namespace tst_runnerspec {
+
 using namespace kernelpad;
 
 class TestRunnerSpec : public QObject {
@@ -394,4 +396,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestRunnerSpec)
+} // namespace tst_runnerspec
 #include "tst_runnerspec.moc"

@@ -10,9 +10,13 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_runtypes {
+
 using namespace kernelpad;
 
+} // namespace tst_runtypes
 Q_DECLARE_METATYPE(kernelpad::RunStatus)
+namespace tst_runtypes {
 
 namespace {
 
@@ -348,4 +352,5 @@ void TestRunTypes::requestErrors() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestRunTypes)
+} // namespace tst_runtypes
 #include "tst_runtypes.moc"

@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+namespace tst_safefile {
+
 using namespace kernelpad;
 using kernelpad::test::SmallFilesystem;
 
@@ -198,4 +200,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSafeFile)
+} // namespace tst_safefile
 #include "tst_safefile.moc"

@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_sanitizer {
+
 using namespace kernelpad;
 
 namespace {
@@ -681,4 +683,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSanitizer)
+} // namespace tst_sanitizer
 #include "tst_sanitizer.moc"

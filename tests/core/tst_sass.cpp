@@ -9,6 +9,8 @@
 #include <QFile>
 #include <QtTest>
 
+namespace tst_sass {
+
 using namespace kernelpad;
 
 namespace {
@@ -44,8 +46,9 @@ QVector<int> instructionsOfLine(const SassFunction& function, const QString& sou
 
 } // namespace
 
-Q_DECLARE_METATYPE(QVector<int>)
-Q_DECLARE_METATYPE(QVector<LineRange>)
+} // namespace tst_sass
+Q_DECLARE_METATYPE(QVector<tst_sass::LineRange>)
+namespace tst_sass {
 
 class TestSass : public QObject {
     Q_OBJECT
@@ -387,4 +390,5 @@ void TestSass::toRangesJoinsRuns() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSass)
+} // namespace tst_sass
 #include "tst_sass.moc"

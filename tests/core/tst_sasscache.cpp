@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_sasscache {
+
 using namespace kernelpad;
 
 namespace {
@@ -201,4 +203,5 @@ void TestSassCache::leastRecentlyUsedGoes() {
 }
 
 KERNELPAD_TEST_MAIN(TestSassCache)
+} // namespace tst_sasscache
 #include "tst_sasscache.moc"

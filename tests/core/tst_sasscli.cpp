@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_sasscli {
+
 using namespace kernelpad;
 
 namespace {
@@ -184,4 +186,5 @@ void TestSassCli::virtualArchHasNoCubin() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSassCli)
+} // namespace tst_sasscli
 #include "tst_sasscli.moc"

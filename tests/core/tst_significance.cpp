@@ -10,6 +10,8 @@
 #include <limits>
 #include <random>
 
+namespace tst_significance {
+
 using namespace kernelpad;
 
 namespace {
@@ -276,4 +278,5 @@ void TestSignificance::describedForThePerson() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSignificance)
+} // namespace tst_significance
 #include "tst_significance.moc"

@@ -19,6 +19,8 @@
 #include "TestPaths.h"
 #include <csignal>
 
+namespace tst_sshrunner {
+
 using namespace kernelpad;
 
 namespace {
@@ -332,4 +334,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSshRunner)
+} // namespace tst_sshrunner
 #include "tst_sshrunner.moc"

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_statistics {
+
 using namespace kernelpad;
 
 class TestStatistics : public QObject {
@@ -263,4 +265,5 @@ void TestStatistics::statsJsonRoundTrip() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestStatistics)
+} // namespace tst_statistics
 #include "tst_statistics.moc"

@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+namespace tst_stoppingcriterion {
+
 using namespace kernelpad;
 
 namespace {
@@ -158,4 +160,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestStoppingCriterion)
+} // namespace tst_stoppingcriterion
 #include "tst_stoppingcriterion.moc"

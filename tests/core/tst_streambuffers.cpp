@@ -22,6 +22,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_streambuffers {
+
 using namespace kernelpad;
 
 namespace {
@@ -275,4 +277,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestStreamBuffers)
+} // namespace tst_streambuffers
 #include "tst_streambuffers.moc"

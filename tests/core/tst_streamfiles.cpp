@@ -17,6 +17,8 @@
 #include "TestPaths.h"
 #include <sys/stat.h>
 
+namespace tst_streamfiles {
+
 using namespace kernelpad;
 
 namespace {
@@ -189,4 +191,5 @@ void TestStreamFiles::outputBoundsFollowTheRequest() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestStreamFiles)
+} // namespace tst_streamfiles
 #include "tst_streamfiles.moc"

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <limits>
 
+namespace tst_summary {
+
 using namespace kernelpad;
 
 namespace {
@@ -305,4 +307,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSummary)
+} // namespace tst_summary
 #include "tst_summary.moc"

@@ -20,6 +20,8 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_sweep {
+
 using namespace kernelpad;
 
 namespace {
@@ -487,4 +489,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSweep)
+} // namespace tst_sweep
 #include "tst_sweep.moc"

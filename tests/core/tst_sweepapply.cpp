@@ -10,6 +10,8 @@
 #include "TestPaths.h"
 #include <QtTest>
 
+namespace tst_sweepapply {
+
 using namespace kernelpad;
 
 namespace {
@@ -85,4 +87,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSweepApply)
+} // namespace tst_sweepapply
 #include "tst_sweepapply.moc"

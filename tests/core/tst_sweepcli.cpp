@@ -23,6 +23,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_sweepcli {
+
 namespace {
 
 struct CliResult {
@@ -319,4 +321,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSweepCli)
+} // namespace tst_sweepcli
 #include "tst_sweepcli.moc"

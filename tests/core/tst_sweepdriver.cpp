@@ -20,6 +20,8 @@
 #include <cmath>
 #include <functional>
 
+namespace tst_sweepdriver {
+
 using namespace kernelpad;
 
 namespace {
@@ -414,4 +416,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSweepDriver)
+} // namespace tst_sweepdriver
 #include "tst_sweepdriver.moc"

@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace tst_sweepresultsfile {
+
 using namespace kernelpad;
 
 namespace {
@@ -368,4 +370,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSweepResultsFile)
+} // namespace tst_sweepresultsfile
 #include "tst_sweepresultsfile.moc"

@@ -24,6 +24,8 @@
 
 #include <sys/stat.h>
 
+namespace tst_sweepresultspath {
+
 using namespace kernelpad;
 
 namespace {
@@ -302,4 +304,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSweepResultsPath)
+} // namespace tst_sweepresultspath
 #include "tst_sweepresultspath.moc"

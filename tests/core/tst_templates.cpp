@@ -14,6 +14,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_templates {
+
 using namespace kernelpad;
 
 namespace {
@@ -117,4 +119,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestTemplates)
+} // namespace tst_templates
 #include "tst_templates.moc"

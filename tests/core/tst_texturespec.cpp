@@ -15,6 +15,8 @@
 #include <cstring>
 #include <limits>
 
+namespace tst_texturespec {
+
 using namespace kernelpad;
 
 namespace {
@@ -470,4 +472,5 @@ void TestTextureSpec::signatureMakesTextureRows() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestTextureSpec)
+} // namespace tst_texturespec
 #include "tst_texturespec.moc"

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+namespace tst_valuetype {
+
 using namespace kernelpad;
 
 namespace {
@@ -56,8 +58,9 @@ StructType makeStruct(const QString& name, QVector<StructField> fields) {
 
 } // namespace
 
+} // namespace tst_valuetype
 Q_DECLARE_METATYPE(kernelpad::StructType)
-Q_DECLARE_METATYPE(kernelpad::ValueType)
+namespace tst_valuetype {
 
 class TestValueType : public QObject {
     Q_OBJECT
@@ -335,4 +338,5 @@ void TestValueType::equality() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestValueType)
+} // namespace tst_valuetype
 #include "tst_valuetype.moc"

@@ -10,9 +10,9 @@
 #include <cstring>
 #include <limits>
 
-using namespace kernelpad;
+namespace tst_verify {
 
-Q_DECLARE_METATYPE(kernelpad::ValueType)
+using namespace kernelpad;
 
 namespace {
 
@@ -445,4 +445,5 @@ void TestVerify::doublesToBytes() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestVerify)
+} // namespace tst_verify
 #include "tst_verify.moc"

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_versionstore {
+
 using namespace kernelpad;
 using namespace kernelpad::test;
 
@@ -269,4 +271,5 @@ void TestVersionStore::clearRemovesTheFile() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestVersionStore)
+} // namespace tst_versionstore
 #include "tst_versionstore.moc"

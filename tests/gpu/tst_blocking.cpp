@@ -17,6 +17,8 @@
 
 #include <memory>
 
+namespace tst_blocking {
+
 using namespace kernelpad;
 
 namespace {
@@ -154,4 +156,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestBlocking)
+} // namespace tst_blocking
 #include "tst_blocking.moc"

@@ -21,9 +21,9 @@
 #include <memory>
 #include <random>
 
-using namespace kernelpad;
+namespace tst_gpucompare {
 
-Q_DECLARE_METATYPE(kernelpad::ScalarType)
+using namespace kernelpad;
 
 namespace {
 
@@ -165,7 +165,9 @@ DeviceBuffer upload(const QByteArray& bytes, const Stream& stream, const char* l
 
 } // namespace
 
-Q_DECLARE_METATYPE(Scenario)
+} // namespace tst_gpucompare
+Q_DECLARE_METATYPE(tst_gpucompare::Scenario)
+namespace tst_gpucompare {
 
 class TestGpuCompare : public QObject {
     Q_OBJECT
@@ -370,4 +372,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuCompare)
+} // namespace tst_gpucompare
 #include "tst_gpucompare.moc"

@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QtTest>
 
+namespace tst_gpucompilediff {
+
 using namespace kernelpad;
 
 namespace {
@@ -218,4 +220,5 @@ void TestGpuCompileDiff::examplesAgainstThemselves() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuCompileDiff)
+} // namespace tst_gpucompilediff
 #include "tst_gpucompilediff.moc"

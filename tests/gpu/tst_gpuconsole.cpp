@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_gpuconsole {
+
 using namespace kernelpad;
 
 namespace {
@@ -144,4 +146,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuConsole)
+} // namespace tst_gpuconsole
 #include "tst_gpuconsole.moc"

@@ -22,6 +22,8 @@
 
 #include <memory>
 
+namespace tst_gpudeviceinit {
+
 using namespace kernelpad;
 
 class TestGpuDeviceInit : public QObject {
@@ -261,4 +263,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuDeviceInit)
+} // namespace tst_gpudeviceinit
 #include "tst_gpudeviceinit.moc"

@@ -23,6 +23,8 @@
 #include <memory>
 #include <random>
 
+namespace tst_gpuexpression {
+
 using namespace kernelpad;
 
 namespace {
@@ -220,4 +222,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuExpression)
+} // namespace tst_gpuexpression
 #include "tst_gpuexpression.moc"

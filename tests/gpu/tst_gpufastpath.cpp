@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_gpufastpath {
+
 using namespace kernelpad;
 
 namespace {
@@ -245,4 +247,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuFastPath)
+} // namespace tst_gpufastpath
 #include "tst_gpufastpath.moc"

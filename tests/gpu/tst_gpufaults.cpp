@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_gpufaults {
+
 using namespace kernelpad;
 
 namespace {
@@ -191,4 +193,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuFaults)
+} // namespace tst_gpufaults
 #include "tst_gpufaults.moc"

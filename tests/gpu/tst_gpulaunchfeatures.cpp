@@ -12,6 +12,8 @@
 
 #include <QTest>
 
+namespace tst_gpulaunchfeatures {
+
 using namespace kernelpad;
 
 class TestGpuLaunchFeatures : public QObject {
@@ -273,4 +275,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuLaunchFeatures)
+} // namespace tst_gpulaunchfeatures
 #include "tst_gpulaunchfeatures.moc"

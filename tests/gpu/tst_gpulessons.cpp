@@ -15,6 +15,8 @@
 #include <QJsonObject>
 #include <QTest>
 
+namespace tst_gpulessons {
+
 using namespace kernelpad;
 
 namespace {
@@ -169,4 +171,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuLessons)
+} // namespace tst_gpulessons
 #include "tst_gpulessons.moc"

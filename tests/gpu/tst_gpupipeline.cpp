@@ -19,6 +19,8 @@
 
 #include <cstring>
 
+namespace tst_gpupipeline {
+
 using namespace kernelpad;
 
 namespace {
@@ -237,4 +239,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuPipeline)
+} // namespace tst_gpupipeline
 #include "tst_gpupipeline.moc"

@@ -17,6 +17,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_gpuprofile {
+
 using namespace kernelpad;
 
 namespace {
@@ -225,4 +227,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuProfile)
+} // namespace tst_gpuprofile
 #include "tst_gpuprofile.moc"

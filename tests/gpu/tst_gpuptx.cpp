@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_gpuptx {
+
 using namespace kernelpad;
 
 namespace {
@@ -152,4 +154,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuPtx)
+} // namespace tst_gpuptx
 #include "tst_gpuptx.moc"

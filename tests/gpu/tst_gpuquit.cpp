@@ -11,6 +11,8 @@
 
 #include <memory>
 
+namespace tst_gpuquit {
+
 using namespace kernelpad;
 
 namespace {
@@ -45,4 +47,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuQuit)
+} // namespace tst_gpuquit
 #include "tst_gpuquit.moc"

@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_gpurun {
+
 using namespace kernelpad;
 
 class TestGpuRun : public QObject {
@@ -232,4 +234,5 @@ void saxpy(float a, float *x, float *y, float *out, size_t n)
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuRun)
+} // namespace tst_gpurun
 #include "tst_gpurun.moc"

@@ -13,6 +13,8 @@
 
 #include <csignal>
 
+namespace tst_gpurunnerpool {
+
 using namespace kernelpad;
 
 namespace {
@@ -184,4 +186,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestGpuRunnerPool)
+} // namespace tst_gpurunnerpool
 #include "tst_gpurunnerpool.moc"

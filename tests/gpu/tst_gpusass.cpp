@@ -12,6 +12,8 @@
 #include <QDir>
 #include <QtTest>
 
+namespace tst_gpusass {
+
 using namespace kernelpad;
 
 namespace {
@@ -122,4 +124,5 @@ void TestGpuSass::examples() {
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuSass)
+} // namespace tst_gpusass
 #include "tst_gpusass.moc"

@@ -28,6 +28,8 @@
 #include <csignal>
 #include <cstring>
 
+namespace tst_gpusshrunner {
+
 using namespace kernelpad;
 
 namespace {
@@ -325,4 +327,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuSshRunner)
+} // namespace tst_gpusshrunner
 #include "tst_gpusshrunner.moc"

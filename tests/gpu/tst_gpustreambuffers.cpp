@@ -14,6 +14,8 @@
 
 #include <cstring>
 
+namespace tst_gpustreambuffers {
+
 using namespace kernelpad;
 
 namespace {
@@ -198,4 +200,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuStreamBuffers)
+} // namespace tst_gpustreambuffers
 #include "tst_gpustreambuffers.moc"

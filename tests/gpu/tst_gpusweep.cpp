@@ -32,6 +32,8 @@
 #include <cmath>
 #include <csignal>
 
+namespace tst_gpusweep {
+
 using namespace kernelpad;
 
 namespace {
@@ -308,4 +310,5 @@ private:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuSweep)
+} // namespace tst_gpusweep
 #include "tst_gpusweep.moc"

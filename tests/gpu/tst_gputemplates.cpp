@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+namespace tst_gputemplates {
+
 using namespace kernelpad;
 
 namespace {
@@ -117,4 +119,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuTemplates)
+} // namespace tst_gputemplates
 #include "tst_gputemplates.moc"

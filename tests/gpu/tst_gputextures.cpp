@@ -22,6 +22,8 @@
 
 #include <cstring>
 
+namespace tst_gputextures {
+
 using namespace kernelpad;
 
 namespace {
@@ -317,4 +319,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuTextures)
+} // namespace tst_gputextures
 #include "tst_gputextures.moc"

@@ -22,6 +22,8 @@
 #include <QStandardPaths>
 #include <QTest>
 
+namespace tst_guifaults {
+
 using namespace kernelpad;
 
 namespace {
@@ -121,4 +123,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestGuiFaults)
+} // namespace tst_guifaults
 #include "tst_guifaults.moc"

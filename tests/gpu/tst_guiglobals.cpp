@@ -18,6 +18,8 @@
 #include <QTableWidget>
 #include <QTest>
 
+namespace tst_guiglobals {
+
 using namespace kernelpad;
 
 namespace {
@@ -121,4 +123,5 @@ void TestGuiGlobals::globalsEditedInTheTableAreVerified() {
 }
 
 KERNELPAD_TEST_MAIN(TestGuiGlobals)
+} // namespace tst_guiglobals
 #include "tst_guiglobals.moc"

@@ -24,6 +24,8 @@
 #include <algorithm>
 #include <cstring>
 
+namespace tst_guikeptbuffer {
+
 using namespace kernelpad;
 
 namespace {
@@ -156,4 +158,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestGuiKeptBuffer)
+} // namespace tst_guikeptbuffer
 #include "tst_guikeptbuffer.moc"

@@ -21,6 +21,8 @@
 #include <QStandardPaths>
 #include <QTest>
 
+namespace tst_guilessonpane {
+
 using namespace kernelpad;
 
 namespace {
@@ -157,4 +159,5 @@ void TestGuiLessonPane::speedLessonCompletesWithTheMeasuredSpeedup() {
 }
 
 KERNELPAD_TEST_MAIN(TestGuiLessonPane)
+} // namespace tst_guilessonpane
 #include "tst_guilessonpane.moc"

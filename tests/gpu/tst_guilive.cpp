@@ -23,6 +23,8 @@
 
 #include <cmath>
 
+namespace tst_guilive {
+
 using namespace kernelpad;
 
 namespace {
@@ -208,4 +210,5 @@ void TestGuiLive::typingInTheWindowRunsEachPause() {
 }
 
 KERNELPAD_TEST_MAIN(TestGuiLive)
+} // namespace tst_guilive
 #include "tst_guilive.moc"

@@ -25,6 +25,8 @@
 #include "TestPaths.h"
 #include <memory>
 
+namespace tst_guiprofile {
+
 using namespace kernelpad;
 using kernelpad::test::part;
 
@@ -183,4 +185,5 @@ void TestGuiProfile::saxpyRooflinePathAcrossAnEdit() {
 }
 
 KERNELPAD_TEST_MAIN(TestGuiProfile)
+} // namespace tst_guiprofile
 #include "tst_guiprofile.moc"

@@ -29,6 +29,8 @@
 #include <QTest>
 #include <QTimer>
 
+namespace tst_guiresponsive {
+
 using namespace kernelpad;
 
 namespace {
@@ -273,4 +275,5 @@ void TestGuiResponsive::memcheckMarksTheFaultingLine() {
 }
 
 KERNELPAD_TEST_MAIN(TestGuiResponsive)
+} // namespace tst_guiresponsive
 #include "tst_guiresponsive.moc"

@@ -25,6 +25,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_guisweep {
+
 using namespace kernelpad;
 
 namespace {
@@ -165,4 +167,5 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
 }
 
 KERNELPAD_TEST_MAIN(TestGuiSweep)
+} // namespace tst_guisweep
 #include "tst_guisweep.moc"

@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_memcheck {
+
 using namespace kernelpad;
 
 namespace {
@@ -149,4 +151,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestMemcheck)
+} // namespace tst_memcheck
 #include "tst_memcheck.moc"

@@ -13,6 +13,8 @@
 
 #include <QTest>
 
+namespace tst_occupancy {
+
 using namespace kernelpad;
 
 namespace {
@@ -133,4 +135,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyGpu)
+} // namespace tst_occupancy
 #include "tst_occupancy.moc"

@@ -22,6 +22,8 @@
 
 #include <algorithm>
 
+namespace tst_occupancycurves {
+
 using namespace kernelpad;
 
 namespace {
@@ -284,4 +286,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyCurvesGpu)
+} // namespace tst_occupancycurves
 #include "tst_occupancycurves.moc"

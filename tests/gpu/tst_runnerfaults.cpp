@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_runnerfaults {
+
 using namespace kernelpad;
 
 namespace {
@@ -194,4 +196,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestRunnerFaults)
+} // namespace tst_runnerfaults
 #include "tst_runnerfaults.moc"

@@ -14,7 +14,7 @@
 #include <QTest>
 #include <QToolButton>
 
-Q_DECLARE_METATYPE(kernelpad::KernelInfo)
+namespace tst_argumenttablemodel {
 
 using namespace kernelpad;
 using namespace kernelpad::test;
@@ -321,4 +321,5 @@ void TestArgumentTableModel::updateTypesActionInTheView() {
 }
 
 KERNELPAD_TEST_MAIN(TestArgumentTableModel)
+} // namespace tst_argumenttablemodel
 #include "tst_argumenttablemodel.moc"

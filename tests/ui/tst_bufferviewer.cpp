@@ -14,6 +14,8 @@
 
 #include <cstring>
 
+namespace tst_bufferviewer {
+
 using namespace kernelpad;
 
 namespace {
@@ -158,4 +160,5 @@ void TestBufferViewer::beforeARunSaysBuffersComeAfterOne() {
 }
 
 KERNELPAD_TEST_MAIN(TestBufferViewer)
+} // namespace tst_bufferviewer
 #include "tst_bufferviewer.moc"

@@ -13,7 +13,7 @@
 #include <QApplication>
 #include <QtTest>
 
-Q_DECLARE_METATYPE(kernelpad::Diagnostic)
+namespace tst_codeeditor {
 
 using namespace kernelpad;
 
@@ -485,4 +485,5 @@ void TestCodeEditor::completionNeverOffersTheTypedWord() {
 }
 
 KERNELPAD_TEST_MAIN(TestCodeEditor)
+} // namespace tst_codeeditor
 #include "tst_codeeditor.moc"

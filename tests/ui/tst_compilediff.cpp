@@ -35,6 +35,8 @@
 #include "TestPaths.h"
 #include <memory>
 
+namespace tst_compilediff {
+
 using namespace kernelpad;
 
 namespace {
@@ -316,4 +318,5 @@ void TestCompileDiff::withoutNvdisasmThePtxIsDiffed() {
 }
 
 KERNELPAD_TEST_MAIN(TestCompileDiff)
+} // namespace tst_compilediff
 #include "tst_compilediff.moc"

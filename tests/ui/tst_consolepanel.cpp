@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_consolepanel {
+
 using namespace kernelpad;
 
 class TestConsolePanel : public QObject {
@@ -73,4 +75,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestConsolePanel)
+} // namespace tst_consolepanel
 #include "tst_consolepanel.moc"

@@ -25,6 +25,8 @@
 
 #include <memory>
 
+namespace tst_faultbanner {
+
 using namespace kernelpad;
 using namespace kernelpad::test;
 
@@ -243,4 +245,5 @@ void TestFaultBanner::otherErrorsAndNewRunsHideTheBanner() {
 }
 
 KERNELPAD_TEST_MAIN(TestFaultBanner)
+} // namespace tst_faultbanner
 #include "tst_faultbanner.moc"

@@ -25,7 +25,9 @@
 #include <QToolButton>
 #include <QtTest>
 
+namespace tst_globalstable {} // namespace tst_globalstable
 Q_DECLARE_METATYPE(kernelpad::ModuleGlobal)
+namespace tst_globalstable {
 
 using namespace kernelpad;
 using namespace kernelpad::test;
@@ -508,4 +510,5 @@ void TestGlobalsTable::verificationKeepsTheGlobalFlagThroughJson() {
 }
 
 KERNELPAD_TEST_MAIN(TestGlobalsTable)
+} // namespace tst_globalstable
 #include "tst_globalstable.moc"

@@ -20,6 +20,8 @@
 
 #include <cstring>
 
+namespace tst_keptbuffer {
+
 using namespace kernelpad;
 
 namespace {
@@ -257,4 +259,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestKeptBuffer)
+} // namespace tst_keptbuffer
 #include "tst_keptbuffer.moc"

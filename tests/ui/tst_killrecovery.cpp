@@ -20,6 +20,8 @@
 
 #include <cstdio>
 
+namespace tst_killrecovery {
+
 using namespace kernelpad;
 
 namespace {
@@ -139,4 +141,5 @@ static int runTest(int argc, char** argv) {
 }
 
 KERNELPAD_TEST_CUSTOM_MAIN(runTest)
+} // namespace tst_killrecovery
 #include "tst_killrecovery.moc"

@@ -14,6 +14,8 @@
 #include <QSpinBox>
 #include <QTest>
 
+namespace tst_launchpanel {
+
 using namespace kernelpad;
 
 class TestLaunchPanel : public QObject {
@@ -206,4 +208,5 @@ void TestLaunchPanel::tabGoesAlongTheRows() {
 }
 
 KERNELPAD_TEST_MAIN(TestLaunchPanel)
+} // namespace tst_launchpanel
 #include "tst_launchpanel.moc"

@@ -28,6 +28,8 @@
 #include <QTextBrowser>
 #include <QtTest>
 
+namespace tst_lessonpane {
+
 using namespace kernelpad;
 using namespace kernelpad::test;
 
@@ -447,4 +449,5 @@ void TestLessonPane::recordedFiguresAreLabelled() {
 }
 
 KERNELPAD_TEST_MAIN(TestLessonPane)
+} // namespace tst_lessonpane
 #include "tst_lessonpane.moc"

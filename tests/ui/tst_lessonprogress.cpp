@@ -9,6 +9,8 @@
 #include <QStandardPaths>
 #include <QTest>
 
+namespace tst_lessonprogress {
+
 using namespace kernelpad;
 
 class TestLessonProgress : public QObject {
@@ -72,4 +74,5 @@ private slots:
 };
 
 KERNELPAD_TEST_GUILESS_MAIN(TestLessonProgress)
+} // namespace tst_lessonprogress
 #include "tst_lessonprogress.moc"

@@ -32,6 +32,8 @@
 #include <QToolTip>
 #include <QtTest>
 
+namespace tst_linecolours {
+
 using namespace kernelpad;
 
 namespace {
@@ -299,4 +301,5 @@ void TestLineColours::tooltipsExplainTheOpcode() {
 }
 
 KERNELPAD_TEST_MAIN(TestLineColours)
+} // namespace tst_linecolours
 #include "tst_linecolours.moc"

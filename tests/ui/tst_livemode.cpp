@@ -20,6 +20,8 @@
 #include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 
+namespace tst_livemode {
+
 using namespace kernelpad;
 using kernelpad::test::fakeDevice;
 
@@ -427,4 +429,5 @@ void TestLiveMode::chartShowsIntervalsAndTheBaseline() {
 }
 
 KERNELPAD_TEST_MAIN(TestLiveMode)
+} // namespace tst_livemode
 #include "tst_livemode.moc"

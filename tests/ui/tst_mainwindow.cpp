@@ -32,7 +32,7 @@
 #include "../support/TestProjects.h"
 #include "TestPaths.h"
 
-Q_DECLARE_METATYPE(kernelpad::Project)
+namespace tst_mainwindow {
 
 using namespace kernelpad;
 using namespace kernelpad::test;
@@ -435,4 +435,5 @@ void TestMainWindow::verificationPinnedBelowResults() {
 }
 
 KERNELPAD_TEST_MAIN(TestMainWindow)
+} // namespace tst_mainwindow
 #include "tst_mainwindow.moc"

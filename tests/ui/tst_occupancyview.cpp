@@ -24,6 +24,8 @@
 #include "TestPaths.h"
 #include <cmath>
 
+namespace tst_occupancyview {
+
 using namespace kernelpad;
 
 namespace {
@@ -193,4 +195,5 @@ void TestOccupancyView::windowMarkerFollowsTheBlockSize() {
 }
 
 KERNELPAD_TEST_MAIN(TestOccupancyView)
+} // namespace tst_occupancyview
 #include "tst_occupancyview.moc"

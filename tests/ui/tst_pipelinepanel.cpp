@@ -20,6 +20,8 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+namespace tst_pipelinepanel {
+
 using namespace kernelpad;
 
 namespace {
@@ -208,4 +210,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestPipelinePanel)
+} // namespace tst_pipelinepanel
 #include "tst_pipelinepanel.moc"

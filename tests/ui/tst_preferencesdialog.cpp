@@ -23,6 +23,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_preferencesdialog {
+
 using namespace kernelpad;
 
 namespace {
@@ -153,4 +155,5 @@ void TestPreferencesDialog::newProjectsTakeTheTiming() {
 }
 
 KERNELPAD_TEST_MAIN(TestPreferencesDialog)
+} // namespace tst_preferencesdialog
 #include "tst_preferencesdialog.moc"

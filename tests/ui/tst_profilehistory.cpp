@@ -30,6 +30,8 @@
 #include "TestPaths.h"
 #include <memory>
 
+namespace tst_profilehistory {
+
 using namespace kernelpad;
 using kernelpad::test::fakeDevice;
 using kernelpad::test::part;
@@ -292,4 +294,5 @@ void TestProfileHistory::failedProfileShowsWhy() {
 }
 
 KERNELPAD_TEST_MAIN(TestProfileHistory)
+} // namespace tst_profilehistory
 #include "tst_profilehistory.moc"

@@ -19,6 +19,8 @@
 #include <QTableWidget>
 #include <QTest>
 
+namespace tst_profilepanel {
+
 using namespace kernelpad;
 
 namespace {
@@ -326,4 +328,5 @@ void TestProfilePanel::historyListPicksAnEntry() {
 }
 
 KERNELPAD_TEST_MAIN(TestProfilePanel)
+} // namespace tst_profilepanel
 #include "tst_profilepanel.moc"

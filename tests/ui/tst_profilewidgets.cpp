@@ -18,6 +18,8 @@
 #include <QStackedWidget>
 #include <QTest>
 
+namespace tst_profilewidgets {
+
 using namespace kernelpad;
 
 namespace {
@@ -258,4 +260,5 @@ void TestProfileWidgets::marginIgnoresLinesPastTheEnd() {
 }
 
 KERNELPAD_TEST_MAIN(TestProfileWidgets)
+} // namespace tst_profilewidgets
 #include "tst_profilewidgets.moc"

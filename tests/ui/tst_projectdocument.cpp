@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_projectdocument {
+
 using namespace kernelpad;
 
 namespace {
@@ -267,7 +269,6 @@ void TestProjectDocument::newestRecoveryFirst() {
     QCOMPARE(entries.at(1).project.source, QStringLiteral("older"));
 }
 
-KERNELPAD_TEST_MAIN(TestProjectDocument)
 void TestProjectDocument::settersSignalOnlyChanges() {
     ProjectDocument doc;
     doc.replace(sampleProject());
@@ -323,4 +324,6 @@ void TestProjectDocument::saveNamesAnUnnamedProject() {
     QCOMPARE(reread->kernel, QStringLiteral("scale"));
 }
 
+KERNELPAD_TEST_MAIN(TestProjectDocument)
+} // namespace tst_projectdocument
 #include "tst_projectdocument.moc"

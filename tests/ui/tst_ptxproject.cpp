@@ -23,6 +23,8 @@
 #include <QToolButton>
 #include <QtTest>
 
+namespace tst_ptxproject {
+
 using namespace kernelpad;
 
 namespace {
@@ -208,4 +210,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestPtxProject)
+} // namespace tst_ptxproject
 #include "tst_ptxproject.moc"

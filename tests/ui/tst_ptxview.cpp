@@ -11,6 +11,8 @@
 #include <QPlainTextEdit>
 #include <QTest>
 
+namespace tst_ptxview {
+
 using namespace kernelpad;
 
 namespace {
@@ -110,4 +112,5 @@ void TestPtxView::entriesShowDemangledNames() {
 }
 
 KERNELPAD_TEST_MAIN(TestPtxView)
+} // namespace tst_ptxview
 #include "tst_ptxview.moc"

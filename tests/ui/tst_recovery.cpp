@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_recovery {
+
 using namespace kernelpad;
 
 namespace {
@@ -153,4 +155,5 @@ void TestRecovery::nothingToRestore() {
 }
 
 KERNELPAD_TEST_MAIN(TestRecovery)
+} // namespace tst_recovery
 #include "tst_recovery.moc"

@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QTest>
 
+namespace tst_resourcespanel {
+
 using namespace kernelpad;
 
 namespace {
@@ -110,4 +112,5 @@ void TestResourcesPanel::failedCompileSaysSo() {
 }
 
 KERNELPAD_TEST_MAIN(TestResourcesPanel)
+} // namespace tst_resourcespanel
 #include "tst_resourcespanel.moc"

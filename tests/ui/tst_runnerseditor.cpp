@@ -21,6 +21,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_runnerseditor {
+
 using namespace kernelpad;
 
 class TestRunnersEditor : public QObject {
@@ -231,4 +233,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestRunnersEditor)
+} // namespace tst_runnerseditor
 #include "tst_runnerseditor.moc"

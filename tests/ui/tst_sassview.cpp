@@ -28,6 +28,8 @@
 #include <QTextBlock>
 #include <QtTest>
 
+namespace tst_sassview {
+
 using namespace kernelpad;
 
 namespace {
@@ -338,4 +340,5 @@ void TestSassView::sassAndDiffShareOneDisassembly() {
 }
 
 KERNELPAD_TEST_MAIN(TestSassView)
+} // namespace tst_sassview
 #include "tst_sassview.moc"

@@ -14,6 +14,8 @@
 #include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 
+namespace tst_session {
+
 using namespace kernelpad;
 using kernelpad::test::fakeDevice;
 
@@ -218,4 +220,5 @@ void TestSession::kernelEditIsNotACompile() {
 }
 
 KERNELPAD_TEST_MAIN(TestSession)
+} // namespace tst_session
 #include "tst_session.moc"

@@ -36,6 +36,8 @@
 #include <cmath>
 #include <memory>
 
+namespace tst_settingshistory {
+
 using namespace kernelpad;
 
 namespace {
@@ -346,4 +348,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestSettingsHistory)
+} // namespace tst_settingshistory
 #include "tst_settingshistory.moc"

@@ -22,9 +22,13 @@
 
 #include <cmath>
 
+namespace tst_sweepchart {
+
 using namespace kernelpad;
 
+} // namespace tst_sweepchart
 Q_DECLARE_METATYPE(kernelpad::SweepSpec)
+namespace tst_sweepchart {
 
 namespace {
 
@@ -669,4 +673,5 @@ void TestSweepChart::liveRedrawOfAThousandRecords() {
 }
 
 KERNELPAD_TEST_MAIN(TestSweepChart)
+} // namespace tst_sweepchart
 #include "tst_sweepchart.moc"

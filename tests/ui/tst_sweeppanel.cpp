@@ -45,6 +45,8 @@
 #include <cmath>
 #include <memory>
 
+namespace tst_sweeppanel {
+
 using namespace kernelpad;
 
 namespace {
@@ -641,4 +643,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestSweepPanel)
+} // namespace tst_sweeppanel
 #include "tst_sweeppanel.moc"

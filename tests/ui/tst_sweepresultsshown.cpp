@@ -18,6 +18,8 @@
 
 #include <memory>
 
+namespace tst_sweepresultsshown {
+
 using namespace kernelpad;
 
 namespace {
@@ -130,4 +132,5 @@ private slots:
 };
 
 KERNELPAD_TEST_MAIN(TestSweepResultsShown)
+} // namespace tst_sweepresultsshown
 #include "tst_sweepresultsshown.moc"

@@ -21,6 +21,8 @@
 #include <QTimer>
 #include <QToolButton>
 
+namespace tst_texturedialog {
+
 using namespace kernelpad;
 
 namespace {
@@ -262,4 +264,5 @@ void TestTextureDialog::tableOpensTheDialog() {
 }
 
 KERNELPAD_TEST_MAIN(TestTextureDialog)
+} // namespace tst_texturedialog
 #include "tst_texturedialog.moc"

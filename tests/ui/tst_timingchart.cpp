@@ -15,6 +15,8 @@
 #include <QTableWidget>
 #include <QTest>
 
+namespace tst_timingchart {
+
 using namespace kernelpad;
 
 namespace {
@@ -336,4 +338,5 @@ void TestTimingChart::emptyStateBeforeARun() {
 }
 
 KERNELPAD_TEST_MAIN(TestTimingChart)
+} // namespace tst_timingchart
 #include "tst_timingchart.moc"

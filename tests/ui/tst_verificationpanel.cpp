@@ -7,6 +7,8 @@
 #include <QTableWidget>
 #include <QTest>
 
+namespace tst_verificationpanel {
+
 using namespace kernelpad;
 
 namespace {
@@ -116,4 +118,5 @@ void TestVerificationPanel::verificationCouldNotRun() {
 }
 
 KERNELPAD_TEST_MAIN(TestVerificationPanel)
+} // namespace tst_verificationpanel
 #include "tst_verificationpanel.moc"

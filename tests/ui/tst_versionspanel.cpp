@@ -43,6 +43,8 @@
 
 #include <memory>
 
+namespace tst_versionspanel {
+
 using namespace kernelpad;
 using kernelpad::test::fakeDevice;
 using kernelpad::test::fillProject;
@@ -495,4 +497,5 @@ void TestVersionsPanel::screenshot() {
 }
 
 KERNELPAD_TEST_MAIN(TestVersionsPanel)
+} // namespace tst_versionspanel
 #include "tst_versionspanel.moc"

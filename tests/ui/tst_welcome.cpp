@@ -27,8 +27,12 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_welcome {
+
 using namespace kernelpad;
+} // namespace tst_welcome
 Q_DECLARE_METATYPE(kernelpad::Preferences::ThemeChoice)
+namespace tst_welcome {
 
 using namespace kernelpad::test;
 
@@ -326,4 +330,5 @@ private:
 };
 
 KERNELPAD_TEST_MAIN(TestWelcome)
+} // namespace tst_welcome
 #include "tst_welcome.moc"

@@ -28,6 +28,8 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 
+namespace tst_welcomelessons {
+
 using namespace kernelpad;
 using namespace kernelpad::test;
 
@@ -390,4 +392,5 @@ private:
 };
 
 KERNELPAD_TEST_MAIN(TestWelcomeLessons)
+} // namespace tst_welcomelessons
 #include "tst_welcomelessons.moc"

@@ -29,6 +29,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+namespace tst_windowcompile {
+
 using namespace kernelpad;
 using namespace kernelpad::test;
 
@@ -333,4 +335,5 @@ void TestWindowCompile::resourcesWithoutDriverShowTheCompile() {
 }
 
 KERNELPAD_TEST_MAIN(TestWindowCompile)
+} // namespace tst_windowcompile
 #include "tst_windowcompile.moc"

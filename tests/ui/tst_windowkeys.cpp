@@ -19,6 +19,8 @@
 #include <QTabWidget>
 #include <QtTest>
 
+namespace tst_windowkeys {
+
 using namespace kernelpad;
 
 namespace {
@@ -274,4 +276,5 @@ void TestWindowKeys::resetLayoutShowsClosedDocks() {
 }
 
 KERNELPAD_TEST_MAIN(TestWindowKeys)
+} // namespace tst_windowkeys
 #include "tst_windowkeys.moc"

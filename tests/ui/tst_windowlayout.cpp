@@ -31,6 +31,8 @@
 #include "TestPaths.h"
 #include <algorithm>
 
+namespace tst_windowlayout {
+
 using namespace kernelpad;
 
 namespace {
@@ -328,4 +330,5 @@ void TestWindowLayout::profileValuesReadable() {
 }
 
 KERNELPAD_TEST_MAIN(TestWindowLayout)
+} // namespace tst_windowlayout
 #include "tst_windowlayout.moc"

@@ -21,6 +21,8 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+namespace tst_windownonvrtc {
+
 using namespace kernelpad;
 
 namespace {
@@ -106,4 +108,5 @@ void TestWindowNoNvrtc::anExampleSaysNvrtcIsNotFound() {
 }
 
 KERNELPAD_TEST_MAIN(TestWindowNoNvrtc)
+} // namespace tst_windownonvrtc
 #include "tst_windownonvrtc.moc"
