@@ -219,6 +219,32 @@ private:
     bool m_done = false;
 };
 
+/// What the first window shows: recovered work, the project named on the command line (in a
+/// window of its own when work was recovered), or the welcome page.
+void openAtStart(kernelpad::MainWindow& window, kernelpad::Engine* engine, const QString& path,
+                 bool scripted, bool run) {
+    int restored = 0;
+    if (!scripted)
+        restored = window.restoreRecovery();
+    if (!path.isEmpty()) {
+        if (restored > 0) {
+            // Keep the restored work in this window; the requested file gets its own.
+            auto* other = new kernelpad::MainWindow(engine);
+            other->setAttribute(Qt::WA_DeleteOnClose);
+            other->show();
+            other->openProject(path);
+        } else {
+            window.openProject(path);
+        }
+    } else if (restored == 0) {
+        // Nothing asked for and nothing to restore: the welcome page (templates, recent
+        // projects, examples) until a project opens.
+        window.closeProject();
+        if (scripted && run)
+            window.run(); // nothing to open: the run reports why it cannot start
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -307,28 +333,8 @@ int main(int argc, char** argv) {
     if (scripted && parser.isSet(runOption) && !parser.isSet(profileOption))
         window.setVerificationPinned(true);
 
-    int restored = 0;
-    if (!scripted)
-        restored = window.restoreRecovery();
-
     const QString path = parser.positionalArguments().value(0);
-    if (!path.isEmpty()) {
-        if (restored > 0) {
-            // Keep the restored work in this window; the requested file gets its own.
-            auto* other = new kernelpad::MainWindow(&engine);
-            other->setAttribute(Qt::WA_DeleteOnClose);
-            other->show();
-            other->openProject(path);
-        } else {
-            window.openProject(path);
-        }
-    } else if (restored == 0) {
-        // Nothing asked for and nothing to restore: the welcome page (templates, recent
-        // projects, examples) until a project opens.
-        window.closeProject();
-        if (scripted && parser.isSet(runOption))
-            window.run(); // nothing to open: the run reports why it cannot start
-    }
+    openAtStart(window, &engine, path, scripted, parser.isSet(runOption));
     if (scripted && path.isEmpty())
         window.compile();
     if (!scripted && parser.isSet(runOption)) {
