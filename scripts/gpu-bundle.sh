@@ -12,8 +12,9 @@ bundler=${KERNELPAD_GPU_BUNDLER:?set KERNELPAD_GPU_BUNDLER to the bundling tool}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib"
+# A build without the window (-DKERNELPAD_GUI=OFF) has no libkernelpad_testui.so.
 for l in "$build/core/libkernelpad_testcore.so" "$build/ui/libkernelpad_testui.so"; do
-    strip -o "$stage/lib/$(basename "$l")" "$l"
+    if [ -f "$l" ]; then strip -o "$stage/lib/$(basename "$l")" "$l"; fi
 done
 for b in "$build/app/kernelpad-cli" "$build/tests/kernelpad_tests_gpu" \
     "$build/tests/kernelpad_tests_ui" "$build/tests/kernelpad_tests_core" "$@"; do
