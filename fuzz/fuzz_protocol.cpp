@@ -85,14 +85,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                      encoded.constData());
         std::abort();
     }
-    if (message->type == QLatin1String("run")) {
+    if (message->type == MessageType::Run) {
         QString requestError;
         const std::optional<RunRequest> request = RunRequest::fromJson(
             message->body.value(QStringLiteral("request")).toObject(), &requestError);
         if (request)
             (void)request->toJson();
     }
-    if (message->type == QLatin1String("result")) {
+    if (message->type == MessageType::Result) {
         // Read as the client reads it: a refusal says why, and what was read writes a JSON
         // form that reads back.
         QString resultError;

@@ -8,12 +8,13 @@ KERNELPAD_PACKAGES=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libqscintilla2-qt6-dev libgl-dev
     libmuparser-dev
 )
-# What only the tests need: an X server for the window's tests, and clang-format for the format
-# check. scripts/fuzz's libFuzzer build also needs clang and libclang-rt-14-dev (.ci/run installs
-# them); the regular build runs the fuzz targets' seeds with gcc.
+# What only the tests need: an X server for the window's tests, clang-format for the format
+# check and universal-ctags for scripts/check-limits. scripts/fuzz's libFuzzer build also needs
+# clang and libclang-rt-14-dev (.ci/run installs them); the regular build runs the fuzz targets'
+# seeds with gcc.
 KERNELPAD_TEST_PACKAGES=(
     xvfb xauth fonts-dejavu-core
-    clang-format
+    clang-format universal-ctags
 )
 
 kernelpad_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -248,14 +248,8 @@ void Session::onResources(quint64 id, const QString& kernel, const KernelResourc
 }
 
 LaunchLimits Session::launchLimits() const {
-    LaunchLimits limits = genericLaunchLimits();
-    if (const DeviceInfo* device = currentDevice()) {
-        limits.maxThreadsPerBlock = device->maxThreadsPerBlock;
-        limits.maxBlockDim = device->maxBlockDim;
-        limits.maxGridDim = device->maxGridDim;
-        limits.maxSharedPerBlockBytes = device->sharedMemPerBlockBytes;
-        limits.maxSharedPerBlockOptinBytes = device->sharedMemPerBlockOptinBytes;
-    }
+    const DeviceInfo* device = currentDevice();
+    LaunchLimits limits = device ? LaunchLimits::forDevice(*device) : genericLaunchLimits();
     const QString kernel = m_document->project().kernel;
     if (m_resources && m_resourcesKernel == kernel) {
         limits.kernelMaxThreadsPerBlock = m_resources->maxThreadsPerBlock;

@@ -189,31 +189,8 @@ QString NvdisasmLocation::notFoundMessage() const {
 }
 
 NvdisasmLocation findNvdisasm() {
-    QStringList dirs;
-    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
-        const QString root = qEnvironmentVariable(variable);
-        if (!root.isEmpty())
-            dirs << root + QStringLiteral("/bin");
-    }
-    if (const QString root = cudaToolkitRoot(); !root.isEmpty())
-        dirs << root + QStringLiteral("/bin");
-    for (const QString& dir :
-         qEnvironmentVariable("PATH").split(QDir::listSeparator(), Qt::SkipEmptyParts))
-        dirs << dir;
-
-    NvdisasmLocation location;
-    for (const QString& dir : dirs) {
-        const QString candidate = QDir::cleanPath(dir + QStringLiteral("/nvdisasm"));
-        if (location.looked.contains(candidate))
-            continue;
-        location.looked << candidate;
-        const QFileInfo info(candidate);
-        if (info.isFile() && info.isExecutable()) {
-            location.path = candidate;
-            break;
-        }
-    }
-    return location;
+    const ToolkitProgram program = findToolkitProgram(QStringLiteral("nvdisasm"));
+    return NvdisasmLocation{program.path, program.looked};
 }
 
 SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {

@@ -75,8 +75,9 @@ struct NvdisasmLocation {
     [[nodiscard]] QString notFoundMessage() const;
 };
 
-/// nvdisasm from $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit NVRTC uses (Toolkit.h) and then
-/// each directory of PATH. $CUDA_HOME comes first: setting it picks the toolkit on purpose.
+/// nvdisasm from $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit NVRTC uses and then each
+/// directory of PATH (findToolkitProgram, Toolkit.h). $CUDA_HOME comes first: setting it picks the
+/// toolkit on purpose.
 [[nodiscard]] NvdisasmLocation findNvdisasm();
 
 /// The outcome of disassembling one CUBIN.

@@ -43,4 +43,34 @@ QStringList cudaToolkitIncludeDirs() {
     return {root + QStringLiteral("/include"), root + QStringLiteral("/include/cccl")};
 }
 
+ToolkitProgram findToolkitProgram(const QString& name, const QString& overridePath,
+                                  const QStringList& folders) {
+    QStringList candidates;
+    if (!overridePath.isEmpty())
+        candidates << overridePath;
+    const QStringList roots{qEnvironmentVariable("CUDA_HOME"), qEnvironmentVariable("CUDA_PATH"),
+                            cudaToolkitRoot(), QStringLiteral("/usr/local/cuda")};
+    for (const QString& root : roots)
+        if (!root.isEmpty())
+            for (const QString& folder : folders)
+                candidates << root + QLatin1Char('/') + folder + QLatin1Char('/') + name;
+    for (const QString& dir :
+         qEnvironmentVariable("PATH").split(QDir::listSeparator(), Qt::SkipEmptyParts))
+        candidates << dir + QLatin1Char('/') + name;
+
+    ToolkitProgram program;
+    for (const QString& c : candidates) {
+        const QString candidate = QDir::cleanPath(c);
+        if (program.looked.contains(candidate))
+            continue;
+        program.looked << candidate;
+        const QFileInfo info(candidate);
+        if (info.isFile() && info.isExecutable()) {
+            program.path = info.absoluteFilePath();
+            break;
+        }
+    }
+    return program;
+}
+
 } // namespace kernelpad

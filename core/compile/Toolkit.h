@@ -13,4 +13,19 @@ namespace kernelpad {
 /// `<root>/include` and `<root>/include/cccl`; empty when no toolkit is found.
 [[nodiscard]] QStringList cudaToolkitIncludeDirs();
 
+/// Where a program of the toolkit is (nvdisasm, ncu, compute-sanitizer), or every place it was
+/// looked for, for a message a person can act on.
+struct ToolkitProgram {
+    QString path;       ///< absolute; empty when not found
+    QStringList looked; ///< every candidate, in order, without repeats
+    [[nodiscard]] bool found() const { return !path.isEmpty(); }
+};
+
+/// The executable `name`: `overridePath` when one is given (a $KERNELPAD_... variable), then
+/// `<root>/<folder>/<name>` for each of `folders` under $CUDA_HOME, $CUDA_PATH, the toolkit
+/// NVRTC uses (cudaToolkitRoot()) and /usr/local/cuda, then every PATH entry.
+[[nodiscard]] ToolkitProgram
+findToolkitProgram(const QString& name, const QString& overridePath = {},
+                   const QStringList& folders = {QStringLiteral("bin")});
+
 } // namespace kernelpad

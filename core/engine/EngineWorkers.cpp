@@ -104,8 +104,8 @@ void GpuWorker::run(quint64 id, const RunRequest& request) {
         return;
     }
     const RunResult result =
-        session().run(request, *m_cancel, [&](const QString& stage, int done, int total) {
-            emit runProgress(id, stage, done, total);
+        session().run(request, *m_cancel, [&](RunStage stage, int done, int total) {
+            emit runProgress(id, toString(stage), done, total);
         });
     emit runFinished(id, result);
 }
@@ -151,7 +151,7 @@ void GpuWorker::profile(quint64 id, const RunRequest& request, ProfileSet set) {
         ProfileRun::loweredKernelName(request, m_cache, &error, &status);
     if (!lowered)
         return fail(ProfileStatus::KernelFailed, error, status);
-    emit runProgress(id, QStringLiteral("profiling under ncu"), 0, 1);
+    emit runProgress(id, toString(RunStage::Profiling), 0, 1);
     // A connection that is never started: the runner's command line and limits as a warm
     // runner has them.
     const RunnerConnection defaults;

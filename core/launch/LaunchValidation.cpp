@@ -20,6 +20,16 @@ QString kib(qint64 bytes) {
 
 } // namespace
 
+LaunchLimits LaunchLimits::forDevice(const DeviceInfo& device) {
+    LaunchLimits limits;
+    limits.maxThreadsPerBlock = device.maxThreadsPerBlock;
+    limits.maxBlockDim = device.maxBlockDim;
+    limits.maxGridDim = device.maxGridDim;
+    limits.maxSharedPerBlockBytes = device.sharedMemPerBlockBytes;
+    limits.maxSharedPerBlockOptinBytes = device.sharedMemPerBlockOptinBytes;
+    return limits;
+}
+
 LaunchLimits genericLaunchLimits() {
     LaunchLimits limits;
     limits.maxThreadsPerBlock = kMaxThreadsPerBlock;

@@ -1,6 +1,7 @@
 #pragma once
 // Launch configuration checked against the device's and the kernel's limits.
 
+#include "core/cuda/DeviceInfo.h"
 #include "core/launch/ArgumentSpec.h"
 
 #include <QString>
@@ -21,6 +22,10 @@ struct LaunchLimits {
     std::array<int, 3> kernelMaxntid{0, 0, 0}; ///< `.maxntid` in the PTX (__launch_bounds__)
     std::array<int, 3> kernelReqntid{0, 0, 0}; ///< `.reqntid`: the block must be exactly this
     QString kernelName;
+
+    /// The device's limits (threads, block and grid dims, shared memory with and without
+    /// opt-in); the kernel's stay unknown until its compile or module says them.
+    [[nodiscard]] static LaunchLimits forDevice(const DeviceInfo& device);
 };
 
 /// Limits every CUDA device has (compute capability 5.0 and later): block 1024 threads,

@@ -256,6 +256,25 @@ QString npyDescr(ScalarType type) {
     return {};
 }
 
+namespace {
+
+/// Elements of `shape`, counted with overflow checks so that a shape like (2**62, 2**62) is a
+/// message rather than an overflow: -1 when its bytes (of `itemBytes` each) pass 64 bits.
+qint64 checkedElementCount(const QVector<qint64>& shape, qint64 itemBytes) {
+    if (std::any_of(shape.cbegin(), shape.cend(), [](qint64 d) { return d == 0; }))
+        return 0;
+    const qint64 maxCount = std::numeric_limits<qint64>::max() / itemBytes;
+    qint64 count = 1;
+    for (const qint64 d : shape) {
+        if (d > maxCount / count)
+            return -1;
+        count *= d;
+    }
+    return count;
+}
+
+} // namespace
+
 std::optional<NpyHeader> parseNpyHeader(const QByteArray& bytes, QString* error) {
     const qint64 size = bytes.size();
     if (size < kMagicBytes + 2 || std::memcmp(bytes.constData(), kMagic, kMagicBytes) != 0) {
@@ -363,25 +382,9 @@ std::optional<NpyHeader> parseNpyHeader(const QByteArray& bytes, QString* error)
     result.descr = *descr;
     result.shape = *shape;
     result.dataOffset = prefix + headerBytes;
-    // Counted with overflow checks, so a shape like (2**62, 2**62) is a message rather than
-    // an overflow: -1 marks a size beyond 64 bits.
     const qint64 itemBytes = scalarTypeInfo(*type).sizeBytes;
-    const qint64 maxCount = std::numeric_limits<qint64>::max() / itemBytes;
-    qint64 count = 1;
-    const bool empty = std::any_of(shape->cbegin(), shape->cend(), [](qint64 d) { return d == 0; });
-    if (empty) {
-        count = 0;
-    } else {
-        for (const qint64 d : *shape) {
-            if (d > maxCount / count) {
-                count = -1;
-                break;
-            }
-            count *= d;
-        }
-    }
-    result.elementCount = count;
-    result.dataBytes = count < 0 ? -1 : count * itemBytes;
+    result.elementCount = checkedElementCount(*shape, itemBytes);
+    result.dataBytes = result.elementCount < 0 ? -1 : result.elementCount * itemBytes;
     return result;
 }
 

@@ -56,35 +56,9 @@ QString NcuLocation::notFoundMessage() const {
 }
 
 NcuLocation findNcu() {
-    NcuLocation location;
-    QStringList candidates;
-    const QString fromEnv = qEnvironmentVariable("KERNELPAD_NCU");
-    if (!fromEnv.isEmpty())
-        candidates << fromEnv;
-    QStringList dirs;
-    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
-        const QString root = qEnvironmentVariable(variable);
-        if (!root.isEmpty())
-            dirs << root + QStringLiteral("/bin");
-    }
-    if (const QString root = cudaToolkitRoot(); !root.isEmpty())
-        dirs << root + QStringLiteral("/bin");
-    for (const QString& dir :
-         qEnvironmentVariable("PATH").split(QDir::listSeparator(), Qt::SkipEmptyParts))
-        dirs << dir;
-    for (const QString& dir : dirs)
-        candidates << QDir::cleanPath(dir + QStringLiteral("/ncu"));
-    for (const QString& candidate : candidates) {
-        if (location.looked.contains(candidate))
-            continue;
-        location.looked << candidate;
-        const QFileInfo info(candidate);
-        if (info.isFile() && info.isExecutable()) {
-            location.path = info.absoluteFilePath();
-            break;
-        }
-    }
-    return location;
+    const ToolkitProgram program =
+        findToolkitProgram(QStringLiteral("ncu"), qEnvironmentVariable("KERNELPAD_NCU"));
+    return NcuLocation{program.path, program.looked};
 }
 
 QString escapeNcuRegex(const QString& name) {

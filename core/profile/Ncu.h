@@ -22,7 +22,8 @@ struct NcuLocation {
 };
 
 /// $KERNELPAD_NCU when set, then <dir>/ncu for $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit's
-/// bin (cudaToolkitRoot()), and every PATH entry: the places nvdisasm is looked for.
+/// bin (cudaToolkitRoot()), and every PATH entry: the places nvdisasm is looked for
+/// (findToolkitProgram, Toolkit.h).
 [[nodiscard]] NcuLocation findNcu();
 
 /// `name` with the characters a regular expression gives meaning to escaped.

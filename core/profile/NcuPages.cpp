@@ -10,9 +10,6 @@
 namespace kernelpad {
 namespace {
 
-/// Bytes per L2 or L1 sector: the unit of ncu's sector counts.
-constexpr double kSectorBytes = 32.0;
-
 /// Removes ncu's own lines ("==WARNING== ...", "==PROF== ...") from a page, collecting the
 /// warnings and errors: they are not CSV (a comma in one would split it into fields).
 QString withoutToolLines(const QString& text, QStringList* warnings) {
@@ -78,25 +75,6 @@ constexpr std::array<std::pair<const char*, const char*>, 18> kStallNames{{
     {"tex", "tex_throttle"},
     {"wait", "wait"},
 }};
-
-/// A details-page metric's value scaled to its base unit.
-std::optional<double> detailsValue(const DetailsPage& page, const QString& section,
-                                   const QString& name) {
-    for (const ProfileMetric& m : page.metrics)
-        if (m.section == section && m.name == name && m.value)
-            return scaleToBaseUnit(*m.value, m.unit).value;
-    return std::nullopt;
-}
-
-template <typename T> std::optional<T> firstOf(std::optional<T> a, std::optional<T> b) {
-    return a ? a : b;
-}
-
-std::optional<double> times(std::optional<double> a, std::optional<double> b) {
-    if (a && b)
-        return *a * *b;
-    return std::nullopt;
-}
 
 } // namespace
 
@@ -351,6 +329,92 @@ QString canonicalStallName(const QString& sourcePageName) {
     return sourcePageName;
 }
 
+namespace {
+
+/// The columns of a block of the source page, from its "Line No" header row; -1 for a column
+/// this ncu does not print.
+struct SourceColumns {
+    int line = -1, address = -1, sass = -1, stall = -1, notIssued = -1, executed = -1, sectors = -1,
+        ideal = -1, excessive = -1, nWay = -1, wavefronts = -1, wavefrontsIdeal = -1,
+        wavefrontsExcessive = -1;
+    QList<std::pair<int, QString>> stalls; ///< column and canonical stall name
+
+    /// Reads the header row; false with a message naming a missing column.
+    bool read(const QStringList& r, QString* error) {
+        QList<int> c;
+        if (!findColumns(r,
+                         {QStringLiteral("Line No"), QStringLiteral("Address"),
+                          QStringLiteral("Warp Stall Sampling (All Samples)"),
+                          QStringLiteral("Warp Stall Sampling (Not-issued Samples)"),
+                          QStringLiteral("Instructions Executed")},
+                         &c, QStringLiteral("source"), error))
+            return false;
+        line = c[0];
+        address = c[1];
+        sass = address + 1; // the second "Source" column: the SASS text
+        stall = c[2];
+        notIssued = c[3];
+        executed = c[4];
+        sectors = int(r.indexOf(QStringLiteral("L2 Theoretical Sectors Global")));
+        ideal = int(r.indexOf(QStringLiteral("L2 Theoretical Sectors Global Ideal")));
+        excessive = int(r.indexOf(QStringLiteral("L2 Theoretical Sectors Global Excessive")));
+        nWay = int(r.indexOf(QStringLiteral("L1 Conflicts Shared N-Way")));
+        wavefronts = int(r.indexOf(QStringLiteral("L1 Wavefronts Shared")));
+        wavefrontsIdeal = int(r.indexOf(QStringLiteral("L1 Wavefronts Shared Ideal")));
+        wavefrontsExcessive = int(r.indexOf(QStringLiteral("L1 Wavefronts Shared Excessive")));
+        stalls.clear();
+        for (qsizetype k = 0; k < r.size(); ++k)
+            if (r[k].startsWith(QLatin1String("stall_")) &&
+                !r[k].endsWith(QLatin1String("(Not Issued)")))
+                stalls.append({int(k), canonicalStallName(r[k].mid(6))});
+        return true;
+    }
+
+    /// A source line's row (its number already read), flagged.
+    [[nodiscard]] LineProfile lineOf(const QStringList& r, int number) const {
+        LineProfile l;
+        l.line = number;
+        l.stallSamples = count(field(r, stall));
+        l.notIssuedStallSamples = count(field(r, notIssued));
+        l.instructionsExecuted = count(field(r, executed));
+        l.l2SectorsGlobal = count(field(r, sectors));
+        l.l2SectorsGlobalIdeal = count(field(r, ideal));
+        l.l2SectorsGlobalExcessive = count(field(r, excessive));
+        l.sharedConflictsNWay = parseNcuNumber(field(r, nWay)).value_or(0.0);
+        l.sharedWavefronts = count(field(r, wavefronts));
+        l.sharedWavefrontsIdeal = count(field(r, wavefrontsIdeal));
+        l.sharedWavefrontsExcessive = count(field(r, wavefrontsExcessive));
+        for (const auto& [col, name] : stalls)
+            if (const qint64 n = count(field(r, col)); n > 0)
+                l.stalls.append(LineStall{name, n});
+        std::stable_sort(
+            l.stalls.begin(), l.stalls.end(),
+            [](const LineStall& a, const LineStall& b) { return a.samples > b.samples; });
+        flagLine(&l);
+        return l;
+    }
+
+    /// A SASS row under `target`, its line: its instruction, samples and executions.
+    void addSass(const QStringList& r, const QString& addressText, LineProfile* target) const {
+        ProfileSassRow s;
+        s.address = addressText;
+        s.instruction = field(r, sass).trimmed();
+        s.stallSamples = count(field(r, stall));
+        s.instructionsExecuted = count(field(r, executed));
+        if (count(field(r, sectors)) > 0)
+            target->globalRequests += s.instructionsExecuted;
+        target->sass.append(s);
+    }
+};
+
+bool failSourcePage(QString* error, const QString& message) {
+    if (error)
+        *error = message;
+    return false;
+}
+
+} // namespace
+
 std::optional<QList<SourcePage>> parseSourcePage(const QString& csv, QString* error) {
     QStringList warnings;
     const std::optional<QList<QStringList>> rows =
@@ -359,11 +423,7 @@ std::optional<QList<SourcePage>> parseSourcePage(const QString& csv, QString* er
         return std::nullopt;
     QList<SourcePage> pages;
     SourcePage* page = nullptr;
-    // Columns of the current block's header.
-    int lineCol = -1, addressCol = -1, sassCol = -1, stallCol = -1, notIssuedCol = -1,
-        executedCol = -1, sectorsCol = -1, idealCol = -1, excessiveCol = -1, nWayCol = -1,
-        wavefrontsCol = -1, wavefrontsIdealCol = -1, wavefrontsExcessiveCol = -1;
-    QList<std::pair<int, QString>> stallCols;
+    SourceColumns cols; // of the current block's header
     LineProfile* line = nullptr;
     for (qsizetype i = 0; i < rows->size(); ++i) {
         const QStringList& r = (*rows)[i];
@@ -373,14 +433,13 @@ std::optional<QList<SourcePage>> parseSourcePage(const QString& csv, QString* er
             page = &pages.last();
             page->filePath = field(r, 1);
             line = nullptr;
-            lineCol = -1;
+            cols.line = -1;
             continue;
         }
         if (!page) {
-            if (error)
-                *error = QStringLiteral("the source page starts with '%1' where ncu prints "
-                                        "\"File Path\"")
-                             .arg(first.left(80));
+            failSourcePage(error, QStringLiteral("the source page starts with '%1' where ncu "
+                                                 "prints \"File Path\"")
+                                      .arg(first.left(80)));
             return std::nullopt;
         }
         if (first == QLatin1String("Function Name")) {
@@ -388,90 +447,37 @@ std::optional<QList<SourcePage>> parseSourcePage(const QString& csv, QString* er
             continue;
         }
         if (first == QLatin1String("Line No")) {
-            QList<int> c;
-            if (!findColumns(r,
-                             {QStringLiteral("Line No"), QStringLiteral("Address"),
-                              QStringLiteral("Warp Stall Sampling (All Samples)"),
-                              QStringLiteral("Warp Stall Sampling (Not-issued Samples)"),
-                              QStringLiteral("Instructions Executed")},
-                             &c, QStringLiteral("source"), error))
+            if (!cols.read(r, error))
                 return std::nullopt;
-            lineCol = c[0];
-            addressCol = c[1];
-            sassCol = addressCol + 1; // the second "Source" column: the SASS text
-            stallCol = c[2];
-            notIssuedCol = c[3];
-            executedCol = c[4];
-            sectorsCol = int(r.indexOf(QStringLiteral("L2 Theoretical Sectors Global")));
-            idealCol = int(r.indexOf(QStringLiteral("L2 Theoretical Sectors Global Ideal")));
-            excessiveCol =
-                int(r.indexOf(QStringLiteral("L2 Theoretical Sectors Global Excessive")));
-            nWayCol = int(r.indexOf(QStringLiteral("L1 Conflicts Shared N-Way")));
-            wavefrontsCol = int(r.indexOf(QStringLiteral("L1 Wavefronts Shared")));
-            wavefrontsIdealCol = int(r.indexOf(QStringLiteral("L1 Wavefronts Shared Ideal")));
-            wavefrontsExcessiveCol =
-                int(r.indexOf(QStringLiteral("L1 Wavefronts Shared Excessive")));
-            stallCols.clear();
-            for (qsizetype k = 0; k < r.size(); ++k)
-                if (r[k].startsWith(QLatin1String("stall_")) &&
-                    !r[k].endsWith(QLatin1String("(Not Issued)")))
-                    stallCols.append({int(k), canonicalStallName(r[k].mid(6))});
             continue;
         }
-        if (lineCol < 0) {
-            if (error)
-                *error = QStringLiteral("line %1 of the source page comes before its header "
-                                        "(\"Line No\", ...)")
-                             .arg(i + 1);
+        if (cols.line < 0) {
+            failSourcePage(error, QStringLiteral("line %1 of the source page comes before its "
+                                                 "header (\"Line No\", ...)")
+                                      .arg(i + 1));
             return std::nullopt;
         }
-        const QString lineText = field(r, lineCol);
+        const QString lineText = field(r, cols.line);
         if (!lineText.isEmpty()) {
             bool ok = false;
             const int number = lineText.toInt(&ok);
             if (!ok || number < 1) {
-                if (error)
-                    *error = QStringLiteral("the source page's row %1 has line number '%2'")
-                                 .arg(i + 1)
-                                 .arg(lineText);
+                failSourcePage(error,
+                               QStringLiteral("the source page's row %1 has line number '%2'")
+                                   .arg(i + 1)
+                                   .arg(lineText));
                 return std::nullopt;
             }
-            LineProfile l;
-            l.line = number;
-            l.stallSamples = count(field(r, stallCol));
-            l.notIssuedStallSamples = count(field(r, notIssuedCol));
-            l.instructionsExecuted = count(field(r, executedCol));
-            l.l2SectorsGlobal = count(field(r, sectorsCol));
-            l.l2SectorsGlobalIdeal = count(field(r, idealCol));
-            l.l2SectorsGlobalExcessive = count(field(r, excessiveCol));
-            l.sharedConflictsNWay = parseNcuNumber(field(r, nWayCol)).value_or(0.0);
-            l.sharedWavefronts = count(field(r, wavefrontsCol));
-            l.sharedWavefrontsIdeal = count(field(r, wavefrontsIdealCol));
-            l.sharedWavefrontsExcessive = count(field(r, wavefrontsExcessiveCol));
-            for (const auto& [col, name] : stallCols)
-                if (const qint64 n = count(field(r, col)); n > 0)
-                    l.stalls.append(LineStall{name, n});
-            std::stable_sort(
-                l.stalls.begin(), l.stalls.end(),
-                [](const LineStall& a, const LineStall& b) { return a.samples > b.samples; });
-            flagLine(&l);
-            page->lines.append(l);
+            page->lines.append(cols.lineOf(r, number));
             line = &page->lines.last();
             continue;
         }
-        const QString address = field(r, addressCol);
+        const QString address = field(r, cols.address);
         // "..." rows stand for instructions of the line that ncu folded away.
         if (!line || address.isEmpty() || address == QLatin1String("...") ||
             address == QLatin1String("-"))
             continue;
-        ProfileSassRow s;
-        s.address = address;
-        s.instruction = field(r, sassCol).trimmed();
-        s.stallSamples = count(field(r, stallCol));
-        s.instructionsExecuted = count(field(r, executedCol));
-        if (count(field(r, sectorsCol)) > 0)
-            line->globalRequests += s.instructionsExecuted;
-        line->sass.append(s);
+        cols.addSass(r, address, line);
     }
     if (pages.isEmpty() && !warnings.isEmpty()) {
         SourcePage none;
@@ -481,180 +487,6 @@ std::optional<QList<SourcePage>> parseSourcePage(const QString& csv, QString* er
         pages.first().warnings = warnings;
     }
     return pages;
-}
-
-std::optional<ProfileReport> assembleProfileReport(const NcuPages& pages, const QString& sourceName,
-                                                   const QString& set, QString* error) {
-    QString why;
-    const std::optional<DetailsPage> details = parseDetailsPage(pages.details, &why);
-    if (!details) {
-        if (error)
-            *error = QStringLiteral("cannot read ncu's details page: %1").arg(why);
-        return std::nullopt;
-    }
-    const std::optional<RawPage> raw = parseRawPage(pages.raw, &why);
-    if (!raw) {
-        if (error)
-            *error = QStringLiteral("cannot read ncu's raw page: %1").arg(why);
-        return std::nullopt;
-    }
-    ProfileReport r;
-    r.kernel = details->kernel;
-    r.blockSize = details->blockSize;
-    r.gridSize = details->gridSize;
-    r.set = set;
-    r.sourceName = sourceName;
-    r.device = raw->text(QStringLiteral("device__attribute_display_name"));
-    r.metrics = details->metrics;
-    r.rules = details->rules;
-    if (details->launches > 1)
-        r.warnings << QStringLiteral("ncu profiled %1 launches; the first is shown")
-                          .arg(details->launches);
-
-    const QString sol = QStringLiteral("GPU Speed Of Light Throughput");
-    const QString occupancy = QStringLiteral("Occupancy");
-    const QString memory = QStringLiteral("Memory Workload Analysis");
-    const auto d = [&](const QString& section, const char* name) {
-        return detailsValue(*details, section, QString::fromLatin1(name));
-    };
-    const auto rawBase = [&](const char* name) { return raw->base(QString::fromLatin1(name)); };
-
-    if (const std::optional<double> seconds =
-            firstOf(rawBase("gpu__time_duration.sum"), d(sol, "Duration")))
-        r.durationNs = *seconds * 1e9;
-    SpeedOfLight& s = r.speedOfLight;
-    s.computeThroughputPct = firstOf(d(sol, "Compute (SM) Throughput"),
-                                     rawBase("sm__throughput.avg.pct_of_peak_sustained_elapsed"));
-    s.memoryThroughputPct =
-        firstOf(d(sol, "Memory Throughput"),
-                rawBase("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"));
-    s.dramThroughputPct =
-        firstOf(d(sol, "DRAM Throughput"),
-                rawBase("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"));
-    s.l1ThroughputPct = firstOf(d(sol, "L1/TEX Cache Throughput"),
-                                rawBase("l1tex__throughput.avg.pct_of_peak_sustained_active"));
-    s.l2ThroughputPct = firstOf(d(sol, "L2 Cache Throughput"),
-                                rawBase("lts__throughput.avg.pct_of_peak_sustained_elapsed"));
-    s.achievedOccupancyPct = firstOf(d(occupancy, "Achieved Occupancy"),
-                                     rawBase("sm__warps_active.avg.pct_of_peak_sustained_active"));
-    s.theoreticalOccupancyPct = firstOf(d(occupancy, "Theoretical Occupancy"),
-                                        rawBase("sm__maximum_warps_per_active_cycle_pct"));
-    s.l1HitRatePct = firstOf(d(memory, "L1/TEX Hit Rate"), rawBase("l1tex__t_sector_hit_rate.pct"));
-    s.l2HitRatePct = firstOf(d(memory, "L2 Hit Rate"), rawBase("lts__t_sector_hit_rate.pct"));
-    s.smFrequencyHz = firstOf(d(sol, "SM Frequency"), rawBase("sm__cycles_elapsed.avg.per_second"));
-    s.dramFrequencyHz =
-        firstOf(d(sol, "DRAM Frequency"), rawBase("dram__cycles_elapsed.avg.per_second"));
-    s.elapsedCycles = d(sol, "Elapsed Cycles");
-    s.dramBytes = rawBase("dram__bytes.sum");
-    if (!s.dramBytes) {
-        const std::optional<double> read = rawBase("dram__bytes_read.sum");
-        const std::optional<double> write = rawBase("dram__bytes_write.sum");
-        if (read && write)
-            s.dramBytes = *read + *write;
-    }
-    s.l2Bytes =
-        firstOf(rawBase("lts__t_bytes.sum"), times(rawBase("lts__t_sectors.sum"), kSectorBytes));
-    s.l1Bytes = firstOf(rawBase("l1tex__t_bytes.sum"),
-                        times(rawBase("l1tex__t_sectors.sum"), kSectorBytes));
-
-    // The roofline as ncu's SpeedOfLight_RooflineChart computes it: thread instructions per
-    // elapsed cycle (summed over the SM sub-partitions) times the cycles per second, an FMA
-    // counting as two operations.
-    Roofline& roof = r.roofline;
-    const std::optional<double> smspHz = rawBase("smsp__cycles_elapsed.avg.per_second");
-    const auto flops = [&](const char* fma, const char* add,
-                           const char* mul) -> std::optional<double> {
-        const auto rate = [&](const char* op) {
-            return raw->base(QStringLiteral("smsp__sass_thread_inst_executed_op_%1_pred_on.sum."
-                                            "per_cycle_elapsed")
-                                 .arg(QLatin1String(op)));
-        };
-        const std::optional<double> f = rate(fma), a = rate(add), m = rate(mul);
-        if (!f || !a || !m || !smspHz)
-            return std::nullopt;
-        return (2.0 * *f + *a + *m) * *smspHz;
-    };
-    roof.achievedFp32FlopsPerSecond = flops("ffma", "fadd", "fmul");
-    roof.achievedFp64FlopsPerSecond = flops("dfma", "dadd", "dmul");
-    roof.dramBytesPerSecond = rawBase("dram__bytes.sum.per_second");
-    if (!roof.dramBytesPerSecond && s.dramBytes && r.durationNs && *r.durationNs > 0)
-        roof.dramBytesPerSecond = *s.dramBytes / (*r.durationNs * 1e-9);
-    if (roof.dramBytesPerSecond && *roof.dramBytesPerSecond > 0 &&
-        (roof.achievedFp32FlopsPerSecond || roof.achievedFp64FlopsPerSecond))
-        roof.arithmeticIntensity = (roof.achievedFp32FlopsPerSecond.value_or(0) +
-                                    roof.achievedFp64FlopsPerSecond.value_or(0)) /
-                                   *roof.dramBytesPerSecond;
-    const std::optional<double> smHz = rawBase("sm__cycles_elapsed.avg.per_second");
-    roof.peakFp32FlopsPerSecond = times(
-        times(rawBase("sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained"), 2.0),
-        smHz);
-    roof.peakFp64FlopsPerSecond = times(
-        times(rawBase("sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained"), 2.0),
-        smHz);
-    roof.peakDramBytesPerSecond = times(rawBase("dram__bytes.sum.peak_sustained"),
-                                        rawBase("dram__cycles_elapsed.avg.per_second"));
-
-    // Stall reasons over the whole kernel: the PC samples of WarpStateStats.
-    const QString prefix = QStringLiteral("smsp__pcsamp_warps_issue_stalled_");
-    const QString notIssued = QStringLiteral("_not_issued");
-    for (auto it = raw->metrics.cbegin(); it != raw->metrics.cend(); ++it) {
-        if (!it.key().startsWith(prefix) || it.key().endsWith(notIssued) || !it->value)
-            continue;
-        StallReason reason;
-        reason.name = it.key().mid(prefix.size());
-        reason.samples = qint64(std::llround(*it->value));
-        if (reason.samples <= 0)
-            continue;
-        reason.notIssuedSamples =
-            qint64(std::llround(raw->base(it.key() + notIssued).value_or(0.0)));
-        reason.description = stallReasonDescription(reason.name);
-        r.stalls << reason;
-    }
-
-    if (!pages.source.trimmed().isEmpty()) {
-        const std::optional<QList<SourcePage>> source = parseSourcePage(pages.source, &why);
-        if (!source) {
-            r.warnings << QStringLiteral("the per-line counters could not be read: %1").arg(why);
-        } else {
-            const SourcePage* chosen = nullptr;
-            const QString wanted = QFileInfo(sourceName).fileName();
-            for (const SourcePage& p : *source)
-                if (!p.filePath.isEmpty() && !wanted.isEmpty() &&
-                    QFileInfo(p.filePath).fileName() == wanted) {
-                    chosen = &p;
-                    break;
-                }
-            for (const SourcePage& p : *source) {
-                if (!chosen && !p.filePath.isEmpty()) {
-                    chosen = &p;
-                    r.warnings << QStringLiteral("ncu names no source file '%1'; the lines are "
-                                                 "those of %2")
-                                      .arg(wanted, p.filePath);
-                }
-                r.warnings << p.warnings;
-            }
-            if (chosen)
-                r.lines = chosen->lines;
-        }
-    }
-    if (r.stalls.isEmpty()) {
-        // Without the raw page's samples, the per-line samples summed give the same totals.
-        QHash<QString, qint64> sums;
-        QStringList order;
-        for (const LineProfile& l : r.lines)
-            for (const LineStall& st : l.stalls) {
-                if (!sums.contains(st.name))
-                    order << st.name;
-                sums[st.name] += st.samples;
-            }
-        for (const QString& name : order)
-            r.stalls << StallReason{name, stallReasonDescription(name), sums.value(name), 0};
-    }
-    std::stable_sort(r.stalls.begin(), r.stalls.end(),
-                     [](const StallReason& a, const StallReason& b) {
-                         return a.samples != b.samples ? a.samples > b.samples : a.name < b.name;
-                     });
-    return r;
 }
 
 } // namespace kernelpad

@@ -3,7 +3,7 @@
 #include "core/compile/ProgramOptions.h"
 #include "core/profile/Ncu.h"
 #include "core/run/ExecutionSession.h"
-#include "core/runner/RunnerConnection.h"
+#include "core/runner/ToolWrappedRun.h"
 
 #include <QDir>
 #include <QFile>
@@ -32,7 +32,7 @@ ProfileRun::ProfileRun(const QString& ncu, const QString& runner,
     , m_runnerArguments(runnerArguments)
     , m_preparationLimitMs(preparationLimitMs) {}
 
-ProfileRun::~ProfileRun() = default; // the connection, a child, kills its process group
+ProfileRun::~ProfileRun() = default; // the wrapped run, a child, kills its process group
 
 RunRequest ProfileRun::profiledRequest(const RunRequest& request) {
     RunRequest r = request;
@@ -96,41 +96,28 @@ bool ProfileRun::start(quint64 id, const RunRequest& request, ProfileSet set,
     m_request = request;
     m_set = set;
     m_loweredName = loweredName;
-    m_result.reset();
-    m_killReason.clear();
-    m_wall.start();
     const QStringList ncuArgs =
         ncuProfileArguments(set, loweredName, m_dir->filePath(QStringLiteral("report")),
                             m_dir->filePath(QStringLiteral("ncu.log")));
     m_commandLine = QStringList{m_ncu} << ncuArgs << m_runner << m_runnerArguments;
-    m_connection = new RunnerConnection(this);
-    // Its own process group: stopping it stops ncu and the runner it started.
-    m_connection->setOwnProcessGroup(true);
-    m_connection->setCommand(m_ncu, QStringList(ncuArgs) << m_runner << m_runnerArguments);
-    m_connection->setPreparationLimitMs(m_preparationLimitMs + kNcuStartupMs);
-    connect(m_connection, &RunnerConnection::runProgress, this, &ProfileRun::progress);
-    connect(m_connection, &RunnerConnection::runFinished, this, &ProfileRun::onResult);
-    connect(m_connection, &RunnerConnection::killed, this, &ProfileRun::onKilled);
-    connect(m_connection, &RunnerConnection::exited, this, &ProfileRun::finish);
-    m_connection->run(id, profiledRequest(request));
+    if (m_run)
+        m_run->deleteLater();
+    m_run = new ToolWrappedRun(QStringLiteral("ncu"), this);
+    connect(m_run, &ToolWrappedRun::progress, this, &ProfileRun::progress);
+    connect(m_run, &ToolWrappedRun::ended, this, &ProfileRun::finish);
+    WrappedCommand command;
+    command.tool = m_ncu;
+    command.toolArguments = ncuArgs;
+    command.runner = m_runner;
+    command.runnerArguments = m_runnerArguments;
+    command.preparationLimitMs = m_preparationLimitMs + kNcuStartupMs;
+    m_run->start(id, command, profiledRequest(request));
     return true;
 }
 
 void ProfileRun::cancel() {
-    if (m_connection)
-        m_connection->cancel();
-}
-
-void ProfileRun::onResult(quint64 id, const RunResult& result) {
-    if (!m_connection || id != m_id || m_result)
-        return;
-    m_result = result;
-    // The report is written only once ncu's target has exited.
-    m_connection->shutdown();
-}
-
-void ProfileRun::onKilled(const QString& reason) {
-    m_killReason = reason;
+    if (m_run)
+        m_run->cancel();
 }
 
 ProfileOutcome ProfileRun::outcome() {
@@ -145,7 +132,8 @@ ProfileOutcome ProfileRun::outcome() {
     }
     o.ncuOutput = log;
     const NcuLogDiagnosis diagnosis = diagnoseNcuLog(log);
-    const RunResult result = m_result.value_or(RunResult{});
+    const std::optional<RunResult>& answer = m_run->result();
+    const RunResult result = answer.value_or(RunResult{});
     const auto fail = [&](ProfileStatus status, const QString& message) {
         o.status = status;
         o.error = message;
@@ -154,7 +142,7 @@ ProfileOutcome ProfileRun::outcome() {
     };
     if (diagnosis.counterPermission)
         return fail(ProfileStatus::CounterPermission, counterPermissionMessage());
-    if (!m_result)
+    if (!answer)
         return fail(ProfileStatus::Failed,
                     QStringLiteral("the runner under ncu ended without a result%1")
                         .arg(diagnosis.errors.isEmpty()
@@ -182,7 +170,7 @@ ProfileOutcome ProfileRun::outcome() {
                         .arg(diagnosis.errors.isEmpty()
                                  ? QString()
                                  : QStringLiteral(": ") + diagnosis.errors.join(QLatin1Char(' '))));
-    emit progress(m_id, QStringLiteral("reading the profile"), 0, 1);
+    emit progress(m_id, toString(RunStage::ReadingProfile), 0, 1);
     QString error;
     const std::optional<NcuPages> pages = importNcuReport(m_ncu, report, kImportTimeoutMs, &error);
     if (!pages)
@@ -206,14 +194,15 @@ ProfileOutcome ProfileRun::outcome() {
 }
 
 void ProfileRun::finish() {
-    if (!m_connection)
+    if (!m_run)
         return;
+    // A profile this side stopped (ToolWrappedRun::killReason) ends with the runner's
+    // Timeout or Cancelled answer, which outcome() turns into the profile's status.
     const ProfileOutcome o = outcome();
-    m_connection->disconnect(this);
-    m_connection->deleteLater();
-    m_connection = nullptr;
+    m_run->disconnect(this);
+    m_run->deleteLater();
+    m_run = nullptr;
     m_dir.reset(); // removes the report and the log with their folder
-    m_result.reset();
     emit finished(m_id, o);
 }
 

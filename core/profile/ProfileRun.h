@@ -7,7 +7,6 @@
 #include "core/profile/ProfileReport.h"
 #include "core/run/RunTypes.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -19,7 +18,7 @@
 namespace kernelpad {
 
 class CompileCache;
-class RunnerConnection;
+class ToolWrappedRun;
 
 /// Kernel replay runs the kernel once per pass (about 40 for the full set) and saves and
 /// restores its memory between passes, so a profiled run's time limits are multiplied by this.
@@ -60,8 +59,6 @@ signals:
     void finished(quint64 id, const kernelpad::ProfileOutcome& outcome);
 
 private:
-    void onResult(quint64 id, const RunResult& result);
-    void onKilled(const QString& reason);
     void finish();
     [[nodiscard]] ProfileOutcome outcome();
 
@@ -69,16 +66,13 @@ private:
     QString m_runner;
     QStringList m_runnerArguments;
     int m_preparationLimitMs;
-    RunnerConnection* m_connection = nullptr;
+    ToolWrappedRun* m_run = nullptr;      ///< the one-off runner under ncu
     std::unique_ptr<QTemporaryDir> m_dir; ///< the report and ncu's log; removed afterwards
     quint64 m_id = 0;
     RunRequest m_request;
     ProfileSet m_set = ProfileSet::Basic;
     QString m_loweredName;
     QStringList m_commandLine;
-    QString m_killReason;
-    std::optional<RunResult> m_result;
-    QElapsedTimer m_wall;
 };
 
 } // namespace kernelpad

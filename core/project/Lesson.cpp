@@ -185,6 +185,33 @@ QStringList Lesson::requiredHeadings() {
             QStringLiteral("What to look at"), QStringLiteral("Questions")};
 }
 
+namespace {
+
+/// A speed lesson's "requiredSpeedup" (more than 1), which no other lesson has; false with the
+/// message naming the field in `message` (where `fields` also writes its own).
+bool readRequiredSpeedup(const json::FieldReader& fields, Lesson* lesson, QString* message) {
+    const QString speedupKey = QStringLiteral("requiredSpeedup");
+    if (lesson->kind == LessonKind::Speed) {
+        if (!readPositive(fields, speedupKey, &lesson->requiredSpeedup, json::Presence::Required))
+            return false;
+        if (*lesson->requiredSpeedup > 1)
+            return true;
+        *message = fields.path(speedupKey) +
+                   QStringLiteral(": a speed lesson's solution must be faster than the starter, "
+                                  "so more than 1 (got %1)")
+                       .arg(*lesson->requiredSpeedup);
+        return false;
+    }
+    if (!fields.has(speedupKey))
+        return true;
+    *message = fields.path(speedupKey) +
+               QStringLiteral(": only speed lessons have one (this lesson's kind is "
+                              "\"correctness\")");
+    return false;
+}
+
+} // namespace
+
 std::optional<Lesson> Lesson::load(const QString& dir, QString* error) {
     const QFileInfo dirInfo(dir);
     // Messages name the file as "<folder>/<file>", which is how a teacher finds it.
@@ -280,22 +307,8 @@ std::optional<Lesson> Lesson::load(const QString& dir, QString* error) {
                                      QStringLiteral(": the solution is the starter's source; the "
                                                     "starter must leave something to do"));
 
-    const QString speedupKey = QStringLiteral("requiredSpeedup");
-    if (lesson.kind == LessonKind::Speed) {
-        if (!readPositive(fields, speedupKey, &lesson.requiredSpeedup, json::Presence::Required))
-            return fail(projectName, message);
-        if (*lesson.requiredSpeedup <= 1)
-            return fail(projectName, fields.path(speedupKey) +
-                                         QStringLiteral(": a speed lesson's solution must be "
-                                                        "faster than the starter, so more than "
-                                                        "1 (got %1)")
-                                             .arg(*lesson.requiredSpeedup));
-    } else if (fields.has(speedupKey)) {
-        return fail(projectName,
-                    fields.path(speedupKey) +
-                        QStringLiteral(": only speed lessons have one (this lesson's kind is "
-                                       "\"correctness\")"));
-    }
+    if (!readRequiredSpeedup(fields, &lesson, &message))
+        return fail(projectName, message);
     if (!readRecord(fields, &lesson.recorded))
         return fail(projectName, message);
 

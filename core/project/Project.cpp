@@ -186,13 +186,15 @@ QJsonObject Project::toJsonWithoutGlobals() const {
                        {QStringLiteral("timing"), timing.toJson()}};
 }
 
-std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error) {
-    const auto fail = [error](const QString& message) -> std::optional<Project> {
+namespace {
+
+/// The "format" marker and the "version" this build reads; false with the message in `error`.
+bool checkProjectFormat(const QJsonObject& json, const json::FieldReader& fields, QString* error) {
+    const auto fail = [error](const QString& message) {
         if (error)
             *error = message;
-        return std::nullopt;
+        return false;
     };
-
     const QJsonValue format = json.value(QStringLiteral("format"));
     if (format.toString() != kFormatMarker)
         return fail(format.isUndefined()
@@ -203,18 +205,65 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
                                    format.isString()
                                        ? QLatin1Char('"') + format.toString() + QLatin1Char('"')
                                        : json::typeName(format)));
-    const json::FieldReader fields(json, error);
     qint64 versionNumber = 0;
     if (!fields.readWholeNumber(QStringLiteral("version"), &versionNumber,
                                 json::Presence::Required))
-        return std::nullopt;
-    if (versionNumber > kFormatVersion)
+        return false;
+    if (versionNumber > Project::kFormatVersion)
         return fail(QStringLiteral("version: made by a newer KernelPad: version %1, this build "
                                    "reads up to %2")
                         .arg(versionNumber)
-                        .arg(kFormatVersion));
+                        .arg(Project::kFormatVersion));
     if (versionNumber < 1)
         return fail(QStringLiteral("version: must be >= 1 (got %1)").arg(versionNumber));
+    return true;
+}
+
+/// The "arguments" array, names unique; false with the message (naming the path) in `error`.
+bool readProjectArguments(const json::FieldReader& fields, QVector<ArgumentSpec>* out,
+                          QString* error) {
+    const auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    QJsonArray args;
+    if (!fields.readArray(QStringLiteral("arguments"), &args))
+        return false;
+    QString message;
+    QHash<QString, qsizetype> seen; // name -> its index
+    seen.reserve(args.size());
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString path = json::indexPath(QStringLiteral("arguments"), i);
+        if (!args[i].isObject())
+            return fail(json::typeError(path, QStringLiteral("an object"), args[i]));
+        std::optional<ArgumentSpec> arg = ArgumentSpec::fromJson(args[i].toObject(), &message);
+        if (!arg)
+            return fail(withPath(path, message));
+        // One lookup per argument: 40,000 compared pairwise took 7 s to open.
+        if (const auto before = seen.constFind(arg->name); before != seen.cend())
+            return fail(QStringLiteral("%1.name: duplicate argument name '%2' (also "
+                                       "arguments[%3])")
+                            .arg(path, arg->name)
+                            .arg(*before));
+        seen.insert(arg->name, i);
+        out->append(std::move(*arg));
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error) {
+    const auto fail = [error](const QString& message) -> std::optional<Project> {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+
+    const json::FieldReader fields(json, error);
+    if (!checkProjectFormat(json, fields, error))
+        return std::nullopt;
 
     Project project;
     // Optional strings keep their defaults when absent; present ones must be strings.
@@ -255,29 +304,9 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
         project.options = std::move(*options);
     }
 
-    if (json.contains(QStringLiteral("arguments"))) {
-        QJsonArray args;
-        if (!fields.readArray(QStringLiteral("arguments"), &args))
-            return std::nullopt;
-        QHash<QString, qsizetype> seen; // name -> its index
-        seen.reserve(args.size());
-        for (qsizetype i = 0; i < args.size(); ++i) {
-            const QString path = json::indexPath(QStringLiteral("arguments"), i);
-            if (!args[i].isObject())
-                return fail(json::typeError(path, QStringLiteral("an object"), args[i]));
-            std::optional<ArgumentSpec> arg = ArgumentSpec::fromJson(args[i].toObject(), &message);
-            if (!arg)
-                return fail(withPath(path, message));
-            // One lookup per argument: 40,000 compared pairwise took 7 s to open.
-            if (const auto before = seen.constFind(arg->name); before != seen.cend())
-                return fail(QStringLiteral("%1.name: duplicate argument name '%2' (also "
-                                           "arguments[%3])")
-                                .arg(path, arg->name)
-                                .arg(*before));
-            seen.insert(arg->name, i);
-            project.arguments.append(std::move(*arg));
-        }
-    }
+    if (json.contains(QStringLiteral("arguments")) &&
+        !readProjectArguments(fields, &project.arguments, error))
+        return std::nullopt;
 
     if (json.contains(QStringLiteral("launch"))) {
         QJsonObject value;

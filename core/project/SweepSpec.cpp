@@ -285,6 +285,33 @@ QJsonObject SweepSpec::toJson() const {
     return json;
 }
 
+namespace {
+
+/// The sweep's "strategy" object (kind, budget, seed); false with the message in the
+/// reader's error.
+bool readSweepStrategy(const json::FieldReader& fields, SweepStrategySpec* out) {
+    QJsonObject strategy;
+    if (!fields.readObject(QStringLiteral("strategy"), &strategy))
+        return false;
+    const json::FieldReader strategyFields = fields.nested(QStringLiteral("strategy"), strategy);
+    QString kind = strategyKindName(out->kind);
+    qint64 seed = 1;
+    if (!strategyFields.readChoice(
+            QStringLiteral("kind"),
+            {QStringLiteral("exhaustive"), QStringLiteral("random"), QStringLiteral("local")},
+            &kind) ||
+        !strategyFields.readInt(QStringLiteral("budget"), &out->budget, json::Presence::Optional,
+                                {0, 1 << 30}) ||
+        !strategyFields.readWholeNumber(QStringLiteral("seed"), &seed, json::Presence::Optional,
+                                        {0, kExactDoubleIntegerLimit - 1}))
+        return false;
+    out->kind = *strategyKindFromName(kind);
+    out->seed = quint64(seed);
+    return true;
+}
+
+} // namespace
+
 std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
                                              const QVector<ArgumentSpec>& arguments,
                                              QString* error) {
@@ -385,23 +412,8 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
         !fields.readStrings(QStringLiteral("restrictions"), &spec.restrictions))
         return std::nullopt;
 
-    QJsonObject strategy;
-    if (!fields.readObject(QStringLiteral("strategy"), &strategy))
+    if (!readSweepStrategy(fields, &spec.strategy))
         return std::nullopt;
-    const json::FieldReader strategyFields = fields.nested(QStringLiteral("strategy"), strategy);
-    QString kind = strategyKindName(spec.strategy.kind);
-    qint64 seed = 1;
-    if (!strategyFields.readChoice(
-            QStringLiteral("kind"),
-            {QStringLiteral("exhaustive"), QStringLiteral("random"), QStringLiteral("local")},
-            &kind) ||
-        !strategyFields.readInt(QStringLiteral("budget"), &spec.strategy.budget,
-                                json::Presence::Optional, {0, 1 << 30}) ||
-        !strategyFields.readWholeNumber(QStringLiteral("seed"), &seed, json::Presence::Optional,
-                                        {0, kExactDoubleIntegerLimit - 1}))
-        return std::nullopt;
-    spec.strategy.kind = *strategyKindFromName(kind);
-    spec.strategy.seed = quint64(seed);
 
     QString objective = QStringLiteral("time");
     if (!fields.readChoice(QStringLiteral("objective"),

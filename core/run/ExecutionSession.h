@@ -4,6 +4,7 @@
 
 #include "core/compile/CompileCache.h"
 #include "core/run/DeviceCeiling.h"
+#include "core/run/RunStage.h"
 #include "core/run/RunTypes.h"
 
 #include <QString>
@@ -16,8 +17,8 @@
 
 namespace kernelpad {
 
-/// Reports a stage of a run: ("timing", 5, 20).
-using ProgressFn = std::function<void(const QString& stage, int done, int total)>;
+/// Reports a stage of a run: (RunStage::Timing, 5, 20).
+using ProgressFn = std::function<void(RunStage stage, int done, int total)>;
 
 /// Compiles a project's source for `arch` through `cache` (nullptr: no cache).
 [[nodiscard]] CompileResult compileProject(const Project& project, const QString& projectDir,
@@ -57,6 +58,7 @@ public:
     [[nodiscard]] bool isPoisoned() const { return !m_poisonReason.isEmpty(); }
 
 private:
+    friend class DeviceRun; // the run's phases use the device state
     struct DeviceState;
     DeviceState& deviceState(int ordinal);
     RunResult runOnDevice(const RunRequest& request, RunResult& result,

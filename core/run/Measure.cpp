@@ -68,7 +68,7 @@ private:
     /// Untimed launches (timed as a whole) that also size the chunks of the trials.
     void warmUp() {
         if (m_progress)
-            m_progress(QStringLiteral("warming up"), 0, m_spec.warmupLaunches);
+            m_progress(RunStage::WarmingUp, 0, m_spec.warmupLaunches);
         Event warmStart, warmStop;
         warmStart.record(m_t.stream);
         for (int i = 0; i < m_spec.warmupLaunches; ++i)
@@ -124,7 +124,7 @@ private:
                 m_out.timing.throttledSamples += n;
             const int done = int(times.size());
             if (m_progress)
-                m_progress(QStringLiteral("timing"), done, std::max(progressTotal, done));
+                m_progress(RunStage::Timing, done, std::max(progressTotal, done));
             // The budget first: a run that has all its samples is complete, whatever came after.
             if (done >= m_budget) {
                 m_out.timing.stopReason =

@@ -218,6 +218,42 @@ const RunVerifier::ReferenceRun& RunVerifier::reference(const QString& reference
     return it->second;
 }
 
+namespace {
+
+/// The expected values of `b` from the .npy file its check names (relative to `projectDir`);
+/// empty with the reason in `error` when the file does not match the buffer.
+QByteArray expectedFromNpyFile(const RunBuffer& b, const QString& projectDir, QString* error) {
+    const VerifySpec& spec = b.verify;
+    const QString path = QDir(projectDir).absoluteFilePath(spec.path);
+    // The sizes are checked against the buffer before the data is read.
+    std::optional<NpyArray> npy = readNpy(
+        path, NpyExpectation{b.count, b.type, QStringLiteral("buffer '%1'").arg(b.name)}, error);
+    if (!npy)
+        return {};
+    if (npy->type != b.type)
+        *error = QStringLiteral("%1 holds %2 values but buffer '%3' is %4")
+                     .arg(spec.path, npy->type.displayName(), b.name, b.type.displayName());
+    else if (npy->elementCount() != b.count)
+        *error = QStringLiteral("%1 holds %2 values but buffer '%3' has %4")
+                     .arg(spec.path)
+                     .arg(npy->elementCount())
+                     .arg(b.name)
+                     .arg(b.count);
+    else
+        return npy->data;
+    return {};
+}
+
+/// The report of a check set on an input buffer, which no run writes.
+BufferVerification inputBufferVerification(const RunBuffer& b) {
+    return failedVerification(
+        b, QStringLiteral("none"),
+        QStringLiteral("'%1' is an input buffer: only out and inout buffers can be verified")
+            .arg(b.name));
+}
+
+} // namespace
+
 QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& buffers,
                                                 const QHash<QString, QByteArray>& outputs) {
     QVector<BufferVerification> reports;
@@ -230,11 +266,7 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
         if (spec.kind == VerifySpec::Kind::None)
             continue;
         if (b.direction == Direction::In) {
-            reports.push_back(failedVerification(
-                b, QStringLiteral("none"),
-                QStringLiteral(
-                    "'%1' is an input buffer: only out and inout buffers can be verified")
-                    .arg(b.name)));
+            reports.push_back(inputBufferVerification(b));
             continue;
         }
         QByteArray got = outputs.value(b.name);
@@ -321,28 +353,10 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
             expected = values->host;
             break;
         }
-        case VerifySpec::Kind::File: {
+        case VerifySpec::Kind::File:
             method = QStringLiteral("file %1").arg(spec.path);
-            const QString path = QDir(projectDir).absoluteFilePath(spec.path);
-            // The sizes are checked against the buffer before the data is read.
-            std::optional<NpyArray> npy = readNpy(
-                path, NpyExpectation{b.count, b.type, QStringLiteral("buffer '%1'").arg(b.name)},
-                &error);
-            if (!npy)
-                break;
-            if (npy->type != b.type)
-                error = QStringLiteral("%1 holds %2 values but buffer '%3' is %4")
-                            .arg(spec.path, npy->type.displayName(), b.name, b.type.displayName());
-            else if (npy->elementCount() != b.count)
-                error = QStringLiteral("%1 holds %2 values but buffer '%3' has %4")
-                            .arg(spec.path)
-                            .arg(npy->elementCount())
-                            .arg(b.name)
-                            .arg(b.count);
-            else
-                expected = npy->data;
+            expected = expectedFromNpyFile(b, projectDir, &error);
             break;
-        }
         case VerifySpec::Kind::None:
             break;
         }

@@ -294,6 +294,50 @@ QJsonArray summariesToJson(const QVector<Summary>& summaries) {
     return array;
 }
 
+namespace {
+
+/// The loaded kernel's resources and occupancy.
+void addResourceSummary(Builder& b, const KernelResources& k) {
+    using H = SummaryHint;
+    b.add("resources.registers", "registers", "registers per thread", H::Count, k.registers);
+    b.add("resources.staticShared", "static shared", "static shared memory per block", H::Bytes,
+          k.staticSharedBytes);
+    b.add("resources.local", "local", "local memory per thread (spills, stack)", H::Bytes,
+          k.localBytes);
+    b.add("resources.const", "constant", "constant memory the kernel uses", H::Bytes, k.constBytes);
+    b.add("occupancy.blocksPerSm", "blocks per SM",
+          "resident blocks per SM at the launch's block size and shared memory", H::Count,
+          k.occupancyBlocksPerSm);
+    withDecimals(b.add("occupancy", "occupancy", "active warps over the SM's maximum", H::Percent,
+                       k.occupancy),
+                 0);
+}
+
+/// The outputs' checks, summed over the buffers.
+void addVerificationSummary(Builder& b, const QVector<BufferVerification>& verification) {
+    using H = SummaryHint;
+    double passed = 0, mismatches = 0, nans = 0, unwritten = 0, checked = 0;
+    for (const BufferVerification& v : verification) {
+        passed += v.passed ? 1 : 0;
+        mismatches += double(v.mismatches);
+        nans += double(v.nanCount);
+        unwritten += double(v.unwritten);
+        checked += double(v.checked);
+    }
+    b.add("verify.buffers", "buffers verified", "output buffers checked", H::Count,
+          verification.size());
+    b.add("verify.passed", "buffers passed", "output buffers that matched", H::Count, passed);
+    b.add("verify.checked", "elements checked", "elements compared, all buffers", H::Count,
+          checked);
+    b.add("verify.mismatches", "mismatches", "elements outside the tolerance, all buffers",
+          H::Count, mismatches);
+    b.add("verify.nan", "NaN", "NaN where a number was expected, all buffers", H::Count, nans);
+    b.add("verify.unwritten", "unwritten", "elements still holding the poison pattern, all buffers",
+          H::Count, unwritten);
+}
+
+} // namespace
+
 QVector<Summary> summarize(const RunResult& r) {
     using H = SummaryHint;
     Builder b;
@@ -373,42 +417,10 @@ QVector<Summary> summarize(const RunResult& r) {
     }
     if (!r.pipeline.isEmpty())
         addPipeline(b, r.pipeline);
-    if (!r.kernelLowered.isEmpty() || t.reps() > 0) { // a loaded kernel
-        const KernelResources& k = r.resources;
-        b.add("resources.registers", "registers", "registers per thread", H::Count, k.registers);
-        b.add("resources.staticShared", "static shared", "static shared memory per block", H::Bytes,
-              k.staticSharedBytes);
-        b.add("resources.local", "local", "local memory per thread (spills, stack)", H::Bytes,
-              k.localBytes);
-        b.add("resources.const", "constant", "constant memory the kernel uses", H::Bytes,
-              k.constBytes);
-        b.add("occupancy.blocksPerSm", "blocks per SM",
-              "resident blocks per SM at the launch's block size and shared memory", H::Count,
-              k.occupancyBlocksPerSm);
-        withDecimals(b.add("occupancy", "occupancy", "active warps over the SM's maximum",
-                           H::Percent, k.occupancy),
-                     0);
-    }
-    if (!r.verification.isEmpty()) {
-        double passed = 0, mismatches = 0, nans = 0, unwritten = 0, checked = 0;
-        for (const BufferVerification& v : r.verification) {
-            passed += v.passed ? 1 : 0;
-            mismatches += double(v.mismatches);
-            nans += double(v.nanCount);
-            unwritten += double(v.unwritten);
-            checked += double(v.checked);
-        }
-        b.add("verify.buffers", "buffers verified", "output buffers checked", H::Count,
-              r.verification.size());
-        b.add("verify.passed", "buffers passed", "output buffers that matched", H::Count, passed);
-        b.add("verify.checked", "elements checked", "elements compared, all buffers", H::Count,
-              checked);
-        b.add("verify.mismatches", "mismatches", "elements outside the tolerance, all buffers",
-              H::Count, mismatches);
-        b.add("verify.nan", "NaN", "NaN where a number was expected, all buffers", H::Count, nans);
-        b.add("verify.unwritten", "unwritten",
-              "elements still holding the poison pattern, all buffers", H::Count, unwritten);
-    }
+    if (!r.kernelLowered.isEmpty() || t.reps() > 0) // a loaded kernel
+        addResourceSummary(b, r.resources);
+    if (!r.verification.isEmpty())
+        addVerificationSummary(b, r.verification);
     if (r.sanitizerTool != SanitizerTool::None)
         b.add("sanitizer.errors", "sanitizer errors",
               "errors compute-sanitizer reported (merged reports or its own total)", H::Count,

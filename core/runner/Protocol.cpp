@@ -6,6 +6,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -13,35 +14,76 @@
 namespace kernelpad {
 namespace {
 
-/// Types and whether they need an id.
-const QHash<QString, bool>& knownTypes() {
-    static const QHash<QString, bool> types{
-        {QStringLiteral("run"), true},
-        {QStringLiteral("devices"), true},
-        {QStringLiteral("resources"), true},
-        {QStringLiteral("cancel"), true},
-        {QStringLiteral("shutdown"), false},
-        {QStringLiteral("hello"), false},
-        {QStringLiteral("progress"), true},
-        {QStringLiteral("result"), true},
-        {QStringLiteral("error"), false},
-        {QStringLiteral("compile"), true},
-        // Streamed buffers (Protocol.h): every frame and fetch belongs to a request.
-        {QStringLiteral("frame"), true},
-        {QStringLiteral("fetch"), true},
-    };
-    return types;
-}
-
-/// Largest id a JSON double holds exactly.
+/// Every message type, for messageTypeFromString().
+constexpr std::array kAllMessageTypes{
+    MessageType::Run,    MessageType::Devices,  MessageType::Resources, MessageType::Compile,
+    MessageType::Cancel, MessageType::Shutdown, MessageType::Fetch,     MessageType::Frame,
+    MessageType::Hello,  MessageType::Progress, MessageType::Result,    MessageType::Error,
+};
 
 } // namespace
 
-bool isRunnerRequestType(const QString& type) {
-    return type == QLatin1String("run") || type == QLatin1String("devices") ||
-           type == QLatin1String("resources") || type == QLatin1String("cancel") ||
-           type == QLatin1String("shutdown") || type == QLatin1String("compile") ||
-           type == QLatin1String("frame") || type == QLatin1String("fetch");
+QString toString(MessageType type) {
+    switch (type) {
+    case MessageType::Run:
+        return QStringLiteral("run");
+    case MessageType::Devices:
+        return QStringLiteral("devices");
+    case MessageType::Resources:
+        return QStringLiteral("resources");
+    case MessageType::Compile:
+        return QStringLiteral("compile");
+    case MessageType::Cancel:
+        return QStringLiteral("cancel");
+    case MessageType::Shutdown:
+        return QStringLiteral("shutdown");
+    case MessageType::Fetch:
+        return QStringLiteral("fetch");
+    case MessageType::Frame:
+        return QStringLiteral("frame");
+    case MessageType::Hello:
+        return QStringLiteral("hello");
+    case MessageType::Progress:
+        return QStringLiteral("progress");
+    case MessageType::Result:
+        return QStringLiteral("result");
+    case MessageType::Error:
+        return QStringLiteral("error");
+    }
+    return {};
+}
+
+std::optional<MessageType> messageTypeFromString(const QString& text) {
+    for (const MessageType type : kAllMessageTypes)
+        if (toString(type) == text)
+            return type;
+    return std::nullopt;
+}
+
+bool isRunnerRequestType(MessageType type) {
+    switch (type) {
+    case MessageType::Run:
+    case MessageType::Devices:
+    case MessageType::Resources:
+    case MessageType::Compile:
+    case MessageType::Cancel:
+    case MessageType::Shutdown:
+    case MessageType::Fetch:
+    case MessageType::Frame:
+        return true;
+    case MessageType::Hello:
+    case MessageType::Progress:
+    case MessageType::Result:
+    case MessageType::Error:
+        return false;
+    }
+    return false;
+}
+
+bool messageNeedsId(MessageType type) {
+    // Shutdown and hello belong to no request; an error may answer a line that had no id.
+    return type != MessageType::Shutdown && type != MessageType::Hello &&
+           type != MessageType::Error;
 }
 
 QVector<LineSplitter::Line> LineSplitter::feed(const char* data, qsizetype size) {
@@ -70,9 +112,9 @@ QVector<LineSplitter::Line> LineSplitter::feed(const char* data, qsizetype size)
     return lines;
 }
 
-RunnerMessage RunnerMessage::make(const QString& type, quint64 id, QJsonObject body) {
-    body.insert(QStringLiteral("type"), type);
-    if (knownTypes().value(type, false) || id != 0)
+RunnerMessage RunnerMessage::make(MessageType type, quint64 id, QJsonObject body) {
+    body.insert(QStringLiteral("type"), toString(type));
+    if (messageNeedsId(type) || id != 0)
         body.insert(QStringLiteral("id"), double(id));
     return RunnerMessage{type, id, body};
 }
@@ -98,23 +140,23 @@ std::optional<RunnerMessage> decodeRunnerMessage(const QByteArray& line, QString
     }
     const QJsonObject o = doc.object();
     const json::FieldReader fields(o, error);
-    QString type;
-    if (!fields.readString(QStringLiteral("type"), &type, json::Presence::Required))
+    QString typeText;
+    if (!fields.readString(QStringLiteral("type"), &typeText, json::Presence::Required))
         return std::nullopt;
-    const auto known = knownTypes().constFind(type);
-    if (known == knownTypes().constEnd()) {
-        *error = QStringLiteral("unknown message type '%1'").arg(type.left(64));
+    const std::optional<MessageType> type = messageTypeFromString(typeText);
+    if (!type) {
+        *error = QStringLiteral("unknown message type '%1'").arg(typeText.left(64));
         return std::nullopt;
     }
     qint64 id = 0;
     if (!fields.readWholeNumber(QStringLiteral("id"), &id, json::Presence::Optional,
                                 {0, kExactDoubleIntegerLimit - 1}))
         return std::nullopt;
-    if (!fields.has(QStringLiteral("id")) && known.value()) {
-        *error = QStringLiteral("a '%1' message needs an \"id\"").arg(type);
+    if (!fields.has(QStringLiteral("id")) && messageNeedsId(*type)) {
+        *error = QStringLiteral("a '%1' message needs an \"id\"").arg(typeText);
         return std::nullopt;
     }
-    return RunnerMessage{type, quint64(id), o};
+    return RunnerMessage{*type, quint64(id), o};
 }
 
 QByteArray encodeRunnerMessage(const RunnerMessage& message) {
@@ -156,7 +198,7 @@ std::optional<FrameHeader> readFrameHeader(const QJsonObject& body, QString* err
 }
 
 QByteArray encodeFrameHeader(const FrameHeader& h) {
-    return encodeRunnerMessage(RunnerMessage::make(QStringLiteral("frame"), h.id,
+    return encodeRunnerMessage(RunnerMessage::make(MessageType::Frame, h.id,
                                                    {{"stream", h.stream},
                                                     {"offset", double(h.offset)},
                                                     {"bytes", double(h.bytes)},
@@ -211,14 +253,14 @@ QVector<ProtocolReader::Item> ProtocolReader::feed(const char* data, qsizetype s
             // cannot be told from lines: the stream is lost either way.
             if (!item.message && !item.tooLong &&
                 QJsonDocument::fromJson(line.bytes).object().value(QStringLiteral("type")) ==
-                    QLatin1String("frame")) {
+                    toString(MessageType::Frame)) {
                 item.error = QStringLiteral("frame: %1").arg(item.error);
                 item.fatal = true;
                 m_broken = true;
                 items.push_back(std::move(item));
                 return items;
             }
-            if (item.message && item.message->type == QLatin1String("frame")) {
+            if (item.message && item.message->type == MessageType::Frame) {
                 std::optional<FrameHeader> header =
                     readFrameHeader(item.message->body, &item.error);
                 if (!header) {

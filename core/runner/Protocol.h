@@ -26,6 +26,9 @@
 //    "outputDir":"/tmp/kernelpad-runner-XXXXXX"}    protocol and release; a runner elsewhere
 //                                                     (RunnerSpec) must match both
 //   {"type":"progress","id":7,"stage":"timing","done":5,"total":20}
+//                                                     "stage" is a RunStage's toString()
+//                                                     (core/run/RunStage.h); the watchdog
+//                                                     keys on it
 //   {"type":"result","id":7,"result":{RunResult},"poisoned":false,
 //    "outputs":[{"name":"out","type":{ValueType},"count":N,"file":"7-0.bin","bytes":B}]}
 //   {"type":"devices","id":8,"devices":[{DeviceInfo}],"error":null}
@@ -74,17 +77,41 @@ inline constexpr int kRunnerProtocolVersion = 1;
 /// Longest line either side accepts (a RunRequest carries the source, a result the PTX).
 inline constexpr qsizetype kMaxRunnerMessageBytes = qsizetype(64) << 20;
 
+/// A message's "type" (the list above); both ends compare these, never the text.
+enum class MessageType {
+    // client -> runner
+    Run,
+    Devices,
+    Resources,
+    Compile,
+    Cancel,
+    Shutdown,
+    Fetch,
+    Frame, ///< both directions
+    // runner -> client (Devices, Resources, Compile and Frame answer in kind)
+    Hello,
+    Progress,
+    Result,
+    Error,
+};
+
+/// The type as the wire spells it ("progress").
+[[nodiscard]] QString toString(MessageType type);
+/// The type the wire spells as `text`; nothing for an unknown one.
+[[nodiscard]] std::optional<MessageType> messageTypeFromString(const QString& text);
+/// Requests the client may send; anything else arriving at the runner is refused.
+[[nodiscard]] bool isRunnerRequestType(MessageType type);
+/// Whether a message of `type` must carry an "id" (all but shutdown, hello and error).
+[[nodiscard]] bool messageNeedsId(MessageType type);
+
 /// One decoded protocol message.
 struct RunnerMessage {
-    QString type;
+    MessageType type = MessageType::Error;
     quint64 id = 0;
     QJsonObject body; ///< the whole object, "type" and "id" included
 
-    [[nodiscard]] static RunnerMessage make(const QString& type, quint64 id, QJsonObject body = {});
+    [[nodiscard]] static RunnerMessage make(MessageType type, quint64 id, QJsonObject body = {});
 };
-
-/// Requests the client may send; anything else arriving at the runner is refused.
-[[nodiscard]] bool isRunnerRequestType(const QString& type);
 
 /// Splits a byte stream into lines, refusing (and skipping) any line longer than `maxBytes`
 /// while it is still arriving, so that a peer can never make the reader hold more than that.

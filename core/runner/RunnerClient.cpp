@@ -47,9 +47,9 @@ RunnerClient::RunnerClient(QObject* parent)
         warmUp();
     });
     // This side stopped it (cancel, timeout): a fresh one is started at once.
-    connect(m_runner, &RunnerConnection::killed, this, [this](const QString& reason) {
+    connect(m_runner, &RunnerConnection::killed, this, [this](StopReason reason) {
         warmUp();
-        emit runnerRestarted(reason);
+        emit runnerRestarted(toString(reason));
     });
     // It died by itself: the next request starts a fresh one.
     connect(m_runner, &RunnerConnection::crashed, this, &RunnerClient::runnerRestarted);

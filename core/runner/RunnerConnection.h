@@ -2,9 +2,13 @@
 // One runner process and the protocol to it (Protocol.h): starts it, checks its one hello,
 // sends requests, turns its answers into values, and watches the active run with a watchdog.
 // It never starts a successor by itself: it says what happened and its owner decides
-// (RunnerClient keeps one warm and replaces it; SanitizerRun uses one once).
+// (RunnerClient keeps one warm and replaces it; ToolWrappedRun uses one once). Its definitions
+// are in three files by concern: the process (RunnerConnection.cpp), the codec that reads the
+// runner's messages into values (RunnerConnectionCodec.cpp) and the streamed transfers
+// (RunnerConnectionTransfers.cpp).
 
 #include "core/io/JsonFields.h"
+#include "core/run/RunStage.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerSpec.h"
@@ -19,6 +23,21 @@
 #include <optional>
 
 namespace kernelpad {
+
+/// Why this side stopped the runner (or expects it to end), so that its end is not taken for a
+/// crash: RunnerConnection's state between a stop it asked for and the process's exit.
+enum class StopReason {
+    None,     ///< nothing asked: an end now is a crash or a failed start
+    Switch,   ///< setSpec() named another runner
+    Cancel,   ///< cancel(): asked to stop between repetitions, killed after a grace
+    Protocol, ///< the runner broke the protocol
+    Poisoned, ///< a sticky CUDA error: the runner exits by itself
+    Timeout,  ///< the watchdog: the kernel ran past its time limit
+    Start,    ///< it never became a runner (no hello, wrong version, ...)
+    Shutdown, ///< shutdown(): asked to exit
+};
+/// The reason as killed() and the runner's restart note name it ("cancel", "timeout").
+[[nodiscard]] QString toString(StopReason reason);
 
 /// A runner process and its protocol channel; lives on one thread with an event loop (never
 /// blocks it). One run at a time.
@@ -65,7 +84,7 @@ public:
     /// the runner cannot be reached (a failed result whose log says why).
     void requestCompile(quint64 id, const RunRequest& request);
     /// Asks the runner to stop the active run between repetitions; after a grace it is killed
-    /// (killed("cancel")) and the run ends as Cancelled.
+    /// (killed(StopReason::Cancel)) and the run ends as Cancelled.
     void cancel();
     /// Asks the runner to exit; exited() follows once it has (killed after a grace).
     void shutdown();
@@ -104,8 +123,8 @@ signals:
     /// A result said "poisoned": the runner is exiting and will not touch the GPU again.
     /// Emitted just before that result's runFinished().
     void poisoned();
-    /// This side killed the runner during a run ("cancel", "timeout"), after runFinished().
-    void killed(const QString& reason);
+    /// This side killed the runner during a run (Cancel, Timeout), after runFinished().
+    void killed(kernelpad::StopReason reason);
     /// The runner ended by itself during a run (`why`: "it crashed"), after runFinished().
     void crashed(const QString& why);
     /// The runner has ended after shutdown().
@@ -132,7 +151,7 @@ private:
     /// Stops a runner that broke the protocol and ends the active run with `what`.
     QString protocolViolation(const QString& what);
     /// Re-arms the watchdog for the stage the runner reported (see the .cpp).
-    void armKernelWatchdog(const QString& stage);
+    void armKernelWatchdog(RunStage stage);
     void onResult(const RunnerMessage& message);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onWatchdog();
@@ -140,7 +159,7 @@ private:
     void stopProcess();
     // Streamed buffers (Protocol.h).
     /// Sends a run or resources request with its files as frames; false with why.
-    bool sendStreamed(const QString& type, quint64 id, const RunRequest& request, QString* error);
+    bool sendStreamed(MessageType type, quint64 id, const RunRequest& request, QString* error);
     /// Reads a streamed result's outputs; those that come as frames are awaited.
     bool readStreamedOutputs(const json::FieldReader& fields, quint64 id, RunResult* result,
                              QString* error);
@@ -173,7 +192,7 @@ private:
     QTimer m_watchdog;
     QElapsedTimer m_kernelClock; ///< runs while the runner is in a GPU stage of the active run
     qint64 m_kernelUsedMs = 0;   ///< GPU-stage time of the active run before m_kernelClock
-    QString m_stopReason;        ///< set when this side stops the runner, so its death is expected
+    StopReason m_stopReason = StopReason::None;
     QStringList m_stderrTail;
     int m_startCount = 0;
     int m_preparationLimitMs = 120000;

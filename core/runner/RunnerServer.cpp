@@ -10,6 +10,7 @@
 #include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
+#include "core/runner/RunnerServerStreams.h"
 #include "core/runner/RunnerSpec.h"
 #include "core/runner/StreamFiles.h"
 
@@ -40,49 +41,6 @@
 
 namespace kernelpad {
 namespace {
-
-/// Writes protocol lines to the private descriptor; progress comes from the run, answers
-/// from the loop.
-class Output {
-public:
-    explicit Output(int fd)
-        : m_fd(fd) {}
-    void send(const RunnerMessage& m) {
-        const QByteArray line = encodeRunnerMessage(m);
-        std::lock_guard lock(m_mutex);
-        writeAll(line.constData(), line.size());
-    }
-    void writeAll(const char* p, qint64 left) {
-        while (left > 0) {
-            const ssize_t n = ::write(m_fd, p, size_t(left));
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                std::_Exit(kRunnerExitOk); // the client is gone: nobody to answer, free the GPU
-            p += n;
-            left -= n;
-        }
-    }
-    /// `size` bytes as frames (Protocol.h); each frame is written whole under the lock, so
-    /// progress from the run can never land inside one.
-    void sendFrames(quint64 id, const QString& stream, qint64 offset, const char* data,
-                    qint64 size) {
-        qint64 done = 0;
-        do {
-            const qint64 n = std::min(kMaxFrameBytes, size - done);
-            const QByteArray header =
-                encodeFrameHeader(FrameHeader{id, stream, offset + done, n, done + n == size});
-            std::lock_guard lock(m_mutex);
-            writeAll(header.constData(), header.size());
-            writeAll(data + done, n);
-            done += n;
-        } while (done < size);
-    }
-
-private:
-    int m_fd;
-    std::mutex m_mutex; // guards writes to m_fd
-};
 
 /// Ends this process when the process that started it ends, even while a kernel hangs.
 void dieWithParent() {
@@ -138,218 +96,332 @@ QJsonArray writeOutputs(const QDir& dir, quint64 id, QVector<OutputBuffer>& outp
     return list;
 }
 
-// ---- Streamed buffers (Protocol.h): files in, outputs out, ranges on demand ----
-
-/// The "stream" object of a run or resources request, read on the reader thread.
-struct StreamSpec {
-    QVector<std::pair<QString, qint64>> files; ///< name and announced size
-    qint64 keepBeyondBytes = kDefaultKeepBeyondBytes;
+/// What the reader thread and the loop share.
+struct Channel {
+    explicit Channel(serve::Output& output)
+        : out(output) {}
+    serve::Output& out;
+    Inbox inbox;
+    std::atomic_bool cancel{false};
+    std::atomic<quint64> activeRun{0}; ///< the run in progress, 0 between runs
 };
 
-std::optional<StreamSpec> readStreamSpec(const QJsonObject& body, QString* error) {
-    QJsonObject stream;
-    const json::FieldReader top(body, error);
-    if (!top.readObject(QStringLiteral("stream"), &stream, json::Presence::Required))
-        return std::nullopt;
-    const json::FieldReader fields = top.nested(QStringLiteral("stream"), stream);
-    StreamSpec spec;
-    const bool read =
-        fields.readObjects(
-            QStringLiteral("files"),
-            [&spec, &fields](const json::FieldReader& item) {
-                QString name;
-                qint64 bytes = 0;
-                if (!item.readString(QStringLiteral("name"), &name, json::Presence::Required) ||
-                    !item.readWholeNumber(QStringLiteral("bytes"), &bytes, json::Presence::Required,
-                                          {0, kMaxBufferBytes}))
-                    return false;
-                if (!isSafeStreamName(name))
-                    return item.fail(
-                        item.path(QStringLiteral("name")) +
-                        QStringLiteral(": '%1' is not a plain relative name").arg(name.left(64)));
-                for (const auto& f : spec.files)
-                    if (f.first == name)
-                        return item.fail(item.path(QStringLiteral("name")) +
-                                         QStringLiteral(": '%1' is listed twice").arg(name));
-                if (spec.files.size() >= kMaxStreamedFiles)
-                    return item.fail(fields.path(QStringLiteral("files")) +
-                                     QStringLiteral(": more than %1 files").arg(kMaxStreamedFiles));
-                spec.files.push_back({name, bytes});
-                return true;
-            },
-            json::Presence::Required) &&
-        fields.readWholeNumber(QStringLiteral("keepBeyondBytes"), &spec.keepBeyondBytes,
-                               json::Presence::Optional, {0, kMaxBufferBytes});
-    if (!read)
-        return std::nullopt;
-    return spec;
-}
-
-/// A request whose files are still arriving in frames; written into `dir` as they come.
-class IncomingFiles {
+/// The reader thread: requests from stdin into the inbox. "cancel" acts at once; a streamed
+/// request waits here until its files are in; anything unreadable is answered with an error.
+class RequestReader {
 public:
-    IncomingFiles(RunnerMessage message, const StreamSpec& spec, const QString& dir)
-        : m_message(std::move(message))
-        , m_dir(dir) {
-        for (const auto& [name, bytes] : spec.files)
-            m_files[name] = File{bytes, 0, nullptr};
-    }
-    [[nodiscard]] quint64 id() const { return m_message.id; }
-    [[nodiscard]] bool complete() const {
-        return std::all_of(m_files.begin(), m_files.end(),
-                           [](const auto& f) { return f.second.done; });
-    }
-    /// Creates the folder and the empty files; false with a message when it cannot.
-    bool open(QString* error) {
-        for (auto& [name, f] : m_files) {
-            const QString path = QDir(m_dir).filePath(name);
-            if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-                *error = QStringLiteral("cannot create a folder for '%1' in %2").arg(name, m_dir);
-                return false;
+    RequestReader(Channel& channel, QString inputRoot)
+        : m_channel(channel)
+        , m_inputRoot(std::move(inputRoot)) {}
+
+    /// Reads until "shutdown" or the end of stdin.
+    void run() {
+        char buffer[64 * 1024];
+        Next next = Next::Read;
+        while (next == Next::Read) {
+            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            for (ProtocolReader::Item& item : m_protocol.feed(buffer, n)) {
+                next = onItem(item);
+                if (next != Next::Read)
+                    break; // after a bad frame header nothing can be read
             }
-            f.file = std::make_unique<QFile>(path);
-            if (!f.file->open(QIODevice::WriteOnly)) {
-                *error = QStringLiteral("cannot write '%1': %2").arg(path, f.file->errorString());
-                return false;
-            }
-            if (f.bytes == 0)
-                f.done = true; // an empty file needs no frame
         }
-        return true;
-    }
-    /// Takes one frame; false with a message naming the field when it breaks the rules.
-    bool take(const FrameHeader& h, const QByteArray& data, QString* error) {
-        const auto it = m_files.find(h.stream);
-        if (it == m_files.end() || it->second.done) {
-            *error = QStringLiteral("frame.stream: '%1' was not announced by request %2 or is "
-                                    "complete")
-                         .arg(h.stream.left(64))
-                         .arg(m_message.id);
-            return false;
-        }
-        File& f = it->second;
-        if (h.offset != f.received) {
-            *error = QStringLiteral("frame.offset: %1 for '%2', expected %3")
-                         .arg(h.offset)
-                         .arg(h.stream)
-                         .arg(f.received);
-            return false;
-        }
-        if (f.received + h.bytes > f.bytes) {
-            *error = QStringLiteral("frame.bytes: %1 at offset %2 runs past the %3 bytes "
-                                    "announced for '%4'")
-                         .arg(h.bytes)
-                         .arg(h.offset)
-                         .arg(f.bytes)
-                         .arg(h.stream);
-            return false;
-        }
-        if (h.last != (f.received + h.bytes == f.bytes)) {
-            *error = QStringLiteral("frame.last: %1 at offset %2 of '%3' (%4 bytes announced)")
-                         .arg(h.last ? QStringLiteral("true") : QStringLiteral("false"))
-                         .arg(h.offset)
-                         .arg(h.stream)
-                         .arg(f.bytes);
-            return false;
-        }
-        if (f.file->write(data) != data.size()) {
-            *error = QStringLiteral("cannot write '%1': %2").arg(h.stream, f.file->errorString());
-            return false;
-        }
-        f.received += h.bytes;
-        if (h.last) {
-            f.done = true;
-            f.file->close();
-        }
-        return true;
-    }
-    /// The request, its project folder pointed at the files.
-    RunnerMessage release() {
-        QJsonObject request = m_message.body.value(QStringLiteral("request")).toObject();
-        request.insert(QStringLiteral("projectDir"), m_dir);
-        m_message.body.insert(QStringLiteral("request"), request);
-        return std::move(m_message);
+        if (next == Next::Shutdown)
+            return;
+        // The client went away. A run in progress may be a kernel that never ends: waiting for
+        // it would keep the GPU for ever, so the process ends now (the driver frees the GPU).
+        if (m_channel.activeRun.load() != 0)
+            std::_Exit(kRunnerExitOk);
+        m_channel.inbox.push(RunnerMessage::make(MessageType::Shutdown, 0));
     }
 
 private:
-    struct File {
-        qint64 bytes = 0;
-        qint64 received = 0;
-        std::unique_ptr<QFile> file;
-        bool done = false;
-    };
-    RunnerMessage m_message;
-    QString m_dir;
-    std::map<QString, File> m_files;
-};
+    enum class Next { Read, Shutdown, Broken };
 
-/// The outputs of the last streamed run, kept for "fetch" until the next run replaces them.
-struct KeptOutputs {
-    quint64 run = 0;
-    QVector<OutputBuffer> buffers;
-};
-
-/// Lists the outputs for the result; the ones at most `keepBeyondBytes` go out as frames
-/// after it (streamOutputs), all stay in `kept`.
-QJsonArray listStreamedOutputs(const QVector<OutputBuffer>& outputs, qint64 keepBeyondBytes) {
-    QJsonArray list;
-    for (const OutputBuffer& b : outputs) {
-        QJsonObject item{{"name", b.name},
-                         {"type", b.type.toJson()},
-                         {"count", double(b.count)},
-                         {"bytes", double(b.data.size())}};
-        item.insert(b.data.size() > keepBeyondBytes ? QStringLiteral("kept")
-                                                    : QStringLiteral("stream"),
-                    true);
-        list.append(item);
+    Next onItem(ProtocolReader::Item& item) {
+        serve::Output& out = m_channel.out;
+        if (item.frame) {
+            onFrame(item);
+            return Next::Read;
+        }
+        if (item.fatal) {
+            out.send(RunnerMessage::make(MessageType::Error, 0, {{"message", item.error}}));
+            return Next::Broken;
+        }
+        QString error = item.error;
+        std::optional<RunnerMessage> m = std::move(item.message);
+        if (item.tooLong)
+            error = QStringLiteral("a request longer than %1 bytes was refused")
+                        .arg(kMaxRunnerMessageBytes);
+        if (m && !isRunnerRequestType(m->type)) {
+            error = QStringLiteral("'%1' is not a request").arg(toString(m->type));
+            m.reset();
+        }
+        if (!m) {
+            out.send(RunnerMessage::make(MessageType::Error, 0, {{"message", error}}));
+            return Next::Read;
+        }
+        if (m->type == MessageType::Cancel) {
+            if (m->id == m_channel.activeRun.load())
+                m_channel.cancel = true;
+            return Next::Read;
+        }
+        if (m->body.contains(QStringLiteral("stream"))) {
+            onStreamedRequest(std::move(*m));
+            return Next::Read;
+        }
+        const bool last = m->type == MessageType::Shutdown;
+        m_channel.inbox.push(std::move(*m));
+        return last ? Next::Shutdown : Next::Read;
     }
-    return list;
-}
 
-void streamOutputs(Output& out, quint64 id, const QVector<OutputBuffer>& outputs,
-                   qint64 keepBeyondBytes) {
-    for (const OutputBuffer& b : outputs)
-        if (b.data.size() <= keepBeyondBytes)
-            out.sendFrames(id, b.name, 0, b.data.constData(), b.data.size());
-}
-
-/// Answers a "fetch" from the kept outputs: frames of the range, or an error naming the field.
-void answerFetch(Output& out, const RunnerMessage& m, const KeptOutputs& kept) {
-    QString error;
-    const json::FieldReader fields(m.body, &error);
-    constexpr auto required = json::Presence::Required;
-    qint64 run = 0, offset = 0, bytes = 0;
-    QString name;
-    if (fields.readWholeNumber(QStringLiteral("run"), &run, required,
-                               {0, kExactDoubleIntegerLimit - 1}) &&
-        fields.readString(QStringLiteral("buffer"), &name, required) &&
-        fields.readWholeNumber(QStringLiteral("offset"), &offset, required, {0, kMaxBufferBytes}) &&
-        fields.readWholeNumber(QStringLiteral("bytes"), &bytes, required, {0, kMaxBufferBytes})) {
-        const OutputBuffer* found = nullptr;
-        for (const OutputBuffer& b : kept.buffers)
-            if (b.name == name)
-                found = &b;
-        if (quint64(run) != kept.run || kept.run == 0)
-            error = QStringLiteral("run: the outputs of run %1 are no longer on the runner%2")
-                        .arg(run)
-                        .arg(kept.run ? QStringLiteral(" (run %1 replaced them)").arg(kept.run)
-                                      : QString());
-        else if (!found)
-            error = QStringLiteral("buffer: run %1 has no output '%2'").arg(run).arg(name.left(64));
-        else if (offset + bytes > found->data.size())
-            error = QStringLiteral("offset: %1 + bytes: %2 runs past the end of '%3' (%4 bytes)")
-                        .arg(offset)
-                        .arg(bytes)
-                        .arg(name)
-                        .arg(found->data.size());
-        else {
-            out.sendFrames(m.id, name, offset, found->data.constData() + offset, bytes);
-            return;
+    /// A frame of the streamed request waiting for its files.
+    void onFrame(const ProtocolReader::Item& item) {
+        QString frameError;
+        if (!m_incoming || m_incoming->id() != item.frame->id)
+            frameError =
+                QStringLiteral("frame.id: no request %1 is waiting for files").arg(item.frame->id);
+        else
+            (void)m_incoming->take(*item.frame, item.data, &frameError);
+        if (!frameError.isEmpty()) {
+            m_incoming.reset(); // the request is dropped with its files
+            m_channel.out.send(
+                RunnerMessage::make(MessageType::Error, item.frame->id, {{"message", frameError}}));
+        } else if (m_incoming->complete()) {
+            m_channel.inbox.push(m_incoming->release());
+            m_incoming.reset();
         }
     }
-    out.send(RunnerMessage::make(QStringLiteral("error"), m.id,
-                                 {{"message", QStringLiteral("fetch: %1").arg(error)}}));
-}
+
+    /// Streamed buffers: the request waits here until its files are in.
+    void onStreamedRequest(RunnerMessage m) {
+        QString error;
+        const std::optional<serve::StreamSpec> spec = serve::readStreamSpec(m.body, &error);
+        const quint64 id = m.id;
+        const QString dir = QDir(m_inputRoot).filePath(QStringLiteral("in-%1").arg(id));
+        m_incoming.reset();
+        if (spec) {
+            QDir(dir).removeRecursively();
+            m_incoming.emplace(std::move(m), *spec, dir);
+            if (!m_incoming->open(&error))
+                m_incoming.reset();
+        }
+        if (!m_incoming) {
+            QDir(dir).removeRecursively();
+            m_channel.out.send(
+                RunnerMessage::make(MessageType::Error, id,
+                                    {{"message", QStringLiteral("bad request: %1").arg(error)}}));
+        } else if (m_incoming->complete()) {
+            m_channel.inbox.push(m_incoming->release());
+            m_incoming.reset();
+        }
+    }
+
+    Channel& m_channel;
+    const QString m_inputRoot;
+    ProtocolReader m_protocol;
+    std::optional<serve::IncomingFiles> m_incoming; ///< a streamed request waiting for files
+};
+
+/// The loop: one request at a time on the session, answered on the channel.
+class RequestServer {
+public:
+    RequestServer(Channel& channel, ConsoleCapture& console, const QString& outputDir)
+        : m_channel(channel)
+        , m_out(channel.out)
+        , m_console(console)
+        , m_session(&m_cache)
+        , m_dir(outputDir) {}
+
+    /// Serves until "shutdown" or a sticky CUDA error.
+    void serve() {
+        for (;;) {
+            const RunnerMessage m = m_channel.inbox.pop();
+            if (m.type == MessageType::Shutdown)
+                return;
+            if (m.type == MessageType::Fetch) {
+                serve::answerFetch(m_out, m, m_kept);
+                continue;
+            }
+            if (m.type == MessageType::Devices) {
+                answerDevices(m);
+                continue;
+            }
+            std::optional<serve::StreamSpec> stream;
+            const std::optional<RunRequest> request = readRequest(m, &stream);
+            if (!request)
+                continue;
+            if (m.type == MessageType::Run) {
+                if (!answerRun(m, *request, stream))
+                    return; // a sticky error: this process must not touch the GPU again: after
+                            // an illegal address even a reset context fails
+                continue;
+            }
+            if (m.type == MessageType::Compile)
+                answerCompile(m, *request);
+            else
+                answerResources(m, *request);
+            removeInputs(*request, stream);
+        }
+    }
+
+private:
+    /// Streamed buffers: the request's own folder (IncomingFiles::release) goes once it is
+    /// answered.
+    static void removeInputs(const RunRequest& request,
+                             const std::optional<serve::StreamSpec>& stream) {
+        if (stream)
+            QDir(request.projectDir).removeRecursively();
+    }
+
+    void answerDevices(const RunnerMessage& m) {
+        QString error;
+        QJsonArray list;
+        for (const DeviceInfo& d : m_session.devices(&error))
+            list.append(d.toJson());
+        m_out.send(RunnerMessage::make(
+            MessageType::Devices, m.id,
+            {{"devices", list}, {"error", error.isEmpty() ? QJsonValue() : QJsonValue(error)}}));
+    }
+
+    /// The request `m` carries; a streamed one names only the files sent with it, in a folder
+    /// of this runner's own. Nothing, answered with an error naming the field, when it is bad.
+    std::optional<RunRequest> readRequest(const RunnerMessage& m,
+                                          std::optional<serve::StreamSpec>* stream) {
+        QString error;
+        QJsonObject requestJson;
+        const bool hasRequest =
+            json::FieldReader(m.body, &error)
+                .readObject(QStringLiteral("request"), &requestJson, json::Presence::Required);
+        std::optional<RunRequest> request =
+            hasRequest ? RunRequest::fromJson(requestJson, &error) : std::nullopt;
+        if (request && m.body.contains(QStringLiteral("stream"))) {
+            *stream = serve::readStreamSpec(m.body, &error);
+            QSet<QString> names;
+            for (const auto& f : *stream ? (*stream)->files : QVector<std::pair<QString, qint64>>())
+                names.insert(f.first);
+            const QString problem = *stream ? checkStreamedPaths(*request, names) : error;
+            if (!problem.isEmpty()) {
+                error = problem;
+                QDir(request->projectDir).removeRecursively();
+                stream->reset();
+                request.reset();
+            }
+        }
+        if (!request)
+            m_out.send(
+                RunnerMessage::make(MessageType::Error, m.id,
+                                    {{"message", QStringLiteral("bad request: %1").arg(error)}}));
+        return request;
+    }
+
+    /// The request's arch, else its device's, else the default.
+    QString resolveArch(const RunRequest& request, QString* why) {
+        const QString arch = request.project.options.arch.value_or(QString());
+        if (!arch.isEmpty())
+            return arch;
+        const QVector<DeviceInfo> devices = m_session.devices(why);
+        return request.device < devices.size() ? devices[request.device].arch()
+                                               : QString::fromLatin1(kDefaultArch);
+    }
+
+    void answerCompile(const RunnerMessage& m, const RunRequest& request) {
+        QString why;
+        const CompileResult compiled = compileProject(request.project, request.projectDir,
+                                                      resolveArch(request, &why), &m_cache);
+        m_out.send(
+            RunnerMessage::make(MessageType::Compile, m.id, {{"result", compiled.toJson()}}));
+    }
+
+    void answerResources(const RunnerMessage& m, const RunRequest& request) {
+        QString why;
+        const CompileResult compiled = compileProject(request.project, request.projectDir,
+                                                      resolveArch(request, &why), &m_cache);
+        const std::optional<KernelResources> r =
+            compiled.ok ? m_session.kernelResources(compiled, request.project.kernel,
+                                                    request.project.launch, request.device, &why)
+                        : std::nullopt;
+        QJsonObject body{{"kernel", request.project.kernel}};
+        if (r)
+            body.insert("resources", r->toJson());
+        else
+            body.insert("error", compiled.ok ? why : QStringLiteral("the source does not compile"));
+        m_out.send(RunnerMessage::make(MessageType::Resources, m.id, body));
+    }
+
+    /// Runs the request and answers with its result and outputs; false when the session is
+    /// poisoned (the loop ends).
+    bool answerRun(const RunnerMessage& m, const RunRequest& request,
+                   const std::optional<serve::StreamSpec>& stream) {
+        tracePhase("runner: run request read");
+        m_channel.cancel = false;
+        m_channel.activeRun = m.id;
+        m_kept = serve::KeptOutputs(); // the next run replaces what the last one kept
+        (void)m_console.take(); // output from before this run (a library's chatter) is not its
+        // The verified launch's output is taken when the host starts checking it ("verifying",
+        // right after that launch's synchronisation); later launches print the same again.
+        std::optional<ConsoleOutput> firstLaunch;
+        RunResult result =
+            m_session.run(request, m_channel.cancel, [&](RunStage stage, int done, int total) {
+                if (!firstLaunch && stage == RunStage::Verifying)
+                    firstLaunch = m_console.take();
+                m_out.send(RunnerMessage::make(
+                    MessageType::Progress, m.id,
+                    {{"stage", toString(stage)}, {"done", done}, {"total", total}}));
+            });
+        m_channel.activeRun = 0;
+        const ConsoleOutput rest = m_console.take();
+        if (firstLaunch) {
+            result.console = *firstLaunch;
+            result.console.laterBytes = rest.totalBytes;
+        } else {
+            result.console = rest; // the run ended before its output was checked
+        }
+        removeInputs(request, stream);
+        if (stream)
+            sendStreamedResult(m.id, result, stream->keepBeyondBytes);
+        else
+            sendResult(m.id, result);
+        tracePhase("runner: result sent");
+        return !m_session.isPoisoned();
+    }
+
+    /// Streamed: the small outputs follow the result as frames; every output stays here for
+    /// "fetch" until the next run.
+    void sendStreamedResult(quint64 id, RunResult& result, qint64 keepBeyondBytes) {
+        m_out.send(RunnerMessage::make(
+            MessageType::Result, id,
+            {{"result", result.toJson(true)},
+             {"outputs", serve::listStreamedOutputs(result.outputs, keepBeyondBytes)},
+             {"poisoned", m_session.isPoisoned()}}));
+        serve::streamOutputs(m_out, id, result.outputs, keepBeyondBytes);
+        m_kept = serve::KeptOutputs{id, std::move(result.outputs)};
+    }
+
+    /// The outputs as files in the runner's private folder, named in the result.
+    void sendResult(quint64 id, RunResult& result) {
+        QString error;
+        const QJsonArray outputs = writeOutputs(m_dir, id, result.outputs, &error);
+        if (!error.isEmpty() && result.error.isEmpty())
+            result.error = error;
+        m_out.send(RunnerMessage::make(MessageType::Result, id,
+                                       {{"result", result.toJson(true)},
+                                        {"outputs", outputs},
+                                        {"poisoned", m_session.isPoisoned()}}));
+    }
+
+    Channel& m_channel;
+    serve::Output& m_out;
+    ConsoleCapture& m_console;
+    CompileCache m_cache;
+    ExecutionSession m_session;
+    QDir m_dir; ///< the runner's private folder for output files
+    serve::KeptOutputs m_kept;
+};
 
 } // namespace
 
@@ -371,254 +443,21 @@ int runRunnerServer() {
         QTextStream(stderr) << "kernelpad-cli serve: " << captureError << '\n';
         return kRunnerExitNoCapture;
     }
-    Output out(console->protocolFd());
-    out.send(RunnerMessage::make(QStringLiteral("hello"), 0,
+    serve::Output out(console->protocolFd());
+    out.send(RunnerMessage::make(MessageType::Hello, 0,
                                  {{"version", kRunnerProtocolVersion},
                                   {"kernelpad", kernelpadVersion()},
                                   {"pid", double(QCoreApplication::applicationPid())},
                                   {"outputDir", outputDir.path()}}));
-
-    Inbox inbox;
-    std::atomic_bool cancel{false};
-    std::atomic<quint64> activeRun{0};
-    const QString inputRoot = outputDir.path();
-    std::thread reader([&] {
-        ProtocolReader protocol;
-        std::optional<IncomingFiles> incoming; // a streamed request waiting for its files
-        char buffer[64 * 1024];
-        bool broken = false; // a bad frame header: nothing after it can be read
-        while (!broken) {
-            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                break;
-            for (ProtocolReader::Item& item : protocol.feed(buffer, n)) {
-                if (item.frame) {
-                    QString frameError;
-                    if (!incoming || incoming->id() != item.frame->id)
-                        frameError = QStringLiteral("frame.id: no request %1 is waiting for files")
-                                         .arg(item.frame->id);
-                    else
-                        (void)incoming->take(*item.frame, item.data, &frameError);
-                    if (!frameError.isEmpty()) {
-                        incoming.reset(); // the request is dropped with its files
-                        out.send(RunnerMessage::make(QStringLiteral("error"), item.frame->id,
-                                                     {{"message", frameError}}));
-                    } else if (incoming->complete()) {
-                        inbox.push(incoming->release());
-                        incoming.reset();
-                    }
-                    continue;
-                }
-                if (item.fatal) {
-                    out.send(
-                        RunnerMessage::make(QStringLiteral("error"), 0, {{"message", item.error}}));
-                    broken = true;
-                    break;
-                }
-                QString error = item.error;
-                std::optional<RunnerMessage> m = std::move(item.message);
-                if (item.tooLong)
-                    error = QStringLiteral("a request longer than %1 bytes was refused")
-                                .arg(kMaxRunnerMessageBytes);
-                if (m && !isRunnerRequestType(m->type)) {
-                    error = QStringLiteral("'%1' is not a request").arg(m->type);
-                    m.reset();
-                }
-                if (!m) {
-                    out.send(RunnerMessage::make(QStringLiteral("error"), 0, {{"message", error}}));
-                    continue;
-                }
-                if (m->type == QLatin1String("cancel")) {
-                    if (m->id == activeRun.load())
-                        cancel = true;
-                    continue;
-                }
-                if (m->body.contains(QStringLiteral("stream"))) {
-                    // Streamed buffers: the request waits here until its files are in.
-                    const std::optional<StreamSpec> spec = readStreamSpec(m->body, &error);
-                    const QString dir =
-                        QDir(inputRoot).filePath(QStringLiteral("in-%1").arg(m->id));
-                    incoming.reset();
-                    if (spec) {
-                        QDir(dir).removeRecursively();
-                        incoming.emplace(std::move(*m), *spec, dir);
-                        if (!incoming->open(&error))
-                            incoming.reset();
-                    }
-                    if (!incoming) {
-                        QDir(dir).removeRecursively();
-                        out.send(RunnerMessage::make(
-                            QStringLiteral("error"), m ? m->id : 0,
-                            {{"message", QStringLiteral("bad request: %1").arg(error)}}));
-                    } else if (incoming->complete()) {
-                        inbox.push(incoming->release());
-                        incoming.reset();
-                    }
-                    continue;
-                }
-                const bool last = m->type == QLatin1String("shutdown");
-                inbox.push(std::move(*m));
-                if (last)
-                    return;
-            }
-        }
-        // The client went away. A run in progress may be a kernel that never ends: waiting for
-        // it would keep the GPU for ever, so the process ends now (the driver frees the GPU).
-        if (activeRun.load() != 0)
-            std::_Exit(kRunnerExitOk);
-        inbox.push(RunnerMessage::make(QStringLiteral("shutdown"), 0));
-    });
-
-    CompileCache cache;
-    ExecutionSession session(&cache);
-    const QDir dir(outputDir.path());
-    KeptOutputs kept;
-    for (;;) {
-        const RunnerMessage m = inbox.pop();
-        if (m.type == QLatin1String("shutdown"))
-            break;
-        if (m.type == QLatin1String("fetch")) {
-            answerFetch(out, m, kept);
-            continue;
-        }
-        if (m.type == QLatin1String("devices")) {
-            QString error;
-            QJsonArray list;
-            for (const DeviceInfo& d : session.devices(&error))
-                list.append(d.toJson());
-            out.send(RunnerMessage::make(
-                QStringLiteral("devices"), m.id,
-                {{"devices", list},
-                 {"error", error.isEmpty() ? QJsonValue() : QJsonValue(error)}}));
-            continue;
-        }
-        QString error;
-        QJsonObject requestJson;
-        const bool hasRequest =
-            json::FieldReader(m.body, &error)
-                .readObject(QStringLiteral("request"), &requestJson, json::Presence::Required);
-        std::optional<RunRequest> request =
-            hasRequest ? RunRequest::fromJson(requestJson, &error) : std::nullopt;
-        // Streamed buffers: the request names only the files sent with it, in a folder of
-        // this runner's own (IncomingFiles::release), removed once the request is answered.
-        std::optional<StreamSpec> stream;
-        if (request && m.body.contains(QStringLiteral("stream"))) {
-            stream = readStreamSpec(m.body, &error);
-            QSet<QString> names;
-            for (const auto& f : stream ? stream->files : QVector<std::pair<QString, qint64>>())
-                names.insert(f.first);
-            const QString problem = stream ? checkStreamedPaths(*request, names) : error;
-            if (!problem.isEmpty()) {
-                error = problem;
-                QDir(request->projectDir).removeRecursively();
-                stream.reset();
-                request.reset();
-            }
-        }
-        if (!request) {
-            out.send(
-                RunnerMessage::make(QStringLiteral("error"), m.id,
-                                    {{"message", QStringLiteral("bad request: %1").arg(error)}}));
-            continue;
-        }
-        const auto removeInputs = [&] {
-            if (stream)
-                QDir(request->projectDir).removeRecursively();
-        };
-        const auto resolveArch = [&](QString* why) {
-            const QString arch = request->project.options.arch.value_or(QString());
-            if (!arch.isEmpty())
-                return arch;
-            const QVector<DeviceInfo> devices = session.devices(why);
-            return request->device < devices.size() ? devices[request->device].arch()
-                                                    : QString::fromLatin1(kDefaultArch);
-        };
-        if (m.type == QLatin1String("compile")) {
-            QString why;
-            const CompileResult compiled =
-                compileProject(request->project, request->projectDir, resolveArch(&why), &cache);
-            out.send(RunnerMessage::make(QStringLiteral("compile"), m.id,
-                                         {{"result", compiled.toJson()}}));
-            removeInputs();
-            continue;
-        }
-        if (m.type == QLatin1String("resources")) {
-            QString why;
-            const CompileResult compiled =
-                compileProject(request->project, request->projectDir, resolveArch(&why), &cache);
-            const std::optional<KernelResources> r =
-                compiled.ok
-                    ? session.kernelResources(compiled, request->project.kernel,
-                                              request->project.launch, request->device, &why)
-                    : std::nullopt;
-            QJsonObject body{{"kernel", request->project.kernel}};
-            if (r)
-                body.insert("resources", r->toJson());
-            else
-                body.insert("error",
-                            compiled.ok ? why : QStringLiteral("the source does not compile"));
-            out.send(RunnerMessage::make(QStringLiteral("resources"), m.id, body));
-            removeInputs();
-            continue;
-        }
-        // "run"
-        tracePhase("runner: run request read");
-        cancel = false;
-        activeRun = m.id;
-        kept = KeptOutputs();  // the next run replaces what the last one kept
-        (void)console->take(); // output from before this run (a library's chatter) is not its
-        // The verified launch's output is taken when the host starts checking it ("verifying",
-        // right after that launch's synchronisation); later launches print the same again.
-        std::optional<ConsoleOutput> firstLaunch;
-        RunResult result =
-            session.run(*request, cancel, [&](const QString& stage, int done, int total) {
-                if (!firstLaunch && stage == QLatin1String("verifying"))
-                    firstLaunch = console->take();
-                out.send(RunnerMessage::make(QStringLiteral("progress"), m.id,
-                                             {{"stage", stage}, {"done", done}, {"total", total}}));
-            });
-        activeRun = 0;
-        const ConsoleOutput rest = console->take();
-        if (firstLaunch) {
-            result.console = *firstLaunch;
-            result.console.laterBytes = rest.totalBytes;
-        } else {
-            result.console = rest; // the run ended before its output was checked
-        }
-        removeInputs();
-        if (stream) {
-            // Streamed: the small outputs follow the result as frames; every output stays
-            // here for "fetch" until the next run.
-            out.send(RunnerMessage::make(
-                QStringLiteral("result"), m.id,
-                {{"result", result.toJson(true)},
-                 {"outputs", listStreamedOutputs(result.outputs, stream->keepBeyondBytes)},
-                 {"poisoned", session.isPoisoned()}}));
-            streamOutputs(out, m.id, result.outputs, stream->keepBeyondBytes);
-            kept = KeptOutputs{m.id, std::move(result.outputs)};
-            tracePhase("runner: result sent");
-            if (session.isPoisoned())
-                break;
-            continue;
-        }
-        const QJsonArray outputs = writeOutputs(dir, m.id, result.outputs, &error);
-        if (!error.isEmpty() && result.error.isEmpty())
-            result.error = error;
-        out.send(RunnerMessage::make(QStringLiteral("result"), m.id,
-                                     {{"result", result.toJson(true)},
-                                      {"outputs", outputs},
-                                      {"poisoned", session.isPoisoned()}}));
-        tracePhase("runner: result sent");
-        if (session.isPoisoned())
-            break; // a sticky error: this process must not touch the GPU again: after an illegal
-                   // address even a reset context fails
-    }
-    if (reader.joinable()) {
-        // The reader blocks in getline until stdin closes; detach so a poisoned runner can exit.
-        reader.detach();
-    }
+    Channel channel(out);
+    RequestReader reader(channel, outputDir.path());
+    std::thread readerThread([&reader] { reader.run(); });
+    // Never destroyed: std::_Exit below ends the process without calling into the driver
+    // (a poisoned one may crash in any call).
+    RequestServer server(channel, *console, outputDir.path());
+    server.serve();
+    // The reader blocks in read() until stdin closes; detach so a poisoned runner can exit.
+    readerThread.detach();
     outputDir.remove();
     // Skip static destructors that could call into a poisoned driver.
     std::_Exit(kRunnerExitOk);

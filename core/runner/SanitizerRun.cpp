@@ -1,13 +1,12 @@
 #include "core/runner/SanitizerRun.h"
 
 #include "core/compile/Toolkit.h"
-#include "core/runner/RunnerConnection.h"
 #include "core/runner/SanitizerLogParser.h"
+#include "core/runner/ToolWrappedRun.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 #include <algorithm>
 #include <climits>
@@ -24,31 +23,13 @@ constexpr qint64 kMaxSanitizerLogBytes = qint64(16) << 20;
 } // namespace
 
 QString findComputeSanitizer(QStringList* searched) {
-    QStringList candidates;
-    const QString fromEnv = qEnvironmentVariable("KERNELPAD_COMPUTE_SANITIZER");
-    if (!fromEnv.isEmpty())
-        candidates << fromEnv;
-    QStringList roots{cudaToolkitRoot(), QStringLiteral("/usr/local/cuda")};
-    roots.removeAll(QString());
-    roots.removeDuplicates();
-    for (const QString& root : roots)
-        candidates << root + QStringLiteral("/compute-sanitizer/compute-sanitizer")
-                   << root + QStringLiteral("/bin/compute-sanitizer");
-    candidates.removeDuplicates();
-    for (const QString& c : candidates) {
-        const QFileInfo info(c);
-        if (info.isFile() && info.isExecutable()) {
-            if (searched)
-                searched->clear();
-            return info.absoluteFilePath();
-        }
-    }
-    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("compute-sanitizer"));
-    if (!onPath.isEmpty())
-        return onPath;
+    // The toolkit keeps it in a folder of its own, with a link in bin/ in some layouts.
+    const ToolkitProgram program = findToolkitProgram(
+        QStringLiteral("compute-sanitizer"), qEnvironmentVariable("KERNELPAD_COMPUTE_SANITIZER"),
+        {QStringLiteral("compute-sanitizer"), QStringLiteral("bin")});
     if (searched)
-        *searched = candidates << QStringLiteral("PATH (%1)").arg(qEnvironmentVariable("PATH"));
-    return {};
+        *searched = program.found() ? QStringList() : program.looked;
+    return program.path;
 }
 
 QString sanitizerNotFoundMessage(const QStringList& searched) {
@@ -104,7 +85,7 @@ SanitizerRun::SanitizerRun(const QString& sanitizer, const QString& runner,
     , m_runnerArguments(runnerArguments)
     , m_preparationLimitMs(preparationLimitMs) {}
 
-SanitizerRun::~SanitizerRun() = default; // the connection, a child, kills its process group
+SanitizerRun::~SanitizerRun() = default; // the wrapped run, a child, kills its process group
 
 bool SanitizerRun::start(quint64 id, const RunRequest& request, QString* error) {
     auto dir = std::make_unique<QTemporaryDir>(
@@ -120,43 +101,34 @@ bool SanitizerRun::start(quint64 id, const RunRequest& request, QString* error) 
                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 
     m_dir = std::move(dir);
-    m_id = id;
     m_request = request;
-    m_result.reset();
-    m_wall.start();
-    m_connection = new RunnerConnection(this);
-    // Its own process group: stopping it stops compute-sanitizer and the runner it started.
-    m_connection->setOwnProcessGroup(true);
-    m_connection->setCommand(
-        m_sanitizer,
-        sanitizerArguments(request.sanitizer, m_dir->filePath(QStringLiteral("report.txt")))
-            << m_runner << m_runnerArguments);
-    m_connection->setPreparationLimitMs(m_preparationLimitMs + kSanitizerStartupMs);
-    connect(m_connection, &RunnerConnection::runProgress, this, &SanitizerRun::progress);
-    connect(m_connection, &RunnerConnection::runFinished, this, &SanitizerRun::onResult);
-    connect(m_connection, &RunnerConnection::exited, this, &SanitizerRun::finish);
-    m_connection->run(id, sanitizedRequest(request));
+    if (m_run)
+        m_run->deleteLater();
+    m_run = new ToolWrappedRun(QStringLiteral("compute-sanitizer"), this);
+    connect(m_run, &ToolWrappedRun::progress, this, &SanitizerRun::progress);
+    connect(m_run, &ToolWrappedRun::ended, this, &SanitizerRun::finish);
+    WrappedCommand command;
+    command.tool = m_sanitizer;
+    command.toolArguments =
+        sanitizerArguments(request.sanitizer, m_dir->filePath(QStringLiteral("report.txt")));
+    command.runner = m_runner;
+    command.runnerArguments = m_runnerArguments;
+    command.preparationLimitMs = m_preparationLimitMs + kSanitizerStartupMs;
+    m_run->start(id, command, sanitizedRequest(request));
     return true;
 }
 
 void SanitizerRun::cancel() {
-    if (m_connection)
-        m_connection->cancel();
-}
-
-void SanitizerRun::onResult(quint64 id, const RunResult& result) {
-    if (!m_connection || id != m_id || m_result)
-        return;
-    m_result = result;
-    // The report is complete only once compute-sanitizer has exited.
-    m_connection->shutdown();
+    if (m_run)
+        m_run->cancel();
 }
 
 void SanitizerRun::finish() {
-    if (!m_connection)
+    if (!m_run)
         return;
-    RunResult r = m_result.value_or(RunResult{});
-    if (!m_result) {
+    const std::optional<RunResult>& result = m_run->result();
+    RunResult r = result.value_or(RunResult{});
+    if (!result) {
         r.status = RunStatus::CudaError;
         r.error = QStringLiteral("the runner under compute-sanitizer ended without a result");
     }
@@ -168,6 +140,9 @@ void SanitizerRun::finish() {
             "Ran once under compute-sanitizer %1 (1 repetition, no warm-up): a sanitized "
             "kernel runs 10-100x slower, so these times say nothing about its speed.")
             .arg(toolName)};
+    // A tool this side stopped (cancel, time limit) wrote at most part of its report.
+    if (const QString killed = m_run->killedNote(); !killed.isEmpty())
+        notes << killed;
     QFile log(m_dir ? m_dir->filePath(QStringLiteral("report.txt")) : QString());
     if (log.open(QIODevice::ReadOnly)) {
         const SanitizerLog parsed = SanitizerLogParser::parse(
@@ -210,13 +185,13 @@ void SanitizerRun::finish() {
         if (!runError.isEmpty())
             r.error += QStringLiteral(" The run itself ended with: %1").arg(runError);
     }
-    r.totalMs = double(m_wall.nsecsElapsed()) / 1e6;
-    m_connection->disconnect(this);
-    m_connection->deleteLater();
-    m_connection = nullptr;
+    r.totalMs = m_run->elapsedMs();
+    const quint64 id = m_run->id();
+    m_run->disconnect(this);
+    m_run->deleteLater();
+    m_run = nullptr;
     m_dir.reset(); // removes report.txt with its folder
-    m_result.reset();
-    emit finished(m_id, r);
+    emit finished(id, r);
 }
 
 } // namespace kernelpad

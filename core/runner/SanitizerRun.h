@@ -6,7 +6,6 @@
 
 #include "core/run/RunTypes.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -17,11 +16,11 @@
 
 namespace kernelpad {
 
-class RunnerConnection;
+class ToolWrappedRun;
 
-/// compute-sanitizer: $KERNELPAD_COMPUTE_SANITIZER, next to the toolkit
+/// compute-sanitizer (findToolkitProgram): $KERNELPAD_COMPUTE_SANITIZER, next to the toolkit
 /// (<cuda>/compute-sanitizer/compute-sanitizer, <cuda>/bin/compute-sanitizer), then PATH.
-/// Empty when none is found; `searched` then lists where it looked.
+/// Empty when none is found; `searched` then lists every place it looked.
 [[nodiscard]] QString findComputeSanitizer(QStringList* searched = nullptr);
 /// "compute-sanitizer was not found; looked in: ...": a sentence a person can act on.
 [[nodiscard]] QString sanitizerNotFoundMessage(const QStringList& searched);
@@ -64,19 +63,15 @@ signals:
     void finished(quint64 id, const kernelpad::RunResult& result);
 
 private:
-    void onResult(quint64 id, const RunResult& result);
     void finish();
 
     QString m_sanitizer;
     QString m_runner;
     QStringList m_runnerArguments;
     int m_preparationLimitMs;
-    RunnerConnection* m_connection = nullptr; ///< the one-off runner under the tool
-    std::unique_ptr<QTemporaryDir> m_dir;     ///< holds report.txt; removed afterwards
-    quint64 m_id = 0;
+    ToolWrappedRun* m_run = nullptr;      ///< the one-off runner under the tool
+    std::unique_ptr<QTemporaryDir> m_dir; ///< holds report.txt; removed afterwards
     RunRequest m_request;
-    std::optional<RunResult> m_result; ///< the runner's answer, before the log joins it
-    QElapsedTimer m_wall;
 };
 
 } // namespace kernelpad

@@ -41,7 +41,7 @@ void sendOut(const QByteArray& bytes) {
 /// The stand-in runner's loop: kept outputs and fetches, nothing else.
 int standInRunner() {
     sendOut(encodeRunnerMessage(RunnerMessage::make(
-        QStringLiteral("hello"), 0,
+        MessageType::Hello, 0,
         {{"version", kRunnerProtocolVersion},
          {"kernelpad", kernelpadVersion()},
          {"pid", double(::getpid())},
@@ -59,13 +59,13 @@ int standInRunner() {
             if (!item.message)
                 continue; // no frames come: the test's requests name no files
             const RunnerMessage& m = *item.message;
-            if (m.type == QLatin1String("shutdown"))
+            if (m.type == MessageType::Shutdown)
                 return 0;
-            if (m.type == QLatin1String("devices")) {
+            if (m.type == MessageType::Devices) {
                 sendOut(encodeRunnerMessage(RunnerMessage::make(
-                    QStringLiteral("devices"), m.id,
+                    MessageType::Devices, m.id,
                     {{"devices", QJsonArray()}, {"error", QStringLiteral("a stand-in")}})));
-            } else if (m.type == QLatin1String("run")) {
+            } else if (m.type == MessageType::Run) {
                 ++runs;
                 kept = QByteArray(qsizetype(kKeptCount * 4), Qt::Uninitialized);
                 for (qint64 i = 0; i < kKeptCount; ++i) {
@@ -76,7 +76,7 @@ int standInRunner() {
                 RunResult result;
                 result.status = RunStatus::Ok;
                 sendOut(encodeRunnerMessage(RunnerMessage::make(
-                    QStringLiteral("result"), m.id,
+                    MessageType::Result, m.id,
                     {{"result", result.toJson(true)},
                      {"outputs",
                       QJsonArray{QJsonObject{{"name", "y"},
@@ -85,7 +85,7 @@ int standInRunner() {
                                              {"bytes", double(kept.size())},
                                              {"kept", true}}}},
                      {"poisoned", false}})));
-            } else if (m.type == QLatin1String("fetch")) {
+            } else if (m.type == MessageType::Fetch) {
                 const quint64 run = quint64(m.body.value("run").toDouble());
                 const QString name = m.body.value("buffer").toString();
                 const qint64 offset = qint64(m.body.value("offset").toDouble());
@@ -105,7 +105,7 @@ int standInRunner() {
                                 .arg(kept.size());
                 if (!error.isEmpty())
                     sendOut(encodeRunnerMessage(
-                        RunnerMessage::make(QStringLiteral("error"), m.id, {{"message", error}})));
+                        RunnerMessage::make(MessageType::Error, m.id, {{"message", error}})));
                 else
                     sendOut(encodeFrames(m.id, name, offset, kept.constData() + offset, bytes));
             }

@@ -38,6 +38,7 @@ class TestLaunchValidation : public QObject {
     Q_OBJECT
 private slots:
     void genericLimits();
+    void limitsForDevice();
     void validate_data();
     void validate();
     void unknownLimitsSkipChecks();
@@ -52,6 +53,28 @@ void TestLaunchValidation::genericLimits() {
     QCOMPARE(limits.maxGridDim, (std::array<int, 3>{2147483647, 65535, 65535}));
     QCOMPARE(limits.maxSharedPerBlockBytes, 48 * 1024);
     QCOMPARE(limits.kernelMaxThreadsPerBlock, 0);
+}
+
+void TestLaunchValidation::limitsForDevice() {
+    DeviceInfo d;
+    d.maxThreadsPerBlock = 1024;
+    d.maxBlockDim = {1024, 1024, 64};
+    d.maxGridDim = {2147483647, 65535, 65535};
+    d.sharedMemPerBlockBytes = 48 * 1024;
+    d.sharedMemPerBlockOptinBytes = 227 * 1024;
+    const LaunchLimits limits = LaunchLimits::forDevice(d);
+    QCOMPARE(limits.maxThreadsPerBlock, 1024);
+    QCOMPARE(limits.maxBlockDim, d.maxBlockDim);
+    QCOMPARE(limits.maxGridDim, d.maxGridDim);
+    QCOMPARE(limits.maxSharedPerBlockBytes, 48 * 1024);
+    QCOMPARE(limits.maxSharedPerBlockOptinBytes, 227 * 1024);
+    // The kernel's limits are not the device's to say.
+    QCOMPARE(limits.kernelMaxThreadsPerBlock, 0);
+    QVERIFY(limits.kernelName.isEmpty());
+    // Opt-in shared memory is what lets a 100 KiB block through on this device.
+    const LaunchConfig big = config({1, 1, 1}, {32, 1, 1}, 100 * 1024);
+    QVERIFY(validateLaunch(big, genericLaunchLimits()).contains(QLatin1String("shared")));
+    QCOMPARE(validateLaunch(big, limits), QString());
 }
 
 void TestLaunchValidation::validate_data() {

@@ -50,10 +50,10 @@ private slots:
         QFETCH(qsizetype, step);
         const QByteArray data = allBytes(dataBytes);
         QVERIFY(dataBytes == 0 || data.contains('\n'));
-        const QByteArray before =
-            encodeRunnerMessage(RunnerMessage::make("progress", 7, {{"stage", "timing"}}));
-        const QByteArray after =
-            encodeRunnerMessage(RunnerMessage::make("devices", 8, {{"devices", QJsonArray()}}));
+        const QByteArray before = encodeRunnerMessage(
+            RunnerMessage::make(MessageType::Progress, 7, {{"stage", "timing"}}));
+        const QByteArray after = encodeRunnerMessage(
+            RunnerMessage::make(MessageType::Devices, 8, {{"devices", QJsonArray()}}));
         const QByteArray wire =
             before + encodeFrames(7, "out", 0, data.constData(), data.size()) + after;
         const QVector<ProtocolReader::Item> items = readInSteps(wire, step);
@@ -61,7 +61,7 @@ private slots:
             dataBytes == 0 ? 1 : (dataBytes + kMaxFrameBytes - 1) / kMaxFrameBytes;
         QCOMPARE(items.size(), frames + 2);
         QVERIFY(items.first().message);
-        QCOMPARE(items.first().message->type, QStringLiteral("progress"));
+        QVERIFY(items.first().message->type == MessageType::Progress);
         QByteArray joined;
         for (qsizetype k = 1; k <= frames; ++k) {
             const ProtocolReader::Item& item = items[k];
@@ -75,7 +75,7 @@ private slots:
         }
         QCOMPARE(joined, data);
         QVERIFY(items.last().message);
-        QCOMPARE(items.last().message->type, QStringLiteral("devices"));
+        QVERIFY(items.last().message->type == MessageType::Devices);
     }
 
     void readerHoldsOnlyTheAnnouncedFrame() {
@@ -91,7 +91,7 @@ private slots:
         QVERIFY(items[0].frame);
         QCOMPARE(items[0].data, QByteArray("0123456789"));
         QVERIFY(items[1].message);
-        QCOMPARE(items[1].message->type, QStringLiteral("shutdown"));
+        QVERIFY(items[1].message->type == MessageType::Shutdown);
         QCOMPARE(reader.pendingBytes(), qsizetype(0));
     }
 
@@ -134,7 +134,7 @@ private slots:
         QFETCH(QString, field);
         ProtocolReader reader;
         const QByteArray wire =
-            line + "\n" + encodeRunnerMessage(RunnerMessage::make("shutdown", 0));
+            line + "\n" + encodeRunnerMessage(RunnerMessage::make(MessageType::Shutdown, 0));
         const QVector<ProtocolReader::Item> items = reader.feed(wire.constData(), wire.size());
         QCOMPARE(items.size(), 1); // nothing after a bad header is read
         QVERIFY(!items[0].message);
@@ -176,8 +176,8 @@ private slots:
     }
 
     void frameAndFetchAreRequests() {
-        QVERIFY(isRunnerRequestType("frame"));
-        QVERIFY(isRunnerRequestType("fetch"));
+        QVERIFY(isRunnerRequestType(MessageType::Frame));
+        QVERIFY(isRunnerRequestType(MessageType::Fetch));
         QString error;
         QVERIFY(!decodeRunnerMessage(R"({"type":"fetch"})", &error));
         QVERIFY2(error.contains("id"), qPrintable(error));

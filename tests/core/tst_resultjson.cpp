@@ -528,14 +528,14 @@ void TestResultJson::protocolCorpusReads() {
     QVERIFY2(m, qPrintable(error));
     const json::FieldReader fields(m->body, &error);
     QJsonObject part;
-    if (m->type == QLatin1String("result")) {
+    if (m->type == MessageType::Result) {
         QVERIFY2(fields.readObject(QStringLiteral("result"), &part, json::Presence::Required),
                  qPrintable(error));
         const std::optional<RunResult> r = RunResult::fromJson(part, &error);
         QVERIFY2(r, qPrintable(error));
         QVERIFY(r->jit.used && !r->pipeline.isEmpty() && !r->sanitizer.isEmpty());
         QVERIFY(std::isnan(r->timing.timesMs[2]));
-    } else if (m->type == QLatin1String("devices")) {
+    } else if (m->type == MessageType::Devices) {
         QVERIFY2(fields.readObjects(
                      QStringLiteral("devices"),
                      [](const json::FieldReader& item) {

@@ -131,14 +131,14 @@ private slots:
 
     void protocolRoundTrip() {
         const RunnerMessage m =
-            RunnerMessage::make("progress", 42, {{"stage", "timing"}, {"done", 3}});
+            RunnerMessage::make(MessageType::Progress, 42, {{"stage", "timing"}, {"done", 3}});
         const QByteArray line = encodeRunnerMessage(m);
         QVERIFY(line.endsWith('\n'));
         QCOMPARE(line.count('\n'), 1);
         QString error;
         const std::optional<RunnerMessage> back = decodeRunnerMessage(line, &error);
         QVERIFY2(back, qPrintable(error));
-        QCOMPARE(back->type, QStringLiteral("progress"));
+        QVERIFY(back->type == MessageType::Progress);
         QCOMPARE(back->id, quint64(42));
         QCOMPARE(back->body.value("done").toInt(), 3);
     }

@@ -6,6 +6,7 @@
 
 #include "core/project/Project.h"
 #include "core/run/RunTypes.h"
+#include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/SanitizerLogParser.h"
 #include "core/runner/SanitizerRun.h"
@@ -323,8 +324,9 @@ private slots:
         QVERIFY(std::any_of(searched.cbegin(), searched.cend(), [](const QString& s) {
             return s.endsWith("/compute-sanitizer/compute-sanitizer");
         }));
-        QVERIFY(std::any_of(searched.cbegin(), searched.cend(),
-                            [](const QString& s) { return s.startsWith("PATH"); }));
+        // Every PATH entry is named (findToolkitProgram), not PATH as a whole.
+        QVERIFY2(searched.contains(QDir::cleanPath(emptyBin.path()) + "/compute-sanitizer"),
+                 qPrintable(searched.join(", ")));
         const QString message = sanitizerNotFoundMessage(searched);
         QVERIFY2(message.contains("compute-sanitizer was not found") &&
                      message.contains("/bin/compute-sanitizer"),
@@ -624,6 +626,50 @@ private slots:
         QVERIFY2(!QFileInfo::exists(QFileInfo(log).absolutePath()),
                  "the private report folder must be removed");
         QCOMPARE(argv.mid(argv.size() - 2), (QStringList{KERNELPAD_CLI_PATH, "serve"}));
+    }
+
+    // A sanitized run this side stops (its time limit, a cancel) kills compute-sanitizer with
+    // the runner, so the tool's report is cut short: the note says why, as a profile's
+    // outcome does (both go through ToolWrappedRun). The sanitized run once ignored the kill.
+    void stoppedRunSaysTheToolWasStopped_data() {
+        QTest::addColumn<bool>("cancel");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("time limit") << false << int(RunStatus::Timeout) << "time limit";
+        QTest::newRow("cancelled") << true << int(RunStatus::Cancelled) << "cancelled";
+    }
+    void stoppedRunSaysTheToolWasStopped() {
+        QFETCH(bool, cancel);
+        QFETCH(int, status);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        // A runner that reports its timed launches and never returns from them.
+        const QString hangs =
+            QStringLiteral("d=$(mktemp -d /tmp/kernelpad-runner-XXXXXX); "
+                           "printf '{\"type\":\"hello\",\"version\":%1,\"pid\":1,\"outputDir\":"
+                           "\"%s\"}\\n' \"$d\"; read line; id=${line#'{\"id\":'}; id=${id%%,*}; "
+                           "printf '{\"type\":\"progress\",\"id\":%s,\"stage\":\"timing\","
+                           "\"done\":0,\"total\":1}\\n' \"$id\"; exec cat > /dev/null")
+                .arg(kRunnerProtocolVersion);
+        SanitizerRun run(fakeSanitizer(dir), QStringLiteral("/bin/sh"),
+                         {QStringLiteral("-c"), hangs}, 1000);
+        QSignalSpy progress(&run, &SanitizerRun::progress);
+        QSignalSpy finished(&run, &SanitizerRun::finished);
+        RunRequest request = saxpyRequest();
+        request.sanitizer = SanitizerTool::Memcheck;
+        request.project.timing.timeLimitMs = 10; // kSanitizerTimeScale makes it 0.3 s
+        QString error;
+        QVERIFY2(run.start(12, request, &error), qPrintable(error));
+        QVERIFY(progress.count() > 0 || progress.wait(10000));
+        if (cancel)
+            run.cancel();
+        QVERIFY(finished.wait(10000));
+        const RunResult r = finished.first().at(1).value<RunResult>();
+        QCOMPARE(int(r.status), status);
+        QCOMPARE(r.sanitizerTool, SanitizerTool::Memcheck);
+        QVERIFY2(r.sanitizerNote.contains("compute-sanitizer was stopped with the runner") &&
+                     r.sanitizerNote.contains(why),
+                 qPrintable(r.sanitizerNote));
     }
 
     // kernelpad-cli run --memcheck: the exit code and the messages, with no GPU here.

@@ -182,7 +182,7 @@ private slots:
         r.project.arguments[1].buffer.init.path = QStringLiteral("/etc/hostname");
         const QByteArray data("\x93NUMPY\n", 7); // any bytes; '\n' inside on purpose
         runner.write(encodeRunnerMessage(RunnerMessage::make(
-            "run", 5,
+            MessageType::Run, 5,
             {{"request", r.toJson()},
              {"stream",
               QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "x.npy"},
@@ -196,7 +196,7 @@ private slots:
 
         // A frame out of order is refused naming its field, and the request is dropped.
         runner.write(encodeRunnerMessage(RunnerMessage::make(
-            "run", 6,
+            MessageType::Run, 6,
             {{"request", saxpyRequest().toJson()},
              {"stream",
               QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "x.npy"}, {"bytes", 8}}}}}}})));
@@ -208,7 +208,7 @@ private slots:
 
         // A name that escapes the folder is refused in the announcement.
         runner.write(encodeRunnerMessage(RunnerMessage::make(
-            "run", 7,
+            MessageType::Run, 7,
             {{"request", saxpyRequest().toJson()},
              {"stream", QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "../../x"},
                                                                      {"bytes", 1}}}}}}})));
@@ -219,7 +219,7 @@ private slots:
 
         // Nothing was kept: a fetch is refused naming the run.
         runner.write(encodeRunnerMessage(RunnerMessage::make(
-            "fetch", 8, {{"run", 5}, {"buffer", "out"}, {"offset", 0}, {"bytes", 4}})));
+            MessageType::Fetch, 8, {{"run", 5}, {"buffer", "out"}, {"offset", 0}, {"bytes", 4}})));
         answer = nextAnswer(runner);
         QCOMPARE(answer.value("id").toInt(), 8);
         QVERIFY2(answer.value("message").toString().contains("fetch: run:"),
@@ -242,7 +242,7 @@ private slots:
         fake.status = RunStatus::Ok;
         QByteArray script =
             encodeRunnerMessage(RunnerMessage::make(
-                "result", 1,
+                MessageType::Result, 1,
                 {{"result", fake.toJson(true)},
                  {"outputs",
                   QJsonArray{QJsonObject{{"name", "out"},

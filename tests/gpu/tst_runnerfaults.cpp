@@ -6,6 +6,7 @@
 
 #include "../support/TestMain.h"
 #include "core/engine/Engine.h"
+#include "core/run/RunStage.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -153,7 +154,7 @@ private slots:
         const QMetaObject::Connection c =
             connect(m_engine.get(), &Engine::runProgress, this,
                     [&](quint64, const QString& stage, int, int) {
-                        if (stage == QLatin1String("verifying launch"))
+                        if (stage == toString(RunStage::VerifyingLaunch))
                             sinceLaunch.start();
                     });
         const RunResult hung = run(p);
