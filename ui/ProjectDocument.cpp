@@ -123,7 +123,14 @@ QString ProjectDocument::directory() const {
 }
 
 void ProjectDocument::changedField(void (ProjectDocument::*signal)()) {
-    markChanged();
+    // Undoing back to the text (or setting back to the value) last opened or saved leaves
+    // nothing unsaved: no "*", no question on close, no recovery file.
+    if (m_savedProject && m_project == *m_savedProject) {
+        removeRecovery();
+        setDirty(false);
+    } else {
+        markChanged();
+    }
     emit(this->*signal)();
     emit edited();
 }
