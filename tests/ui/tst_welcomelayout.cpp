@@ -163,13 +163,23 @@ private slots:
         auto window = welcomeWindow(&engine, size);
         QVERIFY(window);
         QCOMPARE(page(window)->sectionOrder().value(0), kLessons);
-        QTRY_VERIFY(laidOut(window, kTemplates));
-        const WelcomeCardButton* first = page(window)->cards(kTemplates).value(0);
-        QVERIFY(first);
-        const int top = first->mapTo(page(window)->widget(), QPoint(0, 0)).y();
-        QVERIFY2(top < page(window)->viewport()->height(),
+        QWidget* content = page(window)->widget();
+        const auto top = [&] {
+            const WelcomeCardButton* first = page(window)->cards(kTemplates).value(0);
+            return first ? first->mapTo(content, QPoint(0, 0)).y() : -1;
+        };
+        // Settled: every card at its size, and the templates below the last lesson.
+        const auto settled = [&] {
+            const WelcomeCardButton* last = page(window)->cards(kLessons).value(12);
+            return laidOut(window, kLessons) && laidOut(window, kTemplates) && last &&
+                   top() > last->mapTo(content, QPoint(0, last->height())).y();
+        };
+        QTRY_VERIFY(settled());
+        // The whole first row of templates is on the first screen.
+        const int height = page(window)->cards(kTemplates).value(0)->height();
+        QVERIFY2(top() + height <= page(window)->viewport()->height(),
                  qPrintable(QStringLiteral("templates at %1 px, the page shows %2 px")
-                                .arg(top)
+                                .arg(top())
                                 .arg(page(window)->viewport()->height())));
     }
 
