@@ -1,6 +1,7 @@
 #include "ui/ProjectDocument.h"
 
 #include "core/io/SafeFile.h"
+#include "core/project/Examples.h"
 #include "ui/SettingsHistory.h"
 
 #include <QDir>
@@ -55,7 +56,56 @@ ProjectDocument::~ProjectDocument() = default;
 QString ProjectDocument::displayName() const {
     if (!m_path.isEmpty())
         return QFileInfo(m_path).fileName();
-    return m_untitledName.isEmpty() ? tr("Untitled") : m_untitledName;
+    const QString name = m_untitledName.isEmpty() ? tr("Untitled") : m_untitledName;
+    return m_copyOf.isEmpty() ? name : tr("%1 (copy of %2)").arg(name, m_copyOf);
+}
+
+void ProjectDocument::setCopyOf(const QString& origin) {
+    if (m_copyOf == origin)
+        return;
+    m_copyOf = origin;
+    if (m_path.isEmpty())
+        emit pathChanged(m_path); // the title follows the display name
+}
+
+QString ProjectDocument::saveDirectory() const {
+    // A file name that does not exist stands for "a new file in this folder".
+    const auto mayCreateIn = [](const QString& folder) {
+        return !folder.isEmpty() &&
+               protectedReason(QDir(folder).filePath(QStringLiteral(".kernelpad-new"))).isEmpty();
+    };
+    const QString origin = m_path.isEmpty() ? m_copyDirectory : QFileInfo(m_path).absolutePath();
+    if (mayCreateIn(origin))
+        return origin;
+    if (mayCreateIn(QDir::currentPath()))
+        return QDir::currentPath();
+    return QDir::homePath();
+}
+
+bool ProjectDocument::isWritableFolder(const QString& folder) {
+    const QFileInfo info(folder);
+    return info.isDir() && info.isWritable() && info.permission(QFile::WriteOwner);
+}
+
+QString ProjectDocument::protectedReason(const QString& path) {
+    const QFileInfo file(path);
+    switch (shippedKind(file.exists() ? path : file.absolutePath())) {
+    case ShippedKind::Example:
+        return tr("the shipped example");
+    case ShippedKind::Template:
+        return tr("the template");
+    case ShippedKind::Lesson:
+        return tr("the shipped lesson");
+    case ShippedKind::None:
+        break;
+    }
+    // A save writes a new file beside the old one and renames it over (core/io/SafeFile.h),
+    // so the folder must be writable as well as the file.
+    if (!isWritableFolder(file.absolutePath()))
+        return tr("a read-only folder");
+    if (file.exists() && (!file.isWritable() || !file.permission(QFile::WriteOwner)))
+        return tr("a read-only file");
+    return {};
 }
 
 void ProjectDocument::setUntitledName(const QString& name) {
@@ -73,7 +123,14 @@ QString ProjectDocument::directory() const {
 }
 
 void ProjectDocument::changedField(void (ProjectDocument::*signal)()) {
-    markChanged();
+    // Undoing back to the text (or setting back to the value) last opened or saved leaves
+    // nothing unsaved: no "*", no question on close, no recovery file.
+    if (m_savedProject && m_project == *m_savedProject) {
+        removeRecovery();
+        setDirty(false);
+    } else {
+        markChanged();
+    }
     emit(this->*signal)();
     emit edited();
 }
@@ -197,6 +254,7 @@ bool ProjectDocument::save(const QString& path, QString* error) {
     if (absolute != m_path) {
         m_path = absolute;
         m_copyDirectory.clear();
+        m_copyOf.clear();
         emit pathChanged(m_path);
     }
     removeRecovery();
@@ -208,6 +266,7 @@ bool ProjectDocument::save(const QString& path, QString* error) {
 
 void ProjectDocument::reset(const QString& path) {
     m_copyDirectory.clear();
+    m_copyOf.clear();
     removeRecovery();
     newRecoveryPath();
     m_path = path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath();
@@ -297,6 +356,7 @@ void ProjectDocument::adoptRecovery(const RecoveryEntry& entry) {
     m_savedProject.reset();
     m_untitledName = entry.project.name;
     m_copyDirectory.clear();
+    m_copyOf.clear();
     m_path = entry.originalPath;
     emit projectReplaced();
     emit pathChanged(m_path);

@@ -78,13 +78,28 @@ public:
     [[nodiscard]] QString path() const { return m_path; }
     [[nodiscard]] bool isUntitled() const { return m_path.isEmpty(); }
     /// The file name ("saxpy.kpad"); while untitled, the untitled name (the project's own
-    /// name, or the .cu file it was made from), else "Untitled".
+    /// name, or the .cu file it was made from), else "Untitled", and for a copy what it
+    /// copies: "SAXPY (copy of the example saxpy.kpad)".
     [[nodiscard]] QString displayName() const;
     /// What an untitled document is called in the title and in Save As's suggestion.
     void setUntitledName(const QString& name);
     [[nodiscard]] QString untitledName() const { return m_untitledName; }
+    /// Marks an untitled document as a copy of what `origin` names ("the example saxpy.kpad"):
+    /// the title says so until it is saved. Cleared by replace() and save().
+    void setCopyOf(const QString& origin);
+    [[nodiscard]] QString copyOf() const { return m_copyOf; }
     /// Where relative paths of the project resolve: the file's folder, else the working one.
     [[nodiscard]] QString directory() const;
+    /// Where Save As starts: the file's folder; for an untitled document the folder it came
+    /// from (a .cu's) when the user may save there, else the working folder, else home.
+    [[nodiscard]] QString saveDirectory() const;
+    /// Why a Save must not write over `path` ("the shipped example", "a read-only folder"): a
+    /// project KernelPad ships (core shippedKind()), or a file or folder that cannot be
+    /// written; empty when the file is the user's to save over.
+    [[nodiscard]] static QString protectedReason(const QString& path);
+    /// Whether the user may create files in `folder`: it is writable, and its owner has not
+    /// taken the write permission away (which root would otherwise ignore).
+    [[nodiscard]] static bool isWritableFolder(const QString& folder);
     [[nodiscard]] bool isDirty() const { return m_dirty; }
 
     /// Reads a project file and shows it (replace); false, with `error` naming the file and
@@ -153,6 +168,7 @@ private:
     QString m_untitledName;
     QString m_path;
     QString m_copyDirectory; ///< directory() of an untitled copy; empty otherwise
+    QString m_copyOf;        ///< what an untitled copy copies, for the title; setCopyOf()
     bool m_dirty = false;
     bool m_recoveryStale = false; ///< edits since the last autosave
     QString m_recoveryPath;

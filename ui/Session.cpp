@@ -41,12 +41,16 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
     m_liveTimer.setSingleShot(true);
     m_liveTimer.setInterval(kLiveDelayMs);
     connect(&m_liveTimer, &QTimer::timeout, this, &Session::liveCompile);
-    connect(m_document, &ProjectDocument::sourceChanged, this, [this] {
+    const auto compileEdited = [this] {
         if (m_liveMode)
             liveEdited(); // its own, shorter pause replaces compile-while-typing's
         else if (m_compileWhileTyping)
             m_compileTimer.start();
-    });
+    };
+    connect(m_document, &ProjectDocument::sourceChanged, this, compileEdited);
+    // An option (Max registers, a define, an extra flag) changes the code as much as an edit
+    // of the source does: the views follow it after the same pause.
+    connect(m_document, &ProjectDocument::optionsChanged, this, compileEdited);
     // Panels that depend on the kernel (its limits, its parameter types) follow the document.
     connect(m_document, &ProjectDocument::kernelChanged, this, &Session::syncArgumentsWithKernel);
     connect(m_document, &ProjectDocument::edited, this, &Session::runStateChanged);

@@ -8,6 +8,7 @@
 #include "ui/Session.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/MainWindow.h"
+#include "ui/windows/OpenAtStart.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -219,32 +220,6 @@ private:
     bool m_done = false;
 };
 
-/// What the first window shows: recovered work, the project named on the command line (in a
-/// window of its own when work was recovered), or the welcome page.
-void openAtStart(kernelpad::MainWindow& window, kernelpad::Engine* engine, const QString& path,
-                 bool scripted, bool run) {
-    int restored = 0;
-    if (!scripted)
-        restored = window.restoreRecovery();
-    if (!path.isEmpty()) {
-        if (restored > 0) {
-            // Keep the restored work in this window; the requested file gets its own.
-            auto* other = new kernelpad::MainWindow(engine);
-            other->setAttribute(Qt::WA_DeleteOnClose);
-            other->show();
-            other->openProject(path);
-        } else {
-            window.openProject(path);
-        }
-    } else if (restored == 0) {
-        // Nothing asked for and nothing to restore: the welcome page (templates, recent
-        // projects, examples) until a project opens.
-        window.closeProject();
-        if (scripted && run)
-            window.run(); // nothing to open: the run reports why it cannot start
-    }
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -334,7 +309,7 @@ int main(int argc, char** argv) {
         window.setVerificationPinned(true);
 
     const QString path = parser.positionalArguments().value(0);
-    openAtStart(window, &engine, path, scripted, parser.isSet(runOption));
+    kernelpad::openAtStart(window, &engine, path, scripted, parser.isSet(runOption));
     if (scripted && path.isEmpty())
         window.compile();
     if (!scripted && parser.isSet(runOption)) {

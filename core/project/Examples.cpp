@@ -1,5 +1,6 @@
 #include "core/project/Examples.h"
 
+#include "core/project/Lesson.h"
 #include "core/project/Project.h"
 
 #include <QCoreApplication>
@@ -13,9 +14,9 @@ namespace kernelpad {
 
 namespace {
 
-/// The first existing folder of $`variable`, <appdir>/../share/kernelpad/`folder`,
-/// <appdir>/`folder` and the source tree's resources/`folder`.
-QString shippedDirectory(const char* variable, const QString& folder) {
+/// $`variable`, <appdir>/../share/kernelpad/`folder`, <appdir>/`folder` and the source
+/// tree's resources/`folder`, in the order they are tried.
+QStringList shippedCandidates(const char* variable, const QString& folder) {
     QStringList candidates;
     const QString fromEnvironment = qEnvironmentVariable(variable);
     if (!fromEnvironment.isEmpty())
@@ -27,7 +28,12 @@ QString shippedDirectory(const char* variable, const QString& folder) {
         candidates.append(appDir + QStringLiteral("/") + folder);
     }
     candidates.append(QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/") + folder);
-    for (const QString& candidate : candidates) {
+    return candidates;
+}
+
+/// The first existing folder of shippedCandidates().
+QString shippedDirectory(const char* variable, const QString& folder) {
+    for (const QString& candidate : shippedCandidates(variable, folder)) {
         const QFileInfo info(candidate);
         if (info.isDir())
             return info.canonicalFilePath();
@@ -103,6 +109,28 @@ QVector<ExampleInfo> listTemplates(const QString& dir) {
         templates.begin(), templates.end(),
         [&rank](const ExampleInfo& a, const ExampleInfo& b) { return rank(a) < rank(b); });
     return templates;
+}
+
+ShippedKind shippedKind(const QString& path) {
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (canonical.isEmpty())
+        return ShippedKind::None;
+    const auto within = [&canonical](const QStringList& folders) {
+        for (const QString& folder : folders) {
+            const QString dir = QFileInfo(folder).canonicalFilePath();
+            if (!dir.isEmpty() &&
+                (canonical == dir || canonical.startsWith(dir + QLatin1Char('/'))))
+                return true;
+        }
+        return false;
+    };
+    if (within(shippedCandidates("KERNELPAD_EXAMPLES", QStringLiteral("examples"))))
+        return ShippedKind::Example;
+    if (within(shippedCandidates("KERNELPAD_TEMPLATES", QStringLiteral("templates"))))
+        return ShippedKind::Template;
+    if (within(lessonsSearchPaths()))
+        return ShippedKind::Lesson;
+    return ShippedKind::None;
 }
 
 } // namespace kernelpad

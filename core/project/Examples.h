@@ -36,4 +36,13 @@ struct ExampleInfo {
 /// any others after them by name.
 [[nodiscard]] QVector<ExampleInfo> listTemplates(const QString& dir);
 
+/// What KernelPad ships in a folder of its own, which a user's Save must never write over.
+enum class ShippedKind { None, Example, Template, Lesson };
+
+/// Whether `path` is or lies in one of the folders KernelPad ships projects in: every existing
+/// candidate of examplesDirectory(), templatesDirectory() and lessonsSearchPaths() (not only
+/// the one found first: scripts/run opens the source tree's example while an installed
+/// share/kernelpad may be the one found), compared by canonical path.
+[[nodiscard]] ShippedKind shippedKind(const QString& path);
+
 } // namespace kernelpad

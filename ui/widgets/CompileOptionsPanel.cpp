@@ -106,6 +106,7 @@ CompileOptionsPanel::CompileOptionsPanel(QWidget* parent)
     flags->addStretch();
 
     auto* form = new QFormLayout(this);
+    m_form = form;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Architecture"), m_arch);
     form->addRow(tr("C++ standard"), m_std);
@@ -117,6 +118,13 @@ CompileOptionsPanel::CompileOptionsPanel(QWidget* parent)
     form->addRow(tr("Extra flags"), m_extraFlags);
 
     setDeviceArch(m_deviceArch);
+    // What the PTX assembler and libNVVM ignore (core ignoredOptions()).
+    for (QWidget* field :
+         {static_cast<QWidget*>(m_std), static_cast<QWidget*>(m_defines),
+          static_cast<QWidget*>(m_includeDirs), static_cast<QWidget*>(m_extraFlags)})
+        m_languageBound.append({field, field->toolTip(), true});
+    for (QWidget* field : {static_cast<QWidget*>(m_fastMath), static_cast<QWidget*>(m_fmad)})
+        m_languageBound.append({field, field->toolTip(), false});
 
     connect(m_arch, &QComboBox::currentTextChanged, this, &CompileOptionsPanel::emitChanged);
     connect(m_std, &QComboBox::currentIndexChanged, this, &CompileOptionsPanel::emitChanged);
@@ -141,6 +149,27 @@ void CompileOptionsPanel::setDeviceArch(const QString& arch) {
     if (wasDefault)
         m_arch->setCurrentIndex(0);
     m_updating = false;
+}
+
+void CompileOptionsPanel::setLanguage(SourceLanguage language) {
+    m_language = language;
+    for (const LanguageBound& bound : std::as_const(m_languageBound)) {
+        const bool live = language == SourceLanguage::Cuda ||
+                          (!bound.cudaOnly && language == SourceLanguage::Nvvm);
+        bound.field->setEnabled(live);
+        if (QWidget* label = m_form->labelForField(bound.field))
+            label->setEnabled(live);
+        bound.field->setToolTip(
+            live ? bound.liveToolTip
+                 : tr("CUDA C++ only: a %1 source is compiled without it (the value is kept for "
+                      "when the project is C++ again)")
+                       .arg(language == SourceLanguage::Ptx ? tr("PTX") : tr("NVVM IR")));
+    }
+}
+
+bool CompileOptionsPanel::isOptionLive(const QString& objectName) const {
+    const auto* field = findChild<QWidget*>(objectName);
+    return field && field->isEnabled();
 }
 
 void CompileOptionsPanel::setOptions(const ProgramOptions& options) {

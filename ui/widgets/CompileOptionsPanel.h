@@ -3,11 +3,14 @@
 // defines and include directories.
 
 #include "core/compile/ProgramOptions.h"
+#include "core/compile/SourceLanguage.h"
 
+#include <QVector>
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 
@@ -23,6 +26,12 @@ public:
     [[nodiscard]] ProgramOptions options() const;
     /// The current device's arch, shown in the "device default" entry.
     void setDeviceArch(const QString& arch);
+    /// The project's source language: options the compiler of a PTX or NVVM IR source
+    /// ignores (the C++ standard, defines, include dirs, extra flags; for PTX also the math
+    /// flags) are greyed with a tooltip saying why. Their values are kept, not cleared.
+    void setLanguage(SourceLanguage language);
+    /// Whether the option edited by the child named `objectName` applies to the language.
+    [[nodiscard]] bool isOptionLive(const QString& objectName) const;
 
 signals:
     void changed();
@@ -30,7 +39,18 @@ signals:
 private:
     void emitChanged();
 
-    ProgramOptions m_loaded; ///< what setOptions() gave: keeps explicit "false" values
+    /// The option's field and its tooltip when live.
+    struct LanguageBound {
+        QWidget* field;
+        QString liveToolTip;
+        bool cudaOnly; ///< false: also live for NVVM IR (math flags, which libNVVM takes)
+    };
+
+    ProgramOptions m_loaded;
+    SourceLanguage m_language = SourceLanguage::Cuda;
+    QFormLayout* m_form = nullptr;
+    QVector<LanguageBound>
+        m_languageBound; ///< what setOptions() gave: keeps explicit "false" values
     QString m_deviceArch;
     bool m_updating = false;
     QComboBox* m_arch = nullptr;

@@ -10,17 +10,25 @@
 #include <QScrollArea>
 #include <QTextLayout>
 
+#include <algorithm>
+
 namespace kernelpad {
 
 namespace {
 // Sizes are in the font's units, so the cards scale with the font and the screen.
-constexpr int kSubtitleLines = 3;
+// The title and the subtitle share this many lines; the title takes what it needs, up to
+// kMaxTitleLines, so that a long lesson title is read whole rather than elided.
+constexpr int kTextLines = 4;
+constexpr int kMaxTitleLines = 3;
+constexpr qreal kLevelScale = 0.85;
 constexpr int kPreferredWidthChars = 28;
 constexpr int kMinimumWidthChars = 18;
 constexpr qreal kCornerRadiusEm = 0.4;
 
-/// `text` laid out in `width`, at most `maxLines` lines, the last elided when more would follow.
-QStringList wrapLines(const QString& text, const QFont& font, int width, int maxLines) {
+/// `text` laid out in `width` (the first line in `firstWidth`), at most `maxLines` lines, the
+/// last elided when more would follow.
+QStringList wrapLines(const QString& text, const QFont& font, int firstWidth, int width,
+                      int maxLines) {
     QStringList lines;
     QTextLayout layout(text, font);
     layout.beginLayout();
@@ -28,10 +36,11 @@ QStringList wrapLines(const QString& text, const QFont& font, int width, int max
         QTextLine line = layout.createLine();
         if (!line.isValid())
             break;
-        line.setLineWidth(width);
+        const int lineWidth = lines.isEmpty() ? firstWidth : width;
+        line.setLineWidth(lineWidth);
         if (lines.size() == maxLines - 1) {
             const QString rest = text.mid(line.textStart()).simplified();
-            lines.append(QFontMetrics(font).elidedText(rest, Qt::ElideRight, width));
+            lines.append(QFontMetrics(font).elidedText(rest, Qt::ElideRight, lineWidth));
             break;
         }
         lines.append(text.mid(line.textStart(), line.textLength()).trimmed());
@@ -49,7 +58,9 @@ WelcomeCardButton::WelcomeCardButton(WelcomeCard card, QWidget* parent)
     setText(m_card.title);
     setAccessibleName(m_card.title);
     setAccessibleDescription(subtitleText());
-    setToolTip(m_card.path.isEmpty() ? m_card.subtitle : m_card.path);
+    setToolTip(!m_card.toolTip.isEmpty()    ? m_card.toolTip
+               : !m_card.subtitle.isEmpty() ? m_card.subtitle
+                                            : m_card.path);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     connect(this, &QAbstractButton::clicked, this, [this] {
         if (!m_card.unusable() && m_card.activate)
@@ -64,13 +75,45 @@ int WelcomeCardButton::padding() const {
 QString WelcomeCardButton::subtitleText() const {
     if (!m_card.problem.isEmpty())
         return m_card.problem;
-    return m_card.missing ? tr("Not found: %1").arg(m_card.subtitle) : m_card.subtitle;
+    if (m_card.missing)
+        return tr("Not found: %1").arg(m_card.subtitle);
+    if (m_topicShown && !m_card.topic.isEmpty())
+        return m_card.subtitle.isEmpty() ? m_card.topic
+                                         : tr("%1 · %2").arg(m_card.topic, m_card.subtitle);
+    return m_card.subtitle;
+}
+
+void WelcomeCardButton::setTopicShown(bool shown) {
+    m_topicShown = shown;
+    setAccessibleDescription(subtitleText());
+    update();
+}
+
+QFont WelcomeCardButton::titleFont() const {
+    QFont bold = font();
+    bold.setBold(true);
+    return bold;
+}
+
+int WelcomeCardButton::levelWidth() const {
+    if (m_card.level.isEmpty())
+        return 0;
+    QFont levelFont = font();
+    levelFont.setPointSizeF(font().pointSizeF() * kLevelScale);
+    return QFontMetrics(levelFont).horizontalAdvance(m_card.level) + padding();
+}
+
+QStringList WelcomeCardButton::titleLines() const {
+    const int width = std::max(1, this->width() - 2 * padding());
+    return wrapLines(m_card.title, titleFont(), std::max(1, width - levelWidth()), width,
+                     kMaxTitleLines);
 }
 
 QSize WelcomeCardButton::sizeHint() const {
     const QFontMetrics metrics = fontMetrics();
-    const int height = 2 * padding() + metrics.height() + metrics.height() / 3 +
-                       kSubtitleLines * metrics.lineSpacing();
+    const int height =
+        2 * padding() + metrics.height() / 3 +
+        kTextLines * std::max(metrics.lineSpacing(), QFontMetrics(titleFont()).lineSpacing());
     return {metrics.averageCharWidth() * kPreferredWidthChars + 2 * padding(), height};
 }
 
@@ -105,32 +148,32 @@ void WelcomeCardButton::paintEvent(QPaintEvent*) {
                                ? Theme::forPalette(colours).warningColor
                                : colours.color(QPalette::Active, QPalette::PlaceholderText);
 
-    QFont titleFont = font();
-    titleFont.setBold(true);
-    int levelWidth = 0;
     if (!m_card.level.isEmpty()) {
         QFont levelFont = font();
-        levelFont.setPointSizeF(font().pointSizeF() * 0.85);
-        const QFontMetrics levelMetrics(levelFont);
-        levelWidth = levelMetrics.horizontalAdvance(m_card.level) + padding();
+        levelFont.setPointSizeF(font().pointSizeF() * kLevelScale);
         painter.setFont(levelFont);
         painter.setPen(softInk);
         painter.drawText(inner, Qt::AlignRight | Qt::AlignTop, m_card.level);
     }
-    painter.setFont(titleFont);
+    painter.setFont(titleFont());
     painter.setPen(ink);
-    const QFontMetrics titleMetrics(titleFont);
-    painter.drawText(
-        QRect(inner.left(), inner.top(), inner.width() - levelWidth, titleMetrics.height()),
-        Qt::AlignLeft | Qt::AlignTop,
-        titleMetrics.elidedText(m_card.title, Qt::ElideRight, inner.width() - levelWidth));
+    const QFontMetrics titleMetrics(titleFont());
+    const QStringList title = titleLines();
+    int y = inner.top();
+    for (const QString& line : title) {
+        painter.drawText(QRect(inner.left(), y, inner.width(), titleMetrics.lineSpacing()),
+                         Qt::AlignLeft | Qt::AlignTop, line);
+        y += titleMetrics.lineSpacing();
+    }
 
     painter.setFont(font());
     painter.setPen(m_card.unusable() ? softInk
                                      : colours.color(QPalette::Active, QPalette::WindowText));
     const QFontMetrics metrics = fontMetrics();
-    int y = inner.top() + titleMetrics.height() + metrics.height() / 3;
-    for (const QString& line : wrapLines(subtitleText(), font(), inner.width(), kSubtitleLines)) {
+    y += metrics.height() / 3;
+    const int subtitleLines = std::max(1, kTextLines - int(title.size()));
+    for (const QString& line :
+         wrapLines(subtitleText(), font(), inner.width(), inner.width(), subtitleLines)) {
         painter.drawText(QRect(inner.left(), y, inner.width(), metrics.lineSpacing()),
                          Qt::AlignLeft | Qt::AlignTop, line);
         y += metrics.lineSpacing();

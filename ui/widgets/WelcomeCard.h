@@ -20,8 +20,10 @@ struct WelcomeCard {
     QString topic;
     /// A short tag drawn in the card's corner ("beginner"); empty: none.
     QString level;
-    /// The file the card opens: its tooltip, and how a card is found again.
+    /// The file the card opens: how a card is found again.
     QString path;
+    /// What hovering the card says (a lesson's summary); empty: the subtitle, else the path.
+    QString toolTip;
     /// The file is gone: the card is greyed, says "not found" and does nothing when activated.
     bool missing = false;
     /// Set: what is wrong with what the card names (a lesson that does not load); the card is
@@ -39,15 +41,21 @@ struct WelcomeCard {
 /// The cards of one section, read again at each WelcomePage::refresh().
 using WelcomeCardSource = std::function<QVector<WelcomeCard>()>;
 
-/// A focusable, clickable card: the title in bold, the subtitle below (up to three lines,
-/// elided), the level in the corner. Space, Enter and a click activate it; the arrow keys move
-/// to the neighbouring cards. Drawn from the palette, so it follows the light and dark themes.
+/// A focusable, clickable card: the title in bold (wrapped, up to three lines), the subtitle
+/// below in the lines the title leaves (elided), the level in the corner. Space, Enter and a click
+/// activate it; the arrow keys move to the neighbouring cards. Drawn from the palette, so it
+/// follows the light and dark themes.
 class WelcomeCardButton : public QAbstractButton {
     Q_OBJECT
 public:
     explicit WelcomeCardButton(WelcomeCard card, QWidget* parent = nullptr);
 
     [[nodiscard]] const WelcomeCard& card() const { return m_card; }
+    /// The title as drawn at the card's width: the last line elided only when the title
+    /// does not fit in kMaxTitleLines.
+    [[nodiscard]] QStringList titleLines() const;
+    /// Draws the card's topic before its subtitle, for a section that shows no topic headings.
+    void setTopicShown(bool shown);
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
 
@@ -62,9 +70,13 @@ protected:
 private:
     [[nodiscard]] int padding() const;
     [[nodiscard]] QString subtitleText() const;
+    [[nodiscard]] QFont titleFont() const;
+    /// The width the level tag takes from the title's first line.
+    [[nodiscard]] int levelWidth() const;
 
     WelcomeCard m_card;
     bool m_hovered = false;
+    bool m_topicShown = false;
 };
 
 } // namespace kernelpad

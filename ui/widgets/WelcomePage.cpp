@@ -213,18 +213,24 @@ void WelcomePage::fill(Section& section) {
     for (const WelcomeCard& card : cards)
         if (!topics.contains(card.topic))
             topics.append(card.topic);
-    const bool headings = topics.size() > 1 || !topics.value(0).isEmpty();
+    // Topics of about one card each (thirteen lessons in thirteen topics) would each take a
+    // heading and a row of their own and push the sections below far down: such a section is
+    // one grid, each card naming its topic.
+    const bool compact = topics.size() * 2 > cards.size() && topics.size() > 1;
+    if (compact)
+        topics = QStringList{QString()};
     for (const QString& topic : topics) {
         auto* group = new QWidget(section.widget);
         auto* groupLayout = new QVBoxLayout(group);
         groupLayout->setContentsMargins(0, 0, 0, 0);
-        if (headings && !topic.isEmpty())
+        if (!topic.isEmpty())
             groupLayout->addWidget(heading(topic, kTopicScale, group));
         auto* grid = new CardGrid(group);
         for (const WelcomeCard& card : cards) {
-            if (card.topic != topic)
+            if (!compact && card.topic != topic)
                 continue;
             auto* button = new WelcomeCardButton(card, grid);
+            button->setTopicShown(compact);
             if (!card.remove) {
                 grid->add(button, button->sizeHint().width());
                 continue;

@@ -97,6 +97,9 @@ QVector<WelcomeCard> MainWindow::lessonCards() {
         card.topic = lesson.topic;
         card.level = lessonLevelName(lesson.level);
         card.path = lesson.directory;
+        // What the lesson is about, not where it lies: the starter project's summary.
+        card.toolTip =
+            lesson.project.description.isEmpty() ? lesson.title : lesson.project.description;
         MainWindow* window = this;
         card.activate = [window, path = lesson.directory] { window->openLesson(path); };
         card.menu.append({tr("Start Over…"),

@@ -4,6 +4,7 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
+#include "core/project/Lesson.h"
 #include "core/project/ProjectFromSource.h"
 #include "core/project/PtxProject.h"
 #include "core/project/Starter.h"
@@ -73,6 +74,20 @@ bool MainWindow::saveAsPtxProject() {
 }
 
 bool MainWindow::openProject(const QString& path) {
+    // What KernelPad ships, or a file that cannot be saved over, opens as an untitled copy
+    // however it is opened (File ▸ Open, Recent, the command line): Save asks where. A
+    // shipped lesson opens the student's own copy of it, as its card does.
+    if (!isCudaSource(path) && QFileInfo::exists(path) &&
+        !ProjectDocument::protectedReason(path).isEmpty()) {
+        const QFileInfo file(path);
+        const bool opened = shippedKind(path) == ShippedKind::Lesson &&
+                                    file.fileName() == QLatin1String(Lesson::kProjectFile)
+                                ? openLesson(file.absolutePath())
+                                : openExample(path);
+        if (opened)
+            m_recent->add(path);
+        return opened;
+    }
     if (!maybeSave())
         return false;
     if (isCudaSource(path)) {
@@ -122,10 +137,15 @@ bool MainWindow::openExample(const QString& path) {
                   tr("%1 could not be opened:\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
+    const QString reason = ProjectDocument::protectedReason(path);
+    const QString origin =
+        tr("%1 %2").arg(reason.isEmpty() ? tr("the example") : reason, QFileInfo(path).fileName());
+    // Relative inputs (an .npy beside it) still resolve in the folder it came from.
     m_document->replace(*project, QString(), QFileInfo(path).absolutePath());
-    statusBar()->showMessage(tr("Opened the example \"%1\" as an untitled copy: Save asks where "
-                                "to keep your version")
-                                 .arg(project->name),
+    m_document->setCopyOf(origin);
+    statusBar()->showMessage(tr("Opened \"%1\" as an untitled copy of %2: Save asks where to "
+                                "keep your version")
+                                 .arg(project->name, origin),
                              kActionsStatusMessageMs);
     return true;
 }
@@ -147,7 +167,8 @@ void MainWindow::openRecent(const QString& path) {
 }
 
 bool MainWindow::save() {
-    if (m_document->isUntitled())
+    // A file that became read-only since it was opened is not written over either.
+    if (m_document->isUntitled() || !ProjectDocument::protectedReason(m_document->path()).isEmpty())
         return saveAsDialog();
     return saveAs(m_document->path());
 }
@@ -176,9 +197,13 @@ bool MainWindow::saveAsDialog() {
     const QString untitledName = m_document->untitledName();
     const QString untitled =
         isCudaSource(untitledName) ? QFileInfo(untitledName).completeBaseName() : untitledName;
-    QString suggestion = m_document->isUntitled() ? (untitled.isEmpty() ? tr("kernel") : untitled) +
-                                                        QStringLiteral(".kpad")
-                                                  : m_document->path();
+    // In the folder the project came from when the user may save there (a .cu's), never in
+    // a shipped or read-only one.
+    const QString fileName =
+        m_document->isUntitled()
+            ? (untitled.isEmpty() ? tr("kernel") : untitled) + QStringLiteral(".kpad")
+            : QFileInfo(m_document->path()).fileName();
+    const QString suggestion = QDir(m_document->saveDirectory()).filePath(fileName);
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Save Project"), suggestion, kFileFilter);
     return !path.isEmpty() && saveAs(path);

@@ -76,8 +76,8 @@ void MainWindow::showDevices() {
             detail = detail.mid(1, detail.size() - 2);
         m_bannerText->setText(
             tr("No CUDA driver found — KernelPad is in compile-only mode%1. Editing, compiling, "
-               "diagnostics, PTX and projects all work; to run kernels, open the project on a "
-               "machine with an NVIDIA GPU and its driver.")
+               "diagnostics, PTX and projects all work. To run kernels from here, add a runner "
+               "on a GPU machine over ssh (Edit ▸ Preferences ▸ Runners).")
                 .arg(detail.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(detail)));
         m_banner->show();
         m_deviceLabel->setText(

@@ -19,7 +19,9 @@
 #include "ui/widgets/TimingChartView.h"
 #include "ui/widgets/VerificationPanel.h"
 
+#include <QBoxLayout>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 
@@ -109,6 +111,26 @@ QVector<Diagnostic> marksOf(const RunRecord& run) {
     return marks;
 }
 
+/// A pipeline project runs its steps' kernels, not the one in the kernel box (which types the
+/// argument table and is what Resources and Occupancy describe): a note under the box says so.
+void notePipelineKernels(QComboBox* selector, QLabel* note, const QString& plainToolTip,
+                         const Project& project) {
+    QStringList kernels;
+    for (const PipelineStep& step : project.pipeline.steps)
+        if (!kernels.contains(step.kernel))
+            kernels << step.kernel;
+    if (kernels.isEmpty()) {
+        note->hide();
+        selector->setToolTip(plainToolTip);
+        return;
+    }
+    note->setText(QObject::tr("Run launches the pipeline: %1 (Pipeline dock). The kernel above "
+                              "only types the arguments and is what Resources describes.")
+                      .arg(kernels.join(QStringLiteral(" → "))));
+    selector->setToolTip(note->text());
+    note->show();
+}
+
 } // namespace
 
 namespace bind {
@@ -155,9 +177,12 @@ void compileOptions(Session* session, CompileOptionsPanel* panel) {
         if (!(panel->options() == document->project().options))
             echo.quietly([&] { panel->setOptions(document->project().options); });
     };
+    auto showLanguage = [=] { panel->setLanguage(document->project().language); };
     QObject::connect(document, &ProjectDocument::projectReplaced, panel, show);
+    QObject::connect(document, &ProjectDocument::projectReplaced, panel, showLanguage);
     QObject::connect(document, &ProjectDocument::optionsChanged, panel, show);
     show();
+    showLanguage();
     PanelViewer* viewer = makeViewer(panel);
     viewer->onDevices = [=](const Session& s) {
         const DeviceInfo* device = s.currentDevice();
@@ -190,6 +215,20 @@ void kernelSelector(Session* session, QComboBox* selector) {
         });
     });
     QObject::connect(document, &ProjectDocument::kernelChanged, selector, showKernel);
+    auto* note = new QLabel(selector->parentWidget());
+    note->setObjectName(QStringLiteral("pipelineKernelNote"));
+    note->setWordWrap(true);
+    note->hide();
+    // Below the kernel's row (MainWindowDocks.cpp puts it first in its pane).
+    if (auto* pane = qobject_cast<QBoxLayout*>(note->parentWidget()->layout()))
+        pane->insertWidget(1, note);
+    const QString plainToolTip = selector->toolTip();
+    auto showPipeline = [=] {
+        notePipelineKernels(selector, note, plainToolTip, document->project());
+    };
+    QObject::connect(document, &ProjectDocument::projectReplaced, note, showPipeline);
+    QObject::connect(document, &ProjectDocument::pipelineChanged, note, showPipeline);
+    showPipeline();
     // Enter in the kernel box compiles the name typed there, e.g. a template instance.
     if (QLineEdit* line = selector->lineEdit())
         QObject::connect(line, &QLineEdit::returnPressed, session, &Session::compile);

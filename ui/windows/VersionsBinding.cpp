@@ -79,6 +79,111 @@ QString applyProject(ProjectDocument* document, CodeEditor* editor, const Projec
     return QObject::tr("Undo in the editor brings the source back.");
 }
 
+/// What the document holds, appended as a version of its own (marked "kept before restore"),
+/// restorable like any other. Returns the message's sentence about it.
+QString keepDocumentAsVersion(VersionsPanel* panel, const VersionsState& state,
+                              const Project& current) {
+    VersionsModel* model = panel->model();
+    Version kept;
+    kept.number = model->nextNumber();
+    kept.finishedAt = QDateTime::currentDateTime();
+    kept.project = current;
+    kept.kept = true;
+    kept.status = RunStatus::Cancelled;
+    const QVector<Version>& all = model->versions();
+    kept.changes = describeProjectChanges(
+        all.isEmpty() ? std::nullopt : std::optional<Project>(all.last().project), current);
+    model->append(kept);
+    save(panel, state);
+    return QObject::tr(" What the document held is kept as version %1.").arg(kept.number);
+}
+
+/// The Versions panel's Restore of version `number`: refused when it is what the document
+/// holds or of another language; asked first when the editor's source is in no version.
+void restoreVersion(VersionsPanel* panel, ProjectDocument* document, CodeEditor* editor,
+                    const std::shared_ptr<VersionsState>& state, int number) {
+    VersionsModel* model = panel->model();
+    const Version* chosen = model->find(number);
+    if (!chosen)
+        return;
+    const Project target = chosen->project;
+    const Project current = document->project();
+    if (current == target) {
+        panel->setMessage(QObject::tr("The document already holds version %1.").arg(number));
+        return;
+    }
+    if (current.language != target.language) {
+        panel->setMessage(
+            QObject::tr("Version %1 is written in %2 and the document in %3: open a project "
+                        "of that language to restore it.")
+                .arg(number)
+                .arg(languageName(target.language), languageName(current.language)));
+        return;
+    }
+    bool projectKept = false;
+    bool sourceKept = false;
+    for (const Version& v : model->versions()) {
+        projectKept |= v.project == current;
+        sourceKept |= v.project.source == current.source;
+    }
+    const auto restore = [=] {
+        const QString keptNote =
+            projectKept ? QString() : keepDocumentAsVersion(panel, *state, current);
+        const QString undo = applyProject(document, editor, target, number);
+        panel->setMessage(QObject::tr("Restored version %1; %2%3").arg(number).arg(undo, keptNote));
+    };
+    if (sourceKept) {
+        restore();
+        return;
+    }
+    // Non-modal, so that nothing waits on a nested event loop.
+    auto* box = new QMessageBox(QMessageBox::Question, QObject::tr("Restore Version"),
+                                QObject::tr("The source in the editor is in no version. "
+                                            "Restore version %1 over it?")
+                                    .arg(number),
+                                QMessageBox::NoButton, panel);
+    box->setObjectName(QStringLiteral("versionsRestoreConfirm"));
+    box->setInformativeText(
+        QObject::tr("What the editor holds now is kept as a version of its own (marked "
+                    "\"kept before restore\"), and Undo in the editor brings it back."));
+    QPushButton* yes = box->addButton(QObject::tr("Restore"), QMessageBox::AcceptRole);
+    box->addButton(QMessageBox::Cancel);
+    box->setDefaultButton(yes);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QObject::connect(box, &QMessageBox::finished, panel, [=] {
+        if (box->clickedButton() == yes)
+            restore();
+    });
+    box->open();
+}
+
+/// The PTX/SASS diff of versions `a` and `b`, shown in the Diff tab.
+void diffVersions(Session* session, const VersionsState& state, VersionsModel* model,
+                  CompileDiffView* diffView, QTabWidget* tabs, int a, int b) {
+    auto* history = diffView->findChild<CompileHistory*>(QStringLiteral("compileHistory"));
+    const Version* before = model->find(a);
+    const Version* after = model->find(b);
+    if (!history || !before || !after)
+        return;
+    const auto side = [&](const Version& v) {
+        CompileHistory::ProjectVersion version{v.project, versionTitle(v), CompileResult()};
+        // This session's runs still hold their compile; versions read from disk do not.
+        for (auto it = state.numberOfSerial.cbegin(); it != state.numberOfSerial.cend(); ++it)
+            if (it.value() == v.number)
+                if (const RunRecord* run = session->findRun(it.key());
+                    run && run->result.compile.ok)
+                    version.compile = run->result.compile;
+        return version;
+    };
+    QString arch;
+    if (session->lastCompile() && !session->lastCompile()->arch.isEmpty())
+        arch = session->lastCompile()->arch;
+    else if (const DeviceInfo* device = session->currentDevice())
+        arch = device->arch();
+    history->compareProjects(side(*before), side(*after), session->document()->directory(), arch);
+    tabs->setCurrentWidget(diffView);
+}
+
 } // namespace
 
 void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, CompileDiffView* diffView,
@@ -145,101 +250,10 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, Compil
             save(panel, *state);
     });
 
-    QObject::connect(panel, &VersionsPanel::restoreRequested, panel, [=](int number) {
-        const Version* chosen = model->find(number);
-        if (!chosen)
-            return;
-        const Project target = chosen->project;
-        const Project current = document->project();
-        if (current == target) {
-            panel->setMessage(QObject::tr("The document already holds version %1.").arg(number));
-            return;
-        }
-        if (current.language != target.language) {
-            panel->setMessage(
-                QObject::tr("Version %1 is written in %2 and the document in %3: open a project "
-                            "of that language to restore it.")
-                    .arg(number)
-                    .arg(languageName(target.language), languageName(current.language)));
-            return;
-        }
-        bool projectKept = false;
-        bool sourceKept = false;
-        for (const Version& v : model->versions()) {
-            projectKept |= v.project == current;
-            sourceKept |= v.project.source == current.source;
-        }
-        const auto restore = [=] {
-            QString keptNote;
-            if (!projectKept) {
-                // What the user had is kept as a version of its own, restorable like any other.
-                Version kept;
-                kept.number = model->nextNumber();
-                kept.finishedAt = QDateTime::currentDateTime();
-                kept.project = current;
-                kept.kept = true;
-                kept.status = RunStatus::Cancelled;
-                const QVector<Version>& all = model->versions();
-                kept.changes = describeProjectChanges(
-                    all.isEmpty() ? std::nullopt : std::optional<Project>(all.last().project),
-                    current);
-                model->append(kept);
-                save(panel, *state);
-                keptNote =
-                    QObject::tr(" What the document held is kept as version %1.").arg(kept.number);
-            }
-            const QString undo = applyProject(document, editor, target, number);
-            panel->setMessage(
-                QObject::tr("Restored version %1; %2%3").arg(number).arg(undo, keptNote));
-        };
-        if (sourceKept) {
-            restore();
-            return;
-        }
-        // Non-modal, so that nothing waits on a nested event loop.
-        auto* box = new QMessageBox(QMessageBox::Question, QObject::tr("Restore Version"),
-                                    QObject::tr("The source in the editor is in no version. "
-                                                "Restore version %1 over it?")
-                                        .arg(number),
-                                    QMessageBox::NoButton, panel);
-        box->setObjectName(QStringLiteral("versionsRestoreConfirm"));
-        box->setInformativeText(
-            QObject::tr("What the editor holds now is kept as a version of its own (marked "
-                        "\"kept before restore\"), and Undo in the editor brings it back."));
-        QPushButton* yes = box->addButton(QObject::tr("Restore"), QMessageBox::AcceptRole);
-        box->addButton(QMessageBox::Cancel);
-        box->setDefaultButton(yes);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        QObject::connect(box, &QMessageBox::finished, panel, [=] {
-            if (box->clickedButton() == yes)
-                restore();
-        });
-        box->open();
-    });
-
+    QObject::connect(panel, &VersionsPanel::restoreRequested, panel,
+                     [=](int number) { restoreVersion(panel, document, editor, state, number); });
     QObject::connect(panel, &VersionsPanel::compileDiffRequested, panel, [=](int a, int b) {
-        auto* history = diffView->findChild<CompileHistory*>(QStringLiteral("compileHistory"));
-        const Version* before = model->find(a);
-        const Version* after = model->find(b);
-        if (!history || !before || !after)
-            return;
-        const auto side = [&](const Version& v) {
-            CompileHistory::ProjectVersion version{v.project, versionTitle(v), CompileResult()};
-            // This session's runs still hold their compile; versions read from disk do not.
-            for (auto it = state->numberOfSerial.cbegin(); it != state->numberOfSerial.cend(); ++it)
-                if (it.value() == v.number)
-                    if (const RunRecord* run = session->findRun(it.key());
-                        run && run->result.compile.ok)
-                        version.compile = run->result.compile;
-            return version;
-        };
-        QString arch;
-        if (session->lastCompile() && !session->lastCompile()->arch.isEmpty())
-            arch = session->lastCompile()->arch;
-        else if (const DeviceInfo* device = session->currentDevice())
-            arch = device->arch();
-        history->compareProjects(side(*before), side(*after), document->directory(), arch);
-        tabs->setCurrentWidget(diffView);
+        diffVersions(session, *state, model, diffView, tabs, a, b);
     });
 }
 
