@@ -71,7 +71,7 @@ void ProjectDocument::setCopyOf(const QString& origin) {
 QString ProjectDocument::saveDirectory() const {
     // A file name that does not exist stands for "a new file in this folder".
     const auto mayCreateIn = [](const QString& folder) {
-        return !folder.isEmpty() &&
+        return !folder.isEmpty() && QFileInfo(folder).isDir() &&
                protectedReason(QDir(folder).filePath(QStringLiteral(".kernelpad-new"))).isEmpty();
     };
     const QString origin = m_path.isEmpty() ? m_copyDirectory : QFileInfo(m_path).absolutePath();
@@ -240,6 +240,15 @@ bool ProjectDocument::save(const QString& path, QString* error) {
         project.name = QFileInfo(target).completeBaseName();
     if (project.kernel.isEmpty())
         project.kernel = guessKernelName(project.source);
+    // Not even when asked by name: the shipped examples stay what they are for everyone.
+    if (const QString reason = protectedReason(target);
+        !reason.isEmpty() && QFileInfo(target).absoluteDir().exists()) {
+        if (error)
+            *error = tr("%1 was not written: it is in %2, which KernelPad does not write over. "
+                        "Save it in a folder of yours.")
+                         .arg(QDir::toNativeSeparators(target), reason);
+        return false;
+    }
     QString why;
     if (!project.save(target, &why)) {
         if (error)

@@ -108,7 +108,8 @@ public:
     /// Writes the project to `path` (".kpad" added when it has no suffix). An unnamed project
     /// takes the file's base name and a project without a kernel the first __global__
     /// function of its source, since the format needs both. On success the path is adopted,
-    /// the document is clean and the recovery file is removed; on failure nothing changes.
+    /// the document is clean and the recovery file is removed; on failure nothing changes. A
+    /// `path` that protectedReason() names is refused, with `error` saying why.
     [[nodiscard]] bool save(const QString& path, QString* error);
 
     /// Content changed: marks the document dirty and schedules an autosave.

@@ -59,10 +59,10 @@ private slots:
     void optionEditRecompiles_data() {
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("flag"); // what the next compile's flags then hold
-        QTest::newRow("Max registers") << QStringLiteral("maxRegisters")
-                                       << QStringLiteral("--maxrregcount=32");
-        QTest::newRow("Extra flags") << QStringLiteral("extraFlags")
-                                     << QStringLiteral("--extra-device-vectorization");
+        QTest::newRow("Max registers")
+            << QStringLiteral("maxRegisters") << QStringLiteral("--maxrregcount=32");
+        QTest::newRow("Extra flags")
+            << QStringLiteral("extraFlags") << QStringLiteral("--extra-device-vectorization");
         QTest::newRow("Defines") << QStringLiteral("defines") << QStringLiteral("-DSCALE=2");
     }
     void optionEditRecompiles() {

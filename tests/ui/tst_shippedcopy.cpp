@@ -87,15 +87,14 @@ private slots:
         QTest::newRow("example") << kSaxpy << int(ShippedKind::Example);
         QTest::newRow("examples folder")
             << QStringLiteral(KERNELPAD_EXAMPLES_DIR) << int(ShippedKind::Example);
-        QTest::newRow("template")
-            << QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/templates/map_1d.kpad")
-            << int(ShippedKind::Template);
-        QTest::newRow("lesson")
-            << QStringLiteral(KERNELPAD_LESSONS_DIR "/01-thread-indices/lesson.kpad")
-            << int(ShippedKind::Lesson);
-        QTest::newRow("the source tree's README") << QStringLiteral(KERNELPAD_SOURCE_DIR
-                                                                    "/README.md")
-                                                  << int(ShippedKind::None);
+        QTest::newRow("template") << QStringLiteral(KERNELPAD_SOURCE_DIR
+                                                    "/resources/templates/map_1d.kpad")
+                                  << int(ShippedKind::Template);
+        QTest::newRow("lesson") << QStringLiteral(KERNELPAD_LESSONS_DIR
+                                                  "/01-thread-indices/lesson.kpad")
+                                << int(ShippedKind::Lesson);
+        QTest::newRow("the source tree's README")
+            << QStringLiteral(KERNELPAD_SOURCE_DIR "/README.md") << int(ShippedKind::None);
     }
     void shippedLocationsAreKnown() {
         QFETCH(QString, path);
@@ -134,6 +133,16 @@ private slots:
         QVERIFY2(window->lastError().contains(QStringLiteral("Save As")),
                  qPrintable(window->lastError()));
         QCOMPARE(bytesOf(kSaxpy), before);
+        // Not even Save As onto the shipped file (or a new one beside it).
+        QVERIFY(!window->saveAs(kSaxpy));
+        QVERIFY2(window->lastError().contains(QStringLiteral("not written")),
+                 qPrintable(window->lastError()));
+        const QString beside =
+            QFileInfo(kSaxpy).absoluteDir().filePath(QStringLiteral("my_saxpy_beside_it.kpad"));
+        QVERIFY(!window->saveAs(beside));
+        QVERIFY(!QFileInfo::exists(beside));
+        QCOMPARE(bytesOf(kSaxpy), before);
+        QVERIFY(window->document()->isDirty());
         // Save As elsewhere keeps the work; the copy becomes that file.
         QTemporaryDir dir;
         const QString mine = dir.filePath(QStringLiteral("my_saxpy.kpad"));
@@ -168,6 +177,7 @@ private slots:
                  qPrintable(window->windowTitle()));
         part<CodeEditor>(window, "editor")->append(QStringLiteral("// my change\n"));
         QVERIFY(!window->save());
+        QVERIFY(!window->saveAs(path)); // refused by name too, even to root
         QCOMPARE(bytesOf(path), before);
         // Save As does not start in the folder it cannot write.
         QVERIFY(window->document()->saveDirectory() != QFileInfo(dir.path()).absoluteFilePath());
@@ -187,7 +197,8 @@ private slots:
 
     // A shipped lesson opened by its path is the student's copy, as its welcome card opens it.
     void shippedLessonOpensTheStudentsCopy() {
-        const QString shipped = QStringLiteral(KERNELPAD_LESSONS_DIR "/01-thread-indices/lesson.kpad");
+        const QString shipped =
+            QStringLiteral(KERNELPAD_LESSONS_DIR "/01-thread-indices/lesson.kpad");
         const QByteArray before = bytesOf(shipped);
         Engine engine;
         auto window = makeWindow(&engine);

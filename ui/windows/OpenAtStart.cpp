@@ -4,8 +4,7 @@
 
 namespace kernelpad {
 
-void openAtStart(MainWindow& window, Engine* engine, const QString& path, bool scripted,
-                 bool run) {
+void openAtStart(MainWindow& window, Engine* engine, const QString& path, bool scripted, bool run) {
     int restored = 0;
     if (!scripted)
         restored = window.restoreRecovery();

@@ -13,7 +13,6 @@ class MainWindow;
 /// work was recovered). Nothing asked for and nothing restored, or a `path` that does not open
 /// (its error already shown): the welcome page, never a blank untitled project. `scripted` with
 /// `run` and no project runs at once, so that the run says why it cannot start.
-void openAtStart(MainWindow& window, Engine* engine, const QString& path, bool scripted,
-                 bool run);
+void openAtStart(MainWindow& window, Engine* engine, const QString& path, bool scripted, bool run);
 
 } // namespace kernelpad
