@@ -217,16 +217,29 @@ QStringList nvrtcFlags(ProgramOptions options, const QString& arch) {
 }
 
 /// NVRTC names the source and each header by the absolute name it was given; the log shows
-/// the source's name and where each header was found, as when NVRTC opened them itself.
+/// the source's name and where each header was found, as when NVRTC opened them itself. An
+/// error inside KernelPad's header for a standard name (the #error of <iostream>) is shown at
+/// the directive that included it: the user wrote that line, not the header.
 QString showNames(const QString& log, const ResolvedIncludes& includes, const QString& shownName) {
     QHash<QString, QString> shown{{includes.mainName, shownName}};
-    for (const ResolvedHeader& header : includes.headers)
+    QHash<QString, IncludeSite> standard;
+    for (const ResolvedHeader& header : includes.headers) {
         shown.insert(header.includeName, QDir::toNativeSeparators(header.path));
+        if (header.standardAt)
+            standard.insert(header.includeName, *header.standardAt);
+    }
     QStringList lines = log.split(u'\n');
     for (QString& line : lines) {
         // "NAME(LINE): error: ..." and "... in the compilation of "NAME"."
         const qsizetype open = line.indexOf(u'(');
-        if (const auto name = shown.constFind(line.left(open)); open > 0 && name != shown.cend())
+        const qsizetype close = line.indexOf(u')', open);
+        if (const auto site = standard.constFind(line.left(open));
+            open > 0 && close > open && site != standard.cend()) {
+            line.replace(
+                0, close + 1,
+                QStringLiteral("%1(%2)").arg(QDir::toNativeSeparators(site->file)).arg(site->line));
+        } else if (const auto name = shown.constFind(line.left(open));
+                   open > 0 && name != shown.cend())
             line.replace(0, open, *name);
         line.replace(QLatin1Char('"') + includes.mainName + QLatin1Char('"'),
                      QLatin1Char('"') + shownName + QLatin1Char('"'));
