@@ -5,6 +5,7 @@
 #include "core/compile/IncludeResolver.h"
 #include "core/compile/KernelNames.h"
 #include "core/compile/NvrtcApi.h"
+#include "core/compile/ProjectGlobals.h"
 #include "core/compile/PtxAssembler.h"
 #include "core/compile/PtxParser.h"
 #include "core/compile/Toolkit.h"
@@ -253,6 +254,22 @@ IncludeRoots rootsFor(const QString& baseDir, const QStringList& includeDirs) {
     return projectIncludeRoots(baseDir.isEmpty() ? QDir::currentPath() : baseDir, includeDirs);
 }
 
+/// The module's globals, each with its type as the source declares it and whether the
+/// project declares it (ProjectGlobals.h): its source and project headers, not the toolkit's
+/// nor KernelPad's standard headers.
+void readGlobals(CompileResult* result, const QString& source, const ResolvedIncludes& includes) {
+    result->globals = parsePtxGlobals(result->ptx);
+    const QHash<QString, QString> declared = declaredGlobalTypes(source);
+    for (ModuleGlobal& global : result->globals)
+        global.sourceType = declared.value(global.name.section(QStringLiteral("::"), -1));
+    QStringList projectTexts{source};
+    for (const ResolvedHeader& header : includes.headers) {
+        if (!header.standardAt)
+            projectTexts << QString::fromUtf8(header.bytes);
+    }
+    markProjectGlobals(&result->globals, projectTexts);
+}
+
 } // namespace
 
 Program::Program(QString source, QString name, ProgramOptions options, QString baseDir,
@@ -417,10 +434,7 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         result.loweredNames = job->loweredNames;
         result.kernels = parsePtxEntries(result.ptx);
         nameKernels(&result);
-        result.globals = parsePtxGlobals(result.ptx);
-        const QHash<QString, QString> declared = declaredGlobalTypes(m_source);
-        for (ModuleGlobal& global : result.globals)
-            global.sourceType = declared.value(global.name.section(QStringLiteral("::"), -1));
+        readGlobals(&result, m_source, includes);
         result.ok = true;
     } else {
         if (compiled == NVRTC_ERROR_INVALID_OPTION) {
