@@ -179,9 +179,9 @@ void TestStandardHeaders::hostOnlyHeaderNamedOnItsLine() {
 void TestStandardHeaders::guardedHostIncludeCompiles() {
     // A file shared with host code keeps its host includes out of NVRTC's sight; the check is
     // NVRTC's own, so only an include NVRTC really reads fails.
-    const QString guarded = QStringLiteral(
-        "#ifndef __CUDACC_RTC__\n#include <iostream>\n#include <vector>\n#endif\n"
-        "__global__ void k(float* out) { out[0] = 1; }\n");
+    const QString guarded =
+        QStringLiteral("#ifndef __CUDACC_RTC__\n#include <iostream>\n#include <vector>\n#endif\n"
+                       "__global__ void k(float* out) { out[0] = 1; }\n");
     CompileResult result = compileIn(m_dir.path(), guarded);
     QVERIFY2(result.ok, qPrintable(firstError(result)));
     // A host-only header asked about, not included, stays unknown.
