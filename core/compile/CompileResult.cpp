@@ -208,7 +208,8 @@ QJsonObject ModuleGlobal::toJson() const {
                        {QStringLiteral("alignBytes"), alignBytes},
                        {QStringLiteral("ptxCount"), double(ptxCount)},
                        {QStringLiteral("sourceType"), sourceType},
-                       {QStringLiteral("initialized"), initialized}};
+                       {QStringLiteral("initialized"), initialized},
+                       {QStringLiteral("fromProject"), fromProject}};
 }
 
 std::optional<ModuleGlobal> ModuleGlobal::fromJson(const QJsonObject& json, QString* error,
@@ -227,7 +228,9 @@ std::optional<ModuleGlobal> ModuleGlobal::fromJson(const QJsonObject& json, QStr
         !fields.readWholeNumber(QStringLiteral("ptxCount"), &global.ptxCount,
                                 json::Presence::Optional, {0, json::WholeRange{}.max}) ||
         !fields.readString(QStringLiteral("sourceType"), &global.sourceType, kRequired) ||
-        !fields.readBool(QStringLiteral("initialized"), &global.initialized, kRequired))
+        !fields.readBool(QStringLiteral("initialized"), &global.initialized, kRequired) ||
+        // Absent in results cached before it was kept: offered, as they were then.
+        !fields.readBool(QStringLiteral("fromProject"), &global.fromProject))
         return std::nullopt;
     return global;
 }

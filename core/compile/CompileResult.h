@@ -84,6 +84,10 @@ struct ModuleGlobal {
     /// names it; empty when not found.
     QString sourceType;
     bool initialized = false; ///< the declaration has an initializer ("= 2.0f")
+    /// Declared by the project's own source or its headers, not by a toolkit header it
+    /// includes (<cooperative_groups.h> brings a thousand libcu++ constants): only these are
+    /// offered as argument rows. Hand-written PTX and NVVM IR are all the project's own.
+    bool fromProject = true;
 
     [[nodiscard]] QString spaceKeyword() const; ///< "__constant__" or "__device__"
     [[nodiscard]] QJsonObject toJson() const;

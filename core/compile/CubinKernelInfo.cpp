@@ -33,6 +33,7 @@ constexpr quint8 kFormatHalf = 3;
 constexpr quint8 kFormatSized = 4;
 constexpr quint8 kAttrMaxThreads = 0x05;
 constexpr quint8 kAttrRegCount = 0x2f;
+constexpr quint8 kAttrFrameSize = 0x11;
 constexpr quint8 kAttrNumBarriers = 0x4c;
 
 struct Section {
@@ -155,10 +156,17 @@ CubinKernelInfo cubinKernelInfo(const QByteArray& cubin, const QString& lowered)
             // Module-wide records name their function by its symbol index.
             forEachRecord(bytesOf(cubin, s), [&](quint8 attribute, const QByteArray& payload) {
                 quint32 function = 0, value = 0;
-                if (attribute != kAttrRegCount || !read(payload, 0, &function) ||
-                    !read(payload, 4, &value) || function != quint32(symbol))
+                if ((attribute != kAttrRegCount && attribute != kAttrFrameSize) ||
+                    !read(payload, 0, &function) || !read(payload, 4, &value) ||
+                    function != quint32(symbol))
                     return;
-                info.registers = int(value);
+                const int clamped =
+                    int(std::min<quint64>(value, quint64(std::numeric_limits<int>::max())));
+                if (attribute == kAttrFrameSize) {
+                    info.frameBytes = clamped;
+                    return;
+                }
+                info.registers = clamped;
                 info.found = true;
             });
         } else if (s.name == ".nv.info." + name) {

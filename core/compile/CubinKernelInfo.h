@@ -16,6 +16,9 @@ struct CubinKernelInfo {
     int registers = 0;          ///< EIATTR_REGCOUNT in .nv.info
     int barriers = 0;           ///< EIATTR_NUM_BARRIERS in .nv.info.<entry>; 0 when none
     int maxThreadsPerBlock = 0; ///< EIATTR_MAX_THREADS (__launch_bounds__); 0 when none
+    /// EIATTR_FRAME_SIZE in .nv.info: the stack frame per thread, in local memory (local
+    /// arrays and register spills), as ptxas -v's "bytes stack frame".
+    int frameBytes = 0;
 };
 
 /// The figures of the entry `lowered` in `cubin`; `found` false when the data is not an ELF

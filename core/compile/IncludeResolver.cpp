@@ -1,6 +1,7 @@
 #include "core/compile/IncludeResolver.h"
 
 #include "core/compile/IncludeCheck.h"
+#include "core/compile/StandardHeaders.h"
 #include "core/compile/Toolkit.h"
 #include "core/io/SafeFile.h"
 
@@ -34,10 +35,11 @@ bool climbsUp(const QString& name) {
 
 /// Where one directive leads.
 struct Lookup {
-    enum class Kind { NotFound, Toolkit, Project, Refused } kind = Kind::NotFound;
+    enum class Kind { NotFound, Toolkit, Project, Refused, Standard } kind = Kind::NotFound;
     QString path;      ///< as found (absolute, links not resolved): for diagnostics
     QString canonical; ///< for the project-folder check and identity
     QString why;       ///< Refused: the reason, naming paths only
+    std::optional<StandardHeader> standard; ///< Standard: KernelPad's header
 };
 
 /// Walks the include tree; one instance per resolveIncludes() call.
@@ -91,6 +93,10 @@ public:
             const Lookup found = *known;
             if (found.kind == Lookup::Kind::Refused)
                 return problem(found.why);
+            if (found.kind == Lookup::Kind::Standard) {
+                addStandard(directive, found, shownName);
+                continue;
+            }
             if (found.kind != Lookup::Kind::Project)
                 continue; // the toolkit's (NVRTC finds it), or missing (NVRTC says so)
             if (directive.nameOffset < 0)
@@ -117,6 +123,21 @@ public:
     [[nodiscard]] const QVector<ResolvedHeader>& headers() const { return m_headers; }
 
 private:
+    /// Hands NVRTC KernelPad's header for a standard name once, under the name as written.
+    /// A host-only one is left out for __has_include, which would otherwise turn true.
+    void addStandard(const IncludeDirective& directive, const Lookup& found,
+                     const QString& shownName) {
+        if (found.standard->hostOnly && !directive.keyword.startsWith(QLatin1Char('#')))
+            return;
+        const QString key = QStringLiteral("<>") + directive.name;
+        if (m_headerIndex.contains(key))
+            return;
+        m_headerIndex.insert(key, m_headers.size());
+        m_headers.append({directive.name, QLatin1Char('<') + directive.name + QLatin1Char('>'),
+                          found.standard->text,
+                          IncludeSite{shownName, directive.line, directive.column}});
+    }
+
     /// Reads the project header `found` and walks it. The reason it cannot be read, if any;
     /// a problem inside it is left in m_nested.
     std::optional<QString> read(const Lookup& found, int depth) {
@@ -141,7 +162,7 @@ private:
                 .arg(kMaxTotalHeaderBytes);
         const qsizetype index = m_headers.size();
         m_headerIndex.insert(found.canonical, index);
-        m_headers.append({memoryName, found.path, *bytes});
+        m_headers.append({memoryName, found.path, *bytes, std::nullopt});
         const QString text = QString::fromUtf8(*bytes);
         QString rewritten;
         m_nested = walk(text, found.path, QFileInfo(found.canonical).absolutePath(), depth + 1,
@@ -183,6 +204,9 @@ private:
             if (Lookup tk = inToolkit(name); tk.kind != Lookup::Kind::NotFound)
                 return tk;
         }
+        if (std::optional<StandardHeader> standard = standardHeader(name, m_roots.toolkitDirs)) {
+            return {Lookup::Kind::Standard, {}, {}, {}, std::move(standard)};
+        }
         if (climbsUp(name))
             return refused(QStringLiteral("not found inside the project folder %1, and NVRTC "
                                           "would look for a name with '..' next to the "
@@ -207,7 +231,7 @@ private:
                         .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(canonical)));
             if (!info.isFile())
                 return notRegular(path);
-            return {Lookup::Kind::Toolkit, path, canonical, {}};
+            return {Lookup::Kind::Toolkit, path, canonical, {}, std::nullopt};
         }
         return {};
     }
@@ -226,11 +250,11 @@ private:
                     .arg(QDir::toNativeSeparators(canonical), QDir::toNativeSeparators(m_project)));
         if (!info.isFile())
             return notRegular(path);
-        return {Lookup::Kind::Project, path, canonical, {}};
+        return {Lookup::Kind::Project, path, canonical, {}, std::nullopt};
     }
 
     [[nodiscard]] static Lookup refused(const QString& why) {
-        return {Lookup::Kind::Refused, {}, {}, why};
+        return {Lookup::Kind::Refused, {}, {}, why, std::nullopt};
     }
 
     [[nodiscard]] static Lookup notRegular(const QString& path) {

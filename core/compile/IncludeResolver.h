@@ -30,6 +30,13 @@ struct IncludeProblem {
     QString message; ///< names the include (or the include dir) and why
 };
 
+/// Where a directive is: the program name for the main source, else the header's path.
+struct IncludeSite {
+    QString file;
+    int line = 0; ///< 1-based
+    int column = 0;
+};
+
 /// A project header as NVRTC gets it. NVRTC finds an in-memory header by the name written in
 /// the directive, so every directive naming a project header is rewritten to name it by its
 /// canonical path: one name per file, whichever way it was reached.
@@ -37,6 +44,10 @@ struct ResolvedHeader {
     QString includeName; ///< its canonical path
     QString path;        ///< where it was found, for diagnostics (absolute, not canonical)
     QByteArray bytes;    ///< as read, its directives' names rewritten: exactly what NVRTC gets
+    /// Set for KernelPad's own header of a standard name NVRTC lacks (StandardHeaders.h),
+    /// named as written ("cstdint"): the first directive naming it, where an error NVRTC
+    /// reports inside it (an #error for <iostream>) is shown.
+    std::optional<IncludeSite> standardAt;
 };
 
 /// The project headers of a source, or why it cannot be compiled.
@@ -59,7 +70,8 @@ struct ResolvedIncludes {
 /// of the project headers it reaches. Refused, with the directive's file and line: an absolute
 /// name, a name or include dir that leaves the project folder (`..`, a link), a header that is
 /// not a regular file or is too large, a computed `#include MACRO`, a name split by a splice,
-/// and trees past the limits below. <angle>
+/// and trees past the limits below. A standard C or C++ header found in neither the toolkit
+/// nor the project comes from StandardHeaders.h. <angle>
 /// names are looked up in the toolkit before any project folder, so a project cannot shadow
 /// `cuda/std/detail/__config`. Nothing of a refused file's contents is read or shown.
 [[nodiscard]] ResolvedIncludes resolveIncludes(const QString& source, const QString& sourceName,

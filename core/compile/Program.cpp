@@ -5,6 +5,7 @@
 #include "core/compile/IncludeResolver.h"
 #include "core/compile/KernelNames.h"
 #include "core/compile/NvrtcApi.h"
+#include "core/compile/ProjectGlobals.h"
 #include "core/compile/PtxAssembler.h"
 #include "core/compile/PtxParser.h"
 #include "core/compile/Toolkit.h"
@@ -217,16 +218,29 @@ QStringList nvrtcFlags(ProgramOptions options, const QString& arch) {
 }
 
 /// NVRTC names the source and each header by the absolute name it was given; the log shows
-/// the source's name and where each header was found, as when NVRTC opened them itself.
+/// the source's name and where each header was found, as when NVRTC opened them itself. An
+/// error inside KernelPad's header for a standard name (the #error of <iostream>) is shown at
+/// the directive that included it: the user wrote that line, not the header.
 QString showNames(const QString& log, const ResolvedIncludes& includes, const QString& shownName) {
     QHash<QString, QString> shown{{includes.mainName, shownName}};
-    for (const ResolvedHeader& header : includes.headers)
+    QHash<QString, IncludeSite> standard;
+    for (const ResolvedHeader& header : includes.headers) {
         shown.insert(header.includeName, QDir::toNativeSeparators(header.path));
+        if (header.standardAt)
+            standard.insert(header.includeName, *header.standardAt);
+    }
     QStringList lines = log.split(u'\n');
     for (QString& line : lines) {
         // "NAME(LINE): error: ..." and "... in the compilation of "NAME"."
         const qsizetype open = line.indexOf(u'(');
-        if (const auto name = shown.constFind(line.left(open)); open > 0 && name != shown.cend())
+        const qsizetype close = line.indexOf(u')', open);
+        if (const auto site = standard.constFind(line.left(open));
+            open > 0 && close > open && site != standard.cend()) {
+            line.replace(
+                0, close + 1,
+                QStringLiteral("%1(%2)").arg(QDir::toNativeSeparators(site->file)).arg(site->line));
+        } else if (const auto name = shown.constFind(line.left(open));
+                   open > 0 && name != shown.cend())
             line.replace(0, open, *name);
         line.replace(QLatin1Char('"') + includes.mainName + QLatin1Char('"'),
                      QLatin1Char('"') + shownName + QLatin1Char('"'));
@@ -238,6 +252,22 @@ QString showNames(const QString& log, const ResolvedIncludes& includes, const QS
 /// directory is the project folder (where NVRTC used to look for the main source's headers).
 IncludeRoots rootsFor(const QString& baseDir, const QStringList& includeDirs) {
     return projectIncludeRoots(baseDir.isEmpty() ? QDir::currentPath() : baseDir, includeDirs);
+}
+
+/// The module's globals, each with its type as the source declares it and whether the
+/// project declares it (ProjectGlobals.h): its source and project headers, not the toolkit's
+/// nor KernelPad's standard headers.
+void readGlobals(CompileResult* result, const QString& source, const ResolvedIncludes& includes) {
+    result->globals = parsePtxGlobals(result->ptx);
+    const QHash<QString, QString> declared = declaredGlobalTypes(source);
+    for (ModuleGlobal& global : result->globals)
+        global.sourceType = declared.value(global.name.section(QStringLiteral("::"), -1));
+    QStringList projectTexts{source};
+    for (const ResolvedHeader& header : includes.headers) {
+        if (!header.standardAt)
+            projectTexts << QString::fromUtf8(header.bytes);
+    }
+    markProjectGlobals(&result->globals, projectTexts);
 }
 
 } // namespace
@@ -404,10 +434,7 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         result.loweredNames = job->loweredNames;
         result.kernels = parsePtxEntries(result.ptx);
         nameKernels(&result);
-        result.globals = parsePtxGlobals(result.ptx);
-        const QHash<QString, QString> declared = declaredGlobalTypes(m_source);
-        for (ModuleGlobal& global : result.globals)
-            global.sourceType = declared.value(global.name.section(QStringLiteral("::"), -1));
+        readGlobals(&result, m_source, includes);
         result.ok = true;
     } else {
         if (compiled == NVRTC_ERROR_INVALID_OPTION) {

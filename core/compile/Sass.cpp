@@ -181,8 +181,8 @@ SassListing parseSass(const QString& text) {
 }
 
 QString NvdisasmLocation::notFoundMessage() const {
-    return QStringLiteral("nvdisasm not found (it comes with the CUDA toolkit; set CUDA_HOME to "
-                          "the toolkit's folder); looked in: %1")
+    return QStringLiteral("nvdisasm not found (install the CUDA toolkit's binary utilities; "
+                          "looked in %1)")
         .arg(looked.isEmpty() ? QStringLiteral("(nowhere: no CUDA_HOME, CUDA_PATH, toolkit or "
                                                "PATH)")
                               : looked.join(QStringLiteral(", ")));

@@ -71,7 +71,8 @@ struct NvdisasmLocation {
     QString path;       ///< empty when not found
     QStringList looked; ///< every candidate, in order, for the message when missing
 
-    /// "nvdisasm not found; looked in: ..." naming every place.
+    /// "nvdisasm not found (install the CUDA toolkit's binary utilities; looked in ...)",
+    /// naming every place.
     [[nodiscard]] QString notFoundMessage() const;
 };
 

@@ -35,8 +35,12 @@ SassReport makeSassReport(const CompileResult& compile, const QString& sourceNam
     }
     if (!report.sass.cacheHit) {
         report.sass = disassembleCubin(compile.cubin);
-        if (!report.sass.ok)
+        if (!report.sass.ok) {
+            // No SASS (no nvdisasm, or a PTX-only compile): the PTX's own .loc lines still
+            // map the source to the PTX, so the colours and links of those two stay.
+            report.lines = LineMap::build(compile.ptx, SassListing{}, sourceName);
             return report;
+        }
     }
     if (listed)
         listed(report);

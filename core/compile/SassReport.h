@@ -17,7 +17,7 @@ namespace kernelpad {
 struct SassReport {
     CompileResult compile; ///< the -lineinfo compile (its PTX has the .loc lines)
     SassResult sass;       ///< sass.error says why there is no SASS
-    LineMap lines;         ///< empty when either side lacks line information
+    LineMap lines;         ///< from the PTX's .loc lines and the SASS's; PTX only without SASS
     QString sourceName;    ///< the source file the line numbers are in
     double mapMs = 0;      ///< building `lines` (0 when the cache had them)
 

@@ -15,6 +15,53 @@ QString OccupancyReport::sourceText(const QString& deviceName) const {
     return QStringLiteral("from %1's limits, no device").arg(curves.limits.arch);
 }
 
+QString resourceSourceName(ResourceSource source) {
+    switch (source) {
+    case ResourceSource::Driver:
+        return QStringLiteral("the driver");
+    case ResourceSource::Cubin:
+        return QStringLiteral("the CUBIN");
+    case ResourceSource::Ptxas:
+        return QStringLiteral("ptxas -v");
+    case ResourceSource::None:
+        break;
+    }
+    return {};
+}
+
+ResourceFigures kernelResourceFigures(const CompileResult& compile, const QString& lowered,
+                                      const KernelResources* driver) {
+    ResourceFigures figures;
+    const KernelCompileFacts facts = kernelCompileFacts(compile.ptx, compile.log, lowered);
+    const CubinKernelInfo cubin = cubinKernelInfo(compile.cubin, lowered);
+    figures.staticSharedBytes = facts.sharedBytes;
+    if (cubin.found)
+        figures.barriers = cubin.barriers;
+    else if (facts.ptxasReported)
+        figures.barriers = facts.barriers;
+    if (driver && driver->registers > 0) {
+        figures.source = ResourceSource::Driver;
+        figures.registers = driver->registers;
+        figures.staticSharedBytes = driver->staticSharedBytes;
+        figures.localBytes = driver->localBytes;
+        figures.maxThreadsPerBlock = driver->maxThreadsPerBlock;
+        figures.constBytes = driver->constBytes;
+    } else if (cubin.found) {
+        figures.source = ResourceSource::Cubin;
+        figures.registers = cubin.registers;
+        figures.localBytes = cubin.frameBytes;
+        figures.maxThreadsPerBlock = cubin.maxThreadsPerBlock;
+        if (facts.ptxasReported)
+            figures.constBytes = facts.constBytes;
+    } else if (facts.ptxasReported) {
+        figures.source = ResourceSource::Ptxas;
+        figures.registers = facts.registers;
+        figures.localBytes = facts.stackBytes;
+        figures.constBytes = facts.constBytes;
+    }
+    return figures;
+}
+
 OccupancyReport occupancyReport(const CompileResult& compile, const QString& kernel,
                                 const DeviceInfo* device, const KernelResources* driver,
                                 int blockThreads, int dynamicSharedBytes) {
@@ -42,20 +89,9 @@ OccupancyReport occupancyReport(const CompileResult& compile, const QString& ker
         }
     }
 
-    const CubinKernelInfo cubin = cubinKernelInfo(compile.cubin, lowered);
-    OccupancyKernel k;
-    k.barriers = cubin.barriers;
-    if (driver && driver->registers > 0) {
-        k.registersPerThread = driver->registers;
-        k.staticSharedBytes = driver->staticSharedBytes;
-        k.maxThreadsPerBlock = driver->maxThreadsPerBlock;
-        report.fromDriver = true;
-    } else if (cubin.found) {
-        k.registersPerThread = cubin.registers;
-        k.staticSharedBytes = int(std::min<qint64>(
-            kernelCompileFacts(compile.ptx, compile.log, lowered).sharedBytes, INT_MAX));
-        k.maxThreadsPerBlock = cubin.maxThreadsPerBlock;
-    } else {
+    const ResourceFigures figures = kernelResourceFigures(compile, lowered, driver);
+    // ptxas's report alone (no CUBIN) lacks the launch bounds the curves need.
+    if (figures.source != ResourceSource::Driver && figures.source != ResourceSource::Cubin) {
         report.error =
             compile.cubin.isEmpty()
                 ? QStringLiteral("the compile made no CUBIN (PTX only): its registers "
@@ -63,6 +99,12 @@ OccupancyReport occupancyReport(const CompileResult& compile, const QString& ker
                 : QStringLiteral("the CUBIN has no resource figures for '%1'").arg(kernel);
         return report;
     }
+    OccupancyKernel k;
+    k.barriers = figures.barriers;
+    k.registersPerThread = figures.registers;
+    k.staticSharedBytes = int(std::min<qint64>(figures.staticSharedBytes, INT_MAX));
+    k.maxThreadsPerBlock = figures.maxThreadsPerBlock;
+    report.fromDriver = figures.source == ResourceSource::Driver;
     report.curves = OccupancyCurves::compute(limits, k, blockThreads, dynamicSharedBytes);
     return report;
 }

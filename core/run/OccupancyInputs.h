@@ -11,6 +11,38 @@
 
 namespace kernelpad {
 
+/// Where a kernel's resource figures come from, the most exact first.
+enum class ResourceSource {
+    Driver, ///< the driver's attributes of the loaded kernel (after a run)
+    Cubin,  ///< the CUBIN NVRTC or nvJitLink made (CubinKernelInfo.h)
+    Ptxas,  ///< ptxas's report in the program log (-Xptxas -v)
+    None    ///< not known: no CUBIN (a compute_ arch gives PTX only)
+};
+
+/// A kernel's resources from one source, the same for the Resources and Occupancy tabs.
+struct ResourceFigures {
+    ResourceSource source = ResourceSource::None;
+    int registers = 0;            ///< per thread
+    qint64 staticSharedBytes = 0; ///< the driver's, else the PTX's declarations (KernelFacts.h)
+    /// The stack frame per thread in local memory: local arrays and register spills.
+    qint64 localBytes = 0;
+    int maxThreadsPerBlock = 0; ///< the kernel's own limit (__launch_bounds__); 0 when none
+    int barriers = 0;           ///< the CUBIN's or ptxas's (the driver reports none)
+    /// Constant bank bytes: the driver's __constant__ bytes, or ptxas's cmem[0]; not in
+    /// the CUBIN figures.
+    std::optional<qint64> constBytes;
+};
+
+/// "the driver", "the CUBIN", "ptxas -v"; empty for None.
+[[nodiscard]] QString resourceSourceName(ResourceSource source);
+
+/// The figures of the entry `lowered` of `compile`: `driver`'s when given (the runner's for
+/// this kernel), else the CUBIN's, else ptxas's report in the log. Static shared memory comes
+/// from the PTX unless the driver gives it (the CUBIN's section counts the driver's reserve).
+[[nodiscard]] ResourceFigures kernelResourceFigures(const CompileResult& compile,
+                                                    const QString& lowered,
+                                                    const KernelResources* driver);
+
 /// The occupancy curves of one kernel at one launch, and where their inputs came from.
 struct OccupancyReport {
     OccupancyCurves curves;

@@ -56,6 +56,13 @@ extern "C" __global__ void heavy(const float* in, float* out, int n)
         sum += acc[k] * acc[(k * 7) % 32];
     out[i] = sum;
 }
+extern "C" __global__ void local(const float* in, float* out, int n)
+{
+    float a[256]; // indexed at run time: in local memory, a stack frame of 1 KiB
+    for (int k = 0; k < 256; ++k)
+        a[(k * n) & 255] = in[k];
+    out[threadIdx.x] = a[n & 255];
+}
 )";
 
 } // namespace
@@ -87,13 +94,14 @@ void TestCubinKernelInfo::matchesPtxas() {
         Program(QString::fromLatin1(kSource), QStringLiteral("cubin.cu"), options).compile(arch);
     QVERIFY2(result.ok, qPrintable(result.log + result.error));
     QVERIFY(!result.cubin.isEmpty());
-    for (const QString kernel : {"light", "tiled", "named", "module", "heavy"}) {
+    for (const QString kernel : {"light", "tiled", "named", "module", "heavy", "local"}) {
         const KernelCompileFacts ptxas = kernelCompileFacts(result.ptx, result.log, kernel);
         QVERIFY2(ptxas.ptxasReported, qPrintable(kernel));
         const CubinKernelInfo cubin = cubinKernelInfo(result.cubin, kernel);
         QVERIFY2(cubin.found, qPrintable(kernel));
         QCOMPARE(cubin.registers, ptxas.registers);
         QCOMPARE(cubin.barriers, ptxas.barriers);
+        QCOMPARE(qint64(cubin.frameBytes), ptxas.stackBytes);
         // The static shared memory occupancy uses comes from the PTX's declarations.
         QCOMPARE(ptxas.sharedBytes, ptxas.ptxasSharedBytes);
         if (maxRegisters > 0)
@@ -105,6 +113,8 @@ void TestCubinKernelInfo::matchesPtxas() {
     QCOMPARE(cubinKernelInfo(result.cubin, "named").barriers, 4);
     QCOMPARE(cubinKernelInfo(result.cubin, "light").barriers, 0);
     QCOMPARE(cubinKernelInfo(result.cubin, "light").maxThreadsPerBlock, 0);
+    QCOMPARE(cubinKernelInfo(result.cubin, "light").frameBytes, 0);
+    QCOMPARE(cubinKernelInfo(result.cubin, "local").frameBytes, 1024);
     QCOMPARE(kernelCompileFacts(result.ptx, result.log, "module").sharedBytes, qint64(256));
 }
 

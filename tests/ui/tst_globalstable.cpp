@@ -16,6 +16,7 @@
 #include "TestPaths.h"
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -78,12 +79,12 @@ QString cell(const ArgumentTableModel& model, int row, int column) {
     return model.index(row, column).data().toString();
 }
 
-/// A window showing a copy of convolution.kpad in `dir`, its first compile shown.
-std::unique_ptr<MainWindow> openConvolution(Engine* engine, const QTemporaryDir& dir,
-                                            QString* path) {
-    *path = dir.filePath(QStringLiteral("convolution.kpad"));
+/// A window showing a copy of the example `name` in `dir`, its first compile shown.
+std::unique_ptr<MainWindow> openExample(Engine* engine, const QTemporaryDir& dir,
+                                        const QString& name, QString* path) {
+    *path = dir.filePath(name);
     QFile::remove(*path);
-    if (!QFile::copy(convolutionPath(), *path))
+    if (!QFile::copy(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/") + name, *path))
         return nullptr;
     auto window = std::make_unique<MainWindow>(engine);
     window->setPromptsEnabled(false);
@@ -110,6 +111,12 @@ bool compileSource(MainWindow* window, const QString& source) {
            window->session()->lastCompiledSource() == source;
 }
 
+/// A window showing a copy of convolution.kpad in `dir`, its first compile shown.
+std::unique_ptr<MainWindow> openConvolution(Engine* engine, const QTemporaryDir& dir,
+                                            QString* path) {
+    return openExample(engine, dir, QFileInfo(convolutionPath()).fileName(), path);
+}
+
 ArgumentTableModel* tableModel(const std::unique_ptr<MainWindow>& window) {
     return part<ArgumentTableView>(window, "arguments")->model();
 }
@@ -127,6 +134,7 @@ private slots:
     void invalidGlobalCellIsMarked();
     void viewKeepsParametersAndGlobalsApart();
     void convolutionShowsItsGlobals();
+    void toolkitGlobalsAreNotOffered();
     void editedGlobalReachesTheDocumentAndTheFile();
     void compileAddingAConstantOffersIt();
     void globalRemovedFromSourceIsMarkedNotLost();
@@ -339,6 +347,35 @@ void TestGlobalsTable::convolutionShowsItsGlobals() {
     QCOMPARE(cell(*model, blocks, Col::KindColumn), QStringLiteral("__device__"));
     QCOMPARE(model->rowCount(), 6); // the module declares nothing the project does not set
     QVERIFY2(model->problems().isEmpty(), qPrintable(model->problems().join('\n')));
+}
+
+void TestGlobalsTable::toolkitGlobalsAreNotOffered() {
+    // cluster_histogram includes <cooperative_groups.h>, whose PTX declares about a thousand
+    // libcu++ and cooperative-groups constants: they were offered as rows G1-G1039.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Engine engine;
+    QString path;
+    const auto window = openExample(&engine, dir, QStringLiteral("cluster_histogram.kpad"), &path);
+    QVERIFY(window);
+    ArgumentTableModel* model = tableModel(window);
+    const QString source = window->document()->project().source;
+    QVERIFY(compileSource(window.get(), source));
+    QVERIFY2(window->session()->lastCompile()->globals.size() > 100,
+             "the toolkit's globals are still in the module");
+    QCOMPARE(model->argumentCount(), 3); // bins, input, n
+    QCOMPARE(model->rowCount(), 3);      // and no global of its own
+
+    // One of its own, even in a namespace and beside the toolkit's, is offered: only it.
+    const QString own =
+        source + QStringLiteral("\nnamespace stats { __device__ unsigned int overflow; }\n"
+                                "__constant__ int value;\n");
+    QVERIFY(compileSource(window.get(), own));
+    QStringList offered;
+    for (int row = model->argumentCount(); row < model->rowCount(); ++row)
+        offered << cell(*model, row, Col::NameColumn);
+    offered.sort();
+    QCOMPARE(offered, (QStringList{QStringLiteral("stats::overflow"), QStringLiteral("value")}));
 }
 
 void TestGlobalsTable::editedGlobalReachesTheDocumentAndTheFile() {

@@ -2,8 +2,16 @@
 // and ptxas's report, and what only the driver adds, instead of "No kernel compiled".
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
+#include "core/compile/CubinKernelInfo.h"
+#include "core/compile/Program.h"
+#include "core/run/OccupancyInputs.h"
+#include "ui/widgets/OccupancyView.h"
 #include "ui/widgets/ResourcesPanel.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QTest>
 
@@ -60,6 +68,8 @@ private slots:
     void compileFactsWithoutDriver();
     void ptxasReportAddsRegistersAndSpills();
     void failedCompileSaysSo();
+    void agreesWithTheOccupancyTab_data();
+    void agreesWithTheOccupancyTab();
 };
 
 void TestResourcesPanel::compileFactsWithoutDriver() {
@@ -92,7 +102,8 @@ void TestResourcesPanel::compileFactsWithoutDriver() {
 void TestResourcesPanel::ptxasReportAddsRegistersAndSpills() {
     ResourcesPanel panel;
     panel.showCompileInfo(reduceCompile(true), QStringLiteral("reduce"));
-    QCOMPARE(panel.valueText(QStringLiteral("Registers per thread")), QStringLiteral("40"));
+    QCOMPARE(panel.valueText(QStringLiteral("Registers per thread")),
+             QStringLiteral("40 (from ptxas -v)"));
     const QString spills = panel.valueText(QStringLiteral("Register spills"));
     QVERIFY2(spills.contains(QStringLiteral("stored")) && spills.contains(QStringLiteral("8")),
              qPrintable(spills));
@@ -109,6 +120,62 @@ void TestResourcesPanel::failedCompileSaysSo() {
     auto* title = panel.findChild<QLabel*>(QStringLiteral("resourcesTitle"));
     QVERIFY(title->text().contains(QStringLiteral("does not compile")));
     QVERIFY(panel.valueText(QStringLiteral("Registers per thread")).isEmpty());
+}
+
+void TestResourcesPanel::agreesWithTheOccupancyTab_data() {
+    QTest::addColumn<QString>("example");
+    QTest::addColumn<int>("language");
+    QTest::newRow("saxpy (CUDA C++, NVRTC)") << "saxpy.kpad" << int(SourceLanguage::Cuda);
+    QTest::newRow("ptx_saxpy (PTX, nvJitLink)") << "ptx_saxpy.kpad" << int(SourceLanguage::Ptx);
+}
+
+void TestResourcesPanel::agreesWithTheOccupancyTab() {
+    // The Resources tab asked for -Xptxas -v while the Occupancy tab showed the CUBIN's
+    // registers; for a PTX project that advice only produced a warning.
+    QFETCH(QString, example);
+    QFETCH(int, language);
+    QFile file(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/") + example);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject project = QJsonDocument::fromJson(file.readAll()).object();
+    const QString kernel = project.value(QStringLiteral("kernel")).toString();
+    const auto sourceLanguage = SourceLanguage(language);
+    if (sourceLanguage == SourceLanguage::Cuda && Program::nvrtcVersion().isEmpty())
+        QSKIP("NVRTC cannot be loaded");
+    const CompileResult result = Program(project.value(QStringLiteral("source")).toString(),
+                                         project.value(QStringLiteral("sourceName")).toString(),
+                                         ProgramOptions{}, {}, sourceLanguage)
+                                     .compile(QStringLiteral("sm_90"));
+    if (!result.ok && result.compiler.contains(QLatin1String("not found")))
+        QSKIP(qPrintable(result.compiler));
+    QVERIFY2(result.ok, qPrintable(result.log + result.error));
+    const CubinKernelInfo cubin = cubinKernelInfo(result.cubin, result.loweredName(kernel));
+    QVERIFY(cubin.found && cubin.registers > 0);
+
+    ResourcesPanel panel;
+    panel.showCompileInfo(result, kernel);
+    const QString registers = panel.valueText(QStringLiteral("Registers per thread"));
+    QCOMPARE(registers, QStringLiteral("%1 (from the CUBIN)").arg(cubin.registers));
+    const QString local = panel.valueText(QStringLiteral("Local memory per thread"));
+    QVERIFY2(local.contains(QLatin1String("stack frame (from the CUBIN)")), qPrintable(local));
+    OccupancyView view;
+    view.showReport(occupancyReport(result, kernel, nullptr, nullptr, 256, 0), kernel, {});
+    QVERIFY2(
+        view.titleText().contains(QStringLiteral("%1 registers per thread").arg(cubin.registers)),
+        qPrintable(view.titleText()));
+    QVERIFY2(view.titleText().contains(QLatin1String("(from the CUBIN)")),
+             qPrintable(view.titleText()));
+
+    // Nowhere is ptxas's flag advised once the figure is known, nor for a compute_ arch.
+    for (const QString& row :
+         {QStringLiteral("Registers per thread"), QStringLiteral("Local memory per thread")})
+        QVERIFY2(!panel.valueText(row).contains(QLatin1String("Xptxas")), qPrintable(row));
+    CompileResult ptxOnly = result;
+    ptxOnly.cubin.clear();
+    ptxOnly.arch = QStringLiteral("compute_90");
+    panel.showCompileInfo(ptxOnly, kernel);
+    QVERIFY2(
+        !panel.valueText(QStringLiteral("Registers per thread")).contains(QLatin1String("Xptxas")),
+        qPrintable(panel.valueText(QStringLiteral("Registers per thread"))));
 }
 
 KERNELPAD_TEST_MAIN(TestResourcesPanel)

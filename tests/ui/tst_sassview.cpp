@@ -20,6 +20,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <QPlainTextEdit>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -74,6 +75,7 @@ private slots:
     void searchWraps();
     void errorIsShown();
     void windowShowsSassAndMatchesLines();
+    void withoutNvdisasmThePtxKeepsItsLines();
     void oneCompilePerEditWhileSassIsShown();
     void sassAndDiffShareOneDisassembly();
 
@@ -177,6 +179,63 @@ void TestSassView::errorIsShown() {
     QVERIFY(view.textView()->toPlainText().isEmpty());
     view.showReport(recordedReport(QStringLiteral("saxpy")));
     QCOMPARE(view.message(), QString());
+}
+
+void TestSassView::withoutNvdisasmThePtxKeepsItsLines() {
+    // A toolkit root without bin/ (it has the header that makes it one) and a PATH of
+    // nowhere: no nvdisasm, whatever this machine has installed.
+    const QString bare = m_dir.filePath(QStringLiteral("bare-cuda"));
+    QVERIFY(QDir().mkpath(bare + QStringLiteral("/include")));
+    QFile header(bare + QStringLiteral("/include/cuda_fp16.h"));
+    QVERIFY(header.open(QIODevice::WriteOnly));
+    header.close();
+    const QByteArray home = qgetenv("CUDA_HOME");
+    const QByteArray path = qgetenv("PATH");
+    const auto restore = qScopeGuard([&] {
+        qputenv("CUDA_HOME", home);
+        qputenv("PATH", path);
+    });
+    qputenv("CUDA_HOME", bare.toUtf8());
+    qputenv("PATH", m_dir.filePath(QStringLiteral("nowhere")).toUtf8());
+
+    Engine engine;
+    MainWindow window(&engine);
+    window.setPromptsEnabled(false);
+    window.setCompileWhileTyping(false);
+    window.show();
+    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy sass(&engine, &Engine::sassReady);
+    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
+    project.sourceName = QStringLiteral("saxpy.cu");
+    project.kernel = QStringLiteral("saxpy");
+    window.document()->replace(project);
+    QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
+    auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
+    auto* view = test::part<SassView>(&window, "sass");
+    tabs->setCurrentIndex(MainWindow::SassTab);
+    QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
+    QCoreApplication::processEvents();
+
+    // The SASS tab says what is missing and where it looked, in its banner and its listing.
+    const QString expected =
+        QStringLiteral("nvdisasm not found (install the CUDA toolkit's binary utilities; "
+                       "looked in ");
+    QVERIFY2(view->message().startsWith(expected), qPrintable(view->message()));
+    QVERIFY2(view->message().contains(bare + QStringLiteral("/bin/nvdisasm")),
+             qPrintable(view->message()));
+    QCOMPARE(view->textView()->placeholderText(), view->message());
+    QVERIFY(!view->textView()->placeholderText().contains(QLatin1String("Compile to see")));
+
+    // The PTX of the -lineinfo compile is shown with its lines mapped; the editor's cursor on
+    // line 6 marks that line's PTX.
+    auto* ptx = test::part<PtxView>(&window, "ptx");
+    QCOMPARE(ptx->ptx(), view->report().compile.ptx);
+    QVERIFY(!view->report().lines.ptxLines(6).isEmpty());
+    auto* editor = test::part<CodeEditor>(&window, "editor");
+    editor->setCursorPosition(5, 4);
+    QTRY_VERIFY(!ptx->textView()->extraSelections().isEmpty());
+    for (const QTextEdit::ExtraSelection& mark : ptx->textView()->extraSelections())
+        QCOMPARE(view->report().lines.sourceLineOfPtx(mark.cursor.blockNumber() + 1), 6);
 }
 
 void TestSassView::windowShowsSassAndMatchesLines() {

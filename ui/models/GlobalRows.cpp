@@ -86,9 +86,9 @@ void GlobalRows::merge(QVector<GlobalRow> rows) {
     QSet<QString> matched; // module symbols a row already stands for
     for (GlobalRow& row : rows) {
         const ModuleGlobal* found = findDeclared(row.spec.name);
-        // An offered row exists only for a declaration (the user's values live in included
-        // rows), and only once.
-        if (!row.included && (!found || matched.contains(found->lowered)))
+        // An offered row exists only for a declaration of the project's own (the user's
+        // values live in included rows), and only once.
+        if (!row.included && (!found || !found->fromProject || matched.contains(found->lowered)))
             continue;
         row.declared = found ? std::optional<ModuleGlobal>(*found) : std::nullopt;
         if (found)
@@ -97,7 +97,8 @@ void GlobalRows::merge(QVector<GlobalRow> rows) {
     }
     if (m_declared) {
         for (const ModuleGlobal& g : *m_declared) {
-            if (!matched.contains(g.lowered))
+            // A toolkit header's globals are not the user's arguments (ProjectGlobals.h).
+            if (g.fromProject && !matched.contains(g.lowered))
                 merged << GlobalRow{defaultGlobalSpec(g, m_structs), false, g};
         }
     }

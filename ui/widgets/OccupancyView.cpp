@@ -172,16 +172,19 @@ void OccupancyView::showReport(const OccupancyReport& report, const QString& ker
     }
     m_report = report;
     const OccupancyCurves& c = report.curves;
-    m_title->setText(tr("%1: %2 registers per thread, %3 B static shared memory%4; %5")
+    // The kernel's figures name their source, as the Resources tab does (one source of
+    // truth: OccupancyInputs.h).
+    const QString figuresFrom =
+        resourceSourceName(report.fromDriver ? ResourceSource::Driver : ResourceSource::Cubin);
+    m_title->setText(tr("%1: %2 registers per thread, %3 B static shared memory%4 (from %5); %6")
                          .arg(kernel)
                          .arg(c.kernel.registersPerThread)
                          .arg(QLocale(QLocale::English).toString(c.kernel.staticSharedBytes))
                          .arg(c.kernel.barriers == 1  ? tr(", 1 barrier")
                               : c.kernel.barriers > 1 ? tr(", %1 barriers").arg(c.kernel.barriers)
                                                       : QString())
-                         .arg(report.sourceText(deviceName)));
-    m_title->setToolTip(report.fromDriver ? tr("Kernel figures from the driver.")
-                                          : tr("Kernel figures from the CUBIN."));
+                         .arg(figuresFrom, report.sourceText(deviceName)));
+    m_title->setToolTip(tr("Kernel figures from %1.").arg(figuresFrom));
     for (const OccupancyAxis axis : kAxisOrder)
         fill(axis);
     m_limiter->setText(

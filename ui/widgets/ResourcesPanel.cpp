@@ -1,7 +1,9 @@
 #include "ui/widgets/ResourcesPanel.h"
 
 #include "core/compile/KernelFacts.h"
+#include "core/compile/ProgramOptions.h"
 #include "core/cuda/Occupancy.h"
+#include "core/run/OccupancyInputs.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -21,6 +23,17 @@ QString bytes(qint64 n) {
 
 QString version(int v) {
     return v > 0 ? QStringLiteral("%1.%2").arg(v / 10).arg(v % 10) : QStringLiteral("—");
+}
+
+/// The registers' text when neither a CUBIN nor ptxas's report gives them: -Xptxas -v helps
+/// only a CUDA C++ compile for an sm_ arch (PTX and NVVM IR get no ptxas report, and a
+/// compute_ arch runs no ptxas).
+QString unknownResourceText(const CompileResult& result) {
+    if (result.language != SourceLanguage::Cuda || isVirtualArch(result.arch))
+        return ResourcesPanel::tr(
+            "— (no CUBIN: a compute_ arch gives PTX only; known once a device loads the "
+            "kernel)");
+    return ResourcesPanel::tr("— (add -Xptxas -v to the extra flags: ptxas reports it)");
 }
 
 } // namespace
@@ -83,7 +96,8 @@ void ResourcesPanel::showResources(const QString& kernel, const KernelResources&
                          ? kernel
                          : tr("%1 on %2 (%3)").arg(kernel, device.name, device.arch()));
     const QLocale locale;
-    setRow(tr("Registers per thread"), QString::number(r.registers),
+    setRow(tr("Registers per thread"),
+           tr("%1 (from %2)").arg(r.registers).arg(resourceSourceName(ResourceSource::Driver)),
            tr("More registers per thread can lower occupancy; cap with Max registers."));
     setRow(tr("Static shared memory"), bytes(r.staticSharedBytes));
     setRow(tr("Dynamic shared memory"), bytes(launch.sharedMemBytes));
@@ -140,17 +154,22 @@ void ResourcesPanel::showCompileInfo(const CompileResult& result, const QString&
         return;
     }
     const KernelCompileFacts f = kernelCompileFacts(result.ptx, result.log, info->lowered);
+    // One source of truth with the Occupancy tab: the CUBIN's figures, else ptxas's report.
+    const ResourceFigures figures = kernelResourceFigures(result, info->lowered, nullptr);
+    const bool known = figures.source != ResourceSource::None;
+    const QString from = resourceSourceName(figures.source);
     m_title->setText(tr("%1 for %2: what the compile knows (no CUDA driver)")
                          .arg(info->name.isEmpty() ? info->lowered : info->name, result.arch));
-    const QString askPtxas = tr("— (add -Xptxas -v to the extra flags: ptxas reports it)");
-    setRow(tr("Registers per thread"), f.ptxasReported ? QString::number(f.registers) : askPtxas,
-           tr("From ptxas's report in the program log (-Xptxas -v)."));
-    setRow(tr("Register spills"),
-           !f.ptxasReported ? askPtxas
-           : f.spillStoreBytes + f.spillLoadBytes == 0
-               ? tr("none")
-               : tr("%1 stored, %2 loaded per thread (through local memory)")
-                     .arg(bytes(f.spillStoreBytes), bytes(f.spillLoadBytes)));
+    const QString unknown = unknownResourceText(result);
+    setRow(tr("Registers per thread"),
+           known ? tr("%1 (from %2)").arg(figures.registers).arg(from) : unknown,
+           tr("More registers per thread can lower occupancy; cap with Max registers."));
+    if (f.ptxasReported)
+        setRow(tr("Register spills"),
+               f.spillStoreBytes + f.spillLoadBytes == 0
+                   ? tr("none")
+                   : tr("%1 stored, %2 loaded per thread (through local memory)")
+                         .arg(bytes(f.spillStoreBytes), bytes(f.spillLoadBytes)));
     QString shared = tr("%1 declared in the PTX").arg(bytes(f.sharedBytes));
     if (f.ptxasReported)
         shared += tr("; ptxas: %1").arg(bytes(f.ptxasSharedBytes));
@@ -160,12 +179,13 @@ void ResourcesPanel::showCompileInfo(const CompileResult& result, const QString&
            f.dynamicShared ? tr("used (extern __shared__): its size is Launch ▸ Shared memory")
                            : tr("not used"));
     QString local = tr("%1 declared in the PTX").arg(bytes(f.localBytes));
-    if (f.ptxasReported)
-        local += tr("; ptxas: %1 stack frame").arg(bytes(f.stackBytes));
+    if (known)
+        local += tr("; %1 stack frame (from %2)").arg(bytes(figures.localBytes), from);
     setRow(tr("Local memory per thread"), local,
-           tr("Local arrays and the stack; ptxas may keep a small array in registers."));
-    if (f.ptxasReported)
-        setRow(tr("Constant memory"), bytes(f.constBytes));
+           tr("Local arrays, register spills and the stack; ptxas may keep a small array in "
+              "registers."));
+    if (figures.constBytes)
+        setRow(tr("Constant memory"), bytes(*figures.constBytes));
     QStringList bounds;
     if (f.maxntid[0] > 0)
         bounds << tr(".maxntid %1×%2×%3 (at most %4 threads per block)")

@@ -62,13 +62,16 @@ QString instructionText(const SassInstruction& instruction) {
 
 } // namespace
 
+QString SassView::compilePlaceholder() {
+    return tr("Compile to see the SASS: the GPU's instructions, as nvdisasm prints them.");
+}
+
 SassView::SassView(QWidget* parent)
     : ListingView(InstructionSet::Sass, parent)
     , m_kernels(new QComboBox(this))
     , m_message(addBanner(QStringLiteral("sassMessage"))) {
     setHighlighter(new SassHighlighter(textView()->document()));
-    textView()->setPlaceholderText(
-        tr("Compile to see the SASS: the GPU's instructions, as nvdisasm prints them."));
+    textView()->setPlaceholderText(compilePlaceholder());
     searchField()->setPlaceholderText(tr("Search SASS (Enter: next, Shift+Enter: previous)"));
     m_kernels->setObjectName(QStringLiteral("sassKernels"));
     m_kernels->setToolTip(tr("The kernel whose SASS is shown"));
@@ -93,6 +96,9 @@ void SassView::showReport(const SassReport& report) {
     m_kernels->setEnabled(m_kernels->count() > 1);
     m_message->setVisible(!report.sass.ok);
     m_message->setText(report.sass.error);
+    // Without SASS (no nvdisasm) the empty listing says why, not "Compile to see the SASS".
+    textView()->setPlaceholderText(report.sass.error.isEmpty() ? compilePlaceholder()
+                                                               : report.sass.error);
     // Keep the kernel the user was reading across recompiles.
     const int again = names.indexOf(shown);
     if (again >= 0)

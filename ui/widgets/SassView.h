@@ -48,6 +48,8 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    /// The empty listing's text before any compile.
+    [[nodiscard]] static QString compilePlaceholder();
     void showFunction(int index);
     void onCursorMoved();
 

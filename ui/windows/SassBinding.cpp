@@ -65,6 +65,37 @@ QVector<int> ptxBlockLines(const SassReport& report) {
     return lines;
 }
 
+/// The preference for matching colours applied to the three views, and a line hovered in any
+/// of them emphasised in all (nothing scrolls: only a click does).
+void connectLineColours(SassView* view, const QPointer<PtxView>& ptxView,
+                        const QPointer<SourceLineBands>& bands) {
+    const auto applyLineColours = [=] {
+        const bool on = Preferences::load().lineColours;
+        view->setLineColours(on);
+        if (ptxView)
+            ptxView->setLineColours(on);
+        if (bands)
+            bands->setEnabled(on);
+    };
+    applyLineColours();
+    QObject::connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, view,
+                     applyLineColours);
+    const auto emphasise = [=](int hovered) {
+        // A line without code (a comment, a brace) has no colour to strengthen.
+        const int line = view->report().lines.sourceLines().contains(hovered) ? hovered : 0;
+        view->setEmphasisedLine(line);
+        if (ptxView)
+            ptxView->setEmphasisedLine(line);
+        if (bands)
+            bands->setEmphasised(line);
+    };
+    QObject::connect(view, &ListingView::sourceLineHovered, view, emphasise);
+    if (ptxView)
+        QObject::connect(ptxView, &ListingView::sourceLineHovered, view, emphasise);
+    if (bands)
+        QObject::connect(bands, &SourceLineBands::lineHovered, view, emphasise);
+}
+
 } // namespace
 
 void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
@@ -99,32 +130,7 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
 
     // The matching colours: bands in the editor, the listings colour their own lines.
     const QPointer<SourceLineBands> bands(editor ? new SourceLineBands(editor) : nullptr);
-    const auto applyLineColours = [=] {
-        const bool on = Preferences::load().lineColours;
-        view->setLineColours(on);
-        if (ptxView)
-            ptxView->setLineColours(on);
-        if (bands)
-            bands->setEnabled(on);
-    };
-    applyLineColours();
-    QObject::connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, view,
-                     applyLineColours);
-    // A line hovered anywhere is emphasised everywhere; nothing scrolls (only a click does).
-    const auto emphasise = [=](int hovered) {
-        // A line without code (a comment, a brace) has no colour to strengthen.
-        const int line = view->report().lines.sourceLines().contains(hovered) ? hovered : 0;
-        view->setEmphasisedLine(line);
-        if (ptxView)
-            ptxView->setEmphasisedLine(line);
-        if (bands)
-            bands->setEmphasised(line);
-    };
-    QObject::connect(view, &ListingView::sourceLineHovered, view, emphasise);
-    if (ptx)
-        QObject::connect(ptx, &ListingView::sourceLineHovered, view, emphasise);
-    if (bands)
-        QObject::connect(bands, &SourceLineBands::lineHovered, view, emphasise);
+    connectLineColours(view, ptxView, bands);
 
     PanelViewer* viewer = makeViewer(view);
     viewer->onCleared = [=](const Session&) {
