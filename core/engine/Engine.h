@@ -5,9 +5,9 @@
 #include "core/compile/CompileResult.h"
 #include "core/compile/SassReport.h"
 #include "core/cuda/DeviceInfo.h"
+#include "core/engine/Runners.h"
 #include "core/profile/ProfileReport.h"
 #include "core/run/RunTypes.h"
-#include "core/runner/RunnerSpec.h"
 #include "core/sweep/SweepResults.h"
 
 #include <QObject>

@@ -12,7 +12,7 @@
 // over: the chosen device, every device of this computer, or every device of every runner in
 // Preferences (SweepPanelDevices.cpp; the binding finds them).
 
-#include "core/runner/RunnerSpec.h"
+#include "core/engine/Runners.h"
 #include "core/sweep/SweepResultsPath.h"
 
 #include <QElapsedTimer>

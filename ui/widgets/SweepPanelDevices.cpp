@@ -3,7 +3,7 @@
 // runner in Preferences. The binding finds each scope's devices and hands them in; the panel
 // names them and hands them to the Engine, which spreads the sweep over them.
 
-#include "core/runner/RunnerPool.h"
+#include "core/engine/RunnerProbe.h"
 #include "core/sweep/SweepResultsPath.h"
 #include "ui/widgets/SweepPanel.h"
 
@@ -99,9 +99,9 @@ QString SweepPanel::deviceScopeText(DeviceScope scope) const {
     case DeviceScope::Chosen:
         if (c.entries.size() == 1 && !c.entries.first().deviceName.isEmpty())
             return tr("the chosen device (%1)")
-                .arg(RunnerPool::deviceLabel(c.entries.first().spec, c.entries.first().deviceName,
-                                             c.entries.first().device,
-                                             !c.entries.first().spec.isLocal()));
+                .arg(RunnerProbe::deviceLabel(c.entries.first().spec, c.entries.first().deviceName,
+                                              c.entries.first().device,
+                                              !c.entries.first().spec.isLocal()));
         return tr("the chosen device");
     case DeviceScope::ThisComputer:
         if (c.pending)
