@@ -3,9 +3,9 @@
 // the runner's time limit and whether a kernel fault is re-run under memcheck at once. Kept in
 // QSettings; the code that uses each one reads it here.
 
+#include "core/engine/Runners.h"
 #include "core/project/Project.h"
 #include "core/project/TimingSpec.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QFont>
 #include <QObject>

@@ -5,6 +5,7 @@
 #include "core/io/Trace.h"
 #include "core/project/ProjectDiff.h"
 #include "ui/ProjectDocument.h"
+#include "ui/SessionRequest.h"
 #include "ui/models/ArgumentTableModel.h"
 
 #include <utility>
@@ -67,6 +68,7 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
                     if (m_fetchIds.remove(id))
                         emit rangeFetched(id, data, error);
                 });
+        m_channel = m_engine->openChannel();
         m_engine->refreshDevices();
     }
 }
@@ -303,6 +305,10 @@ QString Session::runBlockedReason() const {
     return QString();
 }
 
+RunRequest Session::baseRequest(const Project* project) const {
+    return documentRequest(*m_document, currentDevice() ? currentDevice()->ordinal : 0, project);
+}
+
 bool Session::run(RunRequest request, QString* why) {
     return startRun(std::move(request), why, false);
 }
@@ -315,9 +321,12 @@ bool Session::startRun(RunRequest request, QString* why, bool live, const Projec
         return false;
     }
     m_compileTimer.stop();
-    request.project = project ? *project : m_document->project();
-    request.projectDir = m_document->directory();
-    request.device = currentDevice() ? currentDevice()->ordinal : 0;
+    // The caller's own fields (keepOutputs, sanitizer, repetitions) stay; the project, its
+    // folder and the device come from the one builder.
+    const RunRequest built = baseRequest(project);
+    request.project = built.project;
+    request.projectDir = built.projectDir;
+    request.device = built.device;
     m_runningProject = request.project;
     m_lastCompiledSource = request.project.source;
     m_lastCompiledProject = request.project;
@@ -330,7 +339,7 @@ bool Session::startRun(RunRequest request, QString* why, bool live, const Projec
             liveTiming(request.project.timing, previousMedianMs(request.project.kernel));
     m_runIsLive = live;
     tracePhase("session: run requested");
-    m_runId = m_engine->run(request);
+    m_runId = m_engine->run(request, m_channel);
     emit runRequested(m_runId, request);
     notify([this](SessionViewer* v) { v->runStarted(*this); });
     emit runStateChanged();
@@ -340,7 +349,7 @@ bool Session::startRun(RunRequest request, QString* why, bool live, const Projec
 void Session::cancel() {
     // The Engine's cancel stops a profile too; a profile waiting for its run ends with it.
     if (m_engine && (isRunning() || m_profileId != 0))
-        m_engine->cancel();
+        m_engine->cancel(m_channel);
 }
 
 const RunRecord* Session::lastMeasuredRun() const {

@@ -141,6 +141,11 @@ public:
     // --- running ---
     /// Empty when Run can start, else why not ("The source has compile errors").
     [[nodiscard]] QString runBlockedReason() const;
+    /// What every request of this window starts from (SessionRequest.h): the document's
+    /// project (or `project`), its folder and the chosen device.
+    [[nodiscard]] RunRequest baseRequest(const Project* project = nullptr) const;
+    /// This window's own queue and cancel at the Engine (Engine::openChannel()).
+    [[nodiscard]] quint64 channel() const { return m_channel; }
     /// Starts `request` with the document's project and the chosen device; false (with the
     /// reason in `why`) when Run cannot start.
     bool run(RunRequest request, QString* why = nullptr);
@@ -269,6 +274,7 @@ private:
     void runBaselineKernel();
 
     QPointer<Engine> m_engine;
+    quint64 m_channel = 0; ///< Engine::Channel; its kDefaultChannel until the Engine opens one
     ProjectDocument* m_document;
     QVector<SessionViewer*> m_viewers;
     QTimer m_compileTimer;

@@ -80,7 +80,7 @@ void Session::liveEdited() {
     // is dropped in onRunFinished (dropSupersededLiveRun). A run the user started is left
     // alone, and so is a profile (Engine::cancel would stop it too).
     if (isLiveRunning() && !isProfiling() && m_engine)
-        m_engine->cancel();
+        m_engine->cancel(m_channel);
 }
 
 void Session::liveCompile() {

@@ -63,11 +63,7 @@ void Session::startProfile(quint64 serial) {
     if (!target)
         return;
     m_profileSerial = serial;
-    RunRequest request;
-    request.project = target->project;
-    request.projectDir = m_document->directory();
-    request.device = currentDevice() ? currentDevice()->ordinal : 0;
-    m_profileId = m_engine->profile(request, m_profileSet);
+    m_profileId = m_engine->profile(baseRequest(&target->project), m_profileSet, m_channel);
     notifyProfile(false, nullptr);
     emit runStateChanged();
 }

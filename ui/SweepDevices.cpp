@@ -1,14 +1,14 @@
 #include "ui/SweepDevices.h"
 
-#include "core/runner/RunnerSurvey.h"
+#include "core/engine/RunnerProbe.h"
 
 namespace kernelpad {
 
 SweepDevices::SweepDevices(SweepPanel* panel)
     : QObject(panel)
     , m_panel(panel)
-    , m_survey(new RunnerSurvey(this)) {
-    connect(m_survey, &RunnerSurvey::finished, this, &SweepDevices::onSurveyed);
+    , m_survey(new RunnerProbe(this)) {
+    connect(m_survey, &RunnerProbe::surveyed, this, &SweepDevices::onSurveyed);
     connect(panel, &SweepPanel::deviceScopeChanged, this, &SweepDevices::refresh);
 }
 
@@ -21,7 +21,7 @@ void SweepDevices::setChosen(const RunnerSpec& runner, int device, const QString
 }
 
 void SweepDevices::setRunners(const QVector<RunnerSpec>& runners) {
-    if (runners == m_runners && (m_known || m_survey->isRunning()))
+    if (runners == m_runners && (m_known || m_survey->isSurveying()))
         return;
     m_runners = runners;
     m_known = false;
@@ -29,12 +29,12 @@ void SweepDevices::setRunners(const QVector<RunnerSpec>& runners) {
 }
 
 bool SweepDevices::isAsking() const {
-    return m_survey->isRunning();
+    return m_survey->isSurveying();
 }
 
 void SweepDevices::refresh() {
     if (!m_panel || m_panel->deviceScope() == SweepPanel::DeviceScope::Chosen || m_known ||
-        m_survey->isRunning())
+        m_survey->isSurveying())
         return;
     SweepPanel::DeviceChoice asking;
     asking.pending = true;
@@ -43,7 +43,7 @@ void SweepDevices::refresh() {
     // This computer first, so its devices lead the pool.
     QVector<RunnerSpec> all{RunnerSpec::local()};
     all += m_runners;
-    m_survey->start(all);
+    m_survey->survey(all);
 }
 
 void SweepDevices::onSurveyed() {

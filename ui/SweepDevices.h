@@ -1,10 +1,10 @@
 #pragma once
 // The devices behind each choice of the Sweep dock's "Devices:": the chosen
 // device on the chosen runner (the Session's), every device of this computer, and every device
-// of every runner in Preferences, found by a RunnerSurvey when a choice needs them and again
-// when the runners change. Never waits for a runner: the panel shows "asking…" meanwhile.
+// of every runner in Preferences, found by the Engine's RunnerProbe when a choice needs them and
+// again when the runners change. Never waits for a runner: the panel shows "asking…" meanwhile.
 
-#include "core/runner/RunnerSpec.h"
+#include "core/engine/Runners.h"
 #include "ui/widgets/SweepPanel.h"
 
 #include <QObject>
@@ -13,7 +13,7 @@
 
 namespace kernelpad {
 
-class RunnerSurvey;
+class RunnerProbe;
 
 class SweepDevices : public QObject {
     Q_OBJECT
@@ -40,7 +40,7 @@ private:
     void onSurveyed();
 
     QPointer<SweepPanel> m_panel;
-    RunnerSurvey* m_survey;
+    RunnerProbe* m_survey;
     QVector<RunnerSpec> m_runners;
     bool m_known = false; ///< the survey answered for m_runners
 };

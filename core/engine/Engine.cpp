@@ -1,36 +1,12 @@
 #include "core/engine/Engine.h"
 
 #include "core/compile/CompileWatchdog.h"
-#include "core/engine/EngineWorkers.h"
+#include "core/engine/EnginePrivate.h"
+#include "core/sweep/SweepJob.h"
 
 #include <QMetaObject>
-#include <QPointer>
-#include <QThread>
-
-#include <mutex>
-#include <optional>
 
 namespace kernelpad {
-
-struct Engine::Private {
-    CompileCache cache;
-    std::atomic_bool cancel{false};
-    QThread compileThread;
-    QThread gpuThread;
-    CompileWorker* compileWorker = nullptr; // lives on compileThread, deleted when it ends
-    GpuWorker* gpuWorker = nullptr;         // lives on gpuThread, deleted when it ends
-
-    // Touched only on the Engine's thread.
-    QVector<DeviceInfo> devices;
-    bool driverKnownMissing = false;
-    quint64 nextId = 1;
-    std::optional<QPair<quint64, RunRequest>> queuedRun; ///< replaced by newer requests
-    quint64 activeRun = 0;
-    quint64 activeProfile = 0;
-    Isolation isolation = Isolation::Process;
-    QHash<quint64, RunRequest> wantResources; ///< compile id -> what to query after it
-    RunnerSpec runner;
-};
 
 Engine::Isolation Engine::defaultIsolation() {
     if (qEnvironmentVariableIntValue("KERNELPAD_IN_PROCESS") == 1)
@@ -91,25 +67,8 @@ Engine::Engine(QObject* parent, Isolation isolation)
     connect(d->gpuWorker, &GpuWorker::runnerRestarted, this, &Engine::runnerRestarted);
     connect(d->gpuWorker, &GpuWorker::runProgress, this, &Engine::runProgress);
     connect(d->gpuWorker, &GpuWorker::rangeFetched, this, &Engine::rangeFetched);
-    connect(d->gpuWorker, &GpuWorker::runFinished, this, [this](quint64 id, const RunResult& r) {
-        d->activeRun = 0;
-        emit runFinished(id, r);
-        if (d->queuedRun) {
-            auto [nextId, request] = *d->queuedRun;
-            d->queuedRun.reset();
-            d->cancel = false;
-            d->activeRun = nextId;
-            QMetaObject::invokeMethod(d->gpuWorker, "run", Qt::QueuedConnection,
-                                      Q_ARG(quint64, nextId),
-                                      Q_ARG(kernelpad::RunRequest, request));
-        }
-    });
-    connect(d->gpuWorker, &GpuWorker::profileFinished, this,
-            [this](quint64 id, const ProfileOutcome& outcome) {
-                if (id == d->activeProfile)
-                    d->activeProfile = 0;
-                emit profileFinished(id, outcome);
-            });
+    connect(d->gpuWorker, &GpuWorker::runFinished, this, &Engine::onRunFinished);
+    connect(d->gpuWorker, &GpuWorker::profileFinished, this, &Engine::onProfileFinished);
     d->compileThread.setObjectName(QStringLiteral("kernelpad-compile"));
     d->gpuThread.setObjectName(QStringLiteral("kernelpad-gpu"));
     d->compileThread.start();
@@ -118,6 +77,10 @@ Engine::Engine(QObject* parent, Isolation isolation)
 
 Engine::~Engine() {
     d->cancel = true;
+    // Sweeps first: each waits for its own thread and stops its runners.
+    for (Private::Sweep& sweep : d->sweeps)
+        delete sweep.job;
+    d->sweeps.clear();
     // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both
     // threads stop promptly even with NVRTC hung; runs compile on the GPU thread too.
     abandonCompilesOn(&d->compileThread);
@@ -175,46 +138,6 @@ quint64 Engine::disassemble(const Project& project, const QString& projectDir,
     return id;
 }
 
-quint64 Engine::run(const RunRequest& request) {
-    const quint64 id = d->nextId++;
-    if (d->activeRun != 0) {
-        // A newer request replaces a queued older one, which is answered as cancelled.
-        if (d->queuedRun) {
-            RunResult replaced;
-            replaced.status = RunStatus::Cancelled;
-            replaced.error = QStringLiteral("replaced by a newer run request");
-            emit runFinished(d->queuedRun->first, replaced);
-        }
-        d->queuedRun = qMakePair(id, request);
-        return id;
-    }
-    d->cancel = false;
-    d->activeRun = id;
-    QMetaObject::invokeMethod(d->gpuWorker, "run", Qt::QueuedConnection, Q_ARG(quint64, id),
-                              Q_ARG(kernelpad::RunRequest, request));
-    return id;
-}
-
-quint64 Engine::profile(const RunRequest& request, ProfileSet set) {
-    const quint64 id = d->nextId++;
-    if (d->activeProfile != 0) {
-        ProfileOutcome refused;
-        refused.status = ProfileStatus::Failed;
-        refused.error = QStringLiteral("a profile is already running; wait for it or cancel it");
-        // Queued, as every answer: the caller connects after this returns.
-        QMetaObject::invokeMethod(
-            this, [this, id, refused] { emit profileFinished(id, refused); }, Qt::QueuedConnection);
-        return id;
-    }
-    // d->cancel is left as it is: it belongs to the run in flight, if any; a profile is
-    // stopped through GpuWorker::cancelRun().
-    d->activeProfile = id;
-    QMetaObject::invokeMethod(d->gpuWorker, "profile", Qt::QueuedConnection, Q_ARG(quint64, id),
-                              Q_ARG(kernelpad::RunRequest, request),
-                              Q_ARG(kernelpad::ProfileSet, set));
-    return id;
-}
-
 quint64 Engine::fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes) {
     const quint64 id = d->nextId++;
     // Not queued behind runs: the runner answers it between runs, and a later run makes the
@@ -228,18 +151,8 @@ quint64 Engine::fetchRange(quint64 run, const QString& buffer, qint64 offset, qi
     return id;
 }
 
-void Engine::cancel() {
-    d->queuedRun.reset();
-    d->cancel = true;
-    QMetaObject::invokeMethod(d->gpuWorker, &GpuWorker::cancelRun, Qt::QueuedConnection);
-}
-
 Engine::Isolation Engine::isolation() const {
     return d->isolation;
-}
-
-bool Engine::isRunning() const {
-    return d->activeRun != 0 || d->activeProfile != 0;
 }
 
 } // namespace kernelpad

@@ -5,23 +5,51 @@
 #include "core/compile/CompileResult.h"
 #include "core/compile/SassReport.h"
 #include "core/cuda/DeviceInfo.h"
+#include "core/engine/Runners.h"
 #include "core/profile/ProfileReport.h"
 #include "core/run/RunTypes.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/sweep/SweepResults.h"
 
 #include <QObject>
 #include <QString>
 #include <QVector>
 
+#include <functional>
 #include <memory>
 
 namespace kernelpad {
 
-/// Owns the compile worker and the GPU worker; every call returns at once.
-/// Results arrive as queued signals on the thread that owns the Engine.
+class SweepEvaluator;
+
+/// Makes what evaluates a sweep's configurations, on the sweep's thread (a stand-in in tests).
+using SweepEvaluatorFactory = std::function<std::unique_ptr<SweepEvaluator>()>;
+
+/// A parameter sweep as the Engine runs it (Engine::sweep).
+struct SweepOrder {
+    /// The project with its sweep section, its folder and the chosen device, built as a Run's.
+    RunRequest base;
+    /// The results file (sweepResultsPath): with `resume` its records are taken as done.
+    QString resultsPath;
+    bool resume = false;
+    /// What the sweep spreads over; empty: the base request's device on the Engine's runner.
+    QVector<PoolEntry> devices;
+    /// Empty: a pool of warm runners over `devices`.
+    SweepEvaluatorFactory evaluator;
+};
+
+/// Owns the compile worker, the GPU worker and the sweeps; every call returns at once.
+/// Results arrive as queued signals on the thread that owns the Engine. Timing work (runs,
+/// profiles, sweeps) is scheduled per device (DeviceScheduler.h): two never time kernels on
+/// the same GPU at once, and one that waits says why in runProgress() or sweepWaiting().
 class Engine : public QObject {
     Q_OBJECT
 public:
+    /// A caller's own queue and cancel (openChannel()): a newer run replaces only the same
+    /// channel's queued one, and cancel(channel) ends only that channel's requests.
+    using Channel = quint64;
+    /// The channel of callers that open none (the command line).
+    static constexpr Channel kDefaultChannel = 0;
+
     /// Where kernels run: in a runner process (the default: a faulting or hanging kernel
     /// cannot take the caller down) or in this process (debugging; KERNELPAD_IN_PROCESS=1).
     enum class Isolation { Process, InProcess };
@@ -45,22 +73,35 @@ public:
     /// compile worker; answered by sassReady() with the same id, after sassListed() (the SASS
     /// before its line map) when nvdisasm ran.
     quint64 disassemble(const Project& project, const QString& projectDir, const QString& arch);
+    /// A new channel for one caller (a window's Run and live mode, a lesson's checks).
+    [[nodiscard]] Channel openChannel();
     /// Runs the request on the GPU worker; progress through runProgress(), the end through
-    /// runFinished() with the same id. A newer request replaces a queued older one.
-    quint64 run(const RunRequest& request);
+    /// runFinished() with the same id. Runs of all channels take turns in the order they were
+    /// asked; a newer request of `channel` replaces that channel's queued one (answered as
+    /// cancelled), never another channel's. While its device is held by a sweep or a profile
+    /// the run waits, and runProgress() says so ("waiting: sweep running on GPU 0", 0, 0).
+    quint64 run(const RunRequest& request, Channel channel = kDefaultChannel);
     /// Profiles one launch of the request's kernel under Nsight Compute (`set`: basic or full)
     /// in a runner that ncu starts; progress through runProgress(), the end through
     /// profileFinished() with the same id. One profile at a time: a second while one is in
     /// flight is answered at once with ProfileStatus::Failed.
-    quint64 profile(const RunRequest& request, ProfileSet set);
+    quint64 profile(const RunRequest& request, ProfileSet set, Channel channel = kDefaultChannel);
+    /// Runs a parameter sweep (core/sweep) on a thread of its own, recording into
+    /// `order.resultsPath`; answered by sweepStarted(), sweepRecord(), sweepProgress() and
+    /// sweepFinished() with the id returned. It holds its devices from its start to its end:
+    /// a run on one of them waits for it, and it waits for a run in progress
+    /// (sweepWaiting()).
+    quint64 sweep(const SweepOrder& order);
+    /// Stops sweep `id` (a waiting one at once): sweepFinished(id, "cancelled") follows.
+    void cancelSweep(quint64 id);
     /// Asks the runner for bytes [offset, offset + bytes) of output `buffer` of run `run`,
     /// an output it kept (OutputBuffer::keptRun: streamed buffers beyond their size limit);
     /// answered by rangeFetched() with the same id, with the bytes or why not (the runner
     /// restarted or a later run replaced the output: "run again to see it").
     quint64 fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
-    /// Stops the current run between repetitions (it ends with RunStatus::Cancelled), and the
-    /// current profile.
-    void cancel();
+    /// Stops `channel`'s run between repetitions (it ends with RunStatus::Cancelled), its
+    /// queued run (answered as cancelled) and its profile; other channels' requests go on.
+    void cancel(Channel channel = kDefaultChannel);
     [[nodiscard]] bool isRunning() const;
     [[nodiscard]] Isolation isolation() const;
 
@@ -81,8 +122,30 @@ signals:
     void rangeFetched(quint64 id, const QByteArray& data, const QString& error);
     /// The runner process was replaced after a fault, a hang or a cancel.
     void runnerRestarted(const QString& reason);
+    /// Sweep `id` waits for its devices ("waiting: a run in progress on GPU 0").
+    void sweepWaiting(quint64 id, const QString& reason);
+    /// The records a resumed sweep starts from and how many configurations it evaluates at
+    /// most, before its first new record.
+    void sweepStarted(quint64 id, const QVector<kernelpad::SweepRecord>& resumed, int total);
+    void sweepRecord(quint64 id, const kernelpad::SweepRecord& record);
+    void sweepProgress(quint64 id, int done, int total);
+    /// The end: empty when every configuration was evaluated, else why it stopped
+    /// ("cancelled", "no CUDA device: ...", the results file's error).
+    void sweepFinished(quint64 id, const QString& error);
 
 private:
+    // The run queue and the device scheduling (EngineRuns.cpp).
+    void startNextRun();
+    void dispatchRun();
+    void onRunFinished(quint64 id, const RunResult& result);
+    void dispatchProfile();
+    void onProfileFinished(quint64 id, const ProfileOutcome& outcome);
+    /// Releases `ticket`'s devices and starts what was waiting for them.
+    void releaseDevices(quint64 ticket);
+    // Sweeps (EngineSweeps.cpp).
+    void startSweep(quint64 id);
+    void onSweepFinished(quint64 id, const QString& error);
+
     struct Private;
     std::unique_ptr<Private> d;
 };

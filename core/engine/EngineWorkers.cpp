@@ -185,9 +185,12 @@ void GpuWorker::fetchRange(quint64 id, quint64 run, const QString& buffer, qint6
     client().fetch(id, run, buffer, offset, bytes);
 }
 
-void GpuWorker::cancelRun() {
+void GpuWorker::cancelProfile() {
     if (m_profile)
         m_profile->cancel();
+}
+
+void GpuWorker::cancelRun() {
     if (m_isolated && m_client)
         m_client->cancel();
 }

@@ -69,7 +69,10 @@ public slots:
                         const kernelpad::RunRequest& request);
     /// Finds ncu and the kernel's lowered name, then profiles through a ProfileRun.
     void profile(quint64 id, const kernelpad::RunRequest& request, kernelpad::ProfileSet set);
+    /// Stops the run in flight (a runner's; one in this process reads the Engine's flag).
     void cancelRun();
+    /// Stops the profile in flight.
+    void cancelProfile();
     /// A range of an output the runner kept (RunnerClient::fetch); answered by rangeFetched().
     void fetchRange(quint64 id, quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
 

@@ -18,17 +18,6 @@ namespace kernelpad {
 
 class RunnerClient;
 
-/// One runner of a pool: where it runs and which of that runner's devices it uses.
-struct PoolEntry {
-    RunnerSpec spec;    ///< this computer by default
-    int device = 0;     ///< the device's ordinal on that runner
-    QString deviceName; ///< as the runner listed it; empty when it was not asked
-
-    bool operator==(const PoolEntry& o) const {
-        return spec == o.spec && device == o.device && deviceName == o.deviceName;
-    }
-};
-
 /// A pool of runner processes; lives on one thread with an event loop (never blocks it but
 /// for RunnerClient's short wait after a poisoned runner). Every submitted job is answered by
 /// exactly one finished(), whatever happens to the runners.

@@ -114,4 +114,16 @@ struct RunnerSpec {
 /// This build's KernelPad version (CMake's PROJECT_VERSION).
 [[nodiscard]] QString kernelpadVersion();
 
+/// One runner of a pool (RunnerPool.h), a plain value the window also holds: where it runs and
+/// which of that runner's devices it uses.
+struct PoolEntry {
+    RunnerSpec spec;    ///< this computer by default
+    int device = 0;     ///< the device's ordinal on that runner
+    QString deviceName; ///< as the runner listed it; empty when it was not asked
+
+    bool operator==(const PoolEntry& o) const {
+        return spec == o.spec && device == o.device && deviceName == o.deviceName;
+    }
+};
+
 } // namespace kernelpad

@@ -101,6 +101,8 @@ public:
 
 void useFakeEvaluator(SweepPanel* panel) {
     panel->setDevice(0, QString());
+    if (!panel->engine())
+        panel->setEngine(new Engine(panel, Engine::Isolation::InProcess));
     panel->setEvaluatorFactory([] { return std::make_unique<FakeEvaluator>(); });
     panel->setResumeQuestion(
         [](int, const QString&) { return SweepPanel::ResumeChoice::StartOver; });

@@ -13,7 +13,7 @@
 
 #include "../support/StandInRunner.h"
 #include "core/cuda/DriverApi.h"
-#include "core/sweep/PoolSweepEvaluator.h"
+#include "core/engine/Engine.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepResultsPath.h"
 #include "core/sweep/SweepSpace.h"
@@ -102,6 +102,8 @@ struct Fixture {
         if (!document.open(path, &error))
             qFatal("%s", qPrintable(error));
         panel.setDocument(&document);
+        // The sweep runs in the Engine, a child of the panel here (no GPU: in this process).
+        panel.setEngine(new Engine(&panel, Engine::Isolation::InProcess));
         auto counter = started;
         panel.setEvaluatorFactory(
             [delayMs, counter] { return std::make_unique<FakeEvaluator>(delayMs, counter); });
@@ -396,19 +398,12 @@ private slots:
                      2);
         }
 
-        // Run Sweep's evaluator: a pool with one runner per entry, each on its runner and device.
+        // Run Sweep's devices: the entries, each on its runner and device; the Engine makes a
+        // pool with one runner per entry (tst_runnerpool).
         QString error;
-        SweepJob::EvaluatorFactory factory = panel.evaluatorFactory(&error);
-        QVERIFY2(factory, qPrintable(error));
-        std::unique_ptr<SweepEvaluator> evaluator = factory();
-        auto* pooled = qobject_cast<PoolSweepEvaluator*>(evaluator.get());
-        QVERIFY(pooled);
-        QCOMPARE(pooled->capacity(), 3);
-        QCOMPARE(pooled->pool()->runnerCount(), 3);
-        for (int i = 0; i < 3; ++i)
-            QCOMPARE(pooled->pool()->runnerEntry(i), every.entries[i]);
-        QVERIFY(pooled->pool()->runnerStreams(2)); // a runner elsewhere streams its buffers
-        evaluator.reset();
+        const std::optional<QVector<PoolEntry>> devices = panel.sweepDevices(&error);
+        QVERIFY2(devices, qPrintable(error));
+        QCOMPARE(*devices, every.entries);
 
         panel.setDeviceScope(SweepPanel::DeviceScope::ThisComputer);
         QCOMPARE(combo->currentIndex(), 1);
@@ -419,12 +414,12 @@ private slots:
         asking.pending = true;
         panel.setDeviceChoice(SweepPanel::DeviceScope::ThisComputer, asking);
         QCOMPARE(combo->itemText(1), QStringLiteral("every device of this computer (asking…)"));
-        QVERIFY(!panel.evaluatorFactory(&error));
+        QVERIFY(!panel.sweepDevices(&error));
         QVERIFY2(error.contains(QLatin1String("still asking")), qPrintable(error));
         SweepPanel::DeviceChoice none;
         none.why = QStringLiteral("this computer: libcuda.so.1 not found");
         panel.setDeviceChoice(SweepPanel::DeviceScope::ThisComputer, none);
-        QVERIFY(!panel.evaluatorFactory(&error));
+        QVERIFY(!panel.sweepDevices(&error));
         QVERIFY2(error.startsWith(QLatin1String("Devices: no device to sweep on")) &&
                      error.contains(QLatin1String("libcuda.so.1")),
                  qPrintable(error));
@@ -487,6 +482,44 @@ private slots:
         qunsetenv("KERNELPAD_RUNNER");
     }
 
+    // Without a device Run Sweep is disabled and says why right under it (the form's
+    // message may be scrolled out of view); with one it is enabled again.
+    void withoutADeviceRunSweepIsDisabledWithItsReasonBesideIt() {
+        Fixture f;
+        f.panel.resize(420, 700);
+        f.panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.panel));
+        f.panel.setDevice(0, QStringLiteral("libcuda.so.1 not found"));
+        auto* run = f.panel.findChild<QPushButton*>(QStringLiteral("runSweep"));
+        auto* reason = f.panel.findChild<QLabel*>(QStringLiteral("sweepRunReason"));
+        QVERIFY(run && reason);
+        QVERIFY(!run->isEnabled());
+        QVERIFY(reason->isVisible());
+        QVERIFY2(reason->text().contains(QLatin1String("No CUDA device")) &&
+                     reason->text().contains(QLatin1String("libcuda.so.1")),
+                 qPrintable(reason->text()));
+        QVERIFY(!reason->visibleRegion().isEmpty());
+        const int below = reason->mapTo(&f.panel, QPoint()).y() -
+                          run->mapTo(&f.panel, QPoint(0, run->height())).y();
+        QVERIFY2(below >= 0 && below < 40, qPrintable(QString::number(below)));
+        f.panel.setDevice(0, QString());
+        QVERIFY(run->isEnabled());
+        QVERIFY(!reason->isVisible());
+    }
+
+    // The dock fits a narrow column, and the results get more of its height than the form.
+    void theDockIsNotCramped() {
+        Fixture f;
+        QVERIFY2(f.panel.minimumSizeHint().width() <= 420,
+                 qPrintable(QString::number(f.panel.minimumSizeHint().width())));
+        f.panel.resize(420, 900);
+        f.panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&f.panel));
+        const int form = f.panel.findChild<QWidget*>(QStringLiteral("sweepFormScroll"))->height();
+        const int results = f.panel.resultsView()->height();
+        QVERIFY2(results >= form / 2, qPrintable(QStringLiteral("%1 %2").arg(form).arg(results)));
+    }
+
     void noDeviceIsRefused() {
         Fixture f;
         f.panel.setDevice(0, QStringLiteral("libcuda.so.1 not found"));
@@ -543,6 +576,7 @@ private slots:
 
         // Run Sweep resumes it: only the other 63 are evaluated.
         auto started = std::make_shared<std::atomic<int>>(0);
+        panel.setEngine(new Engine(&panel, Engine::Isolation::InProcess));
         panel.setEvaluatorFactory(
             [started] { return std::make_unique<FakeEvaluator>(0, started); });
         int asked = -1;

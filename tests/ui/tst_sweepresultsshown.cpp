@@ -50,6 +50,7 @@ struct Fixture {
         if (!document.open(path, &error))
             qFatal("%s", qPrintable(error));
         panel.setDocument(&document);
+        panel.setEngine(new Engine(&panel, Engine::Isolation::InProcess));
         auto counter = started;
         panel.setEvaluatorFactory(
             [counter] { return std::make_unique<CountingEvaluator>(counter); });

@@ -2,7 +2,7 @@
 // Picks the CUDA device to compile for and run on, listing every attribute of each.
 
 #include "core/cuda/DeviceInfo.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/engine/Runners.h"
 
 #include <QDialog>
 

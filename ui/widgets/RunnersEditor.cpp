@@ -1,7 +1,6 @@
 #include "ui/widgets/RunnersEditor.h"
 
-#include "core/runner/Protocol.h"
-#include "core/runner/RunnerClient.h"
+#include "core/engine/RunnerProbe.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -132,7 +131,8 @@ void RunnersEditor::showLimits(int row) {
     byDefault.kind = spec.kind;
     m_helloLimit->setPlaceholderText(
         tr("%1 (default)").arg(byDefault.effectiveHelloLimitMs() / 1000));
-    m_keepLimit->setPlaceholderText(tr("%1 (default)").arg(kDefaultKeepBeyondBytes >> 20));
+    m_keepLimit->setPlaceholderText(
+        tr("%1 (default)").arg(RunnerProbe::defaultKeepBeyondBytes() >> 20));
 }
 
 bool RunnersEditor::applyLimits() {
@@ -203,33 +203,32 @@ void RunnersEditor::removeSelected() {
 void RunnersEditor::testSelected() {
     const int row = m_list->currentRow();
     const RunnerSpec spec = row <= 0 ? RunnerSpec::local() : m_runners.value(row - 1);
-    delete m_testClient; // a test still waiting is abandoned (its runner stopped)
-    m_testClient = new RunnerClient(this);
-    QString error;
-    if (!m_testClient->setSpec(spec, &error)) {
-        showStatus(error);
-        emit tested();
-        return;
+    if (!m_probe) {
+        m_probe = new RunnerProbe(this);
+        connect(m_probe, &RunnerProbe::tested, this,
+                [this](const QVector<DeviceInfo>& devices, const QString& why) {
+                    QStringList lines;
+                    for (const DeviceInfo& d : devices)
+                        lines << deviceLabel(m_testing, d);
+                    if (devices.isEmpty())
+                        lines << tr("%1: no CUDA device: %2")
+                                     .arg(m_testing.displayName(),
+                                          why.isEmpty() ? tr("the runner found none") : why);
+                    showStatus(lines.join(QLatin1Char('\n')));
+                    m_test->setEnabled(true);
+                    emit tested();
+                });
     }
+    m_testing = spec;
+    // Before the test: a runner that cannot start answers at once, inside test().
     showStatus(tr("Connecting to %1…").arg(spec.displayName()));
     m_test->setEnabled(false);
-    connect(m_testClient, &RunnerClient::devicesChanged, this,
-            [this, spec](const QVector<DeviceInfo>& devices, const QString& why) {
-                QStringList lines;
-                for (const DeviceInfo& d : devices)
-                    lines << deviceLabel(spec, d);
-                if (devices.isEmpty())
-                    lines << tr("%1: no CUDA device: %2")
-                                 .arg(spec.displayName(),
-                                      why.isEmpty() ? tr("the runner found none") : why);
-                showStatus(lines.join(QLatin1Char('\n')));
-                m_test->setEnabled(true);
-                // The runner's work is done; it is stopped once this answer is handled.
-                m_testClient->deleteLater();
-                m_testClient = nullptr;
-                emit tested();
-            });
-    m_testClient->requestDevices(1);
+    QString error;
+    if (!m_probe->test(spec, &error)) {
+        showStatus(error);
+        m_test->setEnabled(true);
+        emit tested();
+    }
 }
 
 } // namespace kernelpad

@@ -4,7 +4,7 @@
 // of the selected one that shows the devices it found or why it could not be reached.
 
 #include "core/cuda/DeviceInfo.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/engine/Runners.h"
 
 #include <QGroupBox>
 #include <QVector>
@@ -17,7 +17,7 @@ class QPushButton;
 
 namespace kernelpad {
 
-class RunnerClient;
+class RunnerProbe;
 
 /// Child object names: runnerChoice, runnerList, newRunner, newRunnerName, addRunner,
 /// removeRunner, testRunner, runnerStatus; the selected runner's limits: runnerHelloLimit
@@ -70,7 +70,8 @@ private:
     QLineEdit* m_helloLimit;
     QLineEdit* m_keepLimit;
     QLabel* m_status;
-    RunnerClient* m_testClient = nullptr; ///< the runner under test, a child
+    RunnerProbe* m_probe = nullptr; ///< asks the runner under test, a child
+    RunnerSpec m_testing;           ///< the runner under test
 };
 
 } // namespace kernelpad

@@ -3,6 +3,8 @@
 
 #include "ui/widgets/SweepPanel.h"
 
+#include "core/engine/Engine.h"
+#include "core/sweep/SweepForm.h"
 #include "core/sweep/SweepSpace.h"
 #include "ui/ProjectDocument.h"
 #include "ui/SettingsHistory.h"
@@ -16,6 +18,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -55,15 +58,29 @@ SweepPanel::SweepPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     m_splitter = new QSplitter(Qt::Vertical, this);
-    m_splitter->addWidget(buildForm());
+    // The form scrolls, so that its height never squeezes the results, which take the space
+    // the dock gains (two thirds to start with).
+    auto* formScroll = new QScrollArea(m_splitter);
+    formScroll->setObjectName(QStringLiteral("sweepFormScroll"));
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    formScroll->setWidget(buildForm());
+    m_splitter->addWidget(formScroll);
     m_splitter->addWidget(buildResults());
-    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setSizes({1, 2});
     layout->addWidget(m_splitter);
     setUpResultsFile();
     updateButtons();
 }
 
-SweepPanel::~SweepPanel() = default;
+SweepPanel::~SweepPanel() {
+    // The sweep belongs to the Engine; one nobody shows is stopped.
+    if (m_engine && m_sweepId != 0)
+        m_engine->cancelSweep(m_sweepId);
+}
 
 QWidget* SweepPanel::buildForm() {
     auto* form = new QWidget(this);
@@ -177,7 +194,7 @@ void SweepPanel::setDocument(ProjectDocument* document) {
         connect(document->settingsHistory()->stack(), &QUndoStack::indexChanged, this,
                 &SweepPanel::updateUndoApply);
         connect(document, &ProjectDocument::projectReplaced, this, [this] {
-            if (m_job && m_job->isRunning())
+            if (isRunning())
                 cancel();
             loadFromDocument();
             m_model->reset({}, {}, SweepObjective::Time);

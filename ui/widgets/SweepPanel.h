@@ -3,16 +3,17 @@
 // tunables with their role and values, the grid, shared memory and kernel formulas, the
 // restrictions, the strategy and the objective), the number of configurations it keeps,
 // Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or any
-// passing row) and the CSV and JSON export. The sweep runs in a SweepJob, on a thread of its
-// own that talks to a runner; the panel never waits for it. Its results file lives in the cache
+// passing row) and the CSV and JSON export. The sweep runs in the Engine (Engine::sweep), which
+// schedules it with the window's runs so that two never time on one GPU; the panel never waits
+// for it. Its results file lives in the cache
 // folder, keyed by the project's path (sweepResultsPath; kernelpad-cli uses the same), so an
 // interrupted sweep resumes, and the file of the project as it is now is read (off this
 // thread) and shown when the project opens or changes. "Devices:" chooses what the sweep spreads
 // over: the chosen device, every device of this computer, or every device of every runner in
 // Preferences (SweepPanelDevices.cpp; the binding finds them).
 
-#include "core/runner/RunnerPool.h"
-#include "core/sweep/SweepJob.h"
+#include "core/engine/Runners.h"
+#include "core/sweep/SweepResultsPath.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
@@ -38,7 +39,9 @@ class QUndoCommand;
 
 namespace kernelpad {
 
+class Engine;
 class ProjectDocument;
+class SweepEvaluator;
 class SweepResultsModel;
 
 class SweepPanel : public QWidget {
@@ -66,9 +69,12 @@ public:
     /// Run Sweep refuse with it: compiling the configurations alone measures nothing.
     /// `deviceName` keys the results file (sweepDeviceKey), empty while unknown.
     void setDevice(int device, const QString& noDevice, const QString& deviceName = {});
-    /// Where the evaluator comes from (a fake in tests); by default a pool over the chosen
-    /// scope's entries (evaluatorFactory()).
-    void setEvaluatorFactory(SweepJob::EvaluatorFactory factory);
+    /// The Engine Run Sweep hands the sweep to; without one Run Sweep refuses.
+    void setEngine(Engine* engine);
+    [[nodiscard]] Engine* engine() const;
+    /// Where the evaluator comes from (a stand-in in tests); by default the Engine's pool of
+    /// runners over the chosen scope's entries (sweepDevices()).
+    void setEvaluatorFactory(std::function<std::unique_ptr<SweepEvaluator>()> factory);
     /// "Devices:": the scope Run Sweep uses; setting it saves it.
     void setDeviceScope(DeviceScope scope);
     [[nodiscard]] DeviceScope deviceScope() const { return m_scope; }
@@ -80,10 +86,9 @@ public:
     [[nodiscard]] QVector<PoolEntry> deviceEntries() const;
     /// The text of a scope's item in "Devices:".
     [[nodiscard]] QString deviceScopeText(DeviceScope scope) const;
-    /// The evaluator Run Sweep makes, called on the sweep's thread: the test's factory, else a
-    /// pool (PoolSweepEvaluator::over) of deviceEntries(); empty with `error` when the scope has
-    /// none yet.
-    [[nodiscard]] SweepJob::EvaluatorFactory evaluatorFactory(QString* error) const;
+    /// The devices Run Sweep spreads over: deviceEntries(); nullopt with `error` while the
+    /// runners are asked or when the scope has none.
+    [[nodiscard]] std::optional<QVector<PoolEntry>> sweepDevices(QString* error) const;
     /// Asked when a results file of the same sweep exists (`done` records in it); by default
     /// a message box.
     void setResumeQuestion(std::function<ResumeChoice(int done, const QString& path)> ask);
@@ -93,6 +98,9 @@ public:
     /// is clicked; false when no row has it.
     bool selectConfiguration(const QString& key);
 
+    /// Why Run Sweep cannot start now (no device for the chosen scope), shown beside the
+    /// disabled button; empty when it can.
+    [[nodiscard]] QString runBlockedReason() const;
     /// Build ▸ Run Sweep. False with message() saying why it did not start.
     bool runSweep();
     void cancel();
@@ -182,13 +190,14 @@ private:
     QTimer m_lookup;          ///< a pause after an edit before the file is looked up
     QString m_shownPath;      ///< the results file whose records the table shows
     QLabel* m_file = nullptr; ///< resultsFileText()
-    SweepJob::EvaluatorFactory m_factory;
+    std::function<std::unique_ptr<SweepEvaluator>()> m_factory;
+    QPointer<Engine> m_engine;
+    quint64 m_sweepId = 0; ///< the Engine's id of the sweep in flight, 0 when none
     DeviceScope m_scope = DeviceScope::Chosen;
     DeviceChoice m_choices[3];  ///< by DeviceScope
     bool m_chosenKnown = false; ///< the binding named the chosen device's runner
     QComboBox* m_devices = nullptr;
     std::function<ResumeChoice(int, const QString&)> m_askResume;
-    std::unique_ptr<SweepJob> m_job;
     SweepSpec m_runningSpec;
     bool m_loading = false;
     QString m_countText;
@@ -210,6 +219,7 @@ private:
 
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
+    QLabel* m_runReason = nullptr; ///< runBlockedReason() under Run Sweep
     QProgressBar* m_progress = nullptr;
     QLabel* m_elapsed = nullptr;
     QElapsedTimer m_clock;

@@ -1,9 +1,9 @@
 // SweepPanel: "Devices:", what Run Sweep spreads over (sweeps over every
 // runner's devices): the chosen device, every device of this computer, or every device of every
 // runner in Preferences. The binding finds each scope's devices and hands them in; the panel
-// names them and makes the evaluator, a RunnerPool over the entries, on the sweep's thread.
+// names them and hands them to the Engine, which spreads the sweep over them.
 
-#include "core/sweep/PoolSweepEvaluator.h"
+#include "core/engine/RunnerProbe.h"
 #include "core/sweep/SweepResultsPath.h"
 #include "ui/widgets/SweepPanel.h"
 
@@ -99,9 +99,9 @@ QString SweepPanel::deviceScopeText(DeviceScope scope) const {
     case DeviceScope::Chosen:
         if (c.entries.size() == 1 && !c.entries.first().deviceName.isEmpty())
             return tr("the chosen device (%1)")
-                .arg(RunnerPool::deviceLabel(c.entries.first().spec, c.entries.first().deviceName,
-                                             c.entries.first().device,
-                                             !c.entries.first().spec.isLocal()));
+                .arg(RunnerProbe::deviceLabel(c.entries.first().spec, c.entries.first().deviceName,
+                                              c.entries.first().device,
+                                              !c.entries.first().spec.isLocal()));
         return tr("the chosen device");
     case DeviceScope::ThisComputer:
         if (c.pending)
@@ -131,23 +131,20 @@ void SweepPanel::refreshDeviceTexts() {
     }
 }
 
-SweepJob::EvaluatorFactory SweepPanel::evaluatorFactory(QString* error) const {
-    if (m_factory)
-        return m_factory;
+std::optional<QVector<PoolEntry>> SweepPanel::sweepDevices(QString* error) const {
     const DeviceChoice& c = m_choices[int(m_scope)];
     if (m_scope != DeviceScope::Chosen && c.pending) {
         *error = tr("Devices: still asking the runners for their devices; Run Sweep once the "
                     "count shows.");
-        return {};
+        return std::nullopt;
     }
     const QVector<PoolEntry> entries = deviceEntries();
     if (entries.isEmpty()) {
         *error = tr("Devices: no device to sweep on%1.")
                      .arg(c.why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(c.why));
-        return {};
+        return std::nullopt;
     }
-    // Made on the sweep's thread: the pool and its runners live there.
-    return [entries] { return std::unique_ptr<SweepEvaluator>(PoolSweepEvaluator::over(entries)); };
+    return entries;
 }
 
 } // namespace kernelpad

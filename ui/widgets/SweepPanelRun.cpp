@@ -1,10 +1,13 @@
 // SweepPanel: Run Sweep with its progress, elapsed time and Cancel; the results table; Apply
 // best or a chosen row; the CSV and JSON export.
 
+#include "core/engine/Engine.h"
 #include "core/project/ProjectDiff.h"
 #include "core/sweep/SweepApply.h"
+#include "core/sweep/SweepForm.h"
 #include "core/sweep/SweepSpace.h"
 #include "ui/ProjectDocument.h"
+#include "ui/SessionRequest.h"
 #include "ui/SettingsHistory.h"
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
@@ -51,6 +54,12 @@ QWidget* SweepPanel::buildResults() {
     runRow->addWidget(m_cancel);
     runRow->addWidget(m_progress, 1);
     runRow->addWidget(m_elapsed);
+    // Why Run Sweep is disabled, right under it: the form's message may be scrolled away.
+    m_runReason = new QLabel(pane);
+    m_runReason->setObjectName(QStringLiteral("sweepRunReason"));
+    m_runReason->setWordWrap(true);
+    m_runReason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runReason->hide();
 
     m_model = new SweepResultsModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -111,6 +120,7 @@ QWidget* SweepPanel::buildResults() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildDevices(pane));
     layout->addLayout(runRow);
+    layout->addWidget(m_runReason);
     layout->addWidget(m_file);
     layout->addWidget(m_results, 1);
     layout->addLayout(applyRow);
@@ -151,9 +161,49 @@ void SweepPanel::setDevice(int device, const QString& noDevice, const QString& d
     updateButtons();
 }
 
-void SweepPanel::setEvaluatorFactory(SweepJob::EvaluatorFactory factory) {
+void SweepPanel::setEngine(Engine* engine) {
+    if (m_engine)
+        disconnect(m_engine, nullptr, this, nullptr);
+    m_engine = engine;
+    if (!engine)
+        return;
+    // Every sweep of the Engine is announced to every panel; each keeps to its own id.
+    connect(engine, &Engine::sweepStarted, this,
+            [this](quint64 id, const QVector<SweepRecord>& resumed, int total) {
+                if (id == m_sweepId)
+                    onStarted(resumed, total);
+            });
+    connect(engine, &Engine::sweepRecord, this, [this](quint64 id, const SweepRecord& record) {
+        if (id == m_sweepId)
+            onRecord(record);
+    });
+    connect(engine, &Engine::sweepProgress, this, [this](quint64 id, int done, int total) {
+        if (id != m_sweepId)
+            return;
+        m_progress->setRange(0, std::max(1, total));
+        m_progress->setValue(done);
+    });
+    connect(engine, &Engine::sweepWaiting, this, [this](quint64 id, const QString& why) {
+        if (id == m_sweepId)
+            showMessage(tr("%1: Run Sweep starts once the GPU is free (Cancel stops it).")
+                            .arg(why.left(1).toUpper() + why.mid(1)),
+                        false);
+    });
+    connect(engine, &Engine::sweepFinished, this, [this](quint64 id, const QString& error) {
+        if (id != m_sweepId)
+            return;
+        m_sweepId = 0;
+        onFinished(error);
+    });
+    updateButtons();
+}
+
+Engine* SweepPanel::engine() const {
+    return m_engine;
+}
+
+void SweepPanel::setEvaluatorFactory(SweepEvaluatorFactory factory) {
     m_factory = std::move(factory);
-    m_job.reset();
 }
 
 void SweepPanel::setResumeQuestion(std::function<ResumeChoice(int, const QString&)> ask) {
@@ -167,7 +217,7 @@ QString SweepPanel::resultsPath() const {
 }
 
 bool SweepPanel::isRunning() const {
-    return m_job && m_job->isRunning();
+    return m_sweepId != 0;
 }
 
 bool SweepPanel::runSweep() {
@@ -182,16 +232,17 @@ bool SweepPanel::runSweep() {
         showMessage(tr("The project has no tunables: add one to sweep it."), true);
         return false;
     }
-    // The chosen runner's lack of a device matters only when the sweep runs on it alone.
-    if (!m_noDevice.isEmpty() && m_scope == DeviceScope::Chosen) {
-        showMessage(tr("No CUDA device: %1. A sweep needs one: compiling the configurations "
-                       "alone measures nothing.")
-                        .arg(m_noDevice),
-                    true);
+    if (const QString blocked = runBlockedReason(); !blocked.isEmpty()) {
+        showMessage(blocked, true);
         return false;
     }
-    SweepJob::EvaluatorFactory factory = evaluatorFactory(&error);
-    if (!factory) {
+    if (!m_engine) {
+        showMessage(tr("No engine to run the sweep on."), true);
+        return false;
+    }
+    // A stand-in evaluator (tests) needs no devices; the Engine then schedules the chosen one.
+    const std::optional<QVector<PoolEntry>> devices = sweepDevices(&error);
+    if (!devices && !m_factory) {
         showMessage(error, true);
         return false;
     }
@@ -230,39 +281,29 @@ bool SweepPanel::runSweep() {
             return false;
         resume = choice == ResumeChoice::Resume;
     }
-    RunRequest base;
-    base.project = m_document->project();
-    base.projectDir =
-        m_document->isUntitled() ? QString() : QFileInfo(m_document->path()).absolutePath();
-    base.device = m_device;
-    m_runningSpec = base.project.sweep;
-    if (!m_factory)
-        m_job.reset(); // the devices may have changed since the last sweep
-    if (!m_job) {
-        m_job = std::make_unique<SweepJob>(factory);
-        connect(m_job.get(), &SweepJob::started, this, &SweepPanel::onStarted);
-        connect(m_job.get(), &SweepJob::recordAdded, this, &SweepPanel::onRecord);
-        connect(m_job.get(), &SweepJob::progress, this, [this](int done, int total) {
-            m_progress->setRange(0, std::max(1, total));
-            m_progress->setValue(done);
-        });
-        connect(m_job.get(), &SweepJob::finished, this, &SweepPanel::onFinished);
-    }
+    SweepOrder order;
+    // Built as Run builds its request: the same project folder finds the same inputs.
+    order.base = documentRequest(*m_document, m_device);
+    order.resultsPath = path;
+    order.resume = resume;
+    order.devices = devices.value_or(QVector<PoolEntry>());
+    order.evaluator = m_factory;
+    m_runningSpec = order.base.project.sweep;
     m_model->reset({}, {}, m_runningSpec.objective);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_shownPath = path;
     m_lookup.stop();
     m_file->clear();
-    m_job->start(base, path, resume);
+    m_sweepId = m_engine->sweep(order);
     showMessage(tr("Sweeping; results in %1").arg(QDir::toNativeSeparators(path)), false);
     setRunning(true);
     return true;
 }
 
 void SweepPanel::cancel() {
-    if (m_job)
-        m_job->cancel();
+    if (m_engine && m_sweepId != 0)
+        m_engine->cancelSweep(m_sweepId);
 }
 
 void SweepPanel::onStarted(const QVector<SweepRecord>& resumed, int total) {
@@ -315,14 +356,26 @@ void SweepPanel::setRunning(bool running) {
     emit runningChanged(running);
 }
 
+QString SweepPanel::runBlockedReason() const {
+    // The chosen runner's lack of a device matters only when the sweep runs on it alone.
+    if (!m_noDevice.isEmpty() && m_scope == DeviceScope::Chosen)
+        return tr("No CUDA device: %1. A sweep needs one: compiling the configurations alone "
+                  "measures nothing. Choose a runner with a GPU in Preferences ▸ Runners, or "
+                  "\"Devices:\" every device of every runner.")
+            .arg(m_noDevice);
+    return {};
+}
+
 void SweepPanel::updateButtons() {
     if (!m_run)
         return;
     const bool running = isRunning();
-    m_run->setEnabled(!running && m_document && !m_document->project().sweep.isEmpty());
-    m_run->setToolTip(m_noDevice.isEmpty() || m_scope != DeviceScope::Chosen
-                          ? QString()
-                          : tr("No CUDA device: %1").arg(m_noDevice));
+    const QString blocked = runBlockedReason();
+    m_run->setEnabled(!running && m_document && !m_document->project().sweep.isEmpty() &&
+                      blocked.isEmpty());
+    m_run->setToolTip(blocked);
+    m_runReason->setText(blocked);
+    m_runReason->setVisible(!running && !blocked.isEmpty());
     m_cancel->setEnabled(running);
     m_applyBest->setEnabled(m_model->bestRow() >= 0);
     const int row = m_proxy->mapToSource(m_resultsView->currentIndex()).row();

@@ -10,6 +10,7 @@
 #include "ui/LessonProgress.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
+#include "ui/SessionRequest.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LessonPane.h"
 #include "ui/windows/PanelBindings.h"
@@ -28,6 +29,9 @@ namespace {
 struct LessonState {
     QString directory;      ///< the lesson shown, empty for an ordinary project
     quint64 baselineId = 0; ///< the Engine's id of the starter's baseline run in flight
+    /// The lesson's own queue at the Engine: its baseline run never replaces the window's
+    /// queued run, nor the reverse.
+    quint64 channel = 0;
 };
 } // namespace
 
@@ -101,12 +105,13 @@ void MainWindow::createLessonPane() {
                     return;
                 pane->showChecking(tr("Verified. Timing the starter kernel on this device to "
                                       "compare with yours…"));
-                RunRequest request;
-                request.project = starter;
-                request.projectDir = state->directory;
-                request.device = deviceOrdinal;
+                // The lesson's folder is the document's (the student's copy holds the whole
+                // lesson), so the starter finds its inputs as the student's kernel does.
+                RunRequest request = documentRequest(*m_document, deviceOrdinal, &starter);
                 request.keepOutputs = false;
-                state->baselineId = m_engine->run(request);
+                if (state->channel == 0)
+                    state->channel = m_engine->openChannel();
+                state->baselineId = m_engine->run(request, state->channel);
             });
     if (m_engine)
         connect(m_engine, &Engine::runFinished, pane,

@@ -13,6 +13,7 @@ namespace kernelpad::bind {
 
 void sweep(Session* session, SweepPanel* panel) {
     panel->setDocument(session->document());
+    panel->setEngine(session->engine());
     // The chart beside the results: redrawn with every record, and a point clicked selects
     // its row (and a row selected is what Apply Selected writes).
     auto* chart = new SweepChart(panel);
