@@ -12,7 +12,11 @@
 #include <QFontComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -30,6 +34,8 @@ constexpr int kPreferenceMinTimeLimitMs = 100;
 constexpr int kPreferenceMaxTimeLimitMs = 24 * 3600 * 1000;
 constexpr double kPreferenceMinNoisePercent = 0.01;
 constexpr double kPreferenceMaxNoisePercent = 50.0;
+// A window manager's title bar and borders, kept free when the dialog's height is capped.
+constexpr int kWindowFrameAllowancePx = 40;
 
 QSpinBox* makePreferenceSpin(QWidget* parent, int min, int max, const char* name) {
     auto* spin = new QSpinBox(parent);
@@ -122,15 +128,44 @@ PreferencesDialog::PreferencesDialog(QWidget* parent)
         m_maxTime->setEnabled(on);
     });
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(look);
-    layout->addWidget(timing);
-    layout->addWidget(runner);
-    m_runners = new RunnersEditor(this);
+    // The settings scroll, the buttons stay: on a 720 or 800 px screen the whole form is
+    // taller than the screen, and OK/Cancel must never be off it.
+    auto* form = new QWidget(this);
+    auto* formLayout = new QVBoxLayout(form);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    formLayout->addWidget(look);
+    formLayout->addWidget(timing);
+    formLayout->addWidget(runner);
+    m_runners = new RunnersEditor(form);
     m_runners->setObjectName(QStringLiteral("runners"));
-    layout->addWidget(m_runners);
+    formLayout->addWidget(m_runners);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("preferencesScroll"));
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(form->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(scroll, 1);
     layout->addWidget(buttons);
     setPreferences(Preferences::load());
+    fitToScreen(form);
+}
+
+void PreferencesDialog::fitToScreen(const QWidget* form) {
+    // As tall as the form needs, but never taller than the screen's free height (less the
+    // window frame the window manager adds).
+    const QScreen* screen =
+        parentWidget() ? parentWidget()->screen() : QGuiApplication::primaryScreen();
+    const int available = screen ? screen->availableGeometry().height() - kWindowFrameAllowancePx
+                                 : form->sizeHint().height();
+    const QSize wanted = sizeHint().expandedTo(
+        QSize(0, form->sizeHint().height() + layout()->contentsMargins().top() +
+                     layout()->contentsMargins().bottom() + layout()->spacing() +
+                     findChild<QDialogButtonBox*>()->sizeHint().height()));
+    resize(wanted.width(), std::min(wanted.height(), available));
 }
 
 void PreferencesDialog::setPreferences(const Preferences& p) {
@@ -191,7 +226,15 @@ void PreferencesDialog::accept() {
 QAction* PreferencesDialog::createAction(QWidget* window) {
     auto* action = new QAction(tr("&Preferences…"), window);
     action->setObjectName(QStringLiteral("preferencesAction"));
-    action->setShortcut(QKeySequence::Preferences);
+    // QKeySequence::Preferences is Ctrl+, on macOS only (empty under GNOME, Ctrl+Shift+, under
+    // KDE): name Ctrl+, itself, the key the docs give. A window shortcut, so that it also works
+    // from the editor, a dock's field or a floating dock, and never types a comma there (an
+    // application shortcut would be ambiguous, and dead, with two windows open).
+    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Preferences);
+    const QKeySequence ctrlComma(Qt::CTRL | Qt::Key_Comma);
+    if (!keys.contains(ctrlComma))
+        keys.prepend(ctrlComma);
+    action->setShortcuts(keys);
     action->setMenuRole(QAction::PreferencesRole);
     connect(action, &QAction::triggered, window, [window] {
         PreferencesDialog dialog(window);

@@ -20,7 +20,7 @@ class RunnersEditor;
 /// Edits a Preferences; OK saves them to QSettings and applies them at once. Child object
 /// names: editorFont, editorFontSize, theme, timingMode, warmup, repetitions, adaptive,
 /// targetNoise, maxTimeMs, blockingKernel, timeLimitMs, memcheckAfterFault, runners (a
-/// RunnersEditor).
+/// RunnersEditor), preferencesScroll (the scroll area holding them; OK and Cancel are below it).
 class PreferencesDialog : public QDialog {
     Q_OBJECT
 public:
@@ -37,6 +37,8 @@ public:
 
 private:
     void restoreDefaults();
+    /// Sizes the dialog to show all of `form` where the screen has room, else to the screen.
+    void fitToScreen(const QWidget* form);
 
     Preferences m_preferences; ///< keeps what the fields do not show (min time, bytes, flops)
     QFontComboBox* m_font = nullptr;

@@ -24,6 +24,10 @@ namespace {
 // A long init or verify expression is elided beyond this (its tooltip shows it whole)
 // rather than widening the dock column past half a 1280 px screen.
 constexpr int kMaxColumnWidthPx = 260;
+// The most the table asks of the dock column: beyond it (a kernel with many or long arguments)
+// the table scrolls sideways rather than making the window wider than a 1280 px screen, where
+// the editor and a lesson pane share the rest.
+constexpr int kMaxMinimumWidthPx = 480;
 
 QToolButton* makeButton(QWidget* parent, const QString& text, const QString& toolTip,
                         QStyle::StandardPixmap icon, const char* objectName) {
@@ -175,11 +179,16 @@ void ArgumentTableView::fitColumns() {
             header->resizeSection(column, kMaxColumnWidthPx);
         width += header->sectionSize(column);
     }
-    // The table asks for every column's width so that the dock never hides Init, Direction
-    // or Verify behind a sideways scroll.
+    // The table asks for every column's width, up to kMaxMinimumWidthPx, so that a dock of
+    // that width never hides Init, Direction or Verify behind a sideways scroll.
     width += m_table->verticalHeader()->sizeHint().width() + 2 * m_table->frameWidth() +
              m_table->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    m_table->setMinimumWidth(width);
+    m_columnsWidth = width;
+    m_table->setMinimumWidth(std::min(width, kMaxMinimumWidthPx));
+}
+
+int ArgumentTableView::columnsWidth() const {
+    return m_columnsWidth + (width() - m_table->width());
 }
 
 void ArgumentTableView::addRow() {

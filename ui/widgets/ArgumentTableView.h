@@ -26,6 +26,9 @@ public:
     [[nodiscard]] QTableView* tableView() const { return m_table; }
     /// "Update types to match the kernel": enabled while the model has type mismatches.
     [[nodiscard]] QAction* updateTypesAction() const { return m_updateTypesAction; }
+    /// The width that shows every column whole: the table asks for at most a capped part of
+    /// it, and the window gives the rest where it has room (MainWindow::fitDockColumn()).
+    [[nodiscard]] int columnsWidth() const;
 
 signals:
     void changed();
@@ -44,6 +47,7 @@ private:
 
     ArgumentTableModel* m_model = nullptr;
     QTableView* m_table = nullptr;
+    int m_columnsWidth = 0; ///< every column whole, frame and scroll bar included
     QToolButton* m_addButton = nullptr;
     QToolButton* m_removeButton = nullptr;
     QToolButton* m_upButton = nullptr;

@@ -4,6 +4,7 @@
 
 #include <QHeaderView>
 #include <QPainter>
+#include <QStyledItemDelegate>
 
 namespace kernelpad {
 
@@ -27,6 +28,23 @@ QIcon severityIcon(Diagnostic::Severity s) {
     return QIcon(pixmap);
 }
 
+constexpr int kAnyHeightPx = 1 << 16;
+
+/// Sizes a message's row to its wrapped text: QTreeView asks delegates for a size without the
+/// column's width (QTreeView::indexRowSizeHint()), so rows would stay one line tall.
+class WrappedMessageDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    [[nodiscard]] QSize sizeHint(const QStyleOptionViewItem& option,
+                                 const QModelIndex& index) const override {
+        QStyleOptionViewItem wrapped(option);
+        // The style wraps only within a valid rectangle: the column's width, any height.
+        if (const auto* tree = qobject_cast<const QTreeView*>(parent()))
+            wrapped.rect = QRect(0, 0, tree->header()->sectionSize(index.column()), kAnyHeightPx);
+        return QStyledItemDelegate::sizeHint(wrapped, index);
+    }
+};
+
 } // namespace
 
 DiagnosticsList::DiagnosticsList(QWidget* parent)
@@ -34,13 +52,17 @@ DiagnosticsList::DiagnosticsList(QWidget* parent)
     setColumnCount(3);
     setHeaderLabels({tr("Severity"), tr("Location"), tr("Message")});
     setRootIsDecorated(false);
-    setUniformRowHeights(true);
     setAlternatingRowColors(true);
     setSelectionMode(QAbstractItemView::SingleSelection);
-    setWordWrap(false);
+    // A message is shown whole, wrapped to the column, never cut with "…": rows grow instead.
+    setWordWrap(true);
+    setTextElideMode(Qt::ElideNone);
+    setItemDelegateForColumn(MessageColumn, new WrappedMessageDelegate(this));
     header()->setStretchLastSection(true);
     header()->setSectionResizeMode(SeverityColumn, QHeaderView::ResizeToContents);
     header()->setSectionResizeMode(LocationColumn, QHeaderView::ResizeToContents);
+    // Wrapped rows change height with the message column's width.
+    connect(header(), &QHeaderView::sectionResized, this, [this] { scheduleDelayedItemsLayout(); });
     // A single click jumps, as in IDEs; Enter and double click still do too.
     auto activate = [this](QTreeWidgetItem* item) {
         const int index = item->data(SeverityColumn, Qt::UserRole).toInt();
@@ -85,9 +107,9 @@ void DiagnosticsList::setDiagnostics(const QVector<Diagnostic>& diagnostics,
         item->setIcon(SeverityColumn, severityIcon(d.severity));
         item->setData(SeverityColumn, Qt::UserRole, i);
         item->setText(LocationColumn, location);
-        // NVRTC messages may span lines (template instantiation context): keep them whole
-        // in the tooltip, first line in the row.
-        item->setText(MessageColumn, d.message.section(QLatin1Char('\n'), 0, 0));
+        // NVRTC messages may span lines (template instantiation context): all of them, in
+        // the row and in the tooltip.
+        item->setText(MessageColumn, d.message);
         item->setToolTip(MessageColumn, d.message);
         if (d.file != sourceName) {
             item->setToolTip(LocationColumn, tr("In a header, not in the editor's source"));

@@ -12,6 +12,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kernelpad {
 
@@ -49,16 +52,24 @@ FindReplaceBar::FindReplaceBar(QsciScintilla* editor, QWidget* parent)
     close->setAutoRaise(true);
     close->setToolTip(tr("Close (Esc)"));
 
-    auto* findRow = new QHBoxLayout;
-    findRow->setContentsMargins(0, 0, 0, 0);
-    findRow->addWidget(m_find, 1);
-    findRow->addWidget(previous);
-    findRow->addWidget(next);
-    findRow->addWidget(m_case);
-    findRow->addWidget(m_word);
-    findRow->addWidget(m_regex);
-    findRow->addWidget(m_status);
-    findRow->addWidget(close);
+    // The options sit on the find row when the editor is wide enough, else on a row of their
+    // own (placeOptions()): the bar never makes the editor, and so the window, wider.
+    m_options = new QWidget(this);
+    auto* optionsLayout = new QHBoxLayout(m_options);
+    optionsLayout->setContentsMargins(0, 0, 0, 0);
+    optionsLayout->addWidget(m_case);
+    optionsLayout->addWidget(m_word);
+    optionsLayout->addWidget(m_regex);
+    optionsLayout->addStretch(1);
+
+    m_findRow = new QHBoxLayout;
+    m_findRow->setContentsMargins(0, 0, 0, 0);
+    m_findRow->addWidget(m_find, 1);
+    m_findRow->addWidget(previous);
+    m_findRow->addWidget(next);
+    m_findRow->addWidget(m_options);
+    m_findRow->addWidget(m_status);
+    m_findRow->addWidget(close);
 
     auto* replaceOne = new QPushButton(tr("Replace"), this);
     auto* replaceEvery = new QPushButton(tr("Replace All"), this);
@@ -69,11 +80,13 @@ FindReplaceBar::FindReplaceBar(QsciScintilla* editor, QWidget* parent)
     replaceLayout->addWidget(replaceEvery);
     replaceLayout->addStretch(0);
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 2, 4, 2);
-    layout->setSpacing(2);
-    layout->addLayout(findRow);
-    layout->addWidget(m_replaceRow);
+    m_rows = new QVBoxLayout(this);
+    m_rows->setContentsMargins(4, 2, 4, 2);
+    m_rows->setSpacing(2);
+    m_rows->addLayout(m_findRow);
+    m_rows->addWidget(m_replaceRow);
+    // minimumSizeHint() says what the bar needs; the layout must not demand the wide row.
+    m_rows->setSizeConstraint(QLayout::SetNoConstraint);
     m_status->setMinimumWidth(fontMetrics().horizontalAdvance(tr("999 matches")) + 8);
 
     connect(next, &QPushButton::clicked, this, &FindReplaceBar::findNext);
@@ -100,8 +113,56 @@ FindReplaceBar::FindReplaceBar(QsciScintilla* editor, QWidget* parent)
     hide();
 }
 
+int FindReplaceBar::wideRowWidth() const {
+    const int spacing = std::max(0, m_findRow->spacing());
+    int width = m_findRow->minimumSize().width();
+    if (m_findRow->indexOf(m_options) < 0)
+        width += m_options->minimumSizeHint().width() + spacing;
+    const QMargins margins = m_rows->contentsMargins();
+    return width + margins.left() + margins.right();
+}
+
+QSize FindReplaceBar::minimumSizeHint() const {
+    // With the options on their own row: the find field's row, the options or the replace row,
+    // whichever is widest.
+    const int spacing = std::max(0, m_findRow->spacing());
+    int findRow = m_findRow->minimumSize().width();
+    if (m_findRow->indexOf(m_options) >= 0)
+        findRow -= m_options->minimumSizeHint().width() + spacing;
+    int width = std::max(findRow, m_options->minimumSizeHint().width());
+    if (!m_replaceRow->isHidden())
+        width = std::max(width, m_replaceRow->minimumSizeHint().width());
+    const QMargins margins = m_rows->contentsMargins();
+    return {width + margins.left() + margins.right(), m_rows->minimumSize().height()};
+}
+
+QSize FindReplaceBar::sizeHint() const {
+    return minimumSizeHint().expandedTo(QSize(0, m_rows->sizeHint().height()));
+}
+
+void FindReplaceBar::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    placeOptions();
+}
+
+void FindReplaceBar::placeOptions() {
+    const bool onFindRow = m_findRow->indexOf(m_options) >= 0;
+    const bool wide = width() >= wideRowWidth();
+    if (wide == onFindRow)
+        return;
+    if (wide) {
+        m_rows->removeWidget(m_options);
+        m_findRow->insertWidget(m_findRow->indexOf(m_status), m_options);
+    } else {
+        m_findRow->removeWidget(m_options);
+        m_rows->insertWidget(1, m_options);
+    }
+    updateGeometry();
+}
+
 void FindReplaceBar::setReplaceVisible(bool visible) {
     m_replaceRow->setVisible(visible);
+    updateGeometry();
 }
 
 void FindReplaceBar::showFind() {

@@ -5,7 +5,9 @@
 #include <QWidget>
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
+class QVBoxLayout;
 class QLineEdit;
 class QToolButton;
 class QsciScintilla;
@@ -40,8 +42,14 @@ public:
     /// Matches of the find text in the whole document.
     [[nodiscard]] int matchCount();
 
+    /// Narrow enough for the editor at 1280 px beside the docks: the options move to a row of
+    /// their own when the find row would not fit.
+    [[nodiscard]] QSize minimumSizeHint() const override;
+    [[nodiscard]] QSize sizeHint() const override;
+
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void hideEvent(QHideEvent* event) override;
 
 private:
@@ -53,6 +61,10 @@ private:
     void updateHighlights();
     void clearHighlights();
     void setReplaceVisible(bool visible);
+    /// The options on the find row when it fits the bar's width, else on their own row.
+    void placeOptions();
+    /// The width of the find row with the options on it.
+    [[nodiscard]] int wideRowWidth() const;
 
     QsciScintilla* m_editor;
     QLineEdit* m_find;
@@ -62,6 +74,9 @@ private:
     QCheckBox* m_regex;
     QLabel* m_status;
     QWidget* m_replaceRow;
+    QWidget* m_options = nullptr; ///< Match case, Whole word, Regex
+    QHBoxLayout* m_findRow = nullptr;
+    QVBoxLayout* m_rows = nullptr;
 };
 
 } // namespace kernelpad

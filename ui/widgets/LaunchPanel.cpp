@@ -14,7 +14,9 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <climits>
@@ -50,6 +52,39 @@ QSpinBox* makeSpin(QWidget* parent, int min, int max, const QString& objectName)
 
 LaunchPanel::LaunchPanel(QWidget* parent)
     : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(createLaunchBox());
+    layout->addWidget(createTimingBox());
+    layout->addStretch();
+
+    for (QSpinBox* spin : {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2],
+                           m_shared, m_warmup, m_repetitions, m_timeLimit, m_maxTime})
+        connect(spin, &QSpinBox::valueChanged, this, &LaunchPanel::onEdited);
+    connect(m_targetNoise, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::onEdited);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &LaunchPanel::onEdited);
+    connect(m_adaptive, &QCheckBox::toggled, this, &LaunchPanel::onEdited);
+    connect(m_blocking, &QCheckBox::toggled, this, &LaunchPanel::onEdited);
+    for (QLineEdit* edit : {m_bytesOverride, m_flops})
+        connect(edit, &QLineEdit::textEdited, this, &LaunchPanel::onEdited);
+    connect(m_coverButton, &QPushButton::clicked, this, &LaunchPanel::coverElements);
+    connect(m_coverCount, &QLineEdit::returnPressed, this, &LaunchPanel::coverElements);
+    connect(m_coverCount, &QLineEdit::textChanged, this, [this] {
+        QString why;
+        const std::optional<qint64> n = coverCount(&why);
+        m_coverButton->setEnabled(n && *n > 0);
+        m_coverButton->setToolTip(n ? tr("Set grid.x to ceil(%1 / block.x): one thread per "
+                                         "element")
+                                          .arg(*n)
+                                    : why);
+        updateSummary();
+    });
+
+    setTiming(TimingSpec{});
+    m_coverButton->setEnabled(false);
+    updateSummary();
+}
+
+QWidget* LaunchPanel::createLaunchBox() {
     const char* axes[] = {"X", "Y", "Z"};
     auto* dims = new QGridLayout;
     dims->addWidget(new QLabel(tr("x"), this), 0, 1, Qt::AlignCenter);
@@ -97,13 +132,18 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     launchForm->addRow(tr("Shared memory"), m_shared);
     launchForm->addRow(tr("Cover N elements"), cover);
     launchForm->addRow(tr("Total threads"), m_totalThreads);
-    launchForm->addRow(m_problem);
 
     auto* launchBox = new QGroupBox(tr("Launch"), this);
     auto* launchLayout = new QVBoxLayout(launchBox);
     launchLayout->addLayout(dims);
+    // Right below the sizes it is about, not below the form: at 1280x800 the dock shows the
+    // top of the Launch box, and a refusal (a block over __launch_bounds__) must be seen there.
+    launchLayout->addWidget(m_problem);
     launchLayout->addLayout(launchForm);
+    return launchBox;
+}
 
+QWidget* LaunchPanel::createTimingBox() {
     m_mode = new QComboBox(this);
     m_mode->setObjectName(QStringLiteral("timingMode"));
     m_mode->addItem(tr("hot (back-to-back)"), int(TimingSpec::Mode::Hot));
@@ -163,36 +203,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     timingForm->addRow(tr("Bytes per launch"), m_bytesOverride);
     timingForm->addRow(tr("FLOPs per launch"), m_flops);
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(launchBox);
-    layout->addWidget(timingBox);
-    layout->addStretch();
-
-    for (QSpinBox* spin : {m_grid[0], m_grid[1], m_grid[2], m_block[0], m_block[1], m_block[2],
-                           m_shared, m_warmup, m_repetitions, m_timeLimit, m_maxTime})
-        connect(spin, &QSpinBox::valueChanged, this, &LaunchPanel::onEdited);
-    connect(m_targetNoise, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::onEdited);
-    connect(m_mode, &QComboBox::currentIndexChanged, this, &LaunchPanel::onEdited);
-    connect(m_adaptive, &QCheckBox::toggled, this, &LaunchPanel::onEdited);
-    connect(m_blocking, &QCheckBox::toggled, this, &LaunchPanel::onEdited);
-    for (QLineEdit* edit : {m_bytesOverride, m_flops})
-        connect(edit, &QLineEdit::textEdited, this, &LaunchPanel::onEdited);
-    connect(m_coverButton, &QPushButton::clicked, this, &LaunchPanel::coverElements);
-    connect(m_coverCount, &QLineEdit::returnPressed, this, &LaunchPanel::coverElements);
-    connect(m_coverCount, &QLineEdit::textChanged, this, [this] {
-        QString why;
-        const std::optional<qint64> n = coverCount(&why);
-        m_coverButton->setEnabled(n && *n > 0);
-        m_coverButton->setToolTip(n ? tr("Set grid.x to ceil(%1 / block.x): one thread per "
-                                         "element")
-                                          .arg(*n)
-                                    : why);
-        updateSummary();
-    });
-
-    setTiming(TimingSpec{});
-    m_coverButton->setEnabled(false);
-    updateSummary();
+    return timingBox;
 }
 
 void LaunchPanel::onEdited() {
@@ -272,13 +283,29 @@ void LaunchPanel::updateSummary() {
                                      locale.toString(qint64(c.grid[0]) * c.grid[1] * c.grid[2]),
                                      locale.toString(c.threadsPerBlock())));
     const QString message = validateLaunch(c, m_limits);
+    const bool appeared = !message.isEmpty() && message != m_problem->text();
     m_problem->setText(message);
     m_problem->setVisible(!message.isEmpty());
+    if (appeared)
+        revealProblem();
     if (const std::optional<qint64> n = m_coverCount ? coverCount() : std::nullopt; n && *n > 0) {
         m_totalThreads->setToolTip(c.totalThreads() < n
                                        ? tr("Fewer threads than the %1 elements to cover").arg(*n)
                                        : QString());
     }
+}
+
+void LaunchPanel::revealProblem() {
+    // A dock scrolled down to the timing settings would hide a new refusal: bring it into view
+    // once the label has its wrapped height.
+    QTimer::singleShot(0, this, [this] {
+        for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+            if (auto* area = qobject_cast<QScrollArea*>(w)) {
+                if (m_problem->isVisible())
+                    area->ensureWidgetVisible(m_problem);
+                return;
+            }
+    });
 }
 
 void LaunchPanel::updateTimingEnabled() {

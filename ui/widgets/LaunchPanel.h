@@ -48,6 +48,12 @@ signals:
     void changed();
 
 private:
+    /// The grid and block sizes, the refusal below them, shared memory and the cover helper.
+    [[nodiscard]] QWidget* createLaunchBox();
+    /// How the run is timed: mode, warm-up, repetitions, adaptive stop, limits.
+    [[nodiscard]] QWidget* createTimingBox();
+    /// Scrolls the scroll area around the panel (the Launch dock) to the refusal.
+    void revealProblem();
     void coverElements();
     void updateSummary();
     void onEdited();

@@ -80,10 +80,11 @@ LessonPane::LessonPane(QWidget* parent)
     m_diffSummary->hide();
     m_diff->hide();
 
-    auto* solutionRow = new QHBoxLayout;
-    solutionRow->addWidget(m_diffButton);
-    solutionRow->addWidget(m_useSolution);
-    solutionRow->addStretch(1);
+    // One above the other: side by side they made the pane, and with it the window, wider than
+    // a 1280 px screen has room for beside the editor and the docks.
+    auto* solutionRow = new QVBoxLayout;
+    solutionRow->addWidget(m_diffButton, 0, Qt::AlignLeft);
+    solutionRow->addWidget(m_useSolution, 0, Qt::AlignLeft);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);

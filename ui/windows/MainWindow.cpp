@@ -5,6 +5,7 @@
 #include "ui/RecentFiles.h"
 #include "ui/Session.h"
 #include "ui/Theme.h"
+#include "ui/WheelGuard.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
@@ -59,6 +60,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     , m_recent(new RecentFiles(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    installWheelGuard();
     createWidgets();
     createDocks();
     createActions();

@@ -27,6 +27,7 @@ namespace kernelpad {
 class ArgumentTableView;
 class BufferViewer;
 class ConsolePanel;
+class DocumentDialog;
 class CodeEditor;
 class CompileOptionsPanel;
 class DiagnosticsList;
@@ -160,7 +161,7 @@ public:
     /// Help ▸ About: the versions of KernelPad, Qt, NVRTC (from the last compile) and the
     /// driver (from the device list), as rich text.
     [[nodiscard]] QString aboutText() const;
-    /// The README that Help ▸ README opens: the installed one, else the build tree's; empty
+    /// The README that Help ▸ README shows: the installed one, else the build tree's; empty
     /// when neither is there.
     [[nodiscard]] static QString readmePath();
     /// Help ▸ Keyboard Shortcuts: (action, keys) for every menu action that has keys.
@@ -183,6 +184,14 @@ private:
     void createDocks();
     void createActions();
     void createMenus();
+    // MainWindowMenus.cpp: the menus after File, in menu-bar order
+    void createEditMenu();
+    void createBuildMenu();
+    void createViewMenu();
+    [[nodiscard]] QMenu* createHelpMenu();
+    /// Help ▸ README and User Guide: the Markdown file at `path` in the window's document
+    /// viewer, or why not in the status bar.
+    void showDocument(const QString& path);
     /// Edit ▸ Undo/Redo of the document's settings history (MainWindowMenus.cpp).
     void addSettingsUndoActions(QMenu* edit);
     void createStatusBar();
@@ -190,6 +199,10 @@ private:
     void bindPanels();
     void restoreLayout();
     void saveLayout();
+    /// The free area of the window's screen (primary screen before it is shown).
+    [[nodiscard]] QRect screenRect() const;
+    /// Fills the screen's free area (a fresh start, or a saved layout that does not fit).
+    void fitToScreen();
     void applyDefaultDockSizes();
     /// Sizes the dock column to m_dockShare of the window's width (at least its minimum).
     void fitDockColumn();
@@ -308,6 +321,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_examplesMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    QPointer<DocumentDialog> m_documentDialog; ///< Help's README and user guide, made once
     WelcomePage* m_welcome = nullptr;
     QWidget* m_workspace = nullptr;  ///< the editor and the results, behind the welcome page
     QByteArray m_stateBehindWelcome; ///< the docks and toolbar as the project had them

@@ -3,6 +3,7 @@
 
 #include "ui/windows/MainWindow.h"
 
+#include "ui/ProjectDocument.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/LaunchPanel.h"
@@ -11,18 +12,22 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDataStream>
 #include <QDockWidget>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 
 namespace kernelpad {
 
@@ -39,6 +44,25 @@ constexpr int kLayoutVersion = 2;
 constexpr double kDefaultDockShare = 0.5;
 constexpr double kMinDockShare = 0.15;
 constexpr double kMaxDockShare = 0.85;
+
+// What a window manager adds above a window (title bar), kept free of the screen's height.
+constexpr int kTitleBarAllowancePx = 32;
+
+/// The frame size stored by QWidget::saveGeometry() (its format: magic, major and minor
+/// version, then the frame rectangle); nothing when `geometry` is not such a record.
+std::optional<QSize> savedFrameSize(const QByteArray& geometry) {
+    constexpr quint32 kGeometryMagic = 0x1D9D0CB;
+    QDataStream stream(geometry);
+    stream.setVersion(QDataStream::Qt_4_0);
+    quint32 magic = 0;
+    quint16 major = 0;
+    quint16 minor = 0;
+    QRect frame;
+    stream >> magic >> major >> minor >> frame;
+    if (stream.status() != QDataStream::Ok || magic != kGeometryMagic || !frame.isValid())
+        return std::nullopt;
+    return frame.size();
+}
 
 /// A scroll area for a form: scrolls vertically only and asks for the form's minimum width.
 class FormScrollArea : public QScrollArea {
@@ -96,6 +120,11 @@ void MainWindow::createDocks() {
             area->setWidgetResizable(true);
             area->setFrameShape(QFrame::NoFrame);
             dock->setWidget(area);
+            // Another project's form starts at its top, not where the last one was scrolled.
+            connect(m_document, &ProjectDocument::projectReplaced, area, [area] {
+                area->verticalScrollBar()->setValue(0);
+                area->horizontalScrollBar()->setValue(0);
+            });
         } else {
             dock->setWidget(content);
         }
@@ -147,21 +176,47 @@ void MainWindow::applyDefaultDockSizes() {
 
 void MainWindow::restoreLayout() {
     m_defaultState = saveState(kLayoutVersion);
+    fitToScreen();
     QSettings settings;
     if (settings.value(QStringLiteral("window/layoutVersion")).toInt() != kLayoutVersion)
+        return;
+    const QByteArray geometry = settings.value(QLatin1String(kGeometryKey)).toByteArray();
+    // Qt would shrink a window saved larger than this screen but keep its docks' sizes, which
+    // then no longer fit: such a layout (another screen's, or an oversized one) is dropped.
+    const std::optional<QSize> saved = savedFrameSize(geometry);
+    const QRect available = screenRect();
+    if (!saved || saved->width() > available.width() || saved->height() > available.height())
         return;
     m_dockShare =
         std::clamp(settings.value(QLatin1String(kDockShareKey), kDefaultDockShare).toDouble(),
                    kMinDockShare, kMaxDockShare);
-    restoreGeometry(settings.value(QLatin1String(kGeometryKey)).toByteArray());
+    restoreGeometry(geometry);
     restoreState(settings.value(QLatin1String(kStateKey)).toByteArray(), kLayoutVersion);
+}
+
+QRect MainWindow::screenRect() const {
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    return s ? s->availableGeometry() : QRect();
+}
+
+void MainWindow::fitToScreen() {
+    const QRect available = screenRect();
+    if (available.isEmpty())
+        return;
+    // The whole free area of the screen, less the title bar the window manager adds: on a
+    // 1280x800 laptop that is all of it, and a larger screen can always be shared by hand.
+    setGeometry(available.adjusted(0, kTitleBarAllowancePx, 0, 0));
 }
 
 void MainWindow::resetLayout() {
     restoreState(m_defaultState, kLayoutVersion);
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        // Docks added after the default state was taken (the lesson pane) are not in it.
+        if (dock->isFloating())
+            dock->setFloating(false);
         if (dock->toggleViewAction()->isEnabled()) // the lesson pane only beside a lesson
             dock->show();
+    }
     applyDefaultDockSizes();
 }
 
@@ -180,8 +235,22 @@ void MainWindow::fitDockColumn() {
     auto* kernelDock = findChild<QDockWidget*>(QStringLiteral("kernelDock"));
     if (!kernelDock || kernelDock->isFloating() || width() <= 0)
         return;
+    int target = int(m_dockShare * width());
+    // The arguments' columns whole where the window has room for them beside the editor and
+    // a lesson pane (the table asks for less, so that the window fits a 1280 px screen).
+    if (m_arguments) {
+        int left = 0;
+        for (const QDockWidget* dock : findChildren<QDockWidget*>())
+            if (dock->isVisible() && !dock->isFloating() &&
+                dockWidgetArea(const_cast<QDockWidget*>(dock)) == Qt::LeftDockWidgetArea)
+                left = std::max(left, dock->width());
+        const int room = width() - left - centralWidget()->minimumSizeHint().width();
+        const QWidget* dock = m_arguments->parentWidget();
+        const int frame = dock ? dock->width() - m_arguments->width() : 0;
+        target = std::max(target, std::min(m_arguments->columnsWidth() + frame, room));
+    }
     // resizeDocks() clamps to the docks' minimum widths, so the forms are never cut.
-    resizeDocks({kernelDock}, {int(m_dockShare * width())}, Qt::Horizontal);
+    resizeDocks({kernelDock}, {target}, Qt::Horizontal);
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {

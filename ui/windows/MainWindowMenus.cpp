@@ -7,6 +7,7 @@
 #include "ui/RecentFiles.h"
 #include "ui/Session.h"
 #include "ui/SettingsHistory.h"
+#include "ui/dialogs/DocumentDialog.h"
 #include "ui/dialogs/PreferencesDialog.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
@@ -16,7 +17,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
@@ -26,6 +26,7 @@
 #include <QMessageBox>
 #include <QSet>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -44,6 +45,7 @@ const char kCompileWhileTypingKey[] = "build/compileWhileTyping";
 constexpr int kDriverMajorScale = 1000;
 constexpr int kDriverMinorScale = 10;
 constexpr int kNoDiagnosticsMessageMs = 3000;
+constexpr int kRunRefusedMessageMs = 6000;
 constexpr int kShortcutsDialogWidthPx = 520;
 constexpr int kShortcutsDialogHeightPx = 560;
 
@@ -62,14 +64,6 @@ QString documentPath(const QString& installedName, const QString& sourcePath) {
     return {};
 }
 
-/// Opens a document of Help in the desktop's viewer, or says in the status bar why not.
-void openDocument(QStatusBar* statusBar, const QString& path, const QString& what) {
-    if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
-        statusBar->showMessage(path.isEmpty()
-                                   ? MainWindow::tr("%1 was not found beside KernelPad").arg(what)
-                                   : MainWindow::tr("No program opens %1").arg(path),
-                               kNoDiagnosticsMessageMs);
-}
 } // namespace
 
 void MainWindow::createActions() {
@@ -89,6 +83,16 @@ void MainWindow::createActions() {
         make(tr("&Compile"), QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
     m_runAction = make(tr("&Run"), QKeySequence(), &MainWindow::run);
     m_runAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+    // A disabled action takes no keys: without a device Ctrl+R and F5 did nothing at all. While
+    // Run is off, the same keys say why in the status bar instead.
+    auto* refusedRun = new QShortcut(this);
+    refusedRun->setObjectName(QStringLiteral("runRefusedShortcut"));
+    refusedRun->setKeys(m_runAction->shortcuts());
+    refusedRun->setEnabled(false);
+    connect(m_runAction, &QAction::enabledChanged, refusedRun,
+            [refusedRun](bool enabled) { refusedRun->setEnabled(!enabled); });
+    connect(refusedRun, &QShortcut::activated, this,
+            [this] { statusBar()->showMessage(m_runAction->toolTip(), kRunRefusedMessageMs); });
     m_cancelAction =
         make(tr("C&ancel Run"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::cancel);
     m_cancelAction->setEnabled(false);
@@ -189,6 +193,18 @@ void MainWindow::createMenus() {
     m_recent->fillMenu(m_recentMenu);
     fillExamplesMenu();
 
+    createEditMenu();
+    createBuildMenu();
+    QMenu* device = menuBar()->addMenu(tr("&Device"));
+    device->addAction(m_deviceAction);
+    QAction* refresh = device->addAction(tr("&Refresh Devices"));
+    connect(refresh, &QAction::triggered, m_session, &Session::refreshDevices);
+    createViewMenu();
+    QMenu* help = createHelpMenu();
+    addWelcomeActions(file, help);
+}
+
+void MainWindow::createEditMenu() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     auto editorAction = [this, edit](const QString& text, const QKeySequence& key, auto slot) {
         QAction* a = edit->addAction(text);
@@ -223,7 +239,9 @@ void MainWindow::createMenus() {
     connect(previous, &QAction::triggered, m_findBar, &FindReplaceBar::findPrevious);
     edit->addSeparator();
     edit->addAction(PreferencesDialog::createAction(this));
+}
 
+void MainWindow::createBuildMenu() {
     QMenu* build = menuBar()->addMenu(tr("&Build"));
     build->addAction(m_compileAction);
     build->addAction(m_compileWhileTypingAction);
@@ -259,12 +277,9 @@ void MainWindow::createMenus() {
     QAction* previousError = build->addAction(tr("&Previous Diagnostic"));
     previousError->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
     connect(previousError, &QAction::triggered, this, [this] { jumpToDiagnostic(-1); });
+}
 
-    QMenu* device = menuBar()->addMenu(tr("&Device"));
-    device->addAction(m_deviceAction);
-    QAction* refresh = device->addAction(tr("&Refresh Devices"));
-    connect(refresh, &QAction::triggered, m_session, &Session::refreshDevices);
-
+void MainWindow::createViewMenu() {
     menuBar()->addMenu(m_viewMenu);
     m_verificationPinnedAction = m_viewMenu->addAction(tr("&Pin Verification Below Results"));
     m_verificationPinnedAction->setCheckable(true);
@@ -291,27 +306,42 @@ void MainWindow::createMenus() {
     zoom->addAction(m_editor->zoomResetAction());
     QAction* resetLayoutAction = m_viewMenu->addAction(tr("Reset &Layout"));
     connect(resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
+}
 
+QMenu* MainWindow::createHelpMenu() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* shortcuts = help->addAction(tr("&Keyboard Shortcuts"));
     connect(shortcuts, &QAction::triggered, this, &MainWindow::showShortcuts);
     QAction* guide = help->addAction(tr("KernelPad &User Guide"));
     guide->setObjectName(QStringLiteral("userGuideAction"));
-    guide->setStatusTip(tr("Open the user guide: a tour of the window, its docks and menus"));
-    connect(guide, &QAction::triggered, this,
-            [this] { openDocument(statusBar(), userGuidePath(), tr("The user guide")); });
+    guide->setStatusTip(tr("Show the user guide: a tour of the window, its docks and menus"));
+    connect(guide, &QAction::triggered, this, [this] { showDocument(userGuidePath()); });
     QAction* readme = help->addAction(tr("KernelPad &README"));
     readme->setObjectName(QStringLiteral("readmeAction"));
-    readme->setStatusTip(tr("Open the README: what KernelPad is, how to build it and where the "
+    readme->setStatusTip(tr("Show the README: what KernelPad is, how to build it and where the "
                             "documentation is"));
-    connect(readme, &QAction::triggered, this,
-            [this] { openDocument(statusBar(), readmePath(), tr("The README")); });
+    connect(readme, &QAction::triggered, this, [this] { showDocument(readmePath()); });
     help->addSeparator();
     QAction* about = help->addAction(tr("&About KernelPad"));
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this,
             [this] { QMessageBox::about(this, tr("About KernelPad"), aboutText()); });
-    addWelcomeActions(file, help);
+    return help;
+}
+
+void MainWindow::showDocument(const QString& path) {
+    if (!m_documentDialog) {
+        m_documentDialog = new DocumentDialog(this);
+        m_documentDialog->setObjectName(QStringLiteral("documentDialog"));
+    }
+    QString error;
+    if (!m_documentDialog->open(path, &error)) {
+        statusBar()->showMessage(error, kNoDiagnosticsMessageMs);
+        return;
+    }
+    m_documentDialog->show();
+    m_documentDialog->raise();
+    m_documentDialog->activateWindow();
 }
 
 void MainWindow::jumpToDiagnostic(int step) {
