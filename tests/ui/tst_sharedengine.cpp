@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <memory>
@@ -91,6 +92,30 @@ private:
     std::shared_ptr<QVector<RunRequest>> m_seen;
 };
 
+/// Answers each configuration after a pause, so that the sweep holds its device a while.
+class SlowEvaluator : public SweepEvaluator {
+public:
+    void start(quint64 tag, const RunRequest&) override {
+        QTimer::singleShot(100, this, [this, tag] {
+            RunResult r;
+            r.status = RunStatus::BadInput;
+            r.error = QStringLiteral("stand-in");
+            emit finished(tag, r, QStringLiteral("Fake GPU"));
+        });
+    }
+    [[nodiscard]] int capacity() const override { return 1; }
+    void cancel() override {}
+};
+
+/// The stages a window's panels are shown.
+class StageViewer : public SessionViewer {
+public:
+    QStringList stages;
+    void runProgress(const Session&, const QString& stage, int, int) override {
+        stages.append(stage);
+    }
+};
+
 } // namespace
 
 class TestSharedEngine : public QObject {
@@ -127,6 +152,35 @@ private slots:
         QVERIFY2(!replaced(two.answers.first()), qPrintable(two.answers.first().error));
         QTRY_COMPARE_WITH_TIMEOUT(one.answers.size(), 1, kAnswerTimeoutMs);
         QVERIFY(!one.session.isRunning() && !two.session.isRunning());
+    }
+
+    // A window's Run while a sweep holds its GPU waits, and its panels are told why.
+    void aRunWaitingForTheSweepSaysWhy() {
+        QTemporaryDir dir;
+        Engine engine(nullptr, Engine::Isolation::InProcess);
+        Window window(&engine);
+        QVERIFY(withFakeDevice(engine, window));
+        StageViewer viewer;
+        window.session.addViewer(&viewer);
+        SweepOrder order;
+        order.base.project = scaleProject();
+        SweepTunable bx;
+        bx.name = QStringLiteral("bx");
+        bx.role = SweepTunable::Role::Block;
+        bx.values.kind = SweepValues::Kind::List;
+        bx.values.list = {32, 64, 128};
+        order.base.project.sweep.tunables = {bx};
+        order.resultsPath = dir.filePath(QStringLiteral("sweep.jsonl"));
+        order.evaluator = [] { return std::make_unique<SlowEvaluator>(); };
+        QSignalSpy sweepEnded(&engine, &Engine::sweepFinished);
+        engine.sweep(order);
+        QString why;
+        QVERIFY2(window.session.run(RunRequest(), &why), qPrintable(why));
+        QTRY_VERIFY_WITH_TIMEOUT(!viewer.stages.isEmpty(), kAnswerTimeoutMs);
+        QCOMPARE(viewer.stages.first(), QStringLiteral("waiting: sweep running on GPU 0"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.answers.size(), 1, kAnswerTimeoutMs);
+        QCOMPARE(sweepEnded.count(), 1); // the run was answered after the sweep ended
+        window.session.removeViewer(&viewer);
     }
 
     // A .cu opened as an untitled copy, with its input beside it: Run and Run Sweep resolve
