@@ -26,16 +26,26 @@ QString number(double v, int precision = 3) {
     return QString::number(v, 'g', precision);
 }
 
-/// The module's __constant__ and __device__ variables, as a table.
+/// The module's __constant__ and __device__ variables that the project declares, as a table;
+/// those a toolkit header brought (cooperative_groups.h: about a thousand) only counted.
 void printGlobals(QTextStream& out, const CompileResult& r) {
-    if (r.globals.isEmpty())
-        return;
-    out << "\nGlobals:\n";
     QVector<QStringList> rows{{"global", "space", "type", "bytes", "symbol"}};
-    for (const ModuleGlobal& g : r.globals)
+    qsizetype toolkit = 0;
+    for (const ModuleGlobal& g : r.globals) {
+        if (!g.fromProject) {
+            ++toolkit;
+            continue;
+        }
         rows.push_back({g.name, g.spaceKeyword(), g.sourceType.isEmpty() ? g.ptxType : g.sourceType,
                         QString::number(g.sizeBytes), g.lowered});
-    printTable(out, rows);
+    }
+    if (rows.size() > 1) {
+        out << "\nGlobals:\n";
+        printTable(out, rows);
+    }
+    if (toolkit > 0)
+        out << (rows.size() > 1 ? "" : "\n") << "Globals from the toolkit's headers: " << toolkit
+            << " (not listed; --json lists every global)\n";
 }
 
 /// The driver JIT's line beside the compile's, for a module loaded from PTX (a virtual arch).

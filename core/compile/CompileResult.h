@@ -160,3 +160,4 @@ struct CompileResult {
 // Values the window queues between threads and tests keep in data rows.
 Q_DECLARE_METATYPE(kernelpad::Diagnostic)
 Q_DECLARE_METATYPE(kernelpad::KernelInfo)
+Q_DECLARE_METATYPE(kernelpad::CompileResult)

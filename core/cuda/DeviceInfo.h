@@ -1,6 +1,7 @@
 #pragma once
 // What a kernel author needs to know about a device, as a plain value.
 
+#include <QMetaType>
 #include <QJsonObject>
 #include <QString>
 #include <QVector>
@@ -54,3 +55,5 @@ struct DeviceInfo {
 };
 
 } // namespace kernelpad
+
+Q_DECLARE_METATYPE(kernelpad::DeviceInfo)

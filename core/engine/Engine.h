@@ -151,8 +151,3 @@ private:
 };
 
 } // namespace kernelpad
-
-Q_DECLARE_METATYPE(kernelpad::CompileResult)
-Q_DECLARE_METATYPE(kernelpad::RunResult)
-Q_DECLARE_METATYPE(kernelpad::KernelResources)
-Q_DECLARE_METATYPE(kernelpad::DeviceInfo)

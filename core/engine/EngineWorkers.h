@@ -101,6 +101,3 @@ private:
 };
 
 } // namespace kernelpad
-
-Q_DECLARE_METATYPE(kernelpad::RunRequest)
-Q_DECLARE_METATYPE(kernelpad::ProfileSet)

@@ -216,3 +216,4 @@ struct ProfileOutcome {
 
 Q_DECLARE_METATYPE(kernelpad::ProfileReport)
 Q_DECLARE_METATYPE(kernelpad::ProfileOutcome)
+Q_DECLARE_METATYPE(kernelpad::ProfileSet)

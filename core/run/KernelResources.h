@@ -1,6 +1,7 @@
 #pragma once
 // What the driver reports about a loaded kernel: registers, memory, occupancy.
 
+#include <QMetaType>
 #include <QJsonObject>
 #include <QString>
 
@@ -28,3 +29,5 @@ struct KernelResources {
 };
 
 } // namespace kernelpad
+
+Q_DECLARE_METATYPE(kernelpad::KernelResources)

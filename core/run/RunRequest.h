@@ -6,6 +6,7 @@
 #include "core/project/Project.h"
 #include "core/run/SanitizerReport.h"
 
+#include <QMetaType>
 #include <QJsonObject>
 #include <QString>
 
@@ -31,3 +32,5 @@ struct RunRequest {
 };
 
 } // namespace kernelpad
+
+Q_DECLARE_METATYPE(kernelpad::RunRequest)

@@ -15,6 +15,7 @@
 #include "core/run/Timing.h"
 #include "core/verify/VerificationReport.h"
 
+#include <QMetaType>
 #include <QJsonObject>
 #include <QString>
 #include <QVector>
@@ -68,3 +69,5 @@ struct RunResult {
 };
 
 } // namespace kernelpad
+
+Q_DECLARE_METATYPE(kernelpad::RunResult)

@@ -224,6 +224,40 @@ error: no driver: compile-only.
         QCOMPARE(actual.split(QLatin1Char('\n')), expected.split(QLatin1Char('\n')));
     }
 
+    // `compile`'s text lists the globals the project declares and only counts those a toolkit
+    // header brought (cooperative_groups.h: about a thousand rows otherwise).
+    void compileListsOnlyTheProjectsGlobals() {
+        CompileResult r;
+        r.ok = true;
+        r.arch = QStringLiteral("sm_90");
+        ModuleGlobal own;
+        own.name = QStringLiteral("gain");
+        own.lowered = QStringLiteral("gain");
+        own.ptxType = QStringLiteral(".f32");
+        own.sizeBytes = 4;
+        ModuleGlobal toolkit = own;
+        toolkit.name = QStringLiteral("cuda::std::__4::ignore");
+        toolkit.lowered = QStringLiteral("_ZN4cuda3std3__46ignoreE");
+        toolkit.fromProject = false;
+        r.globals = {own, toolkit, toolkit};
+        QString text;
+        QTextStream out(&text);
+        cli::printCompile(out, r, false);
+        out.flush();
+        QVERIFY2(text.contains(QStringLiteral("gain")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("ignore")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Globals from the toolkit's headers: 2 (not listed")),
+                 qPrintable(text));
+        // Only toolkit globals: no empty table, the count alone.
+        r.globals = {toolkit};
+        text.clear();
+        cli::printCompile(out, r, false);
+        out.flush();
+        QVERIFY2(!text.contains(QStringLiteral("Globals:\n")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Globals from the toolkit's headers: 1 ")),
+                 qPrintable(text));
+    }
+
     // `run --json` keeps every field it had and adds "summaries" (with or without a GPU).
     void runJsonAddsSummaries() {
         QProcess cli;
