@@ -194,9 +194,18 @@ const QVector<ScalarType>& allScalarTypes() {
 }
 
 std::optional<ScalarType> scalarTypeFromName(const QString& name) {
-    const QString spelling = normalizedSpelling(name);
+    QString spelling = normalizedSpelling(name);
     if (spelling.isEmpty())
         return std::nullopt;
+    // <cstdint>'s and <cstddef>'s names as a kernel file spells them (std::uint32_t,
+    // ::size_t, cuda::std::int64_t): the table holds them unqualified.
+    for (const char* prefix : {"cuda::std::", "::std::", "std::", "::"}) {
+        const QLatin1String qualifier(prefix);
+        if (spelling.startsWith(qualifier) && spelling.endsWith(QLatin1String("_t"))) {
+            spelling = spelling.mid(qualifier.size());
+            break;
+        }
+    }
     for (const auto& row : table()) {
         if (spelling == QLatin1String(row.numpyName) || row.kernelNames.contains(spelling))
             return row.type;
