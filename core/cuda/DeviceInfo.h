@@ -1,8 +1,8 @@
 #pragma once
 // What a kernel author needs to know about a device, as a plain value.
 
-#include <QMetaType>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 #include <QVector>
 

@@ -1,8 +1,8 @@
 #pragma once
 // What the driver reports about a loaded kernel: registers, memory, occupancy.
 
-#include <QMetaType>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 
 #include <optional>

@@ -6,8 +6,8 @@
 #include "core/project/Project.h"
 #include "core/run/SanitizerReport.h"
 
-#include <QMetaType>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 
 #include <optional>

@@ -15,8 +15,8 @@
 #include "core/run/Timing.h"
 #include "core/verify/VerificationReport.h"
 
-#include <QMetaType>
 #include <QJsonObject>
+#include <QMetaType>
 #include <QString>
 #include <QVector>
 
