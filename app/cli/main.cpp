@@ -9,6 +9,7 @@
 #include "core/compile/NvrtcApi.h"
 #include "core/compile/Program.h"
 #include "core/compile/PtxAssembler.h"
+#include "core/io/QuitSignals.h"
 #include "core/io/Trace.h"
 #include "core/runner/RunnerSpec.h"
 
@@ -155,6 +156,9 @@ static int runCommandLine(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+    // Started by the window (as its runner, or a tool's): take Ctrl+C and SIGTERM again
+    // (core/io/QuitSignals.h).
+    kernelpad::unblockQuitSignals();
     // A command's Engine may leave an abandoned compile running (core/compile/CompileWatchdog.h).
     return kernelpad::exitCodeAfterCompiles(runCommandLine(argc, argv));
 }

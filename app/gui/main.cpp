@@ -2,10 +2,12 @@
 
 #include "core/compile/CompileWatchdog.h"
 #include "core/engine/Engine.h"
+#include "core/io/QuitSignals.h"
 #include "ui/CompileHistory.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Session.h"
+#include "ui/SignalQuit.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/MainWindow.h"
 #include "ui/windows/OpenAtStart.h"
@@ -16,6 +18,7 @@
 #include <QTabWidget>
 #include <QTimer>
 
+#include <chrono>
 #include <cstdio>
 
 namespace {
@@ -223,6 +226,8 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
+    // Before Qt or NVRTC start a thread (core/io/QuitSignals.h).
+    kernelpad::blockQuitSignals();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("KernelPad"));
     QApplication::setOrganizationName(QStringLiteral("KernelPad"));
@@ -268,59 +273,71 @@ int main(int argc, char** argv) {
 
     // Edit ▸ Preferences' theme, before any window takes its colours from the palette.
     kernelpad::Preferences::applyTheme(kernelpad::Preferences::load().theme);
-    kernelpad::Engine engine;
-    // Kernels run where Preferences says; choosing another runner there switches at once.
-    engine.setRunner(kernelpad::Preferences::load().chosenRunner());
-    QObject::connect(
-        kernelpad::PreferencesNotifier::instance(), &kernelpad::PreferencesNotifier::changed,
-        &engine, [&engine] { engine.setRunner(kernelpad::Preferences::load().chosenRunner()); });
-    kernelpad::MainWindow window(&engine);
-    const bool scripted = parser.isSet(screenshot);
-    if (scripted) {
-        // A screenshot run must never stop at a dialog, nor pick up crash leftovers.
-        window.setPromptsEnabled(false);
-        // The offscreen platform's screen is small; size the window as the docs show it.
-        QSize size(kDefaultScreenshotWidth, kDefaultScreenshotHeight);
-        if (parser.isSet(sizeOption)) {
-            const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
-            const QSize asked(wh.value(0).toInt(), wh.value(1).toInt());
-            if (asked.isValid() && !asked.isEmpty())
-                size = asked;
-            else
-                std::fprintf(stderr, "kernelpad: --size wants WIDTHxHEIGHT, e.g. 1280x800\n");
-        }
-        window.resize(size);
-        bool tabOk = false;
-        const ShotTab tab = shotTab(parser.value(tabOption), &tabOk);
-        if (!tabOk) {
-            std::fprintf(stderr,
-                         "kernelpad: --tab wants sass, diff, occupancy, profile or sweep, not "
-                         "'%s'\n",
-                         qPrintable(parser.value(tabOption)));
-            return 4;
-        }
-        new ScreenshotTaker(&window, &engine, parser.value(screenshot), parser.isSet(runOption),
-                            parser.isSet(profileOption) || tab == ShotTab::Profile, tab);
-    }
-    window.show();
-    // After a run the picture should show the timing and whether the output is right; after
-    // a profile, the Profile tab gets the room.
-    if (scripted && parser.isSet(runOption) && !parser.isSet(profileOption))
-        window.setVerificationPinned(true);
-
-    const QString path = parser.positionalArguments().value(0);
-    kernelpad::openAtStart(window, &engine, path, scripted, parser.isSet(runOption));
-    if (scripted && path.isEmpty())
-        window.compile();
-    if (!scripted && parser.isSet(runOption)) {
-        QObject::connect(window.session(), &kernelpad::Session::compileShown, &window, [&window] {
-            static bool once = false;
-            if (!once && window.session()->runBlockedReason().isEmpty()) {
-                once = true;
-                window.run();
+    int code = 0;
+    {
+        kernelpad::Engine engine;
+        // Kernels run where Preferences says; choosing another runner there switches at once.
+        engine.setRunner(kernelpad::Preferences::load().chosenRunner());
+        QObject::connect(kernelpad::PreferencesNotifier::instance(),
+                         &kernelpad::PreferencesNotifier::changed, &engine, [&engine] {
+                             engine.setRunner(kernelpad::Preferences::load().chosenRunner());
+                         });
+        kernelpad::MainWindow window(&engine);
+        const bool scripted = parser.isSet(screenshot);
+        if (scripted) {
+            // A screenshot run must never stop at a dialog, nor pick up crash leftovers.
+            window.setPromptsEnabled(false);
+            // The offscreen platform's screen is small; size the window as the docs show it.
+            QSize size(kDefaultScreenshotWidth, kDefaultScreenshotHeight);
+            if (parser.isSet(sizeOption)) {
+                const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+                const QSize asked(wh.value(0).toInt(), wh.value(1).toInt());
+                if (asked.isValid() && !asked.isEmpty())
+                    size = asked;
+                else
+                    std::fprintf(stderr, "kernelpad: --size wants WIDTHxHEIGHT, e.g. 1280x800\n");
             }
-        });
-    }
-    // Quitting mid-compile leaves NVRTC running (core/compile/CompileWatchdog.h).
-    return kernelpad::exitCodeAfterCompiles(QApplication::exec());
+            window.resize(size);
+            bool tabOk = false;
+            const ShotTab tab = shotTab(parser.value(tabOption), &tabOk);
+            if (!tabOk) {
+                std::fprintf(stderr,
+                             "kernelpad: --tab wants sass, diff, occupancy, profile or sweep, not "
+                             "'%s'\n",
+                             qPrintable(parser.value(tabOption)));
+                return 4;
+            }
+            new ScreenshotTaker(&window, &engine, parser.value(screenshot), parser.isSet(runOption),
+                                parser.isSet(profileOption) || tab == ShotTab::Profile, tab);
+        }
+        window.show();
+        // After a run the picture should show the timing and whether the output is right; after
+        // a profile, the Profile tab gets the room.
+        if (scripted && parser.isSet(runOption) && !parser.isSet(profileOption))
+            window.setVerificationPinned(true);
+
+        const QString path = parser.positionalArguments().value(0);
+        kernelpad::openAtStart(window, &engine, path, scripted, parser.isSet(runOption));
+        if (scripted && path.isEmpty())
+            window.compile();
+        if (!scripted && parser.isSet(runOption)) {
+            QObject::connect(window.session(), &kernelpad::Session::compileShown, &window,
+                             [&window] {
+                                 static bool once = false;
+                                 if (!once && window.session()->runBlockedReason().isEmpty()) {
+                                     once = true;
+                                     window.run();
+                                 }
+                             });
+        }
+        // Ctrl+C, a logout or `kill`: quit without asking; unsaved edits go to the recovery
+        // file, which the next start offers (ui/ProjectDocument.h).
+        const kernelpad::QuitSignals quitSignals(
+            [&window](int signal) { kernelpad::quitKeepingEdits(window.document(), signal); });
+        code = QApplication::exec();
+    } // the window and the Engine end here: runners told to exit, compiles abandoned
+    // An abandoned compile may still be inside NVRTC; nothing the user sees or saved waits for
+    // it any more, so the process ends now rather than when NVRTC returns
+    // (core/compile/CompileWatchdog.h).
+    return kernelpad::exitCodeAfterCompiles(code, std::chrono::milliseconds(0));
 }
