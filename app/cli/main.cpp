@@ -10,7 +10,7 @@
 #include "core/compile/Program.h"
 #include "core/compile/PtxAssembler.h"
 #include "core/io/Trace.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/project/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -8,10 +8,10 @@
 // (RunnerConnectionTransfers.cpp).
 
 #include "core/io/JsonFields.h"
+#include "core/project/RunnerSpec.h"
 #include "core/run/RunStage.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QHash>
 

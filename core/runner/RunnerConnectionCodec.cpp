@@ -7,6 +7,7 @@
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
+#include "core/runner/RunnerHello.h"
 #include "core/runner/StreamFiles.h"
 
 #include <QDir>
