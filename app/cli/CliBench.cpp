@@ -1,5 +1,11 @@
 #include "app/cli/CliBench.h"
 
+// The one command that does not go through the Engine (docs/ARCHITECTURE.md, "One door"): it is
+// the launch-cost harness that bench/README.md compares with raw_driver, timing core/cuda's own
+// Module, Kernel::launch and Stream back to back in this process; through the Engine it would
+// time the runner's request handling instead of the launch. It uses the value layers the
+// Engine passes on (compile, cuda, launch), never a runner or an executor.
+
 #include "app/cli/CliCommands.h"
 #include "core/compile/Program.h"
 #include "core/cuda/Context.h"

@@ -1,6 +1,7 @@
 #include "app/cli/CliCommands.h"
 
 #include "app/cli/CliDiff.h"
+#include "app/cli/CliEngine.h"
 #include "app/cli/CliFormat.h"
 #include "app/cli/CliOccupancy.h"
 #include "app/cli/CliProfile.h"
@@ -10,11 +11,7 @@
 #include "core/io/Trace.h"
 #include "core/project/Project.h"
 #include "core/run/ErrorText.h"
-#include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
-#include "core/runner/ConsoleCapture.h"
-#include "core/runner/RunnerClient.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -109,31 +106,6 @@ int exitCodeFor(const RunResult& result) {
     return exitCodeFor(result.status);
 }
 
-/// Runs `request` through the Engine's GPU worker and waits for the result.
-RunResult runThroughEngine(const RunRequest& request, Engine::Isolation isolation) {
-    // In this process the kernel's printf would land on our own stdout, in the middle of the
-    // table or the JSON: it is captured as the runner does and printed as the run's console.
-    std::unique_ptr<ConsoleCapture> console;
-    if (isolation == Engine::Isolation::InProcess) {
-        QString why;
-        console = ConsoleCapture::start(kMaxConsoleBytes, &why);
-        if (!console)
-            qWarning("%s", qPrintable(why));
-    }
-    Engine engine(nullptr, isolation);
-    RunResult result;
-    QEventLoop loop;
-    QObject::connect(&engine, &Engine::runFinished, &loop, [&](quint64, const RunResult& r) {
-        result = r;
-        loop.quit();
-    });
-    engine.run(request);
-    loop.exec();
-    if (console)
-        result.console = console->take();
-    return result;
-}
-
 } // namespace
 
 int runCompile(const QStringList& args) {
@@ -178,8 +150,8 @@ int runCompile(const QStringList& args) {
     // only, the instructions are the same (tests/data/sass/README.md).
     if (wantSass)
         project.options.lineInfo = true;
-    CompileCache cache; // in memory for this process, backed by the disk cache
     CompileResult result;
+    SassResult sass;
     QString specError;
     const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&specError);
     if (const QString noNvrtc = nvrtcUnavailableReason(); !noNvrtc.isEmpty()) {
@@ -189,18 +161,20 @@ int runCompile(const QStringList& args) {
         if (wantSass)
             return badInput(QStringLiteral("--sass needs NVRTC and nvdisasm on this computer"),
                             json);
-        RunRequest request;
-        request.project = project;
-        request.project.options.arch = arch;
-        request.projectDir = info.absolutePath();
-        result = RunnerClient::compileIn(*spec, request);
+        result = compileThroughEngine(project, info.absolutePath(), arch, spec);
         if (!result.ok && result.kernels.isEmpty() && result.diagnostics.isEmpty() &&
             result.arch.isEmpty()) {
             QTextStream(stderr) << "kernelpad-cli: " << result.log << '\n';
             return kExitCudaError;
         }
+    } else if (wantSass) {
+        // The -lineinfo compile and its SASS in one request (nvdisasm runs in the Engine).
+        SassReport report = disassembleThroughEngine(project, info.absolutePath(), arch);
+        result = std::move(report.compile);
+        if (result.ok)
+            sass = std::move(report.sass);
     } else {
-        result = compileProject(project, info.absolutePath(), arch, &cache);
+        result = compileThroughEngine(project, info.absolutePath(), arch);
     }
     if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
         bool lowered = false;
@@ -218,9 +192,6 @@ int runCompile(const QStringList& args) {
     // Program's name for a source without one, which is what .loc and nvdisasm name.
     const QString sourceName =
         project.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : project.sourceName;
-    SassResult sass;
-    if (wantSass && result.ok)
-        sass = disassembleCubin(result.cubin);
     // The kernel named, else the module's only one: the curves are of one kernel.
     const bool wantOccupancy = p->flags.contains("occupancy");
     const QString occupancyKernel = !project.kernel.isEmpty()    ? project.kernel
@@ -482,15 +453,8 @@ int runDevices(const QStringList& args) {
         return badInput(error, json);
     if (!p->positional.isEmpty())
         return badInput(QStringLiteral("devices takes no file"), json);
-    QVector<DeviceInfo> devices;
-    if (const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&error);
-        spec && !spec->isLocal()) {
-        devices = RunnerClient::devicesOf(*spec, &error);
-    } else {
-        CompileCache unused;
-        ExecutionSession session(&unused);
-        devices = session.devices(&error);
-    }
+    const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&error);
+    const QVector<DeviceInfo> devices = devicesThroughEngine(spec, &error);
     if (json) {
         QJsonArray list;
         for (const DeviceInfo& d : devices)

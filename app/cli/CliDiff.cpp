@@ -1,12 +1,11 @@
 #include "app/cli/CliDiff.h"
 
 #include "app/cli/CliCommands.h"
-#include "core/compile/CompileCache.h"
+#include "app/cli/CliEngine.h"
 #include "core/compile/CompileComparison.h"
 #include "core/compile/Sass.h"
 #include "core/io/SafeFile.h"
 #include "core/project/Project.h"
-#include "core/run/ExecutionSession.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -105,7 +104,6 @@ int runCompileDiff(const CompileDiffOptions& options) {
     if (!before)
         return fail(QStringLiteral("--diff: %1").arg(error), options.json);
 
-    CompileCache cache; // in memory for this process, backed by the disk cache
     const auto build = [&](Project project, const QString& path) {
         if (project.language == SourceLanguage::Cuda)
             project.options = withPtxasReport(project.options);
@@ -115,10 +113,17 @@ int runCompileDiff(const CompileDiffOptions& options) {
         const QString arch = options.arch.isEmpty()
                                  ? project.options.arch.value_or(QString::fromLatin1(kDefaultArch))
                                  : options.arch;
+        const QString projectDir = QFileInfo(path).absolutePath();
         Side side;
-        side.compile = compileProject(project, QFileInfo(path).absolutePath(), arch, &cache);
-        if (options.sass && side.compile.ok)
-            side.sass = disassembleCubin(side.compile.cubin);
+        if (!options.sass) {
+            side.compile = compileThroughEngine(project, projectDir, arch);
+            return side;
+        }
+        // The compile and nvdisasm's SASS of it in one Engine request.
+        SassReport report = disassembleThroughEngine(project, projectDir, arch);
+        side.compile = std::move(report.compile);
+        if (side.compile.ok)
+            side.sass = std::move(report.sass);
         return side;
     };
     const Side old = build(*before, options.beforePath);

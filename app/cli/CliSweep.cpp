@@ -1,18 +1,13 @@
 #include "app/cli/CliSweep.h"
 
 #include "app/cli/CliCommands.h"
-#include "core/compile/CompileCache.h"
+#include "app/cli/CliEngine.h"
+#include "core/engine/Engine.h"
+#include "core/engine/RunnerProbe.h"
 #include "core/io/ErrorOut.h"
-#include "core/run/ExecutionSession.h"
 #include "core/run/Summary.h"
-#include "core/runner/RunnerClient.h"
-#include "core/runner/RunnerPool.h"
-#include "core/runner/RunnerSpec.h"
-#include "core/runner/RunnerSurvey.h"
-#include "core/sweep/PoolSweepEvaluator.h"
-#include "core/sweep/Sweep.h"
-#include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepResultsPath.h"
+#include "core/sweep/SweepSpace.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -254,6 +249,19 @@ void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStr
         out << "\nFailed configurations:\n" << failures.join(QLatin1Char('\n')) << '\n';
 }
 
+/// Every device of each of `runners`, asked side by side (RunnerProbe, behind the Engine's
+/// door); one line per runner left out in `*problems`.
+QVector<PoolEntry> surveyRunners(const QVector<RunnerSpec>& runners, QStringList* problems) {
+    RunnerProbe probe;
+    QEventLoop loop;
+    QObject::connect(&probe, &RunnerProbe::surveyed, &loop, &QEventLoop::quit);
+    probe.survey(runners);
+    if (probe.isSurveying())
+        loop.exec();
+    *problems = probe.problems();
+    return probe.entries();
+}
+
 /// The runners' devices: --device N is one runner there; --devices lists them ("all", or
 /// ordinals, one runner each, repeats allowed); neither is every device of the runner (this
 /// computer, or the one --runner names). Several --runner: every device of each, a runner that
@@ -262,7 +270,7 @@ void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStr
 std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* error) {
     if (a.runners.size() > 1) {
         QStringList problems;
-        const QVector<PoolEntry> entries = RunnerSurvey::listDevices(a.runners, &problems);
+        const QVector<PoolEntry> entries = surveyRunners(a.runners, &problems);
         QTextStream err(stderr);
         for (const QString& problem : problems)
             err << "sweep: left out runner " << problem << '\n';
@@ -279,28 +287,25 @@ std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* err
     if (!a.runners.isEmpty())
         spec = a.runners.first();
     const RunnerSpec runner = spec ? *spec : RunnerSpec::local();
-    QVector<DeviceInfo> local;
     // With --runner elsewhere, "every device" is every device of that runner.
-    if (!runner.isLocal()) {
-        local = RunnerClient::devicesOf(runner, &driverError);
-    } else {
-        CompileCache unused; // the session only lists devices here
-        local = ExecutionSession(&unused).devices(&driverError);
-    }
+    const QVector<DeviceInfo> local = devicesThroughEngine(runner, &driverError);
     // Each entry named as its runner lists the device: the results file is keyed by the names.
     const auto onRunner = [&runner, &local](const QVector<int>& ordinals) {
-        QVector<PoolEntry> entries = RunnerPool::localEntries(ordinals);
-        for (PoolEntry& e : entries) {
-            e.spec = runner;
-            if (e.device >= 0 && e.device < local.size())
-                e.deviceName = local[e.device].name;
-        }
+        QVector<PoolEntry> entries;
+        for (int ordinal : ordinals)
+            entries.append(PoolEntry{runner, ordinal,
+                                     ordinal >= 0 && ordinal < local.size() ? local[ordinal].name
+                                                                            : QString()});
         return entries;
     };
     if (a.deviceGiven)
         return onRunner({a.device});
-    if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
-        return RunnerPool::entriesOf(runner, local);
+    if (a.devices.isEmpty() || a.devices == QLatin1String("all")) {
+        QVector<PoolEntry> entries;
+        for (const DeviceInfo& d : local)
+            entries.append(PoolEntry{runner, d.ordinal, d.name});
+        return entries;
+    }
     QVector<int> out;
     for (const QString& item : a.devices.split(QLatin1Char(','))) {
         bool ok = false;
@@ -321,6 +326,90 @@ std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* err
         out.append(ordinal);
     }
     return onRunner(out);
+}
+
+/// The sweep's head on stderr: what the space keeps, what the strategy evaluates, the results
+/// file it resumes or starts.
+void printHead(QTextStream& err, const SweepSpace& space, const SweepOrder& order,
+               qsizetype resumed, int total, const QString& projectPath) {
+    err << "sweep: " << space.size() << " of " << space.fullSize() << " configurations kept";
+    for (const RestrictionCount& count : space.restrictionCounts())
+        err << "; \"" << count.restriction << "\" removes " << count.removed;
+    err << "; " << strategyKindName(order.base.project.sweep.strategy.kind) << " evaluates up to "
+        << total << '\n';
+    if (resumed > 0)
+        err << "sweep: resuming " << QDir::toNativeSeparators(order.resultsPath) << ": " << resumed
+            << " of " << total << " configurations already done (--fresh starts over)\n";
+    else
+        err << "sweep: recording into " << QDir::toNativeSeparators(order.resultsPath) << '\n';
+    if (const QStringList beside = sweepResultsBesideProject(projectPath); !beside.isEmpty())
+        err << "sweep: ignoring " << QDir::toNativeSeparators(beside.first())
+            << (beside.size() > 1 ? QStringLiteral(" and %1 more").arg(beside.size() - 1)
+                                  : QString())
+            << ": results beside a project are no longer read or written\n";
+    err.flush();
+}
+
+/// What runSweepThroughEngine() saw: the records the sweep reached and why it stopped.
+struct SweepRun {
+    bool started = false;   ///< false: it never started (the results file; `stopped` says why)
+    bool fileError = false; ///< it stopped because the results file could not be written
+    QString stopped;
+    QVector<SweepRecord> records;
+};
+
+/// Runs `order` through an Engine (its own thread and runners, docs/ARCHITECTURE.md), printing
+/// its head and one line per new record to `err` as they come.
+SweepRun runSweepThroughEngine(const SweepOrder& order, const SweepSpace& space,
+                               const QString& projectPath, QTextStream& err) {
+    Engine engine;
+    SweepRun run;
+    int done = 0;
+    int total = 0;
+    bool announced = false;
+    // Records of the file the sweep takes as done count without a sweepRecord(): those of
+    // this space, in the file's order.
+    QVector<SweepRecord> resumed;
+    QObject::connect(&engine, &Engine::sweepStarted, &engine,
+                     [&](quint64, const QVector<SweepRecord>& existing, int all) {
+                         run.started = true;
+                         total = all;
+                         QSet<QString> keys;
+                         for (const SweepPoint& point : space.points())
+                             keys.insert(space.key(point));
+                         for (const SweepRecord& record : existing)
+                             if (keys.contains(record.key))
+                                 resumed.append(record);
+                         printHead(err, space, order, existing.size(), total, projectPath);
+                     });
+    QObject::connect(
+        &engine, &Engine::sweepRecord, &engine, [&](quint64, const SweepRecord& record) {
+            run.records.append(record);
+            announced = true;
+            // Its progress follows it: it is the sweep's done + 1th.
+            err << '[' << done + 1 << '/' << total << "] " << record.key << "  " << record.status;
+            if (record.passed())
+                err << "  " << formatDurationMs(record.medianMs);
+            err << '\n';
+            err.flush();
+        });
+    QObject::connect(&engine, &Engine::sweepProgress, &engine, [&](quint64, int now, int) {
+        if (!announced && !resumed.isEmpty())
+            run.records.append(resumed.takeFirst());
+        announced = false;
+        done = now;
+    });
+    QEventLoop loop;
+    QObject::connect(&engine, &Engine::sweepFinished, &loop, [&](quint64, const QString& why) {
+        run.stopped = why;
+        loop.quit();
+    });
+    engine.sweep(order);
+    loop.exec();
+    run.fileError = run.started && !run.stopped.isEmpty() &&
+                    run.stopped != QLatin1String("cancelled") &&
+                    !run.stopped.startsWith(QLatin1String("no CUDA device"));
+    return run;
 }
 
 } // namespace
@@ -374,16 +463,17 @@ int runSweep(const QStringList& args) {
             deviceNames.append(entry.deviceName);
     // One device of this computer: one warm runner; several, or a runner elsewhere: a pool that
     // gives each runner the next configuration when it is free and names each result's runner.
-    std::unique_ptr<SweepEvaluator> evaluator;
+    SweepOrder order;
     if (devices->size() > 1 || (devices->size() == 1 && !devices->first().spec.isLocal())) {
-        evaluator = PoolSweepEvaluator::over(*devices);
+        order.devices = *devices;
     } else {
         if (devices->size() == 1)
             base.device = devices->first().device;
-        evaluator = std::make_unique<RunnerSweepEvaluator>();
+        order.singleRunner = true;
     }
-    Sweep sweep(base, evaluator.get());
-    if (!sweep.prepare(&error))
+    // The space as the sweep will build it: its counts head the output, its names the table.
+    const std::unique_ptr<SweepSpace> space = SweepSpace::create(base.project, &error);
+    if (!space)
         return badInput(error, a->json);
 
     // The window's file for the same project, sweep and devices: either resumes the other's.
@@ -393,55 +483,18 @@ int runSweep(const QStringList& args) {
                              : a->results;
     if (a->fresh && !removeForFresh(resultsPath, &error))
         return badInput(error, a->json);
-    SweepResultsFile results;
-    if (!results.open(resultsPath, &error))
-        return badInput(error, a->json);
-    sweep.setDone(results.existing());
+    order.base = base;
+    order.resultsPath = resultsPath;
+    order.resume = true; // --fresh removed the file above
 
     QTextStream err(stderr);
-    const SweepSpace& space = *sweep.space();
-    err << "sweep: " << space.size() << " of " << space.fullSize() << " configurations kept";
-    for (const RestrictionCount& count : space.restrictionCounts())
-        err << "; \"" << count.restriction << "\" removes " << count.removed;
-    err << "; " << strategyKindName(project->sweep.strategy.kind) << " evaluates up to "
-        << sweep.total() << '\n';
-    if (!results.existing().isEmpty())
-        err << "sweep: resuming " << QDir::toNativeSeparators(resultsPath) << ": "
-            << results.existing().size() << " of " << sweep.total()
-            << " configurations already done (--fresh starts over)\n";
-    else
-        err << "sweep: recording into " << QDir::toNativeSeparators(resultsPath) << '\n';
-    if (const QStringList beside = sweepResultsBesideProject(a->project); !beside.isEmpty())
-        err << "sweep: ignoring " << QDir::toNativeSeparators(beside.first())
-            << (beside.size() > 1 ? QStringLiteral(" and %1 more").arg(beside.size() - 1)
-                                  : QString())
-            << ": results beside a project are no longer read or written\n";
-    err.flush();
+    const SweepRun run = runSweepThroughEngine(order, *space, a->project, err);
+    if (!run.started) // the results file could not be opened
+        return badInput(run.stopped, a->json);
+    const QString& stopped = run.stopped;
 
-    QString appendError;
-    QObject::connect(&sweep, &Sweep::recordAdded, &sweep, [&](const SweepRecord& record) {
-        if (appendError.isEmpty())
-            results.append(record, &appendError);
-        err << '[' << sweep.done() << '/' << sweep.total() << "] " << record.key << "  "
-            << record.status;
-        if (record.passed())
-            err << "  " << formatDurationMs(record.medianMs);
-        err << '\n';
-        err.flush();
-        if (!appendError.isEmpty())
-            sweep.cancel();
-    });
-    QString stopped;
-    QEventLoop loop;
-    QObject::connect(&sweep, &Sweep::finished, &loop, [&](const QString& why) {
-        stopped = why;
-        loop.quit();
-    });
-    sweep.start();
-    loop.exec();
-
-    if (!appendError.isEmpty())
-        return badInput(appendError, a->json);
+    if (run.fileError)
+        return badInput(stopped, a->json);
     if (stopped.startsWith(QLatin1String("no CUDA device"))) {
         const QString message =
             QStringLiteral("%1%2 A sweep needs a device: compiling the configurations alone "
@@ -457,7 +510,7 @@ int runSweep(const QStringList& args) {
     }
 
     const SweepObjective objective = project->sweep.objective;
-    const QVector<SweepRecord> sorted = sortedRecords(sweep.records(), objective);
+    const QVector<SweepRecord> sorted = sortedRecords(run.records, objective);
     const std::optional<SweepRecord> best = bestRecord(sorted, objective);
     int passed = 0;
     for (const SweepRecord& record : sorted)
@@ -467,7 +520,7 @@ int runSweep(const QStringList& args) {
         QJsonObject object{{"status", best ? "ok" : "no-configuration-passed"},
                            {"evaluated", int(sorted.size())},
                            {"passed", passed},
-                           {"configurations", int(space.size())},
+                           {"configurations", int(space->size())},
                            {"results", recordsToJson(sorted)},
                            {"resultsFile", QDir::toNativeSeparators(resultsPath)}};
         if (best)
@@ -478,9 +531,9 @@ int runSweep(const QStringList& args) {
             object.insert("stopped", stopped);
         out << QJsonDocument(object).toJson(QJsonDocument::Indented);
     } else if (a->csv) {
-        out << recordsToCsv(sorted, space.names());
+        out << recordsToCsv(sorted, space->names());
     } else {
-        printTable(out, sorted, space.names());
+        printTable(out, sorted, space->names());
         out << '\n' << passed << " of " << sorted.size() << " configurations passed";
         if (!stopped.isEmpty())
             out << " (stopped: " << stopped << ')';

@@ -11,7 +11,7 @@
 #include "core/compile/PtxAssembler.h"
 #include "core/io/QuitSignals.h"
 #include "core/io/Trace.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/project/RunnerSpec.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -5,7 +5,7 @@
 // why ("waiting: sweep running on GPU 0"); waiting requests are served first come, first
 // served, so a sweep that waits for several devices is not starved by runs on one of them.
 
-#include "core/runner/RunnerSpec.h"
+#include "core/project/RunnerSpec.h"
 
 #include <QString>
 #include <QVector>

@@ -110,7 +110,8 @@ const RunnerSpec& Engine::runner() const {
     return d->runner;
 }
 
-quint64 Engine::compile(const Project& project, const QString& projectDir, int device) {
+quint64 Engine::compile(const Project& project, const QString& projectDir, int device,
+                        bool queryResources) {
     const quint64 id = d->nextId++;
     QString arch = project.options.arch.value_or(QString());
     if (arch.isEmpty() && device >= 0 && device < d->devices.size())
@@ -122,7 +123,8 @@ quint64 Engine::compile(const Project& project, const QString& projectDir, int d
     want.projectDir = projectDir;
     want.device = device;
     want.keepOutputs = false;
-    d->wantResources.insert(id, want);
+    if (queryResources)
+        d->wantResources.insert(id, want);
     QMetaObject::invokeMethod(d->compileWorker, "compile", Qt::QueuedConnection, Q_ARG(quint64, id),
                               Q_ARG(kernelpad::Project, project), Q_ARG(QString, projectDir),
                               Q_ARG(QString, arch), Q_ARG(bool, !d->runner.isLocal()));
@@ -153,6 +155,12 @@ quint64 Engine::fetchRange(quint64 run, const QString& buffer, qint64 offset, qi
 
 Engine::Isolation Engine::isolation() const {
     return d->isolation;
+}
+
+void Engine::setCaptureConsole(bool on) {
+    QMetaObject::invokeMethod(
+        d->gpuWorker, [worker = d->gpuWorker, on] { worker->setCaptureConsole(on); },
+        Qt::QueuedConnection);
 }
 
 } // namespace kernelpad

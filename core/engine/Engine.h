@@ -35,6 +35,10 @@ struct SweepOrder {
     QVector<PoolEntry> devices;
     /// Empty: a pool of warm runners over `devices`.
     SweepEvaluatorFactory evaluator;
+    /// With `devices` and `evaluator` empty: one warm runner of this computer on the base
+    /// request's device, each record naming the device as the run does (the command line's
+    /// sweep on one device), instead of a pool of one.
+    bool singleRunner = false;
 };
 
 /// Owns the compile worker, the GPU worker and the sweeps; every call returns at once.
@@ -66,9 +70,12 @@ public:
     void setRunner(const RunnerSpec& spec);
     /// The runner set last (this computer's until setRunner()).
     [[nodiscard]] const RunnerSpec& runner() const;
-    /// Compiles the project's source (NVRTC on the compile worker); answered by compiled()
-    /// with the same id. With a driver, the kernel's resources follow in resourcesReady().
-    quint64 compile(const Project& project, const QString& projectDir, int device);
+    /// Compiles the project's source (NVRTC on the compile worker, or in the runner elsewhere
+    /// when this computer has none); answered by compiled() with the same id. With a driver
+    /// and `queryResources`, the kernel's resources follow in resourcesReady() (the command
+    /// line's compile asks for none: it would start a runner only to drop the answer).
+    quint64 compile(const Project& project, const QString& projectDir, int device,
+                    bool queryResources = true);
     /// The SASS of the project compiled for `arch` with -lineinfo, through nvdisasm on the
     /// compile worker; answered by sassReady() with the same id, after sassListed() (the SASS
     /// before its line map) when nvdisasm ran.
@@ -104,6 +111,10 @@ public:
     void cancel(Channel channel = kDefaultChannel);
     [[nodiscard]] bool isRunning() const;
     [[nodiscard]] Isolation isolation() const;
+    /// With Isolation::InProcess, what kernels print (fd 1) is captured into each run's
+    /// RunResult::console as a runner does, instead of reaching this process's stdout (the
+    /// command line, whose own output is on stdout). Off by default; set before the first run.
+    void setCaptureConsole(bool on);
 
 signals:
     /// `driverError` is empty when a driver was found, else why not ("libcuda.so.1 not

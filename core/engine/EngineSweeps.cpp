@@ -39,7 +39,8 @@ quint64 Engine::sweep(const SweepOrder& order) {
 void Engine::startSweep(quint64 id) {
     Private::Sweep& sweep = d->sweeps[id];
     SweepEvaluatorFactory factory = sweep.order.evaluator;
-    if (!factory)
+    // Empty with singleRunner: SweepJob's own, one RunnerSweepEvaluator.
+    if (!factory && !sweep.order.singleRunner)
         factory = [entries = sweep.order.devices] {
             return std::unique_ptr<SweepEvaluator>(PoolSweepEvaluator::over(entries));
         };

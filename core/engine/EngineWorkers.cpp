@@ -2,8 +2,10 @@
 
 #include "core/profile/Ncu.h"
 #include "core/profile/ProfileRun.h"
+#include "core/project/RunnerSpec.h"
+#include "core/run/ConsoleOutput.h"
+#include "core/runner/ConsoleCapture.h"
 #include "core/runner/RunnerConnection.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <optional>
 
@@ -103,10 +105,20 @@ void GpuWorker::run(quint64 id, const RunRequest& request) {
         emit runFinished(id, refused);
         return;
     }
-    const RunResult result =
-        session().run(request, *m_cancel, [&](RunStage stage, int done, int total) {
-            emit runProgress(id, toString(stage), done, total);
-        });
+    // In this process the kernel's printf would land on the caller's own stdout (the CLI's
+    // table or JSON): captured as the runner does, it becomes the run's console.
+    std::unique_ptr<ConsoleCapture> console;
+    if (m_captureConsole) {
+        QString why;
+        console = ConsoleCapture::start(kMaxConsoleBytes, &why);
+        if (!console)
+            qWarning("%s", qPrintable(why));
+    }
+    RunResult result = session().run(request, *m_cancel, [&](RunStage stage, int done, int total) {
+        emit runProgress(id, toString(stage), done, total);
+    });
+    if (console)
+        result.console = console->take();
     emit runFinished(id, result);
 }
 

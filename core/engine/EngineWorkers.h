@@ -69,6 +69,8 @@ public slots:
                         const kernelpad::RunRequest& request);
     /// Finds ncu and the kernel's lowered name, then profiles through a ProfileRun.
     void profile(quint64 id, const kernelpad::RunRequest& request, kernelpad::ProfileSet set);
+    /// In-process runs capture fd 1 into RunResult::console (Engine::setCaptureConsole).
+    void setCaptureConsole(bool on) { m_captureConsole = on; }
     /// Stops the run in flight (a runner's; one in this process reads the Engine's flag).
     void cancelRun();
     /// Stops the profile in flight.
@@ -98,6 +100,7 @@ private:
     RunnerClient* m_client = nullptr; // child of this worker, made on its thread
     std::unique_ptr<ExecutionSession> m_session; // in-process mode only
     ProfileRun* m_profile = nullptr;             // the profile in flight, a child
+    bool m_captureConsole = false;
 };
 
 } // namespace kernelpad

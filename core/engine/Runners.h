@@ -1,6 +1,7 @@
 #pragma once
-// The runner values the window holds, behind the Engine's door (ui/ includes no core/runner
-// header, docs/ARCHITECTURE.md): where a runner runs (RunnerSpec: this computer, OpenSSH, a
-// command; its settings JSON and limits) and one device of one (PoolEntry).
+// The runner values the window and the command line hold, behind the Engine's door (neither
+// can include a core/runner header, docs/ARCHITECTURE.md): where a runner runs (RunnerSpec, a
+// plain value of core/project: this computer, OpenSSH, a command; its settings JSON and
+// limits) and one device of one (PoolEntry).
 
-#include "core/runner/RunnerSpec.h"
+#include "core/project/RunnerSpec.h"

@@ -64,6 +64,8 @@
 // order, more bytes than announced or than kMaxFrameBytes end the connection with a message
 // naming the field (after a bad header the reader cannot know where the next message starts).
 
+#include "core/project/RunnerSpec.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -137,8 +139,8 @@ private:
 
 /// The most raw bytes one frame carries (4 MiB): the reader holds at most this much of a frame.
 inline constexpr qint64 kMaxFrameBytes = qint64(4) << 20;
-/// Outputs larger than this stay on a streaming runner unless the client says otherwise.
-inline constexpr qint64 kDefaultKeepBeyondBytes = qint64(64) << 20;
+// kDefaultKeepBeyondBytes, what stays on a streaming runner unless the client says otherwise,
+// is a default of the runner's settings: core/project/RunnerSpec.h.
 
 /// A frame's header line (see the protocol above).
 struct FrameHeader {

@@ -3,8 +3,8 @@
 // (a RunnerConnection) and replaces it after a sticky CUDA error, a crash, a watchdog timeout
 // or a cancel; a run with a compute-sanitizer tool goes to a SanitizerRun instead.
 
+#include "core/project/RunnerSpec.h"
 #include "core/run/RunTypes.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QHash>
 #include <QObject>

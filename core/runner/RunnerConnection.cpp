@@ -8,6 +8,7 @@
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
+#include "core/runner/RunnerHello.h"
 #include "core/runner/StreamFiles.h"
 
 #include <QCoreApplication>
@@ -88,7 +89,7 @@ RunnerConnection::RunnerConnection(QObject* parent)
     bool set = false;
     const qint64 keep = qEnvironmentVariable("KERNELPAD_STREAM_KEEP_BYTES").toLongLong(&set);
     if (set && keep >= 0)
-        m_keepBeyondBytes = keep;
+        m_transfers.setKeepBeyondBytes(keep);
     m_watchdog.setSingleShot(true);
     connect(&m_watchdog, &QTimer::timeout, this, &RunnerConnection::onWatchdog);
     m_helloTimer.setSingleShot(true);
@@ -200,7 +201,7 @@ bool RunnerConnection::setSpec(const RunnerSpec& spec, QString* error) {
     if (!spec.isLocal())
         m_streamBuffers = true;
     // The runner's own keep limit (Preferences ▸ Runners); the environment still overrides it.
-    m_keepBeyondBytes = spec.effectiveKeepBeyondBytes();
+    m_transfers.setKeepBeyondBytes(spec.effectiveKeepBeyondBytes());
     return true;
 }
 
@@ -259,6 +260,49 @@ bool RunnerConnection::start(QString* error) {
     }
     ++m_startCount;
     return true;
+}
+
+bool RunnerConnection::sendStreamed(MessageType type, quint64 id, const RunRequest& request,
+                                    QString* error) {
+    bool wrote = false;
+    const bool sent = m_transfers.writeRequest(
+        type, id, request,
+        [this, &wrote](const QByteArray& bytes) {
+            wrote = true;
+            if (m_process)
+                m_process->write(bytes);
+        },
+        error);
+    if (!sent && wrote)
+        stopProcess(); // its request waits for bytes that will never come
+    return sent;
+}
+
+void RunnerConnection::fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset,
+                             qint64 bytes) {
+    QString error;
+    if (!m_streamBuffers)
+        error = QStringLiteral("this runner does not keep outputs (streamed buffers are off)");
+    else if (error = RunnerTransfers::rangeProblem(offset, bytes); !error.isEmpty())
+        ;
+    else if (!m_process || !m_helloSeen)
+        error = QStringLiteral("the runner that kept run %1's outputs has ended").arg(run);
+    else
+        error = m_transfers.beginFetch(id, buffer, offset, bytes);
+    if (!error.isEmpty()) {
+        QTimer::singleShot(0, this, [this, id, error] { emit fetched(id, {}, error); });
+        return;
+    }
+    send(RunnerMessage::make(MessageType::Fetch, id,
+                             {{"run", double(run)},
+                              {"buffer", buffer},
+                              {"offset", double(offset)},
+                              {"bytes", double(bytes)}}));
+}
+
+void RunnerConnection::dropTransfers(const QString& why) {
+    for (quint64 id : m_transfers.dropAll())
+        emit fetched(id, {}, why);
 }
 
 void RunnerConnection::send(const RunnerMessage& message) {
@@ -385,7 +429,7 @@ void RunnerConnection::finishActive(RunStatus status, const QString& message) {
     if (!m_active)
         return;
     m_watchdog.stop();
-    m_pendingOutputs.reset(); // a result half received is never shown as complete
+    m_transfers.dropPendingOutputs(); // a result half received is never shown as complete
     RunResult r;
     r.status = status;
     r.error = message;

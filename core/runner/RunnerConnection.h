@@ -2,16 +2,17 @@
 // One runner process and the protocol to it (Protocol.h): starts it, checks its one hello,
 // sends requests, turns its answers into values, and watches the active run with a watchdog.
 // It never starts a successor by itself: it says what happened and its owner decides
-// (RunnerClient keeps one warm and replaces it; ToolWrappedRun uses one once). Its definitions
-// are in three files by concern: the process (RunnerConnection.cpp), the codec that reads the
-// runner's messages into values (RunnerConnectionCodec.cpp) and the streamed transfers
-// (RunnerConnectionTransfers.cpp).
+// (RunnerClient keeps one warm and replaces it; ToolWrappedRun uses one once). The process is
+// RunnerConnection.cpp, the reading of the runner's messages into values
+// RunnerConnectionCodec.cpp; the streamed transfers are a class of their own, RunnerTransfers,
+// which this one owns and feeds.
 
 #include "core/io/JsonFields.h"
+#include "core/project/RunnerSpec.h"
 #include "core/run/RunStage.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/runner/RunnerTransfers.h"
 
 #include <QHash>
 
@@ -105,8 +106,8 @@ public:
     [[nodiscard]] bool streamBuffers() const { return m_streamBuffers; }
     /// Outputs larger than this stay on a streaming runner (default kDefaultKeepBeyondBytes,
     /// or $KERNELPAD_STREAM_KEEP_BYTES).
-    void setKeepBeyondBytes(qint64 bytes) { m_keepBeyondBytes = bytes; }
-    [[nodiscard]] qint64 keepBeyondBytes() const { return m_keepBeyondBytes; }
+    void setKeepBeyondBytes(qint64 bytes) { m_transfers.setKeepBeyondBytes(bytes); }
+    [[nodiscard]] qint64 keepBeyondBytes() const { return m_transfers.keepBeyondBytes(); }
     /// Asks for bytes [offset, offset + bytes) of output `buffer` that run `run` left on the
     /// runner; answered by fetched() (with an error when the runner refuses or ends).
     void fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset, qint64 bytes);
@@ -160,9 +161,7 @@ private:
     // Streamed buffers (Protocol.h).
     /// Sends a run or resources request with its files as frames; false with why.
     bool sendStreamed(MessageType type, quint64 id, const RunRequest& request, QString* error);
-    /// Reads a streamed result's outputs; those that come as frames are awaited.
-    bool readStreamedOutputs(const json::FieldReader& fields, quint64 id, RunResult* result,
-                             QString* error);
+    /// Hands a frame to the transfers and acts on what it completed.
     void onFrame(const FrameHeader& header, const QByteArray& data);
     /// Hands a result on once its outputs are complete.
     void deliverResult(quint64 id, const RunResult& result, bool poisoned);
@@ -197,24 +196,7 @@ private:
     int m_startCount = 0;
     int m_preparationLimitMs = 120000;
     bool m_streamBuffers = false;
-    qint64 m_keepBeyondBytes = kDefaultKeepBeyondBytes;
-    /// A streamed result whose outputs are still arriving (the run stays active meanwhile).
-    struct PendingOutputs {
-        quint64 id = 0;
-        RunResult result;
-        bool poisoned = false;
-        QHash<QString, int> streams; ///< buffer name -> index in result.outputs
-        /// Buffer name -> its announced bytes; the data grows as frames arrive, never ahead.
-        QHash<QString, qint64> expected;
-    };
-    std::optional<PendingOutputs> m_pendingOutputs;
-    struct PendingFetch {
-        QString buffer;
-        qint64 offset = 0;
-        qint64 bytes = 0; ///< the range asked for
-        QByteArray data;  ///< what has arrived of it
-    };
-    QHash<quint64, PendingFetch> m_fetches;
+    RunnerTransfers m_transfers; ///< streamed outputs and fetched ranges under way
 };
 
 } // namespace kernelpad

@@ -7,6 +7,7 @@
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
+#include "core/runner/RunnerHello.h"
 #include "core/runner/StreamFiles.h"
 
 #include <QDir>
@@ -256,8 +257,7 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
             CompileResult refused;
             refused.log = message;
             emit compiled(m.id, refused);
-        } else if (const auto f = m_fetches.constFind(m.id); f != m_fetches.constEnd()) {
-            m_fetches.erase(f);
+        } else if (m_transfers.endFetch(m.id)) {
             emit fetched(m.id, {}, message);
         } else if (m_active && m.id == m_active->id) {
             finishActive(RunStatus::BadInput, message);
@@ -265,6 +265,19 @@ void RunnerConnection::onMessage(const RunnerMessage& m) {
             qWarning("KernelPad runner: %s", qPrintable(message));
         }
     }
+}
+
+void RunnerConnection::onFrame(const FrameHeader& header, const QByteArray& data) {
+    RunnerTransfers::FrameOutcome outcome = m_transfers.onFrame(header, data);
+    if (!outcome.violation.isEmpty()) {
+        protocolViolation(outcome.violation);
+        return;
+    }
+    if (outcome.fetchedId)
+        emit fetched(*outcome.fetchedId, outcome.fetched, {});
+    if (outcome.delivered)
+        deliverResult(outcome.delivered->id, outcome.delivered->result,
+                      outcome.delivered->poisoned);
 }
 
 void RunnerConnection::onResult(const RunnerMessage& m) {
@@ -291,16 +304,15 @@ void RunnerConnection::onResult(const RunnerMessage& m) {
     result.outputs.clear();
     if (m_streamBuffers) {
         bool poisonedRunner = false;
+        std::optional<RunnerTransfers::Delivery> ready;
         if (!fields.readBool(QStringLiteral("poisoned"), &poisonedRunner, required) ||
-            !readStreamedOutputs(fields, m.id, &result, &error)) {
+            !m_transfers.announceOutputs(fields, m.id, m_active->outputBounds, std::move(result),
+                                         poisonedRunner, &ready, &error)) {
             protocolViolation(QStringLiteral("runner result message: %1").arg(error));
             return;
         }
-        if (m_pendingOutputs && m_pendingOutputs->streams.isEmpty())
-            deliverResult(m.id, std::exchange(m_pendingOutputs, std::nullopt)->result,
-                          poisonedRunner);
-        else if (m_pendingOutputs)
-            m_pendingOutputs->poisoned = poisonedRunner;
+        if (ready)
+            deliverResult(ready->id, ready->result, ready->poisoned);
         return;
     }
     const QDir dir(m_outputDir);

@@ -6,8 +6,8 @@
 // times and the job it held runs once more on another; a kernel fault is the job's answer, not
 // a loss.
 
+#include "core/project/RunnerSpec.h"
 #include "core/run/RunTypes.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QObject>
 #include <QVector>

@@ -7,11 +7,11 @@
 #include "core/io/JsonFields.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
+#include "core/project/RunnerSpec.h"
 #include "core/run/ExecutionSession.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerServerStreams.h"
-#include "core/runner/RunnerSpec.h"
 #include "core/runner/StreamFiles.h"
 
 #include <QCoreApplication>

@@ -6,7 +6,7 @@
 #include "core/compile/NvrtcApi.h"
 #include "core/compile/Program.h"
 #include "core/compile/PtxAssembler.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/project/RunnerSpec.h"
 
 #include "../support/ElfDynamic.h"
 #include "../support/TestMain.h"

@@ -8,7 +8,7 @@
 #include "core/compile/PtxAssembler.h"
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/project/RunnerSpec.h"
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"

@@ -6,9 +6,9 @@
 // runners are shell scripts that answer every run with a prepared reply.
 
 #include "core/project/Project.h"
+#include "core/project/RunnerSpec.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,8 +2,9 @@
 // runner that cannot be used gets (no runner process needed).
 
 #include "../support/TestMain.h"
+#include "core/project/RunnerSpec.h"
 #include "core/runner/Protocol.h"
-#include "core/runner/RunnerSpec.h"
+#include "core/runner/RunnerHello.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -6,9 +6,9 @@
 #include "../support/LoopbackSsh.h"
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
+#include "core/project/RunnerSpec.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QProcess>
 #include <QSignalSpy>

@@ -3,7 +3,7 @@
 // host key, a user key made for it, and a client config that uses only those: a runner over
 // "ssh" to it exercises the real ssh path without touching the user's ~/.ssh.
 
-#include "core/runner/RunnerSpec.h"
+#include "core/project/RunnerSpec.h"
 
 #include <QDir>
 #include <QFile>

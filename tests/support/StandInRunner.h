@@ -3,9 +3,9 @@
 // tests/ui/tst_sweeppanel.cpp): it speaks the runner protocol well enough for a pool, a survey
 // of devices and a sweep.
 
+#include "core/project/RunnerSpec.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
-#include "core/runner/RunnerSpec.h"
 
 #include <QFile>
 #include <QJsonDocument>

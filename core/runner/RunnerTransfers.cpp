@@ -1,7 +1,4 @@
-// RunnerConnection's streamed transfers (Protocol.h, "Streamed buffers"), for a runner that
-// shares no folder with this computer: the request's files sent as frames, a result's outputs
-// received as frames, and ranges of outputs kept on the runner fetched.
-#include "core/runner/RunnerConnection.h"
+#include "core/runner/RunnerTransfers.h"
 
 #include "core/io/JsonFields.h"
 #include "core/launch/BufferInit.h"
@@ -16,8 +13,9 @@
 
 namespace kernelpad {
 
-bool RunnerConnection::sendStreamed(MessageType type, quint64 id, const RunRequest& request,
-                                    QString* error) {
+bool RunnerTransfers::writeRequest(MessageType type, quint64 id, const RunRequest& request,
+                                   const std::function<void(const QByteArray&)>& write,
+                                   QString* error) const {
     RunRequest copy = request;
     const std::optional<QVector<StreamedFile>> files = collectStreamedFiles(&copy, error);
     if (!files)
@@ -27,43 +25,41 @@ bool RunnerConnection::sendStreamed(MessageType type, quint64 id, const RunReque
     QJsonArray list;
     for (const StreamedFile& f : *files)
         list.append(QJsonObject{{"name", f.name}, {"bytes", double(f.bytes)}});
-    send(RunnerMessage::make(
+    write(encodeRunnerMessage(RunnerMessage::make(
         type, id,
         {{"request", copy.toJson()},
          {"stream",
-          QJsonObject{{"files", list}, {"keepBeyondBytes", double(m_keepBeyondBytes)}}}}));
+          QJsonObject{{"files", list}, {"keepBeyondBytes", double(m_keepBeyondBytes)}}}})));
     for (const StreamedFile& f : *files) {
         QFile file;
-        if (!openStreamedFile(f, &file, error)) {
-            stopProcess(); // its request waits for bytes that will never come
+        if (!openStreamedFile(f, &file, error))
             return false;
-        }
         qint64 sent = 0;
         do {
             const QByteArray chunk = file.read(std::min(kMaxFrameBytes, f.bytes - sent));
             if (chunk.size() != std::min(kMaxFrameBytes, f.bytes - sent)) {
                 *error = QStringLiteral("'%1' changed while it was sent to the runner").arg(f.path);
-                stopProcess();
                 return false;
             }
-            if (m_process) {
-                m_process->write(encodeFrameHeader(
-                    FrameHeader{id, f.name, sent, chunk.size(), sent + chunk.size() == f.bytes}));
-                m_process->write(chunk);
-            }
+            write(encodeFrameHeader(
+                FrameHeader{id, f.name, sent, chunk.size(), sent + chunk.size() == f.bytes}));
+            write(chunk);
             sent += chunk.size();
         } while (sent < f.bytes);
     }
     return true;
 }
 
-bool RunnerConnection::readStreamedOutputs(const json::FieldReader& fields, quint64 id,
-                                           RunResult* result, QString* error) {
+bool RunnerTransfers::announceOutputs(const json::FieldReader& fields, quint64 id,
+                                      const QHash<QString, qint64>& bounds, RunResult result,
+                                      bool poisoned, std::optional<Delivery>* ready,
+                                      QString* error) {
     PendingOutputs pending;
     pending.id = id;
+    pending.poisoned = poisoned;
     const qint64 keepBeyond = m_keepBeyondBytes;
-    const QHash<QString, qint64> bounds =
-        m_active ? m_active->outputBounds : QHash<QString, qint64>();
+    // The result's JSON names its outputs without their contents: only the listed ones count.
+    result.outputs.clear();
     const bool read = fields.readObjects(
         QStringLiteral("outputs"),
         [&](const json::FieldReader& item) {
@@ -94,7 +90,7 @@ bool RunnerConnection::readStreamedOutputs(const json::FieldReader& fields, quin
                 return item.fail(item.path(QStringLiteral("stream")) +
                                  QStringLiteral(": an output either streams or is kept"));
             if (!isSafeStreamName(b.name) || pending.streams.contains(b.name) ||
-                std::any_of(result->outputs.cbegin(), result->outputs.cend(),
+                std::any_of(result.outputs.cbegin(), result.outputs.cend(),
                             [&b](const OutputBuffer& o) { return o.name == b.name; }))
                 return item.fail(
                     item.path(QStringLiteral("name")) +
@@ -121,118 +117,114 @@ bool RunnerConnection::readStreamedOutputs(const json::FieldReader& fields, quin
                                      QStringLiteral(": %1 is beyond the %2 allowed to stream")
                                          .arg(bytes)
                                          .arg(keepBeyond));
-                pending.streams.insert(b.name, result->outputs.size());
+                pending.streams.insert(b.name, result.outputs.size());
                 pending.expected.insert(b.name, bytes);
             }
-            result->outputs.push_back(std::move(b));
+            result.outputs.push_back(std::move(b));
             return true;
         },
         json::Presence::Required);
     if (!read)
-        return false;
-    // Empty outputs need no bytes but still arrive as one empty frame each.
-    pending.result = std::move(*result);
-    m_pendingOutputs = std::move(pending);
+        return false; // `fields` wrote the error
     (void)error;
+    pending.result = std::move(result);
+    if (pending.streams.isEmpty()) {
+        *ready = Delivery{id, std::move(pending.result), poisoned};
+        return true;
+    }
+    // Empty outputs need no bytes but still arrive as one empty frame each.
+    m_pending = std::move(pending);
     return true;
 }
 
-void RunnerConnection::onFrame(const FrameHeader& h, const QByteArray& data) {
+QString RunnerTransfers::take(const FrameHeader& h, const QByteArray& data, QByteArray* into,
+                              qint64 base, qint64 expected) {
     // Rules shared by result streams and fetched ranges: in order, within what was asked.
-    // `into` grows as frames arrive, up to `expected` bytes.
-    const auto take = [&](QByteArray& into, qint64 base, qint64 expected) -> bool {
-        const qint64 received = into.size();
-        if (h.offset - base != received) {
-            protocolViolation(QStringLiteral("frame.offset: %1 for '%2', expected %3")
-                                  .arg(h.offset)
-                                  .arg(h.stream)
-                                  .arg(base + received));
-            return false;
-        }
-        if (h.bytes != data.size() || received + h.bytes > expected) {
-            protocolViolation(QStringLiteral("frame.bytes: %1 at offset %2 runs past the %3 bytes "
-                                             "of '%4'")
-                                  .arg(h.bytes)
-                                  .arg(h.offset)
-                                  .arg(expected)
-                                  .arg(h.stream));
-            return false;
-        }
-        if (h.last != (received + h.bytes == expected)) {
-            protocolViolation(QStringLiteral("frame.last: %1 at offset %2 of '%3'")
-                                  .arg(h.last ? QStringLiteral("true") : QStringLiteral("false"))
-                                  .arg(h.offset)
-                                  .arg(h.stream));
-            return false;
-        }
-        into.append(data);
-        return true;
-    };
+    const qint64 received = into->size();
+    if (h.offset - base != received)
+        return QStringLiteral("frame.offset: %1 for '%2', expected %3")
+            .arg(h.offset)
+            .arg(h.stream)
+            .arg(base + received);
+    if (h.bytes != data.size() || received + h.bytes > expected)
+        return QStringLiteral("frame.bytes: %1 at offset %2 runs past the %3 bytes of '%4'")
+            .arg(h.bytes)
+            .arg(h.offset)
+            .arg(expected)
+            .arg(h.stream);
+    if (h.last != (received + h.bytes == expected))
+        return QStringLiteral("frame.last: %1 at offset %2 of '%3'")
+            .arg(h.last ? QStringLiteral("true") : QStringLiteral("false"))
+            .arg(h.offset)
+            .arg(h.stream);
+    into->append(data);
+    return {};
+}
+
+RunnerTransfers::FrameOutcome RunnerTransfers::onFrame(const FrameHeader& h,
+                                                       const QByteArray& data) {
+    FrameOutcome outcome;
     if (auto f = m_fetches.find(h.id); f != m_fetches.end()) {
         if (h.stream != f->buffer) {
-            protocolViolation(QStringLiteral("frame.stream: '%1' answers a fetch of '%2'")
-                                  .arg(h.stream, f->buffer));
-            return;
+            outcome.violation = QStringLiteral("frame.stream: '%1' answers a fetch of '%2'")
+                                    .arg(h.stream, f->buffer);
+            return outcome;
         }
-        if (!take(f->data, f->offset, f->bytes))
-            return;
-        if (h.last) {
-            const QByteArray bytes = std::move(f->data);
+        outcome.violation = take(h, data, &f->data, f->offset, f->bytes);
+        if (outcome.violation.isEmpty() && h.last) {
+            outcome.fetchedId = h.id;
+            outcome.fetched = std::move(f->data);
             m_fetches.erase(f);
-            emit fetched(h.id, bytes, {});
         }
-        return;
+        return outcome;
     }
-    if (!m_pendingOutputs || h.id != m_pendingOutputs->id ||
-        !m_pendingOutputs->streams.contains(h.stream)) {
-        protocolViolation(QStringLiteral("frame.stream: '%1' of request %2 was not announced")
-                              .arg(h.stream.left(64))
-                              .arg(h.id));
-        return;
+    if (!m_pending || h.id != m_pending->id || !m_pending->streams.contains(h.stream)) {
+        outcome.violation = QStringLiteral("frame.stream: '%1' of request %2 was not announced")
+                                .arg(h.stream.left(64))
+                                .arg(h.id);
+        return outcome;
     }
-    PendingOutputs& p = *m_pendingOutputs;
+    PendingOutputs& p = *m_pending;
     const int index = p.streams.value(h.stream);
-    if (!take(p.result.outputs[index].data, 0, p.expected.value(h.stream)))
-        return;
+    outcome.violation = take(h, data, &p.result.outputs[index].data, 0, p.expected.value(h.stream));
+    if (!outcome.violation.isEmpty())
+        return outcome;
     if (h.last)
         p.streams.remove(h.stream);
     if (p.streams.isEmpty()) {
-        PendingOutputs done = std::move(*std::exchange(m_pendingOutputs, std::nullopt));
-        deliverResult(done.id, done.result, done.poisoned);
+        PendingOutputs done = std::move(*std::exchange(m_pending, std::nullopt));
+        outcome.delivered = Delivery{done.id, std::move(done.result), done.poisoned};
     }
+    return outcome;
 }
 
-void RunnerConnection::fetch(quint64 id, quint64 run, const QString& buffer, qint64 offset,
-                             qint64 bytes) {
-    QString error;
-    if (!m_streamBuffers)
-        error = QStringLiteral("this runner does not keep outputs (streamed buffers are off)");
-    else if (offset < 0 || bytes < 0 || bytes > kMaxBufferBytes)
-        error = QStringLiteral("bytes: %1 at offset %2 is not a range of a buffer")
-                    .arg(bytes)
-                    .arg(offset);
-    else if (!m_process || !m_helloSeen)
-        error = QStringLiteral("the runner that kept run %1's outputs has ended").arg(run);
-    else if (m_fetches.contains(id))
-        error = QStringLiteral("fetch %1 is already waiting").arg(id);
-    if (!error.isEmpty()) {
-        QTimer::singleShot(0, this, [this, id, error] { emit fetched(id, {}, error); });
-        return;
-    }
+QString RunnerTransfers::rangeProblem(qint64 offset, qint64 bytes) {
+    if (offset < 0 || bytes < 0 || bytes > kMaxBufferBytes)
+        return QStringLiteral("bytes: %1 at offset %2 is not a range of a buffer")
+            .arg(bytes)
+            .arg(offset);
+    return {};
+}
+
+QString RunnerTransfers::beginFetch(quint64 id, const QString& buffer, qint64 offset,
+                                    qint64 bytes) {
+    if (QString problem = rangeProblem(offset, bytes); !problem.isEmpty())
+        return problem;
+    if (m_fetches.contains(id))
+        return QStringLiteral("fetch %1 is already waiting").arg(id);
     m_fetches.insert(id, PendingFetch{buffer, offset, bytes, {}});
-    send(RunnerMessage::make(MessageType::Fetch, id,
-                             {{"run", double(run)},
-                              {"buffer", buffer},
-                              {"offset", double(offset)},
-                              {"bytes", double(bytes)}}));
+    return {};
 }
 
-void RunnerConnection::dropTransfers(const QString& why) {
-    m_pendingOutputs.reset();
+bool RunnerTransfers::endFetch(quint64 id) {
+    return m_fetches.remove(id) > 0;
+}
+
+QList<quint64> RunnerTransfers::dropAll() {
+    m_pending.reset();
     const QList<quint64> ids = m_fetches.keys();
     m_fetches.clear();
-    for (quint64 id : ids)
-        emit fetched(id, {}, why);
+    return ids;
 }
 
 } // namespace kernelpad

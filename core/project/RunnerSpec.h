@@ -3,6 +3,8 @@
 // computer through OpenSSH (the user's own ssh config, keys and agent; never a password
 // prompt), or any command that ends in a runner speaking Protocol.h on its stdin/stdout (a
 // Slurm `srun --gpus=1 ... kernelpad-cli serve`). RunnerConnection runs program()/arguments().
+// A plain value of the settings (Preferences, --runner), below core/runner so that the window
+// and the command line hold it without seeing the runner layer (docs/ARCHITECTURE.md).
 
 #include <QJsonObject>
 #include <QString>
@@ -11,6 +13,10 @@
 #include <optional>
 
 namespace kernelpad {
+
+/// Outputs larger than this stay on a streaming runner unless the client says otherwise
+/// (the protocol's default, core/runner/Protocol.h).
+inline constexpr qint64 kDefaultKeepBeyondBytes = qint64(64) << 20;
 
 struct RunnerSpec {
     enum class Kind { Local, Ssh, Command };
@@ -90,19 +96,6 @@ struct RunnerSpec {
     bool operator==(const RunnerSpec& o) const;
     bool operator!=(const RunnerSpec& o) const { return !(*this == o); }
 };
-
-/// Describes what went wrong when a runner process ended (or spoke) before its hello, with what
-/// to try: `stderrText` is the process's standard error (bounded), `firstLine` what it printed
-/// on its protocol channel instead of a hello (empty if nothing).
-[[nodiscard]] QString describeRunnerStartFailure(const RunnerSpec& spec, const QString& why,
-                                                 const QString& stderrText,
-                                                 const QString& firstLine);
-
-/// The version check of a hello: empty when `protocol` and `kernelpadVersion` match this
-/// build's, else which side to update (an empty kernelpadVersion is a runner from before it was
-/// sent).
-[[nodiscard]] QString describeVersionMismatch(const RunnerSpec& spec, int protocol,
-                                              const QString& kernelpadVersion);
 
 /// True when this computer's NVRTC cannot be loaded (no CUDA toolkit here) or must not be used
 /// ($KERNELPAD_NO_NVRTC=1, the tests that play such a computer): compiles then go to a runner
