@@ -12,6 +12,7 @@
 // figure). Target: "edit, same" ≤ 250 ms for the heavy headers. Exit 1 when a compile fails
 // or a heavy header misses the target; needs no GPU.
 
+#include "core/compile/PrecompiledHeaders.h"
 #include "core/compile/Program.h"
 #include "core/project/Examples.h"
 #include "core/project/Project.h"
@@ -163,6 +164,7 @@ QJsonObject timedCompile(const Case& c, int edit) {
     QString source = c.source;
     source.replace(QStringLiteral("EDIT"), QString::number(edit));
     const Program program(source, c.sourceName, c.options, c.baseDir);
+    const PchCounters before = pchCounters();
     const double cpuStart = processCpuMs();
     QElapsedTimer wall;
     wall.start();
@@ -171,6 +173,10 @@ QJsonObject timedCompile(const Case& c, int edit) {
     QJsonObject row{{QStringLiteral("ok"), result.ok},
                     {QStringLiteral("wallMs"), wallMs},
                     {QStringLiteral("cpuMs"), processCpuMs() - cpuStart}};
+    const PchCounters after = pchCounters();
+    row.insert(QStringLiteral("pch"), after.used > before.used         ? QStringLiteral("used")
+                                      : after.created > before.created ? QStringLiteral("made")
+                                                                       : QString());
     if (!result.ok)
         row.insert(QStringLiteral("log"), result.log.left(2000));
     return row;
