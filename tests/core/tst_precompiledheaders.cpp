@@ -69,6 +69,7 @@ private slots:
     void cleanupTestCase();
     void sameCodeAsWithout();
     void diagnosticKeepsItsLine();
+    void standardHeaderKeepsPch();
     void truncatedFileFallsBackOnce();
     void foreignFileIgnored();
     void heapGrowsWhenTooSmall();
@@ -136,6 +137,22 @@ void TestPrecompiledHeaders::diagnosticKeepsItsLine() {
     QCOMPARE(error.line, 8); // the line of SCALE in kBf16, below the include
     QVERIFY2(error.file.endsWith(QLatin1String("scale.cu")), qPrintable(error.file));
     QVERIFY2(error.message.contains(QLatin1String("undefinedScale")), qPrintable(error.message));
+}
+
+void TestPrecompiledHeaders::standardHeaderKeepsPch() {
+    // <cstdint> is KernelPad's own header, handed to NVRTC in memory (StandardHeaders.h): the
+    // same bytes each time, so NVRTC's check of the headers before the code still matches.
+    QString source = QString::fromLatin1(kBf16);
+    source.replace(QStringLiteral("SCALE"), QStringLiteral("std::int32_t(3)"));
+    source.prepend(QStringLiteral("#include <cstdint>\n"));
+    const PchCounters before = pchCounters();
+    for (int i = 0; i < 2; ++i) {
+        const CompileResult result = Program(source, QStringLiteral("scale.cu"), ProgramOptions{})
+                                         .compile(QStringLiteral("sm_90"));
+        QVERIFY2(result.ok, qPrintable(result.log));
+    }
+    QCOMPARE(pchCounters().created, before.created + 1);
+    QCOMPARE(pchCounters().used, before.used + 1);
 }
 
 void TestPrecompiledHeaders::truncatedFileFallsBackOnce() {
