@@ -73,6 +73,7 @@ private slots:
     void truncatedFileFallsBackOnce();
     void foreignFileIgnored();
     void heapGrowsWhenTooSmall();
+    void folderSizeBounded();
     void nothingIncludedNoPch_data();
     void nothingIncludedNoPch();
     void deadProcessFolderDeleted();
@@ -215,6 +216,39 @@ void TestPrecompiledHeaders::heapGrowsWhenTooSmall() {
     QCOMPARE(api->nvrtcGetPCHHeapSize(&now), NVRTC_SUCCESS);
     QVERIFY2(now > (size_t(4) << 20), qPrintable(QString::number(now)));
     QCOMPARE(api->nvrtcSetPCHHeapSize(original), NVRTC_SUCCESS);
+}
+
+void TestPrecompiledHeaders::folderSizeBounded() {
+    QVERIFY(compileBf16(QStringLiteral("13.0f")).ok);
+    const QString folder = pchProcessDirectory(m_cache.path());
+    const QString option = QFileInfo(pchFiles(folder).constFirst()).absolutePath();
+    // Two old files of 600 MB each (sparse: no disk is used) put the folder past its bound.
+    const qint64 big = qint64(600) << 20;
+    const QString oldest = option + QStringLiteral("/old_0.pch");
+    const QString older = option + QStringLiteral("/old_1.pch");
+    int age = 2;
+    for (const QString& path : {oldest, older}) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.resize(big));
+        QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(-3600 * age--),
+                                 QFileDevice::FileModificationTime));
+    }
+    const PchCounters before = pchCounters();
+    QString source = QString::fromLatin1(kBf16);
+    source.replace(QStringLiteral("SCALE"), QStringLiteral("14.0f"));
+    source.prepend(QStringLiteral("#define ANOTHER_HEADER_SET 1\n")); // a new PCH is made
+    const CompileResult result = Program(source, QStringLiteral("scale.cu"), ProgramOptions{})
+                                     .compile(QStringLiteral("sm_90"));
+    QVERIFY2(result.ok, qPrintable(result.log));
+    QCOMPARE(pchCounters().created, before.created + 1);
+    QVERIFY(!QFileInfo::exists(oldest));
+    QVERIFY(QFileInfo::exists(older));
+    qint64 total = 0;
+    for (const QString& file : pchFiles(folder))
+        total += QFileInfo(file).size();
+    QVERIFY2(total <= kMaxPchBytesPerProcess, qPrintable(QString::number(total)));
+    QFile::remove(older);
 }
 
 void TestPrecompiledHeaders::nothingIncludedNoPch_data() {
