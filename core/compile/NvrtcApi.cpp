@@ -165,6 +165,12 @@ LoadState<NvrtcApi>& nvrtcState() {
             s.error = lacksEntryPoints(QStringLiteral("NVRTC"), lib.path, missing);
             return;
         }
+        QStringList optional; // the PCH entry points: an older NVRTC compiles without PCH
+        resolve(lib.handle, "nvrtcGetPCHCreateStatus", &s.api.nvrtcGetPCHCreateStatus, &optional);
+        resolve(lib.handle, "nvrtcGetPCHHeapSizeRequired", &s.api.nvrtcGetPCHHeapSizeRequired,
+                &optional);
+        resolve(lib.handle, "nvrtcGetPCHHeapSize", &s.api.nvrtcGetPCHHeapSize, &optional);
+        resolve(lib.handle, "nvrtcSetPCHHeapSize", &s.api.nvrtcSetPCHHeapSize, &optional);
         s.api.path = fileOf(reinterpret_cast<const void*>(s.api.nvrtcVersion), lib.path);
         preloadBuiltins(s.api);
         s.loaded = &s.api;

@@ -40,6 +40,13 @@ struct NvrtcApi {
     KERNELPAD_NVRTC_FUNCTIONS(KERNELPAD_DECLARE_POINTER)
 #undef KERNELPAD_DECLARE_POINTER
 
+    // Precompiled headers (NVRTC 12.8+, PrecompiledHeaders.h): null with an older NVRTC, which
+    // then compiles without them.
+    decltype(&::nvrtcGetPCHCreateStatus) nvrtcGetPCHCreateStatus = nullptr;
+    decltype(&::nvrtcGetPCHHeapSizeRequired) nvrtcGetPCHHeapSizeRequired = nullptr;
+    decltype(&::nvrtcGetPCHHeapSize) nvrtcGetPCHHeapSize = nullptr;
+    decltype(&::nvrtcSetPCHHeapSize) nvrtcSetPCHHeapSize = nullptr;
+
     QString path; ///< the library loaded, as it was named to dlopen
 
     /// The loaded library, or nullptr with the reason in `error`: which files were tried,

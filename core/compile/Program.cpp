@@ -5,6 +5,7 @@
 #include "core/compile/IncludeResolver.h"
 #include "core/compile/KernelNames.h"
 #include "core/compile/NvrtcApi.h"
+#include "core/compile/PrecompiledHeaders.h"
 #include "core/compile/ProjectGlobals.h"
 #include "core/compile/PtxAssembler.h"
 #include "core/compile/PtxParser.h"
@@ -97,6 +98,7 @@ struct NvrtcJob {
     QVector<ResolvedHeader> headers;
     QStringList flags;
     QStringList nameExpressions;
+    PchTicket pch; ///< its flags are added to `flags`; released when NVRTC returns
 
     QString failure; ///< NVRTC could not take the program; then failureDiagnostics
     QVector<Diagnostic> failureDiagnostics;
@@ -105,8 +107,14 @@ struct NvrtcJob {
     QString ptx;
     QByteArray cubin;
     decltype(CompileResult::loweredNames) loweredNames;
+    QString pchUse; ///< "created", "used" or empty (takePchMessages)
 
     void run() {
+        compile();
+        pch.release();
+    }
+
+    void compile() {
         const NvrtcApi& nvrtc = *api;
         NvrtcProgramHandle program(nvrtc);
         std::vector<QByteArray> headerNames;
@@ -139,15 +147,17 @@ struct NvrtcJob {
         std::vector<QByteArray> flagBytes;
         std::vector<const char*> flagPointers;
         flagBytes.reserve(size_t(flags.size()));
-        for (const QString& flag : std::as_const(flags)) {
+        for (const QString& flag : flags + pch.flags())
             flagBytes.push_back(flag.toUtf8());
-            flagPointers.push_back(flagBytes.back().constData());
-        }
+        for (const QByteArray& flag : flagBytes)
+            flagPointers.push_back(flag.constData());
         if (const std::function<void()> hook = beforeNvrtcCompileHook())
             hook();
         compiled =
             nvrtc.nvrtcCompileProgram(program.get(), int(flagPointers.size()), flagPointers.data());
         log = programLog(nvrtc, program.get());
+        if (pch.active())
+            notePch(nvrtc, program.get());
         if (compiled != NVRTC_SUCCESS)
             return;
         ptx = programPtx(nvrtc, program.get());
@@ -159,6 +169,15 @@ struct NvrtcJob {
                 lowered)
                 loweredNames.append({expression, QString::fromUtf8(lowered)});
         }
+    }
+
+    void notePch(const NvrtcApi& nvrtc, nvrtcProgram program) {
+        pchUse = takePchMessages(&log);
+        const nvrtcResult status = nvrtc.nvrtcGetPCHCreateStatus(program);
+        size_t required = 0;
+        if (status == NVRTC_SUCCESS || status == NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED)
+            (void)nvrtc.nvrtcGetPCHHeapSizeRequired(program, &required);
+        notePchCompile(pch, pchUse, int(status), required);
     }
 };
 
@@ -268,6 +287,49 @@ void readGlobals(CompileResult* result, const QString& source, const ResolvedInc
             projectTexts << QString::fromUtf8(header.bytes);
     }
     markProjectGlobals(&result->globals, projectTexts);
+}
+
+/// Runs NVRTC on `includes` with `flags`, with an automatic precompiled header when this
+/// process has one free (PrecompiledHeaders.h), and once more without it when the PCH made the
+/// compile fail (`pchNote` then says why, once per process). Null when the compile limit
+/// abandoned it (`abandoned` says why).
+std::shared_ptr<NvrtcJob> runNvrtc(const NvrtcApi& api, const ResolvedIncludes& includes,
+                                   const QStringList& flags, const QStringList& nameExpressions,
+                                   QString* abandoned, QString* pchNote) {
+    const auto makeJob = [&](bool withPch) {
+        auto job = std::make_shared<NvrtcJob>();
+        job->api = &api;
+        job->source = includes.mainSource.toUtf8();
+        job->name = includes.mainName.toUtf8();
+        job->headers = includes.headers;
+        job->flags = flags;
+        job->nameExpressions = nameExpressions;
+        if (withPch)
+            job->pch = takePchTicket(api, flags, includes.mainSource);
+        return job;
+    };
+    std::shared_ptr<NvrtcJob> job = makeJob(true);
+    if (!runWithinCompileLimit([job] { job->run(); }, abandoned))
+        return nullptr;
+    if (job->compiled != NVRTC_SUCCESS && job->failure.isEmpty() && job->pch.active() &&
+        isPchFailure(job->log)) {
+        *pchNote = notePchFailure(job->pch, job->log);
+        job = makeJob(false);
+        if (!runWithinCompileLimit([job] { job->run(); }, abandoned))
+            return nullptr;
+    }
+    return job;
+}
+
+/// Adds `note` ("note: ...") to the end of the log and to the diagnostics.
+void addLogNote(CompileResult* result, const QString& note) {
+    if (!result->log.isEmpty() && !result->log.endsWith(QLatin1Char('\n')))
+        result->log += QLatin1Char('\n');
+    result->log += note + QLatin1Char('\n');
+    Diagnostic diagnostic;
+    diagnostic.severity = Diagnostic::Severity::Note;
+    diagnostic.message = note.mid(int(qstrlen("note: ")));
+    result->diagnostics.append(diagnostic);
 }
 
 } // namespace
@@ -405,15 +467,11 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
     }
     result.flags = nvrtcFlags(m_options, result.arch);
 
-    auto job = std::make_shared<NvrtcJob>();
-    job->api = &api;
-    job->source = includes.mainSource.toUtf8();
-    job->name = includes.mainName.toUtf8();
-    job->headers = includes.headers;
-    job->flags = result.flags;
-    job->nameExpressions = nameExpressions;
     QString abandoned;
-    if (!runWithinCompileLimit([job] { job->run(); }, &abandoned)) {
+    QString pchNote;
+    const std::shared_ptr<NvrtcJob> job =
+        runNvrtc(api, includes, result.flags, nameExpressions, &abandoned, &pchNote);
+    if (!job) {
         result.error = abandoned;
         result.diagnostics.append(plainError(abandoned));
         return result;
@@ -427,6 +485,8 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
     const nvrtcResult compiled = job->compiled;
     result.log = showNames(job->log, includes, shownName);
     result.diagnostics = parseNvrtcLog(result.log);
+    if (!pchNote.isEmpty())
+        addLogNote(&result, pchNote);
 
     if (compiled == NVRTC_SUCCESS) {
         result.ptx = job->ptx;
