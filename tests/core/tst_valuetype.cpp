@@ -195,7 +195,7 @@ void TestValueType::names() {
 }
 
 void TestValueType::tableIsComplete() {
-    QCOMPARE(allScalarTypes().size(), 14);
+    QCOMPARE(allScalarTypes().size(), 18);
     for (const ScalarType t : allScalarTypes()) {
         const auto& info = scalarTypeInfo(t);
         QCOMPARE(info.type, t);
