@@ -114,20 +114,28 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
     const auto& info = scalarTypeInfo(type);
     const qint64 size = info.sizeBytes;
     const bool integer = detail::isIntegerType(type);
+    // float4_e2m1x2: two values per element, each generated and rounded on its own.
+    const bool packed = type == ScalarType::Float4E2M1x2;
+    const bool twoDraws = info.isComplex || packed;
     switch (init.kind) {
     case InitSpec::Kind::Zeros:
         return true; // the array starts zeroed
     case InitSpec::Kind::Ones:
         for (qint64 i = 0; i < count; ++i)
-            detail::storeScalar(type, 1.0, 0.0, out + i * size);
+            detail::storeScalar(type, 1.0, packed ? 1.0 : 0.0, out + i * size);
         return true;
     case InitSpec::Kind::Constant:
         for (qint64 i = 0; i < count; ++i)
-            detail::storeScalar(type, init.value, 0.0, out + i * size);
+            detail::storeScalar(type, init.value, packed ? init.value : 0.0, out + i * size);
         return true;
     case InitSpec::Kind::Iota: {
-        for (qint64 i = 0; i < count; ++i)
-            detail::storeScalar(type, init.value + init.step * double(i), 0.0, out + i * size);
+        // A packed element holds values 2i and 2i+1 of the sequence.
+        for (qint64 i = 0; i < count; ++i) {
+            const double first = double(packed ? 2 * i : i);
+            detail::storeScalar(type, init.value + init.step * first,
+                                packed ? init.value + init.step * (first + 1) : 0.0,
+                                out + i * size);
+        }
         return true;
     }
     case InitSpec::Kind::Uniform: {
@@ -145,7 +153,7 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
                     // floor keeps integer draws inside [low, high): [0, 10) gives 0..9.
                     const double x = std::floor(draws.at(quint64(i)));
                     detail::storeScalar(type, std::max(x, lowestInteger), 0.0, at);
-                } else if (info.isComplex) {
+                } else if (twoDraws) {
                     detail::storeScalar(type, draws.at(2 * quint64(i)),
                                         draws.at(2 * quint64(i) + 1), at);
                 } else {
@@ -164,7 +172,7 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
         forEachChunk(count, [&](qint64 begin, qint64 end) {
             for (qint64 i = begin; i < end; ++i) {
                 // Integer elements get the rounded draw, saturated to the type's range.
-                if (info.isComplex)
+                if (twoDraws)
                     detail::storeScalar(type, draw(2 * quint64(i)), draw(2 * quint64(i) + 1),
                                         out + i * size);
                 else

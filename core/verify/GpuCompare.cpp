@@ -86,7 +86,10 @@ GpuComparer::GpuComparer(GpuComparer&&) noexcept = default;
 GpuComparer& GpuComparer::operator=(GpuComparer&&) noexcept = default;
 
 bool GpuComparer::supports(const ValueType& type) {
-    return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex;
+    // bfloat16, fp8 and fp4 have no decoder in GpuCompareKernels.cu: they are compared on
+    // the host (compareBuffers), as complex and struct buffers are.
+    return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex &&
+           !isLowPrecision(type.scalar);
 }
 
 const Module* GpuComparer::module(ScalarType type, const QString& arch, QString* error) {
