@@ -59,6 +59,7 @@ private slots:
     void initPatterns();
     void scalarArguments();
     void doublesToBytesRoundsOnce();
+    void reportJsonCarriesUlps();
 };
 
 void TestLowPrecisionTypes::bf16UlpTolerance() {
@@ -301,6 +302,24 @@ void TestLowPrecisionTypes::doublesToBytesRoundsOnce() {
     QCOMPARE(e4m3, QByteArray("\x38\x7E\xFE\x18", 4));
     const QByteArray fp4 = doublesToBytes(ValueType::of(ScalarType::Float4E2M1x2), {3.0});
     QCOMPARE(fp4, QByteArray("\x05", 1));
+}
+
+void TestLowPrecisionTypes::reportJsonCarriesUlps() {
+    BufferVerification v;
+    v.buffer = QStringLiteral("out");
+    v.method = QStringLiteral("expression 2*x");
+    v.maxUlpError = 3;
+    QJsonObject json = v.toJson();
+    QCOMPARE(json.value(QStringLiteral("maxUlpError")).toDouble(), 3.0);
+    QString error;
+    auto back = BufferVerification::fromJson(json, &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->maxUlpError, 3.0);
+    // A report of an older KernelPad has no maxUlpError: it reads as 0.
+    json.remove(QStringLiteral("maxUlpError"));
+    back = BufferVerification::fromJson(json, &error);
+    QVERIFY2(back, qPrintable(error));
+    QCOMPARE(back->maxUlpError, 0.0);
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestLowPrecisionTypes)

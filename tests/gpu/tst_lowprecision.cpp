@@ -17,7 +17,6 @@
 #include "core/launch/MiniFloat.h"
 #include "core/launch/ScalarCodec.h"
 
-#include <QJsonDocument>
 #include <QTest>
 
 #include <cmath>
@@ -33,11 +32,13 @@ using detail::MiniFormat;
 
 namespace {
 
-const char* const kConversionSource = R"(
-#include <cuda_bf16.h>
-#include <cuda_fp8.h>
-#include <cuda_fp4.h>
+// The headers are named outside the raw string below, where moc would read them as its own
+// #include lines.
+const char* const kConversionHeaders = "#include <cuda_bf16.h>\n"
+                                       "#include <cuda_fp8.h>\n"
+                                       "#include <cuda_fp4.h>\n";
 
+const char* const kConversionSource = R"(
 // Pattern i of each format, decoded to float (exact for all four formats).
 extern "C" __global__ void decodeAll(float* bf16, float* e4m3, float* e5m2, float* e2m1)
 {
@@ -240,9 +241,10 @@ private slots:
         m_context = std::make_unique<Context>(*m_device);
         m_stream = std::make_unique<Stream>();
         ProgramOptions options;
-        const CompileResult compiled = Program(QString::fromLatin1(kConversionSource),
-                                               QStringLiteral("lowprecision.cu"), options)
-                                           .compile(m_device->info().arch());
+        const CompileResult compiled =
+            Program(QLatin1String(kConversionHeaders) + QLatin1String(kConversionSource),
+                    QStringLiteral("lowprecision.cu"), options)
+                .compile(m_device->info().arch());
         QVERIFY2(compiled.ok, qPrintable(compiled.error + compiled.log));
         m_module.emplace(compiled.cubin);
     }
@@ -305,25 +307,12 @@ private slots:
     /// bf16 in, float out: out = 2 * x in float from the bf16 inputs, verified exactly in
     /// ulps (the product of a bf16 and 2 is exact in float); then a wrong kernel fails.
     void bf16ProjectRun() {
-        const QByteArray kpad = R"({
-  "format": "kernelpad-project", "version": 1, "name": "bf16 double",
-  "sourceName": "bf16.cu",
-  "source": "#include <cuda_bf16.h>\nextern \"C\" __global__ void twice(const __nv_bfloat16* x, float* out, unsigned n)\n{\n    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) out[i] = 2.0f * __bfloat162float(x[i]);\n}\n",
-  "kernel": "twice",
-  "arguments": [
-    {"name": "x", "kind": "buffer", "buffer": {"type": {"scalar": "bfloat16"}, "count": "n",
-     "init": {"kind": "normal", "mean": 0, "stddev": 3, "seed": 5}, "direction": "in"}},
-    {"name": "out", "kind": "buffer", "buffer": {"type": {"scalar": "float32"}, "count": "n",
-     "init": {"kind": "zeros"}, "direction": "out",
-     "verify": {"kind": "expression", "expression": "2*x", "ulp": 1}}},
-    {"name": "n", "kind": "scalar", "type": {"scalar": "uint32"}, "value": "4096"}
-  ],
-  "launch": {"grid": [16, 1, 1], "block": [256, 1, 1], "sharedMemBytes": 0},
-  "timing": {"warmupLaunches": 1, "repetitions": 3, "timeLimitMs": 10000}
-})";
+        // tests/data/bf16_twice.kpad: a JSON raw string here would confuse moc.
+        const QString path =
+            qEnvironmentVariable("KERNELPAD_TEST_DATA", QStringLiteral(KERNELPAD_TEST_DATA_DIR)) +
+            QStringLiteral("/bf16_twice.kpad");
         QString error;
-        std::optional<Project> p =
-            Project::fromJson(QJsonDocument::fromJson(kpad).object(), &error);
+        std::optional<Project> p = Project::load(path, &error);
         QVERIFY2(p, qPrintable(error));
         Engine engine;
         RunResult r = test::runAndWait(engine, *p);
