@@ -243,8 +243,30 @@ void TestLowPrecisionTypes::initPatterns() {
     QVERIFY(bytes);
     QCOMPARE(*bytes, QByteArray("\x22\x22", 2));
 
+    // Values the type would saturate are refused, naming the value and the largest.
+    fp4.init.kind = InitSpec::Kind::Iota;
+    QVERIFY(!makeBufferContents(fp4, 5, QString(), &error)); // values 0..9
+    QVERIFY2(error.contains(QLatin1String("iota's last element 9 does not fit in float4_e2m1x2 "
+                                          "(largest finite 6)")),
+             qPrintable(error));
+    BufferSpec e4m3;
+    e4m3.elementType = ValueType::of(ScalarType::Float8E4M3);
+    e4m3.init.kind = InitSpec::Kind::Constant;
+    e4m3.init.value = 1000;
+    QVERIFY(!makeBufferContents(e4m3, 2, QString(), &error));
+    QVERIFY2(error.contains(QLatin1String("constant 1000 does not fit in float8_e4m3 (largest "
+                                          "finite 448)")),
+             qPrintable(error));
+
     BufferSpec bf16;
     bf16.elementType = ValueType::of(ScalarType::BFloat16);
+    bf16.init.kind = InitSpec::Kind::Uniform;
+    bf16.init.low = -1e39;
+    bf16.init.high = 1;
+    QVERIFY(!makeBufferContents(bf16, 2, QString(), &error));
+    QVERIFY2(error.contains(QLatin1String("uniform low -1e+39 does not fit in bfloat16 (largest "
+                                          "finite 3.38953e+38)")),
+             qPrintable(error));
     bf16.init.kind = InitSpec::Kind::Constant;
     bf16.init.value = 0.1;
     bytes = makeBufferContents(bf16, 2, QString(), &error);
