@@ -401,10 +401,10 @@ ValueType typeFromPtx(const PtxParam& p, int index) {
 /// A value every type accepts: zero, one zero per struct field component.
 QString zeroValue(const ValueType& type) {
     if (!type.isStruct())
-        return scalarTypeInfo(type.scalar).isComplex ? QStringLiteral("0, 0") : QStringLiteral("0");
+        return componentCount(type.scalar) == 2 ? QStringLiteral("0, 0") : QStringLiteral("0");
     QStringList zeros;
     for (const StructField& f : type.structType.fields) {
-        const int components = scalarTypeInfo(f.type).isComplex ? 2 : 1;
+        const int components = componentCount(f.type);
         for (int i = 0; i < f.count * components; ++i)
             zeros << QStringLiteral("0");
     }
@@ -467,7 +467,7 @@ ArgumentSpec freshArgument(const QString& name, bool isPointer, bool isConst, co
         if (isIntegerScalar(a))
             a.value = defaultIntegerValue(type.scalar);
         else if (!type.isStruct() && scalarTypeInfo(type.scalar).isFloat &&
-                 !scalarTypeInfo(type.scalar).isComplex)
+                 componentCount(type.scalar) == 1)
             a.value = QStringLiteral("1");
     }
     return a;

@@ -300,6 +300,8 @@ QJsonObject VerifySpec::toJson() const {
     }
     json.insert(QStringLiteral("atol"), atol);
     json.insert(QStringLiteral("rtol"), rtol);
+    if (ulp > 0)
+        json.insert(QStringLiteral("ulp"), ulp);
     return json;
 }
 
@@ -315,9 +317,17 @@ std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString*
                  required(spec.kind == Kind::Expression)) &&
         readLine(fields, QStringLiteral("path"), &spec.path, required(spec.kind == Kind::File)) &&
         fields.readNumber(QStringLiteral("atol"), &spec.atol) &&
-        fields.readNumber(QStringLiteral("rtol"), &spec.rtol);
+        fields.readNumber(QStringLiteral("rtol"), &spec.rtol) &&
+        fields.readNumber(QStringLiteral("ulp"), &spec.ulp);
     if (!ok)
         return std::nullopt;
+    // "ulp": 2 alone means within 2 ulps, not "within 2 ulps or the default atol/rtol".
+    if (json.contains(QStringLiteral("ulp"))) {
+        if (!json.contains(QStringLiteral("atol")))
+            spec.atol = 0;
+        if (!json.contains(QStringLiteral("rtol")))
+            spec.rtol = 0;
+    }
     if (const QString problem = spec.problem(); !problem.isEmpty()) {
         fail(error, problem);
         return std::nullopt;
@@ -341,6 +351,8 @@ QString VerifySpec::problem() const {
     if (!(atol >= 0) || !(rtol >= 0))
         return !(atol >= 0) ? QStringLiteral("atol: must be >= 0 (got %1)").arg(atol)
                             : QStringLiteral("rtol: must be >= 0 (got %1)").arg(rtol);
+    if (!(ulp >= 0))
+        return QStringLiteral("ulp: must be >= 0 (got %1)").arg(ulp);
     return {};
 }
 

@@ -49,6 +49,9 @@ struct VerifySpec {
     QString path;            ///< File: expected values in a .npy file, relative to the project
     double atol = 1e-6;
     double rtol = 1e-5;
+    /// Ulps of the output type an element may be off (0: unused); either this or atol/rtol
+    /// is enough (core/verify/Verify.h Tolerance). "ulp" alone in JSON zeroes atol/rtol.
+    double ulp = 0;
 
     /// Empty when the check can run, else why not, naming the field ("atol: must be >= 0").
     /// The one rule set of the .kpad loader and the argument table.

@@ -161,7 +161,11 @@ QString formatVerifySpec(const VerifySpec& verify) {
         head = QStringLiteral("file %1").arg(verify.path);
         break;
     }
-    return QStringLiteral("%1 atol=%2 rtol=%3").arg(head, number(verify.atol), number(verify.rtol));
+    QString text =
+        QStringLiteral("%1 atol=%2 rtol=%3").arg(head, number(verify.atol), number(verify.rtol));
+    if (verify.ulp > 0)
+        text += QStringLiteral(" ulp=") + number(verify.ulp);
+    return text;
 }
 
 std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error) {
@@ -172,7 +176,7 @@ std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error) {
     const QString keyword = words.takeFirst().toLower();
     // Tolerances are the trailing key=value words; the rest is the argument, which may
     // contain spaces ("a * x + y").
-    static const QRegularExpression tol(QStringLiteral("^(atol|rtol)=(.*)$"));
+    static const QRegularExpression tol(QStringLiteral("^(atol|rtol|ulp)=(.*)$"));
     while (!words.isEmpty()) {
         const auto m = tol.match(words.last());
         if (!m.hasMatch())
@@ -184,7 +188,10 @@ std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error) {
                 *error = QStringLiteral("%1 must be a number").arg(m.captured(1));
             return std::nullopt;
         }
-        (m.captured(1) == QLatin1String("atol") ? verify.atol : verify.rtol) = v;
+        const QString key = m.captured(1);
+        (key == QLatin1String("atol")   ? verify.atol
+         : key == QLatin1String("rtol") ? verify.rtol
+                                        : verify.ulp) = v;
         words.removeLast();
     }
     const QString argument = words.join(QLatin1Char(' '));

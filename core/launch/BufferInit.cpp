@@ -108,26 +108,75 @@ bool checkIntegerValue(ScalarType type, double value, const QString& what, QStri
     return true;
 }
 
+/// A constant, an iota or uniform bounds that a low-precision type would saturate (fp8, fp4)
+/// or turn into inf (bfloat16): refused, so that "constant 1000" on float8_e4m3 is a message
+/// rather than a buffer of 448s. Normal draws are unbounded and are left to round.
+QString lowPrecisionInitProblem(const InitSpec& init, ScalarType type, qint64 count) {
+    const auto tooLarge = [type](const QString& what, double value) {
+        if (!detail::lowPrecisionOverflows(type, value))
+            return QString();
+        char largest[2] = {};
+        detail::storeScalar(type, std::numeric_limits<double>::max(), 0.0, largest);
+        if (type == ScalarType::BFloat16) // inf there: one pattern below it is the largest
+            largest[0] = char(0x7F);
+        return QStringLiteral("%1 %2 does not fit in %3 (largest finite %4)")
+            .arg(what)
+            .arg(value)
+            .arg(QLatin1String(scalarTypeInfo(type).numpyName))
+            .arg(detail::loadScalar(type, largest));
+    };
+    // A packed float4_e2m1x2 element holds two values of the sequence.
+    const qint64 values = type == ScalarType::Float4E2M1x2 ? 2 * count : count;
+    QString error;
+    switch (init.kind) {
+    case InitSpec::Kind::Constant:
+        error = tooLarge(QStringLiteral("constant"), init.value);
+        break;
+    case InitSpec::Kind::Iota:
+        error = tooLarge(QStringLiteral("iota start"), init.value);
+        if (error.isEmpty() && values > 0)
+            error = tooLarge(QStringLiteral("iota's last element"),
+                             init.value + init.step * double(values - 1));
+        break;
+    case InitSpec::Kind::Uniform:
+        error = tooLarge(QStringLiteral("uniform low"), init.low);
+        if (error.isEmpty())
+            error = tooLarge(QStringLiteral("uniform high"), init.high);
+        break;
+    default:
+        break;
+    }
+    return error;
+}
+
 bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, QString* error) {
     if (const QString problem = initProblemForType(init, type, count); !problem.isEmpty())
         return fail(error, problem);
     const auto& info = scalarTypeInfo(type);
     const qint64 size = info.sizeBytes;
     const bool integer = detail::isIntegerType(type);
+    // float4_e2m1x2: two values per element, each generated and rounded on its own.
+    const bool packed = type == ScalarType::Float4E2M1x2;
+    const bool twoDraws = info.isComplex || packed;
     switch (init.kind) {
     case InitSpec::Kind::Zeros:
         return true; // the array starts zeroed
     case InitSpec::Kind::Ones:
         for (qint64 i = 0; i < count; ++i)
-            detail::storeScalar(type, 1.0, 0.0, out + i * size);
+            detail::storeScalar(type, 1.0, packed ? 1.0 : 0.0, out + i * size);
         return true;
     case InitSpec::Kind::Constant:
         for (qint64 i = 0; i < count; ++i)
-            detail::storeScalar(type, init.value, 0.0, out + i * size);
+            detail::storeScalar(type, init.value, packed ? init.value : 0.0, out + i * size);
         return true;
     case InitSpec::Kind::Iota: {
-        for (qint64 i = 0; i < count; ++i)
-            detail::storeScalar(type, init.value + init.step * double(i), 0.0, out + i * size);
+        // A packed element holds values 2i and 2i+1 of the sequence.
+        for (qint64 i = 0; i < count; ++i) {
+            const double first = double(packed ? 2 * i : i);
+            detail::storeScalar(type, init.value + init.step * first,
+                                packed ? init.value + init.step * (first + 1) : 0.0,
+                                out + i * size);
+        }
         return true;
     }
     case InitSpec::Kind::Uniform: {
@@ -145,7 +194,7 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
                     // floor keeps integer draws inside [low, high): [0, 10) gives 0..9.
                     const double x = std::floor(draws.at(quint64(i)));
                     detail::storeScalar(type, std::max(x, lowestInteger), 0.0, at);
-                } else if (info.isComplex) {
+                } else if (twoDraws) {
                     detail::storeScalar(type, draws.at(2 * quint64(i)),
                                         draws.at(2 * quint64(i) + 1), at);
                 } else {
@@ -164,7 +213,7 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
         forEachChunk(count, [&](qint64 begin, qint64 end) {
             for (qint64 i = begin; i < end; ++i) {
                 // Integer elements get the rounded draw, saturated to the type's range.
-                if (info.isComplex)
+                if (twoDraws)
                     detail::storeScalar(type, draw(2 * quint64(i)), draw(2 * quint64(i) + 1),
                                         out + i * size);
                 else
@@ -301,6 +350,8 @@ double normalFromBits(quint64 bits) {
 }
 
 QString initProblemForType(const InitSpec& init, ScalarType type, qint64 count) {
+    if (isLowPrecision(type))
+        return lowPrecisionInitProblem(init, type, count);
     if (!detail::isIntegerType(type) || type == ScalarType::Bool)
         return {};
     QString error;

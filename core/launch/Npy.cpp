@@ -39,12 +39,37 @@ struct DescrRow {
 };
 
 const DescrRow kDescrs[] = {
-    {"b1", ScalarType::Bool},      {"i1", ScalarType::Int8},        {"i2", ScalarType::Int16},
-    {"i4", ScalarType::Int32},     {"i8", ScalarType::Int64},       {"u1", ScalarType::UInt8},
-    {"u2", ScalarType::UInt16},    {"u4", ScalarType::UInt32},      {"u8", ScalarType::UInt64},
-    {"f2", ScalarType::Float16},   {"f4", ScalarType::Float32},     {"f8", ScalarType::Float64},
-    {"c8", ScalarType::Complex64}, {"c16", ScalarType::Complex128},
+    {"b1", ScalarType::Bool},
+    {"i1", ScalarType::Int8},
+    {"i2", ScalarType::Int16},
+    {"i4", ScalarType::Int32},
+    {"i8", ScalarType::Int64},
+    {"u1", ScalarType::UInt8},
+    {"u2", ScalarType::UInt16},
+    {"u4", ScalarType::UInt32},
+    {"u8", ScalarType::UInt64},
+    {"f2", ScalarType::Float16},
+    {"f4", ScalarType::Float32},
+    {"f8", ScalarType::Float64},
+    {"c8", ScalarType::Complex64},
+    {"c16", ScalarType::Complex128},
+    // np.save of an ml_dtypes array writes a void descr ("<V2" for bfloat16, "<V1" for
+    // float8_e4m3fn) or, for float8_e5m2, "<f1"; some tools write the ml_dtypes name. A
+    // void descr stands for any low-precision type of its size (readNpy takes the buffer's).
+    {"V2", ScalarType::BFloat16},
+    {"V1", ScalarType::Float8E4M3},
+    {"f1", ScalarType::Float8E5M2},
+    {"bfloat16", ScalarType::BFloat16},
+    {"float8_e4m3fn", ScalarType::Float8E4M3},
+    {"float8_e5m2", ScalarType::Float8E5M2},
 };
+
+/// True when `descr` is a void (or e5m2's "f1") descr, which says only the element size.
+bool isSizeOnlyDescr(const QString& descr) {
+    const QString code = descr.mid(1);
+    return code == QLatin1String("V1") || code == QLatin1String("V2") ||
+           code == QLatin1String("f1");
+}
 
 /// A reader for the small subset of Python literals NumPy writes in the header.
 class HeaderParser {
@@ -154,7 +179,8 @@ std::optional<ScalarType> typeFromDescr(const QString& descr, QString* error) {
             return row.type;
     }
     fail(error, QStringLiteral("unsupported dtype '%1' (supported: bool, int8-64, uint8-64, "
-                               "float16/32/64, complex64/128)")
+                               "float16/32/64, complex64/128; bfloat16 and float8 as '<V2', "
+                               "'<V1', '<f1' or their ml_dtypes names)")
                     .arg(descr));
     return std::nullopt;
 }
@@ -247,6 +273,10 @@ qint64 NpyArray::elementCount() const {
 }
 
 QString npyDescr(ScalarType type) {
+    // What np.save writes for ml_dtypes arrays, which np.load reads back as void for
+    // .view(ml_dtypes.bfloat16) etc. (e5m2's own "<f1" is one np.load refuses).
+    if (isLowPrecision(type))
+        return scalarTypeInfo(type).sizeBytes == 2 ? QStringLiteral("<V2") : QStringLiteral("<V1");
     for (const auto& row : kDescrs) {
         if (row.type == type) {
             const bool oneByte = scalarTypeInfo(type).sizeBytes == 1;
@@ -458,7 +488,19 @@ std::optional<NpyArray> readNpy(const QString& path, const NpyExpectation& expec
 
     const QString holds =
         QStringLiteral("shape %1 of %2").arg(shapeText(header->shape), header->descr);
-    if (expected.type && *expected.type != header->type)
+    // A void descr holds whichever low-precision type of its size the buffer declares.
+    const bool sizeOnly = isSizeOnlyDescr(header->descr);
+    const bool voidFits = sizeOnly && expected.type && !expected.type->isStruct() &&
+                          isLowPrecision(expected.type->scalar) &&
+                          expected.type->sizeBytes() == header->type.sizeBytes();
+    if (sizeOnly && expected.type && !voidFits)
+        return refuse(QStringLiteral("holds %1-byte elements of no stated type (%2, as NumPy "
+                                     "saves ml_dtypes arrays) but %3's elements are %4 of %5 "
+                                     "byte(s)")
+                          .arg(header->type.sizeBytes())
+                          .arg(header->descr, expected.what, expected.type->displayName())
+                          .arg(expected.type->sizeBytes()));
+    if (expected.type && !voidFits && *expected.type != header->type)
         return refuse(QStringLiteral("holds %1 (%2) but %3's elements are %4")
                           .arg(header->type.displayName(), header->descr, expected.what,
                                expected.type->displayName()));
@@ -490,7 +532,7 @@ std::optional<NpyArray> readNpy(const QString& path, const NpyExpectation& expec
                                sizeText(fileBytes - header->dataOffset)));
 
     NpyArray array;
-    array.type = header->type;
+    array.type = voidFits ? *expected.type : header->type;
     array.shape = header->shape;
     // Trailing bytes are never read (numpy.load ignores them too).
     try {

@@ -89,7 +89,8 @@ bool parseReal(ScalarType type, const QString& text, double* out, QString* error
         ((type == ScalarType::Float16 &&
           std::isinf(detail::halfBitsToDouble(detail::doubleToHalfBits(*value)))) ||
          ((type == ScalarType::Float32 || type == ScalarType::Complex64) &&
-          std::isinf(float(*value))));
+          std::isinf(float(*value))) ||
+         detail::lowPrecisionOverflows(type, *value));
     if (overflows) {
         return fail(
             error,
@@ -105,6 +106,10 @@ bool packComplex(ScalarType type, const QString& text, char* dst, QString* error
         t = t.mid(1, t.size() - 2);
     const QStringList parts = t.split(QLatin1Char(','));
     if (parts.size() > 2) {
+        if (type == ScalarType::Float4E2M1x2)
+            return fail(error, QStringLiteral("'%1' is not a pair: give \"low, high\" (the low "
+                                              "and high nibble's values) or one value (%2)")
+                                   .arg(text.trimmed(), typeName(type)));
         return fail(error, QStringLiteral("'%1' is not a complex number: give \"re, im\" or one "
                                           "real value (%2)")
                                .arg(text.trimmed(), typeName(type)));
@@ -127,7 +132,7 @@ bool packScalar(ScalarType type, const QString& text, char* dst, QString* error)
         return packBool(text, dst, error);
     if (!info.isFloat)
         return packInteger(type, text, dst, error);
-    if (info.isComplex)
+    if (info.isComplex || type == ScalarType::Float4E2M1x2)
         return packComplex(type, text, dst, error);
     double value = 0.0;
     if (!parseReal(type, text, &value, error))
@@ -142,6 +147,8 @@ QString fieldList(const StructType& st) {
         QString name = f.count > 1 ? QStringLiteral("%1[%2]").arg(f.name).arg(f.count) : f.name;
         if (scalarTypeInfo(f.type).isComplex)
             name += QStringLiteral(" as re, im");
+        else if (f.type == ScalarType::Float4E2M1x2)
+            name += QStringLiteral(" as low, high");
         names.append(name);
     }
     return names.join(QStringLiteral(", "));
@@ -158,7 +165,7 @@ bool packStruct(const StructType& st, const QString& text, char* dst, QString* e
         values.clear();
     int needed = 0;
     for (const auto& f : st.fields)
-        needed += f.count * (scalarTypeInfo(f.type).isComplex ? 2 : 1);
+        needed += f.count * componentCount(f.type);
     const QString name = st.name.isEmpty() ? QStringLiteral("struct") : st.name;
     if (values.size() != needed) {
         return fail(error, QStringLiteral("struct '%1' takes %2 value(s) in field order (%3) but "
@@ -175,7 +182,7 @@ bool packStruct(const StructType& st, const QString& text, char* dst, QString* e
         const auto& info = scalarTypeInfo(f.type);
         for (int e = 0; e < f.count; ++e) {
             QString elementText = values.at(next++);
-            if (info.isComplex)
+            if (componentCount(f.type) == 2)
                 elementText += QLatin1Char(',') + values.at(next++);
             QString elementError;
             char* at = dst + offsets.at(i) + qint64(e) * info.sizeBytes;

@@ -1,5 +1,8 @@
 #include "core/launch/ScalarCodec.h"
 
+#include "core/launch/MiniFloat.h"
+
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -78,6 +81,15 @@ QString shortestHalf(quint16 bits) {
 }
 
 } // namespace
+
+quint8 packFp4x2(double low, double high) {
+    return quint8(doubleToMiniBits(MiniFormat::E2M1, low) |
+                  (doubleToMiniBits(MiniFormat::E2M1, high) << 4));
+}
+
+double fp4x2Component(quint8 byte, int index) {
+    return miniBitsToDouble(MiniFormat::E2M1, index == 0 ? (byte & 0xF) : (byte >> 4));
+}
 
 quint16 doubleToHalfBits(double value) {
     const quint16 sign = std::signbit(value) ? 0x8000 : 0;
@@ -164,6 +176,18 @@ void storeScalar(ScalarType type, double re, double im, char* dst) {
         put(re, dst);
         put(im, dst + sizeof(double));
         break;
+    case ScalarType::BFloat16:
+        put(doubleToMiniBits(MiniFormat::BFloat16, re), dst);
+        break;
+    case ScalarType::Float8E4M3:
+        put(quint8(doubleToMiniBits(MiniFormat::E4M3, re)), dst);
+        break;
+    case ScalarType::Float8E5M2:
+        put(quint8(doubleToMiniBits(MiniFormat::E5M2, re)), dst);
+        break;
+    case ScalarType::Float4E2M1x2:
+        put(packFp4x2(re, im), dst);
+        break;
     }
 }
 
@@ -203,6 +227,16 @@ double loadScalar(ScalarType type, const char* src, double* im) {
         if (im)
             *im = get<double>(src + sizeof(double));
         return get<double>(src);
+    case ScalarType::BFloat16:
+        return miniBitsToDouble(MiniFormat::BFloat16, get<quint16>(src));
+    case ScalarType::Float8E4M3:
+        return miniBitsToDouble(MiniFormat::E4M3, get<quint8>(src));
+    case ScalarType::Float8E5M2:
+        return miniBitsToDouble(MiniFormat::E5M2, get<quint8>(src));
+    case ScalarType::Float4E2M1x2:
+        if (im)
+            *im = fp4x2Component(get<quint8>(src), 1);
+        return fp4x2Component(get<quint8>(src), 0);
     }
     return 0.0;
 }
@@ -239,6 +273,19 @@ QString formatScalar(ScalarType type, const char* src) {
     case ScalarType::Complex128:
         return QStringLiteral("(%1, %2)")
             .arg(shortest(get<double>(src)), shortest(get<double>(src + sizeof(double))));
+    case ScalarType::BFloat16:
+        return formatMiniBits(MiniFormat::BFloat16, get<quint16>(src));
+    case ScalarType::Float8E4M3:
+        return formatMiniBits(MiniFormat::E4M3, get<quint8>(src));
+    case ScalarType::Float8E5M2:
+        return formatMiniBits(MiniFormat::E5M2, get<quint8>(src));
+    case ScalarType::Float4E2M1x2: {
+        // Low nibble first, as __nv_fp4x2_e2m1 stores .x (cuda_fp4.hpp).
+        const quint8 byte = get<quint8>(src);
+        return QStringLiteral("(%1, %2)")
+            .arg(formatMiniBits(MiniFormat::E2M1, byte & 0xF),
+                 formatMiniBits(MiniFormat::E2M1, byte >> 4));
+    }
     }
     return {};
 }
@@ -288,6 +335,60 @@ std::optional<double> parseDouble(const QString& text) {
     if (!ok)
         return std::nullopt;
     return value;
+}
+
+namespace {
+
+/// One ulp of an IEEE binary format with `fractionBits` stored fraction bits whose smallest
+/// normal is 2^minNormalExp.
+double ieeeUlp(double value, int fractionBits, int minNormalExp) {
+    const double a = std::fabs(value);
+    if (!std::isfinite(a))
+        return std::numeric_limits<double>::infinity();
+    const int exponent = a == 0 ? minNormalExp : std::max(std::ilogb(a), minNormalExp);
+    return std::ldexp(1.0, exponent - fractionBits);
+}
+
+} // namespace
+
+double ulpOf(ScalarType type, double value) {
+    switch (type) {
+    case ScalarType::Float16:
+        return ieeeUlp(value, kHalfFractionBits, kHalfMinNormalExp);
+    case ScalarType::Float32:
+    case ScalarType::Complex64:
+        return ieeeUlp(value, std::numeric_limits<float>::digits - 1,
+                       std::numeric_limits<float>::min_exponent - 1);
+    case ScalarType::Float64:
+    case ScalarType::Complex128:
+        return ieeeUlp(value, std::numeric_limits<double>::digits - 1,
+                       std::numeric_limits<double>::min_exponent - 1);
+    case ScalarType::BFloat16:
+        return miniUlp(MiniFormat::BFloat16, value);
+    case ScalarType::Float8E4M3:
+        return miniUlp(MiniFormat::E4M3, value);
+    case ScalarType::Float8E5M2:
+        return miniUlp(MiniFormat::E5M2, value);
+    case ScalarType::Float4E2M1x2:
+        return miniUlp(MiniFormat::E2M1, value);
+    default:
+        return 1.0;
+    }
+}
+
+bool lowPrecisionOverflows(ScalarType type, double value) {
+    switch (type) {
+    case ScalarType::BFloat16:
+        return miniOverflows(MiniFormat::BFloat16, value);
+    case ScalarType::Float8E4M3:
+        return miniOverflows(MiniFormat::E4M3, value);
+    case ScalarType::Float8E5M2:
+        return miniOverflows(MiniFormat::E5M2, value);
+    case ScalarType::Float4E2M1x2:
+        return miniOverflows(MiniFormat::E2M1, value);
+    default:
+        return false;
+    }
 }
 
 bool isIntegerType(ScalarType type) {

@@ -17,8 +17,8 @@ namespace {
 // Sizes and alignments are those of the CUDA kernel types; float2 is declared
 // __align__(8) and double2 __align__(16) in vector_types.h, so the complex types are aligned
 // to their full size (unlike std::complex on the host).
-const QVector<ScalarTypeInfo>& table() {
-    static const QVector<ScalarTypeInfo> rows{
+QVector<ScalarTypeInfo> seedRows() {
+    return {
         {ScalarType::Bool, "bool", "bool", {"bool"}, 1, 1, false, false, false},
         {ScalarType::Int8,
          "int8",
@@ -119,6 +119,55 @@ const QVector<ScalarTypeInfo>& table() {
          true,
          true},
     };
+}
+
+QVector<ScalarTypeInfo> lowPrecisionRows() {
+    return {
+        // cuda_bf16.h, cuda_fp8.h and cuda_fp4.h declare these as structs of one 16-bit or
+        // 8-bit storage member (bf16 __align__(2), the fp8/fp4 types alignment 1).
+        // "float8_e4m3fn" is the NumPy/ml_dtypes name of the same e4m3 encoding.
+        {ScalarType::BFloat16,
+         "bfloat16",
+         "__nv_bfloat16",
+         {"__nv_bfloat16", "nv_bfloat16"},
+         2,
+         2,
+         true,
+         false,
+         true},
+        {ScalarType::Float8E4M3,
+         "float8_e4m3",
+         "__nv_fp8_e4m3",
+         {"__nv_fp8_e4m3", "float8_e4m3fn"},
+         1,
+         1,
+         true,
+         false,
+         true},
+        {ScalarType::Float8E5M2,
+         "float8_e5m2",
+         "__nv_fp8_e5m2",
+         {"__nv_fp8_e5m2"},
+         1,
+         1,
+         true,
+         false,
+         true},
+        {ScalarType::Float4E2M1x2,
+         "float4_e2m1x2",
+         "__nv_fp4x2_e2m1",
+         {"__nv_fp4x2_e2m1"},
+         1,
+         1,
+         true,
+         false,
+         true},
+    };
+}
+
+/// The whole table in enum order.
+const QVector<ScalarTypeInfo>& table() {
+    static const QVector<ScalarTypeInfo> rows = seedRows() + lowPrecisionRows();
     return rows;
 }
 
@@ -181,6 +230,15 @@ const ScalarTypeInfo& scalarTypeInfo(ScalarType type) {
     if (index < 0 || index >= rows.size())
         return rows.at(int(ScalarType::Float32));
     return rows.at(index);
+}
+
+int componentCount(ScalarType type) {
+    return scalarTypeInfo(type).isComplex || type == ScalarType::Float4E2M1x2 ? 2 : 1;
+}
+
+bool isLowPrecision(ScalarType type) {
+    return type == ScalarType::BFloat16 || type == ScalarType::Float8E4M3 ||
+           type == ScalarType::Float8E5M2 || type == ScalarType::Float4E2M1x2;
 }
 
 const QVector<ScalarType>& allScalarTypes() {

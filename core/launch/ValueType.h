@@ -28,6 +28,11 @@ enum class ScalarType {
     Float64,
     Complex64,
     Complex128,
+    // Low-precision floats (core/launch/MiniFloat.h); float4_e2m1x2 packs two values in a byte.
+    BFloat16,
+    Float8E4M3,
+    Float8E5M2,
+    Float4E2M1x2,
 };
 
 /// Static description of a scalar type: NumPy name, kernel spellings, size and alignment.
@@ -44,6 +49,10 @@ struct ScalarTypeInfo {
 };
 
 [[nodiscard]] const ScalarTypeInfo& scalarTypeInfo(ScalarType type);
+/// Values one element holds: 2 for the complex types and the packed float4_e2m1x2, else 1.
+[[nodiscard]] int componentCount(ScalarType type);
+/// True for bfloat16, the float8 types and float4_e2m1x2 (decoded by core/launch/MiniFloat).
+[[nodiscard]] bool isLowPrecision(ScalarType type);
 [[nodiscard]] const QVector<ScalarType>& allScalarTypes();
 /// Accepts NumPy names ("float32"), kernel spellings ("float", "unsigned int", "int32_t",
 /// "half", "float2", "cuDoubleComplex", "complex<float>") case-sensitively.

@@ -39,9 +39,11 @@ QString deviceInitKernelName(InitSpec::Kind kind, ScalarType type) {
     const char* prefix = kind == InitSpec::Kind::Uniform  ? "kpUniform_"
                          : kind == InitSpec::Kind::Normal ? "kpNormal_"
                                                           : nullptr;
-    if (!prefix)
+    // DeviceInit.cu rounds to none of the low-precision types: the host makes those
+    // (core/launch/MiniFloat.h).
+    if (!prefix || isLowPrecision(type))
         return {};
-    // DeviceInit.cu has both kinds for every scalar type of the table.
+    // DeviceInit.cu has both kinds for every other scalar type of the table.
     return QLatin1String(prefix) + QLatin1String(scalarTypeInfo(type).numpyName);
 }
 

@@ -202,8 +202,8 @@ QVector<BufferVerification> verifyGlobals(const std::vector<RunGlobal>& globals,
             reports.push_back(failed(g, method, error));
             continue;
         }
-        BufferVerification v =
-            compareBuffers(g.type, outputs.value(g.name), expected, g.count, spec.atol, spec.rtol);
+        BufferVerification v = compareBuffers(g.type, outputs.value(g.name), expected, g.count,
+                                              spec.atol, spec.rtol, spec.ulp);
         v.buffer = g.name;
         v.method = method;
         v.global = true;

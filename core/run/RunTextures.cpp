@@ -312,8 +312,8 @@ QVector<BufferVerification> RunTextures::verify(const QVector<ArgumentSpec>& arg
             reports.push_back(failedCheck(t, method, error));
             continue;
         }
-        BufferVerification v =
-            compareBuffers(t.type, t.result, expected, t.count, t.verify.atol, t.verify.rtol);
+        BufferVerification v = compareBuffers(t.type, t.result, expected, t.count, t.verify.atol,
+                                              t.verify.rtol, t.verify.ulp);
         v.buffer = t.name;
         v.method = method;
         reports.push_back(v);

@@ -49,8 +49,9 @@ QByteArray expressionKey(const QString& expression, const RunBuffer& output,
 }
 
 bool RunVerifier::verifiesOnGpu(const RunBuffer& b) const {
+    // The GPU kernels know atol/rtol only: an ulp tolerance is checked on the host.
     if (!comparer || b.direction == Direction::In || b.count <= kGpuVerifyMinElements ||
-        !GpuComparer::supports(b.type))
+        !GpuComparer::supports(b.type) || b.verify.ulp > 0)
         return false;
     return b.verify.kind == VerifySpec::Kind::Reference ||
            (b.verify.kind == VerifySpec::Kind::Expression && m_expected);
@@ -364,7 +365,8 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
             reports.push_back(failedVerification(b, method, error));
             continue;
         }
-        BufferVerification v = compareBuffers(b.type, got, expected, b.count, spec.atol, spec.rtol);
+        BufferVerification v =
+            compareBuffers(b.type, got, expected, b.count, spec.atol, spec.rtol, spec.ulp);
         v.buffer = b.name;
         v.method = method;
         reports.push_back(v);

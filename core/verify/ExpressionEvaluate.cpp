@@ -67,6 +67,14 @@ void fillChunk(const ExpressionInput& input, qint64 first, qint64 n, double* out
     case ScalarType::Float64:
     case ScalarType::Complex128:
         return fillScalarChunk<Plain<double>>(data, stride, first, n, out);
+    case ScalarType::BFloat16:
+        return fillScalarChunk<BFloat16Bits>(data, stride, first, n, out);
+    case ScalarType::Float8E4M3:
+        return fillScalarChunk<E4M3Bits>(data, stride, first, n, out);
+    case ScalarType::Float8E5M2:
+        return fillScalarChunk<E5M2Bits>(data, stride, first, n, out);
+    case ScalarType::Float4E2M1x2:
+        return fillScalarChunk<Fp4x2Low>(data, stride, first, n, out);
     }
 }
 

@@ -100,6 +100,10 @@ const char* cudaType(ScalarType type) {
     case ScalarType::Float16:
     case ScalarType::Complex64:
     case ScalarType::Complex128:
+    case ScalarType::BFloat16:
+    case ScalarType::Float8E4M3:
+    case ScalarType::Float8E5M2:
+    case ScalarType::Float4E2M1x2:
         break;
     }
     return nullptr;

@@ -30,12 +30,13 @@ struct GpuCompareResult {
     quint64 unwritten;
     quint64 maxAbsBits; ///< bit pattern of a non-negative double
     quint64 maxRelBits;
+    quint64 maxUlpBits;
     quint32 recordCount; ///< written by kpGatherMismatches
     quint32 padding;
     GpuCompareRecord records[kMaxReportedMismatches];
 };
-static_assert(offsetof(GpuCompareResult, recordCount) == 40, "stats are 5 u64");
-static_assert(offsetof(GpuCompareResult, records) == 48, "records are 8-byte aligned");
+static_assert(offsetof(GpuCompareResult, recordCount) == 48, "stats are 6 u64");
+static_assert(offsetof(GpuCompareResult, records) == 56, "records are 8-byte aligned");
 
 /// Bytes zeroed before each comparison: the atomically accumulated totals.
 constexpr size_t kZeroedBytes = offsetof(GpuCompareResult, recordCount);
@@ -86,7 +87,10 @@ GpuComparer::GpuComparer(GpuComparer&&) noexcept = default;
 GpuComparer& GpuComparer::operator=(GpuComparer&&) noexcept = default;
 
 bool GpuComparer::supports(const ValueType& type) {
-    return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex;
+    // bfloat16, fp8 and fp4 have no decoder in GpuCompareKernels.cu: they are compared on
+    // the host (compareBuffers), as complex and struct buffers are.
+    return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex &&
+           !isLowPrecision(type.scalar);
 }
 
 const Module* GpuComparer::module(ScalarType type, const QString& arch, QString* error) {
@@ -205,6 +209,7 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
     report.unwritten = qint64(result.unwritten);
     report.maxAbsError = fromBits(result.maxAbsBits);
     report.maxRelError = fromBits(result.maxRelBits);
+    report.maxUlpError = fromBits(result.maxUlpBits);
     const int records = std::min<int>(int(result.recordCount), kMaxReportedMismatches);
     for (int k = 0; k < records; ++k)
         report.firstMismatches.append(

@@ -13,7 +13,14 @@ struct KpRecord {
 };
 
 // Field order of the `stats` array.
-enum { kStatMismatches, kStatNan, kStatUnwritten, kStatMaxAbsBits, kStatMaxRelBits };
+enum {
+    kStatMismatches,
+    kStatNan,
+    kStatUnwritten,
+    kStatMaxAbsBits,
+    kStatMaxRelBits,
+    kStatMaxUlpBits
+};
 
 #define KP_WARPS (KP_THREADS / 32)
 #define KP_TILE (KP_THREADS * KP_ITEMS)
@@ -40,31 +47,49 @@ __device__ __forceinline__ double kpHalfToDouble(unsigned short h)
     return (h >> 15) ? -value : value;
 }
 
+// core/launch/ScalarCodec's ulpOf: the spacing of a binary format with `fractionBits` stored
+// bits and smallest normal 2^minExp at |x| (a power of two, so diff / ulp is exact).
+__device__ __forceinline__ double kpUlp(double x, int fractionBits, int minExp)
+{
+    const double a = fabs(x);
+    if (kpIsInf(a) || kpIsNan(a))
+        return kpInf();
+    int exponent = a == 0 ? minExp : ilogb(a);
+    if (exponent < minExp)
+        exponent = minExp;
+    return ldexp(1.0, exponent - fractionBits);
+}
+
 // One traits type per storage format, as in Verify.cpp: Bits is the raw storage (compared
 // bit for bit for the poison test), value() the double the host would compute, key() what
-// an exact integer comparison compares.
-#define KP_PLAIN_TRAITS(Name, BitsType, IsInteger, ValueExpr)                                   \
+// an exact integer comparison compares, ulp() one ulp of the type there (1 for integers).
+#define KP_PLAIN_TRAITS(Name, BitsType, IsInteger, ValueExpr, FractionBits, MinExp)           \
     struct Name {                                                                               \
         typedef BitsType Bits;                                                                  \
         static constexpr bool kInteger = IsInteger;                                             \
         static __device__ __forceinline__ double value(Bits b) { return (ValueExpr); }          \
         static __device__ __forceinline__ Bits key(Bits b) { return b; }                        \
+        static __device__ __forceinline__ double ulp(double x)                                  \
+        {                                                                                       \
+            return IsInteger ? 1.0 : kpUlp(x, FractionBits, MinExp);                            \
+        }                                                                                       \
     };
-KP_PLAIN_TRAITS(KpInt8, unsigned char, true, double((signed char)b))
-KP_PLAIN_TRAITS(KpInt16, unsigned short, true, double((short)b))
-KP_PLAIN_TRAITS(KpInt32, unsigned int, true, double((int)b))
-KP_PLAIN_TRAITS(KpInt64, u64, true, double((long long)b))
-KP_PLAIN_TRAITS(KpUInt8, unsigned char, true, double(b))
-KP_PLAIN_TRAITS(KpUInt16, unsigned short, true, double(b))
-KP_PLAIN_TRAITS(KpUInt32, unsigned int, true, double(b))
-KP_PLAIN_TRAITS(KpUInt64, u64, true, double(b))
-KP_PLAIN_TRAITS(KpFloat16, unsigned short, false, kpHalfToDouble(b))
-KP_PLAIN_TRAITS(KpFloat32, unsigned int, false, double(__int_as_float((int)b)))
-KP_PLAIN_TRAITS(KpFloat64, u64, false, __longlong_as_double((long long)b))
+KP_PLAIN_TRAITS(KpInt8, unsigned char, true, double((signed char)b), 0, 0)
+KP_PLAIN_TRAITS(KpInt16, unsigned short, true, double((short)b), 0, 0)
+KP_PLAIN_TRAITS(KpInt32, unsigned int, true, double((int)b), 0, 0)
+KP_PLAIN_TRAITS(KpInt64, u64, true, double((long long)b), 0, 0)
+KP_PLAIN_TRAITS(KpUInt8, unsigned char, true, double(b), 0, 0)
+KP_PLAIN_TRAITS(KpUInt16, unsigned short, true, double(b), 0, 0)
+KP_PLAIN_TRAITS(KpUInt32, unsigned int, true, double(b), 0, 0)
+KP_PLAIN_TRAITS(KpUInt64, u64, true, double(b), 0, 0)
+KP_PLAIN_TRAITS(KpFloat16, unsigned short, false, kpHalfToDouble(b), 10, -14)
+KP_PLAIN_TRAITS(KpFloat32, unsigned int, false, double(__int_as_float((int)b)), 23, -126)
+KP_PLAIN_TRAITS(KpFloat64, u64, false, __longlong_as_double((long long)b), 52, -1022)
 
 struct KpBool {
     typedef unsigned char Bits;
     static constexpr bool kInteger = true;
+    static __device__ __forceinline__ double ulp(double) { return 1.0; }
     static __device__ __forceinline__ double value(Bits b) { return b ? 1.0 : 0.0; }
     static __device__ __forceinline__ Bits key(Bits b) { return b ? 1 : 0; } // any non-zero is true
 };
@@ -76,15 +101,19 @@ struct KpTotals {
     u64 unwritten;
     double maxAbs;
     double maxRel;
+    double maxUlp;
 };
 
-// Verify.cpp's Comparison::recordError.
-__device__ __forceinline__ void kpRecordError(KpTotals& t, double got, double expected)
+// Verify.cpp's Comparison::recordError; `ulp` is one ulp of the type at `expected`.
+__device__ __forceinline__ void kpRecordError(KpTotals& t, double got, double expected,
+                                              double ulp)
 {
     if (kpIsNan(got) || kpIsInf(got) || kpIsNan(expected) || kpIsInf(expected))
         return;
     const double diff = fabs(got - expected);
     t.maxAbs = fmax(t.maxAbs, diff);
+    if (diff > 0)
+        t.maxUlp = fmax(t.maxUlp, diff / ulp);
     if (expected != 0)
         t.maxRel = fmax(t.maxRel, diff / fabs(expected));
 }
@@ -107,7 +136,7 @@ __device__ __forceinline__ bool kpCheck(typename T::Bits g, typename T::Bits e, 
     bool sawNan = false;
     if (T::kInteger && exact) {
         bad = T::key(g) != T::key(e);
-        kpRecordError(t, got, expected);
+        kpRecordError(t, got, expected, T::ulp(expected));
     } else {
         const bool gotNan = kpIsNan(got);
         const bool expectedNan = kpIsNan(expected);
@@ -123,7 +152,7 @@ __device__ __forceinline__ bool kpCheck(typename T::Bits g, typename T::Bits e, 
             // differently from the host's separate multiply and add.
             const double tolerance = __dadd_rn(atol, __dmul_rn(rtol, fabs(expected)));
             bad = !(diff <= tolerance);
-            kpRecordError(t, got, expected);
+            kpRecordError(t, got, expected, T::ulp(expected));
         }
     }
     if (bad) {
@@ -148,7 +177,7 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
     __shared__ unsigned sWarpCounts[KP_WARPS];
     __shared__ unsigned sRecorded;
     __shared__ u64 sCounts[3][KP_WARPS];
-    __shared__ double sMax[2][KP_WARPS];
+    __shared__ double sMax[3][KP_WARPS];
 
     const bool exact = exactFlag != 0;
     const unsigned tid = threadIdx.x;
@@ -157,7 +186,7 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
     const u64 begin = u64(blockIdx.x) * perBlock;
     const u64 end = begin + perBlock < count ? begin + perBlock : count;
     KpRecord* records = blockRecords + u64(blockIdx.x) * KP_RECORDS;
-    KpTotals t = {0, 0, 0, 0.0, 0.0};
+    KpTotals t = {0, 0, 0, 0.0, 0.0, 0.0};
     if (tid == 0)
         sRecorded = 0;
     __syncthreads();
@@ -219,6 +248,7 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
         t.unwritten += __shfl_down_sync(KP_FULL_MASK, t.unwritten, offset);
         t.maxAbs = fmax(t.maxAbs, __shfl_down_sync(KP_FULL_MASK, t.maxAbs, offset));
         t.maxRel = fmax(t.maxRel, __shfl_down_sync(KP_FULL_MASK, t.maxRel, offset));
+        t.maxUlp = fmax(t.maxUlp, __shfl_down_sync(KP_FULL_MASK, t.maxUlp, offset));
     }
     if (lane == 0) {
         sCounts[0][warp] = t.mismatches;
@@ -226,16 +256,18 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
         sCounts[2][warp] = t.unwritten;
         sMax[0][warp] = t.maxAbs;
         sMax[1][warp] = t.maxRel;
+        sMax[2][warp] = t.maxUlp;
     }
     __syncthreads();
     if (tid == 0) {
-        KpTotals b = {0, 0, 0, 0.0, 0.0};
+        KpTotals b = {0, 0, 0, 0.0, 0.0, 0.0};
         for (int w = 0; w < KP_WARPS; ++w) {
             b.mismatches += sCounts[0][w];
             b.nan += sCounts[1][w];
             b.unwritten += sCounts[2][w];
             b.maxAbs = fmax(b.maxAbs, sMax[0][w]);
             b.maxRel = fmax(b.maxRel, sMax[1][w]);
+            b.maxUlp = fmax(b.maxUlp, sMax[2][w]);
         }
         if (b.mismatches)
             atomicAdd(&stats[kStatMismatches], b.mismatches);
@@ -248,6 +280,8 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
             atomicMax(&stats[kStatMaxAbsBits], (u64)__double_as_longlong(b.maxAbs));
         if (b.maxRel > 0)
             atomicMax(&stats[kStatMaxRelBits], (u64)__double_as_longlong(b.maxRel));
+        if (b.maxUlp > 0)
+            atomicMax(&stats[kStatMaxUlpBits], (u64)__double_as_longlong(b.maxUlp));
         blockRecorded[blockIdx.x] = sRecorded;
     }
 }

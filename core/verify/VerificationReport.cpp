@@ -26,6 +26,7 @@ QJsonObject BufferVerification::toJson() const {
                      {QStringLiteral("checked"), double(checked)},
                      {QStringLiteral("maxAbsError"), jsonDouble(maxAbsError)},
                      {QStringLiteral("maxRelError"), jsonDouble(maxRelError)},
+                     {QStringLiteral("maxUlpError"), jsonDouble(maxUlpError)},
                      {QStringLiteral("mismatches"), double(mismatches)},
                      {QStringLiteral("nanCount"), double(nanCount)},
                      {QStringLiteral("unwritten"), double(unwritten)},
@@ -67,8 +68,11 @@ BufferVerification::fromJson(const QJsonObject& json, QString* error, const QStr
             },
             required))
         return std::nullopt;
-    // Null when there was nothing to report; "global" is written only when set.
-    if (!fields.readString(QStringLiteral("error"), &v.error, json::Presence::NullIsAbsent) ||
+    // Null when there was nothing to report; "global" is written only when set;
+    // "maxUlpError" is absent from reports of older versions.
+    if (!fields.readNumber(QStringLiteral("maxUlpError"), &v.maxUlpError, json::Presence::Optional,
+                           nullIsNaN) ||
+        !fields.readString(QStringLiteral("error"), &v.error, json::Presence::NullIsAbsent) ||
         !fields.readBool(QStringLiteral("global"), &v.global))
         return std::nullopt;
     return v;

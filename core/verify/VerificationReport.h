@@ -25,6 +25,9 @@ struct BufferVerification {
     qint64 checked = 0; ///< elements (components for complex/struct) compared
     double maxAbsError = 0;
     double maxRelError = 0;
+    /// The largest |got - expected| in ulps of the output type at `expected` (the spacing of
+    /// that type there; 1 for integers).
+    double maxUlpError = 0;
     qint64 mismatches = 0;
     qint64 nanCount = 0;  ///< NaN where the expected value is not NaN
     qint64 unwritten = 0; ///< elements still holding the poison pattern

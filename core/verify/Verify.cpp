@@ -52,6 +52,14 @@ double componentValue(ScalarType type, const char* p) {
     case ScalarType::Float64:
     case ScalarType::Complex128:
         return load<Plain<double>>(p);
+    case ScalarType::BFloat16:
+        return BFloat16Bits::value(load<BFloat16Bits>(p));
+    case ScalarType::Float8E4M3:
+        return E4M3Bits::value(load<E4M3Bits>(p));
+    case ScalarType::Float8E5M2:
+        return E5M2Bits::value(load<E5M2Bits>(p));
+    case ScalarType::Float4E2M1x2:
+        return Fp4x2Low::value(load<Fp4x2Low>(p));
     }
     return 0;
 }
@@ -61,10 +69,15 @@ double componentValue(ScalarType type, const char* p) {
 /// Accumulates the report; every per-element function is inline and allocation-free.
 class Comparison {
 public:
-    Comparison(BufferVerification& report, double atol, double rtol)
+    Comparison(BufferVerification& report, const Tolerance& tolerance, ScalarType ulpType)
         : m_report(report)
-        , m_atol(atol)
-        , m_rtol(rtol) {}
+        , m_atol(tolerance.atol)
+        , m_rtol(tolerance.rtol)
+        , m_ulp(tolerance.ulp)
+        , m_ulpType(ulpType) {}
+
+    /// The type whose ulps measure the following components (a struct field's type).
+    void setUlpType(ScalarType type) { m_ulpType = type; }
 
     void beginElement() {
         m_bad = false;
@@ -97,7 +110,9 @@ public:
             return;
         }
         const double diff = std::abs(got - expected);
-        if (!(diff <= m_atol + m_rtol * std::abs(expected)))
+        // Either bound is enough: atol/rtol, or within m_ulp ulps of the output type.
+        const bool withinAbsRel = diff <= m_atol + m_rtol * std::abs(expected);
+        if (!withinAbsRel && !(m_ulp > 0 && diff <= m_ulp * detail::ulpOf(m_ulpType, expected)))
             fail(got, expected);
         recordError(got, expected);
     }
@@ -132,6 +147,9 @@ private:
             return;
         const double diff = std::abs(got - expected);
         m_report.maxAbsError = std::max(m_report.maxAbsError, diff);
+        if (diff > 0)
+            m_report.maxUlpError =
+                std::max(m_report.maxUlpError, diff / detail::ulpOf(m_ulpType, expected));
         if (expected != 0) // relative error is undefined where the expected value is zero
             m_report.maxRelError = std::max(m_report.maxRelError, diff / std::abs(expected));
     }
@@ -144,6 +162,8 @@ private:
     BufferVerification& m_report;
     double m_atol;
     double m_rtol;
+    double m_ulp;
+    ScalarType m_ulpType;
     bool m_bad = false;
     bool m_sawNan = false;
     double m_got = 0;
@@ -206,6 +226,28 @@ void compareScalars(const char* got, const char* expected, qint64 count, bool ex
     }
 }
 
+/// The two values of each of `bytes` float4_e2m1x2 bytes, low nibble first.
+void compareFp4x2(const char* got, const char* expected, int bytes, Comparison& cmp) {
+    for (int b = 0; b < bytes; ++b)
+        for (int half = 0; half < 2; ++half)
+            cmp.component(detail::fp4x2Component(quint8(got[b]), half),
+                          detail::fp4x2Component(quint8(expected[b]), half));
+}
+
+/// A float4_e2m1x2 buffer: one byte per element, two values each.
+void compareFp4x2Buffer(const char* got, const char* expected, qint64 count, Comparison& cmp) {
+    for (qint64 i = 0; i < count; ++i) {
+        if (isPoison<1>(got + i) && got[i] != expected[i]) {
+            cmp.unwritten(i, detail::fp4x2Component(quint8(got[i]), 0),
+                          detail::fp4x2Component(quint8(expected[i]), 0));
+            continue;
+        }
+        cmp.beginElement();
+        compareFp4x2(got + i, expected + i, 1, cmp);
+        cmp.endElement(i);
+    }
+}
+
 void compareStructs(const StructType& type, const char* got, const char* expected, qint64 count,
                     bool exact, Comparison& cmp) {
     const int elementBytes = type.sizeBytes();
@@ -223,6 +265,11 @@ void compareStructs(const StructType& type, const char* got, const char* expecte
         for (int f = 0; f < type.fields.size(); ++f) {
             const StructField& field = type.fields[f];
             const ScalarTypeInfo& info = scalarTypeInfo(field.type);
+            cmp.setUlpType(field.type);
+            if (field.type == ScalarType::Float4E2M1x2) {
+                compareFp4x2(g + offsets[f], e + offsets[f], field.count, cmp);
+                continue;
+            }
             const int componentBytes = info.isComplex ? info.sizeBytes / 2 : info.sizeBytes;
             const int components = field.count * (info.isComplex ? 2 : 1);
             for (int c = 0; c < components; ++c) {
@@ -247,17 +294,17 @@ void compareStructs(const StructType& type, const char* got, const char* expecte
 
 int componentsPerElement(const ValueType& type) {
     if (!type.isStruct())
-        return scalarTypeInfo(type.scalar).isComplex ? 2 : 1;
+        return componentCount(type.scalar);
     int components = 0;
     for (const StructField& field : type.structType.fields)
-        components += field.count * (scalarTypeInfo(field.type).isComplex ? 2 : 1);
+        components += field.count * componentCount(field.type);
     return components;
 }
 
 } // namespace
 
 QString comparisonProblem(const ValueType& type, qint64 count, double atol, double rtol,
-                          qint64 gotBytes, qint64 expectedBytes) {
+                          qint64 gotBytes, qint64 expectedBytes, double ulp) {
     const qint64 elementBytes = type.sizeBytes();
     if (type.isStruct() && type.structType.fields.isEmpty())
         return QStringLiteral("struct %1 has no fields to compare").arg(type.displayName());
@@ -267,6 +314,8 @@ QString comparisonProblem(const ValueType& type, qint64 count, double atol, doub
         return QStringLiteral("element count must be >= 0 (got %1)").arg(count);
     if (!(atol >= 0) || !(rtol >= 0))
         return QStringLiteral("tolerances must be >= 0 (atol %1, rtol %2)").arg(atol).arg(rtol);
+    if (!(ulp >= 0))
+        return QStringLiteral("ulp: must be >= 0 (got %1)").arg(ulp);
     if (count > std::numeric_limits<qint64>::max() / elementBytes)
         return QStringLiteral("%1 elements are too many").arg(count);
     const qint64 needBytes = count * elementBytes;
@@ -287,7 +336,7 @@ QString comparisonProblem(const ValueType& type, qint64 count, double atol, doub
 
 BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
                                   const QByteArray& expected, qint64 count, double atol,
-                                  double rtol) {
+                                  double rtol, double ulp) {
     BufferVerification report;
     const auto fail = [&report](const QString& message) {
         report.error = message;
@@ -295,15 +344,16 @@ BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
         return report;
     };
     if (const QString problem =
-            comparisonProblem(type, count, atol, rtol, got.size(), expected.size());
+            comparisonProblem(type, count, atol, rtol, got.size(), expected.size(), ulp);
         !problem.isEmpty())
         return fail(problem);
 
     report.checked = count * componentsPerElement(type);
-    Comparison cmp(report, atol, rtol);
+    Comparison cmp(report, Tolerance{atol, rtol, ulp},
+                   type.isStruct() ? type.structType.fields.front().type : type.scalar);
     // Integers are compared bit for bit when no tolerance is asked for: int64 values above
     // 2^53 are not exact as doubles.
-    const bool exact = atol == 0 && rtol == 0;
+    const bool exact = atol == 0 && rtol == 0 && ulp == 0;
     const char* g = got.constData();
     const char* e = expected.constData();
     if (type.isStruct()) {
@@ -351,6 +401,18 @@ BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
             break;
         case ScalarType::Complex128:
             compareScalars<Plain<double>, 2>(g, e, count, exact, cmp);
+            break;
+        case ScalarType::BFloat16:
+            compareScalars<BFloat16Bits, 1>(g, e, count, exact, cmp);
+            break;
+        case ScalarType::Float8E4M3:
+            compareScalars<E4M3Bits, 1>(g, e, count, exact, cmp);
+            break;
+        case ScalarType::Float8E5M2:
+            compareScalars<E5M2Bits, 1>(g, e, count, exact, cmp);
+            break;
+        case ScalarType::Float4E2M1x2:
+            compareFp4x2Buffer(g, e, count, cmp);
             break;
         }
     }
@@ -404,6 +466,11 @@ void storeScalar(ScalarType type, char* p, double v) {
     case ScalarType::Float64:
     case ScalarType::Complex128:
         return store(p, v);
+    case ScalarType::BFloat16:
+    case ScalarType::Float8E4M3:
+    case ScalarType::Float8E5M2:
+    case ScalarType::Float4E2M1x2: // the value goes to the low nibble, the high one is 0
+        return detail::storeScalar(type, v, 0.0, p);
     }
 }
 

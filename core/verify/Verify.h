@@ -17,19 +17,29 @@ namespace kernelpad {
 /// How many mismatches a report lists.
 inline constexpr int kMaxReportedMismatches = 16;
 
+/// When an element passes: |got - expected| <= atol + rtol * |expected|, or (when ulp > 0)
+/// |got - expected| <= ulp * (the spacing of the output type at `expected`).
+struct Tolerance {
+    double atol = 0;
+    double rtol = 0;
+    double ulp = 0;
+};
+
 /// Why `count` elements of `type` cannot be compared with these tolerances between an output
 /// of `gotBytes` and expected data of `expectedBytes`, or empty: the one check of
 /// compareBuffers() and of the GPU comparison, so both refuse in the same words.
 [[nodiscard]] QString comparisonProblem(const ValueType& type, qint64 count, double atol,
-                                        double rtol, qint64 gotBytes, qint64 expectedBytes);
+                                        double rtol, qint64 gotBytes, qint64 expectedBytes,
+                                        double ulp = 0);
 
 /// Compares `count` elements of `got` with `expected` (both raw bytes of `type`):
-/// |got - expected| <= atol + rtol * |expected| per component; NaN in got where expected is not
-/// NaN is a mismatch counted in nanCount; elements of `got` whose bytes are all kPoisonByte
-/// are counted as unwritten (and as mismatches). Fills everything but buffer/method.
+/// |got - expected| <= atol + rtol * |expected| per component, or within `ulp` ulps of the
+/// output type (Tolerance); maxUlpError measures every error in those ulps; NaN in got where
+/// expected is not NaN is a mismatch counted in nanCount; elements of `got` whose bytes are all
+/// kPoisonByte are counted as unwritten (and as mismatches). Fills everything but buffer/method.
 [[nodiscard]] BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
                                                 const QByteArray& expected, qint64 count,
-                                                double atol, double rtol);
+                                                double atol, double rtol, double ulp = 0);
 
 /// One named array the expression may use: element i of an input buffer (as double).
 struct ExpressionInput {

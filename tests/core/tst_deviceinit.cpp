@@ -47,6 +47,11 @@ private slots:
         for (const InitSpec::Kind kind : {InitSpec::Kind::Uniform, InitSpec::Kind::Normal}) {
             for (const ScalarType type : allScalarTypes()) {
                 const QString name = deviceInitKernelName(kind, type);
+                // The host generates the low-precision types (MiniFloat rounds them).
+                if (isLowPrecision(type)) {
+                    QVERIFY(name.isEmpty());
+                    continue;
+                }
                 QVERIFY2(compiled.findKernel(name), qPrintable(name));
             }
         }
@@ -69,7 +74,7 @@ private slots:
                 s.init.high = 100;
                 QTest::addRow("%s %s", kind == InitSpec::Kind::Uniform ? "uniform" : "normal",
                               qPrintable(name))
-                    << s << true;
+                    << s << !isLowPrecision(type);
             }
         }
         const auto with = [](ScalarType type, InitSpec::Kind kind, double a, double b) {

@@ -158,6 +158,15 @@ void TestKernelSignature::argumentsForKernel_data() {
         << templ
         << QStringLiteral("data:buffer:float32:inout,factor:scalar:float64,n:scalar:uint64");
 
+    KernelInfo lowPrecision;
+    lowPrecision.name = QStringLiteral("q");
+    QTest::newRow("low-precision-spellings")
+        << QStringLiteral("__global__ void q(const __nv_bfloat16* x, __nv_fp8_e4m3* y, "
+                          "nv_bfloat16 s, __nv_fp4x2_e2m1* p, const __nv_fp8_e5m2 t) {}\n")
+        << lowPrecision
+        << QStringLiteral("x:buffer:bfloat16:in,y:buffer:float8_e4m3:inout,s:scalar:bfloat16,"
+                          "p:buffer:float4_e2m1x2:inout,t:scalar:float8_e5m2");
+
     KernelInfo uncompiled;
     uncompiled.name = QStringLiteral("saxpy");
     QTest::newRow("not-compiled-yet-source-alone")

@@ -134,7 +134,12 @@ void TestNpy::roundTrip() {
     QString error;
     const auto back = parseNpy(bytes, &error);
     QVERIFY2(back, qPrintable(error));
-    QCOMPARE(back->type, array.type);
+    // A low-precision type is saved as a void of its size ("<V1"), as np.save writes
+    // ml_dtypes arrays: the file says the size, the buffer reading it the type.
+    if (isLowPrecision(array.type.scalar))
+        QCOMPARE(back->type.sizeBytes(), array.type.sizeBytes());
+    else
+        QCOMPARE(back->type, array.type);
     QCOMPARE(back->shape, array.shape);
     QCOMPARE(back->data, array.data);
 }

@@ -196,6 +196,10 @@ private:
                  qPrintable(QStringLiteral("maxRelError %1 on the GPU, %2 on the host")
                                 .arg(gpu.maxRelError, 0, 'g', 17)
                                 .arg(host.maxRelError, 0, 'g', 17)));
+        QVERIFY2(same(gpu.maxUlpError, host.maxUlpError),
+                 qPrintable(QStringLiteral("maxUlpError %1 on the GPU, %2 on the host")
+                                .arg(gpu.maxUlpError, 0, 'g', 17)
+                                .arg(host.maxUlpError, 0, 'g', 17)));
         QCOMPARE(gpu.firstMismatches.size(), host.firstMismatches.size());
         for (int k = 0; k < host.firstMismatches.size(); ++k) {
             const Mismatch& g = gpu.firstMismatches[k];

@@ -85,8 +85,14 @@ private slots:
         QString error;
         QVERIFY2(init.prepare(device.info().arch(), &error), qPrintable(error));
         int compared = 0;
+        int lowPrecision = 0;
         for (const ScalarType type : allScalarTypes()) {
             const ScalarTypeInfo& info = scalarTypeInfo(type);
+            // Made on the host (DeviceInit.cu does not round to them).
+            if (isLowPrecision(type)) {
+                ++lowPrecision;
+                continue;
+            }
             const bool integer = !info.isFloat && type != ScalarType::Bool;
             double lowest = 0, highest = 0;
             if (integer)
@@ -143,7 +149,7 @@ private slots:
                 }
             }
         }
-        QCOMPARE(compared, allScalarTypes().size() * 2 * 2 * 3);
+        QCOMPARE(compared, (allScalarTypes().size() - lowPrecision) * 2 * 2 * 3);
         qInfo("%d type x kind x seed x size cases: GPU bytes equal the host's", compared);
     }
 
