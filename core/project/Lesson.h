@@ -57,9 +57,9 @@ struct Lesson {
     /// The least ratio to the project's library baseline (its time over the kernel's) a run
     /// must reach: 0.5 is "at least half as fast as cuBLAS".
     std::optional<double> minBaselineRatio;
-    std::optional<LessonRecord> recorded;  ///< empty until measured
-    Project project;                       ///< the starter, as the student opens it
-    QString text;                          ///< lesson.md, Markdown
+    std::optional<LessonRecord> recorded; ///< empty until measured
+    Project project;                      ///< the starter, as the student opens it
+    QString text;                         ///< lesson.md, Markdown
 
     [[nodiscard]] QString projectPath() const;
     [[nodiscard]] QString textPath() const;

@@ -47,8 +47,7 @@ struct Version {
     double baselineMedianMs = 0;
     /// The library's median over the kernel's (above 1 the kernel is faster); 0 when unknown.
     [[nodiscard]] double baselineRatio() const {
-        return baselineMedianMs > 0 && timing.medianMs > 0 ? baselineMedianMs / timing.medianMs
-                                                           : 0;
+        return baselineMedianMs > 0 && timing.medianMs > 0 ? baselineMedianMs / timing.medianMs : 0;
     }
     /// Not a run: the project as it was before a restore, kept so that it can be restored
     /// (its source was in no version).
