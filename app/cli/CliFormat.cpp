@@ -173,6 +173,11 @@ void printRun(QTextStream& out, const RunResult& r) {
                 << text("ceiling") << ")\n";
         if (find("flops"))
             out << "  " << text("flops") << '\n';
+        // The library's time over the kernel's: above 1 the kernel is faster.
+        if (const QString ratio = r.baseline.ratioText(r.timing.medianMs); !ratio.isEmpty())
+            out << "  " << ratio << ": " << r.baseline.library << "'s median "
+                << formatDurationMs(r.baseline.timing.medianMs)
+                << " over the kernel's (above 1 the kernel is faster)\n";
         if (value("uploads.skipped") > 0)
             out << "  " << text("uploads.skipped")
                 << " unchanged input buffer(s) kept on the device (" << text("uploads.skippedBytes")

@@ -543,6 +543,9 @@ int runSweep(const QStringList& args) {
                 << (std::isfinite(best->bandwidthGBs)
                         ? QStringLiteral("  %1 GB/s").arg(best->bandwidthGBs, 0, 'f', 1)
                         : QString())
+                << (std::isfinite(best->baselineRatio)
+                        ? QStringLiteral("  %1 the baseline").arg(formatRatio(best->baselineRatio))
+                        : QString())
                 << "  on " << best->device << '\n';
         else
             out << "no configuration passed\n";

@@ -43,6 +43,7 @@ const QStringList& sectionKeys() {
                                   QStringLiteral("solution"),
                                   QStringLiteral("solutionFile"),
                                   QStringLiteral("requiredSpeedup"),
+                                  QStringLiteral("minBaselineRatio"),
                                   QStringLiteral("recorded")};
     return keys;
 }
@@ -210,6 +211,19 @@ bool readRequiredSpeedup(const json::FieldReader& fields, Lesson* lesson, QStrin
     return false;
 }
 
+/// "minBaselineRatio": the least library-time-over-kernel-time a run must reach, which needs
+/// the project's "baseline"; false with the message naming the field in `message`.
+bool readMinBaselineRatio(const json::FieldReader& fields, Lesson* lesson, QString* message) {
+    const QString key = QStringLiteral("minBaselineRatio");
+    if (!readPositive(fields, key, &lesson->minBaselineRatio, json::Presence::Optional))
+        return false;
+    if (!lesson->minBaselineRatio || !lesson->project.baseline.isEmpty())
+        return true;
+    *message = fields.path(key) + QStringLiteral(": the lesson's project has no \"baseline\" "
+                                                 "to compare with; add one or remove this");
+    return false;
+}
+
 } // namespace
 
 std::optional<Lesson> Lesson::load(const QString& dir, QString* error) {
@@ -307,7 +321,8 @@ std::optional<Lesson> Lesson::load(const QString& dir, QString* error) {
                                      QStringLiteral(": the solution is the starter's source; the "
                                                     "starter must leave something to do"));
 
-    if (!readRequiredSpeedup(fields, &lesson, &message))
+    if (!readRequiredSpeedup(fields, &lesson, &message) ||
+        !readMinBaselineRatio(fields, &lesson, &message))
         return fail(projectName, message);
     if (!readRecord(fields, &lesson.recorded))
         return fail(projectName, message);

@@ -54,9 +54,12 @@ struct Lesson {
     /// The file the solution was read from ("solution.cu"), empty when it is inline.
     QString solutionFile;
     std::optional<double> requiredSpeedup; ///< speed lessons only
-    std::optional<LessonRecord> recorded;  ///< empty until measured
-    Project project;                       ///< the starter, as the student opens it
-    QString text;                          ///< lesson.md, Markdown
+    /// The least ratio to the project's library baseline (its time over the kernel's) a run
+    /// must reach: 0.5 is "at least half as fast as cuBLAS".
+    std::optional<double> minBaselineRatio;
+    std::optional<LessonRecord> recorded; ///< empty until measured
+    Project project;                      ///< the starter, as the student opens it
+    QString text;                         ///< lesson.md, Markdown
 
     [[nodiscard]] QString projectPath() const;
     [[nodiscard]] QString textPath() const;

@@ -164,6 +164,8 @@ QJsonObject Project::toJson() const {
         json.insert(QStringLiteral("pipeline"), pipeline.toJson());
     if (!sweep.isEmpty())
         json.insert(QStringLiteral("sweep"), sweep.toJson());
+    if (!baseline.isEmpty())
+        json.insert(QStringLiteral("baseline"), baseline.toJson());
     if (!lesson.isEmpty())
         json.insert(QStringLiteral("lesson"), lesson);
     return json;
@@ -252,6 +254,52 @@ bool readProjectArguments(const json::FieldReader& fields, QVector<ArgumentSpec>
     return true;
 }
 
+/// The "pipeline", "sweep" and "baseline" sections, which name the project's arguments; false
+/// with the message (naming the field) in `error`.
+bool readRunSections(const QJsonObject& json, const json::FieldReader& fields, Project* out,
+                     QString* error) {
+    const auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    Project& project = *out;
+    QString message;
+    if (json.contains(QStringLiteral("pipeline"))) {
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("pipeline"), &value))
+            return false;
+        std::optional<Pipeline> pipeline = Pipeline::fromJson(value, project.arguments, &message);
+        if (!pipeline)
+            return fail(message);
+        project.pipeline = std::move(*pipeline);
+    }
+    if (json.contains(QStringLiteral("sweep"))) {
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("sweep"), &value))
+            return false;
+        std::optional<SweepSpec> sweep = SweepSpec::fromJson(value, project.arguments, &message);
+        if (!sweep)
+            return fail(message);
+        project.sweep = std::move(*sweep);
+    }
+    if (json.contains(QStringLiteral("baseline"))) {
+        QJsonObject value;
+        if (!fields.readObject(QStringLiteral("baseline"), &value))
+            return false;
+        std::optional<BaselineSpec> baseline =
+            BaselineSpec::fromJson(value, project.arguments, &message);
+        if (!baseline)
+            return fail(message);
+        project.baseline = std::move(*baseline);
+    }
+    if (project.sweep.objective == SweepObjective::Baseline && project.baseline.isEmpty())
+        return fail(QStringLiteral("sweep.objective: \"baseline\" ranks by the ratio to the "
+                                   "project's library baseline, but the project has no "
+                                   "\"baseline\" section"));
+    return true;
+}
+
 } // namespace
 
 std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error) {
@@ -329,24 +377,8 @@ std::optional<Project> Project::fromJson(const QJsonObject& json, QString* error
     }
     if (!readGlobals(json, &project, &message))
         return fail(message);
-    if (json.contains(QStringLiteral("pipeline"))) {
-        QJsonObject value;
-        if (!fields.readObject(QStringLiteral("pipeline"), &value))
-            return std::nullopt;
-        std::optional<Pipeline> pipeline = Pipeline::fromJson(value, project.arguments, &message);
-        if (!pipeline)
-            return fail(message);
-        project.pipeline = std::move(*pipeline);
-    }
-    if (json.contains(QStringLiteral("sweep"))) {
-        QJsonObject value;
-        if (!fields.readObject(QStringLiteral("sweep"), &value))
-            return std::nullopt;
-        std::optional<SweepSpec> sweep = SweepSpec::fromJson(value, project.arguments, &message);
-        if (!sweep)
-            return fail(message);
-        project.sweep = std::move(*sweep);
-    }
+    if (!readRunSections(json, fields, &project, error))
+        return std::nullopt;
     // Validated by Lesson::load, which knows its fields; a plain project only carries it.
     if (json.contains(QStringLiteral("lesson")) &&
         !fields.readObject(QStringLiteral("lesson"), &project.lesson))

@@ -5,6 +5,7 @@
 #include "core/compile/SourceLanguage.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/launch/GlobalSpec.h"
+#include "core/project/BaselineSpec.h"
 #include "core/project/Pipeline.h"
 #include "core/project/SweepSpec.h"
 #include "core/project/TimingSpec.h"
@@ -41,6 +42,9 @@ struct Project {
     Pipeline pipeline;
     /// The parameter sweep (core/sweep; JSON: "sweep", written only when it has tunables).
     SweepSpec sweep;
+    /// The library call the kernel is measured against (JSON: "baseline", written only when
+    /// set).
+    BaselineSpec baseline;
     /// The "lesson" section of a lesson's project (core/project/Lesson reads it), kept as
     /// written so that saving a student's copy of a lesson keeps it; empty for other projects.
     QJsonObject lesson;

@@ -279,9 +279,10 @@ QJsonObject SweepSpec::toJson() const {
     if (strategy.kind != SweepStrategySpec::Kind::Exhaustive)
         strategyJson.insert(QStringLiteral("seed"), double(strategy.seed));
     json.insert(QStringLiteral("strategy"), strategyJson);
-    json.insert(QStringLiteral("objective"), objective == SweepObjective::Time
-                                                 ? QStringLiteral("time")
-                                                 : QStringLiteral("bandwidth"));
+    json.insert(QStringLiteral("objective"),
+                objective == SweepObjective::Time        ? QStringLiteral("time")
+                : objective == SweepObjective::Bandwidth ? QStringLiteral("bandwidth")
+                                                         : QStringLiteral("baseline"));
     return json;
 }
 
@@ -416,11 +417,14 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
         return std::nullopt;
 
     QString objective = QStringLiteral("time");
-    if (!fields.readChoice(QStringLiteral("objective"),
-                           {QStringLiteral("time"), QStringLiteral("bandwidth")}, &objective))
+    if (!fields.readChoice(
+            QStringLiteral("objective"),
+            {QStringLiteral("time"), QStringLiteral("bandwidth"), QStringLiteral("baseline")},
+            &objective))
         return std::nullopt;
-    spec.objective =
-        objective == QLatin1String("time") ? SweepObjective::Time : SweepObjective::Bandwidth;
+    spec.objective = objective == QLatin1String("time")        ? SweepObjective::Time
+                     : objective == QLatin1String("bandwidth") ? SweepObjective::Bandwidth
+                                                               : SweepObjective::Baseline;
     return spec;
 }
 

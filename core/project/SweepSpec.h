@@ -15,7 +15,7 @@
 //     "sharedMemBytes": "TILE * (TILE + 1) * 4",
 //     "restrictions": ["bx*by <= 1024", "TILE % 4 == 0"],
 //     "strategy": {"kind": "local", "budget": 50, "seed": 7},
-//     "objective": "time"                           // or "bandwidth"
+//     "objective": "time"                    // or "bandwidth", "baseline" (the ratio)
 //   }
 
 #include "core/launch/ArgumentSpec.h"
@@ -86,8 +86,9 @@ struct SweepStrategySpec {
 [[nodiscard]] QString strategyKindName(SweepStrategySpec::Kind kind);
 [[nodiscard]] std::optional<SweepStrategySpec::Kind> strategyKindFromName(const QString& name);
 
-/// What "best" means: the lowest median time, or the highest bandwidth.
-enum class SweepObjective { Time, Bandwidth };
+/// What "best" means: the lowest median time, the highest bandwidth, or the highest ratio to
+/// the project's library baseline (its time over the kernel's: "baseline").
+enum class SweepObjective { Time, Bandwidth, Baseline };
 
 /// A project's "sweep" section.
 struct SweepSpec {

@@ -6,6 +6,7 @@
 #include "core/io/Trace.h"
 #include "core/launch/LaunchValidation.h"
 #include "core/run/ErrorText.h"
+#include "core/run/GemmBaseline.h"
 #include "core/run/Measure.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunMemory.h"
@@ -208,6 +209,8 @@ bool DeviceRun::prepareMemory() {
         fail(RunStatus::BadInput, problem);
         return false;
     };
+    if (!planBaseline())
+        return false;
     // Bounds before bytes: the whole run's host and device memory is checked before any
     // buffer is generated or read, not one buffer at a time after they are all built.
     size_t freeBeforeBytes = 0, totalBeforeBytes = 0;
@@ -271,7 +274,74 @@ bool DeviceRun::prepareMemory() {
         if (!m_packed)
             return failed();
     }
+    if (m_baselinePlan) {
+        // A library that is missing or refuses leaves the kernel's own results standing.
+        m_baseline = GemmBaseline::create(*m_baselinePlan, m_s.buffers, m_s.stream,
+                                          &m_result.baseline.error);
+        tracePhase("baseline prepared");
+    }
     return true;
+}
+
+bool DeviceRun::planBaseline() {
+    const BaselineSpec& spec = m_project.baseline;
+    if (spec.isEmpty())
+        return true;
+    QString problem;
+    if (m_isPipeline)
+        problem = QStringLiteral("baseline: a pipeline has no single kernel to measure against "
+                                 "%1; remove the baseline or the pipeline")
+                      .arg(spec.libraryDisplayName());
+    else
+        m_baselinePlan = planGemm(spec, m_project.arguments, &problem);
+    if (!m_baselinePlan) {
+        fail(RunStatus::BadInput, problem);
+        return false;
+    }
+    m_result.baseline.library = spec.libraryDisplayName();
+    m_result.baseline.call = m_baselinePlan->describe();
+    return true;
+}
+
+void DeviceRun::checkBaseline() {
+    if (!m_baseline)
+        return;
+    m_baseline->enqueue();
+    BaselineResult& r = m_result.baseline;
+    if (!m_baseline->failure().isEmpty()) {
+        r.error = m_baseline->failure();
+        m_baseline.reset();
+        return;
+    }
+    const QByteArray library = m_baseline->downloadResult();
+    const QByteArray kernel = m_baseline->downloadKernelOutput();
+    const VerifySpec& tolerance = m_project.arguments[m_baselinePlan->c.argIndex].buffer.verify;
+    r.check = compareGemmOutputs(*m_baselinePlan, kernel, library, tolerance.atol, tolerance.rtol);
+    r.check.method = QStringLiteral("kernel vs %1").arg(r.library);
+    tracePhase("baseline checked");
+}
+
+void DeviceRun::timeBaseline(DeviceBuffer* flush, BlockingKernel* blocker) {
+    if (!m_baseline)
+        return;
+    report(RunStage::Timing, 0, 1);
+    const TimingSpec& timing = m_project.timing;
+    GemmBaseline& gemm = *m_baseline;
+    const qint64 bytes = m_baselinePlan->bytesMoved();
+    const MeasureOutcome m =
+        measure(MeasureTarget{nullptr, m_launch.dims(), m_s.stream, nullptr, m_s.info, flush,
+                              blocker, bytes, m_baselinePlan->flops(), [&gemm] { gemm.enqueue(); }},
+                timing, m_request.repetitions, m_cancel, m_watchdog, m_progress);
+    tracePhase("baseline timed");
+    BaselineResult& r = m_result.baseline;
+    r.timing = m.timing;
+    if (!gemm.failure().isEmpty())
+        r.error = gemm.failure();
+    else if (m.status != RunStatus::Ok)
+        r.error = QStringLiteral("the baseline's timing stopped after %1 samples (%2)")
+                      .arg(m.timing.reps())
+                      .arg(m.status == RunStatus::Cancelled ? QStringLiteral("cancelled")
+                                                            : QStringLiteral("time limit"));
 }
 
 void DeviceRun::launchOnce() {
@@ -359,6 +429,7 @@ bool DeviceRun::launchAndVerify() {
     tracePhase("outputs verified");
     keepOutputs(outputs, globalOutputs);
     outputs.clear();
+    checkBaseline();
     if (m_cancel.load(std::memory_order_relaxed)) {
         fail(RunStatus::Cancelled, QStringLiteral("cancelled before timing"));
         return false;
@@ -412,10 +483,20 @@ RunResult DeviceRun::timeLaunches() {
         blocker = &m_s.blocker;
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(m_s.buffers));
     const MeasureOutcome m =
-        measure(MeasureTarget{*m_kernel, m_launch.dims(), m_s.stream, m_packed->kernelParams(),
-                              m_s.info, flush, blocker, bytes, timing.flopsPerLaunch.value_or(0.0)},
+        measure(MeasureTarget{&*m_kernel,
+                              m_launch.dims(),
+                              m_s.stream,
+                              m_packed->kernelParams(),
+                              m_s.info,
+                              flush,
+                              blocker,
+                              bytes,
+                              timing.flopsPerLaunch.value_or(0.0),
+                              {}},
                 timing, m_request.repetitions, m_cancel, m_watchdog, m_progress);
     tracePhase("timed");
+    if (m.status == RunStatus::Ok)
+        timeBaseline(flush, blocker);
     m_result.timing = m.timing;
     if (!blockerProblem.isEmpty())
         qWarning("timed without the blocking kernel: %s", qPrintable(blockerProblem));
@@ -432,7 +513,20 @@ RunResult DeviceRun::timeLaunches() {
                                    "the statistics cover those")
                         .arg(timing.timeLimitMs)
                         .arg(m.timing.reps()));
-    return finishVerification(m_result);
+    finishVerification(m_result);
+    const BufferVerification& check = m_result.baseline.check;
+    if (m_result.status == RunStatus::Ok && m_baseline && !check.passed) {
+        m_result.status = RunStatus::VerificationFailed;
+        m_result.error =
+            QStringLiteral("kernel vs %1: '%2' differs from the library's result in %3 of %4 "
+                           "elements (max abs err %5, max rel err %6)")
+                .arg(m_result.baseline.library, check.buffer)
+                .arg(check.mismatches)
+                .arg(check.checked)
+                .arg(check.maxAbsError)
+                .arg(check.maxRelError);
+    }
+    return m_result;
 }
 
 } // namespace kernelpad

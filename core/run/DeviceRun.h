@@ -6,6 +6,8 @@
 // Internal to core/run.
 
 #include "core/launch/Packing.h"
+#include "core/run/BaselinePlan.h"
+#include "core/run/GemmBaseline.h"
 #include "core/run/PipelineRun.h"
 #include "core/run/RunGlobals.h"
 #include "core/run/SessionDeviceState.h"
@@ -14,6 +16,7 @@
 #include <QHash>
 
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -54,6 +57,12 @@ private:
                      const QHash<QString, QByteArray>& globals);
     RunResult timePipeline();
     RunResult timeLaunches();
+    /// The baseline's plan checked against the arguments; false when the run fails on it.
+    [[nodiscard]] bool planBaseline();
+    /// One library call, its output checked against the kernel's verified output.
+    void checkBaseline();
+    /// The library call timed as the kernel was, with the same flush and blocking kernel.
+    void timeBaseline(DeviceBuffer* flush, BlockingKernel* blocker);
 
     const RunRequest& m_request;
     const Project& m_project;
@@ -72,6 +81,8 @@ private:
     BufferUploadStats m_uploads;
     std::optional<PackedArgs> m_packed;
     double m_verifyMs = 0;
+    std::optional<GemmPlan> m_baselinePlan;
+    std::unique_ptr<GemmBaseline> m_baseline; ///< null without a baseline, or when it failed
 };
 
 } // namespace kernelpad

@@ -51,6 +51,28 @@ QString formatMs(double ms) {
     return formatSummaryValue(s);
 }
 
+/// A lesson's "minBaselineRatio": false with the failure set when the run did not measure its
+/// library baseline or did not reach the ratio; the ratio joins the summary either way.
+bool judgeBaselineRatio(double required, const RunResult& result, LessonVerdict* verdict) {
+    const BaselineResult& b = result.baseline;
+    const double ratio = b.ratio(result.timing.medianMs);
+    if (!(ratio > 0)) {
+        verdict->failure =
+            QStringLiteral("Verified, but the %1 baseline was not measured%2, so the ratio to it "
+                           "is unknown.")
+                .arg(b.library.isEmpty() ? QStringLiteral("library") : b.library,
+                     b.error.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(b.error));
+        return false;
+    }
+    const QString reached = b.ratioText(result.timing.medianMs);
+    verdict->summary += (verdict->summary.isEmpty() ? QString() : QStringLiteral(", ")) + reached;
+    if (ratio >= required)
+        return true;
+    verdict->failure = QStringLiteral("Verified, but %1, at least %2 %3 needed.")
+                           .arg(reached, formatRatio(required), b.library);
+    return false;
+}
+
 } // namespace
 
 QString speedupText(double speedup) {
@@ -122,6 +144,8 @@ LessonVerdict judgeLessonRun(const Lesson& lesson, const RunResult& result,
                               ? QStringLiteral("verified")
                               : figures.join(QStringLiteral(", ")) + QStringLiteral(", verified");
     }
+    if (lesson.minBaselineRatio && !judgeBaselineRatio(*lesson.minBaselineRatio, result, &verdict))
+        return verdict;
     verdict.state = LessonVerdict::State::Complete;
     return verdict;
 }

@@ -47,6 +47,13 @@ public:
     }
 
 private:
+    void launchOnce() {
+        if (m_t.enqueue)
+            m_t.enqueue();
+        else
+            m_t.kernel->launch(m_t.launch, m_t.stream, m_t.params);
+    }
+
     /// What the spec and the target allow: the sample budget, the mode and the criterion.
     void check() {
         m_wanted = m_fixedSamples.value_or(m_spec.repetitions);
@@ -72,7 +79,7 @@ private:
         Event warmStart, warmStop;
         warmStart.record(m_t.stream);
         for (int i = 0; i < m_spec.warmupLaunches; ++i)
-            m_t.kernel.launch(m_t.launch, m_t.stream, m_t.params);
+            launchOnce();
         warmStop.record(m_t.stream);
         warmStop.synchronize();
         m_perLaunchMs = m_spec.warmupLaunches > 0
@@ -104,7 +111,7 @@ private:
                     if (m_cold)
                         m_t.l2Flush->fillBytesAsync(++flushValue, m_t.stream); // outside events
                     starts[size_t(i)].record(m_t.stream);
-                    m_t.kernel.launch(m_t.launch, m_t.stream, m_t.params);
+                    launchOnce();
                     stops[size_t(i)].record(m_t.stream);
                 }
             }

@@ -16,13 +16,14 @@
 #include <QVector>
 
 #include <atomic>
+#include <functional>
 #include <optional>
 
 namespace kernelpad {
 
-/// What the timing stage needs: the kernel ready to launch and where.
+/// What the timing stage needs: the kernel ready to launch (or a library call) and where.
 struct MeasureTarget {
-    const Kernel& kernel;
+    const Kernel* kernel; ///< null when `enqueue` is the call that is timed
     LaunchDims launch;
     const Stream& stream;
     void** params;
@@ -32,6 +33,9 @@ struct MeasureTarget {
     BlockingKernel* blocker = nullptr;
     qint64 bytesPerLaunch = 0; ///< for the bandwidth of the summary
     double flopsPerLaunch = 0; ///< for GFLOP/s; 0: not given
+    /// A library call queued on `stream` instead of the kernel's launch (a baseline), timed
+    /// between the same events, with the same warm-ups, flushes and stopping criterion.
+    std::function<void()> enqueue;
 };
 
 /// The statistics of the samples and how the measurement ended.

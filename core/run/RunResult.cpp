@@ -58,6 +58,8 @@ QJsonObject RunResult::toJson(bool withPtx) const {
         json.insert(QStringLiteral("jit"), jit.toJson());
     if (!pipeline.isEmpty())
         json.insert(QStringLiteral("pipeline"), pipeline.toJson());
+    if (!baseline.isEmpty())
+        json.insert(QStringLiteral("baseline"), baseline.toJson(timing.medianMs));
     if (sanitizerTool != SanitizerTool::None) {
         QJsonArray reports;
         for (const SanitizerReport& r : sanitizer)
@@ -188,7 +190,8 @@ std::optional<RunResult> RunResult::fromJson(const QJsonObject& json, QString* e
                                 kRequired, kByteCount) ||
         // Written only for a module loaded from PTX, and only for a pipeline.
         !readPart(fields, QStringLiteral("jit"), &r.jit, json::Presence::Optional) ||
-        !readPart(fields, QStringLiteral("pipeline"), &r.pipeline, json::Presence::Optional))
+        !readPart(fields, QStringLiteral("pipeline"), &r.pipeline, json::Presence::Optional) ||
+        !readPart(fields, QStringLiteral("baseline"), &r.baseline, json::Presence::Optional))
         return std::nullopt;
     r.console.text.truncate(int(kMaxConsoleBytes));
     r.console.totalBytes = std::max(r.console.totalBytes, qint64(r.console.text.size()));

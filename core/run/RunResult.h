@@ -6,6 +6,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/cuda/JitLog.h"
 #include "core/launch/ArgumentSpec.h"
+#include "core/run/BaselineResult.h"
 #include "core/run/ConsoleOutput.h"
 #include "core/run/KernelResources.h"
 #include "core/run/OutputBuffer.h"
@@ -55,6 +56,9 @@ struct RunResult {
     /// A pipeline run's per-step, sequence and graph times (JSON: "pipeline", only when the
     /// project has one); `timing` then holds the sequence's samples.
     PipelineTiming pipeline;
+    /// The library call the project names as its baseline, timed and checked as the kernel is
+    /// (JSON: "baseline", only when the project has one).
+    BaselineResult baseline;
 
     /// Every verified buffer passed (true if none was checked).
     [[nodiscard]] bool verified() const;

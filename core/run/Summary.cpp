@@ -336,6 +336,46 @@ void addVerificationSummary(Builder& b, const QVector<BufferVerification>& verif
           H::Count, unwritten);
 }
 
+/// The library baseline's entries: its call, its median, the ratio (library time over the
+/// kernel's, so above 1 the kernel is faster) and the check of the kernel's output against it.
+void addBaseline(Builder& b, const RunResult& r) {
+    const BaselineResult& base = r.baseline;
+    GroupScope scope(b, QStringLiteral("Baseline"));
+    using H = SummaryHint;
+    b.addText("baseline.call", "call", "the library call the kernel is measured against",
+              QStringLiteral("%1 %2").arg(base.library, base.call));
+    if (!base.error.isEmpty()) {
+        b.addText("baseline.error", "not measured", "why the library call did not run", base.error);
+        return;
+    }
+    if (base.timing.reps() > 0) {
+        Summary& median =
+            b.add("baseline.median", "median", "", H::Duration, seconds(base.timing.medianMs));
+        median.name = QStringLiteral("%1 median").arg(base.library);
+        median.description =
+            QStringLiteral("median time of the %1 call, timed as the kernel is").arg(base.library);
+        const double ratio = base.ratio(r.timing.medianMs);
+        Summary& share = withDecimals(
+            b.add("baseline.ratio", "", "", H::Ratio, ratio > 0 ? ratio : std::nan("")), 2);
+        share.name = QStringLiteral("× %1").arg(base.library);
+        share.description = QStringLiteral("the %1 median over the kernel's median: above 1 the "
+                                           "kernel is faster")
+                                .arg(base.library);
+        if (base.timing.gflops > 0)
+            b.add("baseline.flops", "library GFLOP/s", "the call's FLOPs over its median time",
+                  H::FlopRate, base.timing.gflops * kGiga);
+    }
+    if (base.check.checked > 0) {
+        b.addText("baseline.check", "kernel vs library",
+                  "the kernel's output against the library's, with the output's tolerance",
+                  base.check.passed ? QStringLiteral("passed") : QStringLiteral("FAILED"));
+        // A plain number would print 1e-05 as 0.000.
+        b.addText("baseline.maxAbsError", "max abs err",
+                  "largest absolute difference of the kernel's output from the library's",
+                  QString::number(base.check.maxAbsError, 'g', 3));
+    }
+}
+
 } // namespace
 
 QVector<Summary> summarize(const RunResult& r) {
@@ -417,6 +457,8 @@ QVector<Summary> summarize(const RunResult& r) {
     }
     if (!r.pipeline.isEmpty())
         addPipeline(b, r.pipeline);
+    if (!r.baseline.isEmpty())
+        addBaseline(b, r);
     if (!r.kernelLowered.isEmpty() || t.reps() > 0) // a loaded kernel
         addResourceSummary(b, r.resources);
     if (!r.verification.isEmpty())

@@ -51,6 +51,10 @@ Version Version::fromRun(int number, const QDateTime& finishedAt, const Project&
     v.sanitizer = result.sanitizerTool;
     v.sanitizerErrors = result.sanitizerErrorCount();
     v.profiled = profiled;
+    if (result.baseline.measured()) {
+        v.baselineLibrary = result.baseline.library;
+        v.baselineMedianMs = result.baseline.timing.medianMs;
+    }
     return v;
 }
 
@@ -98,8 +102,32 @@ QJsonObject Version::toJson() const {
         json.insert(QStringLiteral("profiled"), true);
     if (kept)
         json.insert(QStringLiteral("kept"), true);
+    if (baselineMedianMs > 0)
+        json.insert(QStringLiteral("baseline"),
+                    QJsonObject{{QStringLiteral("library"), baselineLibrary},
+                                {QStringLiteral("medianMs"), baselineMedianMs},
+                                {QStringLiteral("ratio"), baselineRatio()}});
     return json;
 }
+
+namespace {
+
+/// The "baseline" object of a version, when there is one ("ratio" is derived, not read).
+bool readVersionBaseline(const json::FieldReader& fields, Version* v) {
+    QJsonObject baseline;
+    if (!fields.readObject(QStringLiteral("baseline"), &baseline, json::Presence::Optional))
+        return false;
+    if (baseline.isEmpty())
+        return true;
+    const json::FieldReader inner(baseline, fields.error(),
+                                  fields.path(QStringLiteral("baseline")));
+    return inner.readString(QStringLiteral("library"), &v->baselineLibrary,
+                            json::Presence::Required) &&
+           inner.readNumber(QStringLiteral("medianMs"), &v->baselineMedianMs,
+                            json::Presence::Required);
+}
+
+} // namespace
 
 std::optional<Version> Version::fromJson(const QJsonObject& object, QString* error) {
     json::FieldReader fields(object, error);
@@ -127,7 +155,7 @@ std::optional<Version> Version::fromJson(const QJsonObject& object, QString* err
         !fields.readString(QStringLiteral("sanitizer"), &sanitizer) ||
         !fields.readInt(QStringLiteral("sanitizerErrors"), &v.sanitizerErrors) ||
         !fields.readBool(QStringLiteral("profiled"), &v.profiled) ||
-        !fields.readBool(QStringLiteral("kept"), &v.kept))
+        !fields.readBool(QStringLiteral("kept"), &v.kept) || !readVersionBaseline(fields, &v))
         return std::nullopt;
     v.finishedAt = QDateTime::fromString(finished, Qt::ISODateWithMs);
     if (!v.finishedAt.isValid()) {

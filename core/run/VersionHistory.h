@@ -41,6 +41,14 @@ struct Version {
     SanitizerTool sanitizer = SanitizerTool::None;
     int sanitizerErrors = 0;
     bool profiled = false; ///< Nsight Compute profiled this run
+    /// The project's library baseline as this run measured it ("cuBLAS", its median); empty
+    /// and 0 when it has none or it did not run (JSON: "baseline", only when measured).
+    QString baselineLibrary;
+    double baselineMedianMs = 0;
+    /// The library's median over the kernel's (above 1 the kernel is faster); 0 when unknown.
+    [[nodiscard]] double baselineRatio() const {
+        return baselineMedianMs > 0 && timing.medianMs > 0 ? baselineMedianMs / timing.medianMs : 0;
+    }
     /// Not a run: the project as it was before a restore, kept so that it can be restored
     /// (its source was in no version).
     bool kept = false;

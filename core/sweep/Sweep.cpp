@@ -135,6 +135,8 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
         record.minMs = result.timing.minMs;
         record.bandwidthGBs =
             result.timing.bandwidthGBs > 0 ? result.timing.bandwidthGBs : std::nan("");
+        const double ratio = result.baseline.ratio(result.timing.medianMs);
+        record.baselineRatio = ratio > 0 ? ratio : std::nan("");
     } else {
         record.error = result.error.isEmpty() ? runStatusName(result.status) : result.error;
     }

@@ -38,7 +38,15 @@ QString csvNumber(double value) {
 double SweepRecord::score(SweepObjective objective) const {
     if (!passed())
         return std::nan("");
-    return objective == SweepObjective::Time ? medianMs : -bandwidthGBs;
+    switch (objective) {
+    case SweepObjective::Time:
+        return medianMs;
+    case SweepObjective::Bandwidth:
+        return -bandwidthGBs;
+    case SweepObjective::Baseline:
+        return -baselineRatio;
+    }
+    return medianMs;
 }
 
 QJsonObject SweepRecord::toJson() const {
@@ -55,6 +63,8 @@ QJsonObject SweepRecord::toJson() const {
     // Absent rather than null when unknown: files written before the field read the same.
     if (std::isfinite(ceilingGBs) && ceilingGBs > 0)
         json.insert(QStringLiteral("ceilingGBs"), ceilingGBs);
+    if (std::isfinite(baselineRatio) && baselineRatio > 0)
+        json.insert(QStringLiteral("baselineRatio"), baselineRatio);
     if (!error.isEmpty())
         json.insert(QStringLiteral("error"), error);
     // The order of the parameters, which a JSON object does not keep.
@@ -79,6 +89,8 @@ std::optional<SweepRecord> SweepRecord::fromJson(const QJsonObject& json, QStrin
         !fields.readNumber(QStringLiteral("gbps"), &record.bandwidthGBs, json::Presence::Optional,
                            json::NullNumber::IsNaN) ||
         !fields.readNumber(QStringLiteral("ceilingGBs"), &record.ceilingGBs,
+                           json::Presence::Optional, json::NullNumber::IsNaN) ||
+        !fields.readNumber(QStringLiteral("baselineRatio"), &record.baselineRatio,
                            json::Presence::Optional, json::NullNumber::IsNaN))
         return std::nullopt;
     const json::FieldReader parameterFields =

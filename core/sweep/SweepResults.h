@@ -40,6 +40,9 @@ struct SweepRecord {
     /// sweep's chart draws its GB/s against. NaN when the run did not know it (or the record
     /// comes from a file written before records carried it).
     double ceilingGBs = std::numeric_limits<double>::quiet_NaN();
+    /// The library baseline's median over the kernel's (above 1 the kernel is faster); NaN
+    /// when the project has none or it was not measured (JSON "baselineRatio", absent then).
+    double baselineRatio = std::numeric_limits<double>::quiet_NaN();
 
     /// Compiled, ran and verified.
     [[nodiscard]] bool passed() const { return status == QLatin1String("ok"); }

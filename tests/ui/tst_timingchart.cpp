@@ -63,6 +63,7 @@ private slots:
     void tableShowsEverySummary();
     void axisUnitIsTheFormattersUnit();
     void emptyStateBeforeARun();
+    void libraryRatioLabel();
 };
 
 void TestTimingChart::medianLineMatchesStats_data() {
@@ -315,6 +316,28 @@ void TestTimingChart::axisUnitIsTheFormattersUnit() {
 }
 
 // Before any run the chart showed bare axes labelled "0 0 0 0 1".
+void TestTimingChart::libraryRatioLabel() {
+    TimingChartView view;
+    view.show();
+    auto* label = view.findChild<QLabel*>(QStringLiteral("libraryRatio"));
+    QVERIFY(label);
+    view.showRun(runWith({2.0, 2.0, 2.0}), QString());
+    QVERIFY(!label->isVisible()); // no baseline, no label
+    RunResult r = runWith({2.0, 2.0, 2.0});
+    r.baseline.library = QStringLiteral("cuBLAS");
+    r.baseline.timing = computeStats({1.64, 1.64, 1.64});
+    view.showRun(r, QString());
+    QVERIFY(label->isVisible());
+    // The library's time over the kernel's: under 1, the kernel is slower.
+    QVERIFY2(label->text().contains(QStringLiteral("0.82× cuBLAS")), qPrintable(label->text()));
+    r.baseline.error = QStringLiteral("cuBLAS not found: looked in /x/libcublas.so.13");
+    view.showRun(r, QString());
+    QVERIFY2(label->text().contains(QStringLiteral("looked in /x/libcublas.so.13")),
+             qPrintable(label->text()));
+    view.showRun(runWith({2.0}), QString());
+    QVERIFY(!label->isVisible());
+}
+
 void TestTimingChart::emptyStateBeforeARun() {
     TimingChartView view;
     view.show();

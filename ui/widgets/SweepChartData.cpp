@@ -1,5 +1,6 @@
 #include "ui/widgets/SweepChartData.h"
 
+#include "core/run/BaselineResult.h"
 #include "core/sweep/SweepSpace.h"
 
 #include <QCoreApplication>
@@ -91,7 +92,9 @@ bool isSizeSweep(const SweepSpec& spec, const QVector<SweepChartAxis>& varying) 
 double objectiveValue(const SweepRecord& record, SweepObjective objective) {
     if (!record.passed())
         return std::nan("");
-    const double v = objective == SweepObjective::Time ? record.medianMs : record.bandwidthGBs;
+    const double v = objective == SweepObjective::Time        ? record.medianMs
+                     : objective == SweepObjective::Bandwidth ? record.bandwidthGBs
+                                                              : record.baselineRatio;
     return std::isfinite(v) && v > 0 ? v : std::nan("");
 }
 
@@ -139,10 +142,14 @@ QString objectiveText(double value, SweepObjective objective) {
         return QStringLiteral("–");
     if (objective == SweepObjective::Bandwidth)
         return QStringLiteral("%1 GB/s").arg(value, 0, 'f', value < 10 ? 2 : 0);
+    if (objective == SweepObjective::Baseline)
+        return sweepChartTr("%1 the baseline").arg(formatRatio(value));
     return QStringLiteral("%1 ms").arg(value, 0, 'g', 4);
 }
 
 QString objectiveTitle(SweepObjective objective) {
+    if (objective == SweepObjective::Baseline)
+        return sweepChartTr("Ratio to the baseline (its time over the kernel's)");
     return objective == SweepObjective::Bandwidth ? sweepChartTr("Bandwidth (GB/s)")
                                                   : sweepChartTr("Median time (ms)");
 }

@@ -53,6 +53,8 @@ QColor viridis(double t) {
 
 /// A cell's text: short enough for a 40-pixel cell.
 QString cellText(double value, SweepObjective objective) {
+    if (objective == SweepObjective::Baseline)
+        return QString::number(value, 'f', 2);
     if (objective == SweepObjective::Bandwidth || value >= 100)
         return QString::number(value, 'f', 0);
     return QString::number(value, 'g', 3);
@@ -262,7 +264,9 @@ void SweepHeatMap::paintEvent(QPaintEvent*) {
         p.drawText(labels, Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap,
                    cellText(worst, m_objective));
         p.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-                   m_objective == SweepObjective::Time ? tr("ms") : tr("GB/s"));
+                   m_objective == SweepObjective::Time        ? tr("ms")
+                   : m_objective == SweepObjective::Bandwidth ? tr("GB/s")
+                                                              : tr("× baseline"));
     }
 }
 

@@ -143,7 +143,9 @@ QWidget* SweepPanel::buildForm() {
     m_seed->setRange(0, 999999);
     m_seed->setPrefix(tr("seed "));
     m_objective = new QComboBox(form);
-    m_objective->addItems({tr("lowest time"), tr("highest bandwidth")});
+    // In SweepObjective's order: the index is the objective.
+    m_objective->addItems(
+        {tr("lowest time"), tr("highest bandwidth"), tr("highest ratio to the baseline")});
     for (QComboBox* box : {m_strategy, m_objective})
         connect(box, &QComboBox::currentIndexChanged, this, [this] { onFormEdited(); });
     for (QSpinBox* box : {m_budget, m_seed})
@@ -261,7 +263,7 @@ void SweepPanel::loadFromDocument() {
     m_strategy->setCurrentIndex(int(spec.strategy.kind));
     m_budget->setValue(spec.strategy.budget);
     m_seed->setValue(int(spec.strategy.seed));
-    m_objective->setCurrentIndex(spec.objective == SweepObjective::Bandwidth ? 1 : 0);
+    m_objective->setCurrentIndex(int(spec.objective));
     m_loading = false;
     onFormEdited();
 }
@@ -321,8 +323,7 @@ std::optional<SweepSpec> SweepPanel::formSpec(QString* error) const {
     spec.strategy.kind = SweepStrategySpec::Kind(m_strategy->currentIndex());
     spec.strategy.budget = m_budget->value();
     spec.strategy.seed = quint64(m_seed->value());
-    spec.objective =
-        m_objective->currentIndex() == 1 ? SweepObjective::Bandwidth : SweepObjective::Time;
+    spec.objective = SweepObjective(m_objective->currentIndex());
     if (spec.isEmpty())
         return spec;
     // The file's reader checks what the form cannot (a scalar that is not an argument).

@@ -84,8 +84,13 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_throttleNote->setWordWrap(true);
     m_throttleNote->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
     m_throttleNote->hide();
+    m_libraryRatio = new QLabel(m_summary);
+    m_libraryRatio->setObjectName(QStringLiteral("libraryRatio"));
+    m_libraryRatio->setWordWrap(true);
+    m_libraryRatio->hide();
     auto* summaryLayout = new QVBoxLayout(m_summary);
     summaryLayout->setContentsMargins(0, 0, 0, 0);
+    summaryLayout->addWidget(m_libraryRatio);
     summaryLayout->addWidget(m_summaryTable, 1);
     summaryLayout->addWidget(m_throttleNote);
 
@@ -165,9 +170,25 @@ void TimingChartView::buildHistogramChart() {
     m_histView = makeChartView(this, chart);
 }
 
+void TimingChartView::showLibraryRatio(const RunResult& result) {
+    const BaselineResult& b = result.baseline;
+    const QString ratio = b.ratioText(result.timing.medianMs);
+    if (!ratio.isEmpty())
+        // The library's time over the kernel's, so a kernel that beats it reads above 1.
+        m_libraryRatio->setText(tr("<b>%1</b>: %2's median %3 over this kernel's (above 1 the "
+                                   "kernel is faster)")
+                                    .arg(ratio.toHtmlEscaped(), b.library.toHtmlEscaped(),
+                                         formatDurationMs(b.timing.medianMs)));
+    else if (!b.error.isEmpty())
+        m_libraryRatio->setText(
+            tr("%1 not measured: %2").arg(b.library.toHtmlEscaped(), b.error.toHtmlEscaped()));
+    m_libraryRatio->setVisible(!ratio.isEmpty() || !b.error.isEmpty());
+}
+
 void TimingChartView::showRun(const RunResult& result, const QString& whatChanged, quint64 serial) {
     m_last = result.timing;
     m_runSummaries = summarize(result);
+    showLibraryRatio(result);
     updateRepetitions(m_last);
     updateHistogram(m_last);
     updateSummary();

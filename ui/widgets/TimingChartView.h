@@ -87,6 +87,7 @@ public:
     [[nodiscard]] bool showsCharts() const;
 
 private:
+    void showLibraryRatio(const RunResult& result);
     void buildRepetitionChart();
     void buildHistogramChart();
     void buildHistoryChart();
@@ -132,6 +133,9 @@ private:
     QWidget* m_summary = nullptr;
     QTableWidget* m_summaryTable = nullptr;
     QLabel* m_throttleNote = nullptr;
+    /// The kernel against the project's library baseline ("0.82× cuBLAS"; child
+    /// "libraryRatio"), hidden when the project has none.
+    QLabel* m_libraryRatio = nullptr;
 };
 
 } // namespace kernelpad

@@ -1,0 +1,52 @@
+#pragma once
+// A library call the kernel is measured against (docs/project-format.md, "Library baselines"):
+// cuBLAS GEMM on the project's own buffers and scalars, run and timed as the kernel is. The
+// JSON form is the project's "baseline" section; sizes are resolved and checked against the
+// buffers before each run (core/run/BaselinePlan.h), since scalars change between runs.
+
+#include "core/launch/ArgumentSpec.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace kernelpad {
+
+/// The "baseline" section: which library call, on which buffers, with which sizes.
+struct BaselineSpec {
+    QString library; ///< "cublas"; empty: the project has no baseline
+    QString call;    ///< "gemm"
+    /// "column" (cuBLAS's own: element (i, j) at i + j * ld) or "row" (C++ arrays: i * ld + j).
+    QString order = QStringLiteral("column");
+    QString a, b, c; ///< buffer argument names; `c` is the kernel's output
+    bool transA = false, transB = false;
+    /// Integers or expressions over integer scalar arguments ("n", "2*n").
+    QString m, n, k;
+    QString lda, ldb, ldc; ///< empty: the tightest (the stored rows, or columns)
+    QString alpha = QStringLiteral("1"), beta = QStringLiteral("0"); ///< expressions
+    QString batch = QStringLiteral("1");
+    QString strideA, strideB, strideC; ///< elements between batches; empty: one matrix
+    /// "fp32", "tf32" (fp32 buffers, tensor cores), "fp16" (half A and B), "fp64".
+    QString compute = QStringLiteral("fp32");
+
+    [[nodiscard]] bool isEmpty() const { return library.isEmpty(); }
+    /// The library's name as a ratio names it: "cuBLAS".
+    [[nodiscard]] QString libraryDisplayName() const;
+    [[nodiscard]] QJsonObject toJson() const;
+    /// Reads the section; the buffers must be buffer arguments of `arguments`. Fails with a
+    /// message naming the field ("baseline.a: no buffer argument 'x'; the buffers are ...").
+    static std::optional<BaselineSpec>
+    fromJson(const QJsonObject& json, const QVector<ArgumentSpec>& arguments, QString* error);
+    friend bool operator==(const BaselineSpec& x, const BaselineSpec& y) {
+        return x.toJson() == y.toJson();
+    }
+};
+
+/// The libraries, calls and compute types the "baseline" section takes.
+[[nodiscard]] QStringList baselineLibraries();
+[[nodiscard]] QStringList baselineComputeTypes();
+
+} // namespace kernelpad
