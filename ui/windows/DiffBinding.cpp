@@ -1,5 +1,5 @@
 // bind::compileDiff: the diff view shows the comparisons of a CompileHistory that follows the
-// session's compiles.
+// workbench's compiles.
 
 #include "ui/CompileHistory.h"
 #include "ui/widgets/CompileDiffView.h"
@@ -7,9 +7,9 @@
 
 namespace kernelpad::bind {
 
-void compileDiff(Session* session, CompileDiffView* view) {
+void compileDiff(Workbench* workbench, CompileDiffView* view) {
     // Owned by the view: the compiles kept live as long as the view that shows them.
-    auto* history = new CompileHistory(session, view);
+    auto* history = new CompileHistory(workbench, view);
     history->setObjectName(QStringLiteral("compileHistory"));
     view->setHistory(history);
 }

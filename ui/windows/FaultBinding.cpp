@@ -18,7 +18,7 @@ namespace {
 
 /// What the binding keeps between callbacks.
 struct FaultState {
-    /// Off while Session::addViewer() replays old runs: a replayed fault starts nothing.
+    /// Off while Workbench::addViewer() replays old runs: a replayed fault starts nothing.
     bool live = false;
     /// The memcheck run this binding started is under way; its answer is the finding.
     bool following = false;
@@ -27,7 +27,7 @@ struct FaultState {
 
 } // namespace
 
-void fault(Session* session, FaultBanner* banner, CodeEditor* editor) {
+void fault(Workbench* workbench, FaultBanner* banner, CodeEditor* editor) {
     const auto state = std::make_shared<FaultState>();
     const QPointer<CodeEditor> sourceEditor(editor);
 
@@ -37,7 +37,7 @@ void fault(Session* session, FaultBanner* banner, CodeEditor* editor) {
         RunRequest request;
         request.sanitizer = SanitizerTool::Memcheck;
         QString why;
-        if (!session->run(request, &why)) {
+        if (!workbench->run(request, &why)) {
             banner->showFault(state->fault + QStringLiteral("\n\n") +
                               QObject::tr("The memcheck run cannot start: %1").arg(why));
             return;
@@ -48,16 +48,16 @@ void fault(Session* session, FaultBanner* banner, CodeEditor* editor) {
     QObject::connect(banner, &FaultBanner::memcheckRequested, banner, startMemcheck);
 
     PanelViewer* viewer = makeViewer(banner);
-    viewer->onCleared = [=](const Session&) {
+    viewer->onCleared = [=](const Workbench&) {
         state->following = false;
         state->fault.clear();
         banner->hide();
     };
-    viewer->onRunStarted = [=](const Session&) {
+    viewer->onRunStarted = [=](const Workbench&) {
         if (!state->following)
             banner->hide(); // a new run of the user's: the old fault is history
     };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
         const RunResult& result = run.result;
         if (state->following) {
             state->following = false;
@@ -87,7 +87,7 @@ void fault(Session* session, FaultBanner* banner, CodeEditor* editor) {
             banner->showOffer(result.error);
         }
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
     state->live = true;
 }
 

@@ -9,8 +9,8 @@
 #include "ui/LessonExercise.h"
 #include "ui/LessonProgress.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
-#include "ui/SessionRequest.h"
+#include "ui/Workbench.h"
+#include "ui/WorkbenchRequest.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LessonPane.h"
 #include "ui/windows/PanelBindings.h"
@@ -88,15 +88,15 @@ void MainWindow::createLessonPane() {
     });
 
     PanelViewer* viewer = makeViewer(pane);
-    viewer->onDevices = [pane](const Session& session) {
-        pane->setDeviceAvailable(!session.devicesKnown() ||
-                                 (session.driverError().isEmpty() && session.currentDevice()));
+    viewer->onDevices = [pane](const Workbench& workbench) {
+        pane->setDeviceAvailable(!workbench.devicesKnown() ||
+                                 (workbench.driverError().isEmpty() && workbench.currentDevice()));
     };
-    viewer->onRunFinished = [exercise](const Session&, const RunRecord& run) {
+    viewer->onRunFinished = [exercise](const Workbench&, const RunRecord& run) {
         if (!run.sanitized())
             exercise->runFinished(run.result, run.project);
     };
-    m_session->addViewer(viewer);
+    m_workbench->addViewer(viewer);
 
     connect(exercise, &LessonExercise::judged, pane, &LessonPane::showVerdict);
     connect(exercise, &LessonExercise::baselineNeeded, pane,

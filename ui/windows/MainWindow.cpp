@@ -3,9 +3,9 @@
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
-#include "ui/Session.h"
 #include "ui/Theme.h"
 #include "ui/WheelGuard.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
@@ -56,7 +56,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     : QMainWindow(parent)
     , m_engine(engine)
     , m_document(new ProjectDocument(this))
-    , m_session(new Session(engine, m_document, this))
+    , m_workbench(new Workbench(engine, m_document, this))
     , m_recent(new RecentFiles(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
@@ -68,7 +68,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     createStatusBar();
     restoreLayout();
     bindPanels();
-    watchSession();
+    watchWorkbench();
     createWelcome();
     createLessonPane();
 
@@ -87,28 +87,28 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::bindPanels() {
-    bind::editor(m_session, m_editor);
-    bind::compileOptions(m_session, m_options);
-    bind::kernelSelector(m_session, m_kernelSelector);
-    bind::arguments(m_session, m_arguments);
-    bind::launch(m_session, m_launch);
-    bind::pipeline(m_session, findChild<PipelinePanel*>(QStringLiteral("pipelinePanel")));
-    bind::diagnostics(m_session, m_diagnostics);
-    bind::ptx(m_session, m_ptx);
-    bind::sass(m_session, m_sass, m_editor, m_ptx);
-    bind::fault(m_session, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
-    bind::compileDiff(m_session, findChild<CompileDiffView*>(QStringLiteral("compileDiff")));
-    bind::versions(m_session, findChild<VersionsPanel*>(QStringLiteral("versions")), m_editor,
+    bind::editor(m_workbench, m_editor);
+    bind::compileOptions(m_workbench, m_options);
+    bind::kernelSelector(m_workbench, m_kernelSelector);
+    bind::arguments(m_workbench, m_arguments);
+    bind::launch(m_workbench, m_launch);
+    bind::pipeline(m_workbench, findChild<PipelinePanel*>(QStringLiteral("pipelinePanel")));
+    bind::diagnostics(m_workbench, m_diagnostics);
+    bind::ptx(m_workbench, m_ptx);
+    bind::sass(m_workbench, m_sass, m_editor, m_ptx);
+    bind::fault(m_workbench, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
+    bind::compileDiff(m_workbench, findChild<CompileDiffView*>(QStringLiteral("compileDiff")));
+    bind::versions(m_workbench, findChild<VersionsPanel*>(QStringLiteral("versions")), m_editor,
                    findChild<CompileDiffView*>(QStringLiteral("compileDiff")), m_tabs);
-    bind::programLog(m_session, m_log);
-    bind::resources(m_session, m_resources);
-    bind::occupancy(m_session, m_occupancy);
-    bind::timing(m_session, m_timing);
-    bind::verification(m_session, m_verification);
-    bind::buffers(m_session, m_buffers);
-    bind::console(m_session, m_console);
-    bind::profile(m_session, m_profile, m_editor);
-    bind::sweep(m_session, findChild<SweepPanel*>(QStringLiteral("sweepPanel")));
+    bind::programLog(m_workbench, m_log);
+    bind::resources(m_workbench, m_resources);
+    bind::occupancy(m_workbench, m_occupancy);
+    bind::timing(m_workbench, m_timing);
+    bind::verification(m_workbench, m_verification);
+    bind::buffers(m_workbench, m_buffers);
+    bind::console(m_workbench, m_console);
+    bind::profile(m_workbench, m_profile, m_editor);
+    bind::sweep(m_workbench, findChild<SweepPanel*>(QStringLiteral("sweepPanel")));
 }
 
 void MainWindow::createWidgets() {
@@ -255,7 +255,7 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::setCompileWhileTyping(bool on) {
-    m_compileWhileTypingAction->setChecked(on); // the action tells the session
+    m_compileWhileTypingAction->setChecked(on); // the action tells the workbench
 }
 
 bool MainWindow::verificationPinned() const {
@@ -333,7 +333,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
-    m_session->cancel();
+    m_workbench->cancel();
     // A clean close: the recovery file is no longer needed.
     m_document->removeRecovery();
     saveLayout();

@@ -1,7 +1,7 @@
 #pragma once
 // KernelPad's main window: the editor in the centre, compile options, arguments and launch
 // settings in docks, results in tabs below. The window holds layout, actions and menus; the
-// project is the ProjectDocument's and everything else the Session's, which the panels
+// project is the ProjectDocument's and everything else the Workbench's, which the panels
 // observe (docs/ARCHITECTURE.md, "The window").
 
 #include "core/profile/ProfileReport.h"
@@ -46,7 +46,7 @@ class WelcomePage;
 class RecentFiles;
 class ResourcesPanel;
 class OccupancyView;
-class Session;
+class Workbench;
 struct RunRecord;
 class TimingChartView;
 class VerificationPanel;
@@ -78,7 +78,7 @@ public:
     ~MainWindow() override;
 
     [[nodiscard]] ProjectDocument* document() const { return m_document; }
-    [[nodiscard]] Session* session() const { return m_session; }
+    [[nodiscard]] Workbench* workbench() const { return m_workbench; }
 
     // --- projects (MainWindowActions.cpp) ---
     /// Opens a shipped example as an untitled copy: Save asks where, so the installed file is
@@ -195,7 +195,7 @@ private:
     /// Edit ▸ Undo/Redo of the document's settings history (MainWindowMenus.cpp).
     void addSettingsUndoActions(QMenu* edit);
     void createStatusBar();
-    /// Binds every panel to the document and the session (PanelBindings.h).
+    /// Binds every panel to the document and the workbench (PanelBindings.h).
     void bindPanels();
     void restoreLayout();
     void saveLayout();
@@ -240,9 +240,9 @@ private:
     // LessonBinding.cpp: the lesson pane and exercise mode
     void createLessonPane();
 
-    // MainWindowRun.cpp: what the window itself shows of the session (the status bar, the
+    // MainWindowRun.cpp: what the window itself shows of the workbench (the status bar, the
     // banner, which tab is in front, which actions are enabled)
-    void watchSession();
+    void watchWorkbench();
     void showDevices();
     void showCompileStatus();
     void showRunFinished(const RunRecord& run);
@@ -261,7 +261,7 @@ private:
 
     QPointer<Engine> m_engine;
     ProjectDocument* m_document = nullptr;
-    Session* m_session = nullptr;
+    Workbench* m_workbench = nullptr;
     RecentFiles* m_recent = nullptr;
 
     // The window's parts, for layout, actions and menus; what they show comes from their

@@ -3,7 +3,7 @@
 
 #include "core/run/OccupancyInputs.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/OccupancyView.h"
 #include "ui/windows/PanelBindings.h"
 
@@ -11,10 +11,10 @@
 
 namespace kernelpad::bind {
 
-void occupancy(Session* session, OccupancyView* view) {
+void occupancy(Workbench* workbench, OccupancyView* view) {
     // Pure arithmetic over at most a few thousand points: cheap enough to redo on each edit.
     auto update = [=] {
-        const std::optional<CompileResult>& compile = session->lastCompile();
+        const std::optional<CompileResult>& compile = workbench->lastCompile();
         if (!compile) {
             view->showMessage(QObject::tr(
                 "Nothing compiled yet: after a compile, this tab shows the kernel's occupancy "
@@ -27,12 +27,12 @@ void occupancy(Session* session, OccupancyView* view) {
                                           "curves show here after a successful compile."));
             return;
         }
-        const Project& project = session->document()->project();
-        const DeviceInfo* device = session->currentDevice();
+        const Project& project = workbench->document()->project();
+        const DeviceInfo* device = workbench->currentDevice();
         // The driver's figures only when they are for this kernel and this device.
         const KernelResources* driver =
-            device && session->kernelResources() && session->resourcesKernel() == project.kernel
-                ? &*session->kernelResources()
+            device && workbench->kernelResources() && workbench->resourcesKernel() == project.kernel
+                ? &*workbench->kernelResources()
                 : nullptr;
         const qint64 threads = project.launch.threadsPerBlock();
         const OccupancyReport report = occupancyReport(*compile, project.kernel, device, driver,
@@ -40,14 +40,14 @@ void occupancy(Session* session, OccupancyView* view) {
                                                        project.launch.sharedMemBytes);
         view->showReport(report, project.kernel, device ? device->name : QString());
     };
-    QObject::connect(session->document(), &ProjectDocument::launchChanged, view, update);
-    QObject::connect(session->document(), &ProjectDocument::kernelChanged, view, update);
+    QObject::connect(workbench->document(), &ProjectDocument::launchChanged, view, update);
+    QObject::connect(workbench->document(), &ProjectDocument::kernelChanged, view, update);
     PanelViewer* viewer = makeViewer(view);
-    viewer->onCleared = [=](const Session&) { update(); };
+    viewer->onCleared = [=](const Workbench&) { update(); };
     viewer->onDevices = viewer->onCleared;
     viewer->onCompiled = viewer->onCleared;
     viewer->onResources = viewer->onCleared;
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
 }
 
 } // namespace kernelpad::bind

@@ -1,5 +1,5 @@
 // bind::profile: the Profile tab, the editor's profile margin and the roofline show the
-// session's profiles. Each profile is kept with its run (RunRecord::profile); the tab's list
+// workbench's profiles. Each profile is kept with its run (RunRecord::profile); the tab's list
 // picks the run whose profile is shown, and the margin is marked stale, its markers following
 // their lines, while the editor's source differs from the one that run profiled.
 
@@ -28,9 +28,9 @@ struct ProfileState {
 };
 
 /// The run's position in the history, 1-based, as the timing history numbers it.
-int runNumber(const Session& session, const RunRecord& run) {
-    for (int i = 0; i < session.history().size(); ++i)
-        if (session.history().at(i).serial == run.serial)
+int runNumber(const Workbench& workbench, const RunRecord& run) {
+    for (int i = 0; i < workbench.history().size(); ++i)
+        if (workbench.history().at(i).serial == run.serial)
             return i + 1;
     return 0;
 }
@@ -41,10 +41,10 @@ std::optional<double> medianSeconds(const RunRecord& run) {
     return run.result.timing.medianMs / 1e3;
 }
 
-QString entryLabel(const Session& session, const RunRecord& run) {
+QString entryLabel(const Workbench& workbench, const RunRecord& run) {
     QString label =
         QCoreApplication::translate("ProfilePanel", "Run %1 · %2 · %3 set")
-            .arg(runNumber(session, run))
+            .arg(runNumber(workbench, run))
             .arg(QLocale().toString(run.finishedAt.time(), QLocale::ShortFormat), run.profile->set);
     if (const std::optional<double> median = medianSeconds(run))
         label += QStringLiteral(" · ") + formatDuration(*median);
@@ -53,7 +53,7 @@ QString entryLabel(const Session& session, const RunRecord& run) {
 
 } // namespace
 
-void profile(Session* session, ProfilePanel* panel, CodeEditor* editor) {
+void profile(Workbench* workbench, ProfilePanel* panel, CodeEditor* editor) {
     const auto state = std::make_shared<ProfileState>();
     const QPointer<CodeEditor> sourceEditor(editor);
     auto* margin = editor ? new ProfileMargin(editor) : nullptr;
@@ -61,20 +61,20 @@ void profile(Session* session, ProfilePanel* panel, CodeEditor* editor) {
 
     // The margin is stale while the editor holds another source than the one profiled.
     const auto updateStale = [=] {
-        const RunRecord* run = session->findRun(state->shown);
+        const RunRecord* run = workbench->findRun(state->shown);
         QString note;
-        if (run && run->profile && run->project.source != session->document()->project().source)
+        if (run && run->profile && run->project.source != workbench->document()->project().source)
             note = QCoreApplication::translate(
                        "ProfilePanel",
                        "Stale: the source was edited after run %1 was profiled; the margin's "
                        "marks follow their lines but their numbers are of that run's source.")
-                       .arg(runNumber(*session, *run));
+                       .arg(runNumber(*workbench, *run));
         panel->setStaleNote(note);
         if (profileMargin)
             profileMargin->setStale(note);
     };
     const auto show = [=](quint64 serial) {
-        const RunRecord* run = session->findRun(serial);
+        const RunRecord* run = workbench->findRun(serial);
         if (!run || !run->profile)
             return;
         state->shown = serial;
@@ -83,8 +83,8 @@ void profile(Session* session, ProfilePanel* panel, CodeEditor* editor) {
             [&] {
                 QStringList entries;
                 for (quint64 s : state->serials)
-                    if (const RunRecord* r = session->findRun(s))
-                        entries << entryLabel(*session, *r);
+                    if (const RunRecord* r = workbench->findRun(s))
+                        entries << entryLabel(*workbench, *r);
                 return entries;
             }(),
             int(state->serials.indexOf(serial)));
@@ -95,7 +95,7 @@ void profile(Session* session, ProfilePanel* panel, CodeEditor* editor) {
         updateStale();
     };
     // Every profiled run as a point in order; the roofs of the newest profile's device.
-    const auto updateRoofline = [=](const Session& s) {
+    const auto updateRoofline = [=](const Workbench& s) {
         QVector<ProfiledRun> runs;
         const ProfileReport* newest = nullptr;
         for (quint64 serial : state->serials) {
@@ -114,7 +114,7 @@ void profile(Session* session, ProfilePanel* panel, CodeEditor* editor) {
                                     rooflineRoofs(*newest));
         panel->roofline()->setPoints(rooflinePoints(runs));
     };
-    const auto forget = [=](const Session&) {
+    const auto forget = [=](const Workbench&) {
         state->serials.clear();
         state->shown = 0;
         panel->setHistory({}, -1);
@@ -129,14 +129,14 @@ void profile(Session* session, ProfilePanel* panel, CodeEditor* editor) {
     viewer->onCleared = forget;
     viewer->onHistoryCleared = forget;
     // A late panel is told every run: those with a profile join the list.
-    viewer->onRunFinished = [=](const Session& s, const RunRecord& run) {
+    viewer->onRunFinished = [=](const Workbench& s, const RunRecord& run) {
         if (!run.profile || state->serials.contains(run.serial))
             return;
         state->serials.append(run.serial);
         updateRoofline(s);
         show(run.serial);
     };
-    viewer->onProfileFinished = [=](const Session& s, const RunRecord* run) {
+    viewer->onProfileFinished = [=](const Workbench& s, const RunRecord* run) {
         if (run && run->profile) {
             if (!state->serials.contains(run->serial))
                 state->serials.append(run->serial);
@@ -153,13 +153,13 @@ void profile(Session* session, ProfilePanel* panel, CodeEditor* editor) {
                 profileMargin->clear();
         }
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
 
     QObject::connect(panel, &ProfilePanel::historyEntryChosen, panel, [=](int index) {
         if (index >= 0 && index < state->serials.size())
             show(state->serials.at(index));
     });
-    QObject::connect(session->document(), &ProjectDocument::sourceChanged, panel, updateStale);
+    QObject::connect(workbench->document(), &ProjectDocument::sourceChanged, panel, updateStale);
 }
 
 } // namespace kernelpad::bind

@@ -98,19 +98,19 @@ void connectLineColours(SassView* view, const QPointer<PtxView>& ptxView,
 
 } // namespace
 
-void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
+void sass(Workbench* workbench, SassView* view, CodeEditor* editor, PtxView* ptx) {
     const auto state = std::make_shared<SassState>();
     const QPointer<PtxView> ptxView(ptx);
     const QPointer<CodeEditor> sourceEditor(editor);
 
     const auto request = [=] {
-        const std::optional<CompileResult>& compile = session->lastCompile();
+        const std::optional<CompileResult>& compile = workbench->lastCompile();
         if (!compile || !compile->ok)
             return;
         state->outdated = false;
         // The compile worker compiles with -lineinfo and runs nvdisasm; the UI never does.
-        state->requestId = session->engine()->disassemble(
-            session->document()->project(), session->document()->directory(), compile->arch);
+        state->requestId = workbench->engine()->disassemble(
+            workbench->document()->project(), workbench->document()->directory(), compile->arch);
     };
     // Marks `line` everywhere; `scroll` moves the SASS and the PTX to it (not when it was
     // clicked there).
@@ -133,14 +133,14 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
     connectLineColours(view, ptxView, bands);
 
     PanelViewer* viewer = makeViewer(view);
-    viewer->onCleared = [=](const Session&) {
+    viewer->onCleared = [=](const Workbench&) {
         state->requestId = 0;
         state->outdated = false;
         view->clear();
         if (bands)
             bands->setLines({});
     };
-    viewer->onCompiled = [=](const Session& s) {
+    viewer->onCompiled = [=](const Workbench& s) {
         if (!s.lastCompile()->ok)
             return; // the SASS of the last good compile stays
         state->outdated = true;
@@ -148,13 +148,13 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
         if (view->isVisible() || (ptxView && ptxView->isVisible()))
             request();
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
 
     const auto requestIfOutdated = [=] {
         // From now on the compiles carry -lineinfo, so that this view's request (and the line
         // colours the PTX view asks for) is a cache hit rather than a second NVRTC compile
         // (bench/sass measures both).
-        session->setLineInfoWanted(true);
+        workbench->setLineInfoWanted(true);
         if (state->outdated)
             request();
     };
@@ -162,14 +162,14 @@ void sass(Session* session, SassView* view, CodeEditor* editor, PtxView* ptx) {
     if (ptx)
         QObject::connect(ptx, &PtxView::shown, view, requestIfOutdated);
     // The text as soon as nvdisasm has printed it; the colours come with the map.
-    if (session->engine()) {
-        QObject::connect(session->engine(), &Engine::sassListed, view,
+    if (workbench->engine()) {
+        QObject::connect(workbench->engine(), &Engine::sassListed, view,
                          [=](quint64 id, const SassReport& report) {
                              if (id == state->requestId)
                                  view->showReport(report);
                          });
     }
-    QObject::connect(session->engine(), &Engine::sassReady, view,
+    QObject::connect(workbench->engine(), &Engine::sassReady, view,
                      [=](quint64 id, const SassReport& report) {
                          if (id != state->requestId)
                              return;

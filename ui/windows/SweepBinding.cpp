@@ -3,17 +3,17 @@
 // (SweepDevices); without a driver or a device, Run Sweep says so instead of starting.
 
 #include "ui/Preferences.h"
-#include "ui/Session.h"
 #include "ui/SweepDevices.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/SweepChart.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/PanelBindings.h"
 
 namespace kernelpad::bind {
 
-void sweep(Session* session, SweepPanel* panel) {
-    panel->setDocument(session->document());
-    panel->setEngine(session->engine());
+void sweep(Workbench* workbench, SweepPanel* panel) {
+    panel->setDocument(workbench->document());
+    panel->setEngine(workbench->engine());
     // The chart beside the results: redrawn with every record, and a point clicked selects
     // its row (and a row selected is what Apply Selected writes).
     auto* chart = new SweepChart(panel);
@@ -25,13 +25,13 @@ void sweep(Session* session, SweepPanel* panel) {
     PanelViewer* viewer = makeViewer(panel);
     // The size sweep's copy ceiling when its records carry none (a file written before they
     // did): the device's, as the last measured run reported it.
-    viewer->onRunFinished = [chart](const Session&, const RunRecord& run) {
+    viewer->onRunFinished = [chart](const Workbench&, const RunRecord& run) {
         if (run.result.timing.ceilingGBs > 0)
             chart->setCopyCeiling(run.result.timing.ceilingGBs);
     };
     auto* devices = new SweepDevices(panel);
     devices->setRunners(Preferences::load().runners);
-    viewer->onDevices = [panel, devices](const Session& s) {
+    viewer->onDevices = [panel, devices](const Workbench& s) {
         QString noDevice = s.driverError();
         if (noDevice.isEmpty() && s.devicesKnown() && s.devices().isEmpty())
             noDevice = QObject::tr("the driver found no device");
@@ -42,7 +42,7 @@ void sweep(Session* session, SweepPanel* panel) {
     };
     QObject::connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, devices,
                      [devices] { devices->setRunners(Preferences::load().runners); });
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
 }
 
 } // namespace kernelpad::bind

@@ -27,7 +27,7 @@ namespace {
 /// What the binding keeps between calls; shared by its lambdas, which the panel outlives.
 struct VersionsState {
     VersionStore store{QString()};
-    /// Which version each of this session's runs became (a profile finds it by serial).
+    /// Which version each of this workbench's runs became (a profile finds it by serial).
     QHash<quint64, int> numberOfSerial;
 };
 
@@ -158,7 +158,7 @@ void restoreVersion(VersionsPanel* panel, ProjectDocument* document, CodeEditor*
 }
 
 /// The PTX/SASS diff of versions `a` and `b`, shown in the Diff tab.
-void diffVersions(Session* session, const VersionsState& state, VersionsModel* model,
+void diffVersions(Workbench* workbench, const VersionsState& state, VersionsModel* model,
                   CompileDiffView* diffView, QTabWidget* tabs, int a, int b) {
     auto* history = diffView->findChild<CompileHistory*>(QStringLiteral("compileHistory"));
     const Version* before = model->find(a);
@@ -167,28 +167,28 @@ void diffVersions(Session* session, const VersionsState& state, VersionsModel* m
         return;
     const auto side = [&](const Version& v) {
         CompileHistory::ProjectVersion version{v.project, versionTitle(v), CompileResult()};
-        // This session's runs still hold their compile; versions read from disk do not.
+        // This workbench's runs still hold their compile; versions read from disk do not.
         for (auto it = state.numberOfSerial.cbegin(); it != state.numberOfSerial.cend(); ++it)
             if (it.value() == v.number)
-                if (const RunRecord* run = session->findRun(it.key());
+                if (const RunRecord* run = workbench->findRun(it.key());
                     run && run->result.compile.ok)
                     version.compile = run->result.compile;
         return version;
     };
     QString arch;
-    if (session->lastCompile() && !session->lastCompile()->arch.isEmpty())
-        arch = session->lastCompile()->arch;
-    else if (const DeviceInfo* device = session->currentDevice())
+    if (workbench->lastCompile() && !workbench->lastCompile()->arch.isEmpty())
+        arch = workbench->lastCompile()->arch;
+    else if (const DeviceInfo* device = workbench->currentDevice())
         arch = device->arch();
-    history->compareProjects(side(*before), side(*after), session->document()->directory(), arch);
+    history->compareProjects(side(*before), side(*after), workbench->document()->directory(), arch);
     tabs->setCurrentWidget(diffView);
 }
 
 } // namespace
 
-void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, CompileDiffView* diffView,
-              QTabWidget* tabs) {
-    ProjectDocument* document = session->document();
+void versions(Workbench* workbench, VersionsPanel* panel, CodeEditor* editor,
+              CompileDiffView* diffView, QTabWidget* tabs) {
+    ProjectDocument* document = workbench->document();
     auto state = std::make_shared<VersionsState>();
     VersionsModel* model = panel->model();
 
@@ -202,14 +202,14 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, Compil
     };
 
     PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Session&) { load(); };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+    viewer->onCleared = [=](const Workbench&) { load(); };
+    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
         if (state->numberOfSerial.contains(run.serial))
             return;
         const int number = model->nextNumber();
         QString changes = run.changes;
         if (state->numberOfSerial.isEmpty() && !run.sanitized()) {
-            // The session's first run: what changed since the last version read from disk.
+            // The workbench's first run: what changed since the last version read from disk.
             const QVector<Version>& all = model->versions();
             for (auto it = all.crbegin(); it != all.crend(); ++it) {
                 if (it->hasTiming()) {
@@ -223,7 +223,7 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, Compil
                                        run.profile.has_value()));
         save(panel, *state);
     };
-    viewer->onProfileFinished = [=](const Session&, const RunRecord* run) {
+    viewer->onProfileFinished = [=](const Workbench&, const RunRecord* run) {
         if (!run || !run->profile || !state->numberOfSerial.contains(run->serial))
             return;
         const Version* kept = model->find(state->numberOfSerial.value(run->serial));
@@ -234,14 +234,14 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, Compil
         model->update(marked);
         save(panel, *state);
     };
-    viewer->onHistoryCleared = [=](const Session&) {
+    viewer->onHistoryCleared = [=](const Workbench&) {
         state->numberOfSerial.clear();
         model->clear();
         QString error;
         if (!state->store.clear(&error))
             report(panel, error);
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
 
     // Save As: the versions follow the project to its new file.
     QObject::connect(document, &ProjectDocument::pathChanged, panel, [=](const QString& path) {
@@ -253,7 +253,7 @@ void versions(Session* session, VersionsPanel* panel, CodeEditor* editor, Compil
     QObject::connect(panel, &VersionsPanel::restoreRequested, panel,
                      [=](int number) { restoreVersion(panel, document, editor, state, number); });
     QObject::connect(panel, &VersionsPanel::compileDiffRequested, panel, [=](int a, int b) {
-        diffVersions(session, *state, model, diffView, tabs, a, b);
+        diffVersions(workbench, *state, model, diffView, tabs, a, b);
     });
 }
 
