@@ -100,6 +100,10 @@ void Workbench::addViewer(WorkbenchViewer* viewer) {
     m_viewers.append(viewer);
     if (auto* object = dynamic_cast<QObject*>(viewer))
         connect(object, &QObject::destroyed, this, [this, viewer] { removeViewer(viewer); });
+    showStateTo(viewer);
+}
+
+void Workbench::showStateTo(WorkbenchViewer* viewer) const {
     viewer->workbenchCleared(*this);
     if (m_devicesKnown)
         viewer->devicesChanged(*this);

@@ -92,6 +92,10 @@ public:
     /// (a viewer that is a QObject is dropped on its destruction) or removed.
     void addViewer(WorkbenchViewer* viewer);
     void removeViewer(WorkbenchViewer* viewer);
+    /// Tells `viewer` the current state (cleared, devices, compile, resources, every run kept,
+    /// a run or profile in flight) without adding it: for a viewer that hears the changes
+    /// through another (the window's ViewRegistry).
+    void showStateTo(WorkbenchViewer* viewer) const;
 
     // --- devices ---
     /// Asks the Engine for the device list again.

@@ -171,9 +171,10 @@ void TestOccupancyView::windowMarkerFollowsTheBlockSize() {
 
     auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
     QCOMPARE(tabs->tabText(MainWindow::OccupancyTab), QStringLiteral("Occupancy"));
-    auto* view = qobject_cast<OccupancyView*>(tabs->widget(MainWindow::OccupancyTab));
-    QVERIFY(view);
+    // The tab's view is made when the tab is first shown (MainWindowViews.cpp).
     tabs->setCurrentIndex(MainWindow::OccupancyTab);
+    auto* view = tabs->widget(MainWindow::OccupancyTab)->findChild<OccupancyView*>();
+    QVERIFY(view);
     QTRY_VERIFY_WITH_TIMEOUT(view->showsCharts(), kCompileTimeoutMs);
     QCOMPARE(view->markerPoint(OccupancyAxis::BlockSize).x(), 256.0);
     QVERIFY(!view->limiterText().isEmpty());

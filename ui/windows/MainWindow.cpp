@@ -27,6 +27,7 @@
 #include "ui/widgets/VerificationPanel.h"
 #include "ui/widgets/VersionsPanel.h"
 #include "ui/windows/PanelBindings.h"
+#include "ui/windows/ViewRegistry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -93,22 +94,9 @@ void MainWindow::bindPanels() {
     bind::arguments(m_workbench, m_arguments);
     bind::launch(m_workbench, m_launch);
     bind::pipeline(m_workbench, findChild<PipelinePanel*>(QStringLiteral("pipelinePanel")));
-    bind::diagnostics(m_workbench, m_diagnostics);
-    bind::ptx(m_workbench, m_ptx);
-    bind::sass(m_workbench, m_sass, m_editor, m_ptx);
     bind::fault(m_workbench, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
-    bind::compileDiff(m_workbench, findChild<CompileDiffView*>(QStringLiteral("compileDiff")));
-    bind::versions(m_workbench, findChild<VersionsPanel*>(QStringLiteral("versions")), m_editor,
-                   findChild<CompileDiffView*>(QStringLiteral("compileDiff")), m_tabs);
-    bind::programLog(m_workbench, m_log);
-    bind::resources(m_workbench, m_resources);
-    bind::occupancy(m_workbench, m_occupancy);
-    bind::timing(m_workbench, m_timing);
-    bind::verification(m_workbench, m_verification);
-    bind::buffers(m_workbench, m_buffers);
-    bind::console(m_workbench, m_console);
-    bind::profile(m_workbench, m_profile, m_editor);
-    bind::sweep(m_workbench, findChild<SweepPanel*>(QStringLiteral("sweepPanel")));
+    // The result views hear the workbench after the editing panels have followed it.
+    m_workbench->addViewer(m_views);
 }
 
 void MainWindow::createWidgets() {
@@ -132,53 +120,7 @@ void MainWindow::createWidgets() {
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("resultTabs"));
     m_tabs->setDocumentMode(true);
-    m_log = new QPlainTextEdit(this);
-    m_log->setObjectName(QStringLiteral("programLog"));
-    m_log->setReadOnly(true);
-    m_log->setFont(monospaceFont());
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_log->setPlaceholderText(tr("The NVRTC program log appears here after a compile."));
-    m_diagnostics = new DiagnosticsList(this);
-    m_diagnostics->setObjectName(QStringLiteral("diagnostics"));
-    m_ptx = new PtxView(this);
-    m_ptx->setObjectName(QStringLiteral("ptx"));
-    m_sass = new SassView(this);
-    m_sass->setObjectName(QStringLiteral("sass"));
-    connect(m_ptx, &PtxView::saveAsPtxProjectRequested, this, [this] { saveAsPtxProject(); });
-    m_resources = new ResourcesPanel(this);
-    m_resources->setObjectName(QStringLiteral("resources"));
-    m_occupancy = new OccupancyView(this);
-    m_occupancy->setObjectName(QStringLiteral("occupancy"));
-    m_timing = new TimingChartView(this);
-    m_timing->setObjectName(QStringLiteral("timing"));
-    m_verification = new VerificationPanel(this);
-    m_verification->setObjectName(QStringLiteral("verification"));
-    m_buffers = new BufferViewer(this);
-    m_buffers->setObjectName(QStringLiteral("buffers"));
-    m_console = new ConsolePanel(this);
-    m_console->setObjectName(QStringLiteral("console"));
-    m_tabs->insertTab(LogTab, m_log, tr("Program Log"));
-    m_tabs->insertTab(DiagnosticsTab, m_diagnostics, tr("Diagnostics"));
-    m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
-    m_tabs->insertTab(SassTab, m_sass, tr("SASS"));
-    auto* diff = new CompileDiffView(this);
-    diff->setObjectName(QStringLiteral("compileDiff"));
-    m_tabs->insertTab(DiffTab, diff, tr("Diff"));
-    m_tabs->insertTab(ResourcesTab, m_resources, tr("Resources"));
-    m_tabs->insertTab(OccupancyTab, m_occupancy, tr("Occupancy"));
-    m_tabs->insertTab(TimingTab, m_timing, tr("Timing"));
-    m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
-    m_tabs->insertTab(BuffersTab, m_buffers, tr("Buffers"));
-    m_tabs->insertTab(ConsoleTab, m_console, tr("Console"));
-    m_profile = new ProfilePanel(this);
-    m_profile->setObjectName(QStringLiteral("profile"));
-    m_tabs->insertTab(ProfileTab, m_profile, tr("Profile"));
-    // Every run of the project; wide enough here to compare two side by side.
-    auto* versions = new VersionsPanel(this);
-    versions->setObjectName(QStringLiteral("versions"));
-    m_tabs->addTab(versions, tr("Versions"));
-    connect(m_console, &ConsolePanel::titleChanged, this,
-            [this](const QString& title) { m_tabs->setTabText(ConsoleTab, title); });
+    createViews();
 
     auto* editorPane = new QWidget(this);
     auto* editorLayout = new QVBoxLayout(editorPane);
@@ -219,10 +161,6 @@ void MainWindow::createWidgets() {
     centralLayout->addWidget(splitter, 1);
     setCentralWidget(central);
 
-    connect(m_diagnostics, &DiagnosticsList::jumpRequested, this, [this](int line, int column) {
-        if (m_editor)
-            m_editor->goToLine(line, column);
-    });
     applyTheme();
 }
 
@@ -259,19 +197,21 @@ void MainWindow::setCompileWhileTyping(bool on) {
 }
 
 bool MainWindow::verificationPinned() const {
-    return m_verification && m_verification->parentWidget() == m_resultsSplitter;
+    const QWidget* verification = viewWidget(QStringLiteral("verification"));
+    return verification && verification->parentWidget() == m_resultsSplitter;
 }
 
 void MainWindow::setVerificationPinned(bool on) {
-    if (!m_verification || on == verificationPinned())
+    QWidget* verification = viewWidget(QStringLiteral("verification"));
+    if (!verification || on == verificationPinned())
         return;
     const bool wasCurrent = m_tabs->currentIndex() == VerificationTab;
     // Swap what the Verification tab holds so that the ResultTab indices stay valid.
     m_tabs->removeTab(VerificationTab);
     if (on) {
         m_tabs->insertTab(VerificationTab, m_verificationPlaceholder, tr("Verification"));
-        m_resultsSplitter->addWidget(m_verification);
-        m_verification->show();
+        m_resultsSplitter->addWidget(verification);
+        verification->show();
         // Charts need about 230 px of height and the verification table about 150: give the
         // results three fifths of the window's height, the tabs three fifths of that. Before
         // the window is laid out the splitters have no size yet: split once they have.
@@ -295,7 +235,7 @@ void MainWindow::setVerificationPinned(bool on) {
     } else {
         m_verificationPlaceholder->hide();
         m_verificationPlaceholder->setParent(this);
-        m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
+        m_tabs->insertTab(VerificationTab, verification, tr("Verification"));
     }
     if (m_verificationPinnedAction && m_verificationPinnedAction->isChecked() != on) {
         const QSignalBlocker blocker(m_verificationPinnedAction);

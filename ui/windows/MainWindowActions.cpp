@@ -52,7 +52,8 @@ bool MainWindow::newProject() {
 }
 
 bool MainWindow::saveAsPtxProject() {
-    const QString ptx = m_ptx ? m_ptx->ptx() : QString();
+    auto* view = qobject_cast<PtxView*>(viewWidget(QStringLiteral("ptx")));
+    const QString ptx = view ? view->ptx() : QString();
     if (ptx.isEmpty()) {
         showError(tr("Cannot Make a PTX Project"), tr("There is no PTX yet: compile first."));
         return false;

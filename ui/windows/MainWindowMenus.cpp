@@ -285,7 +285,7 @@ void MainWindow::createViewMenu() {
     m_verificationPinnedAction->setCheckable(true);
     connect(m_verificationPinnedAction, &QAction::toggled, this,
             &MainWindow::setVerificationPinned);
-    // Compiler Explorer's matching colours, kept in Preferences (bind::sass follows them).
+    // Compiler Explorer's matching colours, kept in Preferences (SassResultView follows them).
     QAction* lineColours = m_viewMenu->addAction(tr("Line &Colours"));
     lineColours->setObjectName(QStringLiteral("lineColoursAction"));
     lineColours->setCheckable(true);
@@ -345,7 +345,8 @@ void MainWindow::showDocument(const QString& path) {
 }
 
 void MainWindow::jumpToDiagnostic(int step) {
-    if (!m_diagnostics || !m_diagnostics->activateAdjacent(step)) {
+    auto* diagnostics = qobject_cast<DiagnosticsList*>(viewWidget(QStringLiteral("diagnostics")));
+    if (!diagnostics || !diagnostics->activateAdjacent(step)) {
         statusBar()->showMessage(tr("No diagnostics"), kNoDiagnosticsMessageMs);
         return;
     }

@@ -1,6 +1,6 @@
 // MainWindow: Build ▸ Profile and its set, what the status bar shows while ncu runs, and the
 // Profile tab brought to the front when a profile ends. The tab, the editor's margin and the
-// roofline follow the workbench through bind::profile (ProfileBinding.cpp).
+// roofline follow the workbench through their view (ui/views/ProfileView.h).
 
 #include "ui/windows/MainWindow.h"
 

@@ -1,6 +1,7 @@
 // MainWindow: compile and run through the Workbench, and what the window itself shows of it:
 // the driver banner, the status bar, which result tab is in front, which actions are enabled.
-// The panels show the rest through their bindings (PanelBindings.cpp).
+// The panels show the rest: the editing ones through their bindings (PanelBindings.cpp), the
+// result views through the ViewRegistry (MainWindowViews.cpp).
 
 #include "ui/windows/MainWindow.h"
 #include "ui/windows/MainWindowFormat.h"
@@ -28,7 +29,6 @@ void MainWindow::watchWorkbench() {
     viewer->onCleared = [this](const Workbench&) {
         m_compileLabel->clear();
         m_runLabel->clear();
-        m_tabs->setTabText(DiagnosticsTab, tr("Diagnostics"));
     };
     viewer->onDevices = [this](const Workbench&) { showDevices(); };
     viewer->onCompileStarted = [this](const Workbench&) {
@@ -97,9 +97,6 @@ void MainWindow::showDevices() {
 
 void MainWindow::showCompileStatus() {
     const CompileResult& result = *m_workbench->lastCompile();
-    m_tabs->setTabText(DiagnosticsTab, result.diagnostics.isEmpty()
-                                           ? tr("Diagnostics")
-                                           : tr("Diagnostics (%1)").arg(result.diagnostics.size()));
     if (!result.error.isEmpty()) {
         // The compiler itself is missing, not the source wrong: say which, the tooltip says why.
         m_compileLabel->setText(!result.compilerMissing ? tr("Compile error")

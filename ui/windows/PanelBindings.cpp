@@ -1,29 +1,20 @@
 #include "ui/windows/PanelBindings.h"
-#include "ui/windows/MainWindowFormat.h"
 
 #include "core/launch/BufferInit.h"
 #include "ui/ProjectDocument.h"
-#include "ui/WorkbenchRangeFetcher.h"
 #include "ui/models/ArgumentTableModel.h"
+#include "ui/views/DiagnosticsView.h"
 #include "ui/widgets/ArgumentTableView.h"
-#include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileOptionsPanel.h"
-#include "ui/widgets/ConsolePanel.h"
-#include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/KernelItems.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PipelinePanel.h"
-#include "ui/widgets/PtxView.h"
-#include "ui/widgets/ResourcesPanel.h"
-#include "ui/widgets/TimingChartView.h"
-#include "ui/widgets/VerificationPanel.h"
 
 #include <QBoxLayout>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 
 #include <memory>
 
@@ -103,14 +94,6 @@ private:
     std::shared_ptr<bool> m_active;
 };
 
-/// The project's own diagnostics and, after a sanitized run, its reports.
-QVector<Diagnostic> marksOf(const RunRecord& run) {
-    QVector<Diagnostic> marks = run.result.compile.diagnostics;
-    for (const SanitizerReport& report : run.result.sanitizer)
-        marks.push_back(report.diagnostic());
-    return marks;
-}
-
 /// A pipeline project runs its steps' kernels, not the one in the kernel box (which types the
 /// argument table and is what Resources and Occupancy describe): a note under the box says so.
 void notePipelineKernels(QComboBox* selector, QLabel* note, const QString& plainToolTip,
@@ -161,7 +144,7 @@ void editor(Workbench* workbench, CodeEditor* editor) {
     };
     viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
         if (run.sanitized())
-            editor->setDiagnostics(marksOf(run), run.project.sourceName);
+            editor->setDiagnostics(diagnosticMarks(run), run.project.sourceName);
     };
     workbench->addViewer(viewer);
 }
@@ -389,146 +372,6 @@ void pipeline(Workbench* workbench, PipelinePanel* panel) {
     };
     workbench->addViewer(viewer);
     show();
-}
-
-void diagnostics(Workbench* workbench, DiagnosticsList* list) {
-    ProjectDocument* document = workbench->document();
-    PanelViewer* viewer = makeViewer(list);
-    viewer->onCleared = [=](const Workbench&) { list->clearDiagnostics(); };
-    viewer->onCompiled = [=](const Workbench& s) {
-        list->setDiagnostics(s.lastCompile()->diagnostics, document->project().sourceName);
-    };
-    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
-        if (run.sanitized())
-            list->setDiagnostics(marksOf(run), run.project.sourceName);
-    };
-    workbench->addViewer(viewer);
-}
-
-void ptx(Workbench* workbench, PtxView* view) {
-    PanelViewer* viewer = makeViewer(view);
-    viewer->onCleared = [=](const Workbench&) { view->clear(); };
-    // A failed compile keeps the last good PTX, marked stale.
-    viewer->onCompiled = [=](const Workbench& s) { view->showCompile(*s.lastCompile()); };
-    workbench->addViewer(viewer);
-}
-
-void programLog(Workbench* workbench, QPlainTextEdit* log) {
-    PanelViewer* viewer = makeViewer(log);
-    viewer->onCleared = [=](const Workbench&) { log->clear(); };
-    viewer->onCompiled = [=](const Workbench& s) {
-        const CompileResult& result = *s.lastCompile();
-        QStringList header;
-        header << (result.compiler.isEmpty() // PTX and NVVM IR name their own tools
-                       ? QObject::tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch)
-                       : QObject::tr("%1, %2").arg(result.compiler, result.arch));
-        if (!result.flags.isEmpty())
-            header << QObject::tr("Flags: %1").arg(result.flags.join(QLatin1Char(' ')));
-        header << (result.ok ? QObject::tr("Compiled in %1%2")
-                                   .arg(formatDurationMs(result.compileMs),
-                                        result.cacheHit ? QObject::tr(" (cache)") : QString())
-                             : QObject::tr("Compile failed: %1")
-                                   .arg(DiagnosticsList::summaryOf(result.diagnostics)));
-        if (result.compilerMissing) // the message names the library and what to do
-            header << result.error;
-        else if (!result.error.isEmpty())
-            header << QObject::tr("NVRTC could not run: %1").arg(result.error);
-        log->setPlainText(header.join(QLatin1Char('\n')) + QStringLiteral("\n\n") +
-                          (result.log.isEmpty() ? QObject::tr("(empty program log)") : result.log));
-    };
-    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
-        const RunResult& result = run.result;
-        if (run.sanitized()) {
-            log->appendPlainText(QStringLiteral("\n") + sanitizerSummary(result));
-            for (const SanitizerReport& report : result.sanitizer)
-                log->appendPlainText(report.message());
-            if (!result.sanitizerNote.isEmpty())
-                log->appendPlainText(result.sanitizerNote);
-        } else if (result.status != RunStatus::Ok && !result.error.isEmpty()) {
-            log->appendPlainText(QStringLiteral("\n") + runEndedMessage(result));
-        }
-    };
-    workbench->addViewer(viewer);
-}
-
-void resources(Workbench* workbench, ResourcesPanel* panel) {
-    // Without a device no driver figures follow: show what the compile knows.
-    auto showCompile = [=] {
-        if (workbench->lastCompile() && !workbench->currentDevice())
-            panel->showCompileInfo(*workbench->lastCompile(),
-                                   workbench->document()->project().kernel);
-    };
-    QObject::connect(workbench->document(), &ProjectDocument::kernelChanged, panel, showCompile);
-    PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Workbench&) { panel->clear(); };
-    viewer->onCompiled = [=](const Workbench&) { showCompile(); };
-    viewer->onResources = [=](const Workbench& s) {
-        if (const DeviceInfo* device = s.currentDevice())
-            panel->showResources(s.resourcesKernel(), *s.kernelResources(), *device,
-                                 s.document()->project().launch);
-    };
-    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
-        const RunResult& result = run.result;
-        if (!run.sanitized() && result.status != RunStatus::CompileError &&
-            !result.device.name.isEmpty())
-            panel->showResources(run.project.kernel, result.resources, result.device,
-                                 result.launch);
-    };
-    workbench->addViewer(viewer);
-}
-
-void timing(Workbench* workbench, TimingChartView* chart) {
-    PanelViewer* viewer = makeViewer(chart);
-    viewer->onCleared = [=](const Workbench&) { chart->clearHistory(); };
-    viewer->onHistoryCleared = viewer->onCleared;
-    viewer->onDevices = [=](const Workbench& s) {
-        chart->setPeakBandwidthGBs(s.currentDevice() ? s.currentDevice()->peakBandwidthGBs() : 0.0);
-    };
-    // Times under a sanitizer mean nothing: the chart and its history are left alone.
-    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
-        if (!run.sanitized())
-            chart->showRun(run.result, run.changes, run.serial);
-    };
-    workbench->addViewer(viewer);
-    // The baseline is pinned from the chart's context menu or Build ▸ Set as Baseline.
-    QObject::connect(chart, &TimingChartView::baselineRequested, workbench,
-                     &Workbench::setBaseline);
-    QObject::connect(chart, &TimingChartView::baselineClearRequested, workbench,
-                     &Workbench::clearBaseline);
-    QObject::connect(workbench, &Workbench::baselineChanged, chart, [=] {
-        chart->setBaseline(workbench->baselineRun() ? workbench->baselineRun()->serial : 0);
-    });
-}
-
-void verification(Workbench* workbench, VerificationPanel* panel) {
-    PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Workbench&) { panel->clear(); };
-    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
-        panel->showResult(run.result);
-    };
-    workbench->addViewer(viewer);
-}
-
-void buffers(Workbench* workbench, BufferViewer* buffers) {
-    buffers->setRangeFetcher(new WorkbenchRangeFetcher(workbench, buffers));
-    PanelViewer* viewer = makeViewer(buffers);
-    viewer->onCleared = [=](const Workbench&) { buffers->clear(); };
-    viewer->onRunFinished = [=](const Workbench& s, const RunRecord& run) {
-        // Only the newest run keeps its outputs (Workbench::history()).
-        if (!run.sanitized() && &run == &s.history().constLast())
-            buffers->setOutputs(run.result.outputs);
-    };
-    workbench->addViewer(viewer);
-}
-
-void console(Workbench* workbench, ConsolePanel* panel) {
-    PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Workbench&) { panel->clear(); };
-    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
-        if (run.result.status != RunStatus::CompileError)
-            panel->showRun(run.project.kernel, run.result.console, run.finishedAt);
-    };
-    workbench->addViewer(viewer);
 }
 
 } // namespace bind
