@@ -31,9 +31,9 @@ struct MemoryRow {
     std::optional<double> hitRatePercent; ///< none for DRAM
 };
 
-/// A profiled run of the workbench, for the roofline's path.
+/// A profiled run of the session, for the roofline's path.
 struct ProfiledRun {
-    int runNumber = 0; ///< 1-based position in the workbench history
+    int runNumber = 0; ///< 1-based position in the session history
     QDateTime finishedAt;
     std::optional<double> medianSeconds; ///< the run's measured time, when it measured one
     QString changes;                     ///< what changed since the previous run

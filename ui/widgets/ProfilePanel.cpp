@@ -36,7 +36,7 @@ ProfilePanel::ProfilePanel(QWidget* parent)
     auto* left = new QWidget(this);
     m_history = new QComboBox(left);
     m_history->setObjectName(QStringLiteral("profileHistory"));
-    m_history->setToolTip(tr("The profiled runs of this workbench: choose one to show its profile "
+    m_history->setToolTip(tr("The profiled runs of this session: choose one to show its profile "
                              "here and in the editor's margin"));
     m_history->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_history->setMinimumContentsLength(24);

@@ -1,6 +1,6 @@
 #pragma once
 // The Profile tab: what Nsight Compute measured of one launch (speed of light, occupancy, the
-// memory hierarchy, warp stall reasons), the roofline of the workbench's profiled runs, and a
+// memory hierarchy, warp stall reasons), the roofline of the session's profiled runs, and a
 // clear sentence instead when there is no profile or it failed.
 
 #include "core/profile/ProfileReport.h"

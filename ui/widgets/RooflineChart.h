@@ -1,6 +1,6 @@
 #pragma once
 // A log-log roofline (Williams, Waterman and Patterson, CACM 2009): the device's memory and
-// compute roofs, and the profiled runs of the workbench as numbered points joined in order, so
+// compute roofs, and the profiled runs of the session as numbered points joined in order, so
 // the path of the edits toward the roof is visible.
 
 #include <QString>

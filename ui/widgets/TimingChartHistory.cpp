@@ -1,4 +1,4 @@
-// TimingChartView's workbench history chart: one point per run at its median, a box over the
+// TimingChartView's session history chart: one point per run at its median, a box over the
 // median's 95 % interval (core/run/Significance.h) with whiskers to min and max, and the
 // baseline's median as a line across the runs.
 
@@ -30,7 +30,7 @@ QString intervalText(const MedianInterval& interval) {
 
 void TimingChartView::buildHistoryChart() {
     auto* chart = new QChart;
-    chart->setTitle(tr("Median of every run this workbench (box: its 95 % interval; "
+    chart->setTitle(tr("Median of every run this session (box: its 95 % interval; "
                        "whiskers: min to max)"));
     m_historyRange = new QCandlestickSeries(chart);
     m_historyRange->setObjectName(QStringLiteral("historyIntervals"));
@@ -114,7 +114,7 @@ QMenu* TimingChartView::historyMenu(double x, QWidget* parent) {
     const int run = std::clamp(qRound(x), 1, std::max(1, int(m_history.size()))) - 1;
     if (run < m_history.size()) {
         const TimingHistoryPoint& h = m_history.at(run);
-        // Only a successful, verified run with a workbench serial can be pinned.
+        // Only a successful, verified run with a session serial can be pinned.
         if (h.serial != 0 && h.ok && h.verified) {
             const quint64 serial = h.serial;
             QAction* pin = menu->addAction(tr("Set Run %1 as Baseline").arg(run + 1));

@@ -50,7 +50,7 @@ TimingChartView::TimingChartView(QWidget* parent)
     // Empty charts would show axes of "0 0 0 0 1": say what a run will show.
     m_emptyState =
         new QLabel(tr("No timings yet. After a run, this tab shows the time of every "
-                      "repetition, a histogram of them and one point per run of the workbench, "
+                      "repetition, a histogram of them and one point per run of the session, "
                       "with the median, min, max, noise, bandwidth and GFLOP/s beside them."),
                    m_stack);
     m_emptyState->setObjectName(QStringLiteral("timingEmptyState"));

@@ -1,5 +1,5 @@
 #pragma once
-// Timing of the last run (every repetition, a histogram) and of the workbench (one point per
+// Timing of the last run (every repetition, a histogram) and of the session (one point per
 // run), with the run's summaries (core/run/Summary.h) in a table beside the charts.
 
 #include "core/run/RunTypes.h"
@@ -26,7 +26,7 @@ class QMenu;
 
 namespace kernelpad {
 
-/// One run of the workbench history.
+/// One run of the session history.
 struct TimingHistoryPoint {
     double medianMs = 0;
     double minMs = 0;
@@ -36,7 +36,7 @@ struct TimingHistoryPoint {
     bool ok = true;       ///< the run ended with RunStatus::Ok
     /// The median's 95 % interval (core/run/Significance.h); invalid under 6 samples.
     MedianInterval interval;
-    quint64 serial = 0; ///< the workbench's RunRecord::serial, 0 when not from a workbench
+    quint64 serial = 0; ///< the session's RunRecord::serial, 0 when not from a session
 };
 
 /// Three charts in tabs (repetitions, histogram, history) and a table of the run's summaries
@@ -48,7 +48,7 @@ class TimingChartView : public QWidget {
 public:
     explicit TimingChartView(QWidget* parent = nullptr);
 
-    /// Shows the run's repetitions and summaries and adds it to the workbench history (runs
+    /// Shows the run's repetitions and summaries and adds it to the session history (runs
     /// without timings, e.g. compile errors, only clear the per-run charts).
     void showRun(const RunResult& result, const QString& whatChanged, quint64 serial = 0);
     void clearHistory();
