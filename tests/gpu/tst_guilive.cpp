@@ -199,7 +199,7 @@ void TestGuiLive::typingInTheWindowRunsEachPause() {
     qInfo("after typing in the window: %s", qPrintable(comparison));
 
     if (const QString shots = qEnvironmentVariable("KERNELPAD_SCREENSHOT_DIR"); !shots.isEmpty()) {
-        // The timing panel's workbench history: each live run's median with its interval.
+        // The timing panel's session history: each live run's median with its interval.
         for (QTabWidget* tabs : window.findChildren<QTabWidget*>())
             for (int i = 0; i < tabs->count(); ++i)
                 if (tabs->tabText(i) == QLatin1String("Session history"))

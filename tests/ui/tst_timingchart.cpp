@@ -1,4 +1,4 @@
-// The timing charts: repetitions with the median line, histogram, workbench history, summary.
+// The timing charts: repetitions with the median line, histogram, session history, summary.
 
 #include "ui/widgets/TimingChartView.h"
 
