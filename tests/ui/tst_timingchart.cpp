@@ -332,7 +332,7 @@ void TestTimingChart::emptyStateBeforeARun() {
     view.showRun(runWith({1.0, 1.5, 1.25}), QString());
     QVERIFY(view.showsCharts());
     QVERIFY(!empty->isVisible());
-    // The workbench keeps its history through a failed run.
+    // The session keeps its history through a failed run.
     view.showRun(RunResult{}, QString());
     QVERIFY(view.showsCharts());
 }
