@@ -45,6 +45,9 @@ public:
     virtual void projectEdited(const Workbench& workbench, ProjectPart part);
     /// The view's tab or dock came to the front (also right after the view was made).
     virtual void shown(const Workbench& workbench);
+    /// The current state has been told to the view that was just made: the events from now on
+    /// are new (a fault replayed from the history starts nothing).
+    virtual void stateReplayed(const Workbench& workbench);
 };
 
 /// Names the result tab that holds `widget` (its page, or inside the page of a view made late);

@@ -6,6 +6,7 @@
 #include "ui/Theme.h"
 #include "ui/WheelGuard.h"
 #include "ui/Workbench.h"
+#include "ui/views/FaultView.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
@@ -94,7 +95,6 @@ void MainWindow::bindPanels() {
     bind::arguments(m_workbench, m_arguments);
     bind::launch(m_workbench, m_launch);
     bind::pipeline(m_workbench, findChild<PipelinePanel*>(QStringLiteral("pipelinePanel")));
-    bind::fault(m_workbench, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
     // The result views hear the workbench after the editing panels have followed it.
     m_workbench->addViewer(m_views);
 }
@@ -157,9 +157,13 @@ void MainWindow::createWidgets() {
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_banner);
-    centralLayout->addWidget(new FaultBanner(central));
     centralLayout->addWidget(splitter, 1);
     setCentralWidget(central);
+    // Below the driver banner, above the editor.
+    m_views->setBannerArea(centralLayout, 1);
+    registerView(
+        QStringLiteral("fault"), tr("Kernel Fault"), ViewPlace::Banner,
+        [](const ViewContext& context) { return new FaultView(context); }, ViewCreation::AtOnce);
 
     applyTheme();
 }

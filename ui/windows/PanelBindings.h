@@ -17,7 +17,6 @@ namespace kernelpad {
 class ArgumentTableView;
 class CodeEditor;
 class CompileOptionsPanel;
-class FaultBanner;
 class LaunchPanel;
 class PipelinePanel;
 
@@ -65,10 +64,6 @@ void kernelSelector(Workbench* workbench, QComboBox* selector);
 void arguments(Workbench* workbench, ArgumentTableView* view);
 void launch(Workbench* workbench, LaunchPanel* panel);
 void pipeline(Workbench* workbench, PipelinePanel* panel);
-/// The fault banner (FaultBinding.cpp): a kernel fault's explanation, the memcheck run that
-/// finds its line (offered, or started at once with Preferences::memcheckAfterFault), what it
-/// found, and the editor's cursor moved to that line.
-void fault(Workbench* workbench, FaultBanner* banner, CodeEditor* editor);
 } // namespace bind
 
 } // namespace kernelpad

@@ -3,8 +3,9 @@
 
 namespace kernelpad {
 
-/// Where a view's widget goes: a tab at the end of the result tabs, or a dock of its own.
-enum class ViewPlace { ResultTabs, LeftDock, RightDock, BottomDock };
+/// Where a view's widget goes: a tab at the end of the result tabs, a dock of its own, or a
+/// banner above the editor and the results (made with the window, hidden until it has news).
+enum class ViewPlace { ResultTabs, LeftDock, RightDock, BottomDock, Banner };
 
 /// When a view is made: when its tab or dock is first shown, or with the window.
 enum class ViewCreation { WhenShown, AtOnce };

@@ -2,6 +2,7 @@
 
 #include "ui/ProjectDocument.h"
 
+#include <QBoxLayout>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QTabWidget>
@@ -44,18 +45,23 @@ ViewRegistry::~ViewRegistry() = default;
 QWidget* ViewRegistry::registerView(const QString& id, const QString& title, ViewPlace place,
                                     Factory factory, ViewCreation creation) {
     const bool tab = place == ViewPlace::ResultTabs;
-    if (id.isEmpty() || find(id) || !factory || (tab && !m_context.resultTabs))
+    const bool banner = place == ViewPlace::Banner;
+    if (id.isEmpty() || find(id) || !factory || (tab && !m_context.resultTabs) ||
+        (banner && !m_bannerLayout))
         return nullptr;
     m_entries.append(Entry{id, std::move(factory), nullptr, nullptr});
-    if (tab && creation == ViewCreation::AtOnce) {
-        // The view's widget is the tab's page itself.
+    if ((tab && creation == ViewCreation::AtOnce) || banner) {
+        // The view's widget is the tab's page, or the banner, itself.
         Entry& entry = m_entries.last();
         ResultView* view = entry.factory(m_context);
         if (!view || !view->widget()) {
             m_entries.removeLast();
             return nullptr;
         }
-        m_context.resultTabs->addTab(view->widget(), title);
+        if (banner)
+            m_bannerLayout->insertWidget(m_bannerIndex++, view->widget());
+        else
+            m_context.resultTabs->addTab(view->widget(), title);
         entry.holder = view->widget();
         adopt(entry, view);
         return entry.holder;
@@ -113,6 +119,11 @@ ResultView* ViewRegistry::ensureView(const QString& id) {
     return entry->view ? entry->view.data() : create(*entry);
 }
 
+void ViewRegistry::setBannerArea(QBoxLayout* layout, int index) {
+    m_bannerLayout = layout;
+    m_bannerIndex = index;
+}
+
 QStringList ViewRegistry::ids() const {
     QStringList ids;
     for (const Entry& entry : m_entries)
@@ -140,6 +151,7 @@ void ViewRegistry::adopt(Entry& entry, ResultView* view) {
     view->setParent(view->widget());
     entry.view = view;
     m_context.workbench->showStateTo(view);
+    view->stateReplayed(*m_context.workbench);
 }
 
 void ViewRegistry::holderShown(const QString& id) {

@@ -13,6 +13,7 @@
 
 #include <functional>
 
+class QBoxLayout;
 class QDockWidget;
 class QMainWindow;
 class QTabWidget;
@@ -32,14 +33,16 @@ public:
     ~ViewRegistry() override;
 
     /// Adds the view `id` (unique; an id given twice is refused with a null return) as a tab
-    /// at the end of the result tabs or as a dock named `id` + "Dock". Returns the page or dock
-    /// that will hold the view's widget.
+    /// at the end of the result tabs, as a dock named `id` + "Dock" or as a banner (made at
+    /// once). Returns the page, dock or banner that holds (or will hold) the view's widget.
     QWidget* registerView(const QString& id, const QString& title, ViewPlace place, Factory factory,
                           ViewCreation creation = ViewCreation::WhenShown);
     /// The view `id` once made, else null.
     [[nodiscard]] ResultView* view(const QString& id) const;
     /// The view `id`, made now if it was not yet; null for an unknown id.
     ResultView* ensureView(const QString& id);
+    /// Where ViewPlace::Banner views go: into `layout`, from position `index` on.
+    void setBannerArea(QBoxLayout* layout, int index);
     /// The registered ids, in registration order.
     [[nodiscard]] QStringList ids() const;
 
@@ -74,6 +77,8 @@ private:
     ViewContext m_context;
     QMainWindow* m_window;
     QVector<Entry> m_entries;
+    QPointer<QBoxLayout> m_bannerLayout;
+    int m_bannerIndex = 0;
 };
 
 } // namespace kernelpad
