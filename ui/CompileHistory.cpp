@@ -23,15 +23,15 @@ QString CompileSnapshot::label() const {
     return QObject::tr("compile %1 (%2)").arg(number).arg(at.toString(QStringLiteral("HH:mm:ss")));
 }
 
-CompileHistory::CompileHistory(Session* session, QObject* parent)
+CompileHistory::CompileHistory(Workbench* workbench, QObject* parent)
     : QObject(parent)
-    , m_session(session) {
-    if (Engine* engine = session->engine())
+    , m_workbench(workbench) {
+    if (Engine* engine = workbench->engine())
         connect(engine, &Engine::sassReady, this, &CompileHistory::onReport);
-    session->addViewer(this);
+    workbench->addViewer(this);
 }
 
-// The Session drops a viewer that is a QObject when it is destroyed.
+// The Workbench drops a viewer that is a QObject when it is destroyed.
 CompileHistory::~CompileHistory() = default;
 
 const std::optional<CompileSnapshot>& CompileHistory::baselineSnapshot() const {
@@ -83,7 +83,7 @@ bool CompileHistory::waitingForCompiles() const {
            (m_current->compile.ptx.isEmpty() && m_current->reportId != 0);
 }
 
-void CompileHistory::sessionCleared(const Session&) {
+void CompileHistory::workbenchCleared(const Workbench&) {
     // A new project: its compiles are not comparable with the old one's.
     m_current.reset();
     m_previous.reset();
@@ -92,18 +92,18 @@ void CompileHistory::sessionCleared(const Session&) {
     recompare();
 }
 
-void CompileHistory::compiled(const Session& session) {
-    const std::optional<CompileResult>& result = session.lastCompile();
+void CompileHistory::compiled(const Workbench& workbench) {
+    const std::optional<CompileResult>& result = workbench.lastCompile();
     if (!result || !result->ok)
         return; // a failed compile has nothing to compare; the last good one stays
-    const Project& project = session.lastCompiledProject();
+    const Project& project = workbench.lastCompiledProject();
     if (m_current && sameInputs(*m_current, project, *result)) {
         m_current->compile = *result; // the same code again (a run, another device's arch)
         return;
     }
     CompileSnapshot snapshot;
     snapshot.project = project;
-    snapshot.directory = session.document()->directory();
+    snapshot.directory = workbench.document()->directory();
     snapshot.compile = *result;
     snapshot.number = ++m_count;
     snapshot.at = QDateTime::currentDateTime();
@@ -113,7 +113,7 @@ void CompileHistory::compiled(const Session& session) {
 }
 
 void CompileHistory::requestReport(std::optional<CompileSnapshot>& snapshot) {
-    if (!snapshot || snapshot->report || snapshot->reportId != 0 || !m_session->engine())
+    if (!snapshot || snapshot->report || snapshot->reportId != 0 || !m_workbench->engine())
         return;
     // The pinned copy of the current compile shares its request.
     for (const std::optional<CompileSnapshot>* other : {&m_current, &m_previous, &m_pinned}) {
@@ -127,7 +127,7 @@ void CompileHistory::requestReport(std::optional<CompileSnapshot>& snapshot) {
     if (project.language == SourceLanguage::Cuda)
         project.options = withPtxasReport(project.options);
     snapshot->reportId =
-        m_session->engine()->disassemble(project, snapshot->directory, snapshot->compile.arch);
+        m_workbench->engine()->disassemble(project, snapshot->directory, snapshot->compile.arch);
 }
 
 void CompileHistory::requestReports() {

@@ -1,12 +1,12 @@
 #pragma once
 // The compiles the diff view compares: the newest, the one before it and one the user pinned,
-// each with its SASS and ptxas report once asked for. It observes the Session, so the window
+// each with its SASS and ptxas report once asked for. It observes the Workbench, so the window
 // keeps the previous compile's PTX and SASS when a new compile arrives.
 
 #include "core/compile/CompileComparison.h"
 #include "core/compile/SassReport.h"
 #include "core/project/Project.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -22,7 +22,7 @@ struct CompileSnapshot {
     CompileResult compile;
     int number = 0; ///< 1 for the first compile of this project in the window, then 2, ...
     QDateTime at;
-    /// Names a compile that is not one of the session's ("version 3"); label() then uses it.
+    /// Names a compile that is not one of the workbench's ("version 3"); label() then uses it.
     QString title;
     /// The same project compiled again with -lineinfo and ptxas's -v report, and its SASS
     /// (through the Engine's compile worker); empty until it comes back.
@@ -33,15 +33,15 @@ struct CompileSnapshot {
     [[nodiscard]] QString label() const;
 };
 
-/// Keeps the current, previous and pinned compiles of a Session and compares the current one
+/// Keeps the current, previous and pinned compiles of a Workbench and compares the current one
 /// with the chosen baseline. A compile of the same inputs as the current one (the same source,
 /// options and arch, as a run's compile is) replaces it rather than becoming a new one.
-class CompileHistory : public QObject, public SessionViewer {
+class CompileHistory : public QObject, public WorkbenchViewer {
     Q_OBJECT
 public:
     enum class Baseline { Previous, Pinned };
 
-    explicit CompileHistory(Session* session, QObject* parent = nullptr);
+    explicit CompileHistory(Workbench* workbench, QObject* parent = nullptr);
     ~CompileHistory() override;
 
     [[nodiscard]] const std::optional<CompileSnapshot>& current() const { return m_current; }
@@ -58,7 +58,7 @@ public:
     /// Compares two given projects, `before` pinned and `after` current, as the Versions
     /// panel's "PTX/SASS diff" asks: each is compiled again with its reports (a version read
     /// back from disk kept no PTX); `compile` is what the run compiled, where it is known. A
-    /// later compile of the session becomes the current one as usual.
+    /// later compile of the workbench becomes the current one as usual.
     struct ProjectVersion {
         Project project;
         QString title;         ///< "version 3 (14:02:11)"
@@ -85,9 +85,9 @@ public:
     /// or when the reports are not back yet.
     [[nodiscard]] QString sassUnavailable() const;
 
-    // SessionViewer
-    void sessionCleared(const Session& session) override;
-    void compiled(const Session& session) override;
+    // WorkbenchViewer
+    void workbenchCleared(const Workbench& workbench) override;
+    void compiled(const Workbench& workbench) override;
 
 signals:
     /// Any of the compiles, their reports, the baseline or the comparison changed.
@@ -98,7 +98,7 @@ private:
     void requestReport(std::optional<CompileSnapshot>& snapshot);
     void recompare();
 
-    Session* m_session;
+    Workbench* m_workbench;
     std::optional<CompileSnapshot> m_current;
     std::optional<CompileSnapshot> m_previous;
     std::optional<CompileSnapshot> m_pinned;

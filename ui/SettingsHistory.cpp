@@ -66,7 +66,7 @@ SettingsHistory::SettingsHistory(ProjectDocument* document)
     , m_stack(new QUndoStack(this)) {
     m_stack->setObjectName(QStringLiteral("settingsUndoStack"));
     // Each step holds two projects; their sources share one buffer (implicit sharing) until
-    // edited, but a long session of applies should still not grow without end.
+    // edited, but a long workbench of applies should still not grow without end.
     m_stack->setUndoLimit(kUndoLimit);
     // Another project: its settings are not the ones these steps would write.
     connect(document, &ProjectDocument::projectReplaced, this, &SettingsHistory::clear);
@@ -132,11 +132,11 @@ void SettingsHistory::write(const Project& settings, SettingsFields fields) {
     m_document->cleanIfSaved();
 }
 
-// A setting edited by hand (or by the session, e.g. the arguments following a compiled kernel)
+// A setting edited by hand (or by the workbench, e.g. the arguments following a compiled kernel)
 // after a step clears the history when some step writes that setting: undoing it would
 // silently put back an older value over the newer edit. Pushing every such edit as a step of
 // its own was the other choice; it would make each keystroke in a launch field a second undo
-// step beside the editor's Ctrl+Z and the field's own undo, and turn the session's automatic
+// step beside the editor's Ctrl+Z and the field's own undo, and turn the workbench's automatic
 // edits into steps nobody made. An edit of a setting no step writes (the repetitions after a
 // block shape was applied) leaves the history as it is, since undo cannot overwrite it.
 void SettingsHistory::onFieldEdited(SettingsField field) {

@@ -1,6 +1,6 @@
 #pragma once
 // The devices behind each choice of the Sweep dock's "Devices:": the chosen
-// device on the chosen runner (the Session's), every device of this computer, and every device
+// device on the chosen runner (the Workbench's), every device of this computer, and every device
 // of every runner in Preferences, found by the Engine's RunnerProbe when a choice needs them and
 // again when the runners change. Never waits for a runner: the panel shows "asking…" meanwhile.
 

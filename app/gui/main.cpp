@@ -6,8 +6,8 @@
 #include "ui/CompileHistory.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
 #include "ui/SignalQuit.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/MainWindow.h"
 #include "ui/windows/OpenAtStart.h"
@@ -76,20 +76,20 @@ public:
             m_devices = true;
             step();
         });
-        connect(window->session(), &kernelpad::Session::compileShown, this, [this] {
+        connect(window->workbench(), &kernelpad::Workbench::compileShown, this, [this] {
             m_compiled = true;
             step();
         });
-        connect(window->session(), &kernelpad::Session::runShown, this, [this] {
-            // A profile follows its run in the session; the picture waits for the profile.
-            if (!m_profile || !m_window->session()->isProfiling()) {
+        connect(window->workbench(), &kernelpad::Workbench::runShown, this, [this] {
+            // A profile follows its run in the workbench; the picture waits for the profile.
+            if (!m_profile || !m_window->workbench()->isProfiling()) {
                 if (m_profile)
                     finish(0);
                 else
                     showTab();
             }
         });
-        connect(window->session(), &kernelpad::Session::profileShown, this,
+        connect(window->workbench(), &kernelpad::Workbench::profileShown, this,
                 [this](const kernelpad::ProfileOutcome& outcome) {
                     if (!outcome.ok())
                         std::fprintf(stderr, "kernelpad: profile failed: %s\n",
@@ -129,7 +129,7 @@ private:
             showTab();
             return;
         }
-        const QString reason = m_window->session()->runBlockedReason();
+        const QString reason = m_window->workbench()->runBlockedReason();
         if (!reason.isEmpty()) {
             std::fprintf(stderr, "kernelpad: cannot run (%s); screenshot without a run\n",
                          qPrintable(reason));
@@ -321,10 +321,10 @@ int main(int argc, char** argv) {
         if (scripted && path.isEmpty())
             window.compile();
         if (!scripted && parser.isSet(runOption)) {
-            QObject::connect(window.session(), &kernelpad::Session::compileShown, &window,
+            QObject::connect(window.workbench(), &kernelpad::Workbench::compileShown, &window,
                              [&window] {
                                  static bool once = false;
-                                 if (!once && window.session()->runBlockedReason().isEmpty()) {
+                                 if (!once && window.workbench()->runBlockedReason().isEmpty()) {
                                      once = true;
                                      window.run();
                                  }

@@ -1,6 +1,6 @@
 // bench/live: live mode's loop, keystroke pause -> verified result on screen, for SAXPY with
 // n = 1M (at most 60 ms after the debounce, NVRTC included). The window's own
-// Session and Engine drive it without a window: each edit appends a distinct comment (so the
+// Workbench and Engine drive it without a window: each edit appends a distinct comment (so the
 // compile cache cannot answer and NVRTC runs), live mode's 300 ms pause ends in a compile, the
 // compile in a run in the warm runner, and the run in a TimingChartView drawn offscreen. The
 // time counted runs from the end of the pause (the compile starting) to the chart having
@@ -15,7 +15,7 @@
 #include "core/io/Trace.h"
 #include "core/project/Project.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/TimingChartView.h"
 
 #include <QApplication>
@@ -41,17 +41,17 @@ constexpr int kBlock = 256;
 
 /// Times the pause's end (compileStarted after an edit) and the result shown (runFinished,
 /// after the chart has drawn it).
-class Stopwatch : public SessionViewer {
+class Stopwatch : public WorkbenchViewer {
 public:
     explicit Stopwatch(TimingChartView* chart)
         : m_chart(chart) {
         m_clock.start();
     }
-    void compileStarted(const Session&) override {
+    void compileStarted(const Workbench&) override {
         if (armed && pauseEndedMs < 0)
             pauseEndedMs = m_clock.nsecsElapsed() / 1e6;
     }
-    void runFinished(const Session&, const RunRecord& run) override {
+    void runFinished(const Workbench&, const RunRecord& run) override {
         m_chart->showRun(run.result, run.changes, run.serial);
         kernelpad::tracePhase("bench: chart updated");
         m_chart->repaint(); // on screen: drawn now, not at the next idle moment
@@ -82,8 +82,8 @@ double median(QVector<double> v) {
     return n == 0 ? 0 : n % 2 ? v.at(n / 2) : 0.5 * (v.at(n / 2 - 1) + v.at(n / 2));
 }
 
-bool waitForRun(Session& session, Stopwatch& watch) {
-    QSignalSpy shown(&session, &Session::runShown);
+bool waitForRun(Workbench& workbench, Stopwatch& watch) {
+    QSignalSpy shown(&workbench, &Workbench::runShown);
     while (!watch.last)
         if (!shown.wait(kAnswerTimeoutMs))
             return false;
@@ -140,26 +140,27 @@ int main(int argc, char** argv) {
 
     Engine engine;
     ProjectDocument document;
-    Session session(&engine, &document);
+    Workbench workbench(&engine, &document);
     QSignalSpy devices(&engine, &Engine::devicesChanged);
-    if (!session.devicesKnown() && !devices.wait(kAnswerTimeoutMs)) {
+    if (!workbench.devicesKnown() && !devices.wait(kAnswerTimeoutMs)) {
         std::fprintf(stderr, "live_bench: the Engine did not list the devices\n");
         return 3;
     }
-    if (session.devices().isEmpty()) {
-        std::fprintf(stderr, "live_bench: no CUDA device: %s\n", qPrintable(session.driverError()));
+    if (workbench.devices().isEmpty()) {
+        std::fprintf(stderr, "live_bench: no CUDA device: %s\n",
+                     qPrintable(workbench.driverError()));
         return 3;
     }
     TimingChartView chart;
     chart.resize(900, 400);
     chart.show();
     Stopwatch watch(&chart);
-    session.addViewer(&watch);
+    workbench.addViewer(&watch);
     document.replace(*project, QString(), examples);
 
     // The first live run starts the runner and uploads the inputs: not counted.
-    session.setLiveMode(true);
-    if (!waitForRun(session, watch)) {
+    workbench.setLiveMode(true);
+    if (!waitForRun(workbench, watch)) {
         std::fprintf(stderr, "live_bench: the first live run never answered\n");
         return 1;
     }
@@ -170,7 +171,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i <= edits; ++i) {
         watch.arm();
         document.setSource(base + QStringLiteral("// edit %1\n").arg(i));
-        if (!waitForRun(session, watch) || watch.pauseEndedMs < 0) {
+        if (!waitForRun(workbench, watch) || watch.pauseEndedMs < 0) {
             std::fprintf(stderr, "live_bench: edit %d never answered\n", i);
             return 1;
         }
@@ -205,7 +206,7 @@ int main(int argc, char** argv) {
     const bool pass = allVerified && med <= limitMs;
     if (json) {
         out << QJsonDocument(QJsonObject{{QStringLiteral("elements"), kElements},
-                                         {QStringLiteral("debounceMs"), Session::kLiveDelayMs},
+                                         {QStringLiteral("debounceMs"), Workbench::kLiveDelayMs},
                                          {QStringLiteral("medianMs"), med},
                                          {QStringLiteral("minMs"), lo},
                                          {QStringLiteral("maxMs"), hi},
@@ -226,6 +227,6 @@ int main(int argc, char** argv) {
                    .arg(pass ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
     }
     out.flush();
-    session.removeViewer(&watch);
+    workbench.removeViewer(&watch);
     return pass ? 0 : 1;
 }

@@ -12,7 +12,7 @@
 #include "core/runner/SanitizerRun.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/FaultBanner.h"
 #include "ui/windows/MainWindow.h"
@@ -84,11 +84,11 @@ private slots:
             QSKIP(qPrintable(devices.last().at(1).toString()));
         Project project = wildWriteSaxpy();
         window.document()->replace(project);
-        QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
-                                  qPrintable(window.session()->runBlockedReason()),
+        QTRY_VERIFY2_WITH_TIMEOUT(window.workbench()->runBlockedReason().isEmpty(),
+                                  qPrintable(window.workbench()->runBlockedReason()),
                                   kDevicesTimeoutMs);
 
-        QSignalSpy shown(window.session(), &Session::runShown);
+        QSignalSpy shown(window.workbench(), &Workbench::runShown);
         window.run();
         // The fault, then the memcheck run the preference started.
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 2, kFaultAndMemcheckTimeoutMs);

@@ -8,7 +8,7 @@
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/VerificationPanel.h"
@@ -96,10 +96,11 @@ void TestGuiGlobals::globalsEditedInTheTableAreVerified() {
     QCOMPARE(
         window.document()->project().findGlobal(QStringLiteral("blocksDone"))->value.init.value,
         5.0);
-    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
-                              qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.workbench()->runBlockedReason().isEmpty(),
+                              qPrintable(window.workbench()->runBlockedReason()),
+                              kDevicesTimeoutMs);
 
-    QSignalSpy shown(window.session(), &Session::runShown);
+    QSignalSpy shown(window.workbench(), &Workbench::runShown);
     window.run();
     QVERIFY(shown.wait(kRunTimeoutMs));
     const RunResult result = shown.first().first().value<RunResult>();

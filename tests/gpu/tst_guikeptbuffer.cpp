@@ -11,7 +11,7 @@
 #include "core/launch/BufferInit.h"
 #include "core/runner/RunnerClient.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/BufferTableModel.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/HeatMapView.h"
@@ -87,11 +87,11 @@ private slots:
             QSKIP(qPrintable(QStringLiteral("the engine found no device: %1").arg(driverError)));
         QVERIFY2(window.openProject(test::examplesDir() + QStringLiteral("/saxpy.kpad")),
                  qPrintable(window.lastError()));
-        QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
-                                  qPrintable(window.session()->runBlockedReason()),
+        QTRY_VERIFY2_WITH_TIMEOUT(window.workbench()->runBlockedReason().isEmpty(),
+                                  qPrintable(window.workbench()->runBlockedReason()),
                                   kDevicesTimeoutMs);
 
-        QSignalSpy shown(window.session(), &Session::runShown);
+        QSignalSpy shown(window.workbench(), &Workbench::runShown);
         window.run();
         QVERIFY(shown.wait(kRunTimeoutMs));
         const RunResult result = shown.first().first().value<RunResult>();

@@ -10,7 +10,7 @@
 #include "core/project/Lesson.h"
 #include "ui/LessonProgress.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LessonPane.h"
 #include "ui/windows/MainWindow.h"
@@ -44,18 +44,18 @@ Lesson loadLesson(const QString& folder) {
     return *lesson;
 }
 
-/// Runs the window's project and waits for the session to record the run.
+/// Runs the window's project and waits for the workbench to record the run.
 const RunRecord* runAndWait(MainWindow& window) {
-    Session* session = window.session();
-    const int before = int(session->history().size());
-    QSignalSpy shown(session, &Session::runShown);
-    if (!QTest::qWaitFor([&] { return session->runBlockedReason().isEmpty(); }, kRunTimeoutMs))
+    Workbench* workbench = window.workbench();
+    const int before = int(workbench->history().size());
+    QSignalSpy shown(workbench, &Workbench::runShown);
+    if (!QTest::qWaitFor([&] { return workbench->runBlockedReason().isEmpty(); }, kRunTimeoutMs))
         return nullptr;
     window.run();
-    while (session->history().size() == before)
+    while (workbench->history().size() == before)
         if (!shown.wait(kRunTimeoutMs))
             return nullptr;
-    return &session->history().constLast();
+    return &workbench->history().constLast();
 }
 
 void paste(MainWindow& window, const QString& source) {
@@ -91,7 +91,7 @@ void TestGuiLessonPane::correctnessLessonCompletesWithTheSolution() {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     QVERIFY2(window.openProject(lesson.projectPath()), qPrintable(window.lastError()));
-    QVERIFY(QTest::qWaitFor([&] { return window.session()->devicesKnown(); }, kDevicesTimeoutMs));
+    QVERIFY(QTest::qWaitFor([&] { return window.workbench()->devicesKnown(); }, kDevicesTimeoutMs));
     auto* pane = window.findChild<LessonPane*>(QStringLiteral("lessonPane"));
     QVERIFY(pane);
 
@@ -123,7 +123,7 @@ void TestGuiLessonPane::speedLessonCompletesWithTheMeasuredSpeedup() {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     QVERIFY2(window.openProject(lesson.projectPath()), qPrintable(window.lastError()));
-    QVERIFY(QTest::qWaitFor([&] { return window.session()->devicesKnown(); }, kDevicesTimeoutMs));
+    QVERIFY(QTest::qWaitFor([&] { return window.workbench()->devicesKnown(); }, kDevicesTimeoutMs));
     auto* pane = window.findChild<LessonPane*>(QStringLiteral("lessonPane"));
 
     paste(window, lesson.solutionSource);
@@ -145,8 +145,8 @@ void TestGuiLessonPane::speedLessonCompletesWithTheMeasuredSpeedup() {
     QVERIFY2(pane->resultText().contains(QStringLiteral("GB/s")), qPrintable(pane->resultText()));
     QVERIFY(LessonProgress().isDone(id));
     QVERIFY(LessonProgress().completion(id)->summary.contains(QStringLiteral("×")));
-    // The session's history holds the student's run only: the baseline is not one of theirs.
-    QCOMPARE(window.session()->history().size(), 1);
+    // The workbench's history holds the student's run only: the baseline is not one of theirs.
+    QCOMPARE(window.workbench()->history().size(), 1);
 
     // The starter itself, pasted back, is judged against the kept baseline: not complete.
     paste(window, lesson.project.source);

@@ -9,7 +9,7 @@
 #include "core/engine/Engine.h"
 #include "core/run/Significance.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/windows/MainWindow.h"
 
@@ -51,14 +51,14 @@ void setExpression(ProjectDocument& document, const QString& expression) {
     document.setArguments(arguments);
 }
 
-/// Waits for the next run the session records.
-const RunRecord* nextRun(Session& session) {
-    const int before = int(session.history().size());
-    QSignalSpy shown(&session, &Session::runShown);
-    while (session.history().size() == before)
+/// Waits for the next run the workbench records.
+const RunRecord* nextRun(Workbench& workbench) {
+    const int before = int(workbench.history().size());
+    QSignalSpy shown(&workbench, &Workbench::runShown);
+    while (workbench.history().size() == before)
         if (!shown.wait(kRunTimeoutMs))
             return nullptr;
-    return &session.history().constLast();
+    return &workbench.history().constLast();
 }
 
 } // namespace
@@ -74,16 +74,16 @@ private slots:
 void TestGuiLive::editsRunTheEditedSource() {
     Engine engine;
     ProjectDocument document;
-    Session session(&engine, &document);
+    Workbench workbench(&engine, &document);
     QSignalSpy devices(&engine, &Engine::devicesChanged);
-    QVERIFY(session.devicesKnown() || devices.wait(kDevicesTimeoutMs));
-    if (session.devices().isEmpty())
+    QVERIFY(workbench.devicesKnown() || devices.wait(kDevicesTimeoutMs));
+    if (workbench.devices().isEmpty())
         QSKIP("found no device");
     document.replace(saxpy1M(), QString(), test::examplesDir());
-    session.setLiveMode(true);
+    workbench.setLiveMode(true);
 
     // Switching on runs what is in the editor.
-    const RunRecord* first = nextRun(session);
+    const RunRecord* first = nextRun(workbench);
     QVERIFY(first);
     QVERIFY2(first->result.status == RunStatus::Ok, qPrintable(first->result.error));
     QVERIFY(first->live);
@@ -101,12 +101,12 @@ void TestGuiLive::editsRunTheEditedSource() {
     QVERIFY(source.contains(kAddition));
     document.setSource(
         source.replace(kAddition, QStringLiteral("out[tid] = a * x[tid] - y[tid];")));
-    const RunRecord* subtracted = nextRun(session);
+    const RunRecord* subtracted = nextRun(workbench);
     QVERIFY(subtracted);
     QVERIFY2(subtracted->result.status == RunStatus::Ok, qPrintable(subtracted->result.error));
     QVERIFY(subtracted->result.verified());
     QCOMPARE(subtracted->project.source, document.project().source);
-    const QString comparison = session.comparisonText(*subtracted);
+    const QString comparison = workbench.comparisonText(*subtracted);
     QVERIFY2(comparison.startsWith(QStringLiteral("this edit: ")), qPrintable(comparison));
     qInfo("%s", qPrintable(comparison));
 
@@ -116,11 +116,11 @@ void TestGuiLive::editsRunTheEditedSource() {
     QTest::qWait(30);
     document.setSource(
         QString(base).replace(QStringLiteral("- y[tid]"), QStringLiteral("- y[tid] + 1.0f")));
-    const RunRecord* wrong = nextRun(session);
+    const RunRecord* wrong = nextRun(workbench);
     QVERIFY(wrong);
     QCOMPARE(wrong->project.source, document.project().source);
     QCOMPARE(wrong->result.status, RunStatus::VerificationFailed);
-    QCOMPARE(session.comparisonText(*wrong), QString());
+    QCOMPARE(workbench.comparisonText(*wrong), QString());
     // Its output is what the edited kernel computes, out = a*x - y + 1: against a*x-y every
     // element is off by exactly 1.
     const BufferVerification* check = nullptr;
@@ -132,7 +132,7 @@ void TestGuiLive::editsRunTheEditedSource() {
     QVERIFY(!check->firstMismatches.isEmpty());
     QVERIFY(std::abs(check->firstMismatches.first().got - check->firstMismatches.first().expected -
                      1.0) < 1e-5);
-    QCOMPARE(session.history().size(), 3);
+    QCOMPARE(workbench.history().size(), 3);
 }
 
 // The window as a user meets live mode: the toolbar's Live Mode switched on, keys typed into
@@ -145,9 +145,9 @@ void TestGuiLive::typingInTheWindowRunsEachPause() {
     window.resize(1600, 1000);
     QSignalSpy devices(&engine, &Engine::devicesChanged);
     window.show();
-    Session* session = window.session();
-    QVERIFY(session->devicesKnown() || devices.wait(kDevicesTimeoutMs));
-    if (session->devices().isEmpty())
+    Workbench* workbench = window.workbench();
+    QVERIFY(workbench->devicesKnown() || devices.wait(kDevicesTimeoutMs));
+    if (workbench->devices().isEmpty())
         QSKIP("found no device");
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("saxpy.kpad"));
@@ -159,7 +159,7 @@ void TestGuiLive::typingInTheWindowRunsEachPause() {
     auto* editor = window.findChild<CodeEditor*>(QStringLiteral("editor"));
     QVERIFY(live && editor);
     live->setChecked(true);
-    const RunRecord* first = nextRun(*session);
+    const RunRecord* first = nextRun(*workbench);
     QVERIFY(first);
     QVERIFY2(first->result.status == RunStatus::Ok, qPrintable(first->result.error));
     QVERIFY(first->live);
@@ -171,7 +171,7 @@ void TestGuiLive::typingInTheWindowRunsEachPause() {
     editor->setFocus();
     editor->setCursorPosition(line, editor->text(line).length() - 1);
     QTest::keyClicks(editor, QStringLiteral(" // live"));
-    const RunRecord* commented = nextRun(*session);
+    const RunRecord* commented = nextRun(*workbench);
     QVERIFY(commented);
     QVERIFY2(commented->result.verified(), qPrintable(commented->result.error));
     QVERIFY(commented->project.source.contains(QStringLiteral("// live")));
@@ -180,17 +180,17 @@ void TestGuiLive::typingInTheWindowRunsEachPause() {
     for (int edit = 0; edit < 3; ++edit) {
         editor->setCursorPosition(line, editor->text(line).length() - 1);
         QTest::keyClicks(editor, QStringLiteral(" x%1").arg(edit));
-        const RunRecord* run = nextRun(*session);
+        const RunRecord* run = nextRun(*workbench);
         QVERIFY(run);
         QVERIFY2(run->result.verified(), qPrintable(run->result.error));
         QVERIFY(run->live);
         QCOMPARE(run->project.source, window.document()->project().source);
     }
     // Every pause ran once: the switch-on run, the comment, three edits.
-    QCOMPARE(session->history().size(), 5);
+    QCOMPARE(workbench->history().size(), 5);
 
     // The run label carries the comparison of the last edit with the one before.
-    const QString comparison = session->comparisonText(session->history().constLast());
+    const QString comparison = workbench->comparisonText(workbench->history().constLast());
     QVERIFY2(comparison.startsWith(QStringLiteral("this edit: ")), qPrintable(comparison));
     bool shown = false;
     for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())

@@ -9,7 +9,7 @@
 #include "../support/WindowParts.h"
 #include "core/profile/Ncu.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/ProfileMargin.h"
 #include "ui/widgets/ProfilePanel.h"
@@ -57,7 +57,7 @@ struct Window {
         window->setCompileWhileTyping(false);
         QSignalSpy devices(&engine, &Engine::devicesChanged);
         window->show();
-        if (!window->session()->devicesKnown() && !devices.wait(kDevicesTimeoutMs)) {
+        if (!window->workbench()->devicesKnown() && !devices.wait(kDevicesTimeoutMs)) {
             *why = QStringLiteral("no device list within a minute");
             return false;
         }
@@ -65,7 +65,7 @@ struct Window {
             *why = window->lastError();
             return false;
         }
-        QSignalSpy compiled(window->session(), &Session::compileShown);
+        QSignalSpy compiled(window->workbench(), &Workbench::compileShown);
         window->compile();
         if (!compiled.wait(kCompileTimeoutMs) && compiled.isEmpty()) {
             *why = QStringLiteral("no compile within a minute");
@@ -76,7 +76,7 @@ struct Window {
     /// Build ▸ Profile, waiting for its end.
     ProfileOutcome profile(ProfileSet set) {
         window->setProfileSet(set);
-        QSignalSpy shown(window->session(), &Session::profileShown);
+        QSignalSpy shown(window->workbench(), &Workbench::profileShown);
         window->profile();
         if (shown.isEmpty() && !shown.wait(kProfileTimeoutMs)) {
             ProfileOutcome none;
@@ -139,7 +139,7 @@ void TestGuiProfile::stridedReadFlaggedInTheMargin() {
         w.window->document()->setKernel(kernel);
     const ProfileOutcome outcome = w.profile(ProfileSet::Basic);
     QVERIFY2(outcome.ok(), qPrintable(outcome.error));
-    const RunRecord& run = w.window->session()->history().constLast();
+    const RunRecord& run = w.window->workbench()->history().constLast();
     QVERIFY(run.profile.has_value());
     QCOMPARE(w.panel()->state(), ProfilePanel::State::Report);
     const int lines = part<CodeEditor>(w.window, "editor")->lines();
@@ -171,7 +171,7 @@ void TestGuiProfile::saxpyRooflinePathAcrossAnEdit() {
                                     QStringLiteral("\n// edited\n"));
     const ProfileOutcome second = w.profile(ProfileSet::Basic);
     QVERIFY2(second.ok(), qPrintable(second.error));
-    const QVector<RunRecord>& history = w.window->session()->history();
+    const QVector<RunRecord>& history = w.window->workbench()->history();
     int profiled = 0;
     for (const RunRecord& run : history)
         profiled += run.profile.has_value() ? 1 : 0;

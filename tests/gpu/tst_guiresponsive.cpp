@@ -12,7 +12,7 @@
 #include "core/run/Summary.h"
 #include "core/runner/SanitizerRun.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/TimingChartView.h"
@@ -128,10 +128,11 @@ void TestGuiResponsive::uiStaysResponsiveDuringLongKernel() {
     if (!waitForDevices(engine, window, &driverError))
         QSKIP(qPrintable(QStringLiteral("the engine found no device: %1").arg(driverError)));
     window.document()->replace(spinProject());
-    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
-                              qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.workbench()->runBlockedReason().isEmpty(),
+                              qPrintable(window.workbench()->runBlockedReason()),
+                              kDevicesTimeoutMs);
 
-    QSignalSpy shown(window.session(), &Session::runShown);
+    QSignalSpy shown(window.workbench(), &Workbench::runShown);
     QElapsedTimer clock;
     qint64 lastTickMs = 0;
     qint64 longestGapMs = 0;
@@ -180,9 +181,10 @@ void TestGuiResponsive::saxpyShowsTimingAndVerification() {
         QSKIP(qPrintable(QStringLiteral("the engine found no device: %1").arg(driverError)));
     QVERIFY2(window.openProject(test::examplesDir() + QStringLiteral("/saxpy.kpad")),
              qPrintable(window.lastError()));
-    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
-                              qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
-    QSignalSpy shown(window.session(), &Session::runShown);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.workbench()->runBlockedReason().isEmpty(),
+                              qPrintable(window.workbench()->runBlockedReason()),
+                              kDevicesTimeoutMs);
+    QSignalSpy shown(window.workbench(), &Workbench::runShown);
     window.run();
     QVERIFY(shown.wait(kRunTimeoutMs));
     const RunResult result = shown.first().first().value<RunResult>();
@@ -249,11 +251,12 @@ void TestGuiResponsive::memcheckMarksTheFaultingLine() {
     const int faultLine =
         int(source.left(source.indexOf(QStringLiteral("out[tid + 64]"))).count(QLatin1Char('\n'))) +
         1;
-    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
-                              qPrintable(window.session()->runBlockedReason()), kDevicesTimeoutMs);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.workbench()->runBlockedReason().isEmpty(),
+                              qPrintable(window.workbench()->runBlockedReason()),
+                              kDevicesTimeoutMs);
     QVERIFY(test::part<QAction>(&window, "memcheckAction")->isEnabled());
 
-    QSignalSpy shown(window.session(), &Session::runShown);
+    QSignalSpy shown(window.workbench(), &Workbench::runShown);
     test::part<QAction>(&window, "memcheckAction")->trigger();
     QVERIFY(shown.wait(kRunTimeoutMs));
     const RunResult result = shown.first().first().value<RunResult>();

@@ -12,7 +12,7 @@
 #include "../support/TestMain.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepChart.h"
 #include "ui/widgets/SweepPanel.h"
@@ -94,11 +94,12 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
     qInfo("best: %s, median %.4f ms on %s", qPrintable(best.key), best.medianMs,
           qPrintable(best.device));
     QVERIFY(QFile::exists(panel->resultsPath())); // in the cache folder, for a resume
-    QCOMPARE(panel->resultsPath(),
-             sweepResultsPath(
-                 window.document()->project(), path,
-                 sweepDeviceKey(
-                     {window.session()->devices().value(window.session()->deviceIndex()).name})));
+    QCOMPARE(
+        panel->resultsPath(),
+        sweepResultsPath(
+            window.document()->project(), path,
+            sweepDeviceKey(
+                {window.workbench()->devices().value(window.workbench()->deviceIndex()).name})));
     const double ceiling = best.ceilingGBs;
     QVERIFY2(ceiling > 0, "the records carry the device's copy ceiling");
     for (const SweepRecord& record : model->records())
@@ -151,12 +152,12 @@ void TestGuiSweep::sweepsAppliesAndRunsTheBest() {
     }
 
     // The next normal Run launches the best's block and verifies.
-    QTRY_VERIFY2_WITH_TIMEOUT(window.session()->runBlockedReason().isEmpty(),
-                              qPrintable(window.session()->runBlockedReason()), kRunTimeoutMs);
-    QSignalSpy shown(window.session(), &Session::runShown);
+    QTRY_VERIFY2_WITH_TIMEOUT(window.workbench()->runBlockedReason().isEmpty(),
+                              qPrintable(window.workbench()->runBlockedReason()), kRunTimeoutMs);
+    QSignalSpy shown(window.workbench(), &Workbench::runShown);
     window.run();
     QVERIFY(shown.wait(kRunTimeoutMs));
-    const RunRecord& run = window.session()->history().constLast();
+    const RunRecord& run = window.workbench()->history().constLast();
     QVERIFY2(
         run.result.status == RunStatus::Ok,
         qPrintable(runStatusName(run.result.status) + QStringLiteral(": ") + run.result.error));

@@ -10,8 +10,8 @@
 #include "core/engine/Engine.h"
 #include "ui/CompileHistory.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
 #include "ui/Theme.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CompileDiffView.h"
 #include "ui/windows/MainWindow.h"
 
@@ -104,10 +104,10 @@ struct Fixture {
     /// Compiles `source` and waits for the compile and, with `reports`, for the SASS and
     /// ptxas reports of the compiles compared.
     bool compile(const QString& source, bool reports = true) {
-        QSignalSpy shown(window->session(), &Session::compileShown);
-        if (window->session()->lastCompile()) {
+        QSignalSpy shown(window->workbench(), &Workbench::compileShown);
+        if (window->workbench()->lastCompile()) {
             window->document()->setSource(source);
-            window->session()->compile();
+            window->workbench()->compile();
         } else {
             Project project = test::fillProject(source);
             project.sourceName = QStringLiteral("saxpy.cu");
@@ -116,7 +116,7 @@ struct Fixture {
         }
         if (!shown.wait(kCompileTimeoutMs) && shown.isEmpty())
             return false;
-        if (!window->session()->lastCompile()->ok)
+        if (!window->workbench()->lastCompile()->ok)
             return false;
         if (reports && history->baselineSnapshot()) {
             QElapsedTimer timer;

@@ -1,5 +1,5 @@
 // A faulted run explains itself in the window: the explanation and the
-// offer of a memcheck run above the editor; accepting starts that run through the Session;
+// offer of a memcheck run above the editor; accepting starts that run through the Workbench;
 // its finding ends the message with the line, thread and block and marks the line; the
 // preference starts it without asking. Results are constructed: no GPU is needed.
 
@@ -8,7 +8,7 @@
 #include "core/run/ErrorText.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/FaultBanner.h"
 #include "ui/windows/MainWindow.h"
@@ -73,7 +73,7 @@ RunResult memcheckResult(const QString& sourceName) {
     return r;
 }
 
-/// A window whose Session can run: the project compiled, a (fake) device listed. Kernels
+/// A window whose Workbench can run: the project compiled, a (fake) device listed. Kernels
 /// would run in this process, so nothing here waits for a runner or compute-sanitizer; the
 /// test answers each request itself before the Engine could.
 struct Window {
@@ -83,18 +83,18 @@ struct Window {
     bool open() {
         window = std::make_unique<MainWindow>(&engine);
         window->setPromptsEnabled(false);
-        Session* session = window->session();
-        QSignalSpy compiled(session, &Session::compileShown);
+        Workbench* workbench = window->workbench();
+        QSignalSpy compiled(workbench, &Workbench::compileShown);
         window->document()->replace(fillProject());
         if (!compiled.wait(kCompileTimeoutMs) && compiled.isEmpty())
             return false;
         QSignalSpy devices(&engine, &Engine::devicesChanged);
-        if (!session->devicesKnown() && !devices.wait(kCompileTimeoutMs) && devices.isEmpty())
+        if (!workbench->devicesKnown() && !devices.wait(kCompileTimeoutMs) && devices.isEmpty())
             return false;
         emit engine.devicesChanged({fakeDevice()}, QString());
-        return session->runBlockedReason().isEmpty();
+        return workbench->runBlockedReason().isEmpty();
     }
-    [[nodiscard]] Session* session() const { return window->session(); }
+    [[nodiscard]] Workbench* workbench() const { return window->workbench(); }
     [[nodiscard]] FaultBanner* banner() const { return part<FaultBanner>(window, "faultBanner"); }
 };
 
@@ -117,11 +117,11 @@ private slots:
 
 void TestFaultBanner::faultShowsTheExplanationAndTheOffer() {
     Window w;
-    QVERIFY2(w.open(), qPrintable(w.session()->runBlockedReason()));
+    QVERIFY2(w.open(), qPrintable(w.workbench()->runBlockedReason()));
     FaultBanner* banner = w.banner();
     QVERIFY(banner);
     QVERIFY(banner->isHidden());
-    QSignalSpy requested(w.session(), &Session::runRequested);
+    QSignalSpy requested(w.workbench(), &Workbench::runRequested);
     w.window->run();
     QCOMPARE(requested.count(), 1);
     emit w.engine.runFinished(requested.at(0).at(0).toULongLong(), wildWrite());
@@ -143,9 +143,9 @@ void TestFaultBanner::faultShowsTheExplanationAndTheOffer() {
 
 void TestFaultBanner::acceptingRunsMemcheckAndEndsWithTheLine() {
     Window w;
-    QVERIFY2(w.open(), qPrintable(w.session()->runBlockedReason()));
+    QVERIFY2(w.open(), qPrintable(w.workbench()->runBlockedReason()));
     FaultBanner* banner = w.banner();
-    QSignalSpy requested(w.session(), &Session::runRequested);
+    QSignalSpy requested(w.workbench(), &Workbench::runRequested);
     w.window->run();
     QCOMPARE(requested.count(), 1);
     emit w.engine.runFinished(requested.at(0).at(0).toULongLong(), wildWrite());
@@ -157,7 +157,7 @@ void TestFaultBanner::acceptingRunsMemcheckAndEndsWithTheLine() {
     QCOMPARE(request.sanitizer, SanitizerTool::Memcheck);
     QCOMPARE(request.project.source, w.window->document()->project().source);
     QCOMPARE(request.project.kernel, QStringLiteral("fill"));
-    QVERIFY(w.session()->isRunning());
+    QVERIFY(w.workbench()->isRunning());
     QVERIFY(!banner->offersMemcheck()); // one memcheck run, not two
     QVERIFY(banner->text().contains(QLatin1String("Running the kernel once under memcheck")));
 
@@ -192,8 +192,8 @@ void TestFaultBanner::preferenceRunsMemcheckAtOnce() {
     QVERIFY(Preferences::load().memcheckAfterFault);
 
     Window w;
-    QVERIFY2(w.open(), qPrintable(w.session()->runBlockedReason()));
-    QSignalSpy requested(w.session(), &Session::runRequested);
+    QVERIFY2(w.open(), qPrintable(w.workbench()->runBlockedReason()));
+    QSignalSpy requested(w.workbench(), &Workbench::runRequested);
     w.window->run();
     QCOMPARE(requested.count(), 1);
     emit w.engine.runFinished(requested.at(0).at(0).toULongLong(), wildWrite());
@@ -212,8 +212,8 @@ void TestFaultBanner::preferenceRunsMemcheckAtOnce() {
 
 void TestFaultBanner::faultsMemcheckCannotPlaceAreNotOffered() {
     Window w;
-    QVERIFY2(w.open(), qPrintable(w.session()->runBlockedReason()));
-    QSignalSpy requested(w.session(), &Session::runRequested);
+    QVERIFY2(w.open(), qPrintable(w.workbench()->runBlockedReason()));
+    QSignalSpy requested(w.workbench(), &Workbench::runRequested);
     w.window->run();
     emit w.engine.runFinished(
         requested.at(0).at(0).toULongLong(),
@@ -227,8 +227,8 @@ void TestFaultBanner::faultsMemcheckCannotPlaceAreNotOffered() {
 
 void TestFaultBanner::otherErrorsAndNewRunsHideTheBanner() {
     Window w;
-    QVERIFY2(w.open(), qPrintable(w.session()->runBlockedReason()));
-    QSignalSpy requested(w.session(), &Session::runRequested);
+    QVERIFY2(w.open(), qPrintable(w.workbench()->runBlockedReason()));
+    QSignalSpy requested(w.workbench(), &Workbench::runRequested);
     w.window->run();
     emit w.engine.runFinished(requested.at(0).at(0).toULongLong(), wildWrite());
     QVERIFY(!w.banner()->isHidden());

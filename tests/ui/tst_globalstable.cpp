@@ -6,7 +6,7 @@
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/VerificationPanel.h"
@@ -96,19 +96,19 @@ std::unique_ptr<MainWindow> openExample(Engine* engine, const QTemporaryDir& dir
 
 /// Replaces the document's source and waits until its compile is shown.
 bool compileSource(MainWindow* window, const QString& source) {
-    QSignalSpy shown(window->session(), &Session::compileShown);
+    QSignalSpy shown(window->workbench(), &Workbench::compileShown);
     window->document()->setSource(source);
     window->compile();
     // A compile served from the cache may be shown before compile() returns.
     if (shown.isEmpty() && !shown.wait(kCompileTimeoutMs))
         return false;
     // A compile already queued by the open may be shown first: wait for this source's.
-    for (int i = 0; i < 3 && window->session()->lastCompiledSource() != source; ++i) {
+    for (int i = 0; i < 3 && window->workbench()->lastCompiledSource() != source; ++i) {
         if (!shown.wait(kCompileTimeoutMs))
             break;
     }
-    return window->session()->lastCompile() && window->session()->lastCompile()->ok &&
-           window->session()->lastCompiledSource() == source;
+    return window->workbench()->lastCompile() && window->workbench()->lastCompile()->ok &&
+           window->workbench()->lastCompiledSource() == source;
 }
 
 /// A window showing a copy of convolution.kpad in `dir`, its first compile shown.
@@ -361,7 +361,7 @@ void TestGlobalsTable::toolkitGlobalsAreNotOffered() {
     ArgumentTableModel* model = tableModel(window);
     const QString source = window->document()->project().source;
     QVERIFY(compileSource(window.get(), source));
-    QVERIFY2(window->session()->lastCompile()->globals.size() > 100,
+    QVERIFY2(window->workbench()->lastCompile()->globals.size() > 100,
              "the toolkit's globals are still in the module");
     QCOMPARE(model->argumentCount(), 3); // bins, input, n
     QCOMPARE(model->rowCount(), 3);      // and no global of its own
@@ -439,8 +439,8 @@ void TestGlobalsTable::compileAddingAConstantOffersIt() {
             .replace(QStringLiteral("__constant__ float gain;"),
                      QStringLiteral("__constant__ float gain;\n__constant__ float bias[4];"));
     QVERIFY2(compileSource(window.get(), source),
-             qPrintable(window->session()->lastCompile() ? window->session()->lastCompile()->log
-                                                         : QStringLiteral("no compile")));
+             qPrintable(window->workbench()->lastCompile() ? window->workbench()->lastCompile()->log
+                                                           : QStringLiteral("no compile")));
     const int bias = globalRow(*model, QStringLiteral("bias"));
     QVERIFY2(bias >= 0, "the new __constant__ has no row");
     QCOMPARE(cell(*model, bias, Col::KindColumn), QStringLiteral("__constant__"));
@@ -469,8 +469,8 @@ void TestGlobalsTable::globalRemovedFromSourceIsMarkedNotLost() {
                                .replace(QStringLiteral("__constant__ float gain;"),
                                         QStringLiteral("#define gain 0.5f"));
     QVERIFY2(compileSource(window.get(), source),
-             qPrintable(window->session()->lastCompile() ? window->session()->lastCompile()->log
-                                                         : QStringLiteral("no compile")));
+             qPrintable(window->workbench()->lastCompile() ? window->workbench()->lastCompile()->log
+                                                           : QStringLiteral("no compile")));
     const int gain = globalRow(*model, QStringLiteral("gain"));
     QVERIFY2(gain >= 0, "the vanished global was dropped");
     QCOMPARE(cell(*model, gain, Col::InitColumn), QStringLiteral("constant 0.5"));

@@ -1,5 +1,5 @@
 // The buffer viewer on an output kept on the runner (OutputBuffer::isKept), with a fake fetcher
-// in place of the Session: the rows in view are asked for (one aligned chunk covers a screenful),
+// in place of the Workbench: the rows in view are asked for (one aligned chunk covers a screenful),
 // show "…" until they arrive, cached rows are never asked for twice, a jump to the end asks only
 // for the end, answers out of order fill the right rows, a failure is shown in keptNote, and the
 // heat map fetches the window it draws.

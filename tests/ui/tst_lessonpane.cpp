@@ -10,7 +10,7 @@
 #include "ui/LessonExercise.h"
 #include "ui/LessonProgress.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LessonPane.h"
 #include "ui/windows/MainWindow.h"
@@ -141,10 +141,10 @@ void TestLessonPane::everyLessonOpensWithItsTextAndCompiles() {
         QVERIFY2(shown.contains(heading), qPrintable(heading));
     QVERIFY(!shown.contains(QStringLiteral("## ")));
 
-    QSignalSpy shownCompile(w.window.session(), &Session::compileShown);
+    QSignalSpy shownCompile(w.window.workbench(), &Workbench::compileShown);
     w.window.compile();
     QVERIFY(shownCompile.wait(kCompileTimeoutMs) || shownCompile.count() > 0);
-    const std::optional<CompileResult>& compile = w.window.session()->lastCompile();
+    const std::optional<CompileResult>& compile = w.window.workbench()->lastCompile();
     QVERIFY(compile);
     QVERIFY2(compile->ok, qPrintable(compile->log + compile->error));
 }
@@ -442,8 +442,8 @@ void TestLessonPane::recordedFiguresAreLabelled() {
     // The window says there is no GPU once the Engine has found none.
     Window w;
     QVERIFY(w.window.openProject(lesson.projectPath()));
-    QTRY_VERIFY_WITH_TIMEOUT(w.window.session()->devicesKnown(), kCompileTimeoutMs);
-    if (w.window.session()->driverError().isEmpty() && w.window.session()->currentDevice())
+    QTRY_VERIFY_WITH_TIMEOUT(w.window.workbench()->devicesKnown(), kCompileTimeoutMs);
+    if (w.window.workbench()->driverError().isEmpty() && w.window.workbench()->currentDevice())
         QSKIP("a CUDA device is present; the no-GPU note is not shown");
     QVERIFY(w.pane()->recordedText().contains(QStringLiteral("No CUDA GPU here")));
 }

@@ -7,7 +7,7 @@
 #include "core/engine/Engine.h"
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LineColours.h"
 #include "ui/widgets/PtxView.h"
@@ -144,7 +144,7 @@ void TestLineColours::oneColourPerSourceLineEverywhere() {
     window.setCompileWhileTyping(false);
     window.resize(1400, 900);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
     Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
     project.sourceName = QStringLiteral("saxpy.cu");

@@ -4,7 +4,7 @@
 
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/TimingChartView.h"
 
 #include <QCandlestickSeries>
@@ -50,30 +50,30 @@ Project scaleProject() {
 }
 
 /// Counts the compiles asked for and the runs shown.
-class CountingViewer : public QObject, public SessionViewer {
+class CountingViewer : public QObject, public WorkbenchViewer {
 public:
     int compiles = 0;
     int runs = 0;
-    void compileStarted(const Session&) override { ++compiles; }
-    void runFinished(const Session&, const RunRecord&) override { ++runs; }
+    void compileStarted(const Workbench&) override { ++compiles; }
+    void runFinished(const Workbench&, const RunRecord&) override { ++runs; }
 };
 
-/// A session whose project compiled and whose (fake) device lets Run start.
+/// A workbench whose project compiled and whose (fake) device lets Run start.
 struct Fixture {
     Engine engine;
     ProjectDocument document;
-    Session session{&engine, &document};
+    Workbench workbench{&engine, &document};
 
     bool ready() {
         QSignalSpy devices(&engine, &Engine::devicesChanged);
-        if (!session.devicesKnown() && !devices.wait(kCompileTimeoutMs) && devices.isEmpty())
+        if (!workbench.devicesKnown() && !devices.wait(kCompileTimeoutMs) && devices.isEmpty())
             return false;
         emit engine.devicesChanged({fakeDevice()}, QString());
-        QSignalSpy compiled(&session, &Session::compileShown);
+        QSignalSpy compiled(&workbench, &Workbench::compileShown);
         document.replace(scaleProject()); // compiles at once
         if (!compiled.wait(kCompileTimeoutMs) && compiled.isEmpty())
             return false;
-        return session.runBlockedReason().isEmpty();
+        return workbench.runBlockedReason().isEmpty();
     }
 };
 
@@ -106,12 +106,12 @@ RunResult resultWith(const QVector<double>& timesMs, RunStatus status = RunStatu
 
 /// Starts a run and answers it with `result` at once, as the runner would.
 bool runWith(Fixture& f, const RunResult& result) {
-    QSignalSpy requested(&f.session, &Session::runRequested);
+    QSignalSpy requested(&f.workbench, &Workbench::runRequested);
     QString why;
-    if (!f.session.run(RunRequest(), &why) || requested.isEmpty())
+    if (!f.workbench.run(RunRequest(), &why) || requested.isEmpty())
         return false;
     emit f.engine.runFinished(requested.first().first().toULongLong(), result);
-    return !f.session.isRunning();
+    return !f.workbench.isRunning();
 }
 
 } // namespace
@@ -140,7 +140,7 @@ void TestLiveMode::liveTimingIsShortAndKeepsTheRest() {
     project.maxTimeMs = 5000;
     project.timeLimitMs = 20000;
     project.bytesOverride = 1234;
-    const TimingSpec live = Session::liveTiming(project);
+    const TimingSpec live = Workbench::liveTiming(project);
     QVERIFY(live.adaptive);
     QCOMPARE(live.maxTimeMs, 10);
     QCOMPARE(live.targetNoise, 0.02);
@@ -150,24 +150,24 @@ void TestLiveMode::liveTimingIsShortAndKeepsTheRest() {
     QCOMPARE(live.bytesOverride, std::optional<qint64>(1234));
     QVERIFY2(live.validate().isEmpty(), qPrintable(live.validate()));
     // A kernel that took 20 ms last time gets 12 of its launches; one of 10 s is capped.
-    QCOMPARE(Session::liveTiming(project, 20.0).maxTimeMs, 240);
-    QCOMPARE(Session::liveTiming(project, 10000.0).maxTimeMs, 2000);
-    QCOMPARE(Session::liveTiming(project, 0.005).maxTimeMs, 10);
+    QCOMPARE(Workbench::liveTiming(project, 20.0).maxTimeMs, 240);
+    QCOMPARE(Workbench::liveTiming(project, 10000.0).maxTimeMs, 2000);
+    QCOMPARE(Workbench::liveTiming(project, 0.005).maxTimeMs, 10);
     // A project asking for less noise than live mode gets live mode's; more stays its own.
     project.targetNoise = 0.1;
-    QCOMPARE(Session::liveTiming(project).targetNoise, 0.1);
+    QCOMPARE(Workbench::liveTiming(project).targetNoise, 0.1);
 }
 
 void TestLiveMode::burstOfEditsCompilesOnce() {
     Fixture f;
     QVERIFY(f.ready());
     CountingViewer viewer;
-    f.session.addViewer(&viewer);
-    f.session.setLiveMode(true);
+    f.workbench.addViewer(&viewer);
+    f.workbench.setLiveMode(true);
     // Switching on measures what is there after the pause; let it come and go first.
-    QSignalSpy shown(&f.session, &Session::compileShown);
+    QSignalSpy shown(&f.workbench, &Workbench::compileShown);
     QVERIFY(shown.wait(kCompileTimeoutMs));
-    QTRY_VERIFY_WITH_TIMEOUT(!f.session.isRunning(), kCompileTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!f.workbench.isRunning(), kCompileTimeoutMs);
     viewer.compiles = 0;
     shown.clear();
 
@@ -180,11 +180,11 @@ void TestLiveMode::burstOfEditsCompilesOnce() {
     QCOMPARE(viewer.compiles, 0); // still inside the pause
     QVERIFY(shown.wait(kCompileTimeoutMs));
     QCOMPARE(viewer.compiles, 1);
-    QCOMPARE(f.session.lastCompiledSource(), scaleSource(QStringLiteral("6.0f")));
+    QCOMPARE(f.workbench.lastCompiledSource(), scaleSource(QStringLiteral("6.0f")));
     // Compile-while-typing's own, longer timer did not add a second compile: none is shown
     // (the wait ends early, failing, if one is) nor started within its delay.
     shown.clear();
-    QVERIFY(!shown.wait(Session::kCompileWhileTypingDelayMs + 100));
+    QVERIFY(!shown.wait(Workbench::kCompileWhileTypingDelayMs + 100));
     QCOMPARE(viewer.compiles, 1);
 }
 
@@ -192,19 +192,19 @@ void TestLiveMode::editWhileARunIsPendingCancelsIt() {
     Fixture f;
     QVERIFY(f.ready());
     CountingViewer viewer;
-    f.session.addViewer(&viewer);
-    QSignalSpy requested(&f.session, &Session::runRequested);
+    f.workbench.addViewer(&viewer);
+    QSignalSpy requested(&f.workbench, &Workbench::runRequested);
     const QString edited = scaleSource(QStringLiteral("0.5f"));
     // The moment the first live run is handed to the Engine, the author types again.
     bool typed = false;
-    connect(&f.session, &Session::runRequested, this, [&] {
+    connect(&f.workbench, &Workbench::runRequested, this, [&] {
         if (typed)
             return;
         typed = true;
-        QVERIFY(f.session.isLiveRunning());
+        QVERIFY(f.workbench.isLiveRunning());
         f.document.setSource(edited);
     });
-    f.session.setLiveMode(true);
+    f.workbench.setLiveMode(true);
     QVERIFY(requested.wait(kCompileTimeoutMs));
     QCOMPARE(requested.first().at(1).value<RunRequest>().project.source,
              scaleSource(QStringLiteral("2.0f")));
@@ -213,46 +213,46 @@ void TestLiveMode::editWhileARunIsPendingCancelsIt() {
     QTRY_VERIFY_WITH_TIMEOUT(requested.size() == 2, kCompileTimeoutMs);
     const RunRequest second = requested.at(1).at(1).value<RunRequest>();
     QCOMPARE(second.project.source, edited);
-    QCOMPARE(second.project.timing, Session::liveTiming(f.document.project().timing));
-    QTRY_VERIFY_WITH_TIMEOUT(!f.session.isRunning(), kCompileTimeoutMs);
+    QCOMPARE(second.project.timing, Workbench::liveTiming(f.document.project().timing));
+    QTRY_VERIFY_WITH_TIMEOUT(!f.workbench.isRunning(), kCompileTimeoutMs);
     // Only the run of the edited source was recorded and shown, as a live run whose project
     // keeps the document's own timing.
-    QCOMPARE(f.session.history().size(), 1);
+    QCOMPARE(f.workbench.history().size(), 1);
     QCOMPARE(viewer.runs, 1);
-    QCOMPARE(f.session.history().first().project.source, edited);
-    QVERIFY(f.session.history().first().live);
-    QCOMPARE(f.session.history().first().project.timing, f.document.project().timing);
+    QCOMPARE(f.workbench.history().first().project.source, edited);
+    QVERIFY(f.workbench.history().first().live);
+    QCOMPARE(f.workbench.history().first().project.timing, f.document.project().timing);
 }
 
 void TestLiveMode::switchingOffStopsThePause() {
     Fixture f;
     QVERIFY(f.ready());
     CountingViewer viewer;
-    f.session.addViewer(&viewer);
-    f.session.setLiveMode(true);
+    f.workbench.addViewer(&viewer);
+    f.workbench.setLiveMode(true);
     f.document.setSource(scaleSource(QStringLiteral("7.0f")));
-    f.session.setLiveMode(false);
-    f.session.setCompileWhileTyping(false);
+    f.workbench.setLiveMode(false);
+    f.workbench.setCompileWhileTyping(false);
     // Nothing is shown (the wait ends early, failing, if a compile is) nor started after the
     // pause would have ended.
-    QSignalSpy shown(&f.session, &Session::compileShown);
-    QVERIFY(!shown.wait(Session::kLiveDelayMs + 200));
+    QSignalSpy shown(&f.workbench, &Workbench::compileShown);
+    QVERIFY(!shown.wait(Workbench::kLiveDelayMs + 200));
     QCOMPARE(viewer.compiles, 0);
-    QVERIFY(!f.session.isRunning());
+    QVERIFY(!f.workbench.isRunning());
 }
 
 void TestLiveMode::comparisonAgainstThePreviousRun() {
     Fixture f;
     QVERIFY(f.ready());
     QVERIFY(runWith(f, resultWith(timesAround(1.0))));
-    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString()); // the first
+    QCOMPARE(f.workbench.comparisonText(f.workbench.history().last()), QString()); // the first
     QVERIFY(runWith(f, resultWith(timesAround(0.877))));
-    const QString faster = f.session.comparisonText(f.session.history().last());
+    const QString faster = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(faster.startsWith(QStringLiteral("this edit: \u221212.3 % (\u00b1")),
              qPrintable(faster));
     QVERIFY2(faster.endsWith(QStringLiteral("a real change")), qPrintable(faster));
     QVERIFY(runWith(f, resultWith(timesAround(0.878))));
-    const QString same = f.session.comparisonText(f.session.history().last());
+    const QString same = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(same.startsWith(QStringLiteral("this edit: +0.1 % (\u00b1")), qPrintable(same));
     QVERIFY2(same.endsWith(QStringLiteral("within noise")), qPrintable(same));
 }
@@ -268,56 +268,56 @@ void TestLiveMode::sameMachineCodeIsVariationBetweenRuns() {
     QVERIFY(runWith(f, withCode(timesAround(1.0), QStringLiteral("c0de"))));
     // 12 % apart with the same code: the difference is between runs, not the edit.
     QVERIFY(runWith(f, withCode(timesAround(0.88), QStringLiteral("c0de"))));
-    const QString variation = f.session.comparisonText(f.session.history().last());
+    const QString variation = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(variation.startsWith(QStringLiteral("this edit: \u221212.0 % (\u00b1")),
              qPrintable(variation));
     QVERIFY2(variation.endsWith(QStringLiteral("variation between runs, not the edit")),
              qPrintable(variation));
     QVERIFY(runWith(f, withCode(timesAround(0.881), QStringLiteral("c0de"))));
-    const QString noise = f.session.comparisonText(f.session.history().last());
+    const QString noise = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(noise.endsWith(QStringLiteral("within noise (the same machine code as the previous "
                                            "run)")),
              qPrintable(noise));
     // Other code: a real change again.
     QVERIFY(runWith(f, withCode(timesAround(0.5), QStringLiteral("beef"))));
-    const QString changed = f.session.comparisonText(f.session.history().last());
+    const QString changed = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(changed.endsWith(QStringLiteral("a real change")), qPrintable(changed));
     // A code hash on one side only says nothing of the other: compared as before.
     QVERIFY(runWith(f, withCode(timesAround(0.25), QString())));
-    QVERIFY(f.session.comparisonText(f.session.history().last())
+    QVERIFY(f.workbench.comparisonText(f.workbench.history().last())
                 .endsWith(QStringLiteral("a real change")));
 }
 
 void TestLiveMode::baselineSpeedup() {
     Fixture f;
     QVERIFY(f.ready());
-    QSignalSpy changed(&f.session, &Session::baselineChanged);
+    QSignalSpy changed(&f.workbench, &Workbench::baselineChanged);
     QVERIFY(runWith(f, resultWith(timesAround(1.0))));
-    const quint64 naive = f.session.history().last().serial;
-    QVERIFY(f.session.setBaseline(naive));
+    const quint64 naive = f.workbench.history().last().serial;
+    QVERIFY(f.workbench.setBaseline(naive));
     QCOMPARE(changed.size(), 1);
-    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString()); // itself
+    QCOMPARE(f.workbench.comparisonText(f.workbench.history().last()), QString()); // itself
     QVERIFY(runWith(f, resultWith(timesAround(0.8))));
     QVERIFY(runWith(f, resultWith(timesAround(0.4))));
-    const QString text = f.session.comparisonText(f.session.history().last());
+    const QString text = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(text.startsWith(QStringLiteral("2.50\u00d7 faster than baseline (\u00b1")),
              qPrintable(text));
     // Slower than the baseline.
     QVERIFY(runWith(f, resultWith(timesAround(2.0))));
-    const QString slower = f.session.comparisonText(f.session.history().last());
+    const QString slower = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(slower.startsWith(QStringLiteral("2.00\u00d7 slower than baseline")),
              qPrintable(slower));
-    f.session.clearBaseline();
-    QVERIFY(!f.session.baselineRun());
+    f.workbench.clearBaseline();
+    QVERIFY(!f.workbench.baselineRun());
     QCOMPARE(changed.size(), 2);
-    QVERIFY(f.session.comparisonText(f.session.history().last())
+    QVERIFY(f.workbench.comparisonText(f.workbench.history().last())
                 .startsWith(QStringLiteral("this edit: +400.0 %")));
     // A failed run cannot be pinned; clearing the history drops the baseline.
     QVERIFY(runWith(f, resultWith(timesAround(1.0), RunStatus::VerificationFailed)));
-    QVERIFY(!f.session.setBaseline(f.session.history().last().serial));
-    QVERIFY(f.session.setBaseline(naive));
-    f.session.clearHistory();
-    QVERIFY(!f.session.baselineRun());
+    QVERIFY(!f.workbench.setBaseline(f.workbench.history().last().serial));
+    QVERIFY(f.workbench.setBaseline(naive));
+    f.workbench.clearHistory();
+    QVERIFY(!f.workbench.baselineRun());
     QCOMPARE(changed.size(), 4);
 }
 
@@ -327,12 +327,12 @@ void TestLiveMode::failedRunIsNeverCompared() {
     QVERIFY(runWith(f, resultWith(timesAround(1.0))));
     // Faster, but wrong: shown as a failure, never as "faster".
     QVERIFY(runWith(f, resultWith(timesAround(0.5), RunStatus::VerificationFailed)));
-    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString());
+    QCOMPARE(f.workbench.comparisonText(f.workbench.history().last()), QString());
     QVERIFY(runWith(f, resultWith({}, RunStatus::CudaError)));
-    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString());
+    QCOMPARE(f.workbench.comparisonText(f.workbench.history().last()), QString());
     // The next good run is compared with the last good one, not with the failures.
     QVERIFY(runWith(f, resultWith(timesAround(1.0))));
-    QVERIFY(f.session.comparisonText(f.session.history().last())
+    QVERIFY(f.workbench.comparisonText(f.workbench.history().last())
                 .endsWith(QStringLiteral("within noise")));
 }
 
@@ -342,16 +342,16 @@ void TestLiveMode::baselineKernelFollowsEachRun() {
     const QString naive = QStringLiteral("__global__ void scale_naive(float* data, int n) {\n"
                                          "    for (int i = 0; i < n; ++i) data[i] *= 2.0f;\n"
                                          "}\n");
-    QSignalSpy compiled(&f.session, &Session::compileShown);
+    QSignalSpy compiled(&f.workbench, &Workbench::compileShown);
     f.document.setSource(f.document.project().source + naive);
-    f.session.compile();
+    f.workbench.compile();
     QVERIFY(compiled.wait(kCompileTimeoutMs));
     QCOMPARE(f.document.project().kernel, QStringLiteral("scale"));
-    f.session.setBaselineKernel(QStringLiteral("scale_naive"));
-    QVERIFY(!f.session.isRunning()); // nothing ran yet to follow
+    f.workbench.setBaselineKernel(QStringLiteral("scale_naive"));
+    QVERIFY(!f.workbench.isRunning()); // nothing ran yet to follow
 
-    QSignalSpy requested(&f.session, &Session::runRequested);
-    QVERIFY(f.session.run(RunRequest()));
+    QSignalSpy requested(&f.workbench, &Workbench::runRequested);
+    QVERIFY(f.workbench.run(RunRequest()));
     emit f.engine.runFinished(requested.at(0).at(0).toULongLong(), resultWith(timesAround(0.25)));
     // The baseline kernel follows at once, with the same project but its own kernel.
     QCOMPARE(requested.size(), 2);
@@ -359,33 +359,33 @@ void TestLiveMode::baselineKernelFollowsEachRun() {
     QCOMPARE(follow.project.kernel, QStringLiteral("scale_naive"));
     QCOMPARE(follow.project.arguments.size(), f.document.project().arguments.size());
     QCOMPARE(follow.project.source, f.document.project().source);
-    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString()); // not yet
+    QCOMPARE(f.workbench.comparisonText(f.workbench.history().last()), QString()); // not yet
     emit f.engine.runFinished(requested.at(1).at(0).toULongLong(), resultWith(timesAround(1.0)));
-    QVERIFY(!f.session.isRunning());
-    QCOMPARE(f.session.history().size(), 1); // the baseline kernel's run is kept apart
-    QVERIFY(f.session.baselineKernelRun());
-    const QString text = f.session.comparisonText(f.session.history().last());
+    QVERIFY(!f.workbench.isRunning());
+    QCOMPARE(f.workbench.history().size(), 1); // the baseline kernel's run is kept apart
+    QVERIFY(f.workbench.baselineKernelRun());
+    const QString text = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(text.startsWith(QStringLiteral("4.00\u00d7 faster than baseline (\u00b1")) &&
                  text.endsWith(QStringLiteral("baseline kernel scale_naive")),
              qPrintable(text));
 
     // The same project again: the kept result answers, nothing follows.
-    QVERIFY(f.session.run(RunRequest()));
+    QVERIFY(f.workbench.run(RunRequest()));
     emit f.engine.runFinished(requested.at(2).at(0).toULongLong(), resultWith(timesAround(0.5)));
     QCOMPARE(requested.size(), 3);
-    QVERIFY(f.session.comparisonText(f.session.history().last())
+    QVERIFY(f.workbench.comparisonText(f.workbench.history().last())
                 .startsWith(QStringLiteral("2.00\u00d7 faster than baseline")));
     // An edit changes the project: the kept result no longer answers, and it runs again.
     f.document.setSource(f.document.project().source + QStringLiteral("// edited\n"));
-    QVERIFY(f.session.run(RunRequest()));
+    QVERIFY(f.workbench.run(RunRequest()));
     emit f.engine.runFinished(requested.at(3).at(0).toULongLong(), resultWith(timesAround(0.5)));
     QCOMPARE(requested.size(), 5);
-    QCOMPARE(f.session.comparisonText(f.session.history().last()), QString());
+    QCOMPARE(f.workbench.comparisonText(f.workbench.history().last()), QString());
     // Pinning a run replaces the baseline kernel.
     emit f.engine.runFinished(requested.at(4).at(0).toULongLong(), resultWith(timesAround(1.0)));
-    QVERIFY(f.session.setBaseline(f.session.history().first().serial));
-    QVERIFY(f.session.baselineKernel().isEmpty());
-    QVERIFY(!f.session.baselineKernelRun());
+    QVERIFY(f.workbench.setBaseline(f.workbench.history().first().serial));
+    QVERIFY(f.workbench.baselineKernel().isEmpty());
+    QVERIFY(!f.workbench.baselineKernelRun());
 }
 
 void TestLiveMode::chartShowsIntervalsAndTheBaseline() {

@@ -5,7 +5,7 @@
 #include "core/engine/Engine.h"
 #include "core/project/Examples.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CodeEditor.h"
@@ -51,7 +51,7 @@ std::unique_ptr<MainWindow> makeWindow(Engine* engine) {
 
 /// Compiles and waits until the window has shown the result.
 bool compileAndWait(MainWindow& window) {
-    QSignalSpy spy(window.session(), &Session::compileShown);
+    QSignalSpy spy(window.workbench(), &Workbench::compileShown);
     window.compile();
     return spy.wait(kCompileTimeoutMs) || spy.count() > 0;
 }
@@ -109,7 +109,7 @@ void TestMainWindow::openExamples() {
     Engine engine;
     std::unique_ptr<MainWindow> window = makeWindow(&engine);
     window->show();
-    QSignalSpy compiled(window->session(), &Session::compileShown);
+    QSignalSpy compiled(window->workbench(), &Workbench::compileShown);
     QVERIFY2(window->openProject(path), qPrintable(window->lastError()));
     QString error;
     const std::optional<Project> project = Project::load(path, &error);
@@ -122,9 +122,9 @@ void TestMainWindow::openExamples() {
     QVERIFY(!window->isWindowModified());
     // Opening compiles at once; an example must compile cleanly.
     QVERIFY(compiled.wait(kCompileTimeoutMs) || compiled.count() > 0);
-    QVERIFY(window->session()->lastCompile());
-    QVERIFY2(window->session()->lastCompile()->ok,
-             qPrintable(window->session()->lastCompile()->log));
+    QVERIFY(window->workbench()->lastCompile());
+    QVERIFY2(window->workbench()->lastCompile()->ok,
+             qPrintable(window->workbench()->lastCompile()->log));
     QVERIFY(test::part<QComboBox>(window, "kernelSelector")->findText(project->kernel) >= 0 ||
             project->kernel.contains(QLatin1Char('<')));
     QCOMPARE(test::part<QComboBox>(window, "kernelSelector")->currentText(), project->kernel);
@@ -158,12 +158,12 @@ void TestMainWindow::compileErrorMarksLine() {
     QVERIFY(compileAndWait(*window));
     test::part<CodeEditor>(window, "editor")->setText(source);
     QVERIFY(compileAndWait(*window));
-    QVERIFY(window->session()->lastCompile());
-    QVERIFY(!window->session()->lastCompile()->ok);
+    QVERIFY(window->workbench()->lastCompile());
+    QVERIFY(!window->workbench()->lastCompile()->ok);
 
     CodeEditor* editor = test::part<CodeEditor>(window, "editor");
     QVERIFY2(editor->markersAtLine(errorLine - 1) & (1u << CodeEditor::ErrorMarker),
-             qPrintable(window->session()->lastCompile()->log));
+             qPrintable(window->workbench()->lastCompile()->log));
     QVERIFY(!editor->annotation(errorLine - 1).isEmpty());
     QCOMPARE(editor->markersAtLine(0), 0u);
     QVERIFY(test::part<DiagnosticsList>(window, "diagnostics")->topLevelItemCount() >= 1);
@@ -179,7 +179,7 @@ void TestMainWindow::compileErrorMarksLine() {
     // Fixing it clears the markers on the next compile.
     test::part<CodeEditor>(window, "editor")->setText(fillProject().source);
     QVERIFY(compileAndWait(*window));
-    QVERIFY(window->session()->lastCompile()->ok);
+    QVERIFY(window->workbench()->lastCompile()->ok);
     QCOMPARE(editor->markersAtLine(errorLine - 1) & (1u << CodeEditor::ErrorMarker), 0u);
     QVERIFY(editor->annotation(errorLine - 1).isEmpty());
 }
@@ -217,10 +217,10 @@ void TestMainWindow::runDisabledWithoutDriver() {
     if (driverError.isEmpty())
         QSKIP("a CUDA driver is present: this test is about compile-only mode");
     QVERIFY(!test::part<QAction>(window, "runAction")->isEnabled());
-    QVERIFY(window->session()->runBlockedReason().contains(QStringLiteral("driver")));
+    QVERIFY(window->workbench()->runBlockedReason().contains(QStringLiteral("driver")));
     QVERIFY(test::part<QAction>(window, "runAction")
                 ->toolTip()
-                .contains(window->session()->runBlockedReason()));
+                .contains(window->workbench()->runBlockedReason()));
     QVERIFY(test::part<QWidget>(window, "driverBanner")->isVisible());
     const auto labels = window->findChildren<QLabel*>();
     bool bannerSaysIt = false;
@@ -230,7 +230,7 @@ void TestMainWindow::runDisabledWithoutDriver() {
     // Everything but Run still works: compile.
     window->document()->replace(fillProject());
     QVERIFY(compileAndWait(*window));
-    QVERIFY(window->session()->lastCompile()->ok);
+    QVERIFY(window->workbench()->lastCompile()->ok);
     QVERIFY(!test::part<QAction>(window, "runAction")->isEnabled());
 }
 
@@ -269,7 +269,7 @@ void TestMainWindow::runBlockedReasons() {
     window->document()->replace(p);
     if (kernel.isEmpty())
         test::part<QComboBox>(window, "kernelSelector")->setCurrentText(QString());
-    const QString reason = window->session()->runBlockedReason();
+    const QString reason = window->workbench()->runBlockedReason();
     if (reasonMentions.isEmpty()) {
         QVERIFY2(reason.isEmpty(), qPrintable(reason));
         QVERIFY(test::part<QAction>(window, "runAction")->isEnabled());

@@ -7,7 +7,7 @@
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/OccupancyView.h"
 #include "ui/windows/MainWindow.h"
@@ -162,22 +162,23 @@ void TestOccupancyView::windowMarkerFollowsTheBlockSize() {
     window.setCompileWhileTyping(false);
     window.resize(1280, 800);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     Project p = example(QStringLiteral("saxpy.kpad"));
     p.launch.block = {256, 1, 1};
     window.document()->replace(p);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY(window.session()->lastCompile() && window.session()->lastCompile()->ok);
+    QVERIFY(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok);
 
     auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
     QCOMPARE(tabs->tabText(MainWindow::OccupancyTab), QStringLiteral("Occupancy"));
-    auto* view = qobject_cast<OccupancyView*>(tabs->widget(MainWindow::OccupancyTab));
-    QVERIFY(view);
+    // The tab's view is made when the tab is first shown (MainWindowViews.cpp).
     tabs->setCurrentIndex(MainWindow::OccupancyTab);
+    auto* view = tabs->widget(MainWindow::OccupancyTab)->findChild<OccupancyView*>();
+    QVERIFY(view);
     QTRY_VERIFY_WITH_TIMEOUT(view->showsCharts(), kCompileTimeoutMs);
     QCOMPARE(view->markerPoint(OccupancyAxis::BlockSize).x(), 256.0);
     QVERIFY(!view->limiterText().isEmpty());
-    if (!window.session()->currentDevice())
+    if (!window.workbench()->currentDevice())
         QVERIFY2(view->titleText().contains(QStringLiteral("no device")),
                  qPrintable(view->titleText()));
 

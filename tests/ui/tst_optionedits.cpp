@@ -6,7 +6,7 @@
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/windows/MainWindow.h"
@@ -70,11 +70,11 @@ private slots:
         QFETCH(QString, flag);
         Engine engine;
         auto window = makeWindow(&engine);
-        QSignalSpy shown(window->session(), &Session::compileShown);
+        QSignalSpy shown(window->workbench(), &Workbench::compileShown);
         QVERIFY(window->openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad")));
         QVERIFY(waitForCompile(shown)); // opening compiles at once
-        QVERIFY(window->session()->lastCompile());
-        QVERIFY(!window->session()->lastCompile()->flags.join(' ').contains(flag));
+        QVERIFY(window->workbench()->lastCompile());
+        QVERIFY(!window->workbench()->lastCompile()->flags.join(' ').contains(flag));
         shown.clear();
 
         auto* options = part<CompileOptionsPanel>(window, "compileOptions");
@@ -93,7 +93,7 @@ private slots:
         QVERIFY(window->document()->isDirty());
         // As a source edit: after the pause, without Ctrl+B.
         QVERIFY(waitForCompile(shown));
-        QVERIFY2(waited.elapsed() >= Session::kCompileWhileTypingDelayMs / 2,
+        QVERIFY2(waited.elapsed() >= Workbench::kCompileWhileTypingDelayMs / 2,
                  qPrintable(QString::number(waited.elapsed())));
         QVERIFY2(shown.last().at(0).value<CompileResult>().flags.join(' ').contains(flag),
                  qPrintable(shown.last().at(0).value<CompileResult>().flags.join(' ')));
@@ -102,7 +102,7 @@ private slots:
     void optionEditWaitsWhenCompileWhileTypingIsOff() {
         Engine engine;
         auto window = makeWindow(&engine);
-        QSignalSpy shown(window->session(), &Session::compileShown);
+        QSignalSpy shown(window->workbench(), &Workbench::compileShown);
         QVERIFY(window->openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad")));
         QVERIFY(waitForCompile(shown));
         window->setCompileWhileTyping(false);
@@ -110,7 +110,7 @@ private slots:
         part<CompileOptionsPanel>(window, "compileOptions")
             ->findChild<QSpinBox*>(QStringLiteral("maxRegisters"))
             ->setValue(40);
-        QVERIFY(!shown.wait(Session::kCompileWhileTypingDelayMs * 3));
+        QVERIFY(!shown.wait(Workbench::kCompileWhileTypingDelayMs * 3));
     }
 
     void ptxProjectGreysTheOptionsItIgnores() {

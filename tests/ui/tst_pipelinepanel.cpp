@@ -5,7 +5,7 @@
 
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/PipelineStepModel.h"
 #include "ui/widgets/PipelinePanel.h"
 #include "ui/windows/PanelBindings.h"
@@ -110,9 +110,9 @@ private slots:
     void editsReachTheDocument() {
         Engine engine;
         ProjectDocument document;
-        Session session(&engine, &document);
+        Workbench workbench(&engine, &document);
         PipelinePanel panel;
-        bind::pipeline(&session, &panel);
+        bind::pipeline(&workbench, &panel);
         document.replace(example());
         PipelineStepModel* model = panel.model();
         QCOMPARE(model->rowCount(), 2);
@@ -168,9 +168,9 @@ private slots:
     void documentEditsReachThePanel() {
         Engine engine;
         ProjectDocument document;
-        Session session(&engine, &document);
+        Workbench workbench(&engine, &document);
         PipelinePanel panel;
-        bind::pipeline(&session, &panel);
+        bind::pipeline(&workbench, &panel);
         document.replace(example());
         Pipeline p = document.project().pipeline;
         p.steps[0].launch.block = {128, 1, 1};

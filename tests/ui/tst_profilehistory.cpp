@@ -9,7 +9,7 @@
 #include "core/profile/NcuPages.h"
 #include "core/run/Timing.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/ProfileViewModel.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/ProfileMargin.h"
@@ -97,18 +97,18 @@ struct Fixture {
         window->setCompileWhileTyping(false);
         window->document()->replace(project);
         QSignalSpy devices(&engine, &Engine::devicesChanged);
-        if (!window->session()->devicesKnown() && !devices.wait(kCompileTimeoutMs) &&
+        if (!window->workbench()->devicesKnown() && !devices.wait(kCompileTimeoutMs) &&
             devices.isEmpty())
             return false;
         emit engine.devicesChanged({fakeDevice()}, QString());
-        QSignalSpy compiled(window->session(), &Session::compileShown);
+        QSignalSpy compiled(window->workbench(), &Workbench::compileShown);
         window->compile();
         return compiled.wait(kCompileTimeoutMs) || !compiled.isEmpty();
     }
-    /// The id the Engine gives its next request: the session's requests are answered by
+    /// The id the Engine gives its next request: the workbench's requests are answered by
     /// emitting the Engine's signals with it, before its own (driverless) answers arrive.
     quint64 nextId() { return engine.compile(window->document()->project(), QString(), 0) + 1; }
-    Session* session() const { return window->session(); }
+    Workbench* workbench() const { return window->workbench(); }
     ProfilePanel* panel() const { return part<ProfilePanel>(window, "profile"); }
     ProfileMargin* margin() const {
         return part<CodeEditor>(window, "editor")
@@ -172,12 +172,12 @@ void TestProfileHistory::actionOffWithAReason() {
     QVERIFY(f.open(recordedProject(QStringLiteral("read_strided"))));
     auto* action = part<QAction>(f.window, "profileAction");
     QVERIFY(action);
-    QVERIFY2(action->isEnabled(), qPrintable(f.session()->profileBlockedReason()));
+    QVERIFY2(action->isEnabled(), qPrintable(f.workbench()->profileBlockedReason()));
     QVERIFY(!action->shortcut().isEmpty());
     // A profile in flight (waiting for its run): neither Profile nor Run can start.
     f.nextId();
     f.window->profile();
-    QVERIFY(f.session()->isProfiling());
+    QVERIFY(f.workbench()->isProfiling());
     QVERIFY(!action->isEnabled());
     QVERIFY(action->toolTip().contains(QStringLiteral("A profile is in progress")));
     QVERIFY(!part<QAction>(f.window, "runAction")->isEnabled());
@@ -200,9 +200,9 @@ void TestProfileHistory::profileKeptWithItsRun() {
     f.window->setProfileSet(ProfileSet::Full);
     f.profile(okOutcome(first), true);
     // The run made for the profile holds it.
-    QCOMPARE(f.session()->history().size(), 1);
-    QVERIFY(f.session()->history().constLast().profile.has_value());
-    QCOMPARE(*f.session()->history().constLast().profile, first);
+    QCOMPARE(f.workbench()->history().size(), 1);
+    QVERIFY(f.workbench()->history().constLast().profile.has_value());
+    QCOMPARE(*f.workbench()->history().constLast().profile, first);
     QCOMPARE(f.panel()->state(), ProfilePanel::State::Report);
     QCOMPARE(part<QTabWidget>(f.window, "resultTabs")->currentIndex(), int(MainWindow::ProfileTab));
     // The margin flags the strided read, at its line.
@@ -214,8 +214,8 @@ void TestProfileHistory::profileKeptWithItsRun() {
 
     // A run without a profile: the profile shown stays the first run's.
     f.run();
-    QCOMPARE(f.session()->history().size(), 2);
-    QVERIFY(!f.session()->history().constLast().profile.has_value());
+    QCOMPARE(f.workbench()->history().size(), 2);
+    QVERIFY(!f.workbench()->history().constLast().profile.has_value());
     auto* list = part<QComboBox>(f.window, "profileHistory");
     QCOMPARE(list->count(), 1);
 
@@ -224,8 +224,8 @@ void TestProfileHistory::profileKeptWithItsRun() {
     second.roofline.arithmeticIntensity = *first.roofline.arithmeticIntensity * 4;
     second.lines.clear();
     f.profile(okOutcome(second), false);
-    QCOMPARE(f.session()->history().size(), 2);
-    QCOMPARE(*f.session()->history().constLast().profile, second);
+    QCOMPARE(f.workbench()->history().size(), 2);
+    QCOMPARE(*f.workbench()->history().constLast().profile, second);
     QCOMPARE(list->count(), 2);
     QCOMPARE(list->currentIndex(), 1);
     QVERIFY(list->itemText(1).startsWith(QStringLiteral("Run 2 · ")));
@@ -238,7 +238,7 @@ void TestProfileHistory::profileKeptWithItsRun() {
     QCOMPARE(list->currentIndex(), 0);
 
     // Clearing the history forgets them.
-    f.session()->clearHistory();
+    f.workbench()->clearHistory();
     QCOMPARE(f.panel()->state(), ProfilePanel::State::Empty);
     QVERIFY(!f.margin()->isShown());
     QCOMPARE(f.panel()->roofline()->points().size(), 0);
@@ -280,16 +280,16 @@ void TestProfileHistory::failedProfileShowsWhy() {
     ProfileOutcome missing;
     missing.status = ProfileStatus::NcuMissing;
     missing.error = QStringLiteral("ncu not found; looked in /usr/local/cuda/bin/ncu and PATH");
-    QSignalSpy shown(f.session(), &Session::profileShown);
+    QSignalSpy shown(f.workbench(), &Workbench::profileShown);
     f.profile(missing, true);
     QCOMPARE(shown.count(), 1);
     QCOMPARE(f.panel()->state(), ProfilePanel::State::Error);
     QVERIFY(f.panel()->errorText().contains(QStringLiteral("Nsight Compute (ncu) was not found")));
     QVERIFY(f.panel()->errorText().contains(QStringLiteral("/usr/local/cuda/bin/ncu")));
     // The run was kept, without a profile; Profile can start again.
-    QCOMPARE(f.session()->history().size(), 1);
-    QVERIFY(!f.session()->history().constLast().profile.has_value());
-    QVERIFY(!f.session()->isProfiling());
+    QCOMPARE(f.workbench()->history().size(), 1);
+    QVERIFY(!f.workbench()->history().constLast().profile.has_value());
+    QVERIFY(!f.workbench()->isProfiling());
     QVERIFY(part<QAction>(f.window, "profileAction")->isEnabled());
 }
 

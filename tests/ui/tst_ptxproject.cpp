@@ -6,7 +6,7 @@
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CudaLexer.h"
 #include "ui/widgets/PtxView.h"
@@ -72,7 +72,7 @@ DONE:
 const CompileResult* waitForCompile(MainWindow& window, QSignalSpy& shown) {
     if (!shown.wait(kCompileTimeoutMs) && shown.count() == 0)
         return nullptr;
-    const std::optional<CompileResult>& last = window.session()->lastCompile();
+    const std::optional<CompileResult>& last = window.workbench()->lastCompile();
     return last ? &*last : nullptr;
 }
 
@@ -103,7 +103,7 @@ private slots:
         Engine engine;
         MainWindow window(&engine);
         window.setPromptsEnabled(false);
-        QSignalSpy shown(window.session(), &Session::compileShown);
+        QSignalSpy shown(window.workbench(), &Workbench::compileShown);
         QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
         QVERIFY(window.document()->isUntitled());
         const Project p = window.document()->project();
@@ -145,7 +145,7 @@ private slots:
         MainWindow window(&engine);
         window.setPromptsEnabled(false);
         window.setUnsavedChoice(MainWindow::UnsavedChoice::Discard);
-        QSignalSpy shown(window.session(), &Session::compileShown);
+        QSignalSpy shown(window.workbench(), &Workbench::compileShown);
         QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad")));
         const Project original = window.document()->project();
         const CompileResult* compiled = waitForCompile(window, shown);
@@ -184,7 +184,7 @@ private slots:
         Engine engine;
         MainWindow window(&engine);
         window.setPromptsEnabled(false);
-        QSignalSpy shown(window.session(), &Session::compileShown);
+        QSignalSpy shown(window.workbench(), &Workbench::compileShown);
         QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/ptx_saxpy.kpad")));
         const CompileResult* good = waitForCompile(window, shown);
         QVERIFY(good);

@@ -8,7 +8,7 @@
 #include "core/engine/Engine.h"
 #include "ui/CompileHistory.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/PtxView.h"
 #include "ui/widgets/SassView.h"
@@ -203,7 +203,7 @@ void TestSassView::withoutNvdisasmThePtxKeepsItsLines() {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
     Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
     project.sourceName = QStringLiteral("saxpy.cu");
@@ -244,14 +244,14 @@ void TestSassView::windowShowsSassAndMatchesLines() {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
     Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
     project.sourceName = QStringLiteral("saxpy.cu");
     project.kernel = QStringLiteral("saxpy");
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY(window.session()->lastCompile() && window.session()->lastCompile()->ok);
+    QVERIFY(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok);
 
     // Hidden, the SASS is not asked for; showing the tab asks the compile worker.
     auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
@@ -310,7 +310,7 @@ void TestSassView::oneCompilePerEditWhileSassIsShown() {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
     Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
     project.sourceName = QStringLiteral("saxpy.cu");
@@ -319,7 +319,7 @@ void TestSassView::oneCompilePerEditWhileSassIsShown() {
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     test::part<QTabWidget>(&window, "resultTabs")->setCurrentIndex(MainWindow::SassTab);
     QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
-    QVERIFY(window.session()->lineInfoWanted());
+    QVERIFY(window.workbench()->lineInfoWanted());
 
     // Every answer after an edit, compile and SASS alike, says whether NVRTC ran for it.
     for (int edit = 1; edit <= 2; ++edit) {
@@ -329,7 +329,7 @@ void TestSassView::oneCompilePerEditWhileSassIsShown() {
                                      QStringLiteral("\n// edit %1 at %2\n")
                                          .arg(edit)
                                          .arg(QDateTime::currentMSecsSinceEpoch()));
-        window.session()->compile();
+        window.workbench()->compile();
         QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
         QVERIFY(sass.wait(kCompileTimeoutMs) || sass.count() > 0);
         const CompileResult compiled = shown.first().at(0).value<CompileResult>();
@@ -341,7 +341,7 @@ void TestSassView::oneCompilePerEditWhileSassIsShown() {
         QVERIFY(report.compile.cacheHit);
         QCOMPARE(report.compile.ptx, compiled.ptx);
     }
-    // The document's own options are unchanged: -lineinfo is the session's, not the project's.
+    // The document's own options are unchanged: -lineinfo is the workbench's, not the project's.
     QVERIFY(!window.document()->project().options.lineInfo);
 }
 
@@ -354,7 +354,7 @@ void TestSassView::sassAndDiffShareOneDisassembly() {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy listed(&engine, &Engine::sassListed);
     QSignalSpy sass(&engine, &Engine::sassReady);
     Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));

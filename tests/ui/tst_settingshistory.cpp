@@ -12,8 +12,8 @@
 #include "core/sweep/SweepApply.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
 #include "ui/SettingsHistory.h"
+#include "ui/Workbench.h"
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/MainWindow.h"
@@ -309,9 +309,9 @@ private slots:
         window.setPromptsEnabled(false);
         window.setCompileWhileTyping(false);
         QVERIFY(window.openProject(path));
-        // The Sweep dock follows the session's devices: a stand-in device lets it run.
+        // The Sweep dock follows the workbench's devices: a stand-in device lets it run.
         QSignalSpy devices(&engine, &Engine::devicesChanged);
-        if (!window.session()->devicesKnown())
+        if (!window.workbench()->devicesKnown())
             QVERIFY(devices.wait(60000) || !devices.isEmpty());
         emit engine.devicesChanged({kernelpad::test::fakeDevice()}, QString());
         auto* panel = window.findChild<SweepPanel*>(QStringLiteral("sweepPanel"));

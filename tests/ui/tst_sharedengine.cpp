@@ -1,12 +1,12 @@
 // Several callers on one Engine, without a GPU (kernels "run" in this process and are answered
-// with the missing driver): each window's Session has its own queue and cancel, so a request
+// with the missing driver): each window's Workbench has its own queue and cancel, so a request
 // of one is never cancelled by another's newer request or by another's Cancel; and the Sweep
 // dock builds its request as Run does, so a relative .npy beside an opened .cu is found by both.
 
 #include "core/engine/Engine.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/SweepPanel.h"
 
 #include <QDir>
@@ -44,16 +44,16 @@ Project scaleProject() {
     return p;
 }
 
-/// One window's document and session on the shared Engine.
+/// One window's document and workbench on the shared Engine.
 struct Window {
     ProjectDocument document;
-    Session session;
+    Workbench workbench;
     QVector<RunResult> answers;
 
     explicit Window(Engine* engine)
-        : session(engine, &document) {
+        : workbench(engine, &document) {
         document.replace(scaleProject());
-        QObject::connect(&session, &Session::runShown,
+        QObject::connect(&workbench, &Workbench::runShown,
                          [this](const RunResult& r) { answers.append(r); });
     }
 };
@@ -61,7 +61,7 @@ struct Window {
 /// The Engine's own device answer comes once; the fake devices must come after it.
 bool withFakeDevice(Engine& engine, Window& first) {
     QSignalSpy spy(&engine, &Engine::devicesChanged);
-    if (!first.session.devicesKnown() && !spy.wait(kAnswerTimeoutMs) && spy.isEmpty())
+    if (!first.workbench.devicesKnown() && !spy.wait(kAnswerTimeoutMs) && spy.isEmpty())
         return false;
     emit engine.devicesChanged({fakeDevice()}, QString());
     return true;
@@ -108,10 +108,10 @@ public:
 };
 
 /// The stages a window's panels are shown.
-class StageViewer : public SessionViewer {
+class StageViewer : public WorkbenchViewer {
 public:
     QStringList stages;
-    void runProgress(const Session&, const QString& stage, int, int) override {
+    void runProgress(const Workbench&, const QString& stage, int, int) override {
         stages.append(stage);
     }
 };
@@ -130,9 +130,9 @@ private slots:
         Window one(&engine), two(&engine), three(&engine);
         QVERIFY(withFakeDevice(engine, one));
         QString why;
-        QVERIFY2(one.session.run(RunRequest(), &why), qPrintable(why));
-        QVERIFY2(two.session.run(RunRequest(), &why), qPrintable(why));
-        QVERIFY2(three.session.run(RunRequest(), &why), qPrintable(why));
+        QVERIFY2(one.workbench.run(RunRequest(), &why), qPrintable(why));
+        QVERIFY2(two.workbench.run(RunRequest(), &why), qPrintable(why));
+        QVERIFY2(three.workbench.run(RunRequest(), &why), qPrintable(why));
         for (Window* w : {&one, &two, &three})
             QTRY_COMPARE_WITH_TIMEOUT(w->answers.size(), 1, kAnswerTimeoutMs);
         for (Window* w : {&one, &two, &three})
@@ -145,13 +145,13 @@ private slots:
         Window one(&engine), two(&engine);
         QVERIFY(withFakeDevice(engine, one));
         QString why;
-        QVERIFY2(one.session.run(RunRequest(), &why), qPrintable(why));
-        QVERIFY2(two.session.run(RunRequest(), &why), qPrintable(why));
-        one.session.cancel();
+        QVERIFY2(one.workbench.run(RunRequest(), &why), qPrintable(why));
+        QVERIFY2(two.workbench.run(RunRequest(), &why), qPrintable(why));
+        one.workbench.cancel();
         QTRY_COMPARE_WITH_TIMEOUT(two.answers.size(), 1, kAnswerTimeoutMs);
         QVERIFY2(!replaced(two.answers.first()), qPrintable(two.answers.first().error));
         QTRY_COMPARE_WITH_TIMEOUT(one.answers.size(), 1, kAnswerTimeoutMs);
-        QVERIFY(!one.session.isRunning() && !two.session.isRunning());
+        QVERIFY(!one.workbench.isRunning() && !two.workbench.isRunning());
     }
 
     // A window's Run while a sweep holds its GPU waits, and its panels are told why.
@@ -161,7 +161,7 @@ private slots:
         Window window(&engine);
         QVERIFY(withFakeDevice(engine, window));
         StageViewer viewer;
-        window.session.addViewer(&viewer);
+        window.workbench.addViewer(&viewer);
         SweepOrder order;
         order.base.project = scaleProject();
         SweepTunable bx;
@@ -175,12 +175,12 @@ private slots:
         QSignalSpy sweepEnded(&engine, &Engine::sweepFinished);
         engine.sweep(order);
         QString why;
-        QVERIFY2(window.session.run(RunRequest(), &why), qPrintable(why));
+        QVERIFY2(window.workbench.run(RunRequest(), &why), qPrintable(why));
         QTRY_VERIFY_WITH_TIMEOUT(!viewer.stages.isEmpty(), kAnswerTimeoutMs);
         QCOMPARE(viewer.stages.first(), QStringLiteral("waiting: sweep running on GPU 0"));
         QTRY_COMPARE_WITH_TIMEOUT(window.answers.size(), 1, kAnswerTimeoutMs);
         QCOMPARE(sweepEnded.count(), 1); // the run was answered after the sweep ended
-        window.session.removeViewer(&viewer);
+        window.workbench.removeViewer(&viewer);
     }
 
     // A .cu opened as an untitled copy, with its input beside it: Run and Run Sweep resolve
@@ -207,9 +207,9 @@ private slots:
         QVERIFY(window.document.isUntitled());
         QVERIFY(withFakeDevice(engine, window));
 
-        QSignalSpy requested(&window.session, &Session::runRequested);
+        QSignalSpy requested(&window.workbench, &Workbench::runRequested);
         QString why;
-        QVERIFY2(window.session.run(RunRequest(), &why), qPrintable(why));
+        QVERIFY2(window.workbench.run(RunRequest(), &why), qPrintable(why));
         QCOMPARE(requested.count(), 1);
         const RunRequest run = requested.first().at(1).value<RunRequest>();
 

@@ -14,8 +14,8 @@
 #include "core/run/VersionHistory.h"
 #include "ui/CompileHistory.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
 #include "ui/SettingsHistory.h"
+#include "ui/Workbench.h"
 #include "ui/models/VersionsModel.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileDiffView.h"
@@ -98,11 +98,11 @@ struct Fixture {
             }
         }
         QSignalSpy devices(&engine, &Engine::devicesChanged);
-        if (!window->session()->devicesKnown() && !devices.wait(kCompileTimeoutMs) &&
+        if (!window->workbench()->devicesKnown() && !devices.wait(kCompileTimeoutMs) &&
             devices.isEmpty())
             return false;
         emit engine.devicesChanged({fakeDevice()}, QString());
-        QSignalSpy compiled(window->session(), &Session::compileShown);
+        QSignalSpy compiled(window->workbench(), &Workbench::compileShown);
         window->compile();
         return compiled.wait(kCompileTimeoutMs) || !compiled.isEmpty();
     }
@@ -113,16 +113,16 @@ struct Fixture {
         RunRequest request;
         request.sanitizer = tool;
         QString why;
-        if (!session()->run(request, &why)) {
+        if (!workbench()->run(request, &why)) {
             qWarning("run refused: %s", qPrintable(why));
             return false;
         }
         RunResult answer = result;
         answer.sanitizerTool = tool;
         emit engine.runFinished(id, answer);
-        return !session()->isRunning();
+        return !workbench()->isRunning();
     }
-    Session* session() const { return window->session(); }
+    Workbench* workbench() const { return window->workbench(); }
     ProjectDocument* document() const { return window->document(); }
     VersionsPanel* panel() const { return part<VersionsPanel>(window.get(), "versions"); }
     VersionsModel* model() const { return panel()->model(); }
@@ -452,7 +452,7 @@ void TestVersionsPanel::clearTimingHistoryRemovesTheFile() {
     QVERIFY(f.run(measuredRun(0.08)));
     const QString file = VersionStore(m_projectPath).filePath();
     QVERIFY(QFile::exists(file));
-    f.session()->clearHistory();
+    f.workbench()->clearHistory();
     QCOMPARE(f.model()->rowCount(), 0);
     QVERIFY(!QFile::exists(file));
 }

@@ -4,7 +4,7 @@
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CodeEditor.h"
@@ -106,12 +106,12 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     window.document()->replace(boundedProject(bounds, {blockX, blockY, 1}));
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
-             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
-                                                        : QString()));
+    QVERIFY2(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok,
+             qPrintable(window.workbench()->lastCompile() ? window.workbench()->lastCompile()->log
+                                                          : QString()));
 
     auto* problem = test::part<LaunchPanel>(&window, "launchPanel")
                         ->findChild<QLabel*>(QStringLiteral("problemLabel"));
@@ -123,8 +123,8 @@ void TestWindowCompile::kernelLaunchBoundsChecked() {
     QVERIFY2(test::part<LaunchPanel>(&window, "launchPanel")->problem().contains(reason),
              qPrintable(test::part<LaunchPanel>(&window, "launchPanel")->problem()));
     QVERIFY(problem->text().contains(reason));
-    QVERIFY(window.session()->runBlockedReason().contains(reason) ||
-            !window.session()
+    QVERIFY(window.workbench()->runBlockedReason().contains(reason) ||
+            !window.workbench()
                  ->runBlockedReason()
                  .isEmpty()); // without a driver, that reason comes first
 
@@ -142,12 +142,12 @@ void TestWindowCompile::newProjectIsCleanAndCoversItsElements() {
     Engine engine;
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QVERIFY(window.newProject());
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
-             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
-                                                        : QString()));
+    QVERIFY2(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok,
+             qPrintable(window.workbench()->lastCompile() ? window.workbench()->lastCompile()->log
+                                                          : QString()));
     QCoreApplication::processEvents();
     // Untouched, it is not "modified": opening something else asks nothing.
     QVERIFY2(!window.isWindowModified(), qPrintable(window.windowTitle()));
@@ -200,7 +200,7 @@ void TestWindowCompile::cudaSourceOpensAsANewProject() {
     Engine engine;
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QVERIFY2(window.openProject(path), qPrintable(window.lastError()));
     QVERIFY2(window.windowTitle().startsWith(fileName), qPrintable(window.windowTitle()));
     QVERIFY(window.document()->isUntitled()); // Save asks where the .kpad goes
@@ -213,9 +213,9 @@ void TestWindowCompile::cudaSourceOpensAsANewProject() {
     QCOMPARE(names, (QStringList{"in", "out", "a", "n"}));
     QVERIFY(p.arguments.at(0).isBuffer() && p.arguments.at(1).isBuffer());
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
-             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
-                                                        : QString()));
+    QVERIFY2(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok,
+             qPrintable(window.workbench()->lastCompile() ? window.workbench()->lastCompile()->log
+                                                          : QString()));
 }
 
 void TestWindowCompile::coverCountsTheReductionsInput() {
@@ -260,7 +260,7 @@ void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QVERIFY(window.openExample(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/vector_add.kpad")));
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     ArgumentTableModel* model = test::part<ArgumentTableView>(&window, "arguments")->model();
@@ -273,9 +273,9 @@ void TestWindowCompile::templateTypeChangeIsMarkedAndUpdated() {
     const qsizetype before = shown.count();
     QTest::keyClick(kernelEdit, Qt::Key_Return); // compiles: no other action needed
     QVERIFY(shown.count() > before || shown.wait(kCompileTimeoutMs));
-    QVERIFY2(window.session()->lastCompile() && window.session()->lastCompile()->ok,
-             qPrintable(window.session()->lastCompile() ? window.session()->lastCompile()->log
-                                                        : QString()));
+    QVERIFY2(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok,
+             qPrintable(window.workbench()->lastCompile() ? window.workbench()->lastCompile()->log
+                                                          : QString()));
     QCOMPARE(test::part<QComboBox>(&window, "kernelSelector")->currentText(),
              QStringLiteral("vector_add<double>"));
     // The kernel box lists the lowered name beside the name.
@@ -318,11 +318,11 @@ void TestWindowCompile::resourcesWithoutDriverShowTheCompile() {
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
     window.setCompileWhileTyping(false);
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     window.document()->replace(
         boundedProject(QStringLiteral("__launch_bounds__(256)"), {128, 1, 1}));
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
-    QVERIFY(window.session()->lastCompile() && window.session()->lastCompile()->ok);
+    QVERIFY(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok);
     auto* resources =
         test::part<QTabWidget>(&window, "resultTabs")->widget(MainWindow::ResourcesTab);
     auto* panel = qobject_cast<ResourcesPanel*>(resources);

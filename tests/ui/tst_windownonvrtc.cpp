@@ -7,7 +7,7 @@
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
 #include "ui/ProjectDocument.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/windows/MainWindow.h"
@@ -60,11 +60,11 @@ void TestWindowNoNvrtc::anExampleSaysNvrtcIsNotFound() {
     MainWindow window(&engine);
     window.setPromptsEnabled(false);
     window.show();
-    QSignalSpy shown(window.session(), &Session::compileShown);
+    QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QVERIFY(window.openExample(kSaxpy)); // opening compiles at once
     QVERIFY(waitForCompile(shown));
 
-    const std::optional<CompileResult>& compile = window.session()->lastCompile();
+    const std::optional<CompileResult>& compile = window.workbench()->lastCompile();
     QVERIFY(compile);
     QVERIFY(!compile->ok);
     QVERIFY(compile->compilerMissing);
@@ -102,7 +102,7 @@ void TestWindowNoNvrtc::anExampleSaysNvrtcIsNotFound() {
     shown.clear();
     window.compile();
     QVERIFY(waitForCompile(shown));
-    QVERIFY(window.session()->lastCompile()->compilerMissing);
+    QVERIFY(window.workbench()->lastCompile()->compilerMissing);
     QCOMPARE(diagnostics->topLevelItemCount(), 1);
     QVERIFY(editor->text().endsWith(QLatin1String("// my change\n")));
 }

@@ -25,7 +25,7 @@ public:
     /// O(1): the QByteArray is implicitly shared, not copied. A kept buffer (isKept()) keeps
     /// its count and is fetched through rangeFetcher() as rows are shown.
     void setBuffer(const OutputBuffer& buffer);
-    /// Where kept buffers' rows come from (the window's Session; a fake in tests).
+    /// Where kept buffers' rows come from (the window's Workbench; a fake in tests).
     void setRangeFetcher(RangeFetcher* fetcher);
     /// The reader of the current buffer (shared with the heat map).
     [[nodiscard]] OutputRangeReader* reader() const { return m_reader; }

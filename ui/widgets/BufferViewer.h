@@ -35,7 +35,7 @@ public:
     void setOutputs(const QVector<OutputBuffer>& outputs);
     /// No run yet: says that output buffers show after one.
     void clear();
-    /// Where kept outputs' rows come from (the window's Session; a fake in tests).
+    /// Where kept outputs' rows come from (the window's Workbench; a fake in tests).
     void setRangeFetcher(RangeFetcher* fetcher);
     /// keptNote's text: where a kept output is, or why it cannot be shown; empty otherwise.
     [[nodiscard]] QString keptNote() const;

@@ -7,8 +7,8 @@
 #include "core/sweep/SweepForm.h"
 #include "core/sweep/SweepSpace.h"
 #include "ui/ProjectDocument.h"
-#include "ui/SessionRequest.h"
 #include "ui/SettingsHistory.h"
+#include "ui/WorkbenchRequest.h"
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
 

@@ -3,9 +3,10 @@
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
-#include "ui/Session.h"
 #include "ui/Theme.h"
 #include "ui/WheelGuard.h"
+#include "ui/Workbench.h"
+#include "ui/views/FaultView.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
@@ -27,6 +28,7 @@
 #include "ui/widgets/VerificationPanel.h"
 #include "ui/widgets/VersionsPanel.h"
 #include "ui/windows/PanelBindings.h"
+#include "ui/windows/ViewRegistry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -56,7 +58,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     : QMainWindow(parent)
     , m_engine(engine)
     , m_document(new ProjectDocument(this))
-    , m_session(new Session(engine, m_document, this))
+    , m_workbench(new Workbench(engine, m_document, this))
     , m_recent(new RecentFiles(this)) {
     setObjectName(QStringLiteral("MainWindow"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
@@ -68,7 +70,7 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
     createStatusBar();
     restoreLayout();
     bindPanels();
-    watchSession();
+    watchWorkbench();
     createWelcome();
     createLessonPane();
 
@@ -87,28 +89,14 @@ MainWindow::MainWindow(Engine* engine, QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::bindPanels() {
-    bind::editor(m_session, m_editor);
-    bind::compileOptions(m_session, m_options);
-    bind::kernelSelector(m_session, m_kernelSelector);
-    bind::arguments(m_session, m_arguments);
-    bind::launch(m_session, m_launch);
-    bind::pipeline(m_session, findChild<PipelinePanel*>(QStringLiteral("pipelinePanel")));
-    bind::diagnostics(m_session, m_diagnostics);
-    bind::ptx(m_session, m_ptx);
-    bind::sass(m_session, m_sass, m_editor, m_ptx);
-    bind::fault(m_session, findChild<FaultBanner*>(QStringLiteral("faultBanner")), m_editor);
-    bind::compileDiff(m_session, findChild<CompileDiffView*>(QStringLiteral("compileDiff")));
-    bind::versions(m_session, findChild<VersionsPanel*>(QStringLiteral("versions")), m_editor,
-                   findChild<CompileDiffView*>(QStringLiteral("compileDiff")), m_tabs);
-    bind::programLog(m_session, m_log);
-    bind::resources(m_session, m_resources);
-    bind::occupancy(m_session, m_occupancy);
-    bind::timing(m_session, m_timing);
-    bind::verification(m_session, m_verification);
-    bind::buffers(m_session, m_buffers);
-    bind::console(m_session, m_console);
-    bind::profile(m_session, m_profile, m_editor);
-    bind::sweep(m_session, findChild<SweepPanel*>(QStringLiteral("sweepPanel")));
+    bind::editor(m_workbench, m_editor);
+    bind::compileOptions(m_workbench, m_options);
+    bind::kernelSelector(m_workbench, m_kernelSelector);
+    bind::arguments(m_workbench, m_arguments);
+    bind::launch(m_workbench, m_launch);
+    bind::pipeline(m_workbench, findChild<PipelinePanel*>(QStringLiteral("pipelinePanel")));
+    // The result views hear the workbench after the editing panels have followed it.
+    m_workbench->addViewer(m_views);
 }
 
 void MainWindow::createWidgets() {
@@ -132,53 +120,7 @@ void MainWindow::createWidgets() {
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("resultTabs"));
     m_tabs->setDocumentMode(true);
-    m_log = new QPlainTextEdit(this);
-    m_log->setObjectName(QStringLiteral("programLog"));
-    m_log->setReadOnly(true);
-    m_log->setFont(monospaceFont());
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_log->setPlaceholderText(tr("The NVRTC program log appears here after a compile."));
-    m_diagnostics = new DiagnosticsList(this);
-    m_diagnostics->setObjectName(QStringLiteral("diagnostics"));
-    m_ptx = new PtxView(this);
-    m_ptx->setObjectName(QStringLiteral("ptx"));
-    m_sass = new SassView(this);
-    m_sass->setObjectName(QStringLiteral("sass"));
-    connect(m_ptx, &PtxView::saveAsPtxProjectRequested, this, [this] { saveAsPtxProject(); });
-    m_resources = new ResourcesPanel(this);
-    m_resources->setObjectName(QStringLiteral("resources"));
-    m_occupancy = new OccupancyView(this);
-    m_occupancy->setObjectName(QStringLiteral("occupancy"));
-    m_timing = new TimingChartView(this);
-    m_timing->setObjectName(QStringLiteral("timing"));
-    m_verification = new VerificationPanel(this);
-    m_verification->setObjectName(QStringLiteral("verification"));
-    m_buffers = new BufferViewer(this);
-    m_buffers->setObjectName(QStringLiteral("buffers"));
-    m_console = new ConsolePanel(this);
-    m_console->setObjectName(QStringLiteral("console"));
-    m_tabs->insertTab(LogTab, m_log, tr("Program Log"));
-    m_tabs->insertTab(DiagnosticsTab, m_diagnostics, tr("Diagnostics"));
-    m_tabs->insertTab(PtxTab, m_ptx, tr("PTX"));
-    m_tabs->insertTab(SassTab, m_sass, tr("SASS"));
-    auto* diff = new CompileDiffView(this);
-    diff->setObjectName(QStringLiteral("compileDiff"));
-    m_tabs->insertTab(DiffTab, diff, tr("Diff"));
-    m_tabs->insertTab(ResourcesTab, m_resources, tr("Resources"));
-    m_tabs->insertTab(OccupancyTab, m_occupancy, tr("Occupancy"));
-    m_tabs->insertTab(TimingTab, m_timing, tr("Timing"));
-    m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
-    m_tabs->insertTab(BuffersTab, m_buffers, tr("Buffers"));
-    m_tabs->insertTab(ConsoleTab, m_console, tr("Console"));
-    m_profile = new ProfilePanel(this);
-    m_profile->setObjectName(QStringLiteral("profile"));
-    m_tabs->insertTab(ProfileTab, m_profile, tr("Profile"));
-    // Every run of the project; wide enough here to compare two side by side.
-    auto* versions = new VersionsPanel(this);
-    versions->setObjectName(QStringLiteral("versions"));
-    m_tabs->addTab(versions, tr("Versions"));
-    connect(m_console, &ConsolePanel::titleChanged, this,
-            [this](const QString& title) { m_tabs->setTabText(ConsoleTab, title); });
+    createViews();
 
     auto* editorPane = new QWidget(this);
     auto* editorLayout = new QVBoxLayout(editorPane);
@@ -215,14 +157,14 @@ void MainWindow::createWidgets() {
     centralLayout->setContentsMargins(0, 0, 0, 0);
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_banner);
-    centralLayout->addWidget(new FaultBanner(central));
     centralLayout->addWidget(splitter, 1);
     setCentralWidget(central);
+    // Below the driver banner, above the editor.
+    m_views->setBannerArea(centralLayout, 1);
+    registerView(
+        QStringLiteral("fault"), tr("Kernel Fault"), ViewPlace::Banner,
+        [](const ViewContext& context) { return new FaultView(context); }, ViewCreation::AtOnce);
 
-    connect(m_diagnostics, &DiagnosticsList::jumpRequested, this, [this](int line, int column) {
-        if (m_editor)
-            m_editor->goToLine(line, column);
-    });
     applyTheme();
 }
 
@@ -255,23 +197,25 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::setCompileWhileTyping(bool on) {
-    m_compileWhileTypingAction->setChecked(on); // the action tells the session
+    m_compileWhileTypingAction->setChecked(on); // the action tells the workbench
 }
 
 bool MainWindow::verificationPinned() const {
-    return m_verification && m_verification->parentWidget() == m_resultsSplitter;
+    const QWidget* verification = viewWidget(QStringLiteral("verification"));
+    return verification && verification->parentWidget() == m_resultsSplitter;
 }
 
 void MainWindow::setVerificationPinned(bool on) {
-    if (!m_verification || on == verificationPinned())
+    QWidget* verification = viewWidget(QStringLiteral("verification"));
+    if (!verification || on == verificationPinned())
         return;
     const bool wasCurrent = m_tabs->currentIndex() == VerificationTab;
     // Swap what the Verification tab holds so that the ResultTab indices stay valid.
     m_tabs->removeTab(VerificationTab);
     if (on) {
         m_tabs->insertTab(VerificationTab, m_verificationPlaceholder, tr("Verification"));
-        m_resultsSplitter->addWidget(m_verification);
-        m_verification->show();
+        m_resultsSplitter->addWidget(verification);
+        verification->show();
         // Charts need about 230 px of height and the verification table about 150: give the
         // results three fifths of the window's height, the tabs three fifths of that. Before
         // the window is laid out the splitters have no size yet: split once they have.
@@ -295,7 +239,7 @@ void MainWindow::setVerificationPinned(bool on) {
     } else {
         m_verificationPlaceholder->hide();
         m_verificationPlaceholder->setParent(this);
-        m_tabs->insertTab(VerificationTab, m_verification, tr("Verification"));
+        m_tabs->insertTab(VerificationTab, verification, tr("Verification"));
     }
     if (m_verificationPinnedAction && m_verificationPinnedAction->isChecked() != on) {
         const QSignalBlocker blocker(m_verificationPinnedAction);
@@ -333,7 +277,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
-    m_session->cancel();
+    m_workbench->cancel();
     // A clean close: the recovery file is no longer needed.
     m_document->removeRecovery();
     saveLayout();

@@ -1,22 +1,25 @@
 #pragma once
 // KernelPad's main window: the editor in the centre, compile options, arguments and launch
 // settings in docks, results in tabs below. The window holds layout, actions and menus; the
-// project is the ProjectDocument's and everything else the Session's, which the panels
-// observe (docs/ARCHITECTURE.md, "The window").
+// project is the ProjectDocument's and everything else the Workbench's, which the editing
+// panels follow through their bindings and the result views (ui/views) through the window's
+// ViewRegistry (docs/ARCHITECTURE.md, "The window").
 
 #include "core/profile/ProfileReport.h"
 #include "core/project/Project.h"
 #include "core/run/RunTypes.h"
+#include "ui/windows/ViewPlace.h"
 
 #include <QMainWindow>
 #include <QPointer>
+
+#include <functional>
 
 class QAction;
 class QActionGroup;
 class QComboBox;
 class QLabel;
 class QMenu;
-class QPlainTextEdit;
 class QProgressBar;
 class QSplitter;
 class QTabWidget;
@@ -25,12 +28,9 @@ class QToolButton;
 namespace kernelpad {
 
 class ArgumentTableView;
-class BufferViewer;
-class ConsolePanel;
 class DocumentDialog;
 class CodeEditor;
 class CompileOptionsPanel;
-class DiagnosticsList;
 class Engine;
 class FindReplaceBar;
 class LaunchPanel;
@@ -38,18 +38,13 @@ class LessonProgress;
 struct WelcomeCard;
 class LessonPane;
 class ProjectDocument;
-class PanelViewer;
-class ProfilePanel;
-class PtxView;
-class SassView;
 class WelcomePage;
 class RecentFiles;
-class ResourcesPanel;
-class OccupancyView;
-class Session;
+class ResultView;
+struct ViewContext;
+class ViewRegistry;
+class Workbench;
 struct RunRecord;
-class TimingChartView;
-class VerificationPanel;
 
 /// One project per window. The Engine is owned by the caller (main.cpp or a test) and may
 /// be shared by several windows; each window only listens to the request ids it made.
@@ -78,7 +73,7 @@ public:
     ~MainWindow() override;
 
     [[nodiscard]] ProjectDocument* document() const { return m_document; }
-    [[nodiscard]] Session* session() const { return m_session; }
+    [[nodiscard]] Workbench* workbench() const { return m_workbench; }
 
     // --- projects (MainWindowActions.cpp) ---
     /// Opens a shipped example as an untitled copy: Save asks where, so the installed file is
@@ -141,6 +136,15 @@ public:
     [[nodiscard]] ProfileSet profileSet() const;
     void setProfileSet(ProfileSet set);
 
+    // --- result views (MainWindowViews.cpp) ---
+    /// Adds a result panel: `factory` makes its view (ui/ResultView.h) when its tab or dock is
+    /// first shown (or at once); the window then tells it every Workbench event. Returns the
+    /// tab page or dock that holds it; null when `id` is taken.
+    QWidget* registerView(const QString& id, const QString& title, ViewPlace place,
+                          const std::function<ResultView*(const ViewContext&)>& factory,
+                          ViewCreation creation = ViewCreation::WhenShown);
+    [[nodiscard]] ViewRegistry* views() const { return m_views; }
+
     // --- options for tests and scripted use ---
     /// Off: no modal dialogs; errors go to lastError() and the status bar, the unsaved-work
     /// question gets unsavedChoice(), recovery files are restored without asking.
@@ -195,8 +199,13 @@ private:
     /// Edit ▸ Undo/Redo of the document's settings history (MainWindowMenus.cpp).
     void addSettingsUndoActions(QMenu* edit);
     void createStatusBar();
-    /// Binds every panel to the document and the session (PanelBindings.h).
+    /// Binds the editing panels to the document and the workbench (PanelBindings.h), then lets
+    /// the result views hear the workbench.
     void bindPanels();
+    /// Registers the result views, in the order of their tabs (MainWindowViews.cpp).
+    void createViews();
+    /// The widget of the view `id`, null until the view is made.
+    [[nodiscard]] QWidget* viewWidget(const QString& id) const;
     void restoreLayout();
     void saveLayout();
     /// The free area of the window's screen (primary screen before it is shown).
@@ -237,12 +246,12 @@ private:
     void orderWelcomeSections();
     /// Yes/Cancel; without prompts, yes.
     bool confirm(const QString& title, const QString& question);
-    // LessonBinding.cpp: the lesson pane and exercise mode
+    // LessonBinding.cpp: the lesson pane's dock (its view is ui/views/LessonView.h)
     void createLessonPane();
 
-    // MainWindowRun.cpp: what the window itself shows of the session (the status bar, the
+    // MainWindowRun.cpp: what the window itself shows of the workbench (the status bar, the
     // banner, which tab is in front, which actions are enabled)
-    void watchSession();
+    void watchWorkbench();
     void showDevices();
     void showCompileStatus();
     void showRunFinished(const RunRecord& run);
@@ -261,7 +270,7 @@ private:
 
     QPointer<Engine> m_engine;
     ProjectDocument* m_document = nullptr;
-    Session* m_session = nullptr;
+    Workbench* m_workbench = nullptr;
     RecentFiles* m_recent = nullptr;
 
     // The window's parts, for layout, actions and menus; what they show comes from their
@@ -275,17 +284,7 @@ private:
     QPointer<ArgumentTableView> m_arguments;
     QPointer<LaunchPanel> m_launch;
     QPointer<QTabWidget> m_tabs;
-    QPointer<QPlainTextEdit> m_log;
-    QPointer<DiagnosticsList> m_diagnostics;
-    QPointer<PtxView> m_ptx;
-    QPointer<SassView> m_sass;
-    QPointer<ResourcesPanel> m_resources;
-    QPointer<OccupancyView> m_occupancy;
-    QPointer<TimingChartView> m_timing;
-    QPointer<VerificationPanel> m_verification;
-    QPointer<BufferViewer> m_buffers;
-    QPointer<ConsolePanel> m_console;
-    QPointer<ProfilePanel> m_profile;
+    ViewRegistry* m_views = nullptr;              ///< the result views (MainWindowViews.cpp)
     QSplitter* m_editorSplitter = nullptr;        ///< the editor above, the results below
     QSplitter* m_resultsSplitter = nullptr;       ///< the tabs, and the verification when pinned
     QWidget* m_verificationPlaceholder = nullptr; ///< in the Verification tab while pinned

@@ -11,7 +11,7 @@
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/dialogs/DeviceDialog.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/PtxView.h"
@@ -52,7 +52,8 @@ bool MainWindow::newProject() {
 }
 
 bool MainWindow::saveAsPtxProject() {
-    const QString ptx = m_ptx ? m_ptx->ptx() : QString();
+    auto* view = qobject_cast<PtxView*>(viewWidget(QStringLiteral("ptx")));
+    const QString ptx = view ? view->ptx() : QString();
     if (ptx.isEmpty()) {
         showError(tr("Cannot Make a PTX Project"), tr("There is no PTX yet: compile first."));
         return false;
@@ -60,7 +61,7 @@ bool MainWindow::saveAsPtxProject() {
     if (!maybeSave())
         return false;
     const Project& current = m_document->project();
-    const std::optional<CompileResult>& compiled = m_session->lastCompile();
+    const std::optional<CompileResult>& compiled = m_workbench->lastCompile();
     const QString lowered = compiled ? compiled->loweredName(current.kernel) : QString();
     const Project made = ptxProjectFrom(current, ptx, lowered);
     // Untitled, beside the project it came from (relative paths still resolve there).
@@ -308,12 +309,12 @@ void MainWindow::fillExamplesMenu() {
 }
 
 void MainWindow::openDeviceDialog() {
-    DeviceDialog dialog(m_session->devices(), m_session->deviceIndex(), m_session->driverError(),
-                        this);
+    DeviceDialog dialog(m_workbench->devices(), m_workbench->deviceIndex(),
+                        m_workbench->driverError(), this);
     if (m_engine)
         dialog.setRunner(m_engine->runner());
     if (dialog.exec() == QDialog::Accepted)
-        m_session->selectDevice(dialog.selectedIndex());
+        m_workbench->selectDevice(dialog.selectedIndex());
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

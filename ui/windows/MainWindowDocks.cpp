@@ -4,11 +4,12 @@
 #include "ui/windows/MainWindow.h"
 
 #include "ui/ProjectDocument.h"
+#include "ui/views/SweepView.h"
 #include "ui/widgets/ArgumentTableView.h"
 #include "ui/widgets/CompileOptionsPanel.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PipelinePanel.h"
-#include "ui/widgets/SweepPanel.h"
+#include "ui/windows/FormScrollArea.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -64,18 +65,6 @@ std::optional<QSize> savedFrameSize(const QByteArray& geometry) {
     return frame.size();
 }
 
-/// A scroll area for a form: scrolls vertically only and asks for the form's minimum width.
-class FormScrollArea : public QScrollArea {
-public:
-    using QScrollArea::QScrollArea;
-    [[nodiscard]] QSize minimumSizeHint() const override {
-        QSize hint = QScrollArea::minimumSizeHint();
-        if (widget())
-            hint.setWidth(widget()->minimumSizeHint().width() +
-                          verticalScrollBar()->sizeHint().width() + 2 * frameWidth());
-        return hint;
-    }
-};
 } // namespace
 
 void MainWindow::createDocks() {
@@ -115,16 +104,10 @@ void MainWindow::createDocks() {
         if (scroll) {
             // Forms keep their natural height and scroll when the dock is short; never
             // sideways: the dock is at least as wide as the form.
-            auto* area = new FormScrollArea(dock);
-            area->setWidget(content);
-            area->setWidgetResizable(true);
-            area->setFrameShape(QFrame::NoFrame);
+            auto* area = new FormScrollArea(content, dock);
             dock->setWidget(area);
-            // Another project's form starts at its top, not where the last one was scrolled.
-            connect(m_document, &ProjectDocument::projectReplaced, area, [area] {
-                area->verticalScrollBar()->setValue(0);
-                area->horizontalScrollBar()->setValue(0);
-            });
+            connect(m_document, &ProjectDocument::projectReplaced, area,
+                    &FormScrollArea::scrollToTop);
         } else {
             dock->setWidget(content);
         }
@@ -143,10 +126,11 @@ void MainWindow::createDocks() {
     QDockWidget* pipelineDock =
         makeDock(tr("Pipeline"), QStringLiteral("pipelineDock"), pipeline, true);
     tabifyDockWidget(launchDock, pipelineDock);
-    // Parameter sweeps: beside the launch settings they change.
-    auto* sweep = new SweepPanel(this);
-    sweep->setObjectName(QStringLiteral("sweepPanel"));
-    QDockWidget* sweepDock = makeDock(tr("Sweep"), QStringLiteral("sweepDock"), sweep, true);
+    // Parameter sweeps: beside the launch settings they change. A view (it runs sweeps and
+    // shows their results), made with the window: the sweep section is edited there.
+    auto* sweepDock = static_cast<QDockWidget*>(registerView(
+        QStringLiteral("sweep"), tr("Sweep"), ViewPlace::RightDock,
+        [](const ViewContext& context) { return new SweepView(context); }, ViewCreation::AtOnce));
     tabifyDockWidget(pipelineDock, sweepDock);
     launchDock->raise();
     applyDefaultDockSizes();

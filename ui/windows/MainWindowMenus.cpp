@@ -5,8 +5,8 @@
 #include "ui/Preferences.h"
 #include "ui/ProjectDocument.h"
 #include "ui/RecentFiles.h"
-#include "ui/Session.h"
 #include "ui/SettingsHistory.h"
+#include "ui/Workbench.h"
 #include "ui/dialogs/DocumentDialog.h"
 #include "ui/dialogs/PreferencesDialog.h"
 #include "ui/widgets/CodeEditor.h"
@@ -198,7 +198,7 @@ void MainWindow::createMenus() {
     QMenu* device = menuBar()->addMenu(tr("&Device"));
     device->addAction(m_deviceAction);
     QAction* refresh = device->addAction(tr("&Refresh Devices"));
-    connect(refresh, &QAction::triggered, m_session, &Session::refreshDevices);
+    connect(refresh, &QAction::triggered, m_workbench, &Workbench::refreshDevices);
     createViewMenu();
     QMenu* help = createHelpMenu();
     addWelcomeActions(file, help);
@@ -285,7 +285,7 @@ void MainWindow::createViewMenu() {
     m_verificationPinnedAction->setCheckable(true);
     connect(m_verificationPinnedAction, &QAction::toggled, this,
             &MainWindow::setVerificationPinned);
-    // Compiler Explorer's matching colours, kept in Preferences (bind::sass follows them).
+    // Compiler Explorer's matching colours, kept in Preferences (SassResultView follows them).
     QAction* lineColours = m_viewMenu->addAction(tr("Line &Colours"));
     lineColours->setObjectName(QStringLiteral("lineColoursAction"));
     lineColours->setCheckable(true);
@@ -298,7 +298,7 @@ void MainWindow::createViewMenu() {
     connect(PreferencesNotifier::instance(), &PreferencesNotifier::changed, lineColours,
             [lineColours] { lineColours->setChecked(Preferences::load().lineColours); });
     QAction* clearHistory = m_viewMenu->addAction(tr("Clear Timing &History"));
-    connect(clearHistory, &QAction::triggered, m_session, &Session::clearHistory);
+    connect(clearHistory, &QAction::triggered, m_workbench, &Workbench::clearHistory);
     m_viewMenu->addSeparator();
     QMenu* zoom = m_viewMenu->addMenu(tr("&Zoom"));
     zoom->addAction(m_editor->zoomInAction());
@@ -345,7 +345,8 @@ void MainWindow::showDocument(const QString& path) {
 }
 
 void MainWindow::jumpToDiagnostic(int step) {
-    if (!m_diagnostics || !m_diagnostics->activateAdjacent(step)) {
+    auto* diagnostics = qobject_cast<DiagnosticsList*>(viewWidget(QStringLiteral("diagnostics")));
+    if (!diagnostics || !diagnostics->activateAdjacent(step)) {
         statusBar()->showMessage(tr("No diagnostics"), kNoDiagnosticsMessageMs);
         return;
     }
@@ -357,20 +358,20 @@ QString MainWindow::aboutText() const {
                                    ? tr("unknown")
                                    : QApplication::applicationVersion();
     // NVRTC's version comes from the core with each compile: the UI never asks NVRTC.
-    const std::optional<CompileResult>& compile = m_session->lastCompile();
+    const std::optional<CompileResult>& compile = m_workbench->lastCompile();
     QString nvrtc = tr("known after the first compile");
     if (compile && !compile->nvrtcVersion.isEmpty())
         nvrtc = compile->nvrtcVersion;
     else if (compile && compile->compilerMissing)
         nvrtc = tr("NVRTC not found on this computer");
-    const QVector<DeviceInfo>& devices = m_session->devices();
+    const QVector<DeviceInfo>& devices = m_workbench->devices();
     QString driver = tr("none found (compile-only)");
     if (!devices.isEmpty() && devices.first().driverVersion > 0) {
         const int v = devices.first().driverVersion;
         driver = QStringLiteral("%1.%2")
                      .arg(v / kDriverMajorScale)
                      .arg(v % kDriverMajorScale / kDriverMinorScale);
-    } else if (!m_session->devicesKnown()) {
+    } else if (!m_workbench->devicesKnown()) {
         driver = tr("still looking");
     }
     return tr("<h3>KernelPad %1</h3>"

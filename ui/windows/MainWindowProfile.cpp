@@ -1,10 +1,10 @@
 // MainWindow: Build ▸ Profile and its set, what the status bar shows while ncu runs, and the
 // Profile tab brought to the front when a profile ends. The tab, the editor's margin and the
-// roofline follow the session through bind::profile (ProfileBinding.cpp).
+// roofline follow the workbench through their view (ui/views/ProfileView.h).
 
 #include "ui/windows/MainWindow.h"
 
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/windows/PanelBindings.h"
 
 #include <QAction>
@@ -85,14 +85,14 @@ void MainWindow::setProfileSet(ProfileSet set) {
 
 void MainWindow::profile() {
     QString why;
-    if (!m_session->profile(profileSet(), &why))
+    if (!m_workbench->profile(profileSet(), &why))
         statusBar()->showMessage(tr("Cannot profile: %1").arg(why), kProfileMessageMs);
 }
 
 void MainWindow::updateProfileState() {
     if (!m_profileAction)
         return;
-    const QString reason = m_session->profileBlockedReason();
+    const QString reason = m_workbench->profileBlockedReason();
     m_profileAction->setEnabled(reason.isEmpty());
     m_profileAction->setToolTip(
         reason.isEmpty()
@@ -103,14 +103,14 @@ void MainWindow::updateProfileState() {
 
 void MainWindow::watchProfiles() {
     PanelViewer* viewer = makeViewer(this);
-    viewer->onProfileStarted = [this](const Session&) {
+    viewer->onProfileStarted = [this](const Workbench&) {
         m_progress->setRange(0, 0); // ncu reports no progress of its own
         m_progressLabel->setText(
             tr("Profiling with Nsight Compute (%1 set)…").arg(profileSetName(profileSet())));
         m_progress->show();
         m_progressLabel->show();
     };
-    viewer->onProfileFinished = [this](const Session& s, const RunRecord*) {
+    viewer->onProfileFinished = [this](const Workbench& s, const RunRecord*) {
         const std::optional<ProfileOutcome>& outcome = s.lastProfile();
         if (!outcome)
             return;
@@ -122,7 +122,7 @@ void MainWindow::watchProfiles() {
                                      kProfileMessageMs);
         m_tabs->setCurrentIndex(ProfileTab);
     };
-    m_session->addViewer(viewer);
+    m_workbench->addViewer(viewer);
 }
 
 } // namespace kernelpad

@@ -1,11 +1,12 @@
-// MainWindow: compile and run through the Session, and what the window itself shows of it:
+// MainWindow: compile and run through the Workbench, and what the window itself shows of it:
 // the driver banner, the status bar, which result tab is in front, which actions are enabled.
-// The panels show the rest through their bindings (PanelBindings.cpp).
+// The panels show the rest: the editing ones through their bindings (PanelBindings.cpp), the
+// result views through the ViewRegistry (MainWindowViews.cpp).
 
 #include "ui/windows/MainWindow.h"
 #include "ui/windows/MainWindowFormat.h"
 
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/windows/PanelBindings.h"
 
@@ -23,26 +24,25 @@ constexpr int kProblemMessageMs = 15000;
 constexpr int kBlockedMessageMs = 5000;
 } // namespace
 
-void MainWindow::watchSession() {
+void MainWindow::watchWorkbench() {
     PanelViewer* viewer = makeViewer(this);
-    viewer->onCleared = [this](const Session&) {
+    viewer->onCleared = [this](const Workbench&) {
         m_compileLabel->clear();
         m_runLabel->clear();
-        m_tabs->setTabText(DiagnosticsTab, tr("Diagnostics"));
     };
-    viewer->onDevices = [this](const Session&) { showDevices(); };
-    viewer->onCompileStarted = [this](const Session&) {
+    viewer->onDevices = [this](const Workbench&) { showDevices(); };
+    viewer->onCompileStarted = [this](const Workbench&) {
         m_compileLabel->setText(tr("Compiling…"));
     };
-    viewer->onCompiled = [this](const Session&) { showCompileStatus(); };
-    viewer->onRunStarted = [this](const Session&) {
+    viewer->onCompiled = [this](const Workbench&) { showCompileStatus(); };
+    viewer->onRunStarted = [this](const Workbench&) {
         m_progress->setRange(0, 0); // busy until the first progress report
         m_progressLabel->setText(tr("Running…"));
         m_progress->show();
         m_progressLabel->show();
         m_compileAction->setEnabled(false);
     };
-    viewer->onRunProgress = [this](const Session&, const QString& stage, int done, int total) {
+    viewer->onRunProgress = [this](const Workbench&, const QString& stage, int done, int total) {
         if (total > 0) {
             m_progress->setRange(0, total);
             m_progress->setValue(done);
@@ -52,18 +52,20 @@ void MainWindow::watchSession() {
             m_progressLabel->setText(stage);
         }
     };
-    viewer->onRunFinished = [this](const Session&, const RunRecord& run) { showRunFinished(run); };
-    m_session->addViewer(viewer);
+    viewer->onRunFinished = [this](const Workbench&, const RunRecord& run) {
+        showRunFinished(run);
+    };
+    m_workbench->addViewer(viewer);
     watchProfiles();
-    connect(m_session, &Session::runStateChanged, this, &MainWindow::updateRunState);
-    connect(m_compileWhileTypingAction, &QAction::toggled, m_session,
-            &Session::setCompileWhileTyping);
-    m_session->setCompileWhileTyping(m_compileWhileTypingAction->isChecked());
+    connect(m_workbench, &Workbench::runStateChanged, this, &MainWindow::updateRunState);
+    connect(m_compileWhileTypingAction, &QAction::toggled, m_workbench,
+            &Workbench::setCompileWhileTyping);
+    m_workbench->setCompileWhileTyping(m_compileWhileTypingAction->isChecked());
 }
 
 void MainWindow::showDevices() {
-    const DeviceInfo* device = m_session->currentDevice();
-    const QString driverError = m_session->driverError();
+    const DeviceInfo* device = m_workbench->currentDevice();
+    const QString driverError = m_workbench->driverError();
     if (!driverError.isEmpty() || !device) {
         const QString why = driverError.isEmpty() ? tr("no CUDA device was found") : driverError;
         // The Engine's message usually starts with what the banner already says; keep only
@@ -94,10 +96,7 @@ void MainWindow::showDevices() {
 }
 
 void MainWindow::showCompileStatus() {
-    const CompileResult& result = *m_session->lastCompile();
-    m_tabs->setTabText(DiagnosticsTab, result.diagnostics.isEmpty()
-                                           ? tr("Diagnostics")
-                                           : tr("Diagnostics (%1)").arg(result.diagnostics.size()));
+    const CompileResult& result = *m_workbench->lastCompile();
     if (!result.error.isEmpty()) {
         // The compiler itself is missing, not the source wrong: say which, the tooltip says why.
         m_compileLabel->setText(!result.compilerMissing ? tr("Compile error")
@@ -122,8 +121,8 @@ void MainWindow::showCompileStatus() {
 void MainWindow::updateRunState() {
     if (!m_runAction)
         return;
-    const bool running = m_session->isRunning();
-    const QString reason = m_session->runBlockedReason();
+    const bool running = m_workbench->isRunning();
+    const QString reason = m_workbench->runBlockedReason();
     m_runAction->setEnabled(reason.isEmpty());
     for (QAction* a : {m_memcheckAction, m_racecheckAction, m_initcheckAction, m_ceilingAction})
         a->setEnabled(reason.isEmpty());
@@ -133,17 +132,17 @@ void MainWindow::updateRunState() {
     m_reasonLabel->setText(reason.isEmpty() || running ? QString()
                                                        : tr("Run unavailable: %1").arg(reason));
     m_reasonLabel->setToolTip(reason);
-    m_cancelAction->setEnabled(running || m_session->isProfiling());
+    m_cancelAction->setEnabled(running || m_workbench->isProfiling());
     m_compileAction->setEnabled(!running);
     updateProfileState();
-    if (!running && !m_session->isProfiling()) {
+    if (!running && !m_workbench->isProfiling()) {
         m_progress->hide();
         m_progressLabel->hide();
     }
 }
 
 void MainWindow::compile() {
-    m_session->compile();
+    m_workbench->compile();
 }
 
 void MainWindow::run() {
@@ -164,13 +163,13 @@ void MainWindow::runMeasuringCeiling() {
 
 void MainWindow::startRun(RunRequest request) {
     QString why;
-    if (!m_session->run(std::move(request), &why))
+    if (!m_workbench->run(std::move(request), &why))
         statusBar()->showMessage(tr("Cannot run: %1").arg(why), kBlockedMessageMs);
 }
 
 void MainWindow::cancel() {
-    if (m_session->isRunning()) {
-        m_session->cancel();
+    if (m_workbench->isRunning()) {
+        m_workbench->cancel();
         m_progressLabel->setText(tr("Cancelling…"));
     }
 }
@@ -189,8 +188,8 @@ void MainWindow::showRunFinished(const RunRecord& run) {
     const Summary* samples = findSummary(summaries, QStringLiteral("samples"));
     const bool measured = median && samples;
     // Against the baseline or the previous run of the kernel; empty for a failed run, which
-    // is never compared (Session::comparedWith()).
-    const QString comparison = m_session->comparisonText(run);
+    // is never compared (Workbench::comparedWith()).
+    const QString comparison = m_workbench->comparisonText(run);
     const QString withComparison =
         comparison.isEmpty() ? QString() : QStringLiteral(" — ") + comparison;
     if (measured) {

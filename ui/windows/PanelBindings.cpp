@@ -1,29 +1,20 @@
 #include "ui/windows/PanelBindings.h"
-#include "ui/windows/MainWindowFormat.h"
 
 #include "core/launch/BufferInit.h"
 #include "ui/ProjectDocument.h"
-#include "ui/SessionRangeFetcher.h"
 #include "ui/models/ArgumentTableModel.h"
+#include "ui/views/DiagnosticsView.h"
 #include "ui/widgets/ArgumentTableView.h"
-#include "ui/widgets/BufferViewer.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/CompileOptionsPanel.h"
-#include "ui/widgets/ConsolePanel.h"
-#include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/KernelItems.h"
 #include "ui/widgets/LaunchPanel.h"
 #include "ui/widgets/PipelinePanel.h"
-#include "ui/widgets/PtxView.h"
-#include "ui/widgets/ResourcesPanel.h"
-#include "ui/widgets/TimingChartView.h"
-#include "ui/widgets/VerificationPanel.h"
 
 #include <QBoxLayout>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 
 #include <memory>
 
@@ -32,48 +23,48 @@ namespace kernelpad {
 PanelViewer::PanelViewer(QObject* panel)
     : QObject(panel) {}
 
-void PanelViewer::sessionCleared(const Session& s) {
+void PanelViewer::workbenchCleared(const Workbench& s) {
     if (onCleared)
         onCleared(s);
 }
-void PanelViewer::devicesChanged(const Session& s) {
+void PanelViewer::devicesChanged(const Workbench& s) {
     if (onDevices)
         onDevices(s);
 }
-void PanelViewer::compileStarted(const Session& s) {
+void PanelViewer::compileStarted(const Workbench& s) {
     if (onCompileStarted)
         onCompileStarted(s);
 }
-void PanelViewer::compiled(const Session& s) {
+void PanelViewer::compiled(const Workbench& s) {
     if (onCompiled)
         onCompiled(s);
 }
-void PanelViewer::resourcesChanged(const Session& s) {
+void PanelViewer::resourcesChanged(const Workbench& s) {
     if (onResources)
         onResources(s);
 }
-void PanelViewer::runStarted(const Session& s) {
+void PanelViewer::runStarted(const Workbench& s) {
     if (onRunStarted)
         onRunStarted(s);
 }
-void PanelViewer::runProgress(const Session& s, const QString& stage, int done, int total) {
+void PanelViewer::runProgress(const Workbench& s, const QString& stage, int done, int total) {
     if (onRunProgress)
         onRunProgress(s, stage, done, total);
 }
-void PanelViewer::runFinished(const Session& s, const RunRecord& run) {
+void PanelViewer::runFinished(const Workbench& s, const RunRecord& run) {
     if (onRunFinished)
         onRunFinished(s, run);
 }
 
-void PanelViewer::historyCleared(const Session& s) {
+void PanelViewer::historyCleared(const Workbench& s) {
     if (onHistoryCleared)
         onHistoryCleared(s);
 }
-void PanelViewer::profileStarted(const Session& s) {
+void PanelViewer::profileStarted(const Workbench& s) {
     if (onProfileStarted)
         onProfileStarted(s);
 }
-void PanelViewer::profileFinished(const Session& s, const RunRecord* run) {
+void PanelViewer::profileFinished(const Workbench& s, const RunRecord* run) {
     if (onProfileFinished)
         onProfileFinished(s, run);
 }
@@ -103,14 +94,6 @@ private:
     std::shared_ptr<bool> m_active;
 };
 
-/// The project's own diagnostics and, after a sanitized run, its reports.
-QVector<Diagnostic> marksOf(const RunRecord& run) {
-    QVector<Diagnostic> marks = run.result.compile.diagnostics;
-    for (const SanitizerReport& report : run.result.sanitizer)
-        marks.push_back(report.diagnostic());
-    return marks;
-}
-
 /// A pipeline project runs its steps' kernels, not the one in the kernel box (which types the
 /// argument table and is what Resources and Occupancy describe): a note under the box says so.
 void notePipelineKernels(QComboBox* selector, QLabel* note, const QString& plainToolTip,
@@ -135,8 +118,8 @@ void notePipelineKernels(QComboBox* selector, QLabel* note, const QString& plain
 
 namespace bind {
 
-void editor(Session* session, CodeEditor* editor) {
-    ProjectDocument* document = session->document();
+void editor(Workbench* workbench, CodeEditor* editor) {
+    ProjectDocument* document = workbench->document();
     const Echo echo;
     QObject::connect(editor, &QsciScintilla::textChanged, document, [=] {
         if (!echo.active())
@@ -156,18 +139,18 @@ void editor(Session* session, CodeEditor* editor) {
     show();
     PanelViewer* viewer = makeViewer(editor);
     // The editor shows only its own file's messages; the diagnostics list shows every one.
-    viewer->onCompiled = [=](const Session& s) {
+    viewer->onCompiled = [=](const Workbench& s) {
         editor->setDiagnostics(s.lastCompile()->diagnostics, document->project().sourceName);
     };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
         if (run.sanitized())
-            editor->setDiagnostics(marksOf(run), run.project.sourceName);
+            editor->setDiagnostics(diagnosticMarks(run), run.project.sourceName);
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
 }
 
-void compileOptions(Session* session, CompileOptionsPanel* panel) {
-    ProjectDocument* document = session->document();
+void compileOptions(Workbench* workbench, CompileOptionsPanel* panel) {
+    ProjectDocument* document = workbench->document();
     const Echo echo;
     QObject::connect(panel, &CompileOptionsPanel::changed, document, [=] {
         if (!echo.active())
@@ -184,17 +167,17 @@ void compileOptions(Session* session, CompileOptionsPanel* panel) {
     show();
     showLanguage();
     PanelViewer* viewer = makeViewer(panel);
-    viewer->onDevices = [=](const Session& s) {
+    viewer->onDevices = [=](const Workbench& s) {
         const DeviceInfo* device = s.currentDevice();
         echo.quietly([&] {
             panel->setDeviceArch(device ? device->arch() : QString::fromLatin1(kDefaultArch));
         });
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
 }
 
-void kernelSelector(Session* session, QComboBox* selector) {
-    ProjectDocument* document = session->document();
+void kernelSelector(Workbench* workbench, QComboBox* selector) {
+    ProjectDocument* document = workbench->document();
     const Echo echo;
     QObject::connect(selector, &QComboBox::currentTextChanged, document, [=](const QString& text) {
         if (!echo.active())
@@ -231,9 +214,9 @@ void kernelSelector(Session* session, QComboBox* selector) {
     showPipeline();
     // Enter in the kernel box compiles the name typed there, e.g. a template instance.
     if (QLineEdit* line = selector->lineEdit())
-        QObject::connect(line, &QLineEdit::returnPressed, session, &Session::compile);
+        QObject::connect(line, &QLineEdit::returnPressed, workbench, &Workbench::compile);
     PanelViewer* viewer = makeViewer(selector);
-    viewer->onCompiled = [=](const Session& s) {
+    viewer->onCompiled = [=](const Workbench& s) {
         const CompileResult& result = *s.lastCompile();
         if (!result.ok)
             return;
@@ -242,7 +225,7 @@ void kernelSelector(Session* session, QComboBox* selector) {
             selector->setCurrentText(document->project().kernel);
         });
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
     echo.quietly([&] {
         selector->clear();
         if (!document->project().kernel.isEmpty())
@@ -251,8 +234,8 @@ void kernelSelector(Session* session, QComboBox* selector) {
     });
 }
 
-void arguments(Session* session, ArgumentTableView* view) {
-    ProjectDocument* document = session->document();
+void arguments(Workbench* workbench, ArgumentTableView* view) {
+    ProjectDocument* document = workbench->document();
     const Echo echo;
     ArgumentTableModel* model = view->model();
     QObject::connect(view, &ArgumentTableView::changed, document, [=] {
@@ -262,12 +245,12 @@ void arguments(Session* session, ArgumentTableView* view) {
         document->setGlobals(model->globals());
     });
     auto kernel = [=] {
-        const KernelInfo* compiled = session->currentKernel();
+        const KernelInfo* compiled = workbench->currentKernel();
         return compiled ? std::optional<KernelInfo>(*compiled) : std::nullopt;
     };
     auto show = [=] {
         echo.quietly([&] {
-            model->setStructTypes(session->structTypes());
+            model->setStructTypes(workbench->structTypes());
             model->setArguments(document->project().arguments);
             model->setGlobals(document->project().globals);
             model->setKernel(kernel());
@@ -288,11 +271,11 @@ void arguments(Session* session, ArgumentTableView* view) {
     QObject::connect(document, &ProjectDocument::kernelChanged, view,
                      [=] { model->setKernel(kernel()); });
     PanelViewer* viewer = makeViewer(view);
-    viewer->onCleared = [=](const Session&) {
+    viewer->onCleared = [=](const Workbench&) {
         model->setKernel(std::nullopt);
         model->setModuleGlobals(std::nullopt);
     };
-    viewer->onCompiled = [=](const Session& s) {
+    viewer->onCompiled = [=](const Workbench& s) {
         echo.quietly([&] {
             model->setStructTypes(s.structTypes());
             model->setKernel(kernel());
@@ -302,12 +285,12 @@ void arguments(Session* session, ArgumentTableView* view) {
                 model->setModuleGlobals(s.lastCompile()->globals);
         });
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
     show();
 }
 
-void launch(Session* session, LaunchPanel* panel) {
-    ProjectDocument* document = session->document();
+void launch(Workbench* workbench, LaunchPanel* panel) {
+    ProjectDocument* document = workbench->document();
     const Echo echo;
     QObject::connect(panel, &LaunchPanel::changed, document, [=] {
         if (echo.active())
@@ -315,7 +298,7 @@ void launch(Session* session, LaunchPanel* panel) {
         document->setLaunch(panel->config());
         document->setTiming(panel->timing());
     });
-    auto showLimits = [=] { echo.quietly([&] { panel->setLimits(session->launchLimits()); }); };
+    auto showLimits = [=] { echo.quietly([&] { panel->setLimits(workbench->launchLimits()); }); };
     auto showCover = [=] {
         const QVector<ArgumentSpec>& args = document->project().arguments;
         echo.quietly([&] {
@@ -341,17 +324,17 @@ void launch(Session* session, LaunchPanel* panel) {
     QObject::connect(document, &ProjectDocument::argumentsChanged, panel, showCover);
     QObject::connect(document, &ProjectDocument::kernelChanged, panel, showLimits);
     PanelViewer* viewer = makeViewer(panel);
-    viewer->onDevices = [=](const Session&) { showLimits(); };
-    viewer->onCompiled = [=](const Session&) { showLimits(); };
-    viewer->onResources = [=](const Session&) { showLimits(); };
-    viewer->onCleared = [=](const Session&) { showLimits(); };
-    session->addViewer(viewer);
+    viewer->onDevices = [=](const Workbench&) { showLimits(); };
+    viewer->onCompiled = [=](const Workbench&) { showLimits(); };
+    viewer->onResources = [=](const Workbench&) { showLimits(); };
+    viewer->onCleared = [=](const Workbench&) { showLimits(); };
+    workbench->addViewer(viewer);
     show();
     showCover();
 }
 
-void pipeline(Session* session, PipelinePanel* panel) {
-    ProjectDocument* document = session->document();
+void pipeline(Workbench* workbench, PipelinePanel* panel) {
+    ProjectDocument* document = workbench->document();
     const Echo echo;
     QObject::connect(panel, &PipelinePanel::changed, document, [=] {
         if (!echo.active())
@@ -382,151 +365,13 @@ void pipeline(Session* session, PipelinePanel* panel) {
                         &ProjectDocument::kernelChanged, &ProjectDocument::launchChanged})
         QObject::connect(document, signal, panel, show);
     PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Session&) { panel->showTiming({}); };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
+    viewer->onCleared = [=](const Workbench&) { panel->showTiming({}); };
+    viewer->onRunFinished = [=](const Workbench&, const RunRecord& run) {
         if (!run.sanitized())
             panel->showTiming(run.result.pipeline);
     };
-    session->addViewer(viewer);
+    workbench->addViewer(viewer);
     show();
-}
-
-void diagnostics(Session* session, DiagnosticsList* list) {
-    ProjectDocument* document = session->document();
-    PanelViewer* viewer = makeViewer(list);
-    viewer->onCleared = [=](const Session&) { list->clearDiagnostics(); };
-    viewer->onCompiled = [=](const Session& s) {
-        list->setDiagnostics(s.lastCompile()->diagnostics, document->project().sourceName);
-    };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
-        if (run.sanitized())
-            list->setDiagnostics(marksOf(run), run.project.sourceName);
-    };
-    session->addViewer(viewer);
-}
-
-void ptx(Session* session, PtxView* view) {
-    PanelViewer* viewer = makeViewer(view);
-    viewer->onCleared = [=](const Session&) { view->clear(); };
-    // A failed compile keeps the last good PTX, marked stale.
-    viewer->onCompiled = [=](const Session& s) { view->showCompile(*s.lastCompile()); };
-    session->addViewer(viewer);
-}
-
-void programLog(Session* session, QPlainTextEdit* log) {
-    PanelViewer* viewer = makeViewer(log);
-    viewer->onCleared = [=](const Session&) { log->clear(); };
-    viewer->onCompiled = [=](const Session& s) {
-        const CompileResult& result = *s.lastCompile();
-        QStringList header;
-        header << (result.compiler.isEmpty() // PTX and NVVM IR name their own tools
-                       ? QObject::tr("NVRTC %1, %2").arg(result.nvrtcVersion, result.arch)
-                       : QObject::tr("%1, %2").arg(result.compiler, result.arch));
-        if (!result.flags.isEmpty())
-            header << QObject::tr("Flags: %1").arg(result.flags.join(QLatin1Char(' ')));
-        header << (result.ok ? QObject::tr("Compiled in %1%2")
-                                   .arg(formatDurationMs(result.compileMs),
-                                        result.cacheHit ? QObject::tr(" (cache)") : QString())
-                             : QObject::tr("Compile failed: %1")
-                                   .arg(DiagnosticsList::summaryOf(result.diagnostics)));
-        if (result.compilerMissing) // the message names the library and what to do
-            header << result.error;
-        else if (!result.error.isEmpty())
-            header << QObject::tr("NVRTC could not run: %1").arg(result.error);
-        log->setPlainText(header.join(QLatin1Char('\n')) + QStringLiteral("\n\n") +
-                          (result.log.isEmpty() ? QObject::tr("(empty program log)") : result.log));
-    };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
-        const RunResult& result = run.result;
-        if (run.sanitized()) {
-            log->appendPlainText(QStringLiteral("\n") + sanitizerSummary(result));
-            for (const SanitizerReport& report : result.sanitizer)
-                log->appendPlainText(report.message());
-            if (!result.sanitizerNote.isEmpty())
-                log->appendPlainText(result.sanitizerNote);
-        } else if (result.status != RunStatus::Ok && !result.error.isEmpty()) {
-            log->appendPlainText(QStringLiteral("\n") + runEndedMessage(result));
-        }
-    };
-    session->addViewer(viewer);
-}
-
-void resources(Session* session, ResourcesPanel* panel) {
-    // Without a device no driver figures follow: show what the compile knows.
-    auto showCompile = [=] {
-        if (session->lastCompile() && !session->currentDevice())
-            panel->showCompileInfo(*session->lastCompile(), session->document()->project().kernel);
-    };
-    QObject::connect(session->document(), &ProjectDocument::kernelChanged, panel, showCompile);
-    PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Session&) { panel->clear(); };
-    viewer->onCompiled = [=](const Session&) { showCompile(); };
-    viewer->onResources = [=](const Session& s) {
-        if (const DeviceInfo* device = s.currentDevice())
-            panel->showResources(s.resourcesKernel(), *s.kernelResources(), *device,
-                                 s.document()->project().launch);
-    };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
-        const RunResult& result = run.result;
-        if (!run.sanitized() && result.status != RunStatus::CompileError &&
-            !result.device.name.isEmpty())
-            panel->showResources(run.project.kernel, result.resources, result.device,
-                                 result.launch);
-    };
-    session->addViewer(viewer);
-}
-
-void timing(Session* session, TimingChartView* chart) {
-    PanelViewer* viewer = makeViewer(chart);
-    viewer->onCleared = [=](const Session&) { chart->clearHistory(); };
-    viewer->onHistoryCleared = viewer->onCleared;
-    viewer->onDevices = [=](const Session& s) {
-        chart->setPeakBandwidthGBs(s.currentDevice() ? s.currentDevice()->peakBandwidthGBs() : 0.0);
-    };
-    // Times under a sanitizer mean nothing: the chart and its history are left alone.
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
-        if (!run.sanitized())
-            chart->showRun(run.result, run.changes, run.serial);
-    };
-    session->addViewer(viewer);
-    // The baseline is pinned from the chart's context menu or Build ▸ Set as Baseline.
-    QObject::connect(chart, &TimingChartView::baselineRequested, session, &Session::setBaseline);
-    QObject::connect(chart, &TimingChartView::baselineClearRequested, session,
-                     &Session::clearBaseline);
-    QObject::connect(session, &Session::baselineChanged, chart, [=] {
-        chart->setBaseline(session->baselineRun() ? session->baselineRun()->serial : 0);
-    });
-}
-
-void verification(Session* session, VerificationPanel* panel) {
-    PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Session&) { panel->clear(); };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
-        panel->showResult(run.result);
-    };
-    session->addViewer(viewer);
-}
-
-void buffers(Session* session, BufferViewer* buffers) {
-    buffers->setRangeFetcher(new SessionRangeFetcher(session, buffers));
-    PanelViewer* viewer = makeViewer(buffers);
-    viewer->onCleared = [=](const Session&) { buffers->clear(); };
-    viewer->onRunFinished = [=](const Session& s, const RunRecord& run) {
-        // Only the newest run keeps its outputs (Session::history()).
-        if (!run.sanitized() && &run == &s.history().constLast())
-            buffers->setOutputs(run.result.outputs);
-    };
-    session->addViewer(viewer);
-}
-
-void console(Session* session, ConsolePanel* panel) {
-    PanelViewer* viewer = makeViewer(panel);
-    viewer->onCleared = [=](const Session&) { panel->clear(); };
-    viewer->onRunFinished = [=](const Session&, const RunRecord& run) {
-        if (run.result.status != RunStatus::CompileError)
-            panel->showRun(run.project.kernel, run.result.console, run.finishedAt);
-    };
-    session->addViewer(viewer);
 }
 
 } // namespace bind

@@ -1,4 +1,4 @@
-#include "ui/SessionRequest.h"
+#include "ui/WorkbenchRequest.h"
 
 #include "ui/ProjectDocument.h"
 

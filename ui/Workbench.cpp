@@ -1,37 +1,37 @@
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 
 #include "core/compile/KernelSignature.h"
 #include "core/engine/Engine.h"
 #include "core/io/Trace.h"
 #include "core/project/ProjectDiff.h"
 #include "ui/ProjectDocument.h"
-#include "ui/SessionRequest.h"
+#include "ui/WorkbenchRequest.h"
 #include "ui/models/ArgumentTableModel.h"
 
 #include <utility>
 
 namespace kernelpad {
 
-SessionViewer::~SessionViewer() = default;
-void SessionViewer::sessionCleared(const Session&) {}
-void SessionViewer::devicesChanged(const Session&) {}
-void SessionViewer::compileStarted(const Session&) {}
-void SessionViewer::compiled(const Session&) {}
-void SessionViewer::resourcesChanged(const Session&) {}
-void SessionViewer::runStarted(const Session&) {}
-void SessionViewer::runProgress(const Session&, const QString&, int, int) {}
-void SessionViewer::runFinished(const Session&, const RunRecord&) {}
-void SessionViewer::historyCleared(const Session&) {}
-void SessionViewer::profileStarted(const Session&) {}
-void SessionViewer::profileFinished(const Session&, const RunRecord*) {}
+WorkbenchViewer::~WorkbenchViewer() = default;
+void WorkbenchViewer::workbenchCleared(const Workbench&) {}
+void WorkbenchViewer::devicesChanged(const Workbench&) {}
+void WorkbenchViewer::compileStarted(const Workbench&) {}
+void WorkbenchViewer::compiled(const Workbench&) {}
+void WorkbenchViewer::resourcesChanged(const Workbench&) {}
+void WorkbenchViewer::runStarted(const Workbench&) {}
+void WorkbenchViewer::runProgress(const Workbench&, const QString&, int, int) {}
+void WorkbenchViewer::runFinished(const Workbench&, const RunRecord&) {}
+void WorkbenchViewer::historyCleared(const Workbench&) {}
+void WorkbenchViewer::profileStarted(const Workbench&) {}
+void WorkbenchViewer::profileFinished(const Workbench&, const RunRecord*) {}
 
-Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
+Workbench::Workbench(Engine* engine, ProjectDocument* document, QObject* parent)
     : QObject(parent)
     , m_engine(engine)
     , m_document(document) {
     m_compileTimer.setSingleShot(true);
     m_compileTimer.setInterval(kCompileWhileTypingDelayMs);
-    connect(&m_compileTimer, &QTimer::timeout, this, &Session::compile);
+    connect(&m_compileTimer, &QTimer::timeout, this, &Workbench::compile);
 
     connect(m_document, &ProjectDocument::projectReplaced, this, [this] {
         clear();
@@ -41,7 +41,7 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
     });
     m_liveTimer.setSingleShot(true);
     m_liveTimer.setInterval(kLiveDelayMs);
-    connect(&m_liveTimer, &QTimer::timeout, this, &Session::liveCompile);
+    connect(&m_liveTimer, &QTimer::timeout, this, &Workbench::liveCompile);
     const auto compileEdited = [this] {
         if (m_liveMode)
             liveEdited(); // its own, shorter pause replaces compile-while-typing's
@@ -53,16 +53,16 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
     // of the source does: the views follow it after the same pause.
     connect(m_document, &ProjectDocument::optionsChanged, this, compileEdited);
     // Panels that depend on the kernel (its limits, its parameter types) follow the document.
-    connect(m_document, &ProjectDocument::kernelChanged, this, &Session::syncArgumentsWithKernel);
-    connect(m_document, &ProjectDocument::edited, this, &Session::runStateChanged);
+    connect(m_document, &ProjectDocument::kernelChanged, this, &Workbench::syncArgumentsWithKernel);
+    connect(m_document, &ProjectDocument::edited, this, &Workbench::runStateChanged);
 
     if (m_engine) {
-        connect(m_engine, &Engine::devicesChanged, this, &Session::onDevicesChanged);
-        connect(m_engine, &Engine::compiled, this, &Session::onCompiled);
-        connect(m_engine, &Engine::resourcesReady, this, &Session::onResources);
-        connect(m_engine, &Engine::runProgress, this, &Session::onRunProgress);
-        connect(m_engine, &Engine::runFinished, this, &Session::onRunFinished);
-        connect(m_engine, &Engine::profileFinished, this, &Session::onProfileFinished);
+        connect(m_engine, &Engine::devicesChanged, this, &Workbench::onDevicesChanged);
+        connect(m_engine, &Engine::compiled, this, &Workbench::onCompiled);
+        connect(m_engine, &Engine::resourcesReady, this, &Workbench::onResources);
+        connect(m_engine, &Engine::runProgress, this, &Workbench::onRunProgress);
+        connect(m_engine, &Engine::runFinished, this, &Workbench::onRunFinished);
+        connect(m_engine, &Engine::profileFinished, this, &Workbench::onProfileFinished);
         connect(m_engine, &Engine::rangeFetched, this,
                 [this](quint64 id, const QByteArray& data, const QString& error) {
                     if (m_fetchIds.remove(id))
@@ -73,34 +73,38 @@ Session::Session(Engine* engine, ProjectDocument* document, QObject* parent)
     }
 }
 
-Session::~Session() = default;
+Workbench::~Workbench() = default;
 
-Engine* Session::engine() const {
+Engine* Workbench::engine() const {
     return m_engine;
 }
 
-template <typename Call> void Session::notify(Call call) {
+template <typename Call> void Workbench::notify(Call call) {
     // A viewer may remove itself (or another) while being told: walk a copy.
-    const QVector<SessionViewer*> viewers = m_viewers;
-    for (SessionViewer* viewer : viewers)
+    const QVector<WorkbenchViewer*> viewers = m_viewers;
+    for (WorkbenchViewer* viewer : viewers)
         if (m_viewers.contains(viewer))
             call(viewer);
 }
 
-void Session::notifyProfile(bool finished, const RunRecord* run) {
+void Workbench::notifyProfile(bool finished, const RunRecord* run) {
     if (finished)
-        notify([&](SessionViewer* v) { v->profileFinished(*this, run); });
+        notify([&](WorkbenchViewer* v) { v->profileFinished(*this, run); });
     else
-        notify([this](SessionViewer* v) { v->profileStarted(*this); });
+        notify([this](WorkbenchViewer* v) { v->profileStarted(*this); });
 }
 
-void Session::addViewer(SessionViewer* viewer) {
+void Workbench::addViewer(WorkbenchViewer* viewer) {
     if (!viewer || m_viewers.contains(viewer))
         return;
     m_viewers.append(viewer);
     if (auto* object = dynamic_cast<QObject*>(viewer))
         connect(object, &QObject::destroyed, this, [this, viewer] { removeViewer(viewer); });
-    viewer->sessionCleared(*this);
+    showStateTo(viewer);
+}
+
+void Workbench::showStateTo(WorkbenchViewer* viewer) const {
+    viewer->workbenchCleared(*this);
     if (m_devicesKnown)
         viewer->devicesChanged(*this);
     if (m_lastCompile)
@@ -117,11 +121,11 @@ void Session::addViewer(SessionViewer* viewer) {
         viewer->profileFinished(*this, nullptr);
 }
 
-void Session::removeViewer(SessionViewer* viewer) {
+void Workbench::removeViewer(WorkbenchViewer* viewer) {
     m_viewers.removeAll(viewer);
 }
 
-void Session::clear() {
+void Workbench::clear() {
     m_compileTimer.stop();
     m_liveTimer.stop();
     m_liveCompileId = 0;
@@ -137,26 +141,26 @@ void Session::clear() {
     m_resourcesKernel.clear();
     m_history.clear();
     m_lastProfile.reset();
-    notify([this](SessionViewer* v) { v->sessionCleared(*this); });
+    notify([this](WorkbenchViewer* v) { v->workbenchCleared(*this); });
     if (m_devicesKnown)
-        notify([this](SessionViewer* v) { v->devicesChanged(*this); });
+        notify([this](WorkbenchViewer* v) { v->devicesChanged(*this); });
     emit runStateChanged();
 }
 
 // --- devices ---
 
-void Session::refreshDevices() {
+void Workbench::refreshDevices() {
     if (m_engine)
         m_engine->refreshDevices();
 }
 
-const DeviceInfo* Session::currentDevice() const {
+const DeviceInfo* Workbench::currentDevice() const {
     if (m_deviceIndex < 0 || m_deviceIndex >= m_devices.size())
         return nullptr;
     return &m_devices.at(m_deviceIndex);
 }
 
-void Session::selectDevice(int index) {
+void Workbench::selectDevice(int index) {
     if (index < 0 || index >= m_devices.size() || index == m_deviceIndex)
         return;
     m_deviceIndex = index;
@@ -164,25 +168,25 @@ void Session::selectDevice(int index) {
     compile();
 }
 
-void Session::onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError) {
+void Workbench::onDevicesChanged(const QVector<DeviceInfo>& devices, const QString& driverError) {
     m_devices = devices;
     m_driverError = driverError;
     m_devicesKnown = true;
     if (m_deviceIndex >= devices.size())
         m_deviceIndex = 0;
-    notify([this](SessionViewer* v) { v->devicesChanged(*this); });
+    notify([this](WorkbenchViewer* v) { v->devicesChanged(*this); });
     emit runStateChanged();
 }
 
 // --- compiling ---
 
-void Session::setCompileWhileTyping(bool on) {
+void Workbench::setCompileWhileTyping(bool on) {
     m_compileWhileTyping = on;
     if (!on)
         m_compileTimer.stop();
 }
 
-void Session::compile() {
+void Workbench::compile() {
     m_compileTimer.stop();
     if (!m_engine)
         return;
@@ -190,37 +194,37 @@ void Session::compile() {
     if (m_lineInfoWanted)
         project.options.lineInfo = true;
     const DeviceInfo* device = currentDevice();
-    tracePhase("session: compile requested");
+    tracePhase("workbench: compile requested");
     m_compileId = m_engine->compile(project, m_document->directory(), device ? device->ordinal : 0);
     m_lastCompiledSource = project.source;
     m_lastCompiledProject = project;
-    notify([this](SessionViewer* v) { v->compileStarted(*this); });
+    notify([this](WorkbenchViewer* v) { v->compileStarted(*this); });
 }
 
-void Session::setLineInfoWanted(bool on) {
+void Workbench::setLineInfoWanted(bool on) {
     m_lineInfoWanted = on;
 }
 
-void Session::onCompiled(quint64 id, const CompileResult& result) {
+void Workbench::onCompiled(quint64 id, const CompileResult& result) {
     if (id != m_compileId)
         return; // another window's request, or superseded by a newer compile
-    tracePhase("session: compile result arrived");
+    tracePhase("workbench: compile result arrived");
     m_lastCompile = result;
     if (result.ok)
         followCompiledKernel();
-    notify([this](SessionViewer* v) { v->compiled(*this); });
+    notify([this](WorkbenchViewer* v) { v->compiled(*this); });
     emit runStateChanged();
     emit compileShown(result);
     liveCompiled(id, result);
 }
 
-const KernelInfo* Session::currentKernel() const {
+const KernelInfo* Workbench::currentKernel() const {
     if (!m_lastCompile || !m_lastCompile->ok)
         return nullptr;
     return m_lastCompile->findKernel(m_document->project().kernel);
 }
 
-void Session::followCompiledKernel() {
+void Workbench::followCompiledKernel() {
     const QString previous = m_document->project().kernel;
     QStringList names;
     for (const KernelInfo& k : m_lastCompile->kernels)
@@ -233,7 +237,7 @@ void Session::followCompiledKernel() {
         syncArgumentsWithKernel();
 }
 
-void Session::syncArgumentsWithKernel() {
+void Workbench::syncArgumentsWithKernel() {
     const KernelInfo* kernel = currentKernel();
     if (!kernel)
         return;
@@ -244,16 +248,16 @@ void Session::syncArgumentsWithKernel() {
     m_document->setArguments(synced); // nothing happens when nothing changed
 }
 
-void Session::onResources(quint64 id, const QString& kernel, const KernelResources& resources) {
+void Workbench::onResources(quint64 id, const QString& kernel, const KernelResources& resources) {
     if (id != m_compileId)
         return;
     m_resources = resources;
     m_resourcesKernel = kernel;
-    notify([this](SessionViewer* v) { v->resourcesChanged(*this); });
+    notify([this](WorkbenchViewer* v) { v->resourcesChanged(*this); });
     emit runStateChanged();
 }
 
-LaunchLimits Session::launchLimits() const {
+LaunchLimits Workbench::launchLimits() const {
     const DeviceInfo* device = currentDevice();
     LaunchLimits limits = device ? LaunchLimits::forDevice(*device) : genericLaunchLimits();
     const QString kernel = m_document->project().kernel;
@@ -273,7 +277,7 @@ LaunchLimits Session::launchLimits() const {
 
 // --- running ---
 
-QString Session::runBlockedReason() const {
+QString Workbench::runBlockedReason() const {
     if (isRunning())
         return tr("A run is in progress");
     if (isProfiling())
@@ -305,15 +309,15 @@ QString Session::runBlockedReason() const {
     return QString();
 }
 
-RunRequest Session::baseRequest(const Project* project) const {
+RunRequest Workbench::baseRequest(const Project* project) const {
     return documentRequest(*m_document, currentDevice() ? currentDevice()->ordinal : 0, project);
 }
 
-bool Session::run(RunRequest request, QString* why) {
+bool Workbench::run(RunRequest request, QString* why) {
     return startRun(std::move(request), why, false);
 }
 
-bool Session::startRun(RunRequest request, QString* why, bool live, const Project* project) {
+bool Workbench::startRun(RunRequest request, QString* why, bool live, const Project* project) {
     QString reason = m_engine ? runBlockedReason() : tr("No engine");
     if (!reason.isEmpty()) {
         if (why)
@@ -338,45 +342,45 @@ bool Session::startRun(RunRequest request, QString* why, bool live, const Projec
         request.project.timing =
             liveTiming(request.project.timing, previousMedianMs(request.project.kernel));
     m_runIsLive = live;
-    tracePhase("session: run requested");
+    tracePhase("workbench: run requested");
     m_runId = m_engine->run(request, m_channel);
     emit runRequested(m_runId, request);
-    notify([this](SessionViewer* v) { v->runStarted(*this); });
+    notify([this](WorkbenchViewer* v) { v->runStarted(*this); });
     emit runStateChanged();
     return true;
 }
 
-void Session::cancel() {
+void Workbench::cancel() {
     // The Engine's cancel stops a profile too; a profile waiting for its run ends with it.
     if (m_engine && (isRunning() || m_profileId != 0))
         m_engine->cancel(m_channel);
 }
 
-const RunRecord* Session::lastMeasuredRun() const {
+const RunRecord* Workbench::lastMeasuredRun() const {
     for (auto it = m_history.crbegin(); it != m_history.crend(); ++it)
         if (!it->sanitized() && it->result.timing.reps() > 0)
             return &*it;
     return nullptr;
 }
 
-void Session::clearHistory() {
+void Workbench::clearHistory() {
     m_history.clear();
     clearBaseline();
-    notify([this](SessionViewer* v) { v->historyCleared(*this); });
+    notify([this](WorkbenchViewer* v) { v->historyCleared(*this); });
 }
 
-void Session::onRunProgress(quint64 id, const QString& stage, int done, int total) {
+void Workbench::onRunProgress(quint64 id, const QString& stage, int done, int total) {
     // A profile reports its stages through the same signal.
     const bool profiling = id != 0 && id == m_profileId;
     if (!profiling && (id != m_runId || !isRunning()))
         return;
-    notify([&](SessionViewer* v) { v->runProgress(*this, stage, done, total); });
+    notify([&](WorkbenchViewer* v) { v->runProgress(*this, stage, done, total); });
 }
 
-void Session::onRunFinished(quint64 id, const RunResult& result) {
+void Workbench::onRunFinished(quint64 id, const RunResult& result) {
     if (id != m_runId || !isRunning())
         return;
-    tracePhase("session: run result arrived");
+    tracePhase("workbench: run result arrived");
     m_runId = 0;
     if (dropSupersededLiveRun(result) || keepBaselineKernelRun(result))
         return;
@@ -387,7 +391,7 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
         m_lastCompile = result.compile;
         if (result.compile.ok)
             followCompiledKernel();
-        notify([this](SessionViewer* v) { v->compiled(*this); });
+        notify([this](WorkbenchViewer* v) { v->compiled(*this); });
     }
     RunRecord record;
     record.serial = m_nextSerial++;
@@ -405,8 +409,8 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
         older.result.outputs.clear();
     m_history.append(std::move(record));
     const RunRecord& run = m_history.constLast();
-    notify([&](SessionViewer* v) { v->runFinished(*this, run); });
-    tracePhase("session: run shown");
+    notify([&](WorkbenchViewer* v) { v->runFinished(*this, run); });
+    tracePhase("workbench: run shown");
     if (m_profileAfterRun)
         continueProfile(run);
     emit runStateChanged();
@@ -417,7 +421,7 @@ void Session::onRunFinished(quint64 id, const RunResult& result) {
         runBaselineKernel();
 }
 
-quint64 Session::fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes) {
+quint64 Workbench::fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes) {
     if (!m_engine) {
         // Ids the Engine never hands out, so that this answer cannot be taken for one of its.
         static quint64 nextLocalId = quint64(1) << 63;
@@ -431,7 +435,7 @@ quint64 Session::fetchRange(quint64 run, const QString& buffer, qint64 offset, q
     return id;
 }
 
-QString Session::runnerName() const {
+QString Workbench::runnerName() const {
     return m_engine ? m_engine->runner().displayName() : QString();
 }
 

@@ -1,8 +1,8 @@
-// Session: Build ▸ Profile. A profile belongs to a run of the history: the newest when it ran
+// Workbench: Build ▸ Profile. A profile belongs to a run of the history: the newest when it ran
 // the project as it is now, else a run made first; ncu then profiles one launch of the same
 // project and the report is kept in that run's RunRecord (docs/ARCHITECTURE.md, "The window").
 
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
@@ -19,7 +19,7 @@ bool ranToTheEnd(const RunRecord& run) {
 
 } // namespace
 
-QString Session::profileBlockedReason() const {
+QString Workbench::profileBlockedReason() const {
     if (isProfiling())
         return tr("A profile is in progress");
     if (isRunning())
@@ -29,14 +29,14 @@ QString Session::profileBlockedReason() const {
     return runBlockedReason();
 }
 
-const RunRecord* Session::findRun(quint64 serial) const {
+const RunRecord* Workbench::findRun(quint64 serial) const {
     for (const RunRecord& run : m_history)
         if (run.serial == serial)
             return &run;
     return nullptr;
 }
 
-bool Session::profile(ProfileSet set, QString* why) {
+bool Workbench::profile(ProfileSet set, QString* why) {
     const QString reason = m_engine ? profileBlockedReason() : tr("No engine");
     if (!reason.isEmpty()) {
         if (why)
@@ -58,7 +58,7 @@ bool Session::profile(ProfileSet set, QString* why) {
     return true;
 }
 
-void Session::startProfile(quint64 serial) {
+void Workbench::startProfile(quint64 serial) {
     const RunRecord* target = findRun(serial);
     if (!target)
         return;
@@ -68,7 +68,7 @@ void Session::startProfile(quint64 serial) {
     emit runStateChanged();
 }
 
-void Session::continueProfile(const RunRecord& run) {
+void Workbench::continueProfile(const RunRecord& run) {
     m_profileAfterRun = false;
     if (ranToTheEnd(run)) {
         startProfile(run.serial);
@@ -82,14 +82,14 @@ void Session::continueProfile(const RunRecord& run) {
     endProfile(std::move(outcome), 0);
 }
 
-void Session::onProfileFinished(quint64 id, const ProfileOutcome& outcome) {
+void Workbench::onProfileFinished(quint64 id, const ProfileOutcome& outcome) {
     if (id != m_profileId || id == 0)
         return;
     m_profileId = 0;
     endProfile(outcome, m_profileSerial);
 }
 
-void Session::endProfile(ProfileOutcome outcome, quint64 serial) {
+void Workbench::endProfile(ProfileOutcome outcome, quint64 serial) {
     m_profileSerial = 0;
     RunRecord* target = nullptr;
     if (outcome.ok()) {

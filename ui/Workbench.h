@@ -1,7 +1,7 @@
 #pragma once
 // What the window knows besides the project: the devices, the last compile, the kernel's
 // resources, the run history and whether a run is in progress. Panels observe it as
-// SessionViewers; the window's actions ask it whether Run can start (docs/ARCHITECTURE.md,
+// WorkbenchViewers; the window's actions ask it whether Run can start (docs/ARCHITECTURE.md,
 // "The window").
 
 #include "core/compile/CompileResult.h"
@@ -25,7 +25,7 @@ namespace kernelpad {
 
 class Engine;
 class ProjectDocument;
-class Session;
+class Workbench;
 
 /// One finished run: the project as it ran and what came back.
 struct RunRecord {
@@ -38,60 +38,64 @@ struct RunRecord {
     std::optional<ProfileReport> profile;
     /// Names the record while the history changes (a profile finds its run by it).
     quint64 serial = 0;
-    /// Started by live mode (with Session::liveTiming()'s short budget instead of the
+    /// Started by live mode (with Workbench::liveTiming()'s short budget instead of the
     /// project's timing, which `project` keeps).
     bool live = false;
     [[nodiscard]] bool sanitized() const { return result.sanitizerTool != SanitizerTool::None; }
 };
 
-/// A panel that shows part of the session. Session::addViewer() hands it the current state at
+/// A panel that shows part of the workbench. Workbench::addViewer() hands it the current state at
 /// once (cleared, devices, compile, resources, every run kept), so a panel made late shows the
 /// same as one made first. Every call has a default that ignores it.
-class SessionViewer {
+class WorkbenchViewer {
 public:
-    virtual ~SessionViewer();
+    virtual ~WorkbenchViewer();
     /// A new project: forget what was shown for the old one.
-    virtual void sessionCleared(const Session& session);
+    virtual void workbenchCleared(const Workbench& workbench);
     /// The device list (or the driver's absence) became known, or another device was chosen.
-    virtual void devicesChanged(const Session& session);
+    virtual void devicesChanged(const Workbench& workbench);
     /// A compile was asked for (the compile-while-typing pause ended, or Compile).
-    virtual void compileStarted(const Session& session);
-    /// A compile came back: Session::lastCompile().
-    virtual void compiled(const Session& session);
-    /// The driver's view of the compiled kernel: Session::kernelResources().
-    virtual void resourcesChanged(const Session& session);
-    virtual void runStarted(const Session& session);
+    virtual void compileStarted(const Workbench& workbench);
+    /// A compile came back: Workbench::lastCompile().
+    virtual void compiled(const Workbench& workbench);
+    /// The driver's view of the compiled kernel: Workbench::kernelResources().
+    virtual void resourcesChanged(const Workbench& workbench);
+    virtual void runStarted(const Workbench& workbench);
     /// `total` is 0 while the stage has no count.
-    virtual void runProgress(const Session& session, const QString& stage, int done, int total);
-    /// A run ended: `run` is Session::history().last(). Older runs' outputs are dropped.
-    virtual void runFinished(const Session& session, const RunRecord& run);
+    virtual void runProgress(const Workbench& workbench, const QString& stage, int done, int total);
+    /// A run ended: `run` is Workbench::history().last(). Older runs' outputs are dropped.
+    virtual void runFinished(const Workbench& workbench, const RunRecord& run);
     /// The run history was emptied (View ▸ Clear Timing History); the project stays.
-    virtual void historyCleared(const Session& session);
+    virtual void historyCleared(const Workbench& workbench);
     /// Build ▸ Profile started ncu (after the run it belongs to, when one was needed).
-    virtual void profileStarted(const Session& session);
-    /// A profile ended: Session::lastProfile(); when it succeeded, `run` is the history entry
+    virtual void profileStarted(const Workbench& workbench);
+    /// A profile ended: Workbench::lastProfile(); when it succeeded, `run` is the history entry
     /// that now holds it (null when that entry was cleared meanwhile, or it failed).
-    virtual void profileFinished(const Session& session, const RunRecord* run);
+    virtual void profileFinished(const Workbench& workbench, const RunRecord* run);
 };
 
 /// Talks to the Engine for one window: compiles and runs the document's project and keeps
 /// what came back. Requests of other windows sharing the Engine are ignored by id.
-class Session : public QObject {
+class Workbench : public QObject {
     Q_OBJECT
 public:
     /// Long enough that a burst of typing compiles once, short enough to feel live.
     static constexpr int kCompileWhileTypingDelayMs = 700;
 
-    Session(Engine* engine, ProjectDocument* document, QObject* parent = nullptr);
-    ~Session() override;
+    Workbench(Engine* engine, ProjectDocument* document, QObject* parent = nullptr);
+    ~Workbench() override;
 
     [[nodiscard]] ProjectDocument* document() const { return m_document; }
     [[nodiscard]] Engine* engine() const;
 
     /// Shows the current state to `viewer` at once, then every change until it is destroyed
     /// (a viewer that is a QObject is dropped on its destruction) or removed.
-    void addViewer(SessionViewer* viewer);
-    void removeViewer(SessionViewer* viewer);
+    void addViewer(WorkbenchViewer* viewer);
+    void removeViewer(WorkbenchViewer* viewer);
+    /// Tells `viewer` the current state (cleared, devices, compile, resources, every run kept,
+    /// a run or profile in flight) without adding it: for a viewer that hears the changes
+    /// through another (the window's ViewRegistry).
+    void showStateTo(WorkbenchViewer* viewer) const;
 
     // --- devices ---
     /// Asks the Engine for the device list again.
@@ -141,7 +145,7 @@ public:
     // --- running ---
     /// Empty when Run can start, else why not ("The source has compile errors").
     [[nodiscard]] QString runBlockedReason() const;
-    /// What every request of this window starts from (SessionRequest.h): the document's
+    /// What every request of this window starts from (WorkbenchRequest.h): the document's
     /// project (or `project`), its folder and the chosen device.
     [[nodiscard]] RunRequest baseRequest(const Project* project = nullptr) const;
     /// This window's own queue and cancel at the Engine (Engine::openChannel()).
@@ -163,7 +167,7 @@ public:
     /// Where kept outputs are: the chosen runner's name ("gpu-box").
     [[nodiscard]] QString runnerName() const;
 
-    // --- live mode and baseline (SessionLive.cpp) ---
+    // --- live mode and baseline (WorkbenchLive.cpp) ---
     /// Live mode's pause after the last keystroke before it compiles and runs: shorter than
     /// compile-while-typing's, since the result is what the author waits for.
     static constexpr int kLiveDelayMs = 300;
@@ -204,7 +208,7 @@ public:
     /// "2.41× faster than baseline (±0.03)"; empty when there is nothing to compare with.
     [[nodiscard]] QString comparisonText(const RunRecord& run) const;
 
-    // --- profiling (SessionProfile.cpp) ---
+    // --- profiling (WorkbenchProfile.cpp) ---
     /// Empty when Build ▸ Profile can start, else why not ("A run is in progress").
     [[nodiscard]] QString profileBlockedReason() const;
     /// Profiles the document's project under Nsight Compute with `set`. The profile is kept
@@ -241,7 +245,7 @@ private:
     void onResources(quint64 id, const QString& kernel, const KernelResources& resources);
     void onRunProgress(quint64 id, const QString& stage, int done, int total);
     void onRunFinished(quint64 id, const RunResult& result);
-    /// Starts ncu for the history entry `serial` (SessionProfile.cpp).
+    /// Starts ncu for the history entry `serial` (WorkbenchProfile.cpp).
     void startProfile(quint64 serial);
     /// After the run that a profile waits for: starts it, or ends it with the run's failure.
     void continueProfile(const RunRecord& run);
@@ -257,7 +261,7 @@ private:
     /// run() with live mode's timing when `live`, of `project` instead of the document's
     /// when given (the baseline kernel).
     bool startRun(RunRequest request, QString* why, bool live, const Project* project = nullptr);
-    // Live mode (SessionLive.cpp).
+    // Live mode (WorkbenchLive.cpp).
     /// The median of the last successful measured run of `kernel`, 0 when none.
     [[nodiscard]] double previousMedianMs(const QString& kernel) const;
     void liveEdited();
@@ -276,7 +280,7 @@ private:
     QPointer<Engine> m_engine;
     quint64 m_channel = 0; ///< Engine::Channel; its kDefaultChannel until the Engine opens one
     ProjectDocument* m_document;
-    QVector<SessionViewer*> m_viewers;
+    QVector<WorkbenchViewer*> m_viewers;
     QTimer m_compileTimer;
     bool m_compileWhileTyping = true;
     bool m_lineInfoWanted = false;

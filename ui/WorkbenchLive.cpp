@@ -1,7 +1,7 @@
-// Session: live mode (compile and run after each pause in typing) and the baseline every run is
+// Workbench: live mode (compile and run after each pause in typing) and the baseline every run is
 // compared with (core/run/Significance.h).
 
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 
 #include "core/engine/Engine.h"
 #include "core/run/Significance.h"
@@ -34,7 +34,7 @@ bool measuredOk(const RunRecord& run) {
 }
 } // namespace
 
-TimingSpec Session::liveTiming(TimingSpec timing, double previousMedianMs) {
+TimingSpec Workbench::liveTiming(TimingSpec timing, double previousMedianMs) {
     timing.adaptive = true;
     timing.repetitions = kLiveRepetitions;
     timing.warmupLaunches = std::min(timing.warmupLaunches, kLiveWarmupLaunches);
@@ -48,14 +48,14 @@ TimingSpec Session::liveTiming(TimingSpec timing, double previousMedianMs) {
     return timing;
 }
 
-double Session::previousMedianMs(const QString& kernel) const {
+double Workbench::previousMedianMs(const QString& kernel) const {
     for (auto it = m_history.crbegin(); it != m_history.crend(); ++it)
         if (measuredOk(*it) && it->project.kernel == kernel)
             return it->result.timing.medianMs;
     return 0;
 }
 
-void Session::setLiveMode(bool on) {
+void Workbench::setLiveMode(bool on) {
     if (m_liveMode == on)
         return;
     m_liveMode = on;
@@ -71,7 +71,7 @@ void Session::setLiveMode(bool on) {
         m_liveTimer.start();
 }
 
-void Session::liveEdited() {
+void Workbench::liveEdited() {
     m_compileTimer.stop();
     m_liveTimer.start();
     m_liveCompileId = 0; // a live compile in flight is of older text: it starts no run
@@ -83,12 +83,12 @@ void Session::liveEdited() {
         m_engine->cancel(m_channel);
 }
 
-void Session::liveCompile() {
+void Workbench::liveCompile() {
     compile();
     m_liveCompileId = m_compileId;
 }
 
-void Session::liveCompiled(quint64 id, const CompileResult& result) {
+void Workbench::liveCompiled(quint64 id, const CompileResult& result) {
     if (id == 0 || id != m_liveCompileId)
         return;
     m_liveCompileId = 0;
@@ -96,7 +96,7 @@ void Session::liveCompiled(quint64 id, const CompileResult& result) {
         startLiveRun();
 }
 
-void Session::startLiveRun() {
+void Workbench::startLiveRun() {
     m_liveRunWaiting = false;
     // An edit since the compile has its own pause running: that one runs instead.
     if (!m_liveMode || m_liveTimer.isActive() ||
@@ -111,7 +111,7 @@ void Session::startLiveRun() {
         emit liveRunSkipped(why);
 }
 
-bool Session::dropSupersededLiveRun(const RunResult& result) {
+bool Workbench::dropSupersededLiveRun(const RunResult& result) {
     Q_UNUSED(result); // dropped whatever its status: it is of text the editor no longer holds
     if (!m_runIsLive || m_document->project().source == m_runningProject.source)
         return false;
@@ -123,7 +123,7 @@ bool Session::dropSupersededLiveRun(const RunResult& result) {
     return true;
 }
 
-bool Session::keepBaselineKernelRun(const RunResult& result) {
+bool Workbench::keepBaselineKernelRun(const RunResult& result) {
     if (!m_runIsBaseline)
         return false;
     m_runIsBaseline = false;
@@ -141,7 +141,7 @@ bool Session::keepBaselineKernelRun(const RunResult& result) {
     return true;
 }
 
-void Session::runBaselineKernel() {
+void Workbench::runBaselineKernel() {
     if (m_baselineKernel.isEmpty() || m_history.isEmpty() || isRunning() || isProfiling())
         return;
     const RunRecord& last = m_history.constLast();
@@ -160,7 +160,7 @@ void Session::runBaselineKernel() {
         emit liveRunSkipped(why);
 }
 
-void Session::setBaselineKernel(const QString& kernel) {
+void Workbench::setBaselineKernel(const QString& kernel) {
     if (kernel == m_baselineKernel)
         return;
     m_baselineKernel = kernel;
@@ -171,7 +171,7 @@ void Session::setBaselineKernel(const QString& kernel) {
     runBaselineKernel();
 }
 
-bool Session::setBaseline(quint64 serial) {
+bool Workbench::setBaseline(quint64 serial) {
     const RunRecord* run = findRun(serial);
     if (!run || !measuredOk(*run))
         return false;
@@ -182,18 +182,18 @@ bool Session::setBaseline(quint64 serial) {
     return true;
 }
 
-void Session::clearBaseline() {
+void Workbench::clearBaseline() {
     if (m_baselineSerial == 0)
         return;
     m_baselineSerial = 0;
     emit baselineChanged();
 }
 
-const RunRecord* Session::baselineRun() const {
+const RunRecord* Workbench::baselineRun() const {
     return m_baselineSerial ? findRun(m_baselineSerial) : nullptr;
 }
 
-const RunRecord* Session::comparedWith(const RunRecord& run) const {
+const RunRecord* Workbench::comparedWith(const RunRecord& run) const {
     if (!measuredOk(run))
         return nullptr;
     if (!m_baselineKernel.isEmpty()) {
@@ -216,7 +216,7 @@ const RunRecord* Session::comparedWith(const RunRecord& run) const {
     return previous;
 }
 
-QString Session::comparisonText(const RunRecord& run) const {
+QString Workbench::comparisonText(const RunRecord& run) const {
     const RunRecord* other = comparedWith(run);
     if (!other)
         return {};

@@ -1,0 +1,55 @@
+#pragma once
+// The SASS tab: the SASS of the last good compile (asked of the Engine after a compile, while
+// this tab or the PTX tab is shown), and the source <-> PTX <-> SASS line matching between the
+// editor, the PTX and the SASS: every source line with code gets a colour in all three (Compiler
+// Explorer's matching colours), a line hovered in one is emphasised in all, and a line picked in
+// one is marked in the other two.
+
+#include "ui/ResultView.h"
+
+#include <QPointer>
+
+namespace kernelpad {
+
+class CodeEditor;
+class PtxView;
+struct SassReport;
+class SassView;
+class SourceLineBands;
+
+class SassResultView : public ResultView {
+    Q_OBJECT
+public:
+    /// `ptx` is the PTX tab's view (PtxResultView), whose lines this view colours.
+    SassResultView(const ViewContext& context, PtxView* ptx);
+    [[nodiscard]] QWidget* widget() const override;
+
+    void workbenchCleared(const Workbench& workbench) override;
+    void compiled(const Workbench& workbench) override;
+
+private:
+    void request();
+    void requestIfOutdated();
+    void connectLineColours();
+    void connectLines();
+    void sassReady(quint64 id, const SassReport& report);
+    /// Marks `line` everywhere; `scroll` moves the SASS and the PTX to it (not when it was
+    /// clicked there).
+    void markSourceLine(int line, bool scroll);
+    /// A line picked in the SASS or the PTX: the editor's cursor goes there.
+    void selectSourceLine(int line);
+    void emphasise(int hovered);
+
+    Workbench* m_workbench;
+    SassView* m_view;
+    QPointer<PtxView> m_ptx;
+    QPointer<CodeEditor> m_editor;
+    QPointer<SourceLineBands> m_bands;
+    quint64 m_requestId = 0; ///< the disassemble request whose answer is awaited
+    bool m_outdated = false; ///< a compile came back since the SASS shown was asked for
+    /// The line this view moved the editor's cursor to: QScintilla reports the move later,
+    /// and answering it would scroll the SASS away from the instruction clicked.
+    int m_echoLine = 0;
+};
+
+} // namespace kernelpad
