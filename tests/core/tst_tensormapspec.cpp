@@ -220,21 +220,22 @@ void TestTensorMapSpec::refusedWhenResolved_data() {
            "32-byte span of swizzle 32B (the driver's rule)";
     QTest::newRow("128B atom span")
         << QJsonObject{{"swizzle", "128B_atom_64B"}, {"boxDims", QJsonArray{64, 8}}} << f32
-        << "exceeds the 128-byte span of swizzle 128B_atom_64B";
+        << "tensor map 'map': boxDims[0]: the inner box, 64 × 4 bytes = 256 bytes, exceeds the "
+           "128-byte span of swizzle 128B_atom_64B";
     QTest::newRow("nan fill on integers")
         << QJsonObject{{"oobFill", "nanRequestZeroFma"}} << int(ScalarType::Int32)
         << "tensor map 'map': oobFill: nanRequestZeroFma needs floating-point elements";
     QTest::newRow("stride not 16") << QJsonObject{{"globalStrides", QJsonArray{"cols*4+4"}}} << f32
                                    << "tensor map 'map': globalStrides[0]: 260 bytes is not a "
                                       "multiple of 16 (the driver's rule)";
-    QTest::newRow("stride 2^40") << QJsonObject{{"globalStrides", QJsonArray{1099511627776.0}}}
-                                 << f32
-                                 << "globalStrides[0]: 1099511627776 bytes is not below 2^40";
+    QTest::newRow("stride 2^40")
+        << QJsonObject{{"globalStrides", QJsonArray{1099511627776.0}}} << f32
+        << "tensor map 'map': globalStrides[0]: 1099511627776 bytes is not below 2^40";
     QTest::newRow("dim zero") << QJsonObject{{"globalDims", QJsonArray{0, "rows"}}} << f32
                               << "tensor map 'map': globalDims[0]: 0 is outside 1 to 2^32";
     QTest::newRow("dim over 2^32")
         << QJsonObject{{"globalDims", QJsonArray{4294967297.0, 1}}} << f32
-        << "globalDims[0]: 4294967297 is outside 1 to 2^32 (the driver's rule)";
+        << "tensor map 'map': globalDims[0]: 4294967297 is outside 1 to 2^32 (the driver's rule)";
     QTest::newRow("unknown scalar") << QJsonObject{{"globalDims", QJsonArray{"width", "rows"}}}
                                     << f32 << "tensor map 'map': globalDims[0]: count 'width'";
     QTest::newRow("beyond the buffer")
