@@ -6,6 +6,8 @@
 #include "core/launch/BufferInit.h"
 #include "core/launch/TensorMapSpec.h"
 
+#include <limits>
+
 namespace kernelpad {
 namespace {
 
@@ -69,13 +71,19 @@ QString resolvedProblem(const TensorMapSpec& spec, const ResolvedTensorMap& map,
                                   "rule)")
                 .arg(i)
                 .arg(stride);
-        endBytes += stride * (map.globalDims[size_t(i) + 1] - 1);
+        // Strides below 2^40 times extents up to 2^32 can pass 2^64: an overflow is past
+        // any buffer.
+        quint64 span = 0;
+        if (__builtin_mul_overflow(stride, map.globalDims[size_t(i) + 1] - 1, &span) ||
+            __builtin_add_overflow(endBytes, span, &endBytes))
+            endBytes = std::numeric_limits<quint64>::max();
     }
     if (endBytes > quint64(bufferBytes))
         return QStringLiteral("globalDims: the map reaches byte %1 but buffer '%2' holds %3 bytes; "
                               "shrink the dims or strides, or grow the buffer")
-            .arg(endBytes)
-            .arg(spec.buffer)
+            .arg(endBytes == std::numeric_limits<quint64>::max() ? QStringLiteral("2^64")
+                                                                 : QString::number(endBytes),
+                 spec.buffer)
             .arg(bufferBytes);
     if (spec.mode == TensorMapMode::Im2col)
         for (int d = 0; d + 2 < map.rank; ++d) {

@@ -238,6 +238,10 @@ void TestTensorMapSpec::refusedWhenResolved_data() {
         << "tensor map 'map': globalDims[0]: 4294967297 is outside 1 to 2^32 (the driver's rule)";
     QTest::newRow("unknown scalar") << QJsonObject{{"globalDims", QJsonArray{"width", "rows"}}}
                                     << f32 << "tensor map 'map': globalDims[0]: count 'width'";
+    QTest::newRow("an extent times a stride past 2^64")
+        << QJsonObject{{"globalDims", QJsonArray{"cols", 4294967296.0}},
+                       {"globalStrides", QJsonArray{1099511627760.0}}}
+        << f32 << "tensor map 'map': globalDims: the map reaches byte 2^64 but";
     QTest::newRow("beyond the buffer")
         << QJsonObject{{"globalDims", QJsonArray{"cols", "rows*2"}}} << f32
         << "tensor map 'map': globalDims: the map reaches byte 16384 but buffer 'src' holds "
