@@ -441,7 +441,26 @@ QString defaultIntegerValue(ScalarType scalar) {
 bool sizeFits(const ArgumentSpec& arg, const PtxParam* p) {
     if (!p)
         return true;
-    return p->sizeBytes == (arg.isScalar() ? arg.type.sizeBytes() : 8);
+    return p->sizeBytes == (arg.isScalar()      ? arg.type.sizeBytes()
+                            : arg.isTensorMap() ? kTensorMapBytes
+                                                : 8);
+}
+
+/// `CUtensorMap` (cuda.h's typedef, or its struct tag) passed by value, as TMA kernels take
+/// it: `const __grid_constant__ CUtensorMap map`.
+bool isTensorMapParameter(const KernelParameter* sp) {
+    return sp && !sp->isPointer &&
+           (sp->baseType == QLatin1String("CUtensorMap") ||
+            sp->baseType == QLatin1String("CUtensorMap_st"));
+}
+
+/// The buffer a new tensor map describes at first: the source's first pointer parameter.
+QString firstPointerName(const std::optional<KernelSignature>& signature) {
+    if (signature)
+        for (const KernelParameter& p : signature->params)
+            if (p.isPointer && !p.name.isEmpty())
+                return p.name;
+    return {};
 }
 
 /// Defaults for a parameter nobody has described yet, chosen so a first Run works:
@@ -521,7 +540,9 @@ QVector<ArgumentSpec> argumentsForKernel(const KernelInfo& kernel, const QString
             sizeFits(previous.at(i), pp)) // PTX with no names to match: keep them by place
             old = previous.cbegin() + i;
         ArgumentSpec arg;
-        if (old != previous.cend()) {
+        if (isTensorMapParameter(sp) && (old == previous.cend() || !old->isTensorMap())) {
+            arg = makeTensorMapArgument(name, firstPointerName(signature));
+        } else if (old != previous.cend()) {
             arg = *old;
             const bool sourceKnowsType = sp && typeFromSpelling(sp->baseType, structs);
             if (sp && arg.isBuffer() != isPointer) {

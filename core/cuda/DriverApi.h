@@ -70,7 +70,9 @@ struct DriverApi {
     X(cuGraphInstantiateWithFlags)                                                                 \
     X(cuGraphLaunch)                                                                               \
     X(cuGraphExecDestroy)                                                                          \
-    X(cuGraphDestroy)
+    X(cuGraphDestroy)                                                                              \
+    X(cuTensorMapEncodeTiled)                                                                      \
+    X(cuTensorMapEncodeIm2col)
 
 #define KERNELPAD_DECLARE_POINTER(name) decltype(&::name) name = nullptr;
     KERNELPAD_DRIVER_FUNCTIONS(KERNELPAD_DECLARE_POINTER)

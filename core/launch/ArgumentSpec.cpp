@@ -444,6 +444,8 @@ std::optional<BufferSpec> BufferSpec::fromJson(const QJsonObject& json, QString*
 QJsonObject ArgumentSpec::toJson() const {
     if (isImage())
         return textureArgumentToJson(*this);
+    if (isTensorMap())
+        return tensorMapArgumentToJson(*this);
     QJsonObject json{{QStringLiteral("name"), name}};
     if (isBuffer()) {
         json.insert(QStringLiteral("kind"), QStringLiteral("buffer"));
@@ -485,9 +487,11 @@ std::optional<ArgumentSpec> ArgumentSpec::fromJson(const QJsonObject& json, QStr
     }
     if (kind == QLatin1String("texture") || kind == QLatin1String("surface"))
         return textureArgumentFromJson(spec.name, kind == QLatin1String("surface"), json, error);
+    if (kind == QLatin1String("tensorMap"))
+        return tensorMapArgumentFromJson(spec.name, json, error);
     if (kind != QLatin1String("scalar")) {
-        fail(error, QStringLiteral("kind: unknown kind '%1' (expected scalar, buffer, texture or "
-                                   "surface)")
+        fail(error, QStringLiteral("kind: unknown kind '%1' (expected scalar, buffer, texture, "
+                                   "surface or tensorMap)")
                         .arg(kind));
         return std::nullopt;
     }

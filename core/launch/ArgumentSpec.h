@@ -4,6 +4,7 @@
 
 #include "core/cuda/LaunchDims.h"
 #include "core/io/JsonFields.h"
+#include "core/launch/TensorMapSpec.h"
 #include "core/launch/TextureSpec.h"
 #include "core/launch/ValueType.h"
 
@@ -77,7 +78,8 @@ struct BufferSpec {
 /// One kernel parameter as the user described it.
 struct ArgumentSpec {
     /// Texture, Surface: a CUDA array passed as an 8-byte object handle (TextureArgument.h).
-    enum class Kind { Scalar, Buffer, Texture, Surface };
+    /// TensorMap: a 128-byte CUtensorMap over a buffer argument, by value (TensorMapSpec.h).
+    enum class Kind { Scalar, Buffer, Texture, Surface, TensorMap };
     QString name;
     Kind kind = Kind::Scalar;
     ValueType type = ValueType::of(ScalarType::Float32); ///< Scalar: its type
@@ -85,12 +87,14 @@ struct ArgumentSpec {
     /// bool "true"/"false"/"1"/"0", complex "re, im", struct field values separated by commas
     /// in field order (array fields give each element).
     QString value = QStringLiteral("0");
-    BufferSpec buffer;   ///< Buffer: its description; Texture, Surface: the array's contents
-    TextureSpec texture; ///< Texture, Surface: the array and the sampler
+    BufferSpec buffer;       ///< Buffer: its description; Texture, Surface: the array's contents
+    TextureSpec texture;     ///< Texture, Surface: the array and the sampler
+    TensorMapSpec tensorMap; ///< TensorMap: the map and the buffer it describes
 
     [[nodiscard]] bool isBuffer() const { return kind == Kind::Buffer; }
     [[nodiscard]] bool isScalar() const { return kind == Kind::Scalar; }
     [[nodiscard]] bool isImage() const { return kind == Kind::Texture || kind == Kind::Surface; }
+    [[nodiscard]] bool isTensorMap() const { return kind == Kind::TensorMap; }
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<ArgumentSpec> fromJson(const QJsonObject& json, QString* error);
 };

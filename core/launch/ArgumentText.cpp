@@ -236,6 +236,9 @@ QString argumentProblem(const QVector<ArgumentSpec>& arguments, int index, Argum
     case ArgumentPart::Value: {
         if (arg.isImage())
             return textureArgumentProblem(arg);
+        if (arg.isTensorMap()) {
+            return resolveTensorMap(arg, arguments, &error) ? QString() : error;
+        }
         if (!arg.isBuffer()) {
             if (!packValue(arg.type, arg.value, &error))
                 return error.isEmpty() ? QStringLiteral("'%1' is not a valid %2 value.")

@@ -215,14 +215,22 @@ std::optional<QByteArray> packValue(const ValueType& type, const QString& text, 
 }
 
 std::optional<PackedArgs> PackedArgs::pack(const QVector<ArgumentSpec>& args,
-                                           const QVector<quint64>& bufferAddresses,
-                                           QString* error) {
+                                           const QVector<quint64>& bufferAddresses, QString* error,
+                                           const QVector<QByteArray>& tensorMaps) {
     PackedArgs packed;
     packed.m_storage.reserve(size_t(args.size()));
     for (int i = 0; i < args.size(); ++i) {
         const ArgumentSpec& arg = args.at(i);
         std::vector<unsigned char> block;
-        if (arg.isBuffer() || arg.isImage()) {
+        if (arg.isTensorMap()) {
+            const QByteArray map = tensorMaps.value(i);
+            if (map.size() != kTensorMapBytes) {
+                fail(error,
+                     QStringLiteral("argument '%1': the tensor map was not encoded").arg(arg.name));
+                return std::nullopt;
+            }
+            block.assign(map.cbegin(), map.cend());
+        } else if (arg.isBuffer() || arg.isImage()) {
             if (i >= bufferAddresses.size()) {
                 fail(error, QStringLiteral("argument '%1': no device address for the buffer")
                                 .arg(arg.name));
@@ -261,12 +269,16 @@ QString checkAgainstParams(const QVector<ArgumentSpec>& args, const QVector<Para
     }
     for (int i = 0; i < args.size(); ++i) {
         const ArgumentSpec& arg = args.at(i);
-        const qint64 argBytes =
-            arg.isBuffer() || arg.isImage() ? qint64(sizeof(quint64)) : arg.type.sizeBytes();
+        const qint64 argBytes = arg.isTensorMap()                 ? qint64(kTensorMapBytes)
+                                : arg.isBuffer() || arg.isImage() ? qint64(sizeof(quint64))
+                                                                  : arg.type.sizeBytes();
         if (argBytes == params.at(i).sizeBytes)
             continue;
         const QString what =
             arg.isBuffer() ? QStringLiteral("a buffer, passed as an 8-byte pointer")
+            : arg.isTensorMap()
+                ? QStringLiteral("a tensor map, passed as a 128-byte `const __grid_constant__ "
+                                 "CUtensorMap`")
             : arg.isImage()
                 ? QStringLiteral("a %1 object, passed as an 8-byte handle")
                       .arg(arg.kind == ArgumentSpec::Kind::Surface ? QStringLiteral("surface")

@@ -33,10 +33,12 @@ public:
     [[nodiscard]] const void* bytesOf(int index) const { return m_pointers.at(size_t(index)); }
 
     /// Packs every argument; buffers take their device address from `bufferAddresses`
-    /// (same index as `args`, ignored for scalars), textures and surfaces their object handle.
-    /// The error names the argument.
+    /// (same index as `args`, ignored for scalars), textures and surfaces their object handle,
+    /// tensor maps their encoded 128 bytes from `tensorMaps` (same index). The error names
+    /// the argument.
     static std::optional<PackedArgs> pack(const QVector<ArgumentSpec>& args,
-                                          const QVector<quint64>& bufferAddresses, QString* error);
+                                          const QVector<quint64>& bufferAddresses, QString* error,
+                                          const QVector<QByteArray>& tensorMaps = {});
 
 private:
     std::vector<std::vector<unsigned char>> m_storage; ///< one block per argument

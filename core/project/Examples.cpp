@@ -83,6 +83,7 @@ QString exampleTopic(const QString& path) {
         {QStringLiteral("convolution"), QStringLiteral("Memory and textures")},
         {QStringLiteral("bilinear_texture"), QStringLiteral("Memory and textures")},
         {QStringLiteral("cubemap_texture"), QStringLiteral("Memory and textures")},
+        {QStringLiteral("tma_tile_copy"), QStringLiteral("Memory and textures")},
         {QStringLiteral("reduction"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("reduction_pipeline"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("cooperative_sum"), QStringLiteral("Reductions and synchronisation")},

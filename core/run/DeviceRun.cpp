@@ -10,6 +10,7 @@
 #include "core/run/Measure.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunMemory.h"
+#include "core/run/RunTensorMaps.h"
 #include "core/run/RunTextures.h"
 #include "core/run/RunVerification.h"
 
@@ -265,12 +266,16 @@ bool DeviceRun::prepareMemory() {
         return failed();
     QVector<quint64> addresses = bufferAddresses(m_s.buffers, m_project.arguments.size());
     m_s.textures->applyHandles(addresses);
+    const std::optional<QVector<QByteArray>> maps =
+        encodeTensorMaps(m_project.arguments, addresses, &problem);
+    if (!maps)
+        return failed();
     if (m_isPipeline) {
         if (!m_plan->pack(m_project.arguments, m_s.buffers,
-                          m_s.textures->handles(m_project.arguments.size()), &problem))
+                          m_s.textures->handles(m_project.arguments.size()), &problem, *maps))
             return failed();
     } else {
-        m_packed = PackedArgs::pack(m_project.arguments, addresses, &problem);
+        m_packed = PackedArgs::pack(m_project.arguments, addresses, &problem, *maps);
         if (!m_packed)
             return failed();
     }

@@ -59,7 +59,7 @@ std::optional<PipelinePlan> PipelinePlan::prepare(const Project& project,
 
 bool PipelinePlan::pack(const QVector<ArgumentSpec>& arguments,
                         const std::vector<RunBuffer>& buffers, const QVector<quint64>& imageHandles,
-                        QString* error) {
+                        QString* error, const QVector<QByteArray>& tensorMaps) {
     // Which buffer's memory each buffer name refers to at this point of the pass.
     QHash<QString, int> owner;
     for (int b = 0; b < int(buffers.size()); ++b)
@@ -76,15 +76,18 @@ bool PipelinePlan::pack(const QVector<ArgumentSpec>& arguments,
         for (int r = 0; r < step.repeat; ++r) {
             const QVector<ArgumentSpec>& bound = step.arguments;
             QVector<quint64> addresses(bound.size(), 0);
+            QVector<QByteArray> maps(bound.size());
             for (int j = 0; j < bound.size(); ++j) {
                 const ArgumentSpec& arg = bound[j];
-                if (arg.isBuffer())
+                if (arg.isTensorMap())
+                    maps[j] = tensorMaps.value(argumentIndex.value(arg.name));
+                else if (arg.isBuffer())
                     addresses[j] = buffers[size_t(owner.value(arg.name))].device.address();
                 else if (arg.isImage())
                     addresses[j] = imageHandles.value(argumentIndex.value(arg.name));
             }
             QString why;
-            std::optional<PackedArgs> packed = PackedArgs::pack(bound, addresses, &why);
+            std::optional<PackedArgs> packed = PackedArgs::pack(bound, addresses, &why, maps);
             if (!packed) {
                 *error = QStringLiteral("%1: %2").arg(path, why);
                 return false;

@@ -44,9 +44,11 @@ public:
 
     /// Packs every launch of one pass: buffers by the names bound at that point of the pass
     /// (each step's swaps applied after each of its repetitions), images by `imageHandles`
-    /// (by argument index). False with the error naming the step.
+    /// (by argument index), tensor maps by `tensorMaps` (by argument index; a map describes
+    /// its buffer's memory before any swap). False with the error naming the step.
     bool pack(const QVector<ArgumentSpec>& arguments, const std::vector<RunBuffer>& buffers,
-              const QVector<quint64>& imageHandles, QString* error);
+              const QVector<quint64>& imageHandles, QString* error,
+              const QVector<QByteArray>& tensorMaps = {});
 
     /// Queues one pass (all steps) or one step (all its repetitions) on `stream`.
     void enqueue(const Stream& stream) const;

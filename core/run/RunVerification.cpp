@@ -4,6 +4,7 @@
 #include "core/launch/Npy.h"
 #include "core/launch/Packing.h"
 #include "core/run/DeviceInit.h"
+#include "core/run/RunTensorMaps.h"
 #include "core/verify/Verify.h"
 
 #include <QDir>
@@ -203,7 +204,13 @@ RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKern
     for (int i = 0; i < imageHandles.size() && i < addresses.size(); ++i)
         if (imageHandles[i])
             addresses[i] = imageHandles[i];
-    std::optional<PackedArgs> packed = PackedArgs::pack(project.arguments, addresses, &run.error);
+    // Tensor maps describe this run's copies of the outputs, so they are encoded again.
+    const std::optional<QVector<QByteArray>> maps =
+        encodeTensorMaps(project.arguments, addresses, &run.error);
+    if (!maps)
+        return run;
+    std::optional<PackedArgs> packed =
+        PackedArgs::pack(project.arguments, addresses, &run.error, *maps);
     if (!packed)
         return run;
     reference.launch(project.launch.dims(), stream, packed->kernelParams());

@@ -285,7 +285,7 @@ QHash<QString, qint64> streamedOutputBounds(const RunRequest& request) {
         if (a.isBuffer())
             allow(a.name, resolveCount(a.buffer.count, args, &ignored),
                   a.buffer.elementType.sizeBytes());
-        else if (!a.isScalar()) // a texture's or surface's array
+        else if (a.isImage()) // a texture's or surface's array
             allow(a.name, a.texture.elementCount(), a.texture.elementType().sizeBytes());
     }
     for (const GlobalSpec& g : request.project.globals)

@@ -315,7 +315,7 @@ void TestPacking::packedArgs() {
         bufferArg("x"),
         scalarArg("a", ScalarType::Float32, "2.5"),
         bufferArg("y"),
-        ArgumentSpec{"p", ArgumentSpec::Kind::Scalar, paramsType(), "1, 2, 3, 4, 5, 6", {}, {}},
+        ArgumentSpec{"p", ArgumentSpec::Kind::Scalar, paramsType(), "1, 2, 3, 4, 5, 6", {}, {}, {}},
         scalarArg("h", ScalarType::Float16, "1"),
     };
     const quint64 xAddress = 0x7f0000001000ull, yAddress = 0x7f0000202000ull;

@@ -35,6 +35,36 @@ QVariant imageDisplay(const ArgumentSpec& arg, int column) {
     }
 }
 
+/// A tensor map row: the buffer and the map's shape (edited in the TensorMapDialog).
+QVariant tensorMapDisplay(const ArgumentSpec& arg, int column) {
+    const TensorMapSpec& map = arg.tensorMap;
+    switch (column) {
+    case ArgumentTableModel::NameColumn:
+        return arg.name;
+    case ArgumentTableModel::TypeColumn:
+        return QStringLiteral("CUtensorMap");
+    case ArgumentTableModel::KindColumn:
+        return QStringLiteral("tensorMap");
+    case ArgumentTableModel::ValueColumn: {
+        QString text =
+            QStringLiteral("%1 [%2]").arg(map.buffer, map.globalDims.join(QStringLiteral(" x ")));
+        if (map.mode == TensorMapMode::Tiled) {
+            QStringList box;
+            for (int b : map.boxDims)
+                box << QString::number(b);
+            text += QStringLiteral(", box %1").arg(box.join(QStringLiteral(" x ")));
+        } else {
+            text += QStringLiteral(", im2col");
+        }
+        if (map.swizzle != TensorMapSwizzle::None)
+            text += QStringLiteral(", swizzle %1").arg(tensorMapSwizzleName(map.swizzle));
+        return text;
+    }
+    default:
+        return {};
+    }
+}
+
 } // namespace
 
 QPixmap errorPixmap() {
@@ -75,6 +105,8 @@ QPixmap warningPixmap() {
 QVariant argumentText(const ArgumentSpec& arg, int column) {
     if (arg.isImage())
         return imageDisplay(arg, column);
+    if (arg.isTensorMap())
+        return tensorMapDisplay(arg, column);
     switch (column) {
     case ArgumentTableModel::NameColumn:
         return arg.name;
@@ -121,6 +153,16 @@ bool applyArgumentEdit(ArgumentSpec& arg, int column, const QString& text,
     }
     case ArgumentTableModel::KindColumn: {
         const QString kind = text.trimmed().toLower();
+        if (kind == QLatin1String("tensormap")) {
+            // The other kinds' settings stay, for a change back.
+            arg.kind = ArgumentSpec::Kind::TensorMap;
+            return true;
+        }
+        if (arg.isTensorMap()) {
+            arg.kind = kind == QLatin1String("buffer") ? ArgumentSpec::Kind::Buffer
+                                                       : ArgumentSpec::Kind::Scalar;
+            return kind == QLatin1String("buffer") || kind == QLatin1String("scalar");
+        }
         if (kind == QLatin1String("texture") || kind == QLatin1String("surface")) {
             const bool surface = kind == QLatin1String("surface");
             if (!arg.isImage())

@@ -59,6 +59,9 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
         if ((column == ValueColumn || column == TypeColumn) && arg.isImage())
             return tr("%1\n\nDouble-click to edit the array and the sampler")
                 .arg(cells::argumentText(arg, column).toString());
+        if ((column == ValueColumn || column == TypeColumn) && arg.isTensorMap())
+            return tr("%1\n\nDouble-click to edit the tensor map")
+                .arg(cells::argumentText(arg, column).toString());
         if (column == ValueColumn && arg.isBuffer())
             return tr("Element count: a number or an expression over integer scalars (n*2)");
         return {};
@@ -157,6 +160,9 @@ Qt::ItemFlags ArgumentTableModel::flags(const QModelIndex& index) const {
     }
     const ArgumentSpec& arg = m_arguments.at(index.row());
     const bool buffer = arg.isBuffer();
+    if (arg.isTensorMap()) // the map is edited in the TensorMapDialog
+        return index.column() == NameColumn || index.column() == KindColumn ? f | Qt::ItemIsEditable
+                                                                            : f;
     if (arg.isImage()) {
         // Format and extent are edited in the TextureDialog; a texture is read-only, so only
         // a surface has a direction and a verification.

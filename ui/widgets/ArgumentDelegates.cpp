@@ -51,7 +51,8 @@ QWidget* ArgumentDelegate::createEditor(QWidget* parent, const QStyleOptionViewI
             combo->addItems(index.data(ArgumentTableModel::TypeChoicesRole).toStringList());
         else if (column == ArgumentTableModel::KindColumn)
             combo->addItems({QStringLiteral("scalar"), QStringLiteral("buffer"),
-                             QStringLiteral("texture"), QStringLiteral("surface")});
+                             QStringLiteral("texture"), QStringLiteral("surface"),
+                             QStringLiteral("tensorMap")});
         else
             combo->addItems({QStringLiteral("in"), QStringLiteral("out"), QStringLiteral("inout")});
         combo->setMaxVisibleItems(20);

@@ -1,6 +1,7 @@
 #include "ui/widgets/ArgumentTableView.h"
 
 #include "ui/Theme.h"
+#include "ui/dialogs/TensorMapDialog.h"
 #include "ui/dialogs/TextureDialog.h"
 #include "ui/models/ArgumentTableModel.h"
 #include "ui/widgets/ArgumentDelegates.h"
@@ -70,7 +71,8 @@ ArgumentTableView::ArgumentTableView(QWidget* parent)
                               "moveArgumentDown");
 
     m_textureButton =
-        makeButton(this, tr("Texture…"), tr("Edit the texture's or surface's array and sampler"),
+        makeButton(this, tr("Texture…"),
+                   tr("Edit the texture's or surface's array and sampler, or the tensor map"),
                    QStyle::SP_FileDialogDetailedView, "editTexture");
 
     auto* buttons = new QHBoxLayout;
@@ -235,6 +237,12 @@ void ArgumentTableView::moveCurrentRow(int delta) {
 
 void ArgumentTableView::editTexture(int row) {
     const QVector<ArgumentSpec> arguments = m_model->arguments();
+    if (row >= 0 && row < arguments.size() && arguments.at(row).isTensorMap()) {
+        TensorMapDialog dialog(arguments, row, this);
+        if (dialog.exec() == QDialog::Accepted)
+            m_model->setArgument(row, dialog.argument());
+        return;
+    }
     if (row < 0 || row >= arguments.size() || !arguments.at(row).isImage())
         return;
     TextureDialog dialog(arguments.at(row), this);
@@ -246,7 +254,9 @@ void ArgumentTableView::updateButtons() {
     const QModelIndex current = m_table->currentIndex();
     const bool has = current.isValid();
     const bool parameter = has && current.row() < m_model->argumentCount();
-    m_textureButton->setEnabled(parameter && m_model->arguments().at(current.row()).isImage());
+    m_textureButton->setEnabled(parameter &&
+                                (m_model->arguments().at(current.row()).isImage() ||
+                                 m_model->arguments().at(current.row()).isTensorMap()));
     m_removeButton->setEnabled(has);
     m_upButton->setEnabled(parameter && current.row() > 0);
     m_downButton->setEnabled(parameter && current.row() + 1 < m_model->argumentCount());
