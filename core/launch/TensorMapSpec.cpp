@@ -56,6 +56,11 @@ const TensorMapType kTensorMapTypes[] = {
     {ScalarType::Float16, CU_TENSOR_MAP_DATA_TYPE_FLOAT16},
     {ScalarType::Float32, CU_TENSOR_MAP_DATA_TYPE_FLOAT32},
     {ScalarType::Float64, CU_TENSOR_MAP_DATA_TYPE_FLOAT64},
+    {ScalarType::BFloat16, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16},
+    // The driver has no fp8 or fp4 element type: TMA moves their bytes, as CUTLASS maps them.
+    {ScalarType::Float8E4M3, CU_TENSOR_MAP_DATA_TYPE_UINT8},
+    {ScalarType::Float8E5M2, CU_TENSOR_MAP_DATA_TYPE_UINT8},
+    {ScalarType::Float4E2M1x2, CU_TENSOR_MAP_DATA_TYPE_UINT8},
 };
 
 template <typename Enum, size_t N>
@@ -334,7 +339,8 @@ QString TensorMapSpec::problemWithElement(ScalarType element) const {
             .arg(inner, innerText)
             .arg(span)
             .arg(tensorMapSwizzleName(swizzle));
-    if (oobFill == TensorMapOobFill::NanRequestZeroFma && !info.isFloat)
+    // fp8 and fp4 travel as bytes, which the driver fills with zeros, not NaN.
+    if (oobFill == TensorMapOobFill::NanRequestZeroFma && (!info.isFloat || info.sizeBytes == 1))
         return QStringLiteral("oobFill: nanRequestZeroFma needs floating-point elements (the "
                               "driver's rule), the buffer holds %1")
             .arg(QLatin1String(info.numpyName));

@@ -9,7 +9,7 @@
 #include "../support/TestMain.h"
 #include "core/project/Lesson.h"
 #include "ui/LessonProgress.h"
-#include "ui/Session.h"
+#include "ui/Workbench.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/LessonPane.h"
 #include "ui/widgets/WelcomeCard.h"
@@ -43,16 +43,16 @@ QString lessonsDir() {
 }
 
 const RunRecord* runAndWait(MainWindow& window) {
-    Session* session = window.session();
-    const int before = int(session->history().size());
-    QSignalSpy shown(session, &Session::runShown);
-    if (!QTest::qWaitFor([&] { return session->runBlockedReason().isEmpty(); }, kRunTimeoutMs))
+    Workbench* workbench = window.workbench();
+    const int before = int(workbench->history().size());
+    QSignalSpy shown(workbench, &Workbench::runShown);
+    if (!QTest::qWaitFor([&] { return workbench->runBlockedReason().isEmpty(); }, kRunTimeoutMs))
         return nullptr;
     window.run();
-    while (session->history().size() == before)
+    while (workbench->history().size() == before)
         if (!shown.wait(kRunTimeoutMs))
             return nullptr;
-    return &session->history().constLast();
+    return &workbench->history().constLast();
 }
 
 /// The step's picture, when asked for; and the window still fits the laptop's screen.
@@ -110,7 +110,7 @@ void TestGuiNewcomerWalk::welcomeToTheNextLesson() {
     QCOMPARE(QFileInfo(cards.first()->card().path).fileName(), QStringLiteral("01-thread-indices"));
     cards.first()->click();
     QTRY_VERIFY(window.openLessonDirectory().endsWith(QStringLiteral("01-thread-indices")));
-    QVERIFY(QTest::qWaitFor([&] { return window.session()->devicesKnown(); }, kDevicesTimeoutMs));
+    QVERIFY(QTest::qWaitFor([&] { return window.workbench()->devicesKnown(); }, kDevicesTimeoutMs));
     auto* pane = window.findChild<LessonPane*>(QStringLiteral("lessonPane"));
     QVERIFY(pane);
 
