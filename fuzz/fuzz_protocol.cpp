@@ -1,8 +1,10 @@
 // Fuzzes the runner protocol: the bounded line splitter both sides read with, the message
 // decoder, for "run" messages the RunRequest reader and for "result" messages the RunResult
-// reader (core/io/JsonFields under every field).
+// reader (core/io/JsonFields under every field), and the client's codec (RunnerCodec), which
+// must read the same events however the bytes are split.
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
+#include "core/runner/RunnerCodec.h"
 
 #include <QByteArray>
 #include <QJsonValue>
@@ -60,10 +62,53 @@ void checkSplitter(const uint8_t* data, size_t size) {
     }
 }
 
+/// What one codec event is, to compare two readings of the same bytes.
+QString describeCodecEvent(const RunnerCodec::Event& e) {
+    if (e.problem != RunnerCodec::Problem::None) {
+        if (e.error.isEmpty()) {
+            std::fprintf(stderr, "a codec problem (%d) without a sentence\n", int(e.problem));
+            std::abort();
+        }
+        return QStringLiteral("problem %1 %2").arg(int(e.problem)).arg(e.error);
+    }
+    if (e.frame)
+        return QStringLiteral("frame %1 %2 %3")
+            .arg(e.frame->id)
+            .arg(e.frame->offset)
+            .arg(QString::fromLatin1(e.data.toHex()));
+    return QStringLiteral("%1 %2").arg(toString(e.type)).arg(e.id);
+}
+
+/// Reads the bytes (after the first) with RunnerCodec whole and split where data[0] says: the
+/// events must be the same.
+void checkCodec(const uint8_t* data, size_t size) {
+    if (size < 2)
+        return;
+    const char* bytes = reinterpret_cast<const char*>(data) + 1;
+    const qsizetype n = qsizetype(size) - 1;
+    const qsizetype split = data[0] % (n + 1);
+    const auto read = [bytes, n](qsizetype at) {
+        RunnerCodec codec;
+        codec.setPeer(RunnerSpec::local(), QStringLiteral("kernelpad-cli"), true);
+        QStringList events;
+        for (const RunnerCodec::Event& e : codec.feed(bytes, at))
+            events << describeCodecEvent(e);
+        for (const RunnerCodec::Event& e : codec.feed(bytes + at, n - at))
+            events << describeCodecEvent(e);
+        return events;
+    };
+    if (read(n) != read(split)) {
+        std::fprintf(stderr, "the codec read other events when the bytes were split at %lld\n",
+                     qlonglong(split));
+        std::abort();
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     checkSplitter(data, size);
+    checkCodec(data, size);
     const QByteArray line =
         QByteArray::fromRawData(reinterpret_cast<const char*>(data), qsizetype(size));
     QString error;

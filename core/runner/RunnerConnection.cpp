@@ -1,7 +1,7 @@
 #include "core/runner/RunnerConnection.h"
-// The process: started, watched and stopped here; the runner's messages are read into values
-// in RunnerConnectionCodec.cpp, streamed files and outputs travel in
-// RunnerConnectionTransfers.cpp.
+// The process: started, watched and stopped here; the runner's answers are decoded by
+// RunnerCodec and acted on in RunnerConnectionAnswers.cpp; streamed files and outputs travel
+// through RunnerTransfers.
 
 #include "core/compile/KernelSignature.h"
 #include "core/io/JsonFields.h"
@@ -94,7 +94,7 @@ RunnerConnection::RunnerConnection(QObject* parent)
     connect(&m_watchdog, &QTimer::timeout, this, &RunnerConnection::onWatchdog);
     m_helloTimer.setSingleShot(true);
     connect(&m_helloTimer, &QTimer::timeout, this, [this] {
-        if (m_process && !m_helloSeen)
+        if (m_process && !m_codec.helloSeen())
             startFailed(
                 QStringLiteral("KernelPad's runner on %1 did not say hello within %2 s, so "
                                "it was stopped (%3 %4)")
@@ -125,7 +125,7 @@ RunnerConnection::~RunnerConnection() {
 }
 
 void RunnerConnection::askToExit(QProcess* p) {
-    p->write(encodeRunnerMessage(RunnerMessage::make(MessageType::Shutdown, 0)));
+    p->write(RunnerCodec::encodeShutdown());
     // This thread may never run its event loop again: hand the line to the pipe now (a pipe
     // with room takes it at once), then end the runner's input, which alone also ends it.
     p->waitForBytesWritten(kShutdownWriteMs);
@@ -220,8 +220,8 @@ bool RunnerConnection::start(QString* error) {
         return false;
     }
     m_process = new QProcess(this);
-    m_reader = ProtocolReader();
-    m_helloSeen = false;
+    m_codec.setPeer(m_spec, m_program, m_streamBuffers);
+    m_codec.reset();
     m_stderrTail.clear();
     m_stopReason = StopReason::None;
     connect(m_process, &QProcess::readyReadStandardOutput, this, &RunnerConnection::onReadyRead);
@@ -285,7 +285,7 @@ void RunnerConnection::fetch(quint64 id, quint64 run, const QString& buffer, qin
         error = QStringLiteral("this runner does not keep outputs (streamed buffers are off)");
     else if (error = RunnerTransfers::rangeProblem(offset, bytes); !error.isEmpty())
         ;
-    else if (!m_process || !m_helloSeen)
+    else if (!m_process || !m_codec.helloSeen())
         error = QStringLiteral("the runner that kept run %1's outputs has ended").arg(run);
     else
         error = m_transfers.beginFetch(id, buffer, offset, bytes);
@@ -293,11 +293,7 @@ void RunnerConnection::fetch(quint64 id, quint64 run, const QString& buffer, qin
         QTimer::singleShot(0, this, [this, id, error] { emit fetched(id, {}, error); });
         return;
     }
-    send(RunnerMessage::make(MessageType::Fetch, id,
-                             {{"run", double(run)},
-                              {"buffer", buffer},
-                              {"offset", double(offset)},
-                              {"bytes", double(bytes)}}));
+    send(RunnerCodec::encodeFetch(id, run, buffer, offset, bytes));
 }
 
 void RunnerConnection::dropTransfers(const QString& why) {
@@ -305,9 +301,9 @@ void RunnerConnection::dropTransfers(const QString& why) {
         emit fetched(id, {}, why);
 }
 
-void RunnerConnection::send(const RunnerMessage& message) {
+void RunnerConnection::send(const QByteArray& line) {
     if (m_process)
-        m_process->write(encodeRunnerMessage(message));
+        m_process->write(line);
 }
 
 void RunnerConnection::run(quint64 id, const RunRequest& request) {
@@ -336,7 +332,7 @@ void RunnerConnection::run(quint64 id, const RunRequest& request) {
             finishActive(RunStatus::BadInput, error);
         return;
     }
-    send(RunnerMessage::make(MessageType::Run, id, {{"request", request.toJson()}}));
+    send(RunnerCodec::encodeRun(id, request));
     tracePhase("client: run request sent");
 }
 
@@ -347,7 +343,7 @@ void RunnerConnection::requestDevices(quint64 id) {
         return;
     }
     m_devicesPending = true;
-    send(RunnerMessage::make(MessageType::Devices, id));
+    send(RunnerCodec::encodeDevices(id));
 }
 
 void RunnerConnection::requestResources(quint64 id, const RunRequest& request) {
@@ -356,7 +352,7 @@ void RunnerConnection::requestResources(quint64 id, const RunRequest& request) {
         if (!sendStreamed(MessageType::Resources, id, request, &error))
             qWarning("KernelPad runner: %s", qPrintable(error));
     } else if (m_process) {
-        send(RunnerMessage::make(MessageType::Resources, id, {{"request", request.toJson()}}));
+        send(RunnerCodec::encodeRequest(MessageType::Resources, id, request));
     }
 }
 
@@ -375,7 +371,7 @@ void RunnerConnection::requestCompile(quint64 id, const RunRequest& request) {
         const QStringList names = KernelSignature::kernelNames(sent.project.source);
         sent.project.kernel = names.isEmpty() ? QStringLiteral("kernel") : names.first();
     }
-    send(RunnerMessage::make(MessageType::Compile, id, {{"request", sent.toJson()}}));
+    send(RunnerCodec::encodeRequest(MessageType::Compile, id, sent));
 }
 
 void RunnerConnection::failPendingCompiles(const QString& why) {
@@ -392,7 +388,7 @@ void RunnerConnection::cancel() {
     // Ask first: between repetitions the runner stops by itself and stays warm. A kernel that
     // never returns cannot hear this; the watchdog then kills the runner.
     m_stopReason = StopReason::Cancel;
-    send(RunnerMessage::make(MessageType::Cancel, m_active->id));
+    send(RunnerCodec::encodeCancel(m_active->id));
     m_watchdog.start(kCancelGraceMs);
 }
 
@@ -507,7 +503,8 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
         QStringLiteral("KernelPad's runner ended (%1) before the range arrived").arg(why));
     const QString tail = m_stderrTail.join(QLatin1Char('\n'));
     m_helloTimer.stop();
-    if (!m_helloSeen && m_stopReason == StopReason::None && (!m_spec.isLocal() || !m_active)) {
+    if (!m_codec.helloSeen() && m_stopReason == StopReason::None &&
+        (!m_spec.isLocal() || !m_active)) {
         // It never became a runner: ssh could not connect, the program is missing, ... (a
         // local runner that dies in a run is reported as a crash below, as it always was)
         if (m_process) {
@@ -559,7 +556,7 @@ void RunnerConnection::shutdown() {
         return;
     }
     m_stopReason = StopReason::Shutdown;
-    send(RunnerMessage::make(MessageType::Shutdown, 0));
+    send(RunnerCodec::encodeShutdown());
     m_process->closeWriteChannel();
     QTimer::singleShot(kShutdownGraceMs, this, [this] {
         if (m_stopReason != StopReason::Shutdown)

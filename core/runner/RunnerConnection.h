@@ -3,15 +3,16 @@
 // sends requests, turns its answers into values, and watches the active run with a watchdog.
 // It never starts a successor by itself: it says what happened and its owner decides
 // (RunnerClient keeps one warm and replaces it; ToolWrappedRun uses one once). The process is
-// RunnerConnection.cpp, the reading of the runner's messages into values
-// RunnerConnectionCodec.cpp; the streamed transfers are a class of their own, RunnerTransfers,
-// which this one owns and feeds.
+// RunnerConnection.cpp, the acting on the runner's answers RunnerConnectionAnswers.cpp; the
+// protocol's reading and writing is a class of its own, RunnerCodec, and so are the streamed
+// transfers, RunnerTransfers: this one owns one of each and feeds them.
 
 #include "core/io/JsonFields.h"
 #include "core/project/RunnerSpec.h"
 #include "core/run/RunStage.h"
 #include "core/run/RunTypes.h"
 #include "core/runner/Protocol.h"
+#include "core/runner/RunnerCodec.h"
 #include "core/runner/RunnerTransfers.h"
 
 #include <QHash>
@@ -140,11 +141,12 @@ private:
         /// (streamedOutputBounds()).
         QHash<QString, qint64> outputBounds;
     };
-    void send(const RunnerMessage& message);
+    void send(const QByteArray& line);
     void onReadyRead();
-    void onMessage(const RunnerMessage& message);
-    /// Checks the runner's one hello (version, output folder); false after a violation.
-    bool acceptHello(const RunnerMessage& message);
+    /// Acts on one thing the codec read: a problem stops the runner, an answer is handed on.
+    void onEvent(const RunnerCodec::Event& event);
+    /// The runner could not read request `id`: its compile, fetch or run ends with `message`.
+    void onError(quint64 id, const QString& message);
     /// The runner could not be used (it ended or spoke before its hello, its versions do not
     /// match, it never said hello): stops it and tells whoever waits (the active run, a devices
     /// request).
@@ -153,7 +155,7 @@ private:
     QString protocolViolation(const QString& what);
     /// Re-arms the watchdog for the stage the runner reported (see the .cpp).
     void armKernelWatchdog(RunStage stage);
-    void onResult(const RunnerMessage& message);
+    void onResult(const RunnerCodec::Event& event);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onWatchdog();
     void finishActive(RunStatus status, const QString& message);
@@ -178,8 +180,7 @@ private:
     QString m_program;
     QStringList m_arguments;
     bool m_ownGroup = false;
-    ProtocolReader m_reader;  ///< the protocol channel: bounded lines and frames
-    bool m_helloSeen = false; ///< the runner's one hello arrived (and was accepted)
+    RunnerCodec m_codec; ///< the protocol channel: bytes to answers, requests to bytes
     RunnerSpec m_spec;
     QTimer m_helloTimer;                ///< from start() to the hello
     bool m_devicesPending = false;      ///< a devices request waits for its answer
