@@ -97,7 +97,7 @@ QStringList baselineLibraries() {
 
 QStringList baselineComputeTypes() {
     return {QStringLiteral("fp32"), QStringLiteral("tf32"), QStringLiteral("fp16"),
-            QStringLiteral("fp64")};
+            QStringLiteral("bf16"), QStringLiteral("fp8"),  QStringLiteral("fp64")};
 }
 
 QString BaselineSpec::libraryDisplayName() const {

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace kernelpad {
 namespace {
@@ -60,6 +61,10 @@ struct ComputeTypes {
 ComputeTypes typesOf(const QString& compute) {
     if (compute == QLatin1String("fp16"))
         return {ScalarType::Float16, {ScalarType::Float16, ScalarType::Float32}};
+    if (compute == QLatin1String("bf16"))
+        return {ScalarType::BFloat16, {ScalarType::BFloat16, ScalarType::Float32}};
+    if (compute == QLatin1String("fp8"))
+        return {ScalarType::Float8E4M3, {ScalarType::Float32, ScalarType::BFloat16}};
     if (compute == QLatin1String("fp64"))
         return {ScalarType::Float64, {ScalarType::Float64}};
     return {ScalarType::Float32, {ScalarType::Float32}}; // fp32, tf32
@@ -159,6 +164,35 @@ bool resolveOperand(const QString& key, const QString& label, const QString& nam
     return true;
 }
 
+/// cuBLASLt's rules for fp8 inputs: only the "TN" form (column order: A transposed, B not;
+/// row order, which swaps the operands: B transposed, A not) and every leading dimension a
+/// multiple of 16 elements (16 bytes of fp8).
+bool checkFp8Layout(const GemmPlan& plan, QString* error) {
+    const bool tn = plan.rowMajor ? (plan.transB && !plan.transA) : (plan.transA && !plan.transB);
+    if (!tn) {
+        *error = QStringLiteral("baseline.%1: cuBLASLt multiplies fp8 matrices only in the TN "
+                                "form: %2")
+                     .arg(plan.transA == plan.rowMajor ? QStringLiteral("transA")
+                                                       : QStringLiteral("transB"),
+                          plan.rowMajor ? QStringLiteral("in row order B transposed and A not "
+                                                         "(\"transB\": true)")
+                                        : QStringLiteral("in column order A transposed and B "
+                                                         "not (\"transA\": true)"));
+        return false;
+    }
+    const std::pair<const char*, const GemmOperand*> operands[] = {
+        {"lda", &plan.a}, {"ldb", &plan.b}, {"ldc", &plan.c}};
+    for (const auto& [key, operand] : operands)
+        if (operand->ld % 16 != 0) {
+            *error = QStringLiteral("baseline.%1: %2 is not a multiple of 16; cuBLASLt's fp8 "
+                                    "GEMM needs every leading dimension a multiple of 16")
+                         .arg(QLatin1String(key))
+                         .arg(operand->ld);
+            return false;
+        }
+    return true;
+}
+
 } // namespace
 
 QString GemmPlan::describe() const {
@@ -240,6 +274,8 @@ std::optional<GemmPlan> planGemm(const BaselineSpec& spec, const QVector<Argumen
                      .arg(spec.c);
         return std::nullopt;
     }
+    if (plan.compute == QLatin1String("fp8") && !checkFp8Layout(plan, error))
+        return std::nullopt;
     return plan;
 }
 

@@ -30,7 +30,7 @@ struct GemmPlan {
     bool transA = false, transB = false;
     qint64 m = 0, n = 0, k = 0, batch = 1;
     double alpha = 1, beta = 0;
-    QString compute; ///< "fp32", "tf32", "fp16", "fp64"
+    QString compute; ///< "fp32", "tf32", "fp16", "bf16", "fp8", "fp64"
     ScalarType abType = ScalarType::Float32, cType = ScalarType::Float32;
     GemmOperand a, b, c;
 

@@ -24,7 +24,7 @@ struct CublasLoadState {
 
 } // namespace
 
-QStringList cublasCandidates() {
+QStringList cudaLibraryCandidates(const QString& soname) {
     QStringList roots{qEnvironmentVariable("CUDA_HOME"), qEnvironmentVariable("CUDA_PATH"),
                       cudaToolkitRoot(), QStringLiteral("/usr/local/cuda")};
     QStringList candidates;
@@ -34,21 +34,19 @@ QStringList cublasCandidates() {
             continue;
         for (const char* dir : {"lib64", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"})
             candidates << QDir::cleanPath(root + QLatin1Char('/') + QLatin1String(dir) +
-                                          QLatin1Char('/') + kCublasSoname);
+                                          QLatin1Char('/') + soname);
     }
     candidates.removeDuplicates();
-    candidates << kCublasSoname;
+    candidates << soname;
     return candidates;
 }
 
-QString CublasLibrary::statusText(cublasStatus_t status) const {
-    const char* text = statusString ? statusString(status) : nullptr;
-    return text ? QStringLiteral("%1 (status %2)").arg(QString::fromUtf8(text)).arg(int(status))
-                : QStringLiteral("cuBLAS status %1").arg(int(status));
+QStringList cublasCandidates() {
+    return cudaLibraryCandidates(kCublasSoname);
 }
 
-std::unique_ptr<CublasLibrary> CublasLibrary::loadFrom(const QStringList& candidates,
-                                                       QString* why) {
+void* openCudaLibrary(const QStringList& candidates, const QString& what, QString* path,
+                      QString* why) {
     QStringList looked;
     QString brokenError; // a file that exists but does not load says more than "not found"
     for (const QString& candidate : candidates) {
@@ -65,36 +63,52 @@ std::unique_ptr<CublasLibrary> CublasLibrary::loadFrom(const QStringList& candid
                 brokenError = QString::fromLocal8Bit(dlerror());
             continue;
         }
-        auto lib = std::make_unique<CublasLibrary>();
-        QStringList missing;
-        const auto resolve = [&](auto* slot, const char* symbol) {
-            *slot = reinterpret_cast<std::remove_pointer_t<decltype(slot)>>(dlsym(handle, symbol));
-            if (!*slot)
-                missing << QString::fromLatin1(symbol);
-        };
-        resolve(&lib->create, "cublasCreate_v2");
-        resolve(&lib->destroy, "cublasDestroy_v2");
-        resolve(&lib->setStream, "cublasSetStream_v2");
-        resolve(&lib->setMathMode, "cublasSetMathMode");
-        resolve(&lib->statusString, "cublasGetStatusString");
-        resolve(&lib->getVersion, "cublasGetVersion_v2");
-        resolve(&lib->gemmEx, "cublasGemmEx");
-        resolve(&lib->gemmStridedBatchedEx, "cublasGemmStridedBatchedEx");
-        if (!missing.isEmpty()) {
-            if (why)
-                *why = QStringLiteral("%1 lacks entry points KernelPad needs: %2")
-                           .arg(candidate, missing.join(QStringLiteral(", ")));
-            return nullptr;
-        }
-        lib->path = candidate;
-        return lib;
+        *path = candidate;
+        return handle;
     }
     if (why)
         *why =
-            QStringLiteral("cuBLAS not found: looked in %1%2")
-                .arg(looked.join(QStringLiteral(", ")),
+            QStringLiteral("%1 not found: looked in %2%3")
+                .arg(what, looked.join(QStringLiteral(", ")),
                      brokenError.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(brokenError));
     return nullptr;
+}
+
+QString CublasLibrary::statusText(cublasStatus_t status) const {
+    const char* text = statusString ? statusString(status) : nullptr;
+    return text ? QStringLiteral("%1 (status %2)").arg(QString::fromUtf8(text)).arg(int(status))
+                : QStringLiteral("cuBLAS status %1").arg(int(status));
+}
+
+std::unique_ptr<CublasLibrary> CublasLibrary::loadFrom(const QStringList& candidates,
+                                                       QString* why) {
+    QString candidate;
+    void* handle = openCudaLibrary(candidates, QStringLiteral("cuBLAS"), &candidate, why);
+    if (!handle)
+        return nullptr;
+    auto lib = std::make_unique<CublasLibrary>();
+    QStringList missing;
+    const auto resolve = [&](auto* slot, const char* symbol) {
+        *slot = reinterpret_cast<std::remove_pointer_t<decltype(slot)>>(dlsym(handle, symbol));
+        if (!*slot)
+            missing << QString::fromLatin1(symbol);
+    };
+    resolve(&lib->create, "cublasCreate_v2");
+    resolve(&lib->destroy, "cublasDestroy_v2");
+    resolve(&lib->setStream, "cublasSetStream_v2");
+    resolve(&lib->setMathMode, "cublasSetMathMode");
+    resolve(&lib->statusString, "cublasGetStatusString");
+    resolve(&lib->getVersion, "cublasGetVersion_v2");
+    resolve(&lib->gemmEx, "cublasGemmEx");
+    resolve(&lib->gemmStridedBatchedEx, "cublasGemmStridedBatchedEx");
+    if (!missing.isEmpty()) {
+        if (why)
+            *why = QStringLiteral("%1 lacks entry points KernelPad needs: %2")
+                       .arg(candidate, missing.join(QStringLiteral(", ")));
+        return nullptr;
+    }
+    lib->path = candidate;
+    return lib;
 }
 
 const CublasLibrary* CublasLibrary::load(QString* why) {

@@ -58,5 +58,11 @@ struct CublasLibrary {
 /// $CUDA_PATH, the toolkit NVRTC uses and /usr/local/cuda, then the bare soname for the
 /// system's search (LD_LIBRARY_PATH, the ld.so cache).
 [[nodiscard]] QStringList cublasCandidates();
+/// The same places for another library of the toolkit (`soname`, "libcublasLt.so.13").
+[[nodiscard]] QStringList cudaLibraryCandidates(const QString& soname);
+/// dlopens the first of `candidates` that loads (kept open for the process's life) and sets
+/// `path`; nullptr with "<what> not found: looked in <every candidate>" in `why`.
+[[nodiscard]] void* openCudaLibrary(const QStringList& candidates, const QString& what,
+                                    QString* path, QString* why);
 
 } // namespace kernelpad

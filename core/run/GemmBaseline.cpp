@@ -9,6 +9,8 @@ cudaDataType cudaTypeOf(ScalarType t) {
     switch (t) {
     case ScalarType::Float16:
         return CUDA_R_16F;
+    case ScalarType::BFloat16:
+        return CUDA_R_16BF;
     case ScalarType::Float64:
         return CUDA_R_64F;
     default:
@@ -21,7 +23,7 @@ cublasComputeType_t computeTypeOf(const QString& compute) {
         return CUBLAS_COMPUTE_32F_FAST_TF32;
     if (compute == QLatin1String("fp64"))
         return CUBLAS_COMPUTE_64F;
-    return CUBLAS_COMPUTE_32F; // fp32, and fp16 inputs accumulated in fp32
+    return CUBLAS_COMPUTE_32F; // fp32, and fp16/bf16 inputs accumulated in fp32
 }
 
 const RunBuffer* bufferNamed(const std::vector<RunBuffer>& buffers, const QString& name) {
@@ -33,22 +35,38 @@ const RunBuffer* bufferNamed(const std::vector<RunBuffer>& buffers, const QStrin
 
 } // namespace
 
-GemmBaseline::GemmBaseline(const GemmPlan& plan, const CublasLibrary& lib, const Stream& stream)
+GemmBaseline::GemmBaseline(const GemmPlan& plan, const Stream& stream)
     : m_plan(plan)
-    , m_lib(lib)
     , m_stream(stream) {}
 
 GemmBaseline::~GemmBaseline() {
     if (m_handle)
-        m_lib.destroy(m_handle);
+        m_lib->destroy(m_handle);
+}
+
+bool GemmBaseline::createHandle(QString* error) {
+    m_lib = CublasLibrary::load(error);
+    if (!m_lib)
+        return false;
+    if (const cublasStatus_t s = m_lib->create(&m_handle); s != CUBLAS_STATUS_SUCCESS) {
+        m_handle = nullptr;
+        *error = QStringLiteral("cublasCreate (%1): %2").arg(m_lib->path, m_lib->statusText(s));
+        return false;
+    }
+    cublasStatus_t s =
+        m_lib->setStream(m_handle, reinterpret_cast<cudaStream_t>(m_stream.handle()));
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = m_lib->setMathMode(m_handle, CUBLAS_DEFAULT_MATH);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        *error = QStringLiteral("cublasSetStream: %1").arg(m_lib->statusText(s));
+        return false;
+    }
+    return true;
 }
 
 std::unique_ptr<GemmBaseline> GemmBaseline::create(const GemmPlan& plan,
                                                    const std::vector<RunBuffer>& buffers,
                                                    const Stream& stream, QString* error) {
-    const CublasLibrary* lib = CublasLibrary::load(error);
-    if (!lib)
-        return nullptr;
     const RunBuffer* a = bufferNamed(buffers, plan.a.buffer);
     const RunBuffer* b = bufferNamed(buffers, plan.b.buffer);
     const RunBuffer* c = bufferNamed(buffers, plan.c.buffer);
@@ -58,18 +76,13 @@ std::unique_ptr<GemmBaseline> GemmBaseline::create(const GemmPlan& plan,
                      .arg(plan.a.buffer, plan.b.buffer, plan.c.buffer);
         return nullptr;
     }
-    std::unique_ptr<GemmBaseline> gemm(new GemmBaseline(plan, *lib, stream));
-    if (const cublasStatus_t s = lib->create(&gemm->m_handle); s != CUBLAS_STATUS_SUCCESS) {
-        gemm->m_handle = nullptr;
-        *error = QStringLiteral("cublasCreate (%1): %2").arg(lib->path, lib->statusText(s));
-        return nullptr;
-    }
-    cublasStatus_t s =
-        lib->setStream(gemm->m_handle, reinterpret_cast<cudaStream_t>(stream.handle()));
-    if (s == CUBLAS_STATUS_SUCCESS)
-        s = lib->setMathMode(gemm->m_handle, CUBLAS_DEFAULT_MATH);
-    if (s != CUBLAS_STATUS_SUCCESS) {
-        *error = QStringLiteral("cublasSetStream: %1").arg(lib->statusText(s));
+    std::unique_ptr<GemmBaseline> gemm(new GemmBaseline(plan, stream));
+    if (plan.compute == QLatin1String("fp8")) {
+        // cublasGemmEx takes no fp8 inputs: cuBLASLt's matmul does.
+        gemm->m_lt = GemmLt::create(plan, stream, error);
+        if (!gemm->m_lt)
+            return nullptr;
+    } else if (!gemm->createHandle(error)) {
         return nullptr;
     }
     gemm->m_a = a->device.address();
@@ -88,6 +101,10 @@ std::unique_ptr<GemmBaseline> GemmBaseline::create(const GemmPlan& plan,
 void GemmBaseline::enqueue() {
     if (!m_failure.isEmpty())
         return;
+    if (m_lt) {
+        m_failure = m_lt->enqueue(m_a, m_b, m_c.address());
+        return;
+    }
     const GemmPlan& p = m_plan;
     const bool doubles = p.compute == QLatin1String("fp64");
     const float alphaF = float(p.alpha), betaF = float(p.beta);
@@ -108,18 +125,18 @@ void GemmBaseline::enqueue() {
     const cublasComputeType_t compute = computeTypeOf(p.compute);
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
     if (p.batch == 1)
-        s = m_lib.gemmEx(m_handle, op1, op2, m, n, k, alpha, x, ab, int(first.ld), y, ab,
-                         int(second.ld), beta, out, c, int(p.c.ld), compute, CUBLAS_GEMM_DEFAULT);
+        s = m_lib->gemmEx(m_handle, op1, op2, m, n, k, alpha, x, ab, int(first.ld), y, ab,
+                          int(second.ld), beta, out, c, int(p.c.ld), compute, CUBLAS_GEMM_DEFAULT);
     else
-        s = m_lib.gemmStridedBatchedEx(m_handle, op1, op2, m, n, k, alpha, x, ab, int(first.ld),
-                                       first.stride, y, ab, int(second.ld), second.stride, beta,
-                                       out, c, int(p.c.ld), p.c.stride, int(p.batch), compute,
-                                       CUBLAS_GEMM_DEFAULT);
+        s = m_lib->gemmStridedBatchedEx(m_handle, op1, op2, m, n, k, alpha, x, ab, int(first.ld),
+                                        first.stride, y, ab, int(second.ld), second.stride, beta,
+                                        out, c, int(p.c.ld), p.c.stride, int(p.batch), compute,
+                                        CUBLAS_GEMM_DEFAULT);
     if (s != CUBLAS_STATUS_SUCCESS)
         m_failure = QStringLiteral("%1 (%2): %3")
                         .arg(p.batch == 1 ? QStringLiteral("cublasGemmEx")
                                           : QStringLiteral("cublasGemmStridedBatchedEx"),
-                             p.describe(), m_lib.statusText(s));
+                             p.describe(), m_lib->statusText(s));
 }
 
 QByteArray GemmBaseline::downloadResult() const {

@@ -9,6 +9,7 @@
 #include "core/cuda/Stream.h"
 #include "core/run/BaselinePlan.h"
 #include "core/run/CublasLibrary.h"
+#include "core/run/GemmLt.h"
 #include "core/run/RunBuffers.h"
 
 #include <QByteArray>
@@ -23,8 +24,8 @@ namespace kernelpad {
 class GemmBaseline {
 public:
     /// The call ready on `stream` (C's copy made and initialised as the kernel's C was), or
-    /// nullptr with the reason in `error`: cuBLAS not found (every place looked in), a handle
-    /// that cannot be made.
+    /// nullptr with the reason in `error`: cuBLAS (cuBLASLt for fp8) not found (every place
+    /// looked in), a handle that cannot be made.
     static std::unique_ptr<GemmBaseline> create(const GemmPlan& plan,
                                                 const std::vector<RunBuffer>& buffers,
                                                 const Stream& stream, QString* error);
@@ -44,12 +45,14 @@ public:
     [[nodiscard]] const GemmPlan& plan() const { return m_plan; }
 
 private:
-    GemmBaseline(const GemmPlan& plan, const CublasLibrary& lib, const Stream& stream);
+    GemmBaseline(const GemmPlan& plan, const Stream& stream);
+    bool createHandle(QString* error);
 
     GemmPlan m_plan;
-    const CublasLibrary& m_lib;
     const Stream& m_stream;
+    const CublasLibrary* m_lib = nullptr; ///< null for fp8, which goes through m_lt
     cublasHandle_t m_handle = nullptr;
+    std::unique_ptr<GemmLt> m_lt; ///< the cuBLASLt call of an fp8 GEMM
     CUdeviceptr m_a = 0, m_b = 0;
     const RunBuffer* m_kernelC = nullptr;
     DeviceBuffer m_c; ///< the library's output: a copy of the kernel's C

@@ -7,6 +7,7 @@
 #include "core/project/Project.h"
 #include "core/run/BaselinePlan.h"
 #include "core/run/CublasLibrary.h"
+#include "core/run/CublasLtLibrary.h"
 #include "core/run/LessonCheck.h"
 #include "core/run/RunResult.h"
 #include "core/run/Summary.h"
@@ -168,6 +169,34 @@ private slots:
         QCOMPARE(plan->describe(), QStringLiteral("gemm 64×32×16 fp32, row-major"));
     }
 
+    void plansABf16Gemm() {
+        // bfloat16 A and B with float C: cuBLAS accumulates in fp32 (CUDA_R_16BF inputs).
+        QString error;
+        const std::optional<Project> p = Project::fromJson(
+            gemmProject(with(gemmBaseline(), "compute", "bf16"), "bfloat16"), &error);
+        QVERIFY2(p, qPrintable(error));
+        const std::optional<GemmPlan> plan = planGemm(p->baseline, p->arguments, &error);
+        QVERIFY2(plan, qPrintable(error));
+        QCOMPARE(plan->abType, ScalarType::BFloat16);
+        QCOMPARE(plan->cType, ScalarType::Float32);
+        QCOMPARE(plan->compute, QStringLiteral("bf16"));
+    }
+
+    void plansAnFp8GemmInTheTnForm() {
+        // Row order swaps the operands, so cuBLASLt's TN form is B transposed (stored N x K).
+        QString error;
+        QJsonObject baseline = with(gemmBaseline(), "compute", "fp8");
+        baseline = with(baseline, "transB", true);
+        const std::optional<Project> p =
+            Project::fromJson(gemmProject(baseline, "float8_e4m3"), &error);
+        QVERIFY2(p, qPrintable(error));
+        const std::optional<GemmPlan> plan = planGemm(p->baseline, p->arguments, &error);
+        QVERIFY2(plan, qPrintable(error));
+        QCOMPARE(plan->abType, ScalarType::Float8E4M3);
+        QCOMPARE(plan->b.ld, qint64(16)); // K, the stored columns of the N x K B
+        QCOMPARE(plan->c.ld, qint64(32));
+    }
+
     void refusesSizesAndTypes_data() {
         QTest::addColumn<QJsonObject>("baseline");
         QTest::addColumn<QString>("aType");
@@ -189,6 +218,30 @@ private slots:
             << with(gemmBaseline(), "compute", "fp16") << "float32"
             << "M*N"
             << "baseline.a: buffer 'A' holds float32, but compute \"fp16\" needs float16";
+        QTest::newRow("bf16 on half buffers")
+            << with(gemmBaseline(), "compute", "bf16") << "float16"
+            << "M*N"
+            << "baseline.a: buffer 'A' holds float16, but compute \"bf16\" needs bfloat16";
+        QTest::newRow("fp8 on bfloat16 buffers")
+            << with(gemmBaseline(), "compute", "fp8") << "bfloat16"
+            << "M*N"
+            << "baseline.a: buffer 'A' holds bfloat16, but compute \"fp8\" needs float8_e4m3";
+        QTest::newRow("fp8 not in the TN form")
+            << with(gemmBaseline(), "compute", "fp8") << "float8_e4m3"
+            << "M*N"
+            << "baseline.transB: cuBLASLt multiplies fp8 matrices only in the TN form: in row "
+               "order B transposed and A not";
+        QTest::newRow("fp8 with both transposed")
+            << with(with(with(gemmBaseline(), "compute", "fp8"), "transB", true), "transA", true)
+            << "float8_e4m3"
+            << "M*N"
+            << "baseline.transA: cuBLASLt multiplies fp8 matrices only in the TN form";
+        QTest::newRow("fp8 ldc not a multiple of 16")
+            << with(with(with(gemmBaseline(), "compute", "fp8"), "transB", true), "ldc", 40)
+            << "float8_e4m3"
+            << "M*40"
+            << "baseline.ldc: 40 is not a multiple of 16; cuBLASLt's fp8 GEMM needs every "
+               "leading dimension a multiple of 16";
         QTest::newRow("batch beyond C")
             << with(gemmBaseline(), "batch", 2) << "float32"
             << "M*N"
@@ -284,6 +337,25 @@ private slots:
         const QStringList defaults = cublasCandidates();
         QVERIFY(defaults.contains(QStringLiteral("/usr/local/cuda/lib64/libcublas.so.13")));
         QCOMPARE(defaults.last(), QStringLiteral("libcublas.so.13"));
+        // cuBLASLt (the fp8 GEMM) is looked for in the same places and named the same way.
+        const QString lt = empty.path() + QStringLiteral("/libcublasLt.so.13");
+        QVERIFY(!CublasLtLibrary::loadFrom({lt}, &why));
+        QCOMPARE(why, QStringLiteral("cuBLASLt not found: looked in %1").arg(lt));
+        const QStringList ltDefaults = cudaLibraryCandidates(QStringLiteral("libcublasLt.so.13"));
+        QVERIFY(ltDefaults.contains(QStringLiteral("/usr/local/cuda/lib64/libcublasLt.so.13")));
+    }
+
+    void cublasLtHasEveryEntryPoint() {
+        // Loading needs no GPU: every name KernelPad looks up must be one the library exports.
+        const QString path = QStringLiteral("/usr/local/cuda/lib64/libcublasLt.so.13");
+        if (!QFileInfo::exists(path))
+            QSKIP("no CUDA toolkit's cuBLASLt in /usr/local/cuda/lib64");
+        QString why;
+        const std::unique_ptr<CublasLtLibrary> lib = CublasLtLibrary::loadFrom({path}, &why);
+        QVERIFY2(lib, qPrintable(why));
+        QCOMPARE(lib->path, path);
+        QCOMPARE(lib->statusText(CUBLAS_STATUS_NOT_SUPPORTED),
+                 QStringLiteral("the requested functionality is not supported (status 15)"));
     }
 
     void loadsTheToolkitsLibrary() {

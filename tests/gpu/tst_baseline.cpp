@@ -1,7 +1,8 @@
 // A library baseline on a real GPU: naive GEMM kernels run against cuBLAS on the run's context
-// and stream (fp32 row-major, fp16 inputs, a batched column-major call with a transpose and a
-// padded ldc), each verified against the library's output and given a ratio; a wrong kernel is
-// caught by the comparison. Failures print the times, the check and the error in full.
+// and stream (fp32 row-major, fp16 and bf16 inputs, fp8 through cuBLASLt, a batched column-major
+// call with a transpose and a padded ldc), each verified against the library's output and given a
+// ratio; a wrong kernel is caught by the comparison. Failures print the times, the check and the
+// error in full.
 
 #include "GpuTestSupport.h"
 
@@ -49,8 +50,9 @@ ArgumentSpec scalar(const char* name, int value) {
 Project rowMajorGemm(int size, ScalarType ab, const QString& compute, const QString& body) {
     Project p;
     p.name = QStringLiteral("naive gemm");
-    p.source =
-        QStringLiteral(R"(#include <cuda_fp16.h>
+    p.source = QStringLiteral(R"(#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
 extern "C" __global__ void gemm(const %1* A, const %1* B, float* C, int M, int N, int K) {
     int row = blockIdx.y * blockDim.y + threadIdx.y;
     int col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,8 +61,10 @@ extern "C" __global__ void gemm(const %1* A, const %1* B, float* C, int M, int N
     for (int k = 0; k < K; ++k) acc += float(A[row * K + k]) * float(B[k * N + col]);
     %2
 })")
-            .arg(ab == ScalarType::Float16 ? QStringLiteral("__half") : QStringLiteral("float"),
-                 body);
+                   .arg(ab == ScalarType::Float16    ? QStringLiteral("__half")
+                        : ab == ScalarType::BFloat16 ? QStringLiteral("__nv_bfloat16")
+                                                     : QStringLiteral("float"),
+                        body);
     p.kernel = QStringLiteral("gemm");
     p.arguments = {buffer("A", ab, QStringLiteral("M*K"), Direction::In, 1),
                    buffer("B", ab, QStringLiteral("K*N"), Direction::In, 2),
@@ -137,6 +141,8 @@ private slots:
         QTest::newRow("fp32") << int(ScalarType::Float32) << QStringLiteral("fp32");
         QTest::newRow("fp16 inputs, fp32 output")
             << int(ScalarType::Float16) << QStringLiteral("fp16");
+        QTest::newRow("bf16 inputs, fp32 output")
+            << int(ScalarType::BFloat16) << QStringLiteral("bf16");
     }
     void naiveGemmAgainstCublas() {
         QFETCH(int, type);
@@ -154,6 +160,23 @@ private slots:
         // A naive kernel is slower than cuBLAS: the library's time over the kernel's is under 1.
         QVERIFY2(ratio > 0 && ratio < 1, qPrintable(what));
         QVERIFY2(r.baseline.timing.gflops > 0, qPrintable(what));
+    }
+
+    void fp8GemmAgainstCublasLt() {
+        // cuBLASLt's fp8 GEMM takes only the TN form: in row order B stored N x K (transB).
+        Project p = rowMajorGemm(1024, ScalarType::Float8E4M3, QStringLiteral("fp8"),
+                                 QStringLiteral("C[row * N + col] = acc;"));
+        p.source.replace(QStringLiteral("B[k * N + col]"), QStringLiteral("B[col * K + k]"));
+        p.baseline.transB = true;
+        const RunResult r = run(p);
+        const QString what = describe(r);
+        qInfo("%s", qPrintable(what));
+        QVERIFY2(r.status == RunStatus::Ok, qPrintable(what));
+        QVERIFY2(r.baseline.error.isEmpty(), qPrintable(what));
+        QVERIFY2(r.baseline.check.passed, qPrintable(what));
+        QCOMPARE(r.baseline.check.checked, qint64(1024) * 1024);
+        const double ratio = r.baseline.ratio(r.timing.medianMs);
+        QVERIFY2(ratio > 0 && ratio < 1, qPrintable(what));
     }
 
     void wrongKernelFailsTheComparison() {
