@@ -105,7 +105,7 @@ private slots:
         qputenv("KERNELPAD_TEMPLATES", KERNELPAD_SOURCE_DIR "/resources/templates");
         qputenv("KERNELPAD_EXAMPLES", KERNELPAD_EXAMPLES_DIR);
         m_lessons = listLessons(QStringLiteral(KERNELPAD_LESSONS_DIR));
-        QCOMPARE(m_lessons.size(), 13);
+        QCOMPARE(m_lessons.size(), 14);
     }
     void init() {
         RecentFiles().clear();
@@ -348,7 +348,7 @@ private slots:
         auto window = startWindow(&engine);
         QVERIFY(window);
         QVector<QAction*> entries = lessonEntries(window);
-        QCOMPARE(entries.size(), 13);
+        QCOMPARE(entries.size(), 14);
         for (int i = 0; i < entries.size(); ++i) {
             QCOMPARE(entries.at(i)->data().toString(), m_lessons.at(i).directory);
             QVERIFY(entries.at(i)->isCheckable());
