@@ -172,7 +172,8 @@ void TestBufferViewer::lowPrecisionShowsDecodedValues() {
     model.setBuffer(b);
     QCOMPARE(model.rowCount(), 4);
     QCOMPARE(model.data(model.index(0, 0)).toString(), QStringLiteral("1.5"));
-    QCOMPARE(model.data(model.index(1, 0)).toString(), QStringLiteral("3.140625"));
+    // 0x4049 is 3.140625; the shortest text that reads back to those bits is shown.
+    QCOMPARE(model.data(model.index(1, 0)).toString(), QStringLiteral("3.14"));
     QCOMPARE(model.data(model.index(2, 0)).toString(), QStringLiteral("-inf"));
     QCOMPARE(model.data(model.index(3, 0)).toString(), QStringLiteral("-123.5"));
 
