@@ -204,11 +204,12 @@ void printRun(QTextStream& out, const RunResult& r) {
     if (!r.verification.isEmpty()) {
         out << "\nVerification:\n";
         QVector<QStringList> rows{{"buffer", "result", "method", "max abs err", "max rel err",
-                                   "mismatches", "NaN", "unwritten"}};
+                                   "max ulp err", "mismatches", "NaN", "unwritten"}};
         for (const BufferVerification& v : r.verification)
             rows.push_back({v.buffer, v.passed ? "PASS" : "FAIL", v.method, number(v.maxAbsError),
-                            number(v.maxRelError), QString::number(v.mismatches),
-                            QString::number(v.nanCount), QString::number(v.unwritten)});
+                            number(v.maxRelError), number(v.maxUlpError),
+                            QString::number(v.mismatches), QString::number(v.nanCount),
+                            QString::number(v.unwritten)});
         printTable(out, rows);
         for (const BufferVerification& v : r.verification) {
             if (!v.error.isEmpty())

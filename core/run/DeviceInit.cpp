@@ -39,11 +39,10 @@ QString deviceInitKernelName(InitSpec::Kind kind, ScalarType type) {
     const char* prefix = kind == InitSpec::Kind::Uniform  ? "kpUniform_"
                          : kind == InitSpec::Kind::Normal ? "kpNormal_"
                                                           : nullptr;
-    // DeviceInit.cu rounds to none of the low-precision types: the host makes those
-    // (core/launch/MiniFloat.h).
-    if (!prefix || isLowPrecision(type))
+    if (!prefix)
         return {};
-    // DeviceInit.cu has both kinds for every other scalar type of the table.
+    // DeviceInit.cu has both kinds for every scalar type of the table (the low-precision ones
+    // rounded as core/launch/MiniFloat.cpp rounds them).
     return QLatin1String(prefix) + QLatin1String(scalarTypeInfo(type).numpyName);
 }
 

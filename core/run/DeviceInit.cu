@@ -140,6 +140,56 @@ __device__ __forceinline__ unsigned short kpHalfBits(double value)
     return sign | (unsigned short)((e + 15) << 10) | (unsigned short)(kept - 1024ULL);
 }
 
+// detail::doubleToMiniBits (MiniFloat.cpp) step for step, in the same exact double operations
+// (rint is its round to nearest, ties to even): bfloat16, fp8 and fp4 of one rounding; a format
+// that saturates gives maxFinite for overflow and inf, the others inf; NaN gives nanBits.
+__device__ __forceinline__ unsigned kpMiniBits(double value, int width, int fractionBits,
+                                               int bias, unsigned maxFinite, unsigned nanBits,
+                                               bool saturates)
+{
+    if (isnan(value))
+        return nanBits;
+    const unsigned sign = signbit(value) ? 1u << (width - 1) : 0u;
+    const double a = fabs(value);
+    const int exponentBits = width - 1 - fractionBits;
+    const unsigned overflow =
+        saturates ? maxFinite : ((1u << exponentBits) - 1u) << fractionBits;
+    if (isinf(a))
+        return sign | overflow;
+    const int minExp = 1 - bias;
+    const double oneUnit = ldexp(1.0, fractionBits);
+    if (a < ldexp(1.0, minExp)) // subnormal; 2^fractionBits units is the smallest normal
+        return sign | (unsigned)rint(ldexp(a, fractionBits - minExp));
+    int exponent = ilogb(a);
+    double significand = rint(ldexp(a, fractionBits - exponent));
+    if (significand >= 2 * oneUnit) {
+        significand = oneUnit;
+        ++exponent;
+    }
+    const long long magnitude =
+        ((long long)(exponent + bias) << fractionBits) | (long long)(significand - oneUnit);
+    if (magnitude > (long long)maxFinite)
+        return sign | overflow;
+    return sign | (unsigned)magnitude;
+}
+// The layouts of MiniFloat.cpp's layoutOf().
+__device__ __forceinline__ unsigned short kpBFloat16Bits(double v)
+{
+    return (unsigned short)kpMiniBits(v, 16, 7, 127, 0x7F7F, 0x7FFF, false);
+}
+__device__ __forceinline__ unsigned char kpE4M3Bits(double v)
+{
+    return (unsigned char)kpMiniBits(v, 8, 3, 7, 0x7E, 0x7F, true);
+}
+__device__ __forceinline__ unsigned char kpE5M2Bits(double v)
+{
+    return (unsigned char)kpMiniBits(v, 8, 2, 15, 0x7B, 0x7F, true);
+}
+__device__ __forceinline__ unsigned char kpE2M1Bits(double v)
+{
+    return (unsigned char)kpMiniBits(v, 4, 1, 1, 0x7, 0x7, true);
+}
+
 // detail::storeScalar's integers: the value rounded to nearest (ties to even), saturated
 // (2^digits is one past the largest value, so `>=` is exact), NaN to 0.
 template <typename T>
@@ -231,3 +281,19 @@ KP_REAL(kpNormal_float32, float, kpNormal, __double2float_rn)
 KP_REAL(kpNormal_float64, double, kpNormal, KP_AS_DOUBLE)
 KP_COMPLEX(kpNormal_complex64, float, kpNormal, __double2float_rn)
 KP_COMPLEX(kpNormal_complex128, double, kpNormal, KP_AS_DOUBLE)
+KP_REAL(kpUniform_bfloat16, unsigned short, kpUniform, kpBFloat16Bits)
+KP_REAL(kpUniform_float8_e4m3, unsigned char, kpUniform, kpE4M3Bits)
+KP_REAL(kpUniform_float8_e5m2, unsigned char, kpUniform, kpE5M2Bits)
+KP_REAL(kpNormal_bfloat16, unsigned short, kpNormal, kpBFloat16Bits)
+KP_REAL(kpNormal_float8_e4m3, unsigned char, kpNormal, kpE4M3Bits)
+KP_REAL(kpNormal_float8_e5m2, unsigned char, kpNormal, kpE5M2Bits)
+// float4_e2m1x2 takes draws 2i (low nibble, .x) and 2i + 1 (high nibble), as complex elements.
+#define KP_FP4X2(NAME, DRAW)                                                                       \
+    extern "C" __global__ void NAME(KP_PARAMS(unsigned char))                                      \
+    {                                                                                              \
+        KP_GRID_STRIDE(i, n)                                                                       \
+        out[i] = (unsigned char)(kpE2M1Bits(DRAW(key, 2 * i, a, b)) |                              \
+                                 kpE2M1Bits(DRAW(key, 2 * i + 1, a, b)) << 4);                     \
+    }
+KP_FP4X2(kpUniform_float4_e2m1x2, kpUniform)
+KP_FP4X2(kpNormal_float4_e2m1x2, kpNormal)

@@ -50,9 +50,8 @@ QByteArray expressionKey(const QString& expression, const RunBuffer& output,
 }
 
 bool RunVerifier::verifiesOnGpu(const RunBuffer& b) const {
-    // The GPU kernels know atol/rtol only: an ulp tolerance is checked on the host.
     if (!comparer || b.direction == Direction::In || b.count <= kGpuVerifyMinElements ||
-        !GpuComparer::supports(b.type) || b.verify.ulp > 0)
+        !GpuComparer::supports(b.type))
         return false;
     return b.verify.kind == VerifySpec::Kind::Reference ||
            (b.verify.kind == VerifySpec::Kind::Expression && m_expected);
@@ -61,7 +60,7 @@ bool RunVerifier::verifiesOnGpu(const RunBuffer& b) const {
 std::optional<BufferVerification>
 RunVerifier::compareOnGpu(const RunBuffer& b, const DeviceBuffer& expected, const QString& method) {
     BufferVerification v = comparer->compare(b.device, expected, b.type, b.count, b.verify.atol,
-                                             b.verify.rtol, stream, arch);
+                                             b.verify.rtol, b.verify.ulp, stream, arch);
     // An error means the comparison kernel could not be used (it did not compile): the host
     // path gives the same report, only slower.
     if (!v.error.isEmpty())

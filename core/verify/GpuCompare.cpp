@@ -87,10 +87,9 @@ GpuComparer::GpuComparer(GpuComparer&&) noexcept = default;
 GpuComparer& GpuComparer::operator=(GpuComparer&&) noexcept = default;
 
 bool GpuComparer::supports(const ValueType& type) {
-    // bfloat16, fp8 and fp4 have no decoder in GpuCompareKernels.cu: they are compared on
-    // the host (compareBuffers), as complex and struct buffers are.
-    return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex &&
-           !isLowPrecision(type.scalar);
+    // Complex and struct buffers are compared on the host (compareBuffers); bfloat16, fp8
+    // and fp4 are decoded on the device (GpuCompareKernels.cu).
+    return !type.isStruct() && !scalarTypeInfo(type.scalar).isComplex;
 }
 
 const Module* GpuComparer::module(ScalarType type, const QString& arch, QString* error) {
@@ -129,7 +128,8 @@ const Module* GpuComparer::module(ScalarType type, const QString& arch, QString*
 
 BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuffer& expected,
                                         const ValueType& type, qint64 count, double atol,
-                                        double rtol, const Stream& stream, const QString& arch) {
+                                        double rtol, double ulp, const Stream& stream,
+                                        const QString& arch) {
     BufferVerification report;
     const auto fail = [&report](const QString& message) {
         report.error = message;
@@ -141,11 +141,11 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
         return fail(QStringLiteral("type %1 cannot be compared on the GPU; compare it on the host")
                         .arg(type.displayName()));
     if (const QString problem =
-            comparisonProblem(type, count, atol, rtol, got.sizeBytes(), expected.sizeBytes());
+            comparisonProblem(type, count, atol, rtol, got.sizeBytes(), expected.sizeBytes(), ulp);
         !problem.isEmpty())
         return fail(problem);
 
-    report.checked = count;
+    report.checked = count * componentCount(type.scalar); // two values per fp4x2 byte
     if (count == 0) {
         report.passed = true;
         return report;
@@ -176,12 +176,12 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
     unsigned long long count64 = static_cast<unsigned long long>(count);
     unsigned long long perBlock64 = static_cast<unsigned long long>(perBlock);
     // Integers are compared bit for bit when no tolerance is asked for (as on the host).
-    int exact = atol == 0 && rtol == 0 ? 1 : 0;
+    int exact = atol == 0 && rtol == 0 && ulp == 0 ? 1 : 0;
     CUdeviceptr stats = scratch;
     CUdeviceptr blockRecorded = scratch + kBlockRecordedOffset;
     CUdeviceptr blockRecords = scratch + kBlockRecordsOffset;
-    void* compareParams[] = {&gotPtr, &expectedPtr, &count64, &perBlock64,    &atol,
-                             &rtol,   &exact,       &stats,   &blockRecorded, &blockRecords};
+    void* compareParams[] = {&gotPtr, &expectedPtr, &count64, &perBlock64,    &atol,        &rtol,
+                             &ulp,    &exact,       &stats,   &blockRecorded, &blockRecords};
     LaunchDims config;
     config.grid = {int(blocks), 1, 1};
     config.block = {kGpuCompareThreads, 1, 1};

@@ -47,18 +47,18 @@ public:
     GpuComparer(const GpuComparer&) = delete;
     GpuComparer& operator=(const GpuComparer&) = delete;
 
-    /// Scalar float16/32/64, int8..64, uint8..64, bool; complex and structs: false (the host
-    /// path handles them).
+    /// Scalar float16/32/64, bfloat16, float8 e4m3/e5m2, float4_e2m1x2, int8..64, uint8..64,
+    /// bool; complex and structs: false (the host path handles them).
     [[nodiscard]] static bool supports(const ValueType& type);
 
     /// Fills a BufferVerification exactly like compareBuffers() would for the same inputs
     /// (mismatch, NaN, unwritten, error maxima, first kMaxReportedMismatches mismatches in
-    /// index order, checked = count), leaving buffer/method empty. Bad inputs (unsupported
-    /// type, negative count or tolerance, buffers too small) and a failed compile give
-    /// `error`; driver failures throw CudaError. Synchronises `stream`.
+    /// index order, checked = count; `ulp` as Tolerance::ulp), leaving buffer/method empty. Bad
+    /// inputs (unsupported type, negative count or tolerance, buffers too small) and a failed
+    /// compile give `error`; driver failures throw CudaError. Synchronises `stream`.
     [[nodiscard]] BufferVerification compare(const DeviceBuffer& got, const DeviceBuffer& expected,
                                              const ValueType& type, qint64 count, double atol,
-                                             double rtol, const Stream& stream,
+                                             double rtol, double ulp, const Stream& stream,
                                              const QString& arch);
 
 private:

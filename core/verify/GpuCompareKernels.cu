@@ -60,14 +60,40 @@ __device__ __forceinline__ double kpUlp(double x, int fractionBits, int minExp)
     return ldexp(1.0, exponent - fractionBits);
 }
 
+// core/launch/MiniFloat's miniBitsToDouble, bit for bit: a sign bit, exponent and fraction
+// in the low `width` bits with the given bias. ieeeSpecials: the all-ones exponent holds inf
+// and NaN (bf16, e5m2); otherwise magnitudes above maxFinite are NaN (e4m3's S.1111.111; fp4
+// has none above its largest value).
+__device__ __forceinline__ double kpMiniToDouble(unsigned bits, int width, int fractionBits,
+                                                 int bias, bool ieeeSpecials, unsigned maxFinite)
+{
+    const int exponentBits = width - 1 - fractionBits;
+    const bool negative = (bits >> (width - 1)) & 1u;
+    const int exponent = (bits >> fractionBits) & ((1 << exponentBits) - 1);
+    const int fraction = bits & ((1 << fractionBits) - 1);
+    const unsigned magnitude = bits & ((1u << (width - 1)) - 1);
+    double value;
+    if (ieeeSpecials && exponent == (1 << exponentBits) - 1)
+        value = fraction ? kpNan() : kpInf();
+    else if (!ieeeSpecials && magnitude > maxFinite)
+        value = kpNan();
+    else if (exponent == 0)
+        value = ldexp(double(fraction), 1 - bias - fractionBits);
+    else
+        value = ldexp(double(fraction + (1 << fractionBits)), exponent - bias - fractionBits);
+    return negative ? -value : value;
+}
+
 // One traits type per storage format, as in Verify.cpp: Bits is the raw storage (compared
-// bit for bit for the poison test), value() the double the host would compute, key() what
-// an exact integer comparison compares, ulp() one ulp of the type there (1 for integers).
+// bit for bit for the poison test), value() the double the host would compute (of component
+// k < kComponents), key() what an exact integer comparison compares, ulp() one ulp of the
+// type there (1 for integers).
 #define KP_PLAIN_TRAITS(Name, BitsType, IsInteger, ValueExpr, FractionBits, MinExp)           \
     struct Name {                                                                               \
         typedef BitsType Bits;                                                                  \
         static constexpr bool kInteger = IsInteger;                                             \
-        static __device__ __forceinline__ double value(Bits b) { return (ValueExpr); }          \
+        static constexpr int kComponents = 1;                                                   \
+        static __device__ __forceinline__ double value(Bits b, int = 0) { return (ValueExpr); } \
         static __device__ __forceinline__ Bits key(Bits b) { return b; }                        \
         static __device__ __forceinline__ double ulp(double x)                                  \
         {                                                                                       \
@@ -85,12 +111,34 @@ KP_PLAIN_TRAITS(KpUInt64, u64, true, double(b), 0, 0)
 KP_PLAIN_TRAITS(KpFloat16, unsigned short, false, kpHalfToDouble(b), 10, -14)
 KP_PLAIN_TRAITS(KpFloat32, unsigned int, false, double(__int_as_float((int)b)), 23, -126)
 KP_PLAIN_TRAITS(KpFloat64, u64, false, __longlong_as_double((long long)b), 52, -1022)
+// The layouts of MiniFloat.cpp's layoutOf(): width, fraction bits, bias, specials, largest
+// finite magnitude; the ulp's smallest normal exponent is 1 - bias.
+KP_PLAIN_TRAITS(KpBFloat16, unsigned short, false, kpMiniToDouble(b, 16, 7, 127, true, 0x7F7F), 7,
+                -126)
+KP_PLAIN_TRAITS(KpFloat8E4M3, unsigned char, false, kpMiniToDouble(b, 8, 3, 7, false, 0x7E), 3, -6)
+KP_PLAIN_TRAITS(KpFloat8E5M2, unsigned char, false, kpMiniToDouble(b, 8, 2, 15, true, 0x7B), 2,
+                -14)
+
+// float4_e2m1x2: one byte per element holding two values, the low nibble first (.x), as
+// Verify.cpp's compareFp4x2Buffer reads them.
+struct KpFloat4E2M1x2 {
+    typedef unsigned char Bits;
+    static constexpr bool kInteger = false;
+    static constexpr int kComponents = 2;
+    static __device__ __forceinline__ double value(Bits b, int k = 0)
+    {
+        return kpMiniToDouble((b >> (4 * k)) & 0xFu, 4, 1, 1, false, 0x7);
+    }
+    static __device__ __forceinline__ Bits key(Bits b) { return b; }
+    static __device__ __forceinline__ double ulp(double x) { return kpUlp(x, 1, 0); }
+};
 
 struct KpBool {
     typedef unsigned char Bits;
     static constexpr bool kInteger = true;
+    static constexpr int kComponents = 1;
     static __device__ __forceinline__ double ulp(double) { return 1.0; }
-    static __device__ __forceinline__ double value(Bits b) { return b ? 1.0 : 0.0; }
+    static __device__ __forceinline__ double value(Bits b, int = 0) { return b ? 1.0 : 0.0; }
     static __device__ __forceinline__ Bits key(Bits b) { return b ? 1 : 0; } // any non-zero is true
 };
 
@@ -118,14 +166,44 @@ __device__ __forceinline__ void kpRecordError(KpTotals& t, double got, double ex
         t.maxRel = fmax(t.maxRel, diff / fabs(expected));
 }
 
-// One element, exactly as compareScalars() judges it; true when it is a mismatch.
+// One component of a float comparison, as Verify.cpp's Comparison::component: true when it
+// fails. Either bound is enough: atol/rtol, or within ulpTol ulps of the type at `expected`.
+template <class T>
+__device__ __forceinline__ bool kpComponent(double got, double expected, double atol,
+                                            double rtol, double ulpTol, KpTotals& t,
+                                            bool& sawNan)
+{
+    const bool gotNan = kpIsNan(got);
+    const bool expectedNan = kpIsNan(expected);
+    if (gotNan || expectedNan) {
+        sawNan = gotNan && !expectedNan;
+        return !(gotNan && expectedNan);
+    }
+    if (got == expected)
+        return false;
+    if (kpIsInf(got) || kpIsInf(expected))
+        return true;
+    const double diff = fabs(got - expected);
+    // Explicit roundings: a fused multiply-add would decide borderline elements
+    // differently from the host's separate multiply and add.
+    const double tolerance = __dadd_rn(atol, __dmul_rn(rtol, fabs(expected)));
+    const double ulp = T::ulp(expected);
+    const bool bad = !(diff <= tolerance) && !(ulpTol > 0 && diff <= __dmul_rn(ulpTol, ulp));
+    kpRecordError(t, got, expected, ulp);
+    return bad;
+}
+
+// One element, exactly as compareScalars() (compareFp4x2Buffer for two components) judges
+// it; true when it is a mismatch, with the first failing component's values in
+// failGot/failExpected (what the host lists).
 template <class T>
 __device__ __forceinline__ bool kpCheck(typename T::Bits g, typename T::Bits e, bool exact,
-                                        double atol, double rtol, KpTotals& t)
+                                        double atol, double rtol, double ulpTol, KpTotals& t,
+                                        double& failGot, double& failExpected)
 {
     typedef typename T::Bits Bits;
-    const double got = T::value(g);
-    const double expected = T::value(e);
+    failGot = T::value(g);
+    failExpected = T::value(e);
     // All bytes kPoisonByte (0xA5), unless the expected value has exactly those bytes.
     if (g == Bits(0xA5A5A5A5A5A5A5A5ULL) && g != e) {
         ++t.unwritten;
@@ -136,23 +214,21 @@ __device__ __forceinline__ bool kpCheck(typename T::Bits g, typename T::Bits e, 
     bool sawNan = false;
     if (T::kInteger && exact) {
         bad = T::key(g) != T::key(e);
-        kpRecordError(t, got, expected, T::ulp(expected));
+        kpRecordError(t, failGot, failExpected, T::ulp(failExpected));
     } else {
-        const bool gotNan = kpIsNan(got);
-        const bool expectedNan = kpIsNan(expected);
-        if (gotNan || expectedNan) {
-            bad = !(gotNan && expectedNan);
-            sawNan = gotNan;
-        } else if (got == expected) {
-        } else if (kpIsInf(got) || kpIsInf(expected)) {
+#pragma unroll
+        for (int k = 0; k < T::kComponents; ++k) {
+            const double got = T::value(g, k);
+            const double expected = T::value(e, k);
+            bool nan = false;
+            if (!kpComponent<T>(got, expected, atol, rtol, ulpTol, t, nan))
+                continue;
+            sawNan |= nan;
+            if (!bad) { // the first failing component stands for the element
+                failGot = got;
+                failExpected = expected;
+            }
             bad = true;
-        } else {
-            const double diff = fabs(got - expected);
-            // Explicit roundings: a fused multiply-add would decide borderline elements
-            // differently from the host's separate multiply and add.
-            const double tolerance = __dadd_rn(atol, __dmul_rn(rtol, fabs(expected)));
-            bad = !(diff <= tolerance);
-            kpRecordError(t, got, expected, T::ulp(expected));
         }
     }
     if (bad) {
@@ -170,7 +246,7 @@ template <class T>
 __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ got,
                                           const typename T::Bits* __restrict__ expected,
                                           u64 count, u64 perBlock, double atol, double rtol,
-                                          int exactFlag, u64* stats, unsigned* blockRecorded,
+                                          double ulpTol, int exactFlag, u64* stats, unsigned* blockRecorded,
                                           KpRecord* blockRecords)
 {
     typedef typename T::Bits Bits;
@@ -207,13 +283,17 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
 #pragma unroll
         for (int k = 0; k < KP_ITEMS; ++k) {
             const u64 i = tile + u64(k) * KP_THREADS + tid;
-            bad[k] = i < end && kpCheck<T>(g[k], e[k], exact, atol, rtol, t);
+            double unusedGot, unusedExpected;
+            bad[k] = i < end && kpCheck<T>(g[k], e[k], exact, atol, rtol, ulpTol, t, unusedGot,
+                                           unusedExpected);
             anyBad |= bad[k];
         }
         // sRecorded changes only between barriers below, so every thread reads the same value
         // and takes the same branch.
         if (sRecorded < KP_RECORDS && __syncthreads_or(anyBad)) {
-            // Rare path: rank this tile's mismatches in index order (k, then thread).
+            // Rare path: rank this tile's mismatches in index order (k, then thread). Unrolled
+            // so that g, e and bad stay in registers.
+#pragma unroll
             for (int k = 0; k < KP_ITEMS; ++k) {
                 const unsigned mask = __ballot_sync(KP_FULL_MASK, bad[k]);
                 if (lane == 0)
@@ -227,10 +307,11 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
                     total += sWarpCounts[w];
                 }
                 if (bad[k] && rank < KP_RECORDS) {
+                    // Judged again for the failing component's values (rare path).
+                    KpTotals unused = {0, 0, 0, 0.0, 0.0, 0.0};
                     KpRecord r;
                     r.index = (long long)(tile + u64(k) * KP_THREADS + tid);
-                    r.got = T::value(g[k]);
-                    r.expected = T::value(e[k]);
+                    kpCheck<T>(g[k], e[k], exact, atol, rtol, ulpTol, unused, r.got, r.expected);
                     records[rank] = r;
                 }
                 __syncthreads();
@@ -289,10 +370,10 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
 #define KP_COMPARE_ENTRY(Name, Traits)                                                          \
     extern "C" __global__ void __launch_bounds__(KP_THREADS) kpCompare_##Name(                 \
         const Traits::Bits* __restrict__ got, const Traits::Bits* __restrict__ expected,      \
-        u64 count, u64 perBlock, double atol, double rtol, int exact, u64* stats,               \
+        u64 count, u64 perBlock, double atol, double rtol, double ulpTol, int exact, u64* stats, \
         unsigned* blockRecorded, KpRecord* blockRecords)                                        \
     {                                                                                           \
-        kpCompare<Traits>(got, expected, count, perBlock, atol, rtol, exact, stats,             \
+        kpCompare<Traits>(got, expected, count, perBlock, atol, rtol, ulpTol, exact, stats,     \
                           blockRecorded, blockRecords);                                         \
     }
 // Each type is compiled on its first use (KP_WANT_<type>): one entry takes ptxas about a
@@ -332,6 +413,18 @@ KP_COMPARE_ENTRY(float32, KpFloat32)
 #endif
 #if defined(KP_WANT_ALL) || defined(KP_WANT_float64)
 KP_COMPARE_ENTRY(float64, KpFloat64)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_bfloat16)
+KP_COMPARE_ENTRY(bfloat16, KpBFloat16)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_float8_e4m3)
+KP_COMPARE_ENTRY(float8_e4m3, KpFloat8E4M3)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_float8_e5m2)
+KP_COMPARE_ENTRY(float8_e5m2, KpFloat8E5M2)
+#endif
+#if defined(KP_WANT_ALL) || defined(KP_WANT_float4_e2m1x2)
+KP_COMPARE_ENTRY(float4_e2m1x2, KpFloat4E2M1x2)
 #endif
 
 // One block of KP_THREADS threads: walks the blocks' records in block order (an exclusive

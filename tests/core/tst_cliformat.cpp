@@ -55,6 +55,7 @@ RunResult timedRun() {
     y.checked = 16777216;
     y.maxAbsError = 2.384185791015625e-07;
     y.maxRelError = 1.1920928955078125e-07;
+    y.maxUlpError = 2; // in float32 ulps at the expected value
     r.verification = {y};
     r.totalMs = 431.7;
     return r;
@@ -95,8 +96,8 @@ Timing (5 repetitions, 65536x1x1 blocks of 256x1x1):
   registers 16, static shared 0 B, local 0 B, occupancy 100 %
 
 Verification:
-  buffer  result  method            max abs err  max rel err  mismatches  NaN  unwritten
-  y       PASS    expression a*x+y  2.38e-07     1.19e-07     0           0    0
+  buffer  result  method            max abs err  max rel err  max ulp err  mismatches  NaN  unwritten
+  y       PASS    expression a*x+y  2.38e-07     1.19e-07     2            0           0    0
 
 OK in 431.7 ms
 )");
@@ -151,8 +152,8 @@ Timing (2 repetitions, 65536x1x1 blocks of 256x1x1):
   registers 16, static shared 0 B, local 0 B, occupancy 100 %
 
 Verification:
-  buffer  result  method            max abs err  max rel err  mismatches  NaN  unwritten
-  y       FAIL    expression a*x+y  2.38e-07     1.19e-07     2           1    0
+  buffer  result  method            max abs err  max rel err  max ulp err  mismatches  NaN  unwritten
+  y       FAIL    expression a*x+y  2.38e-07     1.19e-07     2            2           1    0
   first mismatches in y:
   index  got    expected
   3      1.5    2

@@ -20,10 +20,10 @@ struct ExpectedParam {
     int sizeBytes;
 };
 
-/// got, expected, count, perBlock, atol, rtol, exact, stats, blockRecorded, blockRecords.
+/// got, expected, count, perBlock, atol, rtol, ulp, exact, stats, blockRecorded, blockRecords.
 const QVector<ExpectedParam> kCompareParams = {{".u64", 8}, {".u64", 8}, {".u64", 8}, {".u64", 8},
-                                               {".f64", 8}, {".f64", 8}, {".u32", 4}, {".u64", 8},
-                                               {".u64", 8}, {".u64", 8}};
+                                               {".f64", 8}, {".f64", 8}, {".f64", 8}, {".u32", 4},
+                                               {".u64", 8}, {".u64", 8}, {".u64", 8}};
 /// blockRecorded, blockRecords, blocks, out, outCount.
 const QVector<ExpectedParam> kGatherParams = {
     {".u64", 8}, {".u64", 8}, {".u32", 4}, {".u64", 8}, {".u64", 8}};
@@ -52,7 +52,7 @@ private slots:
         QTest::addColumn<bool>("supported");
         for (ScalarType t : allScalarTypes())
             QTest::newRow(scalarTypeInfo(t).numpyName)
-                << t << (!scalarTypeInfo(t).isComplex && !isLowPrecision(t));
+                << t << !scalarTypeInfo(t).isComplex; // bfloat16, fp8, fp4 decoded there too
     }
     /// What GpuComparer compiles on the first use of a type: that type's entry and the
     /// gather kernel, nothing else, for sm_90.

@@ -10,6 +10,7 @@
 #include "core/cuda/Device.h"
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Stream.h"
+#include "core/launch/ScalarCodec.h"
 #include "core/verify/GpuCompare.h"
 #include "core/verify/Verify.h"
 
@@ -92,10 +93,13 @@ Data makeData(ScalarType type, qint64 count, Scenario scenario, quint64 seed) {
         return d;
     }
 
-    // Values an output of this type could hold.
+    // Values an output of this type could hold (fp4's largest is 6).
+    const bool low = isLowPrecision(type);
     QVector<double> expected(count);
     for (double& e : expected) {
-        if (info.isFloat)
+        if (type == ScalarType::Float4E2M1x2)
+            e = unit(rng) * 12 - 6;
+        else if (info.isFloat)
             e = chance(0.01) ? 0.0 : unit(rng) * 200 - 100;
         else if (type == ScalarType::UInt8)
             e = double(byte(rng));
@@ -110,7 +114,18 @@ Data makeData(ScalarType type, qint64 count, Scenario scenario, quint64 seed) {
             double& g = got[i];
             double& e = expected[i];
             if (count < 100 && i == 0) {
-                g = e > 100 ? e - 100 : e + 100; // short rows fail too, in any type's range
+                // Short rows fail too, in any type's range (fp8/fp4 saturate: e > 0 goes down).
+                g = e > (low ? 0 : 100) ? e - 100 : e + 100;
+            } else if (low) {
+                // Whole ulps of the type around the rows' ulp tolerance (2), and the specials.
+                if (chance(0.3))
+                    g = e + detail::ulpOf(type, e) * std::round(unit(rng) * 8 - 4);
+                else if (chance(0.001))
+                    g = kNan;
+                else if (chance(0.001))
+                    g = kInf;
+                else if (chance(0.001))
+                    g = e = -kInf;
             } else if (info.isFloat) {
                 if (chance(0.1)) // around the tolerance, on both sides of it
                     g = e + (atol + rtol * std::abs(e)) * (unit(rng) * 3 - 1.5);
@@ -218,10 +233,11 @@ private:
     }
 
     BufferVerification compareOnGpu(const QByteArray& got, const QByteArray& expected,
-                                    const ValueType& type, qint64 count, double atol, double rtol) {
+                                    const ValueType& type, qint64 count, double atol, double rtol,
+                                    double ulp = 0) {
         const DeviceBuffer g = upload(got, *m_stream, "got");
         const DeviceBuffer e = upload(expected, *m_stream, "expected");
-        return m_comparer->compare(g, e, type, count, atol, rtol, *m_stream, m_arch);
+        return m_comparer->compare(g, e, type, count, atol, rtol, ulp, *m_stream, m_arch);
     }
 
 private slots:
@@ -248,28 +264,40 @@ private slots:
         QTest::addColumn<Scenario>("scenario");
         QTest::addColumn<double>("atol");
         QTest::addColumn<double>("rtol");
-        const ScalarType types[] = {ScalarType::Float32, ScalarType::Float64, ScalarType::Int32,
-                                    ScalarType::Float16, ScalarType::UInt8};
+        QTest::addColumn<double>("ulp");
+        const ScalarType types[] = {
+            ScalarType::Float32,    ScalarType::Float64,    ScalarType::Int32,
+            ScalarType::Float16,    ScalarType::UInt8,      ScalarType::BFloat16,
+            ScalarType::Float8E4M3, ScalarType::Float8E5M2, ScalarType::Float4E2M1x2};
         const qint64 counts[] = {1, 1000, 10'000'000};
         const Scenario scenarios[] = {Scenario::Noisy, Scenario::RandomBits, Scenario::Sparse,
                                       Scenario::Unwritten, Scenario::Equal};
         for (ScalarType t : types) {
-            const bool isFloat = scalarTypeInfo(t).isFloat;
+            const bool low = isLowPrecision(t);
+            const bool isFloat = scalarTypeInfo(t).isFloat && !low;
             for (qint64 n : counts) {
                 for (Scenario s : scenarios) {
-                    // Floats with the default tolerances; integers exactly.
+                    // Floats with the default tolerances; low-precision types within 2 ulps;
+                    // integers exactly.
                     const double atol = isFloat ? 1e-6 : 0.0;
                     const double rtol = isFloat ? 1e-5 : 0.0;
                     QTest::addRow("%s, %lld, %s", scalarTypeInfo(t).numpyName, n, scenarioName(s))
-                        << t << n << s << atol << rtol;
+                        << t << n << s << atol << rtol << (low ? 2.0 : 0.0);
                 }
             }
-            if (!isFloat) // integers within a tolerance are compared as doubles
+            if (!isFloat && !low) // integers within a tolerance are compared as doubles
                 QTest::addRow("%s, 1000000, noisy within atol 2", scalarTypeInfo(t).numpyName)
-                    << t << qint64(1'000'000) << Scenario::Noisy << 2.0 << 0.0;
+                    << t << qint64(1'000'000) << Scenario::Noisy << 2.0 << 0.0 << 0.0;
         }
         QTest::addRow("float32, 1000000, noisy, rtol only")
-            << ScalarType::Float32 << qint64(1'000'000) << Scenario::Noisy << 0.0 << 1e-5;
+            << ScalarType::Float32 << qint64(1'000'000) << Scenario::Noisy << 0.0 << 1e-5 << 0.0;
+        // Either bound passes an element: atol or 4 float32 ulps; ulps of an integer are 1.
+        QTest::addRow("float32, 1000000, noisy, atol or 4 ulps")
+            << ScalarType::Float32 << qint64(1'000'000) << Scenario::Noisy << 1e-6 << 0.0 << 4.0;
+        QTest::addRow("int32, 1000000, noisy within 2 ulps")
+            << ScalarType::Int32 << qint64(1'000'000) << Scenario::Noisy << 0.0 << 0.0 << 2.0;
+        QTest::addRow("bfloat16, 1000000, noisy, rtol 1e-2 or 1 ulp")
+            << ScalarType::BFloat16 << qint64(1'000'000) << Scenario::Noisy << 0.0 << 1e-2 << 1.0;
     }
     void matchesHost() {
         QFETCH(ScalarType, type);
@@ -277,10 +305,12 @@ private slots:
         QFETCH(Scenario, scenario);
         QFETCH(double, atol);
         QFETCH(double, rtol);
+        QFETCH(double, ulp);
         const ValueType vt = ValueType::of(type);
         const Data d = makeData(type, count, scenario, quint64(count) * 31 + quint64(scenario));
-        const BufferVerification host = compareBuffers(vt, d.got, d.expected, count, atol, rtol);
-        const BufferVerification gpu = compareOnGpu(d.got, d.expected, vt, count, atol, rtol);
+        const BufferVerification host =
+            compareBuffers(vt, d.got, d.expected, count, atol, rtol, ulp);
+        const BufferVerification gpu = compareOnGpu(d.got, d.expected, vt, count, atol, rtol, ulp);
         verifySameReport(gpu, host);
         // The row tests what it says it tests.
         if (scenario == Scenario::Equal)
@@ -362,8 +392,9 @@ private slots:
 
         // Its time is bench/compare's ("verification of 268,435,456 floats", bench/README.md).
         GpuComparer comparer;
-        const BufferVerification v = comparer.compare(
-            got, expected, ValueType::of(ScalarType::Float32), kCount, 1e-6, 1e-5, stream, m_arch);
+        const BufferVerification v =
+            comparer.compare(got, expected, ValueType::of(ScalarType::Float32), kCount, 1e-6, 1e-5,
+                             0, stream, m_arch);
         QVERIFY2(v.error.isEmpty(), qPrintable(v.error));
         QCOMPARE(v.checked, kCount);
         QCOMPARE(v.mismatches, qint64(3));

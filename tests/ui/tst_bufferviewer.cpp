@@ -47,6 +47,7 @@ private slots:
     void goToIndexPagesAndSelects();
     void heatMapSamplesToWidgetSize();
     void beforeARunSaysBuffersComeAfterOne();
+    void lowPrecisionShowsDecodedValues();
 };
 
 void TestBufferViewer::modelShapes_data() {
@@ -157,6 +158,32 @@ void TestBufferViewer::beforeARunSaysBuffersComeAfterOne() {
     QVERIFY2(info->text().contains(QStringLiteral("last run")), qPrintable(info->text()));
     viewer.clear();
     QVERIFY(info->text().contains(QStringLiteral("after a run")));
+}
+
+/// bfloat16 elements show their value, not their bits; fp4 pairs both nibbles, low first.
+void TestBufferViewer::lowPrecisionShowsDecodedValues() {
+    OutputBuffer b;
+    b.name = QStringLiteral("y");
+    b.type = ValueType::of(ScalarType::BFloat16);
+    b.count = 4;
+    const quint16 bits[] = {0x3FC0, 0x4049, 0xFF80, 0xC2F7}; // 1.5, 3.140625, -inf, -123.5
+    b.data = QByteArray(reinterpret_cast<const char*>(bits), sizeof bits);
+    BufferTableModel model;
+    model.setBuffer(b);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.data(model.index(0, 0)).toString(), QStringLiteral("1.5"));
+    // 0x4049 is 3.140625; the shortest text that reads back to those bits is shown.
+    QCOMPARE(model.data(model.index(1, 0)).toString(), QStringLiteral("3.14"));
+    QCOMPARE(model.data(model.index(2, 0)).toString(), QStringLiteral("-inf"));
+    QCOMPARE(model.data(model.index(3, 0)).toString(), QStringLiteral("-123.5"));
+
+    OutputBuffer pairs;
+    pairs.name = QStringLiteral("q");
+    pairs.type = ValueType::of(ScalarType::Float4E2M1x2);
+    pairs.count = 1;
+    pairs.data = QByteArray(1, char(0xC3)); // low nibble 0x3 = 1.5, high 0xC = -2
+    model.setBuffer(pairs);
+    QCOMPARE(model.data(model.index(0, 0)).toString(), QStringLiteral("(1.5, -2)"));
 }
 
 KERNELPAD_TEST_MAIN(TestBufferViewer)

@@ -24,6 +24,7 @@ BufferVerification report(const QString& buffer, bool passed, qint64 mismatches,
     v.nanCount = nans;
     v.unwritten = unwritten;
     v.maxAbsError = passed ? 1e-7 : 0.5;
+    v.maxUlpError = passed ? 1 : 4096;
     for (qint64 i = 0; i < std::min<qint64>(mismatches, 16); ++i)
         v.firstMismatches << Mismatch{i * 3, 1.5 + i, 1.0 + i};
     return v;
@@ -70,9 +71,11 @@ void TestVerificationPanel::showsVerdict() {
     QCOMPARE(verdict->text(), passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
     const QColor color = verdict->background().color();
     QVERIFY(passed ? color.green() > color.red() : color.red() > color.green());
-    QCOMPARE(summary->item(1, 5)->text(), QLocale().toString(mismatches));
-    QCOMPARE(summary->item(1, 6)->text(), QLocale().toString(nans));
-    QCOMPARE(summary->item(1, 7)->text(), QLocale().toString(unwritten));
+    QCOMPARE(summary->horizontalHeaderItem(5)->text(), QStringLiteral("Max ulp error"));
+    QCOMPARE(summary->item(1, 5)->text(), passed ? QStringLiteral("1") : QStringLiteral("4096"));
+    QCOMPARE(summary->item(1, 6)->text(), QLocale().toString(mismatches));
+    QCOMPARE(summary->item(1, 7)->text(), QLocale().toString(nans));
+    QCOMPARE(summary->item(1, 8)->text(), QLocale().toString(unwritten));
 
     // A failing buffer is selected and its first mismatches listed.
     QTableWidget* table = panel.mismatchTable();

@@ -23,6 +23,7 @@ enum VerificationColumn {
     MethodColumn,
     MaxAbsColumn,
     MaxRelColumn,
+    MaxUlpColumn,
     MismatchColumn,
     NanColumn,
     UnwrittenColumn,
@@ -84,8 +85,8 @@ VerificationPanel::VerificationPanel(QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary = makeTable(this,
                           {tr("Output"), tr("Result"), tr("Method"), tr("Max abs error"),
-                           tr("Max rel error"), tr("Mismatches"), tr("NaN"), tr("Unwritten"),
-                           tr("Checked")},
+                           tr("Max rel error"), tr("Max ulp error"), tr("Mismatches"), tr("NaN"),
+                           tr("Unwritten"), tr("Checked")},
                           QStringLiteral("summaryTable"));
     m_mismatchTitle = new QLabel(this);
     m_mismatches = makeTable(this, {tr("Index"), tr("Got"), tr("Expected"), tr("Abs error")},
@@ -157,6 +158,10 @@ void VerificationPanel::showResult(const RunResult& result) {
                            numberItem(couldNotRun ? QString() : error(v.maxAbsError)));
         m_summary->setItem(row, MaxRelColumn,
                            numberItem(couldNotRun ? QString() : error(v.maxRelError)));
+        // In ulps of the output type at the expected value: how many bfloat16 or fp8 steps
+        // off, where abs/rel errors depend on the magnitude.
+        m_summary->setItem(row, MaxUlpColumn,
+                           numberItem(couldNotRun ? QString() : error(v.maxUlpError)));
         m_summary->setItem(row, MismatchColumn, numberItem(locale.toString(v.mismatches)));
         m_summary->setItem(row, NanColumn, numberItem(locale.toString(v.nanCount)));
         m_summary->setItem(row, UnwrittenColumn, numberItem(locale.toString(v.unwritten)));
