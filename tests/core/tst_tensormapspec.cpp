@@ -207,7 +207,8 @@ void TestTensorMapSpec::refusedWhenResolved_data() {
     QTest::newRow("int8 elements")
         << QJsonObject{{"boxDims", QJsonArray{32, 8}}} << int(ScalarType::Int8)
         << "tensor map 'map': buffer: a tensor map cannot hold int8 elements (TMA moves uint8, "
-           "uint16, uint32, int32, uint64, int64, float16, float32, float64)";
+           "uint16, uint32, int32, uint64, int64, float16, float32, float64, bfloat16, "
+           "float8_e4m3, float8_e5m2, float4_e2m1x2)";
     QTest::newRow("bool elements") << QJsonObject{} << int(ScalarType::Bool)
                                    << "tensor map 'map': buffer: a tensor map cannot hold bool";
     QTest::newRow("inner box not 16 bytes")
