@@ -108,6 +108,45 @@ int exitCodeFor(const RunResult& result) {
 
 } // namespace
 
+namespace {
+
+/// What `kernelpad-cli compile` compiles: a .kpad project, or a source file (.cu, .ptx, .ll)
+/// read as a bare project.
+std::optional<Project> compileInput(const QString& path, QString* error) {
+    if (path.endsWith(QLatin1String(".kpad")))
+        return Project::load(path, error);
+    // Bounded and regular files only: a FIFO would hang the CLI, /dev/zero fill memory.
+    QString why;
+    const std::optional<QByteArray> bytes =
+        readRegularFile(path, ReadLimits{kMaxCliSourceBytes, true}, &why);
+    if (!bytes) {
+        *error = QStringLiteral("cannot read %1: %2").arg(path, why);
+        return std::nullopt;
+    }
+    Project project;
+    project.source = QString::fromUtf8(*bytes);
+    project.sourceName = QFileInfo(path).fileName();
+    project.language = languageOfFile(path); // .ptx, .ll/.nvvm
+    return project;
+}
+
+/// Why `kernel` (when named) is not in a compiled module, or empty: it is, by its name or as
+/// a name expression NVRTC lowered.
+QString missingKernel(const CompileResult& result, const QString& kernel) {
+    if (!result.ok || kernel.isEmpty() || result.findKernel(kernel))
+        return {};
+    for (const auto& [expression, name] : result.loweredNames)
+        if (expression == kernel)
+            return {};
+    QStringList names;
+    for (const KernelInfo& k : result.kernels)
+        names << k.name;
+    return QStringLiteral("kernel '%1' is not in the module; it has: %2")
+        .arg(kernel, names.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
 int runCompile(const QStringList& args) {
     QString error;
     const std::optional<ParsedArgs> p =
@@ -124,23 +163,10 @@ int runCompile(const QStringList& args) {
                                p->values.value("kernel"), p->flags.contains("ptx"),
                                p->flags.contains("sass"), json});
     const QFileInfo info(path);
-    Project project;
-    if (path.endsWith(QLatin1String(".kpad"))) {
-        std::optional<Project> loaded = Project::load(path, &error);
-        if (!loaded)
-            return badInput(error, json);
-        project = *loaded;
-    } else {
-        // Bounded and regular files only: a FIFO would hang the CLI, /dev/zero fill memory.
-        QString why;
-        const std::optional<QByteArray> bytes =
-            readRegularFile(path, ReadLimits{kMaxCliSourceBytes, true}, &why);
-        if (!bytes)
-            return badInput(QStringLiteral("cannot read %1: %2").arg(path, why), json);
-        project.source = QString::fromUtf8(*bytes);
-        project.sourceName = info.fileName();
-        project.language = languageOfFile(path); // .ptx, .ll/.nvvm
-    }
+    std::optional<Project> loaded = compileInput(path, &error);
+    if (!loaded)
+        return badInput(error, json);
+    Project project = std::move(*loaded);
     if (p->values.contains("kernel"))
         project.kernel = p->values.value("kernel");
     const QString arch =
@@ -176,19 +202,8 @@ int runCompile(const QStringList& args) {
     } else {
         result = compileThroughEngine(project, info.absolutePath(), arch);
     }
-    if (result.ok && !project.kernel.isEmpty() && !result.findKernel(project.kernel)) {
-        bool lowered = false;
-        for (const auto& [expression, name] : result.loweredNames)
-            lowered = lowered || expression == project.kernel;
-        if (!lowered) {
-            QStringList names;
-            for (const KernelInfo& k : result.kernels)
-                names << k.name;
-            return badInput(QStringLiteral("kernel '%1' is not in the module; it has: %2")
-                                .arg(project.kernel, names.join(QStringLiteral(", "))),
-                            json);
-        }
-    }
+    if (const QString missing = missingKernel(result, project.kernel); !missing.isEmpty())
+        return badInput(missing, json);
     // Program's name for a source without one, which is what .loc and nvdisasm name.
     const QString sourceName =
         project.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : project.sourceName;
