@@ -412,6 +412,42 @@ SweepRun runSweepThroughEngine(const SweepOrder& order, const SweepSpace& space,
     return run;
 }
 
+/// The command line's --set, --strategy, --budget and --seed written into `project`; false
+/// with `*error` when one does not apply.
+bool applyOverrides(const SweepArgs& a, Project* project, QString* error) {
+    for (const QString& set : a.sets)
+        if (!applySet(project, set, error))
+            return false;
+    if (a.strategy) {
+        const std::optional<SweepStrategySpec::Kind> kind = strategyKindFromName(*a.strategy);
+        if (!kind) {
+            *error = QStringLiteral("--strategy: expected exhaustive, random or local, got '%1'")
+                         .arg(*a.strategy);
+            return false;
+        }
+        project->sweep.strategy.kind = *kind;
+    }
+    if (a.budget)
+        project->sweep.strategy.budget = *a.budget;
+    if (a.seed)
+        project->sweep.strategy.seed = quint64(*a.seed);
+    return true;
+}
+
+/// The exit when the sweep's devices cannot be listed: several runners none of which answered
+/// is the driver's failure, one runner's problem is the input's.
+int devicesUnavailable(const SweepArgs& a, const QString& error) {
+    if (a.runners.size() <= 1)
+        return badInput(error, a.json);
+    if (a.json)
+        QTextStream(stdout) << QJsonDocument(
+                                   QJsonObject{{"status", "driver-unavailable"}, {"error", error}})
+                                   .toJson(QJsonDocument::Indented);
+    else
+        QTextStream(stderr) << "kernelpad-cli: sweep: " << error << '\n';
+    return kExitCudaError;
+}
+
 } // namespace
 
 int runSweep(const QStringList& args) {
@@ -422,22 +458,8 @@ int runSweep(const QStringList& args) {
     std::optional<Project> project = Project::load(a->project, &error);
     if (!project)
         return badInput(error, a->json);
-    for (const QString& set : a->sets)
-        if (!applySet(&*project, set, &error))
-            return badInput(error, a->json);
-    if (a->strategy) {
-        const std::optional<SweepStrategySpec::Kind> kind = strategyKindFromName(*a->strategy);
-        if (!kind)
-            return badInput(QStringLiteral("--strategy: expected exhaustive, random or local, "
-                                           "got '%1'")
-                                .arg(*a->strategy),
-                            a->json);
-        project->sweep.strategy.kind = *kind;
-    }
-    if (a->budget)
-        project->sweep.strategy.budget = *a->budget;
-    if (a->seed)
-        project->sweep.strategy.seed = quint64(*a->seed);
+    if (!applyOverrides(*a, &*project, &error))
+        return badInput(error, a->json);
 
     RunRequest base;
     base.project = *project;
@@ -445,18 +467,8 @@ int runSweep(const QStringList& args) {
     base.device = a->device;
     base.repetitions = a->repetitions;
     const std::optional<QVector<PoolEntry>> devices = runnerEntries(*a, &error);
-    if (!devices) {
-        if (a->runners.size() > 1) {
-            if (a->json)
-                QTextStream(stdout) << QJsonDocument(QJsonObject{{"status", "driver-unavailable"},
-                                                                 {"error", error}})
-                                           .toJson(QJsonDocument::Indented);
-            else
-                QTextStream(stderr) << "kernelpad-cli: sweep: " << error << '\n';
-            return kExitCudaError;
-        }
-        return badInput(error, a->json);
-    }
+    if (!devices)
+        return devicesUnavailable(*a, error);
     QStringList deviceNames;
     for (const PoolEntry& entry : *devices)
         if (!entry.deviceName.isEmpty())
