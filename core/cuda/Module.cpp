@@ -47,6 +47,9 @@ int Kernel::maxActiveBlocksPerSm(int blockThreads, int dynamicSharedBytes) const
 }
 
 void Kernel::allowDynamicSharedBytes(int bytes) const {
+    constexpr int kDefaultDynamicSharedLimitBytes = 48 * 1024;
+    if (bytes <= kDefaultDynamicSharedLimitBytes)
+        return;
     check(DriverApi::get().cuFuncSetAttribute(
               m_function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
           QStringLiteral("allowing %1 of dynamic shared memory for '%2'")

@@ -27,7 +27,8 @@ public:
     [[nodiscard]] QVector<ParamLayout> paramLayouts() const;
     /// Blocks of `blockThreads` threads that fit on one SM at once.
     [[nodiscard]] int maxActiveBlocksPerSm(int blockThreads, int dynamicSharedBytes) const;
-    /// Lets the kernel use more than the default 48 KiB of dynamic shared memory.
+    /// Lets the kernel use `bytes` of dynamic shared memory: above the default 48 KiB a kernel
+    /// must opt in with an attribute (compute capability 7.0+); at or below it, nothing to do.
     void allowDynamicSharedBytes(int bytes) const;
     /// cuLaunchKernel; with a cluster or a cooperative launch, cuLaunchKernelEx with those
     /// launch attributes (a plain launch keeps the plain call: its timing is the raw one).

@@ -93,6 +93,7 @@ QString exampleTopic(const QString& path) {
         {QStringLiteral("saxpy_sizes"), QStringLiteral("Sweeps")},
         {QStringLiteral("wmma_gemm_bf16"), QStringLiteral("Tensor cores and low precision")},
         {QStringLiteral("mma_sync_gemm_bf16"), QStringLiteral("Tensor cores and low precision")},
+        {QStringLiteral("wgmma_gemm_bf16"), QStringLiteral("Tensor cores and low precision")},
         {QStringLiteral("fp8_quantize"), QStringLiteral("Tensor cores and low precision")},
     };
     return topics.value(QFileInfo(path).completeBaseName(), QStringLiteral("More examples"));

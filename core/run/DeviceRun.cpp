@@ -19,10 +19,6 @@
 namespace kernelpad {
 namespace {
 
-/// Launches above the default 48 KiB of dynamic shared memory need an opt-in attribute
-/// (CUDA Programming Guide, "Shared Memory", compute capability 7.0+).
-constexpr int kDefaultDynamicSharedLimitBytes = 48 * 1024;
-
 QString kernelList(const CompileResult& compiled) {
     QStringList names;
     for (const KernelInfo& k : compiled.kernels)
@@ -177,11 +173,13 @@ bool DeviceRun::prepareKernel() {
         fail(RunStatus::BadInput, problem);
         return false;
     }
+    // The opt-in above 48 KiB first: the occupancy query counts the launch's shared memory
+    // and answers 0 blocks for a kernel not yet allowed that much.
+    if (!m_isPipeline)
+        m_kernel->allowDynamicSharedBytes(m_project.launch.sharedMemBytes);
     m_result.resources = resourcesOf(*m_kernel, m_s.info, m_result.launch);
     if (m_isPipeline)
         return true;
-    if (m_project.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
-        m_kernel->allowDynamicSharedBytes(m_project.launch.sharedMemBytes);
     problem = checkClusterAndCooperative(*m_kernel, m_result.compile.findKernel(m_lowered),
                                          m_s.device, m_s.info, &m_launch);
     if (!problem.isEmpty()) {

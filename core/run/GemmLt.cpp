@@ -34,9 +34,6 @@ std::unique_ptr<GemmLt> GemmLt::create(const GemmPlan& plan, const Stream& strea
     if (!lib)
         return nullptr;
     std::unique_ptr<GemmLt> gemm(new GemmLt(plan, *lib, stream));
-    const float ones[2] = {1.0f, 1.0f};
-    gemm->m_scales = DeviceBuffer(qint64(sizeof ones), QStringLiteral("the fp8 baseline's scales"));
-    gemm->m_scales.uploadAsync(ones, qint64(sizeof ones), stream);
     gemm->m_workspace = DeviceBuffer(kLtWorkspaceBytes, QStringLiteral("cuBLASLt's workspace"));
     if (const QString why = gemm->build(); !why.isEmpty()) {
         *error = QStringLiteral("%1 (%2, %3): %4")
@@ -61,19 +58,15 @@ QString GemmLt::build() {
         return QStringLiteral("cublasLtMatmulDescCreate: %1").arg(m_lib.statusText(s));
     // The TN form: the first operand transposed, the second not (the plan checked it).
     const cublasOperation_t opT = CUBLAS_OP_T, opN = CUBLAS_OP_N;
-    // A's and B's scales are 1 (the kernel reads the same e4m3 values unscaled). D is float
-    // or bfloat16, for which cuBLASLt refuses a D scale (it scales only an fp8 D).
-    const CUdeviceptr scaleA = m_scales.address(), scaleB = scaleA + sizeof(float);
-    const void* scaleAPtr = reinterpret_cast<const void*>(scaleA);
-    const void* scaleBPtr = reinterpret_cast<const void*>(scaleB);
+    // No scale pointers: the kernel reads the same e4m3 values unscaled, and cuBLASLt 13.1 on
+    // sm_90 answers "not supported" at cublasLtMatmul (after its heuristic accepted the plan)
+    // when A's and B's scale pointers are set, even to 1.0; without them the plan runs.
     const struct {
         cublasLtMatmulDescAttributes_t attribute;
         const void* value;
         size_t size;
     } attributes[] = {{CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT},
-                      {CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN},
-                      {CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scaleAPtr, sizeof scaleAPtr},
-                      {CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scaleBPtr, sizeof scaleBPtr}};
+                      {CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN}};
     for (const auto& a : attributes)
         if (s = m_lib.descSet(m_desc, a.attribute, a.value, a.size); s != CUBLAS_STATUS_SUCCESS)
             return QStringLiteral("cublasLtMatmulDescSetAttribute(%1): %2")

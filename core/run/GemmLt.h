@@ -41,7 +41,6 @@ private:
     cublasLtMatmulDesc_t m_desc = nullptr;
     cublasLtMatrixLayout_t m_first = nullptr, m_second = nullptr, m_out = nullptr;
     cublasLtMatmulAlgo_t m_algo{};
-    DeviceBuffer m_scales;    ///< A's and B's scale factors (1.0), read by the device
     DeviceBuffer m_workspace; ///< cuBLASLt's scratch memory for the chosen algorithm
 };
 

@@ -43,9 +43,7 @@ std::optional<PipelinePlan> PipelinePlan::prepare(const Project& project,
         }
         // Above 48 KiB of dynamic shared memory a kernel must opt in (as a single launch
         // does); the attribute is the kernel's, so set it before capture as well.
-        constexpr int kDefaultDynamicSharedLimitBytes = 48 * 1024;
-        if (step.launch.sharedMemBytes > kDefaultDynamicSharedLimitBytes)
-            kernel.allowDynamicSharedBytes(step.launch.sharedMemBytes);
+        kernel.allowDynamicSharedBytes(step.launch.sharedMemBytes);
         plan.m_steps.push_back(Step{kernel,
                                     step.kernel,
                                     step.launch,

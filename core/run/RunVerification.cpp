@@ -212,6 +212,8 @@ RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKern
         PackedArgs::pack(project.arguments, addresses, &run.error, *maps);
     if (!packed)
         return run;
+    // The reference runs with the kernel's launch, its dynamic shared memory included.
+    reference.allowDynamicSharedBytes(project.launch.sharedMemBytes);
     reference.launch(project.launch.dims(), stream, packed->kernelParams());
     stream.synchronize(QStringLiteral("running reference kernel '%1'").arg(referenceKernel));
     return run;

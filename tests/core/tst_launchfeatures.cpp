@@ -615,14 +615,15 @@ void TestLaunchFeatures::everyExampleCompiles_data() {
         QTest::newRow(qPrintable(file)) << file;
 }
 
-// Every example compiles for sm_90 (NVRTC, cooperative_groups included; nvJitLink for the PTX
-// example), its kernel is
-// in the module, and the globals it sets are there with the sizes it gives.
+// Every example compiles for sm_90, or the arch it names (sm_90a for wgmma) (NVRTC,
+// cooperative_groups included; nvJitLink for the PTX example), its kernel is in the module,
+// and the globals it sets are there with the sizes it gives.
 void TestLaunchFeatures::everyExampleCompiles() {
     QFETCH(QString, file);
     const Project p = loadExample(file);
+    const QString arch = p.options.arch.value_or(QStringLiteral("sm_90"));
     const CompileResult r = Program(p.source, p.sourceName, p.options, kExamples, p.language)
-                                .compile(QStringLiteral("sm_90"), p.nameExpressions());
+                                .compile(arch, p.nameExpressions());
     QVERIFY2(r.ok, qPrintable(r.log + r.error));
     QVERIFY(r.findKernel(p.kernel));
     QString error;

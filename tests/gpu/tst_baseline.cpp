@@ -61,9 +61,10 @@ extern "C" __global__ void gemm(const %1* A, const %1* B, float* C, int M, int N
     for (int k = 0; k < K; ++k) acc += float(A[row * K + k]) * float(B[k * N + col]);
     %2
 })")
-                   .arg(ab == ScalarType::Float16    ? QStringLiteral("__half")
-                        : ab == ScalarType::BFloat16 ? QStringLiteral("__nv_bfloat16")
-                                                     : QStringLiteral("float"),
+                   .arg(ab == ScalarType::Float16      ? QStringLiteral("__half")
+                        : ab == ScalarType::BFloat16   ? QStringLiteral("__nv_bfloat16")
+                        : ab == ScalarType::Float8E4M3 ? QStringLiteral("__nv_fp8_e4m3")
+                                                       : QStringLiteral("float"),
                         body);
     p.kernel = QStringLiteral("gemm");
     p.arguments = {buffer("A", ab, QStringLiteral("M*K"), Direction::In, 1),
@@ -152,11 +153,6 @@ private slots:
         const QString what = describe(r);
         qInfo("%s", qPrintable(what));
         QVERIFY2(r.status == RunStatus::Ok, qPrintable(what));
-        // On an H100 (driver 580, cuBLASLt 13.0) the heuristic offers an algorithm for this
-        // plan and cublasLtMatmul then answers "not supported" (status 15): the fp8 baseline
-        // does not run yet. Marked so that the day it runs, this line reports it.
-        QEXPECT_FAIL("", "cublasLtMatmul answers 'not supported' for the fp8 TN plan on sm_90",
-                     Abort);
         QVERIFY2(r.baseline.error.isEmpty(), qPrintable(what));
         QVERIFY2(r.baseline.check.passed, qPrintable(what));
         QCOMPARE(r.baseline.check.checked, qint64(1024) * 1024);

@@ -146,6 +146,42 @@ private slots:
         }
     }
 
+    void referenceGetsTheKernelsDynamicSharedMemory() {
+        // 64 KiB of dynamic shared memory needs an opt-in per kernel: the reference kernel,
+        // launched with the kernel's launch, must get it too (it was refused with "invalid
+        // argument" while only the kernel under test had it).
+        Project p = scaleProject(QStringLiteral("scale"), 4096);
+        p.source += QStringLiteral(R"(
+extern "C" __global__ void staged(const float* x, float* out, size_t n)
+{
+    extern __shared__ float stage[];
+    size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    stage[threadIdx.x + 16000] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    if (i < n) out[i] = 2.0f * stage[threadIdx.x + 16000];
+}
+extern "C" __global__ void staged_ref(const float* x, float* out, size_t n)
+{
+    extern __shared__ float stage[];
+    size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    stage[threadIdx.x + 16000] = i < n ? x[i] + x[i] : 0.0f;
+    __syncthreads();
+    if (i < n) out[i] = stage[threadIdx.x + 16000];
+}
+)");
+        p.kernel = QStringLiteral("staged");
+        p.arguments[1].buffer.verify.referenceKernel = QStringLiteral("staged_ref");
+        p.launch.sharedMemBytes = 64 * 1024;
+        const RunResult r = run(p);
+        QVERIFY2(r.status == RunStatus::Ok, qPrintable(r.error));
+        QCOMPARE(r.verification.size(), 1);
+        QVERIFY2(r.verification.first().passed, qPrintable(r.verification.first().error));
+        QCOMPARE(r.verification.first().checked, qint64(4096));
+        // The occupancy counts the 64 KiB: at most 3 blocks of 256 threads per SM (228 KiB).
+        QVERIFY2(r.resources.occupancyBlocksPerSm >= 1 && r.resources.occupancyBlocksPerSm <= 3,
+                 qPrintable(QString::number(r.resources.occupancyBlocksPerSm)));
+    }
+
     void gpuAndHostReportsAgree() {
         // The same wrong 16M output: kept on the host (keepOutputs) it is still verified on
         // the GPU; the host loop over the kept copy must report the same.
