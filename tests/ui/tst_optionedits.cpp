@@ -56,6 +56,29 @@ private slots:
     }
     void init() { QDir(ProjectDocument::recoveryDirectory()).removeRecursively(); }
 
+    void projectArchSurvivesTheDeviceArriving_data() {
+        QTest::addColumn<QString>("arch");
+        QTest::newRow("listed") << QStringLiteral("sm_90a");
+        QTest::newRow("not listed") << QStringLiteral("sm_72");
+    }
+    void projectArchSurvivesTheDeviceArriving() {
+        // The project names its arch; the device's arch arrives later and must only change
+        // what "device default" means, never the project's choice.
+        QFETCH(QString, arch);
+        CompileOptionsPanel panel;
+        ProgramOptions options;
+        options.arch = arch;
+        panel.setOptions(options);
+        QCOMPARE(panel.options().arch.value_or(QString()), arch);
+        panel.setDeviceArch(QStringLiteral("sm_90"));
+        QCOMPARE(panel.options().arch.value_or(QString()), arch);
+        QCOMPARE(panel.findChild<QComboBox*>(QStringLiteral("arch"))->currentText(), arch);
+        // And a project without an arch follows the device.
+        panel.setOptions(ProgramOptions{});
+        panel.setDeviceArch(QStringLiteral("sm_80"));
+        QVERIFY(!panel.options().arch);
+    }
+
     void optionEditRecompiles_data() {
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("flag"); // what the next compile's flags then hold

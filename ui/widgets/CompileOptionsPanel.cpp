@@ -175,10 +175,19 @@ bool CompileOptionsPanel::isOptionLive(const QString& objectName) const {
 void CompileOptionsPanel::setOptions(const ProgramOptions& options) {
     m_updating = true;
     m_loaded = options;
-    if (options.arch && !options.arch->isEmpty())
-        m_arch->setCurrentText(*options.arch);
-    else
+    if (options.arch && !options.arch->isEmpty()) {
+        // An index, not only the editable text: the text alone leaves index 0 current, and the
+        // device's arrival (setDeviceArch) then put "device default" back over the project's
+        // arch, so the next compile lost it (sm_90a's wgmma failed on sm_90).
+        int index = m_arch->findText(*options.arch);
+        if (index <= 0) {
+            m_arch->addItem(*options.arch);
+            index = m_arch->count() - 1;
+        }
+        m_arch->setCurrentIndex(index);
+    } else {
         m_arch->setCurrentIndex(0);
+    }
     const int std = options.cppStandard ? m_std->findData(*options.cppStandard) : 0;
     if (std < 0) {
         m_std->addItem(*options.cppStandard, *options.cppStandard);
