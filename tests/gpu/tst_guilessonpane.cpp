@@ -5,6 +5,7 @@
 // gpu-labelled; without a driver every test skips.
 
 #include "GpuTestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "../support/TestMain.h"
 #include "core/project/Lesson.h"
@@ -44,20 +45,6 @@ Lesson loadLesson(const QString& folder) {
     return *lesson;
 }
 
-/// Runs the window's project and waits for the workbench to record the run.
-const RunRecord* runAndWait(MainWindow& window) {
-    Workbench* workbench = window.workbench();
-    const int before = int(workbench->history().size());
-    QSignalSpy shown(workbench, &Workbench::runShown);
-    if (!QTest::qWaitFor([&] { return workbench->runBlockedReason().isEmpty(); }, kRunTimeoutMs))
-        return nullptr;
-    window.run();
-    while (workbench->history().size() == before)
-        if (!shown.wait(kRunTimeoutMs))
-            return nullptr;
-    return &workbench->history().constLast();
-}
-
 void paste(MainWindow& window, const QString& source) {
     auto* editor = window.findChild<CodeEditor*>();
     editor->selectAll();
@@ -95,7 +82,7 @@ void TestGuiLessonPane::correctnessLessonCompletesWithTheSolution() {
     auto* pane = window.findChild<LessonPane*>(QStringLiteral("lessonPane"));
     QVERIFY(pane);
 
-    const RunRecord* starter = runAndWait(window);
+    const RunRecord* starter = test::runInWindowAndWait(window, kRunTimeoutMs);
     QVERIFY(starter);
     QCOMPARE(starter->result.status, RunStatus::VerificationFailed);
     QVERIFY2(pane->resultText().startsWith(QStringLiteral("Not yet: Verification failed")),
@@ -105,7 +92,7 @@ void TestGuiLessonPane::correctnessLessonCompletesWithTheSolution() {
 
     paste(window, lesson.solutionSource);
     QCOMPARE(window.document()->project().source, lesson.solutionSource);
-    const RunRecord* solution = runAndWait(window);
+    const RunRecord* solution = test::runInWindowAndWait(window, kRunTimeoutMs);
     QVERIFY(solution);
     QVERIFY2(solution->result.status == RunStatus::Ok, qPrintable(solution->result.error));
     QVERIFY2(pane->resultText().startsWith(QStringLiteral("Lesson complete: ")),
@@ -127,7 +114,7 @@ void TestGuiLessonPane::speedLessonCompletesWithTheMeasuredSpeedup() {
     auto* pane = window.findChild<LessonPane*>(QStringLiteral("lessonPane"));
 
     paste(window, lesson.solutionSource);
-    const RunRecord* solution = runAndWait(window);
+    const RunRecord* solution = test::runInWindowAndWait(window, kRunTimeoutMs);
     QVERIFY(solution);
     QVERIFY2(solution->result.status == RunStatus::Ok, qPrintable(solution->result.error));
     // The starter is timed next, in the background; the verdict follows its run.
@@ -150,7 +137,7 @@ void TestGuiLessonPane::speedLessonCompletesWithTheMeasuredSpeedup() {
 
     // The starter itself, pasted back, is judged against the kept baseline: not complete.
     paste(window, lesson.project.source);
-    QVERIFY(runAndWait(window));
+    QVERIFY(test::runInWindowAndWait(window, kRunTimeoutMs));
     QVERIFY(QTest::qWaitFor(
         [&] { return pane->resultText().startsWith(QStringLiteral("Not yet")); }, kRunTimeoutMs));
     QVERIFY2(pane->resultText().contains(QStringLiteral("1.5× needed")),

@@ -5,6 +5,7 @@
 // gpu-labelled; without a driver every test skips.
 
 #include "GpuTestSupport.h"
+#include "GuiTestSupport.h"
 
 #include "../support/TestMain.h"
 #include "core/project/Lesson.h"
@@ -40,19 +41,6 @@ const QSize kLaptopClient(1280, 760);
 
 QString lessonsDir() {
     return qEnvironmentVariable("KERNELPAD_LESSONS", QStringLiteral(KERNELPAD_LESSONS_DIR));
-}
-
-const RunRecord* runAndWait(MainWindow& window) {
-    Workbench* workbench = window.workbench();
-    const int before = int(workbench->history().size());
-    QSignalSpy shown(workbench, &Workbench::runShown);
-    if (!QTest::qWaitFor([&] { return workbench->runBlockedReason().isEmpty(); }, kRunTimeoutMs))
-        return nullptr;
-    window.run();
-    while (workbench->history().size() == before)
-        if (!shown.wait(kRunTimeoutMs))
-            return nullptr;
-    return &workbench->history().constLast();
 }
 
 /// The step's picture, when asked for; and the window still fits the laptop's screen.
@@ -114,7 +102,7 @@ void TestGuiNewcomerWalk::welcomeToTheNextLesson() {
     auto* pane = window.findChild<LessonPane*>(QStringLiteral("lessonPane"));
     QVERIFY(pane);
 
-    const RunRecord* starter = runAndWait(window);
+    const RunRecord* starter = test::runInWindowAndWait(window, kRunTimeoutMs);
     QVERIFY(starter);
     QVERIFY2(pane->resultText().startsWith(QStringLiteral("Not yet")),
              qPrintable(pane->resultText()));
@@ -126,7 +114,7 @@ void TestGuiNewcomerWalk::welcomeToTheNextLesson() {
     auto* editor = window.findChild<CodeEditor*>();
     editor->selectAll();
     editor->replaceSelectedText(lesson->solutionSource);
-    const RunRecord* solved = runAndWait(window);
+    const RunRecord* solved = test::runInWindowAndWait(window, kRunTimeoutMs);
     QVERIFY(solved);
     QVERIFY2(pane->resultText().startsWith(QStringLiteral("Lesson complete")),
              qPrintable(pane->resultText()));
