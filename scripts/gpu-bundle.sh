@@ -20,7 +20,16 @@ for b in "$build/app/kernelpad-cli" "$build/tests/kernelpad_tests_gpu" \
     "$build/tests/kernelpad_tests_ui" "$build/tests/kernelpad_tests_core" "$@"; do
     [ -f "$b" ] && strip -o "$stage/bin/$(basename "$b")" "$b"
 done
+# The CUB baseline plugin is dlopened from ../lib/kernelpad/ beside bin/ (core/run/CubPlugin.h),
+# which no ldd of the programs finds: it travels as an extra folder merged into the bundle's lib/.
+extra=""
+if [ -f "$build/lib/kernelpad/libkernelpad_cub.so" ]; then
+    mkdir -p "$stage/extra/lib/kernelpad"
+    strip -o "$stage/extra/lib/kernelpad/libkernelpad_cub.so" "$build/lib/kernelpad/libkernelpad_cub.so"
+    extra="$stage/extra/lib"
+fi
 mkdir -p "$root/.gpu"
 # The test programs find the shared libraries by their build folder; the bundler by this path.
-LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+GPU_BUNDLE_EXTRA="${GPU_BUNDLE_EXTRA:+$GPU_BUNDLE_EXTRA }$extra" \
+    LD_LIBRARY_PATH="$stage/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$bundler" "$root/.gpu/bundle.tar.xz" "$stage"/bin/*

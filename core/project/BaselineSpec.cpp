@@ -92,7 +92,7 @@ bool readBuffers(const json::FieldReader& fields, const QVector<ArgumentSpec>& a
 } // namespace
 
 QStringList baselineLibraries() {
-    return {QStringLiteral("cublas")};
+    return {QStringLiteral("cublas"), QStringLiteral("cub")};
 }
 
 QStringList baselineComputeTypes() {
@@ -101,12 +101,16 @@ QStringList baselineComputeTypes() {
 }
 
 QString BaselineSpec::libraryDisplayName() const {
-    return library == QLatin1String("cublas") ? QStringLiteral("cuBLAS") : library;
+    if (library == QLatin1String("cublas"))
+        return QStringLiteral("cuBLAS");
+    return isCub() ? QStringLiteral("CUB") : library;
 }
 
 QJsonObject BaselineSpec::toJson() const {
     if (isEmpty())
         return {};
+    if (isCub())
+        return cubBaselineToJson(*this);
     QJsonObject json{{QStringLiteral("library"), library},
                      {QStringLiteral("call"), call},
                      {QStringLiteral("order"), order},
@@ -127,6 +131,8 @@ std::optional<BaselineSpec> BaselineSpec::fromJson(const QJsonObject& json,
                                                    const QVector<ArgumentSpec>& arguments,
                                                    QString* error) {
     const json::FieldReader fields(json, error, kBaselineRoot);
+    if (json.value(QStringLiteral("library")) == QJsonValue(QStringLiteral("cub")))
+        return cubBaselineFromJson(json, arguments, error);
     QStringList known{
         QStringLiteral("library"), QStringLiteral("call"),   QStringLiteral("order"),
         QStringLiteral("a"),       QStringLiteral("b"),      QStringLiteral("c"),

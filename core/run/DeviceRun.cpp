@@ -6,7 +6,6 @@
 #include "core/io/Trace.h"
 #include "core/launch/LaunchValidation.h"
 #include "core/run/ErrorText.h"
-#include "core/run/GemmBaseline.h"
 #include "core/run/Measure.h"
 #include "core/run/RunBuffers.h"
 #include "core/run/RunMemory.h"
@@ -279,7 +278,7 @@ bool DeviceRun::prepareMemory() {
     }
     if (m_baselinePlan) {
         // A library that is missing or refuses leaves the kernel's own results standing.
-        m_baseline = GemmBaseline::create(*m_baselinePlan, m_s.buffers, m_s.stream,
+        m_baseline = BaselineCall::create(*m_baselinePlan, m_s.buffers, m_s.stream,
                                           &m_result.baseline.error);
         tracePhase("baseline prepared");
     }
@@ -296,7 +295,7 @@ bool DeviceRun::planBaseline() {
                                  "%1; remove the baseline or the pipeline")
                       .arg(spec.libraryDisplayName());
     else
-        m_baselinePlan = planGemm(spec, m_project.arguments, &problem);
+        m_baselinePlan = planBaselineCall(spec, m_project.arguments, &problem);
     if (!m_baselinePlan) {
         fail(RunStatus::BadInput, problem);
         return false;
@@ -316,10 +315,7 @@ void DeviceRun::checkBaseline() {
         m_baseline.reset();
         return;
     }
-    const QByteArray library = m_baseline->downloadResult();
-    const QByteArray kernel = m_baseline->downloadKernelOutput();
-    const VerifySpec& tolerance = m_project.arguments[m_baselinePlan->c.argIndex].buffer.verify;
-    r.check = compareGemmOutputs(*m_baselinePlan, kernel, library, tolerance.atol, tolerance.rtol);
+    r.check = m_baseline->check(m_project.arguments);
     r.check.method = QStringLiteral("kernel vs %1").arg(r.library);
     tracePhase("baseline checked");
 }
@@ -329,7 +325,7 @@ void DeviceRun::timeBaseline(DeviceBuffer* flush, BlockingKernel* blocker) {
         return;
     report(RunStage::Timing, 0, 1);
     const TimingSpec& timing = m_project.timing;
-    GemmBaseline& gemm = *m_baseline;
+    BaselineCall& gemm = *m_baseline;
     const qint64 bytes = m_baselinePlan->bytesMoved();
     const MeasureOutcome m =
         measure(MeasureTarget{nullptr, m_launch.dims(), m_s.stream, nullptr, m_s.info, flush,

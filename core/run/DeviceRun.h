@@ -6,8 +6,7 @@
 // Internal to core/run.
 
 #include "core/launch/Packing.h"
-#include "core/run/BaselinePlan.h"
-#include "core/run/GemmBaseline.h"
+#include "core/run/BaselineCall.h"
 #include "core/run/PipelineRun.h"
 #include "core/run/RunGlobals.h"
 #include "core/run/SessionDeviceState.h"
@@ -81,8 +80,8 @@ private:
     BufferUploadStats m_uploads;
     std::optional<PackedArgs> m_packed;
     double m_verifyMs = 0;
-    std::optional<GemmPlan> m_baselinePlan;
-    std::unique_ptr<GemmBaseline> m_baseline; ///< null without a baseline, or when it failed
+    std::optional<BaselineCallPlan> m_baselinePlan;
+    std::unique_ptr<BaselineCall> m_baseline; ///< null without a baseline, or when it failed
 };
 
 } // namespace kernelpad
