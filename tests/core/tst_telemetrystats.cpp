@@ -388,6 +388,24 @@ private slots:
         QVERIFY(std::isnan(none->energyJ)); // absent in the file, NaN again
     }
 
+    void requestCarriesTheLock() {
+        QString error;
+        const std::optional<Project> project =
+            Project::load(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"), &error);
+        QVERIFY2(project, qPrintable(error));
+        RunRequest request;
+        request.project = *project;
+        QVERIFY(!request.toJson().contains(QStringLiteral("lockClocks"))); // off: not written
+        request.lockClocks = true;
+        const std::optional<RunRequest> back = RunRequest::fromJson(request.toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(back->lockClocks);
+        QJsonObject wrong = request.toJson();
+        wrong.insert(QStringLiteral("lockClocks"), QStringLiteral("yes"));
+        QVERIFY(!RunRequest::fromJson(wrong, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("lockClocks")), qPrintable(error));
+    }
+
     void lockCommand() {
         QCOMPARE(lockClocksCommand(1980, 0),
                  QStringLiteral("sudo nvidia-smi --lock-gpu-clocks=1980,1980"));
