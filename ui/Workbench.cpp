@@ -310,7 +310,10 @@ QString Workbench::runBlockedReason() const {
 }
 
 RunRequest Workbench::baseRequest(const Project* project) const {
-    return documentRequest(*m_document, currentDevice() ? currentDevice()->ordinal : 0, project);
+    RunRequest request =
+        documentRequest(*m_document, currentDevice() ? currentDevice()->ordinal : 0, project);
+    request.lockClocks = m_lockClocks;
+    return request;
 }
 
 bool Workbench::run(RunRequest request, QString* why) {
@@ -331,6 +334,7 @@ bool Workbench::startRun(RunRequest request, QString* why, bool live, const Proj
     request.project = built.project;
     request.projectDir = built.projectDir;
     request.device = built.device;
+    request.lockClocks = built.lockClocks;
     m_runningProject = request.project;
     m_lastCompiledSource = request.project.source;
     m_lastCompiledProject = request.project;

@@ -121,6 +121,11 @@ public:
     /// document's options are left as they are.
     void setLineInfoWanted(bool on);
     [[nodiscard]] bool lineInfoWanted() const { return m_lineInfoWanted; }
+    /// Device > Lock Clocks: every request from now on asks its runner to lock the device's
+    /// clocks to their base (RunRequest::lockClocks); off, the next run releases them, and a
+    /// runner's exit (KernelPad quitting) restores them.
+    void setLockClocks(bool on) { m_lockClocks = on; }
+    [[nodiscard]] bool lockClocks() const { return m_lockClocks; }
     [[nodiscard]] const std::optional<CompileResult>& lastCompile() const { return m_lastCompile; }
     /// The source the last compile (or run) was made from.
     [[nodiscard]] const QString& lastCompiledSource() const { return m_lastCompiledSource; }
@@ -284,6 +289,7 @@ private:
     QTimer m_compileTimer;
     bool m_compileWhileTyping = true;
     bool m_lineInfoWanted = false;
+    bool m_lockClocks = false;
 
     QVector<DeviceInfo> m_devices;
     QString m_driverError;

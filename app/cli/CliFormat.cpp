@@ -118,6 +118,43 @@ void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
         out << "\nProgram log:\n" << r.log << '\n';
 }
 
+namespace {
+
+/// The GPU's state while the samples ran and the launches' energy (Summary.cpp's
+/// "telemetry", "clock.*", "power.max", "temperature.max", "timing.unstable", "energy.*").
+void printTelemetry(QTextStream& out, const QVector<Summary>& summaries) {
+    const auto find = [&](const char* key) {
+        return findSummary(summaries, QString::fromLatin1(key));
+    };
+    const auto text = [&](const char* key) {
+        const Summary* s = find(key);
+        return s ? formatSummaryValue(*s) : QStringLiteral("-");
+    };
+    if (find("telemetry")) {
+        out << "  telemetry: " << text("telemetry") << '\n';
+        return;
+    }
+    out << "  GPU: " << text("power.max") << ", " << text("temperature.max") << ", SM clock spread "
+        << text("clock.smSpread") << ", clocks locked: " << text("clock.locked") << '\n';
+    if (find("clock.lockCommand"))
+        out << "  to lock them: " << text("clock.lockCommand") << '\n';
+    if (find("timing.unstable"))
+        out << "  warning: unstable timing: " << text("timing.unstable") << '\n';
+    if (find("energy.perLaunch")) {
+        out << "  energy: " << text("energy.perLaunch") << " per launch, " << text("energy.power")
+            << " average";
+        if (find("energy.bytesPerJoule"))
+            out << ", " << text("energy.bytesPerJoule");
+        if (find("energy.flopsPerJoule"))
+            out << ", " << text("energy.flopsPerJoule");
+        out << '\n';
+    } else if (find("energy.note")) {
+        out << "  energy: " << text("energy.note") << '\n';
+    }
+}
+
+} // namespace
+
 void printRun(QTextStream& out, const RunResult& r) {
     if (r.device.ordinal >= 0)
         out << "Device " << r.device.ordinal << ": " << r.device.name << " (" << r.device.arch()
@@ -163,6 +200,7 @@ void printRun(QTextStream& out, const RunResult& r) {
         if (value("samples.throttled") > 0)
             out << "  warning: the GPU was throttling during " << text("samples.throttled")
                 << " of " << text("samples") << " samples (SM clock under 75 % of its default)\n";
+        printTelemetry(out, summaries);
         if (value("blocking.timeouts") > 0)
             out << "  warning: the blocking kernel gave up waiting " << text("blocking.timeouts")
                 << " time(s); those samples may include host launch time\n";

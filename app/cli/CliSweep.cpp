@@ -558,7 +558,13 @@ int runSweep(const QStringList& args) {
                 << (std::isfinite(best->baselineRatio)
                         ? QStringLiteral("  %1 the baseline").arg(formatRatio(best->baselineRatio))
                         : QString())
+                << (std::isfinite(best->energyJ)
+                        ? QStringLiteral("  %1 mJ per launch").arg(best->energyJ * 1e3, 0, 'g', 3)
+                        : QString())
                 << "  on " << best->device << '\n';
+        else if (passed > 0 &&
+                 (objective == SweepObjective::Energy || objective == SweepObjective::Edp))
+            out << "no configuration has an energy figure (it needs 250 ms of timed launches)\n";
         else
             out << "no configuration passed\n";
         // What a size sweep's GB/s approach: the device's measured copy ceiling.

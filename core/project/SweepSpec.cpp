@@ -11,6 +11,29 @@
 namespace kernelpad {
 
 namespace {
+/// Every objective, in the enum's order.
+constexpr SweepObjective kSweepObjectives[] = {SweepObjective::Time, SweepObjective::Bandwidth,
+                                               SweepObjective::Baseline, SweepObjective::Energy,
+                                               SweepObjective::Edp};
+} // namespace
+
+QString sweepObjectiveName(SweepObjective objective) {
+    switch (objective) {
+    case SweepObjective::Time:
+        return QStringLiteral("time");
+    case SweepObjective::Bandwidth:
+        return QStringLiteral("bandwidth");
+    case SweepObjective::Baseline:
+        return QStringLiteral("baseline");
+    case SweepObjective::Energy:
+        return QStringLiteral("energy");
+    case SweepObjective::Edp:
+        return QStringLiteral("edp");
+    }
+    return QStringLiteral("time");
+}
+
+namespace {
 
 const QStringList kAxes{QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z")};
 const QStringList kBlockNames{QStringLiteral("bx"), QStringLiteral("by"), QStringLiteral("bz")};
@@ -279,10 +302,7 @@ QJsonObject SweepSpec::toJson() const {
     if (strategy.kind != SweepStrategySpec::Kind::Exhaustive)
         strategyJson.insert(QStringLiteral("seed"), double(strategy.seed));
     json.insert(QStringLiteral("strategy"), strategyJson);
-    json.insert(QStringLiteral("objective"),
-                objective == SweepObjective::Time        ? QStringLiteral("time")
-                : objective == SweepObjective::Bandwidth ? QStringLiteral("bandwidth")
-                                                         : QStringLiteral("baseline"));
+    json.insert(QStringLiteral("objective"), sweepObjectiveName(objective));
     return json;
 }
 
@@ -417,14 +437,12 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
         return std::nullopt;
 
     QString objective = QStringLiteral("time");
-    if (!fields.readChoice(
-            QStringLiteral("objective"),
-            {QStringLiteral("time"), QStringLiteral("bandwidth"), QStringLiteral("baseline")},
-            &objective))
+    QStringList objectives;
+    for (SweepObjective o : kSweepObjectives)
+        objectives << sweepObjectiveName(o);
+    if (!fields.readChoice(QStringLiteral("objective"), objectives, &objective))
         return std::nullopt;
-    spec.objective = objective == QLatin1String("time")        ? SweepObjective::Time
-                     : objective == QLatin1String("bandwidth") ? SweepObjective::Bandwidth
-                                                               : SweepObjective::Baseline;
+    spec.objective = kSweepObjectives[size_t(objectives.indexOf(objective))];
     return spec;
 }
 

@@ -86,9 +86,13 @@ struct SweepStrategySpec {
 [[nodiscard]] QString strategyKindName(SweepStrategySpec::Kind kind);
 [[nodiscard]] std::optional<SweepStrategySpec::Kind> strategyKindFromName(const QString& name);
 
-/// What "best" means: the lowest median time, the highest bandwidth, or the highest ratio to
-/// the project's library baseline (its time over the kernel's: "baseline").
-enum class SweepObjective { Time, Bandwidth, Baseline };
+/// What "best" means: the lowest median time, the highest bandwidth, the highest ratio to
+/// the project's library baseline (its time over the kernel's: "baseline"), the least energy
+/// per launch (NVML's counter, core/run/Telemetry.h: "energy") or the lowest energy-delay
+/// product (energy per launch times the median time: "edp").
+enum class SweepObjective { Time, Bandwidth, Baseline, Energy, Edp };
+/// The JSON name of an objective: "time", "bandwidth", "baseline", "energy", "edp".
+[[nodiscard]] QString sweepObjectiveName(SweepObjective objective);
 
 /// A project's "sweep" section.
 struct SweepSpec {

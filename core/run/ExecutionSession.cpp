@@ -8,6 +8,7 @@
 #include "core/run/DeviceRun.h"
 #include "core/run/ErrorText.h"
 #include "core/run/SessionDeviceState.h"
+#include "core/run/TelemetryClockLock.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -278,7 +279,11 @@ RunResult ExecutionSession::runOnDevice(const RunRequest& request, RunResult& re
     tracePhase("launch checked, globals bound, copy ceiling known");
     if (!run.prepareMemory() || !run.launchAndVerify())
         return run.result();
-    return run.time();
+    // Device > Lock Clocks travels with every run: locked (again) or released before timing.
+    const QString lockProblem = applyClockLock(request.lockClocks, s.info.pciBusId);
+    RunResult timed = run.time();
+    timed.timing.telemetry.lockError = lockProblem;
+    return timed;
 }
 
 } // namespace kernelpad

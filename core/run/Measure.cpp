@@ -2,6 +2,9 @@
 
 #include "core/cuda/Nvml.h"
 #include "core/run/StoppingCriterion.h"
+#include "core/run/TelemetryClockLock.h"
+
+#include <QDateTime>
 
 #include <algorithm>
 #include <memory>
@@ -22,6 +25,7 @@ constexpr double kThrottleFraction = 0.75;
 /// The shortest time a launch is taken to need when sizing chunks (a warm-up of 0 ns).
 constexpr double kShortestLaunchMs = 1e-3;
 constexpr double kMeasureMsPerSecond = 1000.0;
+constexpr double kNanosPerMs = 1e6;
 
 /// One measurement, phase by phase (nvbench's measure_cold): check, initialise, warm up,
 /// trials, summarise. Nothing here runs inside the timed loop but the launches and events.
@@ -68,8 +72,17 @@ private:
 
     void initialise() {
         m_nvml = Nvml::instance();
-        if (m_nvml)
-            m_smClockDefaultMHz = m_nvml->defaultSmClockMHz(m_t.device.pciBusId);
+        if (!m_nvml)
+            return;
+        m_smClockDefaultMHz = m_nvml->defaultSmClockMHz(m_t.device.pciBusId);
+        const Nvml::Limits limits = m_nvml->limits(m_t.device.pciBusId);
+        Telemetry& t = m_out.timing.telemetry;
+        t.smClockMaxMHz = limits.smMaxMHz;
+        t.smClockDefaultMHz = limits.smDefaultMHz;
+        t.memClockMaxMHz = limits.memMaxMHz;
+        t.memClockDefaultMHz = limits.memDefaultMHz;
+        t.powerLimitMw = limits.powerLimitMw;
+        t.lockedByKernelPad = clocksLockedByKernelPad(m_t.device.pciBusId);
     }
 
     /// Untimed launches (timed as a whole) that also size the chunks of the trials.
@@ -103,6 +116,7 @@ private:
             m_criterion->reset(); // its time budget starts with the first sample's launch
         unsigned char flushValue = 0;
         times.reserve(std::min(m_budget, 100000));
+        startEnergy();
         while (times.size() < m_budget) {
             const int n = std::min(chunk, m_budget - int(times.size()));
             {
@@ -116,7 +130,7 @@ private:
                 }
             }
             // Read the clocks while the queued launches keep the GPU busy (idle clocks are low).
-            const int smNow = readClocks();
+            const int smNow = readTelemetry(n);
             stops[size_t(n - 1)].synchronize();
             if (m_t.blocker && m_t.blocker->timedOut())
                 ++m_out.timing.blockingTimeouts;
@@ -153,20 +167,50 @@ private:
         }
     }
 
-    /// The SM clock now (0 without NVML); keeps the memory clock and the reading.
-    int readClocks() {
+    /// The SM clock now (0 without NVML); keeps the chunk's telemetry of `samples` samples.
+    int readTelemetry(int samples) {
         if (!m_nvml)
             return 0;
-        const std::optional<Nvml::Clocks> c = m_nvml->currentClocks(m_t.device.pciBusId);
-        if (!c)
+        const std::optional<Nvml::Reading> r = m_nvml->read(m_t.device.pciBusId);
+        if (!r)
             return 0;
-        m_out.timing.memClockMHz = c->memMHz;
-        m_smReadings.push_back(c->smMHz);
-        return c->smMHz;
+        m_out.timing.memClockMHz = r->memMHz;
+        m_smReadings.push_back(r->smMHz);
+        Telemetry& t = m_out.timing.telemetry;
+        t.available = true;
+        t.chunks.push_back(ChunkTelemetry{samples, r->smMHz, r->memMHz, r->powerMw, r->temperatureC,
+                                          r->clockEventReasons});
+        return r->smMHz;
+    }
+
+    /// The energy counter before the first sample is queued (the GPU is idle after the
+    /// warm-up's synchronize, so nothing before the samples is counted).
+    void startEnergy() {
+        if (m_nvml)
+            m_energyStartMj = m_nvml->totalEnergyMj(m_t.device.pciBusId);
+        m_energyClock.start();
+        m_energyStartedAtMs = double(QDateTime::currentMSecsSinceEpoch());
+    }
+
+    /// The energy counter after the last sample's synchronize.
+    void stopEnergy() {
+        if (!m_nvml || !m_energyStartMj)
+            return;
+        const std::optional<quint64> end = m_nvml->totalEnergyMj(m_t.device.pciBusId);
+        const double intervalMs = double(m_energyClock.nsecsElapsed()) / kNanosPerMs;
+        if (!end || *end < *m_energyStartMj)
+            return;
+        Telemetry& t = m_out.timing.telemetry;
+        t.available = true;
+        t.energyMj = double(*end - *m_energyStartMj);
+        t.energyIntervalMs = intervalMs;
+        t.energyStartedAtMs = m_energyStartedAtMs;
+        t.energyLaunches = int(m_out.timing.timesMs.size());
     }
 
     /// The statistics, and how the samples were taken.
     void summarise() {
+        stopEnergy();
         const TimingStats taken = m_out.timing;
         m_out.timing = computeStats(taken.timesMs, m_t.bytesPerLaunch, m_t.flopsPerLaunch);
         m_out.timing.mode = timingModeName(m_cold ? TimingSpec::Mode::Cold : TimingSpec::Mode::Hot);
@@ -176,6 +220,7 @@ private:
         m_out.timing.throttledSamples = taken.throttledSamples;
         m_out.timing.blockingTimeouts = taken.blockingTimeouts;
         m_out.timing.smClockDefaultMHz = m_smClockDefaultMHz;
+        m_out.timing.telemetry = taken.telemetry;
         if (!m_smReadings.isEmpty()) {
             std::sort(m_smReadings.begin(), m_smReadings.end());
             m_out.timing.smClockMHz = m_smReadings[m_smReadings.size() / 2];
@@ -197,6 +242,9 @@ private:
     int m_smClockDefaultMHz = 0;
     double m_perLaunchMs = 0;
     QVector<int> m_smReadings;
+    std::optional<quint64> m_energyStartMj;
+    QElapsedTimer m_energyClock;
+    double m_energyStartedAtMs = 0;
     MeasureOutcome m_out;
 };
 

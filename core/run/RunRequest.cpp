@@ -19,6 +19,8 @@ QJsonObject RunRequest::toJson() const {
         json.insert(QStringLiteral("sanitizer"), sanitizerToolName(sanitizer));
     if (measureCeiling)
         json.insert(QStringLiteral("measureCeiling"), true);
+    if (lockClocks)
+        json.insert(QStringLiteral("lockClocks"), true);
     return json;
 }
 
@@ -45,7 +47,8 @@ std::optional<RunRequest> RunRequest::fromJson(const QJsonObject& json, QString*
         !fields.readInt(QStringLiteral("repetitions"), &request.repetitions,
                         json::Presence::NullIsAbsent, {1, std::numeric_limits<int>::max()}) ||
         !fields.readBool(QStringLiteral("keepOutputs"), &request.keepOutputs) ||
-        !fields.readBool(QStringLiteral("measureCeiling"), &request.measureCeiling))
+        !fields.readBool(QStringLiteral("measureCeiling"), &request.measureCeiling) ||
+        !fields.readBool(QStringLiteral("lockClocks"), &request.lockClocks))
         return std::nullopt;
     const QJsonValue tool = json.value(QStringLiteral("sanitizer"));
     if (!tool.isUndefined() && !tool.isNull()) {

@@ -26,6 +26,9 @@ struct RunRequest {
     /// Time the device-to-device copy ceiling again before the run (it is otherwise measured
     /// once per device and kept on disk); the result's timing shows the share of it.
     bool measureCeiling = false;
+    /// Lock the device's clocks to its base clocks before timing (Device > Lock Clocks), until
+    /// a request without it or the runner's exit; false releases a lock this runner holds.
+    bool lockClocks = false;
 
     [[nodiscard]] QJsonObject toJson() const;
     static std::optional<RunRequest> fromJson(const QJsonObject& json, QString* error);

@@ -2,9 +2,11 @@
 
 #include "core/cuda/CudaError.h"
 #include "core/io/JsonValues.h"
+#include "core/run/TelemetryClockLock.h"
 
 #include <QJsonObject>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <utility>
@@ -19,7 +21,7 @@ constexpr double kMega = 1e6;
 constexpr double kLargestExactBytes = 9.2e18;
 constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 
-constexpr std::array<std::pair<SummaryHint, const char*>, 9> kHintNames{{
+constexpr std::array<std::pair<SummaryHint, const char*>, 14> kHintNames{{
     {SummaryHint::Duration, "duration"},
     {SummaryHint::ByteRate, "byte_rate"},
     {SummaryHint::Bytes, "bytes"},
@@ -28,6 +30,11 @@ constexpr std::array<std::pair<SummaryHint, const char*>, 9> kHintNames{{
     {SummaryHint::Ratio, "ratio"},
     {SummaryHint::FlopRate, "flop_rate"},
     {SummaryHint::Frequency, "frequency"},
+    {SummaryHint::Power, "power"},
+    {SummaryHint::Energy, "energy"},
+    {SummaryHint::Temperature, "temperature"},
+    {SummaryHint::ByteEnergy, "byte_energy"},
+    {SummaryHint::FlopEnergy, "flop_energy"},
     {SummaryHint::Text, "text"},
 }};
 
@@ -101,6 +108,82 @@ QString fixed(double value, int decimals) {
 
 QString yesNo(bool b) {
     return b ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+/// Joules with three significant digits in the unit that keeps them above 1: "12.3 µJ".
+QString formatEnergy(double joules) {
+    constexpr std::array<std::pair<double, const char*>, 4> units{
+        {{1.0, "J"}, {1e-3, "mJ"}, {1e-6, "µJ"}, {1e-9, "nJ"}}};
+    for (const auto& [scale, symbol] : units)
+        if (std::abs(joules) >= scale || scale == units.back().first) {
+            const double v = joules / scale;
+            const int decimals = std::abs(v) < 10 ? 2 : std::abs(v) < 100 ? 1 : 0;
+            return fixed(v, decimals) + QLatin1Char(' ') + QString::fromUtf8(symbol);
+        }
+    return {};
+}
+
+/// What the GPU did while the samples ran (NVML), and the energy of the launches.
+void addTelemetry(Builder& b, const TimingStats& timing) {
+    using H = SummaryHint;
+    const Telemetry& t = timing.telemetry;
+    if (!t.available) {
+        b.addText("telemetry", "telemetry", "clocks, power and temperature (NVML)",
+                  QStringLiteral("no NVML"));
+        return;
+    }
+    const ClockLock lock = t.clockLock();
+    b.addText("clock.locked", "clocks locked",
+              "whether the GPU's clocks were held fixed (KernelPad's lock or the "
+              "applications-clocks reason NVML gave with every chunk)",
+              lock == ClockLock::Locked      ? QStringLiteral("yes")
+              : lock == ClockLock::NotLocked ? QStringLiteral("no")
+                                             : QStringLiteral("unknown"));
+    if (lock != ClockLock::Locked && t.smClockDefaultMHz > 0)
+        b.addText("clock.lockCommand", "lock with", "the command that locks the clocks by hand",
+                  lockClocksCommand(t.smClockDefaultMHz, t.memClockMaxMHz));
+    if (!t.lockError.isEmpty())
+        b.addText("clock.lockError", "lock refused", "why Device > Lock Clocks did not lock them",
+                  t.lockError);
+    b.add("clock.smSpread", "SM clock spread",
+          "how far the SM clock moved across the chunks of samples, over its median", H::Percent,
+          t.smClockSpread());
+    QVector<double> power, celsius;
+    for (const ChunkTelemetry& c : t.chunks) {
+        if (c.powerMw > 0)
+            power << c.powerMw / 1000.0;
+        if (c.temperatureC > 0)
+            celsius << c.temperatureC;
+    }
+    if (!power.isEmpty())
+        b.add("power.max", "power", "highest power NVML read with a chunk of samples", H::Power,
+              *std::max_element(power.begin(), power.end()));
+    if (!celsius.isEmpty())
+        b.add("temperature.max", "temperature", "highest GPU temperature read with a chunk",
+              H::Temperature, *std::max_element(celsius.begin(), celsius.end()));
+    b.addText("clock.events", "clock events", "NVML's clock-event reasons seen in any chunk",
+              clockEventNames(t.reasonsSeen()).join(QStringLiteral(", ")));
+    if (const QString why = t.instability(); !why.isEmpty())
+        b.addText("timing.unstable", "unstable",
+                  "why these samples should not be compared at 1 %: the SM clock moved more "
+                  "than 2 % or the GPU throttled",
+                  why);
+    if (!t.energyMeasured()) {
+        b.addText("energy.note", "energy", "why the run has no energy figure", t.energyNote());
+        return;
+    }
+    const double joules = t.energyPerLaunchJ();
+    b.add("energy.perLaunch", "energy per launch",
+          "NVML's energy counter over the timed launches, divided by their number", H::Energy,
+          joules);
+    b.add("energy.power", "average power", "that energy over the timed interval", H::Power,
+          t.averagePowerW());
+    if (timing.bytesMoved > 0)
+        b.add("energy.bytesPerJoule", "GB/J", "bytes moved per joule", H::ByteEnergy,
+              double(timing.bytesMoved) / joules);
+    if (timing.flopsPerLaunch > 0)
+        b.add("energy.flopsPerJoule", "GFLOP/J", "FLOPs per joule", H::FlopEnergy,
+              timing.flopsPerLaunch / joules);
 }
 
 /// A pipeline's entries: each step's median, the sequence, the graph
@@ -243,6 +326,16 @@ QString formatSummaryValue(const Summary& s) {
         return fixed(v / kGiga, decimals(1)) + QStringLiteral(" GFLOP/s");
     case SummaryHint::Frequency:
         return fixed(v / kMega, decimals(0)) + QStringLiteral(" MHz");
+    case SummaryHint::Power:
+        return fixed(v, decimals(1)) + QStringLiteral(" W");
+    case SummaryHint::Energy:
+        return formatEnergy(v);
+    case SummaryHint::Temperature:
+        return fixed(v, decimals(0)) + QStringLiteral(" °C");
+    case SummaryHint::ByteEnergy:
+        return fixed(v / kGiga, decimals(2)) + QStringLiteral(" GB/J");
+    case SummaryHint::FlopEnergy:
+        return fixed(v / kGiga, decimals(2)) + QStringLiteral(" GFLOP/J");
     case SummaryHint::Text:
         break;
     }
@@ -444,6 +537,7 @@ QVector<Summary> summarize(const RunResult& r) {
               "chunks whose blocking kernel gave up waiting (their samples may include host "
               "time)",
               H::Count, t.blockingTimeouts);
+        addTelemetry(b, t);
         // Around the timed launches: what the edit -> result loop paid and saved.
         b.add("verify.time", "verified in", "wall time of checking the outputs", H::Duration,
               seconds(t.verifyMs));

@@ -17,18 +17,24 @@ namespace kernelpad {
 
 /// How a summary's value is read, and so how it is formatted.
 enum class SummaryHint {
-    Duration,  ///< seconds: "80.6 µs", "1.234 ms", "2.10 s"
-    ByteRate,  ///< bytes per second, shown in GB/s (as GPU bandwidth is quoted): "2498.0 GB/s"
-    Bytes,     ///< bytes: "64.0 MiB"
-    Percent,   ///< a fraction, shown times 100: 0.768 -> "76.8 %"
-    Count,     ///< a whole number: "16"
-    Ratio,     ///< a plain number: "0.998"
-    FlopRate,  ///< floating-point operations per second, shown in GFLOP/s: "414.8 GFLOP/s"
-    Frequency, ///< hertz, shown in MHz: "1980 MHz"
-    Text       ///< `text`, as it is
+    Duration,    ///< seconds: "80.6 µs", "1.234 ms", "2.10 s"
+    ByteRate,    ///< bytes per second, shown in GB/s (as GPU bandwidth is quoted): "2498.0 GB/s"
+    Bytes,       ///< bytes: "64.0 MiB"
+    Percent,     ///< a fraction, shown times 100: 0.768 -> "76.8 %"
+    Count,       ///< a whole number: "16"
+    Ratio,       ///< a plain number: "0.998"
+    FlopRate,    ///< floating-point operations per second, shown in GFLOP/s: "414.8 GFLOP/s"
+    Frequency,   ///< hertz, shown in MHz: "1980 MHz"
+    Power,       ///< watts: "312.4 W"
+    Energy,      ///< joules: "12.3 µJ", "1.23 mJ", "2.10 J"
+    Temperature, ///< degrees Celsius: "64 °C"
+    ByteEnergy,  ///< bytes per joule, shown in GB/J: "8.12 GB/J"
+    FlopEnergy,  ///< floating-point operations per joule, shown in GFLOP/J: "1.52 GFLOP/J"
+    Text         ///< `text`, as it is
 };
 /// The JSON name of a hint: "duration", "byte_rate", "bytes", "percent", "count", "ratio",
-/// "flop_rate", "frequency", "text".
+/// "flop_rate", "frequency", "power", "energy", "temperature", "byte_energy", "flop_energy",
+/// "text".
 [[nodiscard]] QString summaryHintName(SummaryHint hint);
 
 /// One measured value of a run.

@@ -47,6 +47,8 @@ QJsonObject TimingStats::toJson() const {
         json.insert(QStringLiteral("ceilingGBs"), timingJsonDouble(ceilingGBs));
         json.insert(QStringLiteral("ceilingShare"), timingJsonDouble(ceilingShare()));
     }
+    if (telemetry.available) // optional: absent without NVML and in older results
+        json.insert(QStringLiteral("telemetry"), telemetry.toJson());
     return json;
 }
 
@@ -94,6 +96,16 @@ std::optional<TimingStats> TimingStats::fromJson(const QJsonObject& json, QStrin
         !fields.readNumber(QStringLiteral("ceilingGBs"), &stats.ceilingGBs,
                            json::Presence::Optional, nullIsNaN))
         return std::nullopt;
+    QJsonObject telemetry;
+    if (!fields.readObject(QStringLiteral("telemetry"), &telemetry))
+        return std::nullopt;
+    if (fields.has(QStringLiteral("telemetry"))) {
+        std::optional<Telemetry> t =
+            Telemetry::fromJson(telemetry, error, fields.path(QStringLiteral("telemetry")));
+        if (!t)
+            return std::nullopt;
+        stats.telemetry = std::move(*t);
+    }
     return stats;
 }
 

@@ -2,6 +2,7 @@
 // The statistics of one measurement (the settings, TimingSpec, are part of the project).
 
 #include "core/project/TimingSpec.h"
+#include "core/run/Telemetry.h"
 
 #include <QJsonObject>
 #include <QVector>
@@ -32,6 +33,9 @@ struct TimingStats {
     /// gave up waiting for the host (those chunks' samples may include host time).
     bool blockingKernel = false;
     int blockingTimeouts = 0;
+    /// NVML's readings with every chunk of samples and the energy around them (Telemetry.h);
+    /// `available` false without NVML or in results written before it was recorded.
+    Telemetry telemetry;
     /// The device's measured copy ceiling (DeviceCeiling.h), GB/s read + write; 0: unknown.
     double ceilingGBs = 0;
     /// Around the timed launches (they cost nothing the kernel pays, but the edit -> result

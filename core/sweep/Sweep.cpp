@@ -137,6 +137,7 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
             result.timing.bandwidthGBs > 0 ? result.timing.bandwidthGBs : std::nan("");
         const double ratio = result.baseline.ratio(result.timing.medianMs);
         record.baselineRatio = ratio > 0 ? ratio : std::nan("");
+        record.energyJ = result.timing.telemetry.energyPerLaunchJ(); // NaN when unmeasured
     } else {
         record.error = result.error.isEmpty() ? runStatusName(result.status) : result.error;
     }

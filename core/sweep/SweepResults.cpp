@@ -45,6 +45,10 @@ double SweepRecord::score(SweepObjective objective) const {
         return -bandwidthGBs;
     case SweepObjective::Baseline:
         return -baselineRatio;
+    case SweepObjective::Energy:
+        return energyJ;
+    case SweepObjective::Edp: // joule-seconds: lower is better, as for its two factors
+        return energyJ * medianMs / 1000.0;
     }
     return medianMs;
 }
@@ -65,6 +69,8 @@ QJsonObject SweepRecord::toJson() const {
         json.insert(QStringLiteral("ceilingGBs"), ceilingGBs);
     if (std::isfinite(baselineRatio) && baselineRatio > 0)
         json.insert(QStringLiteral("baselineRatio"), baselineRatio);
+    if (std::isfinite(energyJ) && energyJ > 0)
+        json.insert(QStringLiteral("energyJ"), energyJ);
     if (!error.isEmpty())
         json.insert(QStringLiteral("error"), error);
     // The order of the parameters, which a JSON object does not keep.
@@ -91,7 +97,9 @@ std::optional<SweepRecord> SweepRecord::fromJson(const QJsonObject& json, QStrin
         !fields.readNumber(QStringLiteral("ceilingGBs"), &record.ceilingGBs,
                            json::Presence::Optional, json::NullNumber::IsNaN) ||
         !fields.readNumber(QStringLiteral("baselineRatio"), &record.baselineRatio,
-                           json::Presence::Optional, json::NullNumber::IsNaN))
+                           json::Presence::Optional, json::NullNumber::IsNaN) ||
+        !fields.readNumber(QStringLiteral("energyJ"), &record.energyJ, json::Presence::Optional,
+                           json::NullNumber::IsNaN))
         return std::nullopt;
     const json::FieldReader parameterFields =
         fields.nested(QStringLiteral("parameters"), parameters);

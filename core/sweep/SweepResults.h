@@ -43,6 +43,9 @@ struct SweepRecord {
     /// The library baseline's median over the kernel's (above 1 the kernel is faster); NaN
     /// when the project has none or it was not measured (JSON "baselineRatio", absent then).
     double baselineRatio = std::numeric_limits<double>::quiet_NaN();
+    /// Joules per launch from NVML's energy counter (core/run/Telemetry.h); NaN without NVML
+    /// or when the timed interval was too short (JSON "energyJ", absent then).
+    double energyJ = std::numeric_limits<double>::quiet_NaN();
 
     /// Compiled, ran and verified.
     [[nodiscard]] bool passed() const { return status == QLatin1String("ok"); }

@@ -89,6 +89,7 @@ Timing (5 repetitions, 65536x1x1 blocks of 256x1x1):
   min      median   mean     max      stddev  noise   bandwidth
   80.6 µs  80.9 µs  81.3 µs  83.0 µs  991 ns  1.22 %  2488.6 GB/s
   hot timing, queued behind a blocking kernel, stopped: noise target reached, SM clock 1980 MHz (default 1980)
+  telemetry: no NVML
   82 % of the device's copy ceiling (3025 GB/s)
   414.8 GFLOP/s
   1 unchanged input buffer(s) kept on the device (64.0 MiB not uploaded)
@@ -123,6 +124,7 @@ Timing (3 repetitions, 65536x1x1 blocks of 256x1x1):
   0 ns  1 ns    1 ns  1 ns  0 ns    20.00 %  -
   cold timing
   warning: the GPU was throttling during 2 of 3 samples (SM clock under 75 % of its default)
+  telemetry: no NVML
   warning: the blocking kernel gave up waiting 1 time(s); those samples may include host launch time
   registers 16, static shared 4.0 KiB, local 8 B, occupancy 38 %
 
@@ -149,6 +151,7 @@ Timing (2 repetitions, 65536x1x1 blocks of 256x1x1):
   min      median    mean      max     stddev  noise     bandwidth
   12.5 ms  756.3 ms  756.3 ms  1.50 s  1.05 s  139.08 %  0.0 GB/s
   hot timing, stopped: time budget
+  telemetry: no NVML
   registers 16, static shared 0 B, local 0 B, occupancy 100 %
 
 Verification:
@@ -182,6 +185,7 @@ Timing (5 repetitions, 65536x1x1 blocks of 256x1x1):
   min      median   mean     max      stddev  noise   bandwidth
   80.6 µs  80.9 µs  81.3 µs  83.0 µs  991 ns  1.22 %  2488.6 GB/s
   hot timing, queued behind a blocking kernel, stopped: noise target reached, SM clock 1980 MHz (default 1980)
+  telemetry: no NVML
   82 % of the device's copy ceiling (3025 GB/s)
   414.8 GFLOP/s
   1 unchanged input buffer(s) kept on the device (64.0 MiB not uploaded)
@@ -197,6 +201,41 @@ Pipeline:
   time saved by the graph     15.0 µs
   share saved by the graph    37.5 %
   graph capture               350.0 µs
+
+OK in 431.7 ms
+)");
+
+        RunResult measured = timedRun();
+        measured.verification.clear();
+        measured.timing.uploadsSkipped = 0;
+        measured.timing.verifyMs = 0;
+        measured.timing.ceilingGBs = 0;
+        Telemetry& t = measured.timing.telemetry;
+        t.available = true;
+        t.chunks = {ChunkTelemetry{3, 1980, 2619, 512000, 58, quint64(0)},
+                    ChunkTelemetry{2, 1905, 2619, 699500, 66, clockEvent::SwPowerCap}};
+        t.smClockMaxMHz = 1980;
+        t.smClockDefaultMHz = 1755;
+        t.memClockMaxMHz = 2619;
+        t.energyMj = 2000.0;
+        t.energyIntervalMs = 400;
+        t.energyLaunches = 5;
+        QTest::newRow("telemetry: unstable, not locked, energy per launch")
+            << measured
+            << QStringLiteral(
+                   R"(Device 0: NVIDIA H100 80GB HBM3 (sm_90)
+Compiled for sm_90 with NVRTC 13.0 in 14.5 ms (cache hit (memory))
+
+Timing (5 repetitions, 65536x1x1 blocks of 256x1x1):
+  min      median   mean     max      stddev  noise   bandwidth
+  80.6 µs  80.9 µs  81.3 µs  83.0 µs  991 ns  1.22 %  2488.6 GB/s
+  hot timing, queued behind a blocking kernel, stopped: noise target reached, SM clock 1980 MHz (default 1980)
+  GPU: 699.5 W, 66 °C, SM clock spread 3.8 %, clocks locked: no
+  to lock them: sudo nvidia-smi --lock-gpu-clocks=1755,1755 --lock-memory-clocks=2619,2619
+  warning: unstable timing: SM clock moved 3.8 % (1905-1980 MHz); throttled: sw power cap
+  energy: 400 mJ per launch, 5.0 W average, 0.50 GB/J, 0.08 GFLOP/J
+  414.8 GFLOP/s
+  registers 16, static shared 0 B, local 0 B, occupancy 100 %
 
 OK in 431.7 ms
 )");

@@ -64,6 +64,8 @@ private slots:
     void axisUnitIsTheFormattersUnit();
     void emptyStateBeforeARun();
     void libraryRatioLabel();
+    void telemetryNoteAndClockTrace();
+    void noNvmlSaysSo();
 };
 
 void TestTimingChart::medianLineMatchesStats_data() {
@@ -358,6 +360,68 @@ void TestTimingChart::emptyStateBeforeARun() {
     // The session keeps its history through a failed run.
     view.showRun(RunResult{}, QString());
     QVERIFY(view.showsCharts());
+}
+
+void TestTimingChart::telemetryNoteAndClockTrace() {
+    TimingChartView view;
+    RunResult run = runWith({0.1, 0.1, 0.1, 0.11, 0.1}, 1000000);
+    Telemetry& t = run.timing.telemetry;
+    t.available = true;
+    t.chunks = {ChunkTelemetry{3, 1980, 2619, 500000, 60, quint64(0)},
+                ChunkTelemetry{2, 1800, 2619, 690000, 71, clockEvent::SwPowerCap}};
+    t.smClockMaxMHz = 1980;
+    t.smClockDefaultMHz = 1755;
+    t.memClockMaxMHz = 2619;
+    t.energyMj = 100.0;
+    t.energyIntervalMs = 40.0; // too short
+    t.energyLaunches = 5;
+    view.showRun(run, {});
+    // The clock under the times: each chunk a step over its samples, on its own axis.
+    auto* trace = findSeries<QLineSeries>(view, QStringLiteral("smClockTrace"));
+    QVERIFY(trace);
+    QVERIFY(trace->isVisible());
+    QCOMPARE(trace->points(), (QList<QPointF>{{1, 1980}, {3, 1980}, {4, 1800}, {5, 1800}}));
+    const QString marks = view.throttleNote();
+    QVERIFY2(marks.contains(QStringLiteral("Unstable timing: SM clock moved 9.1 % (1800-1980 "
+                                           "MHz); throttled: sw power cap")),
+             qPrintable(marks));
+    const QString note = view.telemetryNote();
+    QVERIFY2(note.contains(QStringLiteral("Clocks not locked")), qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("sudo nvidia-smi --lock-gpu-clocks=1755,1755 "
+                                          "--lock-memory-clocks=2619,2619")),
+             qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("supports up to 1980 MHz")), qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("Power up to 690.0 W, temperature up to 71 °C")),
+             qPrintable(note));
+    QVERIFY2(note.contains(QStringLiteral("too short to measure energy")), qPrintable(note));
+
+    // Locked, steady and long enough: no mark, the energy per launch instead of the hint.
+    for (ChunkTelemetry& c : t.chunks) {
+        c.smClockMHz = 1755;
+        c.clockEventReasons = clockEvent::ApplicationsClocksSetting;
+    }
+    t.energyIntervalMs = 500.0;
+    view.showRun(run, {});
+    QVERIFY(view.throttleNote().isEmpty());
+    const QString locked = view.telemetryNote();
+    QVERIFY2(locked.contains(QStringLiteral("Clocks locked.")), qPrintable(locked));
+    QVERIFY2(!locked.contains(QStringLiteral("nvidia-smi")), qPrintable(locked));
+    QVERIFY2(locked.contains(QStringLiteral("Energy: 20.0 mJ per launch, 0.2 W average")),
+             qPrintable(locked));
+    QCOMPARE(view.summaryText(QStringLiteral("energy.perLaunch")), QStringLiteral("20.0 mJ"));
+}
+
+void TestTimingChart::noNvmlSaysSo() {
+    TimingChartView view;
+    view.showRun(runWith({0.1, 0.2}), {}); // no telemetry: NVML was not there
+    QVERIFY2(view.telemetryNote().startsWith(QStringLiteral("No NVML")),
+             qPrintable(view.telemetryNote()));
+    QCOMPARE(view.summaryText(QStringLiteral("telemetry")), QStringLiteral("no NVML"));
+    QCOMPARE(view.summaryText(QStringLiteral("power.max")), QString()); // no zero as a value
+    auto* trace = findSeries<QLineSeries>(view, QStringLiteral("smClockTrace"));
+    QVERIFY(trace);
+    QVERIFY(!trace->isVisible());
+    QVERIFY(trace->points().isEmpty());
 }
 
 KERNELPAD_TEST_MAIN(TestTimingChart)

@@ -94,7 +94,9 @@ double objectiveValue(const SweepRecord& record, SweepObjective objective) {
         return std::nan("");
     const double v = objective == SweepObjective::Time        ? record.medianMs
                      : objective == SweepObjective::Bandwidth ? record.bandwidthGBs
-                                                              : record.baselineRatio;
+                     : objective == SweepObjective::Baseline  ? record.baselineRatio
+                     : objective == SweepObjective::Energy    ? record.energyJ * 1e3
+                                                              : record.score(objective);
     return std::isfinite(v) && v > 0 ? v : std::nan("");
 }
 
@@ -150,6 +152,10 @@ QString objectiveText(double value, SweepObjective objective) {
 QString objectiveTitle(SweepObjective objective) {
     if (objective == SweepObjective::Baseline)
         return sweepChartTr("Ratio to the baseline (its time over the kernel's)");
+    if (objective == SweepObjective::Energy)
+        return sweepChartTr("Energy per launch (mJ)");
+    if (objective == SweepObjective::Edp)
+        return sweepChartTr("Energy x time (J s)");
     return objective == SweepObjective::Bandwidth ? sweepChartTr("Bandwidth (GB/s)")
                                                   : sweepChartTr("Median time (ms)");
 }

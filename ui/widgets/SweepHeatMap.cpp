@@ -51,6 +51,12 @@ QColor viridis(double t) {
                   int(a.blue() + f * (b.blue() - a.blue())));
 }
 
+/// Time, energy and their product are best low; bandwidth and the baseline ratio high.
+bool lowerIsBetter(SweepObjective objective) {
+    return objective == SweepObjective::Time || objective == SweepObjective::Energy ||
+           objective == SweepObjective::Edp;
+}
+
 /// A cell's text: short enough for a 40-pixel cell.
 QString cellText(double value, SweepObjective objective) {
     if (objective == SweepObjective::Baseline)
@@ -131,7 +137,7 @@ double SweepHeatMap::goodness(double value) const {
     if (!(m_max > m_min) || m_min <= 0)
         return 1.0;
     const double t = (std::log(value) - std::log(m_min)) / (std::log(m_max) - std::log(m_min));
-    return m_objective == SweepObjective::Time ? 1.0 - t : t;
+    return lowerIsBetter(m_objective) ? 1.0 - t : t;
 }
 
 QColor SweepHeatMap::colourOf(const SweepRecord& record) const {
@@ -255,8 +261,8 @@ void SweepHeatMap::paintEvent(QPaintEvent*) {
         for (int s = 0; s < kStops; ++s)
             gradient.setColorAt(double(s) / (kStops - 1), kViridis[s]);
         p.fillRect(bar, gradient);
-        const double worst = m_objective == SweepObjective::Time ? m_max : m_min;
-        const double bestValue = m_objective == SweepObjective::Time ? m_min : m_max;
+        const double worst = lowerIsBetter(m_objective) ? m_max : m_min;
+        const double bestValue = lowerIsBetter(m_objective) ? m_min : m_max;
         const QRect labels(bar.right() + 3, grid.top(), kRightMargin - kLegendWidth - 14,
                            grid.height());
         p.drawText(labels, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
@@ -266,6 +272,8 @@ void SweepHeatMap::paintEvent(QPaintEvent*) {
         p.drawText(labels, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
                    m_objective == SweepObjective::Time        ? tr("ms")
                    : m_objective == SweepObjective::Bandwidth ? tr("GB/s")
+                   : m_objective == SweepObjective::Energy    ? tr("mJ")
+                   : m_objective == SweepObjective::Edp       ? tr("J s")
                                                               : tr("× baseline"));
     }
 }

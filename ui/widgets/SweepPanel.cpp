@@ -144,8 +144,9 @@ QWidget* SweepPanel::buildForm() {
     m_seed->setPrefix(tr("seed "));
     m_objective = new QComboBox(form);
     // In SweepObjective's order: the index is the objective.
-    m_objective->addItems(
-        {tr("lowest time"), tr("highest bandwidth"), tr("highest ratio to the baseline")});
+    m_objective->addItems({tr("lowest time"), tr("highest bandwidth"),
+                           tr("highest ratio to the baseline"), tr("least energy per launch"),
+                           tr("lowest energy x time")});
     for (QComboBox* box : {m_strategy, m_objective})
         connect(box, &QComboBox::currentIndexChanged, this, [this] { onFormEdited(); });
     for (QSpinBox* box : {m_budget, m_seed})

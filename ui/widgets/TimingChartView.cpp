@@ -84,6 +84,11 @@ TimingChartView::TimingChartView(QWidget* parent)
     m_throttleNote->setWordWrap(true);
     m_throttleNote->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
     m_throttleNote->hide();
+    m_telemetryNote = new QLabel(m_summary);
+    m_telemetryNote->setObjectName(QStringLiteral("telemetryNote"));
+    m_telemetryNote->setWordWrap(true);
+    m_telemetryNote->setTextInteractionFlags(Qt::TextSelectableByMouse); // the command is copied
+    m_telemetryNote->hide();
     m_libraryRatio = new QLabel(m_summary);
     m_libraryRatio->setObjectName(QStringLiteral("libraryRatio"));
     m_libraryRatio->setWordWrap(true);
@@ -93,6 +98,7 @@ TimingChartView::TimingChartView(QWidget* parent)
     summaryLayout->addWidget(m_libraryRatio);
     summaryLayout->addWidget(m_summaryTable, 1);
     summaryLayout->addWidget(m_throttleNote);
+    summaryLayout->addWidget(m_telemetryNote);
 
     auto* chartsLayout = new QHBoxLayout(m_charts);
     chartsLayout->setContentsMargins(0, 0, 0, 0);
@@ -142,6 +148,20 @@ void TimingChartView::buildRepetitionChart() {
         s->attachAxis(m_repY);
     }
     chart->legend()->markers(m_repPoints).first()->setVisible(false);
+    // The SM clock under the times: a clock that moved explains a step in them.
+    m_clockTrace = new QLineSeries(chart);
+    m_clockTrace->setObjectName(QStringLiteral("smClockTrace"));
+    m_clockTrace->setName(tr("SM clock"));
+    m_clockTrace->setPen(QPen(QColor(46, 125, 50), 1.5));
+    m_clockAxis = new QValueAxis(chart);
+    m_clockAxis->setTitleText(tr("SM clock (MHz)"));
+    m_clockAxis->setLabelFormat(QStringLiteral("%d"));
+    chart->addAxis(m_clockAxis, Qt::AlignRight);
+    chart->addSeries(m_clockTrace);
+    m_clockTrace->attachAxis(m_repX);
+    m_clockTrace->attachAxis(m_clockAxis);
+    m_clockTrace->hide();
+    m_clockAxis->hide();
     connect(m_repPoints, &QScatterSeries::hovered, this, [this](const QPointF& p, bool state) {
         if (!state)
             return QToolTip::hideText();
@@ -191,6 +211,7 @@ void TimingChartView::showRun(const RunResult& result, const QString& whatChange
     showLibraryRatio(result);
     updateRepetitions(m_last);
     updateHistogram(m_last);
+    updateClockTrace(m_last);
     updateSummary();
     if (!m_last.timesMs.isEmpty()) { // a run that never launched has nothing to compare
         TimingHistoryPoint point;
@@ -330,8 +351,80 @@ void TimingChartView::updateSummary() {
         notes << tr("The blocking kernel gave up waiting %n time(s): those samples may include "
                     "host launch time",
                     nullptr, gaveUp);
+    if (const QString why = textOf("timing.unstable"); !why.isEmpty())
+        notes << tr("Unstable timing: %1. A difference of 1-3 % from another run may be the "
+                    "GPU's, not the kernel's.")
+                     .arg(why);
     m_throttleNote->setText(notes.join(QLatin1Char('\n')));
     m_throttleNote->setVisible(!notes.isEmpty());
+    const QString telemetry = telemetryText();
+    m_telemetryNote->setText(telemetry);
+    m_telemetryNote->setVisible(!telemetry.isEmpty());
+}
+
+QString TimingChartView::telemetryText() const {
+    const auto textOf = [this](const char* key) {
+        const Summary* s = findSummary(m_summaries, QLatin1String(key));
+        return s ? formatSummaryValue(*s) : QString();
+    };
+    QStringList lines;
+    if (!textOf("telemetry").isEmpty())
+        return tr("No NVML: the clocks, power, temperature and energy of this run are unknown.");
+    const QString locked = textOf("clock.locked");
+    if (locked.isEmpty())
+        return {}; // no timed samples
+    if (const QString refused = textOf("clock.lockError"); !refused.isEmpty())
+        lines << tr("Lock Clocks refused: %1.").arg(refused);
+    if (locked == QLatin1String("yes")) {
+        lines << tr("Clocks locked.");
+    } else {
+        QString line = tr("Clocks not locked: timings may move with boost and heat. Lock them "
+                          "with Device ▸ Lock Clocks");
+        if (const QString command = textOf("clock.lockCommand"); !command.isEmpty())
+            line += tr(", or by hand: %1").arg(command);
+        if (m_last.telemetry.smClockMaxMHz > 0)
+            line += tr(" (the GPU supports up to %1 MHz)").arg(m_last.telemetry.smClockMaxMHz);
+        lines << line + QLatin1Char('.');
+    }
+    const QString power = textOf("power.max"), heat = textOf("temperature.max");
+    if (!power.isEmpty() || !heat.isEmpty())
+        lines << tr("Power up to %1, temperature up to %2.")
+                     .arg(power.isEmpty() ? tr("unknown") : power,
+                          heat.isEmpty() ? tr("unknown") : heat);
+    if (const QString energy = textOf("energy.perLaunch"); !energy.isEmpty()) {
+        QString line = tr("Energy: %1 per launch, %2 average").arg(energy, textOf("energy.power"));
+        for (const char* key : {"energy.bytesPerJoule", "energy.flopsPerJoule"})
+            if (const QString v = textOf(key); !v.isEmpty())
+                line += QStringLiteral(", ") + v;
+        lines << line + QLatin1Char('.');
+    } else if (const QString note = textOf("energy.note"); !note.isEmpty()) {
+        lines << tr("Energy: %1.").arg(note);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString TimingChartView::telemetryNote() const {
+    return m_telemetryNote->isHidden() ? QString() : m_telemetryNote->text();
+}
+
+void TimingChartView::updateClockTrace(const TimingStats& stats) {
+    QList<QPointF> points;
+    int first = 1, lo = 0, hi = 0;
+    for (const ChunkTelemetry& c : stats.telemetry.chunks) {
+        const int last = first + std::max(c.samples, 1) - 1;
+        if (c.smClockMHz > 0) {
+            points << QPointF(first, c.smClockMHz) << QPointF(last, c.smClockMHz);
+            lo = lo > 0 ? std::min(lo, c.smClockMHz) : c.smClockMHz;
+            hi = std::max(hi, c.smClockMHz);
+        }
+        first = last + 1;
+    }
+    m_clockTrace->replace(points);
+    const bool shown = !points.isEmpty();
+    m_clockTrace->setVisible(shown);
+    m_clockAxis->setVisible(shown);
+    if (shown)
+        setPaddedRange(m_clockAxis, lo, hi);
 }
 
 QString TimingChartView::throttleNote() const {

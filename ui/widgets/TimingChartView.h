@@ -81,8 +81,13 @@ public:
     /// The value the summary table shows for `key` ("time.median", "samples",
     /// "bandwidth.peakShare", ...), or an empty string when it has no such row.
     [[nodiscard]] QString summaryText(const QString& key) const;
-    /// The "GPU was throttling" warning when the last run had throttled samples, else empty.
+    /// The "GPU was throttling" warning when the last run had throttled samples, or its
+    /// telemetry marks it unstable (the SM clock moved more than 2 %, a throttle reason), else
+    /// empty.
     [[nodiscard]] QString throttleNote() const;
+    /// The GPU's state under the summary (child "telemetryNote"): "no NVML", whether the clocks
+    /// were locked and how to lock them, the energy per launch or why there is none.
+    [[nodiscard]] QString telemetryNote() const;
     /// True once a run has timings to chart; before, the empty state is shown instead.
     [[nodiscard]] bool showsCharts() const;
 
@@ -93,6 +98,11 @@ private:
     void buildHistoryChart();
     void updateRepetitions(const TimingStats& stats);
     void updateHistogram(const TimingStats& stats);
+    /// The SM clock of every chunk as a step line on the repetition chart's right axis
+    /// (series "smClockTrace"), hidden without telemetry.
+    void updateClockTrace(const TimingStats& stats);
+    /// The telemetry note's text from the summaries and the last run's telemetry.
+    [[nodiscard]] QString telemetryText() const;
     void updateHistory();
     /// Fills the table from m_runSummaries and the peak, and the throttling note.
     void updateSummary();
@@ -117,6 +127,8 @@ private:
     QLineSeries* m_medianLine = nullptr;
     QValueAxis* m_repX = nullptr;
     QValueAxis* m_repY = nullptr;
+    QLineSeries* m_clockTrace = nullptr;
+    QValueAxis* m_clockAxis = nullptr;
     QChartView* m_histView = nullptr;
     QBarSeries* m_histSeries = nullptr;
     QBarCategoryAxis* m_histX = nullptr;
@@ -133,6 +145,7 @@ private:
     QWidget* m_summary = nullptr;
     QTableWidget* m_summaryTable = nullptr;
     QLabel* m_throttleNote = nullptr;
+    QLabel* m_telemetryNote = nullptr;
     /// The kernel against the project's library baseline ("0.82× cuBLAS"; child
     /// "libraryRatio"), hidden when the project has none.
     QLabel* m_libraryRatio = nullptr;

@@ -187,6 +187,8 @@ private:
     void createWidgets();
     void createDocks();
     void createActions();
+    /// Device > Lock Clocks, and its refusal reported when a run brings one back.
+    void createClockLockAction(QMenu* device);
     void createMenus();
     // MainWindowMenus.cpp: the menus after File, in menu-bar order
     void createEditMenu();
@@ -309,6 +311,7 @@ private:
     QAction* m_initcheckAction = nullptr;
     QAction* m_ceilingAction = nullptr;
     QAction* m_deviceAction = nullptr;
+    QAction* m_lockClocksAction = nullptr; ///< Device > Lock Clocks (MainWindowClocks.cpp)
     QAction* m_compileWhileTypingAction = nullptr;
     QAction* m_liveModeAction = nullptr;
     QAction* m_setBaselineAction = nullptr;

@@ -197,6 +197,7 @@ void MainWindow::createMenus() {
     createBuildMenu();
     QMenu* device = menuBar()->addMenu(tr("&Device"));
     device->addAction(m_deviceAction);
+    createClockLockAction(device);
     QAction* refresh = device->addAction(tr("&Refresh Devices"));
     connect(refresh, &QAction::triggered, m_workbench, &Workbench::refreshDevices);
     createViewMenu();
