@@ -283,6 +283,8 @@ QJsonObject SweepSpec::toJson() const {
                 objective == SweepObjective::Time        ? QStringLiteral("time")
                 : objective == SweepObjective::Bandwidth ? QStringLiteral("bandwidth")
                                                          : QStringLiteral("baseline"));
+    if (!timingBudget.isAccurate())
+        json.insert(QStringLiteral("timingBudget"), timingBudget.toJson());
     return json;
 }
 
@@ -311,6 +313,21 @@ bool readSweepStrategy(const json::FieldReader& fields, SweepStrategySpec* out) 
     return true;
 }
 
+/// The sweep's "timingBudget" (SweepBudget.h), left as it is when absent; false with the
+/// message in the reader's error.
+bool readTimingBudget(const json::FieldReader& fields, SweepTimingBudget* out) {
+    const QString key = QStringLiteral("timingBudget");
+    if (!fields.has(key))
+        return true;
+    QString error;
+    std::optional<SweepTimingBudget> budget =
+        SweepTimingBudget::fromJson(fields.object().value(key), fields.path(key), &error);
+    if (!budget)
+        return fields.fail(error);
+    *out = *budget;
+    return true;
+}
+
 } // namespace
 
 std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
@@ -322,7 +339,8 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
                                    QStringLiteral("scalars"),      QStringLiteral("parameters"),
                                    QStringLiteral("grid"),         QStringLiteral("kernel"),
                                    QStringLiteral("restrictions"), QStringLiteral("sharedMemBytes"),
-                                   QStringLiteral("strategy"),     QStringLiteral("objective")};
+                                   QStringLiteral("strategy"),     QStringLiteral("objective"),
+                                   QStringLiteral("timingBudget")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key())) {
             fields.fail(QStringLiteral("%1: unknown field (a sweep has %2)")
@@ -425,6 +443,8 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
     spec.objective = objective == QLatin1String("time")        ? SweepObjective::Time
                      : objective == QLatin1String("bandwidth") ? SweepObjective::Bandwidth
                                                                : SweepObjective::Baseline;
+    if (!readTimingBudget(fields, &spec.timingBudget))
+        return std::nullopt;
     return spec;
 }
 
