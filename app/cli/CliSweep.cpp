@@ -2,6 +2,7 @@
 
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliEngine.h"
+#include "app/cli/CliSweepArgs.h"
 #include "core/engine/Engine.h"
 #include "core/engine/RunnerProbe.h"
 #include "core/io/ErrorOut.h"
@@ -21,26 +22,6 @@
 
 namespace kernelpad::cli {
 namespace {
-
-struct SweepArgs {
-    QString project;
-    bool json = false;
-    bool csv = false;
-    bool fresh = false; ///< --fresh: start the results file over instead of resuming it
-    std::optional<QString> strategy;
-    std::optional<int> budget;
-    std::optional<qint64> seed;
-    QString results;
-    QStringList sets;
-    int device = 0;
-    bool deviceGiven = false;
-    /// --devices: "all" or ordinals ("0,1"; "0,0" is two runners on device 0).
-    QString devices;
-    std::optional<int> repetitions;
-    /// --runner, each time it is given (main passes them on, the first also in
-    /// $KERNELPAD_RUNNER_SPEC): two or more spread the sweep over every device of each.
-    QVector<RunnerSpec> runners;
-};
 
 int badInput(const QString& message, bool json) {
     if (json)
@@ -65,146 +46,6 @@ bool removeForFresh(const QString& path, QString* error) {
     if (!QFile::remove(path))
         return fail(error, QStringLiteral("--fresh: cannot remove %1 to start over")
                                .arg(QDir::toNativeSeparators(path)));
-    return true;
-}
-
-std::optional<SweepArgs> parse(const QStringList& args, QString* error) {
-    SweepArgs out;
-    const QStringList valued{"--strategy", "--budget", "--seed",    "--results", "--set",
-                             "--device",   "--reps",   "--devices", "--runner"};
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        if (a == QLatin1String("--json")) {
-            out.json = true;
-        } else if (a == QLatin1String("--csv")) {
-            out.csv = true;
-        } else if (a == QLatin1String("--fresh")) {
-            out.fresh = true;
-        } else if (valued.contains(a)) {
-            if (i + 1 >= args.size()) {
-                *error = QStringLiteral("option %1 needs a value").arg(a);
-                return std::nullopt;
-            }
-            const QString value = args[++i];
-            bool ok = true;
-            if (a == QLatin1String("--strategy")) {
-                out.strategy = value;
-            } else if (a == QLatin1String("--budget")) {
-                out.budget = value.toInt(&ok);
-                ok = ok && *out.budget >= 1;
-            } else if (a == QLatin1String("--seed")) {
-                out.seed = value.toLongLong(&ok);
-                ok = ok && *out.seed >= 0;
-            } else if (a == QLatin1String("--results")) {
-                out.results = value;
-            } else if (a == QLatin1String("--set")) {
-                out.sets.append(value);
-            } else if (a == QLatin1String("--device")) {
-                out.device = value.toInt(&ok);
-                ok = ok && out.device >= 0;
-                out.deviceGiven = true;
-            } else if (a == QLatin1String("--devices")) {
-                out.devices = value;
-            } else if (a == QLatin1String("--runner")) {
-                std::optional<RunnerSpec> spec = RunnerSpec::parse(value, error);
-                if (!spec)
-                    return std::nullopt;
-                out.runners.append(*spec);
-            } else {
-                out.repetitions = value.toInt(&ok);
-                ok = ok && *out.repetitions >= 1;
-            }
-            if (!ok) {
-                *error = QStringLiteral("%1: '%2' is not a whole number >= %3")
-                             .arg(a, value,
-                                  a == QLatin1String("--budget") || a == QLatin1String("--reps")
-                                      ? QStringLiteral("1")
-                                      : QStringLiteral("0"));
-                return std::nullopt;
-            }
-        } else if (a.startsWith(QLatin1String("--"))) {
-            *error = QStringLiteral("unknown option %1").arg(a);
-            return std::nullopt;
-        } else if (out.project.isEmpty()) {
-            out.project = a;
-        } else {
-            *error =
-                QStringLiteral("one project at a time (got '%1' and '%2')").arg(out.project, a);
-            return std::nullopt;
-        }
-    }
-    if (out.project.isEmpty()) {
-        *error = QStringLiteral("name the project: kernelpad-cli sweep FILE.kpad");
-        return std::nullopt;
-    }
-    if (out.deviceGiven && !out.devices.isEmpty()) {
-        *error = QStringLiteral("--device and --devices: choose one");
-        return std::nullopt;
-    }
-    if (out.runners.size() > 1 && (out.deviceGiven || !out.devices.isEmpty())) {
-        *error =
-            QStringLiteral("%1 chooses devices of one runner; with %2 --runner options the "
-                           "sweep uses every device of each (leave %1 out, or give one "
-                           "--runner)")
-                .arg(out.deviceGiven ? QStringLiteral("--device") : QStringLiteral("--devices"))
-                .arg(out.runners.size());
-        return std::nullopt;
-    }
-    if (out.json && out.csv) {
-        *error = QStringLiteral("--json and --csv: choose one");
-        return std::nullopt;
-    }
-    return out;
-}
-
-/// --set NAME=VALUES: replaces a tunable's values, or adds one: bx, by, bz (or block.x ...)
-/// sweep the block, a scalar argument's name its value, any other name a -D define.
-bool applySet(Project* project, const QString& set, QString* error) {
-    const qsizetype eq = set.indexOf(QLatin1Char('='));
-    if (eq <= 0) {
-        *error = QStringLiteral("--set '%1': expected NAME=VALUES (\"bx=32,64\", "
-                                "\"n=1024:1048576:x2\")")
-                     .arg(set);
-        return false;
-    }
-    QString name = set.left(eq).trimmed();
-    static const QStringList blockAliases{"block.x", "block.y", "block.z"};
-    static const QStringList blockNames{"bx", "by", "bz"};
-    if (blockAliases.contains(name))
-        name = blockNames[blockAliases.indexOf(name)];
-    QString why;
-    std::optional<SweepValues> values = SweepValues::fromText(set.mid(eq + 1), &why);
-    if (!values) {
-        *error = QStringLiteral("--set %1: %2").arg(name, why);
-        return false;
-    }
-    SweepSpec& spec = project->sweep;
-    for (SweepTunable& tunable : spec.tunables) {
-        if (tunable.name == name) {
-            tunable.values = *values;
-            return true;
-        }
-    }
-    SweepTunable tunable;
-    tunable.name = name;
-    tunable.values = *values;
-    const ArgumentSpec* argument = project->findArgument(name);
-    if (blockNames.contains(name)) {
-        tunable.role = SweepTunable::Role::Block;
-        tunable.axis = int(blockNames.indexOf(name));
-    } else if (argument && argument->isScalar()) {
-        tunable.role = SweepTunable::Role::Scalar;
-    } else {
-        tunable.role = SweepTunable::Role::Define;
-    }
-    spec.tunables.append(tunable);
-    // Through the file's reader, so a name it would refuse is refused here the same way.
-    std::optional<SweepSpec> checked = SweepSpec::fromJson(spec.toJson(), project->arguments, &why);
-    if (!checked) {
-        *error = QStringLiteral("--set %1: %2").arg(name, why);
-        return false;
-    }
-    spec = std::move(*checked);
     return true;
 }
 
@@ -247,6 +88,26 @@ void printTable(QTextStream& out, const QVector<SweepRecord>& sorted, const QStr
     }
     if (!failures.isEmpty())
         out << "\nFailed configurations:\n" << failures.join(QLatin1Char('\n')) << '\n';
+}
+
+/// "best: KEY  median …" with the accurate re-timing of a sweep timed with another budget.
+void printBest(QTextStream& out, const SweepRecord& best) {
+    out << "best: " << best.key << "  median " << formatDurationMs(best.medianMs);
+    if (best.timingBudget != QLatin1String("accurate"))
+        out << " (" << best.timingBudget << ')';
+    if (best.isRetimed())
+        out << "  accurate " << formatDurationMs(best.accurateMedianMs) << " (min "
+            << formatDurationMs(best.accurateMinMs) << ')';
+    if (std::isfinite(best.bandwidthGBs))
+        out << QStringLiteral("  %1 GB/s").arg(best.bandwidthGBs, 0, 'f', 1);
+    if (std::isfinite(best.baselineRatio))
+        out << QStringLiteral("  %1 the baseline").arg(formatRatio(best.baselineRatio));
+    if (std::isfinite(best.energyJ))
+        out << QStringLiteral("  %1 mJ per launch").arg(best.energyJ * 1e3, 0, 'g', 3);
+    out << "  on " << best.device << '\n';
+    if (!best.accurateError.isEmpty())
+        out << "timing the best again with the project's timing failed: " << best.accurateError
+            << '\n';
 }
 
 /// Every device of each of `runners`, asked side by side (RunnerProbe, behind the Engine's
@@ -328,6 +189,15 @@ std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* err
     return onRunner(out);
 }
 
+/// How `budget` times a configuration, for the head.
+QString budgetText(const SweepTimingBudget& budget) {
+    if (budget.kind == SweepTimingBudget::Kind::Fast)
+        return QStringLiteral("fast (%1 samples after %2 warm-up launches)")
+            .arg(SweepTimingBudget::kFastRepetitions)
+            .arg(SweepTimingBudget::kFastWarmupLaunches);
+    return QStringLiteral("for at most %1 ms").arg(budget.ms);
+}
+
 /// The sweep's head on stderr: what the space keeps, what the strategy evaluates, the results
 /// file it resumes or starts.
 void printHead(QTextStream& err, const SweepSpace& space, const SweepOrder& order,
@@ -337,6 +207,10 @@ void printHead(QTextStream& err, const SweepSpace& space, const SweepOrder& orde
         err << "; \"" << count.restriction << "\" removes " << count.removed;
     err << "; " << strategyKindName(order.base.project.sweep.strategy.kind) << " evaluates up to "
         << total << '\n';
+    const SweepTimingBudget& budget = order.base.project.sweep.timingBudget;
+    if (!budget.isAccurate())
+        err << "sweep: each configuration timed " << budgetText(budget)
+            << "; the best is timed again with the project's timing (accurate)\n";
     if (resumed > 0)
         err << "sweep: resuming " << QDir::toNativeSeparators(order.resultsPath) << ": " << resumed
             << " of " << total << " configurations already done (--fresh starts over)\n";
@@ -393,6 +267,18 @@ SweepRun runSweepThroughEngine(const SweepOrder& order, const SweepSpace& space,
             err << '\n';
             err.flush();
         });
+    QObject::connect(&engine, &Engine::sweepRetiming, &engine,
+                     [&](quint64, const SweepRecord& record) {
+                         err << "sweep: timing the best, " << record.key
+                             << ", again with the project's timing (accurate)\n";
+                         err.flush();
+                     });
+    QObject::connect(&engine, &Engine::sweepRetimed, &engine,
+                     [&](quint64, const SweepRecord& record) {
+                         for (SweepRecord& held : run.records)
+                             if (held.key == record.key)
+                                 held = record;
+                     });
     QObject::connect(&engine, &Engine::sweepProgress, &engine, [&](quint64, int now, int) {
         if (!announced && !resumed.isEmpty())
             run.records.append(resumed.takeFirst());
@@ -410,28 +296,6 @@ SweepRun runSweepThroughEngine(const SweepOrder& order, const SweepSpace& space,
                     run.stopped != QLatin1String("cancelled") &&
                     !run.stopped.startsWith(QLatin1String("no CUDA device"));
     return run;
-}
-
-/// The command line's --set, --strategy, --budget and --seed written into `project`; false
-/// with `*error` when one does not apply.
-bool applyOverrides(const SweepArgs& a, Project* project, QString* error) {
-    for (const QString& set : a.sets)
-        if (!applySet(project, set, error))
-            return false;
-    if (a.strategy) {
-        const std::optional<SweepStrategySpec::Kind> kind = strategyKindFromName(*a.strategy);
-        if (!kind) {
-            *error = QStringLiteral("--strategy: expected exhaustive, random or local, got '%1'")
-                         .arg(*a.strategy);
-            return false;
-        }
-        project->sweep.strategy.kind = *kind;
-    }
-    if (a.budget)
-        project->sweep.strategy.budget = *a.budget;
-    if (a.seed)
-        project->sweep.strategy.seed = quint64(*a.seed);
-    return true;
 }
 
 /// The exit when the sweep's devices cannot be listed: several runners none of which answered
@@ -452,13 +316,13 @@ int devicesUnavailable(const SweepArgs& a, const QString& error) {
 
 int runSweep(const QStringList& args) {
     QString error;
-    const std::optional<SweepArgs> a = parse(args, &error);
+    const std::optional<SweepArgs> a = parseSweepArgs(args, &error);
     if (!a)
         return badInput(error, args.contains(QStringLiteral("--json")));
     std::optional<Project> project = Project::load(a->project, &error);
     if (!project)
         return badInput(error, a->json);
-    if (!applyOverrides(*a, &*project, &error))
+    if (!applySweepOverrides(*a, &*project, &error))
         return badInput(error, a->json);
 
     RunRequest base;
@@ -551,17 +415,7 @@ int runSweep(const QStringList& args) {
             out << " (stopped: " << stopped << ')';
         out << '\n';
         if (best)
-            out << "best: " << best->key << "  median " << formatDurationMs(best->medianMs)
-                << (std::isfinite(best->bandwidthGBs)
-                        ? QStringLiteral("  %1 GB/s").arg(best->bandwidthGBs, 0, 'f', 1)
-                        : QString())
-                << (std::isfinite(best->baselineRatio)
-                        ? QStringLiteral("  %1 the baseline").arg(formatRatio(best->baselineRatio))
-                        : QString())
-                << (std::isfinite(best->energyJ)
-                        ? QStringLiteral("  %1 mJ per launch").arg(best->energyJ * 1e3, 0, 'g', 3)
-                        : QString())
-                << "  on " << best->device << '\n';
+            printBest(out, *best);
         else if (passed > 0 &&
                  (objective == SweepObjective::Energy || objective == SweepObjective::Edp))
             out << "no configuration has an energy figure (it needs 250 ms of timed launches)\n";

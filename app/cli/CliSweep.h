@@ -7,7 +7,9 @@
 namespace kernelpad::cli {
 
 /// `sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local] [--budget N]
-/// [--seed S] [--results FILE] [--fresh] [--set NAME=VALUES ...] [--device N] [--reps N]`.
+/// [--seed S] [--fast|--accurate|--budget-ms MS] [--results FILE] [--fresh]
+/// [--set NAME=VALUES ...] [--device N] [--reps N]`. The timing budget options replace the
+/// sweep section's "timingBudget" (SweepBudget.h); --budget stays the strategy's count.
 /// The results file is the window's (sweepResultsPath: in the cache folder, keyed by the
 /// project's canonical path), so either resumes the other's sweep; --fresh starts it over
 /// (removing only a results file KernelPad wrote). --results FILE names another file, read

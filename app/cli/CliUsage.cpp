@@ -91,7 +91,8 @@ const char* const kProfile =
 const char* const kSweep =
     "Usage: kernelpad-cli sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local]\n"
     "           [--budget N] [--seed S] [--results FILE] [--fresh] [--set NAME=VALUES ...]\n"
-    "           [--reps N] [--device N | --devices all|N,M,...] [--runner SPEC ...]\n"
+    "           [--fast | --accurate | --budget-ms MS] [--reps N]\n"
+    "           [--device N | --devices all|N,M,...] [--runner SPEC ...]\n"
     "\n"
     "Run the project's parameter sweep (its \"sweep\" section) over every local device, one\n"
     "warm runner each; each configuration is compiled (cached), run and verified, and names\n"
@@ -104,6 +105,11 @@ const char* const kSweep =
     "  --json, --csv        print the results as JSON or CSV\n"
     "  --strategy S         exhaustive (default), random or local\n"
     "  --budget N           at most N configurations\n"
+    "  --fast               time each configuration with 10 samples after 2 warm-ups (no\n"
+    "                       stopping rule), then the best again with the project's timing\n"
+    "  --accurate           time each configuration with the project's timing (default)\n"
+    "  --budget-ms MS       time each configuration for at most MS ms (1-60000), then the\n"
+    "                       best again with the project's timing\n"
     "  --seed S             the random strategy's seed\n"
     "  --results FILE       the results file instead of NAME.sweep-HASH.jsonl\n"
     "  --fresh              start over instead of resuming\n"
@@ -205,10 +211,12 @@ const QVector<CommandUsage>& commandUsages() {
         {QStringLiteral("sweep"),
          QStringLiteral("run a project's parameter sweep"),
          withRunner(kSweep),
-         {QStringLiteral("--json"), QStringLiteral("--csv"), QStringLiteral("--fresh")},
-         {QStringLiteral("--strategy"), QStringLiteral("--budget"), QStringLiteral("--seed"),
-          QStringLiteral("--results"), QStringLiteral("--set"), QStringLiteral("--reps"),
-          QStringLiteral("--device"), QStringLiteral("--devices"), kRunner}},
+         {QStringLiteral("--json"), QStringLiteral("--csv"), QStringLiteral("--fresh"),
+          QStringLiteral("--fast"), QStringLiteral("--accurate")},
+         {QStringLiteral("--strategy"), QStringLiteral("--budget"), QStringLiteral("--budget-ms"),
+          QStringLiteral("--seed"), QStringLiteral("--results"), QStringLiteral("--set"),
+          QStringLiteral("--reps"), QStringLiteral("--device"), QStringLiteral("--devices"),
+          kRunner}},
         {QStringLiteral("devices"),
          QStringLiteral("list the CUDA devices and their limits"),
          withRunner(kDevices),

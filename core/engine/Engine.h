@@ -140,6 +140,10 @@ signals:
     void sweepStarted(quint64 id, const QVector<kernelpad::SweepRecord>& resumed, int total);
     void sweepRecord(quint64 id, const kernelpad::SweepRecord& record);
     void sweepProgress(quint64 id, int done, int total);
+    /// A sweep timed with a budget other than "accurate" times its winner again with the
+    /// project's timing (SweepJob::retiming, retimed) before sweepFinished().
+    void sweepRetiming(quint64 id, const kernelpad::SweepRecord& record);
+    void sweepRetimed(quint64 id, const kernelpad::SweepRecord& record);
     /// The end: empty when every configuration was evaluated, else why it stopped
     /// ("cancelled", "no CUDA device: ...", the results file's error).
     void sweepFinished(quint64 id, const QString& error);

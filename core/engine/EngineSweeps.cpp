@@ -53,6 +53,10 @@ void Engine::startSweep(quint64 id) {
             [this, id](const SweepRecord& record) { emit sweepRecord(id, record); });
     connect(sweep.job, &SweepJob::progress, this,
             [this, id](int done, int total) { emit sweepProgress(id, done, total); });
+    connect(sweep.job, &SweepJob::retiming, this,
+            [this, id](const SweepRecord& record) { emit sweepRetiming(id, record); });
+    connect(sweep.job, &SweepJob::retimed, this,
+            [this, id](const SweepRecord& record) { emit sweepRetimed(id, record); });
     connect(sweep.job, &SweepJob::finished, this,
             [this, id](const QString& error) { onSweepFinished(id, error); });
     sweep.job->start(sweep.order.base, sweep.order.resultsPath, sweep.order.resume);

@@ -303,6 +303,8 @@ QJsonObject SweepSpec::toJson() const {
         strategyJson.insert(QStringLiteral("seed"), double(strategy.seed));
     json.insert(QStringLiteral("strategy"), strategyJson);
     json.insert(QStringLiteral("objective"), sweepObjectiveName(objective));
+    if (!timingBudget.isAccurate())
+        json.insert(QStringLiteral("timingBudget"), timingBudget.toJson());
     return json;
 }
 
@@ -331,6 +333,21 @@ bool readSweepStrategy(const json::FieldReader& fields, SweepStrategySpec* out) 
     return true;
 }
 
+/// The sweep's "timingBudget" (SweepBudget.h), left as it is when absent; false with the
+/// message in the reader's error.
+bool readTimingBudget(const json::FieldReader& fields, SweepTimingBudget* out) {
+    const QString key = QStringLiteral("timingBudget");
+    if (!fields.has(key))
+        return true;
+    QString error;
+    std::optional<SweepTimingBudget> budget =
+        SweepTimingBudget::fromJson(fields.object().value(key), fields.path(key), &error);
+    if (!budget)
+        return fields.fail(error);
+    *out = *budget;
+    return true;
+}
+
 } // namespace
 
 std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
@@ -342,7 +359,8 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
                                    QStringLiteral("scalars"),      QStringLiteral("parameters"),
                                    QStringLiteral("grid"),         QStringLiteral("kernel"),
                                    QStringLiteral("restrictions"), QStringLiteral("sharedMemBytes"),
-                                   QStringLiteral("strategy"),     QStringLiteral("objective")};
+                                   QStringLiteral("strategy"),     QStringLiteral("objective"),
+                                   QStringLiteral("timingBudget")};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key())) {
             fields.fail(QStringLiteral("%1: unknown field (a sweep has %2)")
@@ -443,6 +461,8 @@ std::optional<SweepSpec> SweepSpec::fromJson(const QJsonObject& json,
     if (!fields.readChoice(QStringLiteral("objective"), objectives, &objective))
         return std::nullopt;
     spec.objective = kSweepObjectives[size_t(objectives.indexOf(objective))];
+    if (!readTimingBudget(fields, &spec.timingBudget))
+        return std::nullopt;
     return spec;
 }
 

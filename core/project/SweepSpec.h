@@ -15,10 +15,12 @@
 //     "sharedMemBytes": "TILE * (TILE + 1) * 4",
 //     "restrictions": ["bx*by <= 1024", "TILE % 4 == 0"],
 //     "strategy": {"kind": "local", "budget": 50, "seed": 7},
-//     "objective": "time"                    // or "bandwidth", "baseline" (the ratio)
+//     "objective": "time",                   // or "bandwidth", "baseline" (the ratio)
+//     "timingBudget": "fast"                 // or "accurate" (the default), or ms (SweepBudget.h)
 //   }
 
 #include "core/launch/ArgumentSpec.h"
+#include "core/project/SweepBudget.h"
 
 #include <QJsonObject>
 #include <QJsonValue>
@@ -105,6 +107,7 @@ struct SweepSpec {
     QStringList restrictions;
     SweepStrategySpec strategy;
     SweepObjective objective = SweepObjective::Time;
+    SweepTimingBudget timingBudget; ///< how long each configuration is timed
 
     [[nodiscard]] bool isEmpty() const { return tunables.isEmpty(); }
     [[nodiscard]] const SweepTunable* find(const QString& name) const;

@@ -94,6 +94,8 @@ void Sweep::pump() {
             }
             RunRequest request = m_base;
             request.project = std::move(*project);
+            request.project.timing =
+                m_base.project.sweep.timingBudget.apply(request.project.timing);
             const quint64 tag = m_nextTag++;
             m_inFlight.insert(tag, index);
             m_evaluator->start(tag, request);
@@ -101,7 +103,7 @@ void Sweep::pump() {
     }
     m_pumping = false;
     // Nothing in flight after the strategy proposed nothing more: it has ended.
-    if (m_running && m_inFlight.isEmpty())
+    if (m_running && m_inFlight.isEmpty() && !startRetime())
         finish({});
 }
 
@@ -123,8 +125,13 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
         finish(QStringLiteral("cancelled"));
         return;
     }
+    if (tag == m_retimeTag) {
+        onRetimed(result);
+        return;
+    }
     SweepRecord record = recordFor(index);
     record.status = runStatusName(result.status);
+    record.timingBudget = m_base.project.sweep.timingBudget.name();
     record.device = device;
     // A property of the device, measured once per runner and device (then read from the disk
     // cache), so every record of a size sweep carries what its chart draws against.
@@ -153,11 +160,54 @@ void Sweep::addRecord(int index, SweepRecord record, bool announce) {
     emit progress(done(), total());
 }
 
+bool Sweep::startRetime() {
+    if (m_base.project.sweep.timingBudget.isAccurate() || !m_evaluator)
+        return false;
+    const std::optional<SweepRecord> winner = best();
+    if (!winner || winner->isRetimed() || !winner->accurateError.isEmpty())
+        return false;
+    int index = -1;
+    for (int i = 0; i < int(m_space->size()) && index < 0; ++i)
+        if (m_space->key(m_space->points()[i]) == winner->key)
+            index = i;
+    QString why;
+    std::optional<Project> project =
+        index >= 0 ? m_space->project(m_space->points()[index], &why) : std::nullopt;
+    if (!project)
+        return false;            // a resumed record of a configuration no longer in the space
+    RunRequest request = m_base; // the project's own timing: the accurate budget
+    request.project = std::move(*project);
+    m_retimeTag = m_nextTag++;
+    m_retimeKey = winner->key;
+    m_inFlight.insert(m_retimeTag, index);
+    emit retiming(*winner);
+    m_evaluator->start(m_retimeTag, request);
+    return true;
+}
+
+void Sweep::onRetimed(const RunResult& result) {
+    m_retimeTag = 0;
+    const auto it = std::find_if(m_records.begin(), m_records.end(),
+                                 [this](const SweepRecord& r) { return r.key == m_retimeKey; });
+    if (it != m_records.end()) {
+        if (result.status == RunStatus::Ok) {
+            it->accurateMedianMs = result.timing.medianMs;
+            it->accurateMinMs = result.timing.minMs;
+        } else {
+            it->accurateError =
+                result.error.isEmpty() ? runStatusName(result.status) : result.error;
+        }
+        emit retimed(*it);
+    }
+    finish({});
+}
+
 void Sweep::finish(const QString& error) {
     if (!m_running)
         return;
     m_running = false;
     m_inFlight.clear();
+    m_retimeTag = 0;
     emit finished(error);
 }
 

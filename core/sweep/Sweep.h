@@ -6,6 +6,10 @@
 // never the best. Configurations given as already done (a resumed results file) are not run
 // again. No device at all ends the sweep with an error instead: a compile-only evaluation is
 // not a sweep.
+//
+// Each configuration is timed with the sweep's timing budget (SweepBudget.h). A sweep timed
+// with another budget than "accurate" ends by timing its winner again with the project's own
+// timing: retimed() gives the winner with both times, then finished() follows.
 
 #include "core/run/RunRequest.h"
 #include "core/run/RunResult.h"
@@ -55,6 +59,12 @@ public:
 signals:
     /// A configuration's outcome, as it arrives (not for resumed ones).
     void recordAdded(const kernelpad::SweepRecord& record);
+    /// The winner of a sweep with a budget other than "accurate" is being timed again with the
+    /// project's timing (after the last record, before finished()).
+    void retiming(const kernelpad::SweepRecord& record);
+    /// That winner's record with accurateMedianMs and accurateMinMs (or accurateError) set;
+    /// records() holds it in place of the earlier one.
+    void retimed(const kernelpad::SweepRecord& record);
     /// After each record: how many are done of the total.
     void progress(int done, int total);
     /// The end: `error` is empty when the strategy ran out of configurations, else why the
@@ -66,6 +76,10 @@ private:
     void onFinished(quint64 tag, const RunResult& result, const QString& device);
     void addRecord(int index, SweepRecord record, bool announce);
     void finish(const QString& error);
+    /// Starts timing the best record again with the accurate budget; false when there is
+    /// nothing to do (the budget is accurate, nothing passed, or the best is timed already).
+    bool startRetime();
+    void onRetimed(const RunResult& result);
     [[nodiscard]] SweepRecord recordFor(int index) const;
 
     RunRequest m_base;
@@ -76,6 +90,8 @@ private:
     QVector<SweepRecord> m_records;
     QHash<quint64, int> m_inFlight; ///< tag -> configuration index
     quint64 m_nextTag = 1;
+    quint64 m_retimeTag = 0; ///< the re-timing run's tag, 0 when none is in flight
+    QString m_retimeKey;     ///< the key of the record being timed again
     bool m_running = false;
     bool m_pumping = false;
 };

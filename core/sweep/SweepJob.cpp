@@ -40,6 +40,14 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume,
         emit recordAdded(record);
     });
     connect(m_sweep.get(), &Sweep::progress, this, &SweepWorker::progress);
+    connect(m_sweep.get(), &Sweep::retiming, this, &SweepWorker::retiming);
+    connect(m_sweep.get(), &Sweep::retimed, this, [this](const SweepRecord& record) {
+        // Appended again: a later line of a key replaces the earlier one when read.
+        QString why;
+        if (!m_file.append(record, &why))
+            m_appendError = why;
+        emit retimed(record);
+    });
     connect(m_sweep.get(), &Sweep::finished, this, [this](const QString& why) {
         emit finished(m_appendError.isEmpty() ? why : m_appendError);
     });
@@ -97,6 +105,8 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
     connect(worker, &SweepWorker::started, this, &SweepJob::started);
     connect(worker, &SweepWorker::recordAdded, this, &SweepJob::recordAdded);
     connect(worker, &SweepWorker::progress, this, &SweepJob::progress);
+    connect(worker, &SweepWorker::retiming, this, &SweepJob::retiming);
+    connect(worker, &SweepWorker::retimed, this, &SweepJob::retimed);
     connect(worker, &SweepWorker::finished, this, [this](const QString& error) {
         m_running = false;
         emit finished(error);

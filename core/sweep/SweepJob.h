@@ -52,6 +52,10 @@ signals:
     void started(const QVector<kernelpad::SweepRecord>& resumed, int total);
     void recordAdded(const kernelpad::SweepRecord& record);
     void progress(int done, int total);
+    /// The winner is timed again with the accurate budget (Sweep::retiming), then its record
+    /// with both times, appended to the results file again (Sweep::retimed).
+    void retiming(const kernelpad::SweepRecord& record);
+    void retimed(const kernelpad::SweepRecord& record);
     /// The end: empty when every configuration was evaluated, else why it stopped
     /// ("cancelled", "no CUDA device: ...", the results file's error).
     void finished(const QString& error);
@@ -78,6 +82,8 @@ signals:
     void started(const QVector<kernelpad::SweepRecord>& resumed, int total);
     void recordAdded(const kernelpad::SweepRecord& record);
     void progress(int done, int total);
+    void retiming(const kernelpad::SweepRecord& record);
+    void retimed(const kernelpad::SweepRecord& record);
     void finished(const QString& error);
 
 private:

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -73,6 +74,13 @@ QJsonObject SweepRecord::toJson() const {
         json.insert(QStringLiteral("energyJ"), energyJ);
     if (!error.isEmpty())
         json.insert(QStringLiteral("error"), error);
+    json.insert(QStringLiteral("timingBudget"), timingBudget);
+    if (isRetimed()) {
+        json.insert(QStringLiteral("accurateMedianMs"), accurateMedianMs);
+        json.insert(QStringLiteral("accurateMinMs"), numberOrNull(accurateMinMs));
+    }
+    if (!accurateError.isEmpty())
+        json.insert(QStringLiteral("accurateError"), accurateError);
     // The order of the parameters, which a JSON object does not keep.
     json.insert(QStringLiteral("names"), QJsonArray::fromStringList(names));
     return json;
@@ -99,7 +107,13 @@ std::optional<SweepRecord> SweepRecord::fromJson(const QJsonObject& json, QStrin
         !fields.readNumber(QStringLiteral("baselineRatio"), &record.baselineRatio,
                            json::Presence::Optional, json::NullNumber::IsNaN) ||
         !fields.readNumber(QStringLiteral("energyJ"), &record.energyJ, json::Presence::Optional,
-                           json::NullNumber::IsNaN))
+                           json::NullNumber::IsNaN) ||
+        !fields.readString(QStringLiteral("timingBudget"), &record.timingBudget) ||
+        !fields.readNumber(QStringLiteral("accurateMedianMs"), &record.accurateMedianMs,
+                           json::Presence::Optional, json::NullNumber::IsNaN) ||
+        !fields.readNumber(QStringLiteral("accurateMinMs"), &record.accurateMinMs,
+                           json::Presence::Optional, json::NullNumber::IsNaN) ||
+        !fields.readString(QStringLiteral("accurateError"), &record.accurateError))
         return std::nullopt;
     const json::FieldReader parameterFields =
         fields.nested(QStringLiteral("parameters"), parameters);
@@ -140,7 +154,8 @@ QString recordsToCsv(const QVector<SweepRecord>& records, const QStringList& nam
         header.append(csvField(name));
     header << QStringLiteral("status") << QStringLiteral("median_ms") << QStringLiteral("min_ms")
            << QStringLiteral("gbps") << QStringLiteral("ceiling_gbps") << QStringLiteral("device")
-           << QStringLiteral("error");
+           << QStringLiteral("error") << QStringLiteral("timing_budget")
+           << QStringLiteral("accurate_median_ms");
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     for (const SweepRecord& record : records) {
         QStringList row;
@@ -151,7 +166,8 @@ QString recordsToCsv(const QVector<SweepRecord>& records, const QStringList& nam
         }
         row << csvField(record.status) << csvNumber(record.medianMs) << csvNumber(record.minMs)
             << csvNumber(record.bandwidthGBs) << csvNumber(record.ceilingGBs)
-            << csvField(record.device) << csvField(record.error);
+            << csvField(record.device) << csvField(record.error) << csvField(record.timingBudget)
+            << csvNumber(record.accurateMedianMs);
         out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;
@@ -217,6 +233,7 @@ std::optional<QVector<SweepRecord>> parseSweepResults(const QByteArray& data, co
         return std::nullopt;
     }
     QVector<SweepRecord> records;
+    QHash<QString, qsizetype> byKey; ///< where each key's record is in `records`
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const QByteArray line = lines[i].trimmed();
         const bool markedCutShort = i + 1 < lines.size() && lines[i + 1].trimmed() == kCutShortMark;
@@ -244,6 +261,11 @@ std::optional<QVector<SweepRecord>> parseSweepResults(const QByteArray& data, co
             fail(error, lineError(shown, i + 1, why));
             return std::nullopt;
         }
+        if (const auto it = byKey.constFind(record->key); it != byKey.constEnd()) {
+            records[it.value()] = std::move(*record);
+            continue;
+        }
+        byKey.insert(record->key, records.size());
         records.append(std::move(*record));
     }
     return records;

@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -46,9 +47,20 @@ struct SweepRecord {
     /// Joules per launch from NVML's energy counter (core/run/Telemetry.h); NaN without NVML
     /// or when the timed interval was too short (JSON "energyJ", absent then).
     double energyJ = std::numeric_limits<double>::quiet_NaN();
+    /// Which budget timed it (SweepTimingBudget::name(): "fast", "accurate", "50 ms"); files
+    /// written before records carried it read as "accurate", the only budget there was.
+    QString timingBudget = QStringLiteral("accurate");
+    /// The winner of a sweep timed with another budget, timed again with the project's own
+    /// timing ("accurate") when the sweep ended: its median and minimum, NaN until then.
+    double accurateMedianMs = std::numeric_limits<double>::quiet_NaN();
+    double accurateMinMs = std::numeric_limits<double>::quiet_NaN();
+    /// Why that re-timing failed (the run's error); empty when it passed or did not run.
+    QString accurateError;
 
     /// Compiled, ran and verified.
     [[nodiscard]] bool passed() const { return status == QLatin1String("ok"); }
+    /// Timed again with the accurate budget (accurateMedianMs holds the time).
+    [[nodiscard]] bool isRetimed() const { return std::isfinite(accurateMedianMs); }
     /// Lower is better; NaN for a failed configuration, which is never the best.
     [[nodiscard]] double score(SweepObjective objective) const;
 
@@ -65,7 +77,8 @@ struct SweepRecord {
                                                     SweepObjective objective);
 
 /// The table as CSV: the parameters' columns (`names`), then status, median_ms, min_ms,
-/// gbps, ceiling_gbps, device, error; one row per record in the given order, RFC 4180 quoting.
+/// gbps, ceiling_gbps, device, error, timing_budget, accurate_median_ms; one row per record in the
+/// given order, RFC 4180 quoting.
 [[nodiscard]] QString recordsToCsv(const QVector<SweepRecord>& records, const QStringList& names);
 /// The table as a JSON array of records.
 [[nodiscard]] QJsonArray recordsToJson(const QVector<SweepRecord>& records);
@@ -81,10 +94,11 @@ inline constexpr qint64 kSweepResultsMaxRecords = 1000000;
 inline constexpr int kSweepResultsVersion = 1;
 
 /// The records in `data`, the contents of a results file shown as `shown` in messages: the
-/// first line must be the header; a last line without its newline (cut short by a kill) is
-/// skipped, as is a line that the line after it marks as cut short (the mark an append writes
-/// after such a line); any other line that does not read is an error naming `shown` and the
-/// line. The file's one parser (fuzz/fuzz_sweepresults.cpp feeds it).
+/// first line must be the header; a record whose key an earlier line holds replaces that one in
+/// its place (a winner timed again is appended again); a last line without its newline (cut short
+/// by a kill) is skipped, as is a line that the line after it marks as cut short (the mark an
+/// append writes after such a line); any other line that does not read is an error naming `shown`
+/// and the line. The file's one parser (fuzz/fuzz_sweepresults.cpp feeds it).
 [[nodiscard]] std::optional<QVector<SweepRecord>>
 parseSweepResults(const QByteArray& data, const QString& shown, QString* error);
 

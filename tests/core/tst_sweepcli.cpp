@@ -78,7 +78,19 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("no project") << QStringList{} << "name the project";
         QTest::newRow("unknown option")
-            << QStringList{kTranspose, "--fast"} << "unknown option --fast";
+            << QStringList{kTranspose, "--faster"} << "unknown option --faster";
+        QTest::newRow("budget-ms 0")
+            << QStringList{kTranspose, "--budget-ms", "0"}
+            << "--budget-ms: '0' is not a whole number of milliseconds from 1 to 60000";
+        QTest::newRow("budget-ms not a number")
+            << QStringList{kTranspose, "--budget-ms", "fast"}
+            << "--budget-ms: 'fast' is not a whole number of milliseconds";
+        QTest::newRow("fast and budget-ms")
+            << QStringList{kTranspose, "--fast", "--budget-ms", "50"}
+            << "--budget-ms: the timing budget is already fast (give one of --fast, --accurate "
+               "and --budget-ms N)";
+        QTest::newRow("accurate and fast") << QStringList{kTranspose, "--accurate", "--fast"}
+                                           << "--fast: the timing budget is already accurate";
         QTest::newRow("strategy")
             << QStringList{kTranspose, "--strategy", "annealing"}
             << "--strategy: expected exhaustive, random or local, got 'annealing'";
@@ -189,6 +201,48 @@ private slots:
             devices.insert(v.toObject().value(QStringLiteral("device")).toString());
         QCOMPARE(devices, names(r.out));
         QCOMPARE(alpha.completed().size() + beta.completed().size(), 24);
+    }
+
+    /// --fast times each configuration with the fast budget, then the best once more with the
+    /// project's timing: one run more than there are configurations, and the best's record
+    /// names both.
+    void fastSweepTimesTheBestAgain() {
+        kernelpad::test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"));
+        kernelpad::test::StandInRunner beta(QStringLiteral("beta"), QStringLiteral("Fake H100"));
+        QTemporaryDir dir;
+        const QStringList args{kTranspose,
+                               "--set",
+                               "bx=8,16",
+                               "--set",
+                               "by=4,8",
+                               "--fast",
+                               "--json",
+                               "--results",
+                               dir.filePath("f.jsonl"),
+                               "--runner",
+                               "cmd:" + alpha.spec().commandLine,
+                               "--runner",
+                               "cmd:" + beta.spec().commandLine};
+        const CliResult r = runCli(args, dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: each configuration timed fast (10 samples "
+                                               "after 2 warm-up launches)")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("again with the project's timing (accurate)")),
+                 qPrintable(r.err));
+        QCOMPARE(alpha.completed().size() + beta.completed().size(), 4 + 1);
+        const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        const QJsonObject best = json.value(QStringLiteral("best")).toObject();
+        QCOMPARE(best.value(QStringLiteral("timingBudget")).toString(), QStringLiteral("fast"));
+        QVERIFY2(best.contains(QStringLiteral("accurateMedianMs")),
+                 QJsonDocument(best).toJson().constData());
+        for (const QJsonValue& v : json.value(QStringLiteral("results")).toArray())
+            QCOMPARE(v.toObject().value(QStringLiteral("timingBudget")).toString(),
+                     QStringLiteral("fast"));
+        // Resumed: every configuration and the best's second timing are in the file.
+        const CliResult again = runCli(args, dir.path());
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(alpha.completed().size() + beta.completed().size(), 5);
     }
 
     void noRunnerWithADeviceExits3() {

@@ -335,11 +335,13 @@ private slots:
         const QString csv = recordsToCsv(sorted, ok.names);
         const QStringList lines = csv.split(QLatin1Char('\n'));
         QCOMPARE(lines[0],
-                 QStringLiteral("bx,TILE,status,median_ms,min_ms,gbps,ceiling_gbps,device,error"));
-        QCOMPARE(lines[1], QStringLiteral("32,16,ok,0.25,0.2,1500,2973.5,NVIDIA H100 80GB HBM3,"));
+                 QStringLiteral("bx,TILE,status,median_ms,min_ms,gbps,ceiling_gbps,device,error,"
+                                "timing_budget,accurate_median_ms"));
+        QCOMPARE(lines[1],
+                 QStringLiteral("32,16,ok,0.25,0.2,1500,2973.5,NVIDIA H100 80GB HBM3,,accurate,"));
         QCOMPARE(lines[2], QStringLiteral("64,16,cuda-error,,,,2973.5,NVIDIA H100 80GB HBM3,"
                                           "\"an illegal memory access, \"\"out\"\" at 0x10"));
-        QCOMPARE(lines[3], QStringLiteral("line two\""));
+        QCOMPARE(lines[3], QStringLiteral("line two\",accurate,"));
         const QJsonArray json = recordsToJson(sorted);
         QCOMPARE(json.size(), 2);
         QCOMPARE(json[0].toObject().value(QStringLiteral("medianMs")).toDouble(), 0.25);

@@ -226,8 +226,8 @@ private slots:
         QCOMPARE(sweep({"--csv"}, &out, &err), 0);
         QStringList lines = out.trimmed().split(QLatin1Char('\n'));
         QCOMPARE(lines.size(), 4);
-        QCOMPARE(lines[0],
-                 QStringLiteral("bx,by,status,median_ms,min_ms,gbps,ceiling_gbps,device,error"));
+        QCOMPARE(lines[0], QStringLiteral("bx,by,status,median_ms,min_ms,gbps,ceiling_gbps,device,"
+                                          "error,timing_budget,accurate_median_ms"));
         for (int i = 1; i < 4; ++i)
             QVERIFY2(lines[i].contains(QStringLiteral(",ok,")), qPrintable(lines[i]));
         // The same results file again: nothing left to run, the same table.

@@ -9,7 +9,8 @@
 // "Devices:": each choice's entries, its text with the count, kept in the settings, and the pool
 // Run Sweep builds from them; SweepDevices asking stand-in runners (this computer's too) for
 // their devices, leaving out one that cannot be reached, and a sweep over them whose every
-// result names its runner.
+// result names its runner. "Timing:" kept in the sweep section, and a fast sweep's best timed
+// again.
 
 #include "../support/StandInRunner.h"
 #include "core/cuda/DriverApi.h"
@@ -31,10 +32,12 @@
 #include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -256,6 +259,41 @@ private slots:
         // The failure cannot be applied.
         QVERIFY(!f.panel.applyRecord(failed));
         QVERIFY(f.panel.message().contains(QStringLiteral("only a passing")));
+    }
+
+    /// "Timing:" writes the sweep section's budget (so it is saved with the project) and shows
+    /// a project's; a fast sweep ends by timing its best again, named in the summary.
+    void timingBudgetIsKeptAndTheBestTimedAgain() {
+        Fixture f;
+        auto* timing = f.panel.findChild<QComboBox*>(QStringLiteral("sweepTimingBudget"));
+        auto* ms = f.panel.findChild<QSpinBox*>(QStringLiteral("sweepTimingBudgetMs"));
+        QVERIFY(timing && ms);
+        QCOMPARE(timing->currentIndex(), int(SweepTimingBudget::Kind::Accurate));
+        QVERIFY(!ms->isEnabled());
+        timing->setCurrentIndex(int(SweepTimingBudget::Kind::Milliseconds));
+        QVERIFY(ms->isEnabled());
+        ms->setValue(40);
+        QCOMPARE(f.document.project().sweep.timingBudget, SweepTimingBudget::milliseconds(40));
+        QCOMPARE(
+            f.document.project().toJson()[QStringLiteral("sweep")][QStringLiteral("timingBudget")],
+            QJsonValue(40));
+
+        timing->setCurrentIndex(int(SweepTimingBudget::Kind::Fast));
+        QCOMPARE(f.document.project().sweep.timingBudget, SweepTimingBudget::fast());
+        QVERIFY(f.runToEnd());
+        QCOMPARE(f.started->load(), 66 + 1); // every configuration, then the best again
+        const QRegularExpression summary(QStringLiteral(
+            "Best bx=32,by=8: [0-9.]+ ms fast, [0-9.]+ ms with the project's timing"));
+        QVERIFY2(f.panel.message().contains(summary), qPrintable(f.panel.message()));
+        const SweepResultsModel* model = f.panel.resultsModel();
+        QVERIFY(model->records()[model->bestRow()].isRetimed());
+
+        // A project's budget is shown when it loads.
+        SweepSpec spec = f.document.project().sweep;
+        spec.timingBudget = SweepTimingBudget::milliseconds(123);
+        f.document.setSweep(spec);
+        QTRY_COMPARE(timing->currentIndex(), int(SweepTimingBudget::Kind::Milliseconds));
+        QCOMPARE(ms->value(), 123);
     }
 
     void sortsByMedian() {

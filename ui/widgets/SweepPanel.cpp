@@ -33,6 +33,10 @@ namespace kernelpad {
 
 namespace {
 
+/// What "at most … ms" offers first: a fifth of the project's default least time, enough
+/// for a few hundred launches of a 20 µs kernel.
+constexpr int kSweepDefaultTimingBudgetMs = 50;
+
 // The role column's choices, in this order.
 const char* const kRoles[] = {"block x", "block y", "block z", "define", "scalar", "parameter"};
 const char* const kBlockNames[] = {"bx", "by", "bz"};
@@ -176,6 +180,7 @@ QWidget* SweepPanel::buildForm() {
     fields->addRow(tr("Strategy:"), m_strategy);
     fields->addRow(QString(), strategyRow);
     fields->addRow(tr("Best is:"), m_objective);
+    fields->addRow(tr("Timing:"), buildTimingRow(form));
 
     auto* layout = new QVBoxLayout(form);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -250,6 +255,29 @@ void SweepPanel::addTunableRow(const SweepTunable& tunable) {
     m_loading = loading;
 }
 
+QLayout* SweepPanel::buildTimingRow(QWidget* form) {
+    // In SweepTimingBudget::Kind's order: the index is the kind.
+    m_timing = new QComboBox(form);
+    m_timing->setObjectName(QStringLiteral("sweepTimingBudget"));
+    m_timing->addItems({tr("accurate (the project's timing)"),
+                        tr("fast (%1 samples each)").arg(SweepTimingBudget::kFastRepetitions),
+                        tr("at most")});
+    m_timing->setToolTip(tr("How long each configuration is timed. A fast or limited sweep "
+                            "times its best configuration again with the project's timing at "
+                            "the end."));
+    m_timingMs = new QSpinBox(form);
+    m_timingMs->setObjectName(QStringLiteral("sweepTimingBudgetMs"));
+    m_timingMs->setRange(1, SweepTimingBudget::kMaxMs);
+    m_timingMs->setValue(kSweepDefaultTimingBudgetMs);
+    m_timingMs->setSuffix(tr(" ms per configuration"));
+    connect(m_timing, &QComboBox::currentIndexChanged, this, [this] { onFormEdited(); });
+    connect(m_timingMs, &QSpinBox::valueChanged, this, [this] { onFormEdited(); });
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_timing, 1);
+    row->addWidget(m_timingMs, 1);
+    return row;
+}
+
 void SweepPanel::loadFromDocument() {
     m_loading = true;
     const SweepSpec spec = m_document ? m_document->project().sweep : SweepSpec();
@@ -265,6 +293,9 @@ void SweepPanel::loadFromDocument() {
     m_budget->setValue(spec.strategy.budget);
     m_seed->setValue(int(spec.strategy.seed));
     m_objective->setCurrentIndex(int(spec.objective));
+    m_timing->setCurrentIndex(int(spec.timingBudget.kind));
+    if (spec.timingBudget.kind == SweepTimingBudget::Kind::Milliseconds)
+        m_timingMs->setValue(spec.timingBudget.ms);
     m_loading = false;
     onFormEdited();
 }
@@ -325,6 +356,9 @@ std::optional<SweepSpec> SweepPanel::formSpec(QString* error) const {
     spec.strategy.budget = m_budget->value();
     spec.strategy.seed = quint64(m_seed->value());
     spec.objective = SweepObjective(m_objective->currentIndex());
+    spec.timingBudget.kind = SweepTimingBudget::Kind(m_timing->currentIndex());
+    if (spec.timingBudget.kind == SweepTimingBudget::Kind::Milliseconds)
+        spec.timingBudget.ms = m_timingMs->value();
     if (spec.isEmpty())
         return spec;
     // The file's reader checks what the form cannot (a scalar that is not an argument).
@@ -337,6 +371,7 @@ std::optional<SweepSpec> SweepPanel::formSpec(QString* error) const {
 }
 
 void SweepPanel::onFormEdited() {
+    m_timingMs->setEnabled(m_timing->currentIndex() == int(SweepTimingBudget::Kind::Milliseconds));
     if (m_loading)
         return;
     QString error;

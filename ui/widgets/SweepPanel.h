@@ -1,9 +1,9 @@
 #pragma once
 // The Sweep dock: the project's "sweep" section as an editable form (the
 // tunables with their role and values, the grid, shared memory and kernel formulas, the
-// restrictions, the strategy and the objective), the number of configurations it keeps,
-// Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or any
-// passing row) and the CSV and JSON export. The sweep runs in the Engine (Engine::sweep), which
+// restrictions, the strategy, the objective and the timing budget), the number of configurations it
+// keeps, Run Sweep with its progress and Cancel, the results as a sortable table, Apply best (or
+// any passing row) and the CSV and JSON export. The sweep runs in the Engine (Engine::sweep), which
 // schedules it with the window's runs so that two never time on one GPU; the panel never waits
 // for it. Its results file lives in the cache
 // folder, keyed by the project's path (sweepResultsPath; kernelpad-cli uses the same), so an
@@ -22,9 +22,11 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
@@ -150,6 +152,8 @@ signals:
 private:
     // The form (SweepPanel.cpp).
     QWidget* buildForm();
+    /// "Timing:": the budget's kind and its milliseconds.
+    QLayout* buildTimingRow(QWidget* form);
     void loadFromDocument();
     void addTunableRow(const SweepTunable& tunable);
     void onFormEdited();
@@ -160,6 +164,8 @@ private:
     QWidget* buildResults();
     void onStarted(const QVector<SweepRecord>& resumed, int total);
     void onRecord(const SweepRecord& record);
+    /// The winner's record with its accurate time: replaces the row, named in the summary.
+    void onRetimed(const SweepRecord& record);
     void onFinished(const QString& error);
     void setRunning(bool running);
     void updateButtons();
@@ -199,6 +205,8 @@ private:
     QComboBox* m_devices = nullptr;
     std::function<ResumeChoice(int, const QString&)> m_askResume;
     SweepSpec m_runningSpec;
+    /// The winner of the sweep in flight timed again with the accurate budget, once it is.
+    std::optional<SweepRecord> m_retimed;
     bool m_loading = false;
     QString m_countText;
 
@@ -211,6 +219,8 @@ private:
     QSpinBox* m_budget = nullptr;
     QSpinBox* m_seed = nullptr;
     QComboBox* m_objective = nullptr;
+    QComboBox* m_timing = nullptr;  ///< the timing budget's kind (SweepTimingBudget::Kind)
+    QSpinBox* m_timingMs = nullptr; ///< its milliseconds, for "at most"
     QLabel* m_count = nullptr;
     QLabel* m_message = nullptr;
     QToolButton* m_undoApply = nullptr;
