@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include <unistd.h>
+
 namespace kernelpad::cli {
 
 namespace {
@@ -104,7 +106,8 @@ int runAb(const QStringList& args) {
         loop.quit();
     });
     qsizetype shown = 0; // the progress line's length, blanked before the result
-    if (!line->json)
+    // The stage line is redrawn in place, so only on a terminal (a log gets the result alone).
+    if (!line->json && isatty(STDERR_FILENO))
         QObject::connect(&engine, &Engine::abProgress, &loop,
                          [&shown](quint64, const QString& stage, int, int) {
                              const QString text = QStringLiteral("  ") + stage;

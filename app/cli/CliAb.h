@@ -19,9 +19,9 @@ inline constexpr int kExitAbRefused = 5;
 /// What `kernelpad-cli ab` was asked.
 struct AbCommandLine {
     QString pathA;
-    QString pathB;               ///< empty with `version`
-    std::optional<int> version;  ///< B is this version of A's project
-    QString versionsDir;         ///< where the window keeps versions (empty: its default)
+    QString pathB;              ///< empty with `version`
+    std::optional<int> version; ///< B is this version of A's project
+    QString versionsDir;        ///< where the window keeps versions (empty: its default)
     int device = 0;
     bool json = false;
     AbSettings settings;

@@ -20,13 +20,15 @@ std::optional<qint64> integerOption(const QString& option, const QString& text, 
     const qint64 value = text.toLongLong(&ok);
     if (ok && value >= minimum)
         return value;
-    *error = QStringLiteral("ab: %1 takes an integer >= %2 (got '%3')").arg(option).arg(minimum).arg(text);
+    *error = QStringLiteral("ab: %1 takes an integer >= %2 (got '%3')")
+                 .arg(option)
+                 .arg(minimum)
+                 .arg(text);
     return std::nullopt;
 }
 
 /// Applies one option with a value; false with `*error` when it is wrong.
-bool applyValued(AbCommandLine& line, const QString& option, const QString& value,
-                 QString* error) {
+bool applyValued(AbCommandLine& line, const QString& option, const QString& value, QString* error) {
     if (option == QLatin1String("--target-percent")) {
         bool ok = false;
         const double percent = value.toDouble(&ok);

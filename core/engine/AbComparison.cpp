@@ -39,12 +39,13 @@ void AbComparison::cancel() {
 void AbComparison::start() {
     m_wholeClock.start();
     if (const QString problem = m_order.settings.validate(); !problem.isEmpty())
-        return finishWithError(RunStatus::BadInput, QStringLiteral("A/B settings: %1").arg(problem));
+        return finishWithError(RunStatus::BadInput,
+                               QStringLiteral("A/B settings: %1").arg(problem));
     if (const QString mismatch = abArgumentMismatch(m_order.a.project, m_order.b.project);
         !mismatch.isEmpty())
-        return finishWithError(RunStatus::BadInput,
-                               QStringLiteral("B (%1) does not run on A's inputs: %2")
-                                   .arg(m_order.labelB, mismatch));
+        return finishWithError(
+            RunStatus::BadInput,
+            QStringLiteral("B (%1) does not run on A's inputs: %2").arg(m_order.labelB, mismatch));
     runNext();
 }
 
@@ -117,8 +118,8 @@ void AbComparison::onRunFinished(quint64 runId, const RunResult& result) {
         m_phase = Phase::Blocks;
         // Both arms' blocks take the same count, sized by the slower arm so that neither's
         // block runs longer than the target.
-        m_result.launchesPerBlock = launchesPerBlock(
-            std::max(m_result.a.medianMs, m_result.b.medianMs), m_order.settings);
+        m_result.launchesPerBlock =
+            launchesPerBlock(std::max(m_result.a.medianMs, m_result.b.medianMs), m_order.settings);
         m_clock.start();
         break;
     case Phase::Blocks:
@@ -134,11 +135,11 @@ void AbComparison::onRunFinished(quint64 runId, const RunResult& result) {
 
 bool AbComparison::takeVerified(AbArm arm, const RunResult& result) {
     if (result.status != RunStatus::Ok) {
-        finishWithError(result.status, QStringLiteral("%1: %2 (%3)")
-                                           .arg(armName(arm), runStatusName(result.status),
-                                                result.error.isEmpty()
-                                                    ? QStringLiteral("no message")
-                                                    : result.error));
+        finishWithError(
+            result.status,
+            QStringLiteral("%1: %2 (%3)")
+                .arg(armName(arm), runStatusName(result.status),
+                     result.error.isEmpty() ? QStringLiteral("no message") : result.error));
         return false;
     }
     AbArmSummary& summary = arm == AbArm::A ? m_result.a : m_result.b;
@@ -151,11 +152,10 @@ bool AbComparison::takeVerified(AbArm arm, const RunResult& result) {
 void AbComparison::takeBlock(const RunResult& result) {
     const AbArm arm = m_pendingArm.value_or(AbArm::A);
     if (result.status != RunStatus::Ok)
-        return finishWithError(result.status,
-                               QStringLiteral("%1, block %2: %3 (%4)")
-                                   .arg(armName(arm))
-                                   .arg(m_accumulator.blocks() + 1)
-                                   .arg(runStatusName(result.status), result.error));
+        return finishWithError(result.status, QStringLiteral("%1, block %2: %3 (%4)")
+                                                  .arg(armName(arm))
+                                                  .arg(m_accumulator.blocks() + 1)
+                                                  .arg(runStatusName(result.status), result.error));
     m_accumulator.add(arm, result.timing);
     AbArmSummary& summary = arm == AbArm::A ? m_result.a : m_result.b;
     ++summary.blocks;

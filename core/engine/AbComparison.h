@@ -57,8 +57,8 @@ private:
     AbSchedule m_schedule;
     AbAccumulator m_accumulator;
     AbResult m_result;
-    QElapsedTimer m_clock;       ///< since the first block
-    QElapsedTimer m_wholeClock;  ///< since start
+    QElapsedTimer m_clock;      ///< since the first block
+    QElapsedTimer m_wholeClock; ///< since start
     bool m_cancelled = false;
 };
 

@@ -94,7 +94,9 @@ QString abArgumentMismatch(const Project& a, const Project& b) {
             return QStringLiteral("%1: %2").arg(where, difference);
     }
     if (a.globals.size() != b.globals.size())
-        return QStringLiteral("B writes %1 globals, A %2").arg(b.globals.size()).arg(a.globals.size());
+        return QStringLiteral("B writes %1 globals, A %2")
+            .arg(b.globals.size())
+            .arg(a.globals.size());
     for (qsizetype i = 0; i < a.globals.size(); ++i) {
         const QString difference =
             firstDifference(a.globals[i].toJson(), b.globals[i].toJson(), QString());

@@ -88,7 +88,8 @@ public:
             for (qsizetype i = 0; i < block.size(); ++i) {
                 // An index in [0, size) from 64 random bits by multiply-shift (Lemire): a bias
                 // of size / 2^64 at most, and a third of uniform_int_distribution's time.
-                const auto index = qsizetype((static_cast<unsigned __int128>(m_rng()) * size) >> 64);
+                const auto index =
+                    qsizetype((static_cast<unsigned __int128>(m_rng()) * size) >> 64);
                 m_buffer.push_back(block.at(index));
             }
         }
@@ -105,7 +106,9 @@ QString percentText(double fraction) {
     return QString::number(std::abs(fraction) * 100.0, 'f', 1);
 }
 
-QString temperatureText(double c) { return QString::number(c, 'f', 0) + QStringLiteral(" °C"); }
+QString temperatureText(double c) {
+    return QString::number(c, 'f', 0) + QStringLiteral(" °C");
+}
 
 QString throttledText(const QString& arm, const AbConditions& c) {
     return c.throttleReasons.isEmpty()
@@ -165,9 +168,10 @@ QString conditionsDiffer(const AbConditions& a, const AbConditions& b, const AbO
         unchecked << QStringLiteral("temperature");
     }
     if (caveat && !unchecked.isEmpty())
-        *caveat = QStringLiteral("%1 not checked: no telemetry")
-                      .arg(unchecked.join(QStringLiteral(" and ")) +
-                           (unchecked.size() > 1 ? QStringLiteral(" were") : QStringLiteral(" was")));
+        *caveat =
+            QStringLiteral("%1 not checked: no telemetry")
+                .arg(unchecked.join(QStringLiteral(" and ")) +
+                     (unchecked.size() > 1 ? QStringLiteral(" were") : QStringLiteral(" was")));
     return {};
 }
 
@@ -250,9 +254,9 @@ QString AbVerdict::text() const {
                         percentText(kind == Kind::Faster ? 1.0 - low : high - 1.0));
         break;
     case Kind::NoDifference:
-        line = QStringLiteral("no detectable difference at \u00b1%1 % (B/A %2)")
-                   .arg(QString::number(halfWidthPercent(), 'f', 1),
-                        QString::number(ratio, 'f', 4));
+        line =
+            QStringLiteral("no detectable difference at \u00b1%1 % (B/A %2)")
+                .arg(QString::number(halfWidthPercent(), 'f', 1), QString::number(ratio, 'f', 4));
         break;
     case Kind::Refused:
     case Kind::TooFewSamples:

@@ -66,10 +66,10 @@ struct AbOptions {
     static constexpr quint64 kDefaultSeed = 0x6b70'6162'7665'7264ULL; // "kpabverd"
     int resamples = 2000;
     double confidence = 0.95;
-    double minEffect = 0.005;      ///< smallest |ratio - 1| called faster or slower
-    double maxClockSpread = 0.01;  ///< SM clocks further apart (relative) refuse a verdict
+    double minEffect = 0.005;     ///< smallest |ratio - 1| called faster or slower
+    double maxClockSpread = 0.01; ///< SM clocks further apart (relative) refuse a verdict
     double maxTemperatureSpreadC = 5;
-    int maxBootstrapLaunches = 5000;  ///< per arm; more are thinned for the interval
+    int maxBootstrapLaunches = 5000; ///< per arm; more are thinned for the interval
     quint64 seed = kDefaultSeed;
 };
 

@@ -18,8 +18,8 @@ namespace {
 
 Project saxpy() {
     QString error;
-    std::optional<Project> p =
-        Project::load(QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/examples/saxpy.kpad"), &error);
+    std::optional<Project> p = Project::load(
+        QStringLiteral(KERNELPAD_SOURCE_DIR "/resources/examples/saxpy.kpad"), &error);
     if (!p)
         qFatal("saxpy.kpad: %s", qPrintable(error));
     return *p;
@@ -110,9 +110,12 @@ void TestAbRun::matchingArgumentsPass() {
 void TestAbRun::firstArgumentDifferenceIsNamed_data() {
     QTest::addColumn<int>("change");
     QTest::addColumn<QString>("message");
-    QTest::addRow("scalar value") << 0 << QStringLiteral("arguments[0] (a): value is \"3\" in B, \"2.0\" in A");
+    QTest::addRow("scalar value") << 0
+                                  << QStringLiteral(
+                                         "arguments[0] (a): value is \"3\" in B, \"2.0\" in A");
     QTest::addRow("missing argument") << 1 << QStringLiteral("B's kernel takes 4 arguments, A's 5");
-    QTest::addRow("renamed buffer") << 2 << QStringLiteral("arguments[1] (x): name is \"xx\" in B, \"x\" in A");
+    QTest::addRow("renamed buffer")
+        << 2 << QStringLiteral("arguments[1] (x): name is \"xx\" in B, \"x\" in A");
 }
 
 void TestAbRun::firstArgumentDifferenceIsNamed() {
@@ -181,7 +184,8 @@ void TestAbRun::stopsWhenTheClocksDiffer() {
     QCOMPARE(acc.stopReason(AbSettings{}, 0), QStringLiteral("conditions differ"));
     const AbVerdict v = acc.verdict();
     QCOMPARE(v.kind, AbVerdict::Kind::Refused);
-    QCOMPARE(v.reason, QStringLiteral("cannot compare: A ran at 1980 MHz, B at 1755 MHz (SM clock)"));
+    QCOMPARE(v.reason,
+             QStringLiteral("cannot compare: A ran at 1980 MHz, B at 1755 MHz (SM clock)"));
 }
 
 void TestAbRun::settingsAreValidated() {

@@ -100,7 +100,8 @@ void TestAbVerdict::threePercentShiftIsDetected() {
                  qPrintable(v.text()));
         covered += v.low <= 1.03 && v.high >= 1.03;
     }
-    QVERIFY2(covered >= 34, qPrintable(QStringLiteral("%1 of 40 intervals cover 1.03").arg(covered)));
+    QVERIFY2(covered >= 34,
+             qPrintable(QStringLiteral("%1 of 40 intervals cover 1.03").arg(covered)));
 }
 
 void TestAbVerdict::fasterIsNamedFromB() {
@@ -130,9 +131,11 @@ void TestAbVerdict::differentConditionsAreRefused_data() {
     QTest::newRow("sm clock 11 percent lower")
         << AbConditions{1755, 2619, 45.0, false, {}}
         << QStringLiteral("cannot compare: A ran at 1980 MHz, B at 1755 MHz (SM clock)");
-    QTest::addRow("8 degrees warmer") << AbConditions{1980, 2619, 53.0, false, {}}
-                                      << QStringLiteral("cannot compare: A ran at 45 °C, B at 53 °C");
-    QTest::addRow("b throttled") << AbConditions{1980, 2619, 45.0, true, QStringLiteral("power cap")}
+    QTest::addRow("8 degrees warmer")
+        << AbConditions{1980, 2619, 53.0, false, {}}
+        << QStringLiteral("cannot compare: A ran at 45 °C, B at 53 °C");
+    QTest::addRow("b throttled") << AbConditions{1980, 2619, 45.0, true,
+                                                 QStringLiteral("power cap")}
                                  << QStringLiteral("cannot compare: B throttled (power cap)");
 }
 

@@ -42,8 +42,8 @@ void TestCliAb::usageErrors_data() {
     QTest::addRow("two projects and a version")
         << QStringList{"a.kpad", "b.kpad", "--version", "2"} << usage;
     QTest::addRow("three projects") << QStringList{"a.kpad", "b.kpad", "c.kpad"} << usage;
-    QTest::addRow("not a project") << QStringList{"a.kpad", "b.cu"}
-                                   << QStringLiteral("ab: b.cu is not a project (.kpad)");
+    QTest::addRow("not a project")
+        << QStringList{"a.kpad", "b.cu"} << QStringLiteral("ab: b.cu is not a project (.kpad)");
     QTest::addRow("budget too small") << QStringList{"a.kpad", "b.kpad", "--budget-ms", "50"}
                                       << QStringLiteral("ab: --budget-ms takes an integer >= 100 "
                                                         "(got '50')");
@@ -67,10 +67,10 @@ void TestCliAb::usageErrors() {
 
 void TestCliAb::optionsAreRead() {
     QString error;
-    const std::optional<AbCommandLine> line = parseAbCommandLine(
-        {"--json", "a.kpad", "--budget-ms", "2500", "b.kpad", "--target-percent", "0.25", "--seed",
-         "9", "--device", "1"},
-        &error);
+    const std::optional<AbCommandLine> line =
+        parseAbCommandLine({"--json", "a.kpad", "--budget-ms", "2500", "b.kpad", "--target-percent",
+                            "0.25", "--seed", "9", "--device", "1"},
+                           &error);
     QVERIFY2(line, qPrintable(error));
     QCOMPARE(line->pathA, QStringLiteral("a.kpad"));
     QCOMPARE(line->pathB, QStringLiteral("b.kpad"));
