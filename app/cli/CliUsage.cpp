@@ -139,6 +139,33 @@ const char* const kBench =
     "  --device N           the CUDA device (default 0)\n"
     "  --json               print the result as JSON\n";
 
+const char* const kAb =
+    "Usage: kernelpad-cli ab A.kpad B.kpad [options]\n"
+    "       kernelpad-cli ab P.kpad --version N [options]\n"
+    "\n"
+    "Is B faster than A? Both kernels are compiled, verified once each, then timed in one\n"
+    "runner on A's inputs (B's arguments must match A's), their launches interleaved in blocks\n"
+    "in random ABBA order, until the 95 % interval of the ratio of medians B/A is narrower than\n"
+    "the target or the budget is spent. The verdict: \"B is x % faster\", \"B is x % slower\",\n"
+    "\"no detectable difference at +-y %\", or a refusal when the arms ran at different clocks\n"
+    "or temperatures, or one throttled. With --version, A is P.kpad as it is now and B is\n"
+    "version N of it as the window's Versions tab keeps it.\n"
+    "\n"
+    "  --version N          B is version N of P.kpad (the window's Versions tab numbers)\n"
+    "  --versions-dir DIR   where the versions are kept (default: the window's data folder,\n"
+    "                       ~/.local/share/KernelPad/KernelPad)\n"
+    "  --budget-ms N        wall time for the interleaved blocks (default 10000, at least 100)\n"
+    "  --target-percent P   stop once the interval's half-width is under P % (default 0.5)\n"
+    "  --seed N             the seed of the block order and of the bootstrap\n"
+    "  --device N           the CUDA device (default 0)\n"
+    "  --json               print the result as JSON (verdict, ratio, interval, both arms)\n"
+    "%RUNNER%"
+    "\n"
+    "Exit codes: 0 a verdict (faster, slower or no detectable difference), 5 refused (the\n"
+    "arms' conditions differed: the message says which), 1 compile error, 2 verification\n"
+    "failed, 3 CUDA or driver error (or cancelled), 4 bad input (files, options, B's\n"
+    "arguments not A's).\n";
+
 const char* const kServe =
     "Usage: kernelpad-cli serve\n"
     "\n"
@@ -162,7 +189,8 @@ const char* const kOverview =
     "\n"
     "Exit codes: 0 success, 1 compile error, 2 verification failed, 3 CUDA or driver error\n"
     "(including no driver: compile-only, and errors compute-sanitizer reported under\n"
-    "--memcheck), 4 bad input (file, arguments; also --memcheck without compute-sanitizer).\n";
+    "--memcheck), 4 bad input (file, arguments; also --memcheck without compute-sanitizer),\n"
+    "5 ab refused a verdict (the two arms ran under different conditions).\n";
 
 QString withRunner(const char* text) {
     return QString::fromUtf8(text).replace(QStringLiteral("%RUNNER%"),
@@ -227,6 +255,13 @@ const QVector<CommandUsage>& commandUsages() {
          withRunner(kBench),
          {QStringLiteral("--json")},
          {QStringLiteral("--launches"), QStringLiteral("--repeats"), QStringLiteral("--device")}},
+        {QStringLiteral("ab"),
+         QStringLiteral("interleaved A/B timing of two kernels, with a verdict"),
+         withRunner(kAb),
+         {QStringLiteral("--json")},
+         {QStringLiteral("--version"), QStringLiteral("--versions-dir"),
+          QStringLiteral("--budget-ms"), QStringLiteral("--target-percent"),
+          QStringLiteral("--seed"), QStringLiteral("--device"), kRunner}},
         {QStringLiteral("serve"),
          QStringLiteral("be KernelPad's runner process (JSON lines on stdin and stdout)"),
          withRunner(kServe),

@@ -1,5 +1,6 @@
 // kernelpad-cli: compile, run and inspect KernelPad projects without a window.
 
+#include "app/cli/CliAb.h"
 #include "app/cli/CliBench.h"
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
@@ -150,6 +151,8 @@ static int runCommandLine(int argc, char** argv) {
         return kernelpad::cli::runSweep(args);
     if (command == "devices")
         return kernelpad::cli::runDevices(args);
+    if (command == "ab")
+        return kernelpad::cli::runAb(args);
     if (command == "bench-launch")
         return kernelpad::cli::runBenchLaunch(args);
     return kernelpad::cli::runServe(args);

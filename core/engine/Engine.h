@@ -7,6 +7,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/engine/Runners.h"
 #include "core/profile/ProfileReport.h"
+#include "core/run/AbRun.h"
 #include "core/run/RunTypes.h"
 #include "core/sweep/SweepResults.h"
 
@@ -39,6 +40,15 @@ struct SweepOrder {
     /// request's device, each record naming the device as the run does (the command line's
     /// sweep on one device), instead of a pool of one.
     bool singleRunner = false;
+};
+
+/// An interleaved A/B comparison (Engine::compareAb, core/engine/AbComparison.h).
+struct AbOrder {
+    RunRequest a;   ///< the device is A's; B runs on it too
+    RunRequest b;   ///< its arguments must match A's (abArgumentMismatch)
+    QString labelA; ///< how the result names the arms ("saxpy.kpad", "version 3")
+    QString labelB;
+    AbSettings settings;
 };
 
 /// Owns the compile worker, the GPU worker and the sweeps; every call returns at once.
@@ -99,6 +109,13 @@ public:
     /// a run on one of them waits for it, and it waits for a run in progress
     /// (sweepWaiting()).
     quint64 sweep(const SweepOrder& order);
+    /// Compares two kernels on the same inputs, their launches interleaved in ABBA blocks on
+    /// one device of the Engine's runner (core/engine/AbComparison.h); progress through
+    /// abProgress(), the end through abFinished() with the id returned. Its runs take turns
+    /// in the run queue with other channels' runs.
+    quint64 compareAb(const AbOrder& order);
+    /// Stops comparison `id` after its current block: abFinished() follows, cancelled.
+    void cancelAb(quint64 id);
     /// Stops sweep `id` (a waiting one at once): sweepFinished(id, "cancelled") follows.
     void cancelSweep(quint64 id);
     /// Asks the runner for bytes [offset, offset + bytes) of output `buffer` of run `run`,
@@ -133,6 +150,10 @@ signals:
     void rangeFetched(quint64 id, const QByteArray& data, const QString& error);
     /// The runner process was replaced after a fault, a hang or a cancel.
     void runnerRestarted(const QString& reason);
+    /// Comparison `id` is at `stage` ("block 5, B (2000 launches)"); done/total: ms of its
+    /// budget spent, or the verified runs (0 or 1 of 2).
+    void abProgress(quint64 id, const QString& stage, int done, int total);
+    void abFinished(quint64 id, const kernelpad::AbResult& result);
     /// Sweep `id` waits for its devices ("waiting: a run in progress on GPU 0").
     void sweepWaiting(quint64 id, const QString& reason);
     /// The records a resumed sweep starts from and how many configurations it evaluates at

@@ -14,6 +14,7 @@
 
 namespace kernelpad {
 
+class AbComparison;
 class SweepJob;
 
 struct Engine::Private {
@@ -57,6 +58,7 @@ struct Engine::Private {
         SweepJob* job = nullptr; ///< made when its devices are granted; a child of the Engine
     };
     QHash<quint64, Sweep> sweeps;
+    QHash<quint64, AbComparison*> comparisons; ///< children of the Engine, until they finish
 };
 
 /// The devices a request times on: its device on the runner the Engine uses.

@@ -167,6 +167,8 @@ private slots:
     void restoreOfUnkeptSourceAsksAndKeepsIt();
     void restoredSettingsAreOneSettingsStep();
     void compileDiffOpensTheDiffTab();
+    void compareWithShowsTheVerdict();
+    void compareWithAnswersWithoutBlocking();
     void versionsSurviveANewWindow();
     void clearTimingHistoryRemovesTheFile();
     void corruptFileIsIgnoredWithAMessage();
@@ -412,6 +414,76 @@ void TestVersionsPanel::compileDiffOpensTheDiffTab() {
                              kCompileTimeoutMs);
     QVERIFY(!history->comparison()->ptx.identical());
     QVERIFY(diff->message().contains(QStringLiteral("version 1")));
+}
+
+void TestVersionsPanel::compareWithShowsTheVerdict() {
+    Fixture f;
+    QVERIFY(f.open(fillProject(sourceWith(QStringLiteral("1.0f")))));
+    QVERIFY(f.threeVersions());
+    auto* button = part<QPushButton>(f.panel(), "versionsAbCompare");
+    f.panel()->selectVersions({1, 2});
+    QVERIFY(!button->isEnabled()); // one version against the editor
+    f.panel()->selectVersions({1});
+    QVERIFY(button->isEnabled());
+    const quint64 id = f.nextId(); // the comparison's id at the Engine
+    button->click();
+    QCOMPARE(button->text(), QStringLiteral("Stop Comparing"));
+    QVERIFY2(f.panel()->message().startsWith(
+                 QStringLiteral("Comparing version 1 (A) with the editor (B)")),
+             qPrintable(f.panel()->message()));
+    AbResult result;
+    result.status = AbResult::Status::Verdict;
+    result.verdict.kind = AbVerdict::Kind::Slower;
+    result.verdict.ratio = 1.031;
+    result.verdict.low = 1.02;
+    result.verdict.high = 1.04;
+    result.a.label = QStringLiteral("version 1");
+    result.a.medianMs = 0.08;
+    result.a.launches = 4000;
+    result.a.conditions.smClockMHz = 1980;
+    result.b.label = QStringLiteral("the editor");
+    result.b.medianMs = 0.0825;
+    result.b.launches = 4000;
+    result.b.conditions.smClockMHz = 1980;
+    result.blocks = 20;
+    result.launchesPerBlock = 400;
+    emit f.engine.abFinished(id, result);
+    QCOMPARE(button->text(), QStringLiteral("Compare with…"));
+    const QString message = f.panel()->message();
+    QVERIFY2(
+        message.startsWith(QStringLiteral("A/B: B is 3.1 % slower (95 % interval 2.0 to 4.0 %)\n")),
+        qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("A version 1: median 0.08000 ms over 4000 launches, "
+                                             "SM 1980 MHz")),
+             qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("B the editor: median 0.08250 ms")),
+             qPrintable(message));
+    QVERIFY2(message.endsWith(QStringLiteral("20 blocks of 400 launches, B/A 1.0310 (1.0200 to "
+                                             "1.0400)")),
+             qPrintable(message));
+}
+
+void TestVersionsPanel::compareWithAnswersWithoutBlocking() {
+    // Through the Engine for real: without a driver both arms fail at once with the reason;
+    // on a GPU machine the comparison runs. Either way the window stays responsive and the
+    // button comes back.
+    Fixture f;
+    QVERIFY(f.open(fillProject(sourceWith(QStringLiteral("1.0f")))));
+    QVERIFY(f.run(measuredRun(0.080)));
+    f.panel()->selectVersions({1});
+    auto* button = part<QPushButton>(f.panel(), "versionsAbCompare");
+    QSignalSpy finished(&f.engine, &Engine::abFinished);
+    button->click();
+    QCOMPARE(button->text(), QStringLiteral("Stop Comparing"));
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(button->text(), QStringLiteral("Compare with…"));
+    const AbResult r = finished.first().at(1).value<AbResult>();
+    const QString message = f.panel()->message();
+    if (r.status == AbResult::Status::Error)
+        QVERIFY2(message.startsWith(QStringLiteral("A/B with version 1: A (version 1): ")),
+                 qPrintable(message));
+    else
+        QVERIFY2(message.startsWith(QStringLiteral("A/B: ")), qPrintable(message));
 }
 
 void TestVersionsPanel::versionsSurviveANewWindow() {

@@ -70,6 +70,15 @@ VersionsView::VersionsView(const ViewContext& context, CompileDiffView* diff)
             });
     connect(m_panel, &VersionsPanel::restoreRequested, this, &VersionsView::restore);
     connect(m_panel, &VersionsPanel::compileDiffRequested, this, &VersionsView::compareVersions);
+    connect(m_panel, &VersionsPanel::abCompareRequested, this, &VersionsView::startAb);
+    connect(m_panel, &VersionsPanel::abCancelRequested, this, [this] {
+        if (Engine* engine = m_workbench->engine(); engine && m_abId != 0)
+            engine->cancelAb(m_abId);
+    });
+    if (Engine* engine = m_workbench->engine()) {
+        connect(engine, &Engine::abProgress, this, &VersionsView::abProgress);
+        connect(engine, &Engine::abFinished, this, &VersionsView::abFinished);
+    }
 }
 
 QWidget* VersionsView::widget() const {
@@ -240,6 +249,66 @@ void VersionsView::compareVersions(int a, int b) {
                              arch);
     if (m_tabs)
         m_tabs->setCurrentWidget(m_diff);
+}
+
+void VersionsView::startAb(int number) {
+    Engine* engine = m_workbench->engine();
+    const Version* chosen = m_panel->model()->find(number);
+    if (!engine || !chosen || m_abId != 0)
+        return;
+    if (const QString why = m_workbench->runBlockedReason(); !why.isEmpty()) {
+        m_panel->setMessage(tr("Cannot compare with version %1: %2").arg(number).arg(why));
+        return;
+    }
+    AbOrder order;
+    order.b = m_workbench->baseRequest();
+    order.a = order.b;
+    order.a.project = chosen->project;
+    order.labelA = tr("version %1").arg(number);
+    order.labelB = tr("the editor");
+    m_abNumber = number;
+    m_abId = engine->compareAb(order);
+    m_panel->setAbRunning(true);
+    m_panel->setMessage(tr("Comparing version %1 (A) with the editor (B)…").arg(number));
+}
+
+void VersionsView::abProgress(quint64 id, const QString& stage, int done, int total) {
+    if (id != m_abId)
+        return;
+    const QString budget = total > 0 && stage.startsWith(QStringLiteral("block"))
+                               ? tr(" (%1 of %2 s)")
+                                     .arg(QString::number(done / 1000.0, 'f', 1),
+                                          QString::number(total / 1000.0, 'f', 1))
+                               : QString();
+    m_panel->setMessage(tr("Comparing version %1 (A) with the editor (B): %2%3")
+                            .arg(m_abNumber)
+                            .arg(stage, budget));
+}
+
+void VersionsView::abFinished(quint64 id, const AbResult& result) {
+    if (id != m_abId)
+        return;
+    m_abId = 0;
+    m_panel->setAbRunning(false);
+    if (result.status == AbResult::Status::Error || result.status == AbResult::Status::Cancelled) {
+        m_panel->setMessage(tr("A/B with version %1: %2").arg(m_abNumber).arg(result.error));
+        return;
+    }
+    const auto arm = [](const QString& name, const AbArmSummary& s) {
+        return tr("%1 %2: median %3 ms over %4 launches, SM %5 MHz%6")
+            .arg(name, s.label, QString::number(s.medianMs, 'f', 5))
+            .arg(s.launches)
+            .arg(s.conditions.smClockMHz)
+            .arg(s.conditions.throttled ? tr(", throttled") : QString());
+    };
+    m_panel->setMessage(tr("A/B: %1\n%2\n%3\n%4 blocks of %5 launches, B/A %6 (%7 to %8)")
+                            .arg(result.headline(), arm(QStringLiteral("A"), result.a),
+                                 arm(QStringLiteral("B"), result.b))
+                            .arg(result.blocks)
+                            .arg(result.launchesPerBlock)
+                            .arg(QString::number(result.verdict.ratio, 'f', 4),
+                                 QString::number(result.verdict.low, 'f', 4),
+                                 QString::number(result.verdict.high, 'f', 4)));
 }
 
 } // namespace kernelpad

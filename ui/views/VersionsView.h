@@ -1,9 +1,11 @@
 #pragma once
 // The Versions tab: every run of the project becomes a version, stored per project file in the
 // application's data folder (core/run/VersionHistory.h); Restore writes one into the editor and
-// the document, and PTX/SASS Diff compares two in the Diff tab. Made with the window, so that
-// no run goes unrecorded.
+// the document, PTX/SASS Diff compares two in the Diff tab, and Compare with… times one against
+// the editor's source in an interleaved A/B comparison (Engine::compareAb). Made with the
+// window, so that no run goes unrecorded.
 
+#include "core/engine/Engine.h"
 #include "core/run/VersionHistory.h"
 #include "ui/ResultView.h"
 
@@ -41,6 +43,10 @@ private:
     QString keepDocumentAsVersion(const Project& current);
     /// The PTX/SASS diff of versions `a` and `b`, shown in the Diff tab.
     void compareVersions(int a, int b);
+    /// Compare with…: version `number` as A, the document as it is now as B.
+    void startAb(int number);
+    void abProgress(quint64 id, const QString& stage, int done, int total);
+    void abFinished(quint64 id, const AbResult& result);
 
     Workbench* m_workbench;
     VersionsPanel* m_panel;
@@ -50,6 +56,8 @@ private:
     VersionStore m_store{QString()};
     /// Which version each of this workbench's runs became (a profile finds it by serial).
     QHash<quint64, int> m_numberOfSerial;
+    quint64 m_abId = 0; ///< the comparison in flight, 0 when none
+    int m_abNumber = 0; ///< its version
 };
 
 } // namespace kernelpad

@@ -75,6 +75,18 @@ VersionsPanel::VersionsPanel(QWidget* parent)
         if (m_compared.first != 0)
             emit compileDiffRequested(m_compared.first, m_compared.second);
     });
+    m_abCompare = new QPushButton(tr("Compare with…"), this);
+    m_abCompare->setObjectName(QStringLiteral("versionsAbCompare"));
+    m_abCompare->setToolTip(tr("Time the selected version (A) against the editor's source (B) "
+                               "on the same inputs, their launches interleaved, and say whether "
+                               "B is faster, slower or no different"));
+    connect(m_abCompare, &QPushButton::clicked, this, [this] {
+        const QList<int> numbers = selectedNumbers();
+        if (m_abRunning)
+            emit abCancelRequested();
+        else if (numbers.size() == 1)
+            emit abCompareRequested(numbers.first());
+    });
     // Keys on the table itself: the buttons' mnemonics would clash with the menu bar's
     // (Alt+D is the Device menu).
     auto* restoreKey = new QAction(m_table);
@@ -101,6 +113,7 @@ VersionsPanel::VersionsPanel(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_restore);
     buttons->addWidget(m_compileDiff);
+    buttons->addWidget(m_abCompare);
     buttons->addStretch(1);
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -160,6 +173,12 @@ QString VersionsPanel::message() const {
     return m_message->text();
 }
 
+void VersionsPanel::setAbRunning(bool running) {
+    m_abRunning = running;
+    m_abCompare->setText(running ? tr("Stop Comparing") : tr("Compare with…"));
+    selectionChanged();
+}
+
 void VersionsPanel::selectionChanged() {
     const QList<int> numbers = selectedNumbers();
     m_restore->setEnabled(numbers.size() == 1);
@@ -187,6 +206,8 @@ void VersionsPanel::selectionChanged() {
                      "version is compared with the one before it."));
     }
     m_compileDiff->setEnabled(m_compared.first != 0);
+    const Version* chosen = numbers.size() == 1 ? m_model->find(numbers.first()) : nullptr;
+    m_abCompare->setEnabled(m_abRunning || (chosen && !chosen->kept));
 }
 
 void VersionsPanel::showContextMenu(const QPoint& at) {
@@ -195,6 +216,8 @@ void VersionsPanel::showContextMenu(const QPoint& at) {
     restore->setEnabled(m_restore->isEnabled());
     QAction* diff = menu.addAction(m_compileDiff->text(), m_compileDiff, &QPushButton::click);
     diff->setEnabled(m_compileDiff->isEnabled());
+    QAction* ab = menu.addAction(m_abCompare->text(), m_abCompare, &QPushButton::click);
+    ab->setEnabled(m_abCompare->isEnabled());
     menu.exec(m_table->viewport()->mapToGlobal(at));
 }
 

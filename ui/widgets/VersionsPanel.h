@@ -16,8 +16,8 @@ class VersionCompareView;
 class VersionsModel;
 
 /// A plain widget: its binding (bind::versions) fills it and acts on its requests. Child
-/// object names: versionsTable, versionsRestore, versionsCompileDiff, versionsMessage,
-/// versionCompare.
+/// object names: versionsTable, versionsRestore, versionsCompileDiff, versionsAbCompare,
+/// versionsMessage, versionCompare.
 class VersionsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +35,8 @@ public:
     /// A line above the table (a versions file that could not be read, a restore's outcome).
     void setMessage(const QString& message);
     [[nodiscard]] QString message() const;
+    /// While an A/B comparison runs, its button stops it instead of starting one.
+    void setAbRunning(bool running);
     /// Small: the dock column shares its height by the hints of its docks' contents.
     [[nodiscard]] QSize sizeHint() const override;
 
@@ -43,6 +45,10 @@ signals:
     void restoreRequested(int number);
     /// The PTX/SASS diff of the compared versions asked for.
     void compileDiffRequested(int beforeNumber, int afterNumber);
+    /// Compare with…: an interleaved A/B timing of version `number` (A) against the editor (B).
+    void abCompareRequested(int number);
+    /// Stop Comparing while an A/B comparison runs.
+    void abCancelRequested();
 
 private:
     void selectionChanged();
@@ -52,6 +58,8 @@ private:
     QTableView* m_table;
     QPushButton* m_restore;
     QPushButton* m_compileDiff;
+    QPushButton* m_abCompare;
+    bool m_abRunning = false;
     QLabel* m_message;
     VersionCompareView* m_compare;
     std::pair<int, int> m_compared{0, 0};

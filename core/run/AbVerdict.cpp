@@ -1,0 +1,285 @@
+#include "core/run/AbVerdict.h"
+
+#include "core/run/Significance.h"
+
+#include <QJsonArray>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace kernelpad {
+
+namespace {
+
+/// The finite, positive times of each block (empty blocks dropped).
+QVector<QVector<double>> usableBlocks(const QVector<QVector<double>>& blocks) {
+    QVector<QVector<double>> out;
+    for (const QVector<double>& block : blocks) {
+        QVector<double> kept;
+        for (double t : block)
+            if (std::isfinite(t) && t > 0)
+                kept.append(t);
+        if (!kept.isEmpty())
+            out.append(kept);
+    }
+    return out;
+}
+
+int countOf(const QVector<QVector<double>>& blocks) {
+    int n = 0;
+    for (const QVector<double>& block : blocks)
+        n += int(block.size());
+    return n;
+}
+
+/// Every stride-th launch of each block (at least one a block) when an arm holds more than
+/// `cap` launches: the bootstrap's cost grows with the launches, its interval hardly at all
+/// past a few thousand (the header says why).
+QVector<QVector<double>> thinned(const QVector<QVector<double>>& blocks, int cap) {
+    const int n = countOf(blocks);
+    if (n <= cap)
+        return blocks;
+    const int stride = (n + cap - 1) / cap;
+    QVector<QVector<double>> out;
+    out.reserve(blocks.size());
+    for (const QVector<double>& block : blocks) {
+        QVector<double> kept;
+        for (qsizetype i = 0; i < block.size(); i += stride)
+            kept.append(block.at(i));
+        out.append(kept);
+    }
+    return out;
+}
+
+/// The median of `values` (reordered in place); mean of the middle two for an even count.
+double medianInPlace(std::vector<double>& values) {
+    const size_t n = values.size();
+    const auto mid = values.begin() + std::ptrdiff_t(n / 2);
+    std::nth_element(values.begin(), mid, values.end());
+    const double upper = *mid;
+    if (n % 2)
+        return upper;
+    return 0.5 * (upper + *std::max_element(values.begin(), mid));
+}
+
+double pooledMedian(const QVector<QVector<double>>& blocks) {
+    std::vector<double> all;
+    for (const QVector<double>& block : blocks)
+        all.insert(all.end(), block.begin(), block.end());
+    return medianInPlace(all);
+}
+
+/// Draws the median of one within-block resample of an arm (the header says why).
+class BlockResampler {
+public:
+    BlockResampler(const QVector<QVector<double>>& blocks, std::mt19937_64& rng)
+        : m_blocks(blocks)
+        , m_rng(rng) {
+        m_buffer.reserve(size_t(countOf(blocks)));
+    }
+
+    double draw() {
+        m_buffer.clear();
+        for (const QVector<double>& block : m_blocks) {
+            const auto size = static_cast<unsigned __int128>(block.size());
+            for (qsizetype i = 0; i < block.size(); ++i) {
+                // An index in [0, size) from 64 random bits by multiply-shift (Lemire): a bias
+                // of size / 2^64 at most, and a third of uniform_int_distribution's time.
+                const auto index =
+                    qsizetype((static_cast<unsigned __int128>(m_rng()) * size) >> 64);
+                m_buffer.push_back(block.at(index));
+            }
+        }
+        return medianInPlace(m_buffer);
+    }
+
+private:
+    const QVector<QVector<double>>& m_blocks;
+    std::mt19937_64& m_rng;
+    std::vector<double> m_buffer;
+};
+
+QString percentText(double fraction) {
+    return QString::number(std::abs(fraction) * 100.0, 'f', 1);
+}
+
+QString temperatureText(double c) {
+    return QString::number(c, 'f', 0) + QStringLiteral(" °C");
+}
+
+QString throttledText(const QString& arm, const AbConditions& c) {
+    return c.throttleReasons.isEmpty()
+               ? QStringLiteral("%1 throttled").arg(arm)
+               : QStringLiteral("%1 throttled (%2)").arg(arm, c.throttleReasons);
+}
+
+} // namespace
+
+AbConditions AbConditions::fromTiming(const TimingStats& timing) {
+    AbConditions c;
+    c.smClockMHz = timing.smClockMHz;
+    c.memClockMHz = timing.memClockMHz;
+    c.throttled = timing.throttledSamples > 0;
+    if (c.throttled)
+        c.throttleReasons = QStringLiteral("SM clock under 75 % of its default in %1 launches")
+                                .arg(timing.throttledSamples);
+    return c;
+}
+
+QJsonObject AbConditions::toJson() const {
+    QJsonObject o{{QStringLiteral("smClockMHz"), smClockMHz},
+                  {QStringLiteral("memClockMHz"), memClockMHz},
+                  {QStringLiteral("throttled"), throttled},
+                  {QStringLiteral("throttleReasons"), throttleReasons}};
+    o.insert(QStringLiteral("temperatureC"),
+             temperatureC ? QJsonValue(*temperatureC) : QJsonValue(QJsonValue::Null));
+    return o;
+}
+
+QString conditionsDiffer(const AbConditions& a, const AbConditions& b, const AbOptions& options,
+                         QString* caveat) {
+    QStringList unchecked;
+    if (a.throttled || b.throttled) {
+        QStringList which;
+        if (a.throttled)
+            which << throttledText(QStringLiteral("A"), a);
+        if (b.throttled)
+            which << throttledText(QStringLiteral("B"), b);
+        return QStringLiteral("cannot compare: %1").arg(which.join(QStringLiteral(", ")));
+    }
+    if (a.smClockMHz > 0 && b.smClockMHz > 0) {
+        const double spread = std::abs(double(a.smClockMHz) - double(b.smClockMHz)) /
+                              double(std::min(a.smClockMHz, b.smClockMHz));
+        if (spread > options.maxClockSpread)
+            return QStringLiteral("cannot compare: A ran at %1 MHz, B at %2 MHz (SM clock)")
+                .arg(a.smClockMHz)
+                .arg(b.smClockMHz);
+    } else {
+        unchecked << QStringLiteral("SM clocks");
+    }
+    if (a.temperatureC && b.temperatureC) {
+        if (std::abs(*a.temperatureC - *b.temperatureC) > options.maxTemperatureSpreadC)
+            return QStringLiteral("cannot compare: A ran at %1, B at %2")
+                .arg(temperatureText(*a.temperatureC), temperatureText(*b.temperatureC));
+    } else {
+        unchecked << QStringLiteral("temperature");
+    }
+    if (caveat && !unchecked.isEmpty())
+        *caveat =
+            QStringLiteral("%1 not checked: no telemetry")
+                .arg(unchecked.join(QStringLiteral(" and ")) +
+                     (unchecked.size() > 1 ? QStringLiteral(" were") : QStringLiteral(" was")));
+    return {};
+}
+
+AbVerdict abVerdict(const AbSamples& samples, const AbOptions& options) {
+    AbVerdict v;
+    const QVector<QVector<double>> a = usableBlocks(samples.aBlocksMs);
+    const QVector<QVector<double>> b = usableBlocks(samples.bBlocksMs);
+    v.samplesA = countOf(a);
+    v.samplesB = countOf(b);
+    if (v.samplesA < kMinSamples || v.samplesB < kMinSamples) {
+        v.reason = QStringLiteral("too few launches: A %1, B %2 (at least %3 each)")
+                       .arg(v.samplesA)
+                       .arg(v.samplesB)
+                       .arg(kMinSamples);
+        return v;
+    }
+    v.medianAMs = pooledMedian(a);
+    v.medianBMs = pooledMedian(b);
+    v.ratio = v.medianBMs / v.medianAMs;
+
+    const int resamples = std::max(options.resamples, 100);
+    std::mt19937_64 rng(options.seed);
+    const QVector<QVector<double>> aThin = thinned(a, options.maxBootstrapLaunches);
+    const QVector<QVector<double>> bThin = thinned(b, options.maxBootstrapLaunches);
+    BlockResampler drawA(aThin, rng);
+    BlockResampler drawB(bThin, rng);
+    std::vector<double> ratios;
+    ratios.reserve(size_t(resamples));
+    for (int i = 0; i < resamples; ++i)
+        ratios.push_back(drawB.draw() / drawA.draw());
+    std::sort(ratios.begin(), ratios.end());
+    const double alphaHalf = (1.0 - std::clamp(options.confidence, 0.5, 0.999)) / 2.0;
+    const int lowIndex = std::clamp(int(std::floor(alphaHalf * resamples)), 0, resamples - 1);
+    const int highIndex =
+        std::clamp(int(std::ceil((1.0 - alphaHalf) * resamples)) - 1, 0, resamples - 1);
+    // The point estimate lies inside its own interval even when the resamples are all alike.
+    v.low = std::min(ratios[size_t(lowIndex)], v.ratio);
+    v.high = std::max(ratios[size_t(highIndex)], v.ratio);
+
+    const QString refusal = conditionsDiffer(samples.a, samples.b, options, &v.caveat);
+    if (!refusal.isEmpty()) {
+        v.kind = AbVerdict::Kind::Refused;
+        v.reason = refusal;
+        return v;
+    }
+    const bool excludesOne = v.low > 1.0 || v.high < 1.0;
+    if (!excludesOne || std::abs(v.ratio - 1.0) < options.minEffect)
+        v.kind = AbVerdict::Kind::NoDifference;
+    else
+        v.kind = v.ratio < 1.0 ? AbVerdict::Kind::Faster : AbVerdict::Kind::Slower;
+    return v;
+}
+
+QString AbVerdict::kindName() const {
+    switch (kind) {
+    case Kind::Faster:
+        return QStringLiteral("faster");
+    case Kind::Slower:
+        return QStringLiteral("slower");
+    case Kind::NoDifference:
+        return QStringLiteral("no difference");
+    case Kind::Refused:
+        return QStringLiteral("refused");
+    case Kind::TooFewSamples:
+        break;
+    }
+    return QStringLiteral("too few samples");
+}
+
+QString AbVerdict::text() const {
+    QString line;
+    switch (kind) {
+    case Kind::Faster:
+    case Kind::Slower:
+        // "Faster" in per cent of A's time: 1 - B/A, its interval 1 - high to 1 - low.
+        line = QStringLiteral("B is %1 % %2 (95 % interval %3 to %4 %)")
+                   .arg(percentText(ratio - 1.0),
+                        kind == Kind::Faster ? QStringLiteral("faster") : QStringLiteral("slower"),
+                        percentText(kind == Kind::Faster ? 1.0 - high : low - 1.0),
+                        percentText(kind == Kind::Faster ? 1.0 - low : high - 1.0));
+        break;
+    case Kind::NoDifference:
+        line =
+            QStringLiteral("no detectable difference at \u00b1%1 % (B/A %2)")
+                .arg(QString::number(halfWidthPercent(), 'f', 1), QString::number(ratio, 'f', 4));
+        break;
+    case Kind::Refused:
+    case Kind::TooFewSamples:
+        line = reason;
+        break;
+    }
+    return caveat.isEmpty() ? line : QStringLiteral("%1; %2").arg(line, caveat);
+}
+
+QJsonObject AbVerdict::toJson() const {
+    return QJsonObject{
+        {QStringLiteral("verdict"), kindName()},
+        {QStringLiteral("text"), text()},
+        {QStringLiteral("ratio"), ratio},
+        {QStringLiteral("interval"), QJsonArray{low, high}},
+        {QStringLiteral("halfWidthPercent"), hasInterval() ? halfWidthPercent() : 0.0},
+        {QStringLiteral("reason"), reason},
+        {QStringLiteral("caveat"), caveat},
+        {QStringLiteral("a"), QJsonObject{{QStringLiteral("medianMs"), medianAMs},
+                                          {QStringLiteral("samples"), samplesA}}},
+        {QStringLiteral("b"), QJsonObject{{QStringLiteral("medianMs"), medianBMs},
+                                          {QStringLiteral("samples"), samplesB}}},
+    };
+}
+
+} // namespace kernelpad
