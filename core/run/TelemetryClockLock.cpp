@@ -23,16 +23,21 @@ QSet<QString>& lockedDevices() {
 
 /// At exit: every lock this process took is undone, whatever ended it normally.
 void restoreAllClocks() {
-    const Nvml* nvml = Nvml::instance();
+    restoreLockedClocks();
+}
+
+} // namespace
+
+void restoreLockedClocks() {
+    const std::lock_guard<std::mutex> lock(clockLockMutex());
+    // Nothing locked (most runners): NVML is not even opened on the way out.
+    const Nvml* nvml = lockedDevices().isEmpty() ? nullptr : Nvml::instance();
     if (!nvml)
         return;
-    const std::lock_guard<std::mutex> lock(clockLockMutex());
     for (const QString& id : std::as_const(lockedDevices()))
         static_cast<void>(nvml->resetClocks(id)); // nothing to tell anyone at exit
     lockedDevices().clear();
 }
-
-} // namespace
 
 QString lockClocksCommand(int smMHz, int memMHz) {
     QString command =

@@ -1,7 +1,9 @@
 #pragma once
 // Clocks locked by this process (the runner), so that timings taken at different times are
 // taken at the same frequency. A lock lasts until unlockClocks() or the process's exit: the
-// clocks are restored then (std::atexit), so a runner that ends never leaves the GPU locked.
+// clocks are restored then (std::atexit, and restoreLockedClocks() where a process ends with
+// std::_Exit, as the runner does), so a runner that ends never leaves the GPU locked; one
+// killed outright (SIGKILL) does, and `nvidia-smi --reset-gpu-clocks` undoes it.
 
 #include <QString>
 
@@ -24,6 +26,8 @@ struct ClockLockResult {
 /// may have restored them) or keeps the lock, otherwise a lock this process holds is released.
 /// Empty on success, else the refusal.
 [[nodiscard]] QString applyClockLock(bool wanted, const QString& pciBusId);
+/// Restores every lock this process took; for an exit that skips std::atexit (std::_Exit).
+void restoreLockedClocks();
 /// Whether this process holds a lock on the device's clocks.
 [[nodiscard]] bool clocksLockedByKernelPad(const QString& pciBusId);
 /// The nvidia-smi command that locks the clocks by hand at these frequencies.

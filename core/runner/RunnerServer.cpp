@@ -9,6 +9,7 @@
 #include "core/launch/BufferInit.h"
 #include "core/project/RunnerSpec.h"
 #include "core/run/ExecutionSession.h"
+#include "core/run/TelemetryClockLock.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerServerStreams.h"
@@ -134,8 +135,10 @@ public:
             return;
         // The client went away. A run in progress may be a kernel that never ends: waiting for
         // it would keep the GPU for ever, so the process ends now (the driver frees the GPU).
-        if (m_channel.activeRun.load() != 0)
+        if (m_channel.activeRun.load() != 0) {
+            restoreLockedClocks(); // _Exit skips std::atexit (NVML, not the driver: safe)
             std::_Exit(kRunnerExitOk);
+        }
         m_channel.inbox.push(RunnerMessage::make(MessageType::Shutdown, 0));
     }
 
@@ -459,7 +462,9 @@ int runRunnerServer() {
     // The reader blocks in read() until stdin closes; detach so a poisoned runner can exit.
     readerThread.detach();
     outputDir.remove();
-    // Skip static destructors that could call into a poisoned driver.
+    // Skip static destructors that could call into a poisoned driver; Device > Lock Clocks'
+    // lock is undone first (through NVML, which a poisoned context does not affect).
+    restoreLockedClocks();
     std::_Exit(kRunnerExitOk);
 }
 
