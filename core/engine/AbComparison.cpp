@@ -59,6 +59,8 @@ RunRequest AbComparison::blockRequest(AbArm arm) const {
     request.keepOutputs = false;
     request.measureCeiling = false;
     request.sanitizer = SanitizerTool::None;
+    // A library baseline would be timed in every block too: it is not what is compared.
+    request.project.baseline = BaselineSpec();
     request.repetitions = m_phase == Phase::Blocks ? m_result.launchesPerBlock : kSizingSamples;
     return request;
 }

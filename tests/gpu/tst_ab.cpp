@@ -147,12 +147,12 @@ private slots:
         QSignalSpy progress(&engine, &Engine::abProgress);
         const quint64 id = engine.compareAb(order);
         // Cancel once the blocks have started.
-        QTRY_VERIFY_WITH_TIMEOUT(
-            std::any_of(progress.cbegin(), progress.cend(),
-                        [](const QList<QVariant>& args) {
-                            return args.at(1).toString().startsWith(QStringLiteral("block 3"));
-                        }),
-            kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(std::any_of(progress.cbegin(), progress.cend(),
+                                             [](const QList<QVariant>& args) {
+                                                 return args.at(1).toString().startsWith(
+                                                     QStringLiteral("block 3"));
+                                             }),
+                                 kWaitMs);
         engine.cancelAb(id);
         QVERIFY(finished.wait(kWaitMs));
         const AbResult r = finished.first().at(1).value<AbResult>();
