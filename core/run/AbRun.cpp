@@ -158,6 +158,15 @@ void AbAccumulator::add(AbArm arm, const TimingStats& block) {
     if (block.memClockMHz > 0)
         to.memClockMHz = block.memClockMHz;
     to.throttledSamples += block.throttledSamples;
+    // NVML's per-chunk readings, when the runner had them: the SM clock of each chunk rather
+    // than the block's one reading, the temperature, and the throttle reasons.
+    for (const ChunkTelemetry& chunk : block.telemetry.chunks) {
+        if (chunk.smClockMHz > 0)
+            to.smClocksMHz.append(chunk.smClockMHz);
+        if (chunk.temperatureC > 0)
+            to.temperaturesC.append(chunk.temperatureC);
+    }
+    to.throttleReasons |= block.telemetry.throttleReasons();
     ++m_blocks;
 }
 
@@ -168,7 +177,17 @@ AbConditions AbAccumulator::conditionsOf(const Arm& arm) {
     summary.smClockMHz = clocks.isEmpty() ? 0 : clocks[clocks.size() / 2];
     summary.memClockMHz = arm.memClockMHz;
     summary.throttledSamples = arm.throttledSamples;
-    return AbConditions::fromTiming(summary);
+    AbConditions c = AbConditions::fromTiming(summary);
+    if (!arm.temperaturesC.isEmpty()) {
+        QVector<int> temperatures = arm.temperaturesC;
+        std::sort(temperatures.begin(), temperatures.end());
+        c.temperatureC = temperatures[temperatures.size() / 2];
+    }
+    if (arm.throttleReasons) {
+        c.throttled = true;
+        c.throttleReasons = clockEventNames(arm.throttleReasons).join(QStringLiteral(", "));
+    }
+    return c;
 }
 
 AbSamples AbAccumulator::samples() const {

@@ -116,6 +116,8 @@ private:
         QVector<int> smClocksMHz;
         int memClockMHz = 0;
         int throttledSamples = 0;
+        QVector<int> temperaturesC;  ///< NVML's, one per chunk (Telemetry.h); empty: none
+        quint64 throttleReasons = 0; ///< NVML's throttling clock-event reasons seen
     };
     [[nodiscard]] static AbConditions conditionsOf(const Arm& arm);
     Arm m_a;

@@ -142,14 +142,21 @@ QJsonObject AbConditions::toJson() const {
 QString conditionsDiffer(const AbConditions& a, const AbConditions& b, const AbOptions& options,
                          QString* caveat) {
     QStringList unchecked;
-    if (a.throttled || b.throttled) {
-        QStringList which;
-        if (a.throttled)
-            which << throttledText(QStringLiteral("A"), a);
-        if (b.throttled)
-            which << throttledText(QStringLiteral("B"), b);
-        return QStringLiteral("cannot compare: %1").arg(which.join(QStringLiteral(", ")));
-    }
+    // One arm throttled and the other not: the difference may be the GPU's. Both throttled
+    // (an H100 at its power cap under any heavy kernel): the interleaved blocks shared the
+    // condition, so the ratio holds at those clocks; the clock and temperature checks below
+    // still refuse when the arms ran differently, and the caveat says so.
+    if (a.throttled != b.throttled)
+        return QStringLiteral("cannot compare: %1")
+            .arg(a.throttled ? throttledText(QStringLiteral("A"), a)
+                             : throttledText(QStringLiteral("B"), b));
+    QStringList notes;
+    if (a.throttled)
+        notes << QStringLiteral("both arms throttled (%1)")
+                     .arg(a.throttleReasons == b.throttleReasons
+                              ? a.throttleReasons
+                              : QStringLiteral("A: %1; B: %2")
+                                    .arg(a.throttleReasons, b.throttleReasons));
     if (a.smClockMHz > 0 && b.smClockMHz > 0) {
         const double spread = std::abs(double(a.smClockMHz) - double(b.smClockMHz)) /
                               double(std::min(a.smClockMHz, b.smClockMHz));
@@ -167,11 +174,13 @@ QString conditionsDiffer(const AbConditions& a, const AbConditions& b, const AbO
     } else {
         unchecked << QStringLiteral("temperature");
     }
-    if (caveat && !unchecked.isEmpty())
-        *caveat =
-            QStringLiteral("%1 not checked: no telemetry")
-                .arg(unchecked.join(QStringLiteral(" and ")) +
-                     (unchecked.size() > 1 ? QStringLiteral(" were") : QStringLiteral(" was")));
+    if (!unchecked.isEmpty())
+        notes << QStringLiteral("%1 not checked: no telemetry")
+                     .arg(unchecked.join(QStringLiteral(" and ")) + (unchecked.size() > 1
+                                                                         ? QStringLiteral(" were")
+                                                                         : QStringLiteral(" was")));
+    if (caveat && !notes.isEmpty())
+        *caveat = notes.join(QStringLiteral("; "));
     return {};
 }
 

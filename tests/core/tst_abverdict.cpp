@@ -158,6 +158,16 @@ void TestAbVerdict::closeConditionsAreCompared() {
     s.b.smClockMHz = 1995; // 0.8 % above A's 1980
     s.b.temperatureC = 49.0;
     QCOMPARE(abVerdict(s).kind, AbVerdict::Kind::NoDifference);
+    // Both arms at the power cap, at the same clock: compared, with the condition named.
+    AbSamples capped = interleaved(0.020, 0.0206, 0.01, 8);
+    for (AbConditions* c : {&capped.a, &capped.b}) {
+        c->smClockMHz = 1530;
+        c->throttled = true;
+        c->throttleReasons = QStringLiteral("sw power cap");
+    }
+    const AbVerdict v = abVerdict(capped);
+    QCOMPARE(v.kind, AbVerdict::Kind::Slower);
+    QCOMPARE(v.caveat, QStringLiteral("both arms throttled (sw power cap)"));
 }
 
 void TestAbVerdict::withoutTelemetryTheTemperatureIsNotChecked() {
