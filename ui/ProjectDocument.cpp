@@ -190,6 +190,13 @@ void ProjectDocument::setSweep(const SweepSpec& sweep) {
     changedField(&ProjectDocument::sweepChanged);
 }
 
+void ProjectDocument::setBaseline(const BaselineSpec& baseline) {
+    if (m_project.baseline == baseline)
+        return;
+    m_project.baseline = baseline;
+    changedField(&ProjectDocument::baselineChanged);
+}
+
 void ProjectDocument::setTiming(const TimingSpec& timing) {
     if (m_project.timing == timing)
         return;

@@ -59,6 +59,8 @@ public:
     void setPipeline(const Pipeline& pipeline);
     /// The parameter sweep's section (the sweep panel's tunables, strategy and objective).
     void setSweep(const SweepSpec& sweep);
+    /// The library call the kernel is measured against (empty: none).
+    void setBaseline(const BaselineSpec& baseline);
 
     /// The undo history of compound settings changes (a sweep's Apply, a version's Restore);
     /// cleared when another project replaces this one, kept by Save.
@@ -147,6 +149,7 @@ signals:
     void timingChanged();
     void pipelineChanged();
     void sweepChanged();
+    void baselineChanged();
     /// After any of the field signals above.
     void edited();
     void dirtyChanged(bool dirty);

@@ -25,6 +25,8 @@ SettingsFields settingsDifferences(const Project& a, const Project& b) {
         fields |= PipelineSetting;
     if (!(a.sweep == b.sweep))
         fields |= SweepSetting;
+    if (!(a.baseline == b.baseline))
+        fields |= BaselineSetting;
     return fields;
 }
 
@@ -81,6 +83,7 @@ SettingsHistory::SettingsHistory(ProjectDocument* document)
     watch(&ProjectDocument::timingChanged, TimingSetting);
     watch(&ProjectDocument::pipelineChanged, PipelineSetting);
     watch(&ProjectDocument::sweepChanged, SweepSetting);
+    watch(&ProjectDocument::baselineChanged, BaselineSetting);
 }
 
 bool SettingsHistory::apply(const Project& settings, const QString& text) {
@@ -128,6 +131,8 @@ void SettingsHistory::write(const Project& settings, SettingsFields fields) {
         m_document->setPipeline(settings.pipeline);
     if (fields & SweepSetting)
         m_document->setSweep(settings.sweep);
+    if (fields & BaselineSetting)
+        m_document->setBaseline(settings.baseline);
     m_writing = false;
     m_document->cleanIfSaved();
 }

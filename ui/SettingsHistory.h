@@ -26,6 +26,7 @@ enum SettingsField : unsigned {
     TimingSetting = 1u << 5,
     PipelineSetting = 1u << 6,
     SweepSetting = 1u << 7,
+    BaselineSetting = 1u << 8,
 };
 /// A set of SettingsField bits.
 using SettingsFields = unsigned;

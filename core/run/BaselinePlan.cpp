@@ -1,6 +1,7 @@
 #include "core/run/BaselinePlan.h"
 
 #include "core/launch/BufferInit.h"
+#include "core/run/CubPlan.h"
 #include "core/run/RunBuffers.h"
 #include "core/verify/Verify.h"
 
@@ -277,6 +278,20 @@ std::optional<GemmPlan> planGemm(const BaselineSpec& spec, const QVector<Argumen
     if (plan.compute == QLatin1String("fp8") && !checkFp8Layout(plan, error))
         return std::nullopt;
     return plan;
+}
+
+QString baselineProblem(const BaselineSpec& spec, const QVector<ArgumentSpec>& arguments) {
+    if (spec.isEmpty())
+        return {};
+    QString error;
+    // The section as a project file states it first (buffer names, fields), then the plan.
+    const std::optional<BaselineSpec> read =
+        BaselineSpec::fromJson(spec.toJson(), arguments, &error);
+    if (!read)
+        return error;
+    const bool planned = read->isCub() ? planCub(*read, arguments, &error).has_value()
+                                       : planGemm(*read, arguments, &error).has_value();
+    return planned ? QString() : error;
 }
 
 BufferVerification compareGemmOutputs(const GemmPlan& plan, const QByteArray& kernel,

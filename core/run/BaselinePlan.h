@@ -51,6 +51,11 @@ struct GemmPlan {
 [[nodiscard]] std::optional<GemmPlan>
 planGemm(const BaselineSpec& spec, const QVector<ArgumentSpec>& arguments, QString* error);
 
+/// Why `spec` (either library) cannot run on `arguments`, with the message a run gives
+/// ("baseline.lda: ..."), or empty when it can: the window's baseline editor refuses with it.
+[[nodiscard]] QString baselineProblem(const BaselineSpec& spec,
+                                      const QVector<ArgumentSpec>& arguments);
+
 /// The kernel's C (`kernel`, got) against the library's (`library`, expected): only the
 /// elements the call writes (the gaps a leading dimension leaves are neither's), with the
 /// output buffer's tolerance; mismatches are named by their index in the buffer.

@@ -7,6 +7,7 @@
 #include "ui/RecentFiles.h"
 #include "ui/SettingsHistory.h"
 #include "ui/Workbench.h"
+#include "ui/dialogs/BaselineDialog.h"
 #include "ui/dialogs/DocumentDialog.h"
 #include "ui/dialogs/PreferencesDialog.h"
 #include "ui/widgets/CodeEditor.h"
@@ -271,6 +272,11 @@ void MainWindow::createBuildMenu() {
     build->addAction(m_setBaselineAction);
     build->addMenu(m_baselineKernelMenu);
     build->addAction(m_clearBaselineAction);
+    // The library call (cuBLAS, CUB) the kernel is timed against, beside the baseline kernel.
+    QAction* libraryBaseline = build->addAction(tr("&Library Baseline…"));
+    libraryBaseline->setObjectName(QStringLiteral("libraryBaselineAction"));
+    connect(libraryBaseline, &QAction::triggered, this,
+            [this] { BaselineDialog::edit(m_document, this); });
     build->addSeparator();
     QAction* nextError = build->addAction(tr("&Next Diagnostic"));
     nextError->setShortcut(QKeySequence(Qt::Key_F8));
