@@ -86,6 +86,7 @@ QString exampleTopic(const QString& path) {
         {QStringLiteral("tma_tile_copy"), QStringLiteral("Memory and textures")},
         {QStringLiteral("reduction"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("reduction_pipeline"), QStringLiteral("Reductions and synchronisation")},
+        {QStringLiteral("reduce_vs_cub"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("cooperative_sum"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("cluster_histogram"), QStringLiteral("Reductions and synchronisation")},
         {QStringLiteral("ptx_saxpy"), QStringLiteral("PTX")},

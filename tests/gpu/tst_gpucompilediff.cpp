@@ -182,7 +182,8 @@ void TestGpuCompileDiff::examplesAgainstThemselves() {
     plain.options.lineInfo = false;
     Project lines = *project;
     lines.options.lineInfo = true;
-    const QString arch = QStringLiteral("sm_90"); // as tst_gpusass: a CUBIN for every example
+    // As tst_gpusass: a CUBIN for every example, for sm_90 or the real arch it names (sm_90a).
+    const QString arch = project->options.arch.value_or(QStringLiteral("sm_90"));
     const CompileResult a = compileProject(plain, dir, arch, nullptr);
     const CompileResult b = compileProject(lines, dir, arch, nullptr);
     QVERIFY2(a.ok && b.ok, qPrintable(a.log + b.log));

@@ -67,7 +67,8 @@ void TestGpuSass::examples() {
     plain.options.lineInfo = false;
     Project withLines = *project;
     withLines.options.lineInfo = true;
-    const QString arch = QStringLiteral("sm_90");
+    // sm_90, or the real arch the example names (wgmma needs sm_90a).
+    const QString arch = project->options.arch.value_or(QStringLiteral("sm_90"));
     const SassReport without =
         makeSassReport(compileProject(plain, dir, arch, nullptr), sourceName);
     const SassReport with =
