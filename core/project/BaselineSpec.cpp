@@ -50,21 +50,6 @@ bool readExpressionField(const json::FieldReader& fields, const QString& key, QS
     return true;
 }
 
-/// Empty when `name` is a buffer argument of `arguments`, else why not.
-QString bufferNameProblem(const QString& path, const QString& name,
-                          const QVector<ArgumentSpec>& arguments) {
-    QStringList buffers;
-    for (const ArgumentSpec& arg : arguments) {
-        if (arg.name == name && arg.isBuffer())
-            return {};
-        if (arg.isBuffer())
-            buffers << arg.name;
-    }
-    return QStringLiteral("%1: no buffer argument '%2'; the buffers are %3")
-        .arg(path, name,
-             buffers.isEmpty() ? QStringLiteral("none") : buffers.join(QStringLiteral(", ")));
-}
-
 bool readBuffers(const json::FieldReader& fields, const QVector<ArgumentSpec>& arguments,
                  BaselineSpec* spec) {
     for (const auto& [key, member] :
@@ -73,7 +58,7 @@ bool readBuffers(const json::FieldReader& fields, const QVector<ArgumentSpec>& a
         const QString field = QLatin1String(key);
         if (!fields.readString(field, &(spec->*member), json::Presence::Required))
             return false;
-        if (QString bad = bufferNameProblem(fields.path(field), spec->*member, arguments);
+        if (QString bad = baselineBufferProblem(fields.path(field), spec->*member, arguments);
             !bad.isEmpty())
             return fields.fail(bad);
     }
@@ -90,6 +75,20 @@ bool readBuffers(const json::FieldReader& fields, const QVector<ArgumentSpec>& a
 }
 
 } // namespace
+
+QString baselineBufferProblem(const QString& path, const QString& name,
+                              const QVector<ArgumentSpec>& arguments) {
+    QStringList buffers;
+    for (const ArgumentSpec& arg : arguments) {
+        if (arg.name == name && arg.isBuffer())
+            return {};
+        if (arg.isBuffer())
+            buffers << arg.name;
+    }
+    return QStringLiteral("%1: no buffer argument '%2'; the buffers are %3")
+        .arg(path, name,
+             buffers.isEmpty() ? QStringLiteral("none") : buffers.join(QStringLiteral(", ")));
+}
 
 QStringList baselineLibraries() {
     return {QStringLiteral("cublas"), QStringLiteral("cub")};

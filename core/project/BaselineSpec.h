@@ -56,6 +56,11 @@ struct BaselineSpec {
     }
 };
 
+/// Empty when `name` is a buffer argument of `arguments`, else why not, naming `path` and the
+/// buffers there are ("baseline.c: no buffer argument 'D'; the buffers are A, B, C").
+[[nodiscard]] QString baselineBufferProblem(const QString& path, const QString& name,
+                                            const QVector<ArgumentSpec>& arguments);
+
 /// The libraries, calls and compute types the "baseline" section takes.
 [[nodiscard]] QStringList baselineLibraries();
 [[nodiscard]] QStringList cubBaselineCalls();

@@ -23,21 +23,6 @@ QStringList cubExtraFields(const QString& call) {
     return {QStringLiteral("levels"), QStringLiteral("lower"), QStringLiteral("upper")};
 }
 
-/// Empty when `name` is a buffer argument, else why not (the buffers listed).
-QString cubBufferProblem(const QString& path, const QString& name,
-                         const QVector<ArgumentSpec>& arguments) {
-    QStringList buffers;
-    for (const ArgumentSpec& arg : arguments) {
-        if (arg.name == name && arg.isBuffer())
-            return {};
-        if (arg.isBuffer())
-            buffers << arg.name;
-    }
-    return QStringLiteral("%1: no buffer argument '%2'; the buffers are %3")
-        .arg(path, name,
-             buffers.isEmpty() ? QStringLiteral("none") : buffers.join(QStringLiteral(", ")));
-}
-
 /// A buffer field: present (when `required`), a buffer argument, and for an output not "in".
 bool readCubBuffer(const json::FieldReader& fields, const QString& key, bool required, bool output,
                    const QVector<ArgumentSpec>& arguments, QString* name) {
@@ -46,7 +31,7 @@ bool readCubBuffer(const json::FieldReader& fields, const QString& key, bool req
         return false;
     if (name->isEmpty())
         return true;
-    if (QString bad = cubBufferProblem(fields.path(key), *name, arguments); !bad.isEmpty())
+    if (QString bad = baselineBufferProblem(fields.path(key), *name, arguments); !bad.isEmpty())
         return fields.fail(bad);
     for (const ArgumentSpec& arg : arguments)
         if (output && arg.name == *name && arg.buffer.direction == Direction::In)
