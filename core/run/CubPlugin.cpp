@@ -3,10 +3,11 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "core/run/LibrarySymbols.h"
+
 #include <dlfcn.h>
 
 #include <mutex>
-#include <type_traits>
 
 namespace kernelpad {
 namespace {
@@ -70,29 +71,23 @@ std::unique_ptr<CubPlugin> CubPlugin::loadFrom(const QStringList& candidates, QS
         return nullptr;
     }
     auto plugin = std::make_unique<CubPlugin>();
-    QStringList missing;
-    const auto resolve = [&](auto* slot, const char* symbol) {
-        *slot = reinterpret_cast<std::remove_pointer_t<decltype(slot)>>(dlsym(handle, symbol));
-        if (!*slot)
-            missing << QString::fromLatin1(symbol);
-    };
+    LibrarySymbols symbols(handle);
     KpCubAbiVersionFn version = nullptr;
-    resolve(&version, "kp_cub_abi_version");
-    resolve(&plugin->errorString, "kp_cub_error_string");
-    resolve(&plugin->reduce, "kp_cub_reduce");
-    resolve(&plugin->scan, "kp_cub_scan");
-    resolve(&plugin->sort, "kp_cub_sort");
-    resolve(&plugin->histogramEven, "kp_cub_histogram_even");
-    if (!missing.isEmpty() || version() != KP_CUB_ABI_VERSION) {
+    symbols.resolve(&version, "kp_cub_abi_version");
+    symbols.resolve(&plugin->errorString, "kp_cub_error_string");
+    symbols.resolve(&plugin->reduce, "kp_cub_reduce");
+    symbols.resolve(&plugin->scan, "kp_cub_scan");
+    symbols.resolve(&plugin->sort, "kp_cub_sort");
+    symbols.resolve(&plugin->histogramEven, "kp_cub_histogram_even");
+    if (!symbols.complete() || version() != KP_CUB_ABI_VERSION) {
         if (why)
-            *why = missing.isEmpty()
+            *why = symbols.complete()
                        ? QStringLiteral("%1 is version %2 of the CUB plugin; this KernelPad "
                                         "needs version %3 (rebuild it with this KernelPad)")
                              .arg(loadedFrom)
                              .arg(version())
                              .arg(KP_CUB_ABI_VERSION)
-                       : QStringLiteral("%1 lacks entry points KernelPad needs: %2")
-                             .arg(loadedFrom, missing.join(QStringLiteral(", ")));
+                       : symbols.problem(loadedFrom);
         return nullptr;
     }
     plugin->path = loadedFrom;

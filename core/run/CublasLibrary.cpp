@@ -5,11 +5,12 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "core/run/LibrarySymbols.h"
+
 #include <dlfcn.h>
 
 #include <memory>
 #include <mutex>
-#include <type_traits>
 
 namespace kernelpad {
 namespace {
@@ -87,24 +88,18 @@ std::unique_ptr<CublasLibrary> CublasLibrary::loadFrom(const QStringList& candid
     if (!handle)
         return nullptr;
     auto lib = std::make_unique<CublasLibrary>();
-    QStringList missing;
-    const auto resolve = [&](auto* slot, const char* symbol) {
-        *slot = reinterpret_cast<std::remove_pointer_t<decltype(slot)>>(dlsym(handle, symbol));
-        if (!*slot)
-            missing << QString::fromLatin1(symbol);
-    };
-    resolve(&lib->create, "cublasCreate_v2");
-    resolve(&lib->destroy, "cublasDestroy_v2");
-    resolve(&lib->setStream, "cublasSetStream_v2");
-    resolve(&lib->setMathMode, "cublasSetMathMode");
-    resolve(&lib->statusString, "cublasGetStatusString");
-    resolve(&lib->getVersion, "cublasGetVersion_v2");
-    resolve(&lib->gemmEx, "cublasGemmEx");
-    resolve(&lib->gemmStridedBatchedEx, "cublasGemmStridedBatchedEx");
-    if (!missing.isEmpty()) {
+    LibrarySymbols symbols(handle);
+    symbols.resolve(&lib->create, "cublasCreate_v2");
+    symbols.resolve(&lib->destroy, "cublasDestroy_v2");
+    symbols.resolve(&lib->setStream, "cublasSetStream_v2");
+    symbols.resolve(&lib->setMathMode, "cublasSetMathMode");
+    symbols.resolve(&lib->statusString, "cublasGetStatusString");
+    symbols.resolve(&lib->getVersion, "cublasGetVersion_v2");
+    symbols.resolve(&lib->gemmEx, "cublasGemmEx");
+    symbols.resolve(&lib->gemmStridedBatchedEx, "cublasGemmStridedBatchedEx");
+    if (!symbols.complete()) {
         if (why)
-            *why = QStringLiteral("%1 lacks entry points KernelPad needs: %2")
-                       .arg(candidate, missing.join(QStringLiteral(", ")));
+            *why = symbols.problem(candidate);
         return nullptr;
     }
     lib->path = candidate;

@@ -2,10 +2,11 @@
 
 #include "core/run/CublasLibrary.h"
 
+#include "core/run/LibrarySymbols.h"
+
 #include <dlfcn.h>
 
 #include <mutex>
-#include <type_traits>
 
 namespace kernelpad {
 namespace {
@@ -30,30 +31,24 @@ std::unique_ptr<CublasLtLibrary> CublasLtLibrary::loadFrom(const QStringList& ca
     if (!handle)
         return nullptr;
     auto lib = std::make_unique<CublasLtLibrary>();
-    QStringList missing;
-    const auto resolve = [&](auto* slot, const char* symbol) {
-        *slot = reinterpret_cast<std::remove_pointer_t<decltype(slot)>>(dlsym(handle, symbol));
-        if (!*slot)
-            missing << QString::fromLatin1(symbol);
-    };
-    resolve(&lib->create, "cublasLtCreate");
-    resolve(&lib->destroy, "cublasLtDestroy");
-    resolve(&lib->statusString, "cublasLtGetStatusString");
-    resolve(&lib->descCreate, "cublasLtMatmulDescCreate");
-    resolve(&lib->descDestroy, "cublasLtMatmulDescDestroy");
-    resolve(&lib->descSet, "cublasLtMatmulDescSetAttribute");
-    resolve(&lib->layoutCreate, "cublasLtMatrixLayoutCreate");
-    resolve(&lib->layoutDestroy, "cublasLtMatrixLayoutDestroy");
-    resolve(&lib->layoutSet, "cublasLtMatrixLayoutSetAttribute");
-    resolve(&lib->prefCreate, "cublasLtMatmulPreferenceCreate");
-    resolve(&lib->prefDestroy, "cublasLtMatmulPreferenceDestroy");
-    resolve(&lib->prefSet, "cublasLtMatmulPreferenceSetAttribute");
-    resolve(&lib->heuristic, "cublasLtMatmulAlgoGetHeuristic");
-    resolve(&lib->matmul, "cublasLtMatmul");
-    if (!missing.isEmpty()) {
+    LibrarySymbols symbols(handle);
+    symbols.resolve(&lib->create, "cublasLtCreate");
+    symbols.resolve(&lib->destroy, "cublasLtDestroy");
+    symbols.resolve(&lib->statusString, "cublasLtGetStatusString");
+    symbols.resolve(&lib->descCreate, "cublasLtMatmulDescCreate");
+    symbols.resolve(&lib->descDestroy, "cublasLtMatmulDescDestroy");
+    symbols.resolve(&lib->descSet, "cublasLtMatmulDescSetAttribute");
+    symbols.resolve(&lib->layoutCreate, "cublasLtMatrixLayoutCreate");
+    symbols.resolve(&lib->layoutDestroy, "cublasLtMatrixLayoutDestroy");
+    symbols.resolve(&lib->layoutSet, "cublasLtMatrixLayoutSetAttribute");
+    symbols.resolve(&lib->prefCreate, "cublasLtMatmulPreferenceCreate");
+    symbols.resolve(&lib->prefDestroy, "cublasLtMatmulPreferenceDestroy");
+    symbols.resolve(&lib->prefSet, "cublasLtMatmulPreferenceSetAttribute");
+    symbols.resolve(&lib->heuristic, "cublasLtMatmulAlgoGetHeuristic");
+    symbols.resolve(&lib->matmul, "cublasLtMatmul");
+    if (!symbols.complete()) {
         if (why)
-            *why = QStringLiteral("%1 lacks entry points KernelPad needs: %2")
-                       .arg(candidate, missing.join(QStringLiteral(", ")));
+            *why = symbols.problem(candidate);
         return nullptr;
     }
     lib->path = candidate;
