@@ -153,13 +153,14 @@ QJsonObject AbResult::toJson() const {
 void AbAccumulator::add(AbArm arm, const TimingStats& block) {
     Arm& to = arm == AbArm::A ? m_a : m_b;
     to.blocksMs.append(block.timesMs);
-    if (block.smClockMHz > 0)
+    // The block's one SM clock reading only where NVML gave no per-chunk clocks (below).
+    if (block.smClockMHz > 0 && block.telemetry.chunks.isEmpty())
         to.smClocksMHz.append(block.smClockMHz);
     if (block.memClockMHz > 0)
         to.memClockMHz = block.memClockMHz;
     to.throttledSamples += block.throttledSamples;
-    // NVML's per-chunk readings, when the runner had them: the SM clock of each chunk rather
-    // than the block's one reading, the temperature, and the throttle reasons.
+    // NVML's per-chunk readings, when the runner had them: the SM clock of each chunk, the
+    // temperature, and the throttle reasons.
     for (const ChunkTelemetry& chunk : block.telemetry.chunks) {
         if (chunk.smClockMHz > 0)
             to.smClocksMHz.append(chunk.smClockMHz);
