@@ -15,8 +15,7 @@ public:
         : m_handle(handle) {}
 
     /// Sets `*slot` to the symbol's address, or to null and remembers its name.
-    template <typename Fn>
-    void resolve(Fn* slot, const char* symbol) {
+    template <typename Fn> void resolve(Fn* slot, const char* symbol) {
         *slot = reinterpret_cast<Fn>(dlsym(m_handle, symbol));
         if (!*slot)
             m_missing << QString::fromLatin1(symbol);
