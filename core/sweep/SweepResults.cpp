@@ -132,17 +132,22 @@ QVector<SweepRecord> sortedRecords(QVector<SweepRecord> records, SweepObjective 
                          const double sa = a.score(objective), sb = b.score(objective);
                          if (std::isnan(sa) || std::isnan(sb))
                              return !std::isnan(sa) && std::isnan(sb);
-                         return sa < sb;
+                         return sa != sb ? sa < sb : a.key < b.key;
                      });
     return records;
 }
 
+// Equal scores are told apart by key, not by arrival: a resumed sweep, whose records come in
+// the space's order, names the same best as the run that recorded them (and finds it re-timed).
 std::optional<SweepRecord> bestRecord(const QVector<SweepRecord>& records,
                                       SweepObjective objective) {
     std::optional<SweepRecord> best;
     for (const SweepRecord& record : records) {
         const double score = record.score(objective);
-        if (!std::isnan(score) && (!best || score < best->score(objective)))
+        if (std::isnan(score))
+            continue;
+        const double bestScore = best ? best->score(objective) : score;
+        if (!best || score < bestScore || (score == bestScore && record.key < best->key))
             best = record;
     }
     return best;

@@ -359,6 +359,28 @@ private slots:
 
     // Records written before they carried the ceiling: every line still reads, the ceiling
     // unknown, and the file resumes (appending a record that has one).
+    // Equal times are told apart by key, whatever order they arrived in: a resumed sweep (records
+    // in the space's order) names the same best as the run that found it in arrival order.
+    void equalScoresAreToldApartByKey() {
+        SweepRecord a;
+        a.key = QStringLiteral("bx=16,by=4");
+        a.status = QStringLiteral("ok");
+        a.medianMs = a.minMs = 0.5;
+        SweepRecord b = a;
+        b.key = QStringLiteral("bx=8,by=8");
+        SweepRecord slow = a;
+        slow.key = QStringLiteral("bx=1,by=1");
+        slow.medianMs = 0.75;
+        for (const QVector<SweepRecord>& order :
+             {QVector<SweepRecord>{a, b, slow}, QVector<SweepRecord>{slow, b, a}}) {
+            QCOMPARE(bestRecord(order, SweepObjective::Time)->key, a.key);
+            const QVector<SweepRecord> sorted = sortedRecords(order, SweepObjective::Time);
+            QCOMPARE(sorted[0].key, a.key);
+            QCOMPARE(sorted[1].key, b.key);
+            QCOMPARE(sorted[2].key, slow.key);
+        }
+    }
+
     void recordsWithoutTheCeilingLoad() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("old.sweep-1a2b3c4d.jsonl"));
