@@ -4,6 +4,7 @@
 // changes it.
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/compile/CompileCache.h"
 #include "core/run/BlockingKernel.h"
 #include "core/run/ExecutionSession.h"

@@ -3,6 +3,7 @@
 // that blocks before nvrtcCompileProgram stands in for a hung NVRTC.
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/compile/CompileWatchdog.h"
 #include "core/compile/Program.h"
 #include "core/engine/Engine.h"

@@ -2,6 +2,7 @@
 // on-disk cache of measured ceilings (keyed by device and driver).
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/run/DeviceCeiling.h"
 
 #include <QFile>

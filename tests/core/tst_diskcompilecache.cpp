@@ -2,6 +2,7 @@
 // writers and a directory that cannot be written. Real NVRTC output where a CUBIN matters.
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/compile/CompileCache.h"
 #include "core/compile/DiskCompileCache.h"
 #include "core/compile/Program.h"

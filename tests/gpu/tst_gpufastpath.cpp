@@ -6,6 +6,7 @@
 #include "GpuTestSupport.h"
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/RunVerification.h"
 #include "core/verify/Verify.h"

@@ -5,6 +5,7 @@
 #include "GpuTestSupport.h"
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/run/ExecutionSession.h"
 
 #include <QTest>

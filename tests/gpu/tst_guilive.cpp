@@ -6,6 +6,7 @@
 #include "GpuTestSupport.h"
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/engine/Engine.h"
 #include "core/run/Significance.h"
 #include "ui/ProjectDocument.h"

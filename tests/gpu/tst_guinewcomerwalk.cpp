@@ -8,6 +8,7 @@
 #include "GuiTestSupport.h"
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/project/Lesson.h"
 #include "ui/LessonProgress.h"
 #include "ui/Workbench.h"

@@ -10,6 +10,7 @@
 #include "GpuTestSupport.h"
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/engine/Engine.h"
 #include "ui/ProjectDocument.h"
 #include "ui/Workbench.h"

@@ -8,6 +8,7 @@
 #include "GpuTestSupport.h"
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/compile/Program.h"
 #include "core/cuda/Context.h"
 #include "core/cuda/Device.h"

@@ -8,6 +8,7 @@
 #include "../support/TestMain.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
+#include "TestPaths.h"
 #include "core/engine/Engine.h"
 #include "core/run/Summary.h"
 #include "core/run/Timing.h"
