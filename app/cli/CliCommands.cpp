@@ -9,6 +9,8 @@
 #include "core/engine/Engine.h"
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
+#include "core/profile/ProfileAdvice.h"
+#include "core/profile/ProfileComparison.h"
 #include "core/project/Project.h"
 #include "core/run/ErrorText.h"
 #include "core/run/Summary.h"
@@ -375,9 +377,125 @@ int runRun(const QStringList& args) {
     return exitCodeFor(result);
 }
 
+namespace {
+
+/// Profiles the project at `path` (its own runner under ncu: no warm runner is needed).
+ProfileOutcome profileProject(const Project& project, const QString& path, ProfileSet set,
+                              std::optional<int> device) {
+    RunRequest request;
+    request.project = project;
+    request.projectDir = QFileInfo(path).absolutePath();
+    request.keepOutputs = false;
+    if (device)
+        request.device = *device;
+    Engine engine(nullptr, Engine::Isolation::InProcess);
+    ProfileOutcome outcome;
+    QEventLoop loop;
+    QObject::connect(&engine, &Engine::profileFinished, &loop,
+                     [&](quint64, const ProfileOutcome& o) {
+                         outcome = o;
+                         loop.quit();
+                     });
+    engine.profile(request, set);
+    loop.exec();
+    if (outcome.ok() && outcome.report.sourceName.isEmpty())
+        outcome.report.sourceName = QFileInfo(path).fileName();
+    return outcome;
+}
+
+int profileExitCode(const ProfileOutcome& outcome) {
+    switch (outcome.status) {
+    case ProfileStatus::Ok:
+        return kExitOk;
+    case ProfileStatus::NcuMissing:
+        return kExitBadInput;
+    case ProfileStatus::CounterPermission:
+    case ProfileStatus::NoKernelProfiled:
+    case ProfileStatus::Failed:
+        return kExitCudaError;
+    case ProfileStatus::KernelFailed:
+    case ProfileStatus::Timeout:
+    case ProfileStatus::Cancelled:
+        // A compile that failed before the run is a compile error; anything else under ncu
+        // is at least a CUDA error.
+        const int code = exitCodeFor(outcome.runStatus);
+        return code == kExitOk ? kExitCudaError : code;
+    }
+    return kExitCudaError;
+}
+
+/// A saved profile is a few hundred KiB (its per-line SASS); more is not one.
+constexpr qint64 kMaxProfileJsonBytes = qint64(64) << 20;
+
+/// The baseline of `profile --baseline B`: B's saved profile (`profile --json`'s output, or a
+/// report alone) or B.kpad profiled now as the current one is.
+ProfileOutcome baselineProfile(const QString& path, ProfileSet set, std::optional<int> device) {
+    ProfileOutcome outcome;
+    outcome.status = ProfileStatus::Failed;
+    QString error;
+    if (path.endsWith(QLatin1String(".json"))) {
+        const std::optional<QByteArray> bytes =
+            readRegularFile(path, ReadLimits{kMaxProfileJsonBytes, true}, &error);
+        QJsonParseError parse{};
+        const QJsonObject object =
+            bytes ? QJsonDocument::fromJson(*bytes, &parse).object() : QJsonObject();
+        const QJsonObject report = object.contains(QStringLiteral("profile"))
+                                       ? object.value(QStringLiteral("profile")).toObject()
+                                       : object;
+        std::optional<ProfileReport> r;
+        if (bytes && parse.error == QJsonParseError::NoError &&
+            !report.contains(QStringLiteral("kernel")))
+            error = QStringLiteral("not a saved profile (the output of `profile --json`, or its "
+                                   "\"profile\"): it has no \"kernel\"");
+        else if (bytes && parse.error == QJsonParseError::NoError)
+            r = ProfileReport::fromJson(report, &error);
+        else if (bytes)
+            error = parse.errorString();
+        if (!r) {
+            outcome.error = QStringLiteral("--baseline %1: %2").arg(path, error);
+            return outcome;
+        }
+        outcome.status = ProfileStatus::Ok;
+        outcome.report = *r;
+        return outcome;
+    }
+    const std::optional<Project> project = Project::load(path, &error);
+    if (!project) {
+        outcome.error = QStringLiteral("--baseline: %1").arg(error);
+        return outcome;
+    }
+    outcome = profileProject(*project, path, set, device);
+    if (!outcome.ok())
+        outcome.error = QStringLiteral("the baseline %1: %2").arg(path, outcome.error);
+    return outcome;
+}
+
+void printProfileOutcome(const ProfileOutcome& outcome, const ProfileOutcome* baseline, bool json) {
+    if (json) {
+        QJsonObject object{{"status", profileStatusName(outcome.status)}};
+        object.insert("profile", outcome.report.toJson());
+        object.insert("flags", QJsonArray::fromStringList(profileWarnings(outcome.report)));
+        object.insert("advice", adviceToJson(profileAdvice(outcome.report)));
+        if (baseline) {
+            object.insert("baseline", baseline->report.toJson());
+            object.insert("comparison",
+                          comparisonToJson(compareProfiles(outcome.report, baseline->report)));
+        }
+        printJson(object);
+        return;
+    }
+    QTextStream out(stdout);
+    printProfile(out, outcome.report);
+    if (baseline)
+        printComparison(out, compareProfiles(outcome.report, baseline->report), baseline->report);
+}
+
+} // namespace
+
 int runProfile(const QStringList& args) {
     QString error;
-    const std::optional<ParsedArgs> p = parseArgs(args, {"json"}, {"device", "set"}, &error);
+    const std::optional<ParsedArgs> p =
+        parseArgs(args, {"json"}, {"device", "set", "baseline"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -387,77 +505,45 @@ int runProfile(const QStringList& args) {
     const std::optional<ProfileSet> set = profileSetFromName(setName);
     if (!set)
         return badInput(QStringLiteral("--set takes basic or full (got '%1')").arg(setName), json);
+    const QString baselinePath = p->values.value("baseline");
+    if (p->values.contains("baseline") && !baselinePath.endsWith(QLatin1String(".kpad")) &&
+        !baselinePath.endsWith(QLatin1String(".json")))
+        return badInput(QStringLiteral("--baseline takes a FILE.kpad to profile or the FILE.json "
+                                       "of a saved `profile --json` (got '%1')")
+                            .arg(baselinePath),
+                        json);
     const QString path = p->positional.first();
     std::optional<Project> project = Project::load(path, &error);
     if (!project)
         return badInput(error, json);
-    RunRequest request;
-    request.project = *project;
-    request.projectDir = QFileInfo(path).absolutePath();
-    request.keepOutputs = false;
+    std::optional<int> device;
     if (p->values.contains("device")) {
-        const std::optional<int> device = parsePositiveInt(p->values.value("device"));
+        device = parsePositiveInt(p->values.value("device"));
         if (!device)
             return badInput(QStringLiteral("--device takes a device number (got '%1')")
                                 .arg(p->values.value("device")),
                             json);
-        request.device = *device;
     }
-    // The profile starts a runner of its own under ncu: no warm runner is needed here.
-    Engine engine(nullptr, Engine::Isolation::InProcess);
-    ProfileOutcome outcome;
-    QEventLoop loop;
-    QObject::connect(&engine, &Engine::profileFinished, &loop,
-                     [&](quint64, const ProfileOutcome& o) {
-                         outcome = o;
-                         loop.quit();
-                     });
-    engine.profile(request, *set);
-    loop.exec();
-    if (outcome.ok() && outcome.report.sourceName.isEmpty())
-        outcome.report.sourceName = QFileInfo(path).fileName();
-    int code = kExitOk;
-    switch (outcome.status) {
-    case ProfileStatus::Ok:
-        code = kExitOk;
-        break;
-    case ProfileStatus::NcuMissing:
-        code = kExitBadInput;
-        break;
-    case ProfileStatus::CounterPermission:
-    case ProfileStatus::NoKernelProfiled:
-    case ProfileStatus::Failed:
-        code = kExitCudaError;
-        break;
-    case ProfileStatus::KernelFailed:
-    case ProfileStatus::Timeout:
-    case ProfileStatus::Cancelled:
-        code = exitCodeFor(outcome.runStatus);
-        // A compile that failed before the run is a compile error; anything else under ncu
-        // is at least a CUDA error.
-        if (code == kExitOk)
-            code = kExitCudaError;
-        break;
+    std::optional<ProfileOutcome> baseline;
+    if (baselinePath.endsWith(QLatin1String(".json"))) { // read before a profile is spent
+        baseline = baselineProfile(baselinePath, *set, device);
+        if (!baseline->ok())
+            return badInput(baseline->error, json);
     }
-    if (json) {
-        QJsonObject object{{"status", profileStatusName(outcome.status)}};
-        if (outcome.ok()) {
-            object.insert("profile", outcome.report.toJson());
-            QJsonArray warnings;
-            for (const QString& w : profileWarnings(outcome.report))
-                warnings.append(w);
-            object.insert("flags", warnings);
-        } else {
-            object.insert("error", outcome.error);
-        }
-        printJson(object);
-    } else if (outcome.ok()) {
-        QTextStream out(stdout);
-        printProfile(out, outcome.report);
-    } else {
-        QTextStream(stderr) << "kernelpad-cli: " << outcome.error << '\n';
+    const ProfileOutcome outcome = profileProject(*project, path, *set, device);
+    if (outcome.ok() && p->values.contains("baseline") && !baseline)
+        baseline = baselineProfile(baselinePath, *set, device);
+    const ProfileOutcome& failed = !outcome.ok() ? outcome : *baseline;
+    if (outcome.ok() && (!baseline || baseline->ok())) {
+        printProfileOutcome(outcome, baseline ? &*baseline : nullptr, json);
+        return kExitOk;
     }
-    return code;
+    if (json)
+        printJson(
+            QJsonObject{{"status", profileStatusName(failed.status)}, {"error", failed.error}});
+    else
+        QTextStream(stderr) << "kernelpad-cli: " << failed.error << '\n';
+    return profileExitCode(failed);
 }
 
 int runDevices(const QStringList& args) {

@@ -1,5 +1,6 @@
 #include "app/cli/CliProfile.h"
 
+#include "core/profile/ProfileAdvice.h"
 #include "core/run/Summary.h"
 
 #include <QLocale>
@@ -33,6 +34,49 @@ QString grouped(qint64 n) {
     QLocale c = QLocale::c();
     c.setNumberOptions(QLocale::DefaultNumberOptions);
     return c.toString(n);
+}
+
+/// `text` broken into lines of at most `width` characters at spaces, each after `indent`.
+QString wrapped(const QString& text, int width, const QString& indent) {
+    QString out;
+    QString line;
+    for (const QString& word : text.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+            out += indent + line + QLatin1Char('\n');
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty())
+        out += indent + line + QLatin1Char('\n');
+    return out;
+}
+
+/// ncu's rules, most useful first, each with the source lines it is about.
+void printAdvice(QTextStream& out, const ProfileReport& r) {
+    const QList<ProfileAdvice> advice = profileAdvice(r);
+    if (advice.isEmpty())
+        return;
+    const QString file = r.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : r.sourceName;
+    out << "\nNsight Compute's advice (estimated speedup of the kernel's time first; \"local\" "
+           "is of one unit's share):\n";
+    for (const ProfileAdvice& a : advice) {
+        QString speedup = QStringLiteral("[%1]").arg(a.rule.type);
+        if (a.rule.estimatedSpeedup)
+            speedup =
+                QStringLiteral("%1 %%2")
+                    .arg(*a.rule.estimatedSpeedup, 0, 'f', 1)
+                    .arg(a.rule.speedupType == QLatin1String("global") ? QString()
+                                                                       : QStringLiteral(" local"));
+        out << "  " << QStringLiteral("%1").arg(speedup, -13) << a.sectionTitle << ": "
+            << a.rule.name;
+        QStringList where;
+        for (int line : a.lines)
+            where << QStringLiteral("%1:%2").arg(file).arg(line);
+        if (!where.isEmpty())
+            out << " (" << where.join(QStringLiteral(", ")) << ')';
+        out << '\n' << wrapped(a.rule.description, 84, QString(15, QLatin1Char(' ')));
+    }
 }
 
 } // namespace
@@ -122,8 +166,43 @@ void printProfile(QTextStream& out, const ProfileReport& r) {
         out << "\nNo line is flagged: global accesses are coalesced and shared memory has no bank "
                "conflicts.\n";
     }
+    printAdvice(out, r);
     for (const QString& w : r.warnings)
         out << "note: " << w << '\n';
+}
+
+void printComparison(QTextStream& out, const ProfileComparison& comparison,
+                     const ProfileReport& baseline) {
+    out << "\nAgainst the baseline (" << baseline.kernel << " on " << baseline.device << ", "
+        << baseline.set << " set):\n";
+    for (const QString& line : comparison.headline)
+        out << "  " << line << '\n';
+    out << "\nMetrics that changed by " << kNotableChangePct
+        << " % or more (baseline -> this profile):\n";
+    QString section;
+    int unchanged = 0;
+    for (const MetricChange& c : comparison.metrics) {
+        const std::optional<double> pct = c.changePct();
+        const bool oneSided = c.currentText.isEmpty() || c.baselineText.isEmpty();
+        if (!oneSided && (!pct || std::abs(*pct) < kNotableChangePct)) {
+            ++unchanged;
+            continue;
+        }
+        if (c.section != section) {
+            section = c.section;
+            out << "  " << section << '\n';
+        }
+        out << "    " << QStringLiteral("%1").arg(c.name, -36) << ' '
+            << (c.baselineText.isEmpty() ? QStringLiteral("(absent)") : c.baselineText) << " -> "
+            << (c.currentText.isEmpty() ? QStringLiteral("(absent)") : c.currentText);
+        if (pct)
+            out << QStringLiteral("  %1%2 %")
+                       .arg(*pct >= 0 ? QStringLiteral("+") : QStringLiteral("-"))
+                       .arg(std::abs(*pct), 0, 'f', 1);
+        out << '\n';
+    }
+    out << "  (" << unchanged << " metrics within " << kNotableChangePct
+        << " % or not numbers; --json lists every one)\n";
 }
 
 } // namespace kernelpad::cli

@@ -72,21 +72,28 @@ const char* const kRun =
     "%RUNNER%";
 
 const char* const kProfile =
-    "Usage: kernelpad-cli profile FILE.kpad [--set basic|full] [--device N] [--json]\n"
+    "Usage: kernelpad-cli profile FILE.kpad [--set basic|full] [--device N]\n"
+    "                             [--baseline B.kpad|B.json] [--json]\n"
     "\n"
     "Profile one launch of the project's kernel under Nsight Compute (ncu from\n"
     "$KERNELPAD_NCU, $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit or PATH), compiled with\n"
     "-lineinfo, 1 repetition, no warm-up. Prints speed of light (throughputs as % of peak,\n"
     "occupancy, DRAM/L2/L1 bytes and hit rates), the roofline point and the device's roofs,\n"
-    "the top warp stall reasons, and each flagged source line as FILE:LINE: warning:\n"
+    "the top warp stall reasons, each flagged source line as FILE:LINE: warning:\n"
     "uncoalesced global access: N sectors per request, ideal M (or shared-memory bank\n"
-    "conflicts). Exit codes as for run; 4 when ncu is missing (naming every place looked), 3\n"
-    "when the driver does not allow this user the performance counters (ERR_NVGPUCTRPERM).\n"
+    "conflicts), and Nsight Compute's advice: its rules, the largest estimated speedup of the\n"
+    "kernel's time first (\"local\": of one unit's share), each with the lines it is about.\n"
+    "Exit codes as for run; 4 when ncu is missing (naming every place looked), 3 when the\n"
+    "driver does not allow this user the performance counters (ERR_NVGPUCTRPERM).\n"
     "\n"
     "  --set basic|full     basic (default) adds the per-line, warp-state and roofline\n"
     "                       sections to ncu's basic set; full collects every section (slower)\n"
     "  --device N           the CUDA device (default 0)\n"
-    "  --json               print {status, profile, flags} or {status, error}\n";
+    "  --baseline B         compare with B: a project profiled now the same way, or the\n"
+    "                       saved output of `profile --json`; prints the duration, throughput\n"
+    "                       and DRAM changes and every metric that moved by 1 % or more\n"
+    "  --json               print {status, profile, flags, advice[, baseline, comparison]}\n"
+    "                       or {status, error}\n";
 
 const char* const kSweep =
     "Usage: kernelpad-cli sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local]\n"
@@ -235,7 +242,7 @@ const QVector<CommandUsage>& commandUsages() {
          QStringLiteral("profile one launch under Nsight Compute"),
          withRunner(kProfile),
          {QStringLiteral("--json")},
-         {QStringLiteral("--set"), QStringLiteral("--device")}},
+         {QStringLiteral("--set"), QStringLiteral("--device"), QStringLiteral("--baseline")}},
         {QStringLiteral("sweep"),
          QStringLiteral("run a project's parameter sweep"),
          withRunner(kSweep),

@@ -12,6 +12,7 @@
 #include <QTest>
 #include <QTextStream>
 
+#include "../support/NcuRecordings.h"
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <cmath>
@@ -23,10 +24,7 @@ using namespace kernelpad;
 namespace {
 
 QString dataFile(const QString& name) {
-    QFile f(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/ncu/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot open %s", qPrintable(f.fileName()));
-    return QString::fromUtf8(f.readAll());
+    return test::ncuRecording(name);
 }
 
 const ProfileMetric* metric(const DetailsPage& page, const QString& section, const QString& name) {
@@ -37,20 +35,7 @@ const ProfileMetric* metric(const DetailsPage& page, const QString& section, con
 }
 
 ProfileReport report(const QString& kernel, const QString& set) {
-    NcuPages pages;
-    pages.details = dataFile(kernel + QLatin1Char('.') + set + QStringLiteral(".details.csv"));
-    // Only SAXPY's raw pages were recorded; the others' reports use SAXPY's (the same
-    // device), which is enough for the per-line and details checks.
-    const QString raw = QStringLiteral("saxpy.") + set + QStringLiteral(".raw.csv");
-    pages.raw = dataFile(raw);
-    if (set == QLatin1String("full"))
-        pages.source = dataFile(kernel + QStringLiteral(".full.source-cuda-sass.csv"));
-    QString error;
-    const std::optional<ProfileReport> r =
-        assembleProfileReport(pages, kernel + QStringLiteral(".cu"), set, &error);
-    if (!r)
-        qFatal("%s", qPrintable(error));
-    return *r;
+    return test::recordedProfile(kernel, set);
 }
 
 } // namespace

@@ -49,9 +49,10 @@ private slots:
     void counterPermissionSaysHowToAllowIt();
     void runnerFailureIsTheRunnersMessage();
     void compileErrorExitsOne();
+    void aBadBaselineIsRefusedBeforeAnyProfile();
 
 private:
-    CliRun profile(const QString& kpad, const QString& log);
+    CliRun profile(const QString& kpad, const QString& log, const QStringList& extra = {});
 
     QTemporaryDir m_dir;
     QString m_ncu;
@@ -70,7 +71,7 @@ void TestProfileCli::initTestCase() {
     m_argsFile = m_dir.filePath(QStringLiteral("args.txt"));
 }
 
-CliRun TestProfileCli::profile(const QString& kpad, const QString& log) {
+CliRun TestProfileCli::profile(const QString& kpad, const QString& log, const QStringList& extra) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("KERNELPAD_NCU"), m_ncu);
@@ -78,7 +79,7 @@ CliRun TestProfileCli::profile(const QString& kpad, const QString& log) {
     env.insert(QStringLiteral("FAKE_NCU_LOG"), log);
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(KERNELPAD_CLI_PATH),
-            {QStringLiteral("profile"), kpad, QStringLiteral("--json")});
+            QStringList{QStringLiteral("profile"), kpad, QStringLiteral("--json")} + extra);
     CliRun r;
     if (!p.waitForFinished(120000)) {
         p.kill();
@@ -153,6 +154,34 @@ void TestProfileCli::compileErrorExitsOne() {
     QVERIFY2(
         r.json.value(QStringLiteral("error")).toString().contains(QStringLiteral("undeclared")),
         qPrintable(r.out));
+}
+
+// --baseline names a project or a saved profile; a saved one that is missing or not a profile
+// is refused with its name before ncu is started (no profile is spent on a typo).
+void TestProfileCli::aBadBaselineIsRefusedBeforeAnyProfile() {
+    const QString kpad = QStringLiteral(KERNELPAD_TEST_DATA_DIR "/ncu/read_strided.kpad");
+    const QString notAProfile = m_dir.filePath(QStringLiteral("settings.json"));
+    QFile f(notAProfile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"theme\": \"dark\"}");
+    f.close();
+    const struct {
+        QString baseline;
+        QString message;
+    } cases[] = {
+        {QStringLiteral("notes.txt"), QStringLiteral("--baseline takes a FILE.kpad")},
+        {m_dir.filePath(QStringLiteral("missing.json")), QStringLiteral("does not exist")},
+        {notAProfile, QStringLiteral("not a saved profile")},
+    };
+    for (const auto& c : cases) {
+        QFile::remove(m_argsFile);
+        const CliRun r = profile(kpad, QString(), {QStringLiteral("--baseline"), c.baseline});
+        QCOMPARE(r.exitCode, 4);
+        QCOMPARE(r.json.value(QStringLiteral("status")).toString(), QStringLiteral("bad-input"));
+        const QString error = r.json.value(QStringLiteral("error")).toString();
+        QVERIFY2(error.contains(c.message), qPrintable(r.out));
+        QVERIFY2(!QFile::exists(m_argsFile), qPrintable(c.baseline)); // ncu never started
+    }
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestProfileCli)

@@ -24,6 +24,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
+#include <QTreeWidget>
 #include <QtTest>
 
 #include "../support/TestMain.h"
@@ -140,6 +142,7 @@ private slots:
     void profileKeptWithItsRun();
     void editingMarksTheMarginStale();
     void failedProfileShowsWhy();
+    void comparedWithAnotherRunAndAdviceGoesToItsLine();
 };
 
 void TestProfileHistory::initTestCase() {
@@ -291,6 +294,52 @@ void TestProfileHistory::failedProfileShowsWhy() {
     QVERIFY(!f.workbench()->history().constLast().profile.has_value());
     QVERIFY(!f.workbench()->isProfiling());
     QVERIFY(part<QAction>(f.window, "profileAction")->isEnabled());
+}
+
+// The strided read profiled, then the contiguous one: compared with the first run, the tab
+// shows the duration falling; ncu's uncoalesced-access advice takes the editor to its line.
+void TestProfileHistory::comparedWithAnotherRunAndAdviceGoesToItsLine() {
+    Fixture f;
+    const Project project = recordedProject(QStringLiteral("read_strided"));
+    QVERIFY(f.open(project));
+    f.window->setProfileSet(ProfileSet::Full);
+    f.profile(okOutcome(recordedReport(QStringLiteral("read_strided"), project.sourceName)), true);
+    f.run();
+    f.profile(okOutcome(recordedReport(QStringLiteral("read_contiguous"), project.sourceName)),
+              false);
+    auto* against = part<QComboBox>(f.window, "profileBaseline");
+    QCOMPARE(against->count(), 3); // none and the two profiled runs
+    QCOMPARE(against->currentIndex(), 0);
+    auto* table = part<QTableWidget>(f.window, "profileComparison");
+    QVERIFY(table->isHidden());
+    against->setCurrentIndex(1);
+    emit against->activated(1);
+    QVERIFY(!table->isHidden());
+    QVERIFY(table->rowCount() > 0);
+    const QString headline = f.panel()->comparison()->headline();
+    QVERIFY2(headline.contains(QStringLiteral("Duration 104 µs → 14.72 µs (−85.8 %)")),
+             qPrintable(headline));
+    // Choosing the first run to show, compared with itself: said so, no table.
+    emit part<QComboBox>(f.window, "profileHistory")->activated(0);
+    QVERIFY(table->isHidden());
+    QVERIFY2(f.panel()->comparison()->headline().contains(QStringLiteral("shown run")),
+             qPrintable(f.panel()->comparison()->headline()));
+
+    // The strided run's advice: the uncoalesced-access rule names line 6 and goes there.
+    auto* advice = part<QTreeWidget>(f.window, "profileAdvice");
+    QTreeWidgetItem* rule = nullptr;
+    for (int i = 0; i < advice->topLevelItemCount() && !rule; ++i)
+        if (advice->topLevelItem(i)->text(ProfileAdviceList::RuleColumn) ==
+            QLatin1String("UncoalescedGlobalAccess"))
+            rule = advice->topLevelItem(i);
+    QVERIFY(rule);
+    QCOMPARE(rule->text(ProfileAdviceList::LinesColumn), QString::number(kStridedLine));
+    auto* editor = part<CodeEditor>(f.window, "editor");
+    editor->setCursorPosition(0, 0);
+    emit advice->itemActivated(rule, 0);
+    int line = -1, column = -1;
+    editor->getCursorPosition(&line, &column);
+    QCOMPARE(line + 1, kStridedLine);
 }
 
 KERNELPAD_TEST_MAIN(TestProfileHistory)

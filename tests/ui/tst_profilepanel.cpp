@@ -4,6 +4,7 @@
 
 #include "../support/TestMain.h"
 #include "ui/models/ProfileViewModel.h"
+#include "ui/widgets/ProfileAdviceList.h"
 #include "ui/widgets/ProfilePanel.h"
 #include "ui/widgets/RooflineChart.h"
 #include "ui/widgets/StallChart.h"
@@ -18,6 +19,7 @@
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QTest>
+#include <QTreeWidget>
 
 namespace tst_profilepanel {
 
@@ -100,6 +102,7 @@ private slots:
     void errorStates_data();
     void errorStates();
     void historyListPicksAnEntry();
+    void adviceByEstimatedSpeedupGoesToItsLines();
 };
 
 void TestProfilePanel::emptyUntilAReport() {
@@ -325,6 +328,61 @@ void TestProfilePanel::historyListPicksAnEntry() {
     QVERIFY(!stale->isHidden());
     panel.setStaleNote(QString());
     QVERIFY(stale->isHidden());
+}
+
+// ncu's rules in the tab: the whole-kernel estimate first, then the local one, then a note;
+// the uncoalesced-access rule names line 6 and activating it asks the editor to go there.
+void TestProfilePanel::adviceByEstimatedSpeedupGoesToItsLines() {
+    ProfileReport r = constructedReport();
+    ProfileRule note;
+    note.section = QStringLiteral("SpeedOfLight");
+    note.name = QStringLiteral("SOLBottleneck");
+    note.type = QStringLiteral("INF");
+    note.description = QStringLiteral("This workload is utilizing the memory.");
+    ProfileRule local = note;
+    local.section = QStringLiteral("ComputeWorkloadAnalysis");
+    local.name = QStringLiteral("HighPipeUtilization");
+    local.type = QStringLiteral("OPT");
+    local.speedupType = QStringLiteral("local");
+    local.estimatedSpeedup = 99.24;
+    ProfileRule global = local;
+    global.section = QStringLiteral("SourceCounters");
+    global.name = QStringLiteral("UncoalescedGlobalAccess");
+    global.speedupType = QStringLiteral("global");
+    global.estimatedSpeedup = 75.74;
+    global.description = QStringLiteral("This kernel has uncoalesced global accesses.");
+    r.rules = {note, local, global};
+    ProfilePanel panel;
+    panel.showReport(r);
+    QTreeWidget* list = panel.findChild<QTreeWidget*>(QStringLiteral("profileAdvice"));
+    QVERIFY(list);
+    QCOMPARE(list->topLevelItemCount(), 3);
+    QCOMPARE(list->topLevelItem(0)->text(ProfileAdviceList::RuleColumn), global.name);
+    QCOMPARE(list->topLevelItem(0)->text(ProfileAdviceList::SpeedupColumn),
+             QStringLiteral("75.7 %"));
+    QCOMPARE(list->topLevelItem(0)->text(ProfileAdviceList::SectionColumn),
+             QStringLiteral("Source Counters"));
+    QCOMPARE(list->topLevelItem(0)->text(ProfileAdviceList::LinesColumn), QStringLiteral("6"));
+    QCOMPARE(list->topLevelItem(1)->text(ProfileAdviceList::SpeedupColumn),
+             QStringLiteral("99.2 % local"));
+    QCOMPARE(list->topLevelItem(2)->text(ProfileAdviceList::SpeedupColumn), QStringLiteral("INF"));
+    const QString text = panel.advice()->selectedText();
+    QVERIFY2(text.contains(QStringLiteral("up to 75.7 % of the kernel's time")) &&
+                 text.contains(global.description) && text.contains(QStringLiteral("Lines 6")),
+             qPrintable(text));
+
+    QSignalSpy chosen(panel.advice(), &ProfileAdviceList::lineChosen);
+    emit list->itemActivated(list->topLevelItem(1), 0); // kernel-wide advice: no line
+    QCOMPARE(chosen.count(), 0);
+    emit list->itemActivated(list->topLevelItem(0), 0);
+    QCOMPARE(chosen.count(), 1);
+    QCOMPARE(chosen.at(0).at(0).toInt(), 6);
+
+    r.rules.clear();
+    panel.showReport(r);
+    QCOMPARE(list->topLevelItemCount(), 0);
+    QVERIFY2(panel.advice()->selectedText().contains(QStringLiteral("gave no advice")),
+             qPrintable(panel.advice()->selectedText()));
 }
 
 KERNELPAD_TEST_MAIN(TestProfilePanel)

@@ -44,14 +44,42 @@ ProfileView::ProfileView(const ViewContext& context)
     : m_workbench(context.workbench)
     , m_panel(new ProfilePanel) {
     m_panel->setObjectName(QStringLiteral("profile"));
-    if (context.editor)
+    if (context.editor) {
         m_margin = new ProfileMargin(context.editor);
+        // A rule about particular lines takes the editor there, as a diagnostic does.
+        QPointer<CodeEditor> editor = context.editor;
+        connect(m_panel->advice(), &ProfileAdviceList::lineChosen, this, [editor](int line) {
+            if (editor)
+                editor->goToLine(line);
+        });
+    }
     connect(m_panel, &ProfilePanel::historyEntryChosen, this, [this](int index) {
         if (index >= 0 && index < m_serials.size())
             show(m_serials.at(index));
     });
+    connect(m_panel->comparison(), &ProfileComparisonPane::baselineChosen, this, [this](int index) {
+        m_baseline = index >= 0 && index < m_serials.size() ? m_serials.at(index) : 0;
+        show(m_shown);
+    });
     connect(m_workbench->document(), &ProjectDocument::sourceChanged, this,
             &ProfileView::updateStale);
+}
+
+void ProfileView::updateComparison(const QStringList& entries) {
+    const RunRecord* baseline = m_baseline ? m_workbench->findRun(m_baseline) : nullptr;
+    if (!baseline || !baseline->profile)
+        m_baseline = 0;
+    m_panel->comparison()->setChoices(entries, int(m_serials.indexOf(m_baseline)));
+    const RunRecord* shown = m_workbench->findRun(m_shown);
+    if (!m_baseline || !shown || !shown->profile) {
+        m_panel->comparison()->clearComparison(QCoreApplication::translate(
+            "ProfilePanel", "Choose a profiled run to see every metric against it."));
+    } else if (m_baseline == m_shown) {
+        m_panel->comparison()->clearComparison(QCoreApplication::translate(
+            "ProfilePanel", "This is the shown run: choose another to compare with."));
+    } else {
+        m_panel->comparison()->showComparison(compareProfiles(*shown->profile, *baseline->profile));
+    }
 }
 
 QWidget* ProfileView::widget() const {
@@ -84,6 +112,7 @@ void ProfileView::show(quint64 serial) {
         if (const RunRecord* r = m_workbench->findRun(s))
             entries << profileEntryLabel(*m_workbench, *r);
     m_panel->setHistory(entries, int(m_serials.indexOf(serial)));
+    updateComparison(entries);
     if (m_margin) {
         m_margin->clear();
         m_margin->show(marginLines(*run->profile));
@@ -114,6 +143,8 @@ void ProfileView::updateRoofline(const Workbench& workbench) {
 void ProfileView::forget() {
     m_serials.clear();
     m_shown = 0;
+    m_baseline = 0;
+    m_panel->comparison()->setChoices({}, -1);
     m_panel->setHistory({}, -1);
     m_panel->setStaleNote(QString());
     m_panel->roofline()->clear();

@@ -27,6 +27,8 @@ public:
 private:
     void forget();
     void show(quint64 serial);
+    /// The comparison of the shown profile with m_baseline's.
+    void updateComparison(const QStringList& entries);
     void updateStale();
     /// Every profiled run as a point in order; the roofs of the newest profile's device.
     void updateRoofline(const Workbench& workbench);
@@ -36,6 +38,7 @@ private:
     QPointer<ProfileMargin> m_margin;
     QVector<quint64> m_serials; ///< the profiled runs, oldest first, as the tab lists them
     quint64 m_shown = 0;        ///< the run whose profile is shown, 0 for none
+    quint64 m_baseline = 0;     ///< the run it is compared with, 0 for none
 };
 
 } // namespace kernelpad

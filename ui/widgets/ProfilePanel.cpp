@@ -71,14 +71,26 @@ ProfilePanel::ProfilePanel(QWidget* parent)
     m_error->setMargin(8);
 
     m_content = new QWidget(m_stack);
-    auto* contentLayout = new QHBoxLayout(m_content);
-    contentLayout->setContentsMargins(0, 0, 0, 0);
+    auto* columns = new QHBoxLayout;
     // No scroll area of its own: the column's minimum width (its widest value) reaches the
     // splitter, and the tab's own scroll area scrolls before any value is cut.
     QWidget* speedOfLight = makeSpeedOfLight(m_content);
     m_stalls = new StallChart(m_content);
-    contentLayout->addWidget(speedOfLight, 1);
-    contentLayout->addWidget(m_stalls, 1);
+    columns->addWidget(speedOfLight, 1);
+    columns->addWidget(m_stalls, 1);
+    auto* advice = new QGroupBox(tr("Nsight Compute's advice"), m_content);
+    m_advice = new ProfileAdviceList(advice);
+    auto* adviceLayout = new QVBoxLayout(advice);
+    adviceLayout->addWidget(m_advice);
+    auto* contentLayout = new QVBoxLayout(m_content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    auto* against = new QGroupBox(tr("Against another profiled run"), m_content);
+    m_comparison = new ProfileComparisonPane(against);
+    auto* againstLayout = new QVBoxLayout(against);
+    againstLayout->addWidget(m_comparison);
+    contentLayout->addLayout(columns, 3);
+    contentLayout->addWidget(advice, 2);
+    contentLayout->addWidget(against, 2);
     m_stack->addWidget(m_empty);
     m_stack->addWidget(m_error);
     m_stack->addWidget(m_content);
@@ -246,6 +258,7 @@ void ProfilePanel::showReport(const ProfileReport& report) {
             value->setMinimumWidth(value->sizeHint().width());
         }
     }
+    m_advice->setAdvice(profileAdvice(report));
     const QVector<MemoryRow> memory = memoryRows(sol);
     for (int r = 0; r < memory.size(); ++r) {
         const MemoryRow& row = memory.at(r);

@@ -4,6 +4,8 @@
 // clear sentence instead when there is no profile or it failed.
 
 #include "core/profile/ProfileReport.h"
+#include "ui/widgets/ProfileAdviceList.h"
+#include "ui/widgets/ProfileComparisonPane.h"
 #include "ui/widgets/RooflineChart.h"
 
 #include <QHash>
@@ -24,8 +26,9 @@ class StallChart;
 /// Children by name: "profileHistory" (the profiled runs), "profileHeadline",
 /// "profileEmptyState", "profileError", "profileStale", "profileMemory" (DRAM, L2, L1 rows),
 /// "sol.compute", "sol.memory", "sol.dram", "sol.l2", "sol.l1", "sol.occupancy.achieved",
-/// "sol.occupancy.theoretical" (bars), "solValue.<key>" (their values), the stall chart and the
-/// roofline.
+/// "sol.occupancy.theoretical" (bars), "solValue.<key>" (their values), the stall chart, ncu's
+/// advice (ProfileAdviceList), the comparison with another run
+/// (ProfileComparisonPane) and the roofline.
 class ProfilePanel : public QWidget {
     Q_OBJECT
 public:
@@ -52,6 +55,8 @@ public:
     /// The labels beside the bars ("solValue.<key>") that show each value in full.
     [[nodiscard]] QList<QLabel*> valueLabels() const;
     [[nodiscard]] StallChart* stallChart() const { return m_stalls; }
+    [[nodiscard]] ProfileAdviceList* advice() const { return m_advice; }
+    [[nodiscard]] ProfileComparisonPane* comparison() const { return m_comparison; }
     [[nodiscard]] RooflineChart* roofline() const { return m_roofline; }
     /// The title and the error text shown in the error state.
     [[nodiscard]] QString errorText() const;
@@ -78,6 +83,8 @@ private:
     QHash<QString, QProgressBar*> m_bars;
     QHash<QString, QLabel*> m_values;
     QTableWidget* m_memory = nullptr;
+    ProfileAdviceList* m_advice = nullptr;
+    ProfileComparisonPane* m_comparison = nullptr;
     QLabel* m_warnings = nullptr;
     StallChart* m_stalls = nullptr;
     RooflineChart* m_roofline = nullptr;
