@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cuda_occupancy.h>
+#include <optional>
+#include <utility>
 
 namespace kernelpad {
 
@@ -74,6 +77,16 @@ int residentBlockLimit(int major, int minor) {
     return 32;
 }
 
+/// "sm_90a" -> (9, 0); nothing for a name that is not an architecture.
+std::optional<std::pair<int, int>> computeCapability(const QString& arch) {
+    static const QRegularExpression pattern(
+        QStringLiteral("^(?:sm|compute|lto)_(\\d+)(\\d)[af]?$"));
+    const QRegularExpressionMatch m = pattern.match(arch.trimmed());
+    if (!m.hasMatch())
+        return std::nullopt;
+    return std::make_pair(m.captured(1).toInt(), m.captured(2).toInt());
+}
+
 int divideRoundUp(int x, int y) {
     return (x + y - 1) / y;
 }
@@ -84,6 +97,30 @@ qint64 divideRoundUp64(qint64 x, qint64 y) {
 
 int roundUp(int x, int y) {
     return divideRoundUp(x, y) * y;
+}
+
+} // namespace
+
+namespace {
+
+/// The allocation units and per-SM counts cuda_occupancy.h states for the device's compute
+/// capability, over the constants above where it knows the architecture.
+void applyToolkitTables(const DeviceInfo& device, OccupancyLimits* l) {
+    cudaOccDeviceProp cc;
+    cc.computeMajor = device.ccMajor;
+    cc.computeMinor = device.ccMinor;
+    int value = 0;
+    if (cudaOccRegAllocationGranularity(&value, &cc) == CUDA_OCC_SUCCESS && value > 0)
+        l->registerAllocationUnit = value;
+    if (cudaOccSubPartitionsPerMultiprocessor(&value, &cc) == CUDA_OCC_SUCCESS && value > 0)
+        l->registerSubPartitions = value;
+    if (cudaOccSMemAllocationGranularity(&value, &cc) == CUDA_OCC_SUCCESS && value > 0)
+        l->sharedAllocationUnitBytes = value;
+    // Not cudaOccRegAllocationMaxPerThread: its 256 is the allocation's ceiling; a thread may
+    // use 255 (kMaxRegistersPerThread).
+    if (device.maxBlocksPerSm <= 0 &&
+        cudaOccMaxBlocksPerMultiprocessor(&value, &cc) == CUDA_OCC_SUCCESS)
+        l->maxBlocksPerSm = value;
 }
 
 } // namespace
@@ -114,19 +151,18 @@ OccupancyLimits OccupancyLimits::forDevice(const DeviceInfo& device) {
     l.maxSharedPerBlockBytes = device.sharedMemPerBlockOptinBytes > 0
                                    ? device.sharedMemPerBlockOptinBytes
                                    : device.sharedMemPerBlockBytes;
+    if (device.ccMajor > 0)
+        applyToolkitTables(device, &l);
     l.barriersPerSm = l.maxBlocksPerSm * barriersPerBlockSlot(device.ccMajor, device.ccMinor);
     return l;
 }
 
 DeviceInfo OccupancyLimits::tableDevice(const QString& arch) {
     DeviceInfo d;
-    static const QRegularExpression pattern(
-        QStringLiteral("^(?:sm|compute|lto)_(\\d+)(\\d)[af]?$"));
-    const QRegularExpressionMatch m = pattern.match(arch.trimmed());
-    if (!m.hasMatch())
+    const std::optional<std::pair<int, int>> cc = computeCapability(arch);
+    if (!cc)
         return d;
-    const int major = m.captured(1).toInt();
-    const int minor = m.captured(2).toInt();
+    const auto [major, minor] = *cc;
     const auto* row =
         std::find_if(std::begin(kArchTable), std::end(kArchTable),
                      [&](const ArchRow& r) { return r.major == major && r.minor == minor; });
@@ -187,11 +223,13 @@ Occupancy Occupancy::of(const OccupancyLimits& limits, int registersPerThread,
     return of(limits, kernel, blockThreads, 0);
 }
 
-Occupancy Occupancy::of(const OccupancyLimits& limits, const OccupancyKernel& kernel,
+namespace {
+
+/// The calculation by hand, for an architecture cuda_occupancy.h does not know (a newer GPU
+/// than the toolkit): the same rules, with the limits the driver reported.
+Occupancy handOccupancy(const OccupancyLimits& limits, const OccupancyKernel& kernel,
                         int blockThreads, int dynamicSharedBytes) {
     Occupancy o;
-    if (!limits.isComplete())
-        return o;
     const int blockLimit = kernel.maxThreadsPerBlock > 0
                                ? std::min(kernel.maxThreadsPerBlock, limits.maxThreadsPerBlock)
                                : limits.maxThreadsPerBlock;
@@ -267,6 +305,87 @@ Occupancy Occupancy::of(const OccupancyLimits& limits, const OccupancyKernel& ke
     o.activeBlocksPerSm = std::max(0, least->second);
     o.activeWarpsPerSm = o.activeBlocksPerSm * warpsPerBlock;
     o.occupancy = double(o.activeWarpsPerSm) / limits.maxWarpsPerSm;
+    return o;
+}
+
+/// The first factor, in the order the window names them (warps, blocks, registers, shared
+/// memory, barriers), whose own limit is the answer. cuda_occupancy.h's limitingFactors bits
+/// cannot say it alone: the barrier check comes after the others and adds its bit without
+/// clearing theirs.
+OccupancyLimiter limiterOf(const Occupancy& o) {
+    const std::pair<int, OccupancyLimiter> order[] = {
+        {o.blocksByWarps, OccupancyLimiter::Warps},
+        {o.blocksByBlockLimit, OccupancyLimiter::Blocks},
+        {o.blocksByRegisters, OccupancyLimiter::Registers},
+        {o.blocksBySharedMemory, OccupancyLimiter::SharedMemory},
+        {o.blocksByBarriers, OccupancyLimiter::Barriers}};
+    for (const auto& [blocks, limiter] : order)
+        if (blocks == o.activeBlocksPerSm)
+            return limiter;
+    return OccupancyLimiter::None;
+}
+
+} // namespace
+
+Occupancy Occupancy::of(const OccupancyLimits& limits, const OccupancyKernel& kernel,
+                        int blockThreads, int dynamicSharedBytes) {
+    Occupancy o;
+    if (!limits.isComplete())
+        return o;
+    const int blockLimit = kernel.maxThreadsPerBlock > 0
+                               ? std::min(kernel.maxThreadsPerBlock, limits.maxThreadsPerBlock)
+                               : limits.maxThreadsPerBlock;
+    if (blockThreads < 1 || blockThreads > blockLimit) {
+        o.limiter = OccupancyLimiter::BlockSize;
+        return o;
+    }
+    // The hand calculation gives the allocation figures the explanation quotes and is the
+    // answer where the toolkit's header does not know the architecture.
+    o = handOccupancy(limits, kernel, blockThreads, dynamicSharedBytes);
+    const std::optional<std::pair<int, int>> cc = computeCapability(limits.arch);
+    if (!cc || o.blocksByRegisters == 0 || o.blocksBySharedMemory == 0)
+        return o; // a block that cannot launch at all: the hand check says which resource
+    cudaOccDeviceProp device;
+    device.computeMajor = cc->first;
+    device.computeMinor = cc->second;
+    device.maxThreadsPerBlock = limits.maxThreadsPerBlock;
+    device.maxThreadsPerMultiprocessor = limits.maxWarpsPerSm * limits.warpSize;
+    device.regsPerBlock = limits.registersPerBlock;
+    device.regsPerMultiprocessor = limits.registersPerSm;
+    device.warpSize = limits.warpSize;
+    device.sharedMemPerBlock = size_t(std::min(
+        limits.maxSharedPerBlockBytes > 0 ? limits.maxSharedPerBlockBytes : limits.sharedPerSmBytes,
+        kDefaultSharedPerBlockBytes));
+    device.sharedMemPerMultiprocessor = size_t(limits.sharedPerSmBytes);
+    device.numSms = 1;
+    device.sharedMemPerBlockOptin =
+        size_t(limits.maxSharedPerBlockBytes > 0 ? limits.maxSharedPerBlockBytes
+                                                 : limits.sharedPerSmBytes);
+    device.reservedSharedMemPerBlock = size_t(limits.reservedSharedPerBlockBytes);
+    cudaOccFuncAttributes function;
+    function.maxThreadsPerBlock = blockLimit;
+    function.numRegs = std::max(0, kernel.registersPerThread);
+    function.sharedSizeBytes = size_t(std::max(0, kernel.staticSharedBytes));
+    // The executor opts every kernel in to the per-block maximum it needs.
+    function.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+    function.maxDynamicSharedSizeBytes = device.sharedMemPerBlockOptin;
+    function.numBlockBarriers = std::max(0, kernel.barriers);
+    const cudaOccDeviceState state;
+    cudaOccResult result{};
+    if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &device, &function, &state, blockThreads,
+                                                size_t(std::max(0, dynamicSharedBytes))) !=
+        CUDA_OCC_SUCCESS)
+        return o; // an architecture the header does not know: the hand calculation stands
+    o.blocksByWarps = result.blockLimitWarps;
+    o.blocksByBlockLimit = result.blockLimitBlocks;
+    o.blocksByRegisters = result.blockLimitRegs;
+    o.blocksBySharedMemory = result.blockLimitSharedMem;
+    o.blocksByBarriers = result.blockLimitBarriers;
+    o.activeBlocksPerSm = std::max(0, result.activeBlocksPerMultiprocessor);
+    o.limiter = limiterOf(o);
+    o.activeWarpsPerSm = o.activeBlocksPerSm * o.warpsPerBlock;
+    o.occupancy = double(o.activeWarpsPerSm) / limits.maxWarpsPerSm;
+    o.fromToolkitHeader = true;
     return o;
 }
 

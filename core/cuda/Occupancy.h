@@ -1,8 +1,10 @@
 #pragma once
 // Theoretical occupancy: how many blocks of a kernel fit on one SM at once, from the kernel's
-// registers and shared memory and the device's per-SM limits, by the rules of CUDA's occupancy
-// calculator (cuda_occupancy.h, cudaOccMaxActiveBlocksPerMultiprocessor). Pure arithmetic: it
-// needs no driver, so the window can estimate before a run and tests can check known answers.
+// registers and shared memory and the device's per-SM limits, computed by the toolkit's own
+// occupancy calculator (cuda_occupancy.h, cudaOccMaxActiveBlocksPerMultiprocessor, header-only)
+// for every architecture it knows, and by the same rules by hand for a newer one. Pure
+// arithmetic: it needs no driver, so the window can estimate before a run and tests can check
+// known answers.
 
 #include "core/cuda/DeviceInfo.h"
 
@@ -96,6 +98,9 @@ struct Occupancy {
     int warpsPerBlock = 0;
     int registersPerWarp = 0;    ///< as allocated: rounded up to the allocation unit
     int sharedBytesPerBlock = 0; ///< as allocated: reserve and rounding included
+    /// The block counts came from the toolkit's cuda_occupancy.h (the architecture is one it
+    /// knows); false: KernelPad's own calculation of the same rules (a newer architecture).
+    bool fromToolkitHeader = false;
 
     /// The occupancy of a kernel using `registersPerThread` and `sharedBytesPerBlock` (static
     /// plus dynamic) in blocks of `blockThreads` threads. When several factors give the same

@@ -99,14 +99,13 @@ QList<ProfileAdvice> profileAdvice(const ProfileReport& report) {
     QList<ProfileAdvice> advice;
     for (const ProfileRule& rule : report.rules)
         advice.append({rule, profileSectionTitle(rule.section), ruleLines(rule, report)});
-    std::stable_sort(advice.begin(), advice.end(),
-                     [](const ProfileAdvice& a, const ProfileAdvice& b) {
-                         const int ra = adviceRank(a.rule), rb = adviceRank(b.rule);
-                         if (ra != rb)
-                             return ra < rb;
-                         return a.rule.estimatedSpeedup.value_or(0) >
-                                b.rule.estimatedSpeedup.value_or(0);
-                     });
+    std::stable_sort(
+        advice.begin(), advice.end(), [](const ProfileAdvice& a, const ProfileAdvice& b) {
+            const int ra = adviceRank(a.rule), rb = adviceRank(b.rule);
+            if (ra != rb)
+                return ra < rb;
+            return a.rule.estimatedSpeedup.value_or(0) > b.rule.estimatedSpeedup.value_or(0);
+        });
     return advice;
 }
 

@@ -10,11 +10,11 @@ namespace {
 /// The units ncu scales with a one-letter prefix ("us", "Mbyte", "Tbyte/s", "Ghz").
 bool isScaledBaseUnit(const QString& unit) {
     static const QStringList bases = {
-        QStringLiteral("s"),      QStringLiteral("second"),      QStringLiteral("hz"),
-        QStringLiteral("byte"),   QStringLiteral("byte/s"),      QStringLiteral("byte/second"),
-        QStringLiteral("inst"),   QStringLiteral("inst/cycle"),  QStringLiteral("cycle"),
-        QStringLiteral("sector"), QStringLiteral("request"),     QStringLiteral("warp"),
-        QStringLiteral("thread"), QStringLiteral("flop/s"),      QStringLiteral("block"),
+        QStringLiteral("s"),         QStringLiteral("second"),     QStringLiteral("hz"),
+        QStringLiteral("byte"),      QStringLiteral("byte/s"),     QStringLiteral("byte/second"),
+        QStringLiteral("inst"),      QStringLiteral("inst/cycle"), QStringLiteral("cycle"),
+        QStringLiteral("sector"),    QStringLiteral("request"),    QStringLiteral("warp"),
+        QStringLiteral("thread"),    QStringLiteral("flop/s"),     QStringLiteral("block"),
         QStringLiteral("byte/block")};
     return bases.contains(unit, Qt::CaseInsensitive);
 }

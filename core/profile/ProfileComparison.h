@@ -20,9 +20,9 @@ inline constexpr double kNotableChangePct = 1.0;
 
 /// One metric in both profiles (or in one of them).
 struct MetricChange {
-    QString section; ///< "GPU Speed Of Light Throughput"
-    QString name;    ///< "DRAM Throughput"
-    QString unit;    ///< the unit both values are in: the base unit when ncu scaled them
+    QString section;      ///< "GPU Speed Of Light Throughput"
+    QString name;         ///< "DRAM Throughput"
+    QString unit;         ///< the unit both values are in: the base unit when ncu scaled them
     QString currentText;  ///< as ncu printed it, with its own unit ("104 us"); empty if absent
     QString baselineText; ///< the same for the baseline
     std::optional<double> current;  ///< in `unit`

@@ -55,6 +55,8 @@ private slots:
     void curvesWithoutLimitsAreEmpty();
     void explanations_data();
     void explanations();
+    void toolkitHeaderAgreesWithTheRules_data();
+    void toolkitHeaderAgreesWithTheRules();
 };
 
 void TestOccupancyMaths::h100KnownAnswers_data() {
@@ -456,6 +458,54 @@ void TestOccupancyMaths::explanations() {
     const OccupancyKernel kernel{registers, 0, barriers, 0};
     const Occupancy o = Occupancy::of(limits, kernel, blockThreads, dynamicShared);
     QCOMPARE(occupancyExplanation(o, limits, kernel, blockThreads, dynamicShared), expected);
+}
+
+void TestOccupancyMaths::toolkitHeaderAgreesWithTheRules_data() {
+    QTest::addColumn<QString>("arch");
+    for (const char* arch : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"})
+        QTest::newRow(arch) << QString::fromLatin1(arch);
+}
+
+// Every architecture the tables know is computed by cuda_occupancy.h (fromToolkitHeader), and
+// at every point of a grid of block sizes, registers, shared memory and barriers it gives the
+// blocks and the limiter of KernelPad's own statement of the rules (used for architectures the
+// header does not know): the two cannot drift apart unnoticed.
+void TestOccupancyMaths::toolkitHeaderAgreesWithTheRules() {
+    QFETCH(QString, arch);
+    const OccupancyLimits limits = OccupancyLimits::forArch(arch);
+    QVERIFY(limits.isComplete());
+    OccupancyLimits byHand = limits;
+    byHand.arch = QStringLiteral("sm_990"); // not an architecture the header knows
+    int points = 0;
+    for (int block = 32; block <= 1024; block += 32)
+        for (int registers : {0, 16, 32, 40, 64, 96, 128, 168, 255})
+            for (int shared : {0, 1000, 8192, 49152, 102400, 160000})
+                for (int barriers : {0, 1, 4}) {
+                    OccupancyKernel kernel;
+                    kernel.registersPerThread = registers;
+                    kernel.staticSharedBytes = shared;
+                    kernel.barriers = barriers;
+                    const Occupancy header = Occupancy::of(limits, kernel, block, 0);
+                    const Occupancy hand = Occupancy::of(byHand, kernel, block, 0);
+                    QVERIFY(!hand.fromToolkitHeader);
+                    const QString where = QStringLiteral("%1 threads, %2 registers, %3 B, %4 "
+                                                         "barriers: header %5 (%6), rules %7 (%8)")
+                                              .arg(block)
+                                              .arg(registers)
+                                              .arg(shared)
+                                              .arg(barriers)
+                                              .arg(header.activeBlocksPerSm)
+                                              .arg(occupancyLimiterName(header.limiter))
+                                              .arg(hand.activeBlocksPerSm)
+                                              .arg(occupancyLimiterName(hand.limiter));
+                    QVERIFY2(header.activeBlocksPerSm == hand.activeBlocksPerSm &&
+                                 header.limiter == hand.limiter,
+                             qPrintable(where));
+                    if (header.fromToolkitHeader)
+                        ++points;
+                }
+    // Blocks that cannot launch at all (too many registers or bytes) are the rules' to name.
+    QVERIFY2(points > 1000, qPrintable(QString::number(points)));
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestOccupancyMaths)

@@ -68,8 +68,8 @@ private slots:
         QCOMPARE(duration->baselineText, QStringLiteral("104 us"));
         QCOMPARE(duration->currentText, QStringLiteral("14.72 us"));
         QVERIFY(std::abs(*duration->changePct() - 100.0 * (14.72 - 104) / 104) < 1e-9);
-        const MetricChange* bandwidth =
-            find(c, QStringLiteral("Memory Workload Analysis"), QStringLiteral("Memory Throughput"));
+        const MetricChange* bandwidth = find(c, QStringLiteral("Memory Workload Analysis"),
+                                             QStringLiteral("Memory Throughput"));
         QCOMPARE(bandwidth->unit, QStringLiteral("byte/s"));
         QVERIFY(std::abs(*bandwidth->changePct() - 100.0 * (1.25 - 2.75) / 2.75) < 1e-9);
         QVERIFY2(c.headline.contains(QStringLiteral("Duration 104 µs → 14.72 µs (−85.8 %)")),

@@ -60,13 +60,13 @@ void ProfileAdviceList::setAdvice(const QList<ProfileAdvice>& advice) {
     for (const ProfileAdvice& a : advice) {
         auto* item = new QTreeWidgetItem(m_list);
         const ProfileRule& r = a.rule;
-        item->setText(SpeedupColumn, r.estimatedSpeedup
-                                         ? QStringLiteral("%1 %%2")
-                                               .arg(*r.estimatedSpeedup, 0, 'f', 1)
-                                               .arg(r.speedupType == QLatin1String("global")
-                                                        ? QString()
-                                                        : tr(" local"))
-                                         : r.type);
+        item->setText(
+            SpeedupColumn,
+            r.estimatedSpeedup
+                ? QStringLiteral("%1 %%2")
+                      .arg(*r.estimatedSpeedup, 0, 'f', 1)
+                      .arg(r.speedupType == QLatin1String("global") ? QString() : tr(" local"))
+                : r.type);
         item->setTextAlignment(SpeedupColumn, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(SectionColumn, a.sectionTitle);
         item->setText(RuleColumn, r.name);
@@ -92,9 +92,8 @@ QString ProfileAdviceList::selectedText() const {
 void ProfileAdviceList::showSelected() {
     const int row = m_list->currentItem() ? m_list->indexOfTopLevelItem(m_list->currentItem()) : -1;
     if (row < 0 || row >= m_advice.size()) {
-        m_text->setText(m_advice.isEmpty()
-                            ? tr("Nsight Compute gave no advice for this launch.")
-                            : tr("Choose a rule to read Nsight Compute's advice."));
+        m_text->setText(m_advice.isEmpty() ? tr("Nsight Compute gave no advice for this launch.")
+                                           : tr("Choose a rule to read Nsight Compute's advice."));
         return;
     }
     const ProfileAdvice& a = m_advice[row];

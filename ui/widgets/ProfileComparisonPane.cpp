@@ -94,10 +94,9 @@ void ProfileComparisonPane::fill() {
                                          .arg(*pct >= 0 ? QStringLiteral("+") : QStringLiteral("−"))
                                          .arg(std::abs(*pct), 0, 'f', 1)
                                    : QString();
-        const QStringList cells = {c.section, c.name,
-                                   c.baselineText.isEmpty() ? tr("(absent)") : c.baselineText,
-                                   c.currentText.isEmpty() ? tr("(absent)") : c.currentText,
-                                   change};
+        const QStringList cells = {
+            c.section, c.name, c.baselineText.isEmpty() ? tr("(absent)") : c.baselineText,
+            c.currentText.isEmpty() ? tr("(absent)") : c.currentText, change};
         for (int col = 0; col < Columns; ++col) {
             auto* item = new QTableWidgetItem(cells[col]);
             if (col >= BaselineColumn)

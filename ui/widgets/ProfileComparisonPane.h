@@ -20,7 +20,14 @@ namespace kernelpad {
 class ProfileComparisonPane : public QWidget {
     Q_OBJECT
 public:
-    enum Column { SectionColumn, MetricColumn, BaselineColumn, CurrentColumn, ChangeColumn, Columns };
+    enum Column {
+        SectionColumn,
+        MetricColumn,
+        BaselineColumn,
+        CurrentColumn,
+        ChangeColumn,
+        Columns
+    };
 
     explicit ProfileComparisonPane(QWidget* parent = nullptr);
 
