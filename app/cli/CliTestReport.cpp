@@ -146,8 +146,11 @@ QByteArray junitXml(const TestReport& report, double totalSeconds) {
 }
 
 void printTestReport(QTextStream& out, const TestReport& report) {
-    out << (report.project.isEmpty() ? QStringLiteral("project") : report.project) << ": "
-        << report.cases.size() << (report.cases.size() == 1 ? " case" : " cases");
+    out << (report.project.isEmpty() ? QStringLiteral("project") : report.project) << ": ";
+    if (report.cases.isEmpty() && !report.error.isEmpty())
+        out << "stopped before its cases";
+    else
+        out << report.cases.size() << (report.cases.size() == 1 ? " case" : " cases");
     if (!report.note.isEmpty())
         out << " (" << report.note << ')';
     out << '\n';
