@@ -6,6 +6,9 @@ namespace kernelpad {
 
 namespace {
 
+/// Lines of the compiler's log a test report quotes for a compile error.
+constexpr int kCompileLogLines = 20;
+
 /// The bytes of a run's outputs held here.
 qint64 outputBytes(const RunResult& result) {
     qint64 bytes = 0;
@@ -104,7 +107,14 @@ void EngineTests::onRunFinished(quint64 id, const RunResult& result) {
     }
     // The source is the same in every case: a compile error or no driver ends them all.
     if (result.status == RunStatus::CompileError || result.status == RunStatus::DriverUnavailable) {
-        finish(result.status, result.error);
+        // The compiler's own lines say where; a test report (JUnit included) is read
+        // without the window's diagnostics.
+        const QString log = result.compile.log.trimmed();
+        finish(result.status,
+               log.isEmpty() || result.status != RunStatus::CompileError
+                   ? result.error
+                   : result.error + QLatin1Char('\n') +
+                         log.split(QLatin1Char('\n')).mid(0, kCompileLogLines).join('\n'));
         return;
     }
     m_first = result;

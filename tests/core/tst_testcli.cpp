@@ -4,6 +4,7 @@
 // hostile text (markup, quotes, control characters) in the messages.
 
 #include "../support/StandInRunner.h"
+#include "core/compile/NvrtcApi.h"
 #include "core/cuda/DriverApi.h"
 #include "core/run/RunTypes.h"
 
@@ -97,6 +98,7 @@ private slots:
     void refusesBadInput_data();
     void refusesBadInput();
     void noDeviceGivesCudaError();
+    void compileErrorGivesOneWithTheLine();
     void standInFailuresAsJunit();
 };
 
@@ -149,6 +151,35 @@ void TestTestCli::noDeviceGivesCudaError() {
     QVERIFY2(xml.contains(QStringLiteral("<error message=")) &&
                  xml.contains(QStringLiteral("type=\"driver-unavailable\"")),
              qPrintable(xml));
+}
+
+void TestTestCli::compileErrorGivesOneWithTheLine() {
+    QString why;
+    if (!NvrtcApi::load(&why))
+        QSKIP(qPrintable(QStringLiteral("needs NVRTC: %1").arg(why)));
+    QTemporaryDir dir;
+    const QString path =
+        saxpyWithTests(dir, QJsonArray{QJsonObject{{"values", QJsonObject{{"n", 33}}}}});
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    json.insert("source", json.value("source").toString().replace("out[tid] =",
+                                                                  "out[tid] = undefined_name +"));
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QJsonDocument(json).toJson());
+    f.close();
+    const QString junit = dir.filePath(QStringLiteral("r.xml"));
+    const CliResult r = runCli({path, "--junit", junit});
+    QCOMPARE(r.exitCode, 1);
+    // The compiler's line is in the report, not only a count of errors.
+    QVERIFY2(r.out.contains(QStringLiteral("test stopped (compile-error)")) &&
+                 r.out.contains(QStringLiteral("identifier \"undefined_name\" is undefined")),
+             qPrintable(r.out));
+    const std::optional<QString> verdict = validate(junit);
+    if (!verdict)
+        QSKIP("xmllint is missing (apt-get install libxml2-utils)");
+    QVERIFY2(verdict->isEmpty(), qPrintable(*verdict));
 }
 
 void TestTestCli::standInFailuresAsJunit() {
