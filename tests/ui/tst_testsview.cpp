@@ -92,7 +92,7 @@ void TestTestsView::modelGrowsAColumnPerCheck() {
     model.append(failingCase());
     QCOMPARE(model.rowCount(), 2);
     QCOMPARE(model.checkNames(), (QStringList{"verify", "determinism"}));
-    // A check the earlier cases lack (as the lead's canary or zeros checks will be) adds
+    // A check the earlier cases lack (a canary or a zeros-would-pass check) adds
     // its column; the earlier rows show a dash there.
     TestCaseResult warned = passingCase();
     warned.name = QStringLiteral("n = 31");
