@@ -9,12 +9,13 @@ KERNELPAD_PACKAGES=(
     libmuparser-dev
 )
 # What only the tests need: an X server for the window's tests, clang-format for the format
-# check and universal-ctags for scripts/check-limits. scripts/fuzz's libFuzzer build also needs
-# clang and libclang-rt-14-dev (.ci/run installs them); the regular build runs the fuzz targets'
-# seeds with gcc.
+# check, universal-ctags for scripts/check-limits and xmllint (libxml2-utils) to validate
+# kernelpad-cli test's JUnit XML against tests/data/junit/junit.xsd. scripts/fuzz's libFuzzer
+# build also needs clang and libclang-rt-14-dev (.ci/run installs them); the regular build runs
+# the fuzz targets' seeds with gcc.
 KERNELPAD_TEST_PACKAGES=(
     xvfb xauth fonts-dejavu-core
-    clang-format universal-ctags
+    clang-format universal-ctags libxml2-utils
 )
 
 kernelpad_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -71,6 +71,25 @@ const char* const kRun =
     "                       block (--json: \"memcheck\" and \"memcheckFinding\")\n"
     "%RUNNER%";
 
+const char* const kTest =
+    "Usage: kernelpad-cli test FILE.kpad [--junit FILE.xml] [--json] [--case NAME]\n"
+    "           [--device N] [--in-process]\n"
+    "\n"
+    "Run the project's tests (its \"tests\" section: sizes, tail sizes around the block and\n"
+    "the warp, grid formulas) case by case, each compiled once, run and verified as run does,\n"
+    "then run again and compared bit for bit for determinism (float outputs by default).\n"
+    "Prints one line per case with each check, and the first mismatches of a failing one. A\n"
+    "project without a \"tests\" section runs its own size as the single case.\n"
+    "\n"
+    "  --junit FILE.xml     also write JUnit XML (a testcase per case and check) for CI\n"
+    "  --json               print the cases and their checks as JSON\n"
+    "  --case NAME          run only the case of that name (\"n = 33\")\n"
+    "  --device N           the CUDA device (default 0)\n"
+    "  --in-process         run the kernel inside this process, for debugging\n"
+    "%RUNNER%"
+    "Exit codes: 0 every check passed (warnings and skipped checks pass), 2 a check failed,\n"
+    "1 compile error, 3 CUDA or driver error (no device), 4 bad input.\n";
+
 const char* const kProfile =
     "Usage: kernelpad-cli profile FILE.kpad [--set basic|full] [--device N]\n"
     "                             [--baseline B.kpad|B.json] [--json]\n"
@@ -187,7 +206,7 @@ const char* const kOverview =
     "Commands:\n"
     "%COMMANDS%"
     "\n"
-    "The runner (run, compile, sweep, devices):\n"
+    "The runner (run, test, compile, sweep, devices):\n"
     "  --runner local|ssh:[user@]host[:port][/path/to/kernelpad-cli]|cmd:<command line>\n"
     "      Where kernels run (default: this computer, or $KERNELPAD_RUNNER_SPEC in the same\n"
     "      syntax). ssh: `kernelpad-cli serve` on HOST through OpenSSH with your own config,\n"
@@ -237,6 +256,12 @@ const QVector<CommandUsage>& commandUsages() {
           QStringLiteral("--measure-ceiling"), QStringLiteral("--no-blocking"),
           QStringLiteral("--memcheck-on-fault")},
          {QStringLiteral("--device"), QStringLiteral("--reps"), QStringLiteral("--sanitizer-tool"),
+          kRunner}},
+        {QStringLiteral("test"),
+         QStringLiteral("run a project's tests: every case and check, JUnit XML for CI"),
+         withRunner(kTest),
+         {QStringLiteral("--json"), QStringLiteral("--in-process")},
+         {QStringLiteral("--junit"), QStringLiteral("--case"), QStringLiteral("--device"),
           kRunner}},
         {QStringLiteral("profile"),
          QStringLiteral("profile one launch under Nsight Compute"),

@@ -5,6 +5,7 @@
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
 #include "app/cli/CliSweep.h"
+#include "app/cli/CliTest.h"
 #include "app/cli/CliUsage.h"
 #include "core/compile/CompileWatchdog.h"
 #include "core/compile/NvrtcApi.h"
@@ -147,6 +148,8 @@ static int runCommandLine(int argc, char** argv) {
         return kernelpad::cli::runRun(args);
     if (command == "profile")
         return kernelpad::cli::runProfile(args);
+    if (command == "test")
+        return kernelpad::cli::runTest(args);
     if (command == "sweep")
         return kernelpad::cli::runSweep(args);
     if (command == "devices")

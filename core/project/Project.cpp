@@ -166,6 +166,8 @@ QJsonObject Project::toJson() const {
         json.insert(QStringLiteral("sweep"), sweep.toJson());
     if (!baseline.isEmpty())
         json.insert(QStringLiteral("baseline"), baseline.toJson());
+    if (!tests.isEmpty())
+        json.insert(QStringLiteral("tests"), tests.toJson());
     if (!lesson.isEmpty())
         json.insert(QStringLiteral("lesson"), lesson);
     return json;
@@ -254,8 +256,8 @@ bool readProjectArguments(const json::FieldReader& fields, QVector<ArgumentSpec>
     return true;
 }
 
-/// The "pipeline", "sweep" and "baseline" sections, which name the project's arguments; false
-/// with the message (naming the field) in `error`.
+/// The "pipeline", "sweep", "baseline" and "tests" sections, which name the project's arguments;
+/// false with the message (naming the field) in `error`.
 bool readRunSections(const QJsonObject& json, const json::FieldReader& fields, Project* out,
                      QString* error) {
     const auto fail = [error](const QString& message) {
@@ -292,6 +294,13 @@ bool readRunSections(const QJsonObject& json, const json::FieldReader& fields, P
         if (!baseline)
             return fail(message);
         project.baseline = std::move(*baseline);
+    }
+    if (json.contains(QStringLiteral("tests"))) {
+        std::optional<TestSpec> tests =
+            TestSpec::fromJson(json.value(QStringLiteral("tests")), project.arguments, &message);
+        if (!tests)
+            return fail(message);
+        project.tests = std::move(*tests);
     }
     if (project.sweep.objective == SweepObjective::Baseline && project.baseline.isEmpty())
         return fail(QStringLiteral("sweep.objective: \"baseline\" ranks by the ratio to the "

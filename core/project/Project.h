@@ -8,6 +8,7 @@
 #include "core/project/BaselineSpec.h"
 #include "core/project/Pipeline.h"
 #include "core/project/SweepSpec.h"
+#include "core/project/TestSpec.h"
 #include "core/project/TimingSpec.h"
 
 #include <QJsonObject>
@@ -45,6 +46,9 @@ struct Project {
     /// The library call the kernel is measured against (JSON: "baseline", written only when
     /// set).
     BaselineSpec baseline;
+    /// The sizes the kernel must be right at (core/engine/TestRun; JSON: "tests", written
+    /// only when it has cases or a generator).
+    TestSpec tests;
     /// The "lesson" section of a lesson's project (core/project/Lesson reads it), kept as
     /// written so that saving a student's copy of a lesson keeps it; empty for other projects.
     QJsonObject lesson;

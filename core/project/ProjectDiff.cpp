@@ -146,6 +146,8 @@ QString describeProjectChanges(const std::optional<Project>& before, const Proje
     }
     if (argumentsReshaped)
         parts << tr("arguments changed");
+    if (!(b.tests == after.tests))
+        parts << tr("tests");
     // The settings that change what a figure means are named; the rest are "timing settings".
     TimingSpec rest = after.timing;
     if (b.timing.mode != after.timing.mode)

@@ -10,11 +10,13 @@
 #include "ui/dialogs/BaselineDialog.h"
 #include "ui/dialogs/DocumentDialog.h"
 #include "ui/dialogs/PreferencesDialog.h"
+#include "ui/views/TestsView.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/DiagnosticsList.h"
 #include "ui/widgets/FindReplaceBar.h"
 #include "ui/widgets/SweepPanel.h"
 #include "ui/windows/HelpDocuments.h"
+#include "ui/windows/ViewRegistry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -267,6 +269,13 @@ void MainWindow::createBuildMenu() {
         }
         if (auto* panel = findChild<SweepPanel*>(QStringLiteral("sweepPanel")))
             panel->runSweep();
+    });
+    // The tests run from their tab, which shows each case as it finishes.
+    QAction* runTests = build->addAction(tr("Run &Tests"));
+    runTests->setObjectName(QStringLiteral("runTestsAction"));
+    connect(runTests, &QAction::triggered, this, [this] {
+        if (auto* tests = qobject_cast<TestsView*>(m_views->ensureView(QStringLiteral("tests"))))
+            tests->runTests();
     });
     build->addSeparator();
     build->addAction(m_setBaselineAction);

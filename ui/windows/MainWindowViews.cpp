@@ -18,6 +18,7 @@
 #include "ui/views/PtxResultView.h"
 #include "ui/views/ResourcesView.h"
 #include "ui/views/SassResultView.h"
+#include "ui/views/TestsView.h"
 #include "ui/views/TimingView.h"
 #include "ui/views/VerificationView.h"
 #include "ui/views/VersionsView.h"
@@ -78,6 +79,8 @@ void MainWindow::createViews() {
                         atOnce);
     views->registerView(QStringLiteral("profile"), tr("Profile"), tab, makeView<ProfileView>(),
                         atOnce);
+    // The project's cases × checks; Build ▸ Run Tests makes it and starts them.
+    views->registerView(QStringLiteral("tests"), tr("Tests"), tab, makeView<TestsView>());
     // Every run of the project; wide enough here to compare two side by side.
     views->registerView(
         QStringLiteral("versions"), tr("Versions"), tab,
