@@ -16,9 +16,11 @@
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
+#include <QApplication>
 #include <QDateTime>
 #include <QFile>
 #include <QPlainTextEdit>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -91,6 +93,7 @@ private slots:
     void numbersOnTheUnrolledLoop();
     void spillLinesAreMarked();
     void followsEditsAndGoesStale();
+    void themeChangeRecolours();
     void sassViewHasALiveColumn();
     void windowShowsTheMarginOnlyWithSass();
 
@@ -179,6 +182,27 @@ void TestRegisterMargin::followsEditsAndGoesStale() {
     QCOMPARE(marginTextOf(f.editor, 11), QStringLiteral("45"));
     f.margin->setStale(QString());
     QVERIFY(!f.margin->toolTipAt(11).startsWith(reason));
+}
+
+// A dark palette: the editor's paper changes, and the margin's steps are drawn over the new one.
+void TestRegisterMargin::themeChangeRecolours() {
+    MarginFixture f(QStringLiteral("unrolled"));
+    f.editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.editor));
+    const auto background = [&] {
+        return f.editor.SendScintilla(QsciScintillaBase::SCI_STYLEGETBACK,
+                                      static_cast<unsigned long>(RegisterMargin::kFirstStyle));
+    };
+    const long before = background();
+    const QPalette light = QApplication::palette();
+    const auto restore = qScopeGuard([&] { QApplication::setPalette(light); });
+    QPalette dark = light;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+    dark.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+    QApplication::setPalette(dark);
+    QTRY_VERIFY(f.editor.theme().dark);
+    QTRY_VERIFY(background() != before);
+    QCOMPARE(f.margin->textAt(9), QStringLiteral("45"));
 }
 
 void TestRegisterMargin::sassViewHasALiveColumn() {

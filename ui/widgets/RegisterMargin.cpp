@@ -1,5 +1,7 @@
 #include "ui/widgets/RegisterMargin.h"
 
+#include "ui/widgets/CodeEditor.h"
+
 #include <Qsci/qsciscintilla.h>
 #include <Qsci/qscistyle.h>
 
@@ -29,6 +31,20 @@ constexpr int kRegisterSpillStyles = RegisterMargin::kLevels;
 constexpr int kRegisterUncountedStyle = 2 * RegisterMargin::kLevels;
 constexpr int kRegisterStaleStyle = kRegisterUncountedStyle + 1;
 
+/// The paper the text is drawn on: CodeEditor's theme sets it through its lexer, which
+/// QsciScintilla::paper() does not report.
+QColor editorPaper(const QsciScintilla* editor) {
+    if (const auto* code = qobject_cast<const CodeEditor*>(editor))
+        return code->theme().paper;
+    return editor->paper();
+}
+
+QColor editorText(const QsciScintilla* editor) {
+    if (const auto* code = qobject_cast<const CodeEditor*>(editor))
+        return code->theme().text;
+    return editor->color();
+}
+
 QColor registerTint(const QColor& paper, const QColor& colour, double share) {
     return QColor::fromRgbF(float(paper.redF() * (1 - share) + colour.redF() * share),
                             float(paper.greenF() * (1 - share) + colour.greenF() * share),
@@ -49,6 +65,7 @@ RegisterMargin::RegisterMargin(QsciScintilla* editor)
     m_editor->setMarginMarkerMask(kMargin, 0);
     m_editor->markerDefine(QsciScintilla::Invisible, kLineMarker);
     defineStyles();
+    m_editor->installEventFilter(this);
     m_editor->viewport()->installEventFilter(this);
 }
 
@@ -62,7 +79,7 @@ int RegisterMargin::levelFor(int peak, int registers) {
 }
 
 QColor RegisterMargin::levelColour(int level) const {
-    const QColor paper = m_editor->paper();
+    const QColor paper = editorPaper(m_editor);
     if (isStale())
         return registerTint(paper, kRegisterStaleColour, kRegisterTint);
     if (level <= 0)
@@ -75,7 +92,7 @@ void RegisterMargin::defineStyles() {
     QFont font = m_editor->font();
     QFont bold = font;
     bold.setBold(true);
-    const QColor text = m_editor->color();
+    const QColor text = editorText(m_editor);
     for (int level = 1; level <= kLevels; ++level) {
         const QColor paper = levelColour(level);
         QsciStyle(kFirstStyle + level - 1, tr("Live registers"), text, paper, font).apply(m_editor);
@@ -84,7 +101,7 @@ void RegisterMargin::defineStyles() {
             .apply(m_editor);
     }
     QsciStyle(kFirstStyle + kRegisterUncountedStyle, tr("Spilling line"), kRegisterSpillText,
-              m_editor->paper(), bold)
+              editorPaper(m_editor), bold)
         .apply(m_editor);
     QsciStyle(kFirstStyle + kRegisterStaleStyle, tr("Live registers, stale"), text, levelColour(1),
               font)
@@ -204,6 +221,19 @@ QString RegisterMargin::toolTipAt(int line) const {
 }
 
 bool RegisterMargin::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_editor) {
+        // A theme change: the editor takes its new paper in its own handler, after this one.
+        if (event->type() == QEvent::PaletteChange)
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    defineStyles();
+                    for (const Entry& entry : std::as_const(m_entries))
+                        drawText(entry);
+                },
+                Qt::QueuedConnection);
+        return QObject::eventFilter(watched, event);
+    }
     if (event->type() != QEvent::ToolTip || m_entries.isEmpty())
         return QObject::eventFilter(watched, event);
     auto* help = static_cast<QHelpEvent*>(event);
