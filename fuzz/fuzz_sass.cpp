@@ -1,7 +1,11 @@
 // Fuzzes the nvdisasm listing parser and the line map built on it: any text in (read as
-// SASS and as PTX), never a crash, and every reference the map hands out is in range.
+// SASS, as PTX and as a life-range listing), never a crash, and every reference the map hands
+// out is in range; the live-register counts joined from the same text are never negative and
+// each line's peak is one of its instructions' counts.
 #include "core/compile/LineMap.h"
 #include "core/compile/Sass.h"
+#include "core/compile/SassLiveRanges.h"
+#include "core/compile/SassRegisters.h"
 
 #include <QByteArray>
 
@@ -20,6 +24,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (index < 0 || index > f.instructions.size()) {
                 std::fprintf(stderr, "label index %d of %lld\n", index,
                              static_cast<long long>(f.instructions.size()));
+                std::abort();
+            }
+        }
+    }
+    SassReport report;
+    report.sass.listing = listing;
+    joinLiveRanges(&report.sass.listing, parseLiveRanges(text));
+    report.lines = LineMap::build(QString(), report.sass.listing, QStringLiteral("kernel.cu"));
+    for (const FunctionRegisterUse& f : registerUse(report)) {
+        for (const LineRegisterUse& line : f.lines) {
+            if (line.peak.gprs < 0 || line.peak.predicates < 0 || line.peak.uniforms < 0 ||
+                line.peak.gprs > f.peak.gprs || line.instructions <= 0 ||
+                line.localLoads + line.localStores > line.instructions) {
+                std::fprintf(stderr, "bad figures for line %d\n", line.line);
                 std::abort();
             }
         }

@@ -152,7 +152,8 @@ QString missingKernel(const CompileResult& result, const QString& kernel) {
 int runCompile(const QStringList& args) {
     QString error;
     const std::optional<ParsedArgs> p =
-        parseArgs(args, {"ptx", "json", "sass", "occupancy"}, {"arch", "kernel", "diff"}, &error);
+        parseArgs(args, {"ptx", "json", "sass", "occupancy", "registers"},
+                  {"arch", "kernel", "diff"}, &error);
     const bool json = args.contains(QStringLiteral("--json"));
     if (!p)
         return badInput(error, json);
@@ -160,6 +161,11 @@ int runCompile(const QStringList& args) {
         return badInput(QStringLiteral("compile takes one FILE.kpad, FILE.cu, FILE.ptx or FILE.ll"),
                         json);
     const QString path = p->positional.first();
+    const bool wantRegisters = p->flags.contains("registers");
+    if (const QString e = registersOptionError(wantRegisters, p->flags.contains("sass"),
+                                               p->values.contains("diff"));
+        !e.isEmpty())
+        return badInput(e, json);
     if (p->values.contains("diff"))
         return runCompileDiff({path, p->values.value("diff"), p->values.value("arch"),
                                p->values.value("kernel"), p->flags.contains("ptx"),
@@ -180,6 +186,7 @@ int runCompile(const QStringList& args) {
         project.options.lineInfo = true;
     CompileResult result;
     SassResult sass;
+    QVector<FunctionRegisterUse> registers;
     QString specError;
     const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&specError);
     if (const QString noNvrtc = nvrtcUnavailableReason(); !noNvrtc.isEmpty()) {
@@ -198,6 +205,8 @@ int runCompile(const QStringList& args) {
     } else if (wantSass) {
         // The -lineinfo compile and its SASS in one request (nvdisasm runs in the Engine).
         SassReport report = disassembleThroughEngine(project, info.absolutePath(), arch);
+        if (wantRegisters && report.ok())
+            registers = registerUse(report);
         result = std::move(report.compile);
         if (result.ok)
             sass = std::move(report.sass);
@@ -231,18 +240,15 @@ int runCompile(const QStringList& args) {
         QJsonObject object = result.toJson(p->flags.contains("ptx"));
         if (wantOccupancy && result.ok)
             object.insert("occupancy", occupancyJson(occupancy));
-        if (wantSass && result.ok) {
-            if (sass.ok)
-                object.insert("sass", sassJson(sass.listing, result, sourceName));
-            else
-                object.insert("sassError", sass.error);
-        }
+        if (wantSass && result.ok)
+            insertSassJson(&object, sass, wantRegisters ? &registers : nullptr, result, sourceName);
         printJson(object);
     } else {
         QTextStream out(stdout);
         printCompile(out, result, p->flags.contains("ptx"));
         if (sass.ok)
-            printSass(out, sass, result, project.source, sourceName);
+            printSassPart(out, sass, wantRegisters ? &registers : nullptr, result, project.source,
+                          sourceName);
         if (wantOccupancy && result.ok)
             printOccupancy(out, occupancy, occupancyKernel);
     }

@@ -22,7 +22,8 @@ const char* const kInit =
 
 const char* const kCompile =
     "Usage: kernelpad-cli compile FILE.kpad|FILE.cu|FILE.ptx|FILE.ll [--arch sm_XY]\n"
-    "           [--kernel NAME] [--ptx] [--sass] [--occupancy] [--diff BASE] [--json]\n"
+    "           [--kernel NAME] [--ptx] [--sass [--registers]] [--occupancy] [--diff BASE]\n"
+    "           [--json]\n"
     "\n"
     "Compile with NVRTC, assemble PTX with nvJitLink, or compile NVVM IR with libNVVM (no GPU\n"
     "needed); show diagnostics, kernels and optionally PTX.\n"
@@ -33,7 +34,10 @@ const char* const kCompile =
     "  --sass               compile with -lineinfo and print the CUBIN's SASS per kernel\n"
     "                       (nvdisasm from $CUDA_HOME/bin, $CUDA_PATH/bin, the toolkit or\n"
     "                       PATH) with source lines; exit code 4 when nvdisasm is missing,\n"
-    "                       naming every place looked\n"
+    "                       naming every place looked; each instruction with the\n"
+    "                       registers, predicates and uniform registers live there\n"
+    "  --registers          with --sass: per source line the most registers live at its\n"
+    "                       instructions and its spills (STL/LDL), instead of the SASS\n"
     "  --occupancy          the kernel's occupancy at the project's launch, what limits it,\n"
     "                       and where it changes against block size, registers per thread and\n"
     "                       dynamic shared memory (the compiled architecture's limits: no GPU)\n"
@@ -44,6 +48,22 @@ const char* const kCompile =
     "  --json               print the result as JSON\n"
     "%RUNNER%"
     "      compile uses the runner only when NVRTC cannot be loaded here.\n";
+
+const char* const kSass =
+    "Usage: kernelpad-cli sass FILE.kpad|FILE.cu|FILE.ptx|FILE.ll [--arch sm_XY]\n"
+    "           [--kernel NAME] [--registers] [--json]\n"
+    "\n"
+    "The SASS of the compiled CUBIN per kernel, with source lines and the registers live at\n"
+    "each instruction (compile FILE --sass; nvdisasm as there, no GPU needed).\n"
+    "\n"
+    "  --arch sm_XY         the architecture to compile for\n"
+    "  --kernel NAME        the kernel to report on\n"
+    "  --registers          per source line, instead of the SASS: the most registers live at\n"
+    "                       any of its instructions (nvdisasm --print-life-ranges), beside the\n"
+    "                       kernel's register count, and its spills: STL/LDL instructions\n"
+    "                       (\"spill: 3 stores, 2 loads\"), with ptxas's spill bytes where the\n"
+    "                       compile log has them (-Xptxas -v)\n"
+    "  --json               print the result as JSON (\"registers\": per kernel its lines)\n";
 
 const char* const kRun =
     "Usage: kernelpad-cli run FILE.kpad [--device N] [--reps N] [--json] [--in-process]\n"
@@ -247,8 +267,13 @@ const QVector<CommandUsage>& commandUsages() {
          QStringLiteral("compile with NVRTC (no GPU needed): diagnostics, PTX, SASS, occupancy"),
          withRunner(kCompile),
          {QStringLiteral("--ptx"), QStringLiteral("--sass"), QStringLiteral("--occupancy"),
-          QStringLiteral("--json")},
+          QStringLiteral("--registers"), QStringLiteral("--json")},
          {QStringLiteral("--arch"), QStringLiteral("--kernel"), QStringLiteral("--diff"), kRunner}},
+        {QStringLiteral("sass"),
+         QStringLiteral("the SASS per kernel, or registers and spills per source line"),
+         QString::fromUtf8(kSass),
+         {QStringLiteral("--registers"), QStringLiteral("--json")},
+         {QStringLiteral("--arch"), QStringLiteral("--kernel")}},
         {QStringLiteral("run"),
          QStringLiteral("compile, launch, time and verify a project's kernel"),
          withRunner(kRun),

@@ -4,6 +4,7 @@
 #include "app/cli/CliBench.h"
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
+#include "app/cli/CliSass.h"
 #include "app/cli/CliSweep.h"
 #include "app/cli/CliTest.h"
 #include "app/cli/CliUsage.h"
@@ -144,6 +145,8 @@ static int runCommandLine(int argc, char** argv) {
         return kernelpad::cli::runInit(args);
     if (command == "compile")
         return kernelpad::cli::runCompile(args);
+    if (command == "sass")
+        return kernelpad::cli::runSass(args);
     if (command == "run")
         return kernelpad::cli::runRun(args);
     if (command == "profile")

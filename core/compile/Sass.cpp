@@ -1,5 +1,6 @@
 #include "core/compile/Sass.h"
 
+#include "core/compile/SassLiveRanges.h"
 #include "core/compile/Toolkit.h"
 
 #include <QDir>
@@ -9,7 +10,9 @@
 #include <QRegularExpression>
 #include <QTemporaryFile>
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 
 namespace kernelpad {
 
@@ -194,6 +197,13 @@ NvdisasmLocation findNvdisasm() {
 }
 
 SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
+    SassOptions options;
+    options.timeoutMs = timeoutMs;
+    return disassembleCubin(cubin, options);
+}
+
+SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options) {
+    const int timeoutMs = options.timeoutMs;
     SassResult result;
     if (cubin.isEmpty()) {
         result.error = QStringLiteral("no CUBIN to disassemble: a compute_ arch gives PTX only "
@@ -217,8 +227,12 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
 
     QElapsedTimer clock;
     clock.start();
+    // Started first and read last: the listing's process decides when the text is shown.
+    std::unique_ptr<LiveRangeProcess> liveRanges;
+    if (options.liveRanges)
+        liveRanges = std::make_unique<LiveRangeProcess>(location.path, file.fileName());
     QProcess process;
-    result.processes = 1;
+    result.processes = liveRanges ? 2 : 1;
     // -gi: the source line of every instruction, with the line that inlined it, so code from
     // a header (atomicAdd) still maps to the user's line. -ndf: no dataflow analysis, which
     // only labels the targets of branch-stack jumps and costs a third of nvdisasm's time
@@ -265,6 +279,8 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
     out += process.readAllStandardOutput();
     err += process.readAllStandardError();
     result.processMs = double(clock.nsecsElapsed()) / 1e6;
+    if (liveRanges)
+        liveRanges->poll();
     const QString errText = QString::fromUtf8(err).trimmed();
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         result.error = QStringLiteral("%1 failed (exit code %2)%3")
@@ -283,6 +299,12 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
         return result;
     }
     result.ok = true;
+    if (options.listed)
+        options.listed(result);
+    if (liveRanges) {
+        // nvdisasm's own time is until the later process ended: both ran side by side.
+        result.processMs = std::max(result.processMs, liveRanges->finish(&result, deadline));
+    }
     return result;
 }
 

@@ -8,6 +8,9 @@
 #include <QStringList>
 #include <QVector>
 
+#include <functional>
+#include <optional>
+
 namespace kernelpad {
 
 /// A place in a source file, as nvdisasm's `//## File "...", line N` or PTX's `.loc` names it.
@@ -16,6 +19,17 @@ struct SourcePos {
     int line = 0; ///< 1-based
     friend bool operator==(const SourcePos& a, const SourcePos& b) {
         return a.line == b.line && a.file == b.file;
+    }
+};
+
+/// The registers live at one instruction, as `nvdisasm --print-life-ranges
+/// --life-range-mode=count` counts them (SassLiveRanges.h).
+struct LiveRegisters {
+    int gprs = 0;       ///< general-purpose registers (R0..R254)
+    int predicates = 0; ///< P0..P6
+    int uniforms = 0;   ///< uniform registers (UR0..UR62)
+    friend bool operator==(const LiveRegisters& a, const LiveRegisters& b) {
+        return a.gprs == b.gprs && a.predicates == b.predicates && a.uniforms == b.uniforms;
     }
 };
 
@@ -32,6 +46,9 @@ struct SassInstruction {
     QVector<SourcePos> source;
     /// The label a branch or call goes to (".L_x_0"); empty for other instructions.
     QString branchTarget;
+    /// The registers live here, from the life-range listing joined by address; nullopt
+    /// where it was not made or did not list this instruction.
+    std::optional<LiveRegisters> live;
 };
 
 /// One function of the CUBIN (a kernel entry or a device function nvdisasm lists).
@@ -94,11 +111,31 @@ struct SassResult {
     double processMs = 0;
     double parseMs = 0;
     bool cacheHit = false; ///< SassCache answered: no process ran
+    /// Live registers were asked for (SassOptions::liveRanges) and joined into the listing's
+    /// instructions; liveRangeError says why not otherwise.
+    bool liveRanges = false;
+    QString liveRangeError;
+    double liveRangeProcessMs = 0; ///< the life-range process alone (it overlaps processMs)
+};
+
+/// What disassembleCubin() does beside the listing.
+struct SassOptions {
+    int timeoutMs = kNvdisasmTimeoutMs;
+    /// Also runs `nvdisasm --print-life-ranges --life-range-mode=count`, at the same time as
+    /// the listing's process (it ignores -gi, so one run cannot give both), and joins its
+    /// counts into the instructions by address.
+    bool liveRanges = false;
+    /// Called with the parsed listing as soon as it exists, before the life ranges are
+    /// waited for, so that the text is never later than without them.
+    std::function<void(const SassResult&)> listed;
 };
 
 /// Runs `nvdisasm -c -gi -ndf` on `cubin` (written to a temporary file) and parses its output.
 /// Blocks for up to `timeoutMs`: call it on a worker thread, never the UI thread.
 [[nodiscard]] SassResult disassembleCubin(const QByteArray& cubin,
                                           int timeoutMs = kNvdisasmTimeoutMs);
+/// The same with `options`: processMs is then the wall time until every process finished
+/// (they run side by side), parseMs both parses and the join.
+[[nodiscard]] SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options);
 
 } // namespace kernelpad

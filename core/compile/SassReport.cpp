@@ -34,7 +34,17 @@ SassReport makeSassReport(const CompileResult& compile, const QString& sourceNam
         }
     }
     if (!report.sass.cacheHit) {
-        report.sass = disassembleCubin(compile.cubin);
+        SassOptions options;
+        options.liveRanges = true;
+        // The text goes out when the listing's nvdisasm has ended, before the life ranges'.
+        options.listed = [&](const SassResult& sass) {
+            if (!listed)
+                return;
+            SassReport early = report;
+            early.sass = sass;
+            listed(early);
+        };
+        report.sass = disassembleCubin(compile.cubin, options);
         if (!report.sass.ok) {
             // No SASS (no nvdisasm, or a PTX-only compile): the PTX's own .loc lines still
             // map the source to the PTX, so the colours and links of those two stay.
@@ -42,7 +52,7 @@ SassReport makeSassReport(const CompileResult& compile, const QString& sourceNam
             return report;
         }
     }
-    if (listed)
+    if (listed && report.sass.cacheHit)
         listed(report);
     QElapsedTimer clock;
     clock.start();

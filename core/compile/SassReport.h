@@ -29,9 +29,11 @@ struct SassReport {
 using SassListedCallback = std::function<void(const SassReport&)>;
 
 /// Disassembles `compile`'s CUBIN (blocking: call it on a worker thread) and maps its lines to
-/// `sourceName`. One nvdisasm process per CUBIN, none when `cache` (SassCache::instance() by
-/// default; nullptr for none) already holds the disassembly of the same CUBIN. A failed compile
-/// gives a report whose sass.error says the source does not compile.
+/// `sourceName`. Two nvdisasm processes per CUBIN, side by side (the listing with its lines,
+/// and the live registers per instruction: SassLiveRanges.h), none when `cache`
+/// (SassCache::instance() by default; nullptr for none) already holds the disassembly of the
+/// same CUBIN, life ranges included. A failed compile gives a report whose sass.error says
+/// the source does not compile.
 [[nodiscard]] SassReport makeSassReport(const CompileResult& compile, const QString& sourceName,
                                         const SassListedCallback& listed = {},
                                         SassCache* cache = &SassCache::instance());

@@ -1,6 +1,7 @@
-// `kernelpad-cli compile --sass` end to end: NVRTC's CUBIN goes to an nvdisasm found through
-// CUDA_HOME (here a script that checks it got an ELF file and prints the listing recorded on
-// the GPU machine), and the missing-tool message names every place looked.
+// `kernelpad-cli compile --sass` and `kernelpad-cli sass --registers` end to end: NVRTC's CUBIN
+// goes to an nvdisasm found through CUDA_HOME (here a script that checks it got an ELF file and
+// prints the listing recorded on the GPU machine), and the missing-tool message names every place
+// looked.
 
 #include "core/compile/Toolkit.h"
 
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -71,10 +73,14 @@ private slots:
     void failingToolIsReported();
     void missingToolNamesEveryPlace();
     void virtualArchHasNoCubin();
+    void registersPerSourceLine();
+    void registersJsonAndSpills();
+    void registersNeedTheSass();
 
 private:
     QTemporaryDir m_dir;
     QString m_fakeHome;
+    QString m_lifeHome; ///< prints $FAKE_EXAMPLE's listing and, asked, its life ranges
 };
 
 void TestSassCli::initTestCase() {
@@ -91,6 +97,16 @@ void TestSassCli::initTestCase() {
         "cat '" +
         (kData + QStringLiteral("saxpy.sass-gi.txt")).toUtf8() + "'\n";
     QVERIFY(writeFakeToolkit(m_fakeHome, script));
+    m_lifeHome = m_dir.filePath(QStringLiteral("cuda-life"));
+    const QByteArray data = kData.toUtf8();
+    QVERIFY(writeFakeToolkit(m_lifeHome, "#!/bin/sh\nfor f; do :; done\n"
+                                         "head -c 4 \"$f\" | grep -q ELF || exit 3\n"
+                                         "case \" $* \" in *' --print-life-ranges --life-range-"
+                                         "mode=count '*) cat '" +
+                                             data +
+                                             "'$FAKE_EXAMPLE.sass-life-count.txt;;\n"
+                                             "*) cat '" +
+                                             data + "'$FAKE_EXAMPLE.sass-gi.txt;;\nesac\n"));
 }
 
 void TestSassCli::printsSassWithSourceLines() {
@@ -183,6 +199,81 @@ void TestSassCli::virtualArchHasNoCubin() {
     QCOMPARE(ptxOnly.exitCode, 4);
     QVERIFY2(ptxOnly.err.contains(QLatin1String("no CUBIN to disassemble")),
              qPrintable(ptxOnly.err));
+}
+
+// unrolled.cu: the peak per source line, on the loads of its unrolled loop (line 10), beside
+// the kernel's register count; each instruction of `sass` carries its live counts.
+void TestSassCli::registersPerSourceLine() {
+    QProcessEnvironment env = environmentWith(m_lifeHome);
+    env.insert(QStringLiteral("FAKE_EXAMPLE"), QStringLiteral("unrolled"));
+    const CliResult r =
+        runCli({QStringLiteral("sass"), kData + QStringLiteral("unrolled.cu"),
+                QStringLiteral("--arch"), QStringLiteral("sm_90"), QStringLiteral("--registers")},
+               env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QLatin1String("Registers per source line of unrolled.cu")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QRegularExpression(
+                 QStringLiteral("\nunrolled: \\d+ registers per thread, at most 45 live; no "
+                                "local-memory instructions"))),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("     10    45     7     2")), qPrintable(r.out));
+    QVERIFY(r.out.contains(QLatin1String("acc[k] = in[(i + k * 977) % n];")));
+    QVERIFY(!r.out.contains(QLatin1String("ISETP"))); // the table instead of the SASS
+    // Without --registers: the SASS, each instruction with the registers live there.
+    const CliResult sass = runCli({QStringLiteral("sass"), kData + QStringLiteral("unrolled.cu"),
+                                   QStringLiteral("--arch"), QStringLiteral("sm_90")},
+                                  env);
+    QVERIFY2(sass.exitCode == 0, qPrintable(sass.out + sass.err));
+    QVERIFY2(
+        sass.out.contains(QLatin1String("  0060    3 1  0  ISETP.GE.AND P0, PT, R2, R41, PT\n")),
+        qPrintable(sass.out));
+}
+
+void TestSassCli::registersJsonAndSpills() {
+    QProcessEnvironment env = environmentWith(m_lifeHome);
+    env.insert(QStringLiteral("FAKE_EXAMPLE"), QStringLiteral("spill"));
+    const CliResult r = runCli({QStringLiteral("sass"), kData + QStringLiteral("spill.cu"),
+                                QStringLiteral("--arch"), QStringLiteral("sm_90"),
+                                QStringLiteral("--registers"), QStringLiteral("--json")},
+                               env);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    const QJsonObject json = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY2(!json.contains("sass") && !json.contains("liveRangeError"), qPrintable(r.out));
+    const QJsonArray functions = json.value("registers").toArray();
+    QCOMPARE(functions.size(), 1);
+    const QJsonObject spill = functions.first().toObject();
+    QCOMPARE(spill.value("kernel").toString(), QStringLiteral("spill"));
+    QCOMPARE(spill.value("spillStores").toInt(), 128);
+    QCOMPARE(spill.value("spillLoads").toInt(), 122);
+    QVERIFY(spill.value("peakRegisters").toInt() <= 32);
+    int spilling = 0;
+    for (const QJsonValue& value : spill.value("lines").toArray()) {
+        const QJsonObject line = value.toObject();
+        if (line.value("spillStores").toInt() + line.value("spillLoads").toInt() > 0)
+            ++spilling;
+        if (line.value("line").toInt() == 14) {
+            QCOMPARE(line.value("spillStores").toInt(), 12);
+            QCOMPARE(line.value("spillLoads").toInt(), 29);
+        }
+    }
+    QCOMPARE(spilling, 3);
+    // The text marks the lines in words.
+    const CliResult text =
+        runCli({QStringLiteral("sass"), kData + QStringLiteral("spill.cu"),
+                QStringLiteral("--arch"), QStringLiteral("sm_90"), QStringLiteral("--registers")},
+               env);
+    QVERIFY2(text.out.contains(QLatin1String("spill: 12 stores, 29 loads")), qPrintable(text.out));
+}
+
+void TestSassCli::registersNeedTheSass() {
+    const CliResult r = runCli({QStringLiteral("compile"), kData + QStringLiteral("saxpy.cu"),
+                                QStringLiteral("--registers")},
+                               environmentWith(m_fakeHome));
+    QCOMPARE(r.exitCode, 4);
+    QVERIFY2(r.err.contains(QLatin1String("--registers")) &&
+                 r.err.contains(QLatin1String("--sass")),
+             qPrintable(r.err));
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestSassCli)

@@ -1,15 +1,21 @@
 // The real nvdisasm on NVRTC's CUBINs of every example (the GPU machine's toolkit has it; the
 // build machines do not): each kernel has SASS, the line map reaches the source, and -lineinfo
-// leaves the instructions as they are (docs/cli.md).
+// leaves the instructions as they are (docs/cli.md); the life ranges of a second process give
+// every instruction its live registers, and the unrolled and spilling kernels of tests/data/sass
+// peak and spill at their loops.
 
+#include "core/compile/CompileComparison.h"
 #include "core/compile/SassCache.h"
+#include "core/compile/SassRegisters.h"
 #include "core/compile/SassReport.h"
 #include "core/project/Project.h"
 #include "core/run/ExecutionSession.h"
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <QDir>
+#include <QFile>
 #include <QtTest>
 
 namespace tst_gpusass {
@@ -29,6 +35,38 @@ QStringList instructionTexts(const SassListing& listing) {
     return texts;
 }
 
+/// tests/data/sass/`example`.cu compiled by NVRTC for sm_90 with -lineinfo and ptxas -v,
+/// disassembled with its life ranges (no cache).
+SassReport recordedSourceReport(const QString& example, std::optional<int> maxRegisters) {
+    QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/") + example + QStringLiteral(".cu"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file.fileName()));
+    Project project = test::fillProject(QString::fromUtf8(file.readAll()));
+    project.sourceName = example + QStringLiteral(".cu");
+    project.kernel = example;
+    project.options.lineInfo = true;
+    project.options.maxRegisters = maxRegisters;
+    project.options = withPtxasReport(project.options);
+    return makeSassReport(compileProject(project, QString(), QStringLiteral("sm_90"), nullptr),
+                          project.sourceName, {}, nullptr);
+}
+
+/// "line 10: 45 live, 2 STL, 1 LDL; ..." for a failure message.
+QString linesText(const FunctionRegisterUse& f) {
+    QStringList parts;
+    for (const LineRegisterUse& line : f.lines)
+        parts << QStringLiteral("line %1: %2 live, %3 STL, %4 LDL")
+                     .arg(line.line)
+                     .arg(line.peak.gprs)
+                     .arg(line.localStores)
+                     .arg(line.localLoads);
+    return QStringLiteral("%1 (%2 registers, peak %3): ")
+               .arg(f.name)
+               .arg(f.registers)
+               .arg(f.peak.gprs) +
+           parts.join(QStringLiteral("; "));
+}
+
 } // namespace
 
 class TestGpuSass : public QObject {
@@ -38,6 +76,8 @@ private slots:
     void initTestCase();
     void examples_data();
     void examples();
+    void unrolledPeaksOnItsLoop();
+    void spillsAtTheirLines();
 };
 
 void TestGpuSass::initTestCase() {
@@ -81,11 +121,31 @@ void TestGpuSass::examples() {
     SassCache cache;
     const SassReport first = makeSassReport(with.compile, sourceName, {}, &cache);
     QVERIFY2(first.ok(), qPrintable(first.sass.error));
-    QCOMPARE(first.sass.processes, 1);
+    // Two: the listing with its lines, and the life ranges beside it (they ignore -gi).
+    QCOMPARE(first.sass.processes, 2);
     QVERIFY(!first.sass.cacheHit);
-    qInfo("%s: nvdisasm %.1f ms, parse %.1f ms, map %.1f ms",
-          qPrintable(QFileInfo(path).fileName()), first.sass.processMs, first.sass.parseMs,
-          first.mapMs);
+    qInfo("%s: nvdisasm %.1f ms (life ranges alone %.1f ms), parse and join %.1f ms, map %.1f ms",
+          qPrintable(QFileInfo(path).fileName()), first.sass.processMs,
+          first.sass.liveRangeProcessMs, first.sass.parseMs, first.mapMs);
+    QVERIFY2(first.sass.liveRanges, qPrintable(first.sass.liveRangeError));
+    for (const FunctionRegisterUse& f : registerUse(first)) {
+        const SassFunction* function = first.sass.listing.findFunction(f.name);
+        QVERIFY(function);
+        QStringList missing;
+        for (const SassInstruction& i : function->instructions) {
+            if (!i.live && i.opcode != QLatin1String("NOP"))
+                missing << QStringLiteral("%1 %2")
+                               .arg(i.address, 4, 16, QLatin1Char('0'))
+                               .arg(i.opcode);
+        }
+        qInfo("  %s: %d registers, at most %d live; %lld instructions without counts (not NOP): %s",
+              qPrintable(f.name), f.registers, f.peak.gprs, static_cast<long long>(missing.size()),
+              qPrintable(missing.mid(0, 5).join(QStringLiteral(", "))));
+        QVERIFY2(f.counted, qPrintable(f.name));
+        // nvdisasm counts R0..Rn the kernel uses; the CUBIN's count adds the registers the
+        // hardware reserves, never fewer.
+        QVERIFY2(f.registers == 0 || f.peak.gprs <= f.registers, qPrintable(linesText(f)));
+    }
     const SassReport again = makeSassReport(with.compile, sourceName, {}, &cache);
     QVERIFY(again.sass.cacheHit);
     QCOMPARE(again.sass.processes, 0);
@@ -122,6 +182,48 @@ void TestGpuSass::examples() {
     QVERIFY(mappedPtx > 0);
     // Without -lineinfo there is nothing to map.
     QVERIFY(without.lines.isEmpty());
+}
+
+// The real tool on unrolled.cu: the most live registers are on a line of its unrolled loops.
+void TestGpuSass::unrolledPeaksOnItsLoop() {
+    const SassReport report = recordedSourceReport(QStringLiteral("unrolled"), std::nullopt);
+    QVERIFY2(report.ok(), qPrintable(report.sass.error + report.compile.log));
+    QVERIFY2(report.sass.liveRanges, qPrintable(report.sass.liveRangeError));
+    const QVector<FunctionRegisterUse> use = registerUse(report);
+    QCOMPARE(use.size(), 1);
+    const FunctionRegisterUse& f = use.first();
+    qInfo("%s", qPrintable(linesText(f)));
+    const QVector<int> loopLines{9, 10, 13, 14, 15, 16, 19, 20};
+    int top = 0;
+    int topLine = 0;
+    for (const LineRegisterUse& line : f.lines) {
+        if (line.peak.gprs > top) {
+            top = line.peak.gprs;
+            topLine = line.line;
+        }
+    }
+    QCOMPARE(top, f.peak.gprs);
+    QVERIFY2(loopLines.contains(topLine), qPrintable(linesText(f)));
+    QVERIFY2(f.peak.gprs <= f.registers, qPrintable(linesText(f)));
+}
+
+// spill.cu held to 32 registers: STL/LDL only at the lines of the array v (10, 14, 15), and
+// ptxas's spill bytes from the log.
+void TestGpuSass::spillsAtTheirLines() {
+    const SassReport report = recordedSourceReport(QStringLiteral("spill"), 32);
+    QVERIFY2(report.ok(), qPrintable(report.sass.error + report.compile.log));
+    QVERIFY2(report.sass.liveRanges, qPrintable(report.sass.liveRangeError));
+    const FunctionRegisterUse f = registerUse(report).value(0);
+    qInfo("%s; %s", qPrintable(linesText(f)), qPrintable(f.ptxasSpillText()));
+    QVERIFY2(f.registers > 0 && f.registers <= 32, qPrintable(linesText(f)));
+    QVERIFY2(f.peak.gprs <= 32, qPrintable(linesText(f)));
+    QVERIFY2(f.localStores > 0 && f.localLoads > 0, qPrintable(linesText(f)));
+    for (const LineRegisterUse& line : f.lines) {
+        if (line.spills())
+            QVERIFY2(line.line == 10 || line.line == 14 || line.line == 15,
+                     qPrintable(linesText(f)));
+    }
+    QVERIFY2(f.ptxasReported && f.spillStoreBytes > 0, qPrintable(report.compile.log));
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestGpuSass)

@@ -6,6 +6,7 @@
 #include "ui/Theme.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/PtxView.h"
+#include "ui/widgets/RegisterMargin.h"
 #include "ui/widgets/SassView.h"
 #include "ui/widgets/SourceLineBands.h"
 
@@ -59,8 +60,12 @@ SassResultView::SassResultView(const ViewContext& context, PtxView* ptx)
     , m_editor(context.editor) {
     m_view->setObjectName(QStringLiteral("sass"));
     // The matching colours: bands in the editor, the listings colour their own lines.
-    if (m_editor)
+    if (m_editor) {
         m_bands = new SourceLineBands(m_editor);
+        m_registers = new RegisterMargin(m_editor);
+    }
+    connect(m_workbench->document(), &ProjectDocument::sourceChanged, this,
+            &SassResultView::updateRegisterStale);
     connectLineColours();
     connectLines();
     connect(m_view, &SassView::wanted, this, &SassResultView::requestIfOutdated);
@@ -86,6 +91,8 @@ void SassResultView::workbenchCleared(const Workbench&) {
     m_view->clear();
     if (m_bands)
         m_bands->setLines({});
+    if (m_registers)
+        m_registers->clear();
 }
 
 void SassResultView::compiled(const Workbench& workbench) {
@@ -102,6 +109,7 @@ void SassResultView::request() {
     if (!compile || !compile->ok || !m_workbench->engine())
         return;
     m_outdated = false;
+    m_requestedSource = m_workbench->document()->project().source;
     // The compile worker compiles with -lineinfo and runs nvdisasm; the UI never does.
     m_requestId = m_workbench->engine()->disassemble(
         m_workbench->document()->project(), m_workbench->document()->directory(), compile->arch);
@@ -128,12 +136,29 @@ void SassResultView::sassReady(quint64 id, const SassReport& report) {
     }
     if (m_bands)
         m_bands->setLines(report.lines.sourceLines());
+    if (m_registers) {
+        // Off without SASS: the margin shows what this disassembly measured, nothing older.
+        m_shownSource = m_requestedSource;
+        m_registers->clear();
+        if (report.ok())
+            m_registers->show(mergedLines(m_view->registerUse()));
+        updateRegisterStale();
+    }
     if (m_editor) {
         int line = 0;
         int index = 0;
         m_editor->getCursorPosition(&line, &index);
         markSourceLine(line + 1, false);
     }
+}
+
+void SassResultView::updateRegisterStale() {
+    if (!m_registers || !m_registers->isShown())
+        return;
+    const bool edited = m_workbench->document()->project().source != m_shownSource;
+    m_registers->setStale(edited ? tr("Stale: the source was edited after this SASS was made; "
+                                      "the numbers follow their lines but are of that source.")
+                                 : QString());
 }
 
 void SassResultView::markSourceLine(int line, bool scroll) {

@@ -3,7 +3,8 @@
 // this tab or the PTX tab is shown), and the source <-> PTX <-> SASS line matching between the
 // editor, the PTX and the SASS: every source line with code gets a colour in all three (Compiler
 // Explorer's matching colours), a line hovered in one is emphasised in all, and a line picked in
-// one is marked in the other two.
+// one is marked in the other two. The editor's register margin shows the peak live registers
+// and the spills of each source line from the same disassembly.
 
 #include "ui/ResultView.h"
 
@@ -13,6 +14,7 @@ namespace kernelpad {
 
 class CodeEditor;
 class PtxView;
+class RegisterMargin;
 struct SassReport;
 class SassView;
 class SourceLineBands;
@@ -39,14 +41,19 @@ private:
     /// A line picked in the SASS or the PTX: the editor's cursor goes there.
     void selectSourceLine(int line);
     void emphasise(int hovered);
+    /// Greys the register margin while the editor holds another source than the SASS's.
+    void updateRegisterStale();
 
     Workbench* m_workbench;
     SassView* m_view;
     QPointer<PtxView> m_ptx;
     QPointer<CodeEditor> m_editor;
     QPointer<SourceLineBands> m_bands;
-    quint64 m_requestId = 0; ///< the disassemble request whose answer is awaited
-    bool m_outdated = false; ///< a compile came back since the SASS shown was asked for
+    QPointer<RegisterMargin> m_registers;
+    QString m_requestedSource; ///< the source of the request awaited
+    QString m_shownSource;     ///< the source of the SASS shown
+    quint64 m_requestId = 0;   ///< the disassemble request whose answer is awaited
+    bool m_outdated = false;   ///< a compile came back since the SASS shown was asked for
     /// The line this view moved the editor's cursor to: QScintilla reports the move later,
     /// and answering it would scroll the SASS away from the instruction clicked.
     int m_echoLine = 0;

@@ -60,6 +60,25 @@ QString instructionText(const SassInstruction& instruction) {
     return parts.join(u' ');
 }
 
+/// The "live" column: registers, predicates and uniform registers live at an instruction, wide
+/// enough for the register file (255, 7, 63); blank where the life ranges did not list it.
+QString liveColumnText(const SassInstruction& instruction) {
+    if (!instruction.live)
+        return QStringLiteral("        ");
+    return QStringLiteral("%1 %2 %3")
+        .arg(instruction.live->gprs, 3)
+        .arg(instruction.live->predicates, 1)
+        .arg(instruction.live->uniforms, 2);
+}
+
+/// "  ·  at most 45 live registers (of 48), ...; spill: 3 stores, 2 loads" after a line's
+/// comment; empty without figures.
+QString lineFigures(const FunctionRegisterUse* function, int line) {
+    const LineRegisterUse* use = function ? function->findLine(line) : nullptr;
+    const QString summary = use ? use->summary() : QString();
+    return summary.isEmpty() ? QString() : QStringLiteral("  ·  at most ") + summary;
+}
+
 } // namespace
 
 QString SassView::compilePlaceholder() {
@@ -89,6 +108,7 @@ SassView::SassView(QWidget* parent)
 void SassView::showReport(const SassReport& report) {
     const QString shown = m_kernels->currentData(kLoweredNameRole).toString();
     m_report = report;
+    m_registers = report.sass.ok ? kernelpad::registerUse(report) : QVector<FunctionRegisterUse>{};
     QStringList names;
     for (const SassFunction& f : report.sass.listing.functions)
         names << f.name;
@@ -138,13 +158,24 @@ void SassView::showFunction(int index) {
         return;
     }
     const SassFunction& function = functions[index];
+    const FunctionRegisterUse* registers =
+        index < m_registers.size() ? &m_registers[index] : nullptr;
+    const bool live = m_report.sass.liveRanges;
     QStringList lines;
     QVector<int> sourceOfBlock; // a "// file:N" line belongs to the line it names
+    if (live) {
+        lines << tr("//  addr  live: registers, predicates, uniform registers");
+        m_instructionOfBlock << -1;
+        sourceOfBlock << 0;
+    }
     int shownLine = 0;
     for (int i = 0; i < function.instructions.size(); ++i) {
         const int line = m_report.lines.sourceLineOfSass(index, i);
         if (line > 0 && line != shownLine) {
-            lines << QStringLiteral("// %1:%2").arg(m_report.sourceName).arg(line);
+            lines << QStringLiteral("// %1:%2%3")
+                         .arg(m_report.sourceName)
+                         .arg(line)
+                         .arg(lineFigures(registers, line));
             m_instructionOfBlock << -1;
             sourceOfBlock << line;
             shownLine = line;
@@ -152,13 +183,28 @@ void SassView::showFunction(int index) {
         m_blockOfInstruction << int(lines.size());
         m_instructionOfBlock << i;
         sourceOfBlock << line;
-        lines << QStringLiteral("  %1  %2")
-                     .arg(function.instructions[i].address, 4, 16, QLatin1Char('0'))
-                     .arg(instructionText(function.instructions[i]));
+        const SassInstruction& instruction = function.instructions[i];
+        lines << QStringLiteral("  %1  %2%3")
+                     .arg(instruction.address, 4, 16, QLatin1Char('0'))
+                     .arg(live ? liveColumnText(instruction) + QStringLiteral("  ") : QString())
+                     .arg(instructionText(instruction));
     }
     setListingText(lines.join(u'\n'));
     setBlockSourceLines(sourceOfBlock);
-    infoLabel()->setText(tr("%n instruction(s)", nullptr, int(function.instructions.size())));
+    QString info = tr("%n instruction(s)", nullptr, int(function.instructions.size()));
+    if (registers && registers->counted)
+        info += tr(" · at most %1 registers live").arg(registers->peak.gprs);
+    if (registers && registers->registers > 0)
+        info += tr(" · %1 registers per thread").arg(registers->registers);
+    if (registers && registers->localStores + registers->localLoads > 0)
+        info += tr(" · %1 STL, %2 LDL").arg(registers->localStores).arg(registers->localLoads);
+    if (registers && registers->ptxasReported &&
+        registers->spillStoreBytes + registers->spillLoadBytes > 0)
+        info += QStringLiteral(" (") + registers->ptxasSpillText() + u')';
+    infoLabel()->setText(info);
+    infoLabel()->setToolTip(m_report.sass.liveRangeError.isEmpty()
+                                ? QString()
+                                : tr("No live registers: %1").arg(m_report.sass.liveRangeError));
     if (m_highlightedLine > 0)
         highlightSourceLine(m_highlightedLine, false);
 }

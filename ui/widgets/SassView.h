@@ -2,6 +2,7 @@
 // The SASS of the last compile, per kernel: read-only, highlighted, searchable, with the
 // instructions of a source line marked in a colour (Compiler Explorer's line matching).
 
+#include "core/compile/SassRegisters.h"
 #include "core/compile/SassReport.h"
 #include "ui/widgets/ListingView.h"
 
@@ -11,7 +12,9 @@ class QLabel;
 namespace kernelpad {
 
 /// One function of a SassReport at a time (picked in the kernel box), a "// line N" comment
-/// before each source line's instructions, a search field (Enter / Shift+Enter).
+/// before each source line's instructions (with the line's peak live registers and spills when
+/// the report has life ranges), a "live" column of the registers, predicates and uniform
+/// registers live at each instruction, a search field (Enter / Shift+Enter).
 /// highlightSourceLine() marks a source line's instructions; clicking an instruction emits
 /// sourceLineClicked(). Line colours, hover and instruction help come from ListingView.
 /// Child object names: sassKernels, sassMessage.
@@ -25,6 +28,8 @@ public:
     /// A compile is under way: the SASS shown is kept until its report comes.
     void clear();
     [[nodiscard]] const SassReport& report() const { return m_report; }
+    /// The report's registers per function and source line (registerUse()).
+    [[nodiscard]] const QVector<FunctionRegisterUse>& registerUse() const { return m_registers; }
     /// The kernel names in the picker, in nvdisasm's order.
     [[nodiscard]] QStringList functions() const;
     [[nodiscard]] int currentFunction() const;
@@ -56,6 +61,7 @@ private:
     QComboBox* m_kernels;
     QLabel* m_message;
     SassReport m_report;
+    QVector<FunctionRegisterUse> m_registers;
     QVector<int> m_instructionOfBlock; ///< block -> instruction index, -1 for comments
     QVector<int> m_blockOfInstruction;
     QVector<int> m_highlighted;
