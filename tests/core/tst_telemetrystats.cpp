@@ -4,6 +4,7 @@
 // read), and the summaries the CLI prints and writes with --json.
 
 #include "../support/TestMain.h"
+#include "TestPaths.h"
 #include "core/run/Summary.h"
 #include "core/run/Telemetry.h"
 #include "core/run/TelemetryClockLock.h"
