@@ -252,6 +252,12 @@ void printRun(QTextStream& out, const RunResult& r) {
         for (const BufferVerification& v : r.verification) {
             if (!v.error.isEmpty())
                 out << "  " << v.buffer << ": " << v.error << '\n';
+            if (!v.failure.isEmpty())
+                out << "  " << v.failure << '\n';
+            for (const QString& warning : v.warnings)
+                out << "  warning: " << warning << '\n';
+            if (!v.advice.isEmpty())
+                out << "  " << v.buffer << ": " << v.advice << '\n';
             if (!v.firstMismatches.isEmpty()) {
                 out << "  first mismatches in " << v.buffer << ":\n";
                 QVector<QStringList> mm{{"index", "got", "expected"}};

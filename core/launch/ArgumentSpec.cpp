@@ -75,7 +75,7 @@ const KindName<InitSpec::Kind> kInitKinds[] = {
     {InitSpec::Kind::Zeros, "zeros"},       {InitSpec::Kind::Ones, "ones"},
     {InitSpec::Kind::Constant, "constant"}, {InitSpec::Kind::Iota, "iota"},
     {InitSpec::Kind::Uniform, "uniform"},   {InitSpec::Kind::Normal, "normal"},
-    {InitSpec::Kind::File, "file"},
+    {InitSpec::Kind::File, "file"},         {InitSpec::Kind::Special, "special"},
 };
 
 const KindName<VerifySpec::Kind> kVerifyKinds[] = {
@@ -205,6 +205,12 @@ QJsonObject InitSpec::toJson() const {
         json.insert(QStringLiteral("high"), high);
         json.insert(QStringLiteral("seed"), seedToJson(seed));
         break;
+    case Kind::Special:
+        json.insert(QStringLiteral("rate"), rate);
+        json.insert(QStringLiteral("low"), low);
+        json.insert(QStringLiteral("high"), high);
+        json.insert(QStringLiteral("seed"), seedToJson(seed));
+        break;
     case Kind::Normal:
         json.insert(QStringLiteral("mean"), mean);
         json.insert(QStringLiteral("stddev"), stddev);
@@ -230,6 +236,7 @@ std::optional<InitSpec> InitSpec::fromJson(const QJsonObject& json, QString* err
         fields.readNumber(QStringLiteral("step"), &spec.step) &&
         fields.readNumber(QStringLiteral("low"), &spec.low) &&
         fields.readNumber(QStringLiteral("high"), &spec.high) &&
+        fields.readNumber(QStringLiteral("rate"), &spec.rate) &&
         fields.readNumber(QStringLiteral("mean"), &spec.mean) &&
         fields.readNumber(QStringLiteral("stddev"), &spec.stddev) &&
         readSeed(json, &spec.seed, error) &&
@@ -258,6 +265,11 @@ QString InitSpec::problem() const {
             return QStringLiteral("%1: must be a finite number")
                 .arg(std::isfinite(value) ? QStringLiteral("step") : QStringLiteral("start"));
         return {};
+    case Kind::Special:
+        // !(x >= 0) also refuses NaN.
+        if (!(rate >= 0) || !(rate <= 1))
+            return QStringLiteral("rate: must be between 0 and 1 (got %1)").arg(shortest(rate));
+        [[fallthrough]];
     case Kind::Uniform:
         if (!std::isfinite(low) || !std::isfinite(high))
             return QStringLiteral("%1: must be a finite number")
@@ -302,7 +314,21 @@ QJsonObject VerifySpec::toJson() const {
     json.insert(QStringLiteral("rtol"), rtol);
     if (ulp > 0)
         json.insert(QStringLiteral("ulp"), ulp);
+    if (nan != NanComparison::Equal)
+        json.insert(QStringLiteral("nan"), nanComparisonName(nan));
     return json;
+}
+
+QString nanComparisonName(NanComparison nan) {
+    return nan == NanComparison::Differ ? QStringLiteral("differ") : QStringLiteral("equal");
+}
+
+std::optional<NanComparison> nanComparisonFromName(const QString& name) {
+    if (name == QLatin1String("equal"))
+        return NanComparison::Equal;
+    if (name == QLatin1String("differ"))
+        return NanComparison::Differ;
+    return std::nullopt;
 }
 
 std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString* error) {
@@ -319,8 +345,11 @@ std::optional<VerifySpec> VerifySpec::fromJson(const QJsonObject& json, QString*
         fields.readNumber(QStringLiteral("atol"), &spec.atol) &&
         fields.readNumber(QStringLiteral("rtol"), &spec.rtol) &&
         fields.readNumber(QStringLiteral("ulp"), &spec.ulp);
-    if (!ok)
+    QString nan = nanComparisonName(spec.nan);
+    if (!ok || !fields.readChoice(QStringLiteral("nan"),
+                                  {QStringLiteral("equal"), QStringLiteral("differ")}, &nan))
         return std::nullopt;
+    spec.nan = nanComparisonFromName(nan).value_or(NanComparison::Equal);
     // "ulp": 2 alone means within 2 ulps, not "within 2 ulps or the default atol/rtol".
     if (json.contains(QStringLiteral("ulp"))) {
         if (!json.contains(QStringLiteral("atol")))

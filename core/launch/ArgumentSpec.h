@@ -21,13 +21,16 @@ namespace kernelpad {
 
 /// How a buffer is filled before the launch.
 struct InitSpec {
-    enum class Kind { Zeros, Ones, Constant, Iota, Uniform, Normal, File };
+    /// Special: uniform [low, high) with a `rate` of its values replaced by the type's special
+    /// values (NaN, infinities, -0, denormals, extremes: specialValueBits() in BufferInit.h).
+    enum class Kind { Zeros, Ones, Constant, Iota, Uniform, Normal, File, Special };
     Kind kind = Kind::Zeros;
     double value = 0.0;           ///< Constant: the value; Iota: the start
     double step = 1.0;            ///< Iota: the increment
-    double low = 0.0, high = 1.0; ///< Uniform: [low, high)
+    double low = 0.0, high = 1.0; ///< Uniform, Special: [low, high)
+    double rate = 0.05;           ///< Special: the share of values replaced, in [0, 1]
     double mean = 0.0, stddev = 1.0;
-    quint64 seed = 0; ///< Uniform/Normal: same seed, same contents
+    quint64 seed = 0; ///< Uniform/Normal/Special: same seed, same contents
     QString path;     ///< File: a .npy file, relative to the project
 
     /// Empty when the values can fill a buffer, else why not, naming the field ("low: 2 is
@@ -41,6 +44,13 @@ enum class Direction { In, Out, InOut };
 [[nodiscard]] QString directionName(Direction d); ///< "in", "out", "inout"
 [[nodiscard]] std::optional<Direction> directionFromName(const QString& name);
 
+/// How NaN compares in a check. Equal (the default): NaN equals NaN, as +Inf equals +Inf and
+/// -Inf equals -Inf (a kernel that propagates NaN where the reference does passes). Differ:
+/// NaN equals nothing, not even NaN (IEEE 754's rule); infinities still equal themselves.
+enum class NanComparison { Equal, Differ };
+[[nodiscard]] QString nanComparisonName(NanComparison nan); ///< "equal", "differ"
+[[nodiscard]] std::optional<NanComparison> nanComparisonFromName(const QString& name);
+
 /// How an output buffer is checked after the run.
 struct VerifySpec {
     enum class Kind { None, Reference, Expression, File };
@@ -53,6 +63,8 @@ struct VerifySpec {
     /// Ulps of the output type an element may be off (0: unused); either this or atol/rtol
     /// is enough (core/verify/Verify.h Tolerance). "ulp" alone in JSON zeroes atol/rtol.
     double ulp = 0;
+    /// JSON "nan": "equal" | "differ", written only when Differ.
+    NanComparison nan = NanComparison::Equal;
 
     /// Empty when the check can run, else why not, naming the field ("atol: must be >= 0").
     /// The one rule set of the .kpad loader and the argument table.

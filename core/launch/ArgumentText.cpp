@@ -79,6 +79,10 @@ QString formatInitSpec(const InitSpec& init) {
             .arg(init.seed);
     case InitSpec::Kind::File:
         return QStringLiteral("file %1").arg(init.path);
+    case InitSpec::Kind::Special:
+        return QStringLiteral("special %1 %2 rate=%3 seed=%4")
+            .arg(number(init.low), number(init.high), number(init.rate))
+            .arg(init.seed);
     }
     return {};
 }
@@ -87,9 +91,9 @@ std::optional<InitSpec> parseInitSpec(const QString& text, QString* error) {
     QStringList words = text.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (words.isEmpty()) {
         if (error)
-            *error =
-                QStringLiteral("expected zeros, ones, constant V, iota START STEP, "
-                               "uniform LOW HIGH seed=S, normal MEAN STDDEV seed=S or file PATH");
+            *error = QStringLiteral("expected zeros, ones, constant V, iota START STEP, "
+                                    "uniform LOW HIGH seed=S, normal MEAN STDDEV seed=S, "
+                                    "special LOW HIGH rate=R seed=S or file PATH");
         return std::nullopt;
     }
     const QString keyword = words.takeFirst().toLower();
@@ -117,6 +121,15 @@ std::optional<InitSpec> parseInitSpec(const QString& text, QString* error) {
         init.kind = InitSpec::Kind::Uniform;
         ok = takeNumber(t, QStringLiteral("low"), &init.low, error) &&
              takeNumber(t, QStringLiteral("high"), &init.high, error);
+    } else if (keyword == QLatin1String("special")) {
+        init.kind = InitSpec::Kind::Special;
+        ok = takeNumber(t, QStringLiteral("low"), &init.low, error) &&
+             takeNumber(t, QStringLiteral("high"), &init.high, error);
+        if (ok && t.named.contains(QStringLiteral("rate"))) {
+            init.rate = t.named.take(QStringLiteral("rate")).toDouble(&ok);
+            if (!ok && error)
+                *error = QStringLiteral("rate must be a number between 0 and 1");
+        }
     } else if (keyword == QLatin1String("normal")) {
         init.kind = InitSpec::Kind::Normal;
         ok = takeNumber(t, QStringLiteral("mean"), &init.mean, error) &&
@@ -165,6 +178,8 @@ QString formatVerifySpec(const VerifySpec& verify) {
         QStringLiteral("%1 atol=%2 rtol=%3").arg(head, number(verify.atol), number(verify.rtol));
     if (verify.ulp > 0)
         text += QStringLiteral(" ulp=") + number(verify.ulp);
+    if (verify.nan != NanComparison::Equal)
+        text += QStringLiteral(" nan=") + nanComparisonName(verify.nan);
     return text;
 }
 
@@ -176,11 +191,23 @@ std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error) {
     const QString keyword = words.takeFirst().toLower();
     // Tolerances are the trailing key=value words; the rest is the argument, which may
     // contain spaces ("a * x + y").
-    static const QRegularExpression tol(QStringLiteral("^(atol|rtol|ulp)=(.*)$"));
+    static const QRegularExpression tol(QStringLiteral("^(atol|rtol|ulp|nan)=(.*)$"));
     while (!words.isEmpty()) {
         const auto m = tol.match(words.last());
         if (!m.hasMatch())
             break;
+        if (m.captured(1) == QLatin1String("nan")) {
+            const std::optional<NanComparison> nan = nanComparisonFromName(m.captured(2));
+            if (!nan) {
+                if (error)
+                    *error =
+                        QStringLiteral("nan must be equal or differ (got '%1')").arg(m.captured(2));
+                return std::nullopt;
+            }
+            verify.nan = *nan;
+            words.removeLast();
+            continue;
+        }
         bool ok = false;
         const double v = m.captured(2).toDouble(&ok);
         if (!ok) {

@@ -18,7 +18,8 @@ namespace kernelpad {
 [[nodiscard]] std::optional<InitSpec> parseInitSpec(const QString& text, QString* error);
 /// "none", "reference saxpy_ref atol=1e-06 rtol=1e-05", "expression a*x+y ...", "file y.npy ...".
 [[nodiscard]] QString formatVerifySpec(const VerifySpec& verify);
-/// Parses formatVerifySpec()'s text; tolerances are the trailing atol=/rtol=/ulp= words.
+/// Parses formatVerifySpec()'s text; tolerances are the trailing atol=/rtol=/ulp= words, and
+/// nan=equal or nan=differ (VerifySpec::nan).
 [[nodiscard]] std::optional<VerifySpec> parseVerifySpec(const QString& text, QString* error);
 
 /// The parts of an argument a rule can be about; the table shows each in its own column.

@@ -1,4 +1,5 @@
 #include "core/launch/BufferInit.h"
+#include "core/launch/BufferInitSpecial.h"
 
 #include "core/io/ErrorOut.h"
 #include "core/launch/Expression.h"
@@ -139,6 +140,7 @@ QString lowPrecisionInitProblem(const InitSpec& init, ScalarType type, qint64 co
                              init.value + init.step * double(values - 1));
         break;
     case InitSpec::Kind::Uniform:
+    case InitSpec::Kind::Special:
         error = tooLarge(QStringLiteral("uniform low"), init.low);
         if (error.isEmpty())
             error = tooLarge(QStringLiteral("uniform high"), init.high);
@@ -220,6 +222,14 @@ bool fillScalar(const InitSpec& init, ScalarType type, qint64 count, char* out, 
                     detail::storeScalar(type, draw(quint64(i)), 0.0, out + i * size);
             }
         });
+        return true;
+    }
+    case InitSpec::Kind::Special: {
+        InitSpec uniform = init;
+        uniform.kind = InitSpec::Kind::Uniform;
+        if (!fillScalar(uniform, type, count, out, error))
+            return false;
+        replaceWithSpecials(init, type, count, out);
         return true;
     }
     case InitSpec::Kind::File:
@@ -350,6 +360,9 @@ double normalFromBits(quint64 bits) {
 }
 
 QString initProblemForType(const InitSpec& init, ScalarType type, qint64 count) {
+    if (init.kind == InitSpec::Kind::Special && type == ScalarType::Bool)
+        return QStringLiteral("special: bool has no special values (NaN, infinities, extremes); "
+                              "use uniform");
     if (isLowPrecision(type))
         return lowPrecisionInitProblem(init, type, count);
     if (!detail::isIntegerType(type) || type == ScalarType::Bool)
@@ -368,6 +381,7 @@ QString initProblemForType(const InitSpec& init, ScalarType type, qint64 count) 
         }
         break;
     case InitSpec::Kind::Uniform:
+    case InitSpec::Kind::Special:
         if (!checkIntegerValue(type, std::ceil(init.low), QStringLiteral("uniform low"), &error) ||
             !checkIntegerValue(type, std::ceil(init.high) - 1, QStringLiteral("uniform high - 1"),
                                &error))

@@ -64,6 +64,17 @@ inline constexpr qint64 kMaxBufferBytes = qint64(16) << 30;
 /// relative error below 1e-15): the one log normalFromBits uses.
 [[nodiscard]] double portableLog(double x);
 
+/// "special" contents: the "uniform" contents of the same seed, low and high, then each value
+/// d (element i, or component 2i and 2i + 1 of a complex or float4_e2m1x2 element, as uniform
+/// draws them) with unitFromBits(randomBits(specialRateKey(seed), d)) < rate is replaced by
+/// entry randomBits(specialPickKey(seed), d) % size of specialValueBits(). Integer operations
+/// and one exact comparison: core/run/DeviceInit.cu replaces the same values.
+[[nodiscard]] constexpr quint64 specialRateKey(quint64 seed) {
+    return splitmix64Finalise(randomKey(seed) ^ 0xD1B54A32D192ED03ULL);
+}
+[[nodiscard]] constexpr quint64 specialPickKey(quint64 seed) {
+    return splitmix64Finalise(randomKey(seed) ^ 0x8CB92BA72F3D8DD7ULL);
+}
 /// Why `init` cannot fill elements of scalar `type`, empty when it can: a "uniform" range
 /// whose integer bounds do not fit an integer type or that holds no integer, a "constant"
 /// or "iota" that is not an exact integer of it. The names the messages give are the init's.

@@ -3,10 +3,12 @@
 #include "core/compile/Program.h"
 #include "core/cuda/LaunchDims.h"
 #include "core/launch/BufferInit.h"
+#include "core/launch/BufferInitSpecial.h"
 #include "core/run/DeviceInitSource.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace kernelpad {
 
@@ -25,7 +27,7 @@ bool deviceCanGenerate(const BufferSpec& spec) {
         return false;
     // A range wider than the largest double makes NaNs (0 * inf), whose bits the CPU and the
     // GPU spell differently: the host makes those.
-    return init.kind != InitSpec::Kind::Uniform || std::isfinite(init.high - init.low);
+    return init.kind == InitSpec::Kind::Normal || std::isfinite(init.high - init.low);
 }
 
 Program deviceInitProgram() {
@@ -36,7 +38,10 @@ Program deviceInitProgram() {
 }
 
 QString deviceInitKernelName(InitSpec::Kind kind, ScalarType type) {
-    const char* prefix = kind == InitSpec::Kind::Uniform  ? "kpUniform_"
+    // "special" starts as uniform does; bool has no special values.
+    const bool uniform = kind == InitSpec::Kind::Uniform ||
+                         (kind == InitSpec::Kind::Special && type != ScalarType::Bool);
+    const char* prefix = uniform                          ? "kpUniform_"
                          : kind == InitSpec::Kind::Normal ? "kpNormal_"
                                                           : nullptr;
     if (!prefix)
@@ -82,7 +87,7 @@ void DeviceInit::generate(const BufferSpec& spec, qint64 count, const DeviceBuff
     unsigned long long n = static_cast<unsigned long long>(count);
     unsigned long long key = randomKey(spec.init.seed);
     // DeviceInit.cu's (a, b, c): uniform's low, high and ceil(low); normal's mean and stddev.
-    const bool uniform = spec.init.kind == InitSpec::Kind::Uniform;
+    const bool uniform = spec.init.kind != InitSpec::Kind::Normal;
     double a = uniform ? spec.init.low : spec.init.mean;
     double b = uniform ? spec.init.high : spec.init.stddev;
     double c = uniform ? std::ceil(spec.init.low) : 0.0;
@@ -91,6 +96,38 @@ void DeviceInit::generate(const BufferSpec& spec, qint64 count, const DeviceBuff
     LaunchDims dims;
     dims.grid = {int(std::min<qint64>((count + threads - 1) / threads, qint64(1) << 16)), 1, 1};
     dims.block = {int(threads), 1, 1};
+    kernel.launch(dims, stream, params);
+    if (spec.init.kind == InitSpec::Kind::Special)
+        replaceWithSpecials(spec, count, out, stream, dims);
+}
+
+void DeviceInit::replaceWithSpecials(const BufferSpec& spec, qint64 count, const DeviceBuffer& out,
+                                     const Stream& stream, const LaunchDims& dims) const {
+    const ScalarType type = spec.elementType.scalar;
+    const QVector<quint64> bits = specialValueBits(type);
+    // Laid out as DeviceInit.cu's KpSpecialTable, passed by value.
+    struct {
+        unsigned long long bits[16];
+        unsigned count;
+    } table{};
+    for (qsizetype k = 0; k < bits.size() && k < qsizetype(std::size(table.bits)); ++k)
+        table.bits[k] = bits[k];
+    table.count = unsigned(std::min<qsizetype>(bits.size(), qsizetype(std::size(table.bits))));
+    if (table.count == 0)
+        return;
+    const bool nibbles = type == ScalarType::Float4E2M1x2;
+    const int components = componentCount(type);
+    const int componentBytes = scalarTypeInfo(type).sizeBytes / (nibbles ? 1 : components);
+    const QString name = nibbles ? QStringLiteral("kpSpecial_fp4x2")
+                                 : QStringLiteral("kpSpecial_%1").arg(componentBytes);
+    const Kernel kernel = m_module->kernel(name, name);
+    CUdeviceptr outPtr = out.address();
+    unsigned long long values =
+        static_cast<unsigned long long>(nibbles ? count : count * components);
+    unsigned long long rateKey = specialRateKey(spec.init.seed);
+    unsigned long long pickKey = specialPickKey(spec.init.seed);
+    double rate = spec.init.rate;
+    void* params[] = {&outPtr, &values, &rateKey, &pickKey, &rate, &table};
     kernel.launch(dims, stream, params);
 }
 

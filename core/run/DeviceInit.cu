@@ -1,5 +1,5 @@
-// "uniform" and "normal" buffer contents generated on the GPU, bit for bit as the host's
-// generator in core/launch/BufferInit.{h,cpp} makes them (randomKey, randomBits, unitFromBits,
+// "uniform", "normal" and "special" buffer contents generated on the GPU, bit for bit as the
+// host's generator in core/launch/BufferInit.{h,cpp} makes them (randomKey, randomBits, unitFromBits,
 // normalFromBits, then detail::storeScalar's rounding to the element type). Every double
 // operation is spelled with its _rn intrinsic and the program is compiled with fmad off, so
 // each is rounded once, as on the host.
@@ -297,3 +297,56 @@ KP_REAL(kpNormal_float8_e5m2, unsigned char, kpNormal, kpE5M2Bits)
     }
 KP_FP4X2(kpUniform_float4_e2m1x2, kpUniform)
 KP_FP4X2(kpNormal_float4_e2m1x2, kpNormal)
+
+// "special" contents (BufferInit.h, specialRateKey()): after the uniform kernel, value d of
+// `values` (a complex number's parts and float4_e2m1x2's nibbles counted one by one) is replaced
+// when its rate draw is below `rate`, by the table entry its pick draw names.
+struct KpSpecialTable {
+    unsigned long long bits[16];
+    unsigned count;
+};
+
+__device__ __forceinline__ bool kpSpecialAt(unsigned long long d, unsigned long long rateKey,
+                                            unsigned long long pickKey, double rate,
+                                            const KpSpecialTable& table, unsigned long long& bits)
+{
+    if (!(__dmul_rn((double)(kpBits(rateKey, d) >> 11), 0x1.0p-53) < rate))
+        return false;
+    bits = table.bits[kpBits(pickKey, d) % table.count];
+    return true;
+}
+
+#define KP_SPECIAL(NAME, T)                                                                        \
+    extern "C" __global__ void NAME(T *out, unsigned long long values,                             \
+                                    unsigned long long rateKey, unsigned long long pickKey,        \
+                                    double rate, KpSpecialTable table)                             \
+    {                                                                                              \
+        KP_GRID_STRIDE(d, values)                                                                  \
+        {                                                                                          \
+            unsigned long long bits;                                                               \
+            if (kpSpecialAt(d, rateKey, pickKey, rate, table, bits))                               \
+                out[d] = (T)bits;                                                                  \
+        }                                                                                          \
+    }
+KP_SPECIAL(kpSpecial_1, unsigned char)
+KP_SPECIAL(kpSpecial_2, unsigned short)
+KP_SPECIAL(kpSpecial_4, unsigned int)
+KP_SPECIAL(kpSpecial_8, unsigned long long)
+
+// float4_e2m1x2: one thread per byte, its two nibbles being values 2i and 2i + 1.
+extern "C" __global__ void kpSpecial_fp4x2(unsigned char *out, unsigned long long elements,
+                                           unsigned long long rateKey,
+                                           unsigned long long pickKey, double rate,
+                                           KpSpecialTable table)
+{
+    KP_GRID_STRIDE(i, elements)
+    {
+        unsigned byte = out[i];
+        for (int c = 0; c < 2; ++c) {
+            unsigned long long bits;
+            if (kpSpecialAt(2 * i + c, rateKey, pickKey, rate, table, bits))
+                byte = (byte & ~(0xFu << (4 * c))) | ((unsigned)bits << (4 * c));
+        }
+        out[i] = (unsigned char)byte;
+    }
+}

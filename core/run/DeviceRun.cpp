@@ -248,7 +248,9 @@ bool DeviceRun::prepareMemory() {
         for (RunBuffer& b : *prepared)
             if (b.reuse == BufferReuse::Contents)
                 b.reuse = BufferReuse::Memory;
-    m_uploads = uploadBuffers(*prepared, m_s.stream, QString(), &m_s.deviceInit);
+    // No guards under compute-sanitizer: inside the allocation they would hide its bounds check.
+    const qint64 guardBytes = m_request.sanitizer == SanitizerTool::None ? kGuardBytes : 0;
+    m_uploads = uploadBuffers(*prepared, m_s.stream, QString(), &m_s.deviceInit, guardBytes);
     m_s.buffers = std::move(*prepared);
     tracePhase("buffers allocated, initialised and uploaded");
     if (m_isPipeline)
@@ -424,6 +426,10 @@ bool DeviceRun::launchAndVerify() {
         verifyGlobals(*m_globals, globalOutputs, m_project, buffers, m_request.projectDir);
     m_result.verification +=
         m_s.textures->verify(m_project.arguments, buffers, m_request.projectDir);
+    // The guards are read once, after the verified launch and outside any timed one.
+    m_result.guards = checkBufferGuards(buffers, m_s.stream);
+    for (const GuardFinding& g : std::as_const(m_result.guards))
+        m_result.verification += guardVerification(g);
     m_verifyMs = double(verifyClock.nsecsElapsed()) / 1e6;
     tracePhase("outputs verified");
     keepOutputs(outputs, globalOutputs);

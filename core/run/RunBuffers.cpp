@@ -1,6 +1,7 @@
 #include "core/run/RunBuffers.h"
 
 #include "core/cuda/CudaError.h"
+#include "core/cuda/DriverApi.h"
 #include "core/launch/BufferInit.h"
 #include "core/launch/Packing.h"
 #include "core/run/RunTypes.h"
@@ -20,6 +21,23 @@ const RunBuffer* findByName(const std::vector<RunBuffer>* buffers, const QString
         if (b.name == name)
             return &b;
     return nullptr;
+}
+
+/// Sets both guards of `device` to kGuardByte: on every run, since a reused allocation keeps
+/// whatever the last run's kernel wrote into them.
+void fillGuards(const DeviceBuffer& device, const Stream& stream) {
+    const qint64 guard = device.guardBytes();
+    if (guard <= 0 || device.address() == 0)
+        return;
+    const DriverApi& api = DriverApi::get();
+    const CUdeviceptr start = device.address();
+    const QString what = QStringLiteral("filling the guard bytes of a buffer");
+    check(
+        api.cuMemsetD8Async(start - CUdeviceptr(guard), kGuardByte, size_t(guard), stream.handle()),
+        what);
+    check(api.cuMemsetD8Async(start + CUdeviceptr(device.sizeBytes()), kGuardByte, size_t(guard),
+                              stream.handle()),
+          what);
 }
 
 } // namespace
@@ -165,17 +183,19 @@ const QByteArray& RunBuffer::hostContents() const {
 }
 
 BufferUploadStats uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& stream,
-                                const QString& labelPrefix, const DeviceInit* init) {
+                                const QString& labelPrefix, const DeviceInit* init,
+                                qint64 guardBytes) {
     BufferUploadStats stats;
     for (RunBuffer& b : buffers) {
         if (b.reuse != BufferReuse::Fresh && b.device.sizeBytes() == b.bytes &&
-            (b.bytes == 0 || b.device.address() != 0)) {
+            b.device.guardBytes() == guardBytes && (b.bytes == 0 || b.device.address() != 0)) {
             ++stats.reused;
         } else {
             b.reuse = BufferReuse::Fresh;
-            b.device =
-                DeviceBuffer(b.bytes, QStringLiteral("%1buffer '%2'").arg(labelPrefix, b.name));
+            b.device = DeviceBuffer(b.bytes, guardBytes,
+                                    QStringLiteral("%1buffer '%2'").arg(labelPrefix, b.name));
         }
+        fillGuards(b.device, stream);
         if (b.reuse == BufferReuse::Contents) {
             ++stats.uploadsSkipped;
             stats.bytesSkipped += b.bytes;
@@ -190,6 +210,41 @@ BufferUploadStats uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& s
         }
     }
     return stats;
+}
+
+QVector<GuardFinding> checkBufferGuards(const std::vector<RunBuffer>& buffers,
+                                        const Stream& stream) {
+    struct Read {
+        const RunBuffer* buffer;
+        QByteArray before, after;
+    };
+    std::vector<Read> reads;
+    const DriverApi& api = DriverApi::get();
+    for (const RunBuffer& b : buffers) {
+        const qint64 guard = b.device.guardBytes();
+        if (guard <= 0 || b.device.address() == 0)
+            continue;
+        Read r{&b, QByteArray(qsizetype(guard), Qt::Uninitialized),
+               QByteArray(qsizetype(guard), Qt::Uninitialized)};
+        const CUdeviceptr start = b.device.address();
+        const QString what = QStringLiteral("reading the guard bytes of buffer '%1'").arg(b.name);
+        check(api.cuMemcpyDtoHAsync(r.before.data(), start - CUdeviceptr(guard), size_t(guard),
+                                    stream.handle()),
+              what);
+        check(api.cuMemcpyDtoHAsync(r.after.data(), start + CUdeviceptr(b.device.sizeBytes()),
+                                    size_t(guard), stream.handle()),
+              what);
+        reads.push_back(std::move(r));
+    }
+    QVector<GuardFinding> found;
+    if (reads.empty())
+        return found;
+    stream.synchronize(QStringLiteral("reading the buffers' guard bytes"));
+    for (const Read& r : reads)
+        if (std::optional<GuardFinding> f = findGuardWrites(
+                r.buffer->name, r.buffer->count, r.buffer->type.sizeBytes(), r.before, r.after))
+            found.push_back(std::move(*f));
+    return found;
 }
 
 QVector<quint64> bufferAddresses(const std::vector<RunBuffer>& buffers, int argCount) {

@@ -5,6 +5,7 @@
 #include "core/cuda/DeviceBuffer.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/run/DeviceInit.h"
+#include "core/verify/GuardCheck.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -111,11 +112,19 @@ qint64 adoptBuffers(std::vector<RunBuffer>& next, std::vector<RunBuffer>& previo
 /// Bytes one launch reads and writes: in = read, out = written, inout = both.
 [[nodiscard]] qint64 bytesMoved(const std::vector<RunBuffer>& buffers);
 
-/// Allocates device memory for every buffer that has none, uploads the initial contents of
-/// in/inout buffers (except those whose reuse is Contents) and fills "out" buffers with
-/// kPoisonByte.
+/// Allocates device memory for every buffer that has none, with `guardBytes` of canary on
+/// each side (core/verify/GuardCheck.h; 0: none, as under compute-sanitizer, whose own bounds
+/// check the guards would hide), uploads the initial contents of in/inout buffers (except those
+/// whose reuse is Contents), fills "out" buffers with kPoisonByte and every guard with
+/// kGuardByte.
 BufferUploadStats uploadBuffers(std::vector<RunBuffer>& buffers, const Stream& stream,
-                                const QString& labelPrefix, const DeviceInit* init = nullptr);
+                                const QString& labelPrefix, const DeviceInit* init = nullptr,
+                                qint64 guardBytes = 0);
+
+/// Reads back the guards of every buffer that has them (two small copies each, then one
+/// synchronisation) and returns the buffers written outside their bounds, in argument order.
+[[nodiscard]] QVector<GuardFinding> checkBufferGuards(const std::vector<RunBuffer>& buffers,
+                                                      const Stream& stream);
 
 /// The device addresses in argument order (0 for scalars), for PackedArgs::pack.
 [[nodiscard]] QVector<quint64> bufferAddresses(const std::vector<RunBuffer>& buffers, int argCount);

@@ -203,7 +203,7 @@ QVector<BufferVerification> verifyGlobals(const std::vector<RunGlobal>& globals,
             continue;
         }
         BufferVerification v = compareBuffers(g.type, outputs.value(g.name), expected, g.count,
-                                              spec.atol, spec.rtol, spec.ulp);
+                                              spec.atol, spec.rtol, spec.ulp, spec.nan);
         v.buffer = g.name;
         v.method = method;
         v.global = true;

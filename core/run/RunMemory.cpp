@@ -63,7 +63,7 @@ RunMemoryPlan planRunMemory(const QVector<ArgumentSpec>& args, const QVector<qin
         BufferMemory m;
         m.name = a.name;
         m.bytes = timesBytes(count, spec.elementType.sizeBytes());
-        m.deviceBytes = m.bytes;
+        m.deviceBytes = addBytes(m.bytes, 2 * kGuardBytes); // its canaries (GuardCheck.h)
         const bool hasContents = spec.direction != Direction::Out;
         const bool isOutput = spec.direction != Direction::In;
         if (hasContents && !sharedContents.contains(a.name))

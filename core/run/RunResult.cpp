@@ -54,6 +54,12 @@ QJsonObject RunResult::toJson(bool withPtx) const {
     json.insert(QStringLiteral("stdoutLaterBytes"), double(console.laterBytes));
     if (faultCode != 0)
         json.insert(QStringLiteral("faultCode"), faultCode);
+    if (!guards.isEmpty()) {
+        QJsonArray hits;
+        for (const GuardFinding& g : guards)
+            hits.append(g.toJson());
+        json.insert(QStringLiteral("guards"), hits);
+    }
     if (jit.used)
         json.insert(QStringLiteral("jit"), jit.toJson());
     if (!pipeline.isEmpty())
@@ -195,9 +201,16 @@ std::optional<RunResult> RunResult::fromJson(const QJsonObject& json, QString* e
         return std::nullopt;
     r.console.text.truncate(int(kMaxConsoleBytes));
     r.console.totalBytes = std::max(r.console.totalBytes, qint64(r.console.text.size()));
-    // Written only for a kernel fault.
+    // Written only for a kernel fault, and only when a guard was hit.
     if (!fields.readInt(QStringLiteral("faultCode"), &r.faultCode, json::Presence::Optional,
-                        {0, std::numeric_limits<int>::max()}))
+                        {0, std::numeric_limits<int>::max()}) ||
+        !fields.readObjects(QStringLiteral("guards"), [&r](const json::FieldReader& item) {
+            std::optional<GuardFinding> g =
+                GuardFinding::fromJson(item.object(), item.error(), item.where());
+            if (g)
+                r.guards.append(std::move(*g));
+            return g.has_value();
+        }))
         return std::nullopt;
     return r;
 }

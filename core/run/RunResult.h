@@ -14,6 +14,7 @@
 #include "core/run/RunStatus.h"
 #include "core/run/SanitizerReport.h"
 #include "core/run/Timing.h"
+#include "core/verify/GuardCheck.h"
 #include "core/verify/VerificationReport.h"
 
 #include <QJsonObject>
@@ -39,6 +40,9 @@ struct RunResult {
     KernelResources resources;
     TimingStats timing;
     QVector<BufferVerification> verification;
+    /// Buffers the kernel wrote outside of (their guard bytes changed; each also adds a failed
+    /// "guard bytes" row to `verification`). JSON: "guards", only when any.
+    QVector<GuardFinding> guards;
     QVector<OutputBuffer> outputs;
     double totalMs = 0; ///< wall time of the whole request
     /// The compute-sanitizer tool the run went through (None: a normal run).

@@ -313,7 +313,7 @@ QVector<BufferVerification> RunTextures::verify(const QVector<ArgumentSpec>& arg
             continue;
         }
         BufferVerification v = compareBuffers(t.type, t.result, expected, t.count, t.verify.atol,
-                                              t.verify.rtol, t.verify.ulp);
+                                              t.verify.rtol, t.verify.ulp, t.verify.nan);
         v.buffer = t.name;
         v.method = method;
         reports.push_back(v);

@@ -5,6 +5,7 @@
 #include "core/launch/Packing.h"
 #include "core/run/DeviceInit.h"
 #include "core/run/RunTensorMaps.h"
+#include "core/verify/CheckAdvice.h"
 #include "core/verify/Verify.h"
 
 #include <QDir>
@@ -59,15 +60,42 @@ bool RunVerifier::verifiesOnGpu(const RunBuffer& b) const {
 
 std::optional<BufferVerification>
 RunVerifier::compareOnGpu(const RunBuffer& b, const DeviceBuffer& expected, const QString& method) {
-    BufferVerification v = comparer->compare(b.device, expected, b.type, b.count, b.verify.atol,
-                                             b.verify.rtol, b.verify.ulp, stream, arch);
+    BufferVerification v =
+        comparer->compare(b.device, expected, b.type, b.count, b.verify.atol, b.verify.rtol,
+                          b.verify.ulp, stream, arch, b.verify.nan);
     // An error means the comparison kernel could not be used (it did not compile): the host
     // path gives the same report, only slower.
     if (!v.error.isEmpty())
         return std::nullopt;
     v.buffer = b.name;
     v.method = method + QStringLiteral(", compared on the GPU");
+    if (v.passed)
+        v.warnings = gpuPassWarnings(b, expected);
     return v;
+}
+
+QStringList RunVerifier::gpuPassWarnings(const RunBuffer& b, const DeviceBuffer& expected) const {
+    // A prefix first: a check that zeros fail almost always fails on its first elements, so
+    // the whole expected buffer crosses to the host only when the prefix would pass.
+    const Tolerance tolerance{b.verify.atol, b.verify.rtol, b.verify.ulp};
+    const qint64 elementBytes = b.type.sizeBytes();
+    const QByteArray* initial = b.direction == Direction::InOut ? &b.hostContents() : nullptr;
+    const auto fetch = [&](qint64 count) {
+        QByteArray host(qsizetype(count * elementBytes), Qt::Uninitialized);
+        expected.downloadAsync(host.data(), host.size(), stream);
+        stream.synchronize(QStringLiteral("copying the expected values of '%1'").arg(b.name));
+        return host;
+    };
+    const qint64 probe = std::min(b.count, kWarningProbeElements);
+    const QByteArray head = fetch(probe);
+    const QByteArray initialHead =
+        initial ? QByteArray::fromRawData(initial->constData(),
+                                          qsizetype(std::min<qint64>(initial->size(), head.size())))
+                : QByteArray();
+    if (passWarnings(b.name, b.type, head, probe, tolerance, &initialHead).isEmpty())
+        return {};
+    return passWarnings(b.name, b.type, probe == b.count ? head : fetch(b.count), b.count,
+                        tolerance, initial);
 }
 
 ExpectedValues* RunVerifier::expectedFor(const RunBuffer& b, const std::vector<RunBuffer>& buffers,
@@ -373,13 +401,37 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
             reports.push_back(failedVerification(b, method, error));
             continue;
         }
-        BufferVerification v =
-            compareBuffers(b.type, got, expected, b.count, spec.atol, spec.rtol, spec.ulp);
+        BufferVerification v = compareBuffers(b.type, got, expected, b.count, spec.atol, spec.rtol,
+                                              spec.ulp, spec.nan);
         v.buffer = b.name;
         v.method = method;
+        if (v.passed)
+            v.warnings = passWarnings(
+                b.name, b.type, expected, b.count, Tolerance{spec.atol, spec.rtol, spec.ulp},
+                b.direction == Direction::InOut ? &b.hostContents() : nullptr);
         reports.push_back(v);
     }
+    adviseTolerances(buffers, reports);
     return reports;
+}
+
+void adviseTolerances(const std::vector<RunBuffer>& buffers, QVector<BufferVerification>& reports) {
+    // The longest input: an output shorter than it is taken as a reduction of it, each element
+    // summing count(input) / count(output) terms.
+    qint64 longestInput = 0;
+    for (const RunBuffer& b : buffers)
+        if (b.hasInitialContents())
+            longestInput = std::max(longestInput, b.count);
+    for (BufferVerification& v : reports) {
+        const auto b = std::find_if(buffers.cbegin(), buffers.cend(),
+                                    [&](const RunBuffer& c) { return c.name == v.buffer; });
+        if (b == buffers.cend() || b->type.isStruct() || b->direction == Direction::In)
+            continue;
+        const qint64 terms = b->count > 0 && longestInput > b->count ? longestInput / b->count : 1;
+        const ToleranceAdvice advice = adviseTolerance(v, b->type.scalar, terms);
+        v.advice = advice.text;
+        v.suggestedRtol = advice.suggestedRtol;
+    }
 }
 
 } // namespace kernelpad

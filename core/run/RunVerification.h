@@ -21,6 +21,9 @@ namespace kernelpad {
 /// Outputs with more elements than this are compared on the GPU when they can be: below it
 /// the host copy and loop take about a millisecond, under the GPU path's fixed costs.
 inline constexpr qint64 kGpuVerifyMinElements = qint64(1) << 20;
+/// Elements of a check compared on the GPU whose expected values are read first to decide
+/// whether zeros (or the initial contents) could pass it at all.
+inline constexpr qint64 kWarningProbeElements = qint64(1) << 16;
 
 /// The expected values of one expression check, kept between the runs of a session. They
 /// depend on the expression, the output's type and size, the scalars and the inputs'
@@ -41,6 +44,10 @@ using ExpectedCache = std::map<QString, ExpectedValues>;
                                        const std::vector<RunBuffer>& buffers);
 
 class DeviceInit;
+
+/// Sets each float output report's tolerance advice (core/verify/CheckAdvice.h), an output
+/// shorter than the longest input counted as a reduction over it.
+void adviseTolerances(const std::vector<RunBuffer>& buffers, QVector<BufferVerification>& reports);
 
 /// Checks every output buffer that asks for it; reference kernels run once each.
 class RunVerifier {
@@ -108,6 +115,9 @@ private:
     /// `b` against `expected` on the GPU; nothing when the comparer could not be used.
     std::optional<BufferVerification> compareOnGpu(const RunBuffer& b, const DeviceBuffer& expected,
                                                    const QString& method);
+    /// passWarnings() for a passing check compared on the GPU against `expected`.
+    [[nodiscard]] QStringList gpuPassWarnings(const RunBuffer& b,
+                                              const DeviceBuffer& expected) const;
     /// The expected values of expression check `spec` for `b`: from the cache when its key
     /// matches, else evaluated (and kept). Null with `error` set when evaluation failed.
     ExpectedValues* expectedFor(const RunBuffer& b, const std::vector<RunBuffer>& buffers,

@@ -129,7 +129,7 @@ const Module* GpuComparer::module(ScalarType type, const QString& arch, QString*
 BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuffer& expected,
                                         const ValueType& type, qint64 count, double atol,
                                         double rtol, double ulp, const Stream& stream,
-                                        const QString& arch) {
+                                        const QString& arch, NanComparison nan) {
     BufferVerification report;
     const auto fail = [&report](const QString& message) {
         report.error = message;
@@ -176,7 +176,9 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
     unsigned long long count64 = static_cast<unsigned long long>(count);
     unsigned long long perBlock64 = static_cast<unsigned long long>(perBlock);
     // Integers are compared bit for bit when no tolerance is asked for (as on the host).
-    int exact = atol == 0 && rtol == 0 && ulp == 0 ? 1 : 0;
+    // Bit 1: NaN equals nothing (GpuCompareKernels.cu reads both bits).
+    int exact =
+        (atol == 0 && rtol == 0 && ulp == 0 ? 1 : 0) | (nan == NanComparison::Differ ? 2 : 0);
     CUdeviceptr stats = scratch;
     CUdeviceptr blockRecorded = scratch + kBlockRecordedOffset;
     CUdeviceptr blockRecords = scratch + kBlockRecordsOffset;
@@ -215,6 +217,7 @@ BufferVerification GpuComparer::compare(const DeviceBuffer& got, const DeviceBuf
         report.firstMismatches.append(
             Mismatch{result.records[k].index, result.records[k].got, result.records[k].expected});
     report.passed = report.mismatches == 0;
+    report.failure = nonFiniteMismatch(report);
     return report;
 }
 

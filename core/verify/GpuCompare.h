@@ -7,6 +7,7 @@
 #include "core/cuda/DeviceBuffer.h"
 #include "core/cuda/Module.h"
 #include "core/cuda/Stream.h"
+#include "core/launch/ArgumentSpec.h"
 #include "core/launch/ValueType.h"
 #include "core/verify/VerificationReport.h"
 
@@ -53,13 +54,15 @@ public:
 
     /// Fills a BufferVerification exactly like compareBuffers() would for the same inputs
     /// (mismatch, NaN, unwritten, error maxima, first kMaxReportedMismatches mismatches in
-    /// index order, checked = count; `ulp` as Tolerance::ulp), leaving buffer/method empty. Bad
+    /// index order, checked = count; `ulp` as Tolerance::ulp; `nan` as compareBuffers() takes
+    /// it; `failure` from nonFiniteMismatch()), leaving buffer/method empty. Bad
     /// inputs (unsupported type, negative count or tolerance, buffers too small) and a failed
     /// compile give `error`; driver failures throw CudaError. Synchronises `stream`.
     [[nodiscard]] BufferVerification compare(const DeviceBuffer& got, const DeviceBuffer& expected,
                                              const ValueType& type, qint64 count, double atol,
                                              double rtol, double ulp, const Stream& stream,
-                                             const QString& arch);
+                                             const QString& arch,
+                                             NanComparison nan = NanComparison::Equal);
 
 private:
     /// The loaded module for `type` on `arch`, compiled now if needed; null with the reason

@@ -170,14 +170,14 @@ __device__ __forceinline__ void kpRecordError(KpTotals& t, double got, double ex
 // fails. Either bound is enough: atol/rtol, or within ulpTol ulps of the type at `expected`.
 template <class T>
 __device__ __forceinline__ bool kpComponent(double got, double expected, double atol,
-                                            double rtol, double ulpTol, KpTotals& t,
-                                            bool& sawNan)
+                                            double rtol, double ulpTol, bool nanDiffer,
+                                            KpTotals& t, bool& sawNan)
 {
     const bool gotNan = kpIsNan(got);
     const bool expectedNan = kpIsNan(expected);
     if (gotNan || expectedNan) {
         sawNan = gotNan && !expectedNan;
-        return !(gotNan && expectedNan);
+        return nanDiffer || !(gotNan && expectedNan);
     }
     if (got == expected)
         return false;
@@ -198,7 +198,8 @@ __device__ __forceinline__ bool kpComponent(double got, double expected, double 
 // failGot/failExpected (what the host lists).
 template <class T>
 __device__ __forceinline__ bool kpCheck(typename T::Bits g, typename T::Bits e, bool exact,
-                                        double atol, double rtol, double ulpTol, KpTotals& t,
+                                        bool nanDiffer, double atol, double rtol, double ulpTol,
+                                        KpTotals& t,
                                         double& failGot, double& failExpected)
 {
     typedef typename T::Bits Bits;
@@ -221,7 +222,7 @@ __device__ __forceinline__ bool kpCheck(typename T::Bits g, typename T::Bits e, 
             const double got = T::value(g, k);
             const double expected = T::value(e, k);
             bool nan = false;
-            if (!kpComponent<T>(got, expected, atol, rtol, ulpTol, t, nan))
+            if (!kpComponent<T>(got, expected, atol, rtol, ulpTol, nanDiffer, t, nan))
                 continue;
             sawNan |= nan;
             if (!bad) { // the first failing component stands for the element
@@ -255,7 +256,9 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
     __shared__ u64 sCounts[3][KP_WARPS];
     __shared__ double sMax[3][KP_WARPS];
 
-    const bool exact = exactFlag != 0;
+    // Bit 0: integers bit for bit; bit 1: NaN equals nothing ("nan": "differ").
+    const bool exact = (exactFlag & 1) != 0;
+    const bool nanDiffer = (exactFlag & 2) != 0;
     const unsigned tid = threadIdx.x;
     const unsigned lane = tid & 31;
     const unsigned warp = tid >> 5;
@@ -284,8 +287,8 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
         for (int k = 0; k < KP_ITEMS; ++k) {
             const u64 i = tile + u64(k) * KP_THREADS + tid;
             double unusedGot, unusedExpected;
-            bad[k] = i < end && kpCheck<T>(g[k], e[k], exact, atol, rtol, ulpTol, t, unusedGot,
-                                           unusedExpected);
+            bad[k] = i < end && kpCheck<T>(g[k], e[k], exact, nanDiffer, atol, rtol, ulpTol, t,
+                                           unusedGot, unusedExpected);
             anyBad |= bad[k];
         }
         // sRecorded changes only between barriers below, so every thread reads the same value
@@ -311,7 +314,8 @@ __device__ __forceinline__ void kpCompare(const typename T::Bits* __restrict__ g
                     KpTotals unused = {0, 0, 0, 0.0, 0.0, 0.0};
                     KpRecord r;
                     r.index = (long long)(tile + u64(k) * KP_THREADS + tid);
-                    kpCheck<T>(g[k], e[k], exact, atol, rtol, ulpTol, unused, r.got, r.expected);
+                    kpCheck<T>(g[k], e[k], exact, nanDiffer, atol, rtol, ulpTol, unused, r.got,
+                               r.expected);
                     records[rank] = r;
                 }
                 __syncthreads();

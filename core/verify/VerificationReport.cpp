@@ -34,6 +34,14 @@ QJsonObject BufferVerification::toJson() const {
                      {QStringLiteral("error"), nullIfEmpty(error)}};
     if (global)
         json.insert(QStringLiteral("global"), true);
+    if (!failure.isEmpty())
+        json.insert(QStringLiteral("failure"), failure);
+    if (!warnings.isEmpty())
+        json.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(warnings));
+    if (!advice.isEmpty()) {
+        json.insert(QStringLiteral("advice"), advice);
+        json.insert(QStringLiteral("suggestedRtol"), jsonDouble(suggestedRtol));
+    }
     return json;
 }
 
@@ -68,12 +76,17 @@ BufferVerification::fromJson(const QJsonObject& json, QString* error, const QStr
             },
             required))
         return std::nullopt;
-    // Null when there was nothing to report; "global" is written only when set;
+    // Null when there was nothing to report; "global", "failure", "warnings" and "advice" are
+    // written only when set;
     // "maxUlpError" is absent from reports of older versions.
     if (!fields.readNumber(QStringLiteral("maxUlpError"), &v.maxUlpError, json::Presence::Optional,
                            nullIsNaN) ||
         !fields.readString(QStringLiteral("error"), &v.error, json::Presence::NullIsAbsent) ||
-        !fields.readBool(QStringLiteral("global"), &v.global))
+        !fields.readBool(QStringLiteral("global"), &v.global) ||
+        !fields.readString(QStringLiteral("failure"), &v.failure) ||
+        !fields.readStrings(QStringLiteral("warnings"), &v.warnings) ||
+        !fields.readString(QStringLiteral("advice"), &v.advice) ||
+        !fields.readNumber(QStringLiteral("suggestedRtol"), &v.suggestedRtol))
         return std::nullopt;
     return v;
 }

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <optional>
@@ -33,6 +34,17 @@ struct BufferVerification {
     qint64 unwritten = 0; ///< elements still holding the poison pattern
     QVector<Mismatch> firstMismatches;
     QString error; ///< verification could not be done (bad expression, missing file)
+    /// Why the check failed when its mismatches do not say: "out: 4 bytes written past the
+    /// end (element 1024)" (JSON "failure", written only when set).
+    QString failure;
+    /// The check passed but proves less than it seems: "out: this check would also pass if
+    /// the kernel wrote nothing (all zeros)" (JSON "warnings", written only when set).
+    QStringList warnings;
+    /// For float outputs: the error seen against the type's epsilon and an rtol that would
+    /// still catch a real error (JSON "advice", written only when set).
+    QString advice;
+    /// The rtol `advice` suggests; 0 when there is no advice (JSON "suggestedRtol").
+    double suggestedRtol = 0;
     /// `buffer` names a module global (__constant__/__device__), not a kernel argument
     /// (JSON "global": true, written only when set).
     bool global = false;

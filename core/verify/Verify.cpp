@@ -69,12 +69,14 @@ double componentValue(ScalarType type, const char* p) {
 /// Accumulates the report; every per-element function is inline and allocation-free.
 class Comparison {
 public:
-    Comparison(BufferVerification& report, const Tolerance& tolerance, ScalarType ulpType)
+    Comparison(BufferVerification& report, const Tolerance& tolerance, ScalarType ulpType,
+               NanComparison nan)
         : m_report(report)
         , m_atol(tolerance.atol)
         , m_rtol(tolerance.rtol)
         , m_ulp(tolerance.ulp)
-        , m_ulpType(ulpType) {}
+        , m_ulpType(ulpType)
+        , m_nanEqual(nan == NanComparison::Equal) {}
 
     /// The type whose ulps measure the following components (a struct field's type).
     void setUlpType(ScalarType type) { m_ulpType = type; }
@@ -96,9 +98,9 @@ public:
         const bool gotNan = std::isnan(got);
         const bool expectedNan = std::isnan(expected);
         if (gotNan || expectedNan) {
-            if (gotNan && expectedNan)
-                return; // both NaN: the kernel computed what the reference computed
-            if (gotNan)
+            if (gotNan && expectedNan && m_nanEqual)
+                return;                 // both NaN: the kernel computed what the reference computed
+            if (gotNan && !expectedNan) // nanCount: NaN where a number is expected
                 m_sawNan = true;
             fail(got, expected);
             return;
@@ -164,6 +166,7 @@ private:
     double m_rtol;
     double m_ulp;
     ScalarType m_ulpType;
+    bool m_nanEqual = true;
     bool m_bad = false;
     bool m_sawNan = false;
     double m_got = 0;
@@ -334,9 +337,28 @@ QString comparisonProblem(const ValueType& type, qint64 count, double atol, doub
     return {};
 }
 
+QString describeValue(double value) {
+    if (std::isnan(value))
+        return QStringLiteral("NaN");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf");
+    if (value == std::floor(value) && std::abs(value) < 1e15)
+        return QString::number(value, 'f', 1); // "1.0": a float, not an integer
+    return QString::number(value, 'g', 9);
+}
+
+QString nonFiniteMismatch(const BufferVerification& report) {
+    for (const Mismatch& m : report.firstMismatches)
+        if (!std::isfinite(m.got) || !std::isfinite(m.expected))
+            return QStringLiteral("element %1: %2, expected %3")
+                .arg(m.index)
+                .arg(describeValue(m.got), describeValue(m.expected));
+    return {};
+}
+
 BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
                                   const QByteArray& expected, qint64 count, double atol,
-                                  double rtol, double ulp) {
+                                  double rtol, double ulp, NanComparison nan) {
     BufferVerification report;
     const auto fail = [&report](const QString& message) {
         report.error = message;
@@ -350,7 +372,7 @@ BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
 
     report.checked = count * componentsPerElement(type);
     Comparison cmp(report, Tolerance{atol, rtol, ulp},
-                   type.isStruct() ? type.structType.fields.front().type : type.scalar);
+                   type.isStruct() ? type.structType.fields.front().type : type.scalar, nan);
     // Integers are compared bit for bit when no tolerance is asked for: int64 values above
     // 2^53 are not exact as doubles.
     const bool exact = atol == 0 && rtol == 0 && ulp == 0;
@@ -417,6 +439,7 @@ BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
         }
     }
     report.passed = report.mismatches == 0;
+    report.failure = nonFiniteMismatch(report);
     return report;
 }
 

@@ -35,11 +35,20 @@ struct Tolerance {
 /// Compares `count` elements of `got` with `expected` (both raw bytes of `type`):
 /// |got - expected| <= atol + rtol * |expected| per component, or within `ulp` ulps of the
 /// output type (Tolerance); maxUlpError measures every error in those ulps; NaN in got where
-/// expected is not NaN is a mismatch counted in nanCount; elements of `got` whose bytes are all
-/// kPoisonByte are counted as unwritten (and as mismatches). Fills everything but buffer/method.
+/// expected is not NaN is a mismatch counted in nanCount; NaN against NaN matches unless `nan`
+/// is Differ; an infinity matches only the same infinity; elements of `got` whose bytes are all
+/// kPoisonByte are counted as unwritten (and as mismatches). Fills everything but buffer/method;
+/// `failure` is nonFiniteMismatch()'s sentence when a listed mismatch is about NaN or infinity.
 [[nodiscard]] BufferVerification compareBuffers(const ValueType& type, const QByteArray& got,
                                                 const QByteArray& expected, qint64 count,
-                                                double atol, double rtol, double ulp = 0);
+                                                double atol, double rtol, double ulp = 0,
+                                                NanComparison nan = NanComparison::Equal);
+
+/// "NaN", "+Inf", "-Inf", "1.0", "0.333333333": a value as mismatch messages give it.
+[[nodiscard]] QString describeValue(double value);
+/// "element 5: NaN, expected 1.0" for the first listed mismatch of `report` whose output or
+/// expected value is NaN or infinite; empty when none is.
+[[nodiscard]] QString nonFiniteMismatch(const BufferVerification& report);
 
 /// One named array the expression may use: element i of an input buffer (as double).
 struct ExpressionInput {

@@ -264,6 +264,29 @@ error: no driver: compile-only.
         QCOMPARE(actual.split(QLatin1Char('\n')), expected.split(QLatin1Char('\n')));
     }
 
+    // A guard hit, a zeros-would-pass warning and tolerance advice each get their line under
+    // the verification table.
+    void verificationNotesArePrinted() {
+        RunResult r = timedRun();
+        r.verification[0].warnings << QStringLiteral(
+            "y: this check would also pass if the kernel wrote nothing (all zeros)");
+        r.verification[0].advice = QStringLiteral("worst error 2 ulp (1.2e-07 relative)");
+        BufferVerification guard;
+        guard.buffer = QStringLiteral("out");
+        guard.method = QStringLiteral("guard bytes");
+        guard.failure = QStringLiteral("out: 4 bytes written past the end (element 1024)");
+        r.verification << guard;
+        r.status = RunStatus::VerificationFailed;
+        r.error = QStringLiteral("verification failed for out");
+        const QString text = printed(r);
+        for (const char* line : {"\n  out     FAIL    guard bytes",
+                                 "\n  out: 4 bytes written past the end (element 1024)\n",
+                                 "\n  warning: y: this check would also pass if the kernel wrote "
+                                 "nothing (all zeros)\n",
+                                 "\n  y: worst error 2 ulp (1.2e-07 relative)\n"})
+            QVERIFY2(text.contains(QLatin1String(line)), qPrintable(text));
+    }
+
     // `compile`'s text lists the globals the project declares and only counts those a toolkit
     // header brought (cooperative_groups.h: about a thousand rows otherwise).
     void compileListsOnlyTheProjectsGlobals() {

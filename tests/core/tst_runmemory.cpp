@@ -134,9 +134,10 @@ private slots:
         qint64 hostTotal = 0, deviceTotal = 0;
         for (qsizetype i = 0; i < host.size(); ++i) {
             QCOMPARE(plan.buffers[size_t(i)].hostBytes, host[i]);
-            QCOMPARE(plan.buffers[size_t(i)].deviceBytes, device[i]);
+            // Every buffer also holds its guard bytes on the device, on each side.
+            QCOMPARE(plan.buffers[size_t(i)].deviceBytes, device[i] + 2 * kGuardBytes);
             hostTotal += host[i];
-            deviceTotal += device[i];
+            deviceTotal += device[i] + 2 * kGuardBytes;
         }
         QCOMPARE(plan.hostBytes, hostTotal);
         QCOMPARE(plan.deviceBytes, deviceTotal);

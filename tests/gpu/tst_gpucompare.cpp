@@ -329,6 +329,47 @@ private slots:
             QVERIFY(host.mismatches > (count >= 1'000'000 ? kMaxReportedMismatches : 0));
     }
 
+    void nanComparisonMatchesHost_data() {
+        QTest::addColumn<ScalarType>("type");
+        QTest::addColumn<bool>("differ");
+        for (const ScalarType t :
+             {ScalarType::Float32, ScalarType::Float64, ScalarType::Float16, ScalarType::BFloat16,
+              ScalarType::Float8E4M3, ScalarType::Float8E5M2})
+            for (const bool differ : {false, true})
+                QTest::addRow("%s, nan %s", scalarTypeInfo(t).numpyName,
+                              differ ? "differ" : "equal")
+                    << t << differ;
+    }
+    void nanComparisonMatchesHost() {
+        // NaN where the reference has NaN at every 7th element, NaN where it has a number at
+        // element 500, +Inf where +Inf is expected at every 11th (not for e4m3, which has none).
+        QFETCH(ScalarType, type);
+        QFETCH(bool, differ);
+        const ValueType vt = ValueType::of(type);
+        const qint64 count = 1000;
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const double inf = type == ScalarType::Float8E4M3 ? 1.0 : HUGE_VAL;
+        QVector<double> expected, got;
+        for (qint64 i = 0; i < count; ++i) {
+            const double v = i % 7 == 0 ? nan : i % 11 == 0 ? inf : 0.25 * double(i % 5);
+            expected << v;
+            got << (i == 500 ? nan : v);
+        }
+        const QByteArray e = doublesToBytes(vt, expected);
+        const QByteArray g = doublesToBytes(vt, got);
+        const NanComparison mode = differ ? NanComparison::Differ : NanComparison::Equal;
+        const BufferVerification host = compareBuffers(vt, g, e, count, 0, 0, 0, mode);
+        const DeviceBuffer gd = upload(g, *m_stream, "got");
+        const DeviceBuffer ed = upload(e, *m_stream, "expected");
+        const BufferVerification gpu =
+            m_comparer->compare(gd, ed, vt, count, 0, 0, 0, *m_stream, m_arch, mode);
+        verifySameReport(gpu, host);
+        QCOMPARE(gpu.failure, host.failure);
+        // 143 expected NaNs (0, 7, ..., 994) fail under "differ"; element 500 under both.
+        QCOMPARE(host.mismatches, differ ? 144 : 1);
+        QCOMPARE(host.nanCount, 1);
+    }
+
     void comparesOnlyTheFirstCount() {
         // Elements past `count` differ; they must not be looked at.
         const ValueType vt = ValueType::of(ScalarType::Float32);

@@ -1,9 +1,9 @@
 // Seeded inputs generated on the GPU (core/run/DeviceInit) are the host generator's values
-// bit for bit (BufferInit.h): "uniform" and "normal" of every scalar type compared byte for
-// byte with makeBufferContents() at sizes with tails (1, 7, 1000003) and two seeds, and
-// through whole runs whose outputs copy the first elements of GPU-generated inputs (float,
-// int, uint8, float16, normal) and are checked exactly (atol = rtol = 0) by muParser on the
-// host, which reads the host's generation of the same inputs.
+// bit for bit (BufferInit.h): "uniform", "normal" and "special" of every scalar type compared byte
+// for byte with makeBufferContents() at sizes with tails (1, 7, 1000003) and two seeds, and through
+// whole runs whose outputs copy the first elements of GPU-generated inputs (float, int, uint8,
+// float16, normal) and are checked exactly (atol = rtol = 0) by muParser on the host, which reads
+// the host's generation of the same inputs.
 
 #include "GpuTestSupport.h"
 
@@ -98,17 +98,23 @@ private slots:
             double lowest = 0, highest = 0;
             if (integer)
                 detail::integerRange(type, &lowest, &highest);
-            for (const InitSpec::Kind kind : {InitSpec::Kind::Uniform, InitSpec::Kind::Normal}) {
+            for (const InitSpec::Kind kind :
+                 {InitSpec::Kind::Uniform, InitSpec::Kind::Normal, InitSpec::Kind::Special}) {
+                if (kind == InitSpec::Kind::Special && type == ScalarType::Bool)
+                    continue; // bool has no special values: the host refuses it
                 for (int variant = 0; variant < 2; ++variant) {
                     BufferSpec spec;
                     spec.elementType = ValueType::of(type);
                     spec.init.kind = kind;
                     spec.init.seed = variant == 0 ? 1 : 0xC0FFEE123456789ULL;
-                    if (kind == InitSpec::Kind::Uniform && integer) {
+                    // "special": uniform's ranges, 5% and then half of the values replaced.
+                    spec.init.rate = variant == 0 ? 0.05 : 0.5;
+                    const bool uniform = kind != InitSpec::Kind::Normal;
+                    if (uniform && integer) {
                         // The type's whole range, then a narrow one with fractional bounds.
                         spec.init.low = variant == 0 ? lowest : (info.isSigned ? -3.5 : 0.5);
                         spec.init.high = variant == 0 ? highest + 1 : 17.25;
-                    } else if (kind == InitSpec::Kind::Uniform) {
+                    } else if (uniform) {
                         spec.init.low = variant == 0 ? -2 : -widest;
                         spec.init.high = variant == 0 ? 3 : widest;
                     } else {
@@ -136,8 +142,8 @@ private slots:
                             QFAIL(qPrintable(
                                 QStringLiteral("%1 %2, seed %3, %4 elements: element %5 differs: "
                                                "GPU %6 (bytes %8), host %7 (bytes %9)")
-                                    .arg(kind == InitSpec::Kind::Uniform ? "uniform" : "normal",
-                                         info.numpyName)
+                                    .arg(spec.init.toJson().value("kind").toString(),
+                                         QString::fromLatin1(info.numpyName))
                                     .arg(spec.init.seed)
                                     .arg(count)
                                     .arg(element)
@@ -154,7 +160,8 @@ private slots:
                 }
             }
         }
-        QCOMPARE(compared, allScalarTypes().size() * 2 * 2 * 3);
+        // Three kinds of every type but "special" of bool, two seeds, three sizes.
+        QCOMPARE(compared, (allScalarTypes().size() * 3 - 1) * 2 * 3);
         qInfo("%d type x kind x seed x size cases: GPU bytes equal the host's", compared);
     }
 

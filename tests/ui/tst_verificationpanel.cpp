@@ -39,6 +39,7 @@ private slots:
     void showsVerdict();
     void noVerificationConfigured();
     void verificationCouldNotRun();
+    void showsGuardHitsWarningsAndAdvice();
 };
 
 void TestVerificationPanel::showsVerdict_data() {
@@ -118,6 +119,36 @@ void TestVerificationPanel::verificationCouldNotRun() {
     panel.showResult(crashed);
     QVERIFY(panel.message().contains(crashed.error));
     QVERIFY(!panel.message().contains(QStringLiteral("No verification configured")));
+}
+
+void TestVerificationPanel::showsGuardHitsWarningsAndAdvice() {
+    VerificationPanel panel;
+    RunResult result;
+    result.status = RunStatus::VerificationFailed;
+    BufferVerification loose = report(QStringLiteral("y"), true, 0, 0, 0);
+    loose.warnings << QStringLiteral("y: this check would also pass if the kernel wrote nothing "
+                                     "(all zeros)");
+    loose.advice = QStringLiteral("worst error 1 ulp (1.2e-07 relative, 1e-07 absolute; float32 "
+                                  "epsilon 1.2e-07); rtol=5e-07 (about 3x the worst seen)");
+    BufferVerification guard;
+    guard.buffer = QStringLiteral("out");
+    guard.method = QStringLiteral("guard bytes");
+    guard.checked = 512;
+    guard.failure = QStringLiteral("out: 4 bytes written past the end (element 1024)");
+    result.verification = {loose, guard};
+    panel.showResult(result);
+    QCOMPARE(panel.summaryTable()->item(1, 1)->text(), QStringLiteral("FAIL"));
+    const QString message = panel.message();
+    QVERIFY2(message.contains(guard.failure), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("Warning: ") + loose.warnings.front()),
+             qPrintable(message));
+    QVERIFY2(message.contains(loose.advice), qPrintable(message));
+    // The failing row is selected and says why, with no mismatches to list.
+    QCOMPARE(panel.summaryTable()->currentRow(), 1);
+    bool titled = false;
+    for (const QLabel* label : panel.findChildren<QLabel*>())
+        titled |= label->text() == guard.failure;
+    QVERIFY(titled);
 }
 
 KERNELPAD_TEST_MAIN(TestVerificationPanel)

@@ -50,11 +50,14 @@ QVariant ArgumentTableModel::data(const QModelIndex& index, int role) const {
         // The whole value first (a narrow column cuts it), then what may be typed.
         if (column == InitColumn && arg.isBuffer())
             return tr("%1\n\nzeros | ones | constant V | iota START STEP | uniform LOW HIGH "
-                      "seed=S | normal MEAN STDDEV seed=S | file PATH.npy")
+                      "seed=S | normal MEAN STDDEV seed=S | special LOW HIGH rate=R seed=S "
+                      "(uniform with NaN, infinities, -0, denormals and extremes mixed in) | "
+                      "file PATH.npy")
                 .arg(cells::argumentText(arg, column).toString());
         if (column == VerifyColumn && arg.isBuffer())
             return tr("%1\n\nnone | reference KERNEL | expression EXPR (inputs, scalars and i) | "
-                      "file PATH.npy, then atol=A rtol=R")
+                      "file PATH.npy, then atol=A rtol=R and nan=equal (NaN matches NaN, the "
+                      "default) or nan=differ")
                 .arg(cells::argumentText(arg, column).toString());
         if ((column == ValueColumn || column == TypeColumn) && arg.isImage())
             return tr("%1\n\nDouble-click to edit the array and the sampler")

@@ -19,12 +19,14 @@ QStringList initTemplates() {
             QStringLiteral("iota 0 1"),
             QStringLiteral("uniform 0 1 seed=1"),
             QStringLiteral("normal 0 1 seed=1"),
+            QStringLiteral("special -1 1 rate=0.05 seed=7"),
             QStringLiteral("file input.npy")};
 }
 
 QStringList verifyTemplates() {
     return {QStringLiteral("none"), QStringLiteral("reference KERNEL_ref atol=1e-06 rtol=1e-05"),
             QStringLiteral("expression EXPR atol=1e-06 rtol=1e-05"),
+            QStringLiteral("expression EXPR atol=1e-06 rtol=1e-05 nan=differ"),
             QStringLiteral("file expected.npy atol=1e-06 rtol=1e-05")};
 }
 

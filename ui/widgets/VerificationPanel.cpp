@@ -194,6 +194,8 @@ void VerificationPanel::showResult(const RunResult& result) {
         for (const BufferVerification& v : std::as_const(m_reports)) {
             if (!v.error.isEmpty())
                 lines << tr("Could not verify %1: %2").arg(outputName(v), v.error);
+            else if (!v.failure.isEmpty())
+                lines << v.failure;
             else if (v.unwritten > 0 && !v.global)
                 lines << tr("'%1': %2 elements were never written (check the grid covers the "
                             "buffer).")
@@ -204,6 +206,13 @@ void VerificationPanel::showResult(const RunResult& result) {
                                   locale.toString(v.checked));
         }
         m_message->setStyleSheet(QStringLiteral("color: %1;").arg(kFailColor.name()));
+    }
+    // Warnings and tolerance advice follow the verdict: a pass they qualify is still a pass.
+    for (const BufferVerification& v : std::as_const(m_reports)) {
+        for (const QString& warning : v.warnings)
+            lines << tr("Warning: %1").arg(warning);
+        if (!v.advice.isEmpty())
+            lines << tr("'%1': %2").arg(v.buffer, v.advice);
     }
     m_message->setText(lines.join(QLatin1Char('\n')));
     m_summary->setCurrentCell(firstBad >= 0 ? firstBad : 0, BufferColumn);
@@ -222,8 +231,9 @@ void VerificationPanel::showMismatches(int row) {
     m_mismatchTitle->setVisible(true);
     m_mismatches->setVisible(any);
     if (!any) {
-        m_mismatchTitle->setText(v.error.isEmpty() ? tr("'%1': no mismatches.").arg(v.buffer)
-                                                   : tr("'%1': %2").arg(v.buffer, v.error));
+        m_mismatchTitle->setText(!v.error.isEmpty()     ? tr("'%1': %2").arg(v.buffer, v.error)
+                                 : !v.failure.isEmpty() ? v.failure
+                                                        : tr("'%1': no mismatches.").arg(v.buffer));
         return;
     }
     m_mismatchTitle->setText(tr("First %1 of %2 mismatches in '%3'")
