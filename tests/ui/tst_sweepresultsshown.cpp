@@ -3,6 +3,7 @@
 // for most of a minute); a file KernelPad did not write is named with its line, and Run Sweep
 // neither resumes, empties nor removes it.
 
+#include "core/engine/Engine.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepResultsPath.h"
 #include "ui/ProjectDocument.h"
