@@ -108,6 +108,16 @@ void printBest(QTextStream& out, const SweepRecord& best) {
     if (!best.accurateError.isEmpty())
         out << "timing the best again with the project's timing failed: " << best.accurateError
             << '\n';
+    if (best.confirmation)
+        out << best.confirmation->text(best.key) << '\n';
+}
+
+/// The best's A/B against the runner-up for --json: its fields and the line the text prints.
+QJsonObject confirmationJson(const SweepRecord& best) {
+    QJsonObject json = best.confirmation->toJson();
+    json.insert(QStringLiteral("best"), best.key);
+    json.insert(QStringLiteral("text"), best.confirmation->text(best.key));
+    return json;
 }
 
 /// Every device of each of `runners`, asked side by side (RunnerProbe, behind the Engine's
@@ -273,12 +283,20 @@ SweepRun runSweepThroughEngine(const SweepOrder& order, const SweepSpace& space,
                              << ", again with the project's timing (accurate)\n";
                          err.flush();
                      });
-    QObject::connect(&engine, &Engine::sweepRetimed, &engine,
-                     [&](quint64, const SweepRecord& record) {
-                         for (SweepRecord& held : run.records)
-                             if (held.key == record.key)
-                                 held = record;
+    const auto replace = [&run](quint64, const SweepRecord& record) {
+        for (SweepRecord& held : run.records)
+            if (held.key == record.key)
+                held = record;
+    };
+    QObject::connect(&engine, &Engine::sweepRetimed, &engine, replace);
+    QObject::connect(&engine, &Engine::sweepConfirming, &engine,
+                     [&](quint64, const SweepRecord& best, const SweepRecord& runnerUp) {
+                         err << "sweep: confirming the best, " << best.key
+                             << ", by an interleaved A/B against the runner-up, " << runnerUp.key
+                             << '\n';
+                         err.flush();
                      });
+    QObject::connect(&engine, &Engine::sweepConfirmed, &engine, replace);
     QObject::connect(&engine, &Engine::sweepProgress, &engine, [&](quint64, int now, int) {
         if (!announced && !resumed.isEmpty())
             run.records.append(resumed.takeFirst());
@@ -362,6 +380,7 @@ int runSweep(const QStringList& args) {
     order.base = base;
     order.resultsPath = resultsPath;
     order.resume = true; // --fresh removed the file above
+    order.confirm = a->confirm;
 
     QTextStream err(stderr);
     const SweepRun run = runSweepThroughEngine(order, *space, a->project, err);
@@ -401,6 +420,8 @@ int runSweep(const QStringList& args) {
                            {"resultsFile", QDir::toNativeSeparators(resultsPath)}};
         if (best)
             object.insert("best", best->toJson());
+        if (best && best->confirmation)
+            object.insert("confirmation", confirmationJson(*best));
         if (const std::optional<double> ceiling = recordsCeilingGBs(sorted))
             object.insert("ceilingGBs", *ceiling);
         if (!stopped.isEmpty())

@@ -83,6 +83,8 @@ std::optional<SweepArgs> parseSweepArgs(const QStringList& args, QString* error)
             out.csv = true;
         } else if (a == QLatin1String("--fresh")) {
             out.fresh = true;
+        } else if (a == QLatin1String("--no-confirm")) {
+            out.confirm = false;
         } else if (a == QLatin1String("--fast") || a == QLatin1String("--accurate")) {
             if (!setTimingBudget(&out, a,
                                  a == QLatin1String("--fast") ? SweepTimingBudget::fast()

@@ -21,6 +21,8 @@ struct SweepArgs {
     bool json = false;
     bool csv = false;
     bool fresh = false; ///< --fresh: start the results file over instead of resuming it
+    /// Without --no-confirm: the best is confirmed by an A/B against the runner-up.
+    bool confirm = true;
     std::optional<QString> strategy;
     std::optional<int> budget; ///< --budget: configurations evaluated at most
     std::optional<qint64> seed;

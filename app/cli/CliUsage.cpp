@@ -137,13 +137,15 @@ const char* const kProfile =
 const char* const kSweep =
     "Usage: kernelpad-cli sweep FILE.kpad [--json|--csv] [--strategy exhaustive|random|local]\n"
     "           [--budget N] [--seed S] [--results FILE] [--fresh] [--set NAME=VALUES ...]\n"
-    "           [--fast | --accurate | --budget-ms MS] [--reps N]\n"
+    "           [--fast | --accurate | --budget-ms MS] [--reps N] [--no-confirm]\n"
     "           [--device N | --devices all|N,M,...] [--runner SPEC ...]\n"
     "\n"
     "Run the project's parameter sweep (its \"sweep\" section) over every local device, one\n"
     "warm runner each; each configuration is compiled (cached), run and verified, and names\n"
     "the device that ran it. Prints the table best first (failures with their reason last)\n"
-    "and the best configuration. Results are appended as JSON lines to NAME.sweep-HASH.jsonl\n"
+    "and the best configuration, confirmed by an interleaved A/B against the runner-up (the\n"
+    "best other passing one) on one device. Results are appended as JSON lines to "
+    "NAME.sweep-HASH.jsonl\n"
     "beside the project (in the cache folder when that folder is read-only), and an\n"
     "interrupted sweep resumes from it. Exit 2 when no configuration passed, 3 without a\n"
     "CUDA device.\n"
@@ -159,6 +161,7 @@ const char* const kSweep =
     "  --seed S             the random strategy's seed\n"
     "  --results FILE       the results file instead of NAME.sweep-HASH.jsonl\n"
     "  --fresh              start over instead of resuming\n"
+    "  --no-confirm         skip the A/B of the best against the runner-up\n"
     "  --set NAME=VALUES    replace or add a tunable (bx, by, bz, a scalar argument or a\n"
     "                       define); VALUES as \"1,2,4\", \"0:64:8\" or \"1:1024:x2\"\n"
     "  --reps N             timed repetitions per configuration\n"
@@ -297,7 +300,7 @@ const QVector<CommandUsage>& commandUsages() {
          QStringLiteral("run a project's parameter sweep"),
          withRunner(kSweep),
          {QStringLiteral("--json"), QStringLiteral("--csv"), QStringLiteral("--fresh"),
-          QStringLiteral("--fast"), QStringLiteral("--accurate")},
+          QStringLiteral("--fast"), QStringLiteral("--accurate"), QStringLiteral("--no-confirm")},
          {QStringLiteral("--strategy"), QStringLiteral("--budget"), QStringLiteral("--budget-ms"),
           QStringLiteral("--seed"), QStringLiteral("--results"), QStringLiteral("--set"),
           QStringLiteral("--reps"), QStringLiteral("--device"), QStringLiteral("--devices"),

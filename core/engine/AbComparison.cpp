@@ -2,96 +2,33 @@
 
 #include <QMetaObject>
 
-#include <algorithm>
-
 namespace kernelpad {
-
-namespace {
-
-/// Samples of each arm's verified first run: its median sizes the blocks.
-constexpr int kSizingSamples = 30;
-
-} // namespace
 
 AbComparison::AbComparison(Engine& engine, quint64 id, const AbOrder& order)
     : QObject(&engine)
     , m_engine(engine)
     , m_id(id)
-    , m_order(order)
     , m_channel(engine.openChannel())
-    , m_schedule(order.settings.seed) {
-    m_result.a.label = order.labelA;
-    m_result.b.label = order.labelB;
-    m_order.b.device = m_order.a.device; // one runner, one device
+    , m_driver(order, [this](const RunRequest& request) {
+        m_pendingRun = m_engine.run(request, m_channel);
+    }) {
     connect(&engine, &Engine::runFinished, this, &AbComparison::onRunFinished);
     connect(&engine, &Engine::runProgress, this, &AbComparison::onRunProgress);
+    connect(&m_driver, &AbDriver::progress, this,
+            [this](const QString& stage, int done, int total) {
+                emit progress(m_id, stage, done, total);
+            });
+    connect(&m_driver, &AbDriver::finished, this,
+            [this](const AbResult& result) { emit finished(m_id, result); });
     // Answered as every Engine request is: after the caller has the id.
-    QMetaObject::invokeMethod(this, &AbComparison::start, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(&m_driver, &AbDriver::start, Qt::QueuedConnection);
 }
 
 void AbComparison::cancel() {
-    if (m_phase == Phase::Done)
+    if (m_driver.isDone())
         return;
-    m_cancelled = true;
+    m_driver.cancel();
     m_engine.cancel(m_channel);
-}
-
-void AbComparison::start() {
-    m_wholeClock.start();
-    if (const QString problem = m_order.settings.validate(); !problem.isEmpty())
-        return finishWithError(RunStatus::BadInput,
-                               QStringLiteral("A/B settings: %1").arg(problem));
-    if (const QString mismatch = abArgumentMismatch(m_order.a.project, m_order.b.project);
-        !mismatch.isEmpty())
-        return finishWithError(
-            RunStatus::BadInput,
-            QStringLiteral("B (%1) does not run on A's inputs: %2").arg(m_order.labelB, mismatch));
-    runNext();
-}
-
-QString AbComparison::armName(AbArm arm) const {
-    return arm == AbArm::A ? QStringLiteral("A (%1)").arg(m_order.labelA)
-                           : QStringLiteral("B (%1)").arg(m_order.labelB);
-}
-
-RunRequest AbComparison::blockRequest(AbArm arm) const {
-    RunRequest request = arm == AbArm::A ? m_order.a : m_order.b;
-    request.keepOutputs = false;
-    request.measureCeiling = false;
-    request.sanitizer = SanitizerTool::None;
-    // A library baseline would be timed in every block too: it is not what is compared.
-    request.project.baseline = BaselineSpec();
-    request.repetitions = m_phase == Phase::Blocks ? m_result.launchesPerBlock : kSizingSamples;
-    return request;
-}
-
-void AbComparison::runNext() {
-    if (m_cancelled)
-        return finish(AbResult::Status::Cancelled);
-    AbArm arm = AbArm::A;
-    switch (m_phase) {
-    case Phase::VerifyA:
-        emit progress(m_id, QStringLiteral("verifying %1").arg(armName(AbArm::A)), 0, 2);
-        break;
-    case Phase::VerifyB:
-        arm = AbArm::B;
-        emit progress(m_id, QStringLiteral("verifying %1").arg(armName(AbArm::B)), 1, 2);
-        break;
-    case Phase::Blocks:
-        arm = m_schedule.next();
-        emit progress(m_id,
-                      QStringLiteral("block %1, %2 (%3 launches)")
-                          .arg(m_accumulator.blocks() + 1)
-                          .arg(arm == AbArm::A ? QStringLiteral("A") : QStringLiteral("B"))
-                          .arg(m_result.launchesPerBlock),
-                      int(std::min<qint64>(m_clock.elapsed(), m_order.settings.budgetMs)),
-                      m_order.settings.budgetMs);
-        break;
-    case Phase::Done:
-        return;
-    }
-    m_pendingArm = arm;
-    m_pendingRun = m_engine.run(blockRequest(arm), m_channel);
 }
 
 void AbComparison::onRunProgress(quint64 runId, const QString& stage, int done, int total) {
@@ -101,102 +38,10 @@ void AbComparison::onRunProgress(quint64 runId, const QString& stage, int done, 
 }
 
 void AbComparison::onRunFinished(quint64 runId, const RunResult& result) {
-    if (m_pendingRun != runId || m_phase == Phase::Done)
+    if (m_pendingRun != runId)
         return;
     m_pendingRun.reset();
-    if (m_result.device.isEmpty())
-        m_result.device = result.device.name;
-    if (m_cancelled || result.status == RunStatus::Cancelled)
-        return finish(AbResult::Status::Cancelled);
-    switch (m_phase) {
-    case Phase::VerifyA:
-        if (!takeVerified(AbArm::A, result))
-            return;
-        m_phase = Phase::VerifyB;
-        break;
-    case Phase::VerifyB:
-        if (!takeVerified(AbArm::B, result))
-            return;
-        m_phase = Phase::Blocks;
-        // Both arms' blocks take the same count, sized by the slower arm so that neither's
-        // block runs longer than the target.
-        m_result.launchesPerBlock =
-            launchesPerBlock(std::max(m_result.a.medianMs, m_result.b.medianMs), m_order.settings);
-        m_clock.start();
-        break;
-    case Phase::Blocks:
-        takeBlock(result);
-        if (m_phase == Phase::Done)
-            return;
-        break;
-    case Phase::Done:
-        return;
-    }
-    runNext();
-}
-
-bool AbComparison::takeVerified(AbArm arm, const RunResult& result) {
-    if (result.status != RunStatus::Ok) {
-        finishWithError(
-            result.status,
-            QStringLiteral("%1: %2 (%3)")
-                .arg(armName(arm), runStatusName(result.status),
-                     result.error.isEmpty() ? QStringLiteral("no message") : result.error));
-        return false;
-    }
-    AbArmSummary& summary = arm == AbArm::A ? m_result.a : m_result.b;
-    summary.verified = result.verified();
-    summary.buffersChecked = int(result.verification.size());
-    summary.medianMs = result.timing.medianMs;
-    return true;
-}
-
-void AbComparison::takeBlock(const RunResult& result) {
-    const AbArm arm = m_pendingArm.value_or(AbArm::A);
-    if (result.status != RunStatus::Ok)
-        return finishWithError(result.status, QStringLiteral("%1, block %2: %3 (%4)")
-                                                  .arg(armName(arm))
-                                                  .arg(m_accumulator.blocks() + 1)
-                                                  .arg(runStatusName(result.status), result.error));
-    m_accumulator.add(arm, result.timing);
-    AbArmSummary& summary = arm == AbArm::A ? m_result.a : m_result.b;
-    ++summary.blocks;
-    summary.launches += result.timing.reps();
-    const QString stop = m_accumulator.stopReason(m_order.settings, double(m_clock.elapsed()));
-    if (stop.isEmpty())
-        return;
-    m_result.stopReason = stop;
-    AbOptions options;
-    options.seed = m_order.settings.seed;
-    m_result.verdict = m_accumulator.verdict(options);
-    const AbSamples samples = m_accumulator.samples();
-    m_result.a.conditions = samples.a;
-    m_result.b.conditions = samples.b;
-    m_result.a.medianMs = m_result.verdict.medianAMs;
-    m_result.b.medianMs = m_result.verdict.medianBMs;
-    m_result.blocks = m_accumulator.blocks();
-    if (m_result.verdict.kind == AbVerdict::Kind::TooFewSamples)
-        return finishWithError(RunStatus::BadInput, m_result.verdict.reason);
-    finish(m_result.verdict.hasVerdict() ? AbResult::Status::Verdict : AbResult::Status::Refused);
-}
-
-void AbComparison::finishWithError(RunStatus status, const QString& message) {
-    m_result.runStatus = status;
-    m_result.error = message;
-    finish(AbResult::Status::Error);
-}
-
-void AbComparison::finish(AbResult::Status status) {
-    if (m_phase == Phase::Done)
-        return;
-    m_phase = Phase::Done;
-    m_result.status = status;
-    if (status == AbResult::Status::Cancelled && m_result.error.isEmpty()) {
-        m_result.error = QStringLiteral("cancelled");
-        m_result.runStatus = RunStatus::Cancelled;
-    }
-    m_result.elapsedMs = double(m_wholeClock.elapsed());
-    emit finished(m_id, m_result);
+    m_driver.take(result);
 }
 
 } // namespace kernelpad

@@ -7,7 +7,7 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/engine/Runners.h"
 #include "core/profile/ProfileReport.h"
-#include "core/run/AbRun.h"
+#include "core/run/AbDriver.h"
 #include "core/run/RunTypes.h"
 #include "core/sweep/SweepResults.h"
 
@@ -40,15 +40,8 @@ struct SweepOrder {
     /// request's device, each record naming the device as the run does (the command line's
     /// sweep on one device), instead of a pool of one.
     bool singleRunner = false;
-};
-
-/// An interleaved A/B comparison (Engine::compareAb, core/engine/AbComparison.h).
-struct AbOrder {
-    RunRequest a;   ///< the device is A's; B runs on it too
-    RunRequest b;   ///< its arguments must match A's (abArgumentMismatch)
-    QString labelA; ///< how the result names the arms ("saxpy.kpad", "version 3")
-    QString labelB;
-    AbSettings settings;
+    /// Confirm the winner by an interleaved A/B against the runner-up (Sweep::setConfirm).
+    bool confirm = true;
 };
 
 /// Owns the compile worker, the GPU worker and the sweeps; every call returns at once.
@@ -165,6 +158,11 @@ signals:
     /// project's timing (SweepJob::retiming, retimed) before sweepFinished().
     void sweepRetiming(quint64 id, const kernelpad::SweepRecord& record);
     void sweepRetimed(quint64 id, const kernelpad::SweepRecord& record);
+    /// The winner's A/B against the runner-up (SweepJob::confirming, confirmed) before
+    /// sweepFinished(), unless the order said not to.
+    void sweepConfirming(quint64 id, const kernelpad::SweepRecord& best,
+                         const kernelpad::SweepRecord& runnerUp);
+    void sweepConfirmed(quint64 id, const kernelpad::SweepRecord& best);
     /// The end: empty when every configuration was evaluated, else why it stopped
     /// ("cancelled", "no CUDA device: ...", the results file's error).
     void sweepFinished(quint64 id, const QString& error);

@@ -57,9 +57,16 @@ void Engine::startSweep(quint64 id) {
             [this, id](const SweepRecord& record) { emit sweepRetiming(id, record); });
     connect(sweep.job, &SweepJob::retimed, this,
             [this, id](const SweepRecord& record) { emit sweepRetimed(id, record); });
+    connect(sweep.job, &SweepJob::confirming, this,
+            [this, id](const SweepRecord& best, const SweepRecord& runnerUp) {
+                emit sweepConfirming(id, best, runnerUp);
+            });
+    connect(sweep.job, &SweepJob::confirmed, this,
+            [this, id](const SweepRecord& record) { emit sweepConfirmed(id, record); });
     connect(sweep.job, &SweepJob::finished, this,
             [this, id](const QString& error) { onSweepFinished(id, error); });
-    sweep.job->start(sweep.order.base, sweep.order.resultsPath, sweep.order.resume);
+    sweep.job->start(sweep.order.base, sweep.order.resultsPath, sweep.order.resume,
+                     sweep.order.confirm);
 }
 
 void Engine::onSweepFinished(quint64 id, const QString& error) {

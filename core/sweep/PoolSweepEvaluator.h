@@ -3,7 +3,8 @@
 // device, every device of several runners, or one device several times), each taking the next
 // configuration when it is free, so a faster GPU evaluates more of them. A runner lost
 // mid-configuration hands that configuration to the others (RunnerPool); the sweep sees one answer
-// per configuration.
+// per configuration. An A/B (compareAb) runs all its blocks on one runner: the first that takes
+// one of its runs; a run answered by another runner (the first was lost) ends it with an error.
 
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/SweepEvaluator.h"
@@ -27,10 +28,18 @@ public:
     /// each configuration as failed, which ends the sweep).
     [[nodiscard]] int capacity() const override;
     void cancel() override;
+    void compareAb(quint64 tag, const AbOrder& order) override;
     [[nodiscard]] RunnerPool* pool() const { return m_pool; }
 
 private:
+    void takeAbRun(quint64 tag, const RunResult& result, int runner);
+
     RunnerPool* m_pool;
+    std::unique_ptr<AbDriver> m_ab; ///< the comparison, kept until the next one
+    quint64 m_abTag = 0;
+    quint64 m_abRun = 0;  ///< the pool tag of the A/B's run in flight, 0 when none
+    quint64 m_abRuns = 0; ///< the A/B's runs so far, for their tags
+    int m_abRunner = -1;  ///< the runner that took the A/B's first run
 };
 
 } // namespace kernelpad

@@ -16,6 +16,7 @@ Sweep::Sweep(RunRequest base, SweepEvaluator* evaluator, QObject* parent)
     // Outputs are checked in the runner; copying them back would only cost time.
     m_base.keepOutputs = false;
     connect(evaluator, &SweepEvaluator::finished, this, &Sweep::onFinished);
+    connect(evaluator, &SweepEvaluator::abFinished, this, &Sweep::onAbFinished);
 }
 
 Sweep::~Sweep() = default;
@@ -103,7 +104,12 @@ void Sweep::pump() {
     }
     m_pumping = false;
     // Nothing in flight after the strategy proposed nothing more: it has ended.
-    if (m_running && m_inFlight.isEmpty() && !startRetime())
+    if (m_running && m_inFlight.isEmpty())
+        finishOrFollowUp();
+}
+
+void Sweep::finishOrFollowUp() {
+    if (!startRetime() && !startConfirm())
         finish({});
 }
 
@@ -160,29 +166,84 @@ void Sweep::addRecord(int index, SweepRecord record, bool announce) {
     emit progress(done(), total());
 }
 
+std::optional<std::pair<RunRequest, int>> Sweep::requestFor(const QString& key) const {
+    for (int i = 0; i < int(m_space->size()); ++i) {
+        if (m_space->key(m_space->points()[i]) != key)
+            continue;
+        QString why;
+        std::optional<Project> project = m_space->project(m_space->points()[i], &why);
+        if (!project)
+            return std::nullopt;
+        RunRequest request = m_base; // the project's own timing: the accurate budget
+        request.project = std::move(*project);
+        return std::make_pair(std::move(request), i);
+    }
+    return std::nullopt;
+}
+
 bool Sweep::startRetime() {
     if (m_base.project.sweep.timingBudget.isAccurate() || !m_evaluator)
         return false;
     const std::optional<SweepRecord> winner = best();
     if (!winner || winner->isRetimed() || !winner->accurateError.isEmpty())
         return false;
-    int index = -1;
-    for (int i = 0; i < int(m_space->size()) && index < 0; ++i)
-        if (m_space->key(m_space->points()[i]) == winner->key)
-            index = i;
-    QString why;
-    std::optional<Project> project =
-        index >= 0 ? m_space->project(m_space->points()[index], &why) : std::nullopt;
-    if (!project)
-        return false;            // a resumed record of a configuration no longer in the space
-    RunRequest request = m_base; // the project's own timing: the accurate budget
-    request.project = std::move(*project);
+    std::optional<std::pair<RunRequest, int>> request = requestFor(winner->key);
+    if (!request)
+        return false; // a resumed record of a configuration no longer in the space
     m_retimeTag = m_nextTag++;
     m_retimeKey = winner->key;
-    m_inFlight.insert(m_retimeTag, index);
+    m_inFlight.insert(m_retimeTag, request->second);
     emit retiming(*winner);
-    m_evaluator->start(m_retimeTag, request);
+    m_evaluator->start(m_retimeTag, request->first);
     return true;
+}
+
+bool Sweep::startConfirm() {
+    if (!m_confirm || !m_evaluator)
+        return false;
+    const SweepObjective objective = m_base.project.sweep.objective;
+    const QVector<SweepRecord> sorted = sortedRecords(m_records, objective);
+    // The runner-up is the best other passing configuration that the objective could rank.
+    if (sorted.size() < 2 || !std::isfinite(sorted[0].score(objective)) ||
+        !std::isfinite(sorted[1].score(objective)))
+        return false;
+    const SweepRecord& winner = sorted[0];
+    const SweepRecord& runnerUp = sorted[1];
+    if (winner.confirmation && winner.confirmation->against == runnerUp.key)
+        return false; // a resumed sweep: the verdict is in the file
+    std::optional<std::pair<RunRequest, int>> a = requestFor(runnerUp.key);
+    std::optional<std::pair<RunRequest, int>> b = requestFor(winner.key);
+    if (!a || !b)
+        return false;
+    AbOrder order;
+    order.a = std::move(a->first);
+    order.b = std::move(b->first);
+    order.labelA = runnerUp.key;
+    order.labelB = winner.key;
+    m_confirmTag = m_nextTag++;
+    m_confirmKey = winner.key;
+    m_confirmAgainst = runnerUp.key;
+    emit confirming(winner, runnerUp);
+    m_evaluator->compareAb(m_confirmTag, order);
+    return true;
+}
+
+void Sweep::onAbFinished(quint64 tag, const AbResult& result) {
+    if (!m_running || tag != m_confirmTag)
+        return;
+    m_confirmTag = 0;
+    if (result.status == AbResult::Status::Cancelled) {
+        finish(QStringLiteral("cancelled"));
+        return;
+    }
+    const auto it = std::find_if(m_records.begin(), m_records.end(),
+                                 [this](const SweepRecord& r) { return r.key == m_confirmKey; });
+    if (it != m_records.end()) {
+        it->confirmation =
+            SweepConfirmation::fromAb(result, m_confirmAgainst, m_base.project.sweep.objective);
+        emit confirmed(*it);
+    }
+    finish({});
 }
 
 void Sweep::onRetimed(const RunResult& result) {
@@ -199,7 +260,8 @@ void Sweep::onRetimed(const RunResult& result) {
         }
         emit retimed(*it);
     }
-    finish({});
+    if (!startConfirm())
+        finish({});
 }
 
 void Sweep::finish(const QString& error) {
@@ -208,6 +270,7 @@ void Sweep::finish(const QString& error) {
     m_running = false;
     m_inFlight.clear();
     m_retimeTag = 0;
+    m_confirmTag = 0;
     emit finished(error);
 }
 

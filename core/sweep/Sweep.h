@@ -9,7 +9,13 @@
 //
 // Each configuration is timed with the sweep's timing budget (SweepBudget.h). A sweep timed
 // with another budget than "accurate" ends by timing its winner again with the project's own
-// timing: retimed() gives the winner with both times, then finished() follows.
+// timing: retimed() gives the winner with both times.
+//
+// Then, unless setConfirm(false), the winner is confirmed by an interleaved A/B against the
+// runner-up (SweepConfirmation.h) on one runner of the evaluator's: confirming(), then
+// confirmed() with the best's record carrying the verdict, then finished(). A sweep with fewer
+// than two passing configurations, or whose best already holds a confirmation against the same
+// runner-up (a resumed one), runs none and claims nothing.
 
 #include "core/run/RunRequest.h"
 #include "core/run/RunResult.h"
@@ -23,6 +29,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace kernelpad {
 
@@ -43,6 +50,8 @@ public:
     /// Records of an earlier, interrupted run of the same sweep: their configurations are
     /// taken as evaluated (in the strategy too) and not run again. Call before start().
     void setDone(const QVector<SweepRecord>& records);
+    /// Whether the winner is confirmed by an A/B against the runner-up (the default).
+    void setConfirm(bool confirm) { m_confirm = confirm; }
     void start();
     /// Stops at once: the runs in flight are cancelled, and finished() follows.
     void cancel();
@@ -65,6 +74,11 @@ signals:
     /// That winner's record with accurateMedianMs and accurateMinMs (or accurateError) set;
     /// records() holds it in place of the earlier one.
     void retimed(const kernelpad::SweepRecord& record);
+    /// The A/B of the best against the runner-up starts (after the re-timing, if any).
+    void confirming(const kernelpad::SweepRecord& best, const kernelpad::SweepRecord& runnerUp);
+    /// The best's record with its confirmation set; records() holds it in place of the earlier
+    /// one.
+    void confirmed(const kernelpad::SweepRecord& best);
     /// After each record: how many are done of the total.
     void progress(int done, int total);
     /// The end: `error` is empty when the strategy ran out of configurations, else why the
@@ -80,7 +94,16 @@ private:
     /// nothing to do (the budget is accurate, nothing passed, or the best is timed already).
     bool startRetime();
     void onRetimed(const RunResult& result);
+    /// Starts the A/B of the best against the runner-up; false when there is nothing to
+    /// confirm (setConfirm(false), fewer than two passed, or the verdict is in already).
+    bool startConfirm();
+    void onAbFinished(quint64 tag, const AbResult& result);
+    /// Retimes or confirms, else ends the sweep: what follows the last configuration.
+    void finishOrFollowUp();
     [[nodiscard]] SweepRecord recordFor(int index) const;
+    /// The request of the configuration `key` with the project's own timing, and its index;
+    /// nullopt for a key no longer in the space (a resumed record).
+    [[nodiscard]] std::optional<std::pair<RunRequest, int>> requestFor(const QString& key) const;
 
     RunRequest m_base;
     QPointer<SweepEvaluator> m_evaluator;
@@ -90,8 +113,12 @@ private:
     QVector<SweepRecord> m_records;
     QHash<quint64, int> m_inFlight; ///< tag -> configuration index
     quint64 m_nextTag = 1;
-    quint64 m_retimeTag = 0; ///< the re-timing run's tag, 0 when none is in flight
-    QString m_retimeKey;     ///< the key of the record being timed again
+    quint64 m_retimeTag = 0;  ///< the re-timing run's tag, 0 when none is in flight
+    QString m_retimeKey;      ///< the key of the record being timed again
+    quint64 m_confirmTag = 0; ///< the A/B's tag, 0 when none is in flight
+    QString m_confirmKey;     ///< the key of the best being confirmed
+    QString m_confirmAgainst; ///< the runner-up's key
+    bool m_confirm = true;
     bool m_running = false;
     bool m_pumping = false;
 };

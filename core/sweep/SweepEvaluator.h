@@ -3,13 +3,17 @@
 // capacity (how many at once) and a signal per result naming the device it ran on. The
 // sweep panel, the CLI and tests drive a Sweep through it; RunnerSweepEvaluator is the one
 // over a single warm runner, and an adapter over a pool of runners (several devices) fits
-// the same three calls.
+// the same three calls. A sweep confirms its winner by an interleaved A/B against the
+// runner-up (compareAb(), core/run/AbDriver.h) on one runner of the evaluator's.
 
+#include "core/run/AbDriver.h"
 #include "core/run/RunTypes.h"
 
 #include <QHash>
 #include <QObject>
 #include <QString>
+
+#include <memory>
 
 namespace kernelpad {
 
@@ -28,9 +32,16 @@ public:
     /// Stops every request in flight; each still ends with finished() (Cancelled) or not at
     /// all, and the caller ignores what arrives after it cancelled.
     virtual void cancel() = 0;
+    /// Starts an interleaved A/B of `order` on one runner and one device, answered by
+    /// abFinished(tag, ...), never while a configuration is in flight. cancel() stops it too
+    /// (abFinished() then follows, cancelled, or not at all). This default answers at once that
+    /// the evaluator cannot compare: an evaluator without a runner of its own has none to
+    /// interleave on.
+    virtual void compareAb(quint64 tag, const AbOrder& order);
 
 signals:
     void finished(quint64 tag, const kernelpad::RunResult& result, const QString& device);
+    void abFinished(quint64 tag, const kernelpad::AbResult& result);
 };
 
 /// Evaluates over one RunnerClient (one warm runner, one request at a time): a runner that
@@ -43,12 +54,17 @@ public:
     void start(quint64 tag, const RunRequest& request) override;
     [[nodiscard]] int capacity() const override { return 1; }
     void cancel() override;
+    /// The A/B's runs go to the same runner, one at a time.
+    void compareAb(quint64 tag, const AbOrder& order) override;
     [[nodiscard]] RunnerClient* client() const { return m_client; }
 
 private:
     RunnerClient* m_client;
     QHash<quint64, quint64> m_tags; ///< the client's run id -> the caller's tag
     quint64 m_nextId = 1;
+    std::unique_ptr<AbDriver> m_ab; ///< the comparison, kept until the next one
+    quint64 m_abTag = 0;
+    quint64 m_abRun = 0; ///< the client's run id of the A/B's run in flight, 0 when none
 };
 
 } // namespace kernelpad

@@ -16,7 +16,13 @@ namespace kernelpad {
 SweepWorker::SweepWorker() = default;
 SweepWorker::~SweepWorker() = default;
 
-void SweepWorker::run(const RunRequest& base, const QString& path, bool resume,
+void SweepWorker::appendAgain(const SweepRecord& record) {
+    QString why;
+    if (!m_file.append(record, &why))
+        m_appendError = why;
+}
+
+void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, bool confirm,
                       const SweepJob::EvaluatorFactory& factory) {
     if (!resume && QFile::exists(path) && !QFile::remove(path)) {
         emit finished(QStringLiteral("%1: cannot start over: the file cannot be removed")
@@ -31,6 +37,7 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume,
         return;
     }
     m_sweep->setDone(m_file.existing());
+    m_sweep->setConfirm(confirm);
     connect(m_sweep.get(), &Sweep::recordAdded, this, [this](const SweepRecord& record) {
         QString why;
         if (!m_file.append(record, &why)) {
@@ -42,11 +49,13 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume,
     connect(m_sweep.get(), &Sweep::progress, this, &SweepWorker::progress);
     connect(m_sweep.get(), &Sweep::retiming, this, &SweepWorker::retiming);
     connect(m_sweep.get(), &Sweep::retimed, this, [this](const SweepRecord& record) {
-        // Appended again: a later line of a key replaces the earlier one when read.
-        QString why;
-        if (!m_file.append(record, &why))
-            m_appendError = why;
+        appendAgain(record);
         emit retimed(record);
+    });
+    connect(m_sweep.get(), &Sweep::confirming, this, &SweepWorker::confirming);
+    connect(m_sweep.get(), &Sweep::confirmed, this, [this](const SweepRecord& record) {
+        appendAgain(record);
+        emit confirmed(record);
     });
     connect(m_sweep.get(), &Sweep::finished, this, [this](const QString& why) {
         emit finished(m_appendError.isEmpty() ? why : m_appendError);
@@ -86,7 +95,8 @@ SweepJob::~SweepJob() {
     delete m_thread;
 }
 
-bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool resume) {
+bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool resume,
+                     bool confirm) {
     if (m_running)
         return false;
     if (!m_thread) {
@@ -107,6 +117,8 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
     connect(worker, &SweepWorker::progress, this, &SweepJob::progress);
     connect(worker, &SweepWorker::retiming, this, &SweepJob::retiming);
     connect(worker, &SweepWorker::retimed, this, &SweepJob::retimed);
+    connect(worker, &SweepWorker::confirming, this, &SweepJob::confirming);
+    connect(worker, &SweepWorker::confirmed, this, &SweepJob::confirmed);
     connect(worker, &SweepWorker::finished, this, [this](const QString& error) {
         m_running = false;
         emit finished(error);
@@ -114,8 +126,8 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
     m_running = true;
     QMetaObject::invokeMethod(
         worker,
-        [worker, base, resultsPath, resume, factory = m_factory] {
-            worker->run(base, resultsPath, resume, factory);
+        [worker, base, resultsPath, resume, confirm, factory = m_factory] {
+            worker->run(base, resultsPath, resume, confirm, factory);
         },
         Qt::QueuedConnection);
     return true;

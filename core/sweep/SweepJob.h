@@ -39,9 +39,11 @@ public:
     ~SweepJob() override;
 
     /// Starts `base`'s sweep, recording into `resultsPath`: with `resume`, the records already
-    /// there are taken as done; without, the file is started over. Everything after this call
-    /// comes back as signals; false only when a sweep is already running.
-    bool start(const RunRequest& base, const QString& resultsPath, bool resume);
+    /// there are taken as done; without, the file is started over. With `confirm`, the winner
+    /// is confirmed by an A/B against the runner-up (Sweep::setConfirm). Everything after this
+    /// call comes back as signals; false only when a sweep is already running.
+    bool start(const RunRequest& base, const QString& resultsPath, bool resume,
+               bool confirm = true);
     /// Stops the sweep: finished("cancelled") follows.
     void cancel();
     [[nodiscard]] bool isRunning() const { return m_running; }
@@ -56,6 +58,10 @@ signals:
     /// with both times, appended to the results file again (Sweep::retimed).
     void retiming(const kernelpad::SweepRecord& record);
     void retimed(const kernelpad::SweepRecord& record);
+    /// The A/B of the winner against the runner-up (Sweep::confirming), then the winner's
+    /// record with its verdict, appended to the results file again (Sweep::confirmed).
+    void confirming(const kernelpad::SweepRecord& best, const kernelpad::SweepRecord& runnerUp);
+    void confirmed(const kernelpad::SweepRecord& best);
     /// The end: empty when every configuration was evaluated, else why it stopped
     /// ("cancelled", "no CUDA device: ...", the results file's error).
     void finished(const QString& error);
@@ -74,7 +80,7 @@ class SweepWorker : public QObject {
 public:
     SweepWorker();
     ~SweepWorker() override;
-    void run(const RunRequest& base, const QString& path, bool resume,
+    void run(const RunRequest& base, const QString& path, bool resume, bool confirm,
              const SweepJob::EvaluatorFactory& factory);
     void cancel();
 
@@ -84,9 +90,14 @@ signals:
     void progress(int done, int total);
     void retiming(const kernelpad::SweepRecord& record);
     void retimed(const kernelpad::SweepRecord& record);
+    void confirming(const kernelpad::SweepRecord& best, const kernelpad::SweepRecord& runnerUp);
+    void confirmed(const kernelpad::SweepRecord& best);
     void finished(const QString& error);
 
 private:
+    /// Appends `record` again (a later line of a key replaces the earlier one when read).
+    void appendAgain(const SweepRecord& record);
+
     // The sweep is destroyed before the evaluator it refers to.
     std::unique_ptr<SweepEvaluator> m_evaluator;
     std::unique_ptr<Sweep> m_sweep;

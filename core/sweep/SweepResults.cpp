@@ -81,6 +81,8 @@ QJsonObject SweepRecord::toJson() const {
     }
     if (!accurateError.isEmpty())
         json.insert(QStringLiteral("accurateError"), accurateError);
+    if (confirmation)
+        json.insert(QStringLiteral("confirmation"), confirmation->toJson());
     // The order of the parameters, which a JSON object does not keep.
     json.insert(QStringLiteral("names"), QJsonArray::fromStringList(names));
     return json;
@@ -115,6 +117,15 @@ std::optional<SweepRecord> SweepRecord::fromJson(const QJsonObject& json, QStrin
                            json::Presence::Optional, json::NullNumber::IsNaN) ||
         !fields.readString(QStringLiteral("accurateError"), &record.accurateError))
         return std::nullopt;
+    QJsonObject confirmation;
+    if (!fields.readObject(QStringLiteral("confirmation"), &confirmation))
+        return std::nullopt;
+    if (fields.has(QStringLiteral("confirmation"))) {
+        record.confirmation = SweepConfirmation::fromJson(
+            confirmation, fields.path(QStringLiteral("confirmation")), error);
+        if (!record.confirmation)
+            return std::nullopt;
+    }
     const json::FieldReader parameterFields =
         fields.nested(QStringLiteral("parameters"), parameters);
     for (const QString& name : record.names) {

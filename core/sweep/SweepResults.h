@@ -10,6 +10,7 @@
 
 #include "core/io/SafeFile.h"
 #include "core/project/SweepSpec.h"
+#include "core/sweep/SweepConfirmation.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -56,6 +57,9 @@ struct SweepRecord {
     double accurateMinMs = std::numeric_limits<double>::quiet_NaN();
     /// Why that re-timing failed (the run's error); empty when it passed or did not run.
     QString accurateError;
+    /// The best's A/B against the runner-up (SweepConfirmation.h), kept on the best's record
+    /// (appended again); absent when none ran (JSON "confirmation").
+    std::optional<SweepConfirmation> confirmation;
 
     /// Compiled, ran and verified.
     [[nodiscard]] bool passed() const { return status == QLatin1String("ok"); }

@@ -165,7 +165,9 @@ private slots:
         kernelpad::test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"));
         kernelpad::test::StandInRunner beta(QStringLiteral("beta"), QStringLiteral("Fake H100"));
         QTemporaryDir dir;
-        const QStringList sweep{kTranspose, "--set", "bx=8,16,32,64", "--set", "by=4,8"};
+        // The runs counted below are the configurations': no A/B (sweepConfirmsItsBestOnce).
+        const QStringList sweep{kTranspose, "--set",  "bx=8,16,32,64",
+                                "--set",    "by=4,8", "--no-confirm"};
         const QStringList runners{"--runner", "cmd:" + alpha.spec().commandLine,
                                   "--runner", "cmd:/bin/sh -c \"echo 'Connection refused' >&2\"",
                                   "--runner", "cmd:" + beta.spec().commandLine};
@@ -210,19 +212,13 @@ private slots:
         kernelpad::test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"));
         kernelpad::test::StandInRunner beta(QStringLiteral("beta"), QStringLiteral("Fake H100"));
         QTemporaryDir dir;
-        const QStringList args{kTranspose,
-                               "--set",
-                               "bx=8,16",
-                               "--set",
-                               "by=4,8",
-                               "--fast",
-                               "--json",
-                               "--results",
-                               dir.filePath("f.jsonl"),
-                               "--runner",
-                               "cmd:" + alpha.spec().commandLine,
-                               "--runner",
-                               "cmd:" + beta.spec().commandLine};
+        const QStringList args{kTranspose,     "--set",
+                               "bx=8,16",      "--set",
+                               "by=4,8",       "--fast",
+                               "--no-confirm", "--json",
+                               "--results",    dir.filePath("f.jsonl"),
+                               "--runner",     "cmd:" + alpha.spec().commandLine,
+                               "--runner",     "cmd:" + beta.spec().commandLine};
         const CliResult r = runCli(args, dir.path());
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.err.contains(QStringLiteral("sweep: each configuration timed fast (10 samples "
@@ -243,6 +239,69 @@ private slots:
         const CliResult again = runCli(args, dir.path());
         QCOMPARE(again.exitCode, 0);
         QCOMPARE(alpha.completed().size() + beta.completed().size(), 5);
+    }
+
+    /// The best is confirmed by an A/B against the runner-up on the stand-in runner (whose every
+    /// run takes the same time: no difference), the verdict in the text and the JSON; a resumed
+    /// sweep reads it from the results file and runs nothing; --no-confirm runs no A/B; a runner
+    /// whose runs carry no times gives no verdict, and the sweep still ends with its records.
+    void sweepConfirmsItsBestOnce() {
+        kernelpad::test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake A100"),
+                                             0.5);
+        QTemporaryDir dir;
+        const QStringList sweep{kTranspose,
+                                "--set",
+                                "bx=8,16",
+                                "--set",
+                                "by=8",
+                                "--runner",
+                                "cmd:" + alpha.spec().commandLine};
+        const QString results = dir.filePath(QStringLiteral("a.jsonl"));
+        CliResult r = runCli(sweep + QStringList{"--json", "--results", results}, dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("sweep: confirming the best, bx=16,by=8, by an "
+                                               "interleaved A/B against the runner-up, bx=8,by=8")),
+                 qPrintable(r.err));
+        const QJsonObject confirmation = QJsonDocument::fromJson(r.out.toUtf8())
+                                             .object()
+                                             .value(QStringLiteral("confirmation"))
+                                             .toObject();
+        QCOMPARE(confirmation.value(QStringLiteral("verdict")).toString(),
+                 QStringLiteral("no difference"));
+        QCOMPARE(confirmation.value(QStringLiteral("against")).toString(),
+                 QStringLiteral("bx=8,by=8"));
+        QCOMPARE(confirmation.value(QStringLiteral("best")).toString(),
+                 QStringLiteral("bx=16,by=8"));
+        // Two configurations, then A's and B's verified runs and at least 8 blocks.
+        const qsizetype runs = alpha.completed().size();
+        QVERIFY2(runs >= 2 + 2 + 8, qPrintable(QString::number(runs)));
+
+        r = runCli(sweep + QStringList{"--results", results}, dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QCOMPARE(alpha.completed().size(), runs); // resumed: nothing runs again
+        QVERIFY2(r.out.contains(QStringLiteral("no detectable difference from bx=8,by=8 at "
+                                               "\u00b10.0 %: either will do")),
+                 qPrintable(r.out));
+        QVERIFY2(!r.err.contains(QStringLiteral("confirming")), qPrintable(r.err));
+
+        r = runCli(sweep + QStringList{"--no-confirm", "--json", "--results",
+                                       dir.filePath(QStringLiteral("b.jsonl"))},
+                   dir.path());
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(alpha.completed().size(), runs + 2);
+        QVERIFY(!QJsonDocument::fromJson(r.out.toUtf8()).object().contains("confirmation"));
+
+        // Runs without times: the A/B has no samples, says so, and the sweep still ends.
+        kernelpad::test::StandInRunner untimed(QStringLiteral("beta"), QStringLiteral("Fake B"));
+        r = runCli({kTranspose, "--set", "bx=8,16", "--set", "by=8", "--runner",
+                    "cmd:" + untimed.spec().commandLine, "--results",
+                    dir.filePath(QStringLiteral("c.jsonl"))},
+                   dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("2 of 2 configurations passed")), qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("not confirmed: the A/B against bx=8,by=8 failed: ")),
+            qPrintable(r.out));
     }
 
     void noRunnerWithADeviceExits3() {

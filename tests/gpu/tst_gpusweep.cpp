@@ -5,7 +5,9 @@
 // the largest size beats that of the smallest (launch-bound against bandwidth-bound), every
 // record carrying the device's copy ceiling, the same one (measured once per device, not per
 // configuration); kernelpad-cli interrupted by a budget, then resumed in-process from the
-// same default results file, as the window resumes it.
+// same default results file, as the window resumes it. A sweep of two configurations, one doing
+// twice the other's work, confirms its best by an A/B against the runner-up: faster, not tied.
+// (The other sweeps here skip the A/B: it is not what they test.)
 
 #include "GpuTestSupport.h"
 
@@ -38,13 +40,15 @@ using namespace kernelpad;
 
 namespace {
 
-/// Runs the sweep of `project` to its end in one warm runner; the records, or a failure.
-QVector<SweepRecord> sweepAll(const Project& project, QString* stopped) {
+/// Runs the sweep of `project` to its end in one warm runner; the records, or a failure. With
+/// `confirm`, the best is confirmed by an A/B against the runner-up.
+QVector<SweepRecord> sweepAll(const Project& project, QString* stopped, bool confirm = false) {
     RunnerSweepEvaluator evaluator;
     RunRequest base;
     base.project = project;
     base.projectDir = test::examplesDir();
     Sweep sweep(base, &evaluator);
+    sweep.setConfirm(confirm);
     if (!sweep.prepare(stopped))
         return {};
     QSignalSpy finished(&sweep, &Sweep::finished);
@@ -92,6 +96,54 @@ private slots:
         QVERIFY(best->values[0] * best->values[1] >= 32);
         qInfo("best of 66: %s, %.4f ms, %.1f GB/s", qPrintable(best->key), best->medianMs,
               best->bandwidthGBs);
+    }
+
+    /// WORK=2 spins each thread twice as many clock cycles as WORK=1 before its store (the same
+    /// output): the A/B of the best (WORK=1) against the runner-up says faster, by about half.
+    void confirmsAClearWinnerByAnAb() {
+        Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
+        const QString guard = QStringLiteral("    if (r < rows && c < cols)\n");
+        QVERIFY(project.source.contains(guard));
+        project.source.replace(
+            guard, QStringLiteral("    long long spun = clock64();\n"
+                                  "    while (clock64() - spun < (long long)WORK * 20000) {}\n") +
+                       guard);
+        project.sweep.tunables[0].values = SweepValues{};
+        project.sweep.tunables[0].values.list = {32};
+        project.sweep.tunables[1].values = SweepValues{};
+        project.sweep.tunables[1].values.list = {8};
+        project.sweep.restrictions.clear();
+        SweepTunable work;
+        work.role = SweepTunable::Role::Define;
+        work.name = QStringLiteral("WORK");
+        work.values.list = {1, 2};
+        project.sweep.tunables.append(work);
+        QString stopped;
+        const QVector<SweepRecord> records = sweepAll(project, &stopped, true);
+        QVERIFY2(stopped.isEmpty(), qPrintable(stopped));
+        QCOMPARE(records.size(), 2);
+        for (const SweepRecord& r : records)
+            QVERIFY2(r.passed(), qPrintable(r.key + QStringLiteral(": ") + r.error));
+        const std::optional<SweepRecord> best = bestRecord(records, SweepObjective::Time);
+        QVERIFY(best);
+        QCOMPARE(best->values.last(), 1.0); // WORK=1
+        const QString other = sortedRecords(records, SweepObjective::Time).at(1).key;
+        qInfo("%s %.4f ms, %s; %s", qPrintable(best->key), best->medianMs, qPrintable(other),
+              best->confirmation ? qPrintable(best->confirmation->text(best->key)) : "no A/B");
+        QVERIFY2(best->confirmation, "the best carries no confirmation");
+        const SweepConfirmation& c = *best->confirmation;
+        QCOMPARE(c.against, other);
+        QVERIFY2(c.verdict == SweepConfirmation::kFaster,
+                 qPrintable(QStringLiteral("%1 (ratio %2, %3 to %4, %5 blocks on %6)")
+                                .arg(c.verdict)
+                                .arg(c.ratio)
+                                .arg(c.low)
+                                .arg(c.high)
+                                .arg(c.blocks)
+                                .arg(c.device)));
+        // Twice the spin: the best takes well under the runner-up's time.
+        QVERIFY2(c.ratio < 0.8, qPrintable(QString::number(c.ratio)));
+        QVERIFY(c.text(best->key).startsWith(QStringLiteral("confirmed: ")));
     }
 
     void failingShapesAreNeverBest() {
@@ -162,6 +214,7 @@ private slots:
         base.project = project;
         base.projectDir = test::examplesDir();
         Sweep sweep(base, &evaluator);
+        sweep.setConfirm(false);
         QString error;
         QVERIFY2(sweep.prepare(&error), qPrintable(error));
         QSignalSpy lost(&pool, &RunnerPool::runnerLost);
@@ -214,7 +267,7 @@ private slots:
         const auto sweep = [&](const QStringList& extra, QString* out, QString* err) {
             QProcess p;
             p.start(cli, QStringList{"sweep", example, "--set", "bx=8,16,32", "--set", "by=8",
-                                     "--results", results} +
+                                     "--no-confirm", "--results", results} +
                              extra);
             if (!p.waitForFinished(120000))
                 return -1;
@@ -273,7 +326,7 @@ private slots:
         QVERIFY2(saved, qPrintable(error));
         project = *saved;
         QProcess p;
-        p.start(cli, {"sweep", path, "--device", "0", "--budget", "2"});
+        p.start(cli, {"sweep", path, "--device", "0", "--budget", "2", "--no-confirm"});
         QVERIFY(p.waitForFinished(120000));
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QCOMPARE(p.exitCode(), 0);
@@ -290,7 +343,7 @@ private slots:
         RunRequest base;
         base.project = project;
         base.projectDir = dir.path();
-        QVERIFY(job.start(base, results, true));
+        QVERIFY(job.start(base, results, true, false));
         QVERIFY(finished.wait(120000));
         QCOMPARE(finished.first().at(0).toString(), QString());
         QCOMPARE(started.first().at(0).value<QVector<SweepRecord>>().size(), 2);

@@ -1,10 +1,11 @@
 #pragma once
 // A stand-in runner for tests without a GPU (tests/core/tst_runnerpool.cpp,
 // tests/ui/tst_sweeppanel.cpp): it speaks the runner protocol well enough for a pool, a survey
-// of devices and a sweep.
+// of devices and a sweep (with a time, the runs of a sweep's A/B too).
 
 #include "core/project/RunnerSpec.h"
 #include "core/run/RunTypes.h"
+#include "core/run/Timing.h"
 #include "core/runner/Protocol.h"
 
 #include <QFile>
@@ -19,9 +20,13 @@ namespace kernelpad::test {
 /// every "run" with an Ok result on it after 0.1 s, writing the job's name (the project's name,
 /// "job-…") to its log. spec() runs it as a Command runner named `name`; script() is an
 /// executable that $KERNELPAD_RUNNER may name, to stand in for this computer's runner.
+/// With `timedMs`, every result carries kTimedSamples launches of that time: an A/B of two
+/// configurations, whose blocks are such runs, then finds no difference between them.
 class StandInRunner {
 public:
-    StandInRunner(const QString& name, const QString& gpu) {
+    static constexpr int kTimedSamples = 12;
+
+    StandInRunner(const QString& name, const QString& gpu, double timedMs = 0) {
         DeviceInfo device;
         device.ordinal = 0;
         device.name = gpu;
@@ -29,6 +34,8 @@ public:
         RunResult ok;
         ok.status = RunStatus::Ok;
         ok.device = device;
+        if (timedMs > 0)
+            ok.timing = computeStats(QVector<double>(kTimedSamples, timedMs));
         write(QStringLiteral("ok.json"), QJsonDocument(ok.toJson()).toJson(QJsonDocument::Compact));
         write(QStringLiteral("device.json"),
               QJsonDocument(device.toJson()).toJson(QJsonDocument::Compact));

@@ -84,6 +84,36 @@ QString VersionsModel::verdictText(const Version& v) {
     return {};
 }
 
+namespace {
+
+/// `value` formatted as summarize() formats its entries of `hint` (Summary.h).
+QString versionFigure(SummaryHint hint, double value) {
+    Summary summary;
+    summary.hint = hint;
+    summary.value = value;
+    return formatSummaryValue(summary);
+}
+
+} // namespace
+
+QString VersionsModel::energyText(const Version& v) {
+    if (v.kept || !v.timing.telemetry.energyMeasured())
+        return {};
+    return versionFigure(SummaryHint::Energy, v.timing.telemetry.energyPerLaunchJ());
+}
+
+QString VersionsModel::efficiencyText(const Version& v) {
+    if (energyText(v).isEmpty())
+        return {};
+    const double joules = v.timing.telemetry.energyPerLaunchJ();
+    QStringList parts;
+    if (v.timing.bytesMoved > 0)
+        parts << versionFigure(SummaryHint::ByteEnergy, double(v.timing.bytesMoved) / joules);
+    if (v.timing.flopsPerLaunch > 0)
+        parts << versionFigure(SummaryHint::FlopEnergy, v.timing.flopsPerLaunch / joules);
+    return parts.join(QStringLiteral(", "));
+}
+
 QString VersionsModel::marksText(const Version& v) {
     QStringList marks;
     if (v.sanitizer != SanitizerTool::None)
@@ -125,6 +155,10 @@ QVariant VersionsModel::data(const QModelIndex& index, int role) const {
             return v->project.kernel;
         case MedianColumn:
             return v->hasTiming() ? formatDurationMs(v->timing.medianMs) : QString();
+        case EnergyColumn:
+            return energyText(*v);
+        case EfficiencyColumn:
+            return efficiencyText(*v);
         case VerdictColumn:
             return verdictText(*v);
         case ChangesColumn:
@@ -143,6 +177,12 @@ QVariant VersionsModel::data(const QModelIndex& index, int role) const {
                 .arg(v->timing.reps())
                 .arg(formatDurationMs(v->timing.minMs), formatDurationMs(v->timing.maxMs),
                      v->device);
+        if (index.column() == EnergyColumn && !energyText(*v).isEmpty())
+            return tr("%1 average over the timed launches")
+                .arg(versionFigure(SummaryHint::Power, v->timing.telemetry.averagePowerW()));
+        // Why a run that had NVML has no figure ("too short to measure energy (…)").
+        if (index.column() == EnergyColumn && v->timing.telemetry.available)
+            return v->timing.telemetry.energyNote();
         if (index.column() == ChangesColumn)
             return v->changes;
         if (index.column() == TimeColumn)
@@ -159,7 +199,8 @@ QVariant VersionsModel::data(const QModelIndex& index, int role) const {
         }
     }
     if (role == Qt::TextAlignmentRole &&
-        (index.column() == NumberColumn || index.column() == MedianColumn))
+        (index.column() == NumberColumn || index.column() == MedianColumn ||
+         index.column() == EnergyColumn || index.column() == EfficiencyColumn))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -176,6 +217,10 @@ QVariant VersionsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Kernel");
     case MedianColumn:
         return tr("Median");
+    case EnergyColumn:
+        return tr("Energy");
+    case EfficiencyColumn:
+        return tr("Per joule");
     case VerdictColumn:
         return tr("Verification");
     case ChangesColumn:

@@ -9,8 +9,9 @@
 namespace kernelpad {
 
 /// Rows are the versions newest first (row 0 is the latest run); the columns are the number,
-/// the time, the kernel, the median, the verification verdict, what changed and the marks
-/// (memcheck, profiled, kept). UserRole of any cell is the version's number.
+/// the time, the kernel, the median, the energy per launch and what it bought (GB/J, GFLOP/J),
+/// the verification verdict, what changed and the marks (memcheck, profiled, kept). UserRole of
+/// any cell is the version's number.
 class VersionsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -19,6 +20,8 @@ public:
         TimeColumn,
         KernelColumn,
         MedianColumn,
+        EnergyColumn,     ///< NVML's energy per launch; empty when the run had none
+        EfficiencyColumn, ///< GB/J and GFLOP/J where bytes or FLOPs per launch are known
         VerdictColumn,
         ChangesColumn,
         MarksColumn,
@@ -43,6 +46,12 @@ public:
 
     /// "passed", "failed: 1 of 2 buffers", "fault", "error: ...": the verdict column's text.
     [[nodiscard]] static QString verdictText(const Version& version);
+    /// "1.23 mJ", "845 µJ": the energy per launch; empty when the run measured none (no NVML,
+    /// too short, or a version recorded before energy was).
+    [[nodiscard]] static QString energyText(const Version& version);
+    /// "8.12 GB/J", "1.52 GFLOP/J" or both, from the energy and the bytes and FLOPs per launch;
+    /// empty without energy or without either count.
+    [[nodiscard]] static QString efficiencyText(const Version& version);
     /// "memcheck: 2 errors", "profiled", "kept before restore", joined by ", ".
     [[nodiscard]] static QString marksText(const Version& version);
 

@@ -10,7 +10,9 @@
 // interrupted sweep resumes, and the file of the project as it is now is read (off this
 // thread) and shown when the project opens or changes. "Devices:" chooses what the sweep spreads
 // over: the chosen device, every device of this computer, or every device of every runner in
-// Preferences (SweepPanelDevices.cpp; the binding finds them).
+// Preferences (SweepPanelDevices.cpp; the binding finds them). The best is confirmed by an
+// interleaved A/B against the runner-up unless its checkbox is cleared; the verdict is the line
+// under the results (SweepPanelConfirm.cpp).
 
 #include "core/engine/Runners.h"
 #include "core/sweep/SweepResultsPath.h"
@@ -24,6 +26,7 @@
 #include <memory>
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLayout;
@@ -132,6 +135,13 @@ public:
     /// What the results file shown says: "12 of 66 configurations from NAME.sweep-HASH.jsonl,
     /// 2026-11-25 00:40; Run Sweep resumes", or why none is shown.
     [[nodiscard]] QString resultsFileText() const;
+    /// Whether Run Sweep confirms the best by an A/B against the runner-up (the checkbox, kept
+    /// in the settings).
+    [[nodiscard]] bool confirms() const;
+    void setConfirms(bool confirm);
+    /// The line under the results: the best's verdict ("confirmed: bx=16,by=8 is 3.1 % faster
+    /// than bx=8,by=8 (…)"), or the A/B in progress; empty when hidden.
+    [[nodiscard]] QString confirmationText() const;
     /// Reads the document's results file again now (it is otherwise read a moment after the
     /// project opens or changes); resultsFileLoaded follows.
     void reloadResultsFile();
@@ -166,11 +176,18 @@ private:
     void onRecord(const SweepRecord& record);
     /// The winner's record with its accurate time: replaces the row, named in the summary.
     void onRetimed(const SweepRecord& record);
+    /// `record` in place of the row of its key (a re-timed or confirmed winner).
+    void replaceRecord(const SweepRecord& record);
     void onFinished(const QString& error);
     void setRunning(bool running);
     void updateButtons();
     void emitRecords();
     bool applyProject(const SweepRecord& record);
+    // The A/B of the best against the runner-up (SweepPanelConfirm.cpp).
+    QCheckBox* buildConfirmCheck(QWidget* parent);
+    void connectConfirmation(Engine* engine);
+    /// The line under the results from the best row's confirmation.
+    void updateConfirmation();
     // Devices (SweepPanelDevices.cpp).
     QWidget* buildDevices(QWidget* parent);
     void refreshDeviceTexts();
@@ -239,6 +256,8 @@ private:
     SweepResultsModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_resultsView = nullptr;
+    QCheckBox* m_confirm = nullptr;
+    QLabel* m_confirmation = nullptr; ///< confirmationText()
     QPushButton* m_applyBest = nullptr;
     QPushButton* m_applyRow = nullptr;
     QPushButton* m_exportCsv = nullptr;

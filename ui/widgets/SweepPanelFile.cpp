@@ -64,6 +64,7 @@ void SweepPanel::fillModel(const QVector<SweepRecord>& records) {
             names.append(t.name);
     }
     m_model->reset(names, records, m_runningSpec.objective);
+    updateConfirmation();
 }
 
 void SweepPanel::showRecords(const QVector<SweepRecord>& records, int total) {

@@ -13,6 +13,7 @@
 #include "ui/models/SweepResultsModel.h"
 #include "ui/widgets/SweepPanel.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -61,6 +62,7 @@ QWidget* SweepPanel::buildResults() {
     m_runReason->setWordWrap(true);
     m_runReason->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_runReason->hide();
+    QCheckBox* confirm = buildConfirmCheck(pane);
 
     m_model = new SweepResultsModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -121,9 +123,11 @@ QWidget* SweepPanel::buildResults() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildDevices(pane));
     layout->addLayout(runRow);
+    layout->addWidget(confirm);
     layout->addWidget(m_runReason);
     layout->addWidget(m_file);
     layout->addWidget(m_results, 1);
+    layout->addWidget(m_confirmation); // under the best's row, above Apply Best
     layout->addLayout(applyRow);
     return pane;
 }
@@ -193,6 +197,7 @@ void SweepPanel::setEngine(Engine* engine) {
         if (id == m_sweepId)
             onRetimed(record);
     });
+    connectConfirmation(engine);
     connect(engine, &Engine::sweepWaiting, this, [this](quint64 id, const QString& why) {
         if (id == m_sweepId)
             showMessage(tr("%1: Run Sweep starts once the GPU is free (Cancel stops it).")
@@ -298,9 +303,11 @@ bool SweepPanel::runSweep() {
     order.resume = resume;
     order.devices = devices.value_or(QVector<PoolEntry>());
     order.evaluator = m_factory;
+    order.confirm = confirms();
     m_runningSpec = order.base.project.sweep;
     m_retimed.reset();
     m_model->reset({}, {}, m_runningSpec.objective);
+    m_confirmation->hide(); // the last sweep's verdict
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_shownPath = path;
@@ -328,22 +335,29 @@ void SweepPanel::onRecord(const SweepRecord& record) {
     if (m_model->names() != record.names)
         m_model->reset(record.names, m_model->records(), m_runningSpec.objective);
     m_model->append(record);
+    updateConfirmation();
     emitRecords();
     updateButtons();
 }
 
 void SweepPanel::onRetimed(const SweepRecord& record) {
     m_retimed = record;
+    replaceRecord(record);
+}
+
+void SweepPanel::replaceRecord(const SweepRecord& record) {
     QVector<SweepRecord> records = m_model->records();
     for (SweepRecord& held : records)
         if (held.key == record.key)
             held = record;
     m_model->reset(m_model->names(), records, m_runningSpec.objective);
+    updateConfirmation();
     emitRecords();
 }
 
 void SweepPanel::onFinished(const QString& error) {
     setRunning(false);
+    updateConfirmation();    // a cancelled A/B's line goes
     scheduleResultsLookup(); // what the file now holds, for resultsFileText()
     int passed = 0;
     for (const SweepRecord& r : m_model->records())

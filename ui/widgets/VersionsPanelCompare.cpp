@@ -5,6 +5,7 @@
 #include "core/run/Summary.h"
 #include "core/run/VersionHistory.h"
 #include "ui/Theme.h"
+#include "ui/models/VersionsModel.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -250,7 +251,11 @@ void VersionCompareView::showTimings(const Version& before, const Version& after
         const double value = f.value(v.timing);
         return f.duration ? formatDurationMs(value) : QString::number(value, 'g', 4);
     };
-    m_timings->setRowCount(int(figures.size()) + 1);
+    // Energy where either version measured it; an older version's cell stays empty, not 0.
+    const QString energyBefore = VersionsModel::energyText(before);
+    const QString energyAfter = VersionsModel::energyText(after);
+    const bool energy = !energyBefore.isEmpty() || !energyAfter.isEmpty();
+    m_timings->setRowCount(int(figures.size()) + (energy ? 3 : 1));
     int row = 0;
     for (const Figure& f : figures) {
         const bool both = before.hasTiming() && after.hasTiming();
@@ -258,6 +263,17 @@ void VersionCompareView::showTimings(const Version& before, const Version& after
                {f.name, text(before, f), text(after, f),
                 both && f.duration ? relativeChange(f.value(before.timing), f.value(after.timing))
                                    : QString()});
+    }
+    if (energy) {
+        const bool both = !energyBefore.isEmpty() && !energyAfter.isEmpty();
+        setRow(m_timings, row++,
+               {tr("energy per launch"), energyBefore, energyAfter,
+                both ? relativeChange(before.timing.telemetry.energyPerLaunchJ(),
+                                      after.timing.telemetry.energyPerLaunchJ())
+                     : QString()});
+        setRow(m_timings, row++,
+               {tr("per joule"), VersionsModel::efficiencyText(before),
+                VersionsModel::efficiencyText(after), QString()});
     }
     setRow(m_timings, row, {tr("device"), before.device, after.device, QString()});
     m_timings->resizeColumnsToContents();
