@@ -70,6 +70,8 @@ TestCheck verifyCheck(const RunResult& run) {
     }
     QStringList failed, passed;
     for (const BufferVerification& v : run.verification) {
+        if (v.method == QLatin1String("guard bytes"))
+            continue; // the canary check's (guardCheck)
         if (v.passed) {
             passed << QStringLiteral("%1: %2 elements match").arg(v.buffer).arg(v.checked);
             continue;
@@ -271,9 +273,54 @@ TestCheck determinismCheck(const RunResult& first, const RunResult& second) {
     return check;
 }
 
+/// Guard bytes round every buffer (core/verify/GuardCheck.h): a write outside one fails.
+TestCheck canaryCheck(const RunResult& run) {
+    TestCheck check{QStringLiteral("canary"), CheckOutcome::Passed, {}, {}};
+    if (run.status != RunStatus::Ok && run.status != RunStatus::VerificationFailed) {
+        check.outcome = CheckOutcome::Skipped;
+        check.message = QStringLiteral("the run did not finish");
+        return check;
+    }
+    QStringList hits;
+    for (const GuardFinding& f : run.guards)
+        hits << f.message();
+    if (!hits.isEmpty()) {
+        check.outcome = CheckOutcome::Failed;
+        check.message = hits.join(QStringLiteral("; "));
+    } else {
+        check.message = QStringLiteral("no byte written outside a buffer");
+    }
+    return check;
+}
+
+/// A passing check that an all-zero (or unchanged) output would pass too proves little.
+TestCheck zerosCheck(const RunResult& run) {
+    TestCheck check{QStringLiteral("zeros"), CheckOutcome::Passed, {}, {}};
+    if (std::any_of(run.verification.cbegin(), run.verification.cend(),
+                    [](const BufferVerification& v) { return !v.passed; }) ||
+        (run.status != RunStatus::Ok && run.status != RunStatus::VerificationFailed)) {
+        check.outcome = CheckOutcome::Skipped;
+        check.message = QStringLiteral("a check failed already");
+        return check;
+    }
+    QStringList warnings;
+    for (const BufferVerification& v : run.verification)
+        warnings << v.warnings;
+    if (!warnings.isEmpty()) {
+        check.outcome = CheckOutcome::Warning;
+        check.message = warnings.join(QStringLiteral("; "));
+    } else if (run.verification.isEmpty()) {
+        check.outcome = CheckOutcome::Skipped;
+        check.message = QStringLiteral("no output is verified");
+    } else {
+        check.message = QStringLiteral("an all-zero output would fail every check");
+    }
+    return check;
+}
+
 QVector<TestCheck> caseChecks(const RunResult& run, const RunResult* again,
                               const QString& determinismSkipped) {
-    QVector<TestCheck> checks{verifyCheck(run)};
+    QVector<TestCheck> checks{verifyCheck(run), canaryCheck(run), zerosCheck(run)};
     if (again)
         checks << determinismCheck(run, *again);
     else

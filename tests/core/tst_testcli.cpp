@@ -205,7 +205,8 @@ void TestTestCli::standInFailuresAsJunit() {
     QVERIFY2(r.out.contains(QStringLiteral("out: not verified: bad <expr> & \"quote\" ]]> "
                                            "\\u0001\\u001B[31m end")),
              qPrintable(r.out));
-    QVERIFY2(r.out.contains(QStringLiteral("0 passed, 2 failed")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("2 passed, 2 failed, 0 warnings, 4 skipped")),
+             qPrintable(r.out));
 
     const std::optional<QString> verdict = validate(junit);
     if (!verdict)
@@ -214,10 +215,10 @@ void TestTestCli::standInFailuresAsJunit() {
     QFile f(junit);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString xml = QString::fromUtf8(f.readAll());
-    // A testcase per case and check: 2 cases × (verify, determinism).
-    QCOMPARE(xml.count(QStringLiteral("<testcase ")), 4);
+    // A testcase per case and check: 2 cases × (verify, canary, zeros, determinism).
+    QCOMPARE(xml.count(QStringLiteral("<testcase ")), 8);
     QCOMPARE(xml.count(QStringLiteral("<failure ")), 2);
-    QCOMPARE(xml.count(QStringLiteral("<skipped ")), 2);
+    QCOMPARE(xml.count(QStringLiteral("<skipped ")), 4);
     QVERIFY2(xml.contains(QStringLiteral("name=\"tail &lt;&amp;&gt; &quot;q&quot;: verify\"")),
              qPrintable(xml));
     QVERIFY2(!xml.contains(QChar(0x01)) && !xml.contains(QChar(0x1b)), qPrintable(xml));

@@ -325,19 +325,49 @@ void TestTestSpec::verifyCheckFromRun() {
     v.firstMismatches = {Mismatch{32, 0, 1.5}};
     run.verification = {v};
     QVector<TestCheck> checks = caseChecks(run, nullptr, QStringLiteral("not asked"));
-    QCOMPARE(checks.size(), 2);
+    QCOMPARE(checks.size(), 4);
     QCOMPARE(checks[0].name, QStringLiteral("verify"));
     QCOMPARE(checks[0].outcome, CheckOutcome::Failed);
     QCOMPARE(checks[0].message, QStringLiteral("out: 1 of 33 elements wrong (1 never written)"));
     QCOMPARE(checks[0].details, QStringList{QStringLiteral("out[32]: got 0, expected 1.5")});
-    QCOMPARE(checks[1].name, QStringLiteral("determinism"));
-    QCOMPARE(checks[1].outcome, CheckOutcome::Skipped);
-    QCOMPARE(checks[1].message, QStringLiteral("not asked"));
+    QCOMPARE(checks[1].name, QStringLiteral("canary"));
+    QCOMPARE(checks[1].outcome, CheckOutcome::Passed);
+    QCOMPARE(checks[2].name, QStringLiteral("zeros"));
+    QCOMPARE(checks[2].outcome, CheckOutcome::Skipped); // verify failed already
+    QCOMPARE(checks[3].name, QStringLiteral("determinism"));
+    QCOMPARE(checks[3].outcome, CheckOutcome::Skipped);
+    QCOMPARE(checks[3].message, QStringLiteral("not asked"));
 
-    run.status = RunStatus::Ok;
+    // A write past the end: the canary fails, and its row is not counted by verify.
+    GuardFinding past;
+    past.buffer = QStringLiteral("out");
+    past.count = 1024;
+    past.elementBytes = 4;
+    past.bytesAfter = 4;
+    past.firstAfter = 1024;
+    run.guards = {past};
+    BufferVerification guardRow = guardVerification(past);
     run.verification.first().passed = true;
+    run.verification << guardRow;
     checks = caseChecks(run, nullptr, {});
     QCOMPARE(checks[0].outcome, CheckOutcome::Passed);
+    QCOMPARE(checks[1].outcome, CheckOutcome::Failed);
+    QCOMPARE(checks[1].message, QStringLiteral("out: 4 bytes written past the end (element 1024)"));
+    run.guards.clear();
+    run.verification.removeLast();
+
+    // A check an all-zero output would pass: a warning, not a failure.
+    run.verification.first().warnings = {
+        QStringLiteral("out: this check would also pass if the kernel wrote nothing (all zeros)")};
+    checks = caseChecks(run, nullptr, {});
+    QCOMPARE(checks[2].outcome, CheckOutcome::Warning);
+    QVERIFY(checks[2].message.contains(QStringLiteral("all zeros")));
+    run.verification.first().warnings.clear();
+
+    run.status = RunStatus::Ok;
+    checks = caseChecks(run, nullptr, {});
+    QCOMPARE(checks[0].outcome, CheckOutcome::Passed);
+    QCOMPARE(checks[2].outcome, CheckOutcome::Passed);
 
     run.verification.clear();
     QCOMPARE(caseChecks(run, nullptr, {})[0].outcome, CheckOutcome::Skipped);
