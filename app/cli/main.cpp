@@ -17,6 +17,7 @@
 #include "core/project/RunnerSpec.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
@@ -38,6 +39,39 @@ int refuseOption(const kernelpad::cli::CommandUsage& command, const QString& opt
     else
         QTextStream(stderr) << "kernelpad-cli: " << message << '\n';
     return kernelpad::cli::kExitBadInput;
+}
+
+int printVersion() {
+    QTextStream out(stdout);
+    out << "kernelpad-cli " << KERNELPAD_VERSION << '\n';
+    // The compilers this computer has (loaded at run time, so a missing one is no crash).
+    QString why;
+    if (const kernelpad::NvrtcApi* nvrtc = kernelpad::NvrtcApi::load(&why))
+        out << "NVRTC " << kernelpad::Program::nvrtcVersion() << " (" << nvrtc->path << ")\n";
+    else
+        out << why << '\n';
+    if (const kernelpad::NvJitLinkApi* link = kernelpad::NvJitLinkApi::load(&why))
+        out << "nvJitLink " << kernelpad::nvJitLinkVersion() << " (" << link->path << ")\n";
+    else
+        out << why << '\n';
+    return kernelpad::cli::kExitOk;
+}
+
+/// The command's own entry point (kernelpad::cli::findCommand knew the name).
+int runCommand(const QString& command, const QStringList& args) {
+    using Entry = int (*)(const QStringList&);
+    static const QHash<QString, Entry> entries = {
+        {QStringLiteral("init"), &kernelpad::cli::runInit},
+        {QStringLiteral("compile"), &kernelpad::cli::runCompile},
+        {QStringLiteral("sass"), &kernelpad::cli::runSass},
+        {QStringLiteral("run"), &kernelpad::cli::runRun},
+        {QStringLiteral("profile"), &kernelpad::cli::runProfile},
+        {QStringLiteral("test"), &kernelpad::cli::runTest},
+        {QStringLiteral("sweep"), &kernelpad::cli::runSweep},
+        {QStringLiteral("devices"), &kernelpad::cli::runDevices},
+        {QStringLiteral("ab"), &kernelpad::cli::runAb},
+        {QStringLiteral("bench-launch"), &kernelpad::cli::runBenchLaunch}};
+    return entries.value(command, &kernelpad::cli::runServe)(args);
 }
 
 } // namespace
@@ -66,21 +100,8 @@ static int runCommandLine(int argc, char** argv) {
         QTextStream(stdout) << (asked ? asked->text : kernelpad::cli::overviewUsage());
         return kernelpad::cli::kExitOk;
     }
-    if (args.first() == "--version") {
-        QTextStream out(stdout);
-        out << "kernelpad-cli " << KERNELPAD_VERSION << '\n';
-        // The compilers this computer has (loaded at run time, so a missing one is no crash).
-        QString why;
-        if (const kernelpad::NvrtcApi* nvrtc = kernelpad::NvrtcApi::load(&why))
-            out << "NVRTC " << kernelpad::Program::nvrtcVersion() << " (" << nvrtc->path << ")\n";
-        else
-            out << why << '\n';
-        if (const kernelpad::NvJitLinkApi* link = kernelpad::NvJitLinkApi::load(&why))
-            out << "nvJitLink " << kernelpad::nvJitLinkVersion() << " (" << link->path << ")\n";
-        else
-            out << why << '\n';
-        return 0;
-    }
+    if (args.first() == "--version")
+        return printVersion();
     const QString command = args.takeFirst();
     const kernelpad::cli::CommandUsage* usage = kernelpad::cli::findCommand(command);
     if (!usage) {
@@ -141,27 +162,7 @@ static int runCommandLine(int argc, char** argv) {
             return kernelpad::cli::kExitBadInput;
         }
     }
-    if (command == "init")
-        return kernelpad::cli::runInit(args);
-    if (command == "compile")
-        return kernelpad::cli::runCompile(args);
-    if (command == "sass")
-        return kernelpad::cli::runSass(args);
-    if (command == "run")
-        return kernelpad::cli::runRun(args);
-    if (command == "profile")
-        return kernelpad::cli::runProfile(args);
-    if (command == "test")
-        return kernelpad::cli::runTest(args);
-    if (command == "sweep")
-        return kernelpad::cli::runSweep(args);
-    if (command == "devices")
-        return kernelpad::cli::runDevices(args);
-    if (command == "ab")
-        return kernelpad::cli::runAb(args);
-    if (command == "bench-launch")
-        return kernelpad::cli::runBenchLaunch(args);
-    return kernelpad::cli::runServe(args);
+    return runCommand(command, args);
 }
 
 int main(int argc, char** argv) {

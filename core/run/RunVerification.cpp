@@ -289,6 +289,25 @@ BufferVerification inputBufferVerification(const RunBuffer& b) {
             .arg(b.name));
 }
 
+/// The comparison made on the host, with the warnings of a check that passed; `error` (the
+/// expected values could not be had) fails it instead.
+BufferVerification hostVerification(const RunBuffer& b, const QByteArray& got,
+                                    const QByteArray& expected, const QString& method,
+                                    const QString& error) {
+    if (!error.isEmpty())
+        return failedVerification(b, method, error);
+    const VerifySpec& spec = b.verify;
+    BufferVerification v =
+        compareBuffers(b.type, got, expected, b.count, spec.atol, spec.rtol, spec.ulp, spec.nan);
+    v.buffer = b.name;
+    v.method = method;
+    if (v.passed)
+        v.warnings = passWarnings(b.name, b.type, expected, b.count,
+                                  Tolerance{spec.atol, spec.rtol, spec.ulp},
+                                  b.direction == Direction::InOut ? &b.hostContents() : nullptr);
+    return v;
+}
+
 } // namespace
 
 QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& buffers,
@@ -397,19 +416,7 @@ QVector<BufferVerification> RunVerifier::verify(const std::vector<RunBuffer>& bu
         case VerifySpec::Kind::None:
             break;
         }
-        if (!error.isEmpty()) {
-            reports.push_back(failedVerification(b, method, error));
-            continue;
-        }
-        BufferVerification v = compareBuffers(b.type, got, expected, b.count, spec.atol, spec.rtol,
-                                              spec.ulp, spec.nan);
-        v.buffer = b.name;
-        v.method = method;
-        if (v.passed)
-            v.warnings = passWarnings(
-                b.name, b.type, expected, b.count, Tolerance{spec.atol, spec.rtol, spec.ulp},
-                b.direction == Direction::InOut ? &b.hostContents() : nullptr);
-        reports.push_back(v);
+        reports.push_back(hostVerification(b, got, expected, method, error));
     }
     adviseTolerances(buffers, reports);
     return reports;
