@@ -125,7 +125,7 @@ ProfileComparison compareProfiles(const ProfileReport& current, const ProfileRep
         {QStringLiteral("Launch Statistics"), QStringLiteral("Registers Per Thread")}};
     for (const auto& [section, name] : headline)
         for (const MetricChange& c : std::as_const(out.metrics))
-            if (c.section == section && c.name == name && c.changePct())
+            if (c.section == section && c.name == name && c.changePct() && *c.changePct() != 0)
                 out.headline << QStringLiteral("%1 %2 → %3 (%4%5 %)")
                                     .arg(name, formatted(*c.baseline, c.unit),
                                          formatted(*c.current, c.unit),

@@ -32,8 +32,10 @@ void twice(const float* x, float* out, unsigned n)
 )";
 
 /// 32 sums over n values by atomicAdd, in T.
+// The element type comes as the define ELEM (not T: a define named T breaks NVRTC's built-in
+// headers, which use T as a template parameter).
 const char* const kAtomicSumSource = R"(extern "C" __global__
-void sums(const T* x, T* out, unsigned n)
+void sums(const ELEM* x, ELEM* out, unsigned n)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
@@ -114,7 +116,7 @@ Project atomicSum(const char* type, const char* ctype, bool determinism) {
         n,
         QJsonObject{{"cases", QJsonArray{QJsonObject{{"values", QJsonObject{{"n", n}}}}}},
                     {"determinism", determinism}},
-        {QStringLiteral("T=%1").arg(QLatin1String(ctype))});
+        {QStringLiteral("ELEM=%1").arg(QLatin1String(ctype))});
 }
 
 } // namespace
