@@ -1,4 +1,5 @@
 #include "ui/widgets/RegisterMargin.h"
+#include "ui/widgets/MarginToolTip.h"
 
 #include "ui/widgets/CodeEditor.h"
 
@@ -236,24 +237,10 @@ bool RegisterMargin::eventFilter(QObject* watched, QEvent* event) {
     }
     if (event->type() != QEvent::ToolTip || m_entries.isEmpty())
         return QObject::eventFilter(watched, event);
-    auto* help = static_cast<QHelpEvent*>(event);
-    int left = 0;
-    for (int margin = 0; margin < kMargin; ++margin)
-        left += m_editor->marginWidth(margin);
-    const int right = left + m_editor->marginWidth(kMargin);
-    if (help->pos().x() < left || help->pos().x() >= right)
-        return QObject::eventFilter(watched, event);
-    const long position =
-        m_editor->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMPOINT,
-                                (unsigned long)help->pos().x(), (long)help->pos().y());
-    const int line =
-        int(m_editor->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, position));
-    const QString text = toolTipAt(line);
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(help->globalPos(), text, m_editor->viewport());
-    return true;
+    if (showMarginToolTip(m_editor, kMargin, static_cast<QHelpEvent*>(event),
+                          [this](int line) { return toolTipAt(line); }))
+        return true;
+    return QObject::eventFilter(watched, event);
 }
 
 } // namespace kernelpad
