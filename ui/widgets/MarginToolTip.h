@@ -21,9 +21,9 @@ bool showMarginToolTip(QsciScintilla* editor, int margin, const QHelpEvent* help
     const int right = left + editor->marginWidth(margin);
     if (help->pos().x() < left || help->pos().x() >= right)
         return false;
-    const long position = editor->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMPOINT,
-                                                (unsigned long)help->pos().x(),
-                                                (long)help->pos().y());
+    const long position =
+        editor->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMPOINT,
+                              (unsigned long)help->pos().x(), (long)help->pos().y());
     const int line = int(editor->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, position));
     const QString text = textAt(line);
     if (text.isEmpty())
