@@ -162,7 +162,9 @@ DeviceInfo OccupancyLimits::tableDevice(const QString& arch) {
     const std::optional<std::pair<int, int>> cc = computeCapability(arch);
     if (!cc)
         return d;
-    const auto [major, minor] = *cc;
+    // Plain ints, not a structured binding: C++17 lambdas cannot capture those (clang refuses).
+    const int major = cc->first;
+    const int minor = cc->second;
     const auto* row =
         std::find_if(std::begin(kArchTable), std::end(kArchTable),
                      [&](const ArchRow& r) { return r.major == major && r.minor == minor; });
