@@ -13,6 +13,7 @@
 // translation), and whether the kernel's machine code (the CUBIN's .text sections) is the
 // baseline's.
 
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -24,6 +25,14 @@ struct VariantSource {
     QString name;
     QString source;
 };
+
+/// The constant an edit numbered `edit` writes for EDIT: `edit` plus a salt chosen once per run
+/// (by the parent, handed to its children in $KERNELPAD_BENCH_SALT), so that no compile of this
+/// run repeats one of an earlier run. NVRTC (12.9+) keeps NVVM's and ptxas's output in the
+/// driver's compute cache, keyed by their input: a repeated edit would skip both phases.
+[[nodiscard]] int editValue(int edit);
+/// This process's environment with the run's salt, for a child.
+[[nodiscard]] QProcessEnvironment saltedEnvironment();
 
 /// Times every variant of every source (each in a child process: this program run again with
 /// `childArguments` + the source's and variant's names); prints the table. False when a
