@@ -79,6 +79,52 @@ void printAdvice(QTextStream& out, const ProfileReport& r) {
     }
 }
 
+QString rateOfPeak(const RateAndPeak& r, const char* unit) {
+    QString text = rate(r.achieved, unit);
+    if (r.peak)
+        text += QStringLiteral(" of ") + rate(r.peak, unit);
+    if (r.achieved && r.peak && *r.peak > 0)
+        text += QStringLiteral(" (%1 %)").arg(100.0 * *r.achieved / *r.peak, 0, 'f', 1);
+    return text;
+}
+
+/// The roofs of each level and precision with what the kernel reached of them, a line per
+/// point, and the bound in words.
+void printHierarchy(QTextStream& out, const HierarchicalRoofline& h) {
+    if (h.isEmpty()) {
+        out << "Hierarchical roofline: not collected (the raw page has none of the "
+               "SpeedOfLight_Hierarchical*RooflineChart sections' metrics)\n";
+        return;
+    }
+    out << "Hierarchical roofline (achieved of the peak at the profiled clocks):\n";
+    for (MemoryLevel level : kMemoryLevels)
+        out << "  " << QStringLiteral("%1").arg(memoryLevelName(level), -14)
+            << rateOfPeak(h.memory(level), "B/s") << '\n';
+    for (Precision p : kPrecisions) {
+        out << "  " << QStringLiteral("%1").arg(precisionName(p), -14)
+            << rateOfPeak(h.compute(p), "FLOP/s");
+        if (p == Precision::Tensor && !h.tensorPath.isEmpty())
+            out << " (" << h.tensorPath << "'s peak)";
+        out << '\n';
+    }
+    for (const HierarchyPoint& point : h.points()) {
+        out << "  "
+            << QStringLiteral("%1 at %2")
+                   .arg(precisionName(point.precision), memoryLevelName(point.level))
+                   .leftJustified(18)
+            << QString::number(point.flopsPerByte, 'g', 3) << " FLOP/byte, "
+            << si(point.flopsPerSecond) << "FLOP/s";
+        if (const std::optional<double> f = point.fractionOfRoof())
+            out << ", " << QString::number(100.0 * *f, 'f', 1) << " % of the "
+                << (point.underMemoryRoof ? memoryLevelName(point.level)
+                                          : h.roofName(point.precision))
+                << " roof";
+        out << '\n';
+    }
+    if (const std::optional<RooflineBound> b = h.bound())
+        out << "  " << b->sentence << '\n';
+}
+
 } // namespace
 
 QStringList profileWarnings(const ProfileReport& report) {
@@ -142,6 +188,7 @@ void printProfile(QTextStream& out, const ProfileReport& r) {
         << (roof.arithmeticIntensity ? QString::number(*roof.arithmeticIntensity, 'g', 3)
                                      : QStringLiteral("-"))
         << " FLOP/byte\n";
+    printHierarchy(out, r.hierarchy);
 
     if (!r.stalls.isEmpty()) {
         qint64 total = 0;

@@ -66,8 +66,17 @@ QString escapeNcuRegex(const QString& name) {
 }
 
 QStringList ncuExtraSections() {
-    return {QStringLiteral("SourceCounters"), QStringLiteral("WarpStateStats"),
-            QStringLiteral("SpeedOfLight_RooflineChart")};
+    // The hierarchical charts' metrics are what hierarchicalRoofline() reads: L1 and L2
+    // bandwidth with their peaks, half-precision and tensor-pipe work. The double-precision
+    // chart asks for no counter the plain roofline does not, so it costs no pass. The full set
+    // has all four already; naming them again is harmless.
+    return {QStringLiteral("SourceCounters"),
+            QStringLiteral("WarpStateStats"),
+            QStringLiteral("SpeedOfLight_RooflineChart"),
+            QStringLiteral("SpeedOfLight_HierarchicalSingleRooflineChart"),
+            QStringLiteral("SpeedOfLight_HierarchicalHalfRooflineChart"),
+            QStringLiteral("SpeedOfLight_HierarchicalTensorRooflineChart"),
+            QStringLiteral("SpeedOfLight_HierarchicalDoubleRooflineChart")};
 }
 
 QStringList ncuExtraMetrics() {

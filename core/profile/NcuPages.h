@@ -71,6 +71,12 @@ struct RawPage {
 /// Fails when the page lacks the header, unit and value rows.
 [[nodiscard]] std::optional<RawPage> parseRawPage(const QString& csv, QString* error);
 
+/// The hierarchical roofline of the raw page: the metrics of ncu's
+/// SpeedOfLight_Hierarchical*RooflineChart sections (both sets ask for them, ncuExtraSections);
+/// a value whose metrics the page lacks (an older recording, a set without the sections)
+/// stays absent.
+[[nodiscard]] HierarchicalRoofline hierarchicalRoofline(const RawPage& raw);
+
 /// The source page (`--print-source cuda,sass`) of one function: its lines with their SASS.
 struct SourcePage {
     QString filePath;         ///< "File Path" (the NVRTC program name)

@@ -239,6 +239,7 @@ std::optional<ProfileReport> assembleProfileReport(const NcuPages& pages, const 
         r.durationNs = *seconds * 1e9;
     r.speedOfLight = speedOfLight(metrics);
     r.roofline = roofline(metrics, r.speedOfLight, r.durationNs);
+    r.hierarchy = hierarchicalRoofline(*raw);
     r.stalls = rawStalls(*raw);
     if (!pages.source.trimmed().isEmpty())
         addSourceLines(pages.source, sourceName, &r);

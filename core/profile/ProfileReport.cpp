@@ -388,6 +388,7 @@ QJsonObject ProfileReport::toJson() const {
                   {QStringLiteral("stalls"), listJson(stalls, &stallJson)},
                   {QStringLiteral("lines"), listJson(lines, &lineJson)},
                   {QStringLiteral("roofline"), optionalsJson(roofline, kRoofFields)},
+                  {QStringLiteral("hierarchicalRoofline"), hierarchy.toJson()},
                   {QStringLiteral("metrics"), listJson(metrics, &metricJson)},
                   {QStringLiteral("rules"), listJson(rules, &ruleJson)},
                   {QStringLiteral("ncuVersion"), ncuVersion},
@@ -418,6 +419,12 @@ std::optional<ProfileReport> ProfileReport::fromJson(const QJsonObject& json, QS
                        kSolFields) ||
         !f.readObject(QStringLiteral("roofline"), &roof) ||
         !readOptionals(roof, error, f.path(QStringLiteral("roofline")), &r.roofline, kRoofFields))
+        return std::nullopt;
+    // A report saved before the hierarchical roofline has none: its values stay absent.
+    QJsonObject hierarchy;
+    if (!f.readObject(QStringLiteral("hierarchicalRoofline"), &hierarchy) ||
+        !HierarchicalRoofline::fromJson(hierarchy, f.path(QStringLiteral("hierarchicalRoofline")),
+                                        &r.hierarchy, error))
         return std::nullopt;
     if (!readList<StallReason>(f, QStringLiteral("stalls"), &r.stalls, &readStall, error) ||
         !readList<LineProfile>(f, QStringLiteral("lines"), &r.lines, &readLine, error) ||
@@ -496,8 +503,8 @@ bool operator==(const ProfileReport& a, const ProfileReport& b) {
            a.sourceName == b.sourceName && a.durationNs == b.durationNs &&
            a.blockSize == b.blockSize && a.gridSize == b.gridSize &&
            a.speedOfLight == b.speedOfLight && a.stalls == b.stalls && a.lines == b.lines &&
-           a.roofline == b.roofline && a.metrics == b.metrics && a.rules == b.rules &&
-           a.ncuVersion == b.ncuVersion && a.commandLine == b.commandLine &&
+           a.roofline == b.roofline && a.hierarchy == b.hierarchy && a.metrics == b.metrics &&
+           a.rules == b.rules && a.ncuVersion == b.ncuVersion && a.commandLine == b.commandLine &&
            a.warnings == b.warnings;
 }
 

@@ -4,6 +4,7 @@
 // line counters with the coalescing and bank-conflict flags, the roofline's point and roofs.
 // Read from ncu's CSV pages by core/profile/NcuPages.h; kept in the session history as JSON.
 
+#include "core/profile/HierarchicalRoofline.h"
 #include "core/run/RunStatus.h"
 
 #include <QJsonObject>
@@ -164,11 +165,12 @@ struct ProfileReport {
     QList<StallReason> stalls; ///< most samples first
     QList<LineProfile> lines;  ///< by line; empty without -lineinfo
     Roofline roofline;
-    QList<ProfileMetric> metrics; ///< every metric of the details page, in its order
-    QList<ProfileRule> rules;     ///< ncu's advice
-    QString ncuVersion;           ///< "2025.3.1.0"
-    QStringList commandLine;      ///< the profiling command, program first
-    QStringList warnings;         ///< ncu's ==WARNING== lines and what the parsers skipped
+    HierarchicalRoofline hierarchy; ///< L1, L2 and DRAM roofs and points per precision
+    QList<ProfileMetric> metrics;   ///< every metric of the details page, in its order
+    QList<ProfileRule> rules;       ///< ncu's advice
+    QString ncuVersion;             ///< "2025.3.1.0"
+    QStringList commandLine;        ///< the profiling command, program first
+    QStringList warnings;           ///< ncu's ==WARNING== lines and what the parsers skipped
 
     /// The record of `line`, or null.
     [[nodiscard]] const LineProfile* lineProfile(int line) const;

@@ -1,7 +1,7 @@
 // Nsight Compute on a real GPU, through the Engine and through kernelpad-cli: the stride-32 read
 // is flagged uncoalesced at its line and the contiguous one is not; the 32-way bank conflicts
 // of the unpadded transpose tile are flagged at their line and the padded tile's are not; SAXPY
-// reaches at least 60 % of the DRAM peak.
+// reaches at least 60 % of the DRAM peak and has a point at every memory level.
 
 #include "GpuTestSupport.h"
 
@@ -157,6 +157,19 @@ private slots:
         QVERIFY(*r.roofline.dramBytesPerSecond >=
                 kSaxpyDramFloorPct / 100.0 * *r.roofline.peakDramBytesPerSecond);
         QVERIFY(r.roofline.peakFp32FlopsPerSecond);
+        // The hierarchical sections added to the basic set fill every level: an FP32 point at
+        // L1, L2 and DRAM (2/12 FLOP/byte at L1), under the DRAM roof.
+        const HierarchicalRoofline& h = r.hierarchy;
+        for (const HierarchyPoint& p : h.points())
+            qInfo("%s at %s: %.4g FLOP/byte, %.4g FLOP/s, roof %.4g",
+                  qPrintable(precisionName(p.precision)), qPrintable(memoryLevelName(p.level)),
+                  p.flopsPerByte, p.flopsPerSecond, p.roofFlopsPerSecond.value_or(-1));
+        const std::optional<RooflineBound> bound = h.bound();
+        qInfo("%s", bound ? qPrintable(bound->sentence) : "no bound");
+        QVERIFY2(h.l1.peak && h.l2.peak && h.dram.peak && h.fp32.peak,
+                 "a level's or FP32's peak is missing from the raw page");
+        QCOMPARE(h.points().size(), 3);
+        QVERIFY(bound && bound->memory && bound->level == MemoryLevel::Dram);
         QVERIFY(!r.ncuVersion.isEmpty());
         QString error;
         const auto back = ProfileReport::fromJson(r.toJson(), &error);

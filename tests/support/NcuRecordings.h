@@ -24,9 +24,13 @@ inline QString ncuRecording(const QString& name) {
 inline ProfileReport recordedProfile(const QString& kernel, const QString& set) {
     NcuPages pages;
     pages.details = ncuRecording(kernel + QLatin1Char('.') + set + QStringLiteral(".details.csv"));
-    // Only SAXPY's raw pages were recorded; the others' reports use SAXPY's (the same
-    // device), which is enough for the per-line and details checks.
-    const QString raw = QStringLiteral("saxpy.") + set + QStringLiteral(".raw.csv");
+    // The basic and full sets have only SAXPY's raw pages; the others' reports use SAXPY's
+    // (the same device), which is enough for the per-line and details checks. The "hier"
+    // recordings have each kernel's own.
+    const QString own = kernel + QLatin1Char('.') + set + QStringLiteral(".raw.csv");
+    const QString raw = QFile::exists(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/ncu/") + own)
+                            ? own
+                            : QStringLiteral("saxpy.") + set + QStringLiteral(".raw.csv");
     pages.raw = ncuRecording(raw);
     if (set == QLatin1String("full"))
         pages.source = ncuRecording(kernel + QStringLiteral(".full.source-cuda-sass.csv"));

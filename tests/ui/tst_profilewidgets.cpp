@@ -2,18 +2,24 @@
 // the stall chart (sorted, capped, tooltips) and the editor margin (heat, flags, tooltips,
 // following edits, stale).
 
+#include "../support/NcuRecordings.h"
 #include "../support/TestMain.h"
 #include "ui/widgets/CodeEditor.h"
 #include "ui/widgets/ProfileMargin.h"
+#include "ui/widgets/ProfilePanel.h"
 #include "ui/widgets/RooflineChart.h"
+#include "ui/widgets/RooflineChartLevels.h"
 #include "ui/widgets/StallChart.h"
 
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
+#include <QDir>
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QStackedWidget>
 #include <QTest>
@@ -45,6 +51,22 @@ QList<QLineSeries*> lineSeries(const RooflineChart& chart) {
     return out;
 }
 
+QList<QScatterSeries*> scatterOf(QChart* chart) {
+    QList<QScatterSeries*> out;
+    for (QAbstractSeries* s : chart->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s))
+            out << scatter;
+    return out;
+}
+
+QStringList lineNames(QChart* chart) {
+    QStringList out;
+    for (QAbstractSeries* s : chart->series())
+        if (s->type() == QAbstractSeries::SeriesTypeLine)
+            out << s->name();
+    return out;
+}
+
 QString source(int lines) {
     QStringList text;
     for (int i = 1; i <= lines; ++i)
@@ -61,6 +83,9 @@ private slots:
     void rooflineRoofsAndRidges();
     void rooflinePointsJoinedInOrder();
     void rooflineSkipsPointsWithoutWork();
+    void rooflineLevelsOfRecordedSaxpy();
+    void rooflineLevelsTensorAndModes();
+    void rooflineLevelsReadableInTheProfileTab();
     void stallsSortedWithTooltips();
     void stallsBeyondTheCapBecomeOther();
     void heatLevels_data();
@@ -149,6 +174,103 @@ void TestProfileWidgets::rooflineSkipsPointsWithoutWork() {
     QVERIFY2(labels.contains(QStringLiteral("2")), qPrintable(labels.join(QLatin1Char('|'))));
     QVERIFY2(labels.contains(QStringLiteral("1: no FP operations counted")),
              qPrintable(labels.join(QLatin1Char('|'))));
+}
+
+void TestProfileWidgets::rooflineLevelsOfRecordedSaxpy() {
+    // SAXPY on the H200 (tests/data/ncu/saxpy.hier.*): FP32 points at L1 (2/12 FLOP/byte),
+    // L2 (0.249) and DRAM (0.177), under the DRAM roof at 64 % of it.
+    RooflineChart chart;
+    chart.setHierarchy(test::recordedProfile("saxpy", "hier").hierarchy,
+                       QStringLiteral("Run 1 · saxpy"));
+    auto* stack = chart.findChild<QStackedWidget*>();
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("rooflineLevels"));
+    QCOMPARE(chart.mode(), RooflineChart::Mode::Levels);
+    QVERIFY(!chart.findChild<QComboBox*>(QStringLiteral("rooflineMode"))->isHidden());
+    RooflineLevelsChart* levels = chart.levels();
+    QCOMPARE(levels->pointLabels(),
+             (QStringList{QStringLiteral("L1"), QStringLiteral("L2"), QStringLiteral("DRAM")}));
+    const QList<QScatterSeries*> points = scatterOf(levels->chart());
+    QCOMPARE(points.size(), 3);
+    const QList<HierarchyPoint> expected = levels->roofline().points();
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(points.at(i)->pointLabelsFormat(), levels->pointLabels().at(i));
+        QVERIFY(points.at(i)->pointLabelsVisible());
+        QCOMPARE(points.at(i)->at(0),
+                 QPointF(expected.at(i).flopsPerByte, expected.at(i).flopsPerSecond / 1e12));
+    }
+    // The levels differ in colour, so each point reads against its own roof.
+    QVERIFY(points.at(0)->color() != points.at(2)->color());
+    // Three memory roofs, and the FP32, FP64 and FP16/BF16 roofs (no tensor path ran).
+    const QStringList roofs = lineNames(levels->chart());
+    QVERIFY2(roofs.size() == 6, qPrintable(roofs.join(QLatin1Char('|'))));
+    for (const QString& name :
+         {QStringLiteral("L1 25.3 TB/s"), QStringLiteral("L2 10.1 TB/s"),
+          QStringLiteral("DRAM 4.81 TB/s"), QStringLiteral("FP32 50.6 TFLOP/s")})
+        QVERIFY2(roofs.contains(name), qPrintable(roofs.join(QLatin1Char('|'))));
+    QVERIFY2(levels->verdict().startsWith(QStringLiteral("DRAM-bound: 64 % of the DRAM roof")),
+             qPrintable(levels->verdict()));
+    const QString tip = levels->pointToolTip(2);
+    QVERIFY2(tip.startsWith(QStringLiteral("FP32 at DRAM: 0.177 FLOP/byte, 548 GFLOP/s")),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("64.4 % of the DRAM roof")), qPrintable(tip));
+    // Every point lies inside the axes.
+    const auto* x = qobject_cast<QLogValueAxis*>(levels->chart()->axes(Qt::Horizontal).first());
+    const auto* y = qobject_cast<QLogValueAxis*>(levels->chart()->axes(Qt::Vertical).first());
+    for (QScatterSeries* p : points) {
+        QVERIFY(p->at(0).x() > x->min() && p->at(0).x() < x->max());
+        QVERIFY(p->at(0).y() > y->min() && p->at(0).y() < y->max());
+    }
+}
+
+void TestProfileWidgets::rooflineLevelsTensorAndModes() {
+    RooflineChart chart;
+    chart.setRoofs(kDram, {{QStringLiteral("FP32"), kFp32}});
+    chart.setPoints({{0.2, 1e11, QString()}});
+    // The WMMA GEMM: its tensor roof is the HMMA bf16 path's, its points above the FP32 roof.
+    chart.setHierarchy(test::recordedProfile("wmma_gemm_bf16", "hier").hierarchy);
+    RooflineLevelsChart* levels = chart.levels();
+    const QStringList roofs = lineNames(levels->chart());
+    QVERIFY2(roofs.contains(QStringLiteral("tensor HMMA bf16→fp32 495 TFLOP/s")),
+             qPrintable(roofs.join(QLatin1Char('|'))));
+    QCOMPARE(scatterOf(levels->chart()).size(), 3);
+    for (QScatterSeries* p : scatterOf(levels->chart()))
+        QVERIFY(p->at(0).y() > 46.4); // the FP32 roof, 4.64e13 FLOP/s
+    QVERIFY2(levels->verdict().startsWith(QStringLiteral("Compute-bound: 23 %")),
+             qPrintable(levels->verdict()));
+    // The user turns to the runs; a newer profile keeps that choice.
+    auto* stack = chart.findChild<QStackedWidget*>();
+    chart.setMode(RooflineChart::Mode::Runs);
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("rooflineChart"));
+    chart.setHierarchy(test::recordedProfile("saxpy", "hier").hierarchy);
+    QCOMPARE(chart.mode(), RooflineChart::Mode::Runs);
+    QCOMPARE(scatterSeries(chart).size(), 1);
+    // A profile without the sections has no levels: the runs' chart, and no mode to choose.
+    chart.clear();
+    chart.setHierarchy(test::recordedProfile("saxpy", "basic").hierarchy);
+    QVERIFY(chart.findChild<QComboBox*>(QStringLiteral("rooflineMode"))->isHidden());
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("rooflineEmptyState"));
+    QVERIFY(levels->verdict().startsWith(QStringLiteral("No hierarchical roofline")));
+}
+
+void TestProfileWidgets::rooflineLevelsReadableInTheProfileTab() {
+    // The Profile tab as a 1280 x 800 window gives it (the result tabs below the editor): the
+    // levels' plot keeps room for its roofs and points beside the legend. With
+    // KERNELPAD_SCREENSHOT_DIR set, the picture is saved there (roofline-levels.png).
+    ProfilePanel panel;
+    const ProfileReport report = test::recordedProfile("wmma_gemm_bf16", "hier");
+    panel.showReport(report);
+    panel.roofline()->setHierarchy(report.hierarchy, QStringLiteral("Run 1 · wmma_gemm_bf16"));
+    panel.resize(1280, 460);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const QRectF plot = panel.roofline()->levels()->chart()->plotArea();
+    QVERIFY2(plot.width() >= 250 && plot.height() >= 150,
+             qPrintable(QStringLiteral("%1 x %2").arg(plot.width()).arg(plot.height())));
+    const QImage image = panel.grab().toImage();
+    QVERIFY(!image.isNull());
+    const QString folder = qEnvironmentVariable("KERNELPAD_SCREENSHOT_DIR");
+    if (!folder.isEmpty())
+        QVERIFY(image.save(QDir(folder).filePath(QStringLiteral("roofline-levels.png"))));
 }
 
 void TestProfileWidgets::stallsSortedWithTooltips() {

@@ -107,6 +107,10 @@ void ProfileView::show(quint64 serial) {
         return;
     m_shown = serial;
     m_panel->showReport(*run->profile);
+    m_panel->roofline()->setHierarchy(run->profile->hierarchy,
+                                      QStringLiteral("Run %1 · %2")
+                                          .arg(historyNumberOf(*m_workbench, *run))
+                                          .arg(run->profile->kernel));
     QStringList entries;
     for (quint64 s : std::as_const(m_serials))
         if (const RunRecord* r = m_workbench->findRun(s))

@@ -1,7 +1,10 @@
 #include "ui/widgets/RooflineChart.h"
 
+#include "ui/widgets/RooflineChartLevels.h"
+
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QCursor>
 #include <QLabel>
 #include <QLegend>
@@ -92,12 +95,45 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(280, 200);
 
+    m_levels = new RooflineLevelsChart(m_stack);
     m_stack->addWidget(m_emptyState);
     m_stack->addWidget(m_view);
+    m_stack->addWidget(m_levels);
+
+    m_mode = new QComboBox(this);
+    m_mode->setObjectName(QStringLiteral("rooflineMode"));
+    m_mode->addItem(tr("Memory levels of the shown profile"), int(Mode::Levels));
+    m_mode->addItem(tr("Profiled runs against DRAM"), int(Mode::Runs));
+    m_mode->setToolTip(tr("The shown profile's L1, L2 and DRAM points under their roofs, or "
+                          "every profiled run of the session as one point, in order"));
+    m_mode->setCurrentIndex(int(Mode::Runs));
+    m_mode->hide();
+    connect(m_mode, qOverload<int>(&QComboBox::activated), this, [this] {
+        m_modeChosen = true;
+        rebuild();
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
+    layout->addWidget(m_mode);
+    layout->addWidget(m_stack, 1);
     rebuild();
+}
+
+void RooflineChart::setHierarchy(const HierarchicalRoofline& roofline, const QString& title) {
+    m_levels->setRoofline(roofline, title);
+    if (!m_modeChosen)
+        m_mode->setCurrentIndex(int(roofline.isEmpty() ? Mode::Runs : Mode::Levels));
+    rebuild();
+}
+
+void RooflineChart::setMode(Mode mode) {
+    m_mode->setCurrentIndex(int(mode));
+    m_modeChosen = true;
+    rebuild();
+}
+
+RooflineChart::Mode RooflineChart::mode() const {
+    return m_mode->currentIndex() == int(Mode::Levels) ? Mode::Levels : Mode::Runs;
 }
 
 void RooflineChart::setRoofs(double dramBytesPerSecond, const QVector<RooflineRoof>& roofs) {
@@ -121,6 +157,9 @@ void RooflineChart::clear() {
     m_dramBytesPerSecond = 0;
     m_roofs.clear();
     m_points.clear();
+    m_levels->clear();
+    m_modeChosen = false;
+    m_mode->setCurrentIndex(int(Mode::Runs));
     rebuild();
 }
 
@@ -185,6 +224,12 @@ void RooflineChart::fitAxes(double* xMin, double* xMax, double* yMin, double* yM
 
 void RooflineChart::rebuild() {
     m_chart->removeAllSeries();
+    const bool levels = !m_levels->roofline().isEmpty();
+    m_mode->setVisible(levels);
+    if (levels && mode() == Mode::Levels) {
+        m_stack->setCurrentWidget(m_levels);
+        return;
+    }
     const bool empty = m_points.isEmpty() && m_roofs.isEmpty() && m_dramBytesPerSecond <= 0;
     m_stack->setCurrentWidget(empty ? static_cast<QWidget*>(m_emptyState) : m_view);
     if (empty)

@@ -1,7 +1,10 @@
 #pragma once
-// A log-log roofline (Williams, Waterman and Patterson, CACM 2009): the device's memory and
-// compute roofs, and the profiled runs of the session as numbered points joined in order, so
-// the path of the edits toward the roof is visible.
+// A log-log roofline (Williams, Waterman and Patterson, CACM 2009) in two modes: the shown
+// profile's memory levels (RooflineLevelsChart: L1, L2 and DRAM roofs and points, the bound in
+// words), and the profiled runs of the session as numbered points against DRAM, joined in
+// order, so the path of the edits toward the roof is visible.
+
+#include "core/profile/HierarchicalRoofline.h"
 
 #include <QString>
 #include <QVector>
@@ -9,12 +12,15 @@
 
 class QChart;
 class QChartView;
+class QComboBox;
 class QLabel;
 class QLineSeries;
 class QLogValueAxis;
 class QStackedWidget;
 
 namespace kernelpad {
+
+class RooflineLevelsChart;
 
 /// A horizontal compute roof: the device's peak rate of one kind of arithmetic.
 struct RooflineRoof {
@@ -29,12 +35,24 @@ struct RooflinePoint {
     QString toolTip;
 };
 
-/// The chart (child "rooflineChart") with the empty state (child "rooflineEmptyState") in its
-/// place until there are roofs or points to draw.
+/// The runs' chart (child "rooflineChart") with the empty state (child "rooflineEmptyState")
+/// in its place until there are roofs or points to draw, and the memory levels' chart
+/// (RooflineLevelsChart); "rooflineMode" chooses between them once a profile has levels.
 class RooflineChart : public QWidget {
     Q_OBJECT
 public:
+    /// What the chart shows.
+    enum class Mode { Levels, Runs };
+
     explicit RooflineChart(QWidget* parent = nullptr);
+
+    /// The shown profile's hierarchical roofline; `title` names it ("Run 3 · saxpy"). The
+    /// chart turns to it unless the user chose the runs' view.
+    void setHierarchy(const HierarchicalRoofline& roofline, const QString& title = {});
+    /// Shows the levels or the runs (the levels only once a profile has them).
+    void setMode(Mode mode);
+    [[nodiscard]] Mode mode() const;
+    [[nodiscard]] RooflineLevelsChart* levels() const { return m_levels; }
 
     /// The device's DRAM bandwidth (the slanted roof) and its compute roofs. Roofs that are
     /// not positive are left out (a device whose peaks ncu did not report).
@@ -43,6 +61,7 @@ public:
     /// 0 FLOP/s has no place on log axes: it is drawn in the floor's corner, labelled "no FP
     /// operations counted", and left out of the path.
     void setPoints(const QVector<RooflinePoint>& points);
+    /// Forgets the roofs, the points and the hierarchy.
     void clear();
 
     [[nodiscard]] double dramBytesPerSecond() const { return m_dramBytesPerSecond; }
@@ -64,6 +83,9 @@ private:
     QVector<RooflineRoof> m_roofs;
     QVector<RooflinePoint> m_points;
 
+    QComboBox* m_mode = nullptr;
+    bool m_modeChosen = false; ///< the user picked a mode: setHierarchy() keeps it
+    RooflineLevelsChart* m_levels = nullptr;
     QStackedWidget* m_stack = nullptr;
     QLabel* m_emptyState = nullptr;
     QChartView* m_view = nullptr;
