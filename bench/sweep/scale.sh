@@ -5,9 +5,10 @@
 # (results file removed first) with --devices 0 and with --devices 0,1, alternating, REPS times
 # (default 2), after one untimed run of each on both devices (device ceilings and the disk
 # compile cache made once, for both). It prints each run's wall seconds and busy shares, then
-# per sweep the median walls, the ratio (target >= 1.85x), the same ratio for the
-# configurations alone (the best's re-timing and A/B after them run on one device) and
-# whether every run recorded the same pass/fail per configuration.
+# per sweep the median walls, the ratio (target >= 1.85x), the same ratio without the
+# follow-up (the best's re-timing and A/B, on one device after the last configuration) and for
+# the configurations alone (start-up and exit left out too), and whether every run recorded
+# the same pass/fail per configuration.
 #   bench/sweep/scale.sh [REPS]
 # kernelpad-cli: $KERNELPAD_CLI, else the one on PATH, else build/app/kernelpad-cli. Extra
 # sweep options in $SCALE_ARGS (e.g. --no-confirm). The compile-heavy sweep runs with
@@ -71,7 +72,7 @@ names = ["saxpy_sizes", "transpose_sweep", "compile_heavy"]
 missed = False
 print()
 for name in names:
-    walls, phases, outcomes = {}, {}, {}
+    walls, phases, bare, outcomes = {}, {}, {}, {}
     for devices in ("0", "0+1"):
         for r in range(1, reps + 1):
             tag = f"{work}/{name}-{devices}-{r}"
@@ -83,22 +84,27 @@ for name in names:
             balance = out.get("balance", {})
             walls.setdefault(devices, []).append(wall)
             phases.setdefault(devices, []).append(balance.get("wallMs", float("nan")) / 1000)
+            bare.setdefault(devices, []).append(wall - balance.get("followUpMs", 0) / 1000)
             outcomes[(devices, r)] = sorted((rec["key"], rec["status"])
                                             for rec in out.get("results", []))
             shares = ", ".join(f"{d['device']} {d['busyPercent']:.0f} % ({d['configurations']})"
                                for d in balance.get("devices", []))
-            print(f"{name} --devices {devices.replace('+', ',')} #{r}: wall {wall:.2f} s, "
-                  f"configurations {balance.get('wallMs', 0) / 1000:.2f} s, "
-                  f"follow-up {balance.get('followUpMs', 0) / 1000:.2f} s, "
+            configs = balance.get('wallMs', 0) / 1000
+            follow = balance.get('followUpMs', 0) / 1000
+            print(f"{name} --devices {devices.replace('+', ',')} #{r}: wall {wall:.2f} s = "
+                  f"start-up and exit {wall - configs - follow:.2f} s + configurations "
+                  f"{configs:.2f} s + follow-up {follow:.2f} s, "
                   f"{out.get('passed', '?')} of {out.get('evaluated', '?')} passed; busy: {shares}; "
                   f"order: {balance.get('orderedBy', 'the space')}")
     one, two = statistics.median(walls["0"]), statistics.median(walls["0+1"])
     p1, p2 = statistics.median(phases["0"]), statistics.median(phases["0+1"])
+    b1, b2 = statistics.median(bare["0"]), statistics.median(bare["0+1"])
     same = len({tuple(v) for v in outcomes.values()}) == 1 and outcomes[("0", 1)] != []
     ratio = one / two if two > 0 else 0
     missed = missed or ratio < 1.85 or not same
     print(f"== {name}: 1 GPU {one:.2f} s, 2 GPUs {two:.2f} s: {ratio:.2f}x "
-          f"({'met' if ratio >= 1.85 else 'missed'} 1.85x); configurations alone "
+          f"({'met' if ratio >= 1.85 else 'missed'} 1.85x); without the follow-up "
+          f"{b1:.2f} s -> {b2:.2f} s: {b1 / b2 if b2 > 0 else 0:.2f}x; configurations alone "
           f"{p1:.2f} s -> {p2:.2f} s: {p1 / p2 if p2 > 0 else 0:.2f}x; pass/fail records "
           f"{'identical' if same else 'DIFFER'}")
 sys.exit(1 if missed else 0)
