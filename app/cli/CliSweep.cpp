@@ -34,15 +34,18 @@ int badInput(const QString& message, bool json) {
 }
 
 /// --fresh's start over: only a results file KernelPad wrote is removed (readSweepResults'
-/// rules: its header, every line read; a symbolic link is refused, never followed).
-bool removeForFresh(const QString& path, QString* error) {
+/// rules: its header, every line read; a symbolic link is refused, never followed). Its records
+/// go to `*previous`: their times order the new run longest first.
+bool removeForFresh(const QString& path, QVector<SweepRecord>* previous, QString* error) {
     const QFileInfo info(path);
     if (!info.exists() && !info.isSymLink())
         return true;
     QString why;
-    if (!readSweepResults(path, &why))
+    std::optional<QVector<SweepRecord>> records = readSweepResults(path, &why);
+    if (!records)
         return fail(error, QStringLiteral("--fresh: %1 is not removed: %2")
                                .arg(QDir::toNativeSeparators(path), why));
+    *previous = std::move(*records);
     if (!QFile::remove(path))
         return fail(error, QStringLiteral("--fresh: cannot remove %1 to start over")
                                .arg(QDir::toNativeSeparators(path)));
@@ -110,6 +113,21 @@ void printBest(QTextStream& out, const SweepRecord& best) {
             << '\n';
     if (best.confirmation)
         out << best.confirmation->text(best.key) << '\n';
+}
+
+/// "busy: GPU … 97 %, … of 3.21 s (the best's re-timing and A/B 0.40 s more); longest first
+/// by buffer bytes": how the configurations kept the devices busy.
+void printBalance(QTextStream& out, const SweepBalance& balance) {
+    if (balance.isEmpty())
+        return;
+    out << "busy: " << balance.text();
+    if (balance.followUpMs >= 1)
+        out << QStringLiteral(" (then %1 s for the best's re-timing and A/B)")
+                   .arg(balance.followUpMs / 1000.0, 0, 'f', 2);
+    out << "; order: "
+        << (balance.orderedBy.isEmpty() ? QStringLiteral("the space's")
+                                        : QStringLiteral("longest first by ") + balance.orderedBy)
+        << '\n';
 }
 
 /// The best's A/B against the runner-up for --json: its fields and the line the text prints.
@@ -240,6 +258,7 @@ struct SweepRun {
     bool fileError = false; ///< it stopped because the results file could not be written
     QString stopped;
     QVector<SweepRecord> records;
+    SweepBalance balance;
 };
 
 /// Runs `order` through an Engine (its own thread and runners, docs/ARCHITECTURE.md), printing
@@ -303,6 +322,8 @@ SweepRun runSweepThroughEngine(const SweepOrder& order, const SweepSpace& space,
         announced = false;
         done = now;
     });
+    QObject::connect(&engine, &Engine::sweepBalance, &engine,
+                     [&run](quint64, const SweepBalance& balance) { run.balance = balance; });
     QEventLoop loop;
     QObject::connect(&engine, &Engine::sweepFinished, &loop, [&](quint64, const QString& why) {
         run.stopped = why;
@@ -375,7 +396,7 @@ int runSweep(const QStringList& args) {
         a->results.isEmpty() ? sweepResultsPath(*project, QFileInfo(a->project).absoluteFilePath(),
                                                 sweepDeviceKey(deviceNames))
                              : a->results;
-    if (a->fresh && !removeForFresh(resultsPath, &error))
+    if (a->fresh && !removeForFresh(resultsPath, &order.previous, &error))
         return badInput(error, a->json);
     order.base = base;
     order.resultsPath = resultsPath;
@@ -426,6 +447,8 @@ int runSweep(const QStringList& args) {
             object.insert("ceilingGBs", *ceiling);
         if (!stopped.isEmpty())
             object.insert("stopped", stopped);
+        if (!run.balance.isEmpty())
+            object.insert("balance", run.balance.toJson());
         out << QJsonDocument(object).toJson(QJsonDocument::Indented);
     } else if (a->csv) {
         out << recordsToCsv(sorted, space->names());
@@ -445,6 +468,7 @@ int runSweep(const QStringList& args) {
         // What a size sweep's GB/s approach: the device's measured copy ceiling.
         if (const std::optional<double> ceiling = recordsCeilingGBs(sorted))
             out << "copy ceiling: " << QString::number(*ceiling, 'f', 1) << " GB/s\n";
+        printBalance(out, run.balance);
     }
     err << "sweep: results in " << QDir::toNativeSeparators(resultsPath) << '\n';
     return best ? kExitOk : kExitVerificationFailed;

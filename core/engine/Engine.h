@@ -9,6 +9,7 @@
 #include "core/profile/ProfileReport.h"
 #include "core/run/AbDriver.h"
 #include "core/run/RunTypes.h"
+#include "core/sweep/SweepBalance.h"
 #include "core/sweep/SweepResults.h"
 
 #include <QObject>
@@ -42,6 +43,8 @@ struct SweepOrder {
     bool singleRunner = false;
     /// Confirm the winner by an interleaved A/B against the runner-up (Sweep::setConfirm).
     bool confirm = true;
+    /// Records of an earlier run of the same sweep: their times order this one (SweepCost.h).
+    QVector<SweepRecord> previous;
 };
 
 /// Owns the compile worker, the GPU worker and the sweeps; every call returns at once.
@@ -166,6 +169,8 @@ signals:
     /// The end: empty when every configuration was evaluated, else why it stopped
     /// ("cancelled", "no CUDA device: ...", the results file's error).
     void sweepFinished(quint64 id, const QString& error);
+    /// Each device's busy share (SweepBalance.h), right before sweepFinished().
+    void sweepBalance(quint64 id, const kernelpad::SweepBalance& balance);
 
 private:
     // The run queue and the device scheduling (EngineRuns.cpp).

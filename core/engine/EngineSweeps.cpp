@@ -63,8 +63,11 @@ void Engine::startSweep(quint64 id) {
             });
     connect(sweep.job, &SweepJob::confirmed, this,
             [this, id](const SweepRecord& record) { emit sweepConfirmed(id, record); });
+    connect(sweep.job, &SweepJob::balanced, this,
+            [this, id](const SweepBalance& balance) { emit sweepBalance(id, balance); });
     connect(sweep.job, &SweepJob::finished, this,
             [this, id](const QString& error) { onSweepFinished(id, error); });
+    sweep.job->setPrevious(sweep.order.previous);
     sweep.job->start(sweep.order.base, sweep.order.resultsPath, sweep.order.resume,
                      sweep.order.confirm);
 }

@@ -155,7 +155,7 @@ qint64 RunnerPool::runnerPid(int runner) const {
 
 void RunnerPool::submit(quint64 tag, const RunRequest& request) {
     m_active = true;
-    m_queue.push_back(Job{tag, request, 0, -1});
+    m_queue.push_back(Job{tag, request, 0, -1, QString()});
     if (liveRunners() == 0) {
         // Answered on the next turn of the event loop, as a runner's answer would be.
         QMetaObject::invokeMethod(this, &RunnerPool::failAllPending, Qt::QueuedConnection);
@@ -287,6 +287,7 @@ void RunnerPool::lose(int runner, Job job, const QString& reason) {
         // Once more, first in line, on another runner.
         job.losses = 1;
         job.avoidRunner = runner;
+        job.firstLoss = QStringLiteral("%1: %2").arg(runnerLabel(runner), reason);
         m_queue.prepend(std::move(job));
         return;
     }
@@ -294,10 +295,20 @@ void RunnerPool::lose(int runner, Job job, const QString& reason) {
     // job must not empty the pool.
     RunResult failed;
     failed.status = RunStatus::CudaError;
-    failed.error = QStringLiteral("This job stopped two runners, so it was not run a third time. "
-                                  "The second time: %1")
-                       .arg(reason);
+    failed.error =
+        QStringLiteral("This job stopped two runners, %1 and then %2, so it was not "
+                       "run a third time. The first time, %3; the second time: %4")
+            .arg(runnerLabel(job.avoidRunner), runnerLabel(runner), job.firstLoss, reason);
     answer(job, failed, runner, r.entry.device);
+}
+
+QString RunnerPool::runnerLabel(int runner) const {
+    if (runner < 0 || runner >= m_runners.size())
+        return QStringLiteral("no runner");
+    const PoolEntry& entry = m_runners[runner].entry;
+    return QStringLiteral("runner %1 (%2)")
+        .arg(runner)
+        .arg(deviceLabel(entry.spec, entry.deviceName, entry.device, m_namesRunners));
 }
 
 void RunnerPool::answer(const Job& job, const RunResult& result, int runner, int device) {

@@ -94,7 +94,8 @@ signals:
     void finished(quint64 tag, const kernelpad::RunResult& result, int runner, int device,
                   const QString& deviceName);
     /// A runner died during a job (crash, kill, watchdog); `reason` says why and whether it
-    /// was started again or stays out. Its job was queued once more for the others.
+    /// was started again or stays out. Its job was queued once more for the others, first in
+    /// line; a job on its second lost runner is answered failed, naming both runners.
     void runnerLost(int runner, const QString& reason);
     /// The queue is empty and every runner idle (after the last answer).
     void drained();
@@ -105,6 +106,7 @@ private:
         RunRequest request;
         int losses = 0;       ///< runners this job was on when they died
         int avoidRunner = -1; ///< the runner it was on when that died
+        QString firstLoss;    ///< that runner and why it died, for a second loss's answer
     };
     struct Runner {
         RunnerClient* client = nullptr; ///< a child; null once out for good
@@ -129,6 +131,8 @@ private:
     void answer(const Job& job, const RunResult& result, int runner, int device);
     void failAllPending();
     void checkDrained();
+    /// "runner 1 (device 1)", or with the runner's name when the pool names runners.
+    [[nodiscard]] QString runnerLabel(int runner) const;
     /// The device's label for an answer of `runner` (-1: a job answered without running).
     [[nodiscard]] QString nameOf(const RunResult& result, int runner, int device) const;
 

@@ -25,7 +25,15 @@ bool Sweep::prepare(QString* error) {
     m_space = SweepSpace::create(m_base.project, error);
     if (!m_space)
         return false;
-    m_strategy = SweepStrategy::create(m_base.project.sweep.strategy, *m_space);
+    const SweepStrategySpec& strategy = m_base.project.sweep.strategy;
+    // A local search goes where its scores lead: an order of its own would mean nothing.
+    const SweepCostEstimate estimate = strategy.kind == SweepStrategySpec::Kind::Local
+                                           ? SweepCostEstimate()
+                                           : estimateSweepCosts(*m_space, m_previous);
+    m_costBasis = estimate.basis;
+    if (estimate.basis != SweepCostEstimate::Basis::None)
+        m_balance.orderedBy = estimate.basisName();
+    m_strategy = SweepStrategy::create(strategy, *m_space, estimate.costs);
     return true;
 }
 
@@ -99,6 +107,9 @@ void Sweep::pump() {
                 m_base.project.sweep.timingBudget.apply(request.project.timing);
             const quint64 tag = m_nextTag++;
             m_inFlight.insert(tag, index);
+            if (!m_clock.isValid())
+                m_clock.start();
+            m_handedNs.insert(tag, m_clock.nsecsElapsed());
             m_evaluator->start(tag, request);
         }
     }
@@ -139,6 +150,7 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
     record.status = runStatusName(result.status);
     record.timingBudget = m_base.project.sweep.timingBudget.name();
     record.device = device;
+    record.wallMs = account(tag, device);
     // A property of the device, measured once per runner and device (then read from the disk
     // cache), so every record of a size sweep carries what its chart draws against.
     if (result.timing.ceilingGBs > 0)
@@ -156,6 +168,22 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
     }
     addRecord(index, record, true);
     pump();
+}
+
+double Sweep::account(quint64 tag, const QString& device) {
+    const qint64 handed = m_handedNs.take(tag);
+    const qint64 now = m_clock.nsecsElapsed();
+    const double wallMs = double(now - handed) / 1e6;
+    m_lastAnswerNs = now;
+    m_balance.wallMs = double(now) / 1e6; // the first hand-over is the clock's zero
+    const QString name = device.isEmpty() ? QStringLiteral("no device") : device;
+    auto it = std::find_if(m_balance.devices.begin(), m_balance.devices.end(),
+                           [&name](const DeviceBusy& d) { return d.device == name; });
+    if (it == m_balance.devices.end())
+        it = m_balance.devices.insert(m_balance.devices.end(), DeviceBusy{name, 0, 0});
+    it->busyMs += wallMs;
+    ++it->configurations;
+    return wallMs;
 }
 
 void Sweep::addRecord(int index, SweepRecord record, bool announce) {
@@ -269,6 +297,9 @@ void Sweep::finish(const QString& error) {
         return;
     m_running = false;
     m_inFlight.clear();
+    m_handedNs.clear();
+    if (m_lastAnswerNs >= 0)
+        m_balance.followUpMs = double(m_clock.nsecsElapsed() - m_lastAnswerNs) / 1e6;
     m_retimeTag = 0;
     m_confirmTag = 0;
     emit finished(error);

@@ -16,13 +16,20 @@
 // confirmed() with the best's record carrying the verdict, then finished(). A sweep with fewer
 // than two passing configurations, or whose best already holds a confirmation against the same
 // runner-up (a resumed one), runs none and claims nothing.
+//
+// Exhaustive and random sweeps hand out their configurations longest first where the cost can
+// be estimated (SweepCost.h), and the sweep keeps how long each was out on its device
+// (SweepRecord::wallMs) and each device's busy share (balance(), SweepBalance.h).
 
 #include "core/run/RunRequest.h"
 #include "core/run/RunResult.h"
+#include "core/sweep/SweepBalance.h"
+#include "core/sweep/SweepCost.h"
 #include "core/sweep/SweepResults.h"
 #include "core/sweep/SweepSpace.h"
 #include "core/sweep/SweepStrategy.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -45,8 +52,15 @@ public:
     Sweep(RunRequest base, SweepEvaluator* evaluator, QObject* parent = nullptr);
     ~Sweep() override;
 
+    /// Records of an earlier run of the same sweep (a results file started over): the time
+    /// each configuration took there orders this run longest first. Call before prepare().
+    void setPrevious(const QVector<SweepRecord>& records) { m_previous = records; }
     /// Builds the space and the strategy; false with `error` naming the field.
     bool prepare(QString* error);
+    /// What ordered the configurations (SweepCostEstimate::Basis::None: the space's order).
+    [[nodiscard]] SweepCostEstimate::Basis costBasis() const { return m_costBasis; }
+    /// Each device's busy share so far; complete once finished() was emitted.
+    [[nodiscard]] const SweepBalance& balance() const { return m_balance; }
     /// Records of an earlier, interrupted run of the same sweep: their configurations are
     /// taken as evaluated (in the strategy too) and not run again. Call before start().
     void setDone(const QVector<SweepRecord>& records);
@@ -101,6 +115,8 @@ private:
     /// Retimes or confirms, else ends the sweep: what follows the last configuration.
     void finishOrFollowUp();
     [[nodiscard]] SweepRecord recordFor(int index) const;
+    /// Adds a configuration's time on `device` to the balance; its wallMs.
+    double account(quint64 tag, const QString& device);
     /// The request of the configuration `key` with the project's own timing, and its index;
     /// nullopt for a key no longer in the space (a resumed record).
     [[nodiscard]] std::optional<std::pair<RunRequest, int>> requestFor(const QString& key) const;
@@ -112,6 +128,12 @@ private:
     QHash<QString, SweepRecord> m_done; ///< resumed records by key
     QVector<SweepRecord> m_records;
     QHash<quint64, int> m_inFlight; ///< tag -> configuration index
+    QVector<SweepRecord> m_previous;
+    SweepCostEstimate::Basis m_costBasis = SweepCostEstimate::Basis::None;
+    QElapsedTimer m_clock;             ///< started at the first hand-over
+    QHash<quint64, qint64> m_handedNs; ///< tag -> m_clock's time when it was handed over
+    qint64 m_lastAnswerNs = -1;
+    SweepBalance m_balance;
     quint64 m_nextTag = 1;
     quint64 m_retimeTag = 0;  ///< the re-timing run's tag, 0 when none is in flight
     QString m_retimeKey;      ///< the key of the record being timed again

@@ -23,7 +23,13 @@ void SweepWorker::appendAgain(const SweepRecord& record) {
 }
 
 void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, bool confirm,
-                      const SweepJob::EvaluatorFactory& factory) {
+                      const SweepJob::EvaluatorFactory& factory, QVector<SweepRecord> previous) {
+    // The times of the run being started over order this one longest first; a file that does
+    // not read is only removed.
+    QString unread;
+    if (!resume && QFile::exists(path))
+        if (std::optional<QVector<SweepRecord>> old = readSweepResults(path, &unread))
+            previous += *old;
     if (!resume && QFile::exists(path) && !QFile::remove(path)) {
         emit finished(QStringLiteral("%1: cannot start over: the file cannot be removed")
                           .arg(QDir::toNativeSeparators(path)));
@@ -31,6 +37,7 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, 
     }
     m_evaluator = factory ? factory() : std::make_unique<RunnerSweepEvaluator>();
     m_sweep = std::make_unique<Sweep>(base, m_evaluator.get());
+    m_sweep->setPrevious(previous);
     QString error;
     if (!m_sweep->prepare(&error) || !m_file.open(path, &error)) {
         emit finished(error);
@@ -58,6 +65,7 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, 
         emit confirmed(record);
     });
     connect(m_sweep.get(), &Sweep::finished, this, [this](const QString& why) {
+        emit balanced(m_sweep->balance());
         emit finished(m_appendError.isEmpty() ? why : m_appendError);
     });
     emit started(m_file.existing(), m_sweep->total());
@@ -74,6 +82,7 @@ SweepJob::SweepJob(EvaluatorFactory factory, QObject* parent)
     , m_factory(std::move(factory)) {
     qRegisterMetaType<kernelpad::SweepRecord>();
     qRegisterMetaType<QVector<kernelpad::SweepRecord>>();
+    qRegisterMetaType<kernelpad::SweepBalance>();
 }
 
 SweepJob::~SweepJob() {
@@ -119,6 +128,7 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
     connect(worker, &SweepWorker::retimed, this, &SweepJob::retimed);
     connect(worker, &SweepWorker::confirming, this, &SweepJob::confirming);
     connect(worker, &SweepWorker::confirmed, this, &SweepJob::confirmed);
+    connect(worker, &SweepWorker::balanced, this, &SweepJob::balanced);
     connect(worker, &SweepWorker::finished, this, [this](const QString& error) {
         m_running = false;
         emit finished(error);
@@ -126,8 +136,8 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
     m_running = true;
     QMetaObject::invokeMethod(
         worker,
-        [worker, base, resultsPath, resume, confirm, factory = m_factory] {
-            worker->run(base, resultsPath, resume, confirm, factory);
+        [worker, base, resultsPath, resume, confirm, factory = m_factory, previous = m_previous] {
+            worker->run(base, resultsPath, resume, confirm, factory, previous);
         },
         Qt::QueuedConnection);
     return true;

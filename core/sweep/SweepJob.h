@@ -5,6 +5,7 @@
 // as queued signals. The Engine owns each SweepJob (Engine::sweep); the window never makes one.
 
 #include "core/run/RunRequest.h"
+#include "core/sweep/SweepBalance.h"
 #include "core/sweep/SweepForm.h"
 #include "core/sweep/SweepResults.h"
 #include "core/sweep/SweepResultsPath.h"
@@ -47,6 +48,9 @@ public:
     /// Stops the sweep: finished("cancelled") follows.
     void cancel();
     [[nodiscard]] bool isRunning() const { return m_running; }
+    /// Records of an earlier run of the same sweep for the next start() (Sweep::setPrevious);
+    /// a start without `resume` also reads those of the file it starts over.
+    void setPrevious(const QVector<SweepRecord>& records) { m_previous = records; }
 
 signals:
     /// The records a resumed sweep starts from and how many configurations it will evaluate
@@ -62,12 +66,15 @@ signals:
     /// record with its verdict, appended to the results file again (Sweep::confirmed).
     void confirming(const kernelpad::SweepRecord& best, const kernelpad::SweepRecord& runnerUp);
     void confirmed(const kernelpad::SweepRecord& best);
+    /// Each device's busy share (Sweep::balance()), right before finished().
+    void balanced(const kernelpad::SweepBalance& balance);
     /// The end: empty when every configuration was evaluated, else why it stopped
     /// ("cancelled", "no CUDA device: ...", the results file's error).
     void finished(const QString& error);
 
 private:
     EvaluatorFactory m_factory;
+    QVector<SweepRecord> m_previous;
     QThread* m_thread = nullptr;
     QPointer<SweepWorker> m_worker;
     bool m_running = false;
@@ -81,7 +88,7 @@ public:
     SweepWorker();
     ~SweepWorker() override;
     void run(const RunRequest& base, const QString& path, bool resume, bool confirm,
-             const SweepJob::EvaluatorFactory& factory);
+             const SweepJob::EvaluatorFactory& factory, QVector<SweepRecord> previous);
     void cancel();
 
 signals:
@@ -92,6 +99,7 @@ signals:
     void retimed(const kernelpad::SweepRecord& record);
     void confirming(const kernelpad::SweepRecord& best, const kernelpad::SweepRecord& runnerUp);
     void confirmed(const kernelpad::SweepRecord& best);
+    void balanced(const kernelpad::SweepBalance& balance);
     void finished(const QString& error);
 
 private:

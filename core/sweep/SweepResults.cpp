@@ -72,6 +72,8 @@ QJsonObject SweepRecord::toJson() const {
         json.insert(QStringLiteral("baselineRatio"), baselineRatio);
     if (std::isfinite(energyJ) && energyJ > 0)
         json.insert(QStringLiteral("energyJ"), energyJ);
+    if (std::isfinite(wallMs) && wallMs >= 0)
+        json.insert(QStringLiteral("wallMs"), wallMs);
     if (!error.isEmpty())
         json.insert(QStringLiteral("error"), error);
     json.insert(QStringLiteral("timingBudget"), timingBudget);
@@ -109,6 +111,8 @@ std::optional<SweepRecord> SweepRecord::fromJson(const QJsonObject& json, QStrin
         !fields.readNumber(QStringLiteral("baselineRatio"), &record.baselineRatio,
                            json::Presence::Optional, json::NullNumber::IsNaN) ||
         !fields.readNumber(QStringLiteral("energyJ"), &record.energyJ, json::Presence::Optional,
+                           json::NullNumber::IsNaN) ||
+        !fields.readNumber(QStringLiteral("wallMs"), &record.wallMs, json::Presence::Optional,
                            json::NullNumber::IsNaN) ||
         !fields.readString(QStringLiteral("timingBudget"), &record.timingBudget) ||
         !fields.readNumber(QStringLiteral("accurateMedianMs"), &record.accurateMedianMs,

@@ -48,6 +48,10 @@ struct SweepRecord {
     /// Joules per launch from NVML's energy counter (core/run/Telemetry.h); NaN without NVML
     /// or when the timed interval was too short (JSON "energyJ", absent then).
     double energyJ = std::numeric_limits<double>::quiet_NaN();
+    /// How long the configuration was out on its device, from its hand-over to its answer
+    /// (compile, set-up, timing, verification): a later sweep of the same space starts the
+    /// longest first by it, and the busy shares add it up (JSON "wallMs", absent when unknown).
+    double wallMs = std::numeric_limits<double>::quiet_NaN();
     /// Which budget timed it (SweepTimingBudget::name(): "fast", "accurate", "50 ms"); files
     /// written before records carried it read as "accurate", the only budget there was.
     QString timingBudget = QStringLiteral("accurate");

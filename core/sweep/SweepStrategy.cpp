@@ -1,5 +1,7 @@
 #include "core/sweep/SweepStrategy.h"
 
+#include "core/sweep/SweepCost.h"
+
 #include <QHash>
 #include <QSet>
 
@@ -160,16 +162,21 @@ private:
 } // namespace
 
 std::unique_ptr<SweepStrategy> SweepStrategy::create(const SweepStrategySpec& spec,
-                                                     const SweepSpace& space) {
+                                                     const SweepSpace& space,
+                                                     const QVector<double>& costs) {
     const int limit = limitFor(spec, space);
     switch (spec.kind) {
     case SweepStrategySpec::Kind::Exhaustive: {
         QVector<int> order(int(space.size()));
         std::iota(order.begin(), order.end(), 0);
+        orderLongestFirst(&order, limit, costs); // the same configurations, the long ones first
         return std::make_unique<OrderStrategy>(std::move(order), limit);
     }
-    case SweepStrategySpec::Kind::Random:
-        return std::make_unique<OrderStrategy>(shuffled(int(space.size()), spec.seed), limit);
+    case SweepStrategySpec::Kind::Random: {
+        QVector<int> order = shuffled(int(space.size()), spec.seed);
+        orderLongestFirst(&order, limit, costs);
+        return std::make_unique<OrderStrategy>(std::move(order), limit);
+    }
     case SweepStrategySpec::Kind::Local:
         return std::make_unique<LocalStrategy>(space, spec.seed, limit);
     }

@@ -7,6 +7,8 @@
 // - exhaustive: every configuration of the space in enumeration order (the first `budget`
 //   when a budget is given).
 // - random: a seeded uniform sample without repeats, at most `budget` configurations.
+//   Given each configuration's estimated cost (SweepCost.h), both evaluate the same
+//   configurations, the longest first, so that several devices finish close together.
 // - local: greedy steepest-descent hill climbing with random restarts. From a random start,
 //   evaluate every neighbour not yet seen (one tunable one value up or down in its list;
 //   restricted configurations are skipped); move to the best neighbour while it beats the
@@ -35,9 +37,12 @@ public:
     /// How many configurations it will evaluate at most (the budget or the space).
     [[nodiscard]] virtual int limit() const = 0;
 
-    /// The strategy `spec` names over `space`, which must outlive it.
+    /// The strategy `spec` names over `space`, which must outlive it. `costs` (per index of
+    /// the space, NaN unknown; empty: none) orders exhaustive and random longest first; a
+    /// local search goes where its scores lead.
     static std::unique_ptr<SweepStrategy> create(const SweepStrategySpec& spec,
-                                                 const SweepSpace& space);
+                                                 const SweepSpace& space,
+                                                 const QVector<double>& costs = {});
 };
 
 } // namespace kernelpad

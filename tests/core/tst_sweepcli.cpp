@@ -187,6 +187,11 @@ private slots:
                  qPrintable(r.err));
         QVERIFY2(r.out.contains(QStringLiteral("8 of 8 configurations passed")), qPrintable(r.out));
         QCOMPARE(names(r.out).size(), 2); // the table names both
+        // Each device's busy share, after the best.
+        const QRegularExpression busy(
+            QStringLiteral("busy: /bin/sh: Fake [AH]100 \\(device 0\\) busy \\d+ %, /bin/sh: "
+                           "Fake [AH]100 \\(device 0\\) busy \\d+ % of [0-9.]+ s"));
+        QVERIFY2(busy.match(r.out).hasMatch(), qPrintable(r.out));
 
         r = runCli(sweep + runners + QStringList{"--csv", "--results", dir.filePath("c.jsonl")},
                    dir.path());
@@ -202,6 +207,17 @@ private slots:
         for (const QJsonValue& v : json.value(QStringLiteral("results")).toArray())
             devices.insert(v.toObject().value(QStringLiteral("device")).toString());
         QCOMPARE(devices, names(r.out));
+        const QJsonObject balance = json.value(QStringLiteral("balance")).toObject();
+        const QJsonArray busyDevices = balance.value(QStringLiteral("devices")).toArray();
+        QCOMPARE(busyDevices.size(), 2);
+        int configurations = 0;
+        for (const QJsonValue& v : busyDevices) {
+            const double share = v.toObject().value(QStringLiteral("busyPercent")).toDouble(-1);
+            QVERIFY2(share >= 0 && share <= 100, qPrintable(QString::number(share)));
+            configurations += v.toObject().value(QStringLiteral("configurations")).toInt();
+        }
+        QCOMPARE(configurations, 8);
+        QVERIFY(balance.value(QStringLiteral("wallMs")).toDouble() > 0);
         QCOMPARE(alpha.completed().size() + beta.completed().size(), 24);
     }
 

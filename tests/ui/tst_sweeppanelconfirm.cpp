@@ -120,11 +120,19 @@ private slots:
         ConfirmFixture f;
         QVERIFY(f.check() && f.check()->isChecked()); // on by default
         QVERIFY(f.panel.confirmationText().isEmpty());
+        QVERIFY(f.panel.balanceText().isEmpty());
         QVERIFY(f.runToEnd());
         QCOMPARE(f.abs->load(), 1);
         QCOMPARE(f.panel.confirmationText(), kConfirmedLine);
         auto* line = f.panel.findChild<QLabel*>(QStringLiteral("sweepConfirmation"));
         QVERIFY(line && !line->isHidden());
+        // Under the verdict, the one device's busy share.
+        const QString busy = f.panel.balanceText();
+        QVERIFY2(busy.startsWith(QStringLiteral("Busy: Fake GPU busy ")) &&
+                     busy.contains(QStringLiteral(" % of ")),
+                 qPrintable(busy));
+        auto* balance = f.panel.findChild<QLabel*>(QStringLiteral("sweepBalance"));
+        QVERIFY(balance && !balance->isHidden());
         // The table's best row holds it too (what Export writes).
         const int best = f.panel.resultsModel()->bestRow();
         QVERIFY(best >= 0);

@@ -142,6 +142,9 @@ public:
     /// The line under the results: the best's verdict ("confirmed: bx=16,by=8 is 3.1 % faster
     /// than bx=8,by=8 (…)"), or the A/B in progress; empty when hidden.
     [[nodiscard]] QString confirmationText() const;
+    /// "Busy: NVIDIA H200 (device 0) busy 97 %, …" after a sweep (SweepBalance::text()); empty
+    /// while a sweep runs or before the first.
+    [[nodiscard]] QString balanceText() const;
     /// Reads the document's results file again now (it is otherwise read a moment after the
     /// project opens or changes); resultsFileLoaded follows.
     void reloadResultsFile();
@@ -258,6 +261,7 @@ private:
     QTableView* m_resultsView = nullptr;
     QCheckBox* m_confirm = nullptr;
     QLabel* m_confirmation = nullptr; ///< confirmationText()
+    QLabel* m_balance = nullptr;      ///< balanceText(), under the verdict
     QPushButton* m_applyBest = nullptr;
     QPushButton* m_applyRow = nullptr;
     QPushButton* m_exportCsv = nullptr;

@@ -1,6 +1,7 @@
 // SweepPanel: the winner confirmed by an interleaved A/B against the runner-up
 // (core/sweep/SweepConfirmation.h): the checkbox that asks for it (kept in the settings as
-// sweep/confirm) and the line under the results that gives the verdict of the best shown.
+// sweep/confirm) and the line under the results that gives the verdict of the best shown; under
+// it, each device's busy share at the sweep's end.
 
 #include "core/engine/Engine.h"
 #include "ui/models/SweepResultsModel.h"
@@ -32,6 +33,11 @@ QCheckBox* SweepPanel::buildConfirmCheck(QWidget* parent) {
     m_confirmation->setWordWrap(true);
     m_confirmation->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_confirmation->hide();
+    m_balance = new QLabel(parent);
+    m_balance->setObjectName(QStringLiteral("sweepBalance"));
+    m_balance->setWordWrap(true);
+    m_balance->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_balance->hide();
     return m_confirm;
 }
 
@@ -45,6 +51,10 @@ void SweepPanel::setConfirms(bool confirm) {
 
 QString SweepPanel::confirmationText() const {
     return m_confirmation->isHidden() ? QString() : m_confirmation->text();
+}
+
+QString SweepPanel::balanceText() const {
+    return m_balance->isHidden() ? QString() : m_balance->text();
 }
 
 void SweepPanel::connectConfirmation(Engine* engine) {
@@ -61,6 +71,13 @@ void SweepPanel::connectConfirmation(Engine* engine) {
     connect(engine, &Engine::sweepConfirmed, this, [this](quint64 id, const SweepRecord& record) {
         if (id == m_sweepId)
             replaceRecord(record);
+    });
+    // How well the devices were kept busy: a device well below the others waited.
+    connect(engine, &Engine::sweepBalance, this, [this](quint64 id, const SweepBalance& balance) {
+        if (id != m_sweepId || balance.isEmpty())
+            return;
+        m_balance->setText(tr("Busy: %1").arg(balance.text()));
+        m_balance->show();
     });
 }
 

@@ -128,6 +128,7 @@ QWidget* SweepPanel::buildResults() {
     layout->addWidget(m_file);
     layout->addWidget(m_results, 1);
     layout->addWidget(m_confirmation); // under the best's row, above Apply Best
+    layout->addWidget(m_balance);
     layout->addLayout(applyRow);
     return pane;
 }
@@ -308,6 +309,7 @@ bool SweepPanel::runSweep() {
     m_retimed.reset();
     m_model->reset({}, {}, m_runningSpec.objective);
     m_confirmation->hide(); // the last sweep's verdict
+    m_balance->hide();
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_shownPath = path;

@@ -1,0 +1,271 @@
+// A sweep balanced over several devices, without a GPU (a stand-in evaluator): a size sweep
+// hands out its configurations longest first (the largest n first, by the bytes its buffers
+// take), a budget still evaluates the same configurations, a space whose costs cannot be told
+// apart keeps its order, an earlier run's times order the next one, the order is the same every
+// time, and each device's busy share is reported within [0, 100] with every record's time on
+// its device.
+
+#include "core/project/Project.h"
+#include "core/sweep/Sweep.h"
+#include "core/sweep/SweepCost.h"
+#include "core/sweep/SweepEvaluator.h"
+
+#include "../support/TestMain.h"
+#include "TestPaths.h"
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTimer>
+#include <QtTest>
+
+#include <cmath>
+
+namespace tst_sweepbalance {
+
+using namespace kernelpad;
+
+namespace {
+
+/// Answers each request `delayMs` later with an Ok result, up to `capacity` at once, on
+/// "Stand-in GPU k" (k: which of `capacity` slots it took); keeps the order requests came in.
+class OrderedEvaluator : public SweepEvaluator {
+public:
+    OrderedEvaluator(int capacity, int delayMs)
+        : m_capacity(capacity)
+        , m_delayMs(delayMs)
+        , m_free(capacity, true) {}
+    void start(quint64 tag, const RunRequest& request) override {
+        keys.append(scalar(request.project, QStringLiteral("n")));
+        const int slot = int(std::find(m_free.begin(), m_free.end(), true) - m_free.begin());
+        if (slot >= m_capacity) {
+            QTest::qFail("more requests in flight than the capacity", __FILE__, __LINE__);
+            return;
+        }
+        m_free[slot] = false;
+        RunResult ok;
+        ok.status = RunStatus::Ok;
+        ok.timing.medianMs = 1;
+        ok.timing.minMs = 1;
+        QTimer::singleShot(m_delayMs, this, [this, tag, ok, slot] {
+            m_free[slot] = true;
+            emit finished(tag, ok, QStringLiteral("Stand-in GPU %1").arg(slot));
+        });
+    }
+    [[nodiscard]] int capacity() const override { return m_capacity; }
+    void cancel() override {}
+
+    /// The value of the scalar `n` of each request, or its block size when it has none.
+    QStringList keys;
+
+private:
+    static QString scalar(const Project& p, const QString& name) {
+        for (const ArgumentSpec& a : p.arguments)
+            if (a.isScalar() && a.name == name)
+                return a.value;
+        return QStringLiteral("%1x%2").arg(p.launch.block[0]).arg(p.launch.block[1]);
+    }
+    int m_capacity;
+    int m_delayMs;
+    QVector<bool> m_free;
+};
+
+Project example(const QString& file, const std::function<void(QJsonObject&)>& edit = {}) {
+    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/") + file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file));
+    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
+    if (edit)
+        edit(sweep);
+    json.insert(QStringLiteral("sweep"), sweep);
+    QString error;
+    std::optional<Project> p = Project::fromJson(json, &error);
+    if (!p)
+        qFatal("%s", qPrintable(error));
+    return *p;
+}
+
+struct Outcome {
+    QString error = QStringLiteral("never finished");
+    QStringList order; ///< the evaluator's requests in the order they came
+    QVector<SweepRecord> records;
+    SweepBalance balance;
+    SweepCostEstimate::Basis basis = SweepCostEstimate::Basis::None;
+};
+
+/// Sweeps `project` to its end over an OrderedEvaluator, without the A/B.
+Outcome sweep(const Project& project, int capacity, int delayMs,
+              const QVector<SweepRecord>& previous = {}) {
+    Outcome outcome;
+    OrderedEvaluator evaluator(capacity, delayMs);
+    RunRequest base;
+    base.project = project;
+    base.projectDir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
+    Sweep s(base, &evaluator);
+    s.setPrevious(previous);
+    s.setConfirm(false);
+    if (!s.prepare(&outcome.error))
+        return outcome;
+    outcome.basis = s.costBasis();
+    QSignalSpy finished(&s, &Sweep::finished);
+    s.start();
+    if (!finished.wait(30000))
+        return outcome;
+    outcome.error = finished.first().at(0).toString();
+    outcome.order = evaluator.keys;
+    outcome.records = s.records();
+    outcome.balance = s.balance();
+    return outcome;
+}
+
+/// The powers of two from 2^`from` to 2^`to`, largest first, as the scalar n is written.
+QStringList powersDown(int from, int to) {
+    QStringList out;
+    for (int e = to; e >= from; --e)
+        out.append(QString::number(qint64(1) << e));
+    return out;
+}
+
+} // namespace
+
+class TestSweepBalance : public QObject {
+    Q_OBJECT
+private slots:
+    void sizeSweepStartsLongestFirst() {
+        const Outcome o = sweep(example(QStringLiteral("saxpy_sizes.kpad")), 1, 0);
+        QCOMPARE(o.error, QString());
+        QCOMPARE(o.basis, SweepCostEstimate::Basis::BufferBytes);
+        // 2^28 first, 2^10 last: the old order was the space's, smallest first.
+        QCOMPARE(o.order, powersDown(10, 28));
+    }
+
+    void aBudgetEvaluatesTheSameConfigurationsLongestFirst() {
+        const Outcome o =
+            sweep(example(QStringLiteral("saxpy_sizes.kpad"),
+                          [](QJsonObject& s) {
+                              s.insert(QStringLiteral("strategy"),
+                                       QJsonObject{{"kind", "exhaustive"}, {"budget", 5}});
+                          }),
+                  2, 0);
+        QCOMPARE(o.error, QString());
+        // The first five of the space (2^10 .. 2^14), the largest of them first.
+        QCOMPARE(o.order, powersDown(10, 14));
+    }
+
+    void theOrderIsTheSameEveryTime() {
+        const Project project = example(QStringLiteral("saxpy_sizes.kpad"));
+        const Outcome a = sweep(project, 2, 1);
+        const Outcome b = sweep(project, 2, 1);
+        QCOMPARE(a.error, QString());
+        QCOMPARE(b.error, QString());
+        QCOMPARE(a.order.size(), 19);
+        QCOMPARE(a.order, b.order);
+        // A random sample keeps its configurations (the seed's) and orders them the same way.
+        const auto random = [](QJsonObject& s) {
+            s.insert(QStringLiteral("strategy"),
+                     QJsonObject{{"kind", "random"}, {"budget", 7}, {"seed", 3}});
+        };
+        const Outcome r1 = sweep(example(QStringLiteral("saxpy_sizes.kpad"), random), 2, 0);
+        const Outcome r2 = sweep(example(QStringLiteral("saxpy_sizes.kpad"), random), 2, 0);
+        QCOMPARE(r1.order.size(), 7);
+        QCOMPARE(r1.order, r2.order);
+        for (int i = 1; i < r1.order.size(); ++i)
+            QVERIFY2(r1.order[i - 1].toLongLong() > r1.order[i].toLongLong(),
+                     qPrintable(r1.order.join(QLatin1Char(' '))));
+    }
+
+    void costsThatCannotBeToldApartKeepTheSpacesOrder() {
+        // Every block shape of the transpose allocates the same buffers: nothing to order by.
+        const Project project = example(QStringLiteral("transpose_sweep.kpad"), [](QJsonObject& s) {
+            s.insert(QStringLiteral("block"),
+                     QJsonObject{{"x", QJsonArray{8, 16, 32}}, {"y", QJsonArray{4, 8}}});
+        });
+        const Outcome o = sweep(project, 1, 0);
+        QCOMPARE(o.error, QString());
+        QCOMPARE(o.basis, SweepCostEstimate::Basis::None);
+        QCOMPARE(o.order, (QStringList{"8x4", "8x8", "16x4", "16x8", "32x4", "32x8"}));
+    }
+
+    void anEarlierRunsTimesOrderTheNext() {
+        const Project project = example(QStringLiteral("transpose_sweep.kpad"), [](QJsonObject& s) {
+            s.insert(QStringLiteral("block"),
+                     QJsonObject{{"x", QJsonArray{8, 16, 32}}, {"y", QJsonArray{4, 8}}});
+        });
+        const Outcome first = sweep(project, 1, 0);
+        QCOMPARE(first.records.size(), 6);
+        // As if 16x8 had taken longest, then 32x4, ...: the times a results file kept.
+        const QHash<QString, double> took{{"bx=8,by=4", 10},  {"bx=8,by=8", 20},
+                                          {"bx=16,by=4", 30}, {"bx=16,by=8", 60},
+                                          {"bx=32,by=4", 50}, {"bx=32,by=8", 40}};
+        QVector<SweepRecord> previous = first.records;
+        for (SweepRecord& r : previous) {
+            QVERIFY2(took.contains(r.key), qPrintable(r.key));
+            r.wallMs = took.value(r.key);
+        }
+        const Outcome o = sweep(project, 1, 0, previous);
+        QCOMPARE(o.basis, SweepCostEstimate::Basis::PreviousTimes);
+        QCOMPARE(o.order, (QStringList{"16x8", "32x4", "32x8", "16x4", "8x8", "8x4"}));
+        // Times for some configurations only: those first, the rest in the space's order.
+        previous.resize(2); // 8x4 and 8x8 in the first run's order
+        const Outcome some = sweep(project, 1, 0, previous);
+        QCOMPARE(some.basis, SweepCostEstimate::Basis::SomePreviousTimes);
+        QCOMPARE(some.order.mid(0, 2), (QStringList{"8x8", "8x4"}));
+        QCOMPARE(some.order.mid(2), (QStringList{"16x4", "16x8", "32x4", "32x8"}));
+    }
+
+    void busySharesArePerDeviceAndWithinTheWall() {
+        const Outcome o = sweep(example(QStringLiteral("saxpy_sizes.kpad")), 2, 20);
+        QCOMPARE(o.error, QString());
+        QCOMPARE(o.records.size(), 19);
+        QCOMPARE(o.balance.devices.size(), 2);
+        QVERIFY(o.balance.wallMs > 0);
+        int configurations = 0;
+        for (const DeviceBusy& d : o.balance.devices) {
+            configurations += d.configurations;
+            const double share = o.balance.sharePercent(d);
+            QVERIFY2(share > 0 && share <= 100,
+                     qPrintable(QStringLiteral("%1: %2 %").arg(d.device).arg(share)));
+            QVERIFY2(d.busyMs <= o.balance.wallMs * 1.01 + 1,
+                     qPrintable(QStringLiteral("%1 ms of %2").arg(d.busyMs).arg(o.balance.wallMs)));
+        }
+        QCOMPARE(configurations, 19);
+        double sum = 0;
+        for (const SweepRecord& r : o.records) {
+            QVERIFY2(std::isfinite(r.wallMs) && r.wallMs >= 15, qPrintable(r.key));
+            sum += r.wallMs;
+        }
+        QVERIFY(std::abs(o.balance.devices[0].busyMs + o.balance.devices[1].busyMs - sum) < 1e-6);
+        const QString text = o.balance.text();
+        QVERIFY2(text.contains(QStringLiteral("Stand-in GPU 0 busy ")) &&
+                     text.contains(QStringLiteral("Stand-in GPU 1 busy ")) &&
+                     text.contains(QStringLiteral(" %")),
+                 qPrintable(text));
+        const QJsonObject json = o.balance.toJson();
+        QCOMPARE(json.value(QStringLiteral("devices")).toArray().size(), 2);
+        QCOMPARE(json.value(QStringLiteral("orderedBy")).toString(),
+                 QStringLiteral("buffer bytes"));
+        // The record's time on its device is kept in the results file's line.
+        QString error;
+        const std::optional<SweepRecord> back =
+            SweepRecord::fromJson(o.records.first().toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->wallMs, o.records.first().wallMs);
+    }
+
+    void sharesAreClampedAndEmptyWithoutRecords() {
+        SweepBalance balance;
+        QVERIFY(balance.isEmpty());
+        QCOMPARE(balance.text(), QString());
+        balance.wallMs = 100;
+        balance.devices = {DeviceBusy{QStringLiteral("a"), 130, 2},
+                           DeviceBusy{QStringLiteral("b"), -5, 1}};
+        QCOMPARE(balance.sharePercent(balance.devices[0]), 100.0);
+        QCOMPARE(balance.sharePercent(balance.devices[1]), 0.0);
+    }
+};
+
+KERNELPAD_TEST_GUILESS_MAIN(TestSweepBalance)
+
+} // namespace tst_sweepbalance
+
+#include "tst_sweepbalance.moc"
