@@ -1,20 +1,107 @@
 // The batch system's account of a runner's end, read from its standard error
 // (core/runner/RunnerConnectionBatch.h): srun's and slurmstepd's lines recorded from Slurm 22.05
-// (scripts/slurm-local: scancel, --time) and those of its other reasons, each row one ending.
+// (scripts/slurm-local: scancel, --time) and those of its other reasons, each row one ending;
+// and a stand-in runner that prints them and exits as srun does, mid-run, without a Slurm
+// (tst_slurmrunner has the real one).
 
 #include "../support/TestMain.h"
+#include "core/project/Project.h"
+#include "core/runner/Protocol.h"
+#include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerConnectionBatch.h"
 
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include "TestPaths.h"
 
 namespace tst_batchsystemend {
 
 using namespace kernelpad;
 
+namespace {
+
+constexpr int kAnswerLimitMs = 20000;
+
+RunRequest saxpyRequest() {
+    QString error;
+    const QString dir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
+    std::optional<Project> p = Project::load(dir + QStringLiteral("/saxpy.kpad"), &error);
+    if (!p)
+        qFatal("%s", qPrintable(error));
+    RunRequest r;
+    r.project = *p;
+    r.projectDir = dir;
+    return r;
+}
+
+/// A runner that says hello, then answers its first request as srun does when Slurm cancels
+/// the job: slurmstepd's and srun's lines (recorded from scripts/slurm-local's Slurm 22.05) on
+/// standard error, exit code 143.
+RunnerSpec cancelledBySlurmStandIn(const QTemporaryDir& dir) {
+    const QString file = dir.filePath(QStringLiteral("cancelled.sh"));
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        qFatal("cannot write %s", qPrintable(file));
+    f.write(QStringLiteral(
+                "printf '{\"type\":\"hello\",\"version\":%1,\"kernelpad\":\"%2\",\"pid\":%s,"
+                "\"outputDir\":\"%s\"}\\n' $$ \"%3\"\n"
+                "read -r line\n"
+                "echo 'srun: Job step aborted: Waiting up to 4 seconds for job step to finish.' "
+                ">&2\n"
+                "echo 'slurmstepd-localhost: error: *** STEP 2.0 ON localhost CANCELLED AT "
+                "2026-11-28T06:44:30 ***' >&2\n"
+                "echo 'srun: error: localhost: task 0: Terminated' >&2\n"
+                "exit 143\n")
+                .arg(kRunnerProtocolVersion)
+                .arg(kernelpadVersion(), dir.path())
+                .toUtf8());
+    f.close();
+    RunnerSpec s;
+    s.kind = RunnerSpec::Kind::Command;
+    s.name = QStringLiteral("cluster");
+    s.commandLine = QStringLiteral("/bin/sh \"%1\"").arg(file);
+    return s;
+}
+
+} // namespace
+
 class TestBatchSystemEnd : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase() { qRegisterMetaType<kernelpad::RunResult>(); }
+
+    void aRunnerEndedBySlurmIsReportedAsSuch() {
+        // Runs everywhere: a stand-in prints what srun printed when scancel ended its job.
+        QTemporaryDir dir;
+        RunnerClient client;
+        QString error;
+        QVERIFY(client.setSpec(cancelledBySlurmStandIn(dir), &error));
+        QSignalSpy finished(&client, &RunnerClient::runFinished);
+        QSignalSpy restarted(&client, &RunnerClient::runnerRestarted);
+        client.run(1, saxpyRequest());
+        QVERIFY(finished.wait(kAnswerLimitMs));
+        const RunResult r = finished.first().at(1).value<RunResult>();
+        QCOMPARE(r.status, RunStatus::CudaError);
+        QVERIFY2(r.error.startsWith(QLatin1String("KernelPad's runner was stopped by Slurm while "
+                                                  "running 'saxpy': its job step 2.0 was "
+                                                  "cancelled (scancel")),
+                 qPrintable(r.error));
+        QVERIFY2(r.error.contains(QLatin1String("(it exited with code 143)")), qPrintable(r.error));
+        QVERIFY2(r.error.contains(QLatin1String("\nSlurm said:\nsrun: Job step aborted")),
+                 qPrintable(r.error));
+        QVERIFY2(r.error.contains(QLatin1String("CANCELLED AT 2026-11-28T06:44:30 ***\nsrun: "
+                                                "error: localhost: task 0: Terminated")),
+                 qPrintable(r.error));
+        QVERIFY(restarted.size() == 1 || restarted.wait(kAnswerLimitMs));
+        QCOMPARE(restarted.first().at(0).toString(),
+                 QStringLiteral("Slurm stopped it: its job step 2.0 was cancelled (scancel, or "
+                                "the job's owner or an administrator ended it)"));
+    }
+
     void readsTheReason_data() {
         QTest::addColumn<QString>("stderrText");
         QTest::addColumn<QString>("reason");
@@ -133,6 +220,6 @@ private slots:
     }
 };
 
-KERNELPAD_TEST_APPLESS_MAIN(TestBatchSystemEnd)
+KERNELPAD_TEST_GUILESS_MAIN(TestBatchSystemEnd)
 } // namespace tst_batchsystemend
 #include "tst_batchsystemend.moc"
