@@ -8,6 +8,7 @@
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
+#include "core/runner/RunnerConnectionBatch.h"
 #include "core/runner/RunnerHello.h"
 #include "core/runner/StreamFiles.h"
 
@@ -502,6 +503,9 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
     dropTransfers(
         QStringLiteral("KernelPad's runner ended (%1) before the range arrived").arg(why));
     const QString tail = m_stderrTail.join(QLatin1Char('\n'));
+    // A runner under srun may have been ended by Slurm (scancel, a time limit): said so, with
+    // Slurm's own lines, rather than as a crash or a failed start.
+    const std::optional<BatchSystemEnd> batch = findBatchSystemEnd(tail);
     m_helloTimer.stop();
     if (!m_codec.helloSeen() && m_stopReason == StopReason::None &&
         (!m_spec.isLocal() || !m_active)) {
@@ -512,7 +516,8 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
             m_process->deleteLater();
             m_process = nullptr;
         }
-        const QString message = describeRunnerStartFailure(m_spec, why, tail, QString());
+        const QString message = batch ? batch->unansweredMessage(why)
+                                      : describeRunnerStartFailure(m_spec, why, tail, QString());
         m_stopReason = StopReason::Start;
         finishActive(RunStatus::CudaError, message);
         if (std::exchange(m_devicesPending, false))
@@ -532,15 +537,18 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
         const QString kernel = m_active->kernel;
         finishActive(
             RunStatus::CudaError,
-            QStringLiteral(
-                "KernelPad's runner stopped unexpectedly while running '%1' (%2). A fresh runner "
-                "will serve the next run; your source is unchanged.%3")
-                .arg(kernel, why,
-                     tail.isEmpty() ? QString() : QStringLiteral("\nIts last messages:\n") + tail));
-        emit crashed(why);
+            batch ? batch->runMessage(kernel, why)
+                  : QStringLiteral("KernelPad's runner stopped unexpectedly while running '%1' "
+                                   "(%2). A fresh runner will serve the next run; your source is "
+                                   "unchanged.%3")
+                        .arg(kernel, why,
+                             tail.isEmpty() ? QString()
+                                            : QStringLiteral("\nIts last messages:\n") + tail));
+        emit crashed(batch ? batch->summary() : why);
     }
     const QString ended =
-        QStringLiteral("KernelPad's runner ended before it answered (%1)").arg(why);
+        batch ? batch->unansweredMessage(why)
+              : QStringLiteral("KernelPad's runner ended before it answered (%1)").arg(why);
     failPendingCompiles(ended);
     if (std::exchange(m_devicesPending, false))
         emit devicesChanged({}, ended);
