@@ -79,6 +79,8 @@ void printCompile(QTextStream& out, const CompileResult& r, bool withPtx) {
             << " with " << r.compiler << " in " << formatDurationMs(r.compileMs);
     else if (r.compilerMissing) // the error below says what was tried and what to do
         out << "Compilation failed for " << r.arch << ": NVRTC not found";
+    else if (!r.ok && r.arch.isEmpty() && r.nvrtcVersion.isEmpty())
+        out << "No compilation was made"; // the runner was lost first: the error says why
     else
         out << (r.ok ? "Compiled" : "Compilation failed") << " for " << r.arch << " with NVRTC "
             << r.nvrtcVersion << " in " << formatDurationMs(r.compileMs);

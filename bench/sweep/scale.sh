@@ -12,7 +12,8 @@
 #   bench/sweep/scale.sh [REPS]
 # kernelpad-cli: $KERNELPAD_CLI, else the one on PATH, else build/app/kernelpad-cli. Extra
 # sweep options in $SCALE_ARGS (e.g. --no-confirm). The compile-heavy sweep runs with
-# KERNELPAD_CACHE_DIR=off, so that every run compiles. Exit 1 when a ratio misses 1.85 or the
+# KERNELPAD_CACHE_DIR=off and CUDA_CACHE_DISABLE=1 (NVRTC would take NVVM's and ptxas's output from
+# the driver's compute cache otherwise), so that every run compiles in full. Exit 1 when a ratio misses 1.85 or the
 # records differ, 3 without two devices, 4 on bad arguments.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +38,7 @@ compile_heavy:$root/bench/sweep/compile_heavy.kpad"
 # seconds in $work/TAG.wall.
 run() {
     local name=$1 project=$2 devices=$3 tag=$4 cache=()
-    [ "$name" = compile_heavy ] && cache=(env KERNELPAD_CACHE_DIR=off)
+    [ "$name" = compile_heavy ] && cache=(env KERNELPAD_CACHE_DIR=off CUDA_CACHE_DISABLE=1)
     rm -f "$work/$name.jsonl"
     local start end
     start=$(date +%s.%N)

@@ -321,6 +321,22 @@ error: no driver: compile-only.
                  qPrintable(text));
     }
 
+    // A runner lost before it compiled (Slurm ended its job): no "Compilation failed for  with
+    // NVRTC  in 0 ns" header of empty fields, the reason alone.
+    void lostRunnerPrintsNoEmptyCompileHeader() {
+        CompileResult r;
+        r.ok = false;
+        r.error = QStringLiteral("KernelPad's runner was stopped by Slurm while running 'saxpy'");
+        QString text;
+        QTextStream out(&text);
+        cli::printCompile(out, r, false);
+        out.flush();
+        QVERIFY2(text.startsWith(QStringLiteral("No compilation was made\nerror: KernelPad's "
+                                                "runner was stopped by Slurm")),
+                 qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("NVRTC  in")), qPrintable(text));
+    }
+
     // `run --json` keeps every field it had and adds "summaries" (with or without a GPU).
     void runJsonAddsSummaries() {
         QProcess cli;
