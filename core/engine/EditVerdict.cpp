@@ -343,7 +343,7 @@ EditVerdict editVerdict(const AbVerdict& ab, const VerdictSide& before, const Ve
     EditVerdict v;
     v.beforeMs = ab.medianAMs;
     v.afterMs = ab.medianBMs;
-    v.ratio = ab.medianAMs > 0 ? ab.ratio : 0;
+    v.ratio = ab.ratio; // 0 without a verdict's medians (too few launches)
     v.low = ab.low;
     v.high = ab.high;
     switch (ab.kind) {

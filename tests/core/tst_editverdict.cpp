@@ -3,10 +3,12 @@
 
 #include "../support/TestMain.h"
 #include "core/engine/EditVerdict.h"
+#include "core/run/AbDriver.h"
 #include "core/run/AbVerdict.h"
 #include "core/run/RunResult.h"
 
 #include <QJsonArray>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include <algorithm>
@@ -259,6 +261,40 @@ private slots:
         QCOMPARE(editVerdict(few, a, b).significance, VerdictSignificance::NotTimed);
         QCOMPARE(editVerdict(few, a, b).sentence,
                  QStringLiteral("2 more registers → occupancy 75 % → 62 %"));
+    }
+
+    void abArmsKeepTheirResources() {
+        // An A/B driven to its end with fabricated runs: each arm's verified run gives the
+        // resources the verdict names beside the A/B's own time.
+        AbOrder order;
+        order.a.project.kernel = QStringLiteral("a");
+        order.b.project.kernel = QStringLiteral("b");
+        order.labelA = QStringLiteral("version 1");
+        order.labelB = QStringLiteral("the editor");
+        AbDriver* driver = nullptr;
+        AbDriver ab(order, [&driver](const RunRequest& request) {
+            const bool isA = request.project.kernel == QLatin1String("a");
+            RunResult r;
+            r.timing = timed(isA ? 1.0 : 1.018);
+            r.resources = isA ? resources(30, 0.75) : resources(32, 0.62);
+            QTimer::singleShot(0, driver, [driver, r] { driver->take(r); });
+        });
+        driver = &ab;
+        QSignalSpy finished(&ab, &AbDriver::finished);
+        ab.start();
+        QVERIFY(finished.wait(20000));
+        const AbResult result = finished.at(0).at(0).value<AbResult>();
+        QVERIFY2(result.status == AbResult::Status::Verdict, qPrintable(result.headline()));
+        QVERIFY(result.a.resources && result.b.resources);
+        QCOMPARE(result.a.resources->registers, 30);
+        QCOMPARE(result.b.toJson().value("resources").toObject().value("registers").toInt(), 32);
+        VerdictSide a;
+        a.resources = result.a.resources;
+        VerdictSide b;
+        b.resources = result.b.resources;
+        QCOMPARE(editVerdict(result.verdict, a, b).sentence,
+                 QStringLiteral("1.8 % slower (significant): 2 more registers → occupancy 75 % → "
+                                "62 %"));
     }
 
     void compileSideReadsPtxasReport() {
