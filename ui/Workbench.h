@@ -212,6 +212,11 @@ public:
     /// The status bar's sentence for `run`: "this edit: −12.3 % (±0.8 %), a real change",
     /// "2.41× faster than baseline (±0.03)"; empty when there is nothing to compare with.
     [[nodiscard]] QString comparisonText(const RunRecord& run) const;
+    /// The edit's verdict against the previous run (EditVerdict.h): "this edit: 1.8 % slower
+    /// (significant): 2 more registers → occupancy 75 % → 62 %"; empty against a baseline,
+    /// for the same machine code and settings, or with nothing to compare with (then
+    /// comparisonText() says it).
+    [[nodiscard]] QString editVerdictText(const RunRecord& run) const;
 
     // --- profiling (WorkbenchProfile.cpp) ---
     /// Empty when Build ▸ Profile can start, else why not ("A run is in progress").

@@ -3,6 +3,7 @@
 
 #include "ui/Workbench.h"
 
+#include "core/engine/EditVerdict.h"
 #include "core/engine/Engine.h"
 #include "core/run/Significance.h"
 #include "ui/ProjectDocument.h"
@@ -240,6 +241,28 @@ QString Workbench::comparisonText(const RunRecord& run) const {
                    : tr("this edit: %1 (the same machine code as the previous run)")
                          .arg(describeChange(c));
     return tr("this edit: %1").arg(describeChange(c));
+}
+
+QString Workbench::editVerdictText(const RunRecord& run) const {
+    const RunRecord* other = comparedWith(run);
+    // Against a baseline comparisonText()'s speedup is the answer; an edit that left the
+    // machine code and the settings as they were changed nothing the verdict could name, and
+    // comparisonText() explains its time.
+    if (!other || other->serial == m_baselineSerial ||
+        (m_baselineKernelRun && other == &*m_baselineKernelRun))
+        return {};
+    const QString code = run.result.compile.machineCodeHash();
+    Project same = other->project;
+    same.source = run.project.source;
+    if (!code.isEmpty() && code == other->result.compile.machineCodeHash() && same == run.project)
+        return {};
+    VerdictSide before = verdictSideOf(other->result);
+    VerdictSide after = verdictSideOf(run.result);
+    if (other->profile && run.profile) {
+        before.profile = &*other->profile;
+        after.profile = &*run.profile;
+    }
+    return tr("this edit: %1").arg(editVerdict(before, after).sentence);
 }
 
 } // namespace kernelpad

@@ -2,6 +2,7 @@
 
 #include "app/cli/CliAb.h"
 #include "app/cli/CliCommands.h"
+#include "core/engine/EditVerdict.h"
 
 #include <QEventLoop>
 #include <QJsonObject>
@@ -67,6 +68,16 @@ void printArm(QTextStream& out, const QString& name, const AbArmSummary& arm) {
         << "; " << conditionsText(arm.conditions) << '\n';
 }
 
+/// B against A in one sentence: the A/B's time, and the registers and occupancy of each arm's
+/// verified run.
+EditVerdict abEditVerdict(const AbResult& r) {
+    VerdictSide a;
+    a.resources = r.a.resources;
+    VerdictSide b;
+    b.resources = r.b.resources;
+    return editVerdict(r.verdict, a, b);
+}
+
 void printText(const AbResult& r) {
     QTextStream out(stdout);
     if (r.status == AbResult::Status::Error || r.status == AbResult::Status::Cancelled) {
@@ -83,6 +94,8 @@ void printText(const AbResult& r) {
             << QString::number(r.verdict.low, 'f', 4) << " to "
             << QString::number(r.verdict.high, 'f', 4) << ")\n";
     out << r.headline() << '\n';
+    if (r.status == AbResult::Status::Verdict || r.status == AbResult::Status::Refused)
+        out << "verdict: " << abEditVerdict(r).sentence << '\n';
 }
 
 } // namespace
@@ -118,10 +131,15 @@ int runAb(const QStringList& args) {
     loop.exec();
     if (shown > 0)
         QTextStream(stderr) << '\r' << QString(shown, QLatin1Char(' ')) << '\r' << Qt::flush;
-    if (line->json)
-        printJson(result.toJson());
-    else
+    if (line->json) {
+        QJsonObject json = result.toJson();
+        if (result.status == AbResult::Status::Verdict ||
+            result.status == AbResult::Status::Refused)
+            json.insert("editVerdict", abEditVerdict(result).toJson());
+        printJson(json);
+    } else {
         printText(result);
+    }
     return exitCodeOf(result);
 }
 

@@ -4,14 +4,17 @@
 #include "app/cli/CliEngine.h"
 #include "core/compile/CompileComparison.h"
 #include "core/compile/Sass.h"
+#include "core/engine/EditVerdict.h"
 #include "core/io/SafeFile.h"
 #include "core/project/Project.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTextStream>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -54,7 +57,18 @@ struct Side {
     SassResult sass;
 };
 
-void printRows(QTextStream& out, const CompileComparison& comparison, const QString& kernel) {
+/// The verdict of kernel `k` (one sentence: registers, spills, shared memory, the opcodes that
+/// changed most), when both compiles have it.
+std::optional<EditVerdict> kernelVerdict(const KernelComparison& k, const Side& old,
+                                         const Side& now, bool sass) {
+    if (!k.inBefore || !k.inAfter)
+        return std::nullopt;
+    return editVerdict(verdictSideOf(old.compile, sass ? &old.sass.listing : nullptr, k.lowered),
+                       verdictSideOf(now.compile, sass ? &now.sass.listing : nullptr, k.lowered));
+}
+
+void printRows(QTextStream& out, const CompileComparison& comparison, const QString& kernel,
+               const std::function<std::optional<EditVerdict>(const KernelComparison&)>& verdict) {
     for (const KernelComparison& k : comparison.kernels) {
         if (!kernel.isEmpty() && k.name != kernel && k.lowered != kernel)
             continue;
@@ -69,6 +83,8 @@ void printRows(QTextStream& out, const CompileComparison& comparison, const QStr
             width = std::max(width, int(row.label.size()));
         for (const ComparisonRow& row : k.rows)
             out << "  " << row.label.leftJustified(width + 2) << row.text() << '\n';
+        if (const std::optional<EditVerdict> v = verdict(k))
+            out << "  verdict: " << v->sentence << '\n';
     }
 }
 
@@ -155,8 +171,20 @@ int runCompileDiff(const CompileDiffOptions& options) {
         return fail(QStringLiteral("--kernel: '%1' is in neither compile").arg(options.kernel),
                     options.json);
 
+    const auto verdict = [&](const KernelComparison& k) {
+        return kernelVerdict(k, old, now, options.sass);
+    };
     if (options.json) {
         QJsonObject object = comparison.toJson(options.ptx);
+        // Each kernel in both compiles gets its verdict beside its figures.
+        QJsonArray kernels = object.value("kernels").toArray();
+        for (int i = 0; i < kernels.size() && i < comparison.kernels.size(); ++i)
+            if (const std::optional<EditVerdict> v = verdict(comparison.kernels.at(i))) {
+                QJsonObject k = kernels.at(i).toObject();
+                k.insert("verdict", v->toJson());
+                kernels.replace(i, k);
+            }
+        object.insert("kernels", kernels);
         object.insert("before", options.beforePath);
         object.insert("after", options.afterPath);
         QTextStream(stdout) << QJsonDocument(object).toJson(QJsonDocument::Indented);
@@ -165,7 +193,7 @@ int runCompileDiff(const CompileDiffOptions& options) {
     QTextStream out(stdout);
     out << "before: " << options.beforePath << " (" << old.compile.arch << ")\n"
         << "after:  " << options.afterPath << " (" << now.compile.arch << ")\n";
-    printRows(out, comparison, options.kernel);
+    printRows(out, comparison, options.kernel, verdict);
     out << "PTX: " << counts(comparison.ptx) << '\n';
     if (comparison.hasSass)
         out << "SASS: " << counts(comparison.sass) << '\n';

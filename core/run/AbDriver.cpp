@@ -130,6 +130,8 @@ bool AbDriver::takeVerified(AbArm arm, const RunResult& result) {
     summary.verified = result.verified();
     summary.buffersChecked = int(result.verification.size());
     summary.medianMs = result.timing.medianMs;
+    if (result.resources.registers > 0)
+        summary.resources = result.resources;
     return true;
 }
 

@@ -107,13 +107,16 @@ QString abArgumentMismatch(const Project& a, const Project& b) {
 }
 
 QJsonObject AbArmSummary::toJson() const {
-    return QJsonObject{{QStringLiteral("label"), label},
-                       {QStringLiteral("medianMs"), medianMs},
-                       {QStringLiteral("launches"), launches},
-                       {QStringLiteral("blocks"), blocks},
-                       {QStringLiteral("verified"), verified},
-                       {QStringLiteral("buffersChecked"), buffersChecked},
-                       {QStringLiteral("conditions"), conditions.toJson()}};
+    QJsonObject o{{QStringLiteral("label"), label},
+                  {QStringLiteral("medianMs"), medianMs},
+                  {QStringLiteral("launches"), launches},
+                  {QStringLiteral("blocks"), blocks},
+                  {QStringLiteral("verified"), verified},
+                  {QStringLiteral("buffersChecked"), buffersChecked},
+                  {QStringLiteral("conditions"), conditions.toJson()}};
+    if (resources)
+        o.insert(QStringLiteral("resources"), resources->toJson());
+    return o;
 }
 
 QString AbResult::headline() const {

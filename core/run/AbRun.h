@@ -14,6 +14,7 @@
 #include <QString>
 #include <QVector>
 
+#include <optional>
 #include <random>
 
 namespace kernelpad {
@@ -70,6 +71,9 @@ struct AbArmSummary {
     AbConditions conditions;
     bool verified = false; ///< its outputs passed verification
     int buffersChecked = 0;
+    /// The driver's registers, memory and occupancy of the arm's kernel, from its verified run
+    /// (absent when the driver reported none); JSON "resources", only when known.
+    std::optional<KernelResources> resources;
 
     [[nodiscard]] QJsonObject toJson() const;
 };

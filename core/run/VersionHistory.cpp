@@ -51,6 +51,8 @@ Version Version::fromRun(int number, const QDateTime& finishedAt, const Project&
     v.sanitizer = result.sanitizerTool;
     v.sanitizerErrors = result.sanitizerErrorCount();
     v.profiled = profiled;
+    if (result.status == RunStatus::Ok && result.resources.registers > 0)
+        v.resources = result.resources;
     if (result.baseline.measured()) {
         v.baselineLibrary = result.baseline.library;
         v.baselineMedianMs = result.baseline.timing.medianMs;
@@ -102,6 +104,8 @@ QJsonObject Version::toJson() const {
         json.insert(QStringLiteral("profiled"), true);
     if (kept)
         json.insert(QStringLiteral("kept"), true);
+    if (resources)
+        json.insert(QStringLiteral("resources"), resources->toJson());
     if (baselineMedianMs > 0)
         json.insert(QStringLiteral("baseline"),
                     QJsonObject{{QStringLiteral("library"), baselineLibrary},
@@ -125,6 +129,18 @@ bool readVersionBaseline(const json::FieldReader& fields, Version* v) {
                             json::Presence::Required) &&
            inner.readNumber(QStringLiteral("medianMs"), &v->baselineMedianMs,
                             json::Presence::Required);
+}
+
+/// The "resources" object of a version, when there is one.
+bool readVersionResources(const json::FieldReader& fields, Version* v, QString* error) {
+    QJsonObject resources;
+    if (!fields.readObject(QStringLiteral("resources"), &resources, json::Presence::Optional))
+        return false;
+    if (resources.isEmpty())
+        return true;
+    v->resources =
+        KernelResources::fromJson(resources, error, fields.path(QStringLiteral("resources")));
+    return v->resources.has_value();
 }
 
 } // namespace
@@ -155,7 +171,8 @@ std::optional<Version> Version::fromJson(const QJsonObject& object, QString* err
         !fields.readString(QStringLiteral("sanitizer"), &sanitizer) ||
         !fields.readInt(QStringLiteral("sanitizerErrors"), &v.sanitizerErrors) ||
         !fields.readBool(QStringLiteral("profiled"), &v.profiled) ||
-        !fields.readBool(QStringLiteral("kept"), &v.kept) || !readVersionBaseline(fields, &v))
+        !fields.readBool(QStringLiteral("kept"), &v.kept) || !readVersionBaseline(fields, &v) ||
+        !readVersionResources(fields, &v, error))
         return std::nullopt;
     v.finishedAt = QDateTime::fromString(finished, Qt::ISODateWithMs);
     if (!v.finishedAt.isValid()) {

@@ -41,6 +41,9 @@ struct Version {
     SanitizerTool sanitizer = SanitizerTool::None;
     int sanitizerErrors = 0;
     bool profiled = false; ///< Nsight Compute profiled this run
+    /// The driver's registers, memory and occupancy of the kernel as it ran; absent for a run
+    /// that failed and for versions recorded before they were kept (JSON: "resources").
+    std::optional<KernelResources> resources;
     /// The project's library baseline as this run measured it ("cuBLAS", its median); empty
     /// and 0 when it has none or it did not run (JSON: "baseline", only when measured).
     QString baselineLibrary;

@@ -109,6 +109,17 @@ void TestCompileDiffCli::textTableHasDeltas() {
     QVERIFY(QRegularExpression(QStringLiteral("registers +\\d+ -> \\d+")).match(r.out).hasMatch());
     QVERIFY(r.out.contains(QRegularExpression(QStringLiteral("spill stores \\(bytes\\) +0 -> 0"))));
     QVERIFY(!r.out.contains("SASS"));
+    // The kernel's verdict: no time (nothing ran), the registers only where they changed.
+    const QRegularExpressionMatch registers =
+        QRegularExpression(QStringLiteral("registers +(\\d+) -> (\\d+)")).match(r.out);
+    const QRegularExpressionMatch verdict =
+        QRegularExpression(QStringLiteral("\n  verdict: ([^\n]+)\n")).match(r.out);
+    QVERIFY2(verdict.hasMatch(), qPrintable(r.out));
+    QCOMPARE(verdict.captured(1).contains(QStringLiteral("register")),
+             registers.captured(1) != registers.captured(2));
+    QVERIFY2(!verdict.captured(1).contains(QStringLiteral("slower")) &&
+                 !verdict.captured(1).contains(QStringLiteral("faster")),
+             qPrintable(verdict.captured(1)));
     // --ptx: the line diff, the added load among its "+" lines.
     QVERIFY(r.out.contains(QRegularExpression(QStringLiteral("\n\\+ ld\\.global(\\.nc)?\\.f32"))));
     QVERIFY(r.out.contains(QRegularExpression(QStringLiteral("PTX: \\d+ changed, \\d+ added"))));
@@ -129,6 +140,12 @@ void TestCompileDiffCli::jsonHasFiguresAndRows() {
     QCOMPARE(figures["ptx.memory"].toObject()["delta"].toInt(), 1);
     QVERIFY(figures["registers"].toObject()["before"].toInt() > 0);
     QVERIFY(!figures.contains("sass.total"));
+    const QJsonObject verdict = saxpy["verdict"].toObject();
+    QCOMPARE(verdict["significance"].toString(), QStringLiteral("not timed"));
+    QVERIFY(!verdict.contains("time"));
+    QVERIFY(!verdict["sentence"].toString().isEmpty());
+    QCOMPARE(verdict["sentence"].toString().contains(QStringLiteral("register")),
+             figures["registers"].toObject()["delta"].toInt() != 0);
     const QJsonObject ptx = json["ptx"].toObject();
     QVERIFY(!ptx["identical"].toBool());
     QVERIFY(!ptx["rows"].toArray().isEmpty());
@@ -152,6 +169,11 @@ void TestCompileDiffCli::sassComparedWithNvdisasm() {
     QCOMPARE(figures["sass.total"].toObject()["delta"].toInt(), 0);
     QCOMPARE(figures["sass.arithmetic"].toObject()["after"].toInt(), 12);
     QVERIFY(json["sass"].toObject()["identical"].toBool());
+    // The same SASS on both sides: no opcode named in the verdict.
+    const QJsonArray causes =
+        json["kernels"].toArray().at(0).toObject()["verdict"].toObject()["causes"].toArray();
+    for (const QJsonValue& cause : causes)
+        QVERIFY(cause.toObject()["kind"].toString() != QStringLiteral("sass"));
     const CliResult text = run({"compile", m_edited, "--diff", m_base, "--sass"});
     QVERIFY(text.out.contains("SASS: no changes\n"));
     QVERIFY(text.out.contains(QRegularExpression(QStringLiteral("SASS total +40 -> 40\n"))));

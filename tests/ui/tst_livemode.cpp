@@ -125,6 +125,7 @@ private slots:
     void editWhileARunIsPendingCancelsIt();
     void switchingOffStopsThePause();
     void comparisonAgainstThePreviousRun();
+    void editVerdictNamesTheCauses();
     void sameMachineCodeIsVariationBetweenRuns();
     void baselineSpeedup();
     void failedRunIsNeverCompared();
@@ -255,6 +256,30 @@ void TestLiveMode::comparisonAgainstThePreviousRun() {
     const QString same = f.workbench.comparisonText(f.workbench.history().last());
     QVERIFY2(same.startsWith(QStringLiteral("this edit: +0.1 % (\u00b1")), qPrintable(same));
     QVERIFY2(same.endsWith(QStringLiteral("within noise")), qPrintable(same));
+}
+
+void TestLiveMode::editVerdictNamesTheCauses() {
+    Fixture f;
+    QVERIFY(f.ready());
+    const auto withResources = [](double medianMs, int registers, double occupancy) {
+        RunResult r = resultWith(timesAround(medianMs));
+        r.resources.registers = registers;
+        r.resources.occupancy = occupancy;
+        return r;
+    };
+    QVERIFY(runWith(f, withResources(1.0, 30, 0.75)));
+    QCOMPARE(f.workbench.editVerdictText(f.workbench.history().last()), QString()); // the first
+    QVERIFY(runWith(f, withResources(1.2, 32, 0.62)));
+    QCOMPARE(f.workbench.editVerdictText(f.workbench.history().last()),
+             QStringLiteral("this edit: 20 % slower (significant): 2 more registers → occupancy "
+                            "75 % → 62 %"));
+    // A failed run is never compared: no verdict for it, and the next is compared with the
+    // last run that passed.
+    QVERIFY(runWith(f, resultWith(timesAround(0.5), RunStatus::VerificationFailed)));
+    QCOMPARE(f.workbench.editVerdictText(f.workbench.history().last()), QString());
+    QVERIFY(runWith(f, withResources(1.2012, 32, 0.62)));
+    QCOMPARE(f.workbench.editVerdictText(f.workbench.history().last()),
+             QStringLiteral("this edit: 0.1 % slower (within noise)"));
 }
 
 void TestLiveMode::sameMachineCodeIsVariationBetweenRuns() {

@@ -448,6 +448,14 @@ void TestVersionsPanel::compareWithShowsTheVerdict() {
     result.b.conditions.smClockMHz = 1980;
     result.blocks = 20;
     result.launchesPerBlock = 400;
+    KernelResources a;
+    a.registers = 30;
+    a.occupancy = 0.75;
+    result.a.resources = a;
+    KernelResources b = a;
+    b.registers = 32;
+    b.occupancy = 0.62;
+    result.b.resources = b;
     emit f.engine.abFinished(id, result);
     QCOMPARE(button->text(), QStringLiteral("Compare with…"));
     const QString message = f.panel()->message();
@@ -459,8 +467,12 @@ void TestVersionsPanel::compareWithShowsTheVerdict() {
              qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("B the editor: median 0.08250 ms")),
              qPrintable(message));
-    QVERIFY2(message.endsWith(QStringLiteral("20 blocks of 400 launches, B/A 1.0310 (1.0200 to "
-                                             "1.0400)")),
+    QVERIFY2(message.contains(QStringLiteral("20 blocks of 400 launches, B/A 1.0310 (1.0200 to "
+                                             "1.0400)\n")),
+             qPrintable(message));
+    // The edit's verdict: the A/B's time with each arm's registers and occupancy.
+    QVERIFY2(message.endsWith(QStringLiteral("Verdict: 3.1 % slower (significant): 2 more "
+                                             "registers → occupancy 75 % → 62 %")),
              qPrintable(message));
 }
 

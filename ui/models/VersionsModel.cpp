@@ -15,6 +15,7 @@ VersionsModel::VersionsModel(QObject* parent)
 
 void VersionsModel::setVersions(const QVector<Version>& versions) {
     beginResetModel();
+    m_editVerdicts.clear();
     m_versions = versions;
     endResetModel();
 }
@@ -31,6 +32,13 @@ bool VersionsModel::update(const Version& version) {
     if (row < 0)
         return false;
     m_versions[int(m_versions.size()) - 1 - row] = version;
+    // Its verdict and the next version's (it may be that one's base) are made again.
+    m_editVerdicts.remove(version.number);
+    if (row > 0) {
+        if (const Version* newer = at(row - 1))
+            m_editVerdicts.remove(newer->number);
+        emit dataChanged(index(row - 1, EditColumn), index(row - 1, EditColumn));
+    }
     emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
     return true;
 }
@@ -62,6 +70,53 @@ int VersionsModel::nextNumber() const {
     for (const Version& v : m_versions)
         most = std::max(most, v.number);
     return most + 1;
+}
+
+void VersionsModel::setSideExtras(SideExtras extras) {
+    m_extras = std::move(extras);
+    m_editVerdicts.clear();
+    if (rowCount() > 0)
+        emit dataChanged(index(0, EditColumn), index(rowCount() - 1, EditColumn));
+}
+
+VerdictSide VersionsModel::verdictSideOf(const Version& v) {
+    VerdictSide side;
+    if (!v.hasTiming() || v.verdict() != VersionVerdict::Passed)
+        return side;
+    side.timing = v.timing;
+    side.resources = v.resources;
+    return side;
+}
+
+const Version* VersionsModel::verdictBase(int number) const {
+    const int row = rowOf(number);
+    const Version* v = at(row);
+    if (!v || !v->hasTiming() || v->verdict() != VersionVerdict::Passed)
+        return nullptr;
+    for (int older = row + 1; older < rowCount(); ++older)
+        if (const Version* o = at(older); o->hasTiming() && o->verdict() == VersionVerdict::Passed)
+            return o;
+    return nullptr;
+}
+
+EditVerdict VersionsModel::editVerdictOf(const Version& before, const Version& after) const {
+    VerdictSide sideBefore = verdictSideOf(before);
+    VerdictSide sideAfter = verdictSideOf(after);
+    if (m_extras) {
+        m_extras(before, &sideBefore);
+        m_extras(after, &sideAfter);
+    }
+    return editVerdict(sideBefore, sideAfter);
+}
+
+QString VersionsModel::editVerdictText(int number) const {
+    if (const auto it = m_editVerdicts.constFind(number); it != m_editVerdicts.cend())
+        return *it;
+    const Version* after = find(number);
+    const Version* before = verdictBase(number);
+    const QString text = after && before ? editVerdictOf(*before, *after).sentence : QString();
+    m_editVerdicts.insert(number, text);
+    return text;
 }
 
 QString VersionsModel::verdictText(const Version& v) {
@@ -161,6 +216,8 @@ QVariant VersionsModel::data(const QModelIndex& index, int role) const {
             return efficiencyText(*v);
         case VerdictColumn:
             return verdictText(*v);
+        case EditColumn:
+            return editVerdictText(v->number);
         case ChangesColumn:
             return v->changes;
         case MarksColumn:
@@ -185,6 +242,13 @@ QVariant VersionsModel::data(const QModelIndex& index, int role) const {
             return v->timing.telemetry.energyNote();
         if (index.column() == ChangesColumn)
             return v->changes;
+        if (index.column() == EditColumn) {
+            const Version* base = verdictBase(v->number);
+            return base ? tr("Against version %1: %2")
+                              .arg(base->number)
+                              .arg(editVerdictText(v->number))
+                        : tr("No earlier version ran and passed to compare with.");
+        }
         if (index.column() == TimeColumn)
             return QLocale().toString(v->finishedAt, QLocale::LongFormat);
     }
@@ -223,6 +287,8 @@ QVariant VersionsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Per joule");
     case VerdictColumn:
         return tr("Verification");
+    case EditColumn:
+        return tr("Verdict");
     case ChangesColumn:
         return tr("What changed");
     case MarksColumn:

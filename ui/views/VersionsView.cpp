@@ -1,5 +1,6 @@
 #include "ui/views/VersionsView.h"
 
+#include "core/engine/EditVerdict.h"
 #include "core/project/ProjectDiff.h"
 #include "ui/CompileHistory.h"
 #include "ui/ProjectDocument.h"
@@ -68,6 +69,15 @@ VersionsView::VersionsView(const ViewContext& context, CompileDiffView* diff)
                 if (m_panel->model()->rowCount() > 0)
                     save();
             });
+    // A version of this window's runs adds its profile to the Verdict column's sentence.
+    m_panel->model()->setSideExtras([this](const Version& v, VerdictSide* side) {
+        if (side->timing.medianMs <= 0)
+            return; // a version that did not run well gives nothing
+        for (auto it = m_numberOfSerial.cbegin(); it != m_numberOfSerial.cend(); ++it)
+            if (it.value() == v.number)
+                if (const RunRecord* run = m_workbench->findRun(it.key()); run && run->profile)
+                    side->profile = &*run->profile;
+    });
     connect(m_panel, &VersionsPanel::restoreRequested, this, &VersionsView::restore);
     connect(m_panel, &VersionsPanel::compileDiffRequested, this, &VersionsView::compareVersions);
     connect(m_panel, &VersionsPanel::abCompareRequested, this, &VersionsView::startAb);
@@ -301,14 +311,20 @@ void VersionsView::abFinished(quint64 id, const AbResult& result) {
             .arg(s.conditions.smClockMHz)
             .arg(s.conditions.throttled ? tr(", throttled") : QString());
     };
-    m_panel->setMessage(tr("A/B: %1\n%2\n%3\n%4 blocks of %5 launches, B/A %6 (%7 to %8)")
+    VerdictSide a;
+    a.resources = result.a.resources;
+    VerdictSide b;
+    b.resources = result.b.resources;
+    m_panel->setMessage(tr("A/B: %1\n%2\n%3\n%4 blocks of %5 launches, B/A %6 (%7 to %8)\n"
+                           "Verdict: %9")
                             .arg(result.headline(), arm(QStringLiteral("A"), result.a),
                                  arm(QStringLiteral("B"), result.b))
                             .arg(result.blocks)
                             .arg(result.launchesPerBlock)
                             .arg(QString::number(result.verdict.ratio, 'f', 4),
                                  QString::number(result.verdict.low, 'f', 4),
-                                 QString::number(result.verdict.high, 'f', 4)));
+                                 QString::number(result.verdict.high, 'f', 4),
+                                 editVerdict(result.verdict, a, b).sentence));
 }
 
 } // namespace kernelpad

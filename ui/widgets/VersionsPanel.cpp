@@ -57,6 +57,8 @@ VersionsPanel::VersionsPanel(QWidget* parent)
     // A new row at the top, or a reset, changes which versions are compared.
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &VersionsPanel::selectionChanged);
     connect(m_model, &QAbstractItemModel::modelReset, this, &VersionsPanel::selectionChanged);
+    // A profile that arrived changes the compared versions' verdict.
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &VersionsPanel::selectionChanged);
 
     m_restore = new QPushButton(tr("Restore"), this);
     m_restore->setObjectName(QStringLiteral("versionsRestore"));
@@ -194,7 +196,7 @@ void VersionsPanel::selectionChanged() {
     const Version* before = m_model->find(m_compared.first);
     const Version* after = m_model->find(m_compared.second);
     if (before && after) {
-        m_compare->compare(*before, *after);
+        m_compare->compare(*before, *after, m_model->editVerdictOf(*before, *after).sentence);
     } else {
         m_compared = {0, 0};
         m_compare->showMessage(

@@ -75,6 +75,15 @@ QString relativeChange(double before, double after) {
 
 VersionCompareView::VersionCompareView(QWidget* parent)
     : QWidget(parent) {
+    m_verdict = new QLabel(this);
+    m_verdict->setObjectName(QStringLiteral("versionVerdict"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::PlainText);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_verdict->font();
+    bold.setBold(true);
+    m_verdict->setFont(bold);
+    m_verdict->hide();
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("versionCompareTitle"));
     m_title->setWordWrap(true);
@@ -121,6 +130,7 @@ VersionCompareView::VersionCompareView(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_verdict);
     layout->addWidget(m_title);
     layout->addWidget(split, 1);
     showMessage(tr("Select two versions to compare them (Ctrl+click or Shift+arrow); one "
@@ -131,8 +141,14 @@ QString VersionCompareView::title() const {
     return m_title->text();
 }
 
+QString VersionCompareView::verdict() const {
+    return m_verdict->text();
+}
+
 void VersionCompareView::showMessage(const QString& message) {
     m_title->setText(message);
+    m_verdict->clear();
+    m_verdict->hide();
     m_beforeTitle->clear();
     m_afterTitle->clear();
     m_before->clear();
@@ -143,8 +159,11 @@ void VersionCompareView::showMessage(const QString& message) {
     m_timings->setRowCount(0);
 }
 
-void VersionCompareView::compare(const Version& before, const Version& after) {
+void VersionCompareView::compare(const Version& before, const Version& after,
+                                 const QString& verdict) {
     m_shown = std::make_pair(before, after);
+    m_verdict->setText(verdict);
+    m_verdict->setVisible(!verdict.isEmpty());
     const ListingDiff diff =
         diffListings(before.project.source, after.project.source, ListingKind::Source);
     const QVector<SettingChange> settings = diffProjectSettings(before.project, after.project);
@@ -283,7 +302,7 @@ void VersionCompareView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange && m_shown) {
         const std::pair<Version, Version> shown = *m_shown;
-        compare(shown.first, shown.second);
+        compare(shown.first, shown.second, m_verdict->text());
     }
 }
 

@@ -17,18 +17,22 @@ namespace kernelpad {
 
 struct ListingDiff;
 
-/// Child object names: versionCompareTitle, versionSourceBefore, versionSourceAfter,
-/// versionSettings (setting, before, after), versionTimings (figure, before, after, change).
+/// Child object names: versionVerdict (the edit's verdict, EditVerdict.h), versionCompareTitle,
+/// versionSourceBefore, versionSourceAfter, versionSettings (setting, before, after),
+/// versionTimings (figure, before, after, change).
 class VersionCompareView : public QWidget {
     Q_OBJECT
 public:
     explicit VersionCompareView(QWidget* parent = nullptr);
 
-    /// Shows `before` against `after` (the older one first, as the panel passes them).
-    void compare(const Version& before, const Version& after);
+    /// Shows `before` against `after` (the older one first, as the panel passes them), with
+    /// `verdict`, the sentence joining what is known of the edit, above everything.
+    void compare(const Version& before, const Version& after, const QString& verdict = {});
     /// Shows nothing but `message` (why there is nothing to compare).
     void showMessage(const QString& message);
     [[nodiscard]] QString title() const;
+    /// The verdict shown, empty when none is.
+    [[nodiscard]] QString verdict() const;
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -38,6 +42,7 @@ private:
     void showSettings(const Version& before, const Version& after);
     void showTimings(const Version& before, const Version& after);
 
+    QLabel* m_verdict;
     QLabel* m_title;
     QLabel* m_beforeTitle;
     QLabel* m_afterTitle;

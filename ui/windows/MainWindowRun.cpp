@@ -189,7 +189,10 @@ void MainWindow::showRunFinished(const RunRecord& run) {
     const bool measured = median && samples;
     // Against the baseline or the previous run of the kernel; empty for a failed run, which
     // is never compared (Workbench::comparedWith()).
-    const QString comparison = m_workbench->comparisonText(run);
+    // The edit's verdict (time, registers, occupancy, ...) where it has one.
+    QString comparison = m_workbench->editVerdictText(run);
+    if (comparison.isEmpty())
+        comparison = m_workbench->comparisonText(run);
     const QString withComparison =
         comparison.isEmpty() ? QString() : QStringLiteral(" — ") + comparison;
     if (measured) {
