@@ -68,15 +68,13 @@ QString hierBoundSentence(const RooflineBound& b, const HierarchyPoint* point,
         return QStringLiteral("%1-bound: %2 of the %1 roof's bandwidth (no floating-point "
                               "work, so no point on the chart)")
             .arg(level, hierPercent(b.fraction));
-    const QString where = QStringLiteral("%1, %2 FLOP/byte at %3")
-                              .arg(precisionName(b.precision))
-                              .arg(point->flopsPerByte, 0, 'g', 3)
-                              .arg(level);
     if (b.memory)
-        return QStringLiteral("%1-bound: %2 of the %1 roof at this intensity (%3)")
-            .arg(level, hierPercent(b.fraction), where);
-    return QStringLiteral("Compute-bound: %1 of the %2 roof (%3)")
-        .arg(hierPercent(b.fraction), h.roofName(b.precision), where);
+        return QStringLiteral("%1-bound: %2 of the %1 roof at this intensity (%3, %4 FLOP/byte)")
+            .arg(level, hierPercent(b.fraction), precisionName(b.precision))
+            .arg(point->flopsPerByte, 0, 'g', 3);
+    // Under a compute roof every level's point has the same share of it: name no level.
+    return QStringLiteral("Compute-bound: %1 of the %2 roof at this intensity")
+        .arg(hierPercent(b.fraction), h.roofName(b.precision));
 }
 
 } // namespace
