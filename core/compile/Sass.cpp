@@ -202,9 +202,19 @@ SassResult disassembleCubin(const QByteArray& cubin, int timeoutMs) {
     return disassembleCubin(cubin, options);
 }
 
+QString sassCancelledMessage() {
+    return QStringLiteral("disassembly stopped: a newer compile replaced it");
+}
+
 SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options) {
     const int timeoutMs = options.timeoutMs;
     SassResult result;
+    const auto cancelled = [&options] { return options.cancel && options.cancel->load(); };
+    if (cancelled()) {
+        result.cancelled = true;
+        result.error = sassCancelledMessage();
+        return result;
+    }
     if (cubin.isEmpty()) {
         result.error = QStringLiteral("no CUBIN to disassemble: a compute_ arch gives PTX only "
                                       "(the driver compiles it at load time); choose an sm_ arch "
@@ -249,7 +259,7 @@ SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options)
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     bool tooLong = false;
     bool timedOut = false;
-    while (process.state() != QProcess::NotRunning) {
+    while (process.state() != QProcess::NotRunning && !result.cancelled) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                               deadline - std::chrono::steady_clock::now())
                               .count();
@@ -257,23 +267,31 @@ SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options)
             timedOut = true;
             break;
         }
-        process.waitForReadyRead(int(left));
+        // In slices when it can be cancelled: QProcess is read on this thread only, so the
+        // flag is looked at between waits (a wait still ends at once when output comes).
+        process.waitForReadyRead(
+            int(options.cancel ? std::min<qint64>(left, kSassCancelPollMs) : left));
         out += process.readAllStandardOutput();
         err += process.readAllStandardError().left(kMaxSassBytes);
         if (out.size() > kMaxSassBytes) {
             tooLong = true;
             break;
         }
+        result.cancelled = cancelled();
     }
-    if (timedOut || tooLong) {
+    if (timedOut || tooLong || result.cancelled) {
+        // The life ranges' process, if any, is killed by its destructor.
         process.kill();
         process.waitForFinished(timeoutMs);
-        result.error = timedOut ? QStringLiteral("%1 did not finish within %2 s; stopped")
-                                      .arg(location.path)
-                                      .arg(timeoutMs / 1000.0)
-                                : QStringLiteral("%1 printed more than %2 MiB of SASS; stopped")
-                                      .arg(location.path)
-                                      .arg(kMaxSassBytes / (1024 * 1024));
+        if (result.cancelled)
+            result.error = sassCancelledMessage();
+        else
+            result.error = timedOut ? QStringLiteral("%1 did not finish within %2 s; stopped")
+                                          .arg(location.path)
+                                          .arg(timeoutMs / 1000.0)
+                                    : QStringLiteral("%1 printed more than %2 MiB of SASS; stopped")
+                                          .arg(location.path)
+                                          .arg(kMaxSassBytes / (1024 * 1024));
         return result;
     }
     out += process.readAllStandardOutput();
@@ -303,7 +321,10 @@ SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options)
         options.listed(result);
     if (liveRanges) {
         // nvdisasm's own time is until the later process ended: both ran side by side.
-        result.processMs = std::max(result.processMs, liveRanges->finish(&result, deadline));
+        result.processMs =
+            std::max(result.processMs, liveRanges->finish(&result, deadline, options.cancel));
+        if (result.cancelled)
+            result.ok = false;
     }
     return result;
 }

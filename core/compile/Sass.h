@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -82,6 +83,9 @@ struct SassListing {
 inline constexpr qint64 kMaxSassBytes = 64LL * 1024 * 1024;
 /// How long nvdisasm may run: it takes well under a second for the examples.
 inline constexpr int kNvdisasmTimeoutMs = 30'000;
+/// How often a running disassembly looks at its cancel flag (SassOptions::cancel): a newer
+/// compile's disassembly waits at most this long for the older one's processes to be killed.
+inline constexpr int kSassCancelPollMs = 10;
 
 /// Where nvdisasm was found, or every place that was looked in.
 struct NvdisasmLocation {
@@ -111,6 +115,9 @@ struct SassResult {
     double processMs = 0;
     double parseMs = 0;
     bool cacheHit = false; ///< SassCache answered: no process ran
+    /// Stopped through SassOptions::cancel (a newer compile replaced it): its processes were
+    /// killed, `error` says so, and nothing is kept in SassCache.
+    bool cancelled = false;
     /// Live registers were asked for (SassOptions::liveRanges) and joined into the listing's
     /// instructions; liveRangeError says why not otherwise.
     bool liveRanges = false;
@@ -128,7 +135,13 @@ struct SassOptions {
     /// Called with the parsed listing as soon as it exists, before the life ranges are
     /// waited for, so that the text is never later than without them.
     std::function<void(const SassResult&)> listed;
+    /// Set from another thread to stop the disassembly: both processes are killed within
+    /// kSassCancelPollMs and the result is `cancelled`. Null: it runs to its end.
+    const std::atomic_bool* cancel = nullptr;
 };
+
+/// The error of a disassembly stopped through SassOptions::cancel.
+[[nodiscard]] QString sassCancelledMessage();
 
 /// Runs `nvdisasm -c -gi -ndf` on `cubin` (written to a temporary file) and parses its output.
 /// Blocks for up to `timeoutMs`: call it on a worker thread, never the UI thread.

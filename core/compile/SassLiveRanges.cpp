@@ -223,8 +223,8 @@ void LiveRangeProcess::poll() {
                 .count();
 }
 
-double LiveRangeProcess::finish(SassResult* result,
-                                std::chrono::steady_clock::time_point deadline) {
+double LiveRangeProcess::finish(SassResult* result, std::chrono::steady_clock::time_point deadline,
+                                const std::atomic_bool* cancel) {
     const auto sinceStart = [this] {
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                          m_started)
@@ -236,15 +236,29 @@ double LiveRangeProcess::finish(SassResult* result,
     }
     const QString tool = m_nvdisasm + QStringLiteral(" --print-life-ranges");
     if (m_endMs < 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
-                              .count();
-        const bool ended = m_process->waitForFinished(int(std::max<qint64>(left, 1)));
+        bool ended = false;
+        bool stopped = false;
+        while (!ended && !stopped) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  deadline - std::chrono::steady_clock::now())
+                                  .count();
+            // In slices when it can be cancelled, as disassembleCubin() waits (Sass.cpp).
+            const qint64 slice = cancel ? std::min<qint64>(left, kSassCancelPollMs) : left;
+            ended = m_process->waitForFinished(int(std::max<qint64>(slice, 1))) ||
+                    m_process->state() == QProcess::NotRunning;
+            stopped = (cancel && cancel->load()) || left <= slice;
+        }
         m_endMs = sinceStart();
-        if (!ended && m_process->state() != QProcess::NotRunning) {
+        if (!ended) {
+            const bool cancelled = cancel && cancel->load();
             m_process->kill();
             m_process->waitForFinished(kNvdisasmTimeoutMs);
-            result->liveRangeError = QStringLiteral("%1 did not finish in time; stopped").arg(tool);
+            result->cancelled = cancelled;
+            if (cancelled)
+                result->error = sassCancelledMessage();
+            result->liveRangeError =
+                cancelled ? sassCancelledMessage()
+                          : QStringLiteral("%1 did not finish in time; stopped").arg(tool);
             return m_endMs;
         }
     }

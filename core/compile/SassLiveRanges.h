@@ -64,8 +64,10 @@ public:
     /// `result->listing`; sets result->liveRanges, or result->liveRangeError naming the tool
     /// and why. Adds the parse and join to result->parseMs and sets liveRangeProcessMs.
     /// Returns the milliseconds from its start to the moment its end was seen (by poll() or
-    /// this call).
-    double finish(SassResult* result, std::chrono::steady_clock::time_point deadline);
+    /// this call). When `cancel` is set meanwhile the process is killed and result->cancelled
+    /// set, with sassCancelledMessage() as its error.
+    double finish(SassResult* result, std::chrono::steady_clock::time_point deadline,
+                  const std::atomic_bool* cancel = nullptr);
 
 private:
     QString m_nvdisasm;

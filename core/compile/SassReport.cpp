@@ -5,7 +5,8 @@
 namespace kernelpad {
 
 SassReport makeSassReport(const CompileResult& compile, const QString& sourceName,
-                          const SassListedCallback& listed, SassCache* cache) {
+                          const SassListedCallback& listed, SassCache* cache,
+                          const std::atomic_bool* cancel) {
     SassReport report;
     report.compile = compile;
     report.sourceName = sourceName;
@@ -36,6 +37,7 @@ SassReport makeSassReport(const CompileResult& compile, const QString& sourceNam
     if (!report.sass.cacheHit) {
         SassOptions options;
         options.liveRanges = true;
+        options.cancel = cancel;
         // The text goes out when the listing's nvdisasm has ended, before the life ranges'.
         options.listed = [&](const SassResult& sass) {
             if (!listed)
@@ -45,6 +47,8 @@ SassReport makeSassReport(const CompileResult& compile, const QString& sourceNam
             listed(early);
         };
         report.sass = disassembleCubin(compile.cubin, options);
+        if (report.sass.cancelled)
+            return report; // replaced: whoever asked no longer waits for it
         if (!report.sass.ok) {
             // No SASS (no nvdisasm, or a PTX-only compile): the PTX's own .loc lines still
             // map the source to the PTX, so the colours and links of those two stay.

@@ -33,10 +33,12 @@ using SassListedCallback = std::function<void(const SassReport&)>;
 /// and the live registers per instruction: SassLiveRanges.h), none when `cache`
 /// (SassCache::instance() by default; nullptr for none) already holds the disassembly of the
 /// same CUBIN, life ranges included. A failed compile gives a report whose sass.error says
-/// the source does not compile.
+/// the source does not compile. `cancel` (SassOptions::cancel), set from another thread,
+/// stops nvdisasm: the report's sass.cancelled is then set and nothing is cached.
 [[nodiscard]] SassReport makeSassReport(const CompileResult& compile, const QString& sourceName,
                                         const SassListedCallback& listed = {},
-                                        SassCache* cache = &SassCache::instance());
+                                        SassCache* cache = &SassCache::instance(),
+                                        const std::atomic_bool* cancel = nullptr);
 
 } // namespace kernelpad
 

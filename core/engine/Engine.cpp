@@ -35,7 +35,7 @@ Engine::Engine(QObject* parent, Isolation isolation)
     qRegisterMetaType<kernelpad::ProfileSet>();
     qRegisterMetaType<kernelpad::ProfileOutcome>();
 
-    d->compileWorker = new CompileWorker(&d->cache);
+    d->compileWorker = new CompileWorker(&d->cache, &d->sassJobs);
     d->compileWorker->moveToThread(&d->compileThread);
     connect(&d->compileThread, &QThread::finished, d->compileWorker, &QObject::deleteLater);
     d->gpuWorker = new GpuWorker(&d->cache, &d->cancel, isolation == Isolation::Process);
@@ -81,6 +81,8 @@ Engine::~Engine() {
     for (Private::Sweep& sweep : d->sweeps)
         delete sweep.job;
     d->sweeps.clear();
+    // nvdisasm in flight is killed rather than waited for.
+    d->sassJobs.cancelAll();
     // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both
     // threads stop promptly even with NVRTC hung; runs compile on the GPU thread too.
     abandonCompilesOn(&d->compileThread);
@@ -131,13 +133,18 @@ quint64 Engine::compile(const Project& project, const QString& projectDir, int d
     return id;
 }
 
-quint64 Engine::disassemble(const Project& project, const QString& projectDir,
-                            const QString& arch) {
+quint64 Engine::disassemble(const Project& project, const QString& projectDir, const QString& arch,
+                            const QString& tag) {
     const quint64 id = d->nextId++;
+    d->sassJobs.add(id, tag);
     QMetaObject::invokeMethod(d->compileWorker, "disassemble", Qt::QueuedConnection,
                               Q_ARG(quint64, id), Q_ARG(kernelpad::Project, project),
                               Q_ARG(QString, projectDir), Q_ARG(QString, arch));
     return id;
+}
+
+bool Engine::cancelDisassembly(const QString& tag) {
+    return d->sassJobs.cancel(tag);
 }
 
 quint64 Engine::fetchRange(quint64 run, const QString& buffer, qint64 offset, qint64 bytes) {

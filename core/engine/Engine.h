@@ -84,8 +84,14 @@ public:
                     bool queryResources = true);
     /// The SASS of the project compiled for `arch` with -lineinfo, through nvdisasm on the
     /// compile worker; answered by sassReady() with the same id, after sassListed() (the SASS
-    /// before its line map) when nvdisasm ran.
-    quint64 disassemble(const Project& project, const QString& projectDir, const QString& arch);
+    /// before its line map) when nvdisasm ran. A newer request with the same non-empty `tag`
+    /// cancels this one (core/compile/SassJob.h): its nvdisasm processes are killed and it is
+    /// answered with report.sass.cancelled set.
+    quint64 disassemble(const Project& project, const QString& projectDir, const QString& arch,
+                        const QString& tag = {});
+    /// Cancels the unanswered disassemble request of `tag`, as a newer one would; false when
+    /// there is none.
+    bool cancelDisassembly(const QString& tag);
     /// A new channel for one caller (a window's Run and live mode, a lesson's checks).
     [[nodiscard]] Channel openChannel();
     /// Runs the request on the GPU worker; progress through runProgress(), the end through

@@ -2,6 +2,7 @@
 // Engine's state, shared by Engine.cpp, EngineRuns.cpp and EngineSweeps.cpp; touched only on
 // the Engine's thread except `cancel`, which the GPU worker reads.
 
+#include "core/compile/SassJob.h"
 #include "core/engine/DeviceScheduler.h"
 #include "core/engine/Engine.h"
 #include "core/engine/EngineWorkers.h"
@@ -19,6 +20,7 @@ class SweepJob;
 
 struct Engine::Private {
     CompileCache cache;
+    SassJobs sassJobs; ///< the disassemble requests not answered yet; the compile worker reads it
     std::atomic_bool cancel{false};
     QThread compileThread;
     QThread gpuThread;

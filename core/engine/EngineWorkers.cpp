@@ -36,10 +36,22 @@ void CompileWorker::disassemble(quint64 id, const Project& project, const QStrin
     // Program's name for a source without one: the name .loc and nvdisasm use.
     const QString sourceName =
         project.sourceName.isEmpty() ? QStringLiteral("kernel.cu") : project.sourceName;
-    // The text goes out as soon as nvdisasm has printed it; the map follows in sassReady().
-    emit sassReady(id,
-                   makeSassReport(compileProject(withLines, projectDir, arch, m_cache), sourceName,
-                                  [&](const SassReport& listed) { emit sassListed(id, listed); }));
+    // A request replaced while it waited in the queue ends without compiling.
+    const SassJobs::Flag cancel = m_sassJobs->flag(id);
+    SassReport report;
+    if (cancel->load()) {
+        report.sourceName = sourceName;
+        report.sass.cancelled = true;
+        report.sass.error = sassCancelledMessage();
+    } else {
+        // The text goes out as soon as nvdisasm has printed it; the map follows in sassReady().
+        report = makeSassReport(
+            compileProject(withLines, projectDir, arch, m_cache), sourceName,
+            [&](const SassReport& listed) { emit sassListed(id, listed); }, &SassCache::instance(),
+            cancel.get());
+    }
+    m_sassJobs->finish(id);
+    emit sassReady(id, report);
 }
 
 RunnerClient& GpuWorker::client() {

@@ -3,6 +3,7 @@
 // the runner process) on another.
 
 #include "core/compile/CompileCache.h"
+#include "core/compile/SassJob.h"
 #include "core/compile/SassReport.h"
 #include "core/profile/ProfileReport.h"
 #include "core/run/ExecutionSession.h"
@@ -22,8 +23,10 @@ class ProfileRun;
 class CompileWorker : public QObject {
     Q_OBJECT
 public:
-    explicit CompileWorker(CompileCache* cache)
-        : m_cache(cache) {}
+    /// `sassJobs` (the Engine's) holds the cancel flag of each disassemble request.
+    CompileWorker(CompileCache* cache, SassJobs* sassJobs)
+        : m_cache(cache)
+        , m_sassJobs(sassJobs) {}
 
 public slots:
     /// Compiles with this computer's NVRTC; without it, and with `runnerElsewhere`, hands the
@@ -44,6 +47,7 @@ signals:
 
 private:
     CompileCache* m_cache;
+    SassJobs* m_sassJobs;
 };
 
 /// Runs requests on the GPU thread: through a RunnerClient (isolated) or an

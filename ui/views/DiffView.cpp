@@ -16,6 +16,10 @@ DiffView::DiffView(const ViewContext& context)
     m_view->setHistory(m_history);
 }
 
+void DiffView::workbenchCleared(const Workbench&) {
+    m_view->forgetShown();
+}
+
 QWidget* DiffView::widget() const {
     return m_view;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The Diff tab: the comparisons of a CompileHistory that follows the Workbench's compiles. Made
-// with the window, so that the compile before the one looked at is there to compare with.
+// with the window, so that the compile before the one looked at is there to compare with. Once
+// shown for a project, its compiles are disassembled as they come (CompileDiffView).
 
 #include "ui/ResultView.h"
 
@@ -16,6 +17,8 @@ public:
     [[nodiscard]] QWidget* widget() const override;
     [[nodiscard]] CompileDiffView* diff() const { return m_view; }
     [[nodiscard]] CompileHistory* history() const { return m_history; }
+
+    void workbenchCleared(const Workbench& workbench) override;
 
 private:
     CompileDiffView* m_view;

@@ -57,7 +57,8 @@ SassResultView::SassResultView(const ViewContext& context, PtxView* ptx)
     : m_workbench(context.workbench)
     , m_view(new SassView)
     , m_ptx(ptx)
-    , m_editor(context.editor) {
+    , m_editor(context.editor)
+    , m_tag(QStringLiteral("sass-view-%1").arg(quintptr(this), 0, 16)) {
     m_view->setObjectName(QStringLiteral("sass"));
     // The matching colours: bands in the editor, the listings colour their own lines.
     if (m_editor) {
@@ -86,8 +87,12 @@ QWidget* SassResultView::widget() const {
 }
 
 void SassResultView::workbenchCleared(const Workbench&) {
+    if (Engine* engine = m_workbench->engine())
+        engine->cancelDisassembly(m_tag);
     m_requestId = 0;
     m_outdated = false;
+    // A project opened while the tab is in front counts as shown (no show event comes).
+    m_opened = m_view->isVisible();
     m_view->clear();
     if (m_bands)
         m_bands->setLines({});
@@ -95,12 +100,24 @@ void SassResultView::workbenchCleared(const Workbench&) {
         m_registers->clear();
 }
 
+void SassResultView::compileStarted(const Workbench& workbench) {
+    // A compile of other code: the disassembly in flight is of a source being replaced, and
+    // its nvdisasm would hold a core while NVRTC compiles the new one.
+    const Project& next = workbench.lastCompiledProject();
+    ProgramOptions nextOptions = next.options;
+    nextOptions.lineInfo = m_requestedProject.options.lineInfo;
+    if (m_requestId != 0 && m_workbench->engine() &&
+        (next.source != m_requestedProject.source || !(nextOptions == m_requestedProject.options)))
+        m_workbench->engine()->cancelDisassembly(m_tag);
+}
+
 void SassResultView::compiled(const Workbench& workbench) {
     if (!workbench.lastCompile()->ok)
         return; // the SASS of the last good compile stays
     m_outdated = true;
-    // The PTX tab's colours come from the same -lineinfo compile.
-    if (m_view->isVisible() || (m_ptx && m_ptx->isVisible()))
+    // At once while the tab is shown or was shown for this project, so that it is there when
+    // the tab comes back; the PTX tab's colours come from the same -lineinfo compile.
+    if (m_opened || m_view->isVisible() || (m_ptx && m_ptx->isVisible()))
         request();
 }
 
@@ -109,13 +126,17 @@ void SassResultView::request() {
     if (!compile || !compile->ok || !m_workbench->engine())
         return;
     m_outdated = false;
-    m_requestedSource = m_workbench->document()->project().source;
-    // The compile worker compiles with -lineinfo and runs nvdisasm; the UI never does.
+    m_requestedProject = m_workbench->document()->project();
+    m_requestedSource = m_requestedProject.source;
+    // The compile worker compiles with -lineinfo and runs nvdisasm; the UI never does. The
+    // tag cancels this view's older request still in flight.
     m_requestId = m_workbench->engine()->disassemble(
-        m_workbench->document()->project(), m_workbench->document()->directory(), compile->arch);
+        m_requestedProject, m_workbench->document()->directory(), compile->arch, m_tag);
 }
 
 void SassResultView::requestIfOutdated() {
+    if (m_view->isVisible())
+        m_opened = true;
     // From now on the compiles carry -lineinfo, so that this view's request (and the line
     // colours the PTX view asks for) is a cache hit rather than a second NVRTC compile
     // (bench/sass measures both).
@@ -127,6 +148,12 @@ void SassResultView::requestIfOutdated() {
 void SassResultView::sassReady(quint64 id, const SassReport& report) {
     if (id != m_requestId)
         return;
+    if (report.sass.cancelled) {
+        // Stopped for a newer compile: the SASS shown stays until that one's comes.
+        m_requestId = 0;
+        m_outdated = true;
+        return;
+    }
     m_view->showReport(report);
     // The PTX of the -lineinfo compile (the same code, with .loc lines), so that its lines
     // match the map.

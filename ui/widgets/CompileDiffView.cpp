@@ -141,7 +141,7 @@ CompileDiffView::CompileDiffView(QWidget* parent)
 void CompileDiffView::setHistory(CompileHistory* history) {
     m_history = history;
     connect(history, &CompileHistory::changed, this, [this] {
-        if (isVisible())
+        if (m_opened || isVisible())
             m_history->requestReports();
         refresh();
     });
@@ -156,8 +156,13 @@ QString CompileDiffView::listingShown() const {
     return m_listing->currentText();
 }
 
+void CompileDiffView::forgetShown() {
+    m_opened = isVisible();
+}
+
 void CompileDiffView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
+    m_opened = true;
     if (m_history)
         m_history->requestReports();
 }
