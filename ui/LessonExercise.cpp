@@ -20,6 +20,8 @@ LessonExercise::LessonExercise(LessonProgress* progress, QObject* parent)
 void LessonExercise::setLesson(std::optional<Lesson> lesson) {
     m_lesson = std::move(lesson);
     m_pending.reset();
+    m_untested.reset();
+    m_ran.reset();
 }
 
 QString LessonExercise::baselineKey(const QString& device) const {
@@ -40,6 +42,9 @@ void LessonExercise::runFinished(const RunResult& result, const Project& ran) {
     // starter is timed once.
     const bool alreadyWaiting = m_pending.has_value();
     m_pending.reset();
+    m_untested.reset();
+    m_ran = ran;
+    m_ranOn = result.device.ordinal;
     if (m_lesson->kind == LessonKind::Speed && isStarter(*m_lesson, ran))
         if (const std::optional<double> median = baselineMedianMs(result))
             m_baselines.insert(baselineKey(result.device.name), *median);
@@ -52,7 +57,7 @@ void LessonExercise::runFinished(const RunResult& result, const Project& ran) {
             emit baselineNeeded(m_lesson->project, result.device.ordinal);
         return;
     }
-    publish(verdict);
+    judgedAtOwnSize(verdict);
 }
 
 void LessonExercise::baselineFinished(const RunResult& result) {
@@ -79,7 +84,25 @@ void LessonExercise::baselineFinished(const RunResult& result) {
         publish(verdict);
         return;
     }
-    publish(judgeLessonRun(*m_lesson, pending, *median));
+    judgedAtOwnSize(judgeLessonRun(*m_lesson, pending, *median));
+}
+
+void LessonExercise::judgedAtOwnSize(const LessonVerdict& verdict) {
+    if (verdict.state != LessonVerdict::State::Complete || m_lesson->project.tests.isEmpty() ||
+        !m_ran) {
+        publish(verdict);
+        return;
+    }
+    m_untested = verdict;
+    emit testsNeeded(lessonTestProject(*m_lesson, *m_ran), m_ranOn);
+}
+
+void LessonExercise::testsFinished(const TestReport& report) {
+    if (!m_lesson || !m_untested || report.status == RunStatus::Cancelled)
+        return;
+    const LessonVerdict verdict = judgeLessonTests(*m_untested, report);
+    m_untested.reset();
+    publish(verdict);
 }
 
 void LessonExercise::publish(const LessonVerdict& verdict) {

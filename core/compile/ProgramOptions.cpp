@@ -148,6 +148,23 @@ QString ProgramOptions::validate() const {
                                   "identifier)")
                 .arg(define);
         }
+        // Names NVRTC's built-in header (always compiled first) uses itself, as template
+        // parameters and declarations: a macro of one of them rewrites the header, and every
+        // compile fails there. Found by compiling an empty kernel with each name defined
+        // (CUDA 13.0's NVRTC).
+        static const QStringList builtinHeaderNames{
+            QStringLiteral("T"),      QStringLiteral("_T"),        QStringLiteral("a"),
+            QStringLiteral("b"),      QStringLiteral("f"),         QStringLiteral("p"),
+            QStringLiteral("v"),      QStringLiteral("w"),         QStringLiteral("x"),
+            QStringLiteral("y"),      QStringLiteral("z"),         QStringLiteral("type"),
+            QStringLiteral("size_t"), QStringLiteral("value_type")};
+        if (const QString name = define.section(QLatin1Char('='), 0, 0);
+            builtinHeaderNames.contains(name))
+            return QStringLiteral("defines: \"%1\" also renames '%2' inside NVRTC's built-in "
+                                  "header, where it is a template parameter or a declaration, "
+                                  "so every compile would fail there; give the macro a longer "
+                                  "name (ELEM, not T)")
+                .arg(define, name);
     }
     for (const QString& dir : includeDirs) {
         if (dir.trimmed().isEmpty())

@@ -90,7 +90,7 @@ void EngineTests::runCurrent(bool second) {
     const PlannedCase& plan = m_cases[m_index];
     emit progress(m_index, int(m_cases.size()), plan.name,
                   second ? QStringLiteral("determinism") : QStringLiteral("run"));
-    m_runId = m_engine->run(plan.request, m_channel);
+    m_runId = m_engine->run(second ? secondRunRequest(plan) : plan.request, m_channel);
 }
 
 void EngineTests::onRunFinished(quint64 id, const RunResult& result) {
@@ -145,7 +145,7 @@ void EngineTests::finishCase(const RunResult* again, const QString& determinismS
                                    QStringLiteral("the second run did not finish: %1")
                                        .arg(again->error.section(QLatin1Char('\n'), 0, 0)));
     else
-        result.checks = caseChecks(m_first, again, determinismSkipped);
+        result.checks = caseChecks(m_first, again, determinismSkipped, secondRunNote(plan));
     result.run = std::move(m_first);
     m_first = RunResult{};
     // Outputs are kept for a failed case only: a passing one has nothing to look into.

@@ -22,12 +22,19 @@ QString dimsText(const std::array<int, 3>& d) {
 }
 
 /// The sweep that maps `testCase` onto the project: each value a scalar of one value, the
-/// block's axes of one value, the grid formulas.
-SweepSpec caseSweep(const Project& project, const TestCase& testCase) {
+/// block's axes of one value (its formulas evaluated with the case's values), the grid
+/// formulas. Nullopt with `*error` when a block formula gives no block.
+std::optional<SweepSpec> caseSweep(const Project& project, const TestCase& testCase,
+                                   QString* error) {
     SweepSpec sweep;
     const TestSpec& tests = project.tests;
-    const std::optional<std::array<int, 3>> block = testCase.block ? testCase.block : tests.block;
-    if (block)
+    const std::optional<std::array<QString, 3>> formulas =
+        testCase.block ? testCase.block : tests.block;
+    if (formulas) {
+        const std::optional<std::array<int, 3>> block =
+            evaluateTestBlock(*formulas, project.arguments, testCase.values, error);
+        if (!block)
+            return std::nullopt;
         for (int axis = 0; axis < 3; ++axis) {
             SweepValues values;
             values.list = {double((*block)[size_t(axis)])};
@@ -35,6 +42,7 @@ SweepSpec caseSweep(const Project& project, const TestCase& testCase) {
                                                QStringLiteral("b%1").arg(QLatin1Char("xyz"[axis])),
                                                axis, values});
         }
+    }
     for (const TestValue& v : testCase.values) {
         SweepValues values;
         values.list = {v.value};
@@ -170,7 +178,14 @@ std::optional<Project> testCaseProject(const Project& project, const TestCase& t
                                        QString* error) {
     const QString where = QStringLiteral("tests: case '%1': ").arg(testCase.displayName());
     Project withCase = project;
-    withCase.sweep = caseSweep(project, testCase);
+    QString message;
+    std::optional<SweepSpec> sweep = caseSweep(project, testCase, &message);
+    if (!sweep) {
+        if (error)
+            *error = where + (testCase.block ? QString() : QStringLiteral("tests.")) + message;
+        return std::nullopt;
+    }
+    withCase.sweep = std::move(*sweep);
     if (withCase.sweep.tunables.isEmpty()) {
         if (!withCase.sweep.grid)
             return project; // the project's own launch and values
@@ -180,7 +195,6 @@ std::optional<Project> testCaseProject(const Project& project, const TestCase& t
         withCase.sweep.tunables.append(
             SweepTunable{SweepTunable::Role::Parameter, QStringLiteral("kp_case"), 0, one});
     }
-    QString message;
     const std::unique_ptr<SweepSpace> space = SweepSpace::create(withCase, &message);
     std::optional<Project> out =
         space ? space->project(SweepPoint(withCase.sweep.tunables.size(), 0), &message)
@@ -225,6 +239,7 @@ QVector<PlannedCase> planTestCases(const RunRequest& base, const QString& onlyCa
             plan.request.keepOutputs = true;
             plan.request.measureCeiling = false;
             plan.determinism = project.tests.checksDeterminism(project.arguments);
+            plan.reversedBlocks = plan.determinism && project.tests.reversedBlocks;
         }
         planned.append(std::move(plan));
     }
@@ -318,12 +333,41 @@ TestCheck zerosCheck(const RunResult& run) {
     return check;
 }
 
+RunRequest secondRunRequest(const PlannedCase& plan) {
+    RunRequest request = plan.request;
+    if (!plan.reversedBlocks)
+        return request;
+    const QString name = QLatin1String(kReversedBlocksDefine);
+    QStringList& defines = request.project.options.defines;
+    defines.erase(std::remove_if(defines.begin(), defines.end(),
+                                 [&](const QString& d) {
+                                     return d == name || d.startsWith(name + QLatin1Char('='));
+                                 }),
+                  defines.end());
+    defines.append(name + QStringLiteral("=1"));
+    return request;
+}
+
+QString secondRunNote(const PlannedCase& plan) {
+    if (!plan.reversedBlocks)
+        return {};
+    const QString name = QLatin1String(kReversedBlocksDefine);
+    if (!plan.request.project.source.contains(name))
+        return QStringLiteral("the second run defined %1, but the kernel does not read it, so "
+                              "its blocks ran in the usual order")
+            .arg(name);
+    return QStringLiteral("the second run with the blocks in reverse order, through %1").arg(name);
+}
+
 QVector<TestCheck> caseChecks(const RunResult& run, const RunResult* again,
-                              const QString& determinismSkipped) {
+                              const QString& determinismSkipped, const QString& againNote) {
     QVector<TestCheck> checks{verifyCheck(run), canaryCheck(run), zerosCheck(run)};
-    if (again)
-        checks << determinismCheck(run, *again);
-    else
+    if (again) {
+        TestCheck check = determinismCheck(run, *again);
+        if (!againNote.isEmpty() && check.outcome != CheckOutcome::Skipped)
+            check.message += QStringLiteral(" (%1)").arg(againNote);
+        checks << check;
+    } else
         checks << TestCheck{
             QStringLiteral("determinism"), CheckOutcome::Skipped, determinismSkipped, {}};
     return checks;

@@ -71,8 +71,18 @@ struct PlannedCase {
     QString name;
     RunRequest request;
     bool determinism = false;
+    /// The second run compiles with kReversedBlocksDefine ("determinism": "reversed").
+    bool reversedBlocks = false;
     QString error; ///< the case cannot run ("grid[0]: ... gives 0"); `request` is unset
 };
+
+/// The request of `plan`'s second run: its own, or with kReversedBlocksDefine=1 added to the
+/// defines when the blocks run in reverse order.
+[[nodiscard]] RunRequest secondRunRequest(const PlannedCase& plan);
+/// What the determinism check adds about the second run of `plan`: empty for a plain second
+/// run, else that its blocks ran in reverse order, or that the kernel does not read the define
+/// (so only the hardware's scheduling differed).
+[[nodiscard]] QString secondRunNote(const PlannedCase& plan);
 
 /// The cases of `base.project` (its tests expanded, or its own size as the single case, with
 /// `*note` saying so), each as a request built from `base`: scalars, grid and block set as
@@ -88,9 +98,11 @@ struct PlannedCase {
                                                      const TestCase& testCase, QString* error);
 
 /// Every check of one case from its run and, when determinism was checked, its second run
-/// (`again`); `determinismSkipped` says why there is none. The one place a check is added.
+/// (`again`, of which `againNote` says how it ran: secondRunNote()); `determinismSkipped` says
+/// why there is none. The one place a check is added.
 [[nodiscard]] QVector<TestCheck> caseChecks(const RunResult& run, const RunResult* again,
-                                            const QString& determinismSkipped);
+                                            const QString& determinismSkipped,
+                                            const QString& againNote = {});
 
 /// The "determinism" check: the output buffers of two runs compared bit for bit.
 [[nodiscard]] TestCheck determinismCheck(const RunResult& first, const RunResult& second);

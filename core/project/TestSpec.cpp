@@ -2,6 +2,7 @@
 
 #include "core/io/ControlChars.h"
 #include "core/io/JsonFields.h"
+#include "core/launch/Expression.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 namespace kernelpad {
 
@@ -23,8 +25,18 @@ QString testValueText(double value) {
     return QString::number(value, 'g', 17);
 }
 
-QJsonArray testDimsJson(const std::array<int, 3>& dims) {
-    return QJsonArray{dims[0], dims[1], dims[2]};
+/// 1024 threads is every device's limit per block; the runner checks the product.
+constexpr int kMaxTestBlockThreads = 1024;
+
+/// A block as the file has it: a whole number as a number, a formula as a string.
+QJsonArray testBlockJson(const std::array<QString, 3>& formulas) {
+    QJsonArray json;
+    for (const QString& formula : formulas) {
+        bool whole = false;
+        const int value = formula.toInt(&whole);
+        json.append(whole ? QJsonValue(value) : QJsonValue(formula));
+    }
+    return json;
 }
 
 QJsonArray testFormulasJson(const std::array<QString, 3>& formulas) {
@@ -91,9 +103,93 @@ bool readTestValues(const json::FieldReader& fields, const QVector<ArgumentSpec>
     return true;
 }
 
-/// "grid" (three formulas) and "block" (three sizes) of a case or of the section.
-bool readLaunchFields(const json::FieldReader& fields, std::optional<std::array<QString, 3>>* grid,
-                      std::optional<std::array<int, 3>>* block) {
+/// A block formula compiled over the project's numeric scalars, which it may use by name.
+class BlockFormula {
+public:
+    /// Empty on success, else what is wrong with `text`.
+    QString compile(const QString& text, const QVector<ArgumentSpec>& arguments) {
+        QStringList names;
+        for (const ArgumentSpec& a : arguments) {
+            if (!a.isScalar() || a.type.isStruct() || componentCount(a.type.scalar) != 1)
+                continue;
+            bool numeric = false;
+            m_values.push_back(a.value.trimmed().toDouble(&numeric));
+            if (!numeric)
+                m_values.back() = double(a.value.trimmed().toLongLong(&numeric, 0));
+            m_names << a.name;
+            if (QString bad = m_expression.defineVariable(a.name, &m_values.back()); !bad.isEmpty())
+                return bad;
+        }
+        if (text.trimmed().isEmpty())
+            return QStringLiteral("an empty formula");
+        if (QString bad = m_expression.compile(text); !bad.isEmpty())
+            return bad;
+        for (const Expression::Variable& v : m_expression.usedVariables())
+            if (!v.storage)
+                return QStringLiteral("'%1' is no numeric scalar argument (the scalars: %2)")
+                    .arg(v.name, m_names.isEmpty() ? QStringLiteral("none")
+                                                   : m_names.join(QStringLiteral(", ")));
+        return {};
+    }
+    /// The value with `values` in place of the scalars'; NaN when muParser refuses.
+    double evaluate(const QVector<TestValue>& values) {
+        for (const TestValue& v : values)
+            if (const qsizetype at = m_names.indexOf(v.name); at >= 0)
+                m_values[size_t(at)] = v.value;
+        try {
+            return m_expression.evaluate();
+        } catch (const ExpressionError&) {
+            return std::nan("");
+        }
+    }
+
+private:
+    Expression m_expression;
+    QStringList m_names;
+    std::deque<double> m_values; ///< a deque: muParser keeps their addresses
+};
+
+/// "block": one to three sizes of x, y, z (those left out are 1), each a whole number or a
+/// formula over the scalars ("min(256, n)"), checked as far as it can be without values.
+bool readBlockFormulas(const json::FieldReader& fields, const QVector<ArgumentSpec>& arguments,
+                       std::optional<std::array<QString, 3>>* block) {
+    const QString key = QStringLiteral("block");
+    QJsonArray items;
+    if (!fields.readArray(key, &items))
+        return false;
+    const QString path = fields.path(key);
+    if (items.isEmpty() || items.size() > 3)
+        return fields.fail(QStringLiteral("%1: expected 1 to 3 sizes or formulas (x, y, z), got "
+                                          "%2")
+                               .arg(path)
+                               .arg(items.size()));
+    std::array<QString, 3> formulas{QStringLiteral("1"), QStringLiteral("1"), QStringLiteral("1")};
+    for (qsizetype axis = 0; axis < items.size(); ++axis) {
+        const QString at = json::indexPath(path, axis);
+        const QJsonValue item = items[axis];
+        if (item.isDouble()) {
+            if (QString bad = json::wholeNumberProblem(at, item, {1, kMaxTestBlockThreads});
+                !bad.isEmpty())
+                return fields.fail(bad);
+            formulas[size_t(axis)] = QString::number(qint64(item.toDouble()));
+            continue;
+        }
+        if (!item.isString())
+            return fields.fail(
+                json::typeError(at, QStringLiteral("a whole number or a formula"), item));
+        BlockFormula formula;
+        if (QString bad = formula.compile(item.toString(), arguments); !bad.isEmpty())
+            return fields.fail(QStringLiteral("%1: %2 (in \"%3\")").arg(at, bad, item.toString()));
+        formulas[size_t(axis)] = item.toString().trimmed();
+    }
+    *block = formulas;
+    return true;
+}
+
+/// "grid" (three formulas) and "block" (sizes or formulas) of a case or of the section.
+bool readLaunchFields(const json::FieldReader& fields, const QVector<ArgumentSpec>& arguments,
+                      std::optional<std::array<QString, 3>>* grid,
+                      std::optional<std::array<QString, 3>>* block) {
     if (fields.has(QStringLiteral("grid"))) {
         QStringList formulas;
         if (!fields.readStrings(QStringLiteral("grid"), &formulas))
@@ -104,14 +200,7 @@ bool readLaunchFields(const json::FieldReader& fields, std::optional<std::array<
                                    .arg(formulas.size()));
         *grid = std::array<QString, 3>{formulas[0], formulas[1], formulas[2]};
     }
-    if (fields.has(QStringLiteral("block"))) {
-        std::array<int, 3> dims{1, 1, 1};
-        // 1024 threads is every device's limit per block; the runner checks the product.
-        if (!fields.readDims(QStringLiteral("block"), &dims, json::Presence::Optional, {1, 1024}))
-            return false;
-        *block = dims;
-    }
-    return true;
+    return !fields.has(QStringLiteral("block")) || readBlockFormulas(fields, arguments, block);
 }
 
 bool refuseUnknownTestField(const json::FieldReader& fields, const QStringList& known,
@@ -135,7 +224,7 @@ bool readTestCase(const json::FieldReader& fields, const QVector<ArgumentSpec>& 
         !bad.isEmpty())
         return fields.fail(bad);
     return readTestValues(fields, arguments, out) &&
-           readLaunchFields(fields, &out->grid, &out->block);
+           readLaunchFields(fields, arguments, &out->grid, &out->block);
 }
 
 bool readTestCases(const QJsonArray& array, const QString& path,
@@ -196,6 +285,26 @@ bool readGenerator(const json::FieldReader& fields, const QVector<ArgumentSpec>&
     return true;
 }
 
+/// "determinism": true, false or "reversed" (twice, the second time with the blocks' order
+/// reversed where the kernel reads kReversedBlocksDefine).
+bool readDeterminism(const json::FieldReader& fields, TestSpec* out) {
+    const QString key = QStringLiteral("determinism");
+    if (!fields.has(key))
+        return true;
+    const QJsonValue value = fields.object().value(key);
+    if (value.isBool()) {
+        out->determinism = value.toBool();
+        return true;
+    }
+    if (value.isString() && value.toString() == QLatin1String("reversed")) {
+        out->determinism = true;
+        out->reversedBlocks = true;
+        return true;
+    }
+    return fields.fail(
+        json::typeError(fields.path(key), QStringLiteral("true, false or \"reversed\""), value));
+}
+
 } // namespace
 
 QString TestCase::displayName() const {
@@ -205,8 +314,7 @@ QString TestCase::displayName() const {
     for (const TestValue& v : values)
         parts << QStringLiteral("%1 = %2").arg(v.name, testValueText(v.value));
     if (parts.isEmpty() && block)
-        parts
-            << QStringLiteral("block %1x%2x%3").arg((*block)[0]).arg((*block)[1]).arg((*block)[2]);
+        parts << QStringLiteral("block %1x%2x%3").arg((*block)[0], (*block)[1], (*block)[2]);
     return parts.isEmpty() ? QStringLiteral("own size") : parts.join(QStringLiteral(", "));
 }
 
@@ -222,8 +330,36 @@ QJsonValue TestCase::toJson() const {
     if (grid)
         json.insert(QStringLiteral("grid"), testFormulasJson(*grid));
     if (block)
-        json.insert(QStringLiteral("block"), testDimsJson(*block));
+        json.insert(QStringLiteral("block"), testBlockJson(*block));
     return json;
+}
+
+std::optional<std::array<int, 3>> evaluateTestBlock(const std::array<QString, 3>& formulas,
+                                                    const QVector<ArgumentSpec>& arguments,
+                                                    const QVector<TestValue>& values,
+                                                    QString* error) {
+    std::array<int, 3> dims{1, 1, 1};
+    for (size_t axis = 0; axis < 3; ++axis) {
+        const QString where = QStringLiteral("block[%1]: ").arg(axis);
+        BlockFormula formula;
+        if (QString bad = formula.compile(formulas[axis], arguments); !bad.isEmpty()) {
+            if (error)
+                *error = where + bad;
+            return std::nullopt;
+        }
+        const double value = formula.evaluate(values);
+        if (!(value >= 1 && value <= kMaxTestBlockThreads) || value != std::floor(value)) {
+            if (error)
+                *error = where + QStringLiteral("%1 gives %2, not a whole number from 1 to %3")
+                                     .arg(formulas[axis], std::isfinite(value)
+                                                              ? testValueText(value)
+                                                              : QStringLiteral("no number"))
+                                     .arg(kMaxTestBlockThreads);
+            return std::nullopt;
+        }
+        dims[axis] = int(value);
+    }
+    return dims;
 }
 
 QVector<qint64> tailSizes(int blockX, std::optional<qint64> own) {
@@ -249,7 +385,11 @@ QVector<TestCase> TestSpec::expand(const QVector<ArgumentSpec>& arguments, int b
         if (ok)
             own = value;
     }
-    const int bx = block ? (*block)[0] : blockX;
+    int bx = blockX;
+    if (block)
+        if (const std::optional<std::array<int, 3>> dims =
+                evaluateTestBlock(*block, arguments, {}, nullptr))
+            bx = (*dims)[0];
     for (qint64 size : tailSizes(bx, own)) {
         TestCase generated;
         generated.values = {TestValue{over, double(size)}};
@@ -277,7 +417,7 @@ QJsonValue TestSpec::toJson() const {
     QJsonArray casesJson;
     for (const TestCase& c : cases)
         casesJson.append(c.toJson());
-    if (generate == Generator::None && !grid && !block && !determinism)
+    if (generate == Generator::None && !grid && !block && !determinism && !reversedBlocks)
         return casesJson;
     QJsonObject json;
     if (!casesJson.isEmpty())
@@ -289,8 +429,10 @@ QJsonValue TestSpec::toJson() const {
     if (grid)
         json.insert(QStringLiteral("grid"), testFormulasJson(*grid));
     if (block)
-        json.insert(QStringLiteral("block"), testDimsJson(*block));
-    if (determinism)
+        json.insert(QStringLiteral("block"), testBlockJson(*block));
+    if (reversedBlocks)
+        json.insert(QStringLiteral("determinism"), QStringLiteral("reversed"));
+    else if (determinism)
         json.insert(QStringLiteral("determinism"), *determinism);
     return json;
 }
@@ -318,8 +460,8 @@ std::optional<TestSpec> TestSpec::fromJson(const QJsonValue& json,
         !fields.readArray(QStringLiteral("cases"), &cases) ||
         !readTestCases(cases, fields.path(QStringLiteral("cases")), arguments, error, &spec) ||
         !readGenerator(fields, arguments, &spec) ||
-        !readLaunchFields(fields, &spec.grid, &spec.block) ||
-        !fields.readBool(QStringLiteral("determinism"), &spec.determinism))
+        !readLaunchFields(fields, arguments, &spec.grid, &spec.block) ||
+        !readDeterminism(fields, &spec))
         return std::nullopt;
     if (spec.isEmpty()) {
         fields.fail(

@@ -10,13 +10,15 @@
 //     "cases": [{"values": {"n": 33}, "block": [32, 1, 1]}],
 //     "generate": "tails", "over": "n",   // 1, 31, 32, 33, bx-1, bx, bx+1, 2*bx+1, own n
 //     "grid": ["(n + bx - 1) / bx", "1", "1"],  // formulas as a sweep's (core/sweep)
-//     "block": [256, 1, 1],
-//     "determinism": true                 // default: true when an output is floating-point
-//   }
+//     "block": ["min(256, n)"],           // 1 to 3 sizes or formulas over the scalars
+//     "determinism": true                 // or false, or "reversed"; default: true when an
+//   }                                     // output is floating-point
 //
 // A case's grid and block are its own, else the section's, else the project's launch; the
 // buffers follow their count expressions. core/engine/TestRun maps a case to the project
-// that runs it.
+// that runs it. With "determinism": "reversed" the second run compiles with
+// KERNELPAD_REVERSED_BLOCKS defined (kReversedBlocksDefine), and a kernel that reads its block
+// index through it runs its blocks' work in the opposite order.
 
 #include "core/launch/ArgumentSpec.h"
 
@@ -44,7 +46,9 @@ struct TestCase {
     QVector<TestValue> values;
     /// Formulas over bx, by, bz and the scalars, as a sweep's grid; absent: the section's.
     std::optional<std::array<QString, 3>> grid;
-    std::optional<std::array<int, 3>> block; ///< absent: the section's
+    /// Formulas over the numeric scalars ("min(256, n)"; "64" is one too); absent: the
+    /// section's.
+    std::optional<std::array<QString, 3>> block;
     /// The generator made it (it is not written to the file).
     bool generated = false;
 
@@ -67,12 +71,15 @@ struct TestSpec {
     Generator generate = Generator::None;
     QString over; ///< the integer scalar the generator sets
     std::optional<std::array<QString, 3>> grid;
-    std::optional<std::array<int, 3>> block;
-    std::optional<bool> determinism; ///< absent: true when an output is floating-point
+    std::optional<std::array<QString, 3>> block; ///< as TestCase::block
+    std::optional<bool> determinism;             ///< absent: true when an output is floating-point
+    /// "determinism": "reversed": the second run defines kReversedBlocksDefine.
+    bool reversedBlocks = false;
 
     [[nodiscard]] bool isEmpty() const { return cases.isEmpty() && generate == Generator::None; }
     /// The listed cases, then the generated ones whose values no listed case has; with
-    /// `blockX` the block size of the project (or the section's), `arguments` the project's.
+    /// `blockX` the block size of the project (the section's block when it has one, evaluated
+    /// at the project's own values), `arguments` the project's.
     [[nodiscard]] QVector<TestCase> expand(const QVector<ArgumentSpec>& arguments,
                                            int blockX) const;
     /// Whether to compare two runs' bits, for a project with these arguments.
@@ -88,6 +95,17 @@ struct TestSpec {
         return a.toJson() == b.toJson();
     }
 };
+
+/// The define a "reversed" determinism run compiles with (value 1): a kernel that opts in
+/// takes its block index as `gridDim.x - 1 - blockIdx.x` when it is defined.
+inline constexpr const char* kReversedBlocksDefine = "KERNELPAD_REVERSED_BLOCKS";
+
+/// Evaluates block formulas (TestCase::block) with the scalars of `arguments`, `values`
+/// replacing theirs. Nullopt with `*error` ("block[0]: min(256, n) gives 0, outside 1 ..
+/// 1024") when one does not give a whole number of threads a block can have.
+[[nodiscard]] std::optional<std::array<int, 3>>
+evaluateTestBlock(const std::array<QString, 3>& formulas, const QVector<ArgumentSpec>& arguments,
+                  const QVector<TestValue>& values, QString* error);
 
 /// The sizes around a warp and a block of `blockX` threads where a tail bug shows: 1, 31,
 /// 32, 33, blockX - 1, blockX, blockX + 1, 2 * blockX + 1 and `own` (when given), ascending,

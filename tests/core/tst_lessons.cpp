@@ -3,6 +3,8 @@
 // refused with messages naming the file and the field.
 
 #include "core/compile/Program.h"
+#include "core/engine/TestRun.h"
+#include "core/launch/BufferInit.h"
 #include "core/project/Lesson.h"
 
 #include <QDir>
@@ -26,6 +28,10 @@ namespace {
 const QString kArch = QStringLiteral("sm_90");
 /// The issue asks for at least this many lessons, one per topic.
 constexpr int kMinLessons = 12;
+/// A lesson checks at least this many sizes ("tests" cases), its own among them or not.
+constexpr int kMinLessonCases = 3;
+/// The buffers of all of a lesson's cases together: a check of the lesson takes seconds.
+constexpr qint64 kMaxLessonTestBytes = qint64(256) << 20;
 
 QString lessonsDir() {
     return QStringLiteral(KERNELPAD_LESSONS_DIR);
@@ -160,6 +166,43 @@ private slots:
         QVERIFY2(lesson->project.source.contains(QStringLiteral("Your task")),
                  qPrintable(lesson->directory));
         QVERIFY(!lesson->solutionSource.contains(QStringLiteral("Your task")));
+    }
+
+    // Exercise mode runs each lesson's "tests" cases after its own size: every lesson has
+    // at least three, each maps onto a launch (values, grid formulas, buffer counts) for the
+    // starter and the solution alike, and all of them together stay small.
+    void lessonChecksSeveralSizes_data() { lessonIsComplete_data(); }
+    void lessonChecksSeveralSizes() {
+        QFETCH(QString, dir);
+        QString error;
+        const std::optional<Lesson> lesson = Lesson::load(dir, &error);
+        QVERIFY2(lesson, qPrintable(error));
+        QVERIFY2(!lesson->project.tests.isEmpty(), qPrintable(dir + ": no \"tests\" section"));
+        for (const Project& project : {lesson->project, lesson->solutionProject()}) {
+            RunRequest base;
+            base.project = project;
+            base.projectDir = lesson->directory;
+            QString note;
+            const QVector<PlannedCase> cases = planTestCases(base, {}, &note, &error);
+            QVERIFY2(error.isEmpty() && note.isEmpty(), qPrintable(error + note));
+            QVERIFY2(cases.size() >= kMinLessonCases, qPrintable(QString::number(cases.size())));
+            qint64 bytes = 0;
+            for (const PlannedCase& c : cases) {
+                QVERIFY2(c.error.isEmpty(), qPrintable(c.name + QStringLiteral(": ") + c.error));
+                for (const ArgumentSpec& a : c.request.project.arguments) {
+                    if (!a.isBuffer())
+                        continue;
+                    const std::optional<qint64> count =
+                        resolveCount(a.buffer.count, c.request.project.arguments, &error);
+                    QVERIFY2(count && *count >= 1,
+                             qPrintable(c.name + QStringLiteral(": ") + a.name +
+                                        QStringLiteral(": ") + error));
+                    bytes += *count * a.buffer.elementType.sizeBytes();
+                }
+            }
+            QVERIFY2(bytes <= kMaxLessonTestBytes,
+                     qPrintable(QStringLiteral("%1 MiB of buffers").arg(bytes >> 20)));
+        }
     }
 
     void badLessonIsRefused_data() {

@@ -180,6 +180,14 @@ void TestProgramOptions::validate_data() {
     ProgramOptions valueDefine;
     valueDefine.defines = QStringList{"EXPR=(a + b)", "_X="};
     QTest::newRow("define values are free text") << valueDefine << QString();
+    // NVRTC's built-in header has a template parameter T: -DT=float breaks every compile.
+    ProgramOptions headerName;
+    headerName.defines = QStringList{"ELEM=float", "T=float"};
+    QTest::newRow("define named as a name of NVRTC's own header")
+        << headerName << "defines: \"T=float\"";
+    ProgramOptions longerName;
+    longerName.defines = QStringList{"TILE=32", "Tx=1"};
+    QTest::newRow("longer names are fine") << longerName << QString();
 }
 
 void TestProgramOptions::validate() {

@@ -84,6 +84,8 @@ private slots:
     void generatorNeedsItsScalar();
     void diffNamesTests();
     void caseMapsOntoProject();
+    void blockFormulaFollowsTheCase();
+    void reversedBlocksSecondRun();
     void caseWithBadGridIsNamed();
     void noSectionRunsOwnSize();
     void onlyCasePicksOne();
@@ -115,6 +117,16 @@ void TestTestSpec::refusesBadFields_data() {
                                        << "tests[0].grid: expected 3 formulas (x, y, z), got 2";
     QTest::newRow("block too large") << R"([{"values": {"n": 3}, "block": [2048, 1, 1]}])"
                                      << "tests[0].block";
+    QTest::newRow("block formula with an unknown name")
+        << R"j([{"values": {"n": 3}, "block": ["min(256, m)"]}])j"
+        << "tests[0].block[0]: 'm' is no numeric scalar argument (the scalars: ";
+    QTest::newRow("block formula that does not parse")
+        << R"j({"generate": "tails", "block": ["min(256, n"]})j"
+        << "(in \"min(256, n\")";
+    QTest::newRow("four block sizes") << R"([{"values": {"n": 3}, "block": [1, 1, 1, 1]}])"
+                                      << "tests[0].block: expected 1 to 3 sizes or formulas";
+    QTest::newRow("block of a boolean") << R"({"generate": "tails", "block": [true]})"
+                                        << "tests.block[0]: expected a whole number or a formula";
     QTest::newRow("duplicate names") << R"([{"values": {"n": 3}}, {"values": {"n": 3}}])"
                                      << "tests[1]: 'n = 3' names two cases";
     QTest::newRow("control character in a name")
@@ -132,7 +144,8 @@ void TestTestSpec::refusesBadFields_data() {
     QTest::newRow("over without generate") << R"({"cases": [], "over": "n"})"
                                            << "tests.over: names the scalar a generator sets";
     QTest::newRow("determinism not a bool") << R"({"generate": "tails", "determinism": "yes"})"
-                                            << "tests.determinism";
+                                            << "tests.determinism: expected true, false or "
+                                               "\"reversed\"";
     QTest::newRow("empty object") << R"({})"
                                   << "tests: tests nothing";
     QTest::newRow("a number") << R"(3)"
@@ -156,6 +169,9 @@ void TestTestSpec::roundTrips_data() {
         << R"({"cases": [{"values": {"n": 33}, "block": [32, 1, 1], "grid": ["(n + bx - 1) / bx", "1", "1"]}],
                "generate": "tails", "over": "n", "block": [128, 1, 1],
                "grid": ["(n + 127) / 128", "1", "1"], "determinism": false})";
+    QTest::newRow("block formulas, blocks reversed")
+        << R"j({"cases": [{"values": {"n": 33}, "block": ["min(256, n)", 2]}],
+               "block": [128], "determinism": "reversed"})j";
 }
 
 void TestTestSpec::roundTrips() {
@@ -251,6 +267,74 @@ void TestTestSpec::caseMapsOntoProject() {
     std::optional<Project> third = testCaseProject(*p, p->tests.cases[2], &error);
     QVERIFY2(third, qPrintable(error));
     QCOMPARE(third->launch.grid, (std::array<int, 3>{7, 1, 1}));
+}
+
+void TestTestSpec::blockFormulaFollowsTheCase() {
+    QString error;
+    const std::optional<Project> p = withTests(parse(R"j({"cases": [{"values": {"n": 33}},
+                            {"values": {"n": 1000}}, {"values": {"n": 0}}],
+                  "block": ["min(256, n)"], "grid": ["(n + bx - 1) / bx", "1", "1"]})j"),
+                                               &error);
+    QVERIFY2(p, qPrintable(error));
+    const std::optional<Project> small = testCaseProject(*p, p->tests.cases[0], &error);
+    QVERIFY2(small, qPrintable(error));
+    QCOMPARE(small->launch.block, (std::array<int, 3>{33, 1, 1}));
+    QCOMPARE(small->launch.grid, (std::array<int, 3>{1, 1, 1}));
+    const std::optional<Project> large = testCaseProject(*p, p->tests.cases[1], &error);
+    QVERIFY2(large, qPrintable(error));
+    QCOMPARE(large->launch.block, (std::array<int, 3>{256, 1, 1}));
+    QCOMPARE(large->launch.grid, (std::array<int, 3>{4, 1, 1})); // (1000 + 255) / 256
+    // A formula that gives no block names the field and the value.
+    QVERIFY(!testCaseProject(*p, p->tests.cases[2], &error));
+    QCOMPARE(error, QStringLiteral("tests: case 'n = 0': tests.block[0]: min(256, n) gives 0, "
+                                   "not a whole number from 1 to 1024"));
+
+    // The tails are around the block the formula gives at the project's own size.
+    const std::optional<Project> tails =
+        withTests(parse(R"j({"generate": "tails", "block": ["min(128, n)"]})j"), &error);
+    QVERIFY2(tails, qPrintable(error));
+    QStringList names;
+    for (const TestCase& c : tails->tests.expand(tails->arguments, tails->launch.block[0]))
+        names << c.displayName();
+    QVERIFY2(names.contains(QStringLiteral("n = 127")) && names.contains(QStringLiteral("n = 257")),
+             qPrintable(names.join(", ")));
+}
+
+void TestTestSpec::reversedBlocksSecondRun() {
+    QString error;
+    std::optional<Project> p = withTests(
+        parse(R"({"cases": [{"values": {"n": 33}}], "determinism": "reversed"})"), &error);
+    QVERIFY2(p, qPrintable(error));
+    RunRequest base;
+    base.project = *p;
+    QVector<PlannedCase> plan = planTestCases(base, {}, nullptr, &error);
+    QCOMPARE(plan.size(), 1);
+    QVERIFY(plan[0].determinism && plan[0].reversedBlocks);
+    const QString define = QStringLiteral("KERNELPAD_REVERSED_BLOCKS=1");
+    QVERIFY(!plan[0].request.project.options.defines.contains(define));
+    QVERIFY(secondRunRequest(plan[0]).project.options.defines.contains(define));
+    // saxpy does not read the define: the note says its blocks kept their order.
+    QVERIFY2(secondRunNote(plan[0]).contains(QStringLiteral("does not read it")),
+             qPrintable(secondRunNote(plan[0])));
+    base.project.source.prepend(QStringLiteral("#ifdef KERNELPAD_REVERSED_BLOCKS\n#endif\n"));
+    plan = planTestCases(base, {}, nullptr, &error);
+    const QString note = secondRunNote(plan[0]);
+    QVERIFY2(note.contains(QStringLiteral("reverse order")), qPrintable(note));
+
+    RunResult run;
+    run.status = RunStatus::Ok;
+    run.outputs = {floatBuffer(QStringLiteral("out"), {1.0f, 2.0f})};
+    const QVector<TestCheck> checks = caseChecks(run, &run, {}, note);
+    QCOMPARE(checks[3].outcome, CheckOutcome::Passed);
+    QVERIFY2(checks[3].message.endsWith(QStringLiteral("(") + note + QStringLiteral(")")),
+             qPrintable(checks[3].message));
+    // Without "reversed" the second run is the first one's request.
+    p = withTests(parse(R"({"cases": [{"values": {"n": 33}}], "determinism": true})"), &error);
+    QVERIFY2(p, qPrintable(error));
+    base.project = *p;
+    plan = planTestCases(base, {}, nullptr, &error);
+    QVERIFY(!plan[0].reversedBlocks && secondRunNote(plan[0]).isEmpty());
+    QVERIFY(!secondRunRequest(plan[0]).project.options.defines.contains(define));
 }
 
 void TestTestSpec::caseWithBadGridIsNamed() {

@@ -1,12 +1,16 @@
 // Every lesson on a real GPU: a correctness lesson's starter fails (verification, or a launch
 // the GPU refuses) and its solution passes; a speed lesson's starter and solution both pass
 // and the solution is faster by the lesson's required factor. Prints the measured figures as
-// a table and as the "recorded" sections to copy into the lessons.
+// a table and as the "recorded" sections to copy into the lessons. Then the lessons' "tests"
+// cases as exercise mode runs them: every solution (and every speed lesson's starter) passes
+// every case, and a solution with a tail bug fails at n = 33 in the student's words.
 
 #include "GpuTestSupport.h"
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
+#include "core/engine/EngineTests.h"
+#include "core/engine/TestRunLesson.h"
 #include "core/project/Lesson.h"
 #include "core/run/ExecutionSession.h"
 
@@ -40,6 +44,45 @@ struct Measured {
     double starterGBs = 0;
     double starterGflops = 0;
 };
+
+/// The lesson's cases run as exercise mode runs them (`project` with the lesson's tests), or
+/// nullopt with `*error` when the test run did not end within two minutes.
+std::optional<TestReport> runLessonTests(Engine& engine, const Lesson& lesson,
+                                         const Project& project, QString* error) {
+    EngineTests tests(&engine);
+    QSignalSpy finished(&tests, &EngineTests::finished);
+    TestOrder order;
+    order.base.project = lessonTestProject(lesson, project);
+    order.base.projectDir = lesson.directory;
+    tests.start(order);
+    if (!finished.wait(120000)) {
+        *error = QStringLiteral("the lesson's test run did not end within 120 s");
+        return std::nullopt;
+    }
+    return finished.first().at(0).value<TestReport>();
+}
+
+/// Every case's checks, one line each, for a failure message read once on the GPU machine.
+QString describeReport(const TestReport& report) {
+    QStringList lines{
+        QStringLiteral("status %1 %2").arg(runStatusName(report.status), report.error)};
+    for (const TestCaseResult& c : report.cases) {
+        QStringList checks;
+        for (const TestCheck& check : c.checks)
+            checks << QStringLiteral("%1 %2: %3")
+                          .arg(check.name, checkOutcomeName(check.outcome), check.message);
+        lines << QStringLiteral("  %1 [%2]: %3")
+                     .arg(c.name, c.launch, checks.join(QStringLiteral("; ")));
+        for (const TestCheck& check : c.checks)
+            for (const QString& detail : check.details)
+                lines << QStringLiteral("      ") + detail;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QStringList lessonFolders() {
+    return QDir(lessonsDir()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+}
 
 QJsonObject figures(double medianMs, double gbs, double gflops) {
     QJsonObject json{{QStringLiteral("medianMs"), medianMs}};
@@ -133,6 +176,64 @@ private slots:
                                     .arg(factor)
                                     .arg(starter.timing.medianMs)));
         }
+    }
+
+    void lessonPassesEverySize_data() {
+        QTest::addColumn<QString>("dir");
+        for (const QString& folder : lessonFolders())
+            QTest::newRow(qPrintable(folder)) << lessonsDir() + QLatin1Char('/') + folder;
+    }
+    void lessonPassesEverySize() {
+        QFETCH(QString, dir);
+        QString error;
+        const std::optional<Lesson> lesson = Lesson::load(dir, &error);
+        QVERIFY2(lesson, qPrintable(error));
+        Engine engine;
+        QVector<Project> mustPass{lesson->solutionProject()};
+        // A speed lesson's starter is correct, only slow: it passes every size too.
+        if (lesson->kind == LessonKind::Speed)
+            mustPass << lesson->project;
+        for (const Project& project : std::as_const(mustPass)) {
+            const QString which = project.source == lesson->solutionSource ? "solution" : "starter";
+            const std::optional<TestReport> report =
+                runLessonTests(engine, *lesson, project, &error);
+            QVERIFY2(report, qPrintable(error));
+            qInfo("%s %s: %lld cases, passed %d", qPrintable(QFileInfo(dir).fileName()),
+                  qPrintable(which), qlonglong(report->cases.size()), int(report->passed()));
+            QVERIFY2(report->passed() && report->cases.size() >= 3,
+                     qPrintable(which + QLatin1Char('\n') + describeReport(*report)));
+        }
+    }
+
+    // A student's grid-stride loop that stops at the last whole warp: right at the lesson's
+    // own size (a multiple of 32) and wrong at n = 33, where exercise mode names the element.
+    void tailBugFailsAtThirtyThree() {
+        QString error;
+        const std::optional<Lesson> lesson =
+            Lesson::load(lessonsDir() + QStringLiteral("/02-saxpy-grid-stride"), &error);
+        QVERIFY2(lesson, qPrintable(error));
+        Project broken = lesson->solutionProject();
+        const QString loop = QStringLiteral("i < n; i += stride");
+        QVERIFY2(broken.source.contains(loop), qPrintable(broken.source));
+        broken.source.replace(loop, QStringLiteral("i < n - n % 32; i += stride"));
+        Engine engine;
+        const RunResult own = test::runAndWait(engine, broken);
+        QVERIFY2(own.status == RunStatus::Ok && own.verified(),
+                 qPrintable(QStringLiteral("the run at its own size should pass: %1 %2")
+                                .arg(runStatusName(own.status), own.error)));
+        const std::optional<TestReport> report = runLessonTests(engine, *lesson, broken, &error);
+        QVERIFY2(report, qPrintable(error));
+        const QString all = describeReport(*report);
+        QVERIFY2(report->status == RunStatus::Ok && !report->passed(), qPrintable(all));
+        const auto tail = std::find_if(report->cases.cbegin(), report->cases.cend(),
+                                       [](const TestCaseResult& c) { return c.name == "n = 33"; });
+        QVERIFY2(tail != report->cases.cend() && tail->failed(), qPrintable(all));
+        QCOMPARE(caseFailureText(*tail), QStringLiteral("n = 33: element 32 never written"));
+        LessonVerdict ownSize;
+        ownSize.state = LessonVerdict::State::Complete;
+        const LessonVerdict verdict = judgeLessonTests(ownSize, *report);
+        QCOMPARE(int(verdict.state), int(LessonVerdict::State::Failed));
+        qInfo("%s", qPrintable(verdict.failure));
     }
 
     void cleanupTestCase() {

@@ -43,6 +43,22 @@ void sums(const ELEM* x, ELEM* out, unsigned n)
 }
 )";
 
+/// Each element records the block that wrote it, taken through KERNELPAD_REVERSED_BLOCKS: a
+/// "reversed" second run writes other values wherever the define reached the kernel.
+const char* const kBlockOrderSource = R"(extern "C" __global__
+void order(unsigned* out, unsigned n)
+{
+#ifdef KERNELPAD_REVERSED_BLOCKS
+    const unsigned block = gridDim.x - 1 - blockIdx.x;
+#else
+    const unsigned block = blockIdx.x;
+#endif
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = block;
+}
+)";
+
 QJsonObject scalarType(const char* type) {
     return QJsonObject{{"scalar", type}};
 }
@@ -187,6 +203,38 @@ private slots:
                      check->message.contains(QStringLiteral("ULP")),
                  qPrintable(check->message));
         qInfo("%s", qPrintable(check->message));
+    }
+
+    void reversedBlocksReachTheKernel() {
+        const int n = 1024; // 4 blocks of 256
+        const Project project = makeProject(
+            QStringLiteral("block order"), QString::fromLatin1(kBlockOrderSource),
+            QStringLiteral("order"),
+            QJsonArray{bufferArgument("out", "uint32", "n", QJsonObject{{"kind", "zeros"}}, "out",
+                                      QJsonObject{{"kind", "expression"},
+                                                  {"expression", "rint((i - 127.5) / 256)"},
+                                                  {"atol", 0},
+                                                  {"rtol", 0}}),
+                       nArgument(n)},
+            n,
+            QJsonObject{{"cases", QJsonArray{QJsonObject{{"values", QJsonObject{{"n", n}}}}}},
+                        {"determinism", "reversed"}});
+        Engine engine;
+        QString error;
+        const std::optional<TestReport> report = runTests(engine, project, &error);
+        QVERIFY2(report, qPrintable(error));
+        QVERIFY2(report->status == RunStatus::Ok && report->cases.size() == 1,
+                 qPrintable(describe(*report)));
+        const TestCaseResult& c = report->cases[0];
+        const TestCheck* verify = c.find(QStringLiteral("verify"));
+        QVERIFY2(verify && verify->outcome == CheckOutcome::Passed, qPrintable(describe(*report)));
+        // Blocks 0 and 3 swap their values, 1 and 2 too: all 1024 elements differ.
+        const TestCheck* check = c.find(QStringLiteral("determinism"));
+        QVERIFY2(check && check->outcome == CheckOutcome::Failed, qPrintable(describe(*report)));
+        QVERIFY2(check->message.startsWith(QStringLiteral("out: not deterministic: 1024 elements "
+                                                          "differ")) &&
+                     check->message.contains(QStringLiteral("blocks in reverse order")),
+                 qPrintable(check->message));
     }
 
     void atomicIntegerSumIsDeterministic() {

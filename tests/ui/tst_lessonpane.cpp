@@ -1,11 +1,14 @@
 // The lesson pane and exercise mode: every shipped lesson opens in the window with
 // its text beside the editor and compiles without a GPU; hints open one at a time; the
 // solution is shown as a diff and used as one undoable edit; runs are judged from their own
-// verification (and, for a speed lesson, the starter's time) and completions recorded.
+// verification (and, for a speed lesson, the starter's time), then at the lesson's other
+// sizes (its "tests" cases), and completions recorded.
 
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
+#include "core/engine/TestRun.h"
 #include "core/project/Lesson.h"
+#include "core/project/LessonWorkspace.h"
 #include "core/run/LessonCheck.h"
 #include "ui/LessonExercise.h"
 #include "ui/LessonProgress.h"
@@ -68,6 +71,26 @@ RunResult syntheticRun(double medianMs, qint64 mismatches = 0) {
     return r;
 }
 
+/// A test run of the lesson's cases: all passed, or "n = 33" with element 32 never written.
+TestReport casesReport(bool passed) {
+    TestReport report;
+    TestCaseResult one;
+    one.name = QStringLiteral("n = 1");
+    one.checks = {TestCheck{QStringLiteral("verify"), CheckOutcome::Passed, {}, {}}};
+    report.cases = {one};
+    if (passed)
+        return report;
+    TestCaseResult tail;
+    tail.name = QStringLiteral("n = 33");
+    tail.run = syntheticRun(0.01, 1);
+    tail.run.verification[0].checked = 33;
+    tail.run.verification[0].unwritten = 1;
+    tail.run.verification[0].firstMismatches = {Mismatch{32, 0, 1.5}};
+    tail.checks = caseChecks(tail.run, nullptr, QStringLiteral("not asked"));
+    report.cases << tail;
+    return report;
+}
+
 struct Window {
     Engine engine;
     MainWindow window{&engine};
@@ -96,6 +119,7 @@ private slots:
     void solutionDiffNamesTheChangedLines();
     void usingTheSolutionIsOneUndoableEdit();
     void correctnessLessonIsJudgedByVerification();
+    void failingSizeNamesTheCase();
     void speedLessonNeedsTheRequiredSpeedup();
     void speedLessonTimesTheStarterWhenItHasNoBaseline();
     void completionInTheWindowOffersTheNextLesson();
@@ -282,13 +306,63 @@ void TestLessonPane::correctnessLessonIsJudgedByVerification() {
     exercise.runFinished(sanitized, lesson.solutionProject());
     QCOMPARE(judged.count(), 0);
 
+    // Right at its own size: the lesson's other sizes are run before it is complete.
+    QSignalSpy tests(&exercise, &LessonExercise::testsNeeded);
     exercise.runFinished(syntheticRun(0.5), lesson.solutionProject());
+    QCOMPARE(judged.count(), 0);
+    QCOMPARE(tests.count(), 1);
+    const auto tested = tests.takeFirst().at(0).value<Project>();
+    QCOMPARE(tested.source, lesson.solutionSource);
+    QVERIFY(tested.tests == lesson.project.tests);
+    QVERIFY(exercise.waitingForTests());
+    exercise.testsFinished(casesReport(true));
     QCOMPARE(judged.count(), 1);
     verdict = judged.takeFirst().at(0).value<LessonVerdict>();
     QCOMPARE(int(verdict.state), int(LessonVerdict::State::Complete));
     QVERIFY(progress.isDone(id));
-    QVERIFY2(progress.completion(id)->summary.contains(QStringLiteral("verified")),
+    QVERIFY2(progress.completion(id)->summary.contains(QStringLiteral("verified")) &&
+                 progress.completion(id)->summary.contains(QStringLiteral("of its tests")),
              qPrintable(progress.completion(id)->summary));
+}
+
+void TestLessonPane::failingSizeNamesTheCase() {
+    const Lesson lesson = loadLesson("01-thread-indices");
+    const QString id = LessonProgress::lessonId(lesson);
+    LessonProgress progress;
+    LessonExercise exercise(&progress);
+    exercise.setLesson(lesson);
+    QSignalSpy judged(&exercise, &LessonExercise::judged);
+    QSignalSpy tests(&exercise, &LessonExercise::testsNeeded);
+
+    exercise.runFinished(syntheticRun(0.5), lesson.solutionProject());
+    QCOMPARE(tests.count(), 1);
+    // A cancelled test run (a newer run replaced it) decides nothing.
+    TestReport cancelled;
+    cancelled.status = RunStatus::Cancelled;
+    exercise.testsFinished(cancelled);
+    QCOMPARE(judged.count(), 0);
+    QVERIFY(exercise.waitingForTests());
+
+    exercise.testsFinished(casesReport(false));
+    QCOMPARE(judged.count(), 1);
+    const auto verdict = judged.takeFirst().at(0).value<LessonVerdict>();
+    QCOMPARE(int(verdict.state), int(LessonVerdict::State::Failed));
+    QVERIFY2(verdict.failure.contains(QStringLiteral("n = 33: element 32 never written")),
+             qPrintable(verdict.failure));
+    QVERIFY(!progress.isDone(id));
+    QVERIFY(!exercise.waitingForTests());
+    // A report with nothing waiting for it is not a second verdict.
+    exercise.testsFinished(casesReport(true));
+    QCOMPARE(judged.count(), 0);
+
+    // The pane shows it as it shows any failure.
+    LessonPane pane;
+    pane.setLesson(lesson);
+    pane.showVerdict(verdict);
+    QVERIFY2(pane.resultText().startsWith(QStringLiteral("Not yet: Right at its own size, but "
+                                                         "not at every size: n = 33: element 32 "
+                                                         "never written")),
+             qPrintable(pane.resultText()));
 }
 
 void TestLessonPane::speedLessonNeedsTheRequiredSpeedup() {
@@ -326,6 +400,8 @@ void TestLessonPane::speedLessonNeedsTheRequiredSpeedup() {
     QVERIFY(!progress.isDone(id));
 
     exercise.runFinished(syntheticRun(0.5), lesson.solutionProject());
+    QVERIFY(exercise.waitingForTests());
+    exercise.testsFinished(casesReport(true));
     verdict = judged.takeFirst().at(0).value<LessonVerdict>();
     QCOMPARE(int(verdict.state), int(LessonVerdict::State::Complete));
     QVERIFY(verdict.speedup && qFuzzyCompare(*verdict.speedup, 4.0));
@@ -362,9 +438,11 @@ void TestLessonPane::speedLessonTimesTheStarterWhenItHasNoBaseline() {
              qPrintable(verdict.failure));
     QVERIFY(!progress.isDone(id));
 
-    // The baseline is kept: the next run is judged at once.
+    // The baseline is kept: the next run is judged at once (then at the other sizes).
     exercise.runFinished(syntheticRun(0.6), lesson.solutionProject());
     QCOMPARE(baseline.count(), 1);
+    QVERIFY(exercise.waitingForTests());
+    exercise.testsFinished(casesReport(true));
     verdict = judged.takeFirst().at(0).value<LessonVerdict>();
     QCOMPARE(int(verdict.state), int(LessonVerdict::State::Complete));
     QVERIFY(progress.isDone(id));
@@ -389,6 +467,10 @@ void TestLessonPane::speedLessonTimesTheStarterWhenItHasNoBaseline() {
 
 void TestLessonPane::completionInTheWindowOffersTheNextLesson() {
     const Lesson lesson = loadLesson("02-saxpy-grid-stride");
+    // The window opens the student's copy, which outlives a test run: a fresh one has the
+    // shipped lesson's tests section.
+    QString error;
+    QVERIFY2(restoreLessonCopy(lesson.directory, &error), qPrintable(error));
     Window w;
     QVERIFY(w.window.openProject(lesson.projectPath()));
     auto* exercise = part<LessonExercise>(&w.window, "lessonExercise");
@@ -399,6 +481,11 @@ void TestLessonPane::completionInTheWindowOffersTheNextLesson() {
     QVERIFY(part<QPushButton>(&w.window, "lessonNext")->isHidden());
 
     exercise->runFinished(syntheticRun(0.5), lesson.solutionProject());
+    QVERIFY2(w.pane()->resultText().startsWith(QStringLiteral("Verified at its own size. "
+                                                              "Checking the other sizes")),
+             qPrintable(w.pane()->resultText()));
+    // The window's own test run has no GPU here; the report stands for the one a GPU gives.
+    exercise->testsFinished(casesReport(true));
     QVERIFY2(w.pane()->resultText().startsWith(QStringLiteral("Lesson complete: ")),
              qPrintable(w.pane()->resultText()));
     QVERIFY(LessonProgress().isDone(QStringLiteral("02-saxpy-grid-stride")));

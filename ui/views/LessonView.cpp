@@ -1,6 +1,7 @@
 #include "ui/views/LessonView.h"
 
 #include "core/engine/Engine.h"
+#include "core/engine/EngineTests.h"
 #include "ui/LessonExercise.h"
 #include "ui/LessonProgress.h"
 #include "ui/ProjectDocument.h"
@@ -29,6 +30,7 @@ LessonView::LessonView(const ViewContext& context)
     });
     connect(m_exercise, &LessonExercise::judged, m_pane, &LessonPane::showVerdict);
     connect(m_exercise, &LessonExercise::baselineNeeded, this, &LessonView::timeStarter);
+    connect(m_exercise, &LessonExercise::testsNeeded, this, &LessonView::runTests);
     if (Engine* engine = m_workbench->engine())
         connect(engine, &Engine::runFinished, this, [this](quint64 id, const RunResult& result) {
             if (id == 0 || id != m_baselineId)
@@ -68,8 +70,12 @@ void LessonView::devicesChanged(const Workbench& workbench) {
 }
 
 void LessonView::runFinished(const Workbench&, const RunRecord& run) {
-    if (!run.sanitized())
-        m_exercise->runFinished(run.result, run.project);
+    if (run.sanitized())
+        return;
+    // A newer run is judged instead: the cases of the older one are not worth finishing.
+    if (m_tests && m_tests->isRunning())
+        m_tests->cancel();
+    m_exercise->runFinished(run.result, run.project);
 }
 
 void LessonView::timeStarter(const Project& starter, int deviceOrdinal) {
@@ -85,6 +91,35 @@ void LessonView::timeStarter(const Project& starter, int deviceOrdinal) {
     if (m_channel == 0)
         m_channel = engine->openChannel();
     m_baselineId = engine->run(request, m_channel);
+}
+
+void LessonView::runTests(const Project& project, int deviceOrdinal) {
+    Engine* engine = m_workbench->engine();
+    if (!engine) {
+        TestReport none;
+        none.status = RunStatus::DriverUnavailable;
+        none.error = tr("no GPU engine in this window");
+        m_exercise->testsFinished(none);
+        return;
+    }
+    if (!m_tests) {
+        m_tests = new EngineTests(engine, this);
+        connect(m_tests, &EngineTests::finished, m_exercise, &LessonExercise::testsFinished);
+        connect(m_tests, &EngineTests::progress, this,
+                [this](int index, int total, const QString& caseName, const QString&) {
+                    if (m_exercise->waitingForTests())
+                        m_pane->showChecking(
+                            tr("Verified at its own size. Checking the other sizes: %1 (%2 of "
+                               "%3)…")
+                                .arg(caseName)
+                                .arg(index + 1)
+                                .arg(total));
+                });
+    }
+    m_pane->showChecking(tr("Verified at its own size. Checking the other sizes…"));
+    TestOrder order;
+    order.base = documentRequest(*m_workbench->document(), deviceOrdinal, &project);
+    m_tests->start(order);
 }
 
 void LessonView::useSolution(const QString& source) {

@@ -2,8 +2,10 @@
 // The lesson pane, a dock beside the editor while the open project is a lesson (core
 // lessonForProject()), and exercise mode behind it: each run of the lesson is judged
 // (LessonExercise), a speed lesson's starter is timed on the Engine once per device as the
-// baseline, and "Use the solution" replaces the editor's text as one undoable edit. Whether the
-// dock shows is the window's (it hears lessonChanged()).
+// baseline, a run right at its own size has the lesson's "tests" cases run on the Engine
+// (core/engine/EngineTests.h) before it completes the lesson, and "Use the solution" replaces
+// the editor's text as one undoable edit. Whether the dock shows is the window's (it hears
+// lessonChanged()).
 
 #include "ui/ResultView.h"
 
@@ -12,6 +14,7 @@
 namespace kernelpad {
 
 class CodeEditor;
+class EngineTests;
 class LessonExercise;
 class LessonPane;
 
@@ -34,11 +37,13 @@ private:
     /// After the document was replaced or saved elsewhere: the lesson it is, if any.
     void follow(bool replaced);
     void timeStarter(const Project& starter, int deviceOrdinal);
+    void runTests(const Project& project, int deviceOrdinal);
     void useSolution(const QString& source);
 
     Workbench* m_workbench;
     LessonPane* m_pane;
     LessonExercise* m_exercise;
+    EngineTests* m_tests = nullptr; ///< made at the first test run, on its own Engine channel
     QPointer<CodeEditor> m_editor;
     QString m_directory;      ///< the lesson shown, empty for an ordinary project
     quint64 m_baselineId = 0; ///< the Engine's id of the starter's baseline run in flight
