@@ -206,6 +206,16 @@ QString sassCancelledMessage() {
     return QStringLiteral("disassembly stopped: a newer compile replaced it");
 }
 
+/// Why nvdisasm was stopped: it ran past `timeoutMs`, or (not `timedOut`) printed too much.
+static QString nvdisasmStoppedMessage(const QString& program, bool timedOut, int timeoutMs) {
+    return timedOut ? QStringLiteral("%1 did not finish within %2 s; stopped")
+                          .arg(program)
+                          .arg(timeoutMs / 1000.0)
+                    : QStringLiteral("%1 printed more than %2 MiB of SASS; stopped")
+                          .arg(program)
+                          .arg(kMaxSassBytes / (1024 * 1024));
+}
+
 SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options) {
     const int timeoutMs = options.timeoutMs;
     SassResult result;
@@ -283,15 +293,9 @@ SassResult disassembleCubin(const QByteArray& cubin, const SassOptions& options)
         // The life ranges' process, if any, is killed by its destructor.
         process.kill();
         process.waitForFinished(timeoutMs);
-        if (result.cancelled)
-            result.error = sassCancelledMessage();
-        else
-            result.error = timedOut ? QStringLiteral("%1 did not finish within %2 s; stopped")
-                                          .arg(location.path)
-                                          .arg(timeoutMs / 1000.0)
-                                    : QStringLiteral("%1 printed more than %2 MiB of SASS; stopped")
-                                          .arg(location.path)
-                                          .arg(kMaxSassBytes / (1024 * 1024));
+        result.error = result.cancelled
+                           ? sassCancelledMessage()
+                           : nvdisasmStoppedMessage(location.path, timedOut, timeoutMs);
         return result;
     }
     out += process.readAllStandardOutput();
