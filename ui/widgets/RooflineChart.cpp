@@ -76,20 +76,8 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_emptyState->setAlignment(Qt::AlignCenter);
     m_emptyState->setMargin(12);
 
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_x = new QLogValueAxis(m_chart);
-    m_x->setBase(10);
-    m_x->setLabelFormat(QStringLiteral("%g"));
-    m_x->setTitleText(tr("Arithmetic intensity (FLOP per DRAM byte)"));
-    m_y = new QLogValueAxis(m_chart);
-    m_y->setBase(10);
-    m_y->setLabelFormat(QStringLiteral("%g"));
-    m_y->setTitleText(tr("GFLOP/s"));
-    m_chart->addAxis(m_x, Qt::AlignBottom);
-    m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_chart =
+        makeLogLogChart(tr("Arithmetic intensity (FLOP per DRAM byte)"), tr("GFLOP/s"), &m_x, &m_y);
     m_view = new QChartView(m_chart, m_stack);
     m_view->setObjectName(QStringLiteral("rooflineChart"));
     m_view->setRenderHint(QPainter::Antialiasing);

@@ -9,13 +9,32 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <tuple>
 
 #include <algorithm>
 #include <cmath>
 
 namespace kernelpad {
+
+QChart* makeLogLogChart(const QString& xTitle, const QString& yTitle, QLogValueAxis** x,
+                        QLogValueAxis** y) {
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    for (auto [axis, title, side] :
+         {std::tuple{x, xTitle, Qt::AlignBottom}, std::tuple{y, yTitle, Qt::AlignLeft}}) {
+        *axis = new QLogValueAxis(chart);
+        (*axis)->setBase(10);
+        (*axis)->setLabelFormat(QStringLiteral("%g"));
+        (*axis)->setTitleText(title);
+        chart->addAxis(*axis, side);
+    }
+    return chart;
+}
 
 namespace {
 
@@ -106,20 +125,8 @@ RooflineLevelsChart::RooflineLevelsChart(QWidget* parent)
     bold.setBold(true);
     m_verdict->setFont(bold);
 
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_x = new QLogValueAxis(m_chart);
-    m_x->setBase(10);
-    m_x->setLabelFormat(QStringLiteral("%g"));
-    m_x->setTitleText(tr("Arithmetic intensity (FLOP per byte at each level)"));
-    m_y = new QLogValueAxis(m_chart);
-    m_y->setBase(10);
-    m_y->setLabelFormat(QStringLiteral("%g"));
-    m_y->setTitleText(tr("TFLOP/s"));
-    m_chart->addAxis(m_x, Qt::AlignBottom);
-    m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_chart = makeLogLogChart(tr("Arithmetic intensity (FLOP per byte at each level)"),
+                              tr("TFLOP/s"), &m_x, &m_y);
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("rooflineLevelsChart"));
     m_view->setRenderHint(QPainter::Antialiasing);

@@ -18,6 +18,11 @@ class QXYSeries;
 
 namespace kernelpad {
 
+/// A chart with base-10 log axes titled `xTitle` (bottom) and `yTitle` (left), the legend
+/// below, no animation: both roofline views draw on one (*x, *y are the axes, owned by it).
+[[nodiscard]] QChart* makeLogLogChart(const QString& xTitle, const QString& yTitle,
+                                      QLogValueAxis** x, QLogValueAxis** y);
+
 /// Named "rooflineLevels"; children by name: "rooflineVerdict" (the sentence),
 /// "rooflineLevelsChart" (the view).
 class RooflineLevelsChart : public QWidget {
