@@ -159,7 +159,7 @@ int editValue(int edit) {
     static const int salt = [] {
         bool ok = false;
         const int fromParent = qEnvironmentVariableIntValue("KERNELPAD_BENCH_SALT", &ok);
-        return ok ? fromParent : int(QRandomGenerator::global()->bounded(1, 1 << 20));
+        return ok ? fromParent : int(QRandomGenerator::global()->bounded(1, 1 << 15));
     }();
     return salt * 256 + edit;
 }

@@ -29,7 +29,8 @@ struct VariantSource {
 /// The constant an edit numbered `edit` writes for EDIT: `edit` plus a salt chosen once per run
 /// (by the parent, handed to its children in $KERNELPAD_BENCH_SALT), so that no compile of this
 /// run repeats one of an earlier run. NVRTC (12.9+) keeps NVVM's and ptxas's output in the
-/// driver's compute cache, keyed by their input: a repeated edit would skip both phases.
+/// driver's compute cache, keyed by their input: a repeated edit would skip both phases. Below
+/// 2^23, so that a float constant (EDIT.0f) is exact and every edit a different kernel.
 [[nodiscard]] int editValue(int edit);
 /// This process's environment with the run's salt, for a child.
 [[nodiscard]] QProcessEnvironment saltedEnvironment();

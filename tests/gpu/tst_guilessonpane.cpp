@@ -96,6 +96,11 @@ void TestGuiLessonPane::correctnessLessonCompletesWithTheSolution() {
     const RunRecord* solution = test::runInWindowAndWait(window, kRunTimeoutMs);
     QVERIFY(solution);
     QVERIFY2(solution->result.status == RunStatus::Ok, qPrintable(solution->result.error));
+    // Right at its own size, the lesson's other sizes run next ("Checking the other sizes…");
+    // the verdict follows them.
+    QVERIFY(QTest::qWaitFor(
+        [&] { return !pane->resultText().contains(QStringLiteral("Checking the other sizes")); },
+        kRunTimeoutMs));
     QVERIFY2(pane->resultText().startsWith(QStringLiteral("Lesson complete: ")),
              qPrintable(pane->resultText()));
     QVERIFY(LessonProgress().isDone(id));

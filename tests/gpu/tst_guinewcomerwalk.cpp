@@ -117,6 +117,11 @@ void TestGuiNewcomerWalk::welcomeToTheNextLesson() {
     editor->replaceSelectedText(lesson->solutionSource);
     const RunRecord* solved = test::runInWindowAndWait(window, kRunTimeoutMs);
     QVERIFY(solved);
+    // Right at its own size, the lesson's other sizes run next ("Checking the other sizes…");
+    // the verdict follows them.
+    QVERIFY(QTest::qWaitFor(
+        [&] { return !pane->resultText().contains(QStringLiteral("Checking the other sizes")); },
+        kRunTimeoutMs));
     QVERIFY2(pane->resultText().startsWith(QStringLiteral("Lesson complete")),
              qPrintable(pane->resultText()));
     qInfo().noquote() << "lesson 1:" << pane->resultText();
