@@ -6,8 +6,10 @@
 // edit: from the compile's answer reaching the Workbench's viewers to the listing in the view
 // ("listing shown") and to the whole report (line map, live registers: "report"). Right after
 // each edit the same CUBIN goes through the bare nvdisasm processes, started as KernelPad starts
-// them (the listing `-c -gi -ndf` and the life ranges `--print-life-ranges` side by side), and
-// the overhead is KernelPad's time minus theirs, the median over the edits.
+// them (the listing `-c -gi -ndf` and the life ranges `--print-life-ranges` side by side):
+// KernelPad's time minus theirs is printed. The verdict's overhead is KernelPad's own timing of
+// the same processes it ran (the whole report less their wall time), the median over the edits:
+// the bare processes' own time varies too much between runs to judge a 30 ms difference.
 //
 // nvdisasm's --emit-json has no line information, so the text listing stays (the line map
 // needs it).
@@ -313,7 +315,11 @@ int main(int argc, char** argv) {
                 out << file << ": FAILED: " << error << '\n';
             continue;
         }
-        const double overhead = median(t.overheadListed);
+        // The verdict's figure: the same processes timed inside KernelPad (compile answer → whole
+        // report, less nvdisasm's wall time there). The bare processes, run again right after,
+        // differ from KernelPad's by ±100 ms from one run to the next on the H200: shown, not
+        // judged.
+        const double overhead = median(t.overheadOwnTiming);
         overheads << overhead;
         const bool within = overhead <= limitMs;
         over += within ? 0 : 1;
