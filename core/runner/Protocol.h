@@ -23,8 +23,9 @@
 //   {"type":"shutdown"}                               exit cleanly (temporary files removed)
 // runner -> client
 //   {"type":"hello","version":1,"kernelpad":"0.1.0","pid":1234,
-//    "outputDir":"/tmp/kernelpad-runner-XXXXXX"}    protocol and release; a runner elsewhere
-//                                                     (RunnerSpec) must match both
+//    "outputDir":"/tmp/kernelpad-runner-XXXXXX",   protocol and release; a runner elsewhere
+//    "batchStep":"12.0"}                              (RunnerSpec) must match both; the Slurm
+//                                                     job step it runs in, only under Slurm
 //   {"type":"progress","id":7,"stage":"timing","done":5,"total":20}
 //                                                     "stage" is a RunStage's toString()
 //                                                     (core/run/RunStage.h); the watchdog

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,6 +54,7 @@ void RunnerCodec::reset() {
     m_reader = ProtocolReader();
     m_helloSeen = false;
     m_outputDir.clear();
+    m_batchStep.clear();
 }
 
 void RunnerCodec::fail(Event* e, Problem problem, const QString& error) {
@@ -99,12 +101,19 @@ void RunnerCodec::decodeHello(const RunnerMessage& m, Event* e) {
     int version = -1;
     QString dir;
     QString release; // sent since protocol 1's KernelPad 0.1; an older runner leaves it out
+    QString step;    // only under a batch system
     if (!fields.readInt(QStringLiteral("version"), &version, json::Presence::Required) ||
         !fields.readString(QStringLiteral("outputDir"), &dir, json::Presence::Required) ||
-        !fields.readString(QStringLiteral("kernelpad"), &release, json::Presence::Optional)) {
+        !fields.readString(QStringLiteral("kernelpad"), &release, json::Presence::Optional) ||
+        !fields.readString(QStringLiteral("batchStep"), &step, json::Presence::Optional)) {
         fail(e, Problem::Violation, QStringLiteral("runner hello: %1").arg(error));
         return;
     }
+    // Quoted in messages only: a job id, an array index, a step ("12", "12_3", "12.0").
+    static const QRegularExpression stepId(
+        QStringLiteral(R"(^[0-9]{1,20}(_[0-9]{1,10})?(\.[0-9]{1,10})?$)"));
+    if (stepId.match(step).hasMatch())
+        m_batchStep = step;
     if (!m_spec.isLocal()) {
         if (const QString mismatch = describeVersionMismatch(m_spec, version, release);
             !mismatch.isEmpty()) {

@@ -71,6 +71,9 @@ public:
     /// Feeds bytes; returns what they complete. Nothing after a BadFrame.
     [[nodiscard]] QVector<Event> feed(const char* data, qsizetype size);
     [[nodiscard]] bool helloSeen() const { return m_helloSeen; }
+    /// The batch system's job step the runner runs in ("12.0" under srun), from its hello; empty
+    /// when it runs outside one (or said something that is not a step id).
+    [[nodiscard]] const QString& batchStep() const { return m_batchStep; }
     /// The runner's private output folder from its hello (checked), or empty.
     [[nodiscard]] const QString& outputDir() const { return m_outputDir; }
 
@@ -100,6 +103,7 @@ private:
     bool m_streamed = false;
     bool m_helloSeen = false;
     QString m_outputDir;
+    QString m_batchStep;
 };
 
 } // namespace kernelpad

@@ -505,7 +505,7 @@ void RunnerConnection::onFinished(int exitCode, QProcess::ExitStatus status) {
     const QString tail = m_stderrTail.join(QLatin1Char('\n'));
     // A runner under srun may have been ended by Slurm (scancel, a time limit): said so, with
     // Slurm's own lines, rather than as a crash or a failed start.
-    const std::optional<BatchSystemEnd> batch = findBatchSystemEnd(tail);
+    const std::optional<BatchSystemEnd> batch = findBatchSystemEnd(tail, m_codec.batchStep());
     m_helloTimer.stop();
     if (!m_codec.helloSeen() && m_stopReason == StopReason::None &&
         (!m_spec.isLocal() || !m_active)) {

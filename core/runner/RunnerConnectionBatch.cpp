@@ -2,7 +2,10 @@
 // The lines come from Slurm 22.05 and later: slurmstepd writes "*** STEP 12.0 ON node CANCELLED
 // AT 2026-01-01T10:00:00 [DUE TO TIME LIMIT|PREEMPTION|NODE FAILURE|...] ***" to the step's
 // standard error, and srun adds "srun: error: node: task 0: Killed" (or "Terminated") for each
-// task it lost. tests/core/tst_slurmrunner.cpp records them from a real srun.
+// task it lost. tests/core/tst_slurmrunner.cpp records them from a real srun. slurmstepd's line
+// travels through the step's I/O, which srun may already have closed when scancel kills the
+// task: then srun prints only "srun: Job step aborted: Waiting up to 4 seconds for job step to
+// finish." (slurmctld told it the step ends) and the task's "Terminated".
 
 #include <QRegularExpression>
 
@@ -36,6 +39,11 @@ const QRegularExpression& forceTerminatedLine() {
 const QRegularExpression& revokedLine() {
     static const QRegularExpression re(
         QStringLiteral(R"(^srun: (?:error: )?.*allocation (\S+) has been revoked)"));
+    return re;
+}
+
+const QRegularExpression& abortedLine() {
+    static const QRegularExpression re(QStringLiteral(R"(^srun: Job step aborted\b)"));
     return re;
 }
 
@@ -76,6 +84,18 @@ QString taskReason(const QRegularExpressionMatch& m) {
     return QStringLiteral("its task on %1 ran out of memory").arg(m.captured(1));
 }
 
+/// srun's account alone: the step aborted by Slurm, and how its task ended.
+QString abortedReason(const QString& batchStep, const QString& task) {
+    const QString step = batchStep.isEmpty() ? QStringLiteral("its job step")
+                                             : (batchStep.contains(QLatin1Char('.'))
+                                                    ? QStringLiteral("its job step %1")
+                                                    : QStringLiteral("its job %1"))
+                                                   .arg(batchStep);
+    return QStringLiteral("%1 was aborted by Slurm (scancel, a time limit or a failed node; srun "
+                          "did not say which), and %2")
+        .arg(step, task);
+}
+
 } // namespace
 
 QString BatchSystemEnd::summary() const {
@@ -98,9 +118,10 @@ QString BatchSystemEnd::unansweredMessage(const QString& why) const {
         .arg(system, reason, why, quoted());
 }
 
-std::optional<BatchSystemEnd> findBatchSystemEnd(const QString& stderrText) {
+std::optional<BatchSystemEnd> findBatchSystemEnd(const QString& stderrText,
+                                                 const QString& batchStep) {
     QString cancelled, task, forced, revoked;
-    bool outOfMemory = false;
+    bool outOfMemory = false, aborted = false;
     QStringList said;
     for (const QString& raw : stderrText.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         const QString line = raw.trimmed();
@@ -119,7 +140,9 @@ std::optional<BatchSystemEnd> findBatchSystemEnd(const QString& stderrText) {
         if (line.startsWith(QLatin1String("slurmstepd")) &&
             outOfMemoryLine().match(line).hasMatch())
             outOfMemory = quote = true;
-        if (quote || line.startsWith(QLatin1String("srun: Job step aborted")))
+        if (abortedLine().match(line).hasMatch())
+            aborted = quote = true;
+        if (quote)
             said << line;
     }
     if (said.isEmpty() || (cancelled.isEmpty() && task.isEmpty() && forced.isEmpty() &&
@@ -137,6 +160,8 @@ std::optional<BatchSystemEnd> findBatchSystemEnd(const QString& stderrText) {
         end.reason = forced;
     else if (!revoked.isEmpty())
         end.reason = revoked;
+    else if (aborted)
+        end.reason = abortedReason(batchStep, task);
     else
         end.reason = task;
     while (said.size() > kBatchLinesQuoted)

@@ -30,6 +30,10 @@ struct BatchSystemEnd {
 /// Reads the runner's last standard error lines for a batch system's account of its end
 /// (slurmstepd's "*** STEP 12.0 ON node CANCELLED AT ... ***", srun's "srun: error: node: task
 /// 0: Killed", "srun: Force Terminated job 12", an oom-kill), or nothing when there is none.
-[[nodiscard]] std::optional<BatchSystemEnd> findBatchSystemEnd(const QString& stderrText);
+/// `batchStep` is the runner's job step as its hello gave it ("12.0", "12" for a batch script;
+/// empty when unknown): slurmstepd's line does not always reach srun before the task dies, and
+/// then srun's "Job step aborted" with the task's signal is all there is, named with the step.
+[[nodiscard]] std::optional<BatchSystemEnd> findBatchSystemEnd(const QString& stderrText,
+                                                               const QString& batchStep = {});
 
 } // namespace kernelpad

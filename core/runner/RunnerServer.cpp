@@ -51,6 +51,16 @@ void dieWithParent() {
         std::_Exit(kRunnerExitOk);
 }
 
+/// The Slurm job step this runner runs in ("12.0" under srun, "12" in a batch script), or empty:
+/// the client names it when Slurm ends the runner (core/runner/RunnerConnectionBatch.h).
+QString slurmStep() {
+    const QString job = qEnvironmentVariable("SLURM_JOB_ID");
+    if (job.isEmpty())
+        return {};
+    const QString step = qEnvironmentVariable("SLURM_STEP_ID");
+    return step.isEmpty() ? job : QStringLiteral("%1.%2").arg(job, step);
+}
+
 /// Requests read by a reader thread; "cancel" acts at once, everything else is queued.
 class Inbox {
 public:
@@ -447,11 +457,13 @@ int runRunnerServer() {
         return kRunnerExitNoCapture;
     }
     serve::Output out(console->protocolFd());
-    out.send(RunnerMessage::make(MessageType::Hello, 0,
-                                 {{"version", kRunnerProtocolVersion},
-                                  {"kernelpad", kernelpadVersion()},
-                                  {"pid", double(QCoreApplication::applicationPid())},
-                                  {"outputDir", outputDir.path()}}));
+    QJsonObject hello{{"version", kRunnerProtocolVersion},
+                      {"kernelpad", kernelpadVersion()},
+                      {"pid", double(QCoreApplication::applicationPid())},
+                      {"outputDir", outputDir.path()}};
+    if (const QString step = slurmStep(); !step.isEmpty())
+        hello.insert(QStringLiteral("batchStep"), step);
+    out.send(RunnerMessage::make(MessageType::Hello, 0, hello));
     Channel channel(out);
     RequestReader reader(channel, outputDir.path());
     std::thread readerThread([&reader] { reader.run(); });
