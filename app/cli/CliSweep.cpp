@@ -6,6 +6,7 @@
 #include "core/engine/Engine.h"
 #include "core/engine/RunnerProbe.h"
 #include "core/io/ErrorOut.h"
+#include "core/io/Trace.h"
 #include "core/run/Summary.h"
 #include "core/sweep/SweepResultsPath.h"
 #include "core/sweep/SweepSpace.h"
@@ -372,6 +373,7 @@ int runSweep(const QStringList& args) {
     const std::optional<QVector<PoolEntry>> devices = runnerEntries(*a, &error);
     if (!devices)
         return devicesUnavailable(*a, error);
+    tracePhase("sweep: devices surveyed"); // KERNELPAD_TRACE: where the start-up goes
     QStringList deviceNames;
     for (const PoolEntry& entry : *devices)
         if (!entry.deviceName.isEmpty())
@@ -405,6 +407,7 @@ int runSweep(const QStringList& args) {
 
     QTextStream err(stderr);
     const SweepRun run = runSweepThroughEngine(order, *space, a->project, err);
+    tracePhase("sweep: engine closed");
     if (!run.started) // the results file could not be opened
         return badInput(run.stopped, a->json);
     const QString& stopped = run.stopped;
@@ -471,6 +474,7 @@ int runSweep(const QStringList& args) {
         printBalance(out, run.balance);
     }
     err << "sweep: results in " << QDir::toNativeSeparators(resultsPath) << '\n';
+    tracePhase("sweep: results printed");
     return best ? kExitOk : kExitVerificationFailed;
 }
 

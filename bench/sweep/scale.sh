@@ -7,8 +7,12 @@
 # compile cache made once, for both). It prints each run's wall seconds and busy shares, then
 # per sweep the median walls, the ratio (target >= 1.85x), the same ratio without the
 # follow-up (the best's re-timing and A/B, on one device after the last configuration) and for
-# the configurations alone (start-up and exit left out too), and whether every run recorded
-# the same pass/fail per configuration.
+# the configurations alone (start-up and exit left out too), whether every run recorded
+# the same pass/fail per configuration, and where a configuration's wall went: per stage of the
+# runner (compiling, preparing buffers, timing, ...: RunResult::stagesMs) and of this side (the
+# pool's queue, the way there and back, recording), the median over the configurations and the
+# total, for 1 and 2 GPUs (the --json's balance.stagesMs; per configuration in
+# balance.configurations).
 #   bench/sweep/scale.sh [REPS]
 # kernelpad-cli: $KERNELPAD_CLI, else the one on PATH, else build/app/kernelpad-cli. Extra
 # sweep options in $SCALE_ARGS (e.g. --no-confirm). The compile-heavy sweep runs with
@@ -73,7 +77,7 @@ names = ["saxpy_sizes", "transpose_sweep", "compile_heavy"]
 missed = False
 print()
 for name in names:
-    walls, phases, bare, outcomes = {}, {}, {}, {}
+    walls, phases, bare, outcomes, stages = {}, {}, {}, {}, {}
     for devices in ("0", "0+1"):
         for r in range(1, reps + 1):
             tag = f"{work}/{name}-{devices}-{r}"
@@ -84,6 +88,11 @@ for name in names:
                 out = {}
             balance = out.get("balance", {})
             walls.setdefault(devices, []).append(wall)
+            for side, summary in balance.get("stagesMs", {}).items():
+                if side == "wall":
+                    summary = {"configuration (handed over to answered)": summary}
+                for stage, figures in summary.items():
+                    stages.setdefault((side, stage), {}).setdefault(devices, []).append(figures)
             phases.setdefault(devices, []).append(balance.get("wallMs", float("nan")) / 1000)
             bare.setdefault(devices, []).append(wall - balance.get("followUpMs", 0) / 1000)
             outcomes[(devices, r)] = sorted((rec["key"], rec["status"])
@@ -108,5 +117,27 @@ for name in names:
           f"{b1:.2f} s -> {b2:.2f} s: {b1 / b2 if b2 > 0 else 0:.2f}x; configurations alone "
           f"{p1:.2f} s -> {p2:.2f} s: {p1 / p2 if p2 > 0 else 0:.2f}x; pass/fail records "
           f"{'identical' if same else 'DIFFER'}")
+    # Where each configuration's wall went (balance.stagesMs): per stage the median over the
+    # configurations, then the median of that over the runs; the total per run likewise.
+    print(f"   {name}, ms per configuration, median (total per run), 1 GPU | 2 GPUs:")
+    for side in ("wall", "runner", "client"):
+        order = ["waiting in the runner", "reading the request", "starting the run",
+                 "compiling", "loading", "measuring the device's copy ceiling",
+                 "preparing buffers", "verifying launch", "verifying", "warming up", "timing",
+                 "timing the pipeline", "writing the result", "waiting in the pool",
+                 "the way there and back", "settling the answer", "recording"]
+        keys = [k for k in stages if k[0] == side]
+        for key in sorted(keys, key=lambda k: (order.index(k[1]) if k[1] in order else 99, k[1])):
+            cells = []
+            for devices in ("0", "0+1"):
+                figures = stages[key].get(devices, [])
+                if not figures:
+                    cells.append("-")
+                    continue
+                med = statistics.median(f["median"] for f in figures)
+                tot = statistics.median(f["total"] for f in figures)
+                cells.append(f"{med:8.2f} ({tot:8.1f})")
+            label = {"wall": "", "runner": "runner: ", "client": "client: "}[side] + key[1]
+            print(f"     {label:<46} {cells[0]:>20} | {cells[1]:>20}")
 sys.exit(1 if missed else 0)
 PY

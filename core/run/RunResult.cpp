@@ -54,6 +54,17 @@ QJsonObject RunResult::toJson(bool withPtx) const {
     json.insert(QStringLiteral("stdoutLaterBytes"), double(console.laterBytes));
     if (faultCode != 0)
         json.insert(QStringLiteral("faultCode"), faultCode);
+    if (!stagesMs.isEmpty()) {
+        QJsonArray stages;
+        for (const StageTime& s : stagesMs) {
+            QJsonObject stage{{QStringLiteral("stage"), s.stage},
+                              {QStringLiteral("ms"), jsonDouble(s.ms)}};
+            if (s.client)
+                stage.insert(QStringLiteral("client"), true);
+            stages.append(stage);
+        }
+        json.insert(QStringLiteral("stagesMs"), stages);
+    }
     if (!guards.isEmpty()) {
         QJsonArray hits;
         for (const GuardFinding& g : guards)
@@ -204,12 +215,22 @@ std::optional<RunResult> RunResult::fromJson(const QJsonObject& json, QString* e
     // Written only for a kernel fault, and only when a guard was hit.
     if (!fields.readInt(QStringLiteral("faultCode"), &r.faultCode, json::Presence::Optional,
                         {0, std::numeric_limits<int>::max()}) ||
-        !fields.readObjects(QStringLiteral("guards"), [&r](const json::FieldReader& item) {
-            std::optional<GuardFinding> g =
-                GuardFinding::fromJson(item.object(), item.error(), item.where());
-            if (g)
-                r.guards.append(std::move(*g));
-            return g.has_value();
+        !fields.readObjects(QStringLiteral("guards"),
+                            [&r](const json::FieldReader& item) {
+                                std::optional<GuardFinding> g = GuardFinding::fromJson(
+                                    item.object(), item.error(), item.where());
+                                if (g)
+                                    r.guards.append(std::move(*g));
+                                return g.has_value();
+                            }) ||
+        !fields.readObjects(QStringLiteral("stagesMs"), [&r](const json::FieldReader& item) {
+            StageTime s;
+            if (!item.readString(QStringLiteral("stage"), &s.stage, kRequired) ||
+                !item.readNumber(QStringLiteral("ms"), &s.ms, kRequired) ||
+                !item.readBool(QStringLiteral("client"), &s.client))
+                return false;
+            r.stagesMs.append(std::move(s));
+            return true;
         }))
         return std::nullopt;
     return r;

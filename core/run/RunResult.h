@@ -26,6 +26,14 @@
 
 namespace kernelpad {
 
+/// A step of a run and how long it took (RunResult::stagesMs).
+struct StageTime {
+    QString stage; ///< a RunStage's toString(), or a step of the runner's own
+    double ms = 0;
+    /// A step on this side (RunnerPool's queue, ...), not the runner's (JSON "client": true).
+    bool client = false;
+};
+
 /// Everything one run produced; `error` is a sentence a person can act on.
 struct RunResult {
     RunStatus status = RunStatus::Ok;
@@ -45,6 +53,10 @@ struct RunResult {
     QVector<GuardFinding> guards;
     QVector<OutputBuffer> outputs;
     double totalMs = 0; ///< wall time of the whole request
+    /// Where the runner's time went, in order (RunnerServer): the wait in its inbox, each stage
+    /// the run reported (until the next one began), writing the outputs. JSON "stagesMs", only
+    /// when any: what a sweep's per-configuration breakdown shows (SweepBalance.h).
+    QVector<StageTime> stagesMs;
     /// The compute-sanitizer tool the run went through (None: a normal run).
     SanitizerTool sanitizerTool = SanitizerTool::None;
     QVector<SanitizerReport> sanitizer; ///< merged reports, in order of first appearance

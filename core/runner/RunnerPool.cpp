@@ -9,6 +9,7 @@ namespace kernelpad {
 RunnerPool::RunnerPool(const QVector<PoolEntry>& entries, QObject* parent)
     : QObject(parent)
     , m_namesRunners(namesRunners(entries)) {
+    m_clock.start();
     m_runners.resize(entries.size());
     for (int i = 0; i < entries.size(); ++i) {
         m_runners[i].entry = entries[i];
@@ -153,9 +154,10 @@ qint64 RunnerPool::runnerPid(int runner) const {
     return r.client ? r.client->runnerPid() : 0;
 }
 
-void RunnerPool::submit(quint64 tag, const RunRequest& request) {
+void RunnerPool::submit(quint64 tag, const RunRequest& request, int runner) {
     m_active = true;
-    m_queue.push_back(Job{tag, request, 0, -1, QString()});
+    m_queue.push_back(Job{tag, request, 0, -1, QString(), m_clock.nsecsElapsed(),
+                          runner >= 0 && runner < m_runners.size() ? runner : -1});
     if (liveRunners() == 0) {
         // Answered on the next turn of the event loop, as a runner's answer would be.
         QMetaObject::invokeMethod(this, &RunnerPool::failAllPending, Qt::QueuedConnection);
@@ -181,7 +183,17 @@ void RunnerPool::cancelAll() {
     checkDrained();
 }
 
+void RunnerPool::precompile(int runner, const RunRequest& request) {
+    if (runner < 0 || runner >= m_runners.size() || !m_runners[runner].client)
+        return;
+    RunRequest compile = request;
+    compile.device = m_runners[runner].entry.device; // its arch, as a run there compiles for
+    m_runners[runner].client->requestCompile(++m_nextRunId, compile);
+}
+
 bool RunnerPool::mayRun(const Job& job, int runner) const {
+    if (job.onlyRunner >= 0 && job.onlyRunner != runner && m_runners[job.onlyRunner].client)
+        return false;
     if (job.avoidRunner != runner)
         return true;
     // A job whose runner died goes to the others; to the same one only when none is left.
@@ -215,6 +227,7 @@ void RunnerPool::start(int runner, Job job) {
     r.answer.reset();
     r.restartReason.clear();
     r.cancelling = false;
+    r.sentNs = m_clock.nsecsElapsed();
     const RunRequest request = job.request;
     r.job = std::move(job);
     r.client->run(r.runId, request); // may answer at once (a runner that cannot start)
@@ -225,6 +238,7 @@ void RunnerPool::onRunFinished(int runner, quint64 id, const RunResult& result) 
     if (!r.job || id != r.runId || r.answer)
         return;
     r.answer = result;
+    r.answeredNs = m_clock.nsecsElapsed();
     QMetaObject::invokeMethod(
         this, [this, runner] { settle(runner); }, Qt::QueuedConnection);
 }
@@ -234,7 +248,12 @@ void RunnerPool::settle(int runner) {
     if (!r.job || !r.answer)
         return;
     Job job = std::move(*r.job);
-    const RunResult result = std::move(*r.answer);
+    RunResult result = std::move(*r.answer);
+    const auto msBetween = [](qint64 from, qint64 to) { return double(to - from) / 1e6; };
+    result.stagesMs +=
+        {StageTime{QStringLiteral("waiting in the pool"), msBetween(job.queuedNs, r.sentNs), true},
+         StageTime{QStringLiteral("settling the answer"),
+                   msBetween(r.answeredNs, m_clock.nsecsElapsed()), true}};
     r.job.reset();
     r.answer.reset();
     const QString restartReason = std::exchange(r.restartReason, QString());
@@ -288,6 +307,8 @@ void RunnerPool::lose(int runner, Job job, const QString& reason) {
         job.losses = 1;
         job.avoidRunner = runner;
         job.firstLoss = QStringLiteral("%1: %2").arg(runnerLabel(runner), reason);
+        job.queuedNs = m_clock.nsecsElapsed();
+        job.onlyRunner = -1; // the runner it was for is the one lost
         m_queue.prepend(std::move(job));
         return;
     }

@@ -9,6 +9,7 @@
 #include "core/project/RunnerSpec.h"
 #include "core/run/RunTypes.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QVector>
 
@@ -61,7 +62,12 @@ public:
     void warmUp();
 
     /// Queues a job; the runner that takes it sets request.device. Answered by finished().
-    void submit(quint64 tag, const RunRequest& request);
+    /// `runner` >= 0: only that runner takes it while it lives (a sweep's A/B runs where its
+    /// programs are compiled); once that runner is lost, any.
+    void submit(quint64 tag, const RunRequest& request, int runner = -1);
+    /// Has `runner` compile `request` (kept in its compile cache) without running it, ahead of
+    /// a job that will need it; nothing when the runner is out. Its jobs queue behind it.
+    void precompile(int runner, const RunRequest& request);
     /// Answers every queued job as cancelled and cancels the running ones (their answers
     /// follow from the runners); drained() follows once every runner is idle.
     void cancelAll();
@@ -107,6 +113,8 @@ private:
         int losses = 0;       ///< runners this job was on when they died
         int avoidRunner = -1; ///< the runner it was on when that died
         QString firstLoss;    ///< that runner and why it died, for a second loss's answer
+        qint64 queuedNs = 0;  ///< m_clock's time when it was submitted (or queued again)
+        int onlyRunner = -1;  ///< the runner it must run on while that lives (submit())
     };
     struct Runner {
         RunnerClient* client = nullptr; ///< a child; null once out for good
@@ -114,6 +122,8 @@ private:
         quint64 runId = 0;      ///< the id of the active run on the client
         std::optional<Job> job; ///< held from the start of the run until it is settled
         std::optional<RunResult> answer;
+        qint64 sentNs = 0;     ///< m_clock's time when the job went to the client
+        qint64 answeredNs = 0; ///< m_clock's time when its answer arrived
         QString restartReason; ///< runnerRestarted() after the answer: the process died
         bool cancelling = false;
         int losses = 0;
@@ -138,6 +148,9 @@ private:
 
     QVector<Runner> m_runners;
     QVector<Job> m_queue;
+    /// Times each job's client-side steps (RunResult::stagesMs, client): its wait in the queue
+    /// and the turn of the event loop from the runner's answer to the pool's.
+    QElapsedTimer m_clock;
     QString m_program;
     QStringList m_arguments;
     bool m_commandSet = false;

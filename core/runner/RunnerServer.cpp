@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
@@ -61,20 +62,27 @@ QString slurmStep() {
     return step.isEmpty() ? job : QStringLiteral("%1.%2").arg(job, step);
 }
 
+double msSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
 /// Requests read by a reader thread; "cancel" acts at once, everything else is queued.
 class Inbox {
 public:
     void push(RunnerMessage m) {
         {
             std::lock_guard lock(m_mutex);
-            m_queue.push_back(std::move(m));
+            m_queue.emplace_back(std::move(m), std::chrono::steady_clock::now());
         }
         m_ready.notify_one();
     }
-    RunnerMessage pop() {
+    /// The next request and how long it waited here (a run queued behind another).
+    RunnerMessage pop(double* waitedMs) {
         std::unique_lock lock(m_mutex);
         m_ready.wait(lock, [this] { return !m_queue.empty(); });
-        RunnerMessage m = std::move(m_queue.front());
+        RunnerMessage m = std::move(m_queue.front().first);
+        *waitedMs = msSince(m_queue.front().second);
         m_queue.pop_front();
         return m;
     }
@@ -82,7 +90,7 @@ public:
 private:
     std::mutex m_mutex; // guards m_queue
     std::condition_variable m_ready;
-    std::deque<RunnerMessage> m_queue;
+    std::deque<std::pair<RunnerMessage, std::chrono::steady_clock::time_point>> m_queue;
 };
 
 QJsonArray writeOutputs(const QDir& dir, quint64 id, QVector<OutputBuffer>& outputs,
@@ -253,7 +261,8 @@ public:
     /// Serves until "shutdown" or a sticky CUDA error.
     void serve() {
         for (;;) {
-            const RunnerMessage m = m_channel.inbox.pop();
+            double waitedMs = 0;
+            const RunnerMessage m = m_channel.inbox.pop(&waitedMs);
             if (m.type == MessageType::Shutdown)
                 return;
             if (m.type == MessageType::Fetch) {
@@ -265,11 +274,15 @@ public:
                 continue;
             }
             std::optional<serve::StreamSpec> stream;
+            const auto readStart = std::chrono::steady_clock::now();
             const std::optional<RunRequest> request = readRequest(m, &stream);
             if (!request)
                 continue;
             if (m.type == MessageType::Run) {
-                if (!answerRun(m, *request, stream))
+                const QVector<StageTime> before{
+                    {QStringLiteral("waiting in the runner"), waitedMs},
+                    {QStringLiteral("reading the request"), msSince(readStart)}};
+                if (!answerRun(m, *request, stream, before))
                     return; // a sticky error: this process must not touch the GPU again: after
                             // an illegal address even a reset context fails
                 continue;
@@ -369,8 +382,18 @@ private:
     /// Runs the request and answers with its result and outputs; false when the session is
     /// poisoned (the loop ends).
     bool answerRun(const RunnerMessage& m, const RunRequest& request,
-                   const std::optional<serve::StreamSpec>& stream) {
+                   const std::optional<serve::StreamSpec>& stream, QVector<StageTime> stages) {
         tracePhase("runner: run request read");
+        // Where the time goes, for a sweep's breakdown: a stage lasts until the next begins.
+        auto stageStart = std::chrono::steady_clock::now();
+        QString current = QStringLiteral("starting the run");
+        const auto nextStage = [&](const QString& next) {
+            if (next == current)
+                return;
+            stages.append(StageTime{current, msSince(stageStart)});
+            stageStart = std::chrono::steady_clock::now();
+            current = next;
+        };
         m_channel.cancel = false;
         m_channel.activeRun = m.id;
         m_kept = serve::KeptOutputs(); // the next run replaces what the last one kept
@@ -382,10 +405,12 @@ private:
             m_session.run(request, m_channel.cancel, [&](RunStage stage, int done, int total) {
                 if (!firstLaunch && stage == RunStage::Verifying)
                     firstLaunch = m_console.take();
+                nextStage(toString(stage));
                 m_out.send(RunnerMessage::make(
                     MessageType::Progress, m.id,
                     {{"stage", toString(stage)}, {"done", done}, {"total", total}}));
             });
+        nextStage(QStringLiteral("writing the result"));
         m_channel.activeRun = 0;
         const ConsoleOutput rest = m_console.take();
         if (firstLaunch) {
@@ -396,16 +421,20 @@ private:
         }
         removeInputs(request, stream);
         if (stream)
-            sendStreamedResult(m.id, result, stream->keepBeyondBytes);
+            sendStreamedResult(m.id, result, stream->keepBeyondBytes, &stages, stageStart);
         else
-            sendResult(m.id, result);
+            sendResult(m.id, result, &stages, stageStart);
         tracePhase("runner: result sent");
         return !m_session.isPoisoned();
     }
 
     /// Streamed: the small outputs follow the result as frames; every output stays here for
     /// "fetch" until the next run.
-    void sendStreamedResult(quint64 id, RunResult& result, qint64 keepBeyondBytes) {
+    void sendStreamedResult(quint64 id, RunResult& result, qint64 keepBeyondBytes,
+                            QVector<StageTime>* stages,
+                            std::chrono::steady_clock::time_point since) {
+        stages->append(StageTime{QStringLiteral("writing the result"), msSince(since)});
+        result.stagesMs = *stages;
         m_out.send(RunnerMessage::make(
             MessageType::Result, id,
             {{"result", result.toJson(true)},
@@ -416,11 +445,15 @@ private:
     }
 
     /// The outputs as files in the runner's private folder, named in the result.
-    void sendResult(quint64 id, RunResult& result) {
+    void sendResult(quint64 id, RunResult& result, QVector<StageTime>* stages,
+                    std::chrono::steady_clock::time_point since) {
         QString error;
         const QJsonArray outputs = writeOutputs(m_dir, id, result.outputs, &error);
         if (!error.isEmpty() && result.error.isEmpty())
             result.error = error;
+        // The result's own JSON and its pipe are left out: the client sees them in its round trip.
+        stages->append(StageTime{QStringLiteral("writing the result"), msSince(since)});
+        result.stagesMs = *stages;
         m_out.send(RunnerMessage::make(MessageType::Result, id,
                                        {{"result", result.toJson(true)},
                                         {"outputs", outputs},

@@ -1,5 +1,7 @@
 #include "core/sweep/PoolSweepEvaluator.h"
 
+#include <QJsonDocument>
+
 #include <algorithm>
 
 namespace kernelpad {
@@ -8,6 +10,16 @@ namespace {
 
 /// The A/B's runs are tagged apart from the sweep's configurations (whose tags count from 1).
 constexpr quint64 kAbRunTagBit = quint64(1) << 63;
+
+/// What a runner's compile cache keys a program by, near enough: the same source, name, options
+/// and folder compile the same (the timing and the launch do not enter).
+QString compileKey(const RunRequest& r) {
+    const Project& p = r.project;
+    return QStringList{p.sourceName, p.source,
+                       QString::fromUtf8(QJsonDocument(p.options.toJson()).toJson()),
+                       p.nameExpressions().join(QLatin1Char('\n')), r.projectDir}
+        .join(QChar(0));
+}
 
 } // namespace
 
@@ -20,8 +32,12 @@ PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
         [this](quint64 tag, const RunResult& result, int runner, int, const QString& deviceName) {
             if (tag & kAbRunTagBit)
                 return takeAbRun(tag, result, runner);
+            const QString key = m_keyOf.take(tag);
+            if (runner >= 0 && result.compile.ok && !key.isEmpty())
+                m_compiledOn[runner].insert(key);
             emit finished(tag, result, deviceName);
         });
+    m_compiledOn.resize(m_pool->runnerCount());
 }
 
 std::unique_ptr<PoolSweepEvaluator> PoolSweepEvaluator::over(const QVector<PoolEntry>& entries) {
@@ -33,7 +49,38 @@ std::unique_ptr<PoolSweepEvaluator> PoolSweepEvaluator::over(const QVector<PoolE
 }
 
 void PoolSweepEvaluator::start(quint64 tag, const RunRequest& request) {
-    m_pool->submit(tag, request);
+    const QString key = compileKey(request);
+    m_keyOf.insert(tag, key);
+    // A program compiled already (the best, timed again) runs where it was compiled, when that
+    // runner is free: elsewhere it would be compiled again with the disk cache off.
+    m_pool->submit(tag, request, m_pool->pending() == 0 ? runnerWith({key}) : -1);
+}
+
+int PoolSweepEvaluator::runnerWith(const QStringList& keys) const {
+    for (int i = 0; i < m_compiledOn.size() && i < m_pool->runnerCount(); ++i) {
+        if (m_pool->runnerBusy(i) || m_pool->runnerPid(i) == 0)
+            continue;
+        if (std::all_of(keys.begin(), keys.end(),
+                        [&](const QString& k) { return m_compiledOn[i].contains(k); }))
+            return i;
+    }
+    return -1;
+}
+
+void PoolSweepEvaluator::prepareFollowUp(const QVector<RunRequest>& requests) {
+    if (m_pool->pending() > 0)
+        return; // not the tail yet
+    for (int i = 0; i < m_compiledOn.size() && i < m_pool->runnerCount(); ++i) {
+        if (m_pool->runnerBusy(i) || m_pool->runnerPid(i) == 0)
+            continue;
+        for (const RunRequest& request : requests) {
+            const QString key = compileKey(request);
+            if (m_compiledOn[i].contains(key))
+                continue;
+            m_compiledOn[i].insert(key); // compiling: its runs queue behind the compile
+            m_pool->precompile(i, request);
+        }
+    }
 }
 
 int PoolSweepEvaluator::capacity() const {
@@ -50,13 +97,19 @@ void PoolSweepEvaluator::compareAb(quint64 tag, const AbOrder& order) {
     m_abTag = tag;
     m_abRun = 0;
     m_abRunner = -1;
+    // Both arms where both are compiled; else where the best ran (the runner-up's program is
+    // compiled there once, as it would be anywhere); else the first free runner.
+    const QString a = compileKey(order.a);
+    const QString b = compileKey(order.b);
+    m_abPlaced = runnerWith({a, b});
+    if (m_abPlaced < 0)
+        m_abPlaced = runnerWith({b});
     if (m_ab)
         m_ab.release()->deleteLater(); // it may be the one whose answer led here
-    // With nothing else in flight, the pool hands each run to its first free runner: the same
-    // one every time while it lives.
+    // Each run goes to the runner of the first while it lives.
     m_ab = std::make_unique<AbDriver>(order, [this](const RunRequest& request) {
         m_abRun = kAbRunTagBit | ++m_abRuns;
-        m_pool->submit(m_abRun, request);
+        m_pool->submit(m_abRun, request, m_abRunner >= 0 ? m_abRunner : m_abPlaced);
     });
     connect(m_ab.get(), &AbDriver::finished, this,
             [this](const AbResult& result) { emit abFinished(m_abTag, result); });

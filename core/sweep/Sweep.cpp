@@ -1,5 +1,6 @@
 #include "core/sweep/Sweep.h"
 
+#include "core/io/Trace.h"
 #include "core/sweep/SweepEvaluator.h"
 
 #include <QTimer>
@@ -80,11 +81,13 @@ void Sweep::pump() {
         return;
     m_pumping = true; // a record added below may come back here through a slot
     const int capacity = m_evaluator ? std::max(1, m_evaluator->capacity()) : 1;
+    bool handedOutAll = false;
     while (m_running) {
         const int room = capacity - int(m_inFlight.size());
         if (room <= 0)
             break;
         const QVector<int> next = m_strategy->propose(room);
+        handedOutAll = next.isEmpty();
         if (next.isEmpty())
             break;
         for (int index : next) {
@@ -107,8 +110,10 @@ void Sweep::pump() {
                 m_base.project.sweep.timingBudget.apply(request.project.timing);
             const quint64 tag = m_nextTag++;
             m_inFlight.insert(tag, index);
-            if (!m_clock.isValid())
+            if (!m_clock.isValid()) {
                 m_clock.start();
+                tracePhase("sweep: first configuration handed out");
+            }
             m_handedNs.insert(tag, m_clock.nsecsElapsed());
             m_evaluator->start(tag, request);
         }
@@ -117,9 +122,28 @@ void Sweep::pump() {
     // Nothing in flight after the strategy proposed nothing more: it has ended.
     if (m_running && m_inFlight.isEmpty())
         finishOrFollowUp();
+    else if (m_running && handedOutAll)
+        prepareFollowUp();
+}
+
+void Sweep::prepareFollowUp() {
+    // A local search proposes nothing while it waits for answers, and then more: its tail is
+    // not known in advance.
+    if (!m_evaluator || !m_confirm ||
+        m_base.project.sweep.strategy.kind == SweepStrategySpec::Kind::Local)
+        return;
+    const QVector<SweepRecord> sorted = sortedRecords(m_records, m_base.project.sweep.objective);
+    QVector<RunRequest> requests;
+    for (int i = 0; i < std::min<qsizetype>(2, sorted.size()); ++i)
+        if (sorted[i].passed())
+            if (std::optional<std::pair<RunRequest, int>> r = requestFor(sorted[i].key))
+                requests.append(std::move(r->first));
+    if (!requests.isEmpty())
+        m_evaluator->prepareFollowUp(requests);
 }
 
 void Sweep::finishOrFollowUp() {
+    tracePhase("sweep: last configuration answered");
     if (!startRetime() && !startConfirm())
         finish({});
 }
@@ -146,11 +170,16 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
         onRetimed(result);
         return;
     }
+    QElapsedTimer recording; // this side's work on the answer, before the next hand-out
+    recording.start();
     SweepRecord record = recordFor(index);
     record.status = runStatusName(result.status);
     record.timingBudget = m_base.project.sweep.timingBudget.name();
     record.device = device;
     record.wallMs = account(tag, device);
+    m_balance.configurations.append(
+        ConfigurationTime::of(record.key, device, record.wallMs, result.stagesMs));
+    const qsizetype timeIndex = m_balance.configurations.size() - 1;
     // A property of the device, measured once per runner and device (then read from the disk
     // cache), so every record of a size sweep carries what its chart draws against.
     if (result.timing.ceilingGBs > 0)
@@ -167,6 +196,8 @@ void Sweep::onFinished(quint64 tag, const RunResult& result, const QString& devi
         record.error = result.error.isEmpty() ? runStatusName(result.status) : result.error;
     }
     addRecord(index, record, true);
+    m_balance.configurations[timeIndex].client.append(
+        StageTime{QStringLiteral("recording"), double(recording.nsecsElapsed()) / 1e6, true});
     pump();
 }
 
@@ -302,6 +333,7 @@ void Sweep::finish(const QString& error) {
         m_balance.followUpMs = double(m_clock.nsecsElapsed() - m_lastAnswerNs) / 1e6;
     m_retimeTag = 0;
     m_confirmTag = 0;
+    tracePhase("sweep: finished");
     emit finished(error);
 }
 

@@ -114,6 +114,9 @@ private:
     void onAbFinished(quint64 tag, const AbResult& result);
     /// Retimes or confirms, else ends the sweep: what follows the last configuration.
     void finishOrFollowUp();
+    /// Once the last configuration is out: tells the evaluator what the follow-up would run
+    /// as the records stand (SweepEvaluator::prepareFollowUp()).
+    void prepareFollowUp();
     [[nodiscard]] SweepRecord recordFor(int index) const;
     /// Adds a configuration's time on `device` to the balance; its wallMs.
     double account(quint64 tag, const QString& device);

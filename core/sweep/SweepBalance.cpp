@@ -5,8 +5,65 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace kernelpad {
+namespace {
+
+QJsonObject stagesJson(const QVector<StageTime>& stages) {
+    QJsonObject json;
+    for (const StageTime& s : stages) // a stage reported twice (the baseline's timing) adds up
+        json.insert(s.stage, json.value(s.stage).toDouble() + s.ms);
+    return json;
+}
+
+/// {stage: {"median", "total"}} over the configurations' stages, a missing one counting 0.
+QJsonObject stageSummary(const QVector<QJsonObject>& perConfiguration) {
+    std::map<QString, std::vector<double>> values;
+    for (const QJsonObject& stages : perConfiguration)
+        for (auto it = stages.begin(); it != stages.end(); ++it)
+            values[it.key()];
+    for (const QJsonObject& stages : perConfiguration)
+        for (auto& [stage, list] : values)
+            list.push_back(stages.value(stage).toDouble());
+    QJsonObject json;
+    for (auto& [stage, list] : values) {
+        double total = 0;
+        for (double v : list)
+            total += v;
+        const size_t mid = list.size() / 2;
+        std::nth_element(list.begin(), list.begin() + long(mid), list.end());
+        double median = list[mid];
+        if (list.size() % 2 == 0) // the lower middle is the largest of the lower half
+            median = (median + *std::max_element(list.begin(), list.begin() + long(mid))) / 2;
+        json.insert(stage, QJsonObject{{QStringLiteral("median"), median},
+                                       {QStringLiteral("total"), total}});
+    }
+    return json;
+}
+
+} // namespace
+
+ConfigurationTime ConfigurationTime::of(const QString& key, const QString& device, double wallMs,
+                                        const QVector<StageTime>& stages) {
+    ConfigurationTime t{key, device, wallMs, {}, {}};
+    double named = 0;
+    for (const StageTime& s : stages) {
+        (s.client ? t.client : t.runner).append(s);
+        named += s.ms;
+    }
+    t.client.append(
+        StageTime{QStringLiteral("the way there and back"), std::max(0.0, wallMs - named), true});
+    return t;
+}
+
+QJsonObject ConfigurationTime::toJson() const {
+    return QJsonObject{{QStringLiteral("key"), key},
+                       {QStringLiteral("device"), device},
+                       {QStringLiteral("wallMs"), wallMs},
+                       {QStringLiteral("runnerMs"), stagesJson(runner)},
+                       {QStringLiteral("clientMs"), stagesJson(client)}};
+}
 
 double SweepBalance::sharePercent(const DeviceBusy& d) const {
     if (!(wallMs > 0) || !std::isfinite(d.busyMs))
@@ -38,6 +95,23 @@ QJsonObject SweepBalance::toJson() const {
                      {QStringLiteral("devices"), list}};
     if (!orderedBy.isEmpty())
         json.insert(QStringLiteral("orderedBy"), orderedBy);
+    QJsonArray times;
+    QVector<QJsonObject> runner;
+    QVector<QJsonObject> client;
+    QVector<QJsonObject> wall;
+    for (const ConfigurationTime& c : configurations) {
+        const QJsonObject one = c.toJson();
+        times.append(one);
+        runner.append(one.value(QStringLiteral("runnerMs")).toObject());
+        client.append(one.value(QStringLiteral("clientMs")).toObject());
+        wall.append(QJsonObject{{QStringLiteral("wall"), c.wallMs}});
+    }
+    json.insert(QStringLiteral("configurations"), times);
+    json.insert(
+        QStringLiteral("stagesMs"),
+        QJsonObject{{QStringLiteral("runner"), stageSummary(runner)},
+                    {QStringLiteral("client"), stageSummary(client)},
+                    {QStringLiteral("wall"), stageSummary(wall).value(QStringLiteral("wall"))}});
     return json;
 }
 

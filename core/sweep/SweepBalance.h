@@ -6,6 +6,8 @@
 // the sweep to hand it the next one. The best's re-timing and A/B, on one device after the
 // last configuration, are the follow-up, timed apart.
 
+#include "core/run/RunResult.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QVector>
@@ -19,6 +21,24 @@ struct DeviceBusy {
     int configurations = 0;
 };
 
+/// Where one configuration's wall went: the runner's stages as it timed them, and this side's
+/// steps (the pool's queue, the answer's settling, "the way there and back": the wall less every
+/// named step (the pipe both ways, the result's JSON, a runner's start), and "recording": the
+/// sweep's own work after the answer, before it hands out the next configuration).
+struct ConfigurationTime {
+    QString key;
+    QString device;
+    double wallMs = 0; ///< handed over to answered (SweepRecord::wallMs)
+    QVector<StageTime> runner;
+    QVector<StageTime> client;
+
+    /// The split of `wallMs` given a result's stagesMs (runner and client ones).
+    [[nodiscard]] static ConfigurationTime of(const QString& key, const QString& device,
+                                              double wallMs, const QVector<StageTime>& stages);
+    /// {"key", "device", "wallMs", "runnerMs": {stage: ms}, "clientMs": {step: ms}}.
+    [[nodiscard]] QJsonObject toJson() const;
+};
+
 /// A sweep's busy shares; empty devices when it evaluated no configuration of its own (every
 /// one resumed, or it stopped before the first answer).
 struct SweepBalance {
@@ -30,6 +50,8 @@ struct SweepBalance {
     /// What ordered the configurations longest first (SweepCostEstimate::basisName()); empty:
     /// the space's order.
     QString orderedBy;
+    /// Each configuration evaluated, in the order answered.
+    QVector<ConfigurationTime> configurations;
 
     [[nodiscard]] bool isEmpty() const { return devices.isEmpty(); }
     /// `d`'s busy share in percent of wallMs, within [0, 100] (a configuration re-run after its
@@ -39,7 +61,9 @@ struct SweepBalance {
     /// when isEmpty().
     [[nodiscard]] QString text() const;
     /// {"wallMs", "followUpMs", "orderedBy" (when set), "devices": [{"device", "busyMs",
-    /// "busyPercent", "configurations"}]}.
+    /// "busyPercent", "configurations"}], "configurations": [ConfigurationTime], "stagesMs":
+    /// {"runner": {stage: {"median", "total"}}, "client": {...}, "wall": {"median", "total"}}:
+    /// a stage a configuration did not pass through counts 0 in the median}.
     [[nodiscard]] QJsonObject toJson() const;
 };
 

@@ -47,13 +47,14 @@ double bufferBytes(const SweepSpace& space, const SweepPoint& point) {
     return bytes;
 }
 
-/// The product of `point`'s swept scalar arguments (n, or rows and cols), NaN when none is
-/// swept or one is not positive.
-double scalarProduct(const SweepSpace& space, const SweepPoint& point) {
+/// The product of `point`'s swept scalar arguments (n, or rows and cols), or of the tunables of
+/// another `role`; NaN when none is swept or one is not positive.
+double scalarProduct(const SweepSpace& space, const SweepPoint& point,
+                     SweepTunable::Role role = SweepTunable::Role::Scalar) {
     const QVector<SweepTunable>& tunables = space.spec().tunables;
     double product = kUnknownCost;
     for (qsizetype t = 0; t < tunables.size() && t < point.size(); ++t) {
-        if (tunables[t].role != SweepTunable::Role::Scalar)
+        if (tunables[t].role != role)
             continue;
         const double value = space.values()[t][point[t]];
         if (!(value > 0))
@@ -77,6 +78,8 @@ QString SweepCostEstimate::basisName() const {
         return QStringLiteral("the swept sizes");
     case Basis::SomePreviousTimes:
         return QStringLiteral("the times of an earlier run (some configurations)");
+    case Basis::DefineProduct:
+        return QStringLiteral("the swept defines");
     }
     return {};
 }
@@ -121,6 +124,14 @@ SweepCostEstimate estimateSweepCosts(const SweepSpace& space,
     if (timed > 0) {
         estimate.basis = SweepCostEstimate::Basis::SomePreviousTimes;
         estimate.costs = std::move(times);
+        return estimate;
+    }
+    QVector<double> defines(size);
+    for (qsizetype i = 0; i < size; ++i)
+        defines[i] = scalarProduct(space, space.points()[i], SweepTunable::Role::Define);
+    if (varies(defines)) {
+        estimate.basis = SweepCostEstimate::Basis::DefineProduct;
+        estimate.costs = std::move(defines);
     }
     return estimate;
 }

@@ -6,7 +6,10 @@
 // took in an earlier run of the same sweep (its records' wallMs); the bytes of the buffers
 // each configuration allocates, when they differ (a size sweep, whose counts follow n); the
 // product of the swept scalar arguments, when they differ (a size sweep whose buffers do not
-// follow n); the earlier run's times for some configurations. A configuration the basis says
+// follow n); the earlier run's times for some configurations; the product of the swept numeric
+// defines (-DITEMS=16 unrolls sixteen times what -DITEMS=1 does: its compile and its kernel are
+// the longer ones; a guess, but one that costs nothing and only orders, for a sweep over a
+// compile-heavy source that says nothing else). A configuration the basis says
 // nothing about keeps the space's order after the estimated ones; equal estimates keep it too,
 // so the order is a pure function of the space and the earlier records.
 
@@ -20,7 +23,14 @@ namespace kernelpad {
 
 /// One estimate per configuration of a space.
 struct SweepCostEstimate {
-    enum class Basis { None, PreviousTimes, BufferBytes, ScalarProduct, SomePreviousTimes };
+    enum class Basis {
+        None,
+        PreviousTimes,
+        BufferBytes,
+        ScalarProduct,
+        SomePreviousTimes,
+        DefineProduct,
+    };
     Basis basis = Basis::None;
     /// Per index of the space's points(): the relative cost, NaN where unknown. Empty with
     /// Basis::None.

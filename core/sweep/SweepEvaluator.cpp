@@ -18,6 +18,8 @@ void SweepEvaluator::compareAb(quint64 tag, const AbOrder& order) {
         this, [this, tag, result] { emit abFinished(tag, result); }, Qt::QueuedConnection);
 }
 
+void SweepEvaluator::prepareFollowUp(const QVector<RunRequest>&) {}
+
 RunnerSweepEvaluator::RunnerSweepEvaluator(RunnerClient* client, QObject* parent)
     : SweepEvaluator(parent)
     , m_client(client ? client : new RunnerClient(this)) {

@@ -38,6 +38,12 @@ public:
     /// the evaluator cannot compare: an evaluator without a runner of its own has none to
     /// interleave on.
     virtual void compareAb(quint64 tag, const AbOrder& order);
+    /// The sweep has handed out its last configuration and `requests` are what its follow-up
+    /// (the best's re-timing, the A/B of the runner-up and the best) will run, as things stand:
+    /// an evaluator over several runners may compile them ahead where a runner idles, so that
+    /// the follow-up pays no compile the sweep already did elsewhere. Called again as the
+    /// standings change. This default does nothing (one runner has compiled both already).
+    virtual void prepareFollowUp(const QVector<RunRequest>& requests);
 
 signals:
     void finished(quint64 tag, const kernelpad::RunResult& result, const QString& device);

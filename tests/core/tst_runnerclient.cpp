@@ -3,6 +3,7 @@
 
 #include "core/engine/Engine.h"
 #include "core/project/Project.h"
+#include "core/run/RunStage.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
 
@@ -160,6 +161,51 @@ private slots:
         client.run(8, exampleRequest("saxpy.kpad"));
         QVERIFY(waitForResult(again).compile.ok);
         QCOMPARE(client.startCount(), 1);
+    }
+
+    void realRunnerSaysWhereItsTimeWent() {
+        // A sweep's per-configuration breakdown (SweepBalance) rests on these: the runner's
+        // own steps and each stage the run passed through, in order, within the round trip.
+        RunnerClient client;
+        client.setCommand(QStringLiteral(KERNELPAD_CLI_PATH), {QStringLiteral("serve")});
+        QSignalSpy finished(&client, &RunnerClient::runFinished);
+        QElapsedTimer roundTrip;
+        roundTrip.start();
+        client.run(9, exampleRequest("saxpy.kpad"));
+        const RunResult r = waitForResult(finished);
+        const double roundTripMs = double(roundTrip.nsecsElapsed()) / 1e6;
+        QStringList stages;
+        double sum = 0;
+        for (const StageTime& s : r.stagesMs) {
+            stages << s.stage;
+            QVERIFY2(s.ms >= 0 && !s.client, qPrintable(s.stage));
+            sum += s.ms;
+        }
+        const QString got = stages.join(QStringLiteral(", "));
+        QVERIFY2(stages.size() >= 5, qPrintable(got));
+        QCOMPARE(stages.mid(0, 4),
+                 (QStringList{QStringLiteral("waiting in the runner"),
+                              QStringLiteral("reading the request"),
+                              QStringLiteral("starting the run"), toString(RunStage::Compiling)}));
+        QCOMPARE(stages.last(), QStringLiteral("writing the result"));
+        // Without a driver the run ends after compiling; with one it passes through the rest.
+        if (r.status == RunStatus::Ok)
+            QVERIFY2(stages.contains(toString(RunStage::Timing)), qPrintable(got));
+        QVERIFY2(sum <= roundTripMs,
+                 qPrintable(QStringLiteral("%1 ms of stages in a %2 ms round trip: %3")
+                                .arg(sum)
+                                .arg(roundTripMs)
+                                .arg(got)));
+        // They travel in the result's JSON, and a result without them reads as before.
+        QString error;
+        const std::optional<RunResult> back = RunResult::fromJson(r.toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->stagesMs.size(), r.stagesMs.size());
+        QCOMPARE(back->stagesMs.last().stage, r.stagesMs.last().stage);
+        QJsonObject without = r.toJson();
+        without.remove(QStringLiteral("stagesMs"));
+        const std::optional<RunResult> old = RunResult::fromJson(without, &error);
+        QVERIFY2(old && old->stagesMs.isEmpty(), qPrintable(error));
     }
 
     void hangingRunnerIsKilledByTheWatchdog() {

@@ -87,7 +87,10 @@ public:
                 "printf '{\"type\":\"hello\",\"version\":%1,\"pid\":%s,\"outputDir\":\"%s\"}\\n' "
                 "$$ \"$d\"\n"
                 "while IFS= read -r line; do\n"
-                "  case \"$line\" in *'\"type\":\"run\"'*) ;; *) continue ;; esac\n"
+                "  case \"$line\" in *'\"type\":\"run\"'*) ;;\n"
+                "  *'\"type\":\"compile\"'*) printf '%s\\n' \"$line\" | sed -n "
+                "'s/.*\"name\":\"\\(job-[a-z0-9]*\\)\".*/\\1/p' >> '%2/compiles'; continue ;;\n"
+                "  *) continue ;; esac\n"
                 "  id=${line#'{\"id\":'}; id=${id%%,*}\n"
                 "  job=$(printf '%s' \"$line\" | sed -n "
                 "'s/.*\"name\":\"\\(job-[a-z0-9]*\\)\".*/\\1/p')\n"
@@ -111,15 +114,18 @@ public:
     void apply(RunnerPool& pool) const {
         pool.setCommand(QStringLiteral("/bin/sh"), {m_dir.filePath(QStringLiteral("runner.sh"))});
     }
+    /// The jobs compiled without a run (RunnerPool::precompile), in order; never answered.
+    [[nodiscard]] QStringList compiled() const { return lines(QStringLiteral("compiles")); }
     /// The jobs run to completion, in order.
-    [[nodiscard]] QStringList completed() const {
-        QFile f(m_dir.filePath(QStringLiteral("log")));
+    [[nodiscard]] QStringList completed() const { return lines(QStringLiteral("log")); }
+
+private:
+    [[nodiscard]] QStringList lines(const QString& name) const {
+        QFile f(m_dir.filePath(name));
         if (!f.open(QIODevice::ReadOnly))
             return {};
         return QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     }
-
-private:
     void write(const QString& name, const QByteArray& bytes) {
         QFile f(m_dir.filePath(name));
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -206,6 +212,68 @@ private slots:
         QCOMPARE(fake.completed().size(), 8);
         QCOMPARE(pool.busyRunners(), 0);
         QCOMPARE(pool.pending(), 0);
+    }
+
+    void aJobForOneRunnerWaitsForItAndSaysHowLong() {
+        FakeRunner fake(QStringLiteral("0.3"));
+        RunnerPool pool({0, 0});
+        fake.apply(pool);
+        pool.warmUp();
+        Answers answers(pool);
+        pool.submit(1, job(QStringLiteral("first")));
+        QVERIFY(waitBusy(pool, 1));
+        QVERIFY(pool.runnerBusy(0));
+        // Runner 1 idles, yet the job for runner 0 waits for it (where its program is compiled).
+        pool.submit(2, job(QStringLiteral("second")), 0);
+        QCOMPARE(pool.pending(), 1);
+        QVERIFY(!pool.runnerBusy(1));
+        QVERIFY(answers.waitFor(2));
+        const Answer* second = answers.of(2);
+        QVERIFY(second);
+        QCOMPARE(second->runner, 0);
+        QCOMPARE(fake.completed(), (QStringList{"job-first", "job-second"}));
+        // This side's steps travel with the answer: its wait in the queue was the first job.
+        QStringList steps;
+        double waited = -1;
+        for (const StageTime& s : second->result.stagesMs) {
+            QVERIFY2(s.client && s.ms >= 0, qPrintable(s.stage));
+            steps << s.stage;
+            if (s.stage == QLatin1String("waiting in the pool"))
+                waited = s.ms;
+        }
+        QCOMPARE(steps, (QStringList{"waiting in the pool", "settling the answer"}));
+        QVERIFY2(waited >= 150, qPrintable(QString::number(waited)));
+    }
+
+    void aJobForARunnerThatIsOutGoesToTheOthers() {
+        FakeRunner fake(QStringLiteral("0.05"));
+        RunnerSpec unusable; // an ssh runner without a host stays out from the start
+        unusable.kind = RunnerSpec::Kind::Ssh;
+        RunnerPool pool(QVector<PoolEntry>{PoolEntry{RunnerSpec::local(), 0, QString()},
+                                           PoolEntry{unusable, 0, QString()}});
+        fake.apply(pool);
+        QCOMPARE(pool.liveRunners(), 1);
+        Answers answers(pool);
+        pool.submit(1, job(QStringLiteral("pinned")), 1);
+        QVERIFY(answers.waitFor(1));
+        QCOMPARE(answers.list.first().result.status, RunStatus::Ok);
+        QCOMPARE(answers.list.first().runner, 0);
+    }
+
+    void aRunnerCompilesAheadWithoutRunning() {
+        FakeRunner fake(QStringLiteral("0.1"));
+        RunnerPool pool({0, 0});
+        fake.apply(pool);
+        pool.warmUp();
+        pool.precompile(1, job(QStringLiteral("ahead")));
+        pool.precompile(7, job(QStringLiteral("nowhere"))); // no such runner: nothing
+        QElapsedTimer clock;
+        clock.start();
+        while (fake.compiled().isEmpty() && clock.elapsed() < 10000)
+            QTest::qWait(20);
+        QCOMPARE(fake.compiled(), QStringList{"job-ahead"});
+        QCOMPARE(fake.completed(), QStringList());
+        QCOMPARE(pool.busyRunners(), 0); // a compile is no job: the runner takes the next one
     }
 
     void killedRunnersJobFinishesOnTheOther() {

@@ -1,9 +1,10 @@
 // A sweep balanced over several devices, without a GPU (a stand-in evaluator): a size sweep
 // hands out its configurations longest first (the largest n first, by the bytes its buffers
-// take), a budget still evaluates the same configurations, a space whose costs cannot be told
-// apart keeps its order, an earlier run's times order the next one, the order is the same every
-// time, and each device's busy share is reported within [0, 100] with every record's time on
-// its device.
+// take), a sweep over a define the largest value first, a budget still evaluates the same
+// configurations, a space whose costs cannot be told apart keeps its order, an earlier run's
+// times order the next one, the order is the same every time, and each device's busy share is
+// reported within [0, 100] with every record's time on its device, split into where its time
+// went (the runner's stages, this side's steps).
 
 #include "core/project/Project.h"
 #include "core/sweep/Sweep.h"
@@ -46,6 +47,7 @@ public:
         ok.status = RunStatus::Ok;
         ok.timing.medianMs = 1;
         ok.timing.minMs = 1;
+        ok.stagesMs = stages;
         QTimer::singleShot(m_delayMs, this, [this, tag, ok, slot] {
             m_free[slot] = true;
             emit finished(tag, ok, QStringLiteral("Stand-in GPU %1").arg(slot));
@@ -54,14 +56,20 @@ public:
     [[nodiscard]] int capacity() const override { return m_capacity; }
     void cancel() override {}
 
-    /// The value of the scalar `n` of each request, or its block size when it has none.
+    /// The value of the scalar `n` of each request, else its define ITEMS ("ITEMS=4"), else its
+    /// block size.
     QStringList keys;
+    /// What every result says of its stages (RunResult::stagesMs).
+    QVector<StageTime> stages;
 
 private:
     static QString scalar(const Project& p, const QString& name) {
         for (const ArgumentSpec& a : p.arguments)
             if (a.isScalar() && a.name == name)
                 return a.value;
+        for (const QString& define : p.options.defines)
+            if (define.startsWith(QLatin1String("ITEMS=")))
+                return define;
         return QStringLiteral("%1x%2").arg(p.launch.block[0]).arg(p.launch.block[1]);
     }
     int m_capacity;
@@ -95,9 +103,10 @@ struct Outcome {
 
 /// Sweeps `project` to its end over an OrderedEvaluator, without the A/B.
 Outcome sweep(const Project& project, int capacity, int delayMs,
-              const QVector<SweepRecord>& previous = {}) {
+              const QVector<SweepRecord>& previous = {}, const QVector<StageTime>& stages = {}) {
     Outcome outcome;
     OrderedEvaluator evaluator(capacity, delayMs);
+    evaluator.stages = stages;
     RunRequest base;
     base.project = project;
     base.projectDir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
@@ -186,6 +195,21 @@ private slots:
         QCOMPARE(o.order, (QStringList{"8x4", "8x8", "16x4", "16x8", "32x4", "32x8"}));
     }
 
+    void sweptDefinesOrderTheLargestFirst() {
+        // A compile-heavy sweep: one source, ITEMS a define that unrolls; nothing else differs.
+        const Project project = example(QStringLiteral("transpose_sweep.kpad"), [](QJsonObject& s) {
+            s.remove(QStringLiteral("block"));
+            s.remove(QStringLiteral("grid"));
+            s.remove(QStringLiteral("restrictions"));
+            s.insert(QStringLiteral("defines"), QJsonObject{{"ITEMS", QJsonArray{1, 2, 4, 8}}});
+        });
+        const Outcome o = sweep(project, 2, 0);
+        QCOMPARE(o.error, QString());
+        QCOMPARE(o.basis, SweepCostEstimate::Basis::DefineProduct);
+        QCOMPARE(o.balance.orderedBy, QStringLiteral("the swept defines"));
+        QCOMPARE(o.order, (QStringList{"ITEMS=8", "ITEMS=4", "ITEMS=2", "ITEMS=1"}));
+    }
+
     void anEarlierRunsTimesOrderTheNext() {
         const Project project = example(QStringLiteral("transpose_sweep.kpad"), [](QJsonObject& s) {
             s.insert(QStringLiteral("block"),
@@ -250,6 +274,69 @@ private slots:
             SweepRecord::fromJson(o.records.first().toJson(), &error);
         QVERIFY2(back, qPrintable(error));
         QCOMPARE(back->wallMs, o.records.first().wallMs);
+    }
+
+    void eachConfigurationsWallIsSplitIntoStages() {
+        const QVector<StageTime> stages{{QStringLiteral("compiling"), 4, false},
+                                        {QStringLiteral("timing"), 6, false},
+                                        {QStringLiteral("compiling"), 1, false},
+                                        {QStringLiteral("waiting in the pool"), 2, true}};
+        const Outcome o = sweep(example(QStringLiteral("saxpy_sizes.kpad")), 2, 30, {}, stages);
+        QCOMPARE(o.error, QString());
+        QCOMPARE(o.balance.configurations.size(), 19);
+        for (const ConfigurationTime& c : o.balance.configurations) {
+            const auto it = std::find_if(o.records.begin(), o.records.end(),
+                                         [&c](const SweepRecord& r) { return r.key == c.key; });
+            QVERIFY2(it != o.records.end(), qPrintable(c.key));
+            QCOMPARE(c.wallMs, it->wallMs);
+            QCOMPARE(c.device, it->device);
+            QCOMPARE(c.runner.size(), 3);
+            // The pool's step, the rest of the way (the wall less 13 ms named), the recording.
+            QCOMPARE(c.client.size(), 3);
+            QCOMPARE(c.client[1].stage, QStringLiteral("the way there and back"));
+            QVERIFY2(std::abs(c.client[1].ms - (c.wallMs - 13)) < 1e-9,
+                     qPrintable(QStringLiteral("%1 of %2").arg(c.client[1].ms).arg(c.wallMs)));
+            QCOMPARE(c.client[2].stage, QStringLiteral("recording"));
+            QVERIFY(c.client[2].ms >= 0 && c.client[2].ms < 1000);
+        }
+        const QJsonObject json = o.balance.toJson();
+        const QJsonArray list = json.value(QStringLiteral("configurations")).toArray();
+        QCOMPARE(list.size(), 19);
+        // A stage reported twice adds up; the medians and totals are over the configurations.
+        const QJsonObject first = list.first().toObject();
+        QCOMPARE(first.value(QStringLiteral("runnerMs")).toObject().value("compiling").toDouble(),
+                 5.0);
+        const QJsonObject summary = json.value(QStringLiteral("stagesMs")).toObject();
+        const QJsonObject timing =
+            summary.value(QStringLiteral("runner")).toObject().value("timing").toObject();
+        QCOMPARE(timing.value(QStringLiteral("median")).toDouble(), 6.0);
+        QCOMPARE(timing.value(QStringLiteral("total")).toDouble(), 6.0 * 19);
+        QVERIFY(summary.value(QStringLiteral("client")).toObject().contains("recording"));
+        QVERIFY(summary.value(QStringLiteral("wall")).toObject().value("median").toDouble() >= 25);
+    }
+
+    void stageMediansCountAMissingStageAsZero() {
+        SweepBalance balance;
+        const auto one = [](double wall, const QVector<StageTime>& stages) {
+            return ConfigurationTime::of(QStringLiteral("k"), QStringLiteral("d"), wall, stages);
+        };
+        // The copy ceiling is measured by the first configuration of a device only.
+        balance.configurations = {one(10, {{QStringLiteral("measuring"), 8, false}}), one(4, {}),
+                                  one(6, {}), one(8, {{QStringLiteral("measuring"), 1, false}})};
+        const QJsonObject summary = balance.toJson().value(QStringLiteral("stagesMs")).toObject();
+        const QJsonObject measuring =
+            summary.value(QStringLiteral("runner")).toObject().value("measuring").toObject();
+        QCOMPARE(measuring.value(QStringLiteral("median")).toDouble(), 0.5); // 0, 0, 1, 8
+        QCOMPARE(measuring.value(QStringLiteral("total")).toDouble(), 9.0);
+        const QJsonObject wall = summary.value(QStringLiteral("wall")).toObject();
+        QCOMPARE(wall.value(QStringLiteral("median")).toDouble(), 7.0); // 4, 6, 8, 10
+        const QJsonObject rest = summary.value(QStringLiteral("client"))
+                                     .toObject()
+                                     .value("the way there and back")
+                                     .toObject();
+        QCOMPARE(rest.value(QStringLiteral("total")).toDouble(), 2.0 + 4 + 6 + 7);
+        // A wall shorter than its named stages (clocks of two processes) leaves nothing, not less.
+        QCOMPARE(one(1, {{QStringLiteral("timing"), 3, false}}).client.first().ms, 0.0);
     }
 
     void sharesAreClampedAndEmptyWithoutRecords() {

@@ -218,6 +218,20 @@ private slots:
         }
         QCOMPARE(configurations, 8);
         QVERIFY(balance.value(QStringLiteral("wallMs")).toDouble() > 0);
+        // Where each configuration's wall went: the stand-ins time nothing of their own, so
+        // this side's steps hold it (the pool's queue, the way there and back, recording).
+        const QJsonArray times = balance.value(QStringLiteral("configurations")).toArray();
+        QCOMPARE(times.size(), 8);
+        for (const QJsonValue& v : times) {
+            const QJsonObject client = v.toObject().value(QStringLiteral("clientMs")).toObject();
+            QVERIFY2(client.contains(QStringLiteral("waiting in the pool")) &&
+                         client.value(QStringLiteral("the way there and back")).toDouble() >= 50 &&
+                         client.contains(QStringLiteral("recording")),
+                     qPrintable(QJsonDocument(v.toObject()).toJson()));
+        }
+        const QJsonObject stages = balance.value(QStringLiteral("stagesMs")).toObject();
+        QVERIFY2(stages.value(QStringLiteral("wall")).toObject().value("median").toDouble() >= 50,
+                 qPrintable(QJsonDocument(stages).toJson()));
         QCOMPARE(alpha.completed().size() + beta.completed().size(), 24);
     }
 

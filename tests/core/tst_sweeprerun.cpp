@@ -2,11 +2,13 @@
 // runner dies in the middle of a configuration: that configuration runs once more on the other
 // runner and the sweep completes with every configuration recorded once; a configuration that
 // takes down a runner each time it runs is tried on two runners, then recorded as failed with
-// an error that names both runners and why each died.
+// an error that names both runners and why each died. The best's A/B runs on the runner that
+// has compiled both arms, the runner idle in the sweep's tail compiling the missing one ahead.
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 #include "core/project/Project.h"
+#include "core/run/Timing.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/PoolSweepEvaluator.h"
@@ -84,15 +86,18 @@ private:
     QTemporaryDir m_dir;
 };
 
-/// The transpose example over block widths `widths` (by = 4).
-RunRequest transposeOver(const QJsonArray& widths) {
+/// The transpose example with `sweep` as its sweep section, or the example's own with
+/// `edit` applied.
+RunRequest transposeWith(const QJsonObject& sweep,
+                         const std::function<void(QJsonObject&)>& edit = {}) {
     QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"));
     if (!f.open(QIODevice::ReadOnly))
         qFatal("cannot read the transpose example");
     QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
-    sweep.insert(QStringLiteral("block"), QJsonObject{{"x", widths}, {"y", QJsonArray{4}}});
-    json.insert(QStringLiteral("sweep"), sweep);
+    QJsonObject section = sweep.isEmpty() ? json.value(QStringLiteral("sweep")).toObject() : sweep;
+    if (edit)
+        edit(section);
+    json.insert(QStringLiteral("sweep"), section);
     QString error;
     std::optional<Project> p = Project::fromJson(json, &error);
     if (!p)
@@ -102,6 +107,70 @@ RunRequest transposeOver(const QJsonArray& widths) {
     base.projectDir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
     return base;
 }
+
+/// The transpose example over block widths `widths` (by = 4).
+RunRequest transposeOver(const QJsonArray& widths) {
+    return transposeWith({}, [&widths](QJsonObject& sweep) {
+        sweep.insert(QStringLiteral("block"), QJsonObject{{"x", widths}, {"y", QJsonArray{4}}});
+    });
+}
+
+/// A stand-in runner for the sweep's follow-up: a run of the configuration WIDTH_Q=N (a
+/// define) is answered with 12 samples of N ms, after 0.8 s for N = 4 (the tail) and 0.05 s
+/// else; each run and each compile is logged as "run PID N" / "compile PID N".
+class FollowUpRunner {
+public:
+    FollowUpRunner() {
+        for (int n = 1; n <= 4; ++n) {
+            RunResult ok;
+            ok.status = RunStatus::Ok;
+            ok.device.ordinal = 0;
+            ok.device.name = QStringLiteral("Stand-in GPU");
+            ok.timing = computeStats(QVector<double>(12, double(n)));
+            write(QStringLiteral("ok-%1.json").arg(n),
+                  QJsonDocument(ok.toJson()).toJson(QJsonDocument::Compact));
+        }
+        const QString script =
+            QStringLiteral(
+                "d=$(mktemp -d /tmp/kernelpad-runner-XXXXXX)\n"
+                "printf '{\"type\":\"hello\",\"version\":%1,\"pid\":%s,\"outputDir\":\"%s\"}\\n' "
+                "$$ \"$d\"\n"
+                "while IFS= read -r line; do\n"
+                "  id=${line#'{\"id\":'}; id=${id%%,*}\n"
+                "  n=$(printf '%s' \"$line\" | sed -n 's/.*\"WIDTH_Q=\\([0-9]*\\)\".*/\\1/p')\n"
+                "  case \"$line\" in\n"
+                "  *'\"type\":\"compile\"'*) echo \"compile $$ $n\" >> '%2/log' ;;\n"
+                "  *'\"type\":\"run\"'*)\n"
+                "    if [ \"$n\" = 4 ]; then sleep 0.8; else sleep 0.05; fi\n"
+                "    echo \"run $$ $n\" >> '%2/log'\n"
+                "    printf '{\"type\":\"result\",\"id\":%s,\"result\":%s,\"outputs\":[],"
+                "\"poisoned\":false}\\n' \"$id\" \"$(cat '%2/ok-'$n'.json')\" ;;\n"
+                "  esac\n"
+                "done\n"
+                "rmdir \"$d\"\n")
+                .arg(kRunnerProtocolVersion)
+                .arg(m_dir.path());
+        write(QStringLiteral("runner.sh"), script.toUtf8());
+    }
+    void apply(RunnerPool& pool) const {
+        pool.setCommand(QStringLiteral("/bin/sh"), {m_dir.filePath(QStringLiteral("runner.sh"))});
+    }
+    /// Every run and compile, in order ("run 1234 2").
+    [[nodiscard]] QStringList log() const {
+        QFile f(m_dir.filePath(QStringLiteral("log")));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        return QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
+
+private:
+    void write(const QString& name, const QByteArray& bytes) {
+        QFile f(m_dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+            qFatal("cannot write %s", qPrintable(f.fileName()));
+    }
+    QTemporaryDir m_dir;
+};
 
 struct Outcome {
     QString error = QStringLiteral("never finished");
@@ -141,6 +210,58 @@ const SweepRecord* recordOf(const Outcome& o, const QString& key) {
 class TestSweepRerun : public QObject {
     Q_OBJECT
 private slots:
+    void theAbRunsWhereBothArmsAreCompiled() {
+        // Four configurations over two runners in the space's order: 1 and 3 on one, 2 and 4 on
+        // the other (or so), 4 the long tail. The best is 1, the runner-up 2, each compiled on
+        // one runner only; the runner idle in the tail compiles the other ahead, and the A/B runs
+        // there: no arm of it runs on a runner that had not compiled it before.
+        const RunRequest base = transposeWith(QJsonObject{
+            {"defines", QJsonObject{{"WIDTH_Q", QJsonObject{{"from", 1}, {"to", 4}, {"step", 1}}}}},
+            {"strategy", QJsonObject{{"kind", "exhaustive"}}},
+            {"objective", "time"}});
+        QString error;
+        FollowUpRunner runner;
+        RunnerPool pool({0, 0});
+        runner.apply(pool);
+        pool.warmUp();
+        PoolSweepEvaluator evaluator(&pool);
+        Sweep sweep(base, &evaluator);
+        QVERIFY2(sweep.prepare(&error), qPrintable(error));
+        QSignalSpy finished(&sweep, &Sweep::finished);
+        QSignalSpy confirmed(&sweep, &Sweep::confirmed);
+        sweep.start();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toString(), QString());
+        QCOMPARE(confirmed.count(), 1);
+        const QStringList log = runner.log();
+        const QString shown = log.join(QStringLiteral("; "));
+        QHash<QString, QSet<QString>> has; // pid -> the configurations it compiled or ran
+        int configurations = 0;
+        int abRuns = 0;
+        QSet<QString> abPids;
+        QSet<QString> compiledAhead;
+        for (const QString& line : log) {
+            const QStringList f = line.split(QLatin1Char(' '));
+            QCOMPARE(f.size(), 3);
+            if (f[0] == QLatin1String("compile")) {
+                compiledAhead.insert(f[2]);
+            } else if (configurations < 4) {
+                ++configurations;
+            } else {
+                ++abRuns;
+                abPids.insert(f[1]);
+                QVERIFY2(f[2] == QLatin1String("1") || f[2] == QLatin1String("2"),
+                         qPrintable(shown));
+                QVERIFY2(has.value(f[1]).contains(f[2]), qPrintable(shown));
+            }
+            has[f[1]].insert(f[2]);
+        }
+        QCOMPARE(configurations, 4);
+        QVERIFY2(abRuns >= 8, qPrintable(shown));
+        QCOMPARE(abPids.size(), 1);
+        QVERIFY2(!compiledAhead.isEmpty(), qPrintable(shown));
+    }
+
     void initTestCase() { qRegisterMetaType<kernelpad::RunResult>(); }
 
     void aConfigurationWhoseRunnerDiesRunsOnceMoreElsewhere() {
