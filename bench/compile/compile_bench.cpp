@@ -16,6 +16,7 @@
 // machine with a driver NVRTC keeps NVVM's and ptxas's output in the driver's compute cache, and a
 // repeated source would skip both phases there.
 
+#include "compile_bench_phases.h"
 #include "compile_bench_variants.h"
 #include "core/compile/PrecompiledHeaders.h"
 #include "core/compile/Program.h"
@@ -37,6 +38,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 
 #include <sys/resource.h>
 
@@ -177,11 +179,15 @@ double processCpuMs() {
     return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
 }
 
-/// One timed compile of `c` with EDIT replaced by `edit`.
-QJsonObject timedCompile(const Case& c, int edit) {
+/// One timed compile of `c` with EDIT replaced by `edit`; with `phases`, the row holds the
+/// compile's phases (compile_bench_phases.h).
+QJsonObject timedCompile(const Case& c, int edit, const bench::PhaseMode& phases) {
     QString source = c.source;
     source.replace(QStringLiteral("EDIT"), QString::number(bench::editValue(edit)));
     const Program program(source, c.sourceName, c.options, c.baseDir);
+    std::optional<CompilePhaseRecorder> recorder;
+    if (phases.on)
+        recorder.emplace(phases.nvrtcTimes);
     const PchCounters before = pchCounters();
     const auto [userStart, systemStart] = userSystemMs();
     const double cpuStart = processCpuMs();
@@ -193,6 +199,11 @@ QJsonObject timedCompile(const Case& c, int edit) {
                     {QStringLiteral("wallMs"), wallMs},
                     {QStringLiteral("cpuMs"), processCpuMs() - cpuStart}};
     const auto [userEnd, systemEnd] = userSystemMs();
+    if (recorder) {
+        QVector<CompilePhase> all = recorder->phases();
+        all += bench::enginePhases(result, source, c.sourceName, c.options, c.baseDir);
+        row.insert(QStringLiteral("phases"), bench::phasesJson(all));
+    }
     row.insert(QStringLiteral("userMs"), userEnd - userStart);
     row.insert(QStringLiteral("systemMs"), systemEnd - systemStart);
     const PchCounters after = pchCounters();
@@ -206,24 +217,29 @@ QJsonObject timedCompile(const Case& c, int edit) {
 
 /// --child: runs in a process of its own; prints one JSON object on stdout. The edit in the
 /// same process is the one of `reps` edits with the median wall time.
-int runChild(const Case& c, const QString& phase, int reps) {
+int runChild(const Case& c, const QString& phase, int reps, const bench::PhaseMode& phases) {
     (void)Program::nvrtcVersion(); // loading NVRTC is not the compile's time
     QJsonObject out;
     if (phase == QLatin1String("first")) {
-        out.insert(QStringLiteral("first"), timedCompile(c, 1));
+        out.insert(QStringLiteral("first"), timedCompile(c, 1, phases));
         QVector<QJsonObject> edits;
         for (int i = 0; i < std::max(1, reps); ++i)
-            edits.append(timedCompile(c, 2 + i));
+            edits.append(timedCompile(c, 2 + i, phases));
+        QJsonArray editPhases;
+        for (const QJsonObject& edit : std::as_const(edits))
+            editPhases.append(edit.value(QStringLiteral("phases")));
         std::sort(edits.begin(), edits.end(), [](const QJsonObject& a, const QJsonObject& b) {
             return a.value(QStringLiteral("wallMs")).toDouble() <
                    b.value(QStringLiteral("wallMs")).toDouble();
         });
         QJsonObject median = edits[edits.size() / 2];
         median.insert(QStringLiteral("reps"), int(edits.size()));
+        if (phases.on) // each phase's median over the edits, not the median edit's
+            median.insert(QStringLiteral("phases"), bench::medianPhases(editPhases));
         out.insert(QStringLiteral("editSame"), median);
     } else {
         // Not an edit the first process compiled: the driver's compute cache would answer it.
-        out.insert(QStringLiteral("editNew"), timedCompile(c, reps + 2));
+        out.insert(QStringLiteral("editNew"), timedCompile(c, reps + 2, phases));
     }
     std::fputs(QJsonDocument(out).toJson(QJsonDocument::Compact).constData(), stdout);
     return 0;
@@ -231,15 +247,16 @@ int runChild(const Case& c, const QString& phase, int reps) {
 
 /// Runs this program with --child for `c` and `phase`, `cacheDir` as the cache folder.
 QJsonObject runInNewProcess(const Case& c, const QString& phase, const QString& cacheDir,
-                            const QString& setName, int reps) {
+                            const QString& setName, int reps, const QStringList& phaseArguments) {
     QProcess child;
     QProcessEnvironment env = bench::saltedEnvironment();
     env.insert(QStringLiteral("KERNELPAD_CACHE_DIR"), cacheDir);
     child.setProcessEnvironment(env);
     child.start(QCoreApplication::applicationFilePath(),
-                {QStringLiteral("--child"), c.name, QStringLiteral("--set"), setName,
-                 QStringLiteral("--phase"), phase, QStringLiteral("--reps"),
-                 QString::number(reps)});
+                QStringList{QStringLiteral("--child"), c.name, QStringLiteral("--set"), setName,
+                            QStringLiteral("--phase"), phase, QStringLiteral("--reps"),
+                            QString::number(reps)} +
+                    phaseArguments);
     child.waitForFinished(-1);
     const QJsonObject out = QJsonDocument::fromJson(child.readAllStandardOutput()).object();
     if (out.isEmpty())
@@ -259,15 +276,17 @@ QString cell(const QJsonObject& row) {
 }
 
 /// Times every case; prints the table and returns the rows.
-QJsonArray runAll(const QVector<Case>& cases, const QString& setName, int reps, bool* allOk) {
+QJsonArray runAll(const QVector<Case>& cases, const QString& setName, int reps,
+                  const bench::PhaseMode& phases, bool* allOk) {
     std::printf("%-22s %-26s %-26s %-26s\n", "source (wall / CPU ms)", "first (new process)",
                 "edit, same process", "edit, new process");
     QJsonArray rows;
     for (const Case& c : cases) {
         QTemporaryDir cache;
-        QJsonObject row = runInNewProcess(c, QStringLiteral("first"), cache.path(), setName, reps);
-        const QJsonObject again =
-            runInNewProcess(c, QStringLiteral("edit"), cache.path(), setName, reps);
+        QJsonObject row = runInNewProcess(c, QStringLiteral("first"), cache.path(), setName, reps,
+                                          phases.arguments());
+        const QJsonObject again = runInNewProcess(c, QStringLiteral("edit"), cache.path(), setName,
+                                                  reps, phases.arguments());
         for (auto it = again.begin(); it != again.end(); ++it)
             row.insert(it.key(), it.value());
         row.insert(QStringLiteral("name"), c.name);
@@ -288,6 +307,8 @@ QJsonArray runAll(const QVector<Case>& cases, const QString& setName, int reps, 
                 std::printf("    %s\n", qPrintable(r.value(QStringLiteral("log")).toString() +
                                                    r.value(QStringLiteral("error")).toString()));
         }
+        if (phases.on)
+            bench::printPhases(same);
         std::fflush(stdout);
         rows.append(row);
     }
@@ -345,8 +366,19 @@ int main(int argc, char** argv) {
                                           QStringLiteral("(internal)"), QStringLiteral("name"));
     const QCommandLineOption variant(QStringLiteral("variant"), QStringLiteral("(internal)"),
                                      QStringLiteral("variant"));
-    parser.addOptions({json, only, set, child, phase, reps, variants, variantChild, variant});
+    const QCommandLineOption phases(
+        QStringLiteral("phases"),
+        QStringLiteral("Time each step of KernelPad's compile path (compile_bench_phases.h) and "
+                       "print them for the edit in the same process."));
+    const QCommandLineOption nvrtcTimes(
+        QStringLiteral("nvrtc-time"),
+        QStringLiteral("With --phases: NVRTC's own phases too (its --time option)."));
+    parser.addOptions(
+        {json, only, set, child, phase, reps, variants, variantChild, variant, phases, nvrtcTimes});
     parser.process(app);
+    bench::PhaseMode phaseMode;
+    phaseMode.on = parser.isSet(phases) || parser.isSet(nvrtcTimes);
+    phaseMode.nvrtcTimes = parser.isSet(nvrtcTimes);
 
     const QString setName = parser.value(set);
     QString error;
@@ -369,7 +401,7 @@ int main(int argc, char** argv) {
     if (parser.isSet(child)) {
         for (const Case& c : std::as_const(cases)) {
             if (c.name == parser.value(child))
-                return runChild(c, parser.value(phase), repCount);
+                return runChild(c, parser.value(phase), repCount, phaseMode);
         }
         std::fprintf(stderr, "compile_bench: no source named %s\n",
                      qPrintable(parser.value(child)));
@@ -383,7 +415,7 @@ int main(int argc, char** argv) {
     }
     std::printf("NVRTC %s, %d sources\n", qPrintable(Program::nvrtcVersion()), int(cases.size()));
     bool allOk = true;
-    const QJsonArray rows = runAll(cases, setName, repCount, &allOk);
+    const QJsonArray rows = runAll(cases, setName, repCount, phaseMode, &allOk);
     if (parser.isSet(json)) {
         QFile out(parser.value(json));
         if (!out.open(QIODevice::WriteOnly) ||

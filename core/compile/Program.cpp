@@ -1,5 +1,6 @@
 #include "core/compile/Program.h"
 
+#include "core/compile/CompilePhases.h"
 #include "core/compile/CompileWatchdog.h"
 #include "core/compile/Diagnostics.h"
 #include "core/compile/IncludeResolver.h"
@@ -13,6 +14,7 @@
 #include "core/io/ControlChars.h"
 
 #include <QDir>
+#include <QFile>
 #include <QHash>
 
 #include <chrono>
@@ -107,14 +109,20 @@ struct NvrtcJob {
     QString ptx;
     QByteArray cubin;
     decltype(CompileResult::loweredNames) loweredNames;
-    QString pchUse; ///< "created", "used" or empty (takePchMessages)
+    QString pchUse;          ///< "created", "used" or empty (takePchMessages)
+    bool timePhases = false; ///< a CompilePhaseRecorder waits for `phases`
+    QString timeFile;        ///< NVRTC's --time file, when the recorder asks for it
+    QVector<CompilePhase> phases;
 
     void run() {
-        compile();
+        PhaseClock clock(timePhases);
+        compile(clock);
+        clock.mark(QStringLiteral("nvrtcDestroyProgram"));
         pch.release();
+        phases = clock.phases();
     }
 
-    void compile() {
+    void compile(PhaseClock& clock) {
         const NvrtcApi& nvrtc = *api;
         NvrtcProgramHandle program(nvrtc);
         std::vector<QByteArray> headerNames;
@@ -129,6 +137,7 @@ struct NvrtcJob {
         const nvrtcResult created = nvrtc.nvrtcCreateProgram(
             program.out(), source.constData(), name.constData(), int(headerPointers.size()),
             headerPointers.data(), headerNamePointers.data());
+        clock.mark(QStringLiteral("nvrtcCreateProgram"));
         if (created != NVRTC_SUCCESS) {
             failure = QStringLiteral("NVRTC could not create the program: ") +
                       nvrtcErrorText(nvrtc, created);
@@ -147,21 +156,29 @@ struct NvrtcJob {
         std::vector<QByteArray> flagBytes;
         std::vector<const char*> flagPointers;
         flagBytes.reserve(size_t(flags.size()));
-        for (const QString& flag : flags + pch.flags())
+        QStringList allFlags = flags + pch.flags();
+        if (!timeFile.isEmpty())
+            allFlags << QStringLiteral("--time=") + timeFile;
+        for (const QString& flag : std::as_const(allFlags))
             flagBytes.push_back(flag.toUtf8());
         for (const QByteArray& flag : flagBytes)
             flagPointers.push_back(flag.constData());
         if (const std::function<void()> hook = beforeNvrtcCompileHook())
             hook();
+        clock.mark(QStringLiteral("name expressions, flags"));
         compiled =
             nvrtc.nvrtcCompileProgram(program.get(), int(flagPointers.size()), flagPointers.data());
+        clock.mark(QStringLiteral("nvrtcCompileProgram"));
         log = programLog(nvrtc, program.get());
         if (pch.active())
             notePch(nvrtc, program.get());
+        clock.mark(QStringLiteral("program log, PCH status"));
         if (compiled != NVRTC_SUCCESS)
             return;
         ptx = programPtx(nvrtc, program.get());
+        clock.mark(QStringLiteral("nvrtcGetPTX"));
         cubin = programCubin(nvrtc, program.get());
+        clock.mark(QStringLiteral("nvrtcGetCUBIN"));
         for (const QString& expression : std::as_const(nameExpressions)) {
             const char* lowered = nullptr;
             if (nvrtc.nvrtcGetLoweredName(program.get(), expression.toUtf8().constData(),
@@ -169,6 +186,7 @@ struct NvrtcJob {
                 lowered)
                 loweredNames.append({expression, QString::fromUtf8(lowered)});
         }
+        clock.mark(QStringLiteral("nvrtcGetLoweredName"));
     }
 
     void notePch(const NvrtcApi& nvrtc, nvrtcProgram program) {
@@ -295,7 +313,8 @@ void readGlobals(CompileResult* result, const QString& source, const ResolvedInc
 /// abandoned it (`abandoned` says why).
 std::shared_ptr<NvrtcJob> runNvrtc(const NvrtcApi& api, const ResolvedIncludes& includes,
                                    const QStringList& flags, const QStringList& nameExpressions,
-                                   QString* abandoned, QString* pchNote) {
+                                   QString* abandoned, QString* pchNote, PhaseClock& clock) {
+    const CompilePhaseRecorder* recorder = CompilePhaseRecorder::current();
     const auto makeJob = [&](bool withPch) {
         auto job = std::make_shared<NvrtcJob>();
         job->api = &api;
@@ -304,22 +323,49 @@ std::shared_ptr<NvrtcJob> runNvrtc(const NvrtcApi& api, const ResolvedIncludes& 
         job->headers = includes.headers;
         job->flags = flags;
         job->nameExpressions = nameExpressions;
+        job->timePhases = clock.enabled();
+        if (recorder && recorder->nvrtcTimes()) {
+            job->timeFile = recorder->nvrtcTimeFile();
+            QFile::remove(job->timeFile); // NVRTC appends to it
+        }
         if (withPch)
             job->pch = takePchTicket(api, flags, includes.mainSource);
+        clock.mark(withPch ? QStringLiteral("job, PCH ticket")
+                           : QStringLiteral("job again without PCH"));
         return job;
     };
+    const auto run = [&](const std::shared_ptr<NvrtcJob>& job) {
+        const bool finished = runWithinCompileLimit([job] { job->run(); }, abandoned);
+        clock.mark(QStringLiteral("NVRTC thread, started to joined"));
+        if (finished) { // else the job is still running and its phases not written
+            clock.append(job->phases, QStringLiteral("  "));
+            if (!job->timeFile.isEmpty())
+                clock.append(readNvrtcTimeFile(job->timeFile), QStringLiteral("    "));
+        }
+        return finished;
+    };
     std::shared_ptr<NvrtcJob> job = makeJob(true);
-    if (!runWithinCompileLimit([job] { job->run(); }, abandoned))
+    if (!run(job))
         return nullptr;
     if (job->compiled != NVRTC_SUCCESS && job->failure.isEmpty() && job->pch.active() &&
         isPchFailure(job->log)) {
         *pchNote = notePchFailure(job->pch, job->log);
         job = makeJob(false);
-        if (!runWithinCompileLimit([job] { job->run(); }, abandoned))
+        if (!run(job))
             return nullptr;
     }
     return job;
 }
+
+/// Hands a compile's phases to its recorder on every way out of Program::compile().
+struct PhaseFlush {
+    PhaseClock& clock;
+    CompilePhaseRecorder* recorder;
+    ~PhaseFlush() {
+        if (recorder)
+            recorder->append(clock.phases());
+    }
+};
 
 /// Adds `note` ("note: ...") to the end of the log and to the diagnostics.
 void addLogNote(CompileResult* result, const QString& note) {
@@ -411,6 +457,9 @@ QString Program::nvrtcVersion() {
 }
 
 CompileResult Program::compile(const QString& arch, const QStringList& nameExpressions) const {
+    CompilePhaseRecorder* const recorder = CompilePhaseRecorder::current();
+    PhaseClock clock(recorder != nullptr);
+    const PhaseFlush flush{clock, recorder};
     CompileResult result;
     result.nvrtcVersion = nvrtcVersion();
     result.arch =
@@ -454,9 +503,11 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         return result;
     }
 
+    clock.mark(QStringLiteral("checks: options, name, NVRTC loaded, NUL"));
     const auto started = std::chrono::steady_clock::now();
     const ResolvedIncludes includes =
         resolveIncludes(m_source, shownName, rootsFor(m_baseDir, m_options.includeDirs));
+    clock.mark(QStringLiteral("include scan (project headers read)"));
     if (includes.problem) {
         Diagnostic diagnostic = plainError(includes.problem->message);
         diagnostic.file = includes.problem->file;
@@ -466,11 +517,12 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
         return result;
     }
     result.flags = nvrtcFlags(m_options, result.arch);
+    clock.mark(QStringLiteral("flags"));
 
     QString abandoned;
     QString pchNote;
     const std::shared_ptr<NvrtcJob> job =
-        runNvrtc(api, includes, result.flags, nameExpressions, &abandoned, &pchNote);
+        runNvrtc(api, includes, result.flags, nameExpressions, &abandoned, &pchNote, clock);
     if (!job) {
         result.error = abandoned;
         result.diagnostics.append(plainError(abandoned));
@@ -487,14 +539,18 @@ CompileResult Program::compile(const QString& arch, const QStringList& nameExpre
     result.diagnostics = parseNvrtcLog(result.log);
     if (!pchNote.isEmpty())
         addLogNote(&result, pchNote);
+    clock.mark(QStringLiteral("log: names, diagnostics"));
 
     if (compiled == NVRTC_SUCCESS) {
         result.ptx = job->ptx;
         result.cubin = job->cubin;
         result.loweredNames = job->loweredNames;
         result.kernels = parsePtxEntries(result.ptx);
+        clock.mark(QStringLiteral("PTX entries"));
         nameKernels(&result);
+        clock.mark(QStringLiteral("kernel names"));
         readGlobals(&result, m_source, includes);
+        clock.mark(QStringLiteral("PTX globals"));
         result.ok = true;
     } else {
         if (compiled == NVRTC_ERROR_INVALID_OPTION) {
