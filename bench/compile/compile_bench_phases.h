@@ -4,8 +4,9 @@
 // checks, include scan, flags, the PCH ticket, each NVRTC call on its thread, the log, PTX
 // parsing), then what the Engine's compile (compileProject, core/run/ExecutionSession.cpp)
 // adds for a compile the cache did not hold: the include fingerprint and key, the cache
-// lookup, and the memory and disk cache's insert. Wall time, and the CPU time and page faults
-// of the thread that ran each step; NVRTC's own phases (--time) with --nvrtc-time.
+// lookup, and the insert in memory and on disk (before the Engine answers: the runner's
+// resources query right after it finds the entry there). Wall time, and the CPU time and
+// page faults of the thread that ran each step; NVRTC's own phases (--time) with --nvrtc-time.
 
 #include "core/compile/CompilePhases.h"
 #include "core/compile/CompileResult.h"

@@ -8,6 +8,8 @@
 //   ewp             + --extensible-whole-program
 //   templates-pch   + --instantiate-templates-in-pch=true
 //   ptx             -arch=compute_90: PTX only, no ptxas (what the driver would then JIT)
+//   kernelpad-call  the baseline called as Program calls it: + --pch-messages=true, the source
+//                   named by an absolute path, each compile on a new thread (CompileWatchdog.h)
 // For each: the first compile, then the median of REPS edits in the same process (wall, user
 // and system CPU ms, page faults) and NVRTC's phases (--time: front end, NVVM optimiser, PTX
 // translation), and whether the kernel's machine code (the CUBIN's .text sections) is the

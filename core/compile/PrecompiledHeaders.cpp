@@ -225,7 +225,22 @@ bool includesBeforeCode(const QString& source) {
     return false;
 }
 
-PchTicket takePchTicket(const NvrtcApi& api, const QStringList& flags, const QString& source) {
+QByteArray pchHeadersDigest(const QStringList& names, const QList<QByteArray>& texts) {
+    if (names.isEmpty())
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (qsizetype i = 0; i < names.size() && i < texts.size(); ++i) {
+        // Lengths first, so that no two lists of names and texts hash alike.
+        for (const QByteArray& part : {names.at(i).toUtf8(), texts.at(i)}) {
+            hash.addData(QByteArray::number(part.size()) + '\n');
+            hash.addData(part);
+        }
+    }
+    return hash.result();
+}
+
+PchTicket takePchTicket(const NvrtcApi& api, const QStringList& flags, const QString& source,
+                        const QByteArray& headersDigest) {
     PchTicket ticket;
     if (!g_enabled.load() || !includesBeforeCode(source) || !api.nvrtcGetPCHCreateStatus ||
         !api.nvrtcSetPCHHeapSize || !api.nvrtcGetPCHHeapSize || !api.nvrtcGetPCHHeapSizeRequired)
@@ -237,11 +252,12 @@ PchTicket takePchTicket(const NvrtcApi& api, const QStringList& flags, const QSt
     if (!lock->owns_lock())
         return ticket; // another compile of this process holds the heap: go without
     applyHeapSize(api);
-    // One folder per option set: NVRTC reuses a file only for the same flags anyway.
-    const QByteArray optionSet =
-        QCryptographicHash::hash(flags.join(QLatin1Char('\n')).toUtf8(), QCryptographicHash::Sha256)
-            .toHex()
-            .left(16);
+    // One folder per option set (NVRTC reuses a file only for the same flags anyway) and text
+    // of the project headers (which NVRTC does not check).
+    QCryptographicHash optionHash(QCryptographicHash::Sha256);
+    optionHash.addData(flags.join(QLatin1Char('\n')).toUtf8());
+    optionHash.addData(headersDigest);
+    const QByteArray optionSet = optionHash.result().toHex().left(16);
     const QString directory = processDirectory + QLatin1Char('/') + QString::fromLatin1(optionSet);
     if (!QFileInfo::exists(directory) && ::mkdir(QFile::encodeName(directory).constData(), 0700))
         return ticket;

@@ -18,6 +18,8 @@
 //    small for a header set.
 // The project never names any of this: NvrtcFlags.h refuses every PCH flag from a project.
 
+#include <QByteArray>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -56,20 +58,27 @@ public:
 
 private:
     friend PchTicket takePchTicket(const NvrtcApi& api, const QStringList& flags,
-                                   const QString& source);
+                                   const QString& source, const QByteArray& headersDigest);
     QStringList m_flags;
     QString m_directory;
     std::shared_ptr<void> m_lock;
 };
 
-/// The ticket for a compile of `source` with `flags` (the compile's own, as NVRTC gets them):
+/// The ticket for a compile of `source` with `flags` (the compile's own, as NVRTC gets them)
+/// and the project headers it is handed in memory, `headersDigest` (pchHeadersDigest()):
+/// NVRTC checks neither their text nor any date of theirs before it uses a PCH again, so a PCH
+/// is kept per option set and header text, and an edited project header gets a PCH of its own:
 /// inactive when `source` includes nothing before its first line of code (NVRTC would
 /// precompile only its built-in headers, which costs more than it saves: bench/RESULTS.md),
 /// when PCH is off (setAutomaticPch(false), $KERNELPAD_PCH=off, $KERNELPAD_CACHE_DIR=off, an
 /// NVRTC before 12.8, a cache folder that is not the user's), or when another PCH compile of
 /// this process is in flight.
 [[nodiscard]] PchTicket takePchTicket(const NvrtcApi& api, const QStringList& flags,
-                                      const QString& source);
+                                      const QString& source, const QByteArray& headersDigest);
+
+/// A digest of the headers a compile hands NVRTC in memory, each its name and its bytes in
+/// order (`names` and `texts` of the same length); empty when there are none.
+[[nodiscard]] QByteArray pchHeadersDigest(const QStringList& names, const QList<QByteArray>& texts);
 
 /// True when `source` has an #include among the directives before its first line of code
 /// (comments and blank lines aside): the part NVRTC's automatic PCH precompiles.

@@ -315,6 +315,13 @@ std::shared_ptr<NvrtcJob> runNvrtc(const NvrtcApi& api, const ResolvedIncludes& 
                                    const QStringList& flags, const QStringList& nameExpressions,
                                    QString* abandoned, QString* pchNote, PhaseClock& clock) {
     const CompilePhaseRecorder* recorder = CompilePhaseRecorder::current();
+    QStringList headerNames;
+    QList<QByteArray> headerTexts;
+    for (const ResolvedHeader& header : includes.headers) {
+        headerNames << header.includeName;
+        headerTexts << header.bytes;
+    }
+    const QByteArray headersDigest = pchHeadersDigest(headerNames, headerTexts);
     const auto makeJob = [&](bool withPch) {
         auto job = std::make_shared<NvrtcJob>();
         job->api = &api;
@@ -329,7 +336,7 @@ std::shared_ptr<NvrtcJob> runNvrtc(const NvrtcApi& api, const ResolvedIncludes& 
             QFile::remove(job->timeFile); // NVRTC appends to it
         }
         if (withPch)
-            job->pch = takePchTicket(api, flags, includes.mainSource);
+            job->pch = takePchTicket(api, flags, includes.mainSource, headersDigest);
         clock.mark(withPch ? QStringLiteral("job, PCH ticket")
                            : QStringLiteral("job again without PCH"));
         return job;

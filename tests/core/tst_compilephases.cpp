@@ -98,6 +98,35 @@ private slots:
         QVERIFY(!result.flags.join(' ').contains(QLatin1String("--time")));
     }
 
+    /// Timing a compile changes nothing it makes: the same PTX and CUBIN bytes, with and
+    /// without a recorder and NVRTC's --time, through the automatic PCH alike.
+    void sameBytesWhenTimed() {
+        if (Program::nvrtcVersion().isEmpty())
+            QSKIP("NVRTC is not installed (the CUDA toolkit's libnvrtc)");
+        QTemporaryDir cache;
+        qputenv("KERNELPAD_CACHE_DIR", QFile::encodeName(cache.path()));
+        const QString source =
+            QStringLiteral("#include <cuda_fp16.h>\n") + QString::fromLatin1(kKernel);
+        const auto compile = [&] {
+            return Program(source, QStringLiteral("scale.cu"), {}).compile(QStringLiteral("sm_90"));
+        };
+        const CompileResult plain = compile();
+        CompileResult timed;
+        {
+            CompilePhaseRecorder recorder(true);
+            timed = compile();
+        }
+        const CompileResult again = compile();
+        qunsetenv("KERNELPAD_CACHE_DIR");
+        QVERIFY2(plain.ok && timed.ok && again.ok, qPrintable(plain.log + timed.log + again.log));
+        QVERIFY(!plain.cubin.isEmpty());
+        QCOMPARE(timed.ptx, plain.ptx);
+        QCOMPARE(timed.cubin, plain.cubin);
+        QCOMPARE(again.ptx, plain.ptx);
+        QCOMPARE(again.cubin, plain.cubin);
+        QCOMPARE(timed.log, plain.log);
+    }
+
     void readsNvrtcTimeFile() {
         QTemporaryDir dir;
         QFile file(dir.filePath(QStringLiteral("time.csv")));

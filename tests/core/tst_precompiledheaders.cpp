@@ -68,6 +68,7 @@ private slots:
     void init();
     void cleanupTestCase();
     void sameCodeAsWithout();
+    void editedProjectHeaderIsSeen();
     void diagnosticKeepsItsLine();
     void standardHeaderKeepsPch();
     void truncatedFileFallsBackOnce();
@@ -125,6 +126,48 @@ void TestPrecompiledHeaders::sameCodeAsWithout() {
     QVERIFY(!plain.cubin.isEmpty());
     QCOMPARE(created.cubin, plain.cubin);
     QCOMPARE(used.cubin, plain.cubin);
+}
+
+/// A project header included before the code is in NVRTC's precompiled part: an edit of it
+/// between two compiles in one process must reach the code, as a fresh compile's would.
+void TestPrecompiledHeaders::editedProjectHeaderIsSeen() {
+    QTemporaryDir project;
+    const QString header = project.filePath(QStringLiteral("factor.cuh"));
+    const auto writeHeader = [&](const QByteArray& factor) {
+        QFile file(header);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("#include <cuda_bf16.h>\n#define FACTOR " + factor + "\n");
+    };
+    const QString source = QStringLiteral(
+        "#include \"factor.cuh\"\n"
+        "extern \"C\" __global__ void scale(__nv_bfloat16* data, int n)\n{\n"
+        "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "    if (i < n)\n"
+        "        data[i] = __float2bfloat16(__bfloat162float(data[i]) * FACTOR);\n}\n");
+    const auto compile = [&] {
+        return Program(source, QStringLiteral("scale.cu"), ProgramOptions{}, project.path())
+            .compile(QStringLiteral("sm_90"));
+    };
+    writeHeader("3.0f");
+    const PchCounters before = pchCounters();
+    const CompileResult three = compile();
+    QVERIFY2(three.ok, qPrintable(three.log));
+    QVERIFY(compile().ok); // the header unchanged: NVRTC's PCH serves it
+    QVERIFY2(pchCounters().used > before.used, "the unchanged header did not use the PCH");
+    writeHeader("5.0f");
+    const CompileResult five = compile();
+    QVERIFY2(five.ok, qPrintable(five.log));
+    setAutomaticPch(false);
+    const CompileResult fiveWithout = compile();
+    setAutomaticPch(true);
+    QVERIFY2(fiveWithout.ok, qPrintable(fiveWithout.log));
+    QVERIFY2(three.ptx.contains(QLatin1String("0f40400000")), qPrintable(three.ptx.right(1500)));
+    QVERIFY2(fiveWithout.ptx.contains(QLatin1String("0f40A00000")),
+             qPrintable(fiveWithout.ptx.right(1500)));
+    QCOMPARE(five.ptx, fiveWithout.ptx);
+    QCOMPARE(five.cubin, fiveWithout.cubin);
+    // 5.0f is 0x40A00000 in the PTX, 3.0f 0x40400000.
+    QVERIFY2(five.ptx.contains(QLatin1String("0f40A00000")), qPrintable(five.ptx.right(2000)));
 }
 
 void TestPrecompiledHeaders::diagnosticKeepsItsLine() {
@@ -269,7 +312,7 @@ void TestPrecompiledHeaders::nothingIncludedNoPch() {
     QFETCH(bool, includes);
     QCOMPARE(includesBeforeCode(source), includes);
     const NvrtcApi* api = NvrtcApi::load();
-    const PchTicket ticket = takePchTicket(*api, {QStringLiteral("-arch=sm_90")}, source);
+    const PchTicket ticket = takePchTicket(*api, {QStringLiteral("-arch=sm_90")}, source, {});
     QCOMPARE(ticket.active(), includes);
 }
 
