@@ -126,8 +126,9 @@ void CompileHistory::requestReport(std::optional<CompileSnapshot>& snapshot) {
     Project project = snapshot->project;
     if (project.language == SourceLanguage::Cuda)
         project.options = withPtxasReport(project.options);
+    // Through the Workbench, which keeps the opcode counts for the edit's verdict.
     snapshot->reportId =
-        m_workbench->engine()->disassemble(project, snapshot->directory, snapshot->compile.arch);
+        m_workbench->disassemble(project, snapshot->directory, snapshot->compile.arch);
 }
 
 void CompileHistory::requestReports() {

@@ -63,6 +63,7 @@ Workbench::Workbench(Engine* engine, ProjectDocument* document, QObject* parent)
         connect(m_engine, &Engine::runProgress, this, &Workbench::onRunProgress);
         connect(m_engine, &Engine::runFinished, this, &Workbench::onRunFinished);
         connect(m_engine, &Engine::profileFinished, this, &Workbench::onProfileFinished);
+        connect(m_engine, &Engine::sassReady, this, &Workbench::onSassReady);
         connect(m_engine, &Engine::rangeFetched, this,
                 [this](quint64 id, const QByteArray& data, const QString& error) {
                     if (m_fetchIds.remove(id))
@@ -403,6 +404,7 @@ void Workbench::onRunFinished(quint64 id, const RunResult& result) {
     record.result = result;
     record.finishedAt = QDateTime::currentDateTime();
     record.live = live;
+    attachKnownSass(record); // its compile may have been disassembled while it ran
     if (!record.sanitized()) {
         const RunRecord* previous = lastMeasuredRun();
         record.changes = describeProjectChanges(

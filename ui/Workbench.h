@@ -13,6 +13,8 @@
 #include "core/run/RunTypes.h"
 
 #include <QDateTime>
+#include <QHash>
+#include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -25,6 +27,7 @@ namespace kernelpad {
 
 class Engine;
 class ProjectDocument;
+struct SassReport;
 class Workbench;
 
 /// One finished run: the project as it ran and what came back.
@@ -41,6 +44,9 @@ struct RunRecord {
     /// Started by live mode (with Workbench::liveTiming()'s short budget instead of the
     /// project's timing, which `project` keeps).
     bool live = false;
+    /// The kernel's SASS opcodes with their counts, once a disassembly of this run's compile
+    /// came back (Workbench::disassemble()); absent until then.
+    std::optional<QMap<QString, int>> sassOpcodes;
     [[nodiscard]] bool sanitized() const { return result.sanitizerTool != SanitizerTool::None; }
 };
 
@@ -147,6 +153,15 @@ public:
     /// threads per block, static shared memory) where the compile or the driver knows them.
     [[nodiscard]] LaunchLimits launchLimits() const;
 
+    // --- SASS (WorkbenchSass.cpp) ---
+    /// Asks the Engine for the SASS of `project` compiled for `arch` (Engine::disassemble(),
+    /// answered by Engine::sassReady() with the id returned; 0 without an Engine). The
+    /// kernels' opcode counts of the answer are kept with the runs of that very compile (the
+    /// same inputs: core/engine/EditVerdictSass.h), now and when one finishes later, and
+    /// runSassKnown() names each run that got them.
+    quint64 disassemble(const Project& project, const QString& directory, const QString& arch,
+                        const QString& tag = {});
+
     // --- running ---
     /// Empty when Run can start, else why not ("The source has compile errors").
     [[nodiscard]] QString runBlockedReason() const;
@@ -213,7 +228,8 @@ public:
     /// "2.41× faster than baseline (±0.03)"; empty when there is nothing to compare with.
     [[nodiscard]] QString comparisonText(const RunRecord& run) const;
     /// The edit's verdict against the previous run (EditVerdict.h): "this edit: 1.8 % slower
-    /// (significant): 2 more registers → occupancy 75 % → 62 %"; empty against a baseline,
+    /// (significant): 2 more registers → occupancy 75 % → 62 %; 4 more LDG.E" (the opcodes
+    /// once both runs' SASS is known: RunRecord::sassOpcodes); empty against a baseline,
     /// for the same machine code and settings, or with nothing to compare with (then
     /// comparisonText() says it).
     [[nodiscard]] QString editVerdictText(const RunRecord& run) const;
@@ -247,6 +263,9 @@ signals:
     void rangeFetched(quint64 id, const QByteArray& data, const QString& error);
     /// Live mode compiled the edit but could not run it ("No CUDA driver: compile-only mode").
     void liveRunSkipped(const QString& why);
+    /// The history entry `serial` got its kernel's SASS opcode counts (RunRecord::sassOpcodes)
+    /// after it finished: the verdicts that name it may be made again.
+    void runSassKnown(quint64 serial);
 
 private:
     void clear();
@@ -255,6 +274,11 @@ private:
     void onResources(quint64 id, const QString& kernel, const KernelResources& resources);
     void onRunProgress(quint64 id, const QString& stage, int done, int total);
     void onRunFinished(quint64 id, const RunResult& result);
+    /// A disassembly asked for by disassemble(): its counts kept and given to its runs.
+    void onSassReady(quint64 id, const SassReport& report);
+    /// Gives `run` the opcode counts of its compile when a disassembly of it is kept; true
+    /// when it got them.
+    bool attachKnownSass(RunRecord& run) const;
     /// Starts ncu for the history entry `serial` (WorkbenchProfile.cpp).
     void startProfile(quint64 serial);
     /// After the run that a profile waits for: starts it, or ends it with the run's failure.
@@ -318,6 +342,11 @@ private:
     QString m_baselineKernel;      ///< the baseline kernel's name, empty when none
     bool m_runIsBaseline = false;  ///< the run in flight is of the baseline kernel
     std::optional<RunRecord> m_baselineKernelRun;
+
+    /// The disassembly requests without an answer, with the key of their compile.
+    QHash<quint64, QByteArray> m_sassRequests;
+    /// The opcode counts of the latest disassemblies by compile key, newest last (a few).
+    QVector<QPair<QByteArray, QMap<QString, QMap<QString, int>>>> m_sassKnown;
 
     QSet<quint64> m_fetchIds; ///< fetchRange() requests without an answer yet
     quint64 m_runId = 0;      ///< the run in flight, 0 when none

@@ -262,6 +262,9 @@ QString Workbench::editVerdictText(const RunRecord& run) const {
         before.profile = &*other->profile;
         after.profile = &*run.profile;
     }
+    // Each side's SASS when the window disassembled its compile (WorkbenchSass.cpp).
+    before.sassOpcodes = other->sassOpcodes;
+    after.sassOpcodes = run.sassOpcodes;
     return tr("this edit: %1").arg(editVerdict(before, after).sentence);
 }
 

@@ -106,6 +106,12 @@ QJsonObject Version::toJson() const {
         json.insert(QStringLiteral("kept"), true);
     if (resources)
         json.insert(QStringLiteral("resources"), resources->toJson());
+    if (sassOpcodes) {
+        QJsonObject counts;
+        for (auto it = sassOpcodes->cbegin(); it != sassOpcodes->cend(); ++it)
+            counts.insert(it.key(), it.value());
+        json.insert(QStringLiteral("sassOpcodes"), counts);
+    }
     if (baselineMedianMs > 0)
         json.insert(QStringLiteral("baseline"),
                     QJsonObject{{QStringLiteral("library"), baselineLibrary},
@@ -143,6 +149,27 @@ bool readVersionResources(const json::FieldReader& fields, Version* v, QString* 
     return v->resources.has_value();
 }
 
+/// The "sassOpcodes" object of a version, when there is one: opcode -> count.
+bool readVersionSassOpcodes(const json::FieldReader& fields, Version* v) {
+    const QString key = QStringLiteral("sassOpcodes");
+    if (!fields.has(key))
+        return true;
+    QJsonObject counts;
+    if (!fields.readObject(key, &counts, json::Presence::Required))
+        return false;
+    const json::FieldReader inner(counts, fields.error(), fields.path(key));
+    QMap<QString, int> read;
+    for (auto it = counts.constBegin(); it != counts.constEnd(); ++it) {
+        int count = 0;
+        // An opcode counted in one kernel: at least once, at most as many as a CUBIN holds.
+        if (!inner.readInt(it.key(), &count, json::Presence::Required, {1, 1 << 30}))
+            return false;
+        read.insert(it.key(), count);
+    }
+    v->sassOpcodes = read;
+    return true;
+}
+
 } // namespace
 
 std::optional<Version> Version::fromJson(const QJsonObject& object, QString* error) {
@@ -172,7 +199,7 @@ std::optional<Version> Version::fromJson(const QJsonObject& object, QString* err
         !fields.readInt(QStringLiteral("sanitizerErrors"), &v.sanitizerErrors) ||
         !fields.readBool(QStringLiteral("profiled"), &v.profiled) ||
         !fields.readBool(QStringLiteral("kept"), &v.kept) || !readVersionBaseline(fields, &v) ||
-        !readVersionResources(fields, &v, error))
+        !readVersionResources(fields, &v, error) || !readVersionSassOpcodes(fields, &v))
         return std::nullopt;
     v.finishedAt = QDateTime::fromString(finished, Qt::ISODateWithMs);
     if (!v.finishedAt.isValid()) {

@@ -8,6 +8,7 @@
 
 #include <QDateTime>
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <QVector>
 
@@ -44,6 +45,10 @@ struct Version {
     /// The driver's registers, memory and occupancy of the kernel as it ran; absent for a run
     /// that failed and for versions recorded before they were kept (JSON: "resources").
     std::optional<KernelResources> resources;
+    /// The kernel's SASS opcodes with their counts ("LDG.E" -> 4), when the window
+    /// disassembled the compile this version ran (core/engine/EditVerdictSass.h); absent
+    /// otherwise and for versions recorded before they were kept (JSON: "sassOpcodes").
+    std::optional<QMap<QString, int>> sassOpcodes;
     /// The project's library baseline as this run measured it ("cuBLAS", its median); empty
     /// and 0 when it has none or it did not run (JSON: "baseline", only when measured).
     QString baselineLibrary;

@@ -3,6 +3,7 @@
 
 #include "../support/TestMain.h"
 #include "core/engine/EditVerdict.h"
+#include "core/engine/EditVerdictSass.h"
 #include "core/run/AbDriver.h"
 #include "core/run/AbVerdict.h"
 #include "core/run/RunResult.h"
@@ -329,6 +330,60 @@ private slots:
         QCOMPARE(counts.value("LDG.E"), 2);
         QCOMPARE(counts.value("FFMA"), 1);
         QCOMPARE(counts.size(), 3);
+    }
+
+    // The key names the compile by what decides its code: the -lineinfo a disassembly adds and
+    // the ptxas -v the Diff tab adds leave it as it is; anything else makes another.
+    void sassKeyOfACompile() {
+        Project p;
+        p.source = QStringLiteral("extern \"C\" __global__ void k() {}\n");
+        p.kernel = QStringLiteral("k");
+        const QByteArray key = sassCompileKey(p, QStringLiteral("sm_90"));
+        QVERIFY(!key.isEmpty());
+        QVERIFY(sassCompileKey(p, QString()).isEmpty()); // no arch: names nothing
+        Project lines = p;
+        lines.options.lineInfo = true;
+        lines.options.extraFlags << QStringLiteral("-Xptxas") << QStringLiteral("-v");
+        QCOMPARE(sassCompileKey(lines, QStringLiteral("sm_90")), key);
+        Project launched = p; // the launch and arguments are not the compile's
+        launched.launch.block = {64, 1, 1};
+        QCOMPARE(sassCompileKey(launched, QStringLiteral("sm_90")), key);
+        QVERIFY(sassCompileKey(p, QStringLiteral("sm_80")) != key);
+        Project edited = p;
+        edited.source += QStringLiteral("// edited\n");
+        QVERIFY(sassCompileKey(edited, QStringLiteral("sm_90")) != key);
+        Project defined = p;
+        defined.options.defines << QStringLiteral("N=4");
+        QVERIFY(sassCompileKey(defined, QStringLiteral("sm_90")) != key);
+    }
+
+    void opcodesOfAReport() {
+        SassReport report;
+        report.compile.ok = true;
+        KernelInfo listed;
+        listed.name = listed.lowered = QStringLiteral("k");
+        KernelInfo unlisted;
+        unlisted.name = unlisted.lowered = QStringLiteral("gone");
+        report.compile.kernels = {listed, unlisted};
+        report.sass.ok = true;
+        SassFunction f;
+        f.name = QStringLiteral("k");
+        for (const char* op : {"LDG.E", "LDG.E", "EXIT"}) {
+            SassInstruction i;
+            i.opcode = QString::fromLatin1(op);
+            f.instructions << i;
+        }
+        report.sass.listing.functions << f;
+        const SassOpcodesByKernel counts = sassOpcodesOf(report);
+        QCOMPARE(counts.keys(), QStringList{QStringLiteral("k")});
+        QCOMPARE(counts.value(QStringLiteral("k")), sassOpcodeCounts(f));
+        // A stopped or failed disassembly names nothing.
+        SassReport stopped = report;
+        stopped.sass.cancelled = true;
+        QVERIFY(sassOpcodesOf(stopped).isEmpty());
+        SassReport failed = report;
+        failed.sass.ok = false;
+        QVERIFY(sassOpcodesOf(failed).isEmpty());
     }
 };
 

@@ -1,7 +1,8 @@
 // The Versions tab's verdict of each edit (core/engine/EditVerdict.h): the Verdict column
 // compares every version with the newest older one that ran and passed, the two-version
-// comparison opens with the sentence, a profile kept beside a version joins it, and the
-// resources it needs survive the versions file.
+// comparison opens with the sentence, a profile kept beside a version joins it, SASS opcode
+// counts that arrive later join it and the cells are made again, and the resources and
+// opcode counts it needs survive the versions file.
 
 #include "core/run/Timing.h"
 #include "core/run/VersionHistory.h"
@@ -12,6 +13,7 @@
 #include "../support/TestMain.h"
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -41,6 +43,17 @@ Version timedVersion(int number, double medianMs, int registers, double occupanc
     v.resources = r;
     return v;
 }
+
+/// The recorded saxpy kernel's loads as one disassembly counts them, and with its two LDG.E
+/// loads made LDG.E.64.
+QMap<QString, int> narrowLoads() {
+    return {{QStringLiteral("LDG.E"), 2}, {QStringLiteral("FFMA"), 1}, {QStringLiteral("EXIT"), 2}};
+}
+QMap<QString, int> wideLoads() {
+    return {
+        {QStringLiteral("LDG.E.64"), 2}, {QStringLiteral("FFMA"), 1}, {QStringLiteral("EXIT"), 2}};
+}
+const QString kLoadsWidened = QStringLiteral("2 fewer LDG.E; 2 more LDG.E.64");
 
 QString cell(const VersionsModel& model, int row, int column, int role = Qt::DisplayRole) {
     return model.data(model.index(row, column), role).toString();
@@ -129,6 +142,75 @@ private slots:
         panel.selectVersions({});
         QCOMPARE(panel.compareView()->verdict(), QString());
         QVERIFY(label->isHidden());
+    }
+
+    void opcodesJoinOnceBothSidesAreKnown() {
+        Version failed = timedVersion(2, 0.7, 32, 1.0);
+        failed.status = RunStatus::VerificationFailed;
+        failed.buffersChecked = 1;
+        failed.buffersFailed = 1;
+        VersionsPanel panel;
+        VersionsModel* model = panel.model();
+        QAbstractItemModelTester tester(model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model->setVersions({timedVersion(1, 1.0, 32, 1.0), failed, timedVersion(3, 0.5, 32, 1.0)});
+        panel.selectVersions({1, 3});
+        // Rows: 3, 2, 1. Version 3 is compared with version 1 (version 2 failed).
+        QCOMPARE(cell(*model, 0, VersionsModel::EditColumn),
+                 QStringLiteral("50 % faster (significant)"));
+        QVERIFY(model->setSassOpcodes(3, wideLoads()));
+        QCOMPARE(cell(*model, 0, VersionsModel::EditColumn),
+                 QStringLiteral("50 % faster (significant)")); // one side only: not named
+        QSignalSpy changed(model, &QAbstractItemModel::dataChanged);
+        QVERIFY(model->setSassOpcodes(1, narrowLoads()));
+        // The cells from version 1's row up to version 3's are made again, not only its own.
+        QVERIFY(!changed.isEmpty());
+        const QModelIndex top = changed.last().at(0).toModelIndex();
+        const QModelIndex bottom = changed.last().at(1).toModelIndex();
+        QVERIFY(top.row() <= 0 && bottom.row() >= 2);
+        QCOMPARE(top.column(), int(VersionsModel::EditColumn));
+        const QString expected = QStringLiteral("50 % faster (significant): ") + kLoadsWidened;
+        QCOMPARE(cell(*model, 0, VersionsModel::EditColumn), expected);
+        // The comparison of the two selected versions says the same.
+        QCOMPARE(panel.compareView()->verdict(), expected);
+        QVERIFY(!model->setSassOpcodes(9, narrowLoads()));
+    }
+
+    void opcodesSurviveTheVersionsFile() {
+        Version before = timedVersion(1, 1.0, 32, 1.0);
+        before.sassOpcodes = narrowLoads();
+        Version after = timedVersion(2, 0.5, 32, 1.0);
+        after.sassOpcodes = wideLoads();
+        QTemporaryDir data;
+        QVERIFY(data.isValid());
+        const VersionStore store(data.filePath(QStringLiteral("project.kpad")), data.path());
+        QString error;
+        QVERIFY2(store.save({before, after}, &error), qPrintable(error));
+        const QVector<Version> back = store.load(&error);
+        QVERIFY2(back.size() == 2, qPrintable(error));
+        QCOMPARE(back.at(0).sassOpcodes.value_or(QMap<QString, int>()), narrowLoads());
+        QCOMPARE(back.at(1).sassOpcodes.value_or(QMap<QString, int>()), wideLoads());
+        // The reopened versions still name the opcodes.
+        VersionsModel model;
+        model.setVersions(back);
+        QCOMPARE(cell(model, 0, VersionsModel::EditColumn),
+                 QStringLiteral("50 % faster (significant): ") + kLoadsWidened);
+        // A version recorded before the counts were kept reads without them.
+        QJsonObject old = after.toJson();
+        QVERIFY(old.contains(QStringLiteral("sassOpcodes")));
+        old.remove(QStringLiteral("sassOpcodes"));
+        const std::optional<Version> older = Version::fromJson(old, &error);
+        QVERIFY2(older, qPrintable(error));
+        QVERIFY(!older->sassOpcodes);
+        // A malformed count is refused with the field named.
+        QJsonObject bad = after.toJson();
+        bad.insert(QStringLiteral("sassOpcodes"),
+                   QJsonObject{{QStringLiteral("LDG.E.64"), QStringLiteral("two")}});
+        QVERIFY(!Version::fromJson(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("sassOpcodes.LDG.E.64")), qPrintable(error));
+        bad.insert(QStringLiteral("sassOpcodes"), QStringLiteral("many"));
+        QVERIFY(!Version::fromJson(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("sassOpcodes")), qPrintable(error));
     }
 
     void resourcesSurviveTheVersionsFile() {

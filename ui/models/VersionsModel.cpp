@@ -43,6 +43,26 @@ bool VersionsModel::update(const Version& version) {
     return true;
 }
 
+bool VersionsModel::setSassOpcodes(int number, const QMap<QString, int>& counts) {
+    const int row = rowOf(number);
+    if (row < 0)
+        return false;
+    m_versions[int(m_versions.size()) - 1 - row].sassOpcodes = counts;
+    // Its own verdict, and those of the newer versions that are compared with it: each up to
+    // and including the first newer one that ran and passed (verdictBase()).
+    int newest = row;
+    for (int newer = row - 1; newer >= 0; --newer) {
+        const Version* v = at(newer);
+        m_editVerdicts.remove(v->number);
+        newest = newer;
+        if (v->hasTiming() && v->verdict() == VersionVerdict::Passed)
+            break;
+    }
+    m_editVerdicts.remove(number);
+    emit dataChanged(index(newest, EditColumn), index(row, EditColumn));
+    return true;
+}
+
 void VersionsModel::clear() {
     setVersions({});
 }
@@ -85,6 +105,7 @@ VerdictSide VersionsModel::verdictSideOf(const Version& v) {
         return side;
     side.timing = v.timing;
     side.resources = v.resources;
+    side.sassOpcodes = v.sassOpcodes;
     return side;
 }
 

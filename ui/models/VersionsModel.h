@@ -40,6 +40,10 @@ public:
     void append(const Version& version);
     /// Replaces the version with the same number (a profile arrived); false when none has it.
     bool update(const Version& version);
+    /// Version `number`'s kernel was disassembled: its opcode counts join its verdict and that
+    /// of each version compared with it, whose cells are made again (dataChanged). False when
+    /// no version has that number.
+    bool setSassOpcodes(int number, const QMap<QString, int>& counts);
     void clear();
 
     /// Oldest first, as kept.
@@ -57,8 +61,8 @@ public:
     /// The version the Verdict column compares `number` with: the newest older one that ran
     /// and passed; null when none did, or `number` itself did not.
     [[nodiscard]] const Version* verdictBase(int number) const;
-    /// What a version gives to a verdict by itself: its timing and resources when it ran and
-    /// passed, nothing otherwise (a failure is never called faster).
+    /// What a version gives to a verdict by itself: its timing, resources and SASS opcodes
+    /// when it ran and passed, nothing otherwise (a failure is never called faster).
     [[nodiscard]] static VerdictSide verdictSideOf(const Version& version);
     /// `after` against `before` in one sentence (EditVerdict.h).
     [[nodiscard]] EditVerdict editVerdictOf(const Version& before, const Version& after) const;

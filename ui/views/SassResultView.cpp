@@ -130,8 +130,8 @@ void SassResultView::request() {
     m_requestedSource = m_requestedProject.source;
     // The compile worker compiles with -lineinfo and runs nvdisasm; the UI never does. The
     // tag cancels this view's older request still in flight.
-    m_requestId = m_workbench->engine()->disassemble(
-        m_requestedProject, m_workbench->document()->directory(), compile->arch, m_tag);
+    m_requestId = m_workbench->disassemble(m_requestedProject, m_workbench->document()->directory(),
+                                           compile->arch, m_tag);
 }
 
 void SassResultView::requestIfOutdated() {

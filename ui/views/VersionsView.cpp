@@ -85,6 +85,14 @@ VersionsView::VersionsView(const ViewContext& context, CompileDiffView* diff)
         if (Engine* engine = m_workbench->engine(); engine && m_abId != 0)
             engine->cancelAb(m_abId);
     });
+    // A run's SASS that came after it: its version keeps the counts (and the file too).
+    connect(m_workbench, &Workbench::runSassKnown, this, [this](quint64 serial) {
+        const RunRecord* run = m_workbench->findRun(serial);
+        if (!run || !run->sassOpcodes || !m_numberOfSerial.contains(serial))
+            return;
+        if (m_panel->model()->setSassOpcodes(m_numberOfSerial.value(serial), *run->sassOpcodes))
+            save();
+    });
     if (Engine* engine = m_workbench->engine()) {
         connect(engine, &Engine::abProgress, this, &VersionsView::abProgress);
         connect(engine, &Engine::abFinished, this, &VersionsView::abFinished);
@@ -134,8 +142,10 @@ void VersionsView::runFinished(const Workbench&, const RunRecord& run) {
         }
     }
     m_numberOfSerial.insert(run.serial, number);
-    model->append(Version::fromRun(number, run.finishedAt, run.project, run.result, changes,
-                                   run.profile.has_value()));
+    Version version = Version::fromRun(number, run.finishedAt, run.project, run.result, changes,
+                                       run.profile.has_value());
+    version.sassOpcodes = run.sassOpcodes;
+    model->append(version);
     save();
 }
 

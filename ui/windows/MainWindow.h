@@ -257,6 +257,12 @@ private:
     void showDevices();
     void showCompileStatus();
     void showRunFinished(const RunRecord& run);
+    /// The "Last run" label and the status bar's message of `run` (a run that measured and
+    /// was no sanitizer run): the text of each, empty where showRunFinished() sets none.
+    [[nodiscard]] std::pair<QString, QString> runFinishedTexts(const RunRecord& run) const;
+    /// A run's SASS came after it ended: the sentence of the run shown is made again when it
+    /// compares that run (MainWindowRun.cpp).
+    void refreshRunVerdict(quint64 serial);
     /// Live mode's toggle and the baseline's actions (MainWindowLive.cpp).
     void createLiveActions();
     void updateBaselineActions();
@@ -294,6 +300,8 @@ private:
     QLabel* m_deviceLabel = nullptr;
     QLabel* m_compileLabel = nullptr;
     QLabel* m_runLabel = nullptr;
+    quint64 m_shownRunSerial = 0; ///< the run whose sentence the label and message show
+    QString m_shownRunMessage;    ///< the status bar's message for it
     QLabel* m_reasonLabel = nullptr;
     QLabel* m_progressLabel = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -58,6 +58,7 @@ void MainWindow::watchWorkbench() {
     m_workbench->addViewer(viewer);
     watchProfiles();
     connect(m_workbench, &Workbench::runStateChanged, this, &MainWindow::updateRunState);
+    connect(m_workbench, &Workbench::runSassKnown, this, &MainWindow::refreshRunVerdict);
     connect(m_compileWhileTypingAction, &QAction::toggled, m_workbench,
             &Workbench::setCompileWhileTyping);
     m_workbench->setCompileWhileTyping(m_compileWhileTypingAction->isChecked());
@@ -174,13 +175,8 @@ void MainWindow::cancel() {
     }
 }
 
-void MainWindow::showRunFinished(const RunRecord& run) {
+std::pair<QString, QString> MainWindow::runFinishedTexts(const RunRecord& run) const {
     const RunResult& result = run.result;
-    if (run.sanitized()) {
-        statusBar()->showMessage(sanitizerSummary(result), kProblemMessageMs);
-        m_tabs->setCurrentIndex(result.sanitizerErrorCount() > 0 ? DiagnosticsTab : LogTab);
-        return;
-    }
     // The figures come from the run's summaries, formatted as the CLI and the timing panel
     // format them.
     const QVector<Summary> summaries = summarize(result);
@@ -195,21 +191,58 @@ void MainWindow::showRunFinished(const RunRecord& run) {
         comparison = m_workbench->comparisonText(run);
     const QString withComparison =
         comparison.isEmpty() ? QString() : QStringLiteral(" — ") + comparison;
-    if (measured) {
-        m_runLabel->setText(
-            tr("Last run: %1 (%2)%3")
-                .arg(summaryPhrase(*median),
-                     formatSummaryValue(*samples) + QLatin1Char(' ') + samples->name,
-                     withComparison));
-        m_runLabel->setToolTip(run.changes);
-    }
+    QString label;
+    if (measured)
+        label = tr("Last run: %1 (%2)%3")
+                    .arg(summaryPhrase(*median),
+                         formatSummaryValue(*samples) + QLatin1Char(' ') + samples->name,
+                         withComparison);
+    QString message;
     if (result.status == RunStatus::Ok) {
         const QString verified = result.verified() ? tr("verified") : tr("not verified");
-        statusBar()->showMessage(
-            (measured ? tr("Run finished: %1, %2").arg(summaryPhrase(*median), verified)
-                      : tr("Run finished: %1").arg(verified)) +
-                withComparison,
-            kRunMessageMs);
+        message = (measured ? tr("Run finished: %1, %2").arg(summaryPhrase(*median), verified)
+                            : tr("Run finished: %1").arg(verified)) +
+                  withComparison;
+    }
+    return {label, message};
+}
+
+void MainWindow::refreshRunVerdict(quint64 serial) {
+    const RunRecord* run = m_workbench->findRun(m_shownRunSerial);
+    if (!run)
+        return;
+    const RunRecord* other = m_workbench->comparedWith(*run);
+    if (serial != run->serial && (!other || other->serial != serial))
+        return; // the sentence shown names neither this run nor the one it was compared with
+    const auto [label, message] = runFinishedTexts(*run);
+    if (!label.isEmpty())
+        m_runLabel->setText(label);
+    // Only while the message shown is still that run's: a later one is not replaced.
+    if (!message.isEmpty() && statusBar()->currentMessage() == m_shownRunMessage) {
+        m_shownRunMessage = message;
+        statusBar()->showMessage(message, kRunMessageMs);
+    }
+}
+
+void MainWindow::showRunFinished(const RunRecord& run) {
+    const RunResult& result = run.result;
+    m_shownRunSerial = 0;
+    m_shownRunMessage.clear();
+    if (run.sanitized()) {
+        statusBar()->showMessage(sanitizerSummary(result), kProblemMessageMs);
+        m_tabs->setCurrentIndex(result.sanitizerErrorCount() > 0 ? DiagnosticsTab : LogTab);
+        return;
+    }
+    const auto [label, message] = runFinishedTexts(run);
+    const bool measured = !label.isEmpty();
+    if (measured) {
+        m_runLabel->setText(label);
+        m_runLabel->setToolTip(run.changes);
+        m_shownRunSerial = run.serial;
+    }
+    if (result.status == RunStatus::Ok) {
+        m_shownRunMessage = message;
+        statusBar()->showMessage(message, kRunMessageMs);
         m_tabs->setCurrentIndex(TimingTab);
         return;
     }
