@@ -88,8 +88,9 @@ Engine::~Engine() {
     d->sweeps.clear();
     // nvdisasm in flight is killed rather than waited for.
     d->sassJobs.cancelAll();
-    // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both
-    // threads stop promptly even with NVRTC hung; runs compile on the GPU thread too.
+    // A compile that has not returned is left to its own thread (CompileWatchdog.h), so every
+    // worker thread stops promptly even with NVRTC hung; disassemblies compile on the SASS
+    // thread, runs on the GPU thread.
     for (QThread* thread : {&d->compileThread, &d->sassThread, &d->gpuThread}) {
         abandonCompilesOn(thread);
         thread->quit();
