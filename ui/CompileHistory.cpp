@@ -48,8 +48,10 @@ void CompileHistory::setBaseline(Baseline baseline) {
 void CompileHistory::pinCurrent() {
     if (!m_current)
         return;
+    const QVector<int> before = awaited();
     m_pinned = m_current;
     m_baseline = Baseline::Pinned;
+    cancelDropped(before);
     recompare();
 }
 
@@ -67,10 +69,12 @@ void CompileHistory::compareProjects(const ProjectVersion& before, const Project
         s.title = version.title;
         return s;
     };
+    const QVector<int> awaitedBefore = awaited();
     m_previous = std::move(m_current);
     m_pinned = snapshot(before);
     m_current = snapshot(after);
     m_baseline = Baseline::Pinned;
+    cancelDropped(awaitedBefore);
     requestReports();
     recompare();
 }
@@ -85,10 +89,12 @@ bool CompileHistory::waitingForCompiles() const {
 
 void CompileHistory::workbenchCleared(const Workbench&) {
     // A new project: its compiles are not comparable with the old one's.
+    const QVector<int> before = awaited();
     m_current.reset();
     m_previous.reset();
     m_pinned.reset();
     m_count = 0;
+    cancelDropped(before);
     recompare();
 }
 
@@ -107,8 +113,12 @@ void CompileHistory::compiled(const Workbench& workbench) {
     snapshot.compile = *result;
     snapshot.number = ++m_count;
     snapshot.at = QDateTime::currentDateTime();
+    const QVector<int> before = awaited();
     m_previous = std::move(m_current);
     m_current = std::move(snapshot);
+    // The compile before the previous one is of no comparison now: its nvdisasm is killed
+    // rather than left to hold a core for nobody.
+    cancelDropped(before);
     recompare();
 }
 
@@ -127,8 +137,30 @@ void CompileHistory::requestReport(std::optional<CompileSnapshot>& snapshot) {
     if (project.language == SourceLanguage::Cuda)
         project.options = withPtxasReport(project.options);
     // Through the Workbench, which keeps the opcode counts for the edit's verdict.
-    snapshot->reportId =
-        m_workbench->disassemble(project, snapshot->directory, snapshot->compile.arch);
+    snapshot->reportId = m_workbench->disassemble(
+        project, snapshot->directory, snapshot->compile.arch, reportTag(snapshot->number));
+}
+
+QString CompileHistory::reportTag(int number) const {
+    return QStringLiteral("diff-%1-%2").arg(quintptr(this), 0, 16).arg(number);
+}
+
+QVector<int> CompileHistory::awaited() const {
+    QVector<int> numbers;
+    for (const std::optional<CompileSnapshot>* s : {&m_current, &m_previous, &m_pinned})
+        if (*s && (*s)->reportId != 0 && !numbers.contains((*s)->number))
+            numbers << (*s)->number;
+    return numbers;
+}
+
+void CompileHistory::cancelDropped(const QVector<int>& before) {
+    Engine* engine = m_workbench->engine();
+    if (!engine)
+        return;
+    const QVector<int> kept = awaited();
+    for (const int number : before)
+        if (!kept.contains(number))
+            engine->cancelDisassembly(reportTag(number));
 }
 
 void CompileHistory::requestReports() {
@@ -155,7 +187,9 @@ void CompileHistory::onReport(quint64 id, const SassReport& report) {
     bool mine = false;
     for (std::optional<CompileSnapshot>* snapshot : {&m_current, &m_previous, &m_pinned}) {
         if (*snapshot && (*snapshot)->reportId == id) {
-            (*snapshot)->report = report;
+            // A stopped request is no report: asked for again when the view next wants one.
+            if (!report.sass.cancelled)
+                (*snapshot)->report = report;
             (*snapshot)->reportId = 0;
             mine = true;
         }

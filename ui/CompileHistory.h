@@ -25,7 +25,7 @@ struct CompileSnapshot {
     /// Names a compile that is not one of the workbench's ("version 3"); label() then uses it.
     QString title;
     /// The same project compiled again with -lineinfo and ptxas's -v report, and its SASS
-    /// (through the Engine's compile worker); empty until it comes back.
+    /// (Engine::disassemble); empty until it comes back.
     std::optional<SassReport> report;
     quint64 reportId = 0; ///< the request awaited, 0 when none
 
@@ -35,7 +35,10 @@ struct CompileSnapshot {
 
 /// Keeps the current, previous and pinned compiles of a Workbench and compares the current one
 /// with the chosen baseline. A compile of the same inputs as the current one (the same source,
-/// options and arch, as a run's compile is) replaces it rather than becoming a new one.
+/// options and arch, as a run's compile is) replaces it rather than becoming a new one. Each
+/// compile's report request carries a tag of its own (reportTag()): when the compile leaves
+/// the history (a newer compile, a new pin, a new project), its disassembly in flight is
+/// cancelled and its nvdisasm processes killed, and its answer is never shown.
 class CompileHistory : public QObject, public WorkbenchViewer {
     Q_OBJECT
 public:
@@ -84,6 +87,8 @@ public:
     /// Why the comparison has no SASS (nvdisasm missing: where it looked); empty when it has
     /// or when the reports are not back yet.
     [[nodiscard]] QString sassUnavailable() const;
+    /// The Engine::disassemble tag of compile `number`'s report request.
+    [[nodiscard]] QString reportTag(int number) const;
 
     // WorkbenchViewer
     void workbenchCleared(const Workbench& workbench) override;
@@ -97,6 +102,10 @@ private:
     void onReport(quint64 id, const SassReport& report);
     void requestReport(std::optional<CompileSnapshot>& snapshot);
     void recompare();
+    /// The numbers of the compiles kept whose report is awaited.
+    [[nodiscard]] QVector<int> awaited() const;
+    /// Cancels the requests of `before` (awaited() before a change) whose compile is gone.
+    void cancelDropped(const QVector<int>& before);
 
     Workbench* m_workbench;
     std::optional<CompileSnapshot> m_current;

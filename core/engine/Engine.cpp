@@ -38,6 +38,9 @@ Engine::Engine(QObject* parent, Isolation isolation)
     d->compileWorker = new CompileWorker(&d->cache, &d->sassJobs);
     d->compileWorker->moveToThread(&d->compileThread);
     connect(&d->compileThread, &QThread::finished, d->compileWorker, &QObject::deleteLater);
+    d->sassWorker = new CompileWorker(&d->cache, &d->sassJobs);
+    d->sassWorker->moveToThread(&d->sassThread);
+    connect(&d->sassThread, &QThread::finished, d->sassWorker, &QObject::deleteLater);
     d->gpuWorker = new GpuWorker(&d->cache, &d->cancel, isolation == Isolation::Process);
     d->gpuWorker->moveToThread(&d->gpuThread);
     connect(&d->gpuThread, &QThread::finished, d->gpuWorker, &QObject::deleteLater);
@@ -55,8 +58,8 @@ Engine::Engine(QObject* parent, Isolation isolation)
     connect(d->compileWorker, &CompileWorker::compileInRunnerWanted, d->gpuWorker,
             &GpuWorker::compileInRunner);
     connect(d->gpuWorker, &GpuWorker::compiled, this, onCompiled);
-    connect(d->compileWorker, &CompileWorker::sassListed, this, &Engine::sassListed);
-    connect(d->compileWorker, &CompileWorker::sassReady, this, &Engine::sassReady);
+    connect(d->sassWorker, &CompileWorker::sassListed, this, &Engine::sassListed);
+    connect(d->sassWorker, &CompileWorker::sassReady, this, &Engine::sassReady);
     connect(d->gpuWorker, &GpuWorker::devicesChanged, this,
             [this](const QVector<DeviceInfo>& devices, const QString& error) {
                 d->devices = devices;
@@ -70,8 +73,10 @@ Engine::Engine(QObject* parent, Isolation isolation)
     connect(d->gpuWorker, &GpuWorker::runFinished, this, &Engine::onRunFinished);
     connect(d->gpuWorker, &GpuWorker::profileFinished, this, &Engine::onProfileFinished);
     d->compileThread.setObjectName(QStringLiteral("kernelpad-compile"));
+    d->sassThread.setObjectName(QStringLiteral("kernelpad-sass"));
     d->gpuThread.setObjectName(QStringLiteral("kernelpad-gpu"));
     d->compileThread.start();
+    d->sassThread.start();
     d->gpuThread.start();
 }
 
@@ -83,16 +88,17 @@ Engine::~Engine() {
     d->sweeps.clear();
     // nvdisasm in flight is killed rather than waited for.
     d->sassJobs.cancelAll();
-    // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both
-    // threads stop promptly even with NVRTC hung; runs compile on the GPU thread too.
-    abandonCompilesOn(&d->compileThread);
-    abandonCompilesOn(&d->gpuThread);
-    d->compileThread.quit();
-    d->gpuThread.quit();
-    d->compileThread.wait();
-    d->gpuThread.wait();
-    stopAbandoningCompilesOn(&d->compileThread);
-    stopAbandoningCompilesOn(&d->gpuThread);
+    // A compile that has not returned is left to its own thread (CompileWatchdog.h), so every
+    // worker thread stops promptly even with NVRTC hung; disassemblies compile on the SASS
+    // thread, runs on the GPU thread.
+    for (QThread* thread : {&d->compileThread, &d->sassThread, &d->gpuThread}) {
+        abandonCompilesOn(thread);
+        thread->quit();
+    }
+    for (QThread* thread : {&d->compileThread, &d->sassThread, &d->gpuThread}) {
+        thread->wait();
+        stopAbandoningCompilesOn(thread);
+    }
 }
 
 void Engine::refreshDevices() {
@@ -137,7 +143,7 @@ quint64 Engine::disassemble(const Project& project, const QString& projectDir, c
                             const QString& tag) {
     const quint64 id = d->nextId++;
     d->sassJobs.add(id, tag);
-    QMetaObject::invokeMethod(d->compileWorker, "disassemble", Qt::QueuedConnection,
+    QMetaObject::invokeMethod(d->sassWorker, "disassemble", Qt::QueuedConnection,
                               Q_ARG(quint64, id), Q_ARG(kernelpad::Project, project),
                               Q_ARG(QString, projectDir), Q_ARG(QString, arch));
     return id;

@@ -82,11 +82,13 @@ public:
     /// line's compile asks for none: it would start a runner only to drop the answer).
     quint64 compile(const Project& project, const QString& projectDir, int device,
                     bool queryResources = true);
-    /// The SASS of the project compiled for `arch` with -lineinfo, through nvdisasm on the
-    /// compile worker; answered by sassReady() with the same id, after sassListed() (the SASS
-    /// before its line map) when nvdisasm ran. A newer request with the same non-empty `tag`
-    /// cancels this one (core/compile/SassJob.h): its nvdisasm processes are killed and it is
-    /// answered with report.sass.cancelled set.
+    /// The SASS of the project compiled for `arch` with -lineinfo, through nvdisasm on a
+    /// worker thread of its own (never the compile worker's: a compile asked meanwhile does
+    /// not wait for nvdisasm), one request at a time in the order asked; answered by
+    /// sassReady() with the same id, after sassListed() (the SASS before its line map) when
+    /// nvdisasm ran. A newer request with the same non-empty `tag` cancels this one
+    /// (core/compile/SassJob.h): its nvdisasm processes are killed and it is answered with
+    /// report.sass.cancelled set.
     quint64 disassemble(const Project& project, const QString& projectDir, const QString& arch,
                         const QString& tag = {});
     /// Cancels the unanswered disassemble request of `tag`, as a newer one would; false when

@@ -20,12 +20,16 @@ class SweepJob;
 
 struct Engine::Private {
     CompileCache cache;
-    SassJobs sassJobs; ///< the disassemble requests not answered yet; the compile worker reads it
+    SassJobs sassJobs; ///< the disassemble requests not answered yet; the SASS worker reads it
     std::atomic_bool cancel{false};
     QThread compileThread;
+    QThread sassThread;
     QThread gpuThread;
     CompileWorker* compileWorker = nullptr; // lives on compileThread, deleted when it ends
-    GpuWorker* gpuWorker = nullptr;         // lives on gpuThread, deleted when it ends
+    /// Disassembles on sassThread, so that nvdisasm never holds up a compile (another
+    /// CompileWorker; only its disassemble() is called).
+    CompileWorker* sassWorker = nullptr;
+    GpuWorker* gpuWorker = nullptr; // lives on gpuThread, deleted when it ends
 
     QVector<DeviceInfo> devices;
     bool driverKnownMissing = false;

@@ -1,6 +1,6 @@
 #pragma once
-// The two workers behind Engine: NVRTC on one thread, the GPU (in this process or through
-// the runner process) on another.
+// The workers behind Engine: NVRTC on one thread, nvdisasm on another, the GPU (in this
+// process or through the runner process) on a third.
 
 #include "core/compile/CompileCache.h"
 #include "core/compile/SassJob.h"
@@ -19,7 +19,8 @@ namespace kernelpad {
 
 class ProfileRun;
 
-/// Compiles on its own thread so the editor stays live.
+/// Compiles on its own thread so the editor stays live. The Engine has two: one compiles, the
+/// other disassembles, so that nvdisasm never stands between an edit and its compile.
 class CompileWorker : public QObject {
     Q_OBJECT
 public:

@@ -1,26 +1,21 @@
 // Stopping a disassembly from another thread: SassJobs' tags (a newer request replaces the
 // older), disassembleCubin() killing both nvdisasm processes when its flag is set (during the
 // listing and during the life ranges), a cancelled report kept out of SassCache, and the Engine
-// answering a replaced request as cancelled. nvdisasm is a script in CUDA_HOME that logs its
-// start and end with its pid and, while a "slow" file exists, sleeps first.
+// answering a replaced request as cancelled. nvdisasm is tests/support/StandInNvdisasm.h's.
 
+#include "../support/StandInNvdisasm.h"
 #include "../support/TestMain.h"
 #include "../support/TestProjects.h"
-#include "TestPaths.h"
 #include "core/compile/SassCache.h"
 #include "core/compile/SassJob.h"
 #include "core/compile/SassReport.h"
 #include "core/engine/Engine.h"
 
 #include <QDateTime>
-#include <QDir>
-#include <QFile>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
-#include <csignal>
 #include <thread>
 
 namespace tst_sassjob {
@@ -29,13 +24,8 @@ using namespace kernelpad;
 
 namespace {
 
-/// The stand-in's sleep while "slow" exists: far longer than any test waits for a kill.
-constexpr int kSlowSeconds = 20;
 constexpr int kAnswerTimeoutMs = 60000;
-
-bool alive(qint64 pid) {
-    return pid > 0 && ::kill(pid_t(pid), 0) == 0;
-}
+using Slow = test::StandInNvdisasm::Process;
 
 } // namespace
 
@@ -51,84 +41,21 @@ private slots:
     void engineAnswersAReplacedRequestAsCancelled();
 
 private:
-    /// The pids of the processes started (lines "start PID ARGS"), in order.
-    [[nodiscard]] QVector<qint64> started() const;
-    /// The pids that ran to their end.
-    [[nodiscard]] QVector<qint64> ended() const;
-    [[nodiscard]] QString slowFlag(const QString& which) const {
-        return m_dir.filePath(QStringLiteral("slow-") + which);
-    }
-    void setSlow(const QString& which, bool on) const;
+    [[nodiscard]] QVector<qint64> started() const { return m_nvdisasm.started(); }
+    [[nodiscard]] QVector<qint64> ended() const { return m_nvdisasm.ended(); }
+    static bool alive(qint64 pid) { return test::StandInNvdisasm::alive(pid); }
+    void setSlow(Slow which, bool on) const { QVERIFY(m_nvdisasm.setSlow(which, on)); }
 
-    QTemporaryDir m_dir;
-    QString m_log;
+    test::StandInNvdisasm m_nvdisasm;
 };
 
 void TestSassJob::initTestCase() {
-    QVERIFY(m_dir.isValid());
-    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-    QVERIFY(QDir().mkpath(bin));
-    m_log = m_dir.filePath(QStringLiteral("starts.log"));
-    QFile script(bin + QStringLiteral("/nvdisasm"));
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    // slow-listing / slow-life: the listing's or the life ranges' process sleeps first (its
-    // sleep detached from the pipes, so that killing the shell ends the output at once).
-    const QByteArray dir = m_dir.path().toUtf8();
-    script.write("#!/bin/sh\necho \"start $$ $*\" >> '" + m_log.toUtf8() +
-                 "'\n"
-                 "case \"$*\" in *--print-life-ranges*) which=life;; *) which=listing;; esac\n"
-                 "[ -f '" +
-                 dir + "'/slow-$which ] && sleep " + QByteArray::number(kSlowSeconds) +
-                 " </dev/null >/dev/null 2>&1\n"
-                 "echo \"end $$\" >> '" +
-                 m_log.toUtf8() +
-                 "'\n"
-                 "cat '" +
-                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
-    script.close();
-    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-    qunsetenv("CUDA_PATH");
+    QVERIFY(m_nvdisasm.install());
 }
 
 void TestSassJob::init() {
-    QFile::remove(m_log);
-    setSlow(QStringLiteral("listing"), false);
-    setSlow(QStringLiteral("life"), false);
+    m_nvdisasm.reset();
     SassCache::instance().clear();
-}
-
-QVector<qint64> TestSassJob::started() const {
-    QVector<qint64> pids;
-    QFile file(m_log);
-    if (file.open(QIODevice::ReadOnly)) {
-        for (const QByteArray& line : file.readAll().split('\n')) {
-            if (line.startsWith("start "))
-                pids << line.split(' ').value(1).toLongLong();
-        }
-    }
-    return pids;
-}
-
-QVector<qint64> TestSassJob::ended() const {
-    QVector<qint64> pids;
-    QFile file(m_log);
-    if (file.open(QIODevice::ReadOnly)) {
-        for (const QByteArray& line : file.readAll().split('\n')) {
-            if (line.startsWith("end "))
-                pids << line.mid(4).trimmed().toLongLong();
-        }
-    }
-    return pids;
-}
-
-void TestSassJob::setSlow(const QString& which, bool on) const {
-    if (!on) {
-        QFile::remove(slowFlag(which));
-        return;
-    }
-    QFile flag(slowFlag(which));
-    QVERIFY(flag.open(QIODevice::WriteOnly));
 }
 
 void TestSassJob::newerTagCancelsTheOlder() {
@@ -165,9 +92,9 @@ void TestSassJob::cancelKillsBothProcesses_data() {
 
 void TestSassJob::cancelKillsBothProcesses() {
     QFETCH(bool, duringListing);
-    setSlow(QStringLiteral("life"), true);
+    setSlow(Slow::LifeRanges, true);
     if (duringListing)
-        setSlow(QStringLiteral("listing"), true);
+        setSlow(Slow::Listing, true);
     std::atomic_bool cancel{false};
     SassOptions options;
     options.liveRanges = true;
@@ -237,14 +164,14 @@ void TestSassJob::engineAnswersAReplacedRequestAsCancelled() {
     project.kernel = QStringLiteral("saxpy");
     project.source +=
         QStringLiteral("__device__ int replaced%1;\n").arg(QDateTime::currentMSecsSinceEpoch());
-    setSlow(QStringLiteral("listing"), true);
-    setSlow(QStringLiteral("life"), true);
+    setSlow(Slow::Listing, true);
+    setSlow(Slow::LifeRanges, true);
     const quint64 first =
         engine.disassemble(project, QString(), QStringLiteral("sm_90"), QStringLiteral("view"));
     QTRY_VERIFY_WITH_TIMEOUT(started().size() == 2, kAnswerTimeoutMs);
     const QVector<qint64> slow = started();
-    setSlow(QStringLiteral("listing"), false);
-    setSlow(QStringLiteral("life"), false);
+    setSlow(Slow::Listing, false);
+    setSlow(Slow::LifeRanges, false);
     const quint64 second =
         engine.disassemble(project, QString(), QStringLiteral("sm_90"), QStringLiteral("view"));
     QTRY_VERIFY_WITH_TIMEOUT(ready.size() == 2, kAnswerTimeoutMs);

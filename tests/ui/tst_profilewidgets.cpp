@@ -1,4 +1,5 @@
-// The profile's widgets on their own: the roofline (roofs, points joined in order, tooltips),
+// The profile's widgets on their own: the roofline (roofs, points joined in order, tooltips,
+// the levels' labels never drawn over one another),
 // the stall chart (sorted, capped, tooltips) and the editor margin (heat, flags, tooltips,
 // following edits, stale).
 
@@ -9,6 +10,7 @@
 #include "ui/widgets/ProfilePanel.h"
 #include "ui/widgets/RooflineChart.h"
 #include "ui/widgets/RooflineChartLevels.h"
+#include "ui/widgets/RooflineLabels.h"
 #include "ui/widgets/StallChart.h"
 
 #include <QBarSet>
@@ -16,6 +18,8 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDir>
+#include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLineSeries>
@@ -86,6 +90,10 @@ private slots:
     void rooflineLevelsOfRecordedSaxpy();
     void rooflineLevelsTensorAndModes();
     void rooflineLevelsReadableInTheProfileTab();
+    void labelsPlacedApart_data();
+    void labelsPlacedApart();
+    void rooflineLevelLabelsNeverOverlap_data();
+    void rooflineLevelLabelsNeverOverlap();
     void stallsSortedWithTooltips();
     void stallsBeyondTheCapBecomeOther();
     void heatLevels_data();
@@ -193,8 +201,8 @@ void TestProfileWidgets::rooflineLevelsOfRecordedSaxpy() {
     QCOMPARE(points.size(), 3);
     const QList<HierarchyPoint> expected = levels->roofline().points();
     for (int i = 0; i < 3; ++i) {
-        QCOMPARE(points.at(i)->pointLabelsFormat(), levels->pointLabels().at(i));
-        QVERIFY(points.at(i)->pointLabelsVisible());
+        // Labelled by the chart (labelPlacements()), not above each marker by Qt Charts.
+        QVERIFY(!points.at(i)->pointLabelsVisible());
         QCOMPARE(points.at(i)->at(0),
                  QPointF(expected.at(i).flopsPerByte, expected.at(i).flopsPerSecond / 1e12));
     }
@@ -271,6 +279,159 @@ void TestProfileWidgets::rooflineLevelsReadableInTheProfileTab() {
     const QRectF plot = panel.roofline()->levels()->chart()->plotArea();
     QVERIFY2(plot.width() >= 200 && plot.height() >= 150,
              qPrintable(QStringLiteral("%1 x %2").arg(plot.width()).arg(plot.height())));
+}
+
+namespace {
+
+/// "L1 (12, 30 20x14)": what a failure prints of the labels placed.
+QString describe(const QVector<ChartLabelPlacement>& labels) {
+    QStringList out;
+    for (const ChartLabelPlacement& l : labels)
+        out << QStringLiteral("%1 (%2, %3 %4x%5)")
+                   .arg(l.text)
+                   .arg(l.rect.x())
+                   .arg(l.rect.y())
+                   .arg(l.rect.width())
+                   .arg(l.rect.height());
+    return out.join(QStringLiteral("; "));
+}
+
+QRectF markerRect(const QPointF& centre, qreal size) {
+    return QRectF(centre - QPointF(size / 2, size / 2), QSizeF(size, size));
+}
+
+/// Every pair of labels apart and no label on a marker; the first broken rule, or empty.
+QString overlapIn(const QVector<ChartLabelPlacement>& labels, const QVector<QPointF>& markers,
+                  qreal markerSize) {
+    for (int i = 0; i < labels.size(); ++i) {
+        for (int j = i + 1; j < labels.size(); ++j)
+            if (labels.at(i).rect.intersects(labels.at(j).rect))
+                return QStringLiteral("'%1' and '%2' overlap: %3")
+                    .arg(labels.at(i).text, labels.at(j).text, describe(labels));
+        for (int m = 0; m < markers.size(); ++m)
+            if (labels.at(i).rect.intersects(markerRect(markers.at(m), markerSize)))
+                return QStringLiteral("'%1' covers marker %2: %3")
+                    .arg(labels.at(i).text)
+                    .arg(m)
+                    .arg(describe(labels));
+    }
+    return {};
+}
+
+} // namespace
+
+void TestProfileWidgets::labelsPlacedApart_data() {
+    QTest::addColumn<QVector<QPointF>>("centres");
+    QTest::addColumn<QStringList>("shown");
+    QTest::newRow("two points close, side by side")
+        << QVector<QPointF>{{100, 100}, {108, 102}} << QStringList{"L1", "L2"};
+    QTest::newRow("two points on one another share a label")
+        << QVector<QPointF>{{100, 100}, {101, 101}, {200, 50}}
+        << QStringList{QStringLiteral("L1 · L2"), "DRAM"};
+    QTest::newRow("a tight cluster of four")
+        << QVector<QPointF>{{100, 100}, {112, 100}, {100, 112}, {112, 112}}
+        << QStringList{"L1", "L2", "DRAM", "L1 FP64"};
+    QTest::newRow("against the frame's corner")
+        << QVector<QPointF>{{294, 8}, {286, 14}} << QStringList{"L1", "L2"};
+}
+
+void TestProfileWidgets::labelsPlacedApart() {
+    QFETCH(QVector<QPointF>, centres);
+    QFETCH(QStringList, shown);
+    const QStringList names{"L1", "L2", "DRAM", "L1 FP64"};
+    QVector<ChartLabelAnchor> anchors;
+    for (int i = 0; i < centres.size(); ++i)
+        anchors.append({centres.at(i), names.at(i)});
+    const qreal marker = 12;
+    const QRectF bounds(0, 0, 300, 200);
+    const QFontMetricsF metrics{QFont()};
+    const QVector<ChartLabelPlacement> labels =
+        placeChartLabels(anchors, marker, bounds,
+                         [&](const QString& text) { return metrics.boundingRect(text).size(); });
+    QStringList texts;
+    for (const ChartLabelPlacement& l : labels)
+        texts << l.text;
+    QCOMPARE(texts, shown);
+    const QString overlap = overlapIn(labels, centres, marker);
+    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+    for (const ChartLabelPlacement& l : labels)
+        QVERIFY2(bounds.contains(l.rect), qPrintable(describe(labels)));
+    // A label away from its marker is tied to it by a leader from the marker's edge.
+    for (const ChartLabelPlacement& l : labels) {
+        if (!l.leader)
+            continue;
+        const QPointF centre = centres.at(l.anchors.first());
+        QVERIFY(QLineF(centre, l.leader->p1()).length() <= marker / 2 + 0.01);
+        QCOMPARE(l.leader->p2().x(), std::clamp(centre.x(), l.rect.left(), l.rect.right()));
+    }
+}
+
+void TestProfileWidgets::rooflineLevelLabelsNeverOverlap_data() {
+    QTest::addColumn<QSize>("size");
+    // Whether Qt Charts' own labels collided at that size by a clear margin (the first row's
+    // by less than a pixel, depending on the font).
+    QTest::addColumn<bool>("qtLabelsCollide");
+    QTest::newRow("the Profile tab's column (1280 x 800 window)") << QSize(460, 420) << false;
+    QTest::newRow("the smallest chart") << QSize(300, 260) << true;
+    QTest::newRow("a large chart") << QSize(1000, 700) << false;
+}
+
+void TestProfileWidgets::rooflineLevelLabelsNeverOverlap() {
+    // The WMMA GEMM (tests/data/ncu/wmma_gemm_bf16.hier.*): its L1 and L2 points lie close
+    // together, and Qt Charts' own labels, centred above each marker, were drawn over each other.
+    QFETCH(QSize, size);
+    QFETCH(bool, qtLabelsCollide);
+    RooflineLevelsChart levels;
+    levels.setRoofline(test::recordedProfile("wmma_gemm_bf16", "hier").hierarchy,
+                       QStringLiteral("Run 1 · wmma_gemm_bf16"));
+    levels.resize(size);
+    levels.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&levels));
+    QCoreApplication::processEvents();
+    const QList<QScatterSeries*> points = scatterOf(levels.chart());
+    QCOMPARE(points.size(), 3);
+    QVector<QPointF> markers;
+    for (QScatterSeries* p : points)
+        markers << levels.chart()->mapToPosition(p->at(0), p);
+    const QVector<ChartLabelPlacement> labels = levels.labelPlacements();
+    QVERIFY2(!labels.isEmpty(), "no labels placed");
+    // Every point is named by one label.
+    QVector<int> named;
+    for (const ChartLabelPlacement& l : labels)
+        named += l.anchors;
+    std::sort(named.begin(), named.end());
+    QCOMPARE(named, (QVector<int>{0, 1, 2}));
+    const qreal marker = 12; // the levels' marker size (kLevelsPointSize)
+    const QString overlap = overlapIn(labels, markers, marker);
+    QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
+    // The bug this guards against is in this recording: Qt Charts' own place for each label,
+    // centred above its marker, puts the L1 and L2 labels on each other.
+    QVector<ChartLabelPlacement> above;
+    const QFontMetricsF metrics(levels.chart()->font());
+    for (int i = 0; i < markers.size(); ++i) {
+        const QString text = levels.pointLabels().at(i);
+        const QSizeF s = metrics.boundingRect(text).size();
+        above.append({text,
+                      QRectF(QPointF(markers.at(i).x() - s.width() / 2,
+                                     markers.at(i).y() - marker / 2 - s.height()),
+                             s),
+                      {i},
+                      std::nullopt});
+    }
+    if (qtLabelsCollide)
+        QVERIFY2(above.at(0).rect.intersects(above.at(1).rect), qPrintable(describe(above)));
+    // What is drawn is what was placed.
+    QStringList texts;
+    for (const ChartLabelPlacement& l : labels)
+        texts << l.text;
+    QVector<QRectF> drawn;
+    for (QGraphicsItem* item : levels.chart()->childItems())
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+            text && texts.contains(text->text()) && text->isVisible())
+            drawn << text->mapRectToParent(text->boundingRect());
+    QCOMPARE(drawn.size(), labels.size());
+    for (const ChartLabelPlacement& l : labels)
+        QVERIFY2(drawn.contains(l.rect), qPrintable(describe(labels)));
 }
 
 void TestProfileWidgets::stallsSortedWithTooltips() {

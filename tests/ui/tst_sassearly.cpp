@@ -1,9 +1,10 @@
 // SASS as soon as a compile comes back: with the SASS or Diff tab shown, or shown since the
 // project was opened, the disassembly starts right after each compile, without the tab coming
 // to the front, and switching to the tab shows it with no new nvdisasm process; a tab nobody
-// opened starts nothing; a newer compile kills the older disassembly. nvdisasm is a script in
-// CUDA_HOME that logs its start and end with its pid, prints the recorded saxpy listing and,
-// while a "slow" file exists, sleeps first.
+// opened starts nothing; a newer compile kills the older disassembly, the SASS tab's and the
+// Diff tab's alike, and a compile never waits for a disassembly. nvdisasm is
+// tests/support/StandInNvdisasm.h's.
+#include "../support/StandInNvdisasm.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
 #include "core/compile/SassCache.h"
@@ -35,18 +36,13 @@ using namespace kernelpad;
 namespace {
 
 constexpr int kCompileTimeoutMs = 60000;
-/// The stand-in's sleep while "slow" exists: longer than the test waits for a kill.
-constexpr int kSlowSeconds = 20;
+using Slow = test::StandInNvdisasm::Process;
 
 QString recorded(const QString& name) {
     QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/") + name);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing test data %s", qPrintable(file.fileName()));
     return QString::fromUtf8(file.readAll());
-}
-
-bool alive(qint64 pid) {
-    return pid > 0 && ::kill(pid_t(pid), 0) == 0;
 }
 
 /// saxpy with a global of its own: code (and so a CUBIN) no other compile made, which neither
@@ -86,20 +82,39 @@ struct Window {
         return (shown.wait(kCompileTimeoutMs) || shown.count() > 0) &&
                window.workbench()->lastCompile()->ok;
     }
-    /// Waits until everything queued on the compile worker before now has been handled: a
-    /// compile asked now is answered after any disassembly asked before it.
-    bool drainCompileWorker() {
+    /// Waits until everything queued on the compile and SASS workers before now has been
+    /// handled: a compile asked now is answered after any compile asked before it, and a
+    /// disassembly after any disassembly. The drain's own disassembly starts no nvdisasm: it
+    /// is cancelled at once, and its source does not compile should the worker start it first.
+    bool drainWorkers() {
         QSignalSpy compiled(&engine, &Engine::compiled);
-        const quint64 id = engine.compile(window.document()->project(), QString(), -1, false);
+        QSignalSpy disassembled(&engine, &Engine::sassReady);
+        const quint64 compile = engine.compile(window.document()->project(), QString(), -1, false);
+        const QString tag = QStringLiteral("drain");
+        Project broken = window.document()->project();
+        broken.source = QStringLiteral("#error drain\n");
+        const quint64 sass = engine.disassemble(broken, QString(), QStringLiteral("sm_90"), tag);
+        engine.cancelDisassembly(tag);
+        drains << sass;
+        const auto answered = [](const QSignalSpy& spy, quint64 id) {
+            for (const QList<QVariant>& answer : spy)
+                if (answer.at(0).toULongLong() == id)
+                    return true;
+            return false;
+        };
         return QTest::qWaitFor(
-            [&] {
-                for (const QList<QVariant>& answer : compiled)
-                    if (answer.at(0).toULongLong() == id)
-                        return true;
-                return false;
-            },
+            [&] { return answered(compiled, compile) && answered(disassembled, sass); },
             kCompileTimeoutMs);
     }
+    /// The answers in `ready` (a spy on sassReady) other than drainWorkers()'s.
+    [[nodiscard]] int answers(const QSignalSpy& ready) const {
+        int count = 0;
+        for (const QList<QVariant>& answer : ready)
+            count += drains.contains(answer.at(0).toULongLong()) ? 0 : 1;
+        return count;
+    }
+
+    QVector<quint64> drains; ///< the requests of drainWorkers()
 };
 
 } // namespace
@@ -116,63 +131,28 @@ private slots:
     void noTabShownStartsNothing_data();
     void noTabShownStartsNothing();
     void newerCompileKillsTheOlderDisassembly();
+    void diffDisassemblyOffTheCompileWorkerAndKilled();
 
 private:
     /// The pids of the nvdisasm processes started since init(), in order.
-    [[nodiscard]] QVector<qint64> started() const { return pids("start "); }
+    [[nodiscard]] QVector<qint64> started() const { return m_nvdisasm.started(); }
     /// The pids that ran to their end.
-    [[nodiscard]] QVector<qint64> ended() const { return pids("end "); }
-    [[nodiscard]] QVector<qint64> pids(const QByteArray& prefix) const;
-    [[nodiscard]] QString slowFlag() const { return m_dir.filePath(QStringLiteral("slow")); }
+    [[nodiscard]] QVector<qint64> ended() const { return m_nvdisasm.ended(); }
+    static bool alive(qint64 pid) { return test::StandInNvdisasm::alive(pid); }
+    void setSlow(bool on) const { QVERIFY(m_nvdisasm.setSlow(Slow::Both, on)); }
 
-    QTemporaryDir m_dir;
-    QString m_log;
+    test::StandInNvdisasm m_nvdisasm;
 };
 
 void TestSassEarly::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
-    QVERIFY(m_dir.isValid());
-    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-    QVERIFY(QDir().mkpath(bin));
-    m_log = m_dir.filePath(QStringLiteral("nvdisasm.log"));
-    QFile script(bin + QStringLiteral("/nvdisasm"));
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    // The sleep is detached from the pipes, so that killing the shell ends its output at once.
-    script.write("#!/bin/sh\necho \"start $$ $*\" >> '" + m_log.toUtf8() +
-                 "'\n"
-                 "for f; do :; done\n"
-                 "head -c 4 \"$f\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
-                 "[ -f '" +
-                 slowFlag().toUtf8() + "' ] && sleep " + QByteArray::number(kSlowSeconds) +
-                 " </dev/null >/dev/null 2>&1\n"
-                 "echo \"end $$\" >> '" +
-                 m_log.toUtf8() +
-                 "'\n"
-                 "cat '" +
-                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
-    script.close();
-    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-    qunsetenv("CUDA_PATH");
+    QVERIFY(m_nvdisasm.install());
 }
 
 void TestSassEarly::init() {
-    QFile::remove(m_log);
-    QFile::remove(slowFlag());
+    m_nvdisasm.reset();
     SassCache::instance().clear();
-}
-
-QVector<qint64> TestSassEarly::pids(const QByteArray& prefix) const {
-    QVector<qint64> found;
-    QFile file(m_log);
-    if (file.open(QIODevice::ReadOnly)) {
-        for (const QByteArray& line : file.readAll().split('\n')) {
-            if (line.startsWith(prefix))
-                found << line.mid(prefix.size()).split(' ').value(0).toLongLong();
-        }
-    }
-    return found;
 }
 
 void TestSassEarly::compileDisassemblesWithoutSwitchingTabs_data() {
@@ -207,9 +187,9 @@ void TestSassEarly::compileDisassemblesWithoutSwitchingTabs() {
     // Switching to the tab shows that listing: no new request, no new process.
     w.tabs->setCurrentIndex(MainWindow::SassTab);
     QCoreApplication::processEvents();
-    QVERIFY(w.drainCompileWorker());
+    QVERIFY(w.drainWorkers());
     QCoreApplication::processEvents();
-    QCOMPARE(ready.count(), 1);
+    QCOMPARE(w.answers(ready), 1);
     QCOMPARE(started().size(), 2);
     QCOMPARE(view->functions(), QStringList{QStringLiteral("saxpy")});
     QCOMPARE(view->report().compile.ptx, ptx);
@@ -236,7 +216,7 @@ void TestSassEarly::diffReportsComeWithoutSwitchingTabs() {
 
     auto* diff = test::part<CompileDiffView>(&w.window, "compileDiff");
     w.tabs->setCurrentIndex(MainWindow::DiffTab);
-    QVERIFY(w.drainCompileWorker());
+    QVERIFY(w.drainWorkers());
     QCoreApplication::processEvents();
     QCOMPARE(started().size(), 2);
     QVERIFY2(diff->message().contains(QLatin1String("SASS: ")), qPrintable(diff->message()));
@@ -258,7 +238,7 @@ void TestSassEarly::noTabShownStartsNothing() {
         QVERIFY(ready.wait(kCompileTimeoutMs) || ready.count() > 0);
         w.tabs->setCurrentIndex(MainWindow::DiffTab);
         w.tabs->setCurrentIndex(MainWindow::TimingTab);
-        QVERIFY(w.drainCompileWorker());
+        QVERIFY(w.drainWorkers());
         // Another project: what was shown for the old one does not count.
         QSignalSpy shown(w.window.workbench(), &Workbench::compileShown);
         Project next = test::fillProject(uniqueSource(QStringLiteral("next")));
@@ -271,9 +251,9 @@ void TestSassEarly::noTabShownStartsNothing() {
     init();
     ready.clear();
     QVERIFY(w.compileEdit(QStringLiteral("unseen")));
-    QVERIFY(w.drainCompileWorker());
+    QVERIFY(w.drainWorkers());
     QCoreApplication::processEvents();
-    QCOMPARE(ready.count(), 0);
+    QCOMPARE(w.answers(ready), 0);
     QCOMPARE(started().size(), 0);
 }
 
@@ -288,13 +268,11 @@ void TestSassEarly::newerCompileKillsTheOlderDisassembly() {
     // The first edit's nvdisasm hangs; the second edit comes while it runs.
     init();
     ready.clear();
-    QFile flag(slowFlag());
-    QVERIFY(flag.open(QIODevice::WriteOnly));
-    flag.close();
+    setSlow(true);
     QVERIFY(w.compileEdit(QStringLiteral("older")));
     QTRY_VERIFY_WITH_TIMEOUT(started().size() == 2, kCompileTimeoutMs);
     const QVector<qint64> older = started();
-    QFile::remove(slowFlag());
+    setSlow(false);
     QVERIFY(w.compileEdit(QStringLiteral("newer")));
     const QString ptx = w.window.workbench()->lastCompile()->ptx;
     QVERIFY(ptx.contains(QLatin1String("newer_")));
@@ -316,6 +294,57 @@ void TestSassEarly::newerCompileKillsTheOlderDisassembly() {
                                        QLatin1String("disassembly stopped"));
     QVERIFY(sawStopped);
     QCOMPARE(view->message(), QString());
+}
+
+// The Diff tab's disassemblies run beside the compiles, never before them: a compile asked
+// while the previous compile's nvdisasm hangs is answered with that nvdisasm still running.
+// Once that compile leaves the history (two edits later), its processes are killed and its
+// answer, the stop, is shown nowhere.
+void TestSassEarly::diffDisassemblyOffTheCompileWorkerAndKilled() {
+    Window w;
+    QVERIFY(w.open());
+    auto* history = w.window.findChild<CompileHistory*>(QStringLiteral("compileHistory"));
+    QVERIFY(history);
+    w.tabs->setCurrentIndex(MainWindow::DiffTab);
+    QTRY_VERIFY_WITH_TIMEOUT(history->current() && history->current()->report, kCompileTimeoutMs);
+
+    init();
+    setSlow(true);
+    QVERIFY(w.compileEdit(QStringLiteral("hung")));
+    QTRY_VERIFY_WITH_TIMEOUT(started().size() == 2, kCompileTimeoutMs);
+    const QVector<qint64> hung = started();
+    const int hungNumber = history->current()->number;
+    QVERIFY(w.compileEdit(QStringLiteral("next")));
+    for (const qint64 pid : hung)
+        QVERIFY2(alive(pid) && !ended().contains(pid),
+                 qPrintable(QStringLiteral("the compile waited for nvdisasm %1 to end").arg(pid)));
+    QVERIFY(history->previous() && history->previous()->number == hungNumber);
+
+    setSlow(false);
+    QSignalSpy ready(&w.engine, &Engine::sassReady);
+    QVERIFY(w.compileEdit(QStringLiteral("last")));
+    for (const qint64 pid : hung) {
+        QTRY_VERIFY2(!alive(pid), qPrintable(QStringLiteral("nvdisasm %1 of a compile no longer "
+                                                            "compared still runs")
+                                                 .arg(pid)));
+        QVERIFY2(!ended().contains(pid), qPrintable(QString::number(pid)));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(history->reportsReady(), kCompileTimeoutMs);
+    QVERIFY(history->previous()->report->compile.ptx.contains(QLatin1String("next_")));
+    QVERIFY(history->current()->report->compile.ptx.contains(QLatin1String("last_")));
+    QVERIFY(history->comparison() && history->comparison()->hasSass);
+    int stops = 0;
+    for (const QList<QVariant>& answer : ready)
+        stops += answer.at(1).value<SassReport>().sass.cancelled ? 1 : 0;
+    QCOMPARE(stops, 1);
+    for (const std::optional<CompileSnapshot>* kept :
+         {&history->current(), &history->previous(), &history->pinned()})
+        QVERIFY(!*kept || !(*kept)->report ||
+                !(*kept)->report->compile.ptx.contains(QLatin1String("hung_")));
+    auto* diff = test::part<CompileDiffView>(&w.window, "compileDiff");
+    QVERIFY2(diff->message().contains(QLatin1String("SASS: ")), qPrintable(diff->message()));
+    // Answered, as cancelled: nothing of that compile's tag is left.
+    QVERIFY(!w.engine.cancelDisassembly(history->reportTag(hungNumber)));
 }
 
 KERNELPAD_TEST_MAIN(TestSassEarly)

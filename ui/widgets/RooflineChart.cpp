@@ -5,7 +5,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QCursor>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -13,7 +12,6 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QStackedWidget>
-#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -294,12 +292,7 @@ void RooflineChart::rebuild() {
             point->append(xMin * inset, yMin * inset);
         else
             point->append(m_points.at(i).flopsPerByte, m_points.at(i).flopsPerSecond / kGiga);
-        connect(point, &QScatterSeries::hovered, this, [this, i](const QPointF&, bool state) {
-            if (state)
-                QToolTip::showText(QCursor::pos(), pointToolTip(i), m_view);
-            else
-                QToolTip::hideText();
-        });
+        showToolTipOnHover(point, m_view, [this, i] { return pointToolTip(i); });
         add(point);
         // The legend lists the roofs; the points carry their numbers on the chart.
         for (QLegendMarker* marker : m_chart->legend()->markers(point))

@@ -3,6 +3,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsLineItem>
+#include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
@@ -12,10 +14,10 @@
 
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <tuple>
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace kernelpad {
 
@@ -36,6 +38,16 @@ QChart* makeLogLogChart(const QString& xTitle, const QString& yTitle, QLogValueA
     return chart;
 }
 
+void showToolTipOnHover(QScatterSeries* point, QWidget* view, std::function<QString()> toolTip) {
+    QObject::connect(point, &QScatterSeries::hovered, view,
+                     [view, toolTip = std::move(toolTip)](const QPointF&, bool state) {
+                         if (state)
+                             QToolTip::showText(QCursor::pos(), toolTip(), view);
+                         else
+                             QToolTip::hideText();
+                     });
+}
+
 namespace {
 
 /// The chart plots TFLOP/s: a tensor roof of 495,000 GFLOP/s reads as 495.
@@ -44,6 +56,8 @@ constexpr double kLevelsTera = 1e12;
 constexpr double kLevelsDecadeRoom = 1.0;
 constexpr qreal kLevelsPointSize = 12.0;
 constexpr int kLevelsRoofPen = 2;
+/// Above the series and their markers, so that a label is never hidden by a roof.
+constexpr qreal kLevelsLabelZ = 20.0;
 
 /// One colour per level, shared by its roof and its points, so a point reads against the roof
 /// of its own level.
@@ -131,12 +145,19 @@ RooflineLevelsChart::RooflineLevelsChart(QWidget* parent)
     m_view->setObjectName(QStringLiteral("rooflineLevelsChart"));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumSize(280, 240);
+    // Labels are laid out in pixels: again whenever the plot area moves or resizes.
+    connect(m_chart, &QChart::plotAreaChanged, this, &RooflineLevelsChart::placeLabels);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 0, 0, 0);
     layout->addWidget(m_verdict);
     layout->addWidget(m_view, 1);
     rebuild();
+}
+
+// The chart goes with the view after this object's own part: it must not place labels then.
+RooflineLevelsChart::~RooflineLevelsChart() {
+    m_chart->disconnect(this);
 }
 
 void RooflineLevelsChart::setRoofline(const HierarchicalRoofline& roofline, const QString& title) {
@@ -281,25 +302,60 @@ void RooflineLevelsChart::addPoints() {
         point->setMarkerShape(precisionShape(p.precision));
         point->setColor(levelColor(p.level));
         point->setBorderColor(precisionColor(p.precision));
-        point->setPointLabelsFormat(labels.at(i));
-        point->setPointLabelsVisible(true);
-        point->setPointLabelsClipping(false);
+        // Its label is placed with the others' in placeLabels(), not above it by Qt Charts.
         point->append(p.flopsPerByte, p.flopsPerSecond / kLevelsTera);
-        connect(point, &QScatterSeries::hovered, this, [this, i](const QPointF&, bool state) {
-            if (state)
-                QToolTip::showText(QCursor::pos(), pointToolTip(i), m_view);
-            else
-                QToolTip::hideText();
-        });
+        showToolTipOnHover(point, m_view, [this, i] { return pointToolTip(i); });
         addSeries(point);
+        m_points << point;
         // The legend lists the roofs; the points carry their level on the chart.
         for (QLegendMarker* marker : m_chart->legend()->markers(point))
             marker->setVisible(false);
     }
 }
 
+void RooflineLevelsChart::placeLabels() {
+    qDeleteAll(m_labelItems);
+    m_labelItems.clear();
+    m_placed.clear();
+    const QRectF plot = m_chart->plotArea();
+    if (m_points.isEmpty() || plot.isEmpty())
+        return;
+    const QList<HierarchyPoint> points = m_roofline.points();
+    const QStringList texts = pointLabels();
+    QVector<ChartLabelAnchor> anchors;
+    for (int i = 0; i < m_points.size(); ++i)
+        anchors.append(
+            {m_chart->mapToPosition(m_points.at(i)->at(0), m_points.at(i)), texts.at(i)});
+    const QFont font = m_chart->font();
+    m_placed = placeChartLabels(anchors, kLevelsPointSize, plot, [&](const QString& text) {
+        // Measured as drawn, so that the rectangle placed is the one the text covers.
+        QGraphicsSimpleTextItem probe(text);
+        probe.setFont(font);
+        return probe.boundingRect().size();
+    });
+    for (const ChartLabelPlacement& label : m_placed) {
+        auto* item = new QGraphicsSimpleTextItem(label.text, m_chart);
+        item->setFont(font);
+        item->setZValue(kLevelsLabelZ);
+        // One level's label in its colour; a shared one in the text's.
+        const bool one = label.anchors.size() == 1;
+        item->setBrush(one ? QBrush(levelColor(points.at(label.anchors.first()).level).darker(115))
+                           : m_chart->titleBrush());
+        item->setPos(label.rect.topLeft());
+        m_labelItems << item;
+        if (label.leader) {
+            auto* leader = new QGraphicsLineItem(*label.leader, m_chart);
+            leader->setPen(QPen(QColor(0x80, 0x80, 0x80), 1));
+            leader->setZValue(kLevelsLabelZ);
+            m_labelItems << leader;
+        }
+    }
+}
+
 void RooflineLevelsChart::rebuild() {
     m_chart->removeAllSeries();
+    m_points.clear();
+    placeLabels(); // no points: the old labels go
     if (m_roofline.isEmpty()) {
         m_verdict->setText(tr("No hierarchical roofline in this profile: Nsight Compute's raw "
                               "page has none of the SpeedOfLight_Hierarchical*RooflineChart "
@@ -318,6 +374,7 @@ void RooflineLevelsChart::rebuild() {
     m_y->setRange(yMin, yMax);
     addRoofs(xMin, xMax);
     addPoints();
+    placeLabels();
 }
 
 } // namespace kernelpad
