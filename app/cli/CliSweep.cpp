@@ -129,6 +129,7 @@ void printBalance(QTextStream& out, const SweepBalance& balance) {
         << (balance.orderedBy.isEmpty() ? QStringLiteral("the space's")
                                         : QStringLiteral("longest first by ") + balance.orderedBy)
         << '\n';
+    out << "time: " << balance.stagesText() << '\n';
 }
 
 /// The best's A/B against the runner-up for --json: its fields and the line the text prints.
