@@ -6,6 +6,8 @@
 
 #include <QMetaObject>
 
+#include <utility>
+
 namespace kernelpad {
 
 Engine::Isolation Engine::defaultIsolation() {
@@ -81,6 +83,7 @@ Engine::~Engine() {
     for (Private::Sweep& sweep : d->sweeps)
         delete sweep.job;
     d->sweeps.clear();
+    delete std::exchange(d->preparedSweep, nullptr); // runners started for a sweep never run
     // nvdisasm in flight is killed rather than waited for.
     d->sassJobs.cancelAll();
     // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both

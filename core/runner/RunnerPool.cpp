@@ -135,6 +135,14 @@ void RunnerPool::warmUp() {
             r.client->warmUp();
 }
 
+void RunnerPool::warmUpDrivers() {
+    for (Runner& r : m_runners)
+        if (r.client) {
+            r.client->warmUp();
+            r.client->requestDevices(0);
+        }
+}
+
 int RunnerPool::busyRunners() const {
     int busy = 0;
     for (const Runner& r : m_runners)

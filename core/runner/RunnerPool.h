@@ -60,6 +60,9 @@ public:
     void setDevices(const QVector<DeviceInfo>& devices);
     /// Starts every runner that is not running, so the first jobs do not wait for them.
     void warmUp();
+    /// warmUp(), and each runner lists its devices, which initialises its driver before its
+    /// first job (the answer is not needed: a result names its own device).
+    void warmUpDrivers();
 
     /// Queues a job; the runner that takes it sets request.device. Answered by finished().
     /// `runner` >= 0: only that runner takes it while it lives (a sweep's A/B runs where its

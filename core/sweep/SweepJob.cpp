@@ -1,5 +1,8 @@
 #include "core/sweep/SweepJob.h"
 
+#include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerPool.h"
+#include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepSpace.h"
@@ -35,7 +38,8 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, 
                           .arg(QDir::toNativeSeparators(path)));
         return;
     }
-    m_evaluator = factory ? factory() : std::make_unique<RunnerSweepEvaluator>();
+    if (!m_evaluator)
+        m_evaluator = factory ? factory() : std::make_unique<RunnerSweepEvaluator>();
     m_sweep = std::make_unique<Sweep>(base, m_evaluator.get());
     m_sweep->setPrevious(previous);
     QString error;
@@ -72,6 +76,19 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, 
     m_sweep->start();
 }
 
+void SweepWorker::warmUp(const SweepJob::EvaluatorFactory& factory) {
+    if (m_evaluator)
+        return;
+    m_evaluator = factory ? factory() : std::make_unique<RunnerSweepEvaluator>();
+    // Asking each runner for its devices has it initialise the driver before the first run.
+    if (auto* single = qobject_cast<RunnerSweepEvaluator*>(m_evaluator.get())) {
+        single->client()->warmUp();
+        single->client()->requestDevices(0);
+    } else if (auto* pool = qobject_cast<PoolSweepEvaluator*>(m_evaluator.get())) {
+        pool->pool()->warmUpDrivers();
+    }
+}
+
 void SweepWorker::cancel() {
     if (m_sweep)
         m_sweep->cancel();
@@ -104,10 +121,7 @@ SweepJob::~SweepJob() {
     delete m_thread;
 }
 
-bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool resume,
-                     bool confirm) {
-    if (m_running)
-        return false;
+SweepWorker* SweepJob::makeWorker() {
     if (!m_thread) {
         m_thread = new QThread;
         m_thread->setObjectName(QStringLiteral("sweep"));
@@ -133,6 +147,25 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
         m_running = false;
         emit finished(error);
     });
+    return worker;
+}
+
+void SweepJob::warmUp() {
+    if (m_running || m_warm)
+        return;
+    SweepWorker* worker = makeWorker();
+    m_warm = true;
+    QMetaObject::invokeMethod(
+        worker, [worker, factory = m_factory] { worker->warmUp(factory); }, Qt::QueuedConnection);
+}
+
+bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool resume,
+                     bool confirm) {
+    if (m_running)
+        return false;
+    // The worker warmUp() made keeps its evaluator (its runners started); otherwise a new one.
+    SweepWorker* worker = m_warm && m_worker ? m_worker.data() : makeWorker();
+    m_warm = false;
     m_running = true;
     QMetaObject::invokeMethod(
         worker,
