@@ -2,6 +2,7 @@
 
 #include "core/compile/CompileWatchdog.h"
 #include "core/engine/EnginePrivate.h"
+#include "core/io/Trace.h"
 #include "core/sweep/SweepJob.h"
 
 #include <QMetaObject>
@@ -94,6 +95,7 @@ Engine::~Engine() {
     d->gpuThread.quit();
     d->compileThread.wait();
     d->gpuThread.wait();
+    tracePhase("engine: workers ended"); // a finished sweep's job, a child, is deleted after
     stopAbandoningCompilesOn(&d->compileThread);
     stopAbandoningCompilesOn(&d->gpuThread);
 }

@@ -1,5 +1,6 @@
 #include "core/sweep/SweepJob.h"
 
+#include "core/io/Trace.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/PoolSweepEvaluator.h"
@@ -115,10 +116,12 @@ SweepJob::~SweepJob() {
                 delete worker;
             },
             Qt::BlockingQueuedConnection);
+        tracePhase("sweep: runners told to exit"); // KERNELPAD_TRACE: where the exit goes
     }
     m_thread->quit();
     m_thread->wait();
     delete m_thread;
+    tracePhase("sweep: thread ended");
 }
 
 SweepWorker* SweepJob::makeWorker() {
