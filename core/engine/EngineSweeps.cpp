@@ -84,6 +84,7 @@ void Engine::startSweep(quint64 id) {
     if (prepared && !sweep.order.evaluator && d->preparedSingle == sweep.order.singleRunner &&
         d->preparedDevices == entrySlots(sweep.order.devices)) {
         sweep.job = prepared;
+        sweep.job->nameDevices(sweep.order.devices); // listed since it was made
     } else {
         delete prepared;
         sweep.job = makeSweepJob(sweep.order, sweep.order.devices, this);

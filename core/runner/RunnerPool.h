@@ -58,6 +58,9 @@ public:
     /// Names for the devices, for answers that carry none (a job that never ran); a result
     /// from a runner names its own device.
     void setDevices(const QVector<DeviceInfo>& devices);
+    /// Names each runner's device as `entries` (the same entries, in order, with names) do:
+    /// a pool made before its devices were listed learns their names.
+    void nameDevices(const QVector<PoolEntry>& entries);
     /// Starts every runner that is not running, so the first jobs do not wait for them.
     void warmUp();
     /// warmUp(), and each runner lists its devices, which initialises its driver before its

@@ -179,6 +179,19 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
     return true;
 }
 
+void SweepJob::nameDevices(const QVector<PoolEntry>& entries) {
+    if (!m_worker)
+        return;
+    SweepWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, entries] {
+            if (auto* pool = qobject_cast<PoolSweepEvaluator*>(worker->evaluator()))
+                pool->pool()->nameDevices(entries);
+        },
+        Qt::QueuedConnection);
+}
+
 void SweepJob::cancel() {
     if (!m_running || !m_worker)
         return;

@@ -1,11 +1,13 @@
 // kernelpad-cli sweep's start-up and exit: when --devices names the devices of one runner, the
 // sweep's runners start while the command still lists the devices (their names key the results
 // file), not after; a --devices ordinal the runner lacks is still refused with the same message
-// and exit 4; and the command leaves no runner process behind, whether it swept or refused.
+// and exit 4; and the command leaves no runner process behind, whether it swept or refused. A
+// pool made before the listing learns the devices' names from it (RunnerPool::nameDevices).
 // The runner is a stand-in (tests/support/StandInRunner.h) behind a wrapper script that records
 // each start's time and process id; KERNELPAD_TRACE gives the time the devices were listed.
 
 #include "../support/StandInRunner.h"
+#include "core/runner/RunnerPool.h"
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
@@ -166,6 +168,20 @@ private slots:
         QVERIFY2(!recorded.isEmpty(), "no runner started");
         const QString alive = survivors(recorded);
         QVERIFY2(alive.isEmpty(), qPrintable(QStringLiteral("runners left running: ") + alive));
+    }
+
+    void aPoolMadeBeforeTheListingLearnsItsDeviceNames() {
+        using kernelpad::PoolEntry;
+        using kernelpad::RunnerSpec;
+        kernelpad::RunnerPool pool(QVector<PoolEntry>{PoolEntry{RunnerSpec::local(), 0, {}},
+                                                      PoolEntry{RunnerSpec::local(), 1, {}}});
+        pool.nameDevices({PoolEntry{RunnerSpec::local(), 0, QStringLiteral("NVIDIA H200")},
+                          PoolEntry{RunnerSpec::local(), 1, QStringLiteral("NVIDIA H100")}});
+        QCOMPARE(pool.runnerEntry(0).deviceName, QStringLiteral("NVIDIA H200"));
+        QCOMPARE(pool.runnerEntry(1).deviceName, QStringLiteral("NVIDIA H100"));
+        // Entries of other devices name nothing.
+        pool.nameDevices({PoolEntry{RunnerSpec::local(), 1, QStringLiteral("other")}});
+        QCOMPARE(pool.runnerEntry(0).deviceName, QStringLiteral("NVIDIA H200"));
     }
 };
 
