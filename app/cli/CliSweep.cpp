@@ -272,6 +272,30 @@ void spreadOver(const QVector<PoolEntry>& devices, SweepOrder* order) {
     }
 }
 
+/// The sweep's runners start now when the options name its devices (entriesBeforeSurvey):
+/// each initialises the driver while this process lists the devices (whose names key the
+/// results file, and which say whether --devices' ordinals exist). A sweep that never starts
+/// stops them with `engine`.
+void startRunnersEarly(const SweepArgs& a, const RunRequest& base, Engine* engine) {
+    const QVector<PoolEntry> early = entriesBeforeSurvey(a);
+    if (early.isEmpty())
+        return;
+    SweepOrder warm;
+    warm.base = base;
+    spreadOver(early, &warm);
+    engine->prepareSweep(warm);
+    tracePhase("sweep: runners starting");
+}
+
+/// The devices' names as the results file's key takes them (unnamed ones left out).
+QStringList namesOf(const QVector<PoolEntry>& devices) {
+    QStringList names;
+    for (const PoolEntry& entry : devices)
+        if (!entry.deviceName.isEmpty())
+            names.append(entry.deviceName);
+    return names;
+}
+
 /// How `budget` times a configuration, for the head.
 QString budgetText(const SweepTimingBudget& budget) {
     if (budget.kind == SweepTimingBudget::Kind::Fast)
@@ -423,25 +447,13 @@ int runSweep(const QStringList& args) {
     base.projectDir = QFileInfo(a->project).absolutePath();
     base.device = a->device;
     base.repetitions = a->repetitions;
-    // The sweep's runners start now when the options name its devices: each initialises the
-    // driver while this process lists the devices (whose names key the results file, and which
-    // say whether --devices' ordinals exist). A sweep that never starts stops them.
     auto engine = std::make_unique<Engine>();
-    if (const QVector<PoolEntry> early = entriesBeforeSurvey(*a); !early.isEmpty()) {
-        SweepOrder warm;
-        warm.base = base;
-        spreadOver(early, &warm);
-        engine->prepareSweep(warm);
-        tracePhase("sweep: runners starting");
-    }
+    startRunnersEarly(*a, base, engine.get());
     const std::optional<QVector<PoolEntry>> devices = runnerEntries(*a, &error);
     if (!devices)
         return devicesUnavailable(*a, error);
     tracePhase("sweep: devices surveyed"); // KERNELPAD_TRACE: where the start-up goes
-    QStringList deviceNames;
-    for (const PoolEntry& entry : *devices)
-        if (!entry.deviceName.isEmpty())
-            deviceNames.append(entry.deviceName);
+    const QStringList deviceNames = namesOf(*devices);
     SweepOrder order;
     order.base = base;
     spreadOver(*devices, &order);
