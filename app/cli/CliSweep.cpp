@@ -129,6 +129,7 @@ void printBalance(QTextStream& out, const SweepBalance& balance) {
         << (balance.orderedBy.isEmpty() ? QStringLiteral("the space's")
                                         : QStringLiteral("longest first by ") + balance.orderedBy)
         << '\n';
+    out << "time: " << balance.stagesText() << '\n';
 }
 
 /// The best's A/B against the runner-up for --json: its fields and the line the text prints.
@@ -152,6 +153,58 @@ QVector<PoolEntry> surveyRunners(const QVector<RunnerSpec>& runners, QStringList
     return probe.entries();
 }
 
+/// The runner of a sweep with at most one --runner: that one, else $KERNELPAD_RUNNER's, else
+/// this computer's.
+RunnerSpec sweepRunnerOf(const SweepArgs& a) {
+    if (!a.runners.isEmpty())
+        return a.runners.first();
+    QString ignored; // the survey reports a bad $KERNELPAD_RUNNER
+    const std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&ignored);
+    return spec ? *spec : RunnerSpec::local();
+}
+
+/// `ordinals` of `runner`, each named as the runner lists the device (`listed`): the results
+/// file is keyed by the names.
+QVector<PoolEntry> entriesOn(const RunnerSpec& runner, const QVector<int>& ordinals,
+                             const QVector<DeviceInfo>& listed) {
+    QVector<PoolEntry> entries;
+    for (int ordinal : ordinals)
+        entries.append(
+            PoolEntry{runner, ordinal,
+                      ordinal >= 0 && ordinal < listed.size() ? listed[ordinal].name : QString()});
+    return entries;
+}
+
+/// The ordinals --device or --devices name ("all" and no option: none); an item that is not
+/// an ordinal sets `*badItem`.
+QVector<int> namedOrdinals(const SweepArgs& a, QString* badItem) {
+    if (a.deviceGiven)
+        return {a.device};
+    QVector<int> out;
+    if (a.devices.isEmpty() || a.devices == QLatin1String("all"))
+        return out;
+    for (const QString& item : a.devices.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int ordinal = item.trimmed().toInt(&ok);
+        if (!ok || ordinal < 0) {
+            *badItem = item;
+            return {};
+        }
+        out.append(ordinal);
+    }
+    return out;
+}
+
+/// The sweep's devices when the options name them (--device N, --devices 0,1 with at most one
+/// --runner), before any device is listed: their runners may start at once. Empty otherwise.
+QVector<PoolEntry> entriesBeforeSurvey(const SweepArgs& a) {
+    QString badItem;
+    if (a.runners.size() > 1)
+        return {};
+    const QVector<int> ordinals = namedOrdinals(a, &badItem);
+    return badItem.isEmpty() ? entriesOn(sweepRunnerOf(a), ordinals, {}) : QVector<PoolEntry>{};
+}
+
 /// The runners' devices: --device N is one runner there; --devices lists them ("all", or
 /// ordinals, one runner each, repeats allowed); neither is every device of the runner (this
 /// computer, or the one --runner names). Several --runner: every device of each, a runner that
@@ -172,31 +225,19 @@ std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* err
         }
         return entries;
     }
+    const RunnerSpec runner = sweepRunnerOf(a);
     QString driverError;
-    std::optional<RunnerSpec> spec = RunnerSpec::fromEnvironment(&driverError);
-    if (!a.runners.isEmpty())
-        spec = a.runners.first();
-    const RunnerSpec runner = spec ? *spec : RunnerSpec::local();
     // With --runner elsewhere, "every device" is every device of that runner.
     const QVector<DeviceInfo> local = devicesThroughEngine(runner, &driverError);
-    // Each entry named as its runner lists the device: the results file is keyed by the names.
-    const auto onRunner = [&runner, &local](const QVector<int>& ordinals) {
-        QVector<PoolEntry> entries;
-        for (int ordinal : ordinals)
-            entries.append(PoolEntry{runner, ordinal,
-                                     ordinal >= 0 && ordinal < local.size() ? local[ordinal].name
-                                                                            : QString()});
-        return entries;
-    };
-    if (a.deviceGiven)
-        return onRunner({a.device});
-    if (a.devices.isEmpty() || a.devices == QLatin1String("all")) {
+    if (!a.deviceGiven && (a.devices.isEmpty() || a.devices == QLatin1String("all"))) {
         QVector<PoolEntry> entries;
         for (const DeviceInfo& d : local)
             entries.append(PoolEntry{runner, d.ordinal, d.name});
         return entries;
     }
-    QVector<int> out;
+    if (a.deviceGiven)
+        return entriesOn(runner, {a.device}, local);
+    QVector<int> ordinals;
     for (const QString& item : a.devices.split(QLatin1Char(','))) {
         bool ok = false;
         const int ordinal = item.trimmed().toInt(&ok);
@@ -213,9 +254,46 @@ std::optional<QVector<PoolEntry>> runnerEntries(const SweepArgs& a, QString* err
                          .arg(local.size());
             return std::nullopt;
         }
-        out.append(ordinal);
+        ordinals.append(ordinal);
     }
-    return onRunner(out);
+    return entriesOn(runner, ordinals, local);
+}
+
+/// How the sweep spreads over `devices`: one device of this computer is one warm runner (the
+/// base request's device); several, or a runner elsewhere, a pool that gives each runner the
+/// next configuration when it is free and names each result's runner.
+void spreadOver(const QVector<PoolEntry>& devices, SweepOrder* order) {
+    if (devices.size() > 1 || (devices.size() == 1 && !devices.first().spec.isLocal())) {
+        order->devices = devices;
+    } else {
+        if (devices.size() == 1)
+            order->base.device = devices.first().device;
+        order->singleRunner = true;
+    }
+}
+
+/// The sweep's runners start now when the options name its devices (entriesBeforeSurvey):
+/// each initialises the driver while this process lists the devices (whose names key the
+/// results file, and which say whether --devices' ordinals exist). A sweep that never starts
+/// stops them with `engine`.
+void startRunnersEarly(const SweepArgs& a, const RunRequest& base, Engine* engine) {
+    const QVector<PoolEntry> early = entriesBeforeSurvey(a);
+    if (early.isEmpty())
+        return;
+    SweepOrder warm;
+    warm.base = base;
+    spreadOver(early, &warm);
+    engine->prepareSweep(warm);
+    tracePhase("sweep: runners starting");
+}
+
+/// The devices' names as the results file's key takes them (unnamed ones left out).
+QStringList namesOf(const QVector<PoolEntry>& devices) {
+    QStringList names;
+    for (const PoolEntry& entry : devices)
+        if (!entry.deviceName.isEmpty())
+            names.append(entry.deviceName);
+    return names;
 }
 
 /// How `budget` times a configuration, for the head.
@@ -262,11 +340,10 @@ struct SweepRun {
     SweepBalance balance;
 };
 
-/// Runs `order` through an Engine (its own thread and runners, docs/ARCHITECTURE.md), printing
+/// Runs `order` through `engine` (its own thread and runners, docs/ARCHITECTURE.md), printing
 /// its head and one line per new record to `err` as they come.
-SweepRun runSweepThroughEngine(const SweepOrder& order, const SweepSpace& space,
+SweepRun runSweepThroughEngine(Engine& engine, const SweepOrder& order, const SweepSpace& space,
                                const QString& projectPath, QTextStream& err) {
-    Engine engine;
     SweepRun run;
     int done = 0;
     int total = 0;
@@ -370,24 +447,16 @@ int runSweep(const QStringList& args) {
     base.projectDir = QFileInfo(a->project).absolutePath();
     base.device = a->device;
     base.repetitions = a->repetitions;
+    auto engine = std::make_unique<Engine>();
+    startRunnersEarly(*a, base, engine.get());
     const std::optional<QVector<PoolEntry>> devices = runnerEntries(*a, &error);
     if (!devices)
         return devicesUnavailable(*a, error);
     tracePhase("sweep: devices surveyed"); // KERNELPAD_TRACE: where the start-up goes
-    QStringList deviceNames;
-    for (const PoolEntry& entry : *devices)
-        if (!entry.deviceName.isEmpty())
-            deviceNames.append(entry.deviceName);
-    // One device of this computer: one warm runner; several, or a runner elsewhere: a pool that
-    // gives each runner the next configuration when it is free and names each result's runner.
+    const QStringList deviceNames = namesOf(*devices);
     SweepOrder order;
-    if (devices->size() > 1 || (devices->size() == 1 && !devices->first().spec.isLocal())) {
-        order.devices = *devices;
-    } else {
-        if (devices->size() == 1)
-            base.device = devices->first().device;
-        order.singleRunner = true;
-    }
+    order.base = base;
+    spreadOver(*devices, &order);
     // The space as the sweep will build it: its counts head the output, its names the table.
     const std::unique_ptr<SweepSpace> space = SweepSpace::create(base.project, &error);
     if (!space)
@@ -400,14 +469,12 @@ int runSweep(const QStringList& args) {
                              : a->results;
     if (a->fresh && !removeForFresh(resultsPath, &order.previous, &error))
         return badInput(error, a->json);
-    order.base = base;
     order.resultsPath = resultsPath;
     order.resume = true; // --fresh removed the file above
     order.confirm = a->confirm;
 
     QTextStream err(stderr);
-    const SweepRun run = runSweepThroughEngine(order, *space, a->project, err);
-    tracePhase("sweep: engine closed");
+    const SweepRun run = runSweepThroughEngine(*engine, order, *space, a->project, err);
     if (!run.started) // the results file could not be opened
         return badInput(run.stopped, a->json);
     const QString& stopped = run.stopped;
@@ -474,7 +541,13 @@ int runSweep(const QStringList& args) {
         printBalance(out, run.balance);
     }
     err << "sweep: results in " << QDir::toNativeSeparators(resultsPath) << '\n';
+    out.flush();
+    err.flush();
     tracePhase("sweep: results printed");
+    // Only then are the runners told to exit (not waited for: RunnerConnection::letGo) and the
+    // threads ended: the results reach the caller as soon as the last answer is recorded.
+    engine.reset();
+    tracePhase("sweep: engine closed");
     return best ? kExitOk : kExitVerificationFailed;
 }
 

@@ -15,7 +15,8 @@
 # balance.configurations).
 #   bench/sweep/scale.sh [REPS]
 # kernelpad-cli: $KERNELPAD_CLI, else the one on PATH, else build/app/kernelpad-cli. Extra
-# sweep options in $SCALE_ARGS (e.g. --no-confirm). The compile-heavy sweep runs with
+# sweep options in $SCALE_ARGS (e.g. --no-confirm); SCALE_KEEP=DIR keeps the runs' --json and
+# stderr in DIR. The compile-heavy sweep runs with
 # KERNELPAD_CACHE_DIR=off and CUDA_CACHE_DISABLE=1 (NVRTC would take NVVM's and ptxas's output from
 # the driver's compute cache otherwise), so that every run compiles in full. Exit 1 when a ratio misses 1.85 or the
 # records differ, 3 without two devices, 4 on bad arguments.
@@ -30,7 +31,8 @@ if [ ! -x "$cli" ]; then
 fi
 command -v python3 > /dev/null || { echo "scale.sh: needs python3 for the summary" >&2; exit 4; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# Each configuration's split is in a kept --json's balance.configurations.
+trap 'if [ -n "${SCALE_KEEP:-}" ]; then mkdir -p "$SCALE_KEEP" && cp "$work"/*.json "$work"/*.err "$SCALE_KEEP"/ 2> /dev/null; fi; rm -rf "$work"' EXIT
 # shellcheck disable=SC2206 # SCALE_ARGS is a list of options
 extra=(${SCALE_ARGS:-})
 

@@ -2,9 +2,12 @@
 
 #include "core/compile/CompileWatchdog.h"
 #include "core/engine/EnginePrivate.h"
+#include "core/io/Trace.h"
 #include "core/sweep/SweepJob.h"
 
 #include <QMetaObject>
+
+#include <utility>
 
 namespace kernelpad {
 
@@ -86,8 +89,10 @@ Engine::~Engine() {
     for (Private::Sweep& sweep : d->sweeps)
         delete sweep.job;
     d->sweeps.clear();
+    delete std::exchange(d->preparedSweep, nullptr); // runners started for a sweep never run
     // nvdisasm in flight is killed rather than waited for.
     d->sassJobs.cancelAll();
+<<<<<<< HEAD
     // A compile that has not returned is left to its own thread (CompileWatchdog.h), so every
     // worker thread stops promptly even with NVRTC hung; disassemblies compile on the SASS
     // thread, runs on the GPU thread.
@@ -99,6 +104,19 @@ Engine::~Engine() {
         thread->wait();
         stopAbandoningCompilesOn(thread);
     }
+=======
+    // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both
+    // threads stop promptly even with NVRTC hung; runs compile on the GPU thread too.
+    abandonCompilesOn(&d->compileThread);
+    abandonCompilesOn(&d->gpuThread);
+    d->compileThread.quit();
+    d->gpuThread.quit();
+    d->compileThread.wait();
+    d->gpuThread.wait();
+    tracePhase("engine: workers ended"); // a finished sweep's job, a child, is deleted after
+    stopAbandoningCompilesOn(&d->compileThread);
+    stopAbandoningCompilesOn(&d->gpuThread);
+>>>>>>> startup
 }
 
 void Engine::refreshDevices() {

@@ -113,6 +113,10 @@ public:
     /// a run on one of them waits for it, and it waits for a run in progress
     /// (sweepWaiting()).
     quint64 sweep(const SweepOrder& order);
+    /// Starts the runners of a sweep over `order`'s devices now (its evaluator made, each
+    /// runner initialising the driver), while the caller still lists devices and settles the
+    /// results file; the next sweep() over the same devices and evaluator takes them.
+    void prepareSweep(const SweepOrder& order);
     /// Compares two kernels on the same inputs, their launches interleaved in ABBA blocks on
     /// one device of the Engine's runner (core/engine/AbComparison.h); progress through
     /// abProgress(), the end through abFinished() with the id returned. Its runs take turns

@@ -64,6 +64,10 @@ struct Engine::Private {
         SweepJob* job = nullptr; ///< made when its devices are granted; a child of the Engine
     };
     QHash<quint64, Sweep> sweeps;
+    /// prepareSweep()'s job and the devices it was made for, until a sweep takes it.
+    SweepJob* preparedSweep = nullptr;
+    QVector<DeviceSlot> preparedDevices;
+    bool preparedSingle = false;
     QHash<quint64, AbComparison*> comparisons; ///< children of the Engine, until they finish
 };
 

@@ -7,19 +7,60 @@
 
 #include <QMetaObject>
 
+#include <utility>
+
 namespace kernelpad {
 namespace {
 
 const QString kSweepHolds = QStringLiteral("sweep running");
 
+/// `order`'s devices as the Engine sweeps over them: its entries, else the base request's
+/// device on `runner`.
+QVector<PoolEntry> sweepEntries(const SweepOrder& order, const RunnerSpec& runner) {
+    if (order.devices.isEmpty())
+        return {PoolEntry{runner, order.base.device, QString()}};
+    return order.devices;
+}
+
+/// One slot per entry, repeats kept: a prepared sweep's runners are those of the same entries.
+QVector<DeviceSlot> entrySlots(const QVector<PoolEntry>& entries) {
+    QVector<DeviceSlot> out;
+    for (const PoolEntry& entry : entries)
+        out.append(DeviceSlot::of(entry.spec, entry.device));
+    return out;
+}
+
+/// The job of a sweep over `entries` (its evaluator made on its thread).
+SweepJob* makeSweepJob(const SweepOrder& order, const QVector<PoolEntry>& entries,
+                       QObject* parent) {
+    SweepEvaluatorFactory factory = order.evaluator;
+    // Empty with singleRunner: SweepJob's own, one RunnerSweepEvaluator.
+    if (!factory && !order.singleRunner)
+        factory = [entries] {
+            return std::unique_ptr<SweepEvaluator>(PoolSweepEvaluator::over(entries));
+        };
+    return new SweepJob(std::move(factory), parent);
+}
+
 } // namespace
+
+void Engine::prepareSweep(const SweepOrder& order) {
+    // A test's own evaluator has no runners to start early.
+    if (order.evaluator)
+        return;
+    delete std::exchange(d->preparedSweep, nullptr);
+    const QVector<PoolEntry> entries = sweepEntries(order, d->runner);
+    d->preparedSweep = makeSweepJob(order, entries, this);
+    d->preparedDevices = entrySlots(entries);
+    d->preparedSingle = order.singleRunner;
+    d->preparedSweep->warmUp();
+}
 
 quint64 Engine::sweep(const SweepOrder& order) {
     const quint64 id = d->nextId++;
     Private::Sweep sweep;
     sweep.order = order;
-    if (sweep.order.devices.isEmpty())
-        sweep.order.devices = {PoolEntry{d->runner, order.base.device, QString()}};
+    sweep.order.devices = sweepEntries(order, d->runner);
     QVector<DeviceSlot> devices;
     for (const PoolEntry& entry : std::as_const(sweep.order.devices))
         if (const DeviceSlot slot = DeviceSlot::of(entry.spec, entry.device);
@@ -38,13 +79,16 @@ quint64 Engine::sweep(const SweepOrder& order) {
 
 void Engine::startSweep(quint64 id) {
     Private::Sweep& sweep = d->sweeps[id];
-    SweepEvaluatorFactory factory = sweep.order.evaluator;
-    // Empty with singleRunner: SweepJob's own, one RunnerSweepEvaluator.
-    if (!factory && !sweep.order.singleRunner)
-        factory = [entries = sweep.order.devices] {
-            return std::unique_ptr<SweepEvaluator>(PoolSweepEvaluator::over(entries));
-        };
-    sweep.job = new SweepJob(std::move(factory), this);
+    // The runners prepareSweep() started, when they are this sweep's; any others stop.
+    SweepJob* prepared = std::exchange(d->preparedSweep, nullptr);
+    if (prepared && !sweep.order.evaluator && d->preparedSingle == sweep.order.singleRunner &&
+        d->preparedDevices == entrySlots(sweep.order.devices)) {
+        sweep.job = prepared;
+        sweep.job->nameDevices(sweep.order.devices); // listed since it was made
+    } else {
+        delete prepared;
+        sweep.job = makeSweepJob(sweep.order, sweep.order.devices, this);
+    }
     connect(sweep.job, &SweepJob::started, this,
             [this, id](const QVector<SweepRecord>& resumed, int total) {
                 emit sweepStarted(id, resumed, total);

@@ -135,6 +135,20 @@ void RunnerPool::warmUp() {
             r.client->warmUp();
 }
 
+void RunnerPool::nameDevices(const QVector<PoolEntry>& entries) {
+    for (qsizetype i = 0; i < m_runners.size() && i < entries.size(); ++i)
+        if (m_runners[i].entry.device == entries[i].device)
+            m_runners[i].entry.deviceName = entries[i].deviceName;
+}
+
+void RunnerPool::warmUpDrivers() {
+    for (Runner& r : m_runners)
+        if (r.client) {
+            r.client->warmUp();
+            r.client->requestDevices(0);
+        }
+}
+
 int RunnerPool::busyRunners() const {
     int busy = 0;
     for (const Runner& r : m_runners)

@@ -58,8 +58,14 @@ public:
     /// Names for the devices, for answers that carry none (a job that never ran); a result
     /// from a runner names its own device.
     void setDevices(const QVector<DeviceInfo>& devices);
+    /// Names each runner's device as `entries` (the same entries, in order, with names) do:
+    /// a pool made before its devices were listed learns their names.
+    void nameDevices(const QVector<PoolEntry>& entries);
     /// Starts every runner that is not running, so the first jobs do not wait for them.
     void warmUp();
+    /// warmUp(), and each runner lists its devices, which initialises its driver before its
+    /// first job (the answer is not needed: a result names its own device).
+    void warmUpDrivers();
 
     /// Queues a job; the runner that takes it sets request.device. Answered by finished().
     /// `runner` >= 0: only that runner takes it while it lives (a sweep's A/B runs where its

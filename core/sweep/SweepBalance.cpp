@@ -115,4 +115,34 @@ QJsonObject SweepBalance::toJson() const {
     return json;
 }
 
+QString SweepBalance::stagesText() const {
+    if (configurations.isEmpty())
+        return {};
+    const QJsonObject summary = toJson().value(QStringLiteral("stagesMs")).toObject();
+    const auto side = [&](const QString& name, bool client) {
+        QStringList seen; // in the order the runs passed through them
+        for (const ConfigurationTime& c : configurations)
+            for (const StageTime& t : client ? c.client : c.runner)
+                if (!seen.contains(t.stage))
+                    seen.append(t.stage);
+        QStringList parts;
+        const QJsonObject stages = summary.value(name).toObject();
+        for (const QString& stage : seen)
+            parts.append(QStringLiteral("%1 %2").arg(stage).arg(
+                stages.value(stage).toObject().value(QStringLiteral("median")).toDouble(), 0, 'f',
+                1));
+        return parts.join(QStringLiteral(", "));
+    };
+    QString text = QStringLiteral("per configuration, median: %1 ms handed over to answered")
+                       .arg(summary.value(QStringLiteral("wall"))
+                                .toObject()
+                                .value(QStringLiteral("median"))
+                                .toDouble(),
+                            0, 'f', 1);
+    if (const QString runner = side(QStringLiteral("runner"), false); !runner.isEmpty())
+        text += QStringLiteral("; runner: ") + runner;
+    return text + QStringLiteral("; this side: ") + side(QStringLiteral("client"), true) +
+           QStringLiteral(" ms");
+}
+
 } // namespace kernelpad

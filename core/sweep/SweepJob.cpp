@@ -1,5 +1,9 @@
 #include "core/sweep/SweepJob.h"
 
+#include "core/io/Trace.h"
+#include "core/runner/RunnerClient.h"
+#include "core/runner/RunnerPool.h"
+#include "core/sweep/PoolSweepEvaluator.h"
 #include "core/sweep/Sweep.h"
 #include "core/sweep/SweepEvaluator.h"
 #include "core/sweep/SweepSpace.h"
@@ -35,7 +39,8 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, 
                           .arg(QDir::toNativeSeparators(path)));
         return;
     }
-    m_evaluator = factory ? factory() : std::make_unique<RunnerSweepEvaluator>();
+    if (!m_evaluator)
+        m_evaluator = factory ? factory() : std::make_unique<RunnerSweepEvaluator>();
     m_sweep = std::make_unique<Sweep>(base, m_evaluator.get());
     m_sweep->setPrevious(previous);
     QString error;
@@ -72,6 +77,19 @@ void SweepWorker::run(const RunRequest& base, const QString& path, bool resume, 
     m_sweep->start();
 }
 
+void SweepWorker::warmUp(const SweepJob::EvaluatorFactory& factory) {
+    if (m_evaluator)
+        return;
+    m_evaluator = factory ? factory() : std::make_unique<RunnerSweepEvaluator>();
+    // Asking each runner for its devices has it initialise the driver before the first run.
+    if (auto* single = qobject_cast<RunnerSweepEvaluator*>(m_evaluator.get())) {
+        single->client()->warmUp();
+        single->client()->requestDevices(0);
+    } else if (auto* pool = qobject_cast<PoolSweepEvaluator*>(m_evaluator.get())) {
+        pool->pool()->warmUpDrivers();
+    }
+}
+
 void SweepWorker::cancel() {
     if (m_sweep)
         m_sweep->cancel();
@@ -98,16 +116,15 @@ SweepJob::~SweepJob() {
                 delete worker;
             },
             Qt::BlockingQueuedConnection);
+        tracePhase("sweep: runners told to exit"); // KERNELPAD_TRACE: where the exit goes
     }
     m_thread->quit();
     m_thread->wait();
     delete m_thread;
+    tracePhase("sweep: thread ended");
 }
 
-bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool resume,
-                     bool confirm) {
-    if (m_running)
-        return false;
+SweepWorker* SweepJob::makeWorker() {
     if (!m_thread) {
         m_thread = new QThread;
         m_thread->setObjectName(QStringLiteral("sweep"));
@@ -133,6 +150,25 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
         m_running = false;
         emit finished(error);
     });
+    return worker;
+}
+
+void SweepJob::warmUp() {
+    if (m_running || m_warm)
+        return;
+    SweepWorker* worker = makeWorker();
+    m_warm = true;
+    QMetaObject::invokeMethod(
+        worker, [worker, factory = m_factory] { worker->warmUp(factory); }, Qt::QueuedConnection);
+}
+
+bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool resume,
+                     bool confirm) {
+    if (m_running)
+        return false;
+    // The worker warmUp() made keeps its evaluator (its runners started); otherwise a new one.
+    SweepWorker* worker = m_warm && m_worker ? m_worker.data() : makeWorker();
+    m_warm = false;
     m_running = true;
     QMetaObject::invokeMethod(
         worker,
@@ -141,6 +177,19 @@ bool SweepJob::start(const RunRequest& base, const QString& resultsPath, bool re
         },
         Qt::QueuedConnection);
     return true;
+}
+
+void SweepJob::nameDevices(const QVector<PoolEntry>& entries) {
+    if (!m_worker)
+        return;
+    SweepWorker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker,
+        [worker, entries] {
+            if (auto* pool = qobject_cast<PoolSweepEvaluator*>(worker->evaluator()))
+                pool->pool()->nameDevices(entries);
+        },
+        Qt::QueuedConnection);
 }
 
 void SweepJob::cancel() {

@@ -4,6 +4,7 @@
 // the results file is appended there, and every record, the progress and the end come back
 // as queued signals. The Engine owns each SweepJob (Engine::sweep); the window never makes one.
 
+#include "core/project/RunnerSpec.h"
 #include "core/run/RunRequest.h"
 #include "core/sweep/SweepBalance.h"
 #include "core/sweep/SweepForm.h"
@@ -45,6 +46,13 @@ public:
     /// call comes back as signals; false only when a sweep is already running.
     bool start(const RunRequest& base, const QString& resultsPath, bool resume,
                bool confirm = true);
+    /// Makes the evaluator now, on the worker thread, so that its runners start (and
+    /// initialise the driver) while the caller still prepares the sweep; the next start() uses
+    /// it. Nothing once started.
+    void warmUp();
+    /// Gives a pool made by warmUp() before the devices were listed their names (the next
+    /// start()'s entries, RunnerPool::nameDevices).
+    void nameDevices(const QVector<PoolEntry>& entries);
     /// Stops the sweep: finished("cancelled") follows.
     void cancel();
     [[nodiscard]] bool isRunning() const { return m_running; }
@@ -78,6 +86,10 @@ private:
     QThread* m_thread = nullptr;
     QPointer<SweepWorker> m_worker;
     bool m_running = false;
+    bool m_warm = false; ///< m_worker holds an evaluator made by warmUp(), not yet run
+
+    /// A fresh worker on the thread (started on first use), its signals forwarded.
+    SweepWorker* makeWorker();
 };
 
 /// SweepJob's half on the worker thread: owns the evaluator, the sweep and the results file
@@ -89,6 +101,10 @@ public:
     ~SweepWorker() override;
     void run(const RunRequest& base, const QString& path, bool resume, bool confirm,
              const SweepJob::EvaluatorFactory& factory, QVector<SweepRecord> previous);
+    /// The evaluator, once run() or warmUp() made it.
+    [[nodiscard]] SweepEvaluator* evaluator() const { return m_evaluator.get(); }
+    /// Makes the evaluator ahead of run() and starts its runners (SweepJob::warmUp()).
+    void warmUp(const SweepJob::EvaluatorFactory& factory);
     void cancel();
 
 signals:

@@ -313,6 +313,14 @@ private slots:
         QCOMPARE(timing.value(QStringLiteral("total")).toDouble(), 6.0 * 19);
         QVERIFY(summary.value(QStringLiteral("client")).toObject().contains("recording"));
         QVERIFY(summary.value(QStringLiteral("wall")).toObject().value("median").toDouble() >= 25);
+        const QString text = o.balance.stagesText();
+        QVERIFY2(text.startsWith(QStringLiteral("per configuration, median: ")) &&
+                     text.contains(QStringLiteral("; runner: compiling 5.0, timing 6.0; this side: "
+                                                  "waiting in the pool 2.0, the way there and "
+                                                  "back ")) &&
+                     text.endsWith(QStringLiteral(" ms")),
+                 qPrintable(text));
+        QCOMPARE(SweepBalance().stagesText(), QString());
     }
 
     void stageMediansCountAMissingStageAsZero() {

@@ -192,6 +192,12 @@ private slots:
             QStringLiteral("busy: /bin/sh: Fake [AH]100 \\(device 0\\) busy \\d+ %, /bin/sh: "
                            "Fake [AH]100 \\(device 0\\) busy \\d+ % of [0-9.]+ s"));
         QVERIFY2(busy.match(r.out).hasMatch(), qPrintable(r.out));
+        // Where a configuration's time went: the stand-ins time nothing of their own.
+        const QRegularExpression time(QStringLiteral(
+            "time: per configuration, median: [0-9.]+ ms handed over to answered; this side: "
+            "waiting in the pool [0-9.]+, settling the answer [0-9.]+, the way there and back "
+            "[0-9.]+, recording [0-9.]+ ms\n"));
+        QVERIFY2(time.match(r.out).hasMatch(), qPrintable(r.out));
 
         r = runCli(sweep + runners + QStringList{"--csv", "--results", dir.filePath("c.jsonl")},
                    dir.path());
