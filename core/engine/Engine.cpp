@@ -92,7 +92,6 @@ Engine::~Engine() {
     delete std::exchange(d->preparedSweep, nullptr); // runners started for a sweep never run
     // nvdisasm in flight is killed rather than waited for.
     d->sassJobs.cancelAll();
-<<<<<<< HEAD
     // A compile that has not returned is left to its own thread (CompileWatchdog.h), so every
     // worker thread stops promptly even with NVRTC hung; disassemblies compile on the SASS
     // thread, runs on the GPU thread.
@@ -100,23 +99,11 @@ Engine::~Engine() {
         abandonCompilesOn(thread);
         thread->quit();
     }
-    for (QThread* thread : {&d->compileThread, &d->sassThread, &d->gpuThread}) {
+    for (QThread* thread : {&d->compileThread, &d->sassThread, &d->gpuThread})
         thread->wait();
-        stopAbandoningCompilesOn(thread);
-    }
-=======
-    // A compile that has not returned is left to its own thread (CompileWatchdog.h), so both
-    // threads stop promptly even with NVRTC hung; runs compile on the GPU thread too.
-    abandonCompilesOn(&d->compileThread);
-    abandonCompilesOn(&d->gpuThread);
-    d->compileThread.quit();
-    d->gpuThread.quit();
-    d->compileThread.wait();
-    d->gpuThread.wait();
     tracePhase("engine: workers ended"); // a finished sweep's job, a child, is deleted after
-    stopAbandoningCompilesOn(&d->compileThread);
-    stopAbandoningCompilesOn(&d->gpuThread);
->>>>>>> startup
+    for (QThread* thread : {&d->compileThread, &d->sassThread, &d->gpuThread})
+        stopAbandoningCompilesOn(thread);
 }
 
 void Engine::refreshDevices() {
