@@ -1,5 +1,7 @@
 #include "app/cli/CliEngine.h"
 
+#include "app/cli/CliRunners.h"
+
 #include <QEventLoop>
 
 namespace kernelpad::cli {
@@ -58,6 +60,12 @@ QVector<DeviceInfo> devicesThroughEngine(const std::optional<RunnerSpec>& elsewh
     // This computer's devices are listed in this process, as before a first run; a runner
     // elsewhere is started and asked.
     const bool remote = elsewhere && !elsewhere->isLocal();
+    // With warm runners, their list: the driver's start-up in this process (about 0.45 s) is
+    // what they are there to spare.
+    QString notWarm;
+    if (!remote)
+        if (std::optional<QVector<DeviceInfo>> warm = warmDevices(error, &notWarm))
+            return *warm;
     Engine engine(nullptr, remote ? Engine::Isolation::Process : Engine::Isolation::InProcess);
     QVector<DeviceInfo> devices;
     QEventLoop loop;

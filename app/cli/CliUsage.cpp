@@ -223,6 +223,42 @@ const char* const kServe =
     "Be KernelPad's runner process: JSON requests on stdin, one per line, answers on stdout\n"
     "(the protocol is documented in core/runner/Protocol.h). Takes no options.\n";
 
+const char* const kRunners =
+    "Usage: kernelpad-cli runners start [--devices all|N,M] [--spares N] [--idle-minutes M]\n"
+    "       kernelpad-cli runners status [--json]\n"
+    "       kernelpad-cli runners wait [--timeout S]\n"
+    "       kernelpad-cli runners stop\n"
+    "\n"
+    "Warm runners kept between commands: a daemon keeps spare runners, each with the driver\n"
+    "initialised and a context made on every warmed device, and every local runner of a later\n"
+    "command (run, test, sweep, ab, the window) takes one instead of starting cold, so no\n"
+    "command pays the driver's start-up (about 0.65 s). A spare used is replaced when it ends.\n"
+    "Each spare holds a CUDA context (about 0.5 GB of device memory) on each device it\n"
+    "warmed. A runner whose environment (KERNELPAD_*, CUDA_*), working folder or kernelpad-cli\n"
+    "differs from the daemon's starts cold as before; KERNELPAD_WARM_RUNNERS=off turns them\n"
+    "off for one command. The daemon listens in $XDG_RUNTIME_DIR/kernelpad-runners (else\n"
+    "/tmp/kernelpad-runners-UID), a folder of mode 0700 that must be yours.\n"
+    "\n"
+    "  start                start the daemon (detached; its log is in its folder)\n"
+    "  --devices all|N,M    the devices each spare warms (default all)\n"
+    "  --spares N           spares kept ready (default one per warmed device)\n"
+    "  --idle-minutes M     end after M minutes with no runner taken (default 30;\n"
+    "                       $KERNELPAD_WARM_IDLE_SECONDS overrides it in seconds)\n"
+    "  status               pid, socket, devices, spares ready/warming/in use, idle time left\n"
+    "                       and attaches that fell back cold; exit 1 when none runs\n"
+    "  --json               status as JSON\n"
+    "  wait                 block until every spare is ready; exit 1 with why otherwise\n"
+    "  --timeout S          wait at most S seconds (default 60)\n"
+    "  stop                 end the daemon and its spares\n";
+
+const char* const kAttach =
+    "Usage: kernelpad-cli attach\n"
+    "\n"
+    "Be a local runner through the warm runners (kernelpad-cli runners): take a ready spare\n"
+    "and relay stdin, stdout and stderr to it, ending with its exit status; without one,\n"
+    "become `kernelpad-cli serve` (KERNELPAD_TRACE says why). The local runner's command\n"
+    "while the daemon runs. Takes no options.\n";
+
 const char* const kOverview =
     "Usage: kernelpad-cli COMMAND [options]\n"
     "       kernelpad-cli COMMAND --help   (that command's options)\n"
@@ -327,6 +363,17 @@ const QVector<CommandUsage>& commandUsages() {
         {QStringLiteral("serve"),
          QStringLiteral("be KernelPad's runner process (JSON lines on stdin and stdout)"),
          withRunner(kServe),
+         {},
+         {}},
+        {QStringLiteral("runners"),
+         QStringLiteral("warm runners kept between commands: start, status, wait, stop"),
+         withRunner(kRunners),
+         {QStringLiteral("--json")},
+         {QStringLiteral("--devices"), QStringLiteral("--spares"), QStringLiteral("--idle-minutes"),
+          QStringLiteral("--timeout")}},
+        {QStringLiteral("attach"),
+         QStringLiteral("be a local runner through a warm spare (else serve)"),
+         withRunner(kAttach),
          {},
          {}},
     };

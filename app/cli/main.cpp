@@ -4,6 +4,7 @@
 #include "app/cli/CliBench.h"
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliInit.h"
+#include "app/cli/CliRunners.h"
 #include "app/cli/CliSass.h"
 #include "app/cli/CliSweep.h"
 #include "app/cli/CliTest.h"
@@ -21,6 +22,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTextStream>
+
+#include <cstring>
 
 namespace {
 
@@ -69,6 +72,7 @@ int runCommand(const QString& command, const QStringList& args) {
         {QStringLiteral("test"), &kernelpad::cli::runTest},
         {QStringLiteral("sweep"), &kernelpad::cli::runSweep},
         {QStringLiteral("devices"), &kernelpad::cli::runDevices},
+        {QStringLiteral("runners"), &kernelpad::cli::runRunners},
         {QStringLiteral("ab"), &kernelpad::cli::runAb},
         {QStringLiteral("bench-launch"), &kernelpad::cli::runBenchLaunch}};
     return entries.value(command, &kernelpad::cli::runServe)(args);
@@ -169,6 +173,10 @@ int main(int argc, char** argv) {
     // Started by the window (as its runner, or a tool's): take Ctrl+C and SIGTERM again
     // (core/io/QuitSignals.h).
     kernelpad::unblockQuitSignals();
+    // attach decides between a warm spare and a cold `serve` before any Qt start-up: it is on
+    // the path of every local runner (core/runner/WarmRunnerAttach.h).
+    if (argc == 2 && std::strcmp(argv[1], "attach") == 0)
+        return kernelpad::cli::runAttach(argv[0]);
     // A command's Engine may leave an abandoned compile running (core/compile/CompileWatchdog.h).
     return kernelpad::exitCodeAfterCompiles(runCommandLine(argc, argv));
 }

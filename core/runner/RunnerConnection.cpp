@@ -11,6 +11,7 @@
 #include "core/runner/RunnerConnectionBatch.h"
 #include "core/runner/RunnerHello.h"
 #include "core/runner/StreamFiles.h"
+#include "core/runner/WarmRunnerWire.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -249,7 +250,11 @@ bool RunnerConnection::start(QString* error) {
         // The signal follows the thread that forked: the client's thread lives as long as it.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     });
-    m_process->start(m_program, m_arguments);
+    // While warm runners run (`kernelpad-cli runners start`), this computer's runner is
+    // `attach`: a spare whose driver and contexts are ready, or `serve` itself when none fits.
+    const bool warm = m_spec.isLocal() && m_arguments == QStringList{QStringLiteral("serve")} &&
+                      warm::daemonSocketPresent();
+    m_process->start(m_program, warm ? QStringList{QStringLiteral("attach")} : m_arguments);
     m_helloTimer.start(m_spec.effectiveHelloLimitMs());
     if (!m_process->waitForStarted(5000)) {
         m_helloTimer.stop();

@@ -4,6 +4,8 @@
 
 #include "core/runner/RunnerServer.h"
 
+#include "core/cuda/Context.h"
+#include "core/cuda/CudaError.h"
 #include "core/io/JsonFields.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
@@ -20,6 +22,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -37,6 +40,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -258,6 +262,49 @@ public:
         , m_session(&m_cache)
         , m_dir(outputDir) {}
 
+    /// A warm spare's start ($KERNELPAD_WARM_DEVICES, set by the warm-runner daemon,
+    /// core/runner/WarmRunnerDaemon.h): the driver is initialised and the primary context of
+    /// each listed device ("all" or "0,1") retained now, so the first request finds them made.
+    /// Then one line on stderr tells the daemon that this runner is ready, with the devices as
+    /// this session lists them (the command line's device names come from it): stderr, since
+    /// the protocol must stay what any client sees from a cold runner.
+    void warmUp(const QString& which) {
+        QString error;
+        const QVector<DeviceInfo> devices = m_session.devices(&error);
+        QJsonArray listed;
+        for (const DeviceInfo& d : devices)
+            listed.append(d.toJson());
+        QJsonArray warmed;
+        try {
+            for (const QString& item : which.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+                if (!error.isEmpty())
+                    break;
+                bool ok = false;
+                const int ordinal = item.trimmed().toInt(&ok);
+                for (const DeviceInfo& d : devices)
+                    if (item.trimmed() == QLatin1String("all") || (ok && d.ordinal == ordinal)) {
+                        m_warm.emplace_back(Device(d.ordinal));
+                        warmed.append(d.ordinal);
+                    }
+                if (ok && (ordinal < 0 || ordinal >= devices.size()))
+                    error = QStringLiteral("there is no device %1 (%2 listed)")
+                                .arg(ordinal)
+                                .arg(devices.size());
+            }
+        } catch (const CudaError& e) {
+            error = e.message();
+        } catch (const DriverUnavailable& e) {
+            error = QString::fromUtf8(e.what());
+        }
+        tracePhase("warm: contexts ready");
+        QJsonObject said{{"devices", listed}, {"warmed", warmed}};
+        if (!error.isEmpty())
+            said.insert(QStringLiteral("error"), error);
+        std::fprintf(stderr, "kernelpad-warm: ready %s\n",
+                     QJsonDocument(said).toJson(QJsonDocument::Compact).constData());
+        std::fflush(stderr);
+    }
+
     /// Serves until "shutdown" or a sticky CUDA error.
     void serve() {
         for (;;) {
@@ -467,6 +514,7 @@ private:
     ExecutionSession m_session;
     QDir m_dir; ///< the runner's private folder for output files
     serve::KeptOutputs m_kept;
+    std::vector<Context> m_warm; ///< contexts retained by warmUp(), for the process's life
 };
 
 } // namespace
@@ -503,6 +551,8 @@ int runRunnerServer() {
     // Never destroyed: std::_Exit below ends the process without calling into the driver
     // (a poisoned one may crash in any call).
     RequestServer server(channel, *console, outputDir.path());
+    if (const QString warm = qEnvironmentVariable("KERNELPAD_WARM_DEVICES"); !warm.isEmpty())
+        server.warmUp(warm);
     server.serve();
     // The reader blocks in read() until stdin closes; detach so a poisoned runner can exit.
     readerThread.detach();
