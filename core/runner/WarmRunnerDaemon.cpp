@@ -95,7 +95,8 @@ private:
     void onAttach(int fd, const QJsonObject& request);
     void onClientGone(Spare& spare);
     void answerDeviceWaiters();
-    [[nodiscard]] QString mismatch(const QJsonObject& request, bool checkCwd) const;
+    /// Why `request` must not get this daemon's spares (or devices: `forDevices`), or empty.
+    [[nodiscard]] QString mismatch(const QJsonObject& request, bool forDevices) const;
     [[nodiscard]] QJsonObject status() const;
     [[nodiscard]] bool anyHandedOut() const;
     void shutdownAll();
@@ -307,33 +308,38 @@ void Daemon::answerDeviceWaiters() {
     }
 }
 
-QString Daemon::mismatch(const QJsonObject& request, bool checkCwd) const {
+QString Daemon::mismatch(const QJsonObject& request, bool forDevices) const {
     if (request.value(QStringLiteral("executable")).toString() != m_executable)
         return QStringLiteral("the warm runners are %1, not %2")
             .arg(m_executable, request.value(QStringLiteral("executable")).toString());
     if (request.value(QStringLiteral("version")).toString() != kernelpadVersion())
         return QStringLiteral("the warm runners are KernelPad %1, not %2")
             .arg(kernelpadVersion(), request.value(QStringLiteral("version")).toString());
+    // The device list depends on CUDA_* alone (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER); a
+    // runner on everything it reads.
     const QJsonObject env = request.value(QStringLiteral("environment")).toObject();
-    if (env != m_environment) {
-        QStringList differ;
-        for (const QString& name : env.keys())
-            if (env.value(name) != m_environment.value(name))
-                differ << name;
-        for (const QString& name : m_environment.keys())
-            if (!env.contains(name))
-                differ << name;
+    const auto counts = [forDevices](const QString& name) {
+        return !forDevices || name.startsWith(QLatin1String("CUDA_"));
+    };
+    QStringList differ;
+    for (const QString& name : env.keys())
+        if (counts(name) && env.value(name) != m_environment.value(name))
+            differ << name;
+    for (const QString& name : m_environment.keys())
+        if (counts(name) && !env.contains(name))
+            differ << name;
+    if (!differ.isEmpty()) {
         return QStringLiteral("the environment differs from the warm runners' in %1")
             .arg(differ.join(QStringLiteral(", ")));
     }
-    if (checkCwd && request.value(QStringLiteral("cwd")).toString() != m_cwd)
+    if (!forDevices && request.value(QStringLiteral("cwd")).toString() != m_cwd)
         return QStringLiteral("the working folder is not the warm runners' (%1)").arg(m_cwd);
     return {};
 }
 
 void Daemon::onAttach(int fd, const QJsonObject& request) {
     m_lastClient = Clock::now();
-    QString why = mismatch(request, true);
+    QString why = mismatch(request, false);
     Spare* chosen = nullptr;
     if (why.isEmpty()) {
         for (Spare& s : m_spares)
@@ -380,7 +386,7 @@ void Daemon::onClient(int fd) {
     if (op == QLatin1String("devices")) {
         m_lastClient = Clock::now();
         // A list for another environment (CUDA_VISIBLE_DEVICES) would name other devices.
-        if (const QString why = mismatch(*request, false); !why.isEmpty()) {
+        if (const QString why = mismatch(*request, true); !why.isEmpty()) {
             (void)sendMessage(fd, QJsonObject{{"refused", why}});
             ::close(fd);
             return;
