@@ -20,6 +20,12 @@
 # KERNELPAD_CACHE_DIR=off and CUDA_CACHE_DISABLE=1 (NVRTC would take NVVM's and ptxas's output from
 # the driver's compute cache otherwise), so that every run compiles in full. Exit 1 when a ratio misses 1.85 or the
 # records differ, 3 without two devices, 4 on bad arguments.
+# SCALE_WARM=1 runs every sweep through warm runners (kernelpad-cli runners): before the first
+# run `runners start --devices 0,1 --spares 2` (a second daemon, in its own XDG_RUNTIME_DIR, for
+# the compile-heavy sweep, whose cache variables a spare must share), before each timed run
+# `runners wait` (untimed: the spares used by the last run are replaced when it ends), and at
+# the end the daemons' counts of warm attaches and of those that fell back cold (should be 0);
+# the daemons are stopped on exit.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 reps=${1:-2}
@@ -31,8 +37,31 @@ if [ ! -x "$cli" ]; then
 fi
 command -v python3 > /dev/null || { echo "scale.sh: needs python3 for the summary" >&2; exit 4; }
 work=$(mktemp -d)
-# Each configuration's split is in a kept --json's balance.configurations.
-trap 'if [ -n "${SCALE_KEEP:-}" ]; then mkdir -p "$SCALE_KEEP" && cp "$work"/*.json "$work"/*.err "$SCALE_KEEP"/ 2> /dev/null; fi; rm -rf "$work"' EXIT
+warm=${SCALE_WARM:-0}
+heavy_env=(env KERNELPAD_CACHE_DIR=off CUDA_CACHE_DISABLE=1)
+# The compile-heavy sweep's warm runners: their own folder, since their environment differs.
+heavy_runtime="$work/heavy-runtime"
+finish() {
+    if [ "$warm" = 1 ]; then
+        "$cli" runners stop > /dev/null
+        "${heavy_env[@]}" XDG_RUNTIME_DIR="$heavy_runtime" "$cli" runners stop > /dev/null
+    fi
+    # Each configuration's split is in a kept --json's balance.configurations.
+    if [ -n "${SCALE_KEEP:-}" ]; then
+        mkdir -p "$SCALE_KEEP" && cp "$work"/*.json "$work"/*.err "$SCALE_KEEP"/ 2> /dev/null
+    fi
+    rm -rf "$work"
+}
+trap finish EXIT
+if [ "$warm" = 1 ]; then
+    mkdir -m 700 "$heavy_runtime"
+    if ! { "$cli" runners start --devices 0,1 --spares 2 &&
+        "${heavy_env[@]}" XDG_RUNTIME_DIR="$heavy_runtime" "$cli" runners start --devices 0,1 \
+            --spares 2; }; then
+        echo "scale.sh: SCALE_WARM=1: the warm runners did not start" >&2
+        exit 4
+    fi
+fi
 # shellcheck disable=SC2206 # SCALE_ARGS is a list of options
 extra=(${SCALE_ARGS:-})
 
@@ -44,8 +73,13 @@ compile_heavy:$root/bench/sweep/compile_heavy.kpad"
 # seconds in $work/TAG.wall.
 run() {
     local name=$1 project=$2 devices=$3 tag=$4 cache=()
-    [ "$name" = compile_heavy ] && cache=(env KERNELPAD_CACHE_DIR=off CUDA_CACHE_DISABLE=1)
+    [ "$name" = compile_heavy ] && cache=("${heavy_env[@]}")
+    [ "$name" = compile_heavy ] && [ "$warm" = 1 ] && cache+=(XDG_RUNTIME_DIR="$heavy_runtime")
     rm -f "$work/$name.jsonl"
+    # Untimed: the spares the last run used are replaced once it ended.
+    if [ "$warm" = 1 ] && ! "${cache[@]}" "$cli" runners wait --timeout 120; then
+        echo "scale.sh: the warm runners were not ready before $tag" >&2
+    fi
     local start end
     start=$(date +%s.%N)
     "${cache[@]}" "$cli" sweep "$project" --devices "$devices" --results "$work/$name.jsonl" \
@@ -60,7 +94,8 @@ run() {
     fi
 }
 
-echo "kernelpad-cli: $cli; $reps repetitions; options: ${SCALE_ARGS:-(none)}"
+echo "kernelpad-cli: $cli; $reps repetitions; options: ${SCALE_ARGS:-(none)}; runners:" \
+    "$([ "$warm" = 1 ] && echo "warm (kernelpad-cli runners)" || echo cold)"
 while IFS=: read -r name project; do
     run "$name" "$project" 0,1 "$name-warmup"
     for r in $(seq 1 "$reps"); do
@@ -71,6 +106,18 @@ while IFS=: read -r name project; do
         done
     done
 done <<< "$sweeps"
+
+if [ "$warm" = 1 ]; then
+    for runtime in "" "$heavy_runtime"; do
+        "${heavy_env[@]}" ${runtime:+XDG_RUNTIME_DIR="$runtime"} "$cli" runners status --json |
+            python3 -c 'import json, sys
+s = json.load(sys.stdin)
+why = " (last because " + s["lastColdReason"] + ")" if "lastColdReason" in s else ""
+print("warm runners%s: %d runners were warm spares, %d fell back cold%s"
+      % (sys.argv[1], s.get("attaches", 0), s.get("coldFallbacks", 0), why))' \
+                "$([ -n "$runtime" ] && echo " (compile_heavy)")"
+    done
+fi
 
 python3 - "$work" "$reps" <<'PY'
 import json, statistics, sys
