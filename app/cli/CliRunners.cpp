@@ -44,7 +44,7 @@ QString deviceList(const QJsonArray& devices) {
         names << QStringLiteral("%1 %2")
                      .arg(d[QStringLiteral("ordinal")].toInt())
                      .arg(d[QStringLiteral("name")].toString());
-    return names.isEmpty() ? QStringLiteral("not listed yet") : names.join(QStringLiteral(", "));
+    return names.isEmpty() ? QStringLiteral("none listed") : names.join(QStringLiteral(", "));
 }
 
 int printStatus(bool json) {
