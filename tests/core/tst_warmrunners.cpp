@@ -3,7 +3,8 @@
 // (the hello's pid is the spare's) or, when the only spare is taken or its environment differs,
 // becomes the cold runner itself (the hello's pid is its own); killing attach kills its spare;
 // a spare's exit code becomes attach's; a private folder that is a link or of mode 0755 is
-// refused with the sentence; the idle time ends the daemon; a RunnerClient through attach gets
+// refused with the sentence (and one of another user's, as root); the idle time and SIGTERM
+// end the daemon and its spares; a RunnerClient through attach gets
 // its answer as from a cold runner. Without a driver a spare still says hello and is ready.
 
 #include "core/runner/RunnerClient.h"
@@ -255,6 +256,35 @@ private slots:
         QTest::addColumn<QString>("sentence");
         QTest::newRow("a symbolic link") << true << QStringLiteral("it is a symbolic link");
         QTest::newRow("mode 0755") << false << QStringLiteral("its mode is 0755, not 0700");
+    }
+
+    void folderOfAnotherUserRefused() {
+        // Only root can give a folder away; elsewhere the two rows above cover the check.
+        if (::geteuid() != 0)
+            QSKIP("chown to another user needs root");
+        QVERIFY(::mkdir(QFile::encodeName(folder()).constData(), 0700) == 0);
+        QCOMPARE(::chown(QFile::encodeName(folder()).constData(), 65534, 65534), 0);
+        const Cli start = cli({QStringLiteral("runners"), QStringLiteral("start")});
+        QCOMPARE(start.exitCode, 1);
+        QVERIFY2(start.err.contains(QStringLiteral("is refused: it belongs to user id 65534")),
+                 qPrintable(start.err));
+        QVERIFY(!QFile::exists(folder() + QStringLiteral("/socket")));
+    }
+
+    void terminateEndsTheDaemonAndItsSpares() {
+        QVERIFY(startAndWait({QStringLiteral("--devices"), QStringLiteral("0")}, m_env));
+        QProcess p;
+        startAttach(p, m_env);
+        const auto spare = qint64(readHello(p).value(QStringLiteral("pid")).toDouble());
+        QVERIFY(spare > 0 && spare != p.processId());
+        const auto daemon = qint64(status().value(QStringLiteral("pid")).toDouble());
+        QVERIFY(daemon > 0);
+        QCOMPARE(::kill(pid_t(daemon), SIGTERM), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(daemon), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(spare), 10000);
+        // Its runner ended: so does attach (the waits above may have seen it end already).
+        QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(10000));
+        QVERIFY(!QFile::exists(folder() + QStringLiteral("/socket")));
     }
 
     void refusedFolder() {
