@@ -131,7 +131,9 @@ private slots:
         QVERIFY(all.open(QIODevice::ReadOnly));
         QVERIFY2(all.readAll().contains("attach: warm runner"), "no attach took a warm runner");
 
-        // A sweep of two shapes: its devices come from the daemon, its runner is a spare.
+        // A sweep of two shapes: its devices come from the daemon, its runner is a spare (the
+        // one the run used is replaced once it ended: waited for, so none falls back cold).
+        QVERIFY(cli({"runners", "wait", "--timeout", "60"}, m_env).exitCode == 0);
         QFile::remove(trace());
         const QString transpose = test::examplesDir() + QStringLiteral("/transpose_sweep.kpad");
         const Cli sweep = cli({"sweep", transpose, "--set", "bx=16,32", "--set", "by=8",
