@@ -56,6 +56,14 @@ struct Spare {
     QByteArray line; ///< its stderr line being read before it is ready
 };
 
+/// "trace.log", "cache/kp": not absolute, not a number, with a '/' or a '.' in it.
+bool looksLikeRelativePath(const QString& value) {
+    bool number = false;
+    (void)value.toDouble(&number);
+    return !value.isEmpty() && !value.startsWith(QLatin1Char('/')) && !number &&
+           (value.contains(QLatin1Char('/')) || value.contains(QLatin1Char('.')));
+}
+
 QString exitText(int status) {
     return WIFSIGNALED(status) ? QStringLiteral("killed by signal %1").arg(WTERMSIG(status))
                                : QStringLiteral("exited with code %1").arg(WEXITSTATUS(status));
@@ -324,8 +332,16 @@ QString Daemon::mismatch(const QJsonObject& request, bool forDevices) const {
         return QStringLiteral("the environment differs from the warm runners' in %1")
             .arg(differ.join(QStringLiteral(", ")));
     }
+    // Every request KernelPad sends names its project's folder as an absolute path (the command
+    // line's QFileInfo::absolutePath, the window's ProjectDocument::directory), so the working
+    // folder reaches a runner only through a relative path in its environment
+    // (KERNELPAD_TRACE=trace.log): only then must it be the same.
     if (!forDevices && request.value(QStringLiteral("cwd")).toString() != m_cwd)
-        return QStringLiteral("the working folder is not the warm runners' (%1)").arg(m_cwd);
+        for (auto it = m_environment.begin(); it != m_environment.end(); ++it)
+            if (looksLikeRelativePath(it.value().toString()))
+                return QStringLiteral("%1 is a relative path and the working folder is not the "
+                                      "warm runners' (%2)")
+                    .arg(it.key(), m_cwd);
     return {};
 }
 

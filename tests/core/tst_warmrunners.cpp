@@ -198,6 +198,37 @@ private slots:
         QVERIFY(p.waitForFinished(20000));
     }
 
+    void workingFolderMattersOnlyThroughRelativePaths() {
+        // Requests name their project folder absolutely: another working folder still gets a
+        // spare, unless a variable the runner reads is a path relative to it.
+        const QString other = m_dir.path() + QStringLiteral("/other");
+        QVERIFY(QDir().mkpath(other));
+        QVERIFY(startAndWait({QStringLiteral("--devices"), QStringLiteral("0"),
+                              QStringLiteral("--spares"), QStringLiteral("1")},
+                             m_env));
+        QProcess elsewhere;
+        elsewhere.setWorkingDirectory(other);
+        startAttach(elsewhere, m_env);
+        QVERIFY(qint64(readHello(elsewhere).value(QStringLiteral("pid")).toDouble()) !=
+                elsewhere.processId());
+        elsewhere.closeWriteChannel();
+        QVERIFY(elsewhere.waitForFinished(20000));
+        QCOMPARE(cli({QStringLiteral("runners"), QStringLiteral("stop")}).exitCode, 0);
+
+        QProcessEnvironment relative = m_env;
+        relative.insert(QStringLiteral("KERNELPAD_CACHE_DIR"), QStringLiteral("cache/kp"));
+        QVERIFY(startAndWait({QStringLiteral("--devices"), QStringLiteral("0")}, relative));
+        QProcess p;
+        p.setWorkingDirectory(other);
+        startAttach(p, relative);
+        QCOMPARE(qint64(readHello(p).value(QStringLiteral("pid")).toDouble()), p.processId());
+        const QString why = status().value(QStringLiteral("lastColdReason")).toString();
+        QVERIFY2(why.contains(QStringLiteral("KERNELPAD_CACHE_DIR is a relative path")),
+                 qPrintable(why));
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(20000));
+    }
+
     void killingAttachKillsItsSpare() {
         QVERIFY(startAndWait({QStringLiteral("--devices"), QStringLiteral("0")}, m_env));
         QProcess p;
