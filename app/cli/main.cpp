@@ -75,6 +75,10 @@ int runCommand(const QString& command, const QStringList& args) {
         {QStringLiteral("runners"), &kernelpad::cli::runRunners},
         {QStringLiteral("ab"), &kernelpad::cli::runAb},
         {QStringLiteral("bench-launch"), &kernelpad::cli::runBenchLaunch}};
+    if (command == QLatin1String("attach")) { // without arguments it never reaches here (main)
+        QTextStream(stderr) << "kernelpad-cli attach takes no arguments\n";
+        return kernelpad::cli::kExitBadInput;
+    }
     return entries.value(command, &kernelpad::cli::runServe)(args);
 }
 
