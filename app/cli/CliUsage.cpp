@@ -248,7 +248,9 @@ const char* const kRunners =
     "  status               pid, socket, devices, spares ready/warming/in use, idle time left\n"
     "                       and attaches that fell back cold; exit 1 when none runs\n"
     "  --json               status as JSON\n"
-    "  wait                 block until every spare is ready; exit 1 with why otherwise\n"
+    "  wait                 block until every spare is ready (one in use counts once it\n"
+    "                       has ended and its replacement is warm); exit 1 with why\n"
+    "                       otherwise\n"
     "  --timeout S          wait at most S seconds (default 60)\n"
     "  stop                 end the daemon and its spares\n";
 

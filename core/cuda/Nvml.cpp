@@ -1,5 +1,8 @@
 #include "core/cuda/Nvml.h"
 
+#include <QElapsedTimer>
+#include <QHash>
+
 #include <dlfcn.h>
 
 #include <mutex>
@@ -48,10 +51,21 @@ struct Nvml::Api {
     nvmlReturn_t (*lockMemory)(nvmlDevice_t, Uint, Uint) = nullptr;
     nvmlReturn_t (*resetMemory)(nvmlDevice_t) = nullptr;
 
+    /// The device's handle, looked up once: on an H200 host a lookup by bus id costs about a
+    /// millisecond and takes a lock that every process using NVML shares, so a sweep's
+    /// runners on two GPUs slowed each other down when every configuration looked its device
+    /// up again (bench/RESULTS.md). A handle stays valid while NVML is initialised, which it
+    /// is for the life of the process.
     nvmlDevice_t device(const QString& pciBusId) const {
+        const std::lock_guard<std::mutex> lock(cacheMutex);
+        if (const auto it = handles.constFind(pciBusId); it != handles.constEnd())
+            return *it;
         nvmlDevice_t d = nullptr;
         const QByteArray id = pciBusId.toLatin1();
-        return byPciBusId(id.constData(), &d) == kNvmlSuccess ? d : nullptr;
+        if (byPciBusId(id.constData(), &d) != kNvmlSuccess)
+            return nullptr; // not kept: a device may appear (a driver reload) and be found later
+        handles.insert(pciBusId, d);
+        return d;
     }
     /// NVML's own words for a failure, with the permission case made actionable.
     QString failure(nvmlReturn_t status) const {
@@ -61,6 +75,14 @@ struct Nvml::Api {
         const char* text = errorString ? errorString(status) : nullptr;
         return text ? QString::fromLatin1(text) : QStringLiteral("NVML error %1").arg(status);
     }
+
+    mutable std::mutex cacheMutex;
+    mutable QHash<QString, nvmlDevice_t> handles;
+    struct KeptLimits {
+        Limits limits;
+        QElapsedTimer age;
+    };
+    mutable QHash<QString, KeptLimits> limits;
 };
 
 const Nvml* Nvml::instance() {
@@ -137,6 +159,17 @@ std::optional<quint64> Nvml::totalEnergyMj(const QString& pciBusId) const {
 }
 
 Nvml::Limits Nvml::limits(const QString& pciBusId) const {
+    // Every timed run reads them; the clocks are fixed and the power limit changes only by an
+    // administrator's command, so a reading a few seconds old is as good and saves five NVML
+    // calls per run (a sweep makes one run per configuration).
+    constexpr qint64 kLimitsKeptMs = 5000;
+    {
+        const std::lock_guard<std::mutex> lock(m_api->cacheMutex);
+        if (const auto it = m_api->limits.constFind(pciBusId); it != m_api->limits.constEnd() &&
+                                                               it->age.isValid() &&
+                                                               !it->age.hasExpired(kLimitsKeptMs))
+            return it->limits;
+    }
     Limits l;
     nvmlDevice_t d = m_api->device(pciBusId);
     if (!d)
@@ -152,6 +185,10 @@ Nvml::Limits Nvml::limits(const QString& pciBusId) const {
     unsigned int mw = 0;
     if (m_api->powerLimit && m_api->powerLimit(d, &mw) == kNvmlSuccess)
         l.powerLimitMw = int(mw);
+    const std::lock_guard<std::mutex> lock(m_api->cacheMutex);
+    Api::KeptLimits& kept = m_api->limits[pciBusId];
+    kept.limits = l;
+    kept.age.start();
     return l;
 }
 

@@ -74,8 +74,8 @@ private:
         m_nvml = Nvml::instance();
         if (!m_nvml)
             return;
-        m_smClockDefaultMHz = m_nvml->defaultSmClockMHz(m_t.device.pciBusId);
         const Nvml::Limits limits = m_nvml->limits(m_t.device.pciBusId);
+        m_smClockDefaultMHz = limits.smDefaultMHz > 0 ? limits.smDefaultMHz : limits.smMaxMHz;
         Telemetry& t = m_out.timing.telemetry;
         t.smClockMaxMHz = limits.smMaxMHz;
         t.smClockDefaultMHz = limits.smDefaultMHz;

@@ -44,12 +44,14 @@ Cli cli(const QStringList& args, const QProcessEnvironment& env) {
     wall.start();
     p.start(cliPath(), args);
     Cli r;
-    if (!p.waitForStarted() || !p.waitForFinished(120000)) {
+    // Read while it runs: QProcess answers 0 once the process has ended.
+    if (p.waitForStarted())
+        r.pid = p.processId();
+    if (r.pid == 0 || !p.waitForFinished(120000)) {
         r.err = QStringLiteral("kernelpad-cli %1 did not finish").arg(args.join(' '));
         return r;
     }
     r.wallMs = wall.elapsed();
-    r.pid = p.processId();
     r.exitCode = p.exitCode();
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
@@ -124,6 +126,7 @@ private slots:
                  QJsonDocument(s).toJson(QJsonDocument::Compact).constData());
         const QStringList own = traceOf(trace(), warm.pid);
         qInfo("warm run's own trace:\n%s", qPrintable(own.join('\n')));
+        QVERIFY2(!own.isEmpty(), "the warm run traced nothing of its own");
         for (const QString& line : own)
             QVERIFY2(!line.contains(QStringLiteral("driver loaded (cuInit)")), qPrintable(line));
         // attach's own line (its pid is the runner process the command started).
