@@ -21,8 +21,7 @@ struct CliResult {
 /// Runs `kernelpad-cli <args>` in this process's environment with `env` added (a temporary
 /// XDG_CACHE_HOME keeps the default results files out of the user's cache) and waits up to
 /// `timeoutMs`; a command that does not end by then ends the test program, naming it.
-inline CliResult runCli(const QStringList& args, const QMap<QString, QString>& env,
-                        int timeoutMs) {
+inline CliResult runCli(const QStringList& args, const QMap<QString, QString>& env, int timeoutMs) {
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (auto it = env.cbegin(); it != env.cend(); ++it)

@@ -4,6 +4,7 @@
 // line colours and the edit's verdict: one copy of the fixture they all build on.
 
 #include "TestPaths.h"
+#include "TestProjects.h"
 #include "core/compile/LineMap.h"
 #include "core/compile/Sass.h"
 #include "core/compile/SassReport.h"
@@ -40,6 +41,15 @@ inline SassReport recordedSassReport(const QString& example) {
     report.sass.listing = parseSass(recordedSass(example + QStringLiteral(".sass-gi.txt")));
     report.lines = LineMap::build(report.compile.ptx, report.sass.listing, report.sourceName);
     return report;
+}
+
+/// The window's project on recorded `example`'s source ("saxpy": saxpy.cu, kernel saxpy),
+/// with fillProject()'s arguments and launch.
+inline Project recordedSassProject(const QString& example) {
+    Project project = fillProject(recordedSass(example + QStringLiteral(".cu")));
+    project.sourceName = example + QStringLiteral(".cu");
+    project.kernel = example;
+    return project;
 }
 
 /// Shell that ends a stand-in nvdisasm with exit 3 unless its last argument is an ELF file,

@@ -30,17 +30,18 @@ public:
     [[nodiscard]] bool install() {
         const QByteArray log = logPath().toUtf8();
         const QByteArray dir = m_dir.path().toUtf8();
-        // The sleep is detached from the pipes, so that killing the shell ends its output at
-        // once; the CUBIN is the last argument of both processes.
+        // The slow flag is read before the start is logged, so that a test that clears it
+        // once it sees the start still gets a process that sleeps. The sleep is detached from
+        // the pipes, so that killing the shell ends its output at once; the CUBIN is the last
+        // argument of both processes.
         return installNvdisasm(
-            m_dir, "echo \"start $$ $*\" >> '" + log + "'\n" + kNvdisasmTakesACubin +
-                       "case \"$*\" in *--print-life-ranges*) which=life;; *) which=listing;; "
-                       "esac\n"
-                       "[ -f '" +
-                       dir + "'/slow-$which ] && sleep " + QByteArray::number(kSlowSeconds) +
-                       " </dev/null >/dev/null 2>&1\n"
-                       "echo \"end $$\" >> '" +
-                       log + "'\n" + "cat '" + recordedSassPath("saxpy.sass-gi.txt") + "'\n");
+            m_dir, "case \"$*\" in *--print-life-ranges*) which=life;; *) which=listing;; esac\n"
+                   "slow=; [ -f '" +
+                       dir + "'/slow-$which ] && slow=1\n" + "echo \"start $$ $*\" >> '" + log +
+                       "'\n" + kNvdisasmTakesACubin + "[ -n \"$slow\" ] && sleep " +
+                       QByteArray::number(kSlowSeconds) + " </dev/null >/dev/null 2>&1\n" +
+                       "echo \"end $$\" >> '" + log + "'\n" + "cat '" +
+                       recordedSassPath("saxpy.sass-gi.txt") + "'\n");
     }
 
     /// Forgets the processes logged so far and clears every slow flag.

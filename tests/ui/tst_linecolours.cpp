@@ -121,9 +121,7 @@ void TestLineColours::oneColourPerSourceLineEverywhere() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(test::recordedSass(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     auto* tabs = test::part<QTabWidget>(&window, "resultTabs");

@@ -226,9 +226,7 @@ void TestRegisterMargin::windowShowsTheMarginOnlyWithSass() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(test::recordedSass(QStringLiteral("unrolled.cu")));
-    project.sourceName = QStringLiteral("unrolled.cu");
-    project.kernel = QStringLiteral("unrolled");
+    Project project = test::recordedSassProject(QStringLiteral("unrolled"));
     project.options.arch = QStringLiteral("sm_90");
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);

@@ -176,9 +176,7 @@ void TestSassView::withoutNvdisasmThePtxKeepsItsLines() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(test::recordedSass(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
@@ -217,9 +215,7 @@ void TestSassView::windowShowsSassAndMatchesLines() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(test::recordedSass(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     QVERIFY(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok);
@@ -283,9 +279,7 @@ void TestSassView::oneCompilePerEditWhileSassIsShown() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(test::recordedSass(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     test::part<QTabWidget>(&window, "resultTabs")->setCurrentIndex(MainWindow::SassTab);
@@ -328,9 +322,7 @@ void TestSassView::sassAndDiffShareOneDisassembly() {
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy listed(&engine, &Engine::sassListed);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(test::recordedSass(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     // A source no other test compiled: no CUBIN of it is in the cache.
     project.source += QStringLiteral("\n__device__ int shareOneDisassembly%1;\n")
                           .arg(QDateTime::currentMSecsSinceEpoch());
