@@ -343,8 +343,8 @@ private:
     bool m_runIsBaseline = false;  ///< the run in flight is of the baseline kernel
     std::optional<RunRecord> m_baselineKernelRun;
 
-    /// The disassembly requests without an answer, with the key of their compile.
-    QHash<quint64, QByteArray> m_sassRequests;
+    /// The disassembly requests without an answer, with the project each compiles.
+    QHash<quint64, Project> m_sassRequests;
     /// The opcode counts of the latest disassemblies by compile key, newest last (a few).
     QVector<QPair<QByteArray, QMap<QString, QMap<QString, int>>>> m_sassKnown;
 

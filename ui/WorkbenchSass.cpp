@@ -15,7 +15,7 @@ constexpr int kKeptSassCompiles = 8;
 
 /// The key of the compile `run` ran, empty when its compile is unknown (a stand-in result).
 QByteArray sassKeyOfRun(const RunRecord& run) {
-    return sassCompileKey(run.project, run.result.compile.arch);
+    return sassCompileKey(run.project, run.result.compile);
 }
 } // namespace
 
@@ -24,8 +24,8 @@ quint64 Workbench::disassemble(const Project& project, const QString& directory,
     if (!m_engine)
         return 0;
     const quint64 id = m_engine->disassemble(project, directory, arch, tag);
-    if (const QByteArray key = sassCompileKey(project, arch); !key.isEmpty())
-        m_sassRequests.insert(id, key);
+    // Keyed when the report comes: its compile names the headers it read.
+    m_sassRequests.insert(id, project);
     return id;
 }
 
@@ -52,12 +52,12 @@ void Workbench::onSassReady(quint64 id, const SassReport& report) {
     const auto request = m_sassRequests.constFind(id);
     if (request == m_sassRequests.cend())
         return; // another window's, or a request made around the Workbench
-    const QByteArray key = *request;
+    const QByteArray key = sassCompileKey(*request, report.compile);
     m_sassRequests.erase(request);
     // Counted here, on the window's thread: one pass over the instructions nvdisasm listed on
     // the compile worker.
     const SassOpcodesByKernel counts = sassOpcodesOf(report);
-    if (counts.isEmpty())
+    if (counts.isEmpty() || key.isEmpty())
         return; // stopped, failed, or no kernel listed: nothing to name
     for (int i = 0; i < m_sassKnown.size(); ++i)
         if (m_sassKnown.at(i).first == key)

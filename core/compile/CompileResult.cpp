@@ -286,6 +286,8 @@ QJsonObject CompileResult::toJson(bool withPtx) const {
         json.insert(QStringLiteral("codeHash"), hash);
     if (compilerMissing)
         json.insert(QStringLiteral("compilerMissing"), true);
+    if (!includeFingerprint.isEmpty())
+        json.insert(QStringLiteral("includeFingerprint"), includeFingerprint);
     return json;
 }
 
@@ -335,7 +337,8 @@ std::optional<CompileResult> CompileResult::fromJson(const QJsonObject& json, QS
         !fields.readChoice(QStringLiteral("language"), languageNames(), &language) ||
         !fields.readString(QStringLiteral("compiler"), &result.compiler) ||
         !fields.readString(QStringLiteral("codeHash"), &result.codeHash) ||
-        !fields.readBool(QStringLiteral("compilerMissing"), &result.compilerMissing))
+        !fields.readBool(QStringLiteral("compilerMissing"), &result.compilerMissing) ||
+        !fields.readString(QStringLiteral("includeFingerprint"), &result.includeFingerprint))
         return std::nullopt;
     for (const auto t : {CacheTier::None, CacheTier::Memory, CacheTier::Disk}) {
         if (cacheTierName(t) == tier)

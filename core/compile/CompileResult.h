@@ -128,6 +128,10 @@ struct CompileResult {
     /// What a side without the CUBIN knows of it (JSON "codeHash", read back here): see
     /// machineCodeHash().
     QString codeHash;
+    /// CompileCache::includeFingerprint() of the project headers the source included, as hex,
+    /// read when compileProject() compiled it: the part of a compile's identity the project
+    /// does not hold (JSON "includeFingerprint", written only when set). Empty: none.
+    QString includeFingerprint;
     /// NVRTC (nvJitLink for PTX and NVVM IR) could not be loaded where it ran: no CUDA toolkit
     /// there; `error` says what was tried and what to do (JSON "compilerMissing", written only
     /// when true).

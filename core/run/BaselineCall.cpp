@@ -57,7 +57,7 @@ BufferVerification BaselineCall::check(const QVector<ArgumentSpec>& arguments) c
     const QByteArray kernel = m_gemm->downloadKernelOutput();
     const GemmPlan& plan = m_gemm->plan();
     const VerifySpec& tolerance = arguments[plan.c.argIndex].buffer.verify;
-    return compareGemmOutputs(plan, kernel, library, tolerance.atol, tolerance.rtol);
+    return compareGemmOutputs(plan, kernel, library, tolerance.atol, tolerance.rtol, tolerance.nan);
 }
 
 } // namespace kernelpad

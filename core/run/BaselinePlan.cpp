@@ -295,7 +295,8 @@ QString baselineProblem(const BaselineSpec& spec, const QVector<ArgumentSpec>& a
 }
 
 BufferVerification compareGemmOutputs(const GemmPlan& plan, const QByteArray& kernel,
-                                      const QByteArray& library, double atol, double rtol) {
+                                      const QByteArray& library, double atol, double rtol,
+                                      NanComparison nan) {
     const QVector<qint64> indices = plan.writtenIndices();
     const int size = scalarTypeInfo(plan.cType).sizeBytes;
     QByteArray got(qsizetype(indices.size()) * size, Qt::Uninitialized);
@@ -305,8 +306,8 @@ BufferVerification compareGemmOutputs(const GemmPlan& plan, const QByteArray& ke
         std::memcpy(got.data() + i * size, kernel.constData() + from, size_t(size));
         std::memcpy(expected.data() + i * size, library.constData() + from, size_t(size));
     }
-    BufferVerification v =
-        compareBuffers(ValueType::of(plan.cType), got, expected, indices.size(), atol, rtol);
+    BufferVerification v = compareBuffers(ValueType::of(plan.cType), got, expected, indices.size(),
+                                          atol, rtol, 0, nan);
     for (Mismatch& m : v.firstMismatches)
         m.index = indices.value(qsizetype(m.index), m.index);
     v.buffer = plan.c.buffer;

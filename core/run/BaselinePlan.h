@@ -58,9 +58,11 @@ planGemm(const BaselineSpec& spec, const QVector<ArgumentSpec>& arguments, QStri
 
 /// The kernel's C (`kernel`, got) against the library's (`library`, expected): only the
 /// elements the call writes (the gaps a leading dimension leaves are neither's), with the
-/// output buffer's tolerance; mismatches are named by their index in the buffer.
+/// output buffer's tolerance and NaN rule (its "nan"); mismatches are named by their index in
+/// the buffer.
 [[nodiscard]] BufferVerification compareGemmOutputs(const GemmPlan& plan, const QByteArray& kernel,
                                                     const QByteArray& library, double atol,
-                                                    double rtol);
+                                                    double rtol,
+                                                    NanComparison nan = NanComparison::Equal);
 
 } // namespace kernelpad

@@ -270,7 +270,7 @@ BufferVerification compareCubOutputs(const CubPlan& plan, const QVector<Argument
         const qsizetype bytes = qsizetype(count) * scalarTypeInfo(operand.type).sizeBytes;
         BufferVerification v =
             compareBuffers(ValueType::of(operand.type), got.left(bytes), expected.left(bytes),
-                           count, tolerance.atol, tolerance.rtol, tolerance.ulp);
+                           count, tolerance.atol, tolerance.rtol, tolerance.ulp, tolerance.nan);
         v.buffer = operand.buffer;
         return v;
     };

@@ -49,7 +49,8 @@ struct CubPlan {
 planCub(const BaselineSpec& spec, const QVector<ArgumentSpec>& arguments, QString* error);
 
 /// The kernel's outputs (got) against CUB's (expected), over the elements the call writes,
-/// with each output buffer's tolerance: `out` and, for pairs, `valuesOut` (the first that
+/// with each output buffer's tolerance and NaN rule ("nan": NaN against NaN fails under
+/// "differ", as in the kernel's own check): `out` and, for pairs, `valuesOut` (the first that
 /// differs is reported; when both agree, the counts are summed under `out`'s name).
 [[nodiscard]] BufferVerification
 compareCubOutputs(const CubPlan& plan, const QVector<ArgumentSpec>& arguments,

@@ -426,7 +426,8 @@ bool DeviceRun::launchAndVerify() {
         verifyGlobals(*m_globals, globalOutputs, m_project, buffers, m_request.projectDir);
     m_result.verification +=
         m_s.textures->verify(m_project.arguments, buffers, m_request.projectDir);
-    // The guards are read once, after the verified launch and outside any timed one.
+    // The guards are read after the verified launch, outside any timed one, and once more
+    // after the timing (checkGuardsAfterTiming).
     m_result.guards = checkBufferGuards(buffers, m_s.stream);
     for (const GuardFinding& g : std::as_const(m_result.guards))
         m_result.verification += guardVerification(g);
@@ -442,6 +443,18 @@ bool DeviceRun::launchAndVerify() {
     return true;
 }
 
+void DeviceRun::checkGuardsAfterTiming() {
+    // A few hundred bytes per buffer, read after the last sample; a buffer the verified launch
+    // had already written outside keeps that finding.
+    const QVector<GuardFinding> found =
+        guardWritesDuringTiming(m_result.guards, checkBufferGuards(m_s.buffers, m_s.stream));
+    for (const GuardFinding& g : found)
+        m_result.verification += guardVerification(g);
+    m_result.guards += found;
+    if (!found.isEmpty())
+        tracePhase("guards written while timing");
+}
+
 RunResult DeviceRun::time() {
     return m_isPipeline ? timePipeline() : timeLaunches();
 }
@@ -453,6 +466,7 @@ RunResult DeviceRun::timePipeline() {
     PipelineMeasurement pm =
         m_plan->measure(m_s.stream, samples, timing.warmupLaunches, m_project.pipeline.graph,
                         m_cancel, m_watchdog, timing.timeLimitMs);
+    checkGuardsAfterTiming();
     m_result.pipeline = std::move(pm.timing);
     // A pass moves each buffer as often as its steps touch it: only the project's own figure
     // gives a bandwidth.
@@ -500,6 +514,8 @@ RunResult DeviceRun::timeLaunches() {
                               {}},
                 timing, m_request.repetitions, m_cancel, m_watchdog, m_progress);
     tracePhase("timed");
+    // Before the library's launches, so that what the guards show is the kernel's doing.
+    checkGuardsAfterTiming();
     if (m.status == RunStatus::Ok)
         timeBaseline(flush, blocker);
     m_result.timing = m.timing;

@@ -56,6 +56,9 @@ private:
                      const QHash<QString, QByteArray>& globals);
     RunResult timePipeline();
     RunResult timeLaunches();
+    /// The guards read again after the timed launches: a write outside a buffer that only a
+    /// later launch made fails the run too, named as made while timing.
+    void checkGuardsAfterTiming();
     /// The baseline's plan checked against the arguments; false when the run fails on it.
     [[nodiscard]] bool planBaseline();
     /// One library call, its output checked against the kernel's verified output.

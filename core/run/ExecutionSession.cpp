@@ -40,14 +40,22 @@ CompileResult compileProject(const Project& project, const QString& projectDir, 
                           project.language);
     const QStringList expressions = project.nameExpressions();
     const auto compile = [&] { return program.compile(arch, expressions); };
-    if (!cache)
-        return compile();
     QElapsedTimer lookup; // a hit's compile time includes reading the included files
     lookup.start();
     const QDir base(projectDir);
     QStringList includeRoots;
     for (const QString& dir : project.options.includeDirs)
         includeRoots << QDir::cleanPath(base.absoluteFilePath(dir));
+    // Read with or without a cache: the result names the headers it was made from, which the
+    // project alone does not (a SASS count keyed by the project would outlive a header edit).
+    const QByteArray includes =
+        CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots);
+    const auto named = [&includes](CompileResult result) {
+        result.includeFingerprint = QString::fromLatin1(includes.toHex());
+        return result;
+    };
+    if (!cache)
+        return named(compile());
     // The project directory is in the key because relative include dirs resolve there.
     const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
                                  << base.absolutePath();
@@ -56,13 +64,12 @@ CompileResult compileProject(const Project& project, const QString& projectDir, 
                               ? Program::nvrtcVersion()
                               : languageName(project.language) + QLatin1Char(' ') +
                                     Program::compilerOf(project.language);
-    const QByteArray key = CompileCache::key(
-        project.source, project.sourceName, keyFlags, expressions, tools,
-        CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots));
+    const QByteArray key = CompileCache::key(project.source, project.sourceName, keyFlags,
+                                             expressions, tools, includes);
     CompileResult result = cache->findOrCompile(key, compile);
     if (result.cacheHit)
         result.compileMs = double(lookup.nsecsElapsed()) / 1e6;
-    return result;
+    return named(std::move(result));
 }
 
 QString jitFailure(const JitLog& jit, const QString& arch) {

@@ -20,7 +20,8 @@ namespace kernelpad {
 /// Reports a stage of a run: (RunStage::Timing, 5, 20).
 using ProgressFn = std::function<void(RunStage stage, int done, int total)>;
 
-/// Compiles a project's source for `arch` through `cache` (nullptr: no cache).
+/// Compiles a project's source for `arch` through `cache` (nullptr: no cache); the result's
+/// includeFingerprint names the project headers it was compiled with.
 [[nodiscard]] CompileResult compileProject(const Project& project, const QString& projectDir,
                                            const QString& arch, CompileCache* cache);
 

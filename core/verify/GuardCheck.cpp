@@ -18,16 +18,22 @@ QString GuardFinding::message() const {
         parts << QStringLiteral("%1 bytes written past the end (element %2)")
                      .arg(bytesAfter)
                      .arg(firstAfter);
-    return QStringLiteral("%1: %2").arg(buffer, parts.join(QStringLiteral("; ")));
+    QString text = QStringLiteral("%1: %2").arg(buffer, parts.join(QStringLiteral("; ")));
+    if (duringTiming)
+        text += QStringLiteral(" during the timed launches, not the verified one");
+    return text;
 }
 
 QJsonObject GuardFinding::toJson() const {
-    return QJsonObject{{QStringLiteral("buffer"), buffer},
-                       {QStringLiteral("count"), double(count)},
-                       {QStringLiteral("elementBytes"), double(elementBytes)},
-                       {QStringLiteral("bytesBefore"), double(bytesBefore)},
-                       {QStringLiteral("bytesAfter"), double(bytesAfter)},
-                       {QStringLiteral("firstAfter"), double(firstAfter)}};
+    QJsonObject json{{QStringLiteral("buffer"), buffer},
+                     {QStringLiteral("count"), double(count)},
+                     {QStringLiteral("elementBytes"), double(elementBytes)},
+                     {QStringLiteral("bytesBefore"), double(bytesBefore)},
+                     {QStringLiteral("bytesAfter"), double(bytesAfter)},
+                     {QStringLiteral("firstAfter"), double(firstAfter)}};
+    if (duringTiming)
+        json.insert(QStringLiteral("duringTiming"), true);
+    return json;
 }
 
 std::optional<GuardFinding> GuardFinding::fromJson(const QJsonObject& json, QString* error,
@@ -42,7 +48,8 @@ std::optional<GuardFinding> GuardFinding::fromJson(const QJsonObject& json, QStr
                                 json::WholeRange{1, json::WholeRange{}.max}) ||
         !fields.readWholeNumber(QStringLiteral("bytesBefore"), &f.bytesBefore, required, whole) ||
         !fields.readWholeNumber(QStringLiteral("bytesAfter"), &f.bytesAfter, required, whole) ||
-        !fields.readWholeNumber(QStringLiteral("firstAfter"), &f.firstAfter, required, whole))
+        !fields.readWholeNumber(QStringLiteral("firstAfter"), &f.firstAfter, required, whole) ||
+        !fields.readBool(QStringLiteral("duringTiming"), &f.duringTiming))
         return std::nullopt;
     return f;
 }
@@ -50,7 +57,7 @@ std::optional<GuardFinding> GuardFinding::fromJson(const QJsonObject& json, QStr
 bool operator==(const GuardFinding& a, const GuardFinding& b) {
     return a.buffer == b.buffer && a.count == b.count && a.elementBytes == b.elementBytes &&
            a.bytesBefore == b.bytesBefore && a.bytesAfter == b.bytesAfter &&
-           a.firstAfter == b.firstAfter;
+           a.firstAfter == b.firstAfter && a.duringTiming == b.duringTiming;
 }
 
 std::optional<GuardFinding> findGuardWrites(const QString& name, qint64 count, qint64 elementBytes,
@@ -80,6 +87,21 @@ std::optional<GuardFinding> findGuardWrites(const QString& name, qint64 count, q
     if (f.bytesBefore == 0 && f.bytesAfter == 0)
         return std::nullopt;
     return f;
+}
+
+QVector<GuardFinding> guardWritesDuringTiming(const QVector<GuardFinding>& afterVerify,
+                                              const QVector<GuardFinding>& afterTiming) {
+    QVector<GuardFinding> added;
+    for (GuardFinding found : afterTiming) {
+        const bool known =
+            std::any_of(afterVerify.cbegin(), afterVerify.cend(),
+                        [&found](const GuardFinding& f) { return f.buffer == found.buffer; });
+        if (known)
+            continue;
+        found.duringTiming = true;
+        added.append(std::move(found));
+    }
+    return added;
 }
 
 BufferVerification guardVerification(const GuardFinding& finding) {

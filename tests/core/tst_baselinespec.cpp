@@ -21,6 +21,7 @@
 #include <QTest>
 
 #include <cstring>
+#include <limits>
 
 namespace tst_baselinespec {
 
@@ -291,6 +292,23 @@ private slots:
         QCOMPARE(v.firstMismatches.front().index,
                  qint64(4)); // the buffer's index, not the packed one
         QCOMPARE(v.maxAbsError, 1.0);
+    }
+
+    // The library's C against the kernel's follows C's "nan" rule, as the kernel's own check
+    // does: NaN on both sides passes under "equal" and fails under "differ".
+    void comparesNanByTheOutputsRule() {
+        GemmPlan plan;
+        plan.m = plan.n = plan.k = 1;
+        plan.c.buffer = QStringLiteral("C");
+        plan.c.ld = 1;
+        plan.c.stride = 1;
+        const float qnan = std::numeric_limits<float>::quiet_NaN();
+        const QByteArray nanBytes(reinterpret_cast<const char*>(&qnan), sizeof(float));
+        QVERIFY(compareGemmOutputs(plan, nanBytes, nanBytes, 1e-6, 0, NanComparison::Equal).passed);
+        const BufferVerification v =
+            compareGemmOutputs(plan, nanBytes, nanBytes, 1e-6, 0, NanComparison::Differ);
+        QVERIFY(!v.passed);
+        QCOMPARE(v.buffer, QStringLiteral("C"));
     }
 
     void resultJsonAndRatio() {

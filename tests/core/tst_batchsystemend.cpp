@@ -5,6 +5,7 @@
 // (tst_slurmrunner has the real one).
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "core/project/Project.h"
 #include "core/runner/Protocol.h"
 #include "core/runner/RunnerClient.h"
@@ -24,18 +25,6 @@ using namespace kernelpad;
 namespace {
 
 constexpr int kAnswerLimitMs = 20000;
-
-RunRequest saxpyRequest() {
-    QString error;
-    const QString dir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
-    std::optional<Project> p = Project::load(dir + QStringLiteral("/saxpy.kpad"), &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
-    r.projectDir = dir;
-    return r;
-}
 
 /// A runner that says hello, then answers its first request as srun does when Slurm cancels
 /// the job: slurmstepd's and srun's lines (recorded from scripts/slurm-local's Slurm 22.05) on
@@ -89,7 +78,7 @@ private slots:
         QVERIFY(client.setSpec(cancelledBySlurmStandIn(dir), &error));
         QSignalSpy finished(&client, &RunnerClient::runFinished);
         QSignalSpy restarted(&client, &RunnerClient::runnerRestarted);
-        client.run(1, saxpyRequest());
+        client.run(1, test::saxpyRequest());
         QVERIFY(finished.wait(kAnswerLimitMs));
         const RunResult r = finished.first().at(1).value<RunResult>();
         QCOMPARE(r.status, RunStatus::CudaError);
@@ -117,7 +106,7 @@ private slots:
         QString error;
         QVERIFY(client.setSpec(cancelledBySlurmStandIn(dir, false), &error));
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(1, saxpyRequest());
+        client.run(1, test::saxpyRequest());
         QVERIFY(finished.wait(kAnswerLimitMs));
         const RunResult r = finished.first().at(1).value<RunResult>();
         QCOMPARE(r.status, RunStatus::CudaError);

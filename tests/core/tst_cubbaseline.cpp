@@ -1,7 +1,8 @@
 // A CUB baseline without a GPU: the "baseline" section's CUB form read, written and refused
 // naming the field; the plan's element types, counts and histogram levels checked against the
 // buffers (the refusal lists the types the plugin is built for); the comparison of only the
-// elements the call writes; and the message naming every place the plugin was looked for.
+// elements the call writes, under each output's NaN rule; and the message naming every place the
+// plugin was looked for.
 
 #include "../support/TestMain.h"
 #include "core/project/Project.h"
@@ -13,7 +14,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace tst_cubbaseline {
 
@@ -271,6 +274,44 @@ private slots:
         QVERIFY(!v.passed);
         QCOMPARE(v.buffer, QStringLiteral("valsOut"));
         QCOMPARE(v.firstMismatches.value(0).index, qint64(10));
+    }
+
+    // The comparison with CUB's output follows the output buffer's "nan" setting, as the
+    // kernel's own check does: NaN on both sides passes under "equal" (the default) and fails
+    // under "differ"; a NaN on one side fails under both.
+    void followsTheOutputsNanSetting_data() {
+        QTest::addColumn<QString>("nan");
+        QTest::addColumn<bool>("libraryNan");
+        QTest::addColumn<bool>("passes");
+        QTest::newRow("equal: NaN on both sides") << "equal" << true << true;
+        QTest::newRow("differ: NaN on both sides") << "differ" << true << false;
+        QTest::newRow("equal: NaN from the kernel only") << "equal" << false << false;
+    }
+    void followsTheOutputsNanSetting() {
+        QFETCH(QString, nan);
+        QFETCH(bool, libraryNan);
+        QFETCH(bool, passes);
+        QString error;
+        std::optional<Project> p = Project::fromJson(cubProject(reduceBaseline()), &error);
+        QVERIFY2(p, qPrintable(error));
+        const auto total =
+            std::find_if(p->arguments.begin(), p->arguments.end(),
+                         [](const ArgumentSpec& a) { return a.name == QLatin1String("total"); });
+        QVERIFY(total != p->arguments.end());
+        const std::optional<NanComparison> rule = nanComparisonFromName(nan);
+        QVERIFY(rule);
+        total->buffer.verify.nan = *rule;
+        const std::optional<CubPlan> planned = planCub(p->baseline, p->arguments, &error);
+        QVERIFY2(planned, qPrintable(error));
+        const float qnan = std::numeric_limits<float>::quiet_NaN();
+        const float one = 1.0f;
+        QByteArray kernel(4, '\0'), library(4, '\0');
+        std::memcpy(kernel.data(), &qnan, 4);
+        std::memcpy(library.data(), libraryNan ? &qnan : &one, 4);
+        const BufferVerification v =
+            compareCubOutputs(*planned, p->arguments, kernel, library, {}, {});
+        QCOMPARE(v.buffer, QStringLiteral("total"));
+        QCOMPARE(v.passed, passes);
     }
 
     void missingPluginNamesWhereItLooked() {

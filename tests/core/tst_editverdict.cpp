@@ -2,14 +2,18 @@
 // each kind of change, on samples whose medians are known exactly.
 
 #include "../support/TestMain.h"
+#include "core/compile/CompileCache.h"
 #include "core/engine/EditVerdict.h"
 #include "core/engine/EditVerdictSass.h"
 #include "core/run/AbDriver.h"
 #include "core/run/AbVerdict.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/RunResult.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <algorithm>
@@ -338,23 +342,77 @@ private slots:
         Project p;
         p.source = QStringLiteral("extern \"C\" __global__ void k() {}\n");
         p.kernel = QStringLiteral("k");
-        const QByteArray key = sassCompileKey(p, QStringLiteral("sm_90"));
+        CompileResult sm90;
+        sm90.arch = QStringLiteral("sm_90");
+        const QByteArray key = sassCompileKey(p, sm90);
         QVERIFY(!key.isEmpty());
-        QVERIFY(sassCompileKey(p, QString()).isEmpty()); // no arch: names nothing
+        QVERIFY(sassCompileKey(p, CompileResult()).isEmpty()); // no arch: names nothing
         Project lines = p;
         lines.options.lineInfo = true;
         lines.options.extraFlags << QStringLiteral("-Xptxas") << QStringLiteral("-v");
-        QCOMPARE(sassCompileKey(lines, QStringLiteral("sm_90")), key);
+        QCOMPARE(sassCompileKey(lines, sm90), key);
         Project launched = p; // the launch and arguments are not the compile's
         launched.launch.block = {64, 1, 1};
-        QCOMPARE(sassCompileKey(launched, QStringLiteral("sm_90")), key);
-        QVERIFY(sassCompileKey(p, QStringLiteral("sm_80")) != key);
+        QCOMPARE(sassCompileKey(launched, sm90), key);
+        CompileResult sm80 = sm90;
+        sm80.arch = QStringLiteral("sm_80");
+        QVERIFY(sassCompileKey(p, sm80) != key);
         Project edited = p;
         edited.source += QStringLiteral("// edited\n");
-        QVERIFY(sassCompileKey(edited, QStringLiteral("sm_90")) != key);
+        QVERIFY(sassCompileKey(edited, sm90) != key);
         Project defined = p;
         defined.options.defines << QStringLiteral("N=4");
-        QVERIFY(sassCompileKey(defined, QStringLiteral("sm_90")) != key);
+        QVERIFY(sassCompileKey(defined, sm90) != key);
+    }
+
+    // A header edited alone leaves the project as it was: the compiles name the headers they
+    // read, so the SASS of the compile before the edit is not taken for the one after it,
+    // with a compile cache or without, and after the result crossed the runner protocol.
+    void sassKeyFollowsAHeaderEdit_data() {
+        QTest::addColumn<bool>("cached");
+        QTest::newRow("no-cache") << false;
+        QTest::newRow("memory-cache") << true;
+    }
+    void sassKeyFollowsAHeaderEdit() {
+        QFETCH(bool, cached);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Project p;
+        p.source = QStringLiteral("#include \"scale.cuh\"\n"
+                                  "extern \"C\" __global__ void k(float* y) { y[0] *= SCALE; }\n");
+        p.sourceName = QStringLiteral("k.cu");
+        p.kernel = QStringLiteral("k");
+        CompileCache cache(CompileCache::kDefaultCapacity, QString());
+        const auto compileWith = [&](const QByteArray& header) {
+            QFile f(dir.filePath(QStringLiteral("scale.cuh")));
+            if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(header) < 0)
+                qFatal("cannot write %s", qPrintable(f.fileName()));
+            f.close();
+            return compileProject(p, dir.path(), QStringLiteral("sm_90"),
+                                  cached ? &cache : nullptr);
+        };
+        const CompileResult before = compileWith("#define SCALE 2.0f\n");
+        QVERIFY2(before.ok, qPrintable(before.log + before.error));
+        QVERIFY(!before.includeFingerprint.isEmpty());
+        const CompileResult after = compileWith("#define SCALE 3.0f\n");
+        QVERIFY2(after.ok, qPrintable(after.log + after.error));
+        QVERIFY(before.machineCodeHash() != after.machineCodeHash()); // the code did change
+        const QByteArray keyBefore = sassCompileKey(p, before);
+        QVERIFY(!keyBefore.isEmpty());
+        QVERIFY(sassCompileKey(p, after) != keyBefore);
+
+        // The header as it was: the same key again (a disassembly's -lineinfo compile of it
+        // matches a run's).
+        Project withLines = p;
+        withLines.options.lineInfo = true;
+        const CompileResult again = compileWith("#define SCALE 2.0f\n");
+        QCOMPARE(sassCompileKey(withLines, again), keyBefore);
+        // A run's compile comes from the runner as JSON.
+        QString error;
+        const std::optional<CompileResult> sent = CompileResult::fromJson(before.toJson(), &error);
+        QVERIFY2(sent, qPrintable(error));
+        QCOMPARE(sent->includeFingerprint, before.includeFingerprint);
+        QCOMPARE(sassCompileKey(p, *sent), keyBefore);
     }
 
     void opcodesOfAReport() {

@@ -1,5 +1,6 @@
 // Canaries read on the host: which guard bytes changed, told as bytes and elements past the
-// end or before the start; the finding's JSON and the failed verification row it adds.
+// end or before the start; the finding's JSON and the failed verification row it adds; the
+// findings a second reading after the timed launches adds.
 
 #include "../support/TestMain.h"
 #include "core/run/RunResult.h"
@@ -97,6 +98,38 @@ private slots:
         QVERIFY(!back->verified());
         // A result without findings writes no "guards" key at all.
         QVERIFY(!RunResult().toJson().contains(QStringLiteral("guards")));
+    }
+
+    // The guards read again after the timed launches: a buffer the verified launch left alone
+    // but a later launch wrote outside is added, named as written while timing; one already
+    // found keeps its first finding; the mark survives the runner's JSON.
+    void writesDuringTimingAreAddedAndNamed() {
+        const std::optional<GuardFinding> early =
+            findGuardWrites(QStringLiteral("in"), 64, 4, written(kGuardBytes - 4, 4), untouched());
+        const std::optional<GuardFinding> late =
+            findGuardWrites(QStringLiteral("out"), 1024, 4, untouched(), written(0, 4));
+        QVERIFY(early && late);
+        QVERIFY(guardWritesDuringTiming({*early}, {*early}).isEmpty());
+        const QVector<GuardFinding> added = guardWritesDuringTiming({*early}, {*early, *late});
+        QCOMPARE(added.size(), 1);
+        QCOMPARE(added.front().buffer, QStringLiteral("out"));
+        QVERIFY(added.front().duringTiming);
+        QCOMPARE(added.front().message(),
+                 QStringLiteral("out: 4 bytes written past the end (element 1024) during the "
+                                "timed launches, not the verified one"));
+        QCOMPARE(guardVerification(added.front()).failure, added.front().message());
+        QVERIFY(!early->message().contains(QLatin1String("timed")));
+
+        RunResult r;
+        r.guards << *early << added.front();
+        QString error;
+        const std::optional<RunResult> back = RunResult::fromJson(r.toJson(), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->guards.size(), 2);
+        QVERIFY(back->guards.at(0) == *early);
+        QVERIFY(back->guards.at(1) == added.front());
+        // Written only when set: a finding of the verified launch reads as it did.
+        QVERIFY(!early->toJson().contains(QStringLiteral("duringTiming")));
     }
 
     void malformedFindingIsNamed() {

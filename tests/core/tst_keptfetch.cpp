@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 
 namespace tst_keptfetch {
@@ -113,17 +114,6 @@ int standInRunner() {
     }
 }
 
-RunRequest saxpyRequest() {
-    QString error;
-    std::optional<Project> p =
-        Project::load(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"), &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
-    return r;
-}
-
 RunnerSpec standInSpec(const QString& name) {
     RunnerSpec spec;
     spec.kind = RunnerSpec::Kind::Command;
@@ -146,7 +136,7 @@ class TestKeptFetch : public QObject {
     /// Runs the project through `engine` and returns the result.
     static RunResult runOnce(Engine& engine, quint64* id) {
         QSignalSpy finished(&engine, &Engine::runFinished);
-        *id = engine.run(saxpyRequest());
+        *id = engine.run(test::saxpyRequest());
         while (true) {
             if (finished.isEmpty() && !finished.wait(30000))
                 return {};

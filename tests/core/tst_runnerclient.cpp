@@ -18,6 +18,7 @@
 #include <csignal>
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <poll.h>
 #include <sys/wait.h>
@@ -28,18 +29,6 @@ namespace tst_runnerclient {
 using namespace kernelpad;
 
 namespace {
-
-RunRequest exampleRequest(const QString& file) {
-    QString error;
-    const QString dir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
-    std::optional<Project> p = Project::load(dir + QLatin1Char('/') + file, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
-    r.projectDir = dir;
-    return r;
-}
 
 RunResult waitForResult(QSignalSpy& spy, int timeoutMs = 30000) {
     if (spy.isEmpty() && !spy.wait(timeoutMs)) {
@@ -148,7 +137,7 @@ private slots:
         RunnerClient client;
         client.setCommand(QStringLiteral(KERNELPAD_CLI_PATH), {QStringLiteral("serve")});
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(7, exampleRequest("vector_add.kpad"));
+        client.run(7, test::exampleRequest("vector_add.kpad"));
         const RunResult r = waitForResult(finished);
         QVERIFY(r.compile.ok);
         QVERIFY(r.compile.findKernel("vector_add<float>"));
@@ -158,7 +147,7 @@ private slots:
         QVERIFY(client.runnerPid() > 0); // kept warm for the next run
         QCOMPARE(client.startCount(), 1);
         QSignalSpy again(&client, &RunnerClient::runFinished);
-        client.run(8, exampleRequest("saxpy.kpad"));
+        client.run(8, test::exampleRequest("saxpy.kpad"));
         QVERIFY(waitForResult(again).compile.ok);
         QCOMPARE(client.startCount(), 1);
     }
@@ -171,7 +160,7 @@ private slots:
         QSignalSpy finished(&client, &RunnerClient::runFinished);
         QElapsedTimer roundTrip;
         roundTrip.start();
-        client.run(9, exampleRequest("saxpy.kpad"));
+        client.run(9, test::exampleRequest("saxpy.kpad"));
         const RunResult r = waitForResult(finished);
         const double roundTripMs = double(roundTrip.nsecsElapsed()) / 1e6;
         QStringList stages;
@@ -213,7 +202,7 @@ private slots:
         client.setCommand(QStringLiteral("/bin/sh"),
                           {QStringLiteral("-c"), QStringLiteral("cat > /dev/null")});
         client.setPreparationLimitMs(200);
-        RunRequest request = exampleRequest("saxpy.kpad");
+        RunRequest request = test::exampleRequest("saxpy.kpad");
         request.project.timing.timeLimitMs = 100;
         QSignalSpy finished(&client, &RunnerClient::runFinished);
         QSignalSpy restarted(&client, &RunnerClient::runnerRestarted);
@@ -233,7 +222,7 @@ private slots:
         client.setCommand(QStringLiteral("/bin/sh"),
                           {QStringLiteral("-c"), QStringLiteral("read line; kill -SEGV $$")});
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(3, exampleRequest("saxpy.kpad"));
+        client.run(3, test::exampleRequest("saxpy.kpad"));
         const RunResult r = waitForResult(finished, 5000);
         QCOMPARE(r.status, RunStatus::CudaError);
         QVERIFY2(r.error.contains("stopped unexpectedly") && r.error.contains("crashed"),
@@ -245,7 +234,7 @@ private slots:
         client.setCommand(QStringLiteral("/bin/sh"),
                           {QStringLiteral("-c"), QStringLiteral("cat > /dev/null")});
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(5, exampleRequest("saxpy.kpad"));
+        client.run(5, test::exampleRequest("saxpy.kpad"));
         QTest::qWait(100);
         const qint64 pid = client.runnerPid();
         QVERIFY(pid > 0);
@@ -320,7 +309,7 @@ private slots:
             RunnerClient client;
             client.setCommand(QStringLiteral("/bin/sh"), script);
             QSignalSpy finished(&client, &RunnerClient::runFinished);
-            client.run(4, exampleRequest("saxpy.kpad"));
+            client.run(4, test::exampleRequest("saxpy.kpad"));
             const RunResult r = waitForResult(finished, 10000);
             QCOMPARE(r.status, RunStatus::CudaError);
             QVERIFY2(r.error.contains("broke the protocol") && r.error.contains(mustSay),
@@ -418,7 +407,7 @@ private slots:
         auto client = std::make_unique<RunnerClient>();
         client->setCommand(QStringLiteral("/bin/sh"), script);
         if (midRun)
-            client->run(1, exampleRequest("saxpy.kpad"));
+            client->run(1, test::exampleRequest("saxpy.kpad"));
         else
             client->warmUp();
         const qint64 pid = client->runnerPid();
@@ -476,7 +465,7 @@ private slots:
         RunnerClient client;
         client.setCommand(QStringLiteral("/nonexistent/kernelpad-cli"), {QStringLiteral("serve")});
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(9, exampleRequest("saxpy.kpad"));
+        client.run(9, test::exampleRequest("saxpy.kpad"));
         const RunResult r = waitForResult(finished, 5000);
         QCOMPARE(r.status, RunStatus::CudaError);
         QVERIFY2(r.error.contains("could not be started"), qPrintable(r.error));

@@ -12,6 +12,7 @@
 #include "core/runner/SanitizerRun.h"
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <QFile>
 #include <QJsonArray>
@@ -38,15 +39,9 @@ QString readData(const QString& name) {
     return QString::fromUtf8(f.readAll());
 }
 
+/// saxpy without its outputs kept: these tests read the tool's findings only.
 RunRequest saxpyRequest() {
-    QString error;
-    const QString dir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
-    std::optional<Project> p = Project::load(dir + QStringLiteral("/saxpy.kpad"), &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
-    r.projectDir = dir;
+    RunRequest r = test::saxpyRequest();
     r.keepOutputs = false;
     return r;
 }

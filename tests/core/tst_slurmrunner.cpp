@@ -8,6 +8,7 @@
 // tst_batchsystemend reads Slurm's lines without a Slurm.
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "core/project/Project.h"
 #include "core/project/RunnerSpec.h"
 #include "core/runner/RunnerClient.h"
@@ -166,23 +167,11 @@ RunnerSpec srunRunner(const LocalSlurm& slurm) {
     return *spec;
 }
 
-RunRequest saxpyRequest() {
-    QString error;
-    const QString dir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
-    std::optional<Project> p = Project::load(dir + QStringLiteral("/saxpy.kpad"), &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
-    r.projectDir = dir;
-    return r;
-}
-
 /// saxpy with 256 unrolled sinf steps: NVRTC needs seconds of CPU for it, so the runner is
 /// busy compiling it (a GPU-less runner compiles before it looks for the driver) while Slurm
 /// cancels its job. A fresh token each time keeps the compile caches out of it.
 RunRequest slowRequest() {
-    RunRequest r = saxpyRequest();
+    RunRequest r = test::saxpyRequest();
     r.project.source =
         QStringLiteral("// %1\n"
                        "#define STEP acc = acc * x[(k++) & 7] + sinf(acc);\n"
@@ -315,7 +304,7 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
 
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(7, saxpyRequest());
+        client.run(7, test::saxpyRequest());
         const RunResult r = waitForResult(finished);
         QVERIFY2(r.compile.ok, qPrintable(r.error + r.compile.log));
         QVERIFY(r.compile.findKernel(QStringLiteral("saxpy")));
@@ -328,7 +317,7 @@ private slots:
         const LocalSlurm* slurm = requireSlurm();
         if (!slurm)
             return;
-        RunRequest request = saxpyRequest();
+        RunRequest request = test::saxpyRequest();
         request.project.options.arch = QStringLiteral("sm_90");
         const CompileResult r = RunnerClient::compileIn(srunRunner(*slurm), request);
         QVERIFY2(r.ok, qPrintable(r.log));
@@ -367,7 +356,7 @@ private slots:
                  qPrintable(r.error));
 
         // The next run is a new job.
-        client.run(2, saxpyRequest());
+        client.run(2, test::saxpyRequest());
         const RunResult again = waitForResult(finished);
         QVERIFY2(again.compile.ok, qPrintable(again.error));
         QCOMPARE(client.startCount(), 2);
@@ -384,7 +373,7 @@ private slots:
         QSignalSpy finished(&pool, &RunnerPool::finished);
         QSignalSpy drained(&pool, &RunnerPool::drained);
         // A first configuration answered proves the runner warm (its hello seen).
-        pool.submit(1, saxpyRequest());
+        pool.submit(1, test::saxpyRequest());
         QVERIFY(finished.wait(kAnswerLimitMs));
         pool.submit(2, slowRequest());
         pool.submit(3, slowRequest());

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <csignal>
 
@@ -24,18 +25,6 @@ namespace tst_sshrunner {
 using namespace kernelpad;
 
 namespace {
-
-RunRequest exampleRequest(const QString& file) {
-    QString error;
-    const QString dir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
-    std::optional<Project> p = Project::load(dir + QLatin1Char('/') + file, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
-    r.projectDir = dir;
-    return r;
-}
 
 RunResult waitForResult(QSignalSpy& spy, int timeoutMs = 60000) {
     if (spy.isEmpty() && !spy.wait(timeoutMs)) {
@@ -122,7 +111,7 @@ private slots:
         QCOMPARE(client.startCount(), 1);
 
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(7, exampleRequest(QStringLiteral("saxpy.kpad")));
+        client.run(7, test::exampleRequest(QStringLiteral("saxpy.kpad")));
         const RunResult r = waitForResult(finished);
         QVERIFY2(r.compile.ok, qPrintable(r.error + r.compile.log));
         QVERIFY(r.compile.findKernel(QStringLiteral("saxpy")));
@@ -135,7 +124,7 @@ private slots:
         const test::LoopbackSsh* ssh = requireSsh();
         if (!ssh)
             return;
-        RunRequest request = exampleRequest(QStringLiteral("saxpy.kpad"));
+        RunRequest request = test::exampleRequest(QStringLiteral("saxpy.kpad"));
         request.project.options.arch = QStringLiteral("sm_80");
         const CompileResult r =
             RunnerClient::compileIn(ssh->spec(QStringLiteral(KERNELPAD_CLI_PATH)), request);
@@ -162,7 +151,7 @@ private slots:
         QCOMPARE(engine.runner().kind, RunnerSpec::Kind::Ssh);
         QVERIFY(devices.wait(60000)); // the runner's list (empty without a GPU, with why)
         QSignalSpy compiled(&engine, &Engine::compiled);
-        const RunRequest saxpy = exampleRequest(QStringLiteral("saxpy.kpad"));
+        const RunRequest saxpy = test::exampleRequest(QStringLiteral("saxpy.kpad"));
         const quint64 id = engine.compile(saxpy.project, saxpy.projectDir, 0);
         QVERIFY(compiled.wait(60000));
         qunsetenv("KERNELPAD_NO_NVRTC");
@@ -218,7 +207,7 @@ private slots:
         QVERIFY(sshPid > 0);
         QSignalSpy finished(&client, &RunnerClient::runFinished);
         QSignalSpy restarted(&client, &RunnerClient::runnerRestarted);
-        client.run(1, exampleRequest(QStringLiteral("saxpy.kpad")));
+        client.run(1, test::exampleRequest(QStringLiteral("saxpy.kpad")));
         // The network goes: ssh dies while the runner compiles.
         ::kill(pid_t(sshPid), SIGKILL);
         const RunResult r = waitForResult(finished);
@@ -229,7 +218,7 @@ private slots:
                  qPrintable(r.error));
         QCOMPARE(restarted.size(), 1);
 
-        client.run(2, exampleRequest(QStringLiteral("saxpy.kpad")));
+        client.run(2, test::exampleRequest(QStringLiteral("saxpy.kpad")));
         const RunResult again = waitForResult(finished);
         QVERIFY2(again.compile.ok, qPrintable(again.error));
         QCOMPARE(client.startCount(), 2);
@@ -250,7 +239,7 @@ private slots:
                  qPrintable(why));
         // A run gets the same message, as a failed run.
         QSignalSpy finished(&client, &RunnerClient::runFinished);
-        client.run(3, exampleRequest(QStringLiteral("saxpy.kpad")));
+        client.run(3, test::exampleRequest(QStringLiteral("saxpy.kpad")));
         const RunResult r = waitForResult(finished);
         QCOMPARE(r.status, RunStatus::CudaError);
         QVERIFY2(r.error.contains(QLatin1String("give the path")), qPrintable(r.error));

@@ -20,6 +20,7 @@
 #include <QTest>
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 
 namespace tst_streambuffers {
@@ -27,17 +28,6 @@ namespace tst_streambuffers {
 using namespace kernelpad;
 
 namespace {
-
-RunRequest saxpyRequest() {
-    QString error;
-    std::optional<Project> p =
-        Project::load(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"), &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
-    return r;
-}
 
 RunResult waitForResult(QSignalSpy& spy, int timeoutMs = 60000) {
     if (spy.isEmpty() && !spy.wait(timeoutMs)) {
@@ -107,7 +97,7 @@ private slots:
         QVERIFY(writeFile(project.filePath("inc/scale.h"), "#include \"detail/factor.h\"\n"
                                                            "#define SCALE (FACTOR * 2.0f)\n"));
         QVERIFY(writeFile(project.filePath("inc/detail/factor.h"), "#define FACTOR 1.5f\n"));
-        RunRequest r = saxpyRequest();
+        RunRequest r = test::saxpyRequest();
         r.projectDir = project.path();
         r.project.options.includeDirs = {QStringLiteral("inc")};
         r.project.source.prepend(QStringLiteral("#include <scale.h>\n"));
@@ -156,7 +146,7 @@ private slots:
         QFETCH(QString, path);
         QFETCH(QString, expected);
         QTemporaryDir project;
-        RunRequest r = saxpyRequest();
+        RunRequest r = test::saxpyRequest();
         r.projectDir = project.path();
         r.project.arguments[1].buffer.init.kind = InitSpec::Kind::File;
         r.project.arguments[1].buffer.init.path = path;
@@ -177,7 +167,7 @@ private slots:
         QVERIFY(runner.waitForStarted());
         QCOMPARE(QJsonDocument::fromJson(readLine(runner)).object().value("type").toString(),
                  QStringLiteral("hello"));
-        RunRequest r = saxpyRequest();
+        RunRequest r = test::saxpyRequest();
         r.project.arguments[1].buffer.init.kind = InitSpec::Kind::File;
         r.project.arguments[1].buffer.init.path = QStringLiteral("/etc/hostname");
         const QByteArray data("\x93NUMPY\n", 7); // any bytes; '\n' inside on purpose
@@ -197,7 +187,7 @@ private slots:
         // A frame out of order is refused naming its field, and the request is dropped.
         runner.write(encodeRunnerMessage(RunnerMessage::make(
             MessageType::Run, 6,
-            {{"request", saxpyRequest().toJson()},
+            {{"request", test::saxpyRequest().toJson()},
              {"stream",
               QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "x.npy"}, {"bytes", 8}}}}}}})));
         runner.write(encodeFrameHeader(FrameHeader{6, "x.npy", 4, 4, true}) + "abcd");
@@ -209,7 +199,7 @@ private slots:
         // A name that escapes the folder is refused in the announcement.
         runner.write(encodeRunnerMessage(RunnerMessage::make(
             MessageType::Run, 7,
-            {{"request", saxpyRequest().toJson()},
+            {{"request", test::saxpyRequest().toJson()},
              {"stream", QJsonObject{{"files", QJsonArray{QJsonObject{{"name", "../../x"},
                                                                      {"bytes", 1}}}}}}})));
         answer = nextAnswer(runner);
@@ -264,7 +254,7 @@ private slots:
                  .arg(dir.filePath("answer"))});
         QSignalSpy finished(&client, &RunnerClient::runFinished);
         QSignalSpy restarted(&client, &RunnerClient::runnerRestarted);
-        client.run(1, saxpyRequest());
+        client.run(1, test::saxpyRequest());
         const RunResult result = waitForResult(finished);
         QCOMPARE(result.status, RunStatus::CudaError);
         QVERIFY2(result.error.contains("stopped unexpectedly"), qPrintable(result.error));

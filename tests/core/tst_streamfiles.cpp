@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <sys/stat.h>
 
@@ -23,14 +24,9 @@ using namespace kernelpad;
 
 namespace {
 
+/// The saxpy example run from `projectDir`.
 RunRequest saxpyIn(const QString& projectDir) {
-    QString error;
-    std::optional<Project> p =
-        Project::load(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy.kpad"), &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    RunRequest r;
-    r.project = *p;
+    RunRequest r = test::saxpyRequest();
     r.projectDir = projectDir;
     return r;
 }

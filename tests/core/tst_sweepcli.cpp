@@ -12,6 +12,7 @@
 #include "../support/StandInRunner.h"
 #include "core/cuda/DriverApi.h"
 
+#include "../support/CliProcess.h"
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QJsonArray>
@@ -27,23 +28,13 @@ namespace tst_sweepcli {
 
 namespace {
 
-struct CliResult {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using kernelpad::test::CliResult;
 
+/// `kernelpad-cli sweep <args>`; the default results file goes to the cache folder, a
+/// temporary one here.
 CliResult runCli(const QStringList& args, const QString& cacheHome) {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // The default results file goes to the cache folder: a temporary one here.
-    env.insert(QStringLiteral("XDG_CACHE_HOME"), cacheHome);
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(KERNELPAD_CLI_PATH), QStringList{QStringLiteral("sweep")} + args);
-    if (!process.waitForFinished(280'000))
-        qFatal("kernelpad-cli sweep did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return kernelpad::test::runCli(QStringList{QStringLiteral("sweep")} + args,
+                                   {{QStringLiteral("XDG_CACHE_HOME"), cacheHome}}, 280'000);
 }
 
 const QString kTranspose = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad");

@@ -5,6 +5,7 @@
 // an error that names both runners and why each died. The best's A/B runs on the runner that
 // has compiled both arms, the runner idle in the sweep's tail compiling the missing one ahead.
 
+#include "../support/StandInRunner.h"
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 #include "core/project/Project.h"
@@ -39,51 +40,30 @@ public:
         ok.device.name = QStringLiteral("Stand-in GPU");
         ok.timing.medianMs = 1;
         ok.timing.minMs = 1;
-        write(QStringLiteral("ok.json"), QJsonDocument(ok.toJson()).toJson(QJsonDocument::Compact));
-        const QString script =
+        m_runner.writeResult(QStringLiteral("ok.json"), ok);
+        m_runner.setScript(
             QStringLiteral(
-                "d=$(mktemp -d /tmp/kernelpad-runner-XXXXXX)\n"
-                "printf '{\"type\":\"hello\",\"version\":%1,\"pid\":%s,\"outputDir\":\"%s\"}\\n' "
-                "$$ \"$d\"\n"
-                "while IFS= read -r line; do\n"
                 "  case \"$line\" in *'\"type\":\"run\"'*) ;; *) continue ;; esac\n"
-                "  id=${line#'{\"id\":'}; id=${id%%,*}\n"
                 "  bx=$(printf '%s' \"$line\" | sed -n 's/.*\"block\":\\[\\([0-9]*\\),.*/\\1/p')\n"
                 "  if [ \"$bx\" = 32 ]; then rmdir \"$d\"; kill -9 $$; fi\n"
-                "  if [ \"$bx\" = 16 ] && [ ! -e '%2/died' ]; then\n"
-                "    : > '%2/died'; rmdir \"$d\"; kill -9 $$\n"
+                "  if [ \"$bx\" = 16 ] && [ ! -e '%1/died' ]; then\n"
+                "    : > '%1/died'; rmdir \"$d\"; kill -9 $$\n"
                 "  fi\n"
                 "  sleep 0.1\n"
-                "  echo \"$bx\" >> '%2/log'\n"
-                "  printf '{\"type\":\"result\",\"id\":%s,\"result\":%s,\"outputs\":[],"
-                "\"poisoned\":false}\\n' \"$id\" \"$(cat '%2/ok.json')\"\n"
-                "done\n"
-                "rmdir \"$d\"\n")
-                .arg(kRunnerProtocolVersion)
-                .arg(m_dir.path());
-        write(QStringLiteral("runner.sh"), script.toUtf8());
+                "  echo \"$bx\" >> '%1/log'\n"
+                "  %2\n")
+                .arg(m_runner.dir(), m_runner.answerWith(QStringLiteral("ok.json"))));
     }
-    void apply(RunnerPool& pool) const {
-        pool.setCommand(QStringLiteral("/bin/sh"), {m_dir.filePath(QStringLiteral("runner.sh"))});
-    }
-    /// The block widths run to completion, in order.
+    void apply(RunnerPool& pool) const { m_runner.apply(pool); }
+    /// The block widths run to completion, sorted.
     [[nodiscard]] QStringList completed() const {
-        QFile f(m_dir.filePath(QStringLiteral("log")));
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        QStringList widths =
-            QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QStringList widths = m_runner.log();
         widths.sort();
         return widths;
     }
 
 private:
-    void write(const QString& name, const QByteArray& bytes) {
-        QFile f(m_dir.filePath(name));
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(f.fileName()));
-    }
-    QTemporaryDir m_dir;
+    test::ScriptedRunner m_runner;
 };
 
 /// The transpose example with `sweep` as its sweep section, or the example's own with
@@ -127,49 +107,26 @@ public:
             ok.device.ordinal = 0;
             ok.device.name = QStringLiteral("Stand-in GPU");
             ok.timing = computeStats(QVector<double>(12, double(n)));
-            write(QStringLiteral("ok-%1.json").arg(n),
-                  QJsonDocument(ok.toJson()).toJson(QJsonDocument::Compact));
+            m_runner.writeResult(QStringLiteral("ok-%1.json").arg(n), ok);
         }
-        const QString script =
+        m_runner.setScript(
             QStringLiteral(
-                "d=$(mktemp -d /tmp/kernelpad-runner-XXXXXX)\n"
-                "printf '{\"type\":\"hello\",\"version\":%1,\"pid\":%s,\"outputDir\":\"%s\"}\\n' "
-                "$$ \"$d\"\n"
-                "while IFS= read -r line; do\n"
-                "  id=${line#'{\"id\":'}; id=${id%%,*}\n"
                 "  n=$(printf '%s' \"$line\" | sed -n 's/.*\"WIDTH_Q=\\([0-9]*\\)\".*/\\1/p')\n"
                 "  case \"$line\" in\n"
-                "  *'\"type\":\"compile\"'*) echo \"compile $$ $n\" >> '%2/log' ;;\n"
+                "  *'\"type\":\"compile\"'*) echo \"compile $$ $n\" >> '%1/log' ;;\n"
                 "  *'\"type\":\"run\"'*)\n"
                 "    if [ \"$n\" = 4 ]; then sleep 0.8; else sleep 0.05; fi\n"
-                "    echo \"run $$ $n\" >> '%2/log'\n"
-                "    printf '{\"type\":\"result\",\"id\":%s,\"result\":%s,\"outputs\":[],"
-                "\"poisoned\":false}\\n' \"$id\" \"$(cat '%2/ok-'$n'.json')\" ;;\n"
-                "  esac\n"
-                "done\n"
-                "rmdir \"$d\"\n")
-                .arg(kRunnerProtocolVersion)
-                .arg(m_dir.path());
-        write(QStringLiteral("runner.sh"), script.toUtf8());
+                "    echo \"run $$ $n\" >> '%1/log'\n"
+                "    %2 ;;\n"
+                "  esac\n")
+                .arg(m_runner.dir(), m_runner.answerWith(QStringLiteral("ok-'$n'.json"))));
     }
-    void apply(RunnerPool& pool) const {
-        pool.setCommand(QStringLiteral("/bin/sh"), {m_dir.filePath(QStringLiteral("runner.sh"))});
-    }
+    void apply(RunnerPool& pool) const { m_runner.apply(pool); }
     /// Every run and compile, in order ("run 1234 2").
-    [[nodiscard]] QStringList log() const {
-        QFile f(m_dir.filePath(QStringLiteral("log")));
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        return QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    }
+    [[nodiscard]] QStringList log() const { return m_runner.log(); }
 
 private:
-    void write(const QString& name, const QByteArray& bytes) {
-        QFile f(m_dir.filePath(name));
-        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
-            qFatal("cannot write %s", qPrintable(f.fileName()));
-    }
-    QTemporaryDir m_dir;
+    test::ScriptedRunner m_runner;
 };
 
 struct Outcome {

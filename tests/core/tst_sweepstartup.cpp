@@ -6,6 +6,7 @@
 // The runner is a stand-in (tests/support/StandInRunner.h) behind a wrapper script that records
 // each start's time and process id; KERNELPAD_TRACE gives the time the devices were listed.
 
+#include "../support/CliProcess.h"
 #include "../support/StandInRunner.h"
 #include "core/runner/RunnerPool.h"
 
@@ -24,23 +25,15 @@ namespace {
 
 const QString kTranspose = QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad");
 
-struct CliResult {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using kernelpad::test::CliResult;
 
+/// `kernelpad-cli sweep <args>` with its cache and trace in `dir`.
 CliResult runCli(const QStringList& args, const QString& dir) {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir);
-    env.insert(QStringLiteral("KERNELPAD_TRACE"), dir + QStringLiteral("/trace"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(KERNELPAD_CLI_PATH), QStringList{QStringLiteral("sweep")} + args);
-    if (!process.waitForFinished(120'000))
-        qFatal("kernelpad-cli sweep did not finish");
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return kernelpad::test::runCli(
+        QStringList{QStringLiteral("sweep")} + args,
+        {{QStringLiteral("XDG_CACHE_HOME"), dir},
+         {QStringLiteral("KERNELPAD_TRACE"), dir + QStringLiteral("/trace")}},
+        120'000);
 }
 
 /// A runner command that appends "EPOCH_MS PID" to DIR/starts, waits 0.3 s, then becomes

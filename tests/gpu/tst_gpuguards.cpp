@@ -1,7 +1,8 @@
 // Canaries on the GPU: a kernel that writes one element past the end of its output, or before
 // the start of an input, is caught by the guard bytes around every buffer without
 // compute-sanitizer; a kernel that stays in bounds reports nothing, also in the same session
-// after a run whose kernel wrote into the guards (they are filled again on every run).
+// after a run whose kernel wrote into the guards (they are filled again on every run); a
+// kernel that writes out of bounds only on its later calls is caught after the timing.
 
 #include "GpuTestSupport.h"
 
@@ -65,6 +66,18 @@ const char* const kBeforeTheStart =
     "    if (tid == 0) reinterpret_cast<double*>(x)[-1] = 1.0;\n"
     "}\n";
 
+/// In bounds on its first call, the verified launch; every later call (the warm-up and the
+/// timed launches) writes one float past the end of out.
+const char* const kPastTheEndWhenTimed =
+    "__device__ unsigned int kp_guard_calls;\n"
+    "extern \"C\" __global__\n"
+    "void saxpy(float a, float *x, float *y, float *out, size_t n)\n"
+    "{\n"
+    "    size_t tid = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (tid < n) out[tid] = a * x[tid] + y[tid];\n"
+    "    if (tid == 0 && atomicAdd(&kp_guard_calls, 1u) > 0) out[n] = 1.f;\n"
+    "}\n";
+
 QString describe(const RunResult& r) {
     QStringList lines{QStringLiteral("status %1: %2").arg(runStatusName(r.status), r.error)};
     for (const GuardFinding& g : r.guards)
@@ -109,6 +122,28 @@ private slots:
         const RunResult clean = session.run(smallSaxpy(QString::fromLatin1(kInBounds)), cancel);
         QVERIFY2(clean.guards.isEmpty(), qPrintable(describe(clean)));
         QVERIFY2(clean.status == RunStatus::Ok && clean.verified(), qPrintable(describe(clean)));
+    }
+
+    // The guards are read again after the timed launches: a write outside a buffer that only
+    // a later launch makes fails the run too, named as made while timing.
+    void guardsCatchWritesOnlyTheTimedLaunchesMake() {
+        CompileCache cache;
+        ExecutionSession session(&cache); // a fresh module: the call counter starts at 0
+        std::atomic_bool cancel{false};
+        const RunResult r =
+            session.run(smallSaxpy(QString::fromLatin1(kPastTheEndWhenTimed)), cancel);
+        QVERIFY2(r.guards.size() == 1, qPrintable(describe(r)));
+        QVERIFY2(r.guards.front().duringTiming, qPrintable(describe(r)));
+        QCOMPARE(r.guards.front().message(),
+                 QStringLiteral("out: 4 bytes written past the end (element 1024) during the "
+                                "timed launches, not the verified one"));
+        QVERIFY2(r.status == RunStatus::VerificationFailed, qPrintable(describe(r)));
+        QVERIFY2(r.timing.reps() > 0, qPrintable(describe(r))); // the timing itself ran
+        for (const BufferVerification& v : r.verification) {
+            const bool guardRow = v.method == QLatin1String("guard bytes");
+            // The verified launch stayed in bounds: only the guard row fails.
+            QVERIFY2(v.passed != guardRow, qPrintable(describe(r)));
+        }
     }
 };
 

@@ -4,6 +4,7 @@
 // the end of each process with its pid, refuses a file that is not an ELF, prints the recorded
 // saxpy listing and, while a "slow" flag of its kind of process is set, sleeps first.
 
+#include "RecordedSass.h"
 #include "TestPaths.h"
 
 #include <QByteArray>
@@ -27,37 +28,20 @@ public:
     /// Writes the script and points CUDA_HOME at its folder (CUDA_PATH unset); false when the
     /// script could not be written.
     [[nodiscard]] bool install() {
-        if (!m_dir.isValid())
-            return false;
-        const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-        if (!QDir().mkpath(bin))
-            return false;
-        QFile script(bin + QStringLiteral("/nvdisasm"));
-        if (!script.open(QIODevice::WriteOnly))
-            return false;
         const QByteArray log = logPath().toUtf8();
         const QByteArray dir = m_dir.path().toUtf8();
-        // The sleep is detached from the pipes, so that killing the shell ends its output at
-        // once; the CUBIN is the last argument of both processes.
-        script.write("#!/bin/sh\necho \"start $$ $*\" >> '" + log +
-                     "'\n"
-                     "for f; do :; done\n"
-                     "head -c 4 \"$f\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
-                     "case \"$*\" in *--print-life-ranges*) which=life;; *) which=listing;; esac\n"
-                     "[ -f '" +
-                     dir + "'/slow-$which ] && sleep " + QByteArray::number(kSlowSeconds) +
-                     " </dev/null >/dev/null 2>&1\n"
-                     "echo \"end $$\" >> '" +
-                     log +
-                     "'\n"
-                     "cat '" +
-                     QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
-        script.close();
-        if (!script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
-            return false;
-        qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-        qunsetenv("CUDA_PATH");
-        return true;
+        // The slow flag is read before the start is logged, so that a test that clears it
+        // once it sees the start still gets a process that sleeps. The sleep is detached from
+        // the pipes, so that killing the shell ends its output at once; the CUBIN is the last
+        // argument of both processes.
+        return installNvdisasm(
+            m_dir, "case \"$*\" in *--print-life-ranges*) which=life;; *) which=listing;; esac\n"
+                   "slow=; [ -f '" +
+                       dir + "'/slow-$which ] && slow=1\n" + "echo \"start $$ $*\" >> '" + log +
+                       "'\n" + kNvdisasmTakesACubin + "[ -n \"$slow\" ] && sleep " +
+                       QByteArray::number(kSlowSeconds) + " </dev/null >/dev/null 2>&1\n" +
+                       "echo \"end $$\" >> '" + log + "'\n" + "cat '" +
+                       recordedSassPath("saxpy.sass-gi.txt") + "'\n");
     }
 
     /// Forgets the processes logged so far and clears every slow flag.

@@ -5,6 +5,9 @@
 #include "core/cuda/DeviceInfo.h"
 #include "core/launch/ArgumentSpec.h"
 #include "core/project/Project.h"
+#include "core/run/RunRequest.h"
+
+#include "TestPaths.h"
 
 #include <QString>
 #include <QStringList>
@@ -109,6 +112,25 @@ inline Project fillProject(const QString& source = {}) {
     p.launch.grid = {4, 1, 1};
     p.launch.block = {256, 1, 1};
     return p;
+}
+
+/// A request to run the shipped example `file` (resources/examples/) from its folder, as the
+/// runner tests send it; a missing or broken example ends the test program.
+inline RunRequest exampleRequest(const QString& file) {
+    QString error;
+    const QString dir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
+    std::optional<Project> p = Project::load(dir + QLatin1Char('/') + file, &error);
+    if (!p)
+        qFatal("%s", qPrintable(error));
+    RunRequest r;
+    r.project = *p;
+    r.projectDir = dir;
+    return r;
+}
+
+/// The saxpy example's request: what most runner tests send.
+inline RunRequest saxpyRequest() {
+    return exampleRequest(QStringLiteral("saxpy.kpad"));
 }
 
 } // namespace kernelpad::test

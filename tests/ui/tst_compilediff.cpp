@@ -4,6 +4,7 @@
 // NVRTC compiles for real; nvdisasm is a script in CUDA_HOME that prints the SASS recorded on
 // the GPU machine, with FFMA split into FMUL and FADD for the edited kernel (whose CUBIN holds
 // the symbol "edited_marker").
+#include "../support/RecordedSass.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
 #include "core/compile/Sass.h"
@@ -43,17 +44,10 @@ namespace {
 
 constexpr int kCompileTimeoutMs = 60000;
 
-QString recorded(const QString& name) {
-    QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/") + name);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file.fileName()));
-    return QString::fromUtf8(file.readAll());
-}
-
 /// SAXPY with one more addition: one more PTX arithmetic instruction, and a symbol the fake
 /// nvdisasm recognises.
 QString editedSaxpy() {
-    QString source = recorded(QStringLiteral("saxpy.cu"));
+    QString source = test::recordedSass(QStringLiteral("saxpy.cu"));
     source.replace(QStringLiteral("a * x[tid] + y[tid];"),
                    QStringLiteral("a * x[tid] + y[tid] + edited_marker;"));
     return QStringLiteral("__device__ float edited_marker;\n") + source;
@@ -149,22 +143,13 @@ void TestCompileDiff::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     QVERIFY(m_dir.isValid());
-    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-    QVERIFY(QDir().mkpath(bin));
-    QFile script(bin + QStringLiteral("/nvdisasm"));
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write("#!/bin/sh\nfor f; do :; done\nhead -c 4 \"$f\" | grep -q ELF || { echo 'not a "
-                 "CUBIN' >&2; exit 3; }\n"
-                 "if grep -q edited_marker \"$f\"; then\n"
-                 "  sed 's|FFMA R9, R2, UR6, R5 ;|FMUL R9, R2, UR6 ;\\n"
-                 "        /*0185*/                   FADD R9, R9, R5 ;|' '" +
-                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") +
-                 "'\nelse\n  cat '" +
-                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\nfi\n");
-    script.close();
-    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-    qunsetenv("CUDA_PATH");
+    const QByteArray listing = test::recordedSassPath("saxpy.sass-gi.txt");
+    QVERIFY(test::installNvdisasm(m_dir, QByteArray(test::kNvdisasmTakesACubin) +
+                                             "if grep -q edited_marker \"$f\"; then\n"
+                                             "  sed 's|FFMA R9, R2, UR6, R5 ;|FMUL R9, R2, UR6 ;\\n"
+                                             "        /*0185*/                   FADD R9, R9, "
+                                             "R5 ;|' '" +
+                                             listing + "'\nelse\n  cat '" + listing + "'\nfi\n"));
 }
 
 void TestCompileDiff::firstCompileHasNothingToCompare() {
@@ -176,20 +161,20 @@ void TestCompileDiff::firstCompileHasNothingToCompare() {
     QVERIFY(f.view->message().startsWith(QStringLiteral("No compile yet")));
     QVERIFY(!test::part<QPushButton>(f.window, "diffPin")->isEnabled());
 
-    QVERIFY(f.compile(recorded(QStringLiteral("saxpy.cu"))));
+    QVERIFY(f.compile(test::recordedSass(QStringLiteral("saxpy.cu"))));
     QVERIFY2(f.view->message().startsWith(QStringLiteral("No previous compile: this is compile 1")),
              qPrintable(f.view->message()));
     QCOMPARE(test::part<QTableWidget>(f.window, "diffFigures")->rowCount(), 0);
     QVERIFY(test::part<QPushButton>(f.window, "diffPin")->isEnabled());
     // The same source compiled again is the same compile, still nothing to compare.
-    QVERIFY(f.compile(recorded(QStringLiteral("saxpy.cu"))));
+    QVERIFY(f.compile(test::recordedSass(QStringLiteral("saxpy.cu"))));
     QVERIFY(!f.history->previous());
     QVERIFY(f.view->message().startsWith(QStringLiteral("No previous compile: this is compile 1")));
 }
 
 void TestCompileDiff::twoCompilesShowChangedRowsAndCounts() {
     Fixture f;
-    QVERIFY(f.compile(recorded(QStringLiteral("saxpy.cu"))));
+    QVERIFY(f.compile(test::recordedSass(QStringLiteral("saxpy.cu"))));
     QVERIFY(f.compile(editedSaxpy()));
     QVERIFY2(f.history->comparison() && f.history->comparison()->hasSass,
              qPrintable(f.history->sassUnavailable()));
@@ -252,7 +237,7 @@ void TestCompileDiff::twoCompilesShowChangedRowsAndCounts() {
 
 void TestCompileDiff::pinThenEditComparesWithThePin() {
     Fixture f;
-    QVERIFY(f.compile(recorded(QStringLiteral("saxpy.cu"))));
+    QVERIFY(f.compile(test::recordedSass(QStringLiteral("saxpy.cu"))));
     test::part<QPushButton>(f.window, "diffPin")->click();
     auto* baseline = test::part<QComboBox>(f.window, "diffBaseline");
     QCOMPARE(baseline->currentIndex(), 1); // pinned compile
@@ -299,7 +284,7 @@ void TestCompileDiff::withoutNvdisasmThePtxIsDiffed() {
         QSKIP("this machine's CUDA toolkit has nvdisasm next to NVRTC");
 
     Fixture f;
-    QVERIFY(f.compile(recorded(QStringLiteral("saxpy.cu"))));
+    QVERIFY(f.compile(test::recordedSass(QStringLiteral("saxpy.cu"))));
     QVERIFY(f.compile(editedSaxpy()));
     QVERIFY(f.history->comparison() && !f.history->comparison()->hasSass);
     QVERIFY2(f.view->message().contains(QStringLiteral("SASS unavailable: nvdisasm not found")),

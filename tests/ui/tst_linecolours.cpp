@@ -2,6 +2,7 @@
 // editor, the PTX and the SASS (nvdisasm's recorded listing through a script in CUDA_HOME);
 // hovering a line in one view emphasises it in the others without scrolling; View ▸ Line
 // Colours turns them off and on; the listings' tooltips explain the opcode under the mouse.
+#include "../support/RecordedSass.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
 #include "core/engine/Engine.h"
@@ -41,24 +42,6 @@ namespace {
 constexpr int kCompileTimeoutMs = 60000;
 /// Longer than either hover debounce, for QTRY_ to settle in.
 constexpr int kHoverSettleMs = 4 * ListingView::kHoverDebounceMs;
-
-QString recorded(const QString& name) {
-    QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/") + name);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file.fileName()));
-    return QString::fromUtf8(file.readAll());
-}
-
-SassReport recordedReport(const QString& example) {
-    SassReport report;
-    report.compile.ok = true;
-    report.compile.ptx = recorded(example + QStringLiteral(".ptx"));
-    report.sourceName = example + QStringLiteral(".cu");
-    report.sass.ok = true;
-    report.sass.listing = parseSass(recorded(example + QStringLiteral(".sass-gi.txt")));
-    report.lines = LineMap::build(report.compile.ptx, report.sass.listing, report.sourceName);
-    return report;
-}
 
 /// A mouse move without buttons over `widget` at `at`, as the window system sends it.
 void hover(QWidget* widget, const QPoint& at) {
@@ -106,16 +89,8 @@ void TestLineColours::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     QVERIFY(m_dir.isValid());
-    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-    QVERIFY(QDir().mkpath(bin));
-    QFile script(bin + QStringLiteral("/nvdisasm"));
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write("#!/bin/sh\ncat '" +
-                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
-    script.close();
-    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-    qunsetenv("CUDA_PATH");
+    QVERIFY(test::installNvdisasm(m_dir,
+                                  "cat '" + test::recordedSassPath("saxpy.sass-gi.txt") + "'\n"));
 }
 
 void TestLineColours::paletteReadsApart() {
@@ -146,9 +121,7 @@ void TestLineColours::oneColourPerSourceLineEverywhere() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
@@ -253,7 +226,7 @@ void TestLineColours::sassBandsArePainted() {
     view.resize(900, 700);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    view.showReport(test::recordedSassReport(QStringLiteral("saxpy")));
     const Theme theme = Theme::forPalette(view.palette());
     QPlainTextEdit* text = view.textView();
     // Far right of the FFMA's line, past its text: the band of line 6.
@@ -270,7 +243,7 @@ void TestLineColours::tooltipsExplainTheOpcode() {
     sass.resize(900, 700);
     sass.show();
     QVERIFY(QTest::qWaitForWindowExposed(&sass));
-    sass.showReport(recordedReport(QStringLiteral("saxpy")));
+    sass.showReport(test::recordedSassReport(QStringLiteral("saxpy")));
     QPlainTextEdit* text = sass.textView();
     const int ffma = sass.blockOfInstruction(24); // "  0180  FFMA R9, R2, UR6, R5"
     const QString onOpcode = sass.toolTipAt(pointOfBlock(text, ffma, 9));
@@ -289,7 +262,7 @@ void TestLineColours::tooltipsExplainTheOpcode() {
     ptx.resize(900, 700);
     ptx.show();
     QVERIFY(QTest::qWaitForWindowExposed(&ptx));
-    ptx.setPtx(recorded(QStringLiteral("saxpy.ptx")));
+    ptx.setPtx(test::recordedSass(QStringLiteral("saxpy.ptx")));
     QTextBlock block = ptx.textView()->document()->begin();
     while (block.isValid() && !block.text().contains(QLatin1String("ld.global.")))
         block = block.next();

@@ -2,6 +2,7 @@
 // listings recorded on the GPU machine (tests/data/sass/README.md; no nvdisasm here): the
 // numbers and spill marks on the right lines, following edits, stale after an edit, and in the
 // window only once the SASS was made (an nvdisasm script printing the recordings).
+#include "../support/RecordedSass.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
 #include "core/compile/SassCache.h"
@@ -38,26 +39,19 @@ namespace {
 
 constexpr int kCompileTimeoutMs = 60000;
 
-QString recorded(const QString& name) {
-    QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/") + name);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file.fileName()));
-    return QString::fromUtf8(file.readAll());
-}
-
 /// The report of a recorded example with its life ranges joined, as the compile worker makes
 /// it; ptxas's -v report as its log.
 SassReport recordedReport(const QString& example) {
     SassReport report;
     report.compile.ok = true;
-    report.compile.log = recorded(example + QStringLiteral(".ptxas-v.txt"));
+    report.compile.log = test::recordedSass(example + QStringLiteral(".ptxas-v.txt"));
     report.sourceName = example + QStringLiteral(".cu");
     report.sass.ok = true;
-    report.sass.listing = parseSass(recorded(example + QStringLiteral(".sass-gi.txt")));
+    report.sass.listing = parseSass(test::recordedSass(example + QStringLiteral(".sass-gi.txt")));
     report.sass.liveRanges =
-        joinLiveRanges(
-            &report.sass.listing,
-            parseLiveRanges(recorded(example + QStringLiteral(".sass-life-count.txt")))) > 0;
+        joinLiveRanges(&report.sass.listing,
+                       parseLiveRanges(test::recordedSass(
+                           example + QStringLiteral(".sass-life-count.txt")))) > 0;
     report.lines = LineMap::build(QString(), report.sass.listing, report.sourceName);
     return report;
 }
@@ -78,7 +72,7 @@ struct MarginFixture {
     CodeEditor editor;
     RegisterMargin* margin = new RegisterMargin(&editor);
     explicit MarginFixture(const QString& example) {
-        editor.setText(recorded(example + QStringLiteral(".cu")));
+        editor.setText(test::recordedSass(example + QStringLiteral(".cu")));
         margin->show(mergedLines(registerUse(recordedReport(example))));
     }
 };
@@ -107,20 +101,11 @@ void TestRegisterMargin::initTestCase() {
     QVERIFY(m_dir.isValid());
     // An nvdisasm that prints the unrolled kernel's recorded listing, or its life ranges when
     // asked for them.
-    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-    QVERIFY(QDir().mkpath(bin));
-    QFile script(bin + QStringLiteral("/nvdisasm"));
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    const QByteArray data(KERNELPAD_TEST_DATA_DIR "/sass/");
-    script.write("#!/bin/sh\nfor f; do :; done\n"
-                 "head -c 4 \"$f\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
-                 "case \" $* \" in *' --print-life-ranges '*) cat '" +
-                 data + "unrolled.sass-life-count.txt';;\n*) cat '" + data +
-                 "unrolled.sass-gi.txt';;\nesac\n");
-    script.close();
-    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-    qunsetenv("CUDA_PATH");
+    QVERIFY(test::installNvdisasm(
+        m_dir, QByteArray(test::kNvdisasmTakesACubin) +
+                   "case \" $* \" in *' --print-life-ranges '*) cat '" +
+                   test::recordedSassPath("unrolled.sass-life-count.txt") + "';;\n*) cat '" +
+                   test::recordedSassPath("unrolled.sass-gi.txt") + "';;\nesac\n"));
 }
 
 // unrolled.cu: 48 registers; the loads of the unrolled loop (line 10) hold 45 at once.
@@ -222,7 +207,7 @@ void TestRegisterMargin::sassViewHasALiveColumn() {
     }));
     // Without life ranges: the listing as before, no column.
     SassReport plain = recordedReport(QStringLiteral("unrolled"));
-    plain.sass.listing = parseSass(recorded(QStringLiteral("unrolled.sass-gi.txt")));
+    plain.sass.listing = parseSass(test::recordedSass(QStringLiteral("unrolled.sass-gi.txt")));
     plain.sass.liveRanges = false;
     view.showReport(plain);
     const QStringList before = view.textView()->toPlainText().split(u'\n');
@@ -241,9 +226,7 @@ void TestRegisterMargin::windowShowsTheMarginOnlyWithSass() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(recorded(QStringLiteral("unrolled.cu")));
-    project.sourceName = QStringLiteral("unrolled.cu");
-    project.kernel = QStringLiteral("unrolled");
+    Project project = test::recordedSassProject(QStringLiteral("unrolled"));
     project.options.arch = QStringLiteral("sm_90");
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);

@@ -2,6 +2,7 @@
 // the GPU machine; in the window, the SASS comes from the Engine's compile worker through an
 // nvdisasm in CUDA_HOME (a script printing the recording) and a source line picked in the
 // editor marks its PTX and SASS, and back.
+#include "../support/RecordedSass.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
 #include "core/compile/SassCache.h"
@@ -36,25 +37,6 @@ using namespace kernelpad;
 namespace {
 
 constexpr int kCompileTimeoutMs = 60000;
-
-QString recorded(const QString& name) {
-    QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/") + name);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file.fileName()));
-    return QString::fromUtf8(file.readAll());
-}
-
-/// A report as the compile worker makes it, from the recorded files of `example`.
-SassReport recordedReport(const QString& example) {
-    SassReport report;
-    report.compile.ok = true;
-    report.compile.ptx = recorded(example + QStringLiteral(".ptx"));
-    report.sourceName = example + QStringLiteral(".cu");
-    report.sass.ok = true;
-    report.sass.listing = parseSass(recorded(example + QStringLiteral(".sass-gi.txt")));
-    report.lines = LineMap::build(report.compile.ptx, report.sass.listing, report.sourceName);
-    return report;
-}
 
 QVector<int> indicesFrom(int first, int last) {
     QVector<int> v;
@@ -95,26 +77,15 @@ void TestSassView::initTestCase() {
     QSettings().clear();
     QVERIFY(m_dir.isValid());
     // An nvdisasm that checks it was given a CUBIN, then prints the recorded listing.
-    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-    QVERIFY(QDir().mkpath(bin));
-    QFile script(bin + QStringLiteral("/nvdisasm"));
-    QVERIFY(script.open(QIODevice::WriteOnly));
     // Each start is logged, so that a test can count the processes.
-    script.write("#!/bin/sh\necho \"$@\" >> '" + startsLog().toUtf8() +
-                 "'\n"
-                 "for f; do :; done\n"
-                 "head -c 4 \"$f\" | grep -q ELF || { echo 'not a CUBIN' >&2; exit 3; }\n"
-                 "cat '" +
-                 QByteArray(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt") + "'\n");
-    script.close();
-    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-    qunsetenv("CUDA_PATH");
+    QVERIFY(test::installNvdisasm(m_dir, "echo \"$@\" >> '" + startsLog().toUtf8() + "'\n" +
+                                             test::kNvdisasmTakesACubin + "cat '" +
+                                             test::recordedSassPath("saxpy.sass-gi.txt") + "'\n"));
 }
 
 void TestSassView::showsEachKernel() {
     SassView view;
-    view.showReport(recordedReport(QStringLiteral("transpose")));
+    view.showReport(test::recordedSassReport(QStringLiteral("transpose")));
     QCOMPARE(view.functions(), (QStringList{"transpose_tiled", "transpose_naive"}));
     auto* picker = view.findChild<QComboBox*>(QStringLiteral("sassKernels"));
     QVERIFY(picker && picker->isEnabled());
@@ -131,13 +102,13 @@ void TestSassView::showsEachKernel() {
     QVERIFY(view.textView()->toPlainText().contains(
         QLatin1String("  0130  STG.E desc[UR4][R4.64], R3")));
     // A recompile keeps the kernel being read.
-    view.showReport(recordedReport(QStringLiteral("transpose")));
+    view.showReport(test::recordedSassReport(QStringLiteral("transpose")));
     QCOMPARE(view.currentFunction(), 1);
 }
 
 void TestSassView::marksASourceLineAndReportsClicks() {
     SassView view;
-    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    view.showReport(test::recordedSassReport(QStringLiteral("saxpy")));
     // Line 6 of saxpy.cu (the loads, the FFMA, the store) is /*00a0*/-/*0190*/.
     QCOMPARE(view.highlightSourceLine(6), 16);
     QCOMPARE(view.highlightedInstructions(), indicesFrom(10, 25));
@@ -157,7 +128,7 @@ void TestSassView::marksASourceLineAndReportsClicks() {
 
 void TestSassView::searchWraps() {
     SassView view;
-    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    view.showReport(test::recordedSassReport(QStringLiteral("saxpy")));
     QSignalSpy clicked(&view, &SassView::sourceLineClicked);
     QVERIFY(view.find(QStringLiteral("FFMA")));
     QCOMPARE(view.textView()->textCursor().block().text(),
@@ -169,7 +140,7 @@ void TestSassView::searchWraps() {
 
 void TestSassView::errorIsShown() {
     SassView view;
-    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    view.showReport(test::recordedSassReport(QStringLiteral("saxpy")));
     SassReport missing;
     missing.compile.ok = true;
     missing.sass.error = QStringLiteral("nvdisasm not found (...); looked in: /x/bin/nvdisasm");
@@ -177,7 +148,7 @@ void TestSassView::errorIsShown() {
     QCOMPARE(view.message(), missing.sass.error);
     QVERIFY(view.functions().isEmpty());
     QVERIFY(view.textView()->toPlainText().isEmpty());
-    view.showReport(recordedReport(QStringLiteral("saxpy")));
+    view.showReport(test::recordedSassReport(QStringLiteral("saxpy")));
     QCOMPARE(view.message(), QString());
 }
 
@@ -205,9 +176,7 @@ void TestSassView::withoutNvdisasmThePtxKeepsItsLines() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     auto* tabs = test::part<QTabWidget>(&window, "resultTabs");
@@ -246,9 +215,7 @@ void TestSassView::windowShowsSassAndMatchesLines() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     QVERIFY(window.workbench()->lastCompile() && window.workbench()->lastCompile()->ok);
@@ -312,9 +279,7 @@ void TestSassView::oneCompilePerEditWhileSassIsShown() {
     window.show();
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     window.document()->replace(project);
     QVERIFY(shown.wait(kCompileTimeoutMs) || shown.count() > 0);
     test::part<QTabWidget>(&window, "resultTabs")->setCurrentIndex(MainWindow::SassTab);
@@ -357,9 +322,7 @@ void TestSassView::sassAndDiffShareOneDisassembly() {
     QSignalSpy shown(window.workbench(), &Workbench::compileShown);
     QSignalSpy listed(&engine, &Engine::sassListed);
     QSignalSpy sass(&engine, &Engine::sassReady);
-    Project project = test::fillProject(recorded(QStringLiteral("saxpy.cu")));
-    project.sourceName = QStringLiteral("saxpy.cu");
-    project.kernel = QStringLiteral("saxpy");
+    Project project = test::recordedSassProject(QStringLiteral("saxpy"));
     // A source no other test compiled: no CUBIN of it is in the cache.
     project.source += QStringLiteral("\n__device__ int shareOneDisassembly%1;\n")
                           .arg(QDateTime::currentMSecsSinceEpoch());

@@ -6,6 +6,7 @@
 // a script in CUDA_HOME that prints the listing the test put in its folder (the recorded
 // saxpy listing, renamed to the fill kernel) and waits while a "hold" file exists. Runs are
 // answered by the test: no GPU is needed.
+#include "../support/RecordedSass.h"
 #include "../support/TestProjects.h"
 #include "../support/WindowParts.h"
 #include "core/compile/SassCache.h"
@@ -45,11 +46,8 @@ constexpr int kTimeoutMs = 60000;
 const QString kChangedOpcodes = QStringLiteral("2 more LDG.E.64");
 
 QString recordedListing() {
-    QFile file(QStringLiteral(KERNELPAD_TEST_DATA_DIR "/sass/saxpy.sass-gi.txt"));
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file.fileName()));
     // The fill kernel's listing: the names are all the parser matches on.
-    return QString::fromUtf8(file.readAll())
+    return test::recordedSass(QStringLiteral("saxpy.sass-gi.txt"))
         .replace(QStringLiteral("saxpy"), QStringLiteral("fill"));
 }
 
@@ -180,19 +178,10 @@ private:
 void TestVersionsSass::initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
-    QVERIFY(m_dir.isValid());
-    const QString bin = m_dir.filePath(QStringLiteral("cuda/bin"));
-    QVERIFY(QDir().mkpath(bin));
-    QFile script(bin + QStringLiteral("/nvdisasm"));
-    QVERIFY(script.open(QIODevice::WriteOnly));
-    script.write("#!/bin/sh\nwhile [ -f '" + file("hold").toUtf8() +
-                 "' ]; do sleep 0.05; done\n"
-                 "cat '" +
-                 file("listing.txt").toUtf8() + "'\n");
-    script.close();
-    QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-    qputenv("CUDA_HOME", m_dir.filePath(QStringLiteral("cuda")).toUtf8());
-    qunsetenv("CUDA_PATH");
+    QVERIFY(test::installNvdisasm(m_dir, "while [ -f '" + file("hold").toUtf8() +
+                                             "' ]; do sleep 0.05; done\n"
+                                             "cat '" +
+                                             file("listing.txt").toUtf8() + "'\n"));
 }
 
 void TestVersionsSass::init() {
