@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -117,16 +118,18 @@ RunRequest transposeOver(const QJsonArray& widths) {
 
 /// A stand-in runner for the sweep's follow-up: a run of the configuration WIDTH_Q=N (a
 /// define) is answered with 12 samples of N ms, after 0.8 s for N = 4 (the tail) and 0.05 s
-/// else; each run and each compile is logged as "run PID N" / "compile PID N".
+/// else; each run and each compile is logged as "run PID N" / "compile PID N". Each answer says
+/// its compile took `compileMs` (RunResult::stagesMs).
 class FollowUpRunner {
 public:
-    FollowUpRunner() {
+    explicit FollowUpRunner(double compileMs = 0) {
         for (int n = 1; n <= 4; ++n) {
             RunResult ok;
             ok.status = RunStatus::Ok;
             ok.device.ordinal = 0;
             ok.device.name = QStringLiteral("Stand-in GPU");
             ok.timing = computeStats(QVector<double>(12, double(n)));
+            ok.stagesMs.append(StageTime{QStringLiteral("compiling"), compileMs, false});
             write(QStringLiteral("ok-%1.json").arg(n),
                   QJsonDocument(ok.toJson()).toJson(QJsonDocument::Compact));
         }
@@ -210,17 +213,27 @@ const SweepRecord* recordOf(const Outcome& o, const QString& key) {
 class TestSweepRerun : public QObject {
     Q_OBJECT
 private slots:
+    void theAbRunsWhereBothArmsAreCompiled_data() {
+        QTest::addColumn<double>("compileMs");
+        QTest::addColumn<int>("devices");
+        QTest::newRow("compiles from the disk cache: both devices") << 5.0 << 2;
+        QTest::newRow("full compiles: the device that holds both") << 900.0 << 1;
+    }
     void theAbRunsWhereBothArmsAreCompiled() {
         // Four configurations over two runners in the space's order: 1 and 3 on one, 2 and 4 on
         // the other (or so), 4 the long tail. The best is 1, the runner-up 2, each compiled on
-        // one runner only; the runner idle in the tail compiles the other ahead, and the A/B runs
-        // there: no arm of it runs on a runner that had not compiled it before.
+        // one runner only; the runner idle in the tail compiles the other ahead. The A/B runs on
+        // both runners (one model) when compiling what the other lacks is cheap, that one
+        // compiling both arms first; else only where both are compiled. Either way no arm of it
+        // runs on a runner that had not compiled it before.
+        QFETCH(double, compileMs);
+        QFETCH(int, devices);
         const RunRequest base = transposeWith(QJsonObject{
             {"defines", QJsonObject{{"WIDTH_Q", QJsonObject{{"from", 1}, {"to", 4}, {"step", 1}}}}},
             {"strategy", QJsonObject{{"kind", "exhaustive"}}},
             {"objective", "time"}});
         QString error;
-        FollowUpRunner runner;
+        FollowUpRunner runner(compileMs);
         RunnerPool pool({0, 0});
         runner.apply(pool);
         pool.warmUp();
@@ -258,8 +271,22 @@ private slots:
         }
         QCOMPARE(configurations, 4);
         QVERIFY2(abRuns >= 8, qPrintable(shown));
-        QCOMPARE(abPids.size(), 1);
+        QCOMPARE(abPids.size(), devices);
         QVERIFY2(!compiledAhead.isEmpty(), qPrintable(shown));
+        const SweepRecord best = confirmed.first().at(0).value<SweepRecord>();
+        QVERIFY(best.confirmation);
+        QCOMPARE(best.confirmation->devices.size(), devices == 1 ? 0 : devices);
+        const QString text = best.confirmation->text(best.key);
+        if (devices == 1)
+            // The other device lacks one arm or both: 900 ms of compiling each.
+            QVERIFY2(text.contains(QRegularExpression(
+                         QStringLiteral("; on one device: the other devices have not compiled "
+                                        "both configurations \\(compiling them took (900|1800) "
+                                        "ms\\)$"))),
+                     qPrintable(text));
+        else
+            QVERIFY2(text.startsWith(QStringLiteral("confirmed on 2 devices: WIDTH_Q=1 is")),
+                     qPrintable(text));
     }
 
     void initTestCase() { qRegisterMetaType<kernelpad::RunResult>(); }
