@@ -5,6 +5,7 @@
 // an error that names both runners and why each died. The best's A/B runs on the runner that
 // has compiled both arms, the runner idle in the sweep's tail compiling the missing one ahead.
 
+#include "../support/StandInRunner.h"
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 #include "core/project/Project.h"
@@ -290,6 +291,65 @@ private slots:
     }
 
     void initTestCase() { qRegisterMetaType<kernelpad::RunResult>(); }
+
+    /// Two stand-in runners whose devices are `gpuA` and `gpuB`: one model, the A/B runs on
+    /// both, each its own blocks, and starts while the best is timed again; two models, on one,
+    /// the line saying why.
+    void theAbRunsOnEveryDeviceOfOneModel_data() {
+        QTest::addColumn<QString>("gpuB");
+        QTest::newRow("one model") << QStringLiteral("Stand-in GPU");
+        QTest::newRow("two models") << QStringLiteral("Stand-in Other");
+    }
+    void theAbRunsOnEveryDeviceOfOneModel() {
+        QFETCH(QString, gpuB);
+        const bool oneModel = gpuB == QLatin1String("Stand-in GPU");
+        test::StandInRunner a(QStringLiteral("a"), QStringLiteral("Stand-in GPU"), 1.0);
+        test::StandInRunner b(QStringLiteral("b"), gpuB, 1.0);
+        const std::unique_ptr<PoolSweepEvaluator> evaluator = PoolSweepEvaluator::over(
+            {PoolEntry{a.spec(), 0, QStringLiteral("Stand-in GPU")}, PoolEntry{b.spec(), 0, gpuB}});
+        RunRequest base = transposeOver(QJsonArray{8, 16});
+        base.project.sweep.timingBudget = SweepTimingBudget::fast();
+        Sweep sweep(base, evaluator.get());
+        QString error;
+        QVERIFY2(sweep.prepare(&error), qPrintable(error));
+        QStringList order;
+        connect(&sweep, &Sweep::confirming, &sweep, [&] { order << QStringLiteral("confirming"); });
+        connect(&sweep, &Sweep::retimed, &sweep, [&] { order << QStringLiteral("retimed"); });
+        QSignalSpy finished(&sweep, &Sweep::finished);
+        sweep.start();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toString(), QString());
+        const std::optional<SweepRecord> best = sweep.best();
+        QVERIFY(best && best->confirmation && best->isRetimed());
+        const SweepConfirmation& c = *best->confirmation;
+        const QString text = c.text(best->key);
+        const QString runs = QStringLiteral("%1 runs on a, %2 on b; %3")
+                                 .arg(a.completed().size())
+                                 .arg(b.completed().size())
+                                 .arg(text);
+        // Two configurations and the re-timing, then 2 verified runs and 4 or 8 blocks a device.
+        if (oneModel) {
+            QCOMPARE(order.first(), QStringLiteral("confirming")); // beside the re-timing
+            QCOMPARE(c.devices.size(), 2);
+            QVERIFY2(c.devices[0].device != c.devices[1].device, qPrintable(c.devices[0].device));
+            for (const AbDeviceEstimate& e : c.devices)
+                QCOMPARE(e.blocks, 4);
+            QVERIFY2(a.completed().size() >= 6 && b.completed().size() >= 6, qPrintable(runs));
+            QVERIFY2(text.startsWith(QStringLiteral("no detectable difference on 2 devices from")),
+                     qPrintable(text));
+        } else {
+            QVERIFY(c.devices.isEmpty());
+            QCOMPARE(c.oneDeviceReason,
+                     QStringLiteral("the sweep's devices are different models (Stand-in GPU "
+                                    "(sm_90, 0 SMs), Stand-in Other (sm_90, 0 SMs))"));
+            QVERIFY2(std::min(a.completed().size(), b.completed().size()) <= 3 &&
+                         std::max(a.completed().size(), b.completed().size()) >= 10,
+                     qPrintable(runs));
+            QVERIFY2(text.contains(QStringLiteral("; on one device: the sweep's devices are "
+                                                  "different models")),
+                     qPrintable(text));
+        }
+    }
 
     void aConfigurationWhoseRunnerDiesRunsOnceMoreElsewhere() {
         DyingRunner runner;
