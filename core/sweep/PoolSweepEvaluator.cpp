@@ -115,7 +115,13 @@ int PoolSweepEvaluator::capacity() const {
 }
 
 bool PoolSweepEvaluator::comparesBesideRuns() const {
-    return m_pool->liveRunners() >= 2;
+    // Only where another device is free of the re-timing: two runners of one GPU would time
+    // each other's kernels.
+    for (int i = 0; i < m_pool->runnerCount(); ++i)
+        for (int j = i + 1; j < m_pool->runnerCount(); ++j)
+            if (m_pool->runnerPid(i) != 0 && m_pool->runnerPid(j) != 0 && !sameDevice(i, j))
+                return true;
+    return false;
 }
 
 void PoolSweepEvaluator::cancel() {
@@ -133,14 +139,30 @@ double PoolSweepEvaluator::missingCompileMs(int runner, const QStringList& keys)
     return ms;
 }
 
+bool PoolSweepEvaluator::sameDevice(int a, int b) const {
+    const PoolEntry& x = m_pool->runnerEntry(a);
+    const PoolEntry& y = m_pool->runnerEntry(b);
+    return x.device == y.device && x.spec == y.spec;
+}
+
+int PoolSweepEvaluator::besideBusy(int runner) const {
+    if (runner < 0)
+        return runner;
+    for (int i = 0; i < m_pool->runnerCount(); ++i)
+        if (i != runner && m_pool->runnerBusy(i) && sameDevice(i, runner))
+            return i;
+    return runner;
+}
+
 QVector<int> PoolSweepEvaluator::abRunners(int primary, const QStringList& keys,
                                            QString* why) const {
     QVector<int> known; // running runners whose device an answer named
     for (int i = 0; i < m_deviceOf.size() && i < m_pool->runnerCount(); ++i)
         if (m_pool->runnerPid(i) != 0 && !m_deviceOf[i].name.isEmpty())
             known.append(i);
-    if (known.size() < 2)
-        return {primary};
+    // Two runners of one device would time each other's kernels: a device busy with the best's
+    // re-timing takes its A/B on that runner, behind it.
+    primary = besideBusy(primary);
     QStringList models;
     for (int i : known)
         if (!models.contains(modelOf(m_deviceOf[i])))
@@ -151,24 +173,31 @@ QVector<int> PoolSweepEvaluator::abRunners(int primary, const QStringList& keys,
                    .arg(models.join(QStringLiteral(", ")));
         return {primary};
     }
-    // The runner that would have run it alone first, else the one with the least to compile.
-    int reference = known.contains(primary) ? primary : known.first();
-    if (!known.contains(primary))
+    // One runner per device: the one the A/B would have run on alone first, else the one with
+    // the least to compile.
+    int reference = known.contains(primary) ? primary : -1;
+    if (reference < 0) {
         for (int i : known)
-            if (missingCompileMs(i, keys) < missingCompileMs(reference, keys))
+            if (reference < 0 || missingCompileMs(i, keys) < missingCompileMs(reference, keys))
                 reference = i;
+        reference = besideBusy(reference);
+    }
+    if (reference < 0)
+        return {primary};
     QVector<int> runners{reference};
     double leftOutMs = 0;
     for (int i : known) {
-        if (i == reference)
+        const int runner = besideBusy(i);
+        if (std::any_of(runners.begin(), runners.end(),
+                        [&](int r) { return r == runner || sameDevice(r, runner); }))
             continue;
-        const double ms = missingCompileMs(i, keys);
+        const double ms = missingCompileMs(runner, keys);
         if (ms <= kMaxJoinCompileMs)
-            runners.append(i);
+            runners.append(runner);
         else
             leftOutMs = std::max(leftOutMs, ms);
     }
-    if (runners.size() == 1)
+    if (runners.size() == 1 && leftOutMs > 0)
         *why = QStringLiteral("the other devices have not compiled both configurations "
                               "(compiling them took %1 ms)")
                    .arg(leftOutMs, 0, 'f', 0);

@@ -5,7 +5,7 @@
 // mid-configuration hands that configuration to the others (RunnerPool); the sweep sees one answer
 // per configuration.
 //
-// An A/B (compareAb) runs on every runner whose device is the same model (name, compute
+// An A/B (compareAb) runs on one runner of every device of the same model (name, compute
 // capability, SM count, as the runners' answers gave them): each runs its own interleaved A/B of
 // both arms with its share of the budget (AbSettings::share), so each ratio is within one device,
 // and the verdict pools them (poolAbResults, core/run/AbRun.h). Devices of different models, or
@@ -47,7 +47,7 @@ public:
     void cancel() override;
     void compareAb(quint64 tag, const AbOrder& order) override;
     void prepareFollowUp(const QVector<RunRequest>& requests) override;
-    /// Two runners or more: the A/B starts beside the best's re-timing.
+    /// Runners on two devices or more: the A/B starts beside the best's re-timing.
     [[nodiscard]] bool comparesBesideRuns() const override;
     [[nodiscard]] RunnerPool* pool() const { return m_pool; }
 
@@ -72,6 +72,10 @@ private:
     /// keys) for longer than kMaxJoinCompileMs; only `primary` when the devices' models differ,
     /// no other is known, or every other is left out (`why` then says why).
     [[nodiscard]] QVector<int> abRunners(int primary, const QStringList& keys, QString* why) const;
+    /// Whether two runners drive one device (the same runner command and ordinal).
+    [[nodiscard]] bool sameDevice(int a, int b) const;
+    /// `runner`, or the busy runner of its device (the A/B then queues behind its run).
+    [[nodiscard]] int besideBusy(int runner) const;
     /// How long the sweep took to compile those of `keys` that `runner` has not compiled.
     [[nodiscard]] double missingCompileMs(int runner, const QStringList& keys) const;
 

@@ -216,9 +216,14 @@ class TestSweepRerun : public QObject {
 private slots:
     void theAbRunsWhereBothArmsAreCompiled_data() {
         QTest::addColumn<double>("compileMs");
+        QTest::addColumn<QVector<int>>("ordinals"); // of the pool's runners
         QTest::addColumn<int>("devices");
-        QTest::newRow("compiles from the disk cache: both devices") << 5.0 << 2;
-        QTest::newRow("full compiles: the device that holds both") << 900.0 << 1;
+        QTest::newRow("compiles from the disk cache: both devices")
+            << 5.0 << QVector<int>{0, 1} << 2;
+        QTest::newRow("full compiles: the device that holds both")
+            << 900.0 << QVector<int>{0, 1} << 1;
+        // Two runners of one GPU would time each other's kernels.
+        QTest::newRow("two runners of one device: one") << 5.0 << QVector<int>{0, 0} << 1;
     }
     void theAbRunsWhereBothArmsAreCompiled() {
         // Four configurations over two runners in the space's order: 1 and 3 on one, 2 and 4 on
@@ -228,6 +233,7 @@ private slots:
         // compiling both arms first; else only where both are compiled. Either way no arm of it
         // runs on a runner that had not compiled it before.
         QFETCH(double, compileMs);
+        QFETCH(QVector<int>, ordinals);
         QFETCH(int, devices);
         const RunRequest base = transposeWith(QJsonObject{
             {"defines", QJsonObject{{"WIDTH_Q", QJsonObject{{"from", 1}, {"to", 4}, {"step", 1}}}}},
@@ -235,7 +241,7 @@ private slots:
             {"objective", "time"}});
         QString error;
         FollowUpRunner runner(compileMs);
-        RunnerPool pool({0, 0});
+        RunnerPool pool(ordinals);
         runner.apply(pool);
         pool.warmUp();
         PoolSweepEvaluator evaluator(&pool);
@@ -278,7 +284,9 @@ private slots:
         QVERIFY(best.confirmation);
         QCOMPARE(best.confirmation->devices.size(), devices == 1 ? 0 : devices);
         const QString text = best.confirmation->text(best.key);
-        if (devices == 1)
+        if (ordinals[0] == ordinals[1])
+            QVERIFY2(best.confirmation->oneDeviceReason.isEmpty(), qPrintable(text));
+        else if (devices == 1)
             // The other device lacks one arm or both: 900 ms of compiling each.
             QVERIFY2(text.contains(QRegularExpression(
                          QStringLiteral("; on one device: the other devices have not compiled "
