@@ -1,5 +1,7 @@
 #include "core/sweep/PoolSweepEvaluator.h"
 
+#include "core/compile/DiskCompileCache.h"
+
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -14,10 +16,10 @@ constexpr quint64 kAbRunTagBit = quint64(1) << 63;
 constexpr int kAbLaneShift = 40;
 constexpr quint64 kAbLaneMask = (quint64(1) << 16) - 1;
 
-/// A device that has not compiled both arms joins the A/B when compiling them there took the
-/// sweep at most this long: a compile the disk cache answers (milliseconds) is worth a share of
-/// the A/B (a sweep's takes about a second, bench/RESULTS.md), a full one (CUB's, 1.4 s with the
-/// cache off) would cost more than the share saves.
+/// A device that has not compiled both arms joins the A/B when compiling them there costs at
+/// most this long: a compile the disk cache answers (milliseconds) is worth a share of the A/B
+/// (a sweep's takes about a second, bench/RESULTS.md), a full one (CUB's, 1.4 s with the cache
+/// off) would cost more than the share saves.
 constexpr double kMaxJoinCompileMs = 100;
 
 /// The runner's "compiling" step of `result`, 0 when it reported none.
@@ -65,6 +67,8 @@ PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
         });
     m_compiledOn.resize(m_pool->runnerCount());
     m_deviceOf.resize(m_pool->runnerCount());
+    // This computer's runners inherit this process's environment, so its disk cache.
+    m_localDiskCache = !DiskCompileCache::defaultDirectory().isEmpty();
 }
 
 std::unique_ptr<PoolSweepEvaluator> PoolSweepEvaluator::over(const QVector<PoolEntry>& entries) {
@@ -132,10 +136,18 @@ void PoolSweepEvaluator::cancel() {
 }
 
 double PoolSweepEvaluator::missingCompileMs(int runner, const QStringList& keys) const {
+    const auto local = [this](int r) { return m_pool->runnerEntry(r).spec.isLocal(); };
     double ms = 0;
-    for (const QString& key : keys)
-        if (!m_compiledOn[runner].contains(key))
+    for (const QString& key : keys) {
+        if (m_compiledOn[runner].contains(key))
+            continue;
+        // Compiled by another runner of this computer: the disk cache has it, a load away.
+        bool onDisk = false;
+        for (int r = 0; r < m_compiledOn.size() && m_localDiskCache && local(runner); ++r)
+            onDisk = onDisk || (local(r) && m_compiledOn[r].contains(key));
+        if (!onDisk)
             ms += m_compileMsOf.value(key);
+    }
     return ms;
 }
 

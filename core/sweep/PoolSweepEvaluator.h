@@ -76,7 +76,9 @@ private:
     [[nodiscard]] bool sameDevice(int a, int b) const;
     /// `runner`, or the busy runner of its device (the A/B then queues behind its run).
     [[nodiscard]] int besideBusy(int runner) const;
-    /// How long the sweep took to compile those of `keys` that `runner` has not compiled.
+    /// What compiling those of `keys` that `runner` has not compiled would cost it: nothing for
+    /// a program another runner of this computer compiled with the disk cache on, else as long
+    /// as the sweep took to compile it.
     [[nodiscard]] double missingCompileMs(int runner, const QStringList& keys) const;
 
     RunnerPool* m_pool;
@@ -86,6 +88,7 @@ private:
     QHash<quint64, QString> m_keyOf;      ///< a configuration in flight -> its compile key
     QVector<QSet<QString>> m_compiledOn;  ///< per runner: the compile keys it holds or compiles
     QHash<QString, double> m_compileMsOf; ///< compile key -> its longest "compiling" step
+    bool m_localDiskCache = true;         ///< this computer's runners share a disk compile cache
     QVector<DeviceInfo> m_deviceOf;       ///< per runner: its device as its answers gave it (name
                                           ///< empty: none yet)
 };

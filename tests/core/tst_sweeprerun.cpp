@@ -19,6 +19,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -216,14 +217,16 @@ class TestSweepRerun : public QObject {
 private slots:
     void theAbRunsWhereBothArmsAreCompiled_data() {
         QTest::addColumn<double>("compileMs");
+        QTest::addColumn<bool>("diskCache");
         QTest::addColumn<QVector<int>>("ordinals"); // of the pool's runners
         QTest::addColumn<int>("devices");
-        QTest::newRow("compiles from the disk cache: both devices")
-            << 5.0 << QVector<int>{0, 1} << 2;
-        QTest::newRow("full compiles: the device that holds both")
-            << 900.0 << QVector<int>{0, 1} << 1;
+        QTest::newRow("quick compiles: both devices") << 5.0 << false << QVector<int>{0, 1} << 2;
+        QTest::newRow("full compiles, no disk cache: the device that holds both")
+            << 900.0 << false << QVector<int>{0, 1} << 1;
+        QTest::newRow("full compiles, the disk cache has them: both devices")
+            << 900.0 << true << QVector<int>{0, 1} << 2;
         // Two runners of one GPU would time each other's kernels.
-        QTest::newRow("two runners of one device: one") << 5.0 << QVector<int>{0, 0} << 1;
+        QTest::newRow("two runners of one device: one") << 5.0 << false << QVector<int>{0, 0} << 1;
     }
     void theAbRunsWhereBothArmsAreCompiled() {
         // Four configurations over two runners in the space's order: 1 and 3 on one, 2 and 4 on
@@ -233,8 +236,19 @@ private slots:
         // compiling both arms first; else only where both are compiled. Either way no arm of it
         // runs on a runner that had not compiled it before.
         QFETCH(double, compileMs);
+        QFETCH(bool, diskCache);
         QFETCH(QVector<int>, ordinals);
         QFETCH(int, devices);
+        // The evaluator reads whether this computer's runners share a disk cache when made.
+        QTemporaryDir cache;
+        const QByteArray was = qgetenv("KERNELPAD_CACHE_DIR");
+        qputenv("KERNELPAD_CACHE_DIR", diskCache ? cache.path().toUtf8() : QByteArray("off"));
+        const auto restore = qScopeGuard([was] {
+            if (was.isNull())
+                qunsetenv("KERNELPAD_CACHE_DIR");
+            else
+                qputenv("KERNELPAD_CACHE_DIR", was);
+        });
         const RunRequest base = transposeWith(QJsonObject{
             {"defines", QJsonObject{{"WIDTH_Q", QJsonObject{{"from", 1}, {"to", 4}, {"step", 1}}}}},
             {"strategy", QJsonObject{{"kind", "exhaustive"}}},
