@@ -4,7 +4,8 @@
 // sweep panel, the CLI and tests drive a Sweep through it; RunnerSweepEvaluator is the one
 // over a single warm runner, and an adapter over a pool of runners (several devices) fits
 // the same three calls. A sweep confirms its winner by an interleaved A/B against the
-// runner-up (compareAb(), core/run/AbDriver.h) on one runner of the evaluator's.
+// runner-up (compareAb(), core/run/AbDriver.h): on one runner, or over a pool one A/B per device
+// of one model, pooled (PoolSweepEvaluator.h).
 
 #include "core/run/AbDriver.h"
 #include "core/run/RunTypes.h"
