@@ -1,10 +1,13 @@
 #include "core/run/AbRun.h"
 
+#include "core/io/JsonFields.h"
+
 #include <QJsonArray>
 #include <QStringList>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace kernelpad {
 
@@ -63,6 +66,20 @@ QString AbSettings::validate() const {
     return {};
 }
 
+AbSettings AbSettings::share(int devices, int index) const {
+    if (devices <= 1)
+        return *this;
+    AbSettings s = *this;
+    const int minimumBudgetMs = 100; // validate()'s floor
+    s.budgetMs = std::max(minimumBudgetMs, budgetMs / devices);
+    const int groups = (minBlocks + kGroupBlocks - 1) / kGroupBlocks; // whole ABBA groups
+    s.minBlocks = std::max(1, (groups + devices - 1) / devices) * kGroupBlocks;
+    s.maxBlocks = std::max(s.minBlocks, maxBlocks / devices);
+    s.targetHalfWidthPercent = targetHalfWidthPercent * std::sqrt(double(devices));
+    s.seed = seed + quint64(index);
+    return s;
+}
+
 AbArm AbSchedule::next() {
     if (m_position == 0)
         m_bFirst = std::uniform_int_distribution<int>(0, 1)(m_rng) == 1;
@@ -119,6 +136,149 @@ QJsonObject AbArmSummary::toJson() const {
     return o;
 }
 
+QJsonObject AbDeviceEstimate::toJson() const {
+    const auto number = [](double v) {
+        return v > 0 ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+    };
+    QJsonObject o{{QStringLiteral("device"), device},
+                  {QStringLiteral("verdict"), verdict},
+                  {QStringLiteral("ratio"), number(ratio)},
+                  {QStringLiteral("interval"), QJsonArray{number(low), number(high)}},
+                  {QStringLiteral("blocks"), blocks}};
+    if (!reason.isEmpty())
+        o.insert(QStringLiteral("reason"), reason);
+    return o;
+}
+
+std::optional<AbDeviceEstimate> AbDeviceEstimate::fromJson(const QJsonObject& json,
+                                                           const QString& path, QString* error) {
+    const json::FieldReader fields(json, error, path);
+    AbDeviceEstimate e;
+    QVector<double> interval;
+    if (!fields.readString(QStringLiteral("device"), &e.device) ||
+        !fields.readString(QStringLiteral("verdict"), &e.verdict, json::Presence::Required) ||
+        !fields.readNumber(QStringLiteral("ratio"), &e.ratio, json::Presence::Optional,
+                           json::NullNumber::IsNaN) ||
+        !fields.readNumbers(QStringLiteral("interval"), &interval, json::Presence::Optional,
+                            json::NullNumber::IsNaN) ||
+        !fields.readInt(QStringLiteral("blocks"), &e.blocks, json::Presence::Optional,
+                        {0, std::numeric_limits<int>::max()}) ||
+        !fields.readString(QStringLiteral("reason"), &e.reason))
+        return std::nullopt;
+    if (!interval.isEmpty() && interval.size() != 2) {
+        fields.fail(QStringLiteral("%1: expected [low, high]")
+                        .arg(fields.path(QStringLiteral("interval"))));
+        return std::nullopt;
+    }
+    // null (no estimate) reads as NaN; the struct keeps 0 for "none".
+    const auto orZero = [](double v) { return std::isfinite(v) ? v : 0.0; };
+    e.ratio = orZero(e.ratio);
+    if (interval.size() == 2) {
+        e.low = orZero(interval[0]);
+        e.high = orZero(interval[1]);
+    }
+    return e;
+}
+
+namespace {
+
+AbDeviceEstimate estimateOf(const AbResult& r) {
+    AbDeviceEstimate e;
+    e.device = r.device;
+    e.blocks = r.blocks;
+    switch (r.status) {
+    case AbResult::Status::Verdict:
+        e.verdict = r.verdict.kindName();
+        e.ratio = r.verdict.ratio;
+        e.low = r.verdict.low;
+        e.high = r.verdict.high;
+        break;
+    case AbResult::Status::Refused:
+        e.verdict = r.verdict.kindName();
+        e.reason = r.verdict.reason;
+        break;
+    case AbResult::Status::Error:
+    case AbResult::Status::Cancelled:
+        e.verdict = QStringLiteral("error");
+        e.reason = r.error;
+        break;
+    }
+    return e;
+}
+
+} // namespace
+
+AbResult poolAbResults(const QVector<AbResult>& perDevice, const AbOptions& options) {
+    if (perDevice.size() == 1)
+        return perDevice.first();
+    AbResult pooled;
+    if (perDevice.isEmpty()) {
+        pooled.runStatus = RunStatus::BadInput;
+        pooled.error = QStringLiteral("the A/B ran on no device");
+        return pooled;
+    }
+    QVector<AbDeviceEstimate> estimates;
+    QVector<AbVerdict> verdicts;
+    QStringList without; // devices without a verdict, and why
+    const AbResult* first = nullptr;
+    double elapsedMs = 0;
+    for (const AbResult& r : perDevice) {
+        estimates.append(estimateOf(r));
+        elapsedMs = std::max(elapsedMs, r.elapsedMs);
+        if (r.status == AbResult::Status::Cancelled) {
+            pooled = r;
+            pooled.devices = estimates;
+            return pooled;
+        }
+        if (r.status != AbResult::Status::Verdict) {
+            without << QStringLiteral("%1: %2").arg(r.device, estimates.last().reason);
+            continue;
+        }
+        verdicts.append(r.verdict);
+        if (!first)
+            first = &r;
+    }
+    if (!first) { // no device has a verdict: the first one's end says why
+        pooled = perDevice.first();
+        pooled.devices = estimates;
+        pooled.elapsedMs = elapsedMs;
+        return pooled;
+    }
+    pooled = *first;
+    pooled.devices = estimates;
+    pooled.elapsedMs = elapsedMs;
+    pooled.verdict = poolAbVerdicts(verdicts, options);
+    if (!without.isEmpty()) {
+        const QString note =
+            QStringLiteral("without the A/B of %1").arg(without.join(QStringLiteral("; ")));
+        pooled.verdict.caveat = pooled.verdict.caveat.isEmpty()
+                                    ? note
+                                    : pooled.verdict.caveat + QStringLiteral("; ") + note;
+    }
+    pooled.blocks = 0;
+    pooled.a.blocks = pooled.b.blocks = pooled.a.launches = pooled.b.launches = 0;
+    QStringList stops;
+    for (const AbResult& r : perDevice) {
+        if (r.status != AbResult::Status::Verdict)
+            continue;
+        pooled.blocks += r.blocks;
+        pooled.a.blocks += r.a.blocks;
+        pooled.b.blocks += r.b.blocks;
+        pooled.a.launches += r.a.launches;
+        pooled.b.launches += r.b.launches;
+        pooled.a.verified = pooled.a.verified && r.a.verified;
+        pooled.b.verified = pooled.b.verified && r.b.verified;
+        if (!stops.contains(r.stopReason))
+            stops << r.stopReason;
+    }
+    pooled.stopReason = stops.join(QStringLiteral("; "));
+    pooled.a.medianMs = pooled.verdict.medianAMs;
+    pooled.b.medianMs = pooled.verdict.medianBMs;
+    pooled.status =
+        pooled.verdict.hasVerdict() ? AbResult::Status::Verdict : AbResult::Status::Refused;
+    return pooled;
+}
+
 QString AbResult::headline() const {
     switch (status) {
     case Status::Verdict:
@@ -150,6 +310,14 @@ QJsonObject AbResult::toJson() const {
     o.insert(QStringLiteral("stopReason"), stopReason);
     o.insert(QStringLiteral("elapsedMs"), elapsedMs);
     o.insert(QStringLiteral("device"), device);
+    if (!devices.isEmpty()) {
+        QJsonArray each;
+        for (const AbDeviceEstimate& e : devices)
+            each.append(e.toJson());
+        o.insert(QStringLiteral("devices"), each);
+    }
+    if (!oneDeviceReason.isEmpty())
+        o.insert(QStringLiteral("oneDeviceReason"), oneDeviceReason);
     return o;
 }
 

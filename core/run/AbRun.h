@@ -36,6 +36,13 @@ struct AbSettings {
 
     /// Empty, or a message naming the field (budgetMs, targetHalfWidthPercent).
     [[nodiscard]] QString validate() const;
+    /// What device `index` of `devices` running their own A/Bs at once takes, so that the
+    /// pooled comparison (poolAbResults) costs about what one device's would in device time:
+    /// the budget and the block cap divided among them, the minimum of blocks too (at least
+    /// one ABBA group each), the target half-width times the square root of their number (the
+    /// pooled interval of n equal devices is that much narrower), and a seed of its own so
+    /// their orders differ. One device: these settings.
+    [[nodiscard]] AbSettings share(int devices, int index) const;
 };
 
 enum class AbArm { A, B };
@@ -78,6 +85,24 @@ struct AbArmSummary {
     [[nodiscard]] QJsonObject toJson() const;
 };
 
+/// One device's own A/B of a comparison run on several devices (AbResult::devices): the
+/// verdict, ratio and interval of its blocks alone, or why it has none.
+struct AbDeviceEstimate {
+    QString device;
+    QString verdict;  ///< AbVerdict::kindName(), or "error" when its A/B failed
+    double ratio = 0; ///< median(B) / median(A) on that device; 0 without one
+    double low = 0;
+    double high = 0;
+    int blocks = 0;
+    QString reason; ///< refused or error: why
+
+    [[nodiscard]] bool hasInterval() const { return high > 0 && low > 0; }
+    [[nodiscard]] QJsonObject toJson() const;
+    /// `path` names where it sits in messages; nullopt with `error` naming the field.
+    static std::optional<AbDeviceEstimate> fromJson(const QJsonObject& json, const QString& path,
+                                                    QString* error);
+};
+
 /// The end of a comparison.
 struct AbResult {
     enum class Status {
@@ -96,12 +121,25 @@ struct AbResult {
     int blocks = 0;
     QString stopReason; ///< "interval narrower than ±0.5 %", "time budget", "block cap"
     double elapsedMs = 0;
-    QString device;
+    QString device; ///< the (first) device it ran on
+    /// Run on several devices: each one's estimate; the verdict, blocks and arms are pooled
+    /// (poolAbResults()). Empty for one device.
+    QVector<AbDeviceEstimate> devices;
+    /// Why a comparison that could have used several devices ran on one ("the devices are
+    /// different models: ..."); empty otherwise.
+    QString oneDeviceReason;
 
     /// The verdict line, or the error.
     [[nodiscard]] QString headline() const;
     [[nodiscard]] QJsonObject toJson() const;
 };
+
+/// The comparison `perDevice` (one AbResult per device, each both arms on that device) taken
+/// together: its verdict pools the devices' ratios (poolAbVerdicts(), core/run/AbVerdict.h);
+/// one failing or refused device leaves the others' verdict with a caveat naming it. Any
+/// cancelled device cancels the whole; with none that has a verdict, the first one's end.
+[[nodiscard]] AbResult poolAbResults(const QVector<AbResult>& perDevice,
+                                     const AbOptions& options = {});
 
 /// The blocks taken so far and the conditions of each arm, turned into a verdict.
 class AbAccumulator {

@@ -116,6 +116,28 @@ QString throttledText(const QString& arm, const AbConditions& c) {
                : QStringLiteral("%1 throttled (%2)").arg(arm, c.throttleReasons);
 }
 
+/// The standard normal quantile of `p` in (0, 1), by bisection on erfc: exact enough (1e-12)
+/// for an interval, and free of a table.
+double normalQuantile(double p) {
+    double lo = -10, hi = 10;
+    for (int i = 0; i < 80; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        if (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/// The verdict of a ratio and its interval, as abVerdict() gives it.
+AbVerdict::Kind verdictKind(double ratio, double low, double high, double minEffect) {
+    const bool excludesOne = low > 1.0 || high < 1.0;
+    if (!excludesOne || std::abs(ratio - 1.0) < minEffect)
+        return AbVerdict::Kind::NoDifference;
+    return ratio < 1.0 ? AbVerdict::Kind::Faster : AbVerdict::Kind::Slower;
+}
+
 } // namespace
 
 AbConditions AbConditions::fromTiming(const TimingStats& timing) {
@@ -226,12 +248,69 @@ AbVerdict abVerdict(const AbSamples& samples, const AbOptions& options) {
         v.reason = refusal;
         return v;
     }
-    const bool excludesOne = v.low > 1.0 || v.high < 1.0;
-    if (!excludesOne || std::abs(v.ratio - 1.0) < options.minEffect)
-        v.kind = AbVerdict::Kind::NoDifference;
-    else
-        v.kind = v.ratio < 1.0 ? AbVerdict::Kind::Faster : AbVerdict::Kind::Slower;
+    v.kind = verdictKind(v.ratio, v.low, v.high, options.minEffect);
     return v;
+}
+
+AbVerdict poolAbVerdicts(const QVector<AbVerdict>& perDevice, const AbOptions& options) {
+    const double confidence = std::clamp(options.confidence, 0.5, 0.999);
+    const double z = normalQuantile(0.5 + confidence / 2.0);
+    // A device whose resamples were all alike has a zero-width interval: a floor on its error
+    // keeps its weight finite (1e-6 in log ratio is far under any timer's resolution).
+    constexpr double kMinLogError = 1e-6;
+    QVector<double> logRatio, variance;
+    QVector<const AbVerdict*> used;
+    for (const AbVerdict& v : perDevice) {
+        if (!v.hasVerdict() || !v.hasInterval() || !(v.ratio > 0) || !(v.low > 0))
+            continue;
+        const double error =
+            std::max((std::log(v.high) - std::log(v.low)) / (2.0 * z), kMinLogError);
+        logRatio.append(std::log(v.ratio));
+        variance.append(error * error);
+        used.append(&v);
+    }
+    AbVerdict pooled;
+    if (used.isEmpty()) {
+        pooled.reason = QStringLiteral("no device's A/B gave a verdict");
+        return pooled;
+    }
+    // Fixed-effect weights, Cochran's Q, then DerSimonian and Laird's between-device variance.
+    double sumW = 0, sumW2 = 0, sumWy = 0;
+    for (qsizetype i = 0; i < used.size(); ++i) {
+        const double w = 1.0 / variance[i];
+        sumW += w;
+        sumW2 += w * w;
+        sumWy += w * logRatio[i];
+    }
+    const double fixedMean = sumWy / sumW;
+    double q = 0;
+    for (qsizetype i = 0; i < used.size(); ++i)
+        q += (logRatio[i] - fixedMean) * (logRatio[i] - fixedMean) / variance[i];
+    const double scale = sumW - sumW2 / sumW;
+    const double between = scale > 0 ? std::max(0.0, (q - double(used.size() - 1)) / scale) : 0.0;
+    double sumW2nd = 0, sumWy2nd = 0, sumWa = 0, sumWb = 0;
+    QStringList caveats;
+    for (qsizetype i = 0; i < used.size(); ++i) {
+        const double w = 1.0 / (variance[i] + between);
+        sumW2nd += w;
+        sumWy2nd += w * logRatio[i];
+        sumWa += w * used[i]->medianAMs;
+        sumWb += w * used[i]->medianBMs;
+        pooled.samplesA += used[i]->samplesA;
+        pooled.samplesB += used[i]->samplesB;
+        if (!used[i]->caveat.isEmpty() && !caveats.contains(used[i]->caveat))
+            caveats << used[i]->caveat;
+    }
+    const double mean = sumWy2nd / sumW2nd;
+    const double error = 1.0 / std::sqrt(sumW2nd);
+    pooled.ratio = std::exp(mean);
+    pooled.low = std::exp(mean - z * error);
+    pooled.high = std::exp(mean + z * error);
+    pooled.medianAMs = sumWa / sumW2nd;
+    pooled.medianBMs = sumWb / sumW2nd;
+    pooled.caveat = caveats.join(QStringLiteral("; "));
+    pooled.kind = verdictKind(pooled.ratio, pooled.low, pooled.high, options.minEffect);
+    return pooled;
 }
 
 QString AbVerdict::kindName() const {

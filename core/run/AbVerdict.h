@@ -113,6 +113,20 @@ struct AbVerdict {
 /// The interval of the ratio of medians and the verdict (see the header comment).
 [[nodiscard]] AbVerdict abVerdict(const AbSamples& samples, const AbOptions& options = {});
 
+/// The verdicts of one comparison run on several devices (each device both arms, its own
+/// interleaved blocks, its own verdict) taken together; those without an interval are left out
+/// (TooFewSamples when none has one). Method: each device's log ratio with the standard error
+/// its bootstrap interval implies (half its width on the log scale over the normal quantile),
+/// weighted by inverse variance, with DerSimonian and Laird's between-device variance added to
+/// each weight's variance. When the devices share one true ratio (the same model, the same two
+/// kernels) the between-device variance estimate is mostly 0 and this is the fixed-effect
+/// pooling, whose interval covers as often as each device's own (tst_abverdict simulates it);
+/// when they disagree beyond their own noise (a device at other clocks) it widens the interval
+/// instead of claiming a precision the devices do not share. The log scale keeps B/A and A/B
+/// symmetric. The pooled medians are the weighted means of the devices' medians.
+[[nodiscard]] AbVerdict poolAbVerdicts(const QVector<AbVerdict>& perDevice,
+                                       const AbOptions& options = {});
+
 } // namespace kernelpad
 
 Q_DECLARE_METATYPE(kernelpad::AbConditions)

@@ -1,5 +1,7 @@
 #include "core/sweep/PoolSweepEvaluator.h"
 
+#include "core/compile/DiskCompileCache.h"
+
 #include <QJsonDocument>
 
 #include <algorithm>
@@ -8,8 +10,30 @@ namespace kernelpad {
 
 namespace {
 
-/// The A/B's runs are tagged apart from the sweep's configurations (whose tags count from 1).
+/// The A/B's runs are tagged apart from the sweep's configurations (whose tags count from 1),
+/// each with its device's lane in the bits from kAbLaneShift up.
 constexpr quint64 kAbRunTagBit = quint64(1) << 63;
+constexpr int kAbLaneShift = 40;
+constexpr quint64 kAbLaneMask = (quint64(1) << 16) - 1;
+
+/// A device that has not compiled both arms joins the A/B when compiling them there costs at
+/// most this long: a compile the disk cache answers (milliseconds) is worth a share of the A/B
+/// (a sweep's takes about a second, bench/RESULTS.md), a full one (CUB's, 1.4 s with the cache
+/// off) would cost more than the share saves.
+constexpr double kMaxJoinCompileMs = 100;
+
+/// The runner's "compiling" step of `result`, 0 when it reported none.
+double compilingMs(const RunResult& result) {
+    for (const StageTime& s : result.stagesMs)
+        if (!s.client && s.stage == QLatin1String("compiling"))
+            return s.ms;
+    return 0;
+}
+
+/// "NVIDIA H200 (sm_90, 132 SMs)": what makes two devices one model for an A/B.
+QString modelOf(const DeviceInfo& d) {
+    return QStringLiteral("%1 (%2, %3 SMs)").arg(d.name, d.arch()).arg(d.smCount);
+}
 
 /// What a runner's compile cache keys a program by, near enough: the same source, name, options
 /// and folder compile the same (the timing and the launch do not enter).
@@ -30,14 +54,21 @@ PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
     connect(
         m_pool, &RunnerPool::finished, this,
         [this](quint64 tag, const RunResult& result, int runner, int, const QString& deviceName) {
+            if (runner >= 0 && runner < m_deviceOf.size() && !result.device.name.isEmpty())
+                m_deviceOf[runner] = result.device;
             if (tag & kAbRunTagBit)
-                return takeAbRun(tag, result, runner);
+                return takeAbRun(tag, result, runner, deviceName);
             const QString key = m_keyOf.take(tag);
             if (runner >= 0 && result.compile.ok && !key.isEmpty())
                 m_compiledOn[runner].insert(key);
+            if (!key.isEmpty())
+                m_compileMsOf[key] = std::max(m_compileMsOf.value(key), compilingMs(result));
             emit finished(tag, result, deviceName);
         });
     m_compiledOn.resize(m_pool->runnerCount());
+    m_deviceOf.resize(m_pool->runnerCount());
+    // This computer's runners inherit this process's environment, so its disk cache.
+    m_localDiskCache = !DiskCompileCache::defaultDirectory().isEmpty();
 }
 
 std::unique_ptr<PoolSweepEvaluator> PoolSweepEvaluator::over(const QVector<PoolEntry>& entries) {
@@ -87,46 +118,186 @@ int PoolSweepEvaluator::capacity() const {
     return std::max(1, m_pool->liveRunners());
 }
 
+bool PoolSweepEvaluator::comparesBesideRuns() const {
+    // Only where another device is free of the re-timing: two runners of one GPU would time
+    // each other's kernels.
+    for (int i = 0; i < m_pool->runnerCount(); ++i)
+        for (int j = i + 1; j < m_pool->runnerCount(); ++j)
+            if (m_pool->runnerPid(i) != 0 && m_pool->runnerPid(j) != 0 && !sameDevice(i, j))
+                return true;
+    return false;
+}
+
 void PoolSweepEvaluator::cancel() {
-    if (m_ab && !m_ab->isDone())
-        m_ab->cancel();
+    for (AbLane& lane : m_lanes)
+        if (lane.driver && !lane.driver->isDone())
+            lane.driver->cancel();
     m_pool->cancelAll();
+}
+
+double PoolSweepEvaluator::missingCompileMs(int runner, const QStringList& keys) const {
+    const auto local = [this](int r) { return m_pool->runnerEntry(r).spec.isLocal(); };
+    double ms = 0;
+    for (const QString& key : keys) {
+        if (m_compiledOn[runner].contains(key))
+            continue;
+        // Compiled by another runner of this computer: the disk cache has it, a load away.
+        bool onDisk = false;
+        for (int r = 0; r < m_compiledOn.size() && m_localDiskCache && local(runner); ++r)
+            onDisk = onDisk || (local(r) && m_compiledOn[r].contains(key));
+        if (!onDisk)
+            ms += m_compileMsOf.value(key);
+    }
+    return ms;
+}
+
+bool PoolSweepEvaluator::sameDevice(int a, int b) const {
+    const PoolEntry& x = m_pool->runnerEntry(a);
+    const PoolEntry& y = m_pool->runnerEntry(b);
+    return x.device == y.device && x.spec == y.spec;
+}
+
+int PoolSweepEvaluator::besideBusy(int runner) const {
+    if (runner < 0)
+        return runner;
+    for (int i = 0; i < m_pool->runnerCount(); ++i)
+        if (i != runner && m_pool->runnerBusy(i) && sameDevice(i, runner))
+            return i;
+    return runner;
+}
+
+QVector<int> PoolSweepEvaluator::abRunners(int primary, const QStringList& keys,
+                                           QString* why) const {
+    QVector<int> known; // running runners whose device an answer named
+    for (int i = 0; i < m_deviceOf.size() && i < m_pool->runnerCount(); ++i)
+        if (m_pool->runnerPid(i) != 0 && !m_deviceOf[i].name.isEmpty())
+            known.append(i);
+    // Two runners of one device would time each other's kernels: a device busy with the best's
+    // re-timing takes its A/B on that runner, behind it.
+    primary = besideBusy(primary);
+    QStringList models;
+    for (int i : known)
+        if (!models.contains(modelOf(m_deviceOf[i])))
+            models << modelOf(m_deviceOf[i]);
+    if (models.size() > 1) {
+        // A ratio pooled over different GPUs would average two different questions.
+        *why = QStringLiteral("the sweep's devices are different models (%1)")
+                   .arg(models.join(QStringLiteral(", ")));
+        return {primary};
+    }
+    // One runner per device: the one the A/B would have run on alone first, else the one with
+    // the least to compile.
+    int reference = known.contains(primary) ? primary : -1;
+    if (reference < 0) {
+        for (int i : known)
+            if (reference < 0 || missingCompileMs(i, keys) < missingCompileMs(reference, keys))
+                reference = i;
+        reference = besideBusy(reference);
+    }
+    if (reference < 0)
+        return {primary};
+    QVector<int> runners{reference};
+    double leftOutMs = 0;
+    for (int i : known) {
+        const int runner = besideBusy(i);
+        if (std::any_of(runners.begin(), runners.end(),
+                        [&](int r) { return r == runner || sameDevice(r, runner); }))
+            continue;
+        const double ms = missingCompileMs(runner, keys);
+        if (ms <= kMaxJoinCompileMs)
+            runners.append(runner);
+        else
+            leftOutMs = std::max(leftOutMs, ms);
+    }
+    if (runners.size() == 1 && leftOutMs > 0)
+        *why = QStringLiteral("the other devices have not compiled both configurations "
+                              "(compiling them took %1 ms)")
+                   .arg(leftOutMs, 0, 'f', 0);
+    return runners;
 }
 
 void PoolSweepEvaluator::compareAb(quint64 tag, const AbOrder& order) {
     m_abTag = tag;
-    m_abRun = 0;
-    m_abRunner = -1;
+    m_oneDeviceReason.clear();
     // Both arms where both are compiled; else where the best ran (the runner-up's program is
     // compiled there once, as it would be anywhere); else the first free runner.
     const QString a = compileKey(order.a);
     const QString b = compileKey(order.b);
-    m_abPlaced = runnerWith({a, b});
-    if (m_abPlaced < 0)
-        m_abPlaced = runnerWith({b});
-    if (m_ab)
-        m_ab.release()->deleteLater(); // it may be the one whose answer led here
-    // Each run goes to the runner of the first while it lives.
-    m_ab = std::make_unique<AbDriver>(order, [this](const RunRequest& request) {
-        m_abRun = kAbRunTagBit | ++m_abRuns;
-        m_pool->submit(m_abRun, request, m_abRunner >= 0 ? m_abRunner : m_abPlaced);
-    });
-    connect(m_ab.get(), &AbDriver::finished, this,
-            [this](const AbResult& result) { emit abFinished(m_abTag, result); });
-    m_ab->start();
+    int primary = runnerWith({a, b});
+    if (primary < 0)
+        primary = runnerWith({b});
+    const QVector<int> runners = abRunners(primary, {a, b}, &m_oneDeviceReason);
+    // A device that joins without both programs compiles them first (its runs queue behind);
+    // one alone compiles them in its first runs, as ever.
+    for (int r : runners) {
+        if (runners.size() < 2 || r < 0)
+            break;
+        for (const RunRequest* arm : {&order.a, &order.b}) {
+            const QString key = compileKey(*arm);
+            if (m_compiledOn[r].contains(key))
+                continue;
+            m_compiledOn[r].insert(key);
+            m_pool->precompile(r, *arm);
+        }
+    }
+    for (AbLane& lane : m_lanes)
+        if (lane.driver)
+            lane.driver.release()->deleteLater(); // it may be the one whose answer led here
+    m_lanes.clear();
+    m_lanes.resize(size_t(runners.size()));
+    for (int i = 0; i < int(runners.size()); ++i) {
+        AbOrder share = order;
+        share.settings = order.settings.share(int(runners.size()), i);
+        m_lanes[size_t(i)].placed = runners[i];
+        // Each run goes to the runner of the lane's first while it lives.
+        m_lanes[size_t(i)].driver =
+            std::make_unique<AbDriver>(share, [this, i](const RunRequest& request) {
+                AbLane& lane = m_lanes[size_t(i)];
+                lane.run = kAbRunTagBit | (quint64(i) << kAbLaneShift) | ++lane.runs;
+                m_pool->submit(lane.run, request, lane.ranOn >= 0 ? lane.ranOn : lane.placed);
+            });
+        connect(m_lanes[size_t(i)].driver.get(), &AbDriver::finished, this,
+                [this, i](const AbResult& result) { laneFinished(i, result); });
+    }
+    for (AbLane& lane : m_lanes)
+        lane.driver->start();
 }
 
-void PoolSweepEvaluator::takeAbRun(quint64 tag, const RunResult& result, int runner) {
-    if (!m_ab || tag != m_abRun)
+void PoolSweepEvaluator::takeAbRun(quint64 tag, const RunResult& result, int runner,
+                                   const QString& device) {
+    const size_t index = size_t((tag >> kAbLaneShift) & kAbLaneMask);
+    if (index >= m_lanes.size())
         return;
-    m_abRun = 0;
-    if (m_abRunner < 0)
-        m_abRunner = runner;
-    if (runner >= 0 && runner != m_abRunner)
-        return m_ab->fail(RunStatus::CudaError,
-                          QStringLiteral("the runner of the A/B was lost: its blocks would "
-                                         "have run on two runners"));
-    m_ab->take(result);
+    AbLane& lane = m_lanes[index];
+    if (!lane.driver || tag != lane.run)
+        return;
+    lane.run = 0;
+    if (lane.ranOn < 0 && runner >= 0) {
+        lane.ranOn = runner;
+        lane.device = device;
+    }
+    if (runner >= 0 && runner != lane.ranOn)
+        return lane.driver->fail(RunStatus::CudaError,
+                                 QStringLiteral("the runner of the A/B was lost: its blocks would "
+                                                "have run on two runners"));
+    lane.driver->take(result);
+}
+
+void PoolSweepEvaluator::laneFinished(int index, const AbResult& result) {
+    AbLane& lane = m_lanes[size_t(index)];
+    lane.result = result;
+    // The pool's name tells two devices of one model apart ("NVIDIA H200 (device 1)").
+    if (!lane.device.isEmpty())
+        lane.result->device = lane.device;
+    QVector<AbResult> results;
+    for (const AbLane& each : m_lanes) {
+        if (!each.result)
+            return; // another device's A/B is still running
+        results.append(*each.result);
+    }
+    AbResult pooled = poolAbResults(results);
+    pooled.oneDeviceReason = m_oneDeviceReason;
+    emit abFinished(m_abTag, pooled);
 }
 
 } // namespace kernelpad

@@ -3,12 +3,20 @@
 // device, every device of several runners, or one device several times), each taking the next
 // configuration when it is free, so a faster GPU evaluates more of them. A runner lost
 // mid-configuration hands that configuration to the others (RunnerPool); the sweep sees one answer
-// per configuration. An A/B (compareAb) runs all its blocks on one runner: one that has compiled
+// per configuration.
+//
+// An A/B (compareAb) runs on one runner of every device of the same model (name, compute
+// capability, SM count, as the runners' answers gave them): each runs its own interleaved A/B of
+// both arms with its share of the budget (AbSettings::share), so each ratio is within one device,
+// and the verdict pools them (poolAbResults, core/run/AbRun.h). Devices of different models, or
+// one runner, run it on one runner as before, and the result says why: one that has compiled
 // both programs (a runner keeps what it compiled in memory), else the one that ran the best, else
-// the first that takes one of its runs; a run answered by another runner (the first was lost)
-// ends it with an error. With the disk compile cache off, the other program would be compiled
-// again there: prepareFollowUp() has runners that idle in the sweep's tail compile the likely
-// pair ahead, and a re-timing goes to the runner that compiled its program.
+// the first that takes one of its runs. A device's run answered by another runner (its own was
+// lost) ends that device's A/B with an error. With the disk compile cache off, the other program
+// would be compiled again: prepareFollowUp() has runners that idle in the sweep's tail compile
+// the likely pair ahead, and a re-timing goes to the runner that compiled its program, while
+// the A/B starts beside it (comparesBesideRuns()): the re-timing's runner takes its share of the
+// A/B once it is done.
 
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/SweepEvaluator.h"
@@ -17,6 +25,8 @@
 #include <QSet>
 
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace kernelpad {
 
@@ -37,22 +47,50 @@ public:
     void cancel() override;
     void compareAb(quint64 tag, const AbOrder& order) override;
     void prepareFollowUp(const QVector<RunRequest>& requests) override;
+    /// Runners on two devices or more: the A/B starts beside the best's re-timing.
+    [[nodiscard]] bool comparesBesideRuns() const override;
     [[nodiscard]] RunnerPool* pool() const { return m_pool; }
 
 private:
-    void takeAbRun(quint64 tag, const RunResult& result, int runner);
+    /// One device's A/B of a comparison.
+    struct AbLane {
+        std::unique_ptr<AbDriver> driver;
+        int placed = -1;  ///< the runner its runs are submitted to, -1: any
+        int ranOn = -1;   ///< the runner that took its first run
+        QString device;   ///< that runner's device, as the pool names it
+        quint64 run = 0;  ///< the pool tag of its run in flight, 0 when none
+        quint64 runs = 0; ///< its runs so far, for their tags
+        std::optional<AbResult> result;
+    };
+
+    void takeAbRun(quint64 tag, const RunResult& result, int runner, const QString& device);
+    void laneFinished(int lane, const AbResult& result);
     /// An idle runner that has compiled (or is compiling) every one of `keys`; -1 when none.
     [[nodiscard]] int runnerWith(const QStringList& keys) const;
+    /// The runners an A/B placed on `primary` (-1: any) runs on: every running runner of one
+    /// device model, `primary` first, less those that would compile `keys` (the arms' compile
+    /// keys) for longer than kMaxJoinCompileMs; only `primary` when the devices' models differ,
+    /// no other is known, or every other is left out (`why` then says why).
+    [[nodiscard]] QVector<int> abRunners(int primary, const QStringList& keys, QString* why) const;
+    /// Whether two runners drive one device (the same runner command and ordinal).
+    [[nodiscard]] bool sameDevice(int a, int b) const;
+    /// `runner`, or the busy runner of its device (the A/B then queues behind its run).
+    [[nodiscard]] int besideBusy(int runner) const;
+    /// What compiling those of `keys` that `runner` has not compiled would cost it: nothing for
+    /// a program another runner of this computer compiled with the disk cache on, else as long
+    /// as the sweep took to compile it.
+    [[nodiscard]] double missingCompileMs(int runner, const QStringList& keys) const;
 
     RunnerPool* m_pool;
-    std::unique_ptr<AbDriver> m_ab; ///< the comparison, kept until the next one
+    std::vector<AbLane> m_lanes; ///< the comparison's devices, kept until the next one
     quint64 m_abTag = 0;
-    quint64 m_abRun = 0;                 ///< the pool tag of the A/B's run in flight, 0 when none
-    quint64 m_abRuns = 0;                ///< the A/B's runs so far, for their tags
-    int m_abRunner = -1;                 ///< the runner that took the A/B's first run
-    int m_abPlaced = -1;                 ///< the runner the A/B's runs are submitted to, -1: any
-    QHash<quint64, QString> m_keyOf;     ///< a configuration in flight -> its compile key
-    QVector<QSet<QString>> m_compiledOn; ///< per runner: the compile keys it holds or compiles
+    QString m_oneDeviceReason;
+    QHash<quint64, QString> m_keyOf;      ///< a configuration in flight -> its compile key
+    QVector<QSet<QString>> m_compiledOn;  ///< per runner: the compile keys it holds or compiles
+    QHash<QString, double> m_compileMsOf; ///< compile key -> its longest "compiling" step
+    bool m_localDiskCache = true;         ///< this computer's runners share a disk compile cache
+    QVector<DeviceInfo> m_deviceOf;       ///< per runner: its device as its answers gave it (name
+                                          ///< empty: none yet)
 };
 
 } // namespace kernelpad

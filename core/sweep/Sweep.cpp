@@ -144,7 +144,14 @@ void Sweep::prepareFollowUp() {
 
 void Sweep::finishOrFollowUp() {
     tracePhase("sweep: last configuration answered");
-    if (!startRetime() && !startConfirm())
+    const bool retiming = startRetime();
+    // One device runs the re-timing, then the A/B; over several, the A/B runs on the others
+    // while one times the best again (the ranking does not change with that time: score()
+    // reads the sweep's own).
+    if (retiming && !(m_evaluator && m_evaluator->comparesBesideRuns()))
+        return;
+    const bool confirming = startConfirm();
+    if (!retiming && !confirming)
         finish({});
 }
 
@@ -258,8 +265,9 @@ bool Sweep::startRetime() {
 }
 
 bool Sweep::startConfirm() {
-    if (!m_confirm || !m_evaluator)
+    if (!m_confirm || !m_evaluator || m_confirmTried)
         return false;
+    m_confirmTried = true;
     const SweepObjective objective = m_base.project.sweep.objective;
     const QVector<SweepRecord> sorted = sortedRecords(m_records, objective);
     // The runner-up is the best other passing configuration that the objective could rank.
@@ -274,6 +282,19 @@ bool Sweep::startConfirm() {
     std::optional<std::pair<RunRequest, int>> b = requestFor(winner.key);
     if (!a || !b)
         return false;
+    // Arms that do not run on the same inputs (a size sweep's) have no A/B: say so at once
+    // rather than spend the A/B's verified runs on finding it out.
+    if (!abArgumentMismatch(a->first.project, b->first.project).isEmpty()) {
+        const auto it =
+            std::find_if(m_records.begin(), m_records.end(),
+                         [&winner](const SweepRecord& r) { return r.key == winner.key; });
+        if (it != m_records.end()) {
+            it->confirmation = SweepConfirmation::notApplicable(
+                runnerUp.key, inputsDifferIn(a->second, b->second), m_base.project.sweep.objective);
+            emit confirmed(*it);
+        }
+        return false;
+    }
     AbOrder order;
     order.a = std::move(a->first);
     order.b = std::move(b->first);
@@ -302,7 +323,34 @@ void Sweep::onAbFinished(quint64 tag, const AbResult& result) {
             SweepConfirmation::fromAb(result, m_confirmAgainst, m_base.project.sweep.objective);
         emit confirmed(*it);
     }
-    finish({});
+    if (m_retimeTag == 0) // else the re-timing beside it ends the sweep
+        finish({});
+}
+
+QString Sweep::inputsDifferIn(int runnerUpIndex, int bestIndex) const {
+    const SweepPoint& from = m_space->points()[runnerUpIndex];
+    const SweepPoint& to = m_space->points()[bestIndex];
+    const QStringList names = m_space->names();
+    QString why;
+    const std::optional<Project> original = m_space->project(from, &why);
+    QStringList differ;
+    QStringList inputs;
+    for (int t = 0; t < int(from.size()); ++t) {
+        if (from[t] == to[t])
+            continue;
+        differ << names[t];
+        // The runner-up with this one tunable of the best's: its inputs change with it alone.
+        SweepPoint changed = from;
+        changed[t] = to[t];
+        const std::optional<Project> project = m_space->project(changed, &why);
+        if (original && project && !abArgumentMismatch(*original, *project).isEmpty())
+            inputs << names[t];
+    }
+    const QStringList named = inputs.isEmpty() ? differ : inputs;
+    if (named.size() <= 1)
+        return named.join(QString());
+    return QStringList(named.mid(0, named.size() - 1)).join(QStringLiteral(", ")) +
+           QStringLiteral(" and ") + named.last();
 }
 
 void Sweep::onRetimed(const RunResult& result) {
@@ -319,6 +367,8 @@ void Sweep::onRetimed(const RunResult& result) {
         }
         emit retimed(*it);
     }
+    if (m_confirmTag != 0)
+        return; // the A/B beside it ends the sweep
     if (!startConfirm())
         finish({});
 }
@@ -333,6 +383,7 @@ void Sweep::finish(const QString& error) {
         m_balance.followUpMs = double(m_clock.nsecsElapsed() - m_lastAnswerNs) / 1e6;
     m_retimeTag = 0;
     m_confirmTag = 0;
+    m_confirmTried = false;
     tracePhase("sweep: finished");
     emit finished(error);
 }

@@ -12,10 +12,13 @@
 // timing: retimed() gives the winner with both times.
 //
 // Then, unless setConfirm(false), the winner is confirmed by an interleaved A/B against the
-// runner-up (SweepConfirmation.h) on one runner of the evaluator's: confirming(), then
-// confirmed() with the best's record carrying the verdict, then finished(). A sweep with fewer
-// than two passing configurations, or whose best already holds a confirmation against the same
-// runner-up (a resumed one), runs none and claims nothing.
+// runner-up (SweepConfirmation.h) on the evaluator's runners: confirming(), then confirmed()
+// with the best's record carrying the verdict, then finished(). Over several devices
+// (SweepEvaluator::comparesBesideRuns()) the A/B starts beside the re-timing instead of after
+// it, and retimed() and confirmed() come in either order, each record holding what is known.
+// A sweep with fewer than two passing configurations, or whose best already holds a
+// confirmation against the same runner-up (a resumed one), runs none and claims nothing. Arms
+// whose inputs differ (a size sweep's) run no A/B: confirmed() at once says it does not apply.
 //
 // Exhaustive and random sweeps hand out their configurations longest first where the cost can
 // be estimated (SweepCost.h), and the sweep keeps how long each was out on its device
@@ -88,7 +91,8 @@ signals:
     /// That winner's record with accurateMedianMs and accurateMinMs (or accurateError) set;
     /// records() holds it in place of the earlier one.
     void retimed(const kernelpad::SweepRecord& record);
-    /// The A/B of the best against the runner-up starts (after the re-timing, if any).
+    /// The A/B of the best against the runner-up starts (after the re-timing, if any, or
+    /// beside it over several devices). Not for arms whose inputs differ: confirmed() alone.
     void confirming(const kernelpad::SweepRecord& best, const kernelpad::SweepRecord& runnerUp);
     /// The best's record with its confirmation set; records() holds it in place of the earlier
     /// one.
@@ -112,6 +116,10 @@ private:
     /// confirm (setConfirm(false), fewer than two passed, or the verdict is in already).
     bool startConfirm();
     void onAbFinished(quint64 tag, const AbResult& result);
+    /// The tunables whose values give the runner-up's and the best's configurations (their
+    /// indices) different inputs ("n", "n and m"): each one that changes the runner-up's
+    /// arguments on its own, else every one that differs.
+    [[nodiscard]] QString inputsDifferIn(int runnerUpIndex, int bestIndex) const;
     /// Retimes or confirms, else ends the sweep: what follows the last configuration.
     void finishOrFollowUp();
     /// Once the last configuration is out: tells the evaluator what the follow-up would run
@@ -144,6 +152,7 @@ private:
     QString m_confirmKey;     ///< the key of the best being confirmed
     QString m_confirmAgainst; ///< the runner-up's key
     bool m_confirm = true;
+    bool m_confirmTried = false; ///< startConfirm() ran (at most once per sweep)
     bool m_running = false;
     bool m_pumping = false;
 };

@@ -4,7 +4,8 @@
 // sweep panel, the CLI and tests drive a Sweep through it; RunnerSweepEvaluator is the one
 // over a single warm runner, and an adapter over a pool of runners (several devices) fits
 // the same three calls. A sweep confirms its winner by an interleaved A/B against the
-// runner-up (compareAb(), core/run/AbDriver.h) on one runner of the evaluator's.
+// runner-up (compareAb(), core/run/AbDriver.h): on one runner, or over a pool one A/B per device
+// of one model, pooled (PoolSweepEvaluator.h).
 
 #include "core/run/AbDriver.h"
 #include "core/run/RunTypes.h"
@@ -32,8 +33,10 @@ public:
     /// Stops every request in flight; each still ends with finished() (Cancelled) or not at
     /// all, and the caller ignores what arrives after it cancelled.
     virtual void cancel() = 0;
-    /// Starts an interleaved A/B of `order` on one runner and one device, answered by
-    /// abFinished(tag, ...), never while a configuration is in flight. cancel() stops it too
+    /// Starts an interleaved A/B of `order`, answered by abFinished(tag, ...): on one runner and
+    /// one device, or (an evaluator over several devices of one model) one A/B per device with
+    /// the verdict pooled (AbResult::devices). Never while a configuration is in flight, unless
+    /// comparesBesideRuns(): then beside the best's re-timing. cancel() stops it too
     /// (abFinished() then follows, cancelled, or not at all). This default answers at once that
     /// the evaluator cannot compare: an evaluator without a runner of its own has none to
     /// interleave on.
@@ -44,6 +47,9 @@ public:
     /// the follow-up pays no compile the sweep already did elsewhere. Called again as the
     /// standings change. This default does nothing (one runner has compiled both already).
     virtual void prepareFollowUp(const QVector<RunRequest>& requests);
+    /// Whether compareAb() may start while one run (the best's re-timing) is in flight, the
+    /// two then running on different devices. This default: no (one runner, one at a time).
+    [[nodiscard]] virtual bool comparesBesideRuns() const { return false; }
 
 signals:
     void finished(quint64 tag, const kernelpad::RunResult& result, const QString& device);

@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QtTest>
 
+#include <cmath>
 #include <random>
 
 namespace tst_abrun {
@@ -53,6 +54,8 @@ private slots:
     void stopsWhenTheClocksDiffer();
     void settingsAreValidated();
     void resultJson();
+    void eachDeviceTakesItsShare();
+    void devicesArePooled();
 };
 
 void TestAbRun::scheduleIsAbbaInRandomOrder() {
@@ -226,6 +229,75 @@ void TestAbRun::resultJson() {
     QCOMPARE(failed.value(QStringLiteral("headline")).toString(), r.error);
     QCOMPARE(failed.value(QStringLiteral("runStatus")).toString(),
              runStatusName(RunStatus::VerificationFailed));
+}
+
+/// Two devices: half the budget, the block cap and the minimum of blocks each (whole ABBA
+/// groups), a target √2 wider, their own seeds; one device: the settings as they are.
+void TestAbRun::eachDeviceTakesItsShare() {
+    const AbSettings whole;
+    QCOMPARE(whole.share(1, 0).budgetMs, whole.budgetMs);
+    QCOMPARE(whole.share(1, 0).seed, whole.seed);
+    const AbSettings second = whole.share(2, 1);
+    QCOMPARE(second.budgetMs, whole.budgetMs / 2);
+    QCOMPARE(second.minBlocks, 4);
+    QCOMPARE(second.maxBlocks, whole.maxBlocks / 2);
+    QVERIFY(std::abs(second.targetHalfWidthPercent -
+                     whole.targetHalfWidthPercent * std::sqrt(2.0)) < 1e-12);
+    QVERIFY(second.seed != whole.share(2, 0).seed);
+    QCOMPARE(second.validate(), QString());
+    // Many devices: still one ABBA group each and a budget validate() takes.
+    const AbSettings many = whole.share(200, 3);
+    QCOMPARE(many.minBlocks, 4);
+    QCOMPARE(many.budgetMs, 100);
+    QCOMPARE(many.validate(), QString());
+}
+
+/// poolAbResults: the pooled verdict with each device's estimate; a device without a verdict is
+/// left out and named in the caveat; a cancelled one cancels the whole.
+void TestAbRun::devicesArePooled() {
+    const auto device = [](int d, double ratio) {
+        AbResult r;
+        r.status = AbResult::Status::Verdict;
+        r.device = QStringLiteral("GPU (device %1)").arg(d);
+        r.verdict.kind = AbVerdict::Kind::Faster;
+        r.verdict.ratio = ratio;
+        r.verdict.low = ratio - 0.004;
+        r.verdict.high = ratio + 0.004;
+        r.verdict.medianAMs = 1.0;
+        r.verdict.medianBMs = ratio;
+        r.blocks = 8;
+        r.a.blocks = r.b.blocks = 4;
+        r.a.verified = r.b.verified = true;
+        return r;
+    };
+    const AbResult pooled = poolAbResults({device(0, 0.970), device(1, 0.972)});
+    QCOMPARE(pooled.status, AbResult::Status::Verdict);
+    QCOMPARE(pooled.verdict.kind, AbVerdict::Kind::Faster);
+    QVERIFY(pooled.verdict.ratio > 0.970 && pooled.verdict.ratio < 0.972);
+    QCOMPARE(pooled.blocks, 16);
+    QCOMPARE(pooled.devices.size(), 2);
+    QCOMPARE(pooled.devices[1].device, QStringLiteral("GPU (device 1)"));
+    QCOMPARE(pooled.devices[1].ratio, 0.972);
+    const QJsonArray each = pooled.toJson().value(QStringLiteral("devices")).toArray();
+    QCOMPARE(each.size(), 2);
+    QCOMPARE(each.at(0).toObject().value(QStringLiteral("ratio")).toDouble(), 0.970);
+
+    AbResult failed;
+    failed.status = AbResult::Status::Error;
+    failed.device = QStringLiteral("GPU (device 1)");
+    failed.error = QStringLiteral("B: cuda-error (lost)");
+    const AbResult partial = poolAbResults({device(0, 0.970), failed});
+    QCOMPARE(partial.status, AbResult::Status::Verdict);
+    QCOMPARE(partial.verdict.ratio, 0.970);
+    QVERIFY2(partial.verdict.caveat.contains(
+                 QStringLiteral("without the A/B of GPU (device 1): B: cuda-error (lost)")),
+             qPrintable(partial.verdict.caveat));
+    QCOMPARE(partial.devices[1].verdict, QStringLiteral("error"));
+
+    AbResult cancelled;
+    cancelled.status = AbResult::Status::Cancelled;
+    QCOMPARE(poolAbResults({device(0, 0.970), cancelled}).status, AbResult::Status::Cancelled);
+    QCOMPARE(poolAbResults({failed, failed}).status, AbResult::Status::Error);
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestAbRun)

@@ -45,6 +45,38 @@ AbSamples interleaved(double aMs, double bMs, double noise, quint64 seed, double
     return s;
 }
 
+/// `blocks` ABBA blocks of `perBlock` launches, A around `aMs` and B around `bMs`, both scaled
+/// by `deviceScale` (one device slower than another for both arms), relative noise `noise`.
+AbSamples onDevice(double aMs, double bMs, double noise, quint64 seed, int blocks, int perBlock,
+                   double deviceScale) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal(0.0, noise);
+    AbSamples s;
+    for (int block = 0; block < blocks; ++block) {
+        const bool isB = block % 4 == 1 || block % 4 == 2; // A B B A
+        QVector<double> times;
+        for (int i = 0; i < perBlock; ++i)
+            times.append((isB ? bMs : aMs) * deviceScale * (1.0 + normal(rng)));
+        (isB ? s.bBlocksMs : s.aBlocksMs).append(times);
+    }
+    const AbConditions same{1980, 2619, 45.0, false, {}};
+    s.a = same;
+    s.b = same;
+    return s;
+}
+
+AbVerdict withInterval(double ratio, double low, double high) {
+    AbVerdict v;
+    v.kind = AbVerdict::Kind::Faster;
+    v.ratio = ratio;
+    v.low = low;
+    v.high = high;
+    v.medianAMs = 1.0;
+    v.medianBMs = ratio;
+    v.samplesA = v.samplesB = 100;
+    return v;
+}
+
 } // namespace
 
 class TestAbVerdict : public QObject {
@@ -63,6 +95,9 @@ private slots:
     void reproducibleWithTheSeed();
     void manyLaunchesAreThinnedForTheInterval();
     void jsonCarriesTheFigures();
+    void twoDevicesCoverAsOftenAsOne();
+    void pooledDevicesNarrowTheInterval();
+    void devicesThatDisagreeWidenIt();
 };
 
 void TestAbVerdict::sameDistributionHasNoDifference() {
@@ -236,6 +271,71 @@ void TestAbVerdict::jsonCarriesTheFigures() {
     QCOMPARE(o.value(QStringLiteral("interval")).toArray().at(1).toDouble(), v.high);
     QCOMPARE(o.value(QStringLiteral("a")).toObject().value(QStringLiteral("samples")).toInt(),
              kBlocks * kPerBlock);
+}
+
+/// The pooling's coverage (poolAbVerdicts): 200 seeded comparisons of a true ratio of 0.98 at 3 %
+/// noise, each once on one device with 16 blocks and once on two devices with 8 blocks each (the
+/// second device 1 % slower for both arms); the pooled interval holds the true ratio about as
+/// often as the one device's, and is about as wide.
+void TestAbVerdict::twoDevicesCoverAsOftenAsOne() {
+    constexpr int kTrials = 200;
+    constexpr double kTrue = 0.98;
+    AbOptions quick; // 600 verdicts in a unit test
+    quick.resamples = 400;
+    int coveredOne = 0, coveredTwo = 0;
+    double widthOne = 0, widthTwo = 0;
+    for (int trial = 0; trial < kTrials; ++trial) {
+        const quint64 seed = 1000 + quint64(trial) * 3;
+        quick.seed = seed;
+        const AbVerdict one = abVerdict(onDevice(1.0, kTrue, 0.03, seed, 16, 40, 1.0), quick);
+        const AbVerdict first = abVerdict(onDevice(1.0, kTrue, 0.03, seed + 1, 8, 40, 1.0), quick);
+        const AbVerdict second =
+            abVerdict(onDevice(1.0, kTrue, 0.03, seed + 2, 8, 40, 1.01), quick);
+        const AbVerdict two = poolAbVerdicts({first, second}, quick);
+        QVERIFY2(two.hasVerdict(), qPrintable(two.reason));
+        coveredOne += one.low <= kTrue && kTrue <= one.high ? 1 : 0;
+        coveredTwo += two.low <= kTrue && kTrue <= two.high ? 1 : 0;
+        widthOne += one.high - one.low;
+        widthTwo += two.high - two.low;
+    }
+    const double coverageOne = double(coveredOne) / kTrials;
+    const double coverageTwo = double(coveredTwo) / kTrials;
+    const QString figures = QStringLiteral("coverage one device %1, two %2; mean width %3, %4")
+                                .arg(coverageOne)
+                                .arg(coverageTwo)
+                                .arg(widthOne / kTrials)
+                                .arg(widthTwo / kTrials);
+    qInfo("%s", qPrintable(figures));
+    QVERIFY2(std::abs(coverageTwo - coverageOne) <= 0.05, qPrintable(figures));
+    QVERIFY2(coverageTwo >= 0.88, qPrintable(figures));
+    QVERIFY2(widthTwo < 1.25 * widthOne && widthTwo > 0.8 * widthOne, qPrintable(figures));
+}
+
+/// Two devices with the same estimate: the same ratio, an interval narrower by about √2.
+void TestAbVerdict::pooledDevicesNarrowTheInterval() {
+    const AbVerdict one = withInterval(0.97, 0.965, 0.975);
+    const AbVerdict two = poolAbVerdicts({one, one});
+    QCOMPARE(two.kind, AbVerdict::Kind::Faster);
+    QVERIFY2(std::abs(two.ratio - 0.97) < 1e-4, qPrintable(two.text()));
+    const double narrowing =
+        (std::log(two.high) - std::log(two.low)) / (std::log(one.high) - std::log(one.low));
+    QVERIFY2(std::abs(narrowing - 1.0 / std::sqrt(2.0)) < 0.01,
+             qPrintable(QString::number(narrowing)));
+    QCOMPARE(two.samplesA, 200);
+    // A device without a verdict is left out; none with one: no verdict.
+    AbVerdict refused;
+    refused.kind = AbVerdict::Kind::Refused;
+    QCOMPARE(poolAbVerdicts({one, refused}).ratio, one.ratio);
+    QCOMPARE(poolAbVerdicts({refused}).kind, AbVerdict::Kind::TooFewSamples);
+}
+
+/// Devices whose ratios differ beyond their own intervals (0.96 and 0.98, each ±0.2 %): the
+/// pooled interval spans both instead of a fixed-effect ±0.15 % around 0.97.
+void TestAbVerdict::devicesThatDisagreeWidenIt() {
+    const AbVerdict two =
+        poolAbVerdicts({withInterval(0.96, 0.958, 0.962), withInterval(0.98, 0.978, 0.982)});
+    QVERIFY2(two.low < 0.962 && two.high > 0.978, qPrintable(two.text()));
+    QVERIFY2(std::abs(two.ratio - 0.97) < 0.001, qPrintable(two.text()));
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestAbVerdict)

@@ -15,6 +15,7 @@
 #include "../support/CliProcess.h"
 #include "../support/TestMain.h"
 #include "TestPaths.h"
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -329,6 +330,94 @@ private slots:
         QVERIFY2(
             r.out.contains(QStringLiteral("not confirmed: the A/B against bx=8,by=8 failed: ")),
             qPrintable(r.out));
+    }
+
+    /// Two runners: of one model, the A/B runs on both, its line says so and --json keeps each
+    /// device's ratio; of two models, on one, and the line says why.
+    void theAbRunsOnBothDevicesOfOneModel_data() {
+        QTest::addColumn<QString>("gpuB");
+        QTest::addColumn<QString>("line");
+        const QString unchecked =
+            QStringLiteral("; SM clocks and temperature were not checked: no telemetry");
+        QTest::newRow("one model") << "Fake H100"
+                                   << "no detectable difference on 2 devices from bx=8,by=8 at "
+                                      "\u00b10.0 %: either will do" +
+                                          unchecked;
+        QTest::newRow("two models")
+            << "Fake A100"
+            << "no detectable difference from bx=8,by=8 at \u00b10.0 %: either will do" +
+                   unchecked +
+                   "; on one device: the sweep's devices are different models (Fake H100 (sm_90, "
+                   "0 SMs), Fake A100 (sm_90, 0 SMs))";
+    }
+    void theAbRunsOnBothDevicesOfOneModel() {
+        QFETCH(QString, gpuB);
+        QFETCH(QString, line);
+        kernelpad::test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake H100"),
+                                             0.5);
+        kernelpad::test::StandInRunner beta(QStringLiteral("beta"), gpuB, 0.5);
+        QTemporaryDir dir;
+        const CliResult r = runCli({kTranspose, "--set", "bx=8,16", "--set", "by=8", "--json",
+                                    "--results", dir.filePath(QStringLiteral("d.jsonl")),
+                                    "--runner", "cmd:" + alpha.spec().commandLine, "--runner",
+                                    "cmd:" + beta.spec().commandLine},
+                                   dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        const QJsonObject confirmation = QJsonDocument::fromJson(r.out.toUtf8())
+                                             .object()
+                                             .value(QStringLiteral("confirmation"))
+                                             .toObject();
+        QCOMPARE(confirmation.value(QStringLiteral("text")).toString(), line);
+        const QJsonArray devices = confirmation.value(QStringLiteral("devices")).toArray();
+        const QString runs = QStringLiteral("%1 runs on alpha, %2 on beta")
+                                 .arg(alpha.completed().size())
+                                 .arg(beta.completed().size());
+        if (gpuB == QLatin1String("Fake H100")) {
+            QCOMPARE(devices.size(), 2);
+            for (const QJsonValue& d : devices) {
+                QCOMPARE(d.toObject().value(QStringLiteral("ratio")).toDouble(), 1.0);
+                QCOMPARE(d.toObject().value(QStringLiteral("blocks")).toInt(), 4);
+            }
+            // Each: its verified runs of both arms and 4 blocks (the configurations on top).
+            QVERIFY2(alpha.completed().size() >= 6 && beta.completed().size() >= 6,
+                     qPrintable(runs));
+        } else {
+            QVERIFY(devices.isEmpty());
+            QVERIFY(confirmation.value(QStringLiteral("oneDeviceReason"))
+                        .toString()
+                        .startsWith(QStringLiteral("the sweep's devices are different models")));
+            QVERIFY2(std::min(alpha.completed().size(), beta.completed().size()) <= 2,
+                     qPrintable(runs));
+        }
+    }
+
+    /// A size sweep's best and runner-up differ in n: no A/B runs (two configurations, nothing
+    /// more), and the line says why.
+    void aSizeSweepSaysTheAbDoesNotApply() {
+        kernelpad::test::StandInRunner alpha(QStringLiteral("alpha"), QStringLiteral("Fake H100"),
+                                             0.5);
+        QTemporaryDir dir;
+        QFile in(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy_sizes.kpad"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject project = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonObject sweep = project.value(QStringLiteral("sweep")).toObject();
+        sweep.insert(QStringLiteral("objective"), QStringLiteral("time")); // the stand-in's
+        project.insert(QStringLiteral("sweep"), sweep);
+        const QString path = dir.filePath(QStringLiteral("sizes.kpad"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(project).toJson());
+        out.close();
+        const CliResult r =
+            runCli({path, "--set", "n=1024,2048", "--runner", "cmd:" + alpha.spec().commandLine},
+                   dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("not confirmed: an A/B does not apply (the "
+                                               "configurations differ in n, so their inputs "
+                                               "differ)")),
+                 qPrintable(r.out));
+        QVERIFY2(!r.err.contains(QStringLiteral("confirming")), qPrintable(r.err));
+        QCOMPARE(alpha.completed().size(), 2);
     }
 
     void noRunnerWithADeviceExits3() {

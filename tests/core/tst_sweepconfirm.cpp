@@ -14,6 +14,7 @@
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -56,12 +57,13 @@ public:
     void start(quint64 tag, const RunRequest& request) override {
         ++inFlight;
         const RunResult r = syntheticRun(request.project);
-        QTimer::singleShot(0, this, [this, tag, r] {
+        QTimer::singleShot(runDelayMs, this, [this, tag, r] {
             --inFlight;
             emit finished(tag, r, QStringLiteral("Fake GPU"));
         });
     }
     [[nodiscard]] int capacity() const override { return 3; }
+    [[nodiscard]] bool comparesBesideRuns() const override { return besideRuns; }
     void cancel() override {}
     void compareAb(quint64 tag, const AbOrder& order) override {
         if (m_abs)
@@ -80,6 +82,8 @@ public:
     int inFlight = 0;
     int inFlightAtAb = -1;
     AbResult ab = fasterBy3Percent();
+    bool besideRuns = false; ///< comparesBesideRuns(): several devices
+    int runDelayMs = 0;      ///< each run's answer comes this much later (the A/B's at once)
 
     static AbResult fasterBy3Percent() {
         AbResult r;
@@ -133,6 +137,48 @@ QString runToEnd(Sweep& sweep) {
     if (!finished.wait(20000))
         return QStringLiteral("never finished");
     return finished.first().at(0).toString();
+}
+
+/// The SAXPY size sweep over n from 2^10 to 2^12: each size its own inputs.
+Project saxpySizes(const QString& budget) {
+    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy_sizes.kpad"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read the saxpy_sizes example");
+    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
+    sweep.insert(QStringLiteral("scalars"),
+                 QJsonObject{{"n", QJsonObject{{"from", 1024}, {"to", 4096}, {"powersOf", 2}}}});
+    // The stand-in's runs carry times, not bandwidths.
+    sweep.insert(QStringLiteral("objective"), QStringLiteral("time"));
+    if (!budget.isEmpty())
+        sweep.insert(QStringLiteral("timingBudget"), budget);
+    json.insert(QStringLiteral("sweep"), sweep);
+    QString error;
+    std::optional<Project> p = Project::fromJson(json, &error);
+    if (!p)
+        qFatal("%s", qPrintable(error));
+    return *p;
+}
+
+/// An A/B pooled over two devices (0.968 and 0.970, each ±0.003) to 0.969 [0.967, 0.971].
+AbResult onTwoDevices() {
+    AbResult r = AbEvaluator::fasterBy3Percent();
+    r.verdict.ratio = 0.969;
+    r.verdict.low = 0.967;
+    r.verdict.high = 0.971;
+    r.blocks = 16;
+    r.device = QStringLiteral("GPU (device 0)");
+    for (int d = 0; d < 2; ++d) {
+        AbDeviceEstimate e;
+        e.device = QStringLiteral("GPU (device %1)").arg(d);
+        e.verdict = QStringLiteral("faster");
+        e.ratio = d == 0 ? 0.968 : 0.970;
+        e.low = e.ratio - 0.003;
+        e.high = e.ratio + 0.003;
+        e.blocks = 8;
+        r.devices.append(e);
+    }
+    return r;
 }
 
 /// Runs a SweepJob over AbEvaluators to its end; returns the finished() error.
@@ -334,6 +380,126 @@ private slots:
         const std::optional<SweepRecord> back = SweepRecord::fromJson(record.toJson(), &error);
         QVERIFY2(back && back->confirmation, qPrintable(error));
         QCOMPARE(back->confirmation->text(record.key), text);
+    }
+
+    /// A size sweep's best and runner-up run on different inputs: no A/B is started (it would
+    /// fail on B's verified run), the line says why, and the re-timing of a fast sweep still runs.
+    void aSizeSweepRunsNoAb_data() {
+        QTest::addColumn<QString>("budget");
+        QTest::newRow("accurate") << QString();
+        QTest::newRow("fast: the re-timing still runs") << QStringLiteral("fast");
+    }
+    void aSizeSweepRunsNoAb() {
+        QFETCH(QString, budget);
+        AbEvaluator evaluator;
+        Sweep sweep(requestFor(saxpySizes(budget)), &evaluator);
+        QString error;
+        QVERIFY2(sweep.prepare(&error), qPrintable(error));
+        QSignalSpy retimed(&sweep, &Sweep::retimed);
+        QSignalSpy confirming(&sweep, &Sweep::confirming);
+        QSignalSpy confirmed(&sweep, &Sweep::confirmed);
+        QCOMPARE(runToEnd(sweep), QString());
+        QCOMPARE(sweep.records().size(), 3);
+        QCOMPARE(evaluator.orders.size(), 0);
+        QCOMPARE(confirming.size(), 0);
+        QCOMPARE(retimed.size(), budget.isEmpty() ? 0 : 1);
+        QCOMPARE(confirmed.size(), 1);
+        const std::optional<SweepRecord> best = sweep.best();
+        QVERIFY(best && best->confirmation);
+        QCOMPARE(best->confirmation->verdict, SweepConfirmation::kNotApplicable);
+        QCOMPARE(best->confirmation->text(best->key),
+                 QStringLiteral("not confirmed: an A/B does not apply (the configurations differ "
+                                "in n, so their inputs differ)"));
+        if (!budget.isEmpty())
+            QVERIFY(best->isRetimed());
+        // Kept in the results file as it is shown.
+        QString why;
+        const std::optional<SweepRecord> back = SweepRecord::fromJson(best->toJson(), &why);
+        QVERIFY2(back && back->confirmation, qPrintable(why));
+        QCOMPARE(back->confirmation->text(best->key), best->confirmation->text(best->key));
+    }
+
+    /// Over several devices (comparesBesideRuns()) the A/B starts while the best is timed
+    /// again, not after; the sweep ends once both have, in either order, and the best's record
+    /// holds both answers.
+    void theAbStartsBesideTheRetiming_data() {
+        QTest::addColumn<int>("runDelayMs");
+        QTest::newRow("the re-timing ends first") << 0;
+        QTest::newRow("the A/B ends first") << 30;
+    }
+    void theAbStartsBesideTheRetiming() {
+        QFETCH(int, runDelayMs);
+        AbEvaluator evaluator;
+        evaluator.besideRuns = true;
+        evaluator.runDelayMs = runDelayMs;
+        Sweep sweep(requestFor(transpose(8, 32, 8, 8, QStringLiteral("fast"))), &evaluator);
+        QString error;
+        QVERIFY2(sweep.prepare(&error), qPrintable(error));
+        QStringList order;
+        connect(&sweep, &Sweep::retiming, &sweep, [&] { order << QStringLiteral("retiming"); });
+        connect(&sweep, &Sweep::confirming, &sweep, [&] { order << QStringLiteral("confirming"); });
+        connect(&sweep, &Sweep::retimed, &sweep, [&] { order << QStringLiteral("retimed"); });
+        connect(&sweep, &Sweep::confirmed, &sweep, [&] { order << QStringLiteral("confirmed"); });
+        QSignalSpy finished(&sweep, &Sweep::finished);
+        QCOMPARE(runToEnd(sweep), QString());
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(evaluator.inFlightAtAb, 1); // the re-timing
+        QCOMPARE(order.mid(0, 2), (QStringList{"retiming", "confirming"}));
+        QCOMPARE(order.size(), 4);
+        QCOMPARE(order.indexOf(QStringLiteral("retimed")) < order.indexOf("confirmed"),
+                 runDelayMs == 0);
+        const std::optional<SweepRecord> best = sweep.best();
+        QVERIFY(best && best->isRetimed() && best->confirmation);
+        QCOMPARE(best->confirmation->verdict, SweepConfirmation::kFaster);
+    }
+
+    /// An A/B pooled over two devices says so, and keeps each device's ratio in the record.
+    void severalDevicesAreNamed_data() {
+        QTest::addColumn<bool>("twoDevices");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("two devices")
+            << true
+            << "confirmed on 2 devices: bx=16,by=8 is 3.1 % faster than bx=8,by=8 (95 % interval "
+               "2.9–3.3 %)";
+        QTest::newRow("different models")
+            << false
+            << "confirmed: bx=16,by=8 is 3.1 % faster than bx=8,by=8 (95 % interval "
+               "2.8–3.4 %); on one device: the sweep's devices are different models (A, B)";
+    }
+    void severalDevicesAreNamed() {
+        QFETCH(bool, twoDevices);
+        QFETCH(QString, text);
+        AbResult ab = twoDevices ? onTwoDevices() : AbEvaluator::fasterBy3Percent();
+        if (!twoDevices)
+            ab.oneDeviceReason = QStringLiteral("the sweep's devices are different models (A, B)");
+        const SweepConfirmation c =
+            SweepConfirmation::fromAb(ab, QStringLiteral("bx=8,by=8"), SweepObjective::Time);
+        QCOMPARE(c.text(QStringLiteral("bx=16,by=8")), text);
+        const QJsonObject json = c.toJson();
+        QCOMPARE(json.value(QStringLiteral("devices")).toArray().size(), twoDevices ? 2 : 0);
+        if (twoDevices) {
+            const QJsonObject second =
+                json.value(QStringLiteral("devices")).toArray().at(1).toObject();
+            QCOMPARE(second.value(QStringLiteral("device")).toString(),
+                     QStringLiteral("GPU (device 1)"));
+            QCOMPARE(second.value(QStringLiteral("ratio")).toDouble(), 0.970);
+            QCOMPARE(second.value(QStringLiteral("blocks")).toInt(), 8);
+        }
+        QString error;
+        const std::optional<SweepConfirmation> back =
+            SweepConfirmation::fromJson(json, QStringLiteral("confirmation"), &error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->text(QStringLiteral("bx=16,by=8")), text);
+        QCOMPARE(back->devices.size(), twoDevices ? 2 : 0);
+        if (twoDevices) {
+            QCOMPARE(back->devices[1].ratio, 0.970);
+            QCOMPARE(back->devices[1].high, 0.973);
+        }
+        // A device entry that is not an object is refused, naming it.
+        QJsonObject bad = json;
+        bad.insert(QStringLiteral("devices"), QJsonArray{1});
+        QVERIFY(!SweepConfirmation::fromJson(bad, QStringLiteral("confirmation"), &error));
+        QVERIFY2(error.contains(QStringLiteral("confirmation.devices[0]")), qPrintable(error));
     }
 
     void aBadConfirmationIsRefusedNamingTheField() {

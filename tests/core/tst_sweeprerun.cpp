@@ -18,6 +18,8 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -97,16 +99,18 @@ RunRequest transposeOver(const QJsonArray& widths) {
 
 /// A stand-in runner for the sweep's follow-up: a run of the configuration WIDTH_Q=N (a
 /// define) is answered with 12 samples of N ms, after 0.8 s for N = 4 (the tail) and 0.05 s
-/// else; each run and each compile is logged as "run PID N" / "compile PID N".
+/// else; each run and each compile is logged as "run PID N" / "compile PID N". Each answer says
+/// its compile took `compileMs` (RunResult::stagesMs).
 class FollowUpRunner {
 public:
-    FollowUpRunner() {
+    explicit FollowUpRunner(double compileMs = 0) {
         for (int n = 1; n <= 4; ++n) {
             RunResult ok;
             ok.status = RunStatus::Ok;
             ok.device.ordinal = 0;
             ok.device.name = QStringLiteral("Stand-in GPU");
             ok.timing = computeStats(QVector<double>(12, double(n)));
+            ok.stagesMs.append(StageTime{QStringLiteral("compiling"), compileMs, false});
             m_runner.writeResult(QStringLiteral("ok-%1.json").arg(n), ok);
         }
         m_runner.setScript(
@@ -167,18 +171,47 @@ const SweepRecord* recordOf(const Outcome& o, const QString& key) {
 class TestSweepRerun : public QObject {
     Q_OBJECT
 private slots:
+    void theAbRunsWhereBothArmsAreCompiled_data() {
+        QTest::addColumn<double>("compileMs");
+        QTest::addColumn<bool>("diskCache");
+        QTest::addColumn<QVector<int>>("ordinals"); // of the pool's runners
+        QTest::addColumn<int>("devices");
+        QTest::newRow("quick compiles: both devices") << 5.0 << false << QVector<int>{0, 1} << 2;
+        QTest::newRow("full compiles, no disk cache: the device that holds both")
+            << 900.0 << false << QVector<int>{0, 1} << 1;
+        QTest::newRow("full compiles, the disk cache has them: both devices")
+            << 900.0 << true << QVector<int>{0, 1} << 2;
+        // Two runners of one GPU would time each other's kernels.
+        QTest::newRow("two runners of one device: one") << 5.0 << false << QVector<int>{0, 0} << 1;
+    }
     void theAbRunsWhereBothArmsAreCompiled() {
         // Four configurations over two runners in the space's order: 1 and 3 on one, 2 and 4 on
         // the other (or so), 4 the long tail. The best is 1, the runner-up 2, each compiled on
-        // one runner only; the runner idle in the tail compiles the other ahead, and the A/B runs
-        // there: no arm of it runs on a runner that had not compiled it before.
+        // one runner only; the runner idle in the tail compiles the other ahead. The A/B runs on
+        // both runners (one model) when compiling what the other lacks is cheap, that one
+        // compiling both arms first; else only where both are compiled. Either way no arm of it
+        // runs on a runner that had not compiled it before.
+        QFETCH(double, compileMs);
+        QFETCH(bool, diskCache);
+        QFETCH(QVector<int>, ordinals);
+        QFETCH(int, devices);
+        // The evaluator reads whether this computer's runners share a disk cache when made.
+        QTemporaryDir cache;
+        const QByteArray was = qgetenv("KERNELPAD_CACHE_DIR");
+        qputenv("KERNELPAD_CACHE_DIR", diskCache ? cache.path().toUtf8() : QByteArray("off"));
+        const auto restore = qScopeGuard([was] {
+            if (was.isNull())
+                qunsetenv("KERNELPAD_CACHE_DIR");
+            else
+                qputenv("KERNELPAD_CACHE_DIR", was);
+        });
         const RunRequest base = transposeWith(QJsonObject{
             {"defines", QJsonObject{{"WIDTH_Q", QJsonObject{{"from", 1}, {"to", 4}, {"step", 1}}}}},
             {"strategy", QJsonObject{{"kind", "exhaustive"}}},
             {"objective", "time"}});
         QString error;
-        FollowUpRunner runner;
-        RunnerPool pool({0, 0});
+        FollowUpRunner runner(compileMs);
+        RunnerPool pool(ordinals);
         runner.apply(pool);
         pool.warmUp();
         PoolSweepEvaluator evaluator(&pool);
@@ -215,11 +248,86 @@ private slots:
         }
         QCOMPARE(configurations, 4);
         QVERIFY2(abRuns >= 8, qPrintable(shown));
-        QCOMPARE(abPids.size(), 1);
+        QCOMPARE(abPids.size(), devices);
         QVERIFY2(!compiledAhead.isEmpty(), qPrintable(shown));
+        const SweepRecord best = confirmed.first().at(0).value<SweepRecord>();
+        QVERIFY(best.confirmation);
+        QCOMPARE(best.confirmation->devices.size(), devices == 1 ? 0 : devices);
+        const QString text = best.confirmation->text(best.key);
+        if (ordinals[0] == ordinals[1])
+            QVERIFY2(best.confirmation->oneDeviceReason.isEmpty(), qPrintable(text));
+        else if (devices == 1)
+            // The other device lacks one arm or both: 900 ms of compiling each.
+            QVERIFY2(text.contains(QRegularExpression(
+                         QStringLiteral("; on one device: the other devices have not compiled "
+                                        "both configurations \\(compiling them took (900|1800) "
+                                        "ms\\)$"))),
+                     qPrintable(text));
+        else
+            QVERIFY2(text.startsWith(QStringLiteral("confirmed on 2 devices: WIDTH_Q=1 is")),
+                     qPrintable(text));
     }
 
     void initTestCase() { qRegisterMetaType<kernelpad::RunResult>(); }
+
+    /// Two stand-in runners whose devices are `gpuA` and `gpuB`: one model, the A/B runs on
+    /// both, each its own blocks, and starts while the best is timed again; two models, on one,
+    /// the line saying why.
+    void theAbRunsOnEveryDeviceOfOneModel_data() {
+        QTest::addColumn<QString>("gpuB");
+        QTest::newRow("one model") << QStringLiteral("Stand-in GPU");
+        QTest::newRow("two models") << QStringLiteral("Stand-in Other");
+    }
+    void theAbRunsOnEveryDeviceOfOneModel() {
+        QFETCH(QString, gpuB);
+        const bool oneModel = gpuB == QLatin1String("Stand-in GPU");
+        test::StandInRunner a(QStringLiteral("a"), QStringLiteral("Stand-in GPU"), 1.0);
+        test::StandInRunner b(QStringLiteral("b"), gpuB, 1.0);
+        const std::unique_ptr<PoolSweepEvaluator> evaluator = PoolSweepEvaluator::over(
+            {PoolEntry{a.spec(), 0, QStringLiteral("Stand-in GPU")}, PoolEntry{b.spec(), 0, gpuB}});
+        RunRequest base = transposeOver(QJsonArray{8, 16});
+        base.project.sweep.timingBudget = SweepTimingBudget::fast();
+        Sweep sweep(base, evaluator.get());
+        QString error;
+        QVERIFY2(sweep.prepare(&error), qPrintable(error));
+        QStringList order;
+        connect(&sweep, &Sweep::confirming, &sweep, [&] { order << QStringLiteral("confirming"); });
+        connect(&sweep, &Sweep::retimed, &sweep, [&] { order << QStringLiteral("retimed"); });
+        QSignalSpy finished(&sweep, &Sweep::finished);
+        sweep.start();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toString(), QString());
+        const std::optional<SweepRecord> best = sweep.best();
+        QVERIFY(best && best->confirmation && best->isRetimed());
+        const SweepConfirmation& c = *best->confirmation;
+        const QString text = c.text(best->key);
+        const QString runs = QStringLiteral("%1 runs on a, %2 on b; %3")
+                                 .arg(a.completed().size())
+                                 .arg(b.completed().size())
+                                 .arg(text);
+        // Two configurations and the re-timing, then 2 verified runs and 4 or 8 blocks a device.
+        if (oneModel) {
+            QCOMPARE(order.first(), QStringLiteral("confirming")); // beside the re-timing
+            QCOMPARE(c.devices.size(), 2);
+            QVERIFY2(c.devices[0].device != c.devices[1].device, qPrintable(c.devices[0].device));
+            for (const AbDeviceEstimate& e : c.devices)
+                QCOMPARE(e.blocks, 4);
+            QVERIFY2(a.completed().size() >= 6 && b.completed().size() >= 6, qPrintable(runs));
+            QVERIFY2(text.startsWith(QStringLiteral("no detectable difference on 2 devices from")),
+                     qPrintable(text));
+        } else {
+            QVERIFY(c.devices.isEmpty());
+            QCOMPARE(c.oneDeviceReason,
+                     QStringLiteral("the sweep's devices are different models (Stand-in GPU "
+                                    "(sm_90, 0 SMs), Stand-in Other (sm_90, 0 SMs))"));
+            QVERIFY2(std::min(a.completed().size(), b.completed().size()) <= 3 &&
+                         std::max(a.completed().size(), b.completed().size()) >= 10,
+                     qPrintable(runs));
+            QVERIFY2(text.contains(QStringLiteral("; on one device: the sweep's devices are "
+                                                  "different models")),
+                     qPrintable(text));
+        }
+    }
 
     void aConfigurationWhoseRunnerDiesRunsOnceMoreElsewhere() {
         DyingRunner runner;

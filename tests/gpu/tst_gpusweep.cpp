@@ -6,8 +6,10 @@
 // record carrying the device's copy ceiling, the same one (measured once per device, not per
 // configuration); kernelpad-cli interrupted by a budget, then resumed in-process from the
 // same default results file, as the window resumes it. A sweep of two configurations, one doing
-// twice the other's work, confirms its best by an A/B against the runner-up: faster, not tied.
-// (The other sweeps here skip the A/B: it is not what they test.)
+// twice the other's work, confirms its best by an A/B against the runner-up: faster, not tied;
+// on two devices of one model (skipped with fewer), that A/B runs on both beside the best's
+// re-timing and its line names them, as it does for a few transpose shapes. (The other sweeps
+// here skip the A/B: it is not what they test.)
 
 #include "GpuTestSupport.h"
 
@@ -61,6 +63,83 @@ QVector<SweepRecord> sweepAll(const Project& project, QString* stopped, bool con
     return sweep.records();
 }
 
+/// The transpose example with a spin of WORK * 20000 clock cycles per thread, over WORK 1 and 2
+/// (bx = 32, by = 8): WORK=1 is the clear best.
+Project spinningTranspose() {
+    Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
+    const QString guard = QStringLiteral("    if (r < rows && c < cols)\n");
+    if (!project.source.contains(guard))
+        qFatal("the transpose example's guard moved");
+    project.source.replace(
+        guard, QStringLiteral("    long long spun = clock64();\n"
+                              "    while (clock64() - spun < (long long)WORK * 20000) {}\n") +
+                   guard);
+    project.sweep.tunables[0].values = SweepValues{};
+    project.sweep.tunables[0].values.list = {32};
+    project.sweep.tunables[1].values = SweepValues{};
+    project.sweep.tunables[1].values.list = {8};
+    project.sweep.restrictions.clear();
+    SweepTunable work;
+    work.role = SweepTunable::Role::Define;
+    work.name = QStringLiteral("WORK");
+    work.values.list = {1, 2};
+    project.sweep.tunables.append(work);
+    return project;
+}
+
+/// The sweep of `project` over one runner on each of devices 0 and 1, with the fast budget (so
+/// that the best is timed again beside the A/B), to its end; the best's record, or a failure in
+/// `stopped`. `followUpMs`: the re-timing and the A/B after the last configuration.
+std::optional<SweepRecord> sweepOnTwo(Project project, QString* stopped, double* followUpMs) {
+    project.sweep.timingBudget = SweepTimingBudget::fast();
+    RunnerPool pool(QVector<int>{0, 1});
+    pool.warmUp();
+    PoolSweepEvaluator evaluator(&pool);
+    RunRequest base;
+    base.project = project;
+    base.projectDir = test::examplesDir();
+    Sweep sweep(base, &evaluator);
+    if (!sweep.prepare(stopped))
+        return std::nullopt;
+    QSignalSpy finished(&sweep, &Sweep::finished);
+    sweep.start();
+    if (!finished.wait(280000)) {
+        *stopped = QStringLiteral("the sweep did not end within 280 s");
+        return std::nullopt;
+    }
+    *stopped = finished.first().at(0).toString();
+    *followUpMs = sweep.balance().followUpMs;
+    for (const SweepRecord& r : sweep.records())
+        if (!r.passed())
+            *stopped += QStringLiteral("; %1 failed: %2").arg(r.key, r.error);
+    return sweep.best();
+}
+
+/// Skips (returns false) without two devices of one model, naming what there is.
+bool twoDevicesOfOneModel(QString* why) {
+    QString error;
+    const QVector<DeviceInfo> devices = RunnerClient::devicesOf(RunnerSpec{}, &error);
+    QStringList names;
+    for (const DeviceInfo& d : devices)
+        names << QStringLiteral("%1 (%2, %3 SMs)").arg(d.name, d.arch()).arg(d.smCount);
+    *why = QStringLiteral("needs two devices of one model; found %1 %2")
+               .arg(devices.size())
+               .arg(error.isEmpty() ? names.join(QStringLiteral(", ")) : error);
+    return devices.size() >= 2 && names[0] == names[1];
+}
+
+/// Everything a failed check on two devices needs: the line, the JSON, the follow-up's time.
+QString shown(const SweepRecord& best, double followUpMs) {
+    return QStringLiteral("%1\n%2\nfollow-up %3 ms, re-timed %4 ms")
+        .arg(best.confirmation ? best.confirmation->text(best.key) : QStringLiteral("no A/B"),
+             best.confirmation
+                 ? QString::fromUtf8(
+                       QJsonDocument(best.confirmation->toJson()).toJson(QJsonDocument::Compact))
+                 : QString())
+        .arg(followUpMs)
+        .arg(best.accurateMedianMs);
+}
+
 } // namespace
 
 class TestGpuSweep : public QObject {
@@ -101,23 +180,7 @@ private slots:
     /// WORK=2 spins each thread twice as many clock cycles as WORK=1 before its store (the same
     /// output): the A/B of the best (WORK=1) against the runner-up says faster, by about half.
     void confirmsAClearWinnerByAnAb() {
-        Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
-        const QString guard = QStringLiteral("    if (r < rows && c < cols)\n");
-        QVERIFY(project.source.contains(guard));
-        project.source.replace(
-            guard, QStringLiteral("    long long spun = clock64();\n"
-                                  "    while (clock64() - spun < (long long)WORK * 20000) {}\n") +
-                       guard);
-        project.sweep.tunables[0].values = SweepValues{};
-        project.sweep.tunables[0].values.list = {32};
-        project.sweep.tunables[1].values = SweepValues{};
-        project.sweep.tunables[1].values.list = {8};
-        project.sweep.restrictions.clear();
-        SweepTunable work;
-        work.role = SweepTunable::Role::Define;
-        work.name = QStringLiteral("WORK");
-        work.values.list = {1, 2};
-        project.sweep.tunables.append(work);
+        const Project project = spinningTranspose();
         QString stopped;
         const QVector<SweepRecord> records = sweepAll(project, &stopped, true);
         QVERIFY2(stopped.isEmpty(), qPrintable(stopped));
@@ -144,6 +207,59 @@ private slots:
         // Twice the spin: the best takes well under the runner-up's time.
         QVERIFY2(c.ratio < 0.8, qPrintable(QString::number(c.ratio)));
         QVERIFY(c.text(best->key).startsWith(QStringLiteral("confirmed: ")));
+    }
+
+    /// On two devices of one model the A/B runs on both (each its own blocks, both arms on it),
+    /// beside the best's re-timing, and its line names them: the clear winner is confirmed on 2
+    /// devices, each device's own ratio well under 1 too.
+    void confirmsOnTwoDevices() {
+        QString why;
+        if (!twoDevicesOfOneModel(&why))
+            QSKIP(qPrintable(why));
+        QString stopped;
+        double followUpMs = 0;
+        const std::optional<SweepRecord> best =
+            sweepOnTwo(spinningTranspose(), &stopped, &followUpMs);
+        QVERIFY2(stopped.isEmpty() && best, qPrintable(stopped));
+        const QString figures = shown(*best, followUpMs);
+        qInfo("%s", qPrintable(figures));
+        QCOMPARE(best->values.last(), 1.0); // WORK=1
+        QVERIFY2(best->isRetimed(), qPrintable(figures));
+        QVERIFY2(best->confirmation, qPrintable(figures));
+        const SweepConfirmation& c = *best->confirmation;
+        QVERIFY2(c.verdict == SweepConfirmation::kFaster, qPrintable(figures));
+        QVERIFY2(c.text(best->key).startsWith(QStringLiteral("confirmed on 2 devices: ")),
+                 qPrintable(figures));
+        QCOMPARE(c.devices.size(), 2);
+        QVERIFY2(c.devices[0].device != c.devices[1].device, qPrintable(figures));
+        for (const AbDeviceEstimate& e : c.devices)
+            QVERIFY2(e.verdict == SweepConfirmation::kFaster && e.ratio < 0.8 && e.blocks >= 4,
+                     qPrintable(figures));
+        QVERIFY2(c.ratio < 0.8 && c.low <= c.ratio && c.ratio <= c.high, qPrintable(figures));
+    }
+
+    /// A few transpose shapes on two devices: whatever the verdict, the line says it came from
+    /// both.
+    void transposeShapesConfirmOnTwoDevices() {
+        QString why;
+        if (!twoDevicesOfOneModel(&why))
+            QSKIP(qPrintable(why));
+        Project project = test::loadExample(QStringLiteral("transpose_sweep.kpad"));
+        project.sweep.tunables[0].values = SweepValues{};
+        project.sweep.tunables[0].values.list = {16, 32};
+        project.sweep.tunables[1].values = SweepValues{};
+        project.sweep.tunables[1].values.list = {8, 16};
+        project.sweep.restrictions.clear();
+        QString stopped;
+        double followUpMs = 0;
+        const std::optional<SweepRecord> best = sweepOnTwo(project, &stopped, &followUpMs);
+        QVERIFY2(stopped.isEmpty() && best, qPrintable(stopped));
+        const QString figures = shown(*best, followUpMs);
+        qInfo("%s", qPrintable(figures));
+        QVERIFY2(best->confirmation && best->confirmation->hasVerdict(), qPrintable(figures));
+        QCOMPARE(best->confirmation->devices.size(), 2);
+        QVERIFY2(best->confirmation->text(best->key).contains(QStringLiteral(" on 2 devices")),
+                 qPrintable(figures));
     }
 
     void failingShapesAreNeverBest() {

@@ -12,6 +12,9 @@
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QCheckBox>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
@@ -51,25 +54,45 @@ AbResult fasterVerdict() {
     return r;
 }
 
+/// The A/B's answer on two devices: each 3.1 % faster, pooled.
+AbResult onTwoDevices() {
+    AbResult r = fasterVerdict();
+    for (int d = 0; d < 2; ++d) {
+        AbDeviceEstimate e;
+        e.device = QStringLiteral("Fake GPU (device %1)").arg(d);
+        e.verdict = QStringLiteral("faster");
+        e.ratio = 0.969;
+        e.low = 0.965;
+        e.high = 0.973;
+        e.blocks = 4;
+        r.devices.append(e);
+    }
+    return r;
+}
+
 class ConfirmingEvaluator : public SweepEvaluator {
 public:
-    explicit ConfirmingEvaluator(std::shared_ptr<std::atomic<int>> abs)
-        : m_abs(std::move(abs)) {}
+    explicit ConfirmingEvaluator(std::shared_ptr<std::atomic<int>> abs, bool twoDevices = false)
+        : m_abs(std::move(abs))
+        , m_twoDevices(twoDevices) {}
     void start(quint64 tag, const RunRequest& request) override {
         const RunResult result = confirmSynthetic(request.project);
         QTimer::singleShot(0, this, [this, tag, result] {
             emit finished(tag, result, QStringLiteral("Fake GPU"));
         });
     }
-    [[nodiscard]] int capacity() const override { return 1; }
+    [[nodiscard]] int capacity() const override { return m_twoDevices ? 2 : 1; }
+    [[nodiscard]] bool comparesBesideRuns() const override { return m_twoDevices; }
     void cancel() override {}
     void compareAb(quint64 tag, const AbOrder&) override {
         ++*m_abs;
-        QTimer::singleShot(0, this, [this, tag] { emit abFinished(tag, fasterVerdict()); });
+        const AbResult result = m_twoDevices ? onTwoDevices() : fasterVerdict();
+        QTimer::singleShot(0, this, [this, tag, result] { emit abFinished(tag, result); });
     }
 
 private:
     std::shared_ptr<std::atomic<int>> m_abs;
+    bool m_twoDevices;
 };
 
 struct ConfirmFixture {
@@ -78,17 +101,31 @@ struct ConfirmFixture {
     SweepPanel panel;
     std::shared_ptr<std::atomic<int>> abs = std::make_shared<std::atomic<int>>(0);
 
-    ConfirmFixture() {
-        const QString path = dir.filePath(QStringLiteral("transpose_sweep.kpad"));
-        QFile::copy(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"), path);
+    /// The transpose example (`example`: another) with `sweepEdits` merged into its sweep
+    /// section, over a stand-in of one device or (`twoDevices`) two.
+    explicit ConfirmFixture(const QString& example = QStringLiteral("transpose_sweep.kpad"),
+                            const QJsonObject& sweepEdits = {}, bool twoDevices = false) {
+        const QString path = dir.filePath(example);
+        QFile in(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/") + example);
+        QFile out(path);
+        if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly))
+            qFatal("cannot copy %s", qPrintable(example));
+        QJsonObject json = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
+        for (auto it = sweepEdits.begin(); it != sweepEdits.end(); ++it)
+            sweep.insert(it.key(), it.value());
+        json.insert(QStringLiteral("sweep"), sweep);
+        out.write(QJsonDocument(json).toJson());
+        out.close();
         QString error;
         if (!document.open(path, &error))
             qFatal("%s", qPrintable(error));
         panel.setDocument(&document);
         panel.setEngine(new Engine(&panel, Engine::Isolation::InProcess));
         auto counter = abs;
-        panel.setEvaluatorFactory(
-            [counter] { return std::make_unique<ConfirmingEvaluator>(counter); });
+        panel.setEvaluatorFactory([counter, twoDevices] {
+            return std::make_unique<ConfirmingEvaluator>(counter, twoDevices);
+        });
         panel.setResumeQuestion(
             [](int, const QString&) { return SweepPanel::ResumeChoice::Resume; });
     }
@@ -137,6 +174,48 @@ private slots:
         const int best = f.panel.resultsModel()->bestRow();
         QVERIFY(best >= 0);
         QVERIFY(f.panel.resultsModel()->records()[best].confirmation);
+    }
+
+    /// Two devices: the A/B beside the re-timing of a fast sweep, the line naming both devices,
+    /// the best row holding both answers. A size sweep: no A/B, the line says why (its sizes tie
+    /// here: the best row is the sweep's best, n=1024, by key).
+    void theLineFollowsTheFollowUp_data() {
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<QJsonObject>("edits");
+        QTest::addColumn<bool>("twoDevices");
+        QTest::addColumn<int>("abs");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("two devices, re-timed")
+            << "transpose_sweep.kpad" << QJsonObject{{"timingBudget", "fast"}} << true << 1
+            << "confirmed on 2 devices: bx=32,by=8 is 3.1 % faster than bx=16,by=8 (95 % "
+               "interval 2.8–3.4 %)";
+        QTest::newRow("a size sweep")
+            << "saxpy_sizes.kpad"
+            << QJsonObject{{"objective", "time"},
+                           {"scalars",
+                            QJsonObject{
+                                {"n", QJsonObject{{"from", 1024}, {"to", 4096}, {"powersOf", 2}}}}}}
+            << false << 0
+            << "not confirmed: an A/B does not apply (the configurations differ in n, so their "
+               "inputs differ)";
+    }
+    void theLineFollowsTheFollowUp() {
+        QFETCH(QString, example);
+        QFETCH(QJsonObject, edits);
+        QFETCH(bool, twoDevices);
+        QFETCH(int, abs);
+        QFETCH(QString, line);
+        ConfirmFixture f(example, edits, twoDevices);
+        QVERIFY(f.runToEnd());
+        QCOMPARE(f.abs->load(), abs);
+        QCOMPARE(f.panel.confirmationText(), line);
+        const int best = f.panel.resultsModel()->bestRow();
+        QVERIFY(best >= 0);
+        const SweepRecord& record = f.panel.resultsModel()->records()[best];
+        QVERIFY(record.confirmation);
+        QCOMPARE(record.confirmation->devices.size(), twoDevices ? 2 : 0);
+        if (twoDevices)
+            QVERIFY(record.isRetimed());
     }
 
     void theCheckboxSkipsTheAbAndIsKept() {

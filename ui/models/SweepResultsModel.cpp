@@ -35,7 +35,11 @@ void SweepResultsModel::updateBest() {
     double bestScore = std::numeric_limits<double>::infinity();
     for (int row = 0; row < m_records.size(); ++row) {
         const double score = m_records[row].score(m_objective);
-        if (m_records[row].passed() && std::isfinite(score) && score < bestScore) {
+        // Ties go by key, as bestRecord() ranks them: the row of the sweep's best, whose
+        // confirmation the panel shows.
+        const bool better = score < bestScore || (score == bestScore && best >= 0 &&
+                                                  m_records[row].key < m_records[best].key);
+        if (m_records[row].passed() && std::isfinite(score) && better) {
             bestScore = score;
             best = row;
         }
