@@ -6,7 +6,8 @@
 # (default 2), after one untimed run of each on both devices (device ceilings and the disk
 # compile cache made once, for both). It prints each run's wall seconds and busy shares, then
 # per sweep the median walls, the ratio (target >= 1.85x), the same ratio without the
-# follow-up (the best's re-timing and A/B, on one device after the last configuration) and for
+# follow-up (the best's re-timing and the A/B after the last configuration: side by side, the A/B on
+# every device of one model) and for
 # the configurations alone (start-up and exit left out too), whether every run recorded
 # the same pass/fail per configuration, and where a configuration's wall went: per stage of the
 # runner (compiling, preparing buffers, timing, ...: RunResult::stagesMs) and of this side (the
