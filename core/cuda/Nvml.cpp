@@ -51,11 +51,10 @@ struct Nvml::Api {
     nvmlReturn_t (*lockMemory)(nvmlDevice_t, Uint, Uint) = nullptr;
     nvmlReturn_t (*resetMemory)(nvmlDevice_t) = nullptr;
 
-    /// The device's handle, looked up once: on an H200 host a lookup by bus id costs about a
-    /// millisecond and takes a lock that every process using NVML shares, so a sweep's
-    /// runners on two GPUs slowed each other down when every configuration looked its device
-    /// up again (bench/RESULTS.md). A handle stays valid while NVML is initialised, which it
-    /// is for the life of the process.
+    /// The device's handle, looked up once: on an H200 host a timed run's lookups and limit
+    /// reads cost about 6 ms, more with two runners at once, paid by every configuration of a
+    /// sweep (bench/RESULTS.md). A handle stays valid while NVML is initialised, which it is
+    /// for the life of the process.
     nvmlDevice_t device(const QString& pciBusId) const {
         const std::lock_guard<std::mutex> lock(cacheMutex);
         if (const auto it = handles.constFind(pciBusId); it != handles.constEnd())
