@@ -52,8 +52,9 @@ struct Spare {
     int io = -1;  ///< the daemon's end of the spare's stdin/stdout until handed out
     int err = -1; ///< the daemon's end of its stderr until handed out
     bool ready = false;
-    int client = -1; ///< the attach connection it was handed to
-    QByteArray line; ///< its stderr line being read before it is ready
+    int client = -1;        ///< the attach connection it was handed to
+    bool handedOut = false; ///< its end is a used runner's, not a failed start
+    QByteArray line;        ///< its stderr line being read before it is ready
 };
 
 /// "trace.log", "cache/kp": not absolute, not a number, with a '/' or a '.' in it.
@@ -235,13 +236,15 @@ void Daemon::reap() {
         for (auto it = m_spares.begin(); it != m_spares.end(); ++it) {
             if (it->pid != pid)
                 continue;
-            if (it->client >= 0) {
+            if (it->handedOut) {
                 // The attach relays this as its own end (RunnerConnection's messages stay true).
                 const QJsonObject end = WIFSIGNALED(status)
                                             ? QJsonObject{{"signal", WTERMSIG(status)}}
                                             : QJsonObject{{"exit", WEXITSTATUS(status)}};
-                (void)sendMessage(it->client, end);
-                ::close(it->client);
+                if (it->client >= 0) { // else attach is gone already (onClientGone)
+                    (void)sendMessage(it->client, end);
+                    ::close(it->client);
+                }
                 m_lastClient = Clock::now();
             } else {
                 ++m_failedStarts;
@@ -351,7 +354,9 @@ void Daemon::onAttach(int fd, const QJsonObject& request) {
     Spare* chosen = nullptr;
     if (why.isEmpty()) {
         for (Spare& s : m_spares)
-            if (s.ready && s.client < 0 && !chosen)
+            // Never one handed out before: after its attach went away it is being killed
+            // (onClientGone), and its descriptors are gone, until reap() removes it.
+            if (s.ready && !s.handedOut && !chosen)
                 chosen = &s;
         if (!chosen)
             why = m_spares.empty()
@@ -367,10 +372,13 @@ void Daemon::onAttach(int fd, const QJsonObject& request) {
     }
     if (!sendMessage(fd, QJsonObject{{"ok", true}, {"pid", double(chosen->pid)}},
                      {chosen->io, chosen->err})) {
+        std::fprintf(stderr, "spare %d not handed over: %s\n", int(chosen->pid),
+                     std::strerror(errno));
         ::close(fd);
         return; // the attach went away; the spare stays
     }
     ++m_attaches;
+    chosen->handedOut = true;
     ::close(std::exchange(chosen->io, -1));
     ::close(std::exchange(chosen->err, -1));
     chosen->client = fd;
@@ -386,6 +394,8 @@ void Daemon::onClientGone(Spare& spare) {
 
 void Daemon::onClient(int fd) {
     const std::optional<QJsonObject> request = readMessage(fd, kRequestReadMs);
+    if (!request)
+        std::fprintf(stderr, "a client's request could not be read: %s\n", std::strerror(errno));
     const QString op = request ? request->value(QStringLiteral("op")).toString() : QString();
     if (op == QLatin1String("attach")) {
         onAttach(fd, *request);
@@ -426,8 +436,8 @@ QJsonObject Daemon::status() const {
     int ready = 0;
     int inUse = 0;
     for (const Spare& s : m_spares) {
-        if (s.client >= 0)
-            ++inUse;
+        if (s.handedOut)
+            ++inUse; // until its process has ended, even after its attach went away
         else if (s.ready)
             ++ready;
     }
