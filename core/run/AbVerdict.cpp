@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace kernelpad {
@@ -101,6 +102,46 @@ private:
     std::mt19937_64& m_rng;
     std::vector<double> m_buffer;
 };
+
+/// Resamples drawn from one seeded stream: the unit the bootstrap is split into.
+constexpr int kResamplesPerChunk = 64;
+/// Below this many draws (resamples times launches) the bootstrap runs on the caller's thread.
+constexpr qint64 kThreadedDraws = 2'000'000;
+
+/// `resamples` ratios of a within-block resample of B's median to A's. Chunk c of
+/// kResamplesPerChunk resamples draws from its own stream, seeded from `seed` and c, so the
+/// ratios are the same whatever the number of threads that draw the chunks (a final verdict
+/// over thousands of launches an arm is several hundred milliseconds on one thread: it is
+/// shared among the cores, up to 16).
+std::vector<double> bootstrapRatios(const QVector<QVector<double>>& a,
+                                    const QVector<QVector<double>>& b, int resamples,
+                                    quint64 seed) {
+    std::vector<double> ratios(static_cast<size_t>(resamples));
+    const int chunks = (resamples + kResamplesPerChunk - 1) / kResamplesPerChunk;
+    const auto drawChunks = [&](int first, int step) {
+        for (int c = first; c < chunks; c += step) {
+            std::seed_seq seeds{quint32(seed), quint32(seed >> 32), quint32(c)};
+            std::mt19937_64 rng(seeds);
+            BlockResampler drawA(a, rng);
+            BlockResampler drawB(b, rng);
+            const int end = std::min(resamples, (c + 1) * kResamplesPerChunk);
+            for (int i = c * kResamplesPerChunk; i < end; ++i)
+                ratios[size_t(i)] = drawB.draw() / drawA.draw();
+        }
+    };
+    const qint64 draws = qint64(resamples) * (countOf(a) + countOf(b));
+    const int threads =
+        draws < kThreadedDraws
+            ? 1
+            : std::clamp(int(std::thread::hardware_concurrency()), 1, std::min(chunks, 16));
+    std::vector<std::thread> helpers;
+    for (int t = 1; t < threads; ++t)
+        helpers.emplace_back(drawChunks, t, threads);
+    drawChunks(0, threads);
+    for (std::thread& helper : helpers)
+        helper.join();
+    return ratios;
+}
 
 QString percentText(double fraction) {
     return QString::number(std::abs(fraction) * 100.0, 'f', 1);
@@ -224,15 +265,9 @@ AbVerdict abVerdict(const AbSamples& samples, const AbOptions& options) {
     v.ratio = v.medianBMs / v.medianAMs;
 
     const int resamples = std::max(options.resamples, 100);
-    std::mt19937_64 rng(options.seed);
-    const QVector<QVector<double>> aThin = thinned(a, options.maxBootstrapLaunches);
-    const QVector<QVector<double>> bThin = thinned(b, options.maxBootstrapLaunches);
-    BlockResampler drawA(aThin, rng);
-    BlockResampler drawB(bThin, rng);
-    std::vector<double> ratios;
-    ratios.reserve(size_t(resamples));
-    for (int i = 0; i < resamples; ++i)
-        ratios.push_back(drawB.draw() / drawA.draw());
+    std::vector<double> ratios =
+        bootstrapRatios(thinned(a, options.maxBootstrapLaunches),
+                        thinned(b, options.maxBootstrapLaunches), resamples, options.seed);
     std::sort(ratios.begin(), ratios.end());
     const double alphaHalf = (1.0 - std::clamp(options.confidence, 0.5, 0.999)) / 2.0;
     const int lowIndex = std::clamp(int(std::floor(alphaHalf * resamples)), 0, resamples - 1);

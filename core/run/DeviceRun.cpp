@@ -234,6 +234,17 @@ bool DeviceRun::prepareMemory() {
     tracePhase("buffers prepared on the host (inputs generated)");
     // What the previous run left that this one cannot use is freed before the check.
     const qint64 toAllocateBytes = adoptBuffers(*prepared, m_s.buffers);
+    // So are the reference copies it kept that none of this run's outputs can take.
+    std::vector<RunBuffer>& kept = m_s.referenceOutputs;
+    kept.erase(std::remove_if(kept.begin(), kept.end(),
+                              [&](const RunBuffer& k) {
+                                  return std::none_of(
+                                      prepared->begin(), prepared->end(), [&](const RunBuffer& b) {
+                                          return b.direction != Direction::In && b.name == k.name &&
+                                                 b.bytes == k.bytes;
+                                      });
+                              }),
+               kept.end());
     size_t freeBytes = 0, totalDeviceBytes = 0;
     check(DriverApi::get().cuMemGetInfo(&freeBytes, &totalDeviceBytes), "cuMemGetInfo");
     if (toAllocateBytes > qint64(freeBytes)) {
@@ -416,6 +427,7 @@ bool DeviceRun::launchAndVerify() {
     verifier.imageHandles = m_s.textures->handles(m_project.arguments.size());
     verifier.expressionEvaluator = &m_s.expressionEvaluator;
     verifier.deviceInit = &m_s.deviceInit;
+    verifier.referenceOutputs = &m_s.referenceOutputs;
     QHash<QString, QByteArray> globalOutputs;
     QHash<QString, QByteArray> outputs = copyOutputs(verifier, &globalOutputs);
 
@@ -426,16 +438,20 @@ bool DeviceRun::launchAndVerify() {
         verifyGlobals(*m_globals, globalOutputs, m_project, buffers, m_request.projectDir);
     m_result.verification +=
         m_s.textures->verify(m_project.arguments, buffers, m_request.projectDir);
+    tracePhase("globals and textures verified");
     // The guards are read after the verified launch, outside any timed one, and once more
     // after the timing (checkGuardsAfterTiming).
     m_result.guards = checkBufferGuards(buffers, m_s.stream);
     for (const GuardFinding& g : std::as_const(m_result.guards))
         m_result.verification += guardVerification(g);
     m_verifyMs = double(verifyClock.nsecsElapsed()) / 1e6;
+    verifier.keepReferenceOutputs();
     tracePhase("outputs verified");
     keepOutputs(outputs, globalOutputs);
     outputs.clear();
+    tracePhase("outputs kept");
     checkBaseline();
+    tracePhase("baseline checked or none");
     if (m_cancel.load(std::memory_order_relaxed)) {
         fail(RunStatus::Cancelled, QStringLiteral("cancelled before timing"));
         return false;
@@ -501,6 +517,7 @@ RunResult DeviceRun::timeLaunches() {
     if (timing.blockingKernel && m_s.blocker.prepare(m_s.info.arch(), &blockerProblem))
         blocker = &m_s.blocker;
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(m_s.buffers));
+    tracePhase("blocking kernel ready");
     const MeasureOutcome m =
         measure(MeasureTarget{&*m_kernel,
                               m_launch.dims(),

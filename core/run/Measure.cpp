@@ -1,6 +1,7 @@
 #include "core/run/Measure.h"
 
 #include "core/cuda/Nvml.h"
+#include "core/io/Trace.h"
 #include "core/run/StoppingCriterion.h"
 #include "core/run/TelemetryClockLock.h"
 
@@ -44,8 +45,11 @@ public:
     MeasureOutcome run() {
         check();
         initialise();
+        tracePhase("measure: telemetry limits read");
         warmUp();
+        tracePhase("measure: warmed up");
         trials();
+        tracePhase("measure: trials done");
         summarise();
         return std::move(m_out);
     }

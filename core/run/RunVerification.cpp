@@ -1,6 +1,7 @@
 #include "core/run/RunVerification.h"
 
 #include "core/cuda/CudaError.h"
+#include "core/io/Trace.h"
 #include "core/launch/Npy.h"
 #include "core/launch/Packing.h"
 #include "core/run/DeviceInit.h"
@@ -65,6 +66,7 @@ RunVerifier::compareOnGpu(const RunBuffer& b, const DeviceBuffer& expected, cons
                           b.verify.ulp, stream, arch, b.verify.nan);
     // An error means the comparison kernel could not be used (it did not compile): the host
     // path gives the same report, only slower.
+    tracePhase("compared on the GPU");
     if (!v.error.isEmpty())
         return std::nullopt;
     v.buffer = b.name;
@@ -88,6 +90,7 @@ QStringList RunVerifier::gpuPassWarnings(const RunBuffer& b, const DeviceBuffer&
     };
     const qint64 probe = std::min(b.count, kWarningProbeElements);
     const QByteArray head = fetch(probe);
+    tracePhase("pass warnings: expected values' prefix fetched");
     const QByteArray initialHead =
         initial ? QByteArray::fromRawData(initial->constData(),
                                           qsizetype(std::min<qint64>(initial->size(), head.size())))
@@ -222,9 +225,22 @@ RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKern
         c.bytes = b.bytes;
         c.direction = b.direction;
         c.initial = b.initial; // implicitly shared, not copied
+        if (referenceOutputs) {
+            // An earlier run's copy of this buffer, the same size: its allocation, filled anew.
+            const auto kept = std::find_if(
+                referenceOutputs->begin(), referenceOutputs->end(), [&](const RunBuffer& k) {
+                    return k.name == c.name && k.device.sizeBytes() == c.bytes;
+                });
+            if (kept != referenceOutputs->end()) {
+                c.device = std::move(kept->device);
+                c.reuse = BufferReuse::Memory;
+                referenceOutputs->erase(kept);
+            }
+        }
         run.outputs.push_back(std::move(c));
     }
     uploadBuffers(run.outputs, stream, QStringLiteral("reference "));
+    tracePhase("reference: outputs allocated and uploaded");
     QVector<quint64> addresses = bufferAddresses(buffers, project.arguments.size());
     for (const RunBuffer& c : run.outputs)
         addresses[c.argIndex] = quint64(c.device.address());
@@ -244,7 +260,19 @@ RunVerifier::ReferenceRun RunVerifier::runReference(const QString& referenceKern
     reference.allowDynamicSharedBytes(project.launch.sharedMemBytes);
     reference.launch(project.launch.dims(), stream, packed->kernelParams());
     stream.synchronize(QStringLiteral("running reference kernel '%1'").arg(referenceKernel));
+    tracePhase("reference: kernel ran");
     return run;
+}
+
+void RunVerifier::keepReferenceOutputs() {
+    if (!referenceOutputs)
+        return;
+    referenceOutputs->clear();
+    for (auto& [name, run] : m_references)
+        for (RunBuffer& c : run.outputs)
+            if (c.device.address() != 0)
+                referenceOutputs->push_back(std::move(c));
+    m_references.clear();
 }
 
 const RunVerifier::ReferenceRun& RunVerifier::reference(const QString& referenceKernel,

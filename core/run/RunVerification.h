@@ -91,6 +91,15 @@ public:
     /// buffer the expression reads as it was before the launch), so that no host copy of it
     /// is made; null or not ready: the host's generator makes them (the same values).
     const DeviceInit* deviceInit = nullptr;
+    /// The reference kernels' copies of the outputs an earlier run left (keepReferenceOutputs):
+    /// a copy of the same buffer and size takes its allocation instead of a new one (freeing and
+    /// allocating device memory for every configuration of a sweep waits on the driver, more so
+    /// with runners on several GPUs). Null: every copy is allocated and freed. Belongs to the
+    /// current context.
+    std::vector<RunBuffer>* referenceOutputs = nullptr;
+    /// Hands the copies this run's reference kernels made to `referenceOutputs` (those it held
+    /// before are freed), for the next run to take.
+    void keepReferenceOutputs();
 
 private:
     /// Expression check `b` with its expected values computed and compared on the GPU; nothing

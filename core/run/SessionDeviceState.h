@@ -57,8 +57,11 @@ struct ExecutionSession::DeviceState {
     GpuComparer comparer; ///< large reference-kernel verifications (RunVerification.h)
     GpuExpressionEvaluator expressionEvaluator; ///< expression checks compared on the GPU
     DeviceInit deviceInit;                      ///< seeded random inputs generated on the GPU
-    BlockingKernel blocker;             ///< what timed samples are queued behind (Measure.h)
-    ExpectedCache expected;             ///< expression checks' expected values, kept between runs
+    BlockingKernel blocker; ///< what timed samples are queued behind (Measure.h)
+    ExpectedCache expected; ///< expression checks' expected values, kept between runs
+    /// The reference kernels' copies of the last run's outputs, whose allocations the next
+    /// run's reference takes (RunVerifier::referenceOutputs).
+    std::vector<RunBuffer> referenceOutputs;
     std::optional<CopyCeiling> ceiling; ///< the device's copy ceiling when known
     /// A measurement was tried: one that failed (too little free memory) is not tried again
     /// before every later run, which would add it to each configuration of a sweep.

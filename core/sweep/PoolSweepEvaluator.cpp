@@ -59,13 +59,16 @@ PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
             if (tag & kAbRunTagBit)
                 return takeAbRun(tag, result, runner, deviceName);
             const QString key = m_keyOf.take(tag);
-            if (runner >= 0 && result.compile.ok && !key.isEmpty())
+            if (runner >= 0 && result.compile.ok && !key.isEmpty()) {
                 m_compiledOn[runner].insert(key);
+                m_compilingOn[runner].remove(key); // its run came after the compile
+            }
             if (!key.isEmpty())
                 m_compileMsOf[key] = std::max(m_compileMsOf.value(key), compilingMs(result));
             emit finished(tag, result, deviceName);
         });
     m_compiledOn.resize(m_pool->runnerCount());
+    m_compilingOn.resize(m_pool->runnerCount());
     m_deviceOf.resize(m_pool->runnerCount());
     // This computer's runners inherit this process's environment, so its disk cache.
     m_localDiskCache = !DiskCompileCache::defaultDirectory().isEmpty();
@@ -98,6 +101,21 @@ int PoolSweepEvaluator::runnerWith(const QStringList& keys) const {
     return -1;
 }
 
+int PoolSweepEvaluator::readiestRunner(const QStringList& keys) const {
+    int best = -1;
+    double bestMs = 0;
+    for (int i = 0; i < m_compiledOn.size() && i < m_pool->runnerCount(); ++i) {
+        if (m_pool->runnerBusy(i) || m_pool->runnerPid(i) == 0)
+            continue;
+        const double ms = missingCompileMs(i, keys);
+        if (best < 0 || ms < bestMs) {
+            best = i;
+            bestMs = ms;
+        }
+    }
+    return best;
+}
+
 void PoolSweepEvaluator::prepareFollowUp(const QVector<RunRequest>& requests) {
     if (m_pool->pending() > 0)
         return; // not the tail yet
@@ -108,7 +126,7 @@ void PoolSweepEvaluator::prepareFollowUp(const QVector<RunRequest>& requests) {
             const QString key = compileKey(request);
             if (m_compiledOn[i].contains(key))
                 continue;
-            m_compiledOn[i].insert(key); // compiling: its runs queue behind the compile
+            startedCompiling(i, key); // its runs queue behind the compile
             m_pool->precompile(i, request);
         }
     }
@@ -135,18 +153,31 @@ void PoolSweepEvaluator::cancel() {
     m_pool->cancelAll();
 }
 
+void PoolSweepEvaluator::startedCompiling(int runner, const QString& key) {
+    m_compiledOn[runner].insert(key);
+    m_compilingOn[runner][key].start();
+}
+
+double PoolSweepEvaluator::compileLeftMs(int runner, const QString& key) const {
+    if (!m_compiledOn[runner].contains(key))
+        return m_compileMsOf.value(key);
+    const auto it = m_compilingOn[runner].constFind(key);
+    if (it == m_compilingOn[runner].constEnd())
+        return 0;
+    // A compile started ahead (prepareFollowUp) takes about as long as the sweep's did.
+    return std::max(0.0, m_compileMsOf.value(key) - double(it->elapsed()));
+}
+
 double PoolSweepEvaluator::missingCompileMs(int runner, const QStringList& keys) const {
     const auto local = [this](int r) { return m_pool->runnerEntry(r).spec.isLocal(); };
     double ms = 0;
     for (const QString& key : keys) {
-        if (m_compiledOn[runner].contains(key))
-            continue;
+        double left = compileLeftMs(runner, key);
         // Compiled by another runner of this computer: the disk cache has it, a load away.
-        bool onDisk = false;
         for (int r = 0; r < m_compiledOn.size() && m_localDiskCache && local(runner); ++r)
-            onDisk = onDisk || (local(r) && m_compiledOn[r].contains(key));
-        if (!onDisk)
-            ms += m_compileMsOf.value(key);
+            if (r != runner && local(r) && m_compiledOn[r].contains(key))
+                left = std::min(left, compileLeftMs(r, key));
+        ms += left;
     }
     return ms;
 }
@@ -219,13 +250,11 @@ QVector<int> PoolSweepEvaluator::abRunners(int primary, const QStringList& keys,
 void PoolSweepEvaluator::compareAb(quint64 tag, const AbOrder& order) {
     m_abTag = tag;
     m_oneDeviceReason.clear();
-    // Both arms where both are compiled; else where the best ran (the runner-up's program is
-    // compiled there once, as it would be anywhere); else the first free runner.
+    // Where both arms are compiled or nearest to it (a compile handed out ahead may still be
+    // running), else the first free runner.
     const QString a = compileKey(order.a);
     const QString b = compileKey(order.b);
-    int primary = runnerWith({a, b});
-    if (primary < 0)
-        primary = runnerWith({b});
+    const int primary = readiestRunner({a, b});
     const QVector<int> runners = abRunners(primary, {a, b}, &m_oneDeviceReason);
     // A device that joins without both programs compiles them first (its runs queue behind);
     // one alone compiles them in its first runs, as ever.
@@ -236,7 +265,7 @@ void PoolSweepEvaluator::compareAb(quint64 tag, const AbOrder& order) {
             const QString key = compileKey(*arm);
             if (m_compiledOn[r].contains(key))
                 continue;
-            m_compiledOn[r].insert(key);
+            startedCompiling(r, key);
             m_pool->precompile(r, *arm);
         }
     }

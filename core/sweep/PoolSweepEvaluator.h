@@ -14,13 +14,15 @@
 // the first that takes one of its runs. A device's run answered by another runner (its own was
 // lost) ends that device's A/B with an error. With the disk compile cache off, the other program
 // would be compiled again: prepareFollowUp() has runners that idle in the sweep's tail compile
-// the likely pair ahead, and a re-timing goes to the runner that compiled its program, while
-// the A/B starts beside it (comparesBesideRuns()): the re-timing's runner takes its share of the
-// A/B once it is done.
+// the likely pair ahead (a device still compiling one counts what is left of it: the sweep's
+// compile of it less the time since it began), and a re-timing goes to the runner that compiled
+// its program, while the A/B starts beside it (comparesBesideRuns()): the re-timing's runner
+// takes its share of the A/B once it is done.
 
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/SweepEvaluator.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QSet>
 
@@ -67,6 +69,9 @@ private:
     void laneFinished(int lane, const AbResult& result);
     /// An idle runner that has compiled (or is compiling) every one of `keys`; -1 when none.
     [[nodiscard]] int runnerWith(const QStringList& keys) const;
+    /// The idle runner with the least left to compile of `keys` (missingCompileMs), the first
+    /// of those with as little; -1 when none is idle.
+    [[nodiscard]] int readiestRunner(const QStringList& keys) const;
     /// The runners an A/B placed on `primary` (-1: any) runs on: every running runner of one
     /// device model, `primary` first, less those that would compile `keys` (the arms' compile
     /// keys) for longer than kMaxJoinCompileMs; only `primary` when the devices' models differ,
@@ -76,17 +81,25 @@ private:
     [[nodiscard]] bool sameDevice(int a, int b) const;
     /// `runner`, or the busy runner of its device (the A/B then queues behind its run).
     [[nodiscard]] int besideBusy(int runner) const;
-    /// What compiling those of `keys` that `runner` has not compiled would cost it: nothing for
-    /// a program another runner of this computer compiled with the disk cache on, else as long
-    /// as the sweep took to compile it.
+    /// What compiling those of `keys` that `runner` has not compiled would cost it: what is
+    /// left of a compile it has started (as long as the sweep's compile of it took, less the
+    /// time since), or of one another runner of this computer has with the disk cache on
+    /// (done: nothing, a load away), else the whole of the sweep's compile.
     [[nodiscard]] double missingCompileMs(int runner, const QStringList& keys) const;
+    /// `key` as `runner` compiles it now: the sweep's compile of it less the time since it began
+    /// there (0 once done), or the whole of it when `runner` has not begun it.
+    [[nodiscard]] double compileLeftMs(int runner, const QString& key) const;
+    /// `runner` is handed `key` to compile ahead of its runs.
+    void startedCompiling(int runner, const QString& key);
 
     RunnerPool* m_pool;
     std::vector<AbLane> m_lanes; ///< the comparison's devices, kept until the next one
     quint64 m_abTag = 0;
     QString m_oneDeviceReason;
-    QHash<quint64, QString> m_keyOf;      ///< a configuration in flight -> its compile key
-    QVector<QSet<QString>> m_compiledOn;  ///< per runner: the compile keys it holds or compiles
+    QHash<quint64, QString> m_keyOf;     ///< a configuration in flight -> its compile key
+    QVector<QSet<QString>> m_compiledOn; ///< per runner: the compile keys it holds or compiles
+    /// per runner: the keys it was handed to compile ahead, since when (until a run of it ends)
+    QVector<QHash<QString, QElapsedTimer>> m_compilingOn;
     QHash<QString, double> m_compileMsOf; ///< compile key -> its longest "compiling" step
     bool m_localDiskCache = true;         ///< this computer's runners share a disk compile cache
     QVector<DeviceInfo> m_deviceOf;       ///< per runner: its device as its answers gave it (name
