@@ -114,8 +114,8 @@ constexpr qint64 kThreadedDraws = 2'000'000;
 /// over thousands of launches an arm is several hundred milliseconds on one thread: it is
 /// shared among the cores, up to 16).
 std::vector<double> bootstrapRatios(const QVector<QVector<double>>& a,
-                                    const QVector<QVector<double>>& b, int resamples,
-                                    quint64 seed) {
+                                    const QVector<QVector<double>>& b, int resamples, quint64 seed,
+                                    int wantedThreads) {
     std::vector<double> ratios(static_cast<size_t>(resamples));
     const int chunks = (resamples + kResamplesPerChunk - 1) / kResamplesPerChunk;
     const auto drawChunks = [&](int first, int step) {
@@ -130,10 +130,11 @@ std::vector<double> bootstrapRatios(const QVector<QVector<double>>& a,
         }
     };
     const qint64 draws = qint64(resamples) * (countOf(a) + countOf(b));
-    const int threads =
-        draws < kThreadedDraws
-            ? 1
-            : std::clamp(int(std::thread::hardware_concurrency()), 1, std::min(chunks, 16));
+    const int available =
+        wantedThreads > 0 ? wantedThreads : int(std::thread::hardware_concurrency());
+    const int threads = draws < kThreadedDraws && wantedThreads <= 0
+                            ? 1
+                            : std::clamp(available, 1, std::min(chunks, 16));
     std::vector<std::thread> helpers;
     for (int t = 1; t < threads; ++t)
         helpers.emplace_back(drawChunks, t, threads);
@@ -265,9 +266,9 @@ AbVerdict abVerdict(const AbSamples& samples, const AbOptions& options) {
     v.ratio = v.medianBMs / v.medianAMs;
 
     const int resamples = std::max(options.resamples, 100);
-    std::vector<double> ratios =
-        bootstrapRatios(thinned(a, options.maxBootstrapLaunches),
-                        thinned(b, options.maxBootstrapLaunches), resamples, options.seed);
+    std::vector<double> ratios = bootstrapRatios(thinned(a, options.maxBootstrapLaunches),
+                                                 thinned(b, options.maxBootstrapLaunches),
+                                                 resamples, options.seed, options.threads);
     std::sort(ratios.begin(), ratios.end());
     const double alphaHalf = (1.0 - std::clamp(options.confidence, 0.5, 0.999)) / 2.0;
     const int lowIndex = std::clamp(int(std::floor(alphaHalf * resamples)), 0, resamples - 1);

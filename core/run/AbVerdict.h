@@ -72,6 +72,9 @@ struct AbOptions {
     double maxClockSpread = 0.01; ///< SM clocks further apart (relative) refuse a verdict
     double maxTemperatureSpreadC = 5;
     int maxBootstrapLaunches = 5000; ///< per arm; more are thinned for the interval
+    /// Threads that draw the resamples; 0: as many as the computer has, up to 16. The
+    /// interval is the same for any number.
+    int threads = 0;
     quint64 seed = kDefaultSeed;
 };
 

@@ -56,18 +56,21 @@ BlockingKernel& BlockingKernel::operator=(BlockingKernel&& other) noexcept {
     return *this;
 }
 
+CompileResult BlockingKernel::compileFor(CompileCache* cache, const QString& arch) {
+    const auto compile = [&] { return blockingKernelProgram().compile(arch); };
+    return cache
+               ? cache->findOrCompile(CompileCache::key(QString::fromLatin1(kBlockingKernelSource),
+                                                        QLatin1String(kBlockingSourceName),
+                                                        ProgramOptions{}.toFlags(arch), {},
+                                                        Program::nvrtcVersion()),
+                                      compile)
+               : compile();
+}
+
 bool BlockingKernel::prepare(const QString& arch, QString* error) {
     if (m_kernel && arch == m_arch)
         return true;
-    const auto compile = [&] { return blockingKernelProgram().compile(arch); };
-    const CompileResult compiled =
-        m_cache
-            ? m_cache->findOrCompile(CompileCache::key(QString::fromLatin1(kBlockingKernelSource),
-                                                       QLatin1String(kBlockingSourceName),
-                                                       ProgramOptions{}.toFlags(arch), {},
-                                                       Program::nvrtcVersion()),
-                                     compile)
-            : compile();
+    const CompileResult compiled = compileFor(m_cache, arch);
     if (!compiled.ok) {
         *error = QStringLiteral("the blocking kernel did not compile for %1: %2")
                      .arg(arch, compiled.error.isEmpty() ? compiled.log : compiled.error);

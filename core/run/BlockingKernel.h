@@ -43,6 +43,9 @@ public:
     /// once; false with the reason in `error` when the kernel does not compile. Driver
     /// failures throw CudaError.
     bool prepare(const QString& arch, QString* error);
+    /// The kernel compiled for `arch` through `cache` (null: not kept), without loading it: a
+    /// warm runner compiles it ahead so that its first run only loads it.
+    [[nodiscard]] static CompileResult compileFor(CompileCache* cache, const QString& arch);
 
     /// Queues the kernel on `stream`; what is queued after it waits until release() or the
     /// timeout. Requires a successful prepare() and no block() still waiting.

@@ -55,18 +55,21 @@ DeviceInit::DeviceInit(CompileCache* cache)
     : m_cache(cache) {}
 DeviceInit::~DeviceInit() = default;
 
+CompileResult DeviceInit::compileFor(CompileCache* cache, const QString& arch) {
+    const auto compile = [&] { return deviceInitProgram().compile(arch); };
+    return cache ? cache->findOrCompile(CompileCache::key(QString::fromLatin1(kDeviceInitSource),
+                                                          QLatin1String(kSourceName),
+                                                          {arch, QStringLiteral("--fmad=false")},
+                                                          {}, Program::nvrtcVersion()),
+                                        compile)
+                 : compile();
+}
+
 bool DeviceInit::prepare(const QString& arch, QString* error) {
     if (m_module && arch == m_arch)
         return true;
     m_module.reset();
-    const auto compile = [&] { return deviceInitProgram().compile(arch); };
-    const CompileResult compiled =
-        m_cache ? m_cache->findOrCompile(CompileCache::key(QString::fromLatin1(kDeviceInitSource),
-                                                           QLatin1String(kSourceName),
-                                                           {arch, QStringLiteral("--fmad=false")},
-                                                           {}, Program::nvrtcVersion()),
-                                         compile)
-                : compile();
+    const CompileResult compiled = compileFor(m_cache, arch);
     if (!compiled.ok || compiled.cubin.isEmpty()) {
         *error = QStringLiteral("the device-side generator did not compile for %1: %2")
                      .arg(arch, compiled.error.isEmpty() ? compiled.log : compiled.error);

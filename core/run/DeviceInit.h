@@ -40,6 +40,10 @@ public:
     /// Compiles (through the cache) and loads the kernels for `arch`; false with the reason
     /// in `error` when they do not compile.
     bool prepare(const QString& arch, QString* error);
+    /// The kernels compiled for `arch` through `cache` (null: not kept), without loading them:
+    /// a warm runner compiles them ahead (over a second with no disk cache) so that its first
+    /// run only loads them.
+    [[nodiscard]] static CompileResult compileFor(CompileCache* cache, const QString& arch);
     /// True after a successful prepare().
     [[nodiscard]] bool ready() const { return m_module != nullptr; }
 

@@ -10,6 +10,8 @@
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
 #include "core/project/RunnerSpec.h"
+#include "core/run/BlockingKernel.h"
+#include "core/run/DeviceInit.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/TelemetryClockLock.h"
 #include "core/runner/ConsoleCapture.h"
@@ -297,6 +299,18 @@ public:
             error = QString::fromUtf8(e.what());
         }
         tracePhase("warm: contexts ready");
+        // The kernels a run may need besides the project's (its inputs' generator, the
+        // timing's blocking kernel) go through NVRTC once per arch: ahead, not in a command's
+        // first run (over a second without a disk cache). A failure here is the run's to report.
+        QStringList archs;
+        for (const DeviceInfo& d : devices)
+            if (warmed.contains(d.ordinal) && !archs.contains(d.arch()))
+                archs << d.arch();
+        for (const QString& arch : archs) {
+            (void)DeviceInit::compileFor(&m_cache, arch);
+            (void)BlockingKernel::compileFor(&m_cache, arch);
+        }
+        tracePhase("warm: helper kernels compiled");
         QJsonObject said{{"devices", listed}, {"warmed", warmed}};
         if (!error.isEmpty())
             said.insert(QStringLiteral("error"), error);

@@ -161,11 +161,23 @@ void PoolSweepEvaluator::startedCompiling(int runner, const QString& key) {
 double PoolSweepEvaluator::compileLeftMs(int runner, const QString& key) const {
     if (!m_compiledOn[runner].contains(key))
         return m_compileMsOf.value(key);
-    const auto it = m_compilingOn[runner].constFind(key);
-    if (it == m_compilingOn[runner].constEnd())
+    const QHash<QString, QElapsedTimer>& handed = m_compilingOn[runner];
+    const auto it = handed.constFind(key);
+    if (it == handed.constEnd())
         return 0;
-    // A compile started ahead (prepareFollowUp) takes about as long as the sweep's did.
-    return std::max(0.0, m_compileMsOf.value(key) - double(it->elapsed()));
+    // A runner compiles what it is handed in turn: this compile ends once those handed out
+    // before it and itself have taken about as long as the sweep's compiles of them did.
+    double queuedMs = 0;
+    qint64 firstStart = it->msecsSinceReference();
+    for (auto q = handed.constBegin(); q != handed.constEnd(); ++q) {
+        if (q->msecsSinceReference() > it->msecsSinceReference())
+            continue;
+        queuedMs += m_compileMsOf.value(q.key());
+        firstStart = std::min(firstStart, q->msecsSinceReference());
+    }
+    QElapsedTimer now;
+    now.start();
+    return std::max(0.0, queuedMs - double(now.msecsSinceReference() - firstStart));
 }
 
 double PoolSweepEvaluator::missingCompileMs(int runner, const QStringList& keys) const {

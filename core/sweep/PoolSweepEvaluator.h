@@ -14,10 +14,10 @@
 // the first that takes one of its runs. A device's run answered by another runner (its own was
 // lost) ends that device's A/B with an error. With the disk compile cache off, the other program
 // would be compiled again: prepareFollowUp() has runners that idle in the sweep's tail compile
-// the likely pair ahead (a device still compiling one counts what is left of it: the sweep's
-// compile of it less the time since it began), and a re-timing goes to the runner that compiled
-// its program, while the A/B starts beside it (comparesBesideRuns()): the re-timing's runner
-// takes its share of the A/B once it is done.
+// the likely pair ahead (a device still compiling counts what is left: compileLeftMs), the A/B
+// starts on the runner with least left to compile (readiestRunner), and a re-timing goes to the
+// runner that compiled its program, while the A/B starts beside it (comparesBesideRuns()): the
+// re-timing's runner takes its share of the A/B once it is done.
 
 #include "core/runner/RunnerPool.h"
 #include "core/sweep/SweepEvaluator.h"
@@ -86,8 +86,10 @@ private:
     /// time since), or of one another runner of this computer has with the disk cache on
     /// (done: nothing, a load away), else the whole of the sweep's compile.
     [[nodiscard]] double missingCompileMs(int runner, const QStringList& keys) const;
-    /// `key` as `runner` compiles it now: the sweep's compile of it less the time since it began
-    /// there (0 once done), or the whole of it when `runner` has not begun it.
+    /// What is left of `key`'s compile on `runner`: none once it ran there or its compile is
+    /// done; for one handed out ahead, the sweep's compiles of it and of those handed to that
+    /// runner before it (it compiles them in turn) less the time since the first of them; the
+    /// sweep's whole compile when `runner` was never handed it.
     [[nodiscard]] double compileLeftMs(int runner, const QString& key) const;
     /// `runner` is handed `key` to compile ahead of its runs.
     void startedCompiling(int runner, const QString& key);

@@ -94,6 +94,7 @@ private slots:
     void tooFewLaunches();
     void reproducibleWithTheSeed();
     void manyLaunchesAreThinnedForTheInterval();
+    void theIntervalDoesNotDependOnTheThreads();
     void jsonCarriesTheFigures();
     void twoDevicesCoverAsOftenAsOne();
     void pooledDevicesNarrowTheInterval();
@@ -261,6 +262,28 @@ void TestAbVerdict::manyLaunchesAreThinnedForTheInterval() {
     QCOMPARE(full.ratio, v.ratio);
     QVERIFY(full.halfWidthPercent() <= v.halfWidthPercent() * 1.2);
     QVERIFY(full.low <= 1.03 && full.high >= 1.03);
+}
+
+/// The resamples are drawn in seeded chunks: one thread, three or sixteen draw the same ratios,
+/// for a comparison small enough to stay on the caller's thread by default and for one of many
+/// launches.
+void TestAbVerdict::theIntervalDoesNotDependOnTheThreads() {
+    for (int launches : {50, 2000}) {
+        const AbSamples s = interleaved(0.020, 0.0203, 0.01, 17, 0, launches);
+        AbOptions options;
+        options.threads = 1;
+        const AbVerdict one = abVerdict(s, options);
+        for (int threads : {3, 16, 0}) {
+            options.threads = threads;
+            const AbVerdict many = abVerdict(s, options);
+            QCOMPARE(many.low, one.low);
+            QCOMPARE(many.high, one.high);
+            QCOMPARE(many.ratio, one.ratio);
+        }
+        // Another seed draws other resamples, whatever the threads.
+        options.seed = 99;
+        QVERIFY(abVerdict(s, options).low != one.low || abVerdict(s, options).high != one.high);
+    }
 }
 
 void TestAbVerdict::jsonCarriesTheFigures() {
