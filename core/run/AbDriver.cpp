@@ -1,5 +1,7 @@
 #include "core/run/AbDriver.h"
 
+#include "core/io/Trace.h"
+
 #include <algorithm>
 
 namespace kernelpad {
@@ -152,12 +154,14 @@ void AbDriver::takeBlock(AbArm arm, const RunResult& result) {
     ++summary.blocks;
     summary.launches += result.timing.reps();
     const QString stop = m_accumulator.stopReason(m_order.settings, double(m_clock.elapsed()));
+    tracePhase("a/b: block taken, stop checked");
     if (stop.isEmpty())
         return;
     m_result.stopReason = stop;
     AbOptions options;
     options.seed = m_order.settings.seed;
     m_result.verdict = m_accumulator.verdict(options);
+    tracePhase("a/b: verdict drawn");
     const AbSamples samples = m_accumulator.samples();
     m_result.a.conditions = samples.a;
     m_result.b.conditions = samples.b;

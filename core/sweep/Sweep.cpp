@@ -323,6 +323,7 @@ void Sweep::onAbFinished(quint64 tag, const AbResult& result) {
             SweepConfirmation::fromAb(result, m_confirmAgainst, m_base.project.sweep.objective);
         emit confirmed(*it);
     }
+    tracePhase("sweep: confirmation recorded");
     if (m_retimeTag == 0) // else the re-timing beside it ends the sweep
         finish({});
 }

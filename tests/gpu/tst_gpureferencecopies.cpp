@@ -26,19 +26,19 @@ constexpr qint64 kElements = kGpuVerifyMinElements * 2;
 
 /// `data` (inout, uniform from `seed`) becomes data * 2 + `add`; the reference adds 1.
 RunRequest doubling(int seed, int add) {
-    const QString source = QStringLiteral(
-                               "extern \"C\" __global__ void twice(float* data, unsigned int n)\n"
-                               "{\n"
-                               "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                               "    if (i < n) data[i] = data[i] * 2.0f + %1.0f;\n"
-                               "}\n"
-                               "extern \"C\" __global__ void twice_reference(float* data, "
-                               "unsigned int n)\n"
-                               "{\n"
-                               "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                               "    if (i < n) data[i] = data[i] * 2.0f + 1.0f;\n"
-                               "}\n")
-                               .arg(add);
+    const QString source =
+        QStringLiteral("extern \"C\" __global__ void twice(float* data, unsigned int n)\n"
+                       "{\n"
+                       "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                       "    if (i < n) data[i] = data[i] * 2.0f + %1.0f;\n"
+                       "}\n"
+                       "extern \"C\" __global__ void twice_reference(float* data, "
+                       "unsigned int n)\n"
+                       "{\n"
+                       "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                       "    if (i < n) data[i] = data[i] * 2.0f + 1.0f;\n"
+                       "}\n")
+            .arg(add);
     const QJsonObject json{
         {"format", "kernelpad-project"},
         {"version", 1},
@@ -48,20 +48,20 @@ RunRequest doubling(int seed, int add) {
         {"kernel", "twice"},
         {"arguments",
          QJsonArray{
-             QJsonObject{{"name", "data"},
-                         {"kind", "buffer"},
-                         {"buffer",
-                          QJsonObject{{"type", QJsonObject{{"scalar", "float32"}}},
-                                      {"count", "n"},
-                                      {"init", QJsonObject{{"kind", "uniform"},
-                                                           {"low", -1},
-                                                           {"high", 1},
-                                                           {"seed", seed}}},
-                                      {"direction", "inout"},
-                                      {"verify", QJsonObject{{"kind", "reference"},
-                                                             {"referenceKernel", "twice_reference"},
-                                                             {"atol", 0},
-                                                             {"rtol", 0}}}}}},
+             QJsonObject{
+                 {"name", "data"},
+                 {"kind", "buffer"},
+                 {"buffer",
+                  QJsonObject{
+                      {"type", QJsonObject{{"scalar", "float32"}}},
+                      {"count", "n"},
+                      {"init",
+                       QJsonObject{{"kind", "uniform"}, {"low", -1}, {"high", 1}, {"seed", seed}}},
+                      {"direction", "inout"},
+                      {"verify", QJsonObject{{"kind", "reference"},
+                                             {"referenceKernel", "twice_reference"},
+                                             {"atol", 0},
+                                             {"rtol", 0}}}}}},
              QJsonObject{{"name", "n"},
                          {"kind", "scalar"},
                          {"type", QJsonObject{{"scalar", "uint32"}}},
