@@ -50,4 +50,17 @@ inline RunResult runAndWait(Engine& engine, const Project& p) {
     return finished.first().at(1).value<RunResult>();
 }
 
+/// A run's status, its guard findings and each buffer's verification, one per line: what a
+/// failing check prints.
+inline QString describeRun(const RunResult& r) {
+    QStringList lines{QStringLiteral("status %1: %2").arg(runStatusName(r.status), r.error)};
+    for (const GuardFinding& g : r.guards)
+        lines << QStringLiteral("guard: %1").arg(g.message());
+    for (const BufferVerification& v : r.verification)
+        lines << QStringLiteral("%1 %2 %3 %4")
+                     .arg(v.buffer, v.method,
+                          v.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"), v.failure);
+    return lines.join(QLatin1Char('\n'));
+}
+
 } // namespace kernelpad::test

@@ -78,17 +78,6 @@ const char* const kPastTheEndWhenTimed =
     "    if (tid == 0 && atomicAdd(&kp_guard_calls, 1u) > 0) out[n] = 1.f;\n"
     "}\n";
 
-QString describe(const RunResult& r) {
-    QStringList lines{QStringLiteral("status %1: %2").arg(runStatusName(r.status), r.error)};
-    for (const GuardFinding& g : r.guards)
-        lines << QStringLiteral("guard: %1").arg(g.message());
-    for (const BufferVerification& v : r.verification)
-        lines << QStringLiteral("%1 %2 %3 %4")
-                     .arg(v.buffer, v.method,
-                          v.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"), v.failure);
-    return lines.join(QLatin1Char('\n'));
-}
-
 } // namespace
 
 class TestGpuGuards : public QObject {
@@ -103,25 +92,27 @@ private slots:
         std::atomic_bool cancel{false};
 
         const RunResult past = session.run(smallSaxpy(QString::fromLatin1(kOnePastTheEnd)), cancel);
-        QVERIFY2(past.guards.size() == 1, qPrintable(describe(past)));
+        QVERIFY2(past.guards.size() == 1, qPrintable(test::describeRun(past)));
         QCOMPARE(past.guards.front().message(),
                  QStringLiteral("out: 4 bytes written past the end (element 1024)"));
         QCOMPARE(past.status, RunStatus::VerificationFailed);
         const auto row = std::find_if(
             past.verification.cbegin(), past.verification.cend(),
             [](const BufferVerification& v) { return v.method == QLatin1String("guard bytes"); });
-        QVERIFY2(row != past.verification.cend() && !row->passed, qPrintable(describe(past)));
+        QVERIFY2(row != past.verification.cend() && !row->passed,
+                 qPrintable(test::describeRun(past)));
 
         const RunResult before =
             session.run(smallSaxpy(QString::fromLatin1(kBeforeTheStart)), cancel);
-        QVERIFY2(before.guards.size() == 1, qPrintable(describe(before)));
+        QVERIFY2(before.guards.size() == 1, qPrintable(test::describeRun(before)));
         QCOMPARE(before.guards.front().message(),
                  QStringLiteral("x: 8 bytes written before the start (element -2)"));
 
         // The same session reuses the allocations: their guards are filled again.
         const RunResult clean = session.run(smallSaxpy(QString::fromLatin1(kInBounds)), cancel);
-        QVERIFY2(clean.guards.isEmpty(), qPrintable(describe(clean)));
-        QVERIFY2(clean.status == RunStatus::Ok && clean.verified(), qPrintable(describe(clean)));
+        QVERIFY2(clean.guards.isEmpty(), qPrintable(test::describeRun(clean)));
+        QVERIFY2(clean.status == RunStatus::Ok && clean.verified(),
+                 qPrintable(test::describeRun(clean)));
     }
 
     // The guards are read again after the timed launches: a write outside a buffer that only
@@ -132,17 +123,17 @@ private slots:
         std::atomic_bool cancel{false};
         const RunResult r =
             session.run(smallSaxpy(QString::fromLatin1(kPastTheEndWhenTimed)), cancel);
-        QVERIFY2(r.guards.size() == 1, qPrintable(describe(r)));
-        QVERIFY2(r.guards.front().duringTiming, qPrintable(describe(r)));
+        QVERIFY2(r.guards.size() == 1, qPrintable(test::describeRun(r)));
+        QVERIFY2(r.guards.front().duringTiming, qPrintable(test::describeRun(r)));
         QCOMPARE(r.guards.front().message(),
                  QStringLiteral("out: 4 bytes written past the end (element 1024) during the "
                                 "timed launches, not the verified one"));
-        QVERIFY2(r.status == RunStatus::VerificationFailed, qPrintable(describe(r)));
-        QVERIFY2(r.timing.reps() > 0, qPrintable(describe(r))); // the timing itself ran
+        QVERIFY2(r.status == RunStatus::VerificationFailed, qPrintable(test::describeRun(r)));
+        QVERIFY2(r.timing.reps() > 0, qPrintable(test::describeRun(r))); // the timing itself ran
         for (const BufferVerification& v : r.verification) {
             const bool guardRow = v.method == QLatin1String("guard bytes");
             // The verified launch stayed in bounds: only the guard row fails.
-            QVERIFY2(v.passed != guardRow, qPrintable(describe(r)));
+            QVERIFY2(v.passed != guardRow, qPrintable(test::describeRun(r)));
         }
     }
 };

@@ -79,15 +79,6 @@ RunRequest doubling(int seed, int add) {
     return r;
 }
 
-QString describe(const RunResult& r) {
-    QStringList lines{QStringLiteral("status %1: %2").arg(runStatusName(r.status), r.error)};
-    for (const BufferVerification& v : r.verification)
-        lines << QStringLiteral("%1 %2 %3 %4")
-                     .arg(v.buffer, v.method,
-                          v.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"), v.failure);
-    return lines.join(QLatin1Char('\n'));
-}
-
 } // namespace
 
 class TestGpuReferenceCopies : public QObject {
@@ -104,20 +95,21 @@ private slots:
         // result, or its own) would disagree with the kernel everywhere.
         for (int seed : {1, 2, 3}) {
             const RunResult r = session.run(doubling(seed, 1), cancel);
-            QVERIFY2(r.status == RunStatus::Ok && r.verified(), qPrintable(describe(r)));
+            QVERIFY2(r.status == RunStatus::Ok && r.verified(), qPrintable(test::describeRun(r)));
             QVERIFY2(r.verification.size() == 1 &&
                          r.verification.front().method.contains(QLatin1String("on the GPU")),
-                     qPrintable(describe(r)));
+                     qPrintable(test::describeRun(r)));
         }
         // A wrong kernel after them fails on every element.
         const RunResult wrong = session.run(doubling(4, 2), cancel);
         QCOMPARE(wrong.status, RunStatus::VerificationFailed);
         QVERIFY2(!wrong.verification.isEmpty() && !wrong.verification.front().passed &&
                      wrong.verification.front().mismatches == kElements,
-                 qPrintable(describe(wrong)));
+                 qPrintable(test::describeRun(wrong)));
         // And a right one after the failure passes again.
         const RunResult again = session.run(doubling(5, 1), cancel);
-        QVERIFY2(again.status == RunStatus::Ok && again.verified(), qPrintable(describe(again)));
+        QVERIFY2(again.status == RunStatus::Ok && again.verified(),
+                 qPrintable(test::describeRun(again)));
     }
 };
 
