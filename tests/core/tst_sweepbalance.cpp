@@ -12,6 +12,7 @@
 #include "core/sweep/SweepEvaluator.h"
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -78,19 +79,7 @@ private:
 };
 
 Project example(const QString& file, const std::function<void(QJsonObject&)>& edit = {}) {
-    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/") + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file));
-    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
-    if (edit)
-        edit(sweep);
-    json.insert(QStringLiteral("sweep"), sweep);
-    QString error;
-    std::optional<Project> p = Project::fromJson(json, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    return *p;
+    return test::exampleWithSweep(file, edit);
 }
 
 struct Outcome {

@@ -11,6 +11,7 @@
 #include "core/sweep/SweepJob.h"
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -60,21 +61,14 @@ public:
 };
 
 Project transpose(const QJsonValue& budget = QJsonValue(QJsonValue::Undefined)) {
-    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the transpose example");
-    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
-    if (!budget.isUndefined())
-        sweep.insert(QStringLiteral("timingBudget"), budget);
-    json.insert(QStringLiteral("sweep"), sweep);
-    QString error;
-    std::optional<Project> p = Project::fromJson(json, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
+    Project p = test::exampleWithSweep(QStringLiteral("transpose_sweep.kpad"),
+                                       [&budget](QJsonObject& sweep) {
+                                           if (!budget.isUndefined())
+                                               sweep.insert(QStringLiteral("timingBudget"), budget);
+                                       });
     // The example times a fixed count; a project's usual timing is the adaptive default.
-    p->timing = TimingSpec{};
-    return *p;
+    p.timing = TimingSpec{};
+    return p;
 }
 
 RunRequest requestFor(const Project& p) {

@@ -13,6 +13,7 @@
 #include "core/sweep/SweepJob.h"
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -104,24 +105,15 @@ private:
 
 /// The transpose example with its block x over the powers of two from xFrom to xTo, y alike.
 Project transpose(int xFrom, int xTo, int yFrom, int yTo, const QString& budget = {}) {
-    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the transpose example");
-    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
     const auto range = [](int from, int to) {
         return QJsonObject{{"from", from}, {"to", to}, {"powersOf", 2}};
     };
-    sweep.insert(QStringLiteral("block"),
-                 QJsonObject{{"x", range(xFrom, xTo)}, {"y", range(yFrom, yTo)}});
-    if (!budget.isEmpty())
-        sweep.insert(QStringLiteral("timingBudget"), budget);
-    json.insert(QStringLiteral("sweep"), sweep);
-    QString error;
-    std::optional<Project> p = Project::fromJson(json, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    return *p;
+    return test::exampleWithSweep(QStringLiteral("transpose_sweep.kpad"), [&](QJsonObject& sweep) {
+        sweep.insert(QStringLiteral("block"),
+                     QJsonObject{{"x", range(xFrom, xTo)}, {"y", range(yFrom, yTo)}});
+        if (!budget.isEmpty())
+            sweep.insert(QStringLiteral("timingBudget"), budget);
+    });
 }
 
 RunRequest requestFor(const Project& p) {
@@ -141,23 +133,15 @@ QString runToEnd(Sweep& sweep) {
 
 /// The SAXPY size sweep over n from 2^10 to 2^12: each size its own inputs.
 Project saxpySizes(const QString& budget) {
-    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/saxpy_sizes.kpad"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the saxpy_sizes example");
-    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
-    sweep.insert(QStringLiteral("scalars"),
-                 QJsonObject{{"n", QJsonObject{{"from", 1024}, {"to", 4096}, {"powersOf", 2}}}});
-    // The stand-in's runs carry times, not bandwidths.
-    sweep.insert(QStringLiteral("objective"), QStringLiteral("time"));
-    if (!budget.isEmpty())
-        sweep.insert(QStringLiteral("timingBudget"), budget);
-    json.insert(QStringLiteral("sweep"), sweep);
-    QString error;
-    std::optional<Project> p = Project::fromJson(json, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    return *p;
+    return test::exampleWithSweep(QStringLiteral("saxpy_sizes.kpad"), [&](QJsonObject& sweep) {
+        sweep.insert(
+            QStringLiteral("scalars"),
+            QJsonObject{{"n", QJsonObject{{"from", 1024}, {"to", 4096}, {"powersOf", 2}}}});
+        // The stand-in's runs carry times, not bandwidths.
+        sweep.insert(QStringLiteral("objective"), QStringLiteral("time"));
+        if (!budget.isEmpty())
+            sweep.insert(QStringLiteral("timingBudget"), budget);
+    });
 }
 
 /// An A/B pooled over two devices (0.968 and 0.970, each ±0.003) to 0.969 [0.967, 0.971].

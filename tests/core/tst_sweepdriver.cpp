@@ -10,6 +10,7 @@
 #include "core/sweep/SweepEvaluator.h"
 
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include <QJsonDocument>
 #include <QSignalSpy>
@@ -65,19 +66,7 @@ private:
 };
 
 Project transpose(const std::function<void(QJsonObject&)>& edit = {}) {
-    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the transpose example");
-    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
-    if (edit)
-        edit(sweep);
-    json.insert(QStringLiteral("sweep"), sweep);
-    QString error;
-    std::optional<Project> p = Project::fromJson(json, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
-    return *p;
+    return test::exampleWithSweep(QStringLiteral("transpose_sweep.kpad"), edit);
 }
 
 /// A fake time that is least at bx = 32, by = 8; bx = 64 "fails verification" and bx = 128

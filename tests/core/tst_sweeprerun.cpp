@@ -7,6 +7,7 @@
 
 #include "../support/StandInRunner.h"
 #include "../support/TestMain.h"
+#include "../support/TestProjects.h"
 #include "TestPaths.h"
 #include "core/project/Project.h"
 #include "core/run/Timing.h"
@@ -72,20 +73,14 @@ private:
 /// `edit` applied.
 RunRequest transposeWith(const QJsonObject& sweep,
                          const std::function<void(QJsonObject&)>& edit = {}) {
-    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/transpose_sweep.kpad"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read the transpose example");
-    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    QJsonObject section = sweep.isEmpty() ? json.value(QStringLiteral("sweep")).toObject() : sweep;
-    if (edit)
-        edit(section);
-    json.insert(QStringLiteral("sweep"), section);
-    QString error;
-    std::optional<Project> p = Project::fromJson(json, &error);
-    if (!p)
-        qFatal("%s", qPrintable(error));
     RunRequest base;
-    base.project = *p;
+    base.project =
+        test::exampleWithSweep(QStringLiteral("transpose_sweep.kpad"), [&](QJsonObject& section) {
+            if (!sweep.isEmpty())
+                section = sweep;
+            if (edit)
+                edit(section);
+        });
     base.projectDir = QStringLiteral(KERNELPAD_EXAMPLES_DIR);
     return base;
 }

@@ -9,9 +9,14 @@
 
 #include "TestPaths.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QVector>
+
+#include <functional>
 
 namespace kernelpad::test {
 
@@ -112,6 +117,25 @@ inline Project fillProject(const QString& source = {}) {
     p.launch.grid = {4, 1, 1};
     p.launch.block = {256, 1, 1};
     return p;
+}
+
+/// The shipped example `file` (resources/examples/) with `edit` applied to its "sweep" object;
+/// a missing or broken example, or an edit that breaks it, ends the test program.
+inline Project exampleWithSweep(const QString& file,
+                                const std::function<void(QJsonObject&)>& edit = {}) {
+    QFile f(QStringLiteral(KERNELPAD_EXAMPLES_DIR "/") + file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file));
+    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    QJsonObject sweep = json.value(QStringLiteral("sweep")).toObject();
+    if (edit)
+        edit(sweep);
+    json.insert(QStringLiteral("sweep"), sweep);
+    QString error;
+    std::optional<Project> p = Project::fromJson(json, &error);
+    if (!p)
+        qFatal("%s: %s", qPrintable(file), qPrintable(error));
+    return *p;
 }
 
 /// A request to run the shipped example `file` (resources/examples/) from its folder, as the
