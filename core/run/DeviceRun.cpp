@@ -517,7 +517,7 @@ RunResult DeviceRun::timeLaunches() {
     if (timing.blockingKernel && m_s.blocker.prepare(m_s.info.arch(), &blockerProblem))
         blocker = &m_s.blocker;
     const qint64 bytes = timing.bytesOverride.value_or(bytesMoved(m_s.buffers));
-    tracePhase("blocking kernel ready");
+    tracePhase("about to time (verifier released, blocking kernel ready)");
     const MeasureOutcome m =
         measure(MeasureTarget{&*m_kernel,
                               m_launch.dims(),

@@ -69,6 +69,7 @@ PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
         });
     m_compiledOn.resize(m_pool->runnerCount());
     m_compilingOn.resize(m_pool->runnerCount());
+    m_clock.start();
     m_deviceOf.resize(m_pool->runnerCount());
     // This computer's runners inherit this process's environment, so its disk cache.
     m_localDiskCache = !DiskCompileCache::defaultDirectory().isEmpty();
@@ -155,29 +156,27 @@ void PoolSweepEvaluator::cancel() {
 
 void PoolSweepEvaluator::startedCompiling(int runner, const QString& key) {
     m_compiledOn[runner].insert(key);
-    m_compilingOn[runner][key].start();
+    m_compilingOn[runner].insert(key, m_clock.elapsed());
 }
 
 double PoolSweepEvaluator::compileLeftMs(int runner, const QString& key) const {
     if (!m_compiledOn[runner].contains(key))
         return m_compileMsOf.value(key);
-    const QHash<QString, QElapsedTimer>& handed = m_compilingOn[runner];
+    const QHash<QString, qint64>& handed = m_compilingOn[runner];
     const auto it = handed.constFind(key);
     if (it == handed.constEnd())
         return 0;
     // A runner compiles what it is handed in turn: this compile ends once those handed out
     // before it and itself have taken about as long as the sweep's compiles of them did.
     double queuedMs = 0;
-    qint64 firstStart = it->msecsSinceReference();
+    qint64 firstMs = it.value();
     for (auto q = handed.constBegin(); q != handed.constEnd(); ++q) {
-        if (q->msecsSinceReference() > it->msecsSinceReference())
+        if (q.value() > it.value())
             continue;
         queuedMs += m_compileMsOf.value(q.key());
-        firstStart = std::min(firstStart, q->msecsSinceReference());
+        firstMs = std::min(firstMs, q.value());
     }
-    QElapsedTimer now;
-    now.start();
-    return std::max(0.0, queuedMs - double(now.msecsSinceReference() - firstStart));
+    return std::max(0.0, queuedMs - double(m_clock.elapsed() - firstMs));
 }
 
 double PoolSweepEvaluator::missingCompileMs(int runner, const QStringList& keys) const {

@@ -100,8 +100,10 @@ private:
     QString m_oneDeviceReason;
     QHash<quint64, QString> m_keyOf;     ///< a configuration in flight -> its compile key
     QVector<QSet<QString>> m_compiledOn; ///< per runner: the compile keys it holds or compiles
-    /// per runner: the keys it was handed to compile ahead, since when (until a run of it ends)
-    QVector<QHash<QString, QElapsedTimer>> m_compilingOn;
+    /// per runner: the keys it was handed to compile ahead, and when (m_clock's ms), until a run
+    /// of it ends there
+    QVector<QHash<QString, qint64>> m_compilingOn;
+    QElapsedTimer m_clock;                ///< since the evaluator was made
     QHash<QString, double> m_compileMsOf; ///< compile key -> its longest "compiling" step
     bool m_localDiskCache = true;         ///< this computer's runners share a disk compile cache
     QVector<DeviceInfo> m_deviceOf;       ///< per runner: its device as its answers gave it (name
