@@ -63,9 +63,10 @@ bool isEntryName(const QString& name) {
     });
 }
 
-/// The result stored in `bytes` for `key`, or nothing when any check fails: a file stored
-/// under another key (copied or renamed to this name) is a miss like a corrupt one.
-std::optional<CompileResult> decodeEntry(const QByteArray& bytes, const QByteArray& key) {
+} // namespace
+
+std::optional<CompileResult> DiskCompileCache::decodeEntry(const QByteArray& bytes,
+                                                           const QByteArray& key) {
     if (bytes.size() < kHeaderBytes || std::memcmp(bytes.constData(), kMagic, sizeof(kMagic)) != 0)
         return std::nullopt;
     const auto* p = reinterpret_cast<const uchar*>(bytes.constData());
@@ -95,6 +96,8 @@ std::optional<CompileResult> decodeEntry(const QByteArray& bytes, const QByteArr
     result->cubin = payload.mid(qsizetype(jsonBytes));
     return result;
 }
+
+namespace {
 
 /// Deletes `path` only when it is a regular file of this user (one we could have written):
 /// a planted link, FIFO or another user's file is left where it is, never followed.

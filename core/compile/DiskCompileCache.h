@@ -72,6 +72,12 @@ public:
     /// The bytes one entry file holds for this key and result (header + key + payload).
     [[nodiscard]] static QByteArray encodeEntry(const QByteArray& key, const CompileResult& result,
                                                 quint32 formatVersion = kFormatVersion);
+    /// The result encodeEntry() stored in `bytes` for `key`, marked as no cache hit, or nothing
+    /// when any check fails (format, lengths, hash, or an entry stored under another key): a
+    /// file copied under another entry's name, or an entry another runner made for another
+    /// arch or compiler, is a miss.
+    [[nodiscard]] static std::optional<CompileResult> decodeEntry(const QByteArray& bytes,
+                                                                  const QByteArray& key);
 
 private:
     enum class FolderState { Unchecked, Trusted, Refused };

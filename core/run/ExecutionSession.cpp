@@ -34,28 +34,16 @@ KernelResources resourcesOf(const Kernel& k, const DeviceInfo& d, const LaunchCo
     return r;
 }
 
-CompileResult compileProject(const Project& project, const QString& projectDir, const QString& arch,
-                             CompileCache* cache) {
-    const Program program(project.source, project.sourceName, project.options, projectDir,
-                          project.language);
-    const QStringList expressions = project.nameExpressions();
-    const auto compile = [&] { return program.compile(arch, expressions); };
-    QElapsedTimer lookup; // a hit's compile time includes reading the included files
-    lookup.start();
+QByteArray compileCacheKey(const Project& project, const QString& projectDir, const QString& arch,
+                           QByteArray* includes) {
     const QDir base(projectDir);
     QStringList includeRoots;
     for (const QString& dir : project.options.includeDirs)
         includeRoots << QDir::cleanPath(base.absoluteFilePath(dir));
-    // Read with or without a cache: the result names the headers it was made from, which the
-    // project alone does not (a SASS count keyed by the project would outlive a header edit).
-    const QByteArray includes =
+    const QByteArray headers =
         CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots);
-    const auto named = [&includes](CompileResult result) {
-        result.includeFingerprint = QString::fromLatin1(includes.toHex());
-        return result;
-    };
-    if (!cache)
-        return named(compile());
+    if (includes)
+        *includes = headers;
     // The project directory is in the key because relative include dirs resolve there.
     const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
                                  << base.absolutePath();
@@ -64,8 +52,27 @@ CompileResult compileProject(const Project& project, const QString& projectDir, 
                               ? Program::nvrtcVersion()
                               : languageName(project.language) + QLatin1Char(' ') +
                                     Program::compilerOf(project.language);
-    const QByteArray key = CompileCache::key(project.source, project.sourceName, keyFlags,
-                                             expressions, tools, includes);
+    return CompileCache::key(project.source, project.sourceName, keyFlags,
+                             project.nameExpressions(), tools, headers);
+}
+
+CompileResult compileProject(const Project& project, const QString& projectDir, const QString& arch,
+                             CompileCache* cache) {
+    const Program program(project.source, project.sourceName, project.options, projectDir,
+                          project.language);
+    const auto compile = [&] { return program.compile(arch, project.nameExpressions()); };
+    QElapsedTimer lookup; // a hit's compile time includes reading the included files
+    lookup.start();
+    // Read with or without a cache: the result names the headers it was made from, which the
+    // project alone does not (a SASS count keyed by the project would outlive a header edit).
+    QByteArray includes;
+    const QByteArray key = compileCacheKey(project, projectDir, arch, &includes);
+    const auto named = [&includes](CompileResult result) {
+        result.includeFingerprint = QString::fromLatin1(includes.toHex());
+        return result;
+    };
+    if (!cache)
+        return named(compile());
     CompileResult result = cache->findOrCompile(key, compile);
     if (result.cacheHit)
         result.compileMs = double(lookup.nsecsElapsed()) / 1e6;

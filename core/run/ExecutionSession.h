@@ -24,6 +24,11 @@ using ProgressFn = std::function<void(RunStage stage, int done, int total)>;
 /// includeFingerprint names the project headers it was compiled with.
 [[nodiscard]] CompileResult compileProject(const Project& project, const QString& projectDir,
                                            const QString& arch, CompileCache* cache);
+/// What compileProject keys the compile of `project` for `arch` by in a CompileCache: every
+/// input that changes the compiler's output, the project headers' contents included (their
+/// digest in `includes` when not null, empty when there are none).
+[[nodiscard]] QByteArray compileCacheKey(const Project& project, const QString& projectDir,
+                                         const QString& arch, QByteArray* includes = nullptr);
 
 /// The GPU side of KernelPad: owns the context, the stream and the last module between
 /// runs, so a warm session starts each run at once. Used by one thread only (the GPU

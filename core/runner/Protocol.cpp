@@ -16,9 +16,10 @@ namespace {
 
 /// Every message type, for messageTypeFromString().
 constexpr std::array kAllMessageTypes{
-    MessageType::Run,    MessageType::Devices,  MessageType::Resources, MessageType::Compile,
-    MessageType::Cancel, MessageType::Shutdown, MessageType::Fetch,     MessageType::Frame,
-    MessageType::Hello,  MessageType::Progress, MessageType::Result,    MessageType::Error,
+    MessageType::Run,     MessageType::Devices,  MessageType::Resources, MessageType::Compile,
+    MessageType::Cancel,  MessageType::Shutdown, MessageType::Fetch,     MessageType::Frame,
+    MessageType::Hello,   MessageType::Progress, MessageType::Result,    MessageType::Error,
+    MessageType::Program,
 };
 
 } // namespace
@@ -41,6 +42,8 @@ QString toString(MessageType type) {
         return QStringLiteral("fetch");
     case MessageType::Frame:
         return QStringLiteral("frame");
+    case MessageType::Program:
+        return QStringLiteral("program");
     case MessageType::Hello:
         return QStringLiteral("hello");
     case MessageType::Progress:
@@ -70,6 +73,7 @@ bool isRunnerRequestType(MessageType type) {
     case MessageType::Shutdown:
     case MessageType::Fetch:
     case MessageType::Frame:
+    case MessageType::Program:
         return true;
     case MessageType::Hello:
     case MessageType::Progress:

@@ -18,7 +18,17 @@
 //                                                     registers, shared memory, occupancy
 //   {"type":"compile","id":10,"request":{RunRequest}}  compile only (for a client without
 //                                                     NVRTC), for the project's arch or
-//                                                     the request's device
+//                                                     the request's device; with
+//                                                     "program":"<base64>" (another
+//                                                     runner's, below) it is taken
+//                                                     instead of compiling when it is the
+//                                                     same compile (same key: source,
+//                                                     options, arch, compiler, headers)
+//   {"type":"program","id":11,"request":{RunRequest},"arch":"sm_90"}
+//                                                     the compiled program this runner
+//                                                     holds for the request (never
+//                                                     compiles; answered at once, even
+//                                                     during a run)
 //   {"type":"cancel","id":7}                          stop run 7 between repetitions
 //   {"type":"shutdown"}                               exit cleanly (temporary files removed)
 // runner -> client
@@ -36,6 +46,8 @@
 //   {"type":"resources","id":9,"kernel":"saxpy","resources":{KernelResources}} or
 //   {"type":"resources","id":9,"error":"..."}
 //   {"type":"compile","id":10,"result":{CompileResult}}
+//   {"type":"program","id":11,"program":"<base64>"} or  a compile-cache entry
+//   {"type":"program","id":11,"error":"..."}          (DiskCompileCache::encodeEntry)
 //   {"type":"error","id":7,"message":"..."}           a request the runner could not read
 //
 // Output buffers, by default, never travel through the pipe: the runner writes each to a file
@@ -90,8 +102,9 @@ enum class MessageType {
     Cancel,
     Shutdown,
     Fetch,
-    Frame, ///< both directions
-    // runner -> client (Devices, Resources, Compile and Frame answer in kind)
+    Frame,   ///< both directions
+    Program, ///< both directions: asked for, and answered with, a compiled program
+    // runner -> client (Devices, Resources, Compile, Program and Frame answer in kind)
     Hello,
     Progress,
     Result,

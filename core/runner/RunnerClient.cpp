@@ -38,6 +38,7 @@ RunnerClient::RunnerClient(QObject* parent)
     connect(m_runner, &RunnerConnection::devicesChanged, this, &RunnerClient::devicesChanged);
     connect(m_runner, &RunnerConnection::resourcesReady, this, &RunnerClient::resourcesReady);
     connect(m_runner, &RunnerConnection::compiled, this, &RunnerClient::compiled);
+    connect(m_runner, &RunnerConnection::programReady, this, &RunnerClient::programReady);
     connect(m_runner, &RunnerConnection::fetched, this, &RunnerClient::onFetched);
     // A poisoned runner's successor starts before the result is handed on, so that the next
     // run does not wait for it.
@@ -236,8 +237,13 @@ void RunnerClient::requestResources(quint64 id, const RunRequest& request) {
     m_runner->requestResources(id, request);
 }
 
-void RunnerClient::requestCompile(quint64 id, const RunRequest& request) {
-    m_runner->requestCompile(id, request);
+void RunnerClient::requestCompile(quint64 id, const RunRequest& request,
+                                  const QByteArray& program) {
+    m_runner->requestCompile(id, request, program);
+}
+
+void RunnerClient::requestProgram(quint64 id, const RunRequest& request, const QString& arch) {
+    m_runner->requestProgram(id, request, arch);
 }
 
 void RunnerClient::cancel() {

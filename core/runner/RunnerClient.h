@@ -46,7 +46,11 @@ public:
     void requestDevices(quint64 id);
     void requestResources(quint64 id, const RunRequest& request);
     /// Compiles in the runner (RunnerConnection::requestCompile); answered by compiled().
-    void requestCompile(quint64 id, const RunRequest& request);
+    /// `program`, another runner's (programReady()), is taken instead when it is this compile.
+    void requestCompile(quint64 id, const RunRequest& request, const QByteArray& program = {});
+    /// The program the runner compiled for `request` and `arch` (RunnerConnection::
+    /// requestProgram); answered by programReady().
+    void requestProgram(quint64 id, const RunRequest& request, const QString& arch);
     /// Stops the active run at once: the runner is killed (a kernel cannot be interrupted
     /// otherwise) and replaced; the run ends as Cancelled.
     void cancel();
@@ -86,6 +90,7 @@ signals:
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
     void compiled(quint64 id, const kernelpad::CompileResult& result);
+    void programReady(quint64 id, const QByteArray& program, const QString& error);
     /// A new runner replaced one that died; `reason` says why.
     void runnerRestarted(const QString& reason);
 

@@ -273,6 +273,21 @@ void RunnerCodec::decode(const RunnerMessage& m, Event* e) {
         e->compile = std::move(*result);
         return;
     }
+    case MessageType::Program: {
+        QString text;
+        if (!fields.readString(QStringLiteral("error"), &e->message) ||
+            !fields.readString(QStringLiteral("program"), &text))
+            return violation("runner program");
+        if (!e->message.isEmpty())
+            return; // the runner holds no such program: the message says why
+        e->program =
+            QByteArray::fromBase64(text.toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
+        if (e->program.isEmpty()) {
+            error = QStringLiteral("program: neither an error nor a program in base64");
+            return violation("runner program");
+        }
+        return;
+    }
     case MessageType::Error:
         if (!fields.readString(QStringLiteral("message"), &e->message, required))
             violation("runner error");
@@ -290,6 +305,19 @@ QByteArray RunnerCodec::encodeRequest(MessageType type, quint64 id, const RunReq
 
 QByteArray RunnerCodec::encodeRun(quint64 id, const RunRequest& request) {
     return encodeRequest(MessageType::Run, id, request);
+}
+
+QByteArray RunnerCodec::encodeCompile(quint64 id, const RunRequest& request,
+                                      const QByteArray& program) {
+    QJsonObject body{{"request", request.toJson()}};
+    if (!program.isEmpty())
+        body.insert(QStringLiteral("program"), QString::fromLatin1(program.toBase64()));
+    return encodeRunnerMessage(RunnerMessage::make(MessageType::Compile, id, body));
+}
+
+QByteArray RunnerCodec::encodeProgram(quint64 id, const RunRequest& request, const QString& arch) {
+    return encodeRunnerMessage(RunnerMessage::make(
+        MessageType::Program, id, {{"request", request.toJson()}, {"arch", arch}}));
 }
 
 QByteArray RunnerCodec::encodeDevices(quint64 id) {

@@ -52,7 +52,10 @@ public:
         /// Resources: absent when the kernel could not be loaded (the panel keeps its view).
         std::optional<KernelResources> resources;
         CompileResult compile;
-        QString message; ///< Error: the runner's sentence
+        /// Program: the compiled program's bytes (a compile-cache entry), empty with `message`
+        /// saying why when the runner had none
+        QByteArray program;
+        QString message; ///< Error: the runner's sentence; Program: why there is none
         /// Result: its outputs are cleared (they come as files or frames)
         RunResult result;
         bool poisoned = false;
@@ -84,6 +87,13 @@ public:
     [[nodiscard]] static QByteArray encodeRun(quint64 id, const RunRequest& request);
     [[nodiscard]] static QByteArray encodeRequest(MessageType type, quint64 id,
                                                   const RunRequest& request);
+    /// A compile request; `program` (another runner's, from a "program" answer) non-empty:
+    /// taken instead of compiling when it is the same compile.
+    [[nodiscard]] static QByteArray encodeCompile(quint64 id, const RunRequest& request,
+                                                  const QByteArray& program = {});
+    /// Asks for the program the runner compiled for `request` and `arch`.
+    [[nodiscard]] static QByteArray encodeProgram(quint64 id, const RunRequest& request,
+                                                  const QString& arch);
     [[nodiscard]] static QByteArray encodeDevices(quint64 id);
     [[nodiscard]] static QByteArray encodeCancel(quint64 id);
     [[nodiscard]] static QByteArray encodeShutdown();

@@ -3,7 +3,6 @@
 // RunnerCodec and acted on in RunnerConnectionAnswers.cpp; streamed files and outputs travel
 // through RunnerTransfers.
 
-#include "core/compile/KernelSignature.h"
 #include "core/io/JsonFields.h"
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
@@ -359,32 +358,6 @@ void RunnerConnection::requestResources(quint64 id, const RunRequest& request) {
             qWarning("KernelPad runner: %s", qPrintable(error));
     } else if (m_process) {
         send(RunnerCodec::encodeRequest(MessageType::Resources, id, request));
-    }
-}
-
-void RunnerConnection::requestCompile(quint64 id, const RunRequest& request) {
-    QString error;
-    m_compilesPending.push_back(id);
-    if (!start(&error)) {
-        failPendingCompiles(error);
-        return;
-    }
-    // A compile needs no kernel but a request's project names one (Project::fromJson): a plain
-    // .cu names its first __global__ function, which adds no name expression (only a template
-    // instantiation does), so the compile is the same.
-    RunRequest sent = request;
-    if (sent.project.kernel.trimmed().isEmpty()) {
-        const QStringList names = KernelSignature::kernelNames(sent.project.source);
-        sent.project.kernel = names.isEmpty() ? QStringLiteral("kernel") : names.first();
-    }
-    send(RunnerCodec::encodeRequest(MessageType::Compile, id, sent));
-}
-
-void RunnerConnection::failPendingCompiles(const QString& why) {
-    for (const quint64 id : std::exchange(m_compilesPending, {})) {
-        CompileResult failed;
-        failed.log = why;
-        emit compiled(id, failed);
     }
 }
 

@@ -84,7 +84,12 @@ public:
     void requestResources(quint64 id, const RunRequest& request);
     /// Compiles in the runner (for a client without NVRTC); answered by compiled(), also when
     /// the runner cannot be reached (a failed result whose log says why).
-    void requestCompile(quint64 id, const RunRequest& request);
+    /// `program` (another runner's, from programReady()) non-empty: the runner takes it
+    /// instead of compiling when it is the same compile (Protocol.h, "program").
+    void requestCompile(quint64 id, const RunRequest& request, const QByteArray& program = {});
+    /// Asks for the program the runner compiled for `request` and `arch`; answered by
+    /// programReady() at once (the runner never compiles for it, nor waits for its run).
+    void requestProgram(quint64 id, const RunRequest& request, const QString& arch);
     /// Asks the runner to stop the active run between repetitions; after a grace it is killed
     /// (killed(StopReason::Cancel)) and the run ends as Cancelled.
     void cancel();
@@ -122,6 +127,9 @@ signals:
     void resourcesReady(quint64 id, const QString& kernel,
                         const kernelpad::KernelResources& resources);
     void compiled(quint64 id, const kernelpad::CompileResult& result);
+    /// The answer to requestProgram(): the program's bytes (a compile-cache entry), or empty
+    /// and why (the runner holds none, or could not be reached).
+    void programReady(quint64 id, const QByteArray& program, const QString& error);
     /// A result said "poisoned": the runner is exiting and will not touch the GPU again.
     /// Emitted just before that result's runFinished().
     void poisoned();
@@ -185,7 +193,8 @@ private:
     QTimer m_helloTimer;                ///< from start() to the hello
     bool m_devicesPending = false;      ///< a devices request waits for its answer
     QVector<quint64> m_compilesPending; ///< compile requests without an answer yet
-    /// Answers every pending compile with a failure that says `why`.
+    QVector<quint64> m_programsPending; ///< program requests without an answer yet
+    /// Answers every pending compile and program request with a failure that says `why`.
     void failPendingCompiles(const QString& why);
     QString m_outputDir; ///< the runner's private folder for output buffers
     std::optional<ActiveRun> m_active;

@@ -1,8 +1,10 @@
 // RunnerConnection's answers: what RunnerCodec decoded from the runner acted on (signals, the
 // watchdog, the outputs read from the runner's folder or handed to the transfers), and the
-// codec's errors turned into stop reasons. No parsing here.
+// codec's errors turned into stop reasons; compile and program requests, whose answers these are.
+// No parsing here.
 #include "core/runner/RunnerConnection.h"
 
+#include "core/compile/KernelSignature.h"
 #include "core/io/SafeFile.h"
 #include "core/io/Trace.h"
 #include "core/launch/BufferInit.h"
@@ -12,7 +14,48 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <utility>
+
 namespace kernelpad {
+
+void RunnerConnection::requestCompile(quint64 id, const RunRequest& request,
+                                      const QByteArray& program) {
+    QString error;
+    m_compilesPending.push_back(id);
+    if (!start(&error)) {
+        failPendingCompiles(error);
+        return;
+    }
+    // A compile needs no kernel but a request's project names one (Project::fromJson): a plain
+    // .cu names its first __global__ function, which adds no name expression (only a template
+    // instantiation does), so the compile is the same.
+    RunRequest sent = request;
+    if (sent.project.kernel.trimmed().isEmpty()) {
+        const QStringList names = KernelSignature::kernelNames(sent.project.source);
+        sent.project.kernel = names.isEmpty() ? QStringLiteral("kernel") : names.first();
+    }
+    send(RunnerCodec::encodeCompile(id, sent, program));
+}
+
+void RunnerConnection::requestProgram(quint64 id, const RunRequest& request, const QString& arch) {
+    QString error;
+    m_programsPending.push_back(id);
+    if (!start(&error)) {
+        failPendingCompiles(error);
+        return;
+    }
+    send(RunnerCodec::encodeProgram(id, request, arch));
+}
+
+void RunnerConnection::failPendingCompiles(const QString& why) {
+    for (const quint64 id : std::exchange(m_compilesPending, {})) {
+        CompileResult failed;
+        failed.log = why;
+        emit compiled(id, failed);
+    }
+    for (const quint64 id : std::exchange(m_programsPending, {}))
+        emit programReady(id, {}, why);
+}
 
 void RunnerConnection::onReadyRead() {
     const QByteArray bytes = m_process->readAllStandardOutput();
@@ -97,6 +140,10 @@ void RunnerConnection::onEvent(const RunnerCodec::Event& e) {
         if (m_compilesPending.removeOne(e.id))
             emit compiled(e.id, e.compile);
         break;
+    case MessageType::Program:
+        if (m_programsPending.removeOne(e.id))
+            emit programReady(e.id, e.program, e.message);
+        break;
     case MessageType::Error:
         onError(e.id, e.message);
         break;
@@ -106,7 +153,9 @@ void RunnerConnection::onEvent(const RunnerCodec::Event& e) {
 }
 
 void RunnerConnection::onError(quint64 id, const QString& message) {
-    if (m_compilesPending.removeOne(id)) {
+    if (m_programsPending.removeOne(id)) {
+        emit programReady(id, {}, message);
+    } else if (m_compilesPending.removeOne(id)) {
         CompileResult refused;
         refused.log = message;
         emit compiled(id, refused);

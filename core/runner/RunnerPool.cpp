@@ -2,6 +2,7 @@
 
 #include "core/runner/RunnerClient.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace kernelpad {
@@ -89,6 +90,9 @@ void RunnerPool::makeClient(int index) {
     // RunnerConnection says a process died right after the run's answer (runFinished, then
     // crashed or killed), in the same call: the answer is settled a turn of the event loop
     // later, when it is known which of the two it was.
+    connect(r.client, &RunnerClient::programReady, this,
+            [this](quint64 id, const QByteArray& program) { onProgramReady(id, program); });
+    connect(r.client, &RunnerClient::compiled, this, &RunnerPool::onCompiled);
     connect(r.client, &RunnerClient::runnerRestarted, this, [this, index](const QString& why) {
         Runner& runner = m_runners[index];
         if (runner.answer)
@@ -205,6 +209,56 @@ void RunnerPool::precompile(int runner, const RunRequest& request) {
     m_runners[runner].client->requestCompile(++m_nextRunId, compile);
 }
 
+quint64 RunnerPool::handOver(int donor, int runner, const RunRequest& request,
+                             const QString& arch) {
+    const quint64 id = ++m_nextRunId;
+    if (runner < 0 || runner >= m_runners.size() || !m_runners[runner].client)
+        return id; // out: nothing to take it
+    if (donor < 0 || donor >= m_runners.size() || donor == runner || !m_runners[donor].client) {
+        m_askedFor.insert(id, HandOver{id, runner, -1, request});
+        onProgramReady(id, {}); // no donor: compiled there
+        return id;
+    }
+    m_askedFor.insert(id, HandOver{id, runner, donor, request});
+    ++m_runners[runner].awaitingPrograms;
+    RunRequest asked = request;
+    asked.device = m_runners[donor].entry.device;
+    m_runners[donor].client->requestProgram(id, asked, arch);
+    return id;
+}
+
+void RunnerPool::onProgramReady(quint64 id, const QByteArray& program) {
+    if (!m_askedFor.contains(id))
+        return;
+    const HandOver h = m_askedFor.take(id);
+    Runner& r = m_runners[h.runner];
+    if (h.donor >= 0)
+        r.awaitingPrograms = std::max(0, r.awaitingPrograms - 1);
+    if (r.client) {
+        // Without a program (the donor holds none, or was lost) the runner compiles it itself.
+        RunRequest compile = h.request;
+        compile.device = r.entry.device; // its arch, as a run there compiles for
+        const quint64 compileId = ++m_nextRunId;
+        m_taking.insert(compileId, h);
+        r.client->requestCompile(compileId, compile, program);
+    }
+    dispatch(); // the jobs that waited for it go to the runner behind it
+}
+
+void RunnerPool::dropHandOversFrom(int donor) {
+    const QList<HandOver> asked = m_askedFor.values();
+    for (const HandOver& h : asked)
+        if (h.donor == donor)
+            onProgramReady(h.id, {});
+}
+
+void RunnerPool::onCompiled(quint64 id, const CompileResult& result) {
+    if (!m_taking.contains(id))
+        return; // a precompile's, or one of the client's own
+    const HandOver h = m_taking.take(id);
+    emit handedOver(h.id, h.runner, result.ok && result.cacheHit);
+}
+
 bool RunnerPool::mayRun(const Job& job, int runner) const {
     if (job.onlyRunner >= 0 && job.onlyRunner != runner && m_runners[job.onlyRunner].client)
         return false;
@@ -222,7 +276,7 @@ void RunnerPool::dispatch() {
     // simply takes fewer.
     for (int i = 0; i < m_runners.size() && !m_queue.isEmpty(); ++i) {
         const Runner& r = m_runners[i];
-        if (!r.client || r.job)
+        if (!r.client || r.job || r.awaitingPrograms > 0)
             continue;
         for (int k = 0; k < m_queue.size(); ++k) {
             if (mayRun(m_queue[k], i)) {
@@ -306,6 +360,7 @@ void RunnerPool::lose(int runner, Job job, const QString& reason) {
         r.client->disconnect(this);
         r.client->deleteLater(); // its process is told to exit or killed
         r.client = nullptr;
+        dropHandOversFrom(runner);
     } else {
         what = QStringLiteral("Runner %1 (%2) was lost and started again (restart %3 of %4): %5")
                    .arg(runner)

@@ -10,6 +10,7 @@
 #include "core/run/RunTypes.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QObject>
 #include <QVector>
 
@@ -74,6 +75,13 @@ public:
     /// Has `runner` compile `request` (kept in its compile cache) without running it, ahead of
     /// a job that will need it; nothing when the runner is out. Its jobs queue behind it.
     void precompile(int runner, const RunRequest& request);
+    /// precompile() without the compiler: `runner` takes the program `donor` compiled for
+    /// `request` for `arch` (the arch of both runners' devices), which the donor hands out at
+    /// once, even during a run (Protocol.h, "program"). Where the donor holds none, or it is not
+    /// the compile `runner` would make (another compiler, another header on another computer),
+    /// `runner` compiles it itself. Its jobs queue behind it (none starts there until the donor
+    /// has answered). Returns an id for handedOver().
+    quint64 handOver(int donor, int runner, const RunRequest& request, const QString& arch);
     /// Answers every queued job as cancelled and cancels the running ones (their answers
     /// follow from the runners); drained() follows once every runner is idle.
     void cancelAll();
@@ -111,6 +119,9 @@ signals:
     void runnerLost(int runner, const QString& reason);
     /// The queue is empty and every runner idle (after the last answer).
     void drained();
+    /// handOver() `id` is done: `runner` holds the program, taken from the donor without
+    /// compiling when `taken`, else compiled (or failed to compile) there.
+    void handedOver(quint64 id, int runner, bool taken);
 
 private:
     struct Job {
@@ -135,9 +146,24 @@ private:
         int losses = 0;
         int answered = 0;
         QString lastLoss;
+        /// Hand-overs to this runner waiting for their donor's answer: its jobs wait too, so
+        /// that they reach the runner behind the program, not before it.
+        int awaitingPrograms = 0;
+    };
+
+    /// A program handed from one runner to another (handOver()).
+    struct HandOver {
+        quint64 id = 0;
+        int runner = -1;
+        int donor = -1; ///< the runner asked for the program, -1: none
+        RunRequest request;
     };
 
     void makeClient(int index);
+    void onProgramReady(quint64 id, const QByteArray& program);
+    /// The hand-overs asked of `donor`, now out for good, go on without a program.
+    void dropHandOversFrom(int donor);
+    void onCompiled(quint64 id, const CompileResult& result);
     void dispatch();
     [[nodiscard]] bool mayRun(const Job& job, int runner) const;
     void start(int runner, Job job);
@@ -154,6 +180,8 @@ private:
 
     QVector<Runner> m_runners;
     QVector<Job> m_queue;
+    QHash<quint64, HandOver> m_askedFor; ///< a donor's program request id -> its hand-over
+    QHash<quint64, HandOver> m_taking;   ///< the receiving runner's compile id -> its hand-over
     /// Times each job's client-side steps (RunResult::stagesMs, client): its wait in the queue
     /// and the turn of the event loop from the runner's answer to the pool's.
     QElapsedTimer m_clock;

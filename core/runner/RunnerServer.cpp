@@ -16,6 +16,7 @@
 #include "core/run/TelemetryClockLock.h"
 #include "core/runner/ConsoleCapture.h"
 #include "core/runner/Protocol.h"
+#include "core/runner/RunnerServerPrograms.h"
 #include "core/runner/RunnerServerStreams.h"
 #include "core/runner/StreamFiles.h"
 
@@ -123,9 +124,11 @@ QJsonArray writeOutputs(const QDir& dir, quint64 id, QVector<OutputBuffer>& outp
 
 /// What the reader thread and the loop share.
 struct Channel {
-    explicit Channel(serve::Output& output)
-        : out(output) {}
+    Channel(serve::Output& output, CompileCache& programs)
+        : out(output)
+        , cache(programs) {}
     serve::Output& out;
+    CompileCache& cache; ///< the session's compile cache (thread-safe): "program" reads it
     Inbox inbox;
     std::atomic_bool cancel{false};
     std::atomic<quint64> activeRun{0}; ///< the run in progress, 0 between runs
@@ -197,6 +200,10 @@ private:
                 m_channel.cancel = true;
             return Next::Read;
         }
+        if (m->type == MessageType::Program) { // at once, not behind a run: it never compiles
+            serve::answerProgram(out, *m, m_channel.cache);
+            return Next::Read;
+        }
         if (m->body.contains(QStringLiteral("stream"))) {
             onStreamedRequest(std::move(*m));
             return Next::Read;
@@ -261,6 +268,7 @@ public:
         : m_channel(channel)
         , m_out(channel.out)
         , m_console(console)
+        , m_cache(channel.cache)
         , m_session(&m_cache)
         , m_dir(outputDir) {}
 
@@ -418,10 +426,16 @@ private:
 
     void answerCompile(const RunnerMessage& m, const RunRequest& request) {
         QString why;
-        const CompileResult compiled = compileProject(request.project, request.projectDir,
-                                                      resolveArch(request, &why), &m_cache);
-        m_out.send(
-            RunnerMessage::make(MessageType::Compile, m.id, {{"result", compiled.toJson()}}));
+        const QString arch = resolveArch(request, &why);
+        // Another runner's program for the same compile is taken instead of compiling again.
+        QString refused;
+        const bool taken = serve::takeProgram(m, request, arch, m_cache, &refused);
+        const CompileResult compiled =
+            compileProject(request.project, request.projectDir, arch, &m_cache);
+        QJsonObject body{{"result", compiled.toJson()}, {"programTaken", taken}};
+        if (!refused.isEmpty())
+            body.insert(QStringLiteral("programNote"), refused);
+        m_out.send(RunnerMessage::make(MessageType::Compile, m.id, body));
     }
 
     void answerResources(const RunnerMessage& m, const RunRequest& request) {
@@ -524,7 +538,7 @@ private:
     Channel& m_channel;
     serve::Output& m_out;
     ConsoleCapture& m_console;
-    CompileCache m_cache;
+    CompileCache& m_cache;
     ExecutionSession m_session;
     QDir m_dir; ///< the runner's private folder for output files
     serve::KeptOutputs m_kept;
@@ -559,7 +573,8 @@ int runRunnerServer() {
     if (const QString step = slurmStep(); !step.isEmpty())
         hello.insert(QStringLiteral("batchStep"), step);
     out.send(RunnerMessage::make(MessageType::Hello, 0, hello));
-    Channel channel(out);
+    CompileCache cache;
+    Channel channel(out, cache);
     RequestReader reader(channel, outputDir.path());
     std::thread readerThread([&reader] { reader.run(); });
     // Never destroyed: std::_Exit below ends the process without calling into the driver

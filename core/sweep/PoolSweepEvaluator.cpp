@@ -22,6 +22,10 @@ constexpr quint64 kAbLaneMask = (quint64(1) << 16) - 1;
 /// off) would cost more than the share saves.
 constexpr double kMaxJoinCompileMs = 100;
 
+/// What taking a program from another runner costs, about: its bytes there and back and into
+/// the cache (a CUB program's few megabytes), against a compile's second or more.
+constexpr double kHandOverMs = 30;
+
 /// The runner's "compiling" step of `result`, 0 when it reported none.
 double compilingMs(const RunResult& result) {
     for (const StageTime& s : result.stagesMs)
@@ -67,6 +71,13 @@ PoolSweepEvaluator::PoolSweepEvaluator(RunnerPool* pool, QObject* parent)
                 m_compileMsOf[key] = std::max(m_compileMsOf.value(key), compilingMs(result));
             emit finished(tag, result, deviceName);
         });
+    // A program handed over that did not fit (another compiler, another header) is compiled.
+    connect(m_pool, &RunnerPool::handedOver, this, [this](quint64 id, int runner, bool taken) {
+        const QString key = m_handOverKey.take(id);
+        if (!taken && runner >= 0 && runner < m_compilingOn.size())
+            if (auto it = m_compilingOn[runner].find(key); it != m_compilingOn[runner].end())
+                it->handedOver = false;
+    });
     m_compiledOn.resize(m_pool->runnerCount());
     m_compilingOn.resize(m_pool->runnerCount());
     m_clock.start();
@@ -125,10 +136,8 @@ void PoolSweepEvaluator::prepareFollowUp(const QVector<RunRequest>& requests) {
             continue;
         for (const RunRequest& request : requests) {
             const QString key = compileKey(request);
-            if (m_compiledOn[i].contains(key))
-                continue;
-            startedCompiling(i, key); // its runs queue behind the compile
-            m_pool->precompile(i, request);
+            if (!m_compiledOn[i].contains(key))
+                provide(i, request, key); // its runs queue behind it
         }
     }
 }
@@ -154,27 +163,52 @@ void PoolSweepEvaluator::cancel() {
     m_pool->cancelAll();
 }
 
-void PoolSweepEvaluator::startedCompiling(int runner, const QString& key) {
+void PoolSweepEvaluator::startedCompiling(int runner, const QString& key, bool handedOver) {
     m_compiledOn[runner].insert(key);
-    m_compilingOn[runner].insert(key, m_clock.elapsed());
+    m_compilingOn[runner].insert(key, Ahead{m_clock.elapsed(), handedOver});
+}
+
+int PoolSweepEvaluator::donorOf(int runner, const QString& key) const {
+    const QString arch =
+        m_deviceOf.value(runner).name.isEmpty() ? QString() : m_deviceOf[runner].arch();
+    for (int r = 0; r < m_compiledOn.size() && !arch.isEmpty(); ++r)
+        if (r != runner && m_pool->runnerPid(r) != 0 && m_compiledOn[r].contains(key) &&
+            !m_compilingOn[r].contains(key) && !m_deviceOf[r].name.isEmpty() &&
+            m_deviceOf[r].arch() == arch)
+            return r;
+    return -1;
+}
+
+void PoolSweepEvaluator::provide(int runner, const RunRequest& request, const QString& key) {
+    // A compile quicker than a hand-over (the disk cache's, a small kernel's) is made there.
+    int donor = m_compileMsOf.value(key) > kHandOverMs ? donorOf(runner, key) : -1;
+    // Runners of this computer that share a disk cache load it from there.
+    const auto local = [this](int r) { return m_pool->runnerEntry(r).spec.isLocal(); };
+    if (donor >= 0 && m_localDiskCache && local(runner) && local(donor))
+        donor = -1;
+    startedCompiling(runner, key, donor >= 0);
+    if (donor < 0)
+        return m_pool->precompile(runner, request);
+    m_handOverKey.insert(m_pool->handOver(donor, runner, request, m_deviceOf[runner].arch()), key);
 }
 
 double PoolSweepEvaluator::compileLeftMs(int runner, const QString& key) const {
     if (!m_compiledOn[runner].contains(key))
         return m_compileMsOf.value(key);
-    const QHash<QString, qint64>& handed = m_compilingOn[runner];
+    const QHash<QString, Ahead>& handed = m_compilingOn[runner];
     const auto it = handed.constFind(key);
     if (it == handed.constEnd())
         return 0;
     // A runner compiles what it is handed in turn: this compile ends once those handed out
-    // before it and itself have taken about as long as the sweep's compiles of them did.
+    // before it and itself have taken about as long as the sweep's compiles of them did (a
+    // program taken from another runner: kHandOverMs).
     double queuedMs = 0;
-    qint64 firstMs = it.value();
+    qint64 firstMs = it->sinceMs;
     for (auto q = handed.constBegin(); q != handed.constEnd(); ++q) {
-        if (q.value() > it.value())
+        if (q->sinceMs > it->sinceMs)
             continue;
-        queuedMs += m_compileMsOf.value(q.key());
-        firstMs = std::min(firstMs, q.value());
+        queuedMs += q->handedOver ? kHandOverMs : m_compileMsOf.value(q.key());
+        firstMs = std::min(firstMs, q->sinceMs);
     }
     return std::max(0.0, queuedMs - double(m_clock.elapsed() - firstMs));
 }
@@ -184,6 +218,9 @@ double PoolSweepEvaluator::missingCompileMs(int runner, const QStringList& keys)
     double ms = 0;
     for (const QString& key : keys) {
         double left = compileLeftMs(runner, key);
+        // Compiled by another runner of its arch: handed over.
+        if (!m_compiledOn[runner].contains(key) && donorOf(runner, key) >= 0)
+            left = std::min(left, kHandOverMs);
         // Compiled by another runner of this computer: the disk cache has it, a load away.
         for (int r = 0; r < m_compiledOn.size() && m_localDiskCache && local(runner); ++r)
             if (r != runner && local(r) && m_compiledOn[r].contains(key))
@@ -267,17 +304,16 @@ void PoolSweepEvaluator::compareAb(quint64 tag, const AbOrder& order) {
     const QString b = compileKey(order.b);
     const int primary = readiestRunner({a, b});
     const QVector<int> runners = abRunners(primary, {a, b}, &m_oneDeviceReason);
-    // A device that joins without both programs compiles them first (its runs queue behind);
-    // one alone compiles them in its first runs, as ever.
+    // A device that joins without both programs takes or compiles them first (its runs queue
+    // behind); one alone takes them, or compiles them in its first runs, as ever.
     for (int r : runners) {
-        if (runners.size() < 2 || r < 0)
+        if (r < 0)
             break;
         for (const RunRequest* arm : {&order.a, &order.b}) {
             const QString key = compileKey(*arm);
-            if (m_compiledOn[r].contains(key))
+            if (m_compiledOn[r].contains(key) || (runners.size() < 2 && donorOf(r, key) < 0))
                 continue;
-            startedCompiling(r, key);
-            m_pool->precompile(r, *arm);
+            provide(r, *arm, key);
         }
     }
     for (AbLane& lane : m_lanes)

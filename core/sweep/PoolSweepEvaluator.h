@@ -12,9 +12,12 @@
 // one runner, run it on one runner as before, and the result says why: one that has compiled
 // both programs (a runner keeps what it compiled in memory), else the one that ran the best, else
 // the first that takes one of its runs. A device's run answered by another runner (its own was
-// lost) ends that device's A/B with an error. With the disk compile cache off, the other program
-// would be compiled again: prepareFollowUp() has runners that idle in the sweep's tail compile
-// the likely pair ahead (a device still compiling counts what is left: compileLeftMs), the A/B
+// lost) ends that device's A/B with an error. With the disk compile cache off (or runners on
+// other computers), the other program would be compiled again: a runner that lacks a program
+// another runner of its arch has compiled takes that runner's instead (RunnerPool::handOver, a
+// transfer of milliseconds, not a compile), else compiles it; prepareFollowUp() has runners that
+// idle in the sweep's tail do so for the likely pair ahead (a device still compiling counts what
+// is left: compileLeftMs), the A/B
 // starts on the runner with least left to compile (readiestRunner), and a re-timing goes to the
 // runner that compiled its program, while the A/B starts beside it (comparesBesideRuns()): the
 // re-timing's runner takes its share of the A/B once it is done.
@@ -84,15 +87,24 @@ private:
     /// What compiling those of `keys` that `runner` has not compiled would cost it: what is
     /// left of a compile it has started (as long as the sweep's compile of it took, less the
     /// time since), or of one another runner of this computer has with the disk cache on
-    /// (done: nothing, a load away), else the whole of the sweep's compile.
+    /// (done: nothing, a load away), a hand-over's kHandOverMs where another runner of its
+    /// arch has compiled it (donorOf), else the whole of the sweep's compile.
     [[nodiscard]] double missingCompileMs(int runner, const QStringList& keys) const;
     /// What is left of `key`'s compile on `runner`: none once it ran there or its compile is
     /// done; for one handed out ahead, the sweep's compiles of it and of those handed to that
     /// runner before it (it compiles them in turn) less the time since the first of them; the
     /// sweep's whole compile when `runner` was never handed it.
     [[nodiscard]] double compileLeftMs(int runner, const QString& key) const;
-    /// `runner` is handed `key` to compile ahead of its runs.
-    void startedCompiling(int runner, const QString& key);
+    /// A running runner other than `runner`, of its arch, whose compile of `key` is done (a run
+    /// of it ended there); -1 when none, or while `runner`'s device is not known yet.
+    [[nodiscard]] int donorOf(int runner, const QString& key) const;
+    /// Has `runner` hold `request`'s program (compile key `key`) ahead of its runs: taken from
+    /// a donor (donorOf) where there is one and the sweep's compile of it took longer than a
+    /// hand-over, else compiled there.
+    void provide(int runner, const RunRequest& request, const QString& key);
+    /// `runner` is handed `key` to compile ahead of its runs; `handedOver`: taken from another
+    /// runner instead of compiling.
+    void startedCompiling(int runner, const QString& key, bool handedOver = false);
 
     RunnerPool* m_pool;
     std::vector<AbLane> m_lanes; ///< the comparison's devices, kept until the next one
@@ -100,9 +112,15 @@ private:
     QString m_oneDeviceReason;
     QHash<quint64, QString> m_keyOf;     ///< a configuration in flight -> its compile key
     QVector<QSet<QString>> m_compiledOn; ///< per runner: the compile keys it holds or compiles
-    /// per runner: the keys it was handed to compile ahead, and when (m_clock's ms), until a run
-    /// of it ends there
-    QVector<QHash<QString, qint64>> m_compilingOn;
+    /// A program a runner was handed to compile ahead (or to take from another runner).
+    struct Ahead {
+        qint64 sinceMs = 0;      ///< m_clock's time when it was handed
+        bool handedOver = false; ///< taken from another runner: kHandOverMs, not a compile
+    };
+    /// per runner: the keys it was handed ahead, until a run of it ends there
+    QVector<QHash<QString, Ahead>> m_compilingOn;
+    /// a hand-over in flight (RunnerPool::handOver's id) -> the key it hands
+    QHash<quint64, QString> m_handOverKey;
     QElapsedTimer m_clock;                ///< since the evaluator was made
     QHash<QString, double> m_compileMsOf; ///< compile key -> its longest "compiling" step
     bool m_localDiskCache = true;         ///< this computer's runners share a disk compile cache

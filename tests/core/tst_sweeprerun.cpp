@@ -2,8 +2,9 @@
 // runner dies in the middle of a configuration: that configuration runs once more on the other
 // runner and the sweep completes with every configuration recorded once; a configuration that
 // takes down a runner each time it runs is tried on two runners, then recorded as failed with
-// an error that names both runners and why each died. The best's A/B runs on the runner that
-// has compiled both arms, the runner idle in the sweep's tail compiling the missing one ahead.
+// an error that names both runners and why each died. The best's A/B runs on the runners that
+// have compiled both arms or can take them: from the disk cache, by compiling a quick one, or
+// by taking another runner's program (RunnerPool::handOver) where compiling would be slow.
 
 #include "../support/StandInRunner.h"
 #include "../support/TestMain.h"
@@ -19,7 +20,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -94,11 +94,14 @@ RunRequest transposeOver(const QJsonArray& widths) {
 
 /// A stand-in runner for the sweep's follow-up: a run of the configuration WIDTH_Q=N (a
 /// define) is answered with 12 samples of N ms, after 0.8 s for N = 4 (the tail) and 0.05 s
-/// else; each run and each compile is logged as "run PID N" / "compile PID N". Each answer says
-/// its compile succeeded and took `compileMs` (RunResult::compile, stagesMs).
+/// else; each run and each compile is logged as "run PID N" / "compile PID N", a request for its
+/// program as "program PID N" and a compile that comes with another runner's program as
+/// "take PID N". Each answer says its compile succeeded and took `compileMs`
+/// (RunResult::compile, stagesMs). `handsOut`: program requests are answered with a program,
+/// else with an error (the runner holds none).
 class FollowUpRunner {
 public:
-    explicit FollowUpRunner(double compileMs = 0) {
+    explicit FollowUpRunner(double compileMs = 0, bool handsOut = true) {
         for (int n = 1; n <= 4; ++n) {
             RunResult ok;
             ok.status = RunStatus::Ok;
@@ -113,13 +116,20 @@ public:
             QStringLiteral(
                 "  n=$(printf '%s' \"$line\" | sed -n 's/.*\"WIDTH_Q=\\([0-9]*\\)\".*/\\1/p')\n"
                 "  case \"$line\" in\n"
+                "  *'\"program\":\"'*'\"type\":\"compile\"'*) echo \"take $$ $n\" >> '%1/log' ;;\n"
                 "  *'\"type\":\"compile\"'*) echo \"compile $$ $n\" >> '%1/log' ;;\n"
+                "  *'\"type\":\"program\"'*) echo \"program $$ $n\" >> '%1/log'\n"
+                // its "arch" comes before its "id"
+                "    id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\":\\([0-9]*\\).*/\\1/p')\n"
+                "    printf '{\"type\":\"program\",\"id\":%s,%3}\\n' \"$id\" ;;\n"
                 "  *'\"type\":\"run\"'*)\n"
                 "    if [ \"$n\" = 4 ]; then sleep 0.8; else sleep 0.05; fi\n"
                 "    echo \"run $$ $n\" >> '%1/log'\n"
                 "    %2 ;;\n"
                 "  esac\n")
-                .arg(m_runner.dir(), m_runner.answerWith(QStringLiteral("ok-'$n'.json"))));
+                .arg(m_runner.dir(), m_runner.answerWith(QStringLiteral("ok-'$n'.json")),
+                     handsOut ? QStringLiteral("\"program\":\"AAAA\"")
+                              : QStringLiteral("\"error\":\"none held\"")));
     }
     void apply(RunnerPool& pool) const { m_runner.apply(pool); }
     /// Every run and compile, in order ("run 1234 2").
@@ -172,25 +182,34 @@ private slots:
         QTest::addColumn<bool>("diskCache");
         QTest::addColumn<QVector<int>>("ordinals"); // of the pool's runners
         QTest::addColumn<int>("devices");
-        QTest::newRow("quick compiles: both devices") << 5.0 << false << QVector<int>{0, 1} << 2;
-        QTest::newRow("full compiles, no disk cache: the device that holds both")
-            << 900.0 << false << QVector<int>{0, 1} << 1;
-        QTest::newRow("full compiles, the disk cache has them: both devices")
-            << 900.0 << true << QVector<int>{0, 1} << 2;
+        QTest::addColumn<bool>("handsOut"); // the runners answer program requests with one
+        QTest::addColumn<QString>("ahead"); // how the other device gets the arms: "compile",
+                                            // "take" (another runner's program) or "" (none)
+        QTest::newRow("quick compiles: both devices, compiling")
+            << 5.0 << false << QVector<int>{0, 1} << 2 << true << "compile";
+        QTest::newRow("full compiles, no disk cache: both devices, taking the programs")
+            << 900.0 << false << QVector<int>{0, 1} << 2 << true << "take";
+        QTest::newRow("full compiles, no disk cache, no program handed out: compiling")
+            << 900.0 << false << QVector<int>{0, 1} << 2 << false << "compile";
+        QTest::newRow("full compiles, the disk cache has them: both devices, compiling")
+            << 900.0 << true << QVector<int>{0, 1} << 2 << true << "compile";
         // Two runners of one GPU would time each other's kernels.
-        QTest::newRow("two runners of one device: one") << 5.0 << false << QVector<int>{0, 0} << 1;
+        QTest::newRow("two runners of one device: one")
+            << 5.0 << false << QVector<int>{0, 0} << 1 << true << "";
     }
     void theAbRunsWhereBothArmsAreCompiled() {
         // Four configurations over two runners, the longest first (4, the long tail, on one;
         // 3, 2 and 1 on the other): the best is 1, the runner-up 2, both compiled on one runner
-        // only. The A/B runs on both runners (one model) when compiling both arms on the other
-        // is cheap (quick compiles, or the disk cache has them), that one compiling both first;
-        // else only where both are compiled. Either way no arm of it runs on a runner that had
-        // not compiled it before.
+        // only. The A/B runs on both runners (one model), the other first compiling both arms
+        // where that is cheap (quick compiles, or the disk cache has them), else taking them
+        // from the runner that compiled them (or compiling them when it hands none out). No
+        // arm of it runs on a runner that had not compiled or taken it before.
         QFETCH(double, compileMs);
         QFETCH(bool, diskCache);
         QFETCH(QVector<int>, ordinals);
         QFETCH(int, devices);
+        QFETCH(bool, handsOut);
+        QFETCH(QString, ahead);
         // The evaluator reads whether this computer's runners share a disk cache when made.
         QTemporaryDir cache;
         const QByteArray was = qgetenv("KERNELPAD_CACHE_DIR");
@@ -206,7 +225,7 @@ private slots:
             {"strategy", QJsonObject{{"kind", "exhaustive"}}},
             {"objective", "time"}});
         QString error;
-        FollowUpRunner runner(compileMs);
+        FollowUpRunner runner(compileMs, handsOut);
         RunnerPool pool(ordinals);
         runner.apply(pool);
         pool.warmUp();
@@ -226,11 +245,20 @@ private slots:
         int abRuns = 0;
         QSet<QString> abPids;
         QSet<QString> compiledAhead;
+        QSet<QString> taken;
+        QSet<QString> askedOf; // pids asked for a program
         for (const QString& line : log) {
             const QStringList f = line.split(QLatin1Char(' '));
             QCOMPARE(f.size(), 3);
+            if (f[0] == QLatin1String("program")) {
+                askedOf.insert(f[1]);
+                QVERIFY2(has.value(f[1]).contains(f[2]), qPrintable(shown)); // it compiled it
+                continue;
+            }
             if (f[0] == QLatin1String("compile")) {
                 compiledAhead.insert(f[2]);
+            } else if (f[0] == QLatin1String("take")) {
+                taken.insert(f[2]);
             } else if (configurations < 4) {
                 ++configurations;
             } else {
@@ -245,20 +273,18 @@ private slots:
         QCOMPARE(configurations, 4);
         QVERIFY2(abRuns >= 8, qPrintable(shown));
         QCOMPARE(abPids.size(), devices);
-        QCOMPARE(!compiledAhead.isEmpty(), devices == 2);
+        QCOMPARE(!compiledAhead.isEmpty(), ahead == QLatin1String("compile"));
+        QCOMPARE(!taken.isEmpty(), ahead == QLatin1String("take"));
+        if (!compiledAhead.isEmpty() || !taken.isEmpty())
+            QCOMPARE(compiledAhead + taken, (QSet<QString>{"1", "2"}));
+        // Asked of the runner that compiled both, never of the one that takes them.
+        QCOMPARE(askedOf.size(), ahead == QLatin1String("take") || !handsOut ? 1 : 0);
         const SweepRecord best = confirmed.first().at(0).value<SweepRecord>();
         QVERIFY(best.confirmation);
         QCOMPARE(best.confirmation->devices.size(), devices == 1 ? 0 : devices);
         const QString text = best.confirmation->text(best.key);
         if (ordinals[0] == ordinals[1])
             QVERIFY2(best.confirmation->oneDeviceReason.isEmpty(), qPrintable(text));
-        else if (devices == 1)
-            // The other device lacks one arm or both: 900 ms of compiling each.
-            QVERIFY2(text.contains(QRegularExpression(
-                         QStringLiteral("; on one device: the other devices have not compiled "
-                                        "both configurations \\(compiling them took (900|1800) "
-                                        "ms\\)$"))),
-                     qPrintable(text));
         else
             QVERIFY2(text.startsWith(QStringLiteral("confirmed on 2 devices: WIDTH_Q=1 is")),
                      qPrintable(text));
