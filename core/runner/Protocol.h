@@ -45,7 +45,10 @@
 //   {"type":"devices","id":8,"devices":[{DeviceInfo}],"error":null}
 //   {"type":"resources","id":9,"kernel":"saxpy","resources":{KernelResources}} or
 //   {"type":"resources","id":9,"error":"..."}
-//   {"type":"compile","id":10,"result":{CompileResult}}
+//   {"type":"compile","id":10,"result":{CompileResult},"programTaken":false}
+//                                                     "programTaken": a program handed in
+//                                                     was used; "programNote" says why
+//                                                     one was not
 //   {"type":"program","id":11,"program":"<base64>"} or  a compile-cache entry
 //   {"type":"program","id":11,"error":"..."}          (DiskCompileCache::encodeEntry)
 //   {"type":"error","id":7,"message":"..."}           a request the runner could not read

@@ -107,8 +107,8 @@ private slots:
     }
 
     void aProgramOfAnotherCompileIsRefused_data() {
-        QTest::addColumn<QString>("arch");   // the receiving runner's compile
-        QTest::addColumn<bool>("damaged");   // a byte of the program flipped
+        QTest::addColumn<QString>("arch"); // the receiving runner's compile
+        QTest::addColumn<bool>("damaged"); // a byte of the program flipped
         QTest::newRow("another arch") << QStringLiteral("sm_80") << false;
         QTest::newRow("damaged") << QStringLiteral("sm_90") << true;
     }
@@ -138,8 +138,9 @@ private slots:
         // Never compiled there, and held for sm_90 only.
         QVERIFY(programOf(a, 2, compileOf(QStringLiteral("never")), QStringLiteral("sm_90"), &why)
                     .isEmpty());
-        QVERIFY2(why.contains(QStringLiteral("holds no compiled program of 'handover.cu' for sm_90")),
-                 qPrintable(why));
+        QVERIFY2(
+            why.contains(QStringLiteral("holds no compiled program of 'handover.cu' for sm_90")),
+            qPrintable(why));
         QVERIFY(programOf(a, 3, compileOf(QStringLiteral("held")), QStringLiteral("sm_80"), &why)
                     .isEmpty());
         QVERIFY2(why.contains(QStringLiteral("for sm_80")), qPrintable(why));
@@ -152,8 +153,8 @@ private slots:
         const RunRequest held = compileOf(QStringLiteral("answered at once"));
         QVERIFY(compiled(a, 1, held).ok);
         RunRequest slow = compileOf(QStringLiteral("slow"));
-        slow.project.source = QStringLiteral("#include <cub/block/block_reduce.cuh>\n") +
-                              slow.project.source;
+        slow.project.source =
+            QStringLiteral("#include <cub/block/block_reduce.cuh>\n") + slow.project.source;
         QStringList order;
         connect(&a, &RunnerClient::compiled, this,
                 [&order](quint64 id) { order << QStringLiteral("compiled %1").arg(id); });
@@ -188,9 +189,9 @@ private slots:
         QCOMPARE(wait(pool.handOver(0, 1, request, QStringLiteral("sm_90"))),
                  (std::pair<int, bool>{1, true}));
         // Runner 1 holds it now, runner 0 holds no "other": compiled on 0.
-        QCOMPARE(wait(pool.handOver(1, 0, compileOf(QStringLiteral("other")),
-                                    QStringLiteral("sm_90"))),
-                 (std::pair<int, bool>{0, false}));
+        QCOMPARE(
+            wait(pool.handOver(1, 0, compileOf(QStringLiteral("other")), QStringLiteral("sm_90"))),
+            (std::pair<int, bool>{0, false}));
     }
 };
 

@@ -137,6 +137,25 @@ private slots:
             QVERIFY(e.isMessage());
     }
 
+    void programAnswersDecoded() {
+        // A compiled program's bytes (any bytes: base64 on the wire), or the runner's reason.
+        RunnerCodec codec = streamedCodec();
+        const QByteArray program("\0\n{KPCC", 8);
+        const QByteArray bytes =
+            hello() +
+            line({{"type", "program"},
+                  {"id", 6},
+                  {"program", QString::fromLatin1(program.toBase64())}}) +
+            line({{"type", "program"}, {"id", 7}, {"error", "this runner holds no program"}});
+        const QVector<RunnerCodec::Event> events = codec.feed(bytes.constData(), bytes.size());
+        QCOMPARE(events.size(), 3);
+        QVERIFY(events[1].isMessage() && events[1].type == MessageType::Program);
+        QCOMPARE(events[1].program, program);
+        QVERIFY(events[1].message.isEmpty());
+        QVERIFY(events[2].program.isEmpty());
+        QCOMPARE(events[2].message, QStringLiteral("this runner holds no program"));
+    }
+
     void resultListsItsFiles() {
         QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/kernelpad-runner-XXXXXX"));
         QVERIFY(dir.isValid());
@@ -191,6 +210,15 @@ private slots:
             << int(P::Violation) << "runner progress: ";
         QTest::newRow("result without result") << hello() + line({{"type", "result"}, {"id", 1}})
                                                << int(P::Violation) << "runner result message";
+        QTest::newRow("program neither bytes nor reason")
+            << hello() + line({{"type", "program"}, {"id", 1}}) << int(P::Violation)
+            << "runner program: program: neither an error nor a program in base64";
+        QTest::newRow("program not base64")
+            << hello() + line({{"type", "program"}, {"id", 1}, {"program", "#not base64#"}})
+            << int(P::Violation) << "runner program";
+        QTest::newRow("program not a string")
+            << hello() + line({{"type", "program"}, {"id", 1}, {"program", 12}})
+            << int(P::Violation) << "runner program: program";
         QTest::newRow("oversized frame") << hello() +
                                                 line({{"type", "frame"},
                                                       {"id", 1},
@@ -264,6 +292,25 @@ private slots:
         QCOMPARE(m->body.value("buffer").toString(), QStringLiteral("out"));
         QCOMPARE(m->body.value("offset").toInt(), 64);
         QCOMPARE(m->body.value("bytes").toInt(), 128);
+        RunRequest compile;
+        compile.project.kernel = QStringLiteral("scale");
+        m = decodeRunnerMessage(RunnerCodec::encodeProgram(13, compile, "sm_90"), &error);
+        QVERIFY2(m && m->type == MessageType::Program && m->id == 13, qPrintable(error));
+        QCOMPARE(m->body.value("arch").toString(), QStringLiteral("sm_90"));
+        QCOMPARE(m->body.value("request")
+                     .toObject()
+                     .value("project")
+                     .toObject()
+                     .value("kernel")
+                     .toString(),
+                 QStringLiteral("scale"));
+        m = decodeRunnerMessage(RunnerCodec::encodeCompile(14, compile, QByteArray("\x01\x02")),
+                                &error);
+        QVERIFY2(m && m->type == MessageType::Compile, qPrintable(error));
+        QCOMPARE(QByteArray::fromBase64(m->body.value("program").toString().toLatin1()),
+                 QByteArray("\x01\x02"));
+        m = decodeRunnerMessage(RunnerCodec::encodeCompile(15, compile), &error);
+        QVERIFY2(m && !m->body.contains("program"), qPrintable(error)); // none: compiled there
         m = decodeRunnerMessage(RunnerCodec::encodeCancel(7), &error);
         QVERIFY2(m && m->type == MessageType::Cancel && m->id == 7, qPrintable(error));
         m = decodeRunnerMessage(RunnerCodec::encodeShutdown(), &error);
