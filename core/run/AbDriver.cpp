@@ -37,7 +37,23 @@ void AbDriver::start() {
         return fail(
             RunStatus::BadInput,
             QStringLiteral("B (%1) does not run on A's inputs: %2").arg(m_order.labelB, mismatch));
+    if (m_order.knownMedianAMs > 0 && m_order.knownMedianBMs > 0) {
+        // Both ran verified already (a sweep's configurations): their medians size the blocks.
+        m_result.a.verified = m_result.b.verified = true;
+        m_result.a.medianMs = m_order.knownMedianAMs;
+        m_result.b.medianMs = m_order.knownMedianBMs;
+        startBlocks();
+    }
     runNext();
+}
+
+void AbDriver::startBlocks() {
+    m_phase = Phase::Blocks;
+    // Both arms' blocks take the same count, sized by the slower arm so that neither's
+    // block runs longer than the target.
+    m_result.launchesPerBlock =
+        launchesPerBlock(std::max(m_result.a.medianMs, m_result.b.medianMs), m_order.settings);
+    m_clock.start();
 }
 
 QString AbDriver::armName(AbArm arm) const {
@@ -102,12 +118,7 @@ void AbDriver::take(const RunResult& result) {
             m_phase = Phase::VerifyB;
             break;
         }
-        m_phase = Phase::Blocks;
-        // Both arms' blocks take the same count, sized by the slower arm so that neither's
-        // block runs longer than the target.
-        m_result.launchesPerBlock =
-            launchesPerBlock(std::max(m_result.a.medianMs, m_result.b.medianMs), m_order.settings);
-        m_clock.start();
+        startBlocks();
         break;
     case Phase::Blocks:
         takeBlock(arm, result);
@@ -152,6 +163,8 @@ void AbDriver::takeBlock(AbArm arm, const RunResult& result) {
     m_accumulator.add(arm, result.timing);
     AbArmSummary& summary = arm == AbArm::A ? m_result.a : m_result.b;
     ++summary.blocks;
+    if (!summary.resources && result.resources.registers > 0) // no verified run gave them
+        summary.resources = result.resources;
     summary.launches += result.timing.reps();
     const QString stop = m_accumulator.stopReason(m_order.settings, double(m_clock.elapsed()));
     tracePhase("a/b: block taken, stop checked");

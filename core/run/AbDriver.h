@@ -1,6 +1,7 @@
 #pragma once
 // The steps of one interleaved A/B comparison, apart from what runs them: A, then B, each run
-// once as a normal run (compiled, verified; its median sizes the blocks), then blocks of k
+// once as a normal run (compiled, verified; its median sizes the blocks; skipped when the order
+// knows both medians from verified runs, as a sweep does), then blocks of k
 // timed launches of one arm at a time in ABBA order (AbRun.h) until the interval is narrow
 // enough, the budget is spent or a cap is reached. Whoever owns a runner gives the driver a
 // function that starts one run and hands it each answer (take()): the Engine's queue
@@ -32,6 +33,11 @@ struct AbOrder {
     QString labelA; ///< how the result names the arms ("saxpy.kpad", "version 3")
     QString labelB;
     AbSettings settings;
+    /// The arms' medians from runs already made and verified on a device of this model (a
+    /// sweep's records): when both are above 0 they size the blocks and the verified first
+    /// runs are skipped (each block still verifies one launch).
+    double knownMedianAMs = 0;
+    double knownMedianBMs = 0;
 };
 
 /// Drives one comparison through a caller's runner, one run at a time.
@@ -43,7 +49,8 @@ public:
     using StartRun = std::function<void(const RunRequest& request)>;
 
     AbDriver(const AbOrder& order, StartRun startRun, QObject* parent = nullptr);
-    /// Checks the settings and the arguments, then starts A's verified run.
+    /// Checks the settings and the arguments, then starts A's verified run (or the first
+    /// block, when the order knows both medians).
     void start();
     /// The answer to the run started last.
     void take(const RunResult& result);
@@ -66,6 +73,8 @@ private:
     void runNext();
     /// The verified first run of an arm: false when it failed (the comparison then ends).
     bool takeVerified(AbArm arm, const RunResult& result);
+    /// Both arms sized: the blocks begin.
+    void startBlocks();
     void takeBlock(AbArm arm, const RunResult& result);
     void finish(AbResult::Status status);
     [[nodiscard]] RunRequest blockRequest(AbArm arm) const;

@@ -319,10 +319,18 @@ void PoolSweepEvaluator::compareAb(quint64 tag, const AbOrder& order) {
     for (AbLane& lane : m_lanes)
         if (lane.driver)
             lane.driver.release()->deleteLater(); // it may be the one whose answer led here
+    // The sweep's times size the blocks only where every device it ran on is one model.
+    QSet<QString> models;
+    for (const DeviceInfo& d : m_deviceOf)
+        if (!d.name.isEmpty())
+            models.insert(modelOf(d));
+    AbOrder sized = order;
+    if (models.size() > 1)
+        sized.knownMedianAMs = sized.knownMedianBMs = 0;
     m_lanes.clear();
     m_lanes.resize(size_t(runners.size()));
     for (int i = 0; i < int(runners.size()); ++i) {
-        AbOrder share = order;
+        AbOrder share = sized;
         share.settings = order.settings.share(int(runners.size()), i);
         m_lanes[size_t(i)].placed = runners[i];
         // Each run goes to the runner of the lane's first while it lives.

@@ -300,6 +300,9 @@ bool Sweep::startConfirm() {
     order.b = std::move(b->first);
     order.labelA = runnerUp.key;
     order.labelB = winner.key;
+    // Both ran and were verified in this sweep: their times size the A/B's blocks.
+    order.knownMedianAMs = std::isfinite(runnerUp.medianMs) ? runnerUp.medianMs : 0;
+    order.knownMedianBMs = std::isfinite(winner.medianMs) ? winner.medianMs : 0;
     m_confirmTag = m_nextTag++;
     m_confirmKey = winner.key;
     m_confirmAgainst = runnerUp.key;

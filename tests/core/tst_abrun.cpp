@@ -3,9 +3,12 @@
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
+#include "core/run/AbDriver.h"
 #include "core/run/AbRun.h"
 
 #include <QJsonArray>
+#include <QSignalSpy>
+#include <QTimer>
 #include <QtTest>
 
 #include <cmath>
@@ -56,6 +59,8 @@ private slots:
     void resultJson();
     void eachDeviceTakesItsShare();
     void devicesArePooled();
+    void knownMediansSkipTheVerifiedRuns_data();
+    void knownMediansSkipTheVerifiedRuns();
 };
 
 void TestAbRun::scheduleIsAbbaInRandomOrder() {
@@ -298,6 +303,54 @@ void TestAbRun::devicesArePooled() {
     cancelled.status = AbResult::Status::Cancelled;
     QCOMPARE(poolAbResults({device(0, 0.970), cancelled}).status, AbResult::Status::Cancelled);
     QCOMPARE(poolAbResults({failed, failed}).status, AbResult::Status::Error);
+}
+
+void TestAbRun::knownMediansSkipTheVerifiedRuns_data() {
+    QTest::addColumn<bool>("known");
+    QTest::newRow("medians known (a sweep's)") << true;
+    QTest::newRow("medians unknown") << false;
+}
+
+void TestAbRun::knownMediansSkipTheVerifiedRuns() {
+    // An A/B driven to its end with fabricated runs (A 1.0 ms, B 1.02 ms): with both medians
+    // known every run is a block of the size they give; without, A and B first run once each
+    // with kAbSizingSamples launches to be verified and sized.
+    QFETCH(bool, known);
+    AbOrder order;
+    order.a.project = saxpy();
+    order.b.project = saxpy();
+    order.b.project.name = QStringLiteral("B");
+    if (known) {
+        order.knownMedianAMs = 1.0;
+        order.knownMedianBMs = 1.02;
+    }
+    QVector<int> repetitions;
+    AbDriver* driver = nullptr;
+    quint64 seed = 1;
+    AbDriver ab(order, [&](const RunRequest& request) {
+        repetitions.append(request.repetitions.value_or(-1));
+        RunResult r;
+        r.status = RunStatus::Ok;
+        const bool isB = request.project.name == QLatin1String("B");
+        r.timing = block(isB ? 1.02 : 1.0, ++seed, request.repetitions.value_or(50));
+        r.resources.registers = 24;
+        QTimer::singleShot(0, driver, [driver, r] { driver->take(r); });
+    });
+    driver = &ab;
+    QSignalSpy finished(&ab, &AbDriver::finished);
+    ab.start();
+    QVERIFY(finished.wait(20000));
+    const AbResult result = finished.at(0).at(0).value<AbResult>();
+    QVERIFY2(result.status == AbResult::Status::Verdict, qPrintable(result.headline()));
+    QVERIFY(result.blocks >= 2);
+    const int sizing = known ? 0 : 2;
+    QCOMPARE(repetitions.size(), result.blocks + sizing);
+    for (int i = 0; i < repetitions.size(); ++i)
+        QCOMPARE(repetitions[i], i < sizing ? 30 : result.launchesPerBlock);
+    if (known)
+        QCOMPARE(result.launchesPerBlock, launchesPerBlock(1.02, order.settings));
+    QVERIFY(result.a.verified && result.b.verified);
+    QVERIFY(result.a.resources && result.a.resources->registers == 24); // from a block if need be
 }
 
 KERNELPAD_TEST_GUILESS_MAIN(TestAbRun)
