@@ -1,14 +1,12 @@
 // The plan of an interleaved A/B comparison (core/run/AbRun.h) without a GPU: the ABBA order,
 // the block size, B's arguments against A's, when it stops, and the result's JSON.
 
+#include "../support/DrivenAb.h"
 #include "../support/TestMain.h"
 #include "TestPaths.h"
-#include "core/run/AbDriver.h"
 #include "core/run/AbRun.h"
 
 #include <QJsonArray>
-#include <QSignalSpy>
-#include <QTimer>
 #include <QtTest>
 
 #include <cmath>
@@ -325,22 +323,18 @@ void TestAbRun::knownMediansSkipTheVerifiedRuns() {
         order.knownMedianBMs = 1.02;
     }
     QVector<int> repetitions;
-    AbDriver* driver = nullptr;
     quint64 seed = 1;
-    AbDriver ab(order, [&](const RunRequest& request) {
+    const std::optional<AbResult> driven = test::driveAb(order, [&](const RunRequest& request) {
         repetitions.append(request.repetitions.value_or(-1));
         RunResult r;
         r.status = RunStatus::Ok;
         const bool isB = request.project.name == QLatin1String("B");
         r.timing = block(isB ? 1.02 : 1.0, ++seed, request.repetitions.value_or(50));
         r.resources.registers = 24;
-        QTimer::singleShot(0, driver, [driver, r] { driver->take(r); });
+        return r;
     });
-    driver = &ab;
-    QSignalSpy finished(&ab, &AbDriver::finished);
-    ab.start();
-    QVERIFY(finished.wait(20000));
-    const AbResult result = finished.at(0).at(0).value<AbResult>();
+    QVERIFY(driven);
+    const AbResult& result = *driven;
     QVERIFY2(result.status == AbResult::Status::Verdict, qPrintable(result.headline()));
     QVERIFY(result.blocks >= 2);
     const int sizing = known ? 0 : 2;

@@ -1,18 +1,17 @@
 // The one-sentence verdict of an edit (core/engine/EditVerdict.h): the words and numbers for
 // each kind of change, on samples whose medians are known exactly.
 
+#include "../support/DrivenAb.h"
 #include "../support/TestMain.h"
 #include "core/compile/CompileCache.h"
 #include "core/engine/EditVerdict.h"
 #include "core/engine/EditVerdictSass.h"
-#include "core/run/AbDriver.h"
 #include "core/run/AbVerdict.h"
 #include "core/run/ExecutionSession.h"
 #include "core/run/RunResult.h"
 
 #include <QFile>
 #include <QJsonArray>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -276,19 +275,15 @@ private slots:
         order.b.project.kernel = QStringLiteral("b");
         order.labelA = QStringLiteral("version 1");
         order.labelB = QStringLiteral("the editor");
-        AbDriver* driver = nullptr;
-        AbDriver ab(order, [&driver](const RunRequest& request) {
+        const std::optional<AbResult> driven = test::driveAb(order, [](const RunRequest& request) {
             const bool isA = request.project.kernel == QLatin1String("a");
             RunResult r;
             r.timing = timed(isA ? 1.0 : 1.018);
             r.resources = isA ? resources(30, 0.75) : resources(32, 0.62);
-            QTimer::singleShot(0, driver, [driver, r] { driver->take(r); });
+            return r;
         });
-        driver = &ab;
-        QSignalSpy finished(&ab, &AbDriver::finished);
-        ab.start();
-        QVERIFY(finished.wait(20000));
-        const AbResult result = finished.at(0).at(0).value<AbResult>();
+        QVERIFY(driven);
+        const AbResult& result = *driven;
         QVERIFY2(result.status == AbResult::Status::Verdict, qPrintable(result.headline()));
         QVERIFY(result.a.resources && result.b.resources);
         QCOMPARE(result.a.resources->registers, 30);
