@@ -51,6 +51,10 @@ public:
     /// Stores successful results only (failures are cheap to redo and must show a fresh
     /// log), in memory and on disk.
     void insert(const QByteArray& key, const CompileResult& result);
+    /// Stores a successful result in memory alone: one this computer's compiler did not make
+    /// (another runner's program, core/runner/RunnerServerPrograms.h) is kept for this session
+    /// and never written to the disk cache that later sessions trust.
+    void insertInMemory(const QByteArray& key, const CompileResult& result);
 
     /// find(key), else `compile()`'s result, inserted. On a hit compileMs is the lookup's
     /// time (nvrtcMs keeps NVRTC's). The first result to meet a disk folder that is refused
@@ -63,8 +67,6 @@ public:
     [[nodiscard]] DiskCompileCache* disk() const { return m_disk.get(); }
 
 private:
-    void insertInMemory(const QByteArray& key, const CompileResult& result);
-
     int m_capacity;
     std::unique_ptr<DiskCompileCache> m_disk; ///< thread-safe itself
     std::mutex m_mutex;                       // guards m_order and m_entries

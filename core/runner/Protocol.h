@@ -23,7 +23,9 @@
 //                                                     runner's, below) it is taken
 //                                                     instead of compiling when it is the
 //                                                     same compile (same key: source,
-//                                                     options, arch, compiler, headers)
+//                                                     options, arch, compiler, project
+//                                                     folder, headers), for this session
+//                                                     only (never into the disk cache)
 //   {"type":"program","id":11,"request":{RunRequest},"arch":"sm_90"}
 //                                                     the compiled program this runner
 //                                                     holds for the request (never

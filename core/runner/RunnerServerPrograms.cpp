@@ -55,7 +55,7 @@ bool takeProgram(const RunnerMessage& m, const RunRequest& request, const QStrin
                               "compiler, header or source, or damaged): compiled here");
         return false;
     }
-    cache.insert(key, *program);
+    cache.insertInMemory(key, *program); // never on disk: this computer's NVRTC did not make it
     tracePhase("runner: program taken");
     return true;
 }

@@ -23,10 +23,10 @@ class Output;
 /// while a run goes on (the cache is thread-safe).
 void answerProgram(Output& out, const RunnerMessage& m, CompileCache& cache);
 
-/// Takes the "program" of compile request `m` into `cache` when it is this very compile (the
-/// key this runner computes for `request` and `arch`, checked with the entry's hash); true when
-/// taken. A program for another arch, compiler or header, or a damaged one, is left out (the
-/// request is then compiled here as any other), and `why` says which.
+/// Takes the "program" of compile request `m` into `cache`'s memory (never its disk tier) when
+/// it is this very compile (the key this runner computes for `request` and `arch`, checked with
+/// the entry's hash); true when taken. A program for another arch, compiler or header, or a damaged
+/// one, is left out (the request is then compiled here as any other), and `why` says which.
 bool takeProgram(const RunnerMessage& m, const RunRequest& request, const QString& arch,
                  CompileCache& cache, QString* why);
 

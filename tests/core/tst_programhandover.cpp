@@ -2,17 +2,21 @@
 // "program"; RunnerPool::handOver): real `kernelpad-cli serve` runners with the disk compile
 // cache off, compiling for an arch named in the project, so no GPU is needed. A program taken
 // from another runner is used without compiling; one for another arch, or damaged, is refused
-// and the source compiled; a runner that holds none says so; and a runner answers a program
-// request at once while it compiles something else.
+// and the source compiled; a taken program never reaches the disk cache; a runner that holds
+// none says so; and a runner answers a program request at once while it compiles something else.
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
+#include "core/compile/DiskCompileCache.h"
+#include "core/run/ExecutionSession.h"
 #include "core/run/RunRequest.h"
 #include "core/runner/RunnerClient.h"
 #include "core/runner/RunnerPool.h"
 
 #include <QDir>
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <utility>
@@ -104,6 +108,34 @@ private slots:
         // Without the program the same runner would have compiled it: a fresh key misses.
         const CompileResult own = compiled(b, 4, compileOf(QStringLiteral("not handed")));
         QVERIFY2(own.ok && !own.cacheHit, qPrintable(own.log));
+    }
+
+    void aTakenProgramNeverReachesTheDiskCache() {
+        // The disk cache holds what this computer's compiler made: a program taken from another
+        // runner stays in the taker's memory, while its own compiles go to disk as ever.
+        RunnerClient a;
+        useRealRunner(a);
+        const RunRequest request = compileOf(QStringLiteral("memory only"));
+        QVERIFY(compiled(a, 1, request).ok); // a starts with the disk cache off
+        QString why;
+        const QByteArray program = programOf(a, 2, request, QStringLiteral("sm_90"), &why);
+        QVERIFY2(!program.isEmpty(), qPrintable(why));
+        QTemporaryDir disk;
+        qputenv("KERNELPAD_CACHE_DIR", disk.path().toUtf8());
+        RunnerClient b;
+        useRealRunner(b);
+        const CompileResult taken = compiled(b, 3, request, program); // b starts with it on
+        qputenv("KERNELPAD_CACHE_DIR", "off");
+        QVERIFY2(taken.ok && taken.cacheHit, qPrintable(taken.log));
+        const DiskCompileCache folder(disk.path());
+        const auto onDisk = [&folder](const RunRequest& r) {
+            return QFile::exists(folder.entryPath(
+                compileCacheKey(r.project, r.projectDir, QStringLiteral("sm_90"))));
+        };
+        QVERIFY(!onDisk(request));
+        const RunRequest own = compileOf(QStringLiteral("b's own"));
+        QVERIFY(compiled(b, 4, own).ok);
+        QVERIFY(onDisk(own));
     }
 
     void aProgramOfAnotherCompileIsRefused_data() {
