@@ -219,6 +219,7 @@ QByteArray encodeFrames(quint64 id, const QString& stream, qint64 offset, const 
         out.append(data + done, n);
         done += n;
     } while (done < size);
+    out += kFramesEnd;
     return out;
 }
 
@@ -243,6 +244,8 @@ QVector<ProtocolReader::Item> ProtocolReader::feed(const char* data, qsizetype s
         const char* newline = static_cast<const char*>(std::memchr(data, '\n', size_t(end - data)));
         const char* stop = newline ? newline + 1 : end;
         for (LineSplitter::Line& line : m_lines.feed(data, stop - data)) {
+            if (!line.tooLong && line.bytes.isEmpty())
+                continue; // the end of a run of frames (Protocol.h), or a stray blank line
             Item item;
             if (line.tooLong) {
                 item.tooLong = true;

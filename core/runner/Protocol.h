@@ -81,6 +81,10 @@
 // A frame is checked before its bytes are read: a stream nobody announced, an offset out of
 // order, more bytes than announced or than kMaxFrameBytes end the connection with a message
 // naming the field (after a bad header the reader cannot know where the next message starts).
+// The frames of one file, output or fetched range end with an empty line ('\n' after the last
+// frame's bytes), and readers skip empty lines: a transport that passes the runner's output on
+// line by line holds an unfinished last line until the next '\n' (srun without -u does, the
+// README's Slurm runner), so without it the last frame's tail would wait for the next message.
 
 #include "core/project/RunnerSpec.h"
 
@@ -158,6 +162,8 @@ private:
 
 /// The most raw bytes one frame carries (4 MiB): the reader holds at most this much of a frame.
 inline constexpr qint64 kMaxFrameBytes = qint64(4) << 20;
+/// What follows the last frame of a file, output or fetched range: an empty line (above).
+inline constexpr char kFramesEnd = '\n';
 // kDefaultKeepBeyondBytes, what stays on a streaming runner unless the client says otherwise,
 // is a default of the runner's settings: core/project/RunnerSpec.h.
 
@@ -178,8 +184,8 @@ struct FrameHeader {
 [[nodiscard]] std::optional<FrameHeader> readFrameHeader(const QJsonObject& body, QString* error);
 /// The header line of a frame of `header.bytes` bytes (the bytes follow it on the wire).
 [[nodiscard]] QByteArray encodeFrameHeader(const FrameHeader& header);
-/// `data` as frames of at most kMaxFrameBytes, offsets from `offset`; the final one is "last".
-/// An empty `data` is one empty last frame.
+/// `data` as frames of at most kMaxFrameBytes, offsets from `offset`; the final one is "last",
+/// then kFramesEnd. An empty `data` is one empty last frame.
 [[nodiscard]] QByteArray encodeFrames(quint64 id, const QString& stream, qint64 offset,
                                       const char* data, qint64 size);
 

@@ -51,8 +51,8 @@ public:
             left -= n;
         }
     }
-    /// `size` bytes as frames (Protocol.h); each frame is written whole under the lock, so
-    /// progress from the run can never land inside one.
+    /// `size` bytes as frames (Protocol.h), the last one followed by kFramesEnd; each frame is
+    /// written whole under the lock, so progress from the run can never land inside one.
     void sendFrames(quint64 id, const QString& stream, qint64 offset, const char* data,
                     qint64 size) {
         qint64 done = 0;
@@ -64,6 +64,8 @@ public:
             writeAll(header.constData(), header.size());
             writeAll(data + done, n);
             done += n;
+            if (done == size)
+                writeAll(&kFramesEnd, 1);
         } while (done < size);
     }
 

@@ -46,6 +46,7 @@ bool RunnerTransfers::writeRequest(MessageType type, quint64 id, const RunReques
             write(chunk);
             sent += chunk.size();
         } while (sent < f.bytes);
+        write(QByteArray(1, kFramesEnd));
     }
     return true;
 }

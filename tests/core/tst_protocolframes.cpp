@@ -78,6 +78,36 @@ private slots:
         QVERIFY(items.last().message->type == MessageType::Devices);
     }
 
+    void aLineBufferedTransportPassesTheLastFrameOn() {
+        // srun without -u passes a task's output on up to its last '\n' and holds the rest
+        // until the next one: the empty line after the frames (Protocol.h) is that '\n'.
+        QByteArray data = allBytes(5000);
+        data += QByteArray(100, 'x'); // the tail after the data's own last '\n'
+        const QByteArray frames = encodeFrames(7, "out", 0, data.constData(), data.size());
+        QCOMPARE(frames.back(), kFramesEnd);
+        const auto passedOn = [](const QByteArray& wire) {
+            return readInSteps(wire.left(wire.lastIndexOf('\n') + 1), 1024);
+        };
+        const QVector<ProtocolReader::Item> items = passedOn(frames);
+        QCOMPARE(items.size(), 1); // the frame; the empty line is no item
+        QVERIFY(items.first().frame);
+        QVERIFY(items.first().frame->last);
+        QCOMPARE(items.first().data, data);
+        // Without the empty line the frame would wait for whatever the runner says next.
+        QVERIFY(passedOn(frames.chopped(1)).isEmpty());
+    }
+
+    void emptyLinesAreSkipped() {
+        const QByteArray wire =
+            QByteArray("\n\n") +
+            encodeRunnerMessage(RunnerMessage::make(MessageType::Shutdown, 0, {})) +
+            QByteArray("\n");
+        const QVector<ProtocolReader::Item> items = readInSteps(wire, 1);
+        QCOMPARE(items.size(), 1);
+        QVERIFY(items.first().message);
+        QVERIFY(items.first().message->type == MessageType::Shutdown);
+    }
+
     void readerHoldsOnlyTheAnnouncedFrame() {
         // A header announcing 10 bytes followed by 30: the reader takes 10 as the frame and
         // reads the rest as lines, never holding more than the frame.

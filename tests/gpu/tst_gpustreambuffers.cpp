@@ -1,7 +1,8 @@
 // Streamed buffers on a GPU (Protocol.h): SAXPY with its x from a .npy file sent as frames
-// verifies, and its output equals the file-path run's byte for byte; a 256 MiB output stays
-// on the runner, is verified there, and a range fetched from it holds the right values.
-// Prints the time of fetching that whole output (MB/s) for bench/RESULTS.md.
+// verifies, and its output equals the file-path run's byte for byte; an output comes back
+// whole through a relay that passes the runner's output on line by line, as srun does; a
+// 256 MiB output stays on the runner, is verified there, and a range fetched from it holds the
+// right values. Prints the time of fetching that whole output (MB/s) for bench/RESULTS.md.
 
 #include "GpuTestSupport.h"
 
@@ -10,6 +11,8 @@
 #include "core/runner/RunnerClient.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <cstring>
@@ -134,6 +137,47 @@ private slots:
             QCOMPARE(outi, 2.0f * xi + 1.0f);
         }
         qInfo("streamed SAXPY over %lld elements equals the file run byte for byte", n);
+    }
+
+    void anOutputComesBackThroughALineBufferingRelay() {
+        // srun without -u holds a task's unfinished last line until its next '\n': a relay
+        // with GNU sed -u does the same. The output's last frame ends in bytes after the
+        // data's last '\n' (out[4095] = 8191.0f); it arrives because an empty line follows
+        // the frames (Protocol.h).
+        if (QStandardPaths::findExecutable(QStringLiteral("sed")).isEmpty())
+            QSKIP("sed is not installed (Debian: apt-get install sed)");
+        QTemporaryDir dir;
+        QFile relay(dir.filePath(QStringLiteral("relay.sh")));
+        QVERIFY(relay.open(QIODevice::WriteOnly));
+        relay.write("\"$1\" serve | LC_ALL=C sed -u ''\n");
+        relay.close();
+        const QString cli = qEnvironmentVariableIsSet("KERNELPAD_CLI")
+                                ? qEnvironmentVariable("KERNELPAD_CLI")
+                                : QStringLiteral(KERNELPAD_CLI_PATH);
+        QString error;
+        const std::optional<RunnerSpec> spec =
+            RunnerSpec::parse(QStringLiteral("cmd:sh %1 %2").arg(relay.fileName(), cli), &error);
+        QVERIFY2(spec, qPrintable(error));
+        RunnerClient client;
+        QVERIFY2(client.setSpec(*spec, &error), qPrintable(error));
+        client.setStreamBuffers(true);
+        const qint64 n = 4096;
+        RunRequest r;
+        r.project = saxpyOver(n);
+        QSignalSpy finished(&client, &RunnerClient::runFinished);
+        client.run(21, r);
+        QVERIFY2(finished.wait(30000), "no result within 30 s: the last frame's bytes were held");
+        const RunResult result = finished.first().at(1).value<RunResult>();
+        QVERIFY2(result.status == RunStatus::Ok && result.verified(), qPrintable(result.error));
+        const OutputBuffer* out = findOutput(result, QStringLiteral("out"));
+        QVERIFY(out);
+        QCOMPARE(out->data.size(), qsizetype(n * 4));
+        QVERIFY(!out->data.endsWith('\n'));
+        for (qint64 i : {qint64(0), n / 2, n - 1}) {
+            float v = 0;
+            std::memcpy(&v, out->data.constData() + i * 4, 4);
+            QCOMPARE(v, expectedOut(i));
+        }
     }
 
     void largeOutputStaysOnTheRunner() {
