@@ -44,9 +44,14 @@ QByteArray compileCacheKey(const Project& project, const QString& projectDir, co
         CompileCache::includeFingerprint(project.source, base.absolutePath(), includeRoots);
     if (includes)
         *includes = headers;
-    // The project directory is in the key because relative include dirs resolve there.
-    const QStringList keyFlags = project.options.toFlags(arch) + includeRoots
-                                 << base.absolutePath();
+    // The project folder changes a compile only through what resolves in it: the headers
+    // found there (their paths and bytes are in `headers`) and relative include dirs (absolute
+    // in `includeRoots`). Without a header found there, the same source compiles the same in any
+    // folder, so a streamed runner's folder of the moment (one per request, RunnerServer) does
+    // not keep runs, runners and the disk cache from sharing a compile (docs/ARCHITECTURE.md).
+    QStringList keyFlags = project.options.toFlags(arch) + includeRoots;
+    if (!headers.isEmpty())
+        keyFlags << base.absolutePath();
     // PTX and NVVM IR are keyed by their language and tools (CUDA keeps its keys of old).
     const QString tools = project.language == SourceLanguage::Cuda
                               ? Program::nvrtcVersion()

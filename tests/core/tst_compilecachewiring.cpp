@@ -1,7 +1,7 @@
 // compileProject through a CompileCache with a disk tier: a second compile in a fresh
 // cache (a new process) is a disk hit with identical PTX and CUBIN, a corrupt entry is
 // recompiled, and every input in the key (options, arch, name expressions, included files)
-// changes it.
+// changes it; the project folder counts only through what resolves in it.
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
@@ -183,6 +183,33 @@ private slots:
         QVERIFY2(r.ok, qPrintable(r.log));
         QVERIFY(!r.cacheHit);
         QCOMPARE(r.fromCache, CompileResult::CacheTier::None);
+    }
+
+    void theFolderCountsOnlyThroughWhatResolvesInIt() {
+        // A streamed runner runs each request in a folder of its own: a source that finds no
+        // header there compiles the same in any of them.
+        QTemporaryDir a, b;
+        Project p;
+        // Quoted: the source's own folder is searched first, then the toolkit.
+        p.source =
+            QStringLiteral("#include \"cuda_bf16.h\"\nextern \"C\" __global__ void k() {}\n");
+        p.sourceName = QStringLiteral("k.cu");
+        const QString arch = QStringLiteral("sm_90");
+        QCOMPARE(compileCacheKey(p, a.path(), arch), compileCacheKey(p, b.path(), arch));
+        // A header of the folder's own shadows the toolkit's: that folder's key differs.
+        writeFile(b.filePath(QStringLiteral("cuda_bf16.h")), "#pragma once\n");
+        QVERIFY(compileCacheKey(p, a.path(), arch) != compileCacheKey(p, b.path(), arch));
+        // A relative include dir resolves in the folder.
+        QVERIFY(QFile::remove(b.filePath(QStringLiteral("cuda_bf16.h"))));
+        QCOMPARE(compileCacheKey(p, a.path(), arch), compileCacheKey(p, b.path(), arch));
+        p.options.includeDirs = {QStringLiteral("inc")};
+        QVERIFY(compileCacheKey(p, a.path(), arch) != compileCacheKey(p, b.path(), arch));
+        // A project header: the same bytes in two folders are still two headers.
+        Project q = saxpyProject();
+        q.options.includeDirs.clear();
+        writeFile(a.filePath(QStringLiteral("scale.cuh")), "#define SCALE 1.0f\n");
+        writeFile(b.filePath(QStringLiteral("scale.cuh")), "#define SCALE 1.0f\n");
+        QVERIFY(compileCacheKey(q, a.path(), arch) != compileCacheKey(q, b.path(), arch));
     }
 
     void cacheOffMeansNoFiles() {
