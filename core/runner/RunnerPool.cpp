@@ -1,6 +1,9 @@
 #include "core/runner/RunnerPool.h"
 
+#include "core/io/Trace.h"
 #include "core/runner/RunnerClient.h"
+
+#include <QTimer>
 
 #include <algorithm>
 #include <utility>
@@ -224,6 +227,13 @@ quint64 RunnerPool::handOver(int donor, int runner, const RunRequest& request,
     RunRequest asked = request;
     asked.device = m_runners[donor].entry.device;
     m_runners[donor].client->requestProgram(id, asked, arch);
+    // A donor that never answers must not hold the taker's jobs for ever.
+    QTimer::singleShot(kHandOverWaitMs, this, [this, id] {
+        if (!m_askedFor.contains(id))
+            return;
+        tracePhase("pool: no program from the donor in time, the taker compiles");
+        onProgramReady(id, {});
+    });
     return id;
 }
 

@@ -80,7 +80,8 @@ public:
     /// once, even during a run (Protocol.h, "program"). Where the donor holds none, or it is not
     /// the compile `runner` would make (another compiler, another header on another computer),
     /// `runner` compiles it itself. Its jobs queue behind it (none starts there until the donor
-    /// has answered). Returns an id for handedOver().
+    /// has answered, or kHandOverWaitMs have passed without an answer: then `runner` compiles
+    /// it itself and a late answer is dropped). Returns an id for handedOver().
     quint64 handOver(int donor, int runner, const RunRequest& request, const QString& arch);
     /// Answers every queued job as cancelled and cancels the running ones (their answers
     /// follow from the runners); drained() follows once every runner is idle.
@@ -108,6 +109,9 @@ public:
     [[nodiscard]] int jobsAnswered(int runner) const { return m_runners.at(runner).answered; }
 
     static constexpr int kMaxRestarts = 3;
+    /// How long a hand-over waits for its donor's program (answered at once, from the donor's
+    /// reader thread, so only a donor that hangs or a very slow link takes this long).
+    static constexpr int kHandOverWaitMs = 2000;
 
 signals:
     /// `runner` is -1 for a job answered without running (cancelled or failed in the queue).

@@ -97,11 +97,12 @@ RunRequest transposeOver(const QJsonArray& widths) {
 /// else; each run and each compile is logged as "run PID N" / "compile PID N", a request for its
 /// program as "program PID N" and a compile that comes with another runner's program as
 /// "take PID N". Each answer says its compile succeeded and took `compileMs`
-/// (RunResult::compile, stagesMs). `handsOut`: program requests are answered with a program,
-/// else with an error (the runner holds none).
+/// (RunResult::compile, stagesMs). `programs`: how program requests are answered: "program"
+/// (with one), "error" (the runner holds none) or "silent" (never: a hung donor).
 class FollowUpRunner {
 public:
-    explicit FollowUpRunner(double compileMs = 0, bool handsOut = true) {
+    explicit FollowUpRunner(double compileMs = 0,
+                            const QString& programs = QStringLiteral("program")) {
         for (int n = 1; n <= 4; ++n) {
             RunResult ok;
             ok.status = RunStatus::Ok;
@@ -121,21 +122,29 @@ public:
                 "  *'\"type\":\"program\"'*) echo \"program $$ $n\" >> '%1/log'\n"
                 // its "arch" comes before its "id"
                 "    id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\":\\([0-9]*\\).*/\\1/p')\n"
-                "    printf '{\"type\":\"program\",\"id\":%s,%3}\\n' \"$id\" ;;\n"
+                "    %3 ;;\n"
                 "  *'\"type\":\"run\"'*)\n"
                 "    if [ \"$n\" = 4 ]; then sleep 0.8; else sleep 0.05; fi\n"
                 "    echo \"run $$ $n\" >> '%1/log'\n"
                 "    %2 ;;\n"
                 "  esac\n")
                 .arg(m_runner.dir(), m_runner.answerWith(QStringLiteral("ok-'$n'.json")),
-                     handsOut ? QStringLiteral("\"program\":\"AAAA\"")
-                              : QStringLiteral("\"error\":\"none held\"")));
+                     programAnswer(programs)));
     }
     void apply(RunnerPool& pool) const { m_runner.apply(pool); }
     /// Every run and compile, in order ("run 1234 2").
     [[nodiscard]] QStringList log() const { return m_runner.log(); }
 
 private:
+    /// The shell line that answers a program request $id, as `programs` says.
+    static QString programAnswer(const QString& programs) {
+        if (programs == QLatin1String("silent"))
+            return QStringLiteral(":");
+        return QStringLiteral("printf '{\"type\":\"program\",\"id\":%s,%1}\\n' \"$id\"")
+            .arg(programs == QLatin1String("program") ? QStringLiteral("\"program\":\"AAAA\"")
+                                                      : QStringLiteral("\"error\":\"none held\""));
+    }
+
     test::ScriptedRunner m_runner;
 };
 
@@ -182,20 +191,29 @@ private slots:
         QTest::addColumn<bool>("diskCache");
         QTest::addColumn<QVector<int>>("ordinals"); // of the pool's runners
         QTest::addColumn<int>("devices");
-        QTest::addColumn<bool>("handsOut"); // the runners answer program requests with one
-        QTest::addColumn<QString>("ahead"); // how the other device gets the arms: "compile",
-                                            // "take" (another runner's program) or "" (none)
+        QTest::addColumn<QString>("programs"); // how runners answer program requests
+        QTest::addColumn<QString>("ahead");    // how the other device gets the arms: "compile",
+                                               // "take" (another runner's program) or "" (none)
         QTest::newRow("quick compiles: both devices, compiling")
-            << 5.0 << false << QVector<int>{0, 1} << 2 << true << "compile";
+            << 5.0 << false << QVector<int>{0, 1} << 2 << "program"
+            << "compile";
         QTest::newRow("full compiles, no disk cache: both devices, taking the programs")
-            << 900.0 << false << QVector<int>{0, 1} << 2 << true << "take";
+            << 900.0 << false << QVector<int>{0, 1} << 2 << "program"
+            << "take";
         QTest::newRow("full compiles, no disk cache, no program handed out: compiling")
-            << 900.0 << false << QVector<int>{0, 1} << 2 << false << "compile";
+            << 900.0 << false << QVector<int>{0, 1} << 2 << "error"
+            << "compile";
+        // RunnerPool::kHandOverWaitMs later the other runner compiles them itself.
+        QTest::newRow("full compiles, no disk cache, the donor never answers: compiling")
+            << 900.0 << false << QVector<int>{0, 1} << 2 << "silent"
+            << "compile";
         QTest::newRow("full compiles, the disk cache has them: both devices, compiling")
-            << 900.0 << true << QVector<int>{0, 1} << 2 << true << "compile";
+            << 900.0 << true << QVector<int>{0, 1} << 2 << "program"
+            << "compile";
         // Two runners of one GPU would time each other's kernels.
         QTest::newRow("two runners of one device: one")
-            << 5.0 << false << QVector<int>{0, 0} << 1 << true << "";
+            << 5.0 << false << QVector<int>{0, 0} << 1 << "program"
+            << "";
     }
     void theAbRunsWhereBothArmsAreCompiled() {
         // Four configurations over two runners, the longest first (4, the long tail, on one;
@@ -208,7 +226,7 @@ private slots:
         QFETCH(bool, diskCache);
         QFETCH(QVector<int>, ordinals);
         QFETCH(int, devices);
-        QFETCH(bool, handsOut);
+        QFETCH(QString, programs);
         QFETCH(QString, ahead);
         // The evaluator reads whether this computer's runners share a disk cache when made.
         QTemporaryDir cache;
@@ -225,7 +243,7 @@ private slots:
             {"strategy", QJsonObject{{"kind", "exhaustive"}}},
             {"objective", "time"}});
         QString error;
-        FollowUpRunner runner(compileMs, handsOut);
+        FollowUpRunner runner(compileMs, programs);
         RunnerPool pool(ordinals);
         runner.apply(pool);
         pool.warmUp();
@@ -278,7 +296,8 @@ private slots:
         if (!compiledAhead.isEmpty() || !taken.isEmpty())
             QCOMPARE(compiledAhead + taken, (QSet<QString>{"1", "2"}));
         // Asked of the runner that compiled both, never of the one that takes them.
-        QCOMPARE(askedOf.size(), ahead == QLatin1String("take") || !handsOut ? 1 : 0);
+        QCOMPARE(askedOf.size(),
+                 ahead == QLatin1String("take") || programs != QLatin1String("program") ? 1 : 0);
         const SweepRecord best = confirmed.first().at(0).value<SweepRecord>();
         QVERIFY(best.confirmation);
         QCOMPARE(best.confirmation->devices.size(), devices == 1 ? 0 : devices);
