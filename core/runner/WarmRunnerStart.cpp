@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -106,6 +107,7 @@ bool startDaemon(const DaemonOptions& options, qint64* pid, QString* error) {
         return false;
     }
     const QByteArray program = QFile::encodeName(ownExecutable());
+    rotateLog();
     const QByteArray log = QFile::encodeName(logPath());
     const QByteArray idle = QByteArray::number(options.idleSeconds);
     std::vector<QByteArray> args{program, "runners", "run"};
@@ -141,7 +143,9 @@ bool startDaemon(const DaemonOptions& options, qint64* pid, QString* error) {
         int status = 0;
         if (::waitpid(child, &status, WNOHANG) == child) {
             QFile f(logPath());
-            const QByteArray tail = f.open(QIODevice::ReadOnly) ? f.readAll().right(600) : "";
+            QByteArray tail;
+            if (f.open(QIODevice::ReadOnly) && f.seek(std::max<qint64>(0, f.size() - 600)))
+                tail = f.read(600);
             *error = QStringLiteral("the daemon %1 at start; its log %2 ends:\n%3")
                          .arg(startExitText(status), logPath(), QString::fromUtf8(tail).trimmed());
             return false;

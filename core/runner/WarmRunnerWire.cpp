@@ -54,6 +54,14 @@ QString logPath() {
     return folderPath() + QStringLiteral("/daemon.log");
 }
 
+void rotateLog(qint64 limitBytes) {
+    const QByteArray log = QFile::encodeName(logPath());
+    struct stat st {};
+    if (::lstat(log.constData(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= limitBytes)
+        return;
+    (void)::rename(log.constData(), (log + ".1").constData()); // a failure keeps appending
+}
+
 QString folderProblem(const QString& folder, bool* exists) {
     struct stat st {};
     *exists = false;

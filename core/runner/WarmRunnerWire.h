@@ -27,6 +27,11 @@ namespace kernelpad::warm {
 [[nodiscard]] QString socketPath();
 /// The daemon's log (its stdout and stderr) in it.
 [[nodiscard]] QString logPath();
+/// What a log may hold before the next start moves it aside.
+inline constexpr qint64 kLogRotateBytes = qint64(1) << 20;
+/// Before a daemon starts: a log (a plain file) over `limitBytes` becomes daemon.log.1, replacing
+/// the one before, so the logs of every start ever made stay within about twice the limit.
+void rotateLog(qint64 limitBytes = kLogRotateBytes);
 
 /// Why `folder` must not be used, or empty: it is judged by lstat (never through a link): it
 /// must be a folder, not a symbolic link, owned by this user and of mode 0700. A folder that

@@ -8,11 +8,13 @@
 // its answer as from a cold runner. Without a driver a spare still says hello and is ready.
 
 #include "core/runner/RunnerClient.h"
+#include "core/runner/WarmRunnerWire.h"
 
 #include "../support/TestMain.h"
 #include "TestPaths.h"
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -141,6 +143,37 @@ private slots:
         QCOMPARE(cli({QStringLiteral("runners"), QStringLiteral("stop")}).exitCode, 0);
         QVERIFY(!alive(pid));
         QCOMPARE(cli({QStringLiteral("runners"), QStringLiteral("status")}).exitCode, 1);
+    }
+
+    void aLargeLogIsMovedAsideAtTheNextStart() {
+        // The log is appended at every start; one over warm::kLogRotateBytes becomes
+        // daemon.log.1 (replacing the one before), a smaller one goes on.
+        QVERIFY(QDir().mkpath(folder()));
+        QVERIFY(QFile::setPermissions(folder(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                    QFileDevice::ExeOwner));
+        const QString log = folder() + QStringLiteral("/daemon.log");
+        const QByteArray old = QByteArray(int(warm::kLogRotateBytes), 'x') + "old session\n";
+        for (const QString& path : {log, log + QStringLiteral(".1")}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.write(path == log ? old : QByteArray("the one before\n")) > 0);
+        }
+        const QStringList start{QStringLiteral("--devices"), QStringLiteral("0"),
+                                QStringLiteral("--spares"), QStringLiteral("1")};
+        QVERIFY(startAndWait(start, m_env));
+        QCOMPARE(cli({QStringLiteral("runners"), QStringLiteral("stop")}).exitCode, 0);
+        QFile moved(log + QStringLiteral(".1"));
+        QVERIFY(moved.open(QIODevice::ReadOnly));
+        QCOMPARE(moved.readAll(), old);
+        const qint64 small = QFileInfo(log).size();
+        QVERIFY2(small < 64 * 1024, qPrintable(QString::number(small)));
+        // Under the limit: the next start appends.
+        QVERIFY(startAndWait(start, m_env));
+        QCOMPARE(cli({QStringLiteral("runners"), QStringLiteral("stop")}).exitCode, 0);
+        QVERIFY(QFileInfo(log).size() >= small);
+        moved.close();
+        QVERIFY(moved.open(QIODevice::ReadOnly));
+        QCOMPARE(moved.readAll(), old);
     }
 
     void attachTakesTheSpareThenFallsBackCold() {
